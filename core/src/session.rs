@@ -1,0 +1,462 @@
+//! The session: modes, lifecycle signals and the frame function the platform calls.
+//!
+//! # One presentation frame
+//!
+//! The platform calls [`Session::frame`] once per presentation callback, after it has pumped
+//! its events into the session ([`Session::input`], [`Session::signal`], or the bridge through
+//! a key map). The frame then runs, in this order:
+//!
+//! 1. **Transitions.** A pending load is polled; a ready level is published here, at the frame
+//!    boundary: tick index, clock debt, baseline and input are reset and the level's entry mode
+//!    is selected.
+//! 2. **Clock.** One monotonic timestamp is sampled and clamped; in Playing (and not hidden) the
+//!    accepted time becomes debt, otherwise it is excluded.
+//! 3. **Ticks.** While a tick is due and the catch-up budget allows, the bridge hands over one
+//!    [`TickInput`] and the simulation runs one tick; the tick index increments only after it
+//!    succeeds. In Paused, a requested single step runs exactly one tick with its supplied input.
+//!    A fault stops the chain and selects Faulted.
+//! 4. **Trim.** Whole ticks left over are discarded and counted; the fraction is kept and render
+//!    alpha is reported.
+//!
+//! Presentation (extracting and drawing the latest completed world) follows, outside the
+//! session, using the returned [`FrameReport`].
+//!
+//! # Modes
+//!
+//! | mode | ticks | input |
+//! | --- | --- | --- |
+//! | Playing | accumulate bounded time, run normal ticks | gameplay input after UI consumption |
+//! | Paused | no accumulation; an explicit step runs one tick | UI only; the bridge is closed |
+//! | Faulted | none until restart or a new level | UI only; the fault stays inspectable |
+//!
+//! Loading is independent of the mode: a load may progress over several frames while the
+//! current world stays in its mode. Changing mode never runs gameplay code.
+
+use crate::clock::{FrameClock, FrameTime, PolicyError, TickPolicy};
+use crate::fault::{Fault, FaultKind};
+use crate::input::{ActionId, InputBridge, ResetReason, TickInput};
+use crate::pacer::{FrameKind, FramePacer, PacerPolicy};
+use serde::{Deserialize, Serialize};
+
+/// The simulation mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Mode {
+    Playing,
+    Paused,
+    Faulted,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Playing => "playing",
+            Mode::Paused => "paused",
+            Mode::Faulted => "faulted",
+        }
+    }
+}
+
+/// Lifecycle and control signals, pumped before the frame that should see them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Signal {
+    Pause,
+    Resume,
+    TogglePause,
+    /// Run exactly one tick while paused, with this input (use [`TickInput::neutral`] unless a
+    /// scenario needs otherwise). Ignored, and counted, in other modes.
+    Step(TickInput),
+    /// The window was minimised or the page hidden: no time accumulates until shown.
+    Hide,
+    Show,
+    FocusLost,
+    FocusGained,
+    /// Rebuild the current level from its definition.
+    Restart,
+    /// Load another level by name.
+    Load(String),
+}
+
+/// A gameplay input event at action level.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum InputEvent {
+    Press(ActionId),
+    Release(ActionId),
+    Cancel(ActionId),
+    Axis(ActionId, f32),
+}
+
+/// What the simulation is asked to load.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadRequest {
+    Restart,
+    Level(String),
+}
+
+/// The answer to polling a load.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LoadStatus {
+    /// Still loading; the current world keeps its mode.
+    Pending,
+    /// The new world is installed; publish it in this entry mode.
+    Ready(Mode),
+    /// The level could not be built.
+    Failed(Fault),
+}
+
+/// What the session drives. The real implementation runs the tick pipeline over a world; tests
+/// use doubles.
+pub trait Simulation {
+    /// Runs tick number `tick` (the first tick of a world is 1) with `input`.
+    fn tick(&mut self, tick: u64, input: &TickInput) -> Result<(), Fault>;
+
+    /// Starts or continues a load. Called once per frame while a load is pending.
+    fn load(&mut self, request: &LoadRequest) -> LoadStatus;
+}
+
+/// Everything one frame did, in the frame loop's own numbers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrameReport {
+    /// Frame index, from 1.
+    pub frame: u64,
+    pub time: FrameTime,
+    /// Ticks that ran and succeeded this frame (a single step counts).
+    pub ticks_run: u32,
+    /// Whole ticks discarded by the catch-up budget this frame.
+    pub ticks_discarded: u64,
+    /// The last completed tick after this frame (0: none yet in this world).
+    pub tick: u64,
+    /// Carried fraction of a tick, in `[0, 1)`.
+    pub alpha: f32,
+    pub mode: Mode,
+    /// A load is in progress.
+    pub loading: bool,
+    /// A level was published at the start of this frame.
+    pub published: bool,
+    /// A fault happened during this frame.
+    pub faulted: bool,
+}
+
+/// Totals over the session's life, for diagnostics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SessionStats {
+    pub frames: u64,
+    pub ticks: u64,
+    pub discarded_ticks: u64,
+    pub accepted_ns: u64,
+    pub clamped_ns: u64,
+    pub excluded_ns: u64,
+    pub steps: u64,
+    pub ignored_steps: u64,
+    pub ui_consumed: u64,
+    pub faults: u64,
+    pub levels_published: u64,
+}
+
+/// The frame loop's owner of time, input and mode. See the module documentation for the order
+/// of one frame.
+#[derive(Clone, Debug)]
+pub struct Session {
+    clock: FrameClock,
+    bridge: InputBridge,
+    pacer: FramePacer,
+    mode: Mode,
+    suspended: bool,
+    loading: Option<LoadRequest>,
+    step: Option<TickInput>,
+    tick: u64,
+    frame: u64,
+    fault: Option<Fault>,
+    stats: SessionStats,
+}
+
+impl Session {
+    /// A session over an already built world, starting in `entry_mode`.
+    pub fn new(
+        policy: TickPolicy,
+        action_count: usize,
+        entry_mode: Mode,
+    ) -> Result<Self, PolicyError> {
+        let mut session = Session {
+            clock: FrameClock::new(policy)?,
+            bridge: InputBridge::new(action_count),
+            pacer: FramePacer::new(PacerPolicy::default()),
+            mode: entry_mode,
+            suspended: false,
+            loading: None,
+            step: None,
+            tick: 0,
+            frame: 0,
+            fault: None,
+            stats: SessionStats::default(),
+        };
+        session.sync_bridge();
+        Ok(session)
+    }
+
+    /// Numbers ticks after `tick`, for a world restored at that tick (snapshots, tests of the
+    /// index limit). The next tick run is `tick + 1`.
+    pub fn with_start_tick(mut self, tick: u64) -> Self {
+        self.tick = tick;
+        self
+    }
+
+    pub fn with_pacer(mut self, policy: PacerPolicy) -> Self {
+        self.pacer = FramePacer::new(policy);
+        self
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The last completed tick of the current world.
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    pub fn fault(&self) -> Option<&Fault> {
+        self.fault.as_ref()
+    }
+
+    pub fn is_suspended(&self) -> bool {
+        self.suspended
+    }
+
+    pub fn is_loading(&self) -> bool {
+        self.loading.is_some()
+    }
+
+    pub fn policy(&self) -> &TickPolicy {
+        self.clock.policy()
+    }
+
+    pub fn stats(&self) -> SessionStats {
+        self.stats
+    }
+
+    pub fn clock(&self) -> &FrameClock {
+        &self.clock
+    }
+
+    pub fn bridge(&self) -> &InputBridge {
+        &self.bridge
+    }
+
+    /// The bridge, for platform key maps. Routing UI input away is the caller's job.
+    pub fn bridge_mut(&mut self) -> &mut InputBridge {
+        &mut self.bridge
+    }
+
+    /// A gameplay input event that UI did not consume.
+    pub fn input(&mut self, event: InputEvent) {
+        match event {
+            InputEvent::Press(a) => self.bridge.press(a),
+            InputEvent::Release(a) => self.bridge.release(a),
+            InputEvent::Cancel(a) => self.bridge.cancel(a),
+            InputEvent::Axis(a, v) => self.bridge.set_axis(a, v),
+        }
+    }
+
+    /// An input event that a menu or overlay consumed: it never reaches gameplay.
+    pub fn ui_consumed(&mut self, _event: InputEvent) {
+        self.stats.ui_consumed += 1;
+    }
+
+    /// Applies a lifecycle or control signal. Mode changes run no gameplay code.
+    pub fn signal(&mut self, signal: Signal) {
+        match signal {
+            Signal::Pause => self.pause(),
+            Signal::Resume => self.resume(),
+            Signal::TogglePause => match self.mode {
+                Mode::Playing => self.pause(),
+                Mode::Paused => self.resume(),
+                Mode::Faulted => {}
+            },
+            Signal::Step(input) => {
+                if self.mode == Mode::Paused && self.loading.is_none() {
+                    self.step = Some(input);
+                } else {
+                    self.stats.ignored_steps += 1;
+                }
+            }
+            Signal::Hide => {
+                if !self.suspended {
+                    self.suspended = true;
+                    self.clock.reset();
+                    self.bridge.reset(ResetReason::Suspended);
+                    self.pacer.reset();
+                    self.sync_bridge();
+                }
+            }
+            Signal::Show => {
+                if self.suspended {
+                    self.suspended = false;
+                    self.clock.reset();
+                    self.pacer.reset();
+                    self.sync_bridge();
+                }
+            }
+            Signal::FocusLost => self.bridge.reset(ResetReason::FocusLost),
+            Signal::FocusGained => {}
+            Signal::Restart => self.loading = Some(LoadRequest::Restart),
+            Signal::Load(name) => self.loading = Some(LoadRequest::Level(name)),
+        }
+    }
+
+    fn pause(&mut self) {
+        if self.mode == Mode::Playing {
+            self.mode = Mode::Paused;
+            self.clock.reset();
+            self.bridge.reset(ResetReason::Paused);
+            self.sync_bridge();
+        }
+    }
+
+    fn resume(&mut self) {
+        if self.mode == Mode::Paused {
+            self.mode = Mode::Playing;
+            self.step = None;
+            self.clock.reset();
+            self.sync_bridge();
+        }
+    }
+
+    fn sync_bridge(&mut self) {
+        self.bridge
+            .set_open(self.mode == Mode::Playing && !self.suspended);
+    }
+
+    /// Replaces the key bindings' meaning: held controls are cancelled and must be released.
+    pub fn bindings_replaced(&mut self) {
+        self.bridge.reset(ResetReason::BindingsReplaced);
+    }
+
+    fn publish(&mut self, mode: Mode) {
+        self.loading = None;
+        self.step = None;
+        self.fault = None;
+        self.tick = 0;
+        self.mode = mode;
+        self.clock.reset();
+        self.bridge.reset(ResetReason::LevelActivated);
+        self.pacer.reset();
+        self.sync_bridge();
+        self.stats.levels_published += 1;
+    }
+
+    fn enter_fault(&mut self, fault: Fault) {
+        self.mode = Mode::Faulted;
+        self.fault = Some(fault);
+        self.step = None;
+        self.clock.reset();
+        self.stats.faults += 1;
+        self.sync_bridge();
+    }
+
+    /// Runs one tick; the index advances only on success.
+    fn run_one(&mut self, sim: &mut dyn Simulation, input: &TickInput) -> bool {
+        let Some(next) = self.tick.checked_add(1) else {
+            self.enter_fault(Fault::new(
+                FaultKind::Exhausted,
+                "the tick index is exhausted (u64); restart the level",
+            ));
+            return false;
+        };
+        match sim.tick(next, input) {
+            Ok(()) => {
+                self.tick = next;
+                self.stats.ticks += 1;
+                true
+            }
+            Err(fault) => {
+                self.enter_fault(fault);
+                false
+            }
+        }
+    }
+
+    /// One presentation callback at monotonic time `now_ns`. See the module documentation.
+    pub fn frame(&mut self, now_ns: u64, sim: &mut dyn Simulation) -> FrameReport {
+        self.frame += 1;
+        self.stats.frames += 1;
+        let faults_before = self.stats.faults;
+
+        // 1. Transitions: a ready level is published at the frame boundary.
+        let mut published = false;
+        if let Some(request) = self.loading.clone() {
+            match sim.load(&request) {
+                LoadStatus::Pending => {}
+                LoadStatus::Ready(mode) => {
+                    self.publish(mode);
+                    published = true;
+                }
+                LoadStatus::Failed(fault) => {
+                    self.loading = None;
+                    self.enter_fault(fault);
+                }
+            }
+        }
+
+        // 2. Clock.
+        let accumulate = self.mode == Mode::Playing && !self.suspended;
+        let time = self.clock.sample(now_ns, accumulate);
+
+        // 3. Ticks.
+        let mut ticks_run = 0u32;
+        match self.mode {
+            Mode::Playing if !self.suspended => {
+                let budget = self.clock.policy().max_catch_up_ticks;
+                while self.clock.due_ticks() > 0 && ticks_run < budget {
+                    let input = self.bridge.take_tick_input();
+                    if !self.run_one(sim, &input) {
+                        break;
+                    }
+                    self.clock.consume_tick();
+                    ticks_run += 1;
+                }
+            }
+            Mode::Paused => {
+                if let Some(input) = self.step.take() {
+                    self.stats.steps += 1;
+                    if self.run_one(sim, &input) {
+                        ticks_run = 1;
+                    }
+                }
+            }
+            _ => {}
+        }
+
+        // 4. Trim.
+        let ticks_discarded = self.clock.discard_excess();
+        self.stats.discarded_ticks += ticks_discarded;
+        self.stats.accepted_ns += time.accepted_ns;
+        self.stats.clamped_ns += time.clamped_ns;
+        self.stats.excluded_ns += time.excluded_ns;
+
+        FrameReport {
+            frame: self.frame,
+            time,
+            ticks_run,
+            ticks_discarded,
+            tick: self.tick,
+            alpha: self.clock.alpha(),
+            mode: self.mode,
+            loading: self.loading.is_some(),
+            published,
+            faulted: self.stats.faults > faults_before,
+        }
+    }
+
+    /// Where the platform should wait until before its next frame (`None`: do not wait).
+    /// Call after presenting; `presented` says whether the frame drew anything.
+    pub fn next_frame_target(&mut self, now_ns: u64, presented: bool) -> Option<u64> {
+        let kind = if self.suspended {
+            FrameKind::Hidden
+        } else if presented {
+            FrameKind::Presented
+        } else {
+            FrameKind::Idle
+        };
+        self.pacer.next_target(now_ns, kind)
+    }
+}
