@@ -1,26 +1,88 @@
 //! Ludus simulation core: time, input, modes and the fixed tick over a hecs world.
 //!
-//! No I/O, no graphics, no Lua: time arrives as nanoseconds, input as action events, gameplay
-//! consequences through a trait the script host implements. Every rule here is testable headless.
+//! No I/O, no graphics, no Lua: time arrives as nanoseconds, input as action events, and
+//! gameplay consequences through the [`Consequences`] trait, which the script host implements.
+//! Every rule here is testable headless.
+//!
+//! - Frame loop: [`Session`] (modes, lifecycle, the frame function), [`FrameClock`],
+//!   [`InputBridge`], [`FramePacer`].
+//! - The tick: [`run_tick`] and its phases over a [`SimWorld`]; [`Game`] ties a definition,
+//!   a world and consequences together as a [`Simulation`].
+//! - Data: [`GameDef`] and its parts, components, events, commands, timers, the outbox.
+//! - Presentation: [`RenderFrame`]. Replay: [`StateHash`]. Background work: [`Completions`].
 
+mod begin;
 mod bindings;
 mod clock;
+mod collision;
+mod command;
+mod commit;
+mod components;
+mod def;
+mod event;
 mod fault;
+mod game;
+mod gameplay;
+mod hash;
 mod input;
+mod intent;
+mod invariants;
+mod jobs;
+mod math;
+mod motion;
+mod nav;
+mod outbox;
 mod pacer;
 mod phase;
+mod render;
 mod session;
+mod timer;
+mod world;
 
 pub use bindings::{KEY_NAMES, KeyBinding, KeyMap};
 pub use clock::{FrameClock, FrameTime, PolicyError, TICK_PHASE, TickPolicy};
+pub use collision::{ContactCache, ContactKey};
+pub use command::{Command, CommandError, Gameplay, Stage};
+pub use components::{
+    BoundsRule, Brain, CameraTarget, Collider, Control, Cooldowns, Deadline, Health, Identity,
+    Lifetime, ScriptState, Speed, Sprite, Tags, Transform, Velocity,
+};
+pub use def::{
+    AiPolicy, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef, BehaviourKind, BoundsPolicy,
+    CameraDef, ColliderDef, Constant, ControlDef, CooldownDef, EffectDef, EffectId, GameDef,
+    HealthDef, LevelDef, Limits, MAX_LAYERS, MAX_TAGS, Overrides, PhysicsDef, Placement,
+    ScriptsDef, Shape, SoundDef, SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef,
+    TriggerDef, TriggerOn, Wave, WindowDef,
+};
+pub use event::{
+    ActionEvent, ContactEvent, ContactPhase, DamageEvent, EventKind, Events, ExpireEvent,
+    ExpireReason, Party, SpawnEvent, TimerEvent,
+};
 pub use fault::{Fault, FaultKind};
+pub use game::Game;
+pub use hash::{HashPart, StateHash};
 pub use input::{
     ActionDef, ActionError, ActionId, ActionKind, ActionSet, BridgeStats, InputBridge, MAX_ACTIONS,
     ResetReason, TickInput,
 };
+#[cfg(not(target_arch = "wasm32"))]
+pub use jobs::ThreadPool;
+pub use jobs::{
+    Completion, Completions, Executor, JobInput, JobOutput, JobStats, JobStatus, ReplayExecutor,
+    Request, RequestId, SerialExecutor,
+};
+pub use math::{Color, Rect, Vec2};
+pub use nav::{FlowField, FlowInput, NavDef};
+pub use outbox::{Outbox, OutboxStats, Presentation, PresentationRequest};
 pub use pacer::{FrameKind, FramePacer, PacerPolicy};
-pub use phase::Phase;
+pub use phase::{
+    Consequences, NoConsequences, OrderError, PHASE_ACCESS, Phase, PhaseAccess, Resource,
+    TickContext, TickOptions, TickReport, check_order, run_tick,
+};
+pub use render::{Camera, Draw, Interpolation, RenderFrame};
 pub use session::{
     FrameReport, InputEvent, LoadRequest, LoadStatus, Mode, Session, SessionStats, Signal,
     Simulation,
 };
+pub use timer::{DueTimer, PendingTimer, TimerId, TimerQueue, TimerSpec, TimerStats};
+pub use world::{NavState, SimWorld, WorldCounters, WorldId};

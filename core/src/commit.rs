@@ -1,0 +1,70 @@
+//! Commit: publish the tick's structural changes.
+//!
+//! Reads: the recorded destroys, teleports and spawns. Writes: the entity set, transforms of
+//! teleported and new entities (previous equal to current, so nothing interpolates across the
+//! change), the contact cache (destroyed entities leave it without an exit event) and the spawn
+//! outcomes the next tick consumes.
+//!
+//! Preflight runs first: if the spawns would take the world past `limits.max_entities` the tick
+//! faults before anything is changed.
+
+use crate::components::Transform;
+use crate::def::GameDef;
+use crate::fault::{Fault, FaultKind};
+use crate::world::{SeqSet, SimWorld};
+
+pub(crate) fn commit(
+    world: &mut SimWorld,
+    def: &GameDef,
+    tick: u64,
+) -> Result<(usize, usize), Fault> {
+    let s = &mut world.scratch;
+    // Preflight. Destroys are unique (pending set) and name live entities.
+    let live = world.index.len();
+    let after = live - s.destroys.len() + s.spawns.len();
+    if after > def.limits.max_entities as usize {
+        return Err(Fault::new(
+            FaultKind::Capacity,
+            format!(
+                "{} spawns would make {after} entities, over limits.max_entities ({})",
+                s.spawns.len(),
+                def.limits.max_entities
+            ),
+        ));
+    }
+
+    let destroys = std::mem::take(&mut s.destroys);
+    let teleports = std::mem::take(&mut s.teleports);
+    let spawns = std::mem::take(&mut s.spawns);
+    let mut gone = SeqSet::default();
+    for seq in &destroys {
+        if world.despawn(*seq) {
+            gone.insert(*seq);
+        }
+    }
+    if !gone.is_empty() {
+        world.contacts.remove_destroyed(&|seq| gone.contains(&seq));
+    }
+    for (seq, pos) in &teleports {
+        if let Some(e) = world.index.get(seq)
+            && let Ok(t) = world.ecs.query_one_mut::<&mut Transform>(*e)
+        {
+            *t = Transform::at(*pos);
+        }
+    }
+    for (archetype, pos, overrides) in &spawns {
+        let e = world.spawn(def, *archetype, *pos, overrides, tick)?;
+        if let Some(party) = world.party(e) {
+            world.spawn_outcomes.push(crate::event::SpawnEvent {
+                tick,
+                entity: party,
+            });
+        }
+    }
+    let counts = (spawns.len(), gone.len());
+    let s = &mut world.scratch;
+    s.destroys = destroys;
+    s.teleports = teleports;
+    s.spawns = spawns;
+    Ok(counts)
+}

@@ -1,0 +1,148 @@
+//! The components archetypes declare. Plain data; systems live in the phases.
+
+use crate::def::{ArchetypeId, BehaviourKind, ColliderDef, SpriteDef, TriggerDef};
+use crate::math::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// Every entity's identity within its world: the creation sequence (unique, never reused, the
+/// order of hashes, events and replays) and its archetype.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    pub seq: u64,
+    pub archetype: ArchetypeId,
+}
+
+/// Position history: `prev` is where the entity was at the start of the tick, `cur` where it
+/// is now. Rendering interpolates between them; a teleport or a spawn sets both equal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Transform {
+    pub prev: Vec2,
+    pub cur: Vec2,
+}
+
+impl Transform {
+    pub fn at(pos: Vec2) -> Self {
+        Transform {
+            prev: pos,
+            cur: pos,
+        }
+    }
+}
+
+/// World units per second.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Velocity(pub Vec2);
+
+/// Movement speed in world units per second (behaviours and control).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Speed(pub f32);
+
+/// Tag set (bits of the game's tag list).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tags(pub u64);
+
+/// A collider (shape, layer, mask, trigger) as declared.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Collider(pub ColliderDef);
+
+/// A u64 tick deadline with an explicit inactive state. Additions are checked: a deadline that
+/// would overflow is an error, never a wrap.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Deadline {
+    #[default]
+    Inactive,
+    At(u64),
+}
+
+impl Deadline {
+    /// `ticks` after `now`, or `None` on overflow.
+    pub fn after(now: u64, ticks: u64) -> Option<Deadline> {
+        now.checked_add(ticks).map(Deadline::At)
+    }
+
+    /// Whether the deadline is inactive or has been reached at `tick`.
+    pub fn ready(self, tick: u64) -> bool {
+        match self {
+            Deadline::Inactive => true,
+            Deadline::At(t) => tick >= t,
+        }
+    }
+
+    pub fn is_active(self) -> bool {
+        matches!(self, Deadline::At(_))
+    }
+}
+
+/// Hit points. Damage while `invulnerable_until` has not been reached is blocked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Health {
+    pub current: i32,
+    pub max: i32,
+    pub invulnerable_ticks: u32,
+    pub invulnerable_until: Deadline,
+}
+
+/// Cooldown deadlines, one per slot the archetype declares.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Cooldowns(pub Vec<Deadline>);
+
+/// The tick the entity expires at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lifetime(pub Deadline);
+
+/// AI state: the behaviour, its cadence and the last decided intent (a unit direction),
+/// kept between decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Brain {
+    pub kind: BehaviourKind,
+    pub target_tags: u64,
+    pub cadence: u32,
+    pub intent: Vec2,
+    /// Creation sequence of the current target (chase/flee); checked every tick.
+    pub target: Option<u64>,
+    /// Whether a decision has been made since spawn.
+    pub decided: bool,
+    /// The next cadence tick.
+    pub next_decision: u64,
+    /// Follow the level's flow field when chasing.
+    pub navigate: bool,
+}
+
+/// Player control: which axes move the entity and which buttons raise events.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Control {
+    pub move_x: Option<crate::input::ActionId>,
+    pub move_y: Option<crate::input::ActionId>,
+    pub triggers: Vec<TriggerDef>,
+    /// The last non-zero movement direction (initially +x).
+    pub facing: Vec2,
+}
+
+/// How the entity is drawn.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sprite(pub SpriteDef);
+
+/// Marks the entity the camera follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CameraTarget;
+
+/// A small per-entity key/value store scripts write through commands and read back.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ScriptState(pub Vec<(String, f64)>);
+
+impl ScriptState {
+    pub fn get(&self, key: &str) -> Option<f64> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
+    }
+
+    pub fn set(&mut self, key: &str, value: f64) {
+        match self.0.binary_search_by(|(k, _)| k.as_str().cmp(key)) {
+            Ok(i) => self.0[i].1 = value,
+            Err(i) => self.0.insert(i, (key.to_string(), value)),
+        }
+    }
+}
+
+/// What happens to the entity at the level's bounds (only present when not `Ignore`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoundsRule(pub crate::def::BoundsPolicy);

@@ -1,0 +1,161 @@
+//! A running game: definition, world, tick context and consequences, driven by a [`Session`].
+//!
+//! [`Session`]: crate::session::Session
+
+use crate::def::GameDef;
+use crate::fault::{Fault, FaultKind};
+use crate::input::TickInput;
+use crate::jobs::Completions;
+use crate::outbox::Outbox;
+use crate::phase::{
+    Consequences, PHASE_ACCESS, TickContext, TickOptions, TickReport, check_order, run_tick,
+};
+use crate::session::{LoadRequest, LoadStatus, Simulation};
+use crate::world::{SimWorld, WorldId};
+use std::sync::Arc;
+
+/// Owns one game's simulation. World identities increase with every level activation.
+pub struct Game {
+    def: Arc<GameDef>,
+    world: SimWorld,
+    ctx: TickContext,
+    consequences: Box<dyn Consequences>,
+    next_world: u64,
+    extra_entities: u32,
+    last_report: Option<TickReport>,
+}
+
+impl Game {
+    /// Builds the entry level.
+    pub fn new(def: Arc<GameDef>, consequences: Box<dyn Consequences>) -> Result<Game, Fault> {
+        Game::with_entities(def, consequences, 0)
+    }
+
+    /// Builds the entry level with `extra` stress entities.
+    pub fn with_entities(
+        def: Arc<GameDef>,
+        mut consequences: Box<dyn Consequences>,
+        extra: u32,
+    ) -> Result<Game, Fault> {
+        debug_assert!(
+            check_order(&PHASE_ACCESS).is_ok(),
+            "phase order disagrees with declarations"
+        );
+        def.tick
+            .validate()
+            .map_err(|e| Fault::new(FaultKind::Load, format!("tick policy: {e}")))?;
+        let world = SimWorld::build(&def, def.entry_level, WorldId(1), extra)?;
+        consequences.begin_world(&def, &world)?;
+        let ctx = TickContext::new(&def);
+        Ok(Game {
+            def,
+            world,
+            ctx,
+            consequences,
+            next_world: 2,
+            extra_entities: extra,
+            last_report: None,
+        })
+    }
+
+    pub fn def(&self) -> &GameDef {
+        &self.def
+    }
+
+    pub fn def_arc(&self) -> &Arc<GameDef> {
+        &self.def
+    }
+
+    pub fn world(&self) -> &SimWorld {
+        &self.world
+    }
+
+    pub fn outbox(&mut self) -> &mut Outbox {
+        &mut self.ctx.outbox
+    }
+
+    pub fn options_mut(&mut self) -> &mut TickOptions {
+        &mut self.ctx.options
+    }
+
+    pub fn completions(&mut self) -> &mut Completions {
+        &mut self.ctx.completions
+    }
+
+    /// Replaces the background-work service (a thread pool, or recorded batches for replay).
+    pub fn set_completions(&mut self, completions: Completions) {
+        self.ctx.completions.shutdown();
+        self.ctx.completions = completions;
+    }
+
+    pub fn consequences(&self) -> &dyn Consequences {
+        self.consequences.as_ref()
+    }
+
+    pub fn consequences_mut(&mut self) -> &mut dyn Consequences {
+        self.consequences.as_mut()
+    }
+
+    pub fn last_report(&self) -> Option<&TickReport> {
+        self.last_report.as_ref()
+    }
+
+    /// Runs the next tick.
+    pub fn step(&mut self, input: &TickInput) -> Result<TickReport, Fault> {
+        let report = run_tick(
+            &mut self.world,
+            &self.def,
+            input,
+            &mut self.ctx,
+            self.consequences.as_mut(),
+        )?;
+        self.last_report = Some(report);
+        Ok(report)
+    }
+
+    /// Builds level `level` as a new world and makes it current.
+    pub fn activate(&mut self, level: usize) -> Result<(), Fault> {
+        let id = WorldId(self.next_world);
+        self.next_world += 1;
+        let world = SimWorld::build(&self.def, level, id, self.extra_entities)?;
+        self.consequences.begin_world(&self.def, &world)?;
+        self.world = world;
+        self.ctx.outbox.retain_world(id);
+        self.last_report = None;
+        Ok(())
+    }
+}
+
+impl Simulation for Game {
+    fn tick(&mut self, tick: u64, input: &TickInput) -> Result<(), Fault> {
+        if tick != self.world.tick() + 1 {
+            return Err(Fault::new(
+                FaultKind::Invariant,
+                format!(
+                    "the session asked for tick {tick} but the world is at tick {}",
+                    self.world.tick()
+                ),
+            ));
+        }
+        self.step(input).map(|_| ())
+    }
+
+    fn load(&mut self, request: &LoadRequest) -> LoadStatus {
+        let level = match request {
+            LoadRequest::Restart => self.world.level(),
+            LoadRequest::Level(name) => match self.def.level_index(name) {
+                Some(i) => i,
+                None => {
+                    return LoadStatus::Failed(Fault::new(
+                        FaultKind::Load,
+                        format!("there is no level named `{name}`"),
+                    ));
+                }
+            },
+        };
+        match self.activate(level) {
+            Ok(()) => LoadStatus::Ready(self.def.levels[level].entry_mode),
+            Err(f) => LoadStatus::Failed(f),
+        }
+    }
+}

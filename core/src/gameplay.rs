@@ -1,0 +1,264 @@
+//! Gameplay: consequences in two fixed stages, and Rust's application of their commands.
+//!
+//! Reads: the tick's events, health, score, variables, script state, timers.
+//! Writes: health, score, variables, script state, timers, the RNG (through consequences),
+//! velocities; records structural commands for Commit and stages presentation requests.
+//! Produces: damage events.
+//!
+//! 1. Due timers whose id is no longer live (cancelled) are dropped; those whose target entity
+//!    is gone (or marked for destruction) are dropped and end.
+//! 2. Stage 1: consequences see level start, spawns, actions, contacts, expirations and timers
+//!    and send commands. Timers delivered in stage 1 are then finished (one-shots released).
+//! 3. Rust applies stage 1's commands in the order sent. Damage produces damage events.
+//! 4. Stage 2: consequences see the damage events (those carried from the previous tick's stage 2
+//!    first, then this tick's) and send commands.
+//! 5. Rust applies stage 2's commands; damage they cause is carried to the next tick's stage 2.
+//!
+//! There is no third stage and no loop until queues drain: a consequence of a consequence
+//! waits for the next tick's stage, never re-enters a queue being traversed.
+//!
+//! Commands naming an entity that no longer exists are discarded and counted; commands naming
+//! an entity already marked for destruction this tick are discarded and counted separately
+//! (pending-destroy filtering).
+
+use crate::command::{Command, Gameplay, Stage};
+use crate::components::*;
+use crate::def::GameDef;
+use crate::event::{DamageEvent, TimerEvent, push_bounded};
+use crate::fault::{Fault, FaultKind};
+use crate::outbox::Presentation;
+use crate::phase::Consequences;
+use crate::world::{SeqSet, SimWorld};
+
+pub(crate) fn gameplay(
+    world: &mut SimWorld,
+    def: &GameDef,
+    tick: u64,
+    consequences: &mut dyn Consequences,
+) -> Result<(), Fault> {
+    deliverable_timers(world, def, tick)?;
+    run_stage(world, def, tick, Stage::One, consequences)?;
+    let delivered: Vec<_> = world.scratch.events.timers.iter().map(|t| t.id).collect();
+    for id in delivered {
+        world.timers.finish(id);
+    }
+    apply(world, def, tick, Stage::One)?;
+    run_stage(world, def, tick, Stage::Two, consequences)?;
+    apply(world, def, tick, Stage::Two)
+}
+
+fn deliverable_timers(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
+    let due = std::mem::take(&mut world.scratch.due_timers);
+    for d in &due {
+        if !world.timers.is_live(d.id) {
+            continue;
+        }
+        let target = match d.target {
+            None => None,
+            Some(seq) => {
+                let party = if world.scratch.pending.contains(&seq) {
+                    None
+                } else {
+                    world.party_of(seq)
+                };
+                match party {
+                    Some(p) => Some(p),
+                    None => {
+                        world.timers.target_gone(d.id);
+                        continue;
+                    }
+                }
+            }
+        };
+        push_bounded(
+            &mut world.scratch.events.timers,
+            TimerEvent {
+                tick,
+                id: d.id,
+                name: d.name.clone(),
+                due: d.due,
+                target,
+                data: d.data,
+            },
+            def.limits.events_per_tick,
+            "timer",
+        )?;
+    }
+    world.scratch.due_timers = due;
+    Ok(())
+}
+
+fn run_stage(
+    world: &mut SimWorld,
+    def: &GameDef,
+    tick: u64,
+    stage: Stage,
+    consequences: &mut dyn Consequences,
+) -> Result<(), Fault> {
+    world.scratch.commands.clear();
+    let mut g = Gameplay {
+        tick,
+        stage,
+        def,
+        events: &world.scratch.events,
+        ecs: &world.ecs,
+        index: &world.index,
+        pending: &world.scratch.pending,
+        destroyed_now: SeqSet::default(),
+        score: world.score,
+        vars: &world.vars,
+        rng: &mut world.rng,
+        timers: &mut world.timers,
+        commands: &mut world.scratch.commands,
+    };
+    consequences.stage(stage, &mut g)
+}
+
+fn apply(world: &mut SimWorld, def: &GameDef, tick: u64, stage: Stage) -> Result<(), Fault> {
+    let commands = std::mem::take(&mut world.scratch.commands);
+    let cap = def.limits.events_per_tick;
+    for command in &commands {
+        match command {
+            Command::Damage {
+                target,
+                amount,
+                source,
+            } => {
+                let Some(e) = resolve(world, *target) else {
+                    continue;
+                };
+                let Ok(h) = world.ecs.query_one_mut::<&mut Health>(e) else {
+                    world.counters.no_health += 1;
+                    continue;
+                };
+                if !h.invulnerable_until.ready(tick) {
+                    world.counters.damage_blocked += 1;
+                    continue;
+                }
+                h.current = h.current.saturating_sub(*amount);
+                if h.invulnerable_ticks > 0 {
+                    h.invulnerable_until = Deadline::after(tick, u64::from(h.invulnerable_ticks))
+                        .ok_or_else(|| {
+                        Fault::new(FaultKind::Exhausted, "invulnerability deadline overflows")
+                    })?;
+                }
+                let (health, max) = (h.current, h.max);
+                let target = world.party(e).expect("resolved above");
+                let ev = DamageEvent {
+                    tick,
+                    target,
+                    source: *source,
+                    amount: *amount,
+                    health,
+                    max,
+                };
+                match stage {
+                    Stage::One => {
+                        push_bounded(&mut world.scratch.events.damage, ev, cap, "damage")?
+                    }
+                    Stage::Two => push_bounded(&mut world.carried_damage, ev, cap, "damage")?,
+                }
+            }
+            Command::Heal { target, amount } => {
+                let Some(e) = resolve(world, *target) else {
+                    continue;
+                };
+                match world.ecs.query_one_mut::<&mut Health>(e) {
+                    Ok(h) => h.current = h.current.saturating_add(*amount).min(h.max),
+                    Err(_) => world.counters.no_health += 1,
+                }
+            }
+            Command::Score(delta) => world.score = world.score.saturating_add(*delta),
+            Command::SetVar(name, value) => {
+                world.vars.insert(name.clone(), *value);
+            }
+            Command::SetState { target, key, value } => {
+                let Some(e) = resolve(world, *target) else {
+                    continue;
+                };
+                match world.ecs.query_one_mut::<&mut ScriptState>(e) {
+                    Ok(s) => s.set(key, *value),
+                    Err(_) => {
+                        let mut s = ScriptState::default();
+                        s.set(key, *value);
+                        let _ = world.ecs.insert_one(e, s);
+                    }
+                }
+            }
+            Command::Spawn {
+                archetype,
+                pos,
+                overrides,
+            } => world
+                .scratch
+                .spawns
+                .push((*archetype, *pos, overrides.clone())),
+            Command::Destroy(seq) => {
+                if !world.index.contains_key(seq) {
+                    world.counters.stale_commands += 1;
+                } else if world.scratch.pending.insert(*seq) {
+                    world.scratch.destroys.push(*seq);
+                } else {
+                    world.counters.pending_destroy_filtered += 1;
+                }
+            }
+            Command::Teleport { target, pos } => {
+                if resolve(world, *target).is_some() {
+                    world.scratch.teleports.push((*target, *pos));
+                }
+            }
+            Command::SetVelocity { target, velocity } => {
+                if let Some(e) = resolve(world, *target)
+                    && let Ok(v) = world.ecs.query_one_mut::<&mut Velocity>(e)
+                {
+                    v.0 = *velocity;
+                }
+            }
+            Command::Effect { effect, pos, color } => world.stage_presentation(
+                Presentation::Effect {
+                    effect: *effect,
+                    pos: *pos,
+                    color: *color,
+                },
+                tick,
+                def.limits.outbox,
+            ),
+            Command::Sound {
+                sound,
+                volume,
+                pitch,
+            } => world.stage_presentation(
+                Presentation::Sound {
+                    sound: *sound,
+                    volume: *volume,
+                    pitch: *pitch,
+                },
+                tick,
+                def.limits.outbox,
+            ),
+            Command::GameOver(message) => {
+                if world.game_over.is_none() {
+                    world.game_over = Some(message.clone());
+                }
+            }
+        }
+    }
+    world.scratch.commands = commands;
+    Ok(())
+}
+
+/// The live entity a command names, or `None` (counted) when it is gone or marked for
+/// destruction this tick.
+fn resolve(world: &mut SimWorld, seq: u64) -> Option<hecs::Entity> {
+    match world.index.get(&seq) {
+        None => {
+            world.counters.stale_commands += 1;
+            None
+        }
+        Some(_) if world.scratch.pending.contains(&seq) => {
+            world.counters.pending_destroy_filtered += 1;
+            None
+        }
+        Some(e) => Some(*e),
+    }
+}

@@ -1,0 +1,211 @@
+//! The canonical state hash computed at EndTick, for replay and divergence reports.
+//!
+//! Covered, in creation-sequence identity: every entity's archetype, current position,
+//! velocity, health (current, max, invulnerability deadline), AI state (intent, target,
+//! decided), cooldown and lifetime deadlines, control facing and script state; and globally the
+//! tick number, next creation sequence, score, game variables, game-over message, the RNG state
+//! and every pending timer. Not covered: runtime handles, storage order, previous transforms
+//! (presentation history), the world identity, counters and anything wall-clock.
+//!
+//! Function: XXH3-64 (`xxhash-rust`, seed 0) over little-endian bytes of each value; floats by
+//! their IEEE-754 bits. Each entity contributes `xxh3(seq ‖ values)` to its category by wrapping
+//! addition, so the result does not depend on iteration order and needs no sort. The total is
+//! `xxh3` of the tick followed by the category sums in [`HashPart`] order.
+
+use crate::components::*;
+use crate::world::SimWorld;
+use xxhash_rust::xxh3::xxh3_64;
+
+/// Categories of the state hash; a divergence report names the ones that differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HashPart {
+    Globals,
+    Timers,
+    Positions,
+    Velocities,
+    Health,
+    Ai,
+    Deadlines,
+    ScriptState,
+}
+
+impl HashPart {
+    pub const ALL: [HashPart; 8] = [
+        HashPart::Globals,
+        HashPart::Timers,
+        HashPart::Positions,
+        HashPart::Velocities,
+        HashPart::Health,
+        HashPart::Ai,
+        HashPart::Deadlines,
+        HashPart::ScriptState,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            HashPart::Globals => "globals (tick, score, variables, RNG, entity set)",
+            HashPart::Timers => "timers",
+            HashPart::Positions => "positions",
+            HashPart::Velocities => "velocities",
+            HashPart::Health => "health",
+            HashPart::Ai => "AI state",
+            HashPart::Deadlines => "cooldowns and lifetimes",
+            HashPart::ScriptState => "script state",
+        }
+    }
+}
+
+/// A state hash with its per-category parts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct StateHash {
+    pub total: u64,
+    pub parts: [u64; 8],
+}
+
+/// Little-endian byte writer for one hashed record.
+#[derive(Default)]
+struct Bytes(Vec<u8>);
+
+impl Bytes {
+    fn u64(&mut self, v: u64) -> &mut Self {
+        self.0.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+    fn i64(&mut self, v: i64) -> &mut Self {
+        self.u64(v as u64)
+    }
+    fn f32(&mut self, v: f32) -> &mut Self {
+        self.0.extend_from_slice(&v.to_bits().to_le_bytes());
+        self
+    }
+    fn f64(&mut self, v: f64) -> &mut Self {
+        self.u64(v.to_bits())
+    }
+    fn str(&mut self, s: &str) -> &mut Self {
+        self.u64(s.len() as u64);
+        self.0.extend_from_slice(s.as_bytes());
+        self
+    }
+    fn deadline(&mut self, d: Deadline) -> &mut Self {
+        match d {
+            Deadline::Inactive => self.u64(u64::MAX),
+            Deadline::At(t) => self.u64(t),
+        }
+    }
+    fn take(&mut self) -> u64 {
+        let h = xxh3_64(&self.0);
+        self.0.clear();
+        h
+    }
+}
+
+impl StateHash {
+    /// The hash of a world as it stands.
+    pub fn of(world: &SimWorld) -> StateHash {
+        let mut parts = [0u64; 8];
+        let mut b = Bytes::default();
+
+        b.u64(world.tick)
+            .u64(world.next_seq)
+            .i64(world.score)
+            .u64(world.rng.get_seed());
+        b.u64(world.vars.len() as u64);
+        for (k, v) in &world.vars {
+            b.str(k).f64(*v);
+        }
+        b.str(world.game_over.as_deref().unwrap_or(""))
+            .u64(world.game_over.is_some() as u64);
+        parts[0] = b.take();
+
+        for t in world.timers.pending() {
+            b.u64(t.due)
+                .u64(t.seq)
+                .u64(t.period.unwrap_or(0))
+                .str(t.name);
+            b.u64(t.target.unwrap_or(0)).f64(t.data);
+        }
+        parts[1] = b.take();
+
+        let mut q = world.ecs.query::<(
+            &Identity,
+            &Transform,
+            Option<&Velocity>,
+            Option<&Health>,
+            Option<&Brain>,
+            Option<&Cooldowns>,
+            Option<&Lifetime>,
+            Option<&Control>,
+            Option<&ScriptState>,
+        )>();
+        for (id, t, v, h, brain, cds, life, control, state) in q.iter() {
+            let seq = id.seq;
+            b.u64(seq)
+                .u64(u64::from(id.archetype.0))
+                .f32(t.cur.x)
+                .f32(t.cur.y);
+            parts[2] = parts[2].wrapping_add(b.take());
+            if let Some(v) = v {
+                b.u64(seq).f32(v.0.x).f32(v.0.y);
+                parts[3] = parts[3].wrapping_add(b.take());
+            }
+            if let Some(h) = h {
+                b.u64(seq).i64(i64::from(h.current)).i64(i64::from(h.max));
+                b.deadline(h.invulnerable_until);
+                parts[4] = parts[4].wrapping_add(b.take());
+            }
+            if brain.is_some() || control.is_some() {
+                b.u64(seq);
+                if let Some(br) = brain {
+                    b.f32(br.intent.x).f32(br.intent.y);
+                    b.u64(br.target.unwrap_or(0)).u64(br.decided as u64);
+                    b.u64(br.next_decision);
+                }
+                if let Some(c) = control {
+                    b.f32(c.facing.x).f32(c.facing.y);
+                }
+                parts[5] = parts[5].wrapping_add(b.take());
+            }
+            if cds.is_some() || life.is_some() {
+                b.u64(seq);
+                for d in cds.map(|c| c.0.as_slice()).unwrap_or(&[]) {
+                    b.deadline(*d);
+                }
+                if let Some(l) = life {
+                    b.deadline(l.0);
+                }
+                parts[6] = parts[6].wrapping_add(b.take());
+            }
+            if let Some(s) = state {
+                b.u64(seq);
+                for (k, v) in &s.0 {
+                    b.str(k).f64(*v);
+                }
+                parts[7] = parts[7].wrapping_add(b.take());
+            }
+        }
+
+        b.u64(world.tick);
+        for p in parts {
+            b.u64(p);
+        }
+        StateHash {
+            total: b.take(),
+            parts,
+        }
+    }
+
+    /// The categories in which two hashes differ.
+    pub fn differing_parts(&self, other: &StateHash) -> Vec<HashPart> {
+        HashPart::ALL
+            .iter()
+            .zip(self.parts.iter().zip(other.parts.iter()))
+            .filter(|(_, (a, b))| a != b)
+            .map(|(p, _)| *p)
+            .collect()
+    }
+
+    /// The total as 16 lower-case hex digits.
+    pub fn hex(&self) -> String {
+        format!("{:016x}", self.total)
+    }
+}

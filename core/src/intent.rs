@@ -1,0 +1,330 @@
+//! Intent: what every entity means to do this tick.
+//!
+//! Reads: the tick's input, controls, brains, cooldowns, lifetimes, current positions and tags.
+//! Writes: velocities of controlled and behaving entities, brains (intent, target), control
+//! facing, cooldown deadlines, the world RNG (spawners); records expirations and spawner
+//! bursts as structural commands. Produces: action events, expiration events.
+//!
+//! Behaviours decide only on their cadence ticks, `(tick + seq) % cadence == 0` (kept as a
+//! deadline, so the check per entity is one comparison), so decisions
+//! of a crowd are spread over ticks by creation sequence, plus at once when they have no valid
+//! decision yet (new, or their target is gone: target validity is checked every tick). Between
+//! decisions the last intent is kept. The cadence is simulation policy: it never adapts to frame
+//! rate or CPU time.
+
+use crate::components::*;
+use crate::def::{BehaviourKind, GameDef, Overrides, TriggerOn};
+use crate::event::{ActionEvent, ExpireEvent, ExpireReason, Party, push_bounded};
+use crate::fault::{Fault, FaultKind};
+use crate::input::TickInput;
+use crate::jobs::{Completions, JobInput};
+use crate::math::Vec2;
+use crate::nav::FlowField;
+use crate::world::SimWorld;
+
+pub(crate) fn intent(
+    world: &mut SimWorld,
+    def: &GameDef,
+    tick: u64,
+    input: &TickInput,
+    completions: &mut Completions,
+) -> Result<(), Fault> {
+    let cap = def.limits.events_per_tick;
+    expirations(world, tick, cap)?;
+    spawners(world, def, tick)?;
+    control(world, def, tick, input, cap)?;
+    navigation(world, def, completions);
+    behaviours(world, def, tick);
+    Ok(())
+}
+
+/// Requests a new flow field when the goal entity has moved to another cell and no request is
+/// in flight. The grid is copied into the request: the job owns its input.
+fn navigation(world: &mut SimWorld, def: &GameDef, completions: &mut Completions) {
+    let Some(nav) = def.levels.get(world.level).and_then(|l| l.nav.as_ref()) else {
+        return;
+    };
+    if world.nav.in_flight.is_some() {
+        return;
+    }
+    let Some(base) = &world.nav.base else {
+        return;
+    };
+    let goal = world
+        .ecs
+        .query_mut::<(&Identity, &Tags, &Transform)>()
+        .into_iter()
+        .filter(|(_, tags, _)| tags.0 & nav.goal != 0)
+        .min_by_key(|(id, _, _)| id.seq)
+        .map(|(id, _, t)| (id.seq, t.cur));
+    let Some((goal_seq, goal_pos)) = goal else {
+        return;
+    };
+    let Some(cell) = base.cell_of(goal_pos) else {
+        return;
+    };
+    if world.nav.requested_goal == Some(cell) {
+        return;
+    }
+    let mut input = base.clone();
+    input.goal = cell;
+    let revision = world.nav.revision + 1;
+    if let Some(id) = completions.submit(
+        world.id,
+        Some(goal_seq),
+        revision,
+        JobInput::FlowField(input),
+    ) {
+        world.nav.revision = revision;
+        world.nav.in_flight = Some(id);
+        world.nav.requested_goal = Some(cell);
+    }
+}
+
+fn expirations(world: &mut SimWorld, tick: u64, cap: u32) -> Result<(), Fault> {
+    let s = &mut world.scratch;
+    for (id, life, t, tags) in world
+        .ecs
+        .query_mut::<(&Identity, &Lifetime, &Transform, Option<&Tags>)>()
+    {
+        if life.0.is_active() && life.0.ready(tick) && s.pending.insert(id.seq) {
+            s.destroys.push(id.seq);
+            let entity = Party {
+                seq: id.seq,
+                archetype: id.archetype,
+                tags: tags.map_or(0, |t| t.0),
+                pos: t.cur,
+            };
+            push_bounded(
+                &mut s.events.expired,
+                ExpireEvent {
+                    tick,
+                    entity,
+                    reason: ExpireReason::Lifetime,
+                },
+                cap,
+                "expired",
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn spawners(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
+    let Some(level) = def.levels.get(world.level) else {
+        return Ok(());
+    };
+    for (i, sp) in level.spawners.iter().enumerate() {
+        let start = u64::from(sp.start);
+        if tick < start || !(tick - start).is_multiple_of(u64::from(sp.period.max(1))) {
+            continue;
+        }
+        if sp.bursts.is_some_and(|b| world.spawner_bursts[i] >= b) {
+            continue;
+        }
+        world.spawner_bursts[i] += 1;
+        for _ in 0..sp.count {
+            let pos = sp.area.lerp(world.rng.f32(), world.rng.f32());
+            if world.scratch.spawns.len() >= def.limits.commands_per_tick as usize {
+                return Err(Fault::new(
+                    FaultKind::Capacity,
+                    "level spawners exceed limits.commands_per_tick in one tick",
+                ));
+            }
+            world
+                .scratch
+                .spawns
+                .push((sp.archetype, pos, Overrides::default()));
+        }
+    }
+    Ok(())
+}
+
+fn control(
+    world: &mut SimWorld,
+    def: &GameDef,
+    tick: u64,
+    input: &TickInput,
+    cap: u32,
+) -> Result<(), Fault> {
+    let s = &mut world.scratch;
+    for (id, c, speed, v, t, tags, cds) in world.ecs.query_mut::<(
+        &Identity,
+        &mut Control,
+        &Speed,
+        &mut Velocity,
+        &Transform,
+        Option<&Tags>,
+        Option<&mut Cooldowns>,
+    )>() {
+        let raw = Vec2::new(
+            c.move_x.map_or(0.0, |a| input.axis(a)),
+            c.move_y.map_or(0.0, |a| input.axis(a)),
+        );
+        let dir = if raw.length_squared() > 1.0 {
+            raw.normalized_or_zero()
+        } else {
+            raw
+        };
+        if c.move_x.is_some() || c.move_y.is_some() {
+            v.0 = dir * speed.0;
+        }
+        if dir != Vec2::ZERO {
+            c.facing = dir.normalized_or_zero();
+        }
+        let mut cds = cds;
+        for trig in &c.triggers {
+            let fired = match trig.on {
+                TriggerOn::Press => input.pressed(trig.action),
+                TriggerOn::Hold => input.held(trig.action) || input.pressed(trig.action),
+                TriggerOn::Release => input.released(trig.action),
+            };
+            if !fired {
+                continue;
+            }
+            if let (Some(slot), Some(cds)) = (trig.cooldown, cds.as_deref_mut()) {
+                let slot = slot as usize;
+                let Some(deadline) = cds.0.get(slot).copied() else {
+                    continue;
+                };
+                if !deadline.ready(tick) {
+                    continue;
+                }
+                let length = def
+                    .archetype(id.archetype)
+                    .and_then(|a| a.cooldowns.get(slot))
+                    .map_or(0, |c| u64::from(c.ticks));
+                cds.0[slot] = Deadline::after(tick, length).ok_or_else(|| {
+                    Fault::new(
+                        FaultKind::Exhausted,
+                        "cooldown deadline overflows the tick counter",
+                    )
+                })?;
+            }
+            let entity = Party {
+                seq: id.seq,
+                archetype: id.archetype,
+                tags: tags.map_or(0, |t| t.0),
+                pos: t.cur,
+            };
+            push_bounded(
+                &mut s.events.actions,
+                ActionEvent {
+                    tick,
+                    action: trig.action,
+                    on: trig.on,
+                    entity,
+                    facing: c.facing,
+                },
+                cap,
+                "action",
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// A per-entity random unit value in [0, 1) from (seed, seq, tick): independent of the order
+/// entities are visited in.
+fn entity_random(seed: u64, seq: u64, tick: u64) -> f32 {
+    let mut bytes = [0u8; 24];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    bytes[8..16].copy_from_slice(&seq.to_le_bytes());
+    bytes[16..].copy_from_slice(&tick.to_le_bytes());
+    let h = xxhash_rust::xxh3::xxh3_64(&bytes);
+    (h >> 40) as f32 / (1u64 << 24) as f32
+}
+
+fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64) {
+    // Candidate targets of every behaviour that looks for tags.
+    let wanted = world
+        .ecs
+        .query_mut::<&Brain>()
+        .into_iter()
+        .fold(0u64, |acc, b| acc | b.target_tags);
+    let targets = &mut world.scratch.targets;
+    targets.clear();
+    if wanted != 0 {
+        for (id, tags, t) in world.ecs.query_mut::<(&Identity, &Tags, &Transform)>() {
+            if tags.0 & wanted != 0 {
+                targets.push((id.seq, tags.0, t.cur));
+            }
+        }
+        targets.sort_unstable_by_key(|t| t.0);
+    }
+    let index = &world.index;
+    let field = world.nav.field.as_ref();
+    let seed = def.seed;
+    let mut decisions = 0u64;
+    for (id, brain, speed, v, t) in
+        world
+            .ecs
+            .query_mut::<(&Identity, &mut Brain, &Speed, &mut Velocity, &Transform)>()
+    {
+        let target_lost = brain.target.is_some_and(|seq| !index.contains_key(&seq));
+        if !brain.decided || target_lost || tick >= brain.next_decision {
+            decide(brain, id.seq, t.cur, targets, field, seed, tick);
+            // The next tick after this one with (tick + seq) % cadence == 0.
+            let cadence = u64::from(brain.cadence.max(1));
+            brain.next_decision = tick + cadence - (tick.wrapping_add(id.seq) % cadence);
+            decisions += 1;
+        }
+        if brain.kind != BehaviourKind::Straight {
+            v.0 = brain.intent * speed.0;
+        }
+    }
+    world.counters.ai_decisions += decisions;
+}
+
+fn decide(
+    brain: &mut Brain,
+    seq: u64,
+    pos: Vec2,
+    targets: &[(u64, u64, Vec2)],
+    field: Option<&FlowField>,
+    seed: u64,
+    tick: u64,
+) {
+    brain.decided = true;
+    match brain.kind {
+        BehaviourKind::Chase | BehaviourKind::Flee => {
+            let mut best: Option<(f32, u64, Vec2)> = None;
+            for &(tseq, tags, tpos) in targets {
+                if tseq == seq || tags & brain.target_tags == 0 {
+                    continue;
+                }
+                let d = (tpos - pos).length_squared();
+                // Ties go to the lower creation sequence (targets are sorted by it).
+                if best.is_none_or(|(bd, _, _)| d < bd) {
+                    best = Some((d, tseq, tpos));
+                }
+            }
+            match best {
+                Some((_, tseq, tpos)) => {
+                    let straight = (tpos - pos).normalized_or_zero();
+                    let toward = match field {
+                        Some(f) if brain.navigate && brain.kind == BehaviourKind::Chase => {
+                            f.direction(pos).unwrap_or(straight)
+                        }
+                        _ => straight,
+                    };
+                    brain.intent = if brain.kind == BehaviourKind::Chase {
+                        toward
+                    } else {
+                        -toward
+                    };
+                    brain.target = Some(tseq);
+                }
+                None => {
+                    brain.intent = Vec2::ZERO;
+                    brain.target = None;
+                }
+            }
+        }
+        BehaviourKind::Wander => {
+            let angle = entity_random(seed, seq, tick) * std::f32::consts::TAU;
+            brain.intent = Vec2::from_angle(angle);
+        }
+        BehaviourKind::Straight => {}
+    }
+}

@@ -1,0 +1,69 @@
+//! Debug invariant checks run at EndTick when enabled.
+
+use crate::components::{Health, Identity, Transform};
+use crate::def::GameDef;
+use crate::fault::{Fault, FaultKind};
+use crate::world::SimWorld;
+
+fn broken(message: String) -> Fault {
+    Fault::new(FaultKind::Invariant, message)
+}
+
+/// Checks the world's internal consistency.
+pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
+    if world.ecs.len() as usize != world.index.len() {
+        return Err(broken(format!(
+            "{} entities in the ECS but {} in the sequence index",
+            world.ecs.len(),
+            world.index.len()
+        )));
+    }
+    for (seq, e) in &world.index {
+        let id = world
+            .ecs
+            .get::<&Identity>(*e)
+            .map_err(|_| broken(format!("entity #{seq} is indexed but not alive")))?;
+        if id.seq != *seq {
+            return Err(broken(format!("entity #{seq} carries sequence {}", id.seq)));
+        }
+        if id.seq >= world.next_seq {
+            return Err(broken(format!(
+                "entity #{seq} is not below the next sequence"
+            )));
+        }
+    }
+    if world.index.len() > def.limits.max_entities as usize {
+        return Err(broken("more entities than limits.max_entities".into()));
+    }
+    for (t, h) in world.ecs.query::<(&Transform, Option<&Health>)>().iter() {
+        if !t.cur.is_finite() || !t.prev.is_finite() {
+            return Err(broken("a transform is not finite".into()));
+        }
+        if let Some(h) = h
+            && h.current > h.max
+        {
+            return Err(broken(format!(
+                "health {} above its maximum {}",
+                h.current, h.max
+            )));
+        }
+    }
+    let keys = world.contacts.keys();
+    for w in keys.windows(2) {
+        if (w[0].lo, w[0].hi) >= (w[1].lo, w[1].hi) {
+            return Err(broken("the contact cache is not strictly sorted".into()));
+        }
+    }
+    for k in keys {
+        if k.lo >= k.hi || !world.index.contains_key(&k.lo) || !world.index.contains_key(&k.hi) {
+            return Err(broken(format!(
+                "contact ({}, {}) names a dead entity",
+                k.lo, k.hi
+            )));
+        }
+    }
+    if world.timers.len() > world.timers.capacity() as usize {
+        return Err(broken("more timers than their capacity".into()));
+    }
+    Ok(())
+}

@@ -1,0 +1,398 @@
+//! Background work: requests computed off the tick, results applied at a later BeginTick.
+//!
+//! Guarantees:
+//! - A request owns its inputs and carries the world identity, the target entity (creation
+//!   sequence), a request id and the revision of the state it was computed for. Executors never
+//!   see or change the world; they return owned results with an explicit status.
+//! - Admission reserves one completion slot per request, counting queued, executing and
+//!   completed-but-unconsumed requests together; when every slot is taken, admission is refused
+//!   explicitly (and counted), never blocked on.
+//! - At BeginTick a bounded snapshot of available completions (at most the slot count) is taken
+//!   and applied in request-id order. Results arriving later wait for the next tick.
+//! - Stale results are discarded with counters: a replaced world, a destroyed target, a changed
+//!   revision, a cancelled request. Discarding frees the slot like applying does.
+//! - Cancellation prevents application, not necessarily execution.
+//! - [`Completions::shutdown`] drains every executor and reclaims every slot.
+//! - The serial executor and the thread pool run the same pure functions; the browser build and
+//!   deterministic headless runs use the serial one. Replay feeds the recorded batches back at
+//!   the ticks they were applied in, so a threaded run replays exactly.
+
+use crate::fault::Fault;
+use crate::nav::{FlowField, FlowInput};
+use crate::world::{SimWorld, WorldId};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// Background request id, unique per service.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct RequestId(pub u64);
+
+/// Owned job input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum JobInput {
+    FlowField(FlowInput),
+}
+
+/// Owned job output.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum JobOutput {
+    FlowField(FlowField),
+}
+
+impl JobInput {
+    /// The pure function every executor runs.
+    pub fn run(&self) -> JobOutput {
+        match self {
+            JobInput::FlowField(input) => JobOutput::FlowField(input.compute()),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    pub id: RequestId,
+    pub world: WorldId,
+    pub target: Option<u64>,
+    pub revision: u64,
+    pub input: JobInput,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum JobStatus {
+    Done(JobOutput),
+    Failed(String),
+}
+
+/// An owned result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Completion {
+    pub id: RequestId,
+    pub world: WorldId,
+    pub target: Option<u64>,
+    pub revision: u64,
+    pub status: JobStatus,
+}
+
+fn execute(request: Request) -> Completion {
+    let status = JobStatus::Done(request.input.run());
+    Completion {
+        id: request.id,
+        world: request.world,
+        target: request.target,
+        revision: request.revision,
+        status,
+    }
+}
+
+/// Where requests run.
+pub trait Executor: Send {
+    fn submit(&mut self, request: Request);
+    /// Moves up to `max` finished results into `out`; never waits.
+    fn poll(&mut self, max: usize, out: &mut Vec<Completion>);
+    /// Stops accepting work, waits for running jobs and returns everything outstanding.
+    fn shutdown(&mut self, out: &mut Vec<Completion>);
+}
+
+/// Runs each request when polled, on the calling thread: deterministic, thread-free.
+#[derive(Debug, Default)]
+pub struct SerialExecutor {
+    queue: VecDeque<Request>,
+    done: VecDeque<Completion>,
+}
+
+impl Executor for SerialExecutor {
+    fn submit(&mut self, request: Request) {
+        self.queue.push_back(request);
+    }
+
+    fn poll(&mut self, max: usize, out: &mut Vec<Completion>) {
+        while let Some(r) = self.queue.pop_front() {
+            self.done.push_back(execute(r));
+        }
+        for _ in 0..max.min(self.done.len()) {
+            out.extend(self.done.pop_front());
+        }
+    }
+
+    fn shutdown(&mut self, out: &mut Vec<Completion>) {
+        self.poll(usize::MAX, out);
+    }
+}
+
+/// Never completes anything: replay supplies recorded completions instead.
+#[derive(Debug, Default)]
+pub struct ReplayExecutor;
+
+impl Executor for ReplayExecutor {
+    fn submit(&mut self, _: Request) {}
+    fn poll(&mut self, _: usize, _: &mut Vec<Completion>) {}
+    fn shutdown(&mut self, _: &mut Vec<Completion>) {}
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod pool {
+    use super::*;
+    use std::sync::mpsc;
+    use std::sync::{Arc, Mutex};
+    use std::thread::JoinHandle;
+
+    /// A fixed pool of worker threads. Completions move through one mutex-protected queue;
+    /// workers never touch the session's state.
+    pub struct ThreadPool {
+        sender: Option<mpsc::Sender<Request>>,
+        done: Arc<Mutex<VecDeque<Completion>>>,
+        workers: Vec<JoinHandle<()>>,
+    }
+
+    impl ThreadPool {
+        pub fn new(threads: usize) -> Self {
+            let (sender, receiver) = mpsc::channel::<Request>();
+            let receiver = Arc::new(Mutex::new(receiver));
+            let done = Arc::new(Mutex::new(VecDeque::new()));
+            let workers = (0..threads.max(1))
+                .map(|_| {
+                    let receiver = Arc::clone(&receiver);
+                    let done = Arc::clone(&done);
+                    std::thread::spawn(move || {
+                        loop {
+                            let next = match receiver.lock() {
+                                Ok(rx) => rx.recv(),
+                                Err(_) => return,
+                            };
+                            let Ok(request) = next else { return };
+                            let completion = execute(request);
+                            if let Ok(mut q) = done.lock() {
+                                q.push_back(completion);
+                            }
+                        }
+                    })
+                })
+                .collect();
+            ThreadPool {
+                sender: Some(sender),
+                done,
+                workers,
+            }
+        }
+    }
+
+    impl Executor for ThreadPool {
+        fn submit(&mut self, request: Request) {
+            if let Some(s) = &self.sender {
+                let _ = s.send(request);
+            }
+        }
+
+        fn poll(&mut self, max: usize, out: &mut Vec<Completion>) {
+            if let Ok(mut q) = self.done.try_lock() {
+                for _ in 0..max.min(q.len()) {
+                    out.extend(q.pop_front());
+                }
+            }
+        }
+
+        fn shutdown(&mut self, out: &mut Vec<Completion>) {
+            self.sender = None;
+            for w in self.workers.drain(..) {
+                let _ = w.join();
+            }
+            if let Ok(mut q) = self.done.lock() {
+                out.extend(q.drain(..));
+            }
+        }
+    }
+
+    impl Drop for ThreadPool {
+        fn drop(&mut self) {
+            let mut rest = Vec::new();
+            self.shutdown(&mut rest);
+        }
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use pool::ThreadPool;
+
+/// Counters for diagnostics and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JobStats {
+    pub admitted: u64,
+    pub refused: u64,
+    pub applied: u64,
+    pub stale_world: u64,
+    pub stale_target: u64,
+    pub stale_revision: u64,
+    pub cancelled: u64,
+    pub failed: u64,
+    pub reclaimed_at_shutdown: u64,
+}
+
+/// The background-work service: admission, slots, snapshots, application, shutdown.
+pub struct Completions {
+    executor: Box<dyn Executor>,
+    capacity: usize,
+    /// Admitted requests not yet consumed (applied, discarded or reclaimed).
+    outstanding: BTreeSet<RequestId>,
+    cancelled: BTreeSet<RequestId>,
+    next_id: u64,
+    /// Replay: batches to apply, by tick.
+    recorded: Option<BTreeMap<u64, Vec<Completion>>>,
+    /// The batch taken at the last BeginTick (what a recording stores).
+    last_batch: Vec<Completion>,
+    stats: JobStats,
+    shut_down: bool,
+}
+
+impl Completions {
+    /// A service with `capacity` slots and the serial executor.
+    pub fn new(capacity: u32) -> Self {
+        Completions::with_executor(capacity, Box::new(SerialExecutor::default()))
+    }
+
+    pub fn with_executor(capacity: u32, executor: Box<dyn Executor>) -> Self {
+        Completions {
+            executor,
+            capacity: capacity.max(1) as usize,
+            outstanding: BTreeSet::new(),
+            cancelled: BTreeSet::new(),
+            next_id: 1,
+            recorded: None,
+            last_batch: Vec::new(),
+            stats: JobStats::default(),
+            shut_down: false,
+        }
+    }
+
+    /// Replays recorded batches instead of executing anything.
+    pub fn replaying(capacity: u32, batches: BTreeMap<u64, Vec<Completion>>) -> Self {
+        let mut c = Completions::with_executor(capacity, Box::new(ReplayExecutor));
+        c.recorded = Some(batches);
+        c
+    }
+
+    pub fn stats(&self) -> JobStats {
+        self.stats
+    }
+
+    /// Slots in use (admitted and not yet consumed).
+    pub fn in_use(&self) -> usize {
+        self.outstanding.len()
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// The batch the last BeginTick took, in request-id order.
+    pub fn last_batch(&self) -> &[Completion] {
+        &self.last_batch
+    }
+
+    /// Whether `id` is admitted and not yet consumed.
+    pub fn is_outstanding(&self, id: RequestId) -> bool {
+        self.outstanding.contains(&id)
+    }
+
+    /// Admits a request, or refuses it when every slot is taken (or after shutdown).
+    pub fn submit(
+        &mut self,
+        world: WorldId,
+        target: Option<u64>,
+        revision: u64,
+        input: JobInput,
+    ) -> Option<RequestId> {
+        if self.shut_down || self.outstanding.len() >= self.capacity {
+            self.stats.refused += 1;
+            return None;
+        }
+        let id = RequestId(self.next_id);
+        self.next_id += 1;
+        self.outstanding.insert(id);
+        self.stats.admitted += 1;
+        self.executor.submit(Request {
+            id,
+            world,
+            target,
+            revision,
+            input,
+        });
+        Some(id)
+    }
+
+    /// Prevents a request's result from being applied.
+    pub fn cancel(&mut self, id: RequestId) {
+        if self.outstanding.contains(&id) {
+            self.cancelled.insert(id);
+        }
+    }
+
+    /// Drains every executor and reclaims every slot; later admissions are refused.
+    pub fn shutdown(&mut self) {
+        let mut rest = Vec::new();
+        self.executor.shutdown(&mut rest);
+        self.stats.reclaimed_at_shutdown += self.outstanding.len() as u64;
+        self.outstanding.clear();
+        self.cancelled.clear();
+        self.shut_down = true;
+    }
+
+    /// BeginTick: takes the bounded snapshot and applies it in request-id order. Returns how
+    /// many results were applied.
+    pub(crate) fn apply_batch(
+        &mut self,
+        world: &mut SimWorld,
+        _def: &crate::def::GameDef,
+        tick: u64,
+    ) -> Result<usize, Fault> {
+        self.last_batch.clear();
+        match &mut self.recorded {
+            Some(recorded) => {
+                if let Some(batch) = recorded.remove(&tick) {
+                    self.last_batch = batch;
+                }
+            }
+            None => self.executor.poll(self.capacity, &mut self.last_batch),
+        }
+        self.last_batch.sort_by_key(|c| c.id);
+        let mut applied = 0;
+        for c in &self.last_batch {
+            if !self.outstanding.remove(&c.id) {
+                // Not admitted here (a damaged recording) or already reclaimed: ignore.
+                continue;
+            }
+            if self.cancelled.remove(&c.id) {
+                self.stats.cancelled += 1;
+                continue;
+            }
+            if c.world != world.id {
+                self.stats.stale_world += 1;
+                continue;
+            }
+            if c.target.is_some_and(|seq| world.entity(seq).is_none()) {
+                self.stats.stale_target += 1;
+                continue;
+            }
+            match &c.status {
+                JobStatus::Failed(_) => self.stats.failed += 1,
+                JobStatus::Done(JobOutput::FlowField(field)) => {
+                    if c.revision != world.nav.revision {
+                        self.stats.stale_revision += 1;
+                        continue;
+                    }
+                    world.nav.field = Some(field.clone());
+                    world.nav.in_flight = None;
+                    applied += 1;
+                    self.stats.applied += 1;
+                }
+            }
+        }
+        if world
+            .nav
+            .in_flight
+            .is_some_and(|id| !self.outstanding.contains(&id))
+        {
+            world.nav.in_flight = None;
+        }
+        Ok(applied)
+    }
+}

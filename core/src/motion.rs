@@ -1,0 +1,265 @@
+//! Motion and collision.
+//!
+//! Reads: velocities, positions, colliders, tags, bounds rules, the previous contact cache.
+//! Writes: current positions (integration, bounds, push), velocities (into a confining wall),
+//! the contact cache; records bounds destructions. Produces: collision and trigger
+//! enter/stay/exit events and bounds expirations, in canonical order (see `collision`).
+
+use crate::collision::{Body, ContactKey};
+use crate::components::*;
+use crate::def::{BoundsPolicy, GameDef};
+use crate::event::{ContactEvent, ContactPhase, ExpireEvent, ExpireReason, Party, push_bounded};
+use crate::fault::Fault;
+use crate::math::Vec2;
+use crate::world::SimWorld;
+
+pub(crate) fn motion(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
+    let dt = def.tick.tick_seconds();
+    for (t, v) in world.ecs.query_mut::<(&mut Transform, &Velocity)>() {
+        let next = t.cur + v.0 * dt;
+        if next.is_finite() {
+            t.cur = next;
+        }
+    }
+    bounds(world, def, tick)?;
+    collide(world, def, tick)
+}
+
+fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
+    let Some(level) = def.levels.get(world.level) else {
+        return Ok(());
+    };
+    let area = level.bounds;
+    let s = &mut world.scratch;
+    for (id, rule, t, v, c, tags) in world.ecs.query_mut::<(
+        &Identity,
+        &BoundsRule,
+        &mut Transform,
+        &mut Velocity,
+        Option<&Collider>,
+        Option<&Tags>,
+    )>() {
+        match rule.0 {
+            BoundsPolicy::Ignore => {}
+            BoundsPolicy::Confine => {
+                let half = c.map_or(Vec2::ZERO, |c| c.0.shape.half_extents());
+                let lo = area.min + half;
+                let hi = area.max - half;
+                let p = t.cur;
+                let x = if lo.x <= hi.x {
+                    p.x.clamp(lo.x, hi.x)
+                } else {
+                    area.center().x
+                };
+                let y = if lo.y <= hi.y {
+                    p.y.clamp(lo.y, hi.y)
+                } else {
+                    area.center().y
+                };
+                if x != p.x {
+                    v.0.x = 0.0;
+                }
+                if y != p.y {
+                    v.0.y = 0.0;
+                }
+                t.cur = Vec2::new(x, y);
+            }
+            BoundsPolicy::Destroy => {
+                if !area.contains(t.cur) && s.pending.insert(id.seq) {
+                    s.destroys.push(id.seq);
+                    let entity = Party {
+                        seq: id.seq,
+                        archetype: id.archetype,
+                        tags: tags.map_or(0, |t| t.0),
+                        pos: t.cur,
+                    };
+                    push_bounded(
+                        &mut s.events.expired,
+                        ExpireEvent {
+                            tick,
+                            entity,
+                            reason: ExpireReason::Bounds,
+                        },
+                        def.limits.events_per_tick,
+                        "expired",
+                    )?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
+    let bp = &mut world.scratch.broadphase;
+    bp.bodies.clear();
+    for (e, id, t, c, tags) in world.ecs.query_mut::<(
+        hecs::Entity,
+        &Identity,
+        &Transform,
+        &Collider,
+        Option<&Tags>,
+    )>() {
+        let c = c.0;
+        bp.bodies.push(Body {
+            entity: e,
+            seq: id.seq,
+            archetype: id.archetype,
+            tags: tags.map_or(0, |t| t.0),
+            pos: t.cur,
+            shape: c.shape,
+            layer: c.layer,
+            mask: c.mask,
+            push: c.push,
+            trigger: c.trigger,
+            stay: c.stay,
+        });
+    }
+    bp.find_pairs(world.cell_size);
+
+    // Push apart, accumulated in canonical pair order.
+    let corrections = bp.push_corrections();
+    if !corrections.is_empty() {
+        let mut offsets: Vec<Vec2> = vec![Vec2::ZERO; bp.bodies.len()];
+        for (i, d) in corrections {
+            offsets[i as usize] += d;
+        }
+        for (i, off) in offsets.iter().enumerate() {
+            if *off != Vec2::ZERO {
+                let e = bp.bodies[i].entity;
+                if let Ok(t) = world.ecs.query_one_mut::<&mut Transform>(e) {
+                    let next = t.cur + *off;
+                    if next.is_finite() {
+                        t.cur = next;
+                    }
+                }
+            }
+        }
+    }
+
+    // Contact events: merge this tick's reported pairs with last tick's cache.
+    let cap = def.limits.events_per_tick;
+    let party = |b: &Body| Party {
+        seq: b.seq,
+        archetype: b.archetype,
+        tags: b.tags,
+        pos: b.pos,
+    };
+    let mut next: Vec<ContactKey> = Vec::with_capacity(world.contacts.keys.len());
+    let prev = std::mem::take(&mut world.contacts.keys);
+    let events = &mut world.scratch.events;
+    let mut pi = 0;
+    for p in bp.pairs.iter().filter(|p| p.report) {
+        let key = ContactKey {
+            lo: p.lo,
+            hi: p.hi,
+            trigger: p.trigger,
+            stay: p.stay,
+        };
+        // Exits for cached contacts ordered before this one.
+        while pi < prev.len() && (prev[pi].lo, prev[pi].hi) < (key.lo, key.hi) {
+            exit(
+                world.index.get(&prev[pi].lo),
+                world.index.get(&prev[pi].hi),
+                &world.ecs,
+                prev[pi],
+                tick,
+                events,
+                cap,
+            )?;
+            pi += 1;
+        }
+        let known = pi < prev.len() && (prev[pi].lo, prev[pi].hi) == (key.lo, key.hi);
+        if known {
+            pi += 1;
+        }
+        let (a, b) = (&bp.bodies[p.i as usize], &bp.bodies[p.j as usize]);
+        let (a, b) = if p.trigger && !a.trigger && b.trigger {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        let phase = if known {
+            ContactPhase::Stay
+        } else {
+            ContactPhase::Enter
+        };
+        if phase == ContactPhase::Enter || p.stay {
+            let ev = ContactEvent {
+                tick,
+                phase,
+                a: party(a),
+                b: party(b),
+            };
+            let (queue, name) = match (p.trigger, phase) {
+                (false, ContactPhase::Enter) => (&mut events.collision_enter, "collision"),
+                (false, _) => (&mut events.collision_stay, "collision stay"),
+                (true, ContactPhase::Enter) => (&mut events.trigger_enter, "trigger"),
+                (true, _) => (&mut events.trigger_stay, "trigger stay"),
+            };
+            push_bounded(queue, ev, cap, name)?;
+        }
+        next.push(key);
+    }
+    while pi < prev.len() {
+        exit(
+            world.index.get(&prev[pi].lo),
+            world.index.get(&prev[pi].hi),
+            &world.ecs,
+            prev[pi],
+            tick,
+            events,
+            cap,
+        )?;
+        pi += 1;
+    }
+    world.counters.contacts_peak = world.counters.contacts_peak.max(next.len() as u64);
+    world.contacts.keys = next;
+    Ok(())
+}
+
+/// An exit of a contact whose two entities both still live (destroyed ones left the cache at
+/// Commit without an exit).
+fn exit(
+    lo: Option<&hecs::Entity>,
+    hi: Option<&hecs::Entity>,
+    ecs: &hecs::World,
+    key: ContactKey,
+    tick: u64,
+    events: &mut crate::event::Events,
+    cap: u32,
+) -> Result<(), Fault> {
+    let (Some(lo), Some(hi)) = (lo, hi) else {
+        return Ok(());
+    };
+    let party = |e: hecs::Entity| -> Option<(Party, bool)> {
+        let mut q = ecs.query_one::<(&Identity, &Transform, Option<&Tags>, Option<&Collider>)>(e);
+        let (id, t, tags, c) = q.get().ok()?;
+        let party = Party {
+            seq: id.seq,
+            archetype: id.archetype,
+            tags: tags.map_or(0, |t| t.0),
+            pos: t.cur,
+        };
+        Some((party, c.is_some_and(|c| c.0.trigger)))
+    };
+    let (Some((a, at)), Some((b, bt))) = (party(*lo), party(*hi)) else {
+        return Ok(());
+    };
+    let (a, b) = if key.trigger && !at && bt {
+        (b, a)
+    } else {
+        (a, b)
+    };
+    let ev = ContactEvent {
+        tick,
+        phase: ContactPhase::Exit,
+        a,
+        b,
+    };
+    if key.trigger {
+        push_bounded(&mut events.trigger_exit, ev, cap, "trigger exit")
+    } else {
+        push_bounded(&mut events.collision_exit, ev, cap, "collision exit")
+    }
+}

@@ -1,0 +1,174 @@
+//! Navigation: a flow field over the level's grid, computed as background work.
+//!
+//! A level with a `nav` grid marks cells blocked by colliders on its blocking layers. When the
+//! goal entity (the first live entity with the goal tags) moves to another cell and no request
+//! is in flight, Intent submits a flow-field request with an owned copy of the grid; the field
+//! comes back through the completion queue and is installed at a later BeginTick. Chasers with
+//! `navigate` follow the field's direction at their cell instead of a straight line, and fall
+//! back to a straight line where there is no field yet or their cell has no direction.
+
+use crate::math::{Rect, Vec2};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// A level's navigation grid as declared.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NavDef {
+    /// Cell size in world units.
+    pub cell: f32,
+    /// Collider layers that block cells.
+    pub blocking: u32,
+    /// Tags of the goal entity.
+    pub goal: u64,
+}
+
+/// Input of one flow-field computation (owned, immutable).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FlowInput {
+    pub origin: Vec2,
+    pub cell: f32,
+    pub cols: u32,
+    pub rows: u32,
+    /// Row-major; true where blocked.
+    pub blocked: Vec<bool>,
+    pub goal: (u32, u32),
+}
+
+/// A computed field: for every cell, the unit direction toward the goal along a shortest
+/// 8-connected path around blocked cells (zero where unreachable, blocked, or at the goal).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FlowField {
+    pub origin: Vec2,
+    pub cell: f32,
+    pub cols: u32,
+    pub rows: u32,
+    pub goal: (u32, u32),
+    /// Row-major direction codes: 0 none, 1..=8 the neighbours in [`DIRS`] order.
+    pub dirs: Vec<u8>,
+}
+
+/// Neighbour offsets, code `i + 1`.
+pub const DIRS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+impl FlowInput {
+    /// The grid over `bounds` with `cell`-sized cells, nothing blocked yet.
+    pub fn grid(bounds: Rect, cell: f32, goal: Vec2) -> FlowInput {
+        let cell = if cell.is_finite() && cell > 0.0 {
+            cell
+        } else {
+            32.0
+        };
+        let size = bounds.size();
+        let cols = ((size.x / cell).ceil() as u32).clamp(1, 1024);
+        let rows = ((size.y / cell).ceil() as u32).clamp(1, 1024);
+        let mut input = FlowInput {
+            origin: bounds.min,
+            cell,
+            cols,
+            rows,
+            blocked: vec![false; (cols * rows) as usize],
+            goal: (0, 0),
+        };
+        input.goal = input.cell_of(goal).unwrap_or((0, 0));
+        input
+    }
+
+    pub fn cell_of(&self, p: Vec2) -> Option<(u32, u32)> {
+        cell_of(self.origin, self.cell, self.cols, self.rows, p)
+    }
+
+    /// Marks every cell an axis-aligned box overlaps as blocked.
+    pub fn block(&mut self, center: Vec2, half: Vec2) {
+        let lo = (center - half - self.origin) * (1.0 / self.cell);
+        let hi = (center + half - self.origin) * (1.0 / self.cell);
+        let (x0, y0) = (lo.x.floor().max(0.0) as u32, lo.y.floor().max(0.0) as u32);
+        let (x1, y1) = (
+            (hi.x.ceil() as i64).clamp(0, self.cols as i64) as u32,
+            (hi.y.ceil() as i64).clamp(0, self.rows as i64) as u32,
+        );
+        for y in y0..y1 {
+            for x in x0..x1 {
+                self.blocked[(y * self.cols + x) as usize] = true;
+            }
+        }
+    }
+
+    /// Breadth-first search from the goal (the pure function executors run).
+    pub fn compute(&self) -> FlowField {
+        let (cols, rows) = (self.cols as i32, self.rows as i32);
+        let n = (cols * rows) as usize;
+        let mut dist = vec![u32::MAX; n];
+        let mut dirs = vec![0u8; n];
+        let idx = |x: i32, y: i32| (y * cols + x) as usize;
+        let (gx, gy) = (self.goal.0 as i32, self.goal.1 as i32);
+        let mut queue = VecDeque::new();
+        if gx < cols && gy < rows {
+            dist[idx(gx, gy)] = 0;
+            queue.push_back((gx, gy));
+        }
+        while let Some((x, y)) = queue.pop_front() {
+            let d = dist[idx(x, y)];
+            for (code, (dx, dy)) in DIRS.iter().enumerate() {
+                let (nx, ny) = (x + dx, y + dy);
+                if nx < 0 || ny < 0 || nx >= cols || ny >= rows {
+                    continue;
+                }
+                let ni = idx(nx, ny);
+                if self.blocked[ni] || dist[ni] != u32::MAX {
+                    continue;
+                }
+                // No corner cutting past blocked cells.
+                if *dx != 0
+                    && *dy != 0
+                    && (self.blocked[idx(x + dx, y)] || self.blocked[idx(x, y + dy)])
+                {
+                    continue;
+                }
+                dist[ni] = d + 1;
+                // The neighbour moves back toward (x, y): the opposite direction.
+                let back = DIRS.iter().position(|o| *o == (-dx, -dy)).unwrap_or(code);
+                dirs[ni] = back as u8 + 1;
+                queue.push_back((nx, ny));
+            }
+        }
+        FlowField {
+            origin: self.origin,
+            cell: self.cell,
+            cols: self.cols,
+            rows: self.rows,
+            goal: self.goal,
+            dirs,
+        }
+    }
+}
+
+fn cell_of(origin: Vec2, cell: f32, cols: u32, rows: u32, p: Vec2) -> Option<(u32, u32)> {
+    let local = (p - origin) * (1.0 / cell);
+    if !local.is_finite() || local.x < 0.0 || local.y < 0.0 {
+        return None;
+    }
+    let (x, y) = (local.x as u32, local.y as u32);
+    (x < cols && y < rows).then_some((x, y))
+}
+
+impl FlowField {
+    /// The unit direction at `p`, if the field has one there.
+    pub fn direction(&self, p: Vec2) -> Option<Vec2> {
+        let (x, y) = cell_of(self.origin, self.cell, self.cols, self.rows, p)?;
+        let code = self.dirs[(y * self.cols + x) as usize];
+        if code == 0 {
+            return None;
+        }
+        let (dx, dy) = DIRS[(code - 1) as usize];
+        Some(Vec2::new(dx as f32, dy as f32).normalized_or_zero())
+    }
+}

@@ -1,0 +1,436 @@
+//! The simulation world: a hecs world plus identity, creation sequences, random generator,
+//! score, timers, contact cache and the tick-local queues.
+
+use crate::collision::{Broadphase, ContactCache};
+use crate::command::Command;
+use crate::components::*;
+use crate::def::{ArchetypeDef, ArchetypeId, BoundsPolicy, GameDef, LevelDef, Overrides};
+use crate::event::{DamageEvent, Events, Party, SpawnEvent};
+use crate::fault::{Fault, FaultKind};
+use crate::math::Vec2;
+use crate::outbox::PresentationRequest;
+use crate::timer::{DueTimer, TimerQueue};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Identity of one world instance: new for every level activation and restart. Presentation
+/// requests and background results carry it so nothing from an old world lands in a new one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct WorldId(pub u64);
+
+/// Hasher for creation sequences (already unique integers): one multiply.
+#[derive(Default, Clone, Copy)]
+pub struct SeqHasher(u64);
+
+impl Hasher for SeqHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+pub type SeqMap<V> = HashMap<u64, V, BuildHasherDefault<SeqHasher>>;
+pub type SeqSet = HashSet<u64, BuildHasherDefault<SeqHasher>>;
+
+/// Navigation state of a world: the static grid, the installed field and the request in flight.
+#[derive(Clone, Debug, Default)]
+pub struct NavState {
+    /// The level's grid with static blockers, built at level construction.
+    pub base: Option<crate::nav::FlowInput>,
+    pub field: Option<crate::nav::FlowField>,
+    /// Revision of the latest request; results for older revisions are stale.
+    pub revision: u64,
+    pub in_flight: Option<crate::jobs::RequestId>,
+    pub requested_goal: Option<(u32, u32)>,
+}
+
+/// Counters the tick keeps (diagnostics; not part of the state hash).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorldCounters {
+    /// Commands naming an entity that is gone (or never existed): discarded.
+    pub stale_commands: u64,
+    /// Commands naming an entity already marked for destruction this tick: discarded.
+    pub pending_destroy_filtered: u64,
+    /// Damage blocked by invulnerability.
+    pub damage_blocked: u64,
+    /// Damage or heal sent to an entity without health: discarded.
+    pub no_health: u64,
+    /// Presentation requests dropped at staging (more than the outbox holds in one tick).
+    pub staged_dropped: u64,
+    pub spawned: u64,
+    pub destroyed: u64,
+    pub ai_decisions: u64,
+    pub contacts_peak: u64,
+}
+
+/// Tick-local scratch: cleared at BeginTick, never read across ticks except where noted.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch {
+    pub events: Events,
+    pub due_timers: Vec<DueTimer>,
+    pub commands: Vec<Command>,
+    /// Structural commands recorded for Commit, in order.
+    pub spawns: Vec<(ArchetypeId, Vec2, Overrides)>,
+    pub destroys: Vec<u64>,
+    pub teleports: Vec<(u64, Vec2)>,
+    /// Entities marked for destruction this tick.
+    pub pending: SeqSet,
+    pub staged: Vec<PresentationRequest>,
+    pub broadphase: Broadphase,
+    /// Chase/flee target candidates: (seq, tags, pos).
+    pub targets: Vec<(u64, u64, Vec2)>,
+}
+
+/// The world a tick runs over. Entities are created and destroyed only at Commit (and at level
+/// construction); every entity carries an [`Identity`] with a creation sequence that is never
+/// reused, and handles are generation-checked by hecs, so a destroyed entity never resolves again.
+pub struct SimWorld {
+    pub(crate) ecs: hecs::World,
+    pub(crate) id: WorldId,
+    pub(crate) level: usize,
+    pub(crate) next_seq: u64,
+    pub(crate) index: SeqMap<hecs::Entity>,
+    pub(crate) rng: fastrand::Rng,
+    pub(crate) score: i64,
+    pub(crate) vars: BTreeMap<String, f64>,
+    pub(crate) game_over: Option<String>,
+    pub(crate) tick: u64,
+    pub(crate) timers: TimerQueue,
+    pub(crate) contacts: ContactCache,
+    /// Spawn outcomes of the last Commit, consumed by the next tick.
+    pub(crate) spawn_outcomes: Vec<SpawnEvent>,
+    /// Damage applied after stage 2, delivered to the next tick's stage 2.
+    pub(crate) carried_damage: Vec<DamageEvent>,
+    /// Bursts each level spawner has done.
+    pub(crate) spawner_bursts: Vec<u32>,
+    pub(crate) presentation_seq: u64,
+    pub(crate) cell_size: f32,
+    pub(crate) nav: NavState,
+    pub(crate) counters: WorldCounters,
+    pub(crate) scratch: Scratch,
+}
+
+impl SimWorld {
+    /// Builds level `level` of `def` as world `id`, plus `extra` entities of the game's stress
+    /// archetype (for `--entities`).
+    pub fn build(def: &GameDef, level: usize, id: WorldId, extra: u32) -> Result<SimWorld, Fault> {
+        let level_def = def.levels.get(level).ok_or_else(|| {
+            Fault::new(
+                FaultKind::Load,
+                format!("the game has no level number {level}"),
+            )
+        })?;
+        let cell_size = def
+            .physics
+            .cell_size
+            .unwrap_or_else(|| (def.max_collider_extent() * 2.0).max(1.0));
+        let mut world = SimWorld {
+            ecs: hecs::World::new(),
+            id,
+            level,
+            next_seq: 1,
+            index: SeqMap::default(),
+            rng: fastrand::Rng::with_seed(def.seed),
+            score: 0,
+            vars: BTreeMap::new(),
+            game_over: None,
+            tick: 0,
+            timers: TimerQueue::new(def.limits.timers),
+            contacts: ContactCache::default(),
+            spawn_outcomes: Vec::new(),
+            carried_damage: Vec::new(),
+            spawner_bursts: vec![0; level_def.spawners.len()],
+            presentation_seq: 0,
+            cell_size,
+            nav: NavState::default(),
+            counters: WorldCounters::default(),
+            scratch: Scratch::default(),
+        };
+        let stress = if extra > 0 {
+            let stress = def.stress.ok_or_else(|| {
+                Fault::new(
+                    FaultKind::Load,
+                    "this game declares no [stress] archetype, so --entities cannot be used",
+                )
+            })?;
+            Some(stress)
+        } else {
+            None
+        };
+        let total = level_def.placements.len() as u64 + u64::from(extra);
+        if total > u64::from(def.limits.max_entities) {
+            return Err(Fault::new(
+                FaultKind::Capacity,
+                format!(
+                    "level `{}` places {total} entities but limits.max_entities is {}",
+                    level_def.name, def.limits.max_entities
+                ),
+            ));
+        }
+        world.ecs.reserve::<(Identity, Transform)>(total as u32);
+        for p in &level_def.placements {
+            let e = world.spawn(def, p.archetype, p.pos, &p.overrides, 0)?;
+            world.note_spawn(e, 0);
+        }
+        if let Some(stress) = stress {
+            let area = stress.area.unwrap_or(level_def.bounds);
+            for _ in 0..extra {
+                let pos = area.lerp(world.rng.f32(), world.rng.f32());
+                let e = world.spawn(def, stress.archetype, pos, &Overrides::default(), 0)?;
+                world.note_spawn(e, 0);
+            }
+        }
+        world.build_nav(def);
+        Ok(world)
+    }
+
+    /// The navigation grid with every collider on a blocking layer at level start marked.
+    fn build_nav(&mut self, def: &GameDef) {
+        let Some(level) = def.levels.get(self.level) else {
+            return;
+        };
+        let Some(nav) = &level.nav else {
+            return;
+        };
+        let mut grid = crate::nav::FlowInput::grid(level.bounds, nav.cell, level.bounds.center());
+        for (t, c) in self.ecs.query::<(&Transform, &Collider)>().iter() {
+            if c.0.layer & nav.blocking != 0 {
+                grid.block(t.cur, c.0.shape.half_extents());
+            }
+        }
+        self.nav.base = Some(grid);
+    }
+
+    pub fn nav(&self) -> &NavState {
+        &self.nav
+    }
+
+    fn note_spawn(&mut self, e: hecs::Entity, tick: u64) {
+        if let Some(party) = self.party(e) {
+            self.spawn_outcomes.push(SpawnEvent {
+                tick,
+                entity: party,
+            });
+        }
+    }
+
+    /// Creates one entity from an archetype (level construction and Commit only).
+    pub(crate) fn spawn(
+        &mut self,
+        def: &GameDef,
+        archetype: ArchetypeId,
+        pos: Vec2,
+        overrides: &Overrides,
+        tick: u64,
+    ) -> Result<hecs::Entity, Fault> {
+        let a: &ArchetypeDef = def.archetype(archetype).ok_or_else(|| {
+            Fault::new(
+                FaultKind::Load,
+                format!("unknown archetype id {}", archetype.0),
+            )
+        })?;
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let mut b = hecs::EntityBuilder::new();
+        b.add(Identity { seq, archetype });
+        b.add(Transform::at(pos));
+        let velocity = overrides.velocity.unwrap_or(a.velocity);
+        b.add(Velocity(velocity));
+        b.add(Speed(overrides.speed.unwrap_or(a.speed)));
+        if a.tags != 0 {
+            b.add(Tags(a.tags));
+        }
+        if let Some(c) = a.collider {
+            b.add(Collider(c));
+        }
+        if let Some(h) = a.health {
+            let current = overrides.health.unwrap_or(h.max);
+            b.add(Health {
+                current,
+                max: h.max.max(current),
+                invulnerable_ticks: h.invulnerable_ticks,
+                invulnerable_until: Deadline::Inactive,
+            });
+        }
+        if let Some(s) = &a.sprite {
+            let mut s = s.clone();
+            if let Some(c) = overrides.color {
+                s.color = c;
+            }
+            b.add(Sprite(s));
+        }
+        if let Some(bh) = a.behaviour {
+            let heading = velocity.normalized_or_zero();
+            b.add(Brain {
+                kind: bh.kind,
+                target_tags: bh.target,
+                cadence: bh.cadence.unwrap_or(def.ai.default_cadence).max(1),
+                intent: heading,
+                target: None,
+                decided: false,
+                next_decision: 0,
+                navigate: bh.navigate,
+            });
+        }
+        if let Some(c) = &a.control {
+            b.add(Control {
+                move_x: c.move_x,
+                move_y: c.move_y,
+                triggers: c.triggers.clone(),
+                facing: Vec2::new(1.0, 0.0),
+            });
+        }
+        if !a.cooldowns.is_empty() {
+            b.add(Cooldowns(vec![Deadline::Inactive; a.cooldowns.len()]));
+        }
+        if let Some(life) = overrides.lifetime.or(a.lifetime) {
+            let deadline = Deadline::after(tick, u64::from(life)).ok_or_else(|| {
+                Fault::new(
+                    FaultKind::Exhausted,
+                    "lifetime deadline overflows the tick counter",
+                )
+            })?;
+            b.add(Lifetime(deadline));
+        }
+        if a.bounds != BoundsPolicy::Ignore {
+            b.add(BoundsRule(a.bounds));
+        }
+        if a.camera_target {
+            b.add(CameraTarget);
+        }
+        let e = self.ecs.spawn(b.build());
+        self.index.insert(seq, e);
+        self.counters.spawned += 1;
+        Ok(e)
+    }
+
+    /// Removes one entity (Commit only). Its handle never resolves again.
+    pub(crate) fn despawn(&mut self, seq: u64) -> bool {
+        match self.index.remove(&seq) {
+            Some(e) => {
+                let _ = self.ecs.despawn(e);
+                self.counters.destroyed += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The copied event data of a live entity.
+    pub(crate) fn party(&self, e: hecs::Entity) -> Option<Party> {
+        let id = *self.ecs.get::<&Identity>(e).ok()?;
+        let pos = self.ecs.get::<&Transform>(e).ok().map(|t| t.cur)?;
+        let tags = self.ecs.get::<&Tags>(e).map(|t| t.0).unwrap_or(0);
+        Some(Party {
+            seq: id.seq,
+            archetype: id.archetype,
+            tags,
+            pos,
+        })
+    }
+
+    pub(crate) fn party_of(&self, seq: u64) -> Option<Party> {
+        self.index.get(&seq).and_then(|e| self.party(*e))
+    }
+
+    pub fn id(&self) -> WorldId {
+        self.id
+    }
+
+    pub fn level(&self) -> usize {
+        self.level
+    }
+
+    /// The last completed tick.
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    pub fn score(&self) -> i64 {
+        self.score
+    }
+
+    pub fn vars(&self) -> &BTreeMap<String, f64> {
+        &self.vars
+    }
+
+    /// Set by a script's `game_over` command.
+    pub fn game_over(&self) -> Option<&str> {
+        self.game_over.as_deref()
+    }
+
+    pub fn entity_count(&self) -> usize {
+        self.index.len()
+    }
+
+    /// The live entity with this creation sequence.
+    pub fn entity(&self, seq: u64) -> Option<hecs::Entity> {
+        self.index.get(&seq).copied()
+    }
+
+    /// Read access to the ECS for inspection, rendering and tests. The tick owns all writes.
+    pub fn ecs(&self) -> &hecs::World {
+        &self.ecs
+    }
+
+    pub fn timers(&self) -> &TimerQueue {
+        &self.timers
+    }
+
+    pub fn contacts(&self) -> &ContactCache {
+        &self.contacts
+    }
+
+    pub fn counters(&self) -> WorldCounters {
+        self.counters
+    }
+
+    /// The random generator's current state (part of the state hash).
+    pub fn rng_state(&self) -> u64 {
+        self.rng.get_seed()
+    }
+
+    /// Creation sequences of live entities, ascending.
+    pub fn sequences(&self) -> Vec<u64> {
+        let mut v: Vec<u64> = self.index.keys().copied().collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Events of the tick in progress or the last completed tick.
+    pub fn events(&self) -> &Events {
+        &self.scratch.events
+    }
+
+    pub(crate) fn stage_presentation(
+        &mut self,
+        what: crate::outbox::Presentation,
+        tick: u64,
+        capacity: u32,
+    ) {
+        if self.scratch.staged.len() >= capacity as usize {
+            self.counters.staged_dropped += 1;
+            return;
+        }
+        self.presentation_seq += 1;
+        self.scratch.staged.push(PresentationRequest {
+            world: self.id,
+            tick,
+            seq: self.presentation_seq,
+            what,
+        });
+    }
+
+    /// The level this world was built from.
+    pub fn level_def<'a>(&self, def: &'a GameDef) -> Option<&'a LevelDef> {
+        def.levels.get(self.level)
+    }
+}

@@ -1,0 +1,219 @@
+//! Shared fixtures: a small game built in Rust, and consequences written as closures.
+#![allow(dead_code)]
+
+use ludus_core::*;
+use std::sync::Arc;
+
+pub const PLAYER: ArchetypeId = ArchetypeId(0);
+pub const ENEMY: ArchetypeId = ArchetypeId(1);
+pub const BULLET: ArchetypeId = ArchetypeId(2);
+pub const PICKUP: ArchetypeId = ArchetypeId(3);
+pub const WALL: ArchetypeId = ArchetypeId(4);
+
+pub const L_PLAYER: u32 = 1;
+pub const L_ENEMY: u32 = 2;
+pub const L_BULLET: u32 = 4;
+pub const L_PICKUP: u32 = 8;
+pub const L_WALL: u32 = 16;
+
+pub const T_PLAYER: u64 = 1;
+pub const T_ENEMY: u64 = 2;
+
+pub fn circle(radius: f32, layer: u32, mask: u32) -> ColliderDef {
+    ColliderDef {
+        shape: Shape::Circle { radius },
+        layer,
+        mask,
+        push: 0,
+        trigger: false,
+        stay: false,
+    }
+}
+
+pub fn sprite(size: f32, layer: i16) -> SpriteDef {
+    SpriteDef {
+        shape: SpriteShape::Circle,
+        size: Vec2::new(size, size),
+        color: Color::WHITE,
+        layer,
+        depth: 0.0,
+    }
+}
+
+/// A small arena game: player, enemy (chases the player), bullet, pickup (trigger), wall.
+pub fn game_def() -> GameDef {
+    let mut actions = ActionSet::new();
+    let move_x = actions.add("move_x", ActionKind::Axis).unwrap();
+    let move_y = actions.add("move_y", ActionKind::Axis).unwrap();
+    let fire = actions.add("fire", ActionKind::Button).unwrap();
+    let archetypes = vec![
+        ArchetypeDef {
+            name: "player".into(),
+            sprite: Some(sprite(16.0, 2)),
+            collider: Some(circle(8.0, L_PLAYER, L_ENEMY | L_PICKUP)),
+            health: Some(HealthDef {
+                max: 5,
+                invulnerable_ticks: 30,
+            }),
+            speed: 120.0,
+            control: Some(ControlDef {
+                move_x: Some(move_x),
+                move_y: Some(move_y),
+                triggers: vec![TriggerDef {
+                    action: fire,
+                    on: TriggerOn::Hold,
+                    cooldown: Some(0),
+                }],
+            }),
+            cooldowns: vec![CooldownDef {
+                name: "fire".into(),
+                ticks: 10,
+            }],
+            tags: T_PLAYER,
+            camera_target: true,
+            ..ArchetypeDef::default()
+        },
+        ArchetypeDef {
+            name: "enemy".into(),
+            sprite: Some(sprite(12.0, 1)),
+            collider: Some(circle(6.0, L_ENEMY, L_PLAYER | L_BULLET)),
+            health: Some(HealthDef {
+                max: 3,
+                invulnerable_ticks: 0,
+            }),
+            speed: 60.0,
+            behaviour: Some(BehaviourDef {
+                kind: BehaviourKind::Chase,
+                target: T_PLAYER,
+                cadence: Some(10),
+                navigate: false,
+            }),
+            tags: T_ENEMY,
+            ..ArchetypeDef::default()
+        },
+        ArchetypeDef {
+            name: "bullet".into(),
+            sprite: Some(sprite(4.0, 3)),
+            collider: Some(circle(2.0, L_BULLET, L_ENEMY)),
+            lifetime: Some(60),
+            ..ArchetypeDef::default()
+        },
+        ArchetypeDef {
+            name: "pickup".into(),
+            sprite: Some(sprite(8.0, 0)),
+            collider: Some(ColliderDef {
+                trigger: true,
+                ..circle(6.0, L_PICKUP, L_PLAYER)
+            }),
+            ..ArchetypeDef::default()
+        },
+        ArchetypeDef {
+            name: "wall".into(),
+            sprite: Some(SpriteDef {
+                shape: SpriteShape::Rect,
+                ..sprite(32.0, 0)
+            }),
+            collider: Some(ColliderDef {
+                shape: Shape::Box {
+                    half: Vec2::new(16.0, 16.0),
+                },
+                ..circle(0.0, L_WALL, 0)
+            }),
+            ..ArchetypeDef::default()
+        },
+    ];
+    GameDef {
+        name: "fixture".into(),
+        actions,
+        tags: vec!["player".into(), "enemy".into()],
+        layers: vec![
+            "player".into(),
+            "enemy".into(),
+            "bullet".into(),
+            "pickup".into(),
+            "wall".into(),
+        ],
+        archetypes,
+        effects: vec![EffectDef {
+            name: "boom".into(),
+            color: Color::WHITE,
+            particles: 8,
+            speed: 50.0,
+            duration: 0.3,
+            size: 2.0,
+        }],
+        sounds: vec![SoundDef {
+            name: "beep".into(),
+            wave: Wave::Square,
+            freq: 440.0,
+            freq_end: 440.0,
+            duration: 0.1,
+            volume: 0.5,
+        }],
+        levels: vec![LevelDef::default()],
+        stress: Some(StressDef {
+            archetype: ENEMY,
+            area: None,
+        }),
+        ..GameDef::default()
+    }
+}
+
+pub fn place(def: &mut GameDef, archetype: ArchetypeId, x: f32, y: f32) {
+    def.levels[0].placements.push(Placement {
+        archetype,
+        pos: Vec2::new(x, y),
+        overrides: Overrides::default(),
+    });
+}
+
+pub fn place_moving(def: &mut GameDef, archetype: ArchetypeId, x: f32, y: f32, vx: f32, vy: f32) {
+    def.levels[0].placements.push(Placement {
+        archetype,
+        pos: Vec2::new(x, y),
+        overrides: Overrides {
+            velocity: Some(Vec2::new(vx, vy)),
+            ..Overrides::default()
+        },
+    });
+}
+
+type StageFn = dyn FnMut(Stage, &mut Gameplay<'_>) -> Result<(), Fault>;
+
+/// Consequences from a closure.
+pub struct Rules(pub Box<StageFn>);
+
+impl Consequences for Rules {
+    fn stage(&mut self, stage: Stage, g: &mut Gameplay<'_>) -> Result<(), Fault> {
+        (self.0)(stage, g)
+    }
+}
+
+pub fn rules(
+    f: impl FnMut(Stage, &mut Gameplay<'_>) -> Result<(), Fault> + 'static,
+) -> Box<dyn Consequences> {
+    Box::new(Rules(Box::new(f)))
+}
+
+pub fn game(def: GameDef, consequences: Box<dyn Consequences>) -> Game {
+    let mut g = Game::new(Arc::new(def), consequences).expect("fixture builds");
+    g.options_mut().check_invariants = true;
+    g.options_mut().hash = true;
+    g
+}
+
+pub fn run(g: &mut Game, ticks: u64) {
+    for _ in 0..ticks {
+        g.step(&TickInput::neutral()).expect("tick runs");
+    }
+}
+
+pub fn pos_of(g: &Game, seq: u64) -> Option<Transform> {
+    let e = g.world().entity(seq)?;
+    g.world().ecs().get::<&Transform>(e).ok().map(|t| *t)
+}
+
+pub fn health_of(g: &Game, seq: u64) -> Option<i32> {
+    let e = g.world().entity(seq)?;
+    g.world().ecs().get::<&Health>(e).ok().map(|h| h.current)
+}
