@@ -262,3 +262,33 @@ fn resolve(world: &mut SimWorld, seq: u64) -> Option<hecs::Entity> {
         Some(e) => Some(*e),
     }
 }
+
+/// Runs one gameplay stage of `consequences` over `events` against `world`, outside any tick,
+/// and returns the commands it sent without applying them (timers it schedules are scheduled).
+/// For benchmarks and tools that exercise consequences in isolation.
+pub fn run_stage_detached(
+    world: &mut SimWorld,
+    def: &GameDef,
+    events: &crate::event::Events,
+    stage: Stage,
+    consequences: &mut dyn Consequences,
+) -> Result<Vec<Command>, Fault> {
+    let mut commands = Vec::new();
+    let mut g = Gameplay {
+        tick: world.tick + 1,
+        stage,
+        def,
+        events,
+        ecs: &world.ecs,
+        index: &world.index,
+        pending: &world.scratch.pending,
+        destroyed_now: SeqSet::default(),
+        score: world.score,
+        vars: &world.vars,
+        rng: &mut world.rng,
+        timers: &mut world.timers,
+        commands: &mut commands,
+    };
+    consequences.stage(stage, &mut g)?;
+    Ok(commands)
+}

@@ -60,6 +60,7 @@ pub use event::{
 };
 pub use fault::{Fault, FaultKind};
 pub use game::Game;
+pub use gameplay::run_stage_detached;
 pub use hash::{HashPart, StateHash};
 pub use input::{
     ActionDef, ActionError, ActionId, ActionKind, ActionSet, BridgeStats, InputBridge, MAX_ACTIONS,

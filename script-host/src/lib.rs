@@ -1,1 +1,37 @@
+//! Ludus script host: Lua 5.4 gameplay consequences through typed event queues only.
+//!
+//! [`ScriptHost`] implements `ludus_core::Consequences`. Each gameplay stage it packs the
+//! stage's events into one byte string, and the Lua prelude hands every handler
+//! (`on_collision_enter`, `on_timer`, `on_damage`, ...) all events of its kind at once. Handlers
+//! answer through the `ludus` table (`ludus.damage`, `ludus.spawn`, ...), which sends commands
+//! that Rust validates and applies. Scripts never see the world.
+//!
+//! Fences: a sandbox without io/os/package/debug/load/bytecode, a per-tick instruction budget
+//! that neither `pcall` nor a script's own coroutines escape, a memory limit, and a fixed
+//! string-hash seed so table order is the same in every process. See docs/scripting.md.
 
+mod api;
+mod budget;
+mod decode;
+mod encode;
+mod error;
+mod host;
+mod sandbox;
+
+pub use host::{Clock, HostStats, ModuleSource, Script, ScriptHost};
+
+/// Compiles a script without running it; the error names `path:line`.
+pub fn compile_check(path: &str, text: &str) -> Result<(), ludus_core::Fault> {
+    let lua = sandbox_lua()
+        .map_err(|e| ludus_core::Fault::new(ludus_core::FaultKind::Load, e.to_string()))?;
+    lua.load(text)
+        .set_name(format!("@{path}"))
+        .set_mode(mlua::chunk::ChunkMode::Text)
+        .into_function()
+        .map(|_| ())
+        .map_err(|e| error::fault_from_lua(&e, ludus_core::FaultKind::Load, None))
+}
+
+fn sandbox_lua() -> mlua::Result<mlua::Lua> {
+    sandbox::new_lua()
+}

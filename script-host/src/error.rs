@@ -1,0 +1,88 @@
+//! Lua errors to faults that name the script file and line.
+
+use ludus_core::{Fault, FaultKind};
+
+/// Splits a Lua error message of the form `path:line: message` into location and message.
+pub(crate) fn split_location(message: &str) -> (Option<String>, String) {
+    let first = message.lines().next().unwrap_or("");
+    // The location is the longest prefix `x:N:` where N is a number.
+    let mut search = 0;
+    while let Some(i) = first[search..].find(':') {
+        let colon = search + i;
+        let rest = &first[colon + 1..];
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if !digits.is_empty() && rest[digits.len()..].starts_with(':') {
+            let loc = &first[..colon + 1 + digits.len()];
+            let msg = rest[digits.len() + 1..].trim_start();
+            let tail: Vec<&str> = message.lines().skip(1).collect();
+            let mut text = msg.to_string();
+            if !tail.is_empty() {
+                text.push('\n');
+                text.push_str(&tail.join("\n"));
+            }
+            return (Some(loc.to_string()), text);
+        }
+        search = colon + 1;
+    }
+    (None, message.to_string())
+}
+
+/// A fault from a plain message that may start with a location.
+pub(crate) fn script_fault(kind: FaultKind, message: &str) -> Fault {
+    let (location, message) = split_location(message);
+    let f = Fault::new(kind, message);
+    match location {
+        Some(l) => f.with_location(l),
+        None => f,
+    }
+}
+
+/// A fault from an mlua error: runtime errors keep their `file:line`, callback errors are
+/// unwrapped to the script-level cause, memory errors name the limit.
+pub(crate) fn fault_from_lua(e: &mlua::Error, kind: FaultKind, _budget: Option<u64>) -> Fault {
+    match e {
+        mlua::Error::MemoryError(_) => Fault::new(
+            kind,
+            "the script memory limit was exceeded (raise [scripts] memory, or look for a table \
+             that grows without bound)",
+        ),
+        mlua::Error::SyntaxError { message, .. } => script_fault(FaultKind::Load, message),
+        mlua::Error::RuntimeError(m) => script_fault(kind, m),
+        mlua::Error::CallbackError { traceback, cause } => {
+            let mut f = fault_from_lua(cause, kind, None);
+            if f.location.is_none() {
+                // The traceback's first Lua frame names the calling script.
+                for line in traceback.lines().skip(1) {
+                    let (loc, _) = split_location(line.trim());
+                    if let Some(loc) = loc.filter(|l| !l.starts_with('[')) {
+                        f = f.with_location(loc);
+                        break;
+                    }
+                }
+            }
+            f
+        }
+        other => script_fault(kind, &other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations_are_split_from_messages() {
+        assert_eq!(
+            split_location("scripts/main.lua:12: attempt to index a nil value"),
+            (
+                Some("scripts/main.lua:12".into()),
+                "attempt to index a nil value".into()
+            )
+        );
+        assert_eq!(
+            split_location("C:/game/x.lua:3: boom"),
+            (Some("C:/game/x.lua:3".into()), "boom".into())
+        );
+        assert_eq!(split_location("no location"), (None, "no location".into()));
+    }
+}

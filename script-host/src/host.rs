@@ -1,0 +1,378 @@
+//! The Lua host: one sandboxed VM per world, scripts loaded under the same fences as handlers,
+//! and [`Consequences`] implemented by dispatching each gameplay stage's events to handlers.
+
+use crate::api;
+use crate::budget::{self, Budget};
+use crate::encode::{Encoder, HANDLERS, KINDS};
+use crate::error::{fault_from_lua, script_fault};
+use crate::sandbox;
+use ludus_core::Command;
+use ludus_core::{Consequences, Fault, FaultKind, GameDef, Gameplay, SimWorld, Stage};
+use mlua::thread::ThreadStatus;
+use mlua::{Function, Lua, Table, Value};
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// Where `require` finds modules: paths relative to the game folder, already checked not to
+/// leave it.
+pub trait ModuleSource {
+    fn read(&self, path: &str) -> Result<String, String>;
+}
+
+/// A script file: its path in the game folder and its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Script {
+    pub path: String,
+    pub text: String,
+}
+
+/// Reads a monotonic clock in nanoseconds (injected: the host itself reads no clock).
+pub type Clock = Box<dyn Fn() -> u64>;
+
+/// Counters for the overlay and benchmarks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostStats {
+    pub stages_run: u64,
+    pub events_delivered: u64,
+    pub commands_sent: u64,
+    /// Instructions (to hook granularity) used by the last tick.
+    pub last_tick_instructions: u64,
+    pub last_tick_ns: u64,
+    pub memory_bytes: usize,
+}
+
+/// State shared with the API callbacks of a VM.
+pub(crate) struct Shared {
+    pub def: Arc<GameDef>,
+    pub log: RefCell<Vec<String>>,
+    /// The first malformed-command fault of the stage (kept even if a script catches the error).
+    pub malformed: RefCell<Option<Fault>>,
+    /// Commands sent over the host's life.
+    pub commands: Cell<u64>,
+    /// A gameplay stage is running: commands are accepted.
+    pub active: Cell<bool>,
+    /// The stage's commands, in the order sent.
+    pub buffer: RefCell<Vec<Command>>,
+    /// Entities destroyed by this stage's buffered commands.
+    pub destroyed: RefCell<HashSet<u64>>,
+    /// The world's generator, lent to the host for the stage.
+    pub rng: RefCell<fastrand::Rng>,
+    pub tick: Cell<u64>,
+    pub score: Cell<i64>,
+}
+
+impl Shared {
+    /// Buffers a validated command.
+    pub fn push(&self, command: Command) -> Result<Value, String> {
+        let mut buffer = self.buffer.borrow_mut();
+        let cap = self.def.limits.commands_per_tick as usize;
+        if buffer.len() >= cap {
+            return Err(format!(
+                "more than {cap} commands in one gameplay stage (raise limits.commands)"
+            ));
+        }
+        buffer.push(command);
+        self.commands.set(self.commands.get() + 1);
+        Ok(Value::Nil)
+    }
+}
+
+struct Vm {
+    lua: Lua,
+    dispatch: Function,
+    ctx: Table,
+    envs: Table,
+    budget: Rc<Budget>,
+}
+
+/// See the module documentation. Build one with [`ScriptHost::new`]; it implements
+/// [`Consequences`].
+pub struct ScriptHost {
+    def: Arc<GameDef>,
+    scripts: Vec<Script>,
+    modules: Option<Rc<dyn ModuleSource>>,
+    shared: Rc<Shared>,
+    vm: Vm,
+    encoder: Encoder,
+    level_name: String,
+    clock: Option<Clock>,
+    stats: HostStats,
+    tick_started: u64,
+    /// The VM was just booted and no world has used it yet.
+    fresh: bool,
+}
+
+impl ScriptHost {
+    /// Creates the VM and loads every script (its top-level code runs under the budget and
+    /// memory limit). A failure is a fault naming the script and line.
+    pub fn new(
+        def: Arc<GameDef>,
+        scripts: Vec<Script>,
+        modules: Option<Rc<dyn ModuleSource>>,
+    ) -> Result<ScriptHost, Fault> {
+        let shared = Rc::new(Shared {
+            def: def.clone(),
+            log: RefCell::new(Vec::new()),
+            malformed: RefCell::new(None),
+            commands: Cell::new(0),
+            active: Cell::new(false),
+            buffer: RefCell::new(Vec::new()),
+            destroyed: RefCell::new(HashSet::new()),
+            rng: RefCell::new(fastrand::Rng::with_seed(def.seed)),
+            tick: Cell::new(0),
+            score: Cell::new(0),
+        });
+        let vm = Self::boot(&def, &scripts, modules.clone(), &shared)?;
+        Ok(ScriptHost {
+            def,
+            scripts,
+            modules,
+            shared,
+            vm,
+            encoder: Encoder::default(),
+            level_name: String::new(),
+            clock: None,
+            stats: HostStats::default(),
+            tick_started: 0,
+            fresh: true,
+        })
+    }
+
+    /// Measures time spent in scripts with this clock.
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = Some(clock);
+        self
+    }
+
+    pub fn stats(&self) -> HostStats {
+        self.stats
+    }
+
+    pub fn scripts(&self) -> &[Script] {
+        &self.scripts
+    }
+
+    /// Lines printed by scripts since the last call.
+    pub fn take_log(&mut self) -> Vec<String> {
+        std::mem::take(&mut *self.shared.log.borrow_mut())
+    }
+
+    /// Replaces the scripts (hot reload). On failure the running scripts are kept and the
+    /// fault is returned.
+    pub fn reload(&mut self, scripts: Vec<Script>) -> Result<(), Fault> {
+        let vm = Self::boot(&self.def, &scripts, self.modules.clone(), &self.shared)?;
+        self.vm = vm;
+        self.scripts = scripts;
+        self.fresh = true;
+        Ok(())
+    }
+
+    fn boot(
+        def: &Arc<GameDef>,
+        scripts: &[Script],
+        modules: Option<Rc<dyn ModuleSource>>,
+        shared: &Rc<Shared>,
+    ) -> Result<Vm, Fault> {
+        let lua_err =
+            |e: mlua::Error| Fault::new(FaultKind::Load, format!("cannot start the Lua VM: {e}"));
+        let lua = sandbox::new_lua().map_err(lua_err)?;
+        let ctx = lua.create_table().map_err(lua_err)?;
+        let raw = lua.create_table().map_err(lua_err)?;
+        api::install_permanent(&lua, &ctx, &raw, shared).map_err(lua_err)?;
+        let (dispatch, envs) = sandbox::prelude(&lua, def, &ctx, &raw).map_err(lua_err)?;
+        let budget = Rc::new(Budget::default());
+        budget::install(&lua, budget.clone()).map_err(lua_err)?;
+        lua.set_memory_limit(def.scripts.memory_limit)
+            .map_err(lua_err)?;
+        sandbox::install_require(
+            &lua,
+            modules,
+            budget.clone(),
+            def.scripts.instruction_budget,
+        )
+        .map_err(lua_err)?;
+        let vm = Vm {
+            lua,
+            dispatch,
+            ctx,
+            envs,
+            budget,
+        };
+        for (i, script) in scripts.iter().enumerate() {
+            Self::load_script(&vm, def, script, i + 1)?;
+        }
+        Ok(vm)
+    }
+
+    fn load_script(vm: &Vm, def: &GameDef, script: &Script, index: usize) -> Result<(), Fault> {
+        let lua = &vm.lua;
+        let env =
+            sandbox::new_env(lua).map_err(|e| script_fault(FaultKind::Load, &e.to_string()))?;
+        let chunk = lua
+            .load(script.text.as_str())
+            .set_name(format!("@{}", script.path))
+            .set_mode(mlua::chunk::ChunkMode::Text)
+            .set_environment(env.clone())
+            .into_function()
+            .map_err(|e| fault_from_lua(&e, FaultKind::Load, None))?;
+        vm.budget.reset(def.scripts.instruction_budget);
+        let thread = lua
+            .create_thread(chunk)
+            .map_err(|e| fault_from_lua(&e, FaultKind::Load, None))?;
+        vm.budget.run_on(thread.to_pointer());
+        let result = thread.resume::<()>(());
+        finish(&thread, result, &vm.budget, FaultKind::Load, &script.path)?;
+        vm.envs
+            .raw_set(index, env)
+            .map_err(|e| fault_from_lua(&e, FaultKind::Load, None))?;
+        Ok(())
+    }
+
+    /// Which handlers any script defines, per event kind.
+    fn wanted(&self) -> [bool; KINDS] {
+        let mut wanted = [false; KINDS];
+        for env in self.vm.envs.sequence_values::<Table>().flatten() {
+            for (k, name) in HANDLERS.iter().enumerate() {
+                if !wanted[k] && matches!(env.raw_get::<Value>(*name), Ok(Value::Function(_))) {
+                    wanted[k] = true;
+                }
+            }
+        }
+        wanted
+    }
+
+    fn wants_start(&self) -> bool {
+        self.vm
+            .envs
+            .sequence_values::<Table>()
+            .flatten()
+            .any(|env| matches!(env.raw_get::<Value>("on_start"), Ok(Value::Function(_))))
+    }
+}
+
+/// Interprets the end of a resumed host coroutine.
+fn finish(
+    thread: &mlua::Thread,
+    result: mlua::Result<()>,
+    budget: &Budget,
+    kind: FaultKind,
+    context: &str,
+) -> Result<(), Fault> {
+    if budget.exceeded() {
+        let mut f = Fault::new(
+            kind,
+            format!(
+                "instruction budget exceeded ({} instructions per tick): a runaway loop?",
+                budget.limit()
+            ),
+        );
+        if let Some(loc) = budget.location() {
+            f = f.with_location(loc);
+        }
+        return Err(f);
+    }
+    match result {
+        Err(e) => Err(fault_from_lua(&e, kind, Some(budget.limit()))),
+        Ok(()) if thread.status() == ThreadStatus::Resumable => Err(Fault::new(
+            kind,
+            format!("{context}: a script yielded from outside a coroutine it created"),
+        )),
+        Ok(()) => Ok(()),
+    }
+}
+
+impl Consequences for ScriptHost {
+    fn begin_world(&mut self, def: &GameDef, world: &SimWorld) -> Result<(), Fault> {
+        // A fresh VM per world: script globals from the old world never leak into the new one,
+        // and a VM left full by a memory bomb is gone.
+        if !self.fresh {
+            self.vm = Self::boot(&self.def, &self.scripts, self.modules.clone(), &self.shared)?;
+        }
+        self.fresh = false;
+        self.level_name = world
+            .level_def(def)
+            .map(|l| l.name.clone())
+            .unwrap_or_default();
+        Ok(())
+    }
+
+    fn stage(&mut self, stage: Stage, g: &mut Gameplay<'_>) -> Result<(), Fault> {
+        if stage == Stage::One {
+            self.vm.budget.reset(self.def.scripts.instruction_budget);
+            self.tick_started = self.clock.as_ref().map_or(0, |c| c());
+            self.stats.last_tick_ns = 0;
+        }
+        let wanted = self.wanted();
+        let start = stage == Stage::One && g.events().level_started && self.wants_start();
+        match stage {
+            Stage::One => self.encoder.stage1(g.events(), &wanted),
+            Stage::Two => self.encoder.stage2(g.events(), &wanted),
+        }
+        let total: usize = self.encoder.counts.iter().sum();
+        let result = if total == 0 && !start {
+            Ok(())
+        } else {
+            self.stats.stages_run += 1;
+            self.stats.events_delivered += total as u64;
+            self.run_stage(g, start)
+        };
+        if let Some(c) = &self.clock {
+            self.stats.last_tick_ns = c().saturating_sub(self.tick_started);
+        }
+        self.stats.last_tick_instructions = self.vm.budget.used();
+        self.stats.memory_bytes = self.vm.lua.used_memory();
+        self.stats.commands_sent = self.shared.commands.get();
+        result
+    }
+
+    fn last_tick_ns(&self) -> Option<u64> {
+        self.clock.as_ref().map(|_| self.stats.last_tick_ns)
+    }
+}
+
+impl ScriptHost {
+    fn run_stage(&mut self, g: &mut Gameplay<'_>, start: bool) -> Result<(), Fault> {
+        let vm = &self.vm;
+        let lua = &vm.lua;
+        let shared = &self.shared;
+        let level = self.level_name.clone();
+        let tick = g.tick();
+        *shared.malformed.borrow_mut() = None;
+        shared.buffer.borrow_mut().clear();
+        shared.destroyed.borrow_mut().clear();
+        shared.tick.set(tick);
+        shared.score.set(g.score());
+        shared.rng.borrow_mut().seed(g.rng().get_seed());
+        shared.active.set(true);
+        let io = |e: mlua::Error| fault_from_lua(&e, FaultKind::Script, None);
+        let cell = RefCell::new(&mut *g);
+        let outcome = lua.scope(|scope| {
+            api::install_stage(scope, &vm.ctx, &cell, shared)?;
+            let counts = lua.create_sequence_from(self.encoder.counts.iter().copied())?;
+            let blob = lua.create_string(&self.encoder.blob)?;
+            let thread = lua.create_thread(vm.dispatch.clone())?;
+            vm.budget.run_on(thread.to_pointer());
+            let start = if start {
+                Value::String(lua.create_string(&level)?)
+            } else {
+                Value::Nil
+            };
+            let result = thread.resume::<()>((start, tick, counts, blob));
+            Ok((thread, result))
+        });
+        shared.active.set(false);
+        g.rng().seed(shared.rng.borrow().get_seed());
+        api::clear_stage(&vm.ctx).map_err(io)?;
+        let (thread, result) = outcome.map_err(io)?;
+        if let Some(f) = shared.malformed.borrow_mut().take() {
+            return Err(f);
+        }
+        finish(&thread, result, &vm.budget, FaultKind::Script, "a handler")?;
+        for command in shared.buffer.borrow_mut().drain(..) {
+            g.send(command).map_err(|e| e.into_fault())?;
+        }
+        Ok(())
+    }
+}
