@@ -1,1 +1,44 @@
+//! Ludus content: a game folder of TOML files (and the Lua scripts and images they name) loaded
+//! into a [`ludus_core::GameDef`], or refused with [`Diagnostics`] that say exactly where and
+//! what is wrong.
+//!
+//! - [`load_game`] reads through a [`FileSource`]: [`MemorySource`] (tests, the browser) or
+//!   [`DirSource`] (a folder on disk); [`load_dir`] is the desktop shortcut.
+//! - Every error of a file is reported in one run, each at the exact key or value at fault,
+//!   with a suggestion where one helps; references across files are checked once everything is
+//!   read. [`Diagnostics::render`] is what `ludus check` prints.
+//! - Nothing panics on any input: oversized files, deep nesting, bad encodings and numbers out of
+//!   any range are all diagnostics.
+//! - [`LoadedGame::files`] lists every file read, and [`ludus_core::GameDef::content_hash`] is an
+//!   xxh3-64 over them, so any change to content, scripts or images changes it.
+//! - [`reference_markdown`] is the authoring reference, generated from the same schema that
+//!   drives validation (`docs/content.md`).
 
+mod actions;
+mod archetype;
+mod diagnostic;
+mod files;
+mod game;
+mod level;
+mod parse;
+mod path;
+mod presentation;
+mod reference;
+mod report;
+mod schema;
+mod settings;
+mod source;
+mod suggest;
+mod symbols;
+mod table;
+mod text;
+mod value;
+
+pub use diagnostic::{Diagnostic, Diagnostics};
+#[cfg(not(target_arch = "wasm32"))]
+pub use game::load_dir;
+pub use game::{LoadedGame, load_game};
+pub use reference::reference_markdown;
+#[cfg(not(target_arch = "wasm32"))]
+pub use source::DirSource;
+pub use source::{FileSource, MAX_FILE_BYTES, MemorySource};

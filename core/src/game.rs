@@ -74,6 +74,10 @@ impl Game {
         &mut self.ctx.outbox
     }
 
+    pub fn outbox_stats(&self) -> crate::outbox::OutboxStats {
+        self.ctx.outbox.stats()
+    }
+
     pub fn options_mut(&mut self) -> &mut TickOptions {
         &mut self.ctx.options
     }
@@ -90,6 +94,17 @@ impl Game {
 
     pub fn consequences(&self) -> &dyn Consequences {
         self.consequences.as_ref()
+    }
+
+    /// Debugging aid: changes the score outside any tick, so the next state hash differs.
+    /// Replay tests use it to prove divergences are reported at the right tick.
+    pub fn nudge_score(&mut self, delta: i64) {
+        self.world.score = self.world.score.saturating_add(delta);
+    }
+
+    /// Replaces the consequences (a script reload); the world keeps running.
+    pub fn set_consequences(&mut self, consequences: Box<dyn Consequences>) {
+        self.consequences = consequences;
     }
 
     pub fn consequences_mut(&mut self) -> &mut dyn Consequences {

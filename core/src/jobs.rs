@@ -274,6 +274,12 @@ impl Completions {
         self.stats
     }
 
+    /// Replay: the batches of the next segment (keyed by its tick numbers). Request ids and
+    /// outstanding slots carry on, as they did in the recorded run.
+    pub fn set_recorded(&mut self, batches: BTreeMap<u64, Vec<Completion>>) {
+        self.recorded = Some(batches);
+    }
+
     /// Slots in use (admitted and not yet consumed).
     pub fn in_use(&self) -> usize {
         self.outstanding.len()

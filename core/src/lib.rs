@@ -35,6 +35,7 @@ mod outbox;
 mod pacer;
 mod phase;
 mod render;
+mod replay;
 mod session;
 mod timer;
 mod world;
@@ -81,6 +82,10 @@ pub use phase::{
     TickContext, TickOptions, TickReport, check_order, run_tick,
 };
 pub use render::{Camera, Draw, Interpolation, RenderFrame};
+pub use replay::{
+    EntityValues, FORMAT_VERSION, MAGIC, Recording, RecordingError, RecordingHeader, Segment,
+    TickRecord, describe_difference, entity_values,
+};
 pub use session::{
     FrameReport, InputEvent, LoadRequest, LoadStatus, Mode, Session, SessionStats, Signal,
     Simulation,

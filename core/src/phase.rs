@@ -302,6 +302,11 @@ pub trait Consequences {
     fn last_tick_ns(&self) -> Option<u64> {
         None
     }
+
+    /// Lines the consequences logged since the last call (script `print`).
+    fn drain_log(&mut self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Consequences that do nothing.

@@ -330,6 +330,10 @@ impl Consequences for ScriptHost {
     fn last_tick_ns(&self) -> Option<u64> {
         self.clock.as_ref().map(|_| self.stats.last_tick_ns)
     }
+
+    fn drain_log(&mut self) -> Vec<String> {
+        self.take_log()
+    }
 }
 
 impl ScriptHost {

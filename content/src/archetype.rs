@@ -1,0 +1,357 @@
+//! `[archetypes.NAME]`: kinds of entity and their components.
+//!
+//! Defaults come from the schema; a value that fails its check has been reported, so what
+//! stands in for it here never reaches a `GameDef`.
+
+use crate::actions::{self, Actions};
+use crate::files::{FileKind, Files, Read};
+use crate::report::Report;
+use crate::symbols::Symbols;
+use crate::table::Table;
+use crate::value::Named;
+use ludus_core::{
+    ActionKind, ArchetypeDef, AssetId, BehaviourDef, BehaviourKind, BoundsPolicy, ColliderDef,
+    ControlDef, CooldownDef, HealthDef, Shape, SpriteDef, SpriteShape, TriggerDef, TriggerOn, Vec2,
+};
+use std::collections::HashMap;
+
+/// Cooldown slots are `u8`.
+const MAX_COOLDOWNS: usize = 256;
+
+/// What archetypes may refer to, declared in game.toml.
+pub(crate) struct Scope<'a> {
+    pub tags: &'a Symbols,
+    pub layers: &'a Symbols,
+    pub actions: &'a Actions,
+}
+
+/// Images named by sprites, each read and checked once: [`ludus_core::GameDef::assets`].
+#[derive(Default)]
+pub(crate) struct Assets {
+    pub list: Vec<String>,
+    seen: HashMap<String, Option<AssetId>>,
+}
+
+impl Assets {
+    /// The id of the image at `named` (a path in normal form), reading it the first time.
+    fn get(&mut self, r: &mut Report, files: &mut Files<'_>, named: &Named) -> Option<AssetId> {
+        if let Some(id) = self.seen.get(&named.name) {
+            return *id;
+        }
+        let id = match files.read_listed(r, named, FileKind::Image) {
+            Some(Read::Image) => match u16::try_from(self.list.len()) {
+                Ok(i) if i < u16::MAX => {
+                    self.list.push(named.name.clone());
+                    Some(AssetId(i))
+                }
+                _ => {
+                    r.error(named.loc, "a game may use at most 65535 images");
+                    None
+                }
+            },
+            _ => None,
+        };
+        self.seen.insert(named.name.clone(), id);
+        id
+    }
+}
+
+/// Reads one archetype. `name` has been checked.
+pub(crate) fn read(
+    r: &mut Report,
+    t: &Table<'_, '_>,
+    name: &str,
+    scope: &Scope<'_>,
+    files: &mut Files<'_>,
+    assets: &mut Assets,
+) -> ArchetypeDef {
+    let mut a = ArchetypeDef {
+        name: name.to_string(),
+        ..ArchetypeDef::default()
+    };
+    if let Some(tags) = t.names(r, "tags", "tag") {
+        a.tags = scope.tags.bits(r, &tags);
+    }
+    a.speed = t.f32(r, "speed").unwrap_or_default();
+    a.velocity = t.pair(r, "velocity").unwrap_or_default();
+    a.camera_target = t.bool(r, "camera").unwrap_or_default();
+    a.bounds = match t.choice(r, "bounds") {
+        Some("confine") => BoundsPolicy::Confine,
+        Some("destroy") => BoundsPolicy::Destroy,
+        _ => BoundsPolicy::Ignore,
+    };
+    a.lifetime = t.u32(r, "lifetime");
+    let mut cooldowns = Symbols::new(
+        "cooldown",
+        format!(
+            "declare it in `cooldowns` of `[{}]`, e.g. `cooldowns = {{ shoot = 10 }}`",
+            t.path
+        ),
+    );
+    let before = r.count();
+    for (cd, ticks) in t.counts(r, "cooldowns", "cooldown") {
+        if a.cooldowns.len() == MAX_COOLDOWNS {
+            r.error(
+                cd.loc,
+                format!("an archetype may declare at most {MAX_COOLDOWNS} cooldowns"),
+            );
+            cooldowns.complete = false;
+            break;
+        }
+        a.cooldowns.push(CooldownDef {
+            name: cd.name.clone(),
+            ticks: u32::try_from(ticks).unwrap_or_default(),
+        });
+        cooldowns.declare(r, cd);
+    }
+    if r.count() > before {
+        cooldowns.complete = false;
+    }
+    let sprite = t.table(r, "sprite").map(|s| sprite(r, &s, files, assets));
+    if let Some(c) = t.table(r, "collider") {
+        let sprite_size = sprite.as_ref().map(|s| s.size);
+        a.collider = collider(r, &c, sprite_size, t.has("sprite"), scope);
+    }
+    a.sprite = sprite;
+    if let Some(h) = t.table(r, "health") {
+        a.health = Some(HealthDef {
+            max: h
+                .int(r, "max")
+                .and_then(|v| i32::try_from(v).ok())
+                .unwrap_or(1),
+            invulnerable_ticks: h.u32(r, "invulnerable").unwrap_or_default(),
+        });
+    }
+    if let Some(b) = t.table(r, "behaviour") {
+        a.behaviour = behaviour(r, &b, scope);
+    }
+    if let Some(c) = t.table(r, "control") {
+        a.control = Some(control(r, &c, scope, &cooldowns));
+    }
+    a
+}
+
+fn sprite(
+    r: &mut Report,
+    s: &Table<'_, '_>,
+    files: &mut Files<'_>,
+    assets: &mut Assets,
+) -> SpriteDef {
+    let image = s.path(r, "image");
+    let shape = match s.choice(r, "shape") {
+        Some("image") => {
+            if !s.has("image") {
+                let loc = s.loc_of("shape").unwrap_or(s.loc);
+                r.error(
+                    loc,
+                    format!("`{}` is \"image\" but no `image` is given", s.what("shape")),
+                )
+                .help("add the picture's path, e.g. `image = \"images/ship.png\"`");
+            }
+            let id = image.as_ref().and_then(|p| assets.get(r, files, p));
+            SpriteShape::Image(id.unwrap_or(AssetId(0)))
+        }
+        Some("rect") => SpriteShape::Rect,
+        _ => SpriteShape::Circle,
+    };
+    if !matches!(shape, SpriteShape::Image(_))
+        && let Some(loc) = s.key_loc("image")
+    {
+        r.error(
+            loc,
+            format!(
+                "`{}` is only used when `shape = \"image\"`",
+                s.what("image")
+            ),
+        )
+        .help("add `shape = \"image\"`, or remove `image`");
+    }
+    SpriteDef {
+        shape,
+        size: s.size(r, "size").unwrap_or_default(),
+        color: s.color(r, "color").unwrap_or_default(),
+        layer: s
+            .int(r, "layer")
+            .and_then(|v| i16::try_from(v).ok())
+            .unwrap_or_default(),
+        depth: s.f32(r, "depth").unwrap_or_default(),
+    }
+}
+
+/// `sprite_size` is the sprite's size when the archetype has a readable sprite; `has_sprite`
+/// says whether it has a sprite at all (an unreadable one has been reported already).
+fn collider(
+    r: &mut Report,
+    c: &Table<'_, '_>,
+    sprite_size: Option<Vec2>,
+    has_sprite: bool,
+    scope: &Scope<'_>,
+) -> Option<ColliderDef> {
+    let is_box = c.choice(r, "shape") == Some("box");
+    let (wrong, right) = if is_box {
+        ("radius", "size")
+    } else {
+        ("size", "radius")
+    };
+    if let Some(loc) = c.key_loc(wrong) {
+        let shape = if is_box { "box" } else { "circle" };
+        r.error(
+            loc,
+            format!("`{}` does not apply to a {shape} collider", c.what(wrong)),
+        )
+        .help(format!(
+            "a {shape} collider takes `{right}`; set `shape = \"{}\"` to use `{wrong}`",
+            if is_box { "circle" } else { "box" }
+        ));
+    }
+    let missing = |r: &mut Report| {
+        if !c.has(right) && !has_sprite {
+            let shape = if is_box { "box" } else { "circle" };
+            r.error(
+                c.loc,
+                format!("a {shape} collider needs `{right}` when the archetype has no sprite"),
+            )
+            .help(if is_box {
+                "add e.g. `size = [32, 16]`"
+            } else {
+                "add e.g. `radius = 8`"
+            });
+        }
+    };
+    let shape = if is_box {
+        let size = c.size(r, "size").or_else(|| {
+            missing(r);
+            sprite_size.filter(|_| !c.has("size"))
+        });
+        Shape::Box {
+            half: size.unwrap_or_default() * 0.5,
+        }
+    } else {
+        let radius = c.f32(r, "radius").or_else(|| {
+            missing(r);
+            sprite_size
+                .filter(|_| !c.has("radius"))
+                .map(|s| s.x.max(s.y) * 0.5)
+        });
+        Shape::Circle {
+            radius: radius.unwrap_or_default(),
+        }
+    };
+    let layer = c
+        .name(r, "layer", "layer")
+        .and_then(|l| scope.layers.resolve(r, &l))
+        .and_then(|i| u32::try_from(i).ok())
+        .and_then(|i| 1u32.checked_shl(i))
+        .unwrap_or_default();
+    let mut layer_bits = |key: &str| {
+        let list = c.names(r, key, "layer").unwrap_or_default();
+        u32::try_from(scope.layers.bits(r, &list)).unwrap_or_default()
+    };
+    let (mask, push) = (layer_bits("mask"), layer_bits("push"));
+    Some(ColliderDef {
+        shape,
+        layer,
+        mask,
+        push,
+        trigger: c.bool(r, "trigger").unwrap_or_default(),
+        stay: c.bool(r, "stay").unwrap_or_default(),
+    })
+}
+
+fn behaviour(r: &mut Report, b: &Table<'_, '_>, scope: &Scope<'_>) -> Option<BehaviourDef> {
+    let kind_name = b.choice(r, "kind");
+    let kind = match kind_name? {
+        "chase" => BehaviourKind::Chase,
+        "flee" => BehaviourKind::Flee,
+        "wander" => BehaviourKind::Wander,
+        _ => BehaviourKind::Straight,
+    };
+    let kind_name = kind_name.unwrap_or_default();
+    let targets = b.names(r, "target", "tag");
+    let seeks = matches!(kind, BehaviourKind::Chase | BehaviourKind::Flee);
+    match (seeks, b.key_loc("target"), &targets) {
+        (true, None, _) => {
+            r.error(
+                b.loc,
+                format!("a `{kind_name}` behaviour needs `target`: the tags it looks for"),
+            )
+            .help("add e.g. `target = [\"player\"]`");
+        }
+        (true, Some(_), Some(_))
+            if b.get("target")
+                .is_some_and(|v| v.get_ref().as_array().is_some_and(|a| a.is_empty())) =>
+        {
+            let loc = b.loc_of("target").unwrap_or(b.loc);
+            r.error(
+                loc,
+                format!("`{}` must name at least one tag", b.what("target")),
+            )
+            .help("add e.g. `target = [\"player\"]`");
+        }
+        (false, Some(loc), _) => {
+            r.error(
+                loc,
+                format!("`target` is only used by `chase` and `flee`, not `{kind_name}`"),
+            )
+            .help("remove `target`");
+        }
+        _ => {}
+    }
+    let navigate = b.bool(r, "navigate").unwrap_or_default();
+    if navigate
+        && kind != BehaviourKind::Chase
+        && let Some(loc) = b.loc_of("navigate")
+    {
+        r.error(
+            loc,
+            format!("`navigate` only applies to `chase`, not `{kind_name}`"),
+        )
+        .help("remove `navigate`, or set `kind = \"chase\"`");
+    }
+    Some(BehaviourDef {
+        kind,
+        target: scope.tags.bits(r, &targets.unwrap_or_default()),
+        cadence: b.u32(r, "cadence"),
+        navigate,
+    })
+}
+
+fn control(
+    r: &mut Report,
+    c: &Table<'_, '_>,
+    scope: &Scope<'_>,
+    cooldowns: &Symbols,
+) -> ControlDef {
+    let mut axis = |key: &str| {
+        let named = c.name(r, key, "action")?;
+        actions::resolve(r, scope.actions, &named, ActionKind::Axis, &c.what(key))
+    };
+    let (move_x, move_y) = (axis("move_x"), axis("move_y"));
+    let mut triggers = Vec::new();
+    for t in c.tables(r, "triggers") {
+        let action = t.name(r, "action", "action").and_then(|a| {
+            actions::resolve(r, scope.actions, &a, ActionKind::Button, &t.what("action"))
+        });
+        let on = match t.choice(r, "on") {
+            Some("hold") => TriggerOn::Hold,
+            Some("release") => TriggerOn::Release,
+            _ => TriggerOn::Press,
+        };
+        let cooldown = t.name(r, "cooldown", "cooldown").and_then(|cd| {
+            let slot = cooldowns.resolve(r, &cd)?;
+            u8::try_from(slot).ok()
+        });
+        if let Some(action) = action {
+            triggers.push(TriggerDef {
+                action,
+                on,
+                cooldown,
+            });
+        }
+    }
+    ControlDef {
+        move_x,
+        move_y,
+        triggers,
+    }
+}

@@ -1,0 +1,199 @@
+//! Reading the files a game names: size, emptiness and encoding checks, the record of what was
+//! read (in order) and the content hash over it.
+
+use crate::path;
+use crate::report::Report;
+use crate::source::{FileSource, MAX_FILE_BYTES};
+use crate::suggest;
+use crate::value::Named;
+use std::rc::Rc;
+use xxhash_rust::xxh3::Xxh3Default;
+
+/// The first bytes of every PNG file.
+const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+/// What a listed file is expected to hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FileKind {
+    Archetypes,
+    Level,
+    Script,
+    Image,
+}
+
+impl FileKind {
+    fn noun(self) -> &'static str {
+        match self {
+            FileKind::Archetypes => "archetype file",
+            FileKind::Level => "level file",
+            FileKind::Script => "script",
+            FileKind::Image => "image",
+        }
+    }
+
+    fn empty_help(self) -> &'static str {
+        match self {
+            FileKind::Archetypes => {
+                "an archetype file holds `[archetypes.NAME]` tables; write some, or remove the file from `archetype_files`"
+            }
+            FileKind::Level => {
+                "a level file needs at least `name = \"...\"`; write it, or remove the file from `level_files`"
+            }
+            FileKind::Script => "write the script, or remove it from `files` in `[scripts]`",
+            FileKind::Image => "export the image again",
+        }
+    }
+}
+
+/// A file that was read and passed its checks.
+pub(crate) enum Read {
+    /// A text file, registered with the report under this index.
+    Text(usize, Rc<str>),
+    /// An image (bytes are only hashed).
+    Image,
+}
+
+/// The files read so far, in order, for [`crate::LoadedGame::files`] and the content hash.
+pub(crate) struct Files<'s> {
+    source: &'s dyn FileSource,
+    read: Vec<(String, Vec<u8>)>,
+}
+
+impl<'s> Files<'s> {
+    pub fn new(source: &'s dyn FileSource) -> Self {
+        Files {
+            source,
+            read: Vec::new(),
+        }
+    }
+
+    /// Reads `game.toml`. Problems concern the whole file, except bad encoding, which is shown
+    /// where it is.
+    pub fn read_game(&mut self, r: &mut Report) -> Option<(usize, Rc<str>)> {
+        let path = "game.toml";
+        let bytes = match self.source.read(path) {
+            Ok(bytes) => bytes,
+            Err(reason) => {
+                r.file_error(path, format!("cannot read game.toml: {reason}"))
+                    .help("a game folder has a `game.toml` at its top; check that this is the game folder");
+                return None;
+            }
+        };
+        if bytes.len() > MAX_FILE_BYTES {
+            r.file_error(path, too_large(path, bytes.len()));
+            return None;
+        }
+        self.read.push((path.to_string(), bytes));
+        let bytes = self.read.last().map_or(&[][..], |(_, b)| b.as_slice());
+        let (file, text) = register_text(r, path, bytes)?;
+        if text.trim().is_empty() {
+            r.file_error(path, "game.toml is empty")
+                .help("a game needs at least `name = \"...\"` and one level (`level_files` or a `[levels.NAME]` table)");
+            return None;
+        }
+        Some((file, text))
+    }
+
+    /// Reads a file named in content at `named` (its path already in normal form). Problems
+    /// are reported at the string that names the file, except bad encoding, which is shown
+    /// where it is.
+    pub fn read_listed(&mut self, r: &mut Report, named: &Named, kind: FileKind) -> Option<Read> {
+        let path = named.name.as_str();
+        let noun = kind.noun();
+        let bytes = match self.source.read(path) {
+            Ok(bytes) => bytes,
+            Err(reason) => {
+                let siblings = self.source.list(path::parent(path));
+                let n = r.error(named.loc, format!("cannot read {noun} `{path}`: {reason}"));
+                match suggest::did_you_mean(path, siblings.iter().map(String::as_str)) {
+                    Some(hint) => n.help(hint),
+                    None => n.help(
+                        "paths are relative to the game folder, not to the file that names them",
+                    ),
+                }
+                return None;
+            }
+        };
+        if bytes.len() > MAX_FILE_BYTES {
+            r.error(named.loc, too_large(path, bytes.len()));
+            return None;
+        }
+        self.read.push((path.to_string(), bytes));
+        let bytes = self.read.last().map_or(&[][..], |(_, b)| b.as_slice());
+        if kind == FileKind::Image {
+            if bytes.is_empty() {
+                r.error(named.loc, format!("{noun} `{path}` is empty"))
+                    .help(kind.empty_help());
+                return None;
+            }
+            if !bytes.starts_with(PNG_SIGNATURE) {
+                r.error(named.loc, format!("{noun} `{path}` is not a PNG file"))
+                    .help(
+                        "images must be PNG files; the file does not start with the PNG signature",
+                    );
+                return None;
+            }
+            return Some(Read::Image);
+        }
+        let (file, text) = register_text(r, path, bytes)?;
+        if text.trim().is_empty() {
+            r.error(named.loc, format!("{noun} `{path}` is empty"))
+                .help(kind.empty_help());
+            return None;
+        }
+        Some(Read::Text(file, text))
+    }
+
+    /// Every file read, in order.
+    pub fn paths(&self) -> Vec<String> {
+        self.read.iter().map(|(p, _)| p.clone()).collect()
+    }
+
+    /// xxh3-64 over every file read, in reading order: path, a zero byte, the length as 8
+    /// little-endian bytes, then the bytes.
+    pub fn hash(&self) -> u64 {
+        let mut h = Xxh3Default::new();
+        for (path, bytes) in &self.read {
+            h.update(path.as_bytes());
+            h.update(&[0]);
+            h.update(&u64::try_from(bytes.len()).unwrap_or(u64::MAX).to_le_bytes());
+            h.update(bytes);
+        }
+        h.digest()
+    }
+}
+
+fn too_large(path: &str, len: usize) -> String {
+    let mib = len as f64 / (1024.0 * 1024.0);
+    format!(
+        "`{path}` is too large ({mib:.1} MiB); content files may be at most {} MiB",
+        MAX_FILE_BYTES / (1024 * 1024)
+    )
+}
+
+/// Registers a file's text; bad UTF-8 is reported at its first invalid byte.
+fn register_text(r: &mut Report, path: &str, bytes: &[u8]) -> Option<(usize, Rc<str>)> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => {
+            let text: Rc<str> = Rc::from(text);
+            Some((r.add_file(path, text.clone()), text))
+        }
+        Err(e) => {
+            let at = e.valid_up_to();
+            let lossy: Rc<str> = Rc::from(String::from_utf8_lossy(bytes).as_ref());
+            let file = r.add_file(path, lossy);
+            let byte = bytes.get(at).copied().unwrap_or(0);
+            let loc = crate::report::Loc {
+                file,
+                start: at,
+                end: at + '\u{fffd}'.len_utf8(),
+            };
+            r.error(
+                loc,
+                format!("`{path}` is not valid UTF-8 (byte 0x{byte:02x})"),
+            )
+            .help("content files must be UTF-8 text; save the file as UTF-8");
+            None
+        }
+    }
+}

@@ -1,0 +1,329 @@
+//! Loading a game folder: game.toml first (settings, tags, layers, actions, effects, sounds,
+//! inline archetypes and levels), then the archetype files, the level files and the scripts in
+//! the order they are listed; names across files are resolved once everything is read.
+
+use crate::actions;
+use crate::archetype::{self, Assets, Scope};
+use crate::diagnostic::Diagnostics;
+use crate::files::{FileKind, Files, Read};
+use crate::level::{self, RawLevel};
+use crate::parse::parse_toml;
+use crate::presentation;
+use crate::report::{Loc, Report};
+use crate::schema;
+use crate::settings;
+use crate::source::FileSource;
+use crate::symbols::Symbols;
+use crate::table::Table;
+use crate::value::Named;
+use ludus_core::{ArchetypeDef, GameDef, MAX_LAYERS, MAX_TAGS, StressDef};
+use std::collections::HashMap;
+
+/// Archetype ids are `u16`.
+const MAX_ARCHETYPES: usize = u16::MAX as usize;
+
+/// A game definition and what it was built from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadedGame {
+    pub def: GameDef,
+    /// Every content file read (TOML, Lua, images), relative to the game folder, in reading
+    /// order: the files [`GameDef::content_hash`] covers.
+    pub files: Vec<String>,
+    /// Every script, in load order: its path and its text.
+    pub scripts: Vec<(String, String)>,
+}
+
+/// Loads the game whose folder `source` reads. Diagnostics name files relative to the game
+/// folder.
+pub fn load_game(source: &dyn FileSource) -> Result<LoadedGame, Diagnostics> {
+    load(source, "")
+}
+
+/// Loads the game in folder `path`. Diagnostics name files as `path` was given, e.g.
+/// `examples/swarm/game.toml:3:7`.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn load_dir(path: &std::path::Path) -> Result<LoadedGame, Diagnostics> {
+    let source = crate::source::DirSource::new(path);
+    load(&source, &path.display().to_string())
+}
+
+/// Archetypes as they are declared, in id order.
+struct Archetypes {
+    names: Symbols,
+    defs: Vec<ArchetypeDef>,
+}
+
+fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> {
+    let mut r = Report::new(root);
+    let mut files = Files::new(source);
+    let Some((gfile, text)) = files.read_game(&mut r) else {
+        return Err(r.finish());
+    };
+    let Some(tree) = parse_toml(&mut r, gfile, &text) else {
+        return Err(r.finish());
+    };
+    let game = Table::root(&mut r, gfile, &tree, &schema::GAME);
+    let mut def = GameDef::default();
+
+    if let Some(name) = game.text(&mut r, "name") {
+        if name.trim().is_empty() {
+            let loc = game.loc_of("name").unwrap_or(game.loc);
+            r.error(loc, "`name` must not be empty")
+                .help("e.g. `name = \"Swarm\"`");
+        }
+        def.name = name;
+    }
+    def.seed = game
+        .int(&mut r, "seed")
+        .and_then(|v| u64::try_from(v).ok())
+        .unwrap_or_default();
+    def.hud = game.texts(&mut r, "hud").unwrap_or_default();
+    def.tick = settings::tick(&mut r, &game);
+    def.ai = settings::ai(&mut r, &game);
+    def.limits = settings::limits(&mut r, &game);
+    def.window = settings::window(&mut r, &game, &def.name);
+    def.physics = settings::physics(&mut r, &game);
+    def.constants = settings::constants(&mut r, &game);
+    let (scripts, script_paths) = settings::scripts(&mut r, &game);
+    def.scripts = scripts;
+
+    let tags = declare(
+        &mut r,
+        &game,
+        "tags",
+        "tag",
+        MAX_TAGS,
+        "add it to `tags` in game.toml",
+    );
+    let layers = declare(
+        &mut r,
+        &game,
+        "layers",
+        "layer",
+        MAX_LAYERS,
+        "add it to `layers` in game.toml",
+    );
+    let actions = actions::read(&mut r, &game);
+    def.effects = presentation::effects(&mut r, &game);
+    def.sounds = presentation::sounds(&mut r, &game);
+
+    // Every listed file, once across all lists.
+    let mut listed: HashMap<String, Loc> = HashMap::new();
+    let mut list = |r: &mut Report, key: &str, paths: Vec<Named>| -> Vec<Named> {
+        let mut out = Vec::with_capacity(paths.len());
+        for p in paths {
+            if p.name == "game.toml" {
+                r.error(p.loc, format!("`{key}` lists game.toml itself"))
+                    .help("game.toml is always read first; list only the other files");
+                continue;
+            }
+            if let Some(first) = listed.get(&p.name) {
+                let first = r.describe(*first);
+                r.error(p.loc, format!("`{}` is listed twice", p.name))
+                    .help(format!("first listed at {first}"));
+                continue;
+            }
+            listed.insert(p.name.clone(), p.loc);
+            out.push(p);
+        }
+        out
+    };
+    // A list with an entry that could not be used leaves names undeclared: references to
+    // unknown archetypes or levels would then only echo the first error, and are not reported.
+    let before = r.count();
+    let paths = game.paths(&mut r, "archetype_files").unwrap_or_default();
+    let archetype_files = list(&mut r, "archetype_files", paths);
+    let archetype_files_ok = r.count() == before;
+    let before = r.count();
+    let level_paths = game.paths(&mut r, "level_files");
+    // Only a game that declares no level at all gets the "no levels" error.
+    let declared_levels =
+        game.has("levels") || level_paths.as_ref().is_none_or(|paths| !paths.is_empty());
+    let level_files = list(&mut r, "level_files", level_paths.unwrap_or_default());
+    let level_files_ok = r.count() == before;
+    let script_files = list(&mut r, "scripts.files", script_paths);
+
+    // Archetypes: game.toml first, then each file in order.
+    let scope = Scope {
+        tags: &tags,
+        layers: &layers,
+        actions: &actions,
+    };
+    let mut assets = Assets::default();
+    let mut archetypes = Archetypes {
+        names: Symbols::new(
+            "archetype",
+            "declare it as `[archetypes.NAME]` in game.toml or in an archetype file",
+        ),
+        defs: Vec::new(),
+    };
+    archetypes.names.complete = archetype_files_ok;
+    let inline = game.named(&mut r, "archetypes", "archetype");
+    add_archetypes(
+        &mut r,
+        inline,
+        &scope,
+        &mut files,
+        &mut assets,
+        &mut archetypes,
+    );
+    for path in &archetype_files {
+        let Some(Read::Text(file, text)) = files.read_listed(&mut r, path, FileKind::Archetypes)
+        else {
+            archetypes.names.complete = false;
+            continue;
+        };
+        let Some(tree) = parse_toml(&mut r, file, &text) else {
+            archetypes.names.complete = false;
+            continue;
+        };
+        let t = Table::root(&mut r, file, &tree, &schema::ARCHETYPE_FILE);
+        let found = t.named(&mut r, "archetypes", "archetype");
+        if found.is_empty() && !t.has("archetypes") {
+            r.error(
+                path.loc,
+                format!("archetype file `{}` declares no archetypes", path.name),
+            )
+            .help("an archetype file holds `[archetypes.NAME]` tables");
+        }
+        add_archetypes(
+            &mut r,
+            found,
+            &scope,
+            &mut files,
+            &mut assets,
+            &mut archetypes,
+        );
+    }
+    def.assets = assets.list;
+
+    // Levels: game.toml first, then each file in order.
+    let mut raw_levels: Vec<RawLevel> = Vec::new();
+    let mut levels_complete = level_files_ok;
+    for (name, t) in game.named(&mut r, "levels", "level") {
+        match level::read(&mut r, &t, Some(name), &tags, &layers) {
+            Some(l) => raw_levels.push(l),
+            None => levels_complete = false,
+        }
+    }
+    // Paths that could not be read or checked have been reported; only a game that declares
+    // no level at all gets the "no levels" error.
+    for path in &level_files {
+        let Some(Read::Text(file, text)) = files.read_listed(&mut r, path, FileKind::Level) else {
+            levels_complete = false;
+            continue;
+        };
+        let Some(tree) = parse_toml(&mut r, file, &text) else {
+            levels_complete = false;
+            continue;
+        };
+        let t = Table::root(&mut r, file, &tree, &schema::LEVEL);
+        match level::read(&mut r, &t, None, &tags, &layers) {
+            Some(l) => raw_levels.push(l),
+            None => levels_complete = false,
+        }
+    }
+
+    // Scripts, in order.
+    let mut scripts = Vec::with_capacity(script_files.len());
+    for path in &script_files {
+        if let Some(Read::Text(_, text)) = files.read_listed(&mut r, path, FileKind::Script) {
+            scripts.push((path.name.clone(), text.to_string()));
+            def.scripts.files.push(path.name.clone());
+        }
+    }
+
+    // Names across files.
+    let mut level_names = Symbols::new(
+        "level",
+        "add a level file to `level_files` or a `[levels.NAME]` table to game.toml",
+    );
+    level_names.complete = levels_complete;
+    for raw in raw_levels {
+        if level_names.declare(&mut r, raw.name.clone()).is_some() {
+            def.levels
+                .push(raw.resolve(&mut r, &archetypes.names, &archetypes.defs));
+        }
+    }
+    if !declared_levels {
+        r.error(game.loc, "the game has no levels")
+            .help("list level files in `level_files = [\"levels/arena.toml\"]`, or add a `[levels.NAME]` table");
+    }
+    if let Some(entry) = game.name(&mut r, "entry", "level")
+        && let Some(i) = level_names.resolve(&mut r, &entry)
+    {
+        def.entry_level = i;
+    }
+    if let Some(t) = game.table(&mut r, "stress") {
+        let archetype = t
+            .name(&mut r, "archetype", "archetype")
+            .and_then(|a| archetypes.names.resolve(&mut r, &a))
+            .and_then(|i| u16::try_from(i).ok());
+        let area = t.rect(&mut r, "area");
+        if let Some(i) = archetype {
+            def.stress = Some(StressDef {
+                archetype: ludus_core::ArchetypeId(i),
+                area,
+            });
+        }
+    }
+    def.archetypes = archetypes.defs;
+    def.actions = actions.set;
+    def.bindings = actions.bindings;
+    def.tags = tags.names().map(str::to_string).collect();
+    def.layers = layers.names().map(str::to_string).collect();
+
+    if r.count() > 0 {
+        return Err(r.finish());
+    }
+    def.content_hash = files.hash();
+    Ok(LoadedGame {
+        def,
+        files: files.paths(),
+        scripts,
+    })
+}
+
+/// The names of a top-level list (`tags`, `layers`), declared in order.
+fn declare(
+    r: &mut Report,
+    game: &Table<'_, '_>,
+    key: &str,
+    kind: &'static str,
+    max: usize,
+    how: &str,
+) -> Symbols {
+    let mut symbols = Symbols::new(kind, how);
+    let before = r.count();
+    let list = game.names(r, key, kind).unwrap_or_default();
+    for named in list.into_iter().take(max) {
+        symbols.declare(r, named);
+    }
+    // A declaration that could not be read would make every use of it an error too.
+    symbols.complete = r.count() == before;
+    symbols
+}
+
+fn add_archetypes(
+    r: &mut Report,
+    found: Vec<(Named, Table<'_, '_>)>,
+    scope: &Scope<'_>,
+    files: &mut Files<'_>,
+    assets: &mut Assets,
+    archetypes: &mut Archetypes,
+) {
+    for (name, t) in found {
+        if archetypes.defs.len() == MAX_ARCHETYPES {
+            r.error(
+                name.loc,
+                format!("a game may declare at most {MAX_ARCHETYPES} archetypes"),
+            );
+            archetypes.names.complete = false;
+            return;
+        }
+        let a = archetype::read(r, &t, &name.name, scope, files, assets);
+        if archetypes.names.declare(r, name).is_some() {
+            archetypes.defs.push(a);
+        }
+    }
+}

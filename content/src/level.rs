@@ -1,0 +1,208 @@
+//! Levels: a level file, or a `[levels.NAME]` table in game.toml. Archetype references are
+//! kept by name until every archetype file has been read, then resolved.
+//!
+//! Defaults come from the schema; a value that fails its check has been reported, so what
+//! stands in for it here never reaches a `GameDef`.
+
+use crate::report::{Loc, Report};
+use crate::symbols::Symbols;
+use crate::table::Table;
+use crate::value::Named;
+use ludus_core::{
+    ArchetypeDef, ArchetypeId, CameraDef, LevelDef, Mode, NavDef, Overrides, Placement, Rect,
+    SpawnerDef, Vec2,
+};
+
+/// A level as read, before archetype names are resolved.
+pub(crate) struct RawLevel {
+    pub name: Named,
+    pub def: LevelDef,
+    places: Vec<RawPlace>,
+    spawners: Vec<RawSpawner>,
+}
+
+struct RawPlace {
+    archetype: Named,
+    pos: Vec2,
+    overrides: Overrides,
+    health: Option<Loc>,
+    color: Option<Loc>,
+}
+
+struct RawSpawner {
+    archetype: Named,
+    period: u32,
+    count: u32,
+    area: Option<Rect>,
+    start: Option<u32>,
+    bursts: Option<u32>,
+}
+
+/// Reads a level table. `name` is the table key of an inline level, `None` for a level file
+/// (which then needs a `name` key). Returns `None` only when the level has no usable name.
+pub(crate) fn read(
+    r: &mut Report,
+    t: &Table<'_, '_>,
+    name: Option<Named>,
+    tags: &Symbols,
+    layers: &Symbols,
+) -> Option<RawLevel> {
+    let name = match name {
+        Some(name) => {
+            if let Some(loc) = t.key_loc("name") {
+                r.error(
+                    loc,
+                    format!("`[levels.{}]` takes its name from its table key; `name` is not allowed here", name.name),
+                )
+                .help("remove `name`, or move the level into its own file listed in `level_files`");
+            }
+            Some(name)
+        }
+        None => {
+            if !t.has("name") {
+                t.missing(r, "name");
+            }
+            t.name(r, "name", "level")
+        }
+    };
+    let mut def = LevelDef {
+        entry_mode: match t.choice(r, "mode") {
+            Some("paused") => Mode::Paused,
+            _ => Mode::Playing,
+        },
+        ..LevelDef::default()
+    };
+    if let Some(bounds) = t.rect(r, "bounds") {
+        def.bounds = bounds;
+    }
+    def.background = t.color(r, "background").unwrap_or_default();
+    if let Some(c) = t.table(r, "camera") {
+        def.camera = CameraDef {
+            view: c.pair(r, "view").unwrap_or_default(),
+            bounds: c.rect(r, "bounds"),
+        };
+    }
+    if let Some(n) = t.table(r, "nav") {
+        let blocking = n.names(r, "blocking", "layer").unwrap_or_default();
+        let goal = n.names(r, "goal", "tag").unwrap_or_default();
+        def.nav = Some(NavDef {
+            cell: n.f32(r, "cell").unwrap_or_default(),
+            blocking: u32::try_from(layers.bits(r, &blocking)).unwrap_or_default(),
+            goal: tags.bits(r, &goal),
+        });
+    }
+    let places = t
+        .tables(r, "place")
+        .iter()
+        .filter_map(|p| {
+            let archetype = p.name(r, "archetype", "archetype");
+            let pos = p.pair(r, "at");
+            let overrides = Overrides {
+                velocity: p.pair(r, "velocity"),
+                speed: p.f32(r, "speed"),
+                health: p.int(r, "health").and_then(|v| i32::try_from(v).ok()),
+                color: p.color(r, "color"),
+                lifetime: p.u32(r, "lifetime"),
+            };
+            Some(RawPlace {
+                archetype: archetype?,
+                pos: pos?,
+                overrides,
+                health: p.key_loc("health"),
+                color: p.key_loc("color"),
+            })
+        })
+        .collect();
+    let spawners = t
+        .tables(r, "spawner")
+        .iter()
+        .filter_map(|s| {
+            let archetype = s.name(r, "archetype", "archetype");
+            let period = s.u32(r, "every");
+            let count = s.u32(r, "count").unwrap_or_default();
+            let area = s.rect(r, "area");
+            let start = s.u32(r, "start");
+            let bursts = s.u32(r, "bursts");
+            Some(RawSpawner {
+                archetype: archetype?,
+                period: period?,
+                count,
+                area,
+                start,
+                bursts,
+            })
+        })
+        .collect();
+    let name = name?;
+    def.name = name.name.clone();
+    Some(RawLevel {
+        name,
+        def,
+        places,
+        spawners,
+    })
+}
+
+impl RawLevel {
+    /// Resolves archetype names; overrides that need a component the archetype lacks are
+    /// reported.
+    pub fn resolve(self, r: &mut Report, names: &Symbols, archetypes: &[ArchetypeDef]) -> LevelDef {
+        let mut def = self.def;
+        let id = |r: &mut Report, named: &Named| {
+            let i = names.resolve(r, named)?;
+            u16::try_from(i).ok().map(ArchetypeId)
+        };
+        for p in self.places {
+            let Some(archetype) = id(r, &p.archetype) else {
+                continue;
+            };
+            let a = archetypes.get(usize::from(archetype.0));
+            if let (Some(loc), Some(a)) = (p.health, a)
+                && a.health.is_none()
+            {
+                r.error(
+                    loc,
+                    format!("archetype `{}` has no health to override", a.name),
+                )
+                .help(format!(
+                    "give `[archetypes.{}]` a `health` table, or remove `health` here",
+                    a.name
+                ));
+            }
+            if let (Some(loc), Some(a)) = (p.color, a)
+                && a.sprite.is_none()
+            {
+                r.error(
+                    loc,
+                    format!(
+                        "archetype `{}` has no sprite whose colour could be overridden",
+                        a.name
+                    ),
+                )
+                .help(format!(
+                    "give `[archetypes.{}]` a `sprite` table, or remove `color` here",
+                    a.name
+                ));
+            }
+            def.placements.push(Placement {
+                archetype,
+                pos: p.pos,
+                overrides: p.overrides,
+            });
+        }
+        for s in self.spawners {
+            let Some(archetype) = id(r, &s.archetype) else {
+                continue;
+            };
+            def.spawners.push(SpawnerDef {
+                archetype,
+                period: s.period,
+                count: s.count,
+                area: s.area.unwrap_or(def.bounds),
+                start: s.start.unwrap_or(s.period),
+                bursts: s.bursts,
+            });
+        }
+        def
+    }
+}

@@ -1,0 +1,283 @@
+//! The authoring reference, generated from the schema: `docs/content.md`.
+
+use crate::schema::{self, KeySchema, TableSchema, Ty};
+use ludus_core::KEY_NAMES;
+
+/// A complete small game: the reference shows it, and a test loads it.
+pub(crate) const EXAMPLE: &[(&str, &str)] = &[
+    (
+        "game.toml",
+        r##"name = "Dodge"
+seed = 42
+tags = ["player", "enemy", "shot"]
+layers = ["ships", "shots"]
+level_files = ["levels/arena.toml"]
+hud = ["score {score}"]
+
+[tick]
+rate = 60
+
+[scripts]
+files = ["scripts/main.lua"]
+
+[constants]
+lives = 3
+
+[input.actions.move_x]
+kind = "axis"
+keys = { a = -1, d = 1, left = -1, right = 1 }
+
+[input.actions.move_y]
+kind = "axis"
+keys = { w = -1, s = 1, up = -1, down = 1 }
+
+[input.actions.fire]
+kind = "button"
+keys = ["space"]
+
+[effects.pop]
+color = "#ffd166"
+particles = 16
+
+[sounds.shoot]
+wave = "square"
+freq = 880
+freq_end = 440
+
+[archetypes.player]
+tags = ["player"]
+speed = 220
+camera = true
+bounds = "confine"
+cooldowns = { shoot = 10 }
+sprite = { shape = "circle", size = 20, color = "#4cc9f0" }
+collider = { layer = "ships", mask = ["ships"] }
+health = { max = 3, invulnerable = 60 }
+
+[archetypes.player.control]
+move_x = "move_x"
+move_y = "move_y"
+triggers = [{ action = "fire", on = "hold", cooldown = "shoot" }]
+
+[archetypes.shot]
+tags = ["shot"]
+velocity = [0, -400]
+lifetime = 90
+bounds = "destroy"
+sprite = { shape = "rect", size = [4, 10], color = "white" }
+collider = { layer = "shots", mask = ["ships"], trigger = true }
+
+[archetypes.drone]
+tags = ["enemy"]
+speed = 90
+sprite = { size = 16, color = "red" }
+collider = { layer = "ships", push = ["ships"] }
+health = { max = 1 }
+behaviour = { kind = "chase", target = ["player"], cadence = 5 }
+"##,
+    ),
+    (
+        "levels/arena.toml",
+        r##"name = "arena"
+bounds = { size = [800, 600] }
+background = "#101018"
+
+[[place]]
+archetype = "player"
+at = [0, 200]
+
+[[spawner]]
+archetype = "drone"
+every = 120
+count = 3
+area = { min = [-400, -300], max = [400, -250] }
+"##,
+    ),
+    (
+        "scripts/main.lua",
+        r##"-- Handlers receive every event of their kind at once and answer with commands.
+function on_collision_enter(events)
+  for _, e in ipairs(events) do
+    if e.a_kind == "drone" and e.b_kind == "player" then
+      ludus.damage(e.b, 1)
+      ludus.destroy(e.a)
+    end
+  end
+end
+"##,
+    ),
+];
+
+/// The authoring reference in Markdown: every table and key with its type, default, allowed
+/// values and an example, after a complete small game. `docs/content.md` is this text.
+pub fn reference_markdown() -> String {
+    let mut out = String::new();
+    out.push_str(INTRO);
+    out.push_str("\n## A complete small game\n\n");
+    for (path, text) in EXAMPLE {
+        let lang = if path.ends_with(".lua") {
+            "lua"
+        } else {
+            "toml"
+        };
+        out.push_str(&format!("`{path}`:\n\n```{lang}\n{text}```\n\n"));
+    }
+    out.push_str(CONVENTIONS);
+    out.push('\n');
+    table(&mut out, &schema::RECT, 3);
+
+    // Archetypes and levels have sections of their own.
+    let mut seen: Vec<&str> = vec![schema::ARCHETYPE.title, schema::LEVEL.title];
+    out.push_str("## game.toml\n\n");
+    body(&mut out, &schema::GAME, 3, &mut seen);
+
+    out.push_str("## Archetypes\n\n");
+    out.push_str(schema::ARCHETYPE_FILE.doc);
+    out.push_str("\n\n");
+    section(&mut out, &schema::ARCHETYPE, 3, &mut seen);
+
+    out.push_str("## Levels\n\n");
+    body(&mut out, &schema::LEVEL, 3, &mut seen);
+
+    out.push_str("## Key names\n\n");
+    out.push_str("The names `keys` of an action may use:\n\n");
+    let names: Vec<String> = KEY_NAMES.iter().map(|k| format!("`{k}`")).collect();
+    out.push_str(&names.join(" "));
+    out.push('\n');
+    out
+}
+
+/// A table under a heading of `level`, then every table below it not shown yet.
+fn section(out: &mut String, t: &'static TableSchema, level: usize, seen: &mut Vec<&'static str>) {
+    seen.push(t.title);
+    table(out, t, level);
+    children(out, t, level + 1, seen);
+}
+
+/// A table's description and keys without a heading (the section's own), then the tables below
+/// it under headings of `level`.
+fn body(out: &mut String, t: &'static TableSchema, level: usize, seen: &mut Vec<&'static str>) {
+    seen.push(t.title);
+    out.push_str(t.doc);
+    out.push_str("\n\n");
+    keys(out, t);
+    children(out, t, level, seen);
+}
+
+fn children(out: &mut String, t: &'static TableSchema, level: usize, seen: &mut Vec<&'static str>) {
+    for k in t.keys {
+        if let Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) = k.ty
+            && !seen.contains(&c.title)
+        {
+            section(out, c, level, seen);
+        }
+    }
+}
+
+/// A heading, the table's description and its keys.
+fn table(out: &mut String, t: &TableSchema, depth: usize) {
+    out.push_str(&format!("{} `{}`\n\n", "#".repeat(depth.min(6)), t.title));
+    out.push_str(t.doc);
+    out.push_str("\n\n");
+    keys(out, t);
+}
+
+fn keys(out: &mut String, t: &TableSchema) {
+    out.push_str("| Key | Type | Default | Allowed | Meaning | Example |\n");
+    out.push_str("| --- | --- | --- | --- | --- | --- |\n");
+    for k in t.keys {
+        out.push_str(&row(k));
+    }
+    out.push('\n');
+}
+
+fn row(k: &KeySchema) -> String {
+    let ty = if k.unit.is_empty() {
+        k.ty.describe()
+    } else {
+        format!("{} ({})", k.ty.describe(), k.unit)
+    };
+    format!(
+        "| `{}` | {} | {} | {} | {} | `{}` |\n",
+        k.name,
+        ty,
+        k.default.describe(),
+        k.ty.range(),
+        k.doc,
+        k.example
+    )
+}
+
+const INTRO: &str = "# Ludus content reference
+
+<!-- Generated by `ludus_content::reference_markdown()` from the schema in
+content/src/schema.rs; a test fails when this file differs. Regenerate it with
+`LUDUS_BLESS=1 cargo test -p ludus-content --test reference`. -->
+
+A Ludus game is a folder. `game.toml` at its top declares the game: its settings, tags,
+collision layers, input actions, effects and sounds, and lists the other files: archetype
+files (kinds of entity), level files and Lua scripts. `ludus check GAME_DIR` reads everything
+and reports every problem it finds, each as `file:line:column` with the offending line.
+";
+
+const CONVENTIONS: &str = "## Conventions
+
+- **Every key is optional** unless its default says *required*; absent keys take the default
+  shown. An unknown key is an error (with a suggestion when it looks like a typo), so a
+  misspelt key never silently does nothing.
+- **Top-level keys come first.** In TOML, every key after a `[table]` header belongs to that
+  table.
+- **Names** (of tags, layers, actions, archetypes, levels, cooldowns, effects, sounds and
+  constants) are 1 to 64 characters: ASCII letters, digits, `_` and `-`. Each is declared once;
+  a name used before it is declared anywhere is an error.
+- **Paths** are relative to the game folder (not to the file that names them), use `/`, and
+  may not leave the folder: no absolute paths, no `..` above the top, no `\\`. Every content
+  file is at most 8 MiB, UTF-8, and not empty.
+- **Numbers** may be written as integers or floats where a number is expected; an integer is
+  required where the type says so. `nan` and `inf` are never accepted.
+- **Colours** are `\"#rgb\"`, `\"#rrggbb\"`, `\"#rrggbbaa\"` or a name: `white`, `black`,
+  `red`, `green`, `blue`, `yellow`, `orange`, `purple`, `gray` (`grey`).
+- **Points and pairs** (`[x, y]`, `[w, h]`) are arrays of exactly two numbers. A **size** is one
+  number (a square) or `[w, h]`.
+- **Rects** are tables, either `{ min = [x, y], max = [x, y] }` (each coordinate of `min` below
+  that of `max`) or `{ size = [w, h] }`, centred on the origin.
+- **Diagnostics** give 1-based lines and columns; columns count characters, not bytes.
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{MemorySource, load_game};
+
+    #[test]
+    fn the_example_game_loads() {
+        let mut source = MemorySource::new();
+        for (path, text) in EXAMPLE {
+            source.insert(*path, text.as_bytes());
+        }
+        if let Err(e) = load_game(&source) {
+            panic!("the reference's example must load:\n{}", e.render());
+        }
+    }
+
+    #[test]
+    fn every_key_is_documented() {
+        let doc = reference_markdown();
+        for t in [
+            &schema::GAME,
+            &schema::ARCHETYPE,
+            &schema::LEVEL,
+            &schema::SPRITE,
+            &schema::RECT,
+        ] {
+            for k in t.keys {
+                assert!(
+                    doc.contains(&format!("| `{}` |", k.name)),
+                    "{} {}",
+                    t.title,
+                    k.name
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+-- Combat: shooting, hits, deaths, gems and the player's health.
+local C = ludus.const
+
+function on_start()
+  ludus.set("hp", 6)
+end
+
+-- The fire trigger (held Space) fires along the player's facing, gated by its cooldown.
+function on_action(events)
+  for _, e in ipairs(events) do
+    if e.action == "fire" then
+      local v = C.bullet_speed
+      ludus.spawn("bullet", e.x + e.fx * 18, e.y + e.fy * 18, { vx = e.fx * v, vy = e.fy * v })
+      ludus.sound("shoot")
+    end
+  end
+end
+
+-- Triggers: a bullet (the trigger) touching an enemy or a wall; a gem touched by the player.
+function on_trigger_enter(events)
+  local spent = {}
+  for _, e in ipairs(events) do
+    if e.a_kind == "bullet" and not spent[e.a] then
+      spent[e.a] = true
+      ludus.destroy(e.a)
+      ludus.effect("hit", e.ax, e.ay)
+      if ludus.has(e.b_tags, "enemy") then
+        ludus.damage(e.b, 1, e.a)
+      end
+    elseif e.a_kind == "gem" and e.b_kind == "player" and ludus.alive(e.a) then
+      ludus.destroy(e.a)
+      ludus.add_score(C.gem_score)
+      ludus.effect("gem", e.ax, e.ay)
+      ludus.sound("gem")
+    end
+  end
+end
+
+-- Enemies touching the player hurt it, again every tick the contact lasts; the player's
+-- invulnerability (health.invulnerable) spaces the hits out.
+local function touch(events)
+  for _, e in ipairs(events) do
+    if e.a_kind == "player" then
+      ludus.damage(e.a, 1, e.b)
+    elseif e.b_kind == "player" then
+      ludus.damage(e.b, 1, e.a)
+    end
+  end
+end
+on_collision_enter = touch
+on_collision_stay = touch
+
+function on_damage(events)
+  for _, d in ipairs(events) do
+    if d.kind == "player" then
+      ludus.set("hp", math.max(d.health, 0))
+      ludus.effect("hurt", d.x, d.y)
+      ludus.sound("hurt")
+      if d.health <= 0 then
+        ludus.destroy(d.id)
+        ludus.effect("death", d.x, d.y)
+        ludus.game_over("Game over")
+      end
+    elseif d.health <= 0 then
+      ludus.destroy(d.id)
+      ludus.add_score(d.kind == "brute" and 5 or 1)
+      ludus.effect("death", d.x, d.y)
+      ludus.sound("death", 0.8, 0.9 + ludus.random() * 0.2)
+      if ludus.random() < C.gem_chance then
+        ludus.spawn("gem", d.x, d.y)
+      end
+    else
+      ludus.sound("hit")
+    end
+  end
+end

@@ -1,0 +1,291 @@
+//! The platform loop: a miniquad window that pumps input into the runner, calls its frame
+//! function once per presentation callback, draws, plays sounds and paces.
+
+use crate::audio::Audio;
+use crate::frames::Line;
+use crate::keys::{button_name, key_name};
+use crate::renderer::{Label, Renderer};
+use crate::runner::Runner;
+use ludus_core::{Color, Mode, Signal};
+use miniquad::*;
+
+/// Options of `ludus run` that the window honours.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Scripted input, one line per frame (`--script`).
+    pub script: Vec<Line>,
+    /// Write the window's pixels to this PNG when quitting (`--screenshot`).
+    pub screenshot: Option<std::path::PathBuf>,
+    /// Quit after this many frames (`--frames-max`).
+    pub max_frames: Option<u64>,
+    /// Cap presented frames per second (0: no cap).
+    pub fps_cap: u32,
+    /// Watch the game folder and reload changed files.
+    pub watch: Option<std::path::PathBuf>,
+}
+
+/// A label to draw: text, position in pixels, colour, and whether it uses the title face.
+type TextLine = (String, f32, f32, Color, bool);
+
+pub struct App {
+    runner: Runner,
+    ctx: Box<dyn RenderingBackend>,
+    renderer: Renderer,
+    audio: Audio,
+    options: RunOptions,
+    frames: u64,
+    last_ns: Option<u64>,
+    start: f64,
+    #[cfg(not(target_arch = "wasm32"))]
+    watcher: Option<crate::watch::Watcher>,
+}
+
+/// Monotonic-ish nanoseconds from miniquad's clock, relative to `start`.
+fn now_ns(start: f64) -> u64 {
+    ((date::now() - start).max(0.0) * 1e9) as u64
+}
+
+impl App {
+    pub fn new(runner: Runner, images: &[Option<(u16, u16, Vec<u8>)>], options: RunOptions) -> App {
+        let mut ctx = window::new_rendering_backend();
+        let renderer = Renderer::new(ctx.as_mut(), images, window::dpi_scale());
+        let audio = Audio::new(&runner.def().sounds);
+        #[cfg(not(target_arch = "wasm32"))]
+        let watcher = options
+            .watch
+            .as_ref()
+            .and_then(|dir| crate::watch::Watcher::new(dir).ok());
+        App {
+            runner,
+            ctx,
+            renderer,
+            audio,
+            options,
+            frames: 0,
+            last_ns: None,
+            start: date::now(),
+            #[cfg(not(target_arch = "wasm32"))]
+            watcher,
+        }
+    }
+
+    fn labels(&self) -> (Vec<TextLine>, f32) {
+        let (w, h) = window::screen_size();
+        let body = &self.renderer.atlas.body;
+        let title = &self.renderer.atlas.title;
+        let line = body.line_height;
+        let mut out = Vec::new();
+        let white = Color::WHITE;
+        let pad = 10.0 * window::dpi_scale();
+        for (i, text) in self.runner.hud_lines().into_iter().enumerate() {
+            out.push((text, pad, pad + i as f32 * line, white, false));
+        }
+        let help = self.runner.help_line();
+        out.push((
+            help,
+            pad,
+            h - line - pad,
+            Color::rgba(200, 200, 210, 200),
+            false,
+        ));
+        if let Some(err) = &self.runner.reload_error {
+            for (i, l) in err.lines().take(6).enumerate() {
+                out.push((
+                    l.to_string(),
+                    pad,
+                    h * 0.6 + i as f32 * line,
+                    Color::rgb(255, 120, 120),
+                    false,
+                ));
+            }
+        }
+        let mut dim = 0.0;
+        if let Some((head, lines)) = self.runner.banner() {
+            dim = if self.runner.session.mode() == Mode::Faulted {
+                0.6
+            } else {
+                0.35
+            };
+            let y0 = h * 0.32;
+            let color = if self.runner.session.mode() == Mode::Faulted {
+                Color::rgb(255, 110, 110)
+            } else {
+                white
+            };
+            out.push((
+                head.clone(),
+                (w - title.width(&head)) / 2.0,
+                y0,
+                color,
+                true,
+            ));
+            for (i, l) in lines.iter().enumerate() {
+                let y = y0 + title.line_height + i as f32 * line * 1.2;
+                out.push((
+                    l.clone(),
+                    (w - body.width(l)).max(pad * 2.0) / 2.0,
+                    y,
+                    white,
+                    false,
+                ));
+            }
+        }
+        if self.runner.overlay {
+            let lines = self.runner.overlay_lines();
+            let x = w - 70.0 * body.glyph('M').advance - pad;
+            for (i, l) in lines.into_iter().enumerate() {
+                out.push((
+                    l,
+                    x.max(pad),
+                    pad + i as f32 * line,
+                    Color::rgb(170, 255, 170),
+                    false,
+                ));
+            }
+            let calls = format!(
+                "draw calls {}  audio {}",
+                self.renderer.calls,
+                if self.audio.enabled() { "on" } else { "off" }
+            );
+            out.push((
+                calls,
+                x.max(pad),
+                pad + 7.0 * line,
+                Color::rgb(170, 255, 170),
+                false,
+            ));
+        }
+        (out, dim)
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn screenshot(&mut self, path: &std::path::Path) {
+        let (w, h) = window::screen_size();
+        let (w, h) = (w as usize, h as usize);
+        let mut px = vec![0u8; w * h * 4];
+        // SAFETY: the GL context is current on this thread during `draw`; the buffer holds
+        // exactly w * h RGBA bytes, which is what glReadPixels writes for this format.
+        unsafe {
+            miniquad::gl::glReadPixels(
+                0,
+                0,
+                w as i32,
+                h as i32,
+                miniquad::gl::GL_RGBA,
+                miniquad::gl::GL_UNSIGNED_BYTE,
+                px.as_mut_ptr() as *mut _,
+            );
+        }
+        let mut flipped = Vec::with_capacity(px.len());
+        for row in (0..h).rev() {
+            flipped.extend_from_slice(&px[row * w * 4..(row + 1) * w * 4]);
+        }
+        if let Err(e) = crate::image::write_png(path, w as u32, h as u32, &flipped) {
+            eprintln!("ludus: cannot write the screenshot {}: {e}", path.display());
+        }
+    }
+}
+
+impl EventHandler for App {
+    fn update(&mut self) {}
+
+    fn draw(&mut self) {
+        let now = now_ns(self.start);
+        let dt = self
+            .last_ns
+            .map_or(0.0, |l| now.saturating_sub(l) as f32 / 1e9);
+        self.last_ns = Some(now);
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(w) = &mut self.watcher
+            && w.changed()
+        {
+            crate::watch::reload(&mut self.runner);
+        }
+        if let Some(line) = self.options.script.get(self.frames as usize) {
+            line.pump(&mut self.runner.session);
+        }
+        self.runner.frame(now, dt);
+        for cue in std::mem::take(&mut self.runner.sounds) {
+            self.audio.play(cue);
+        }
+        let (owned, dim) = self.labels();
+        let labels: Vec<Label<'_>> = owned
+            .iter()
+            .map(|(text, x, y, color, title)| Label {
+                text,
+                x: *x,
+                y: *y,
+                color: *color,
+                title: *title,
+            })
+            .collect();
+        self.renderer.draw(
+            self.ctx.as_mut(),
+            &self.runner.frame,
+            &self.runner.particles,
+            &labels,
+            dim,
+        );
+        self.frames += 1;
+        let last = self.options.max_frames.is_some_and(|m| self.frames >= m);
+        #[cfg(not(target_arch = "wasm32"))]
+        if last && let Some(path) = self.options.screenshot.clone() {
+            self.screenshot(&path);
+        }
+        self.ctx.commit_frame();
+        if last {
+            window::order_quit();
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let after = now_ns(self.start);
+            if let Some(target) = self.runner.session.next_frame_target(after, true)
+                && target > after
+            {
+                std::thread::sleep(std::time::Duration::from_nanos(target - after));
+            }
+        }
+    }
+
+    fn key_down_event(&mut self, key: KeyCode, _mods: KeyMods, repeat: bool) {
+        if repeat {
+            return;
+        }
+        if key == KeyCode::Escape && cfg!(not(target_arch = "wasm32")) {
+            window::order_quit();
+            return;
+        }
+        if let Some(name) = key_name(key) {
+            self.runner.key_down(name);
+        }
+    }
+
+    fn key_up_event(&mut self, key: KeyCode, _mods: KeyMods) {
+        if let Some(name) = key_name(key) {
+            self.runner.key_up(name);
+        }
+    }
+
+    fn mouse_button_down_event(&mut self, button: MouseButton, _x: f32, _y: f32) {
+        if let Some(name) = button_name(button) {
+            self.runner.key_down(name);
+        }
+    }
+
+    fn mouse_button_up_event(&mut self, button: MouseButton, _x: f32, _y: f32) {
+        if let Some(name) = button_name(button) {
+            self.runner.key_up(name);
+        }
+    }
+
+    fn window_minimized_event(&mut self) {
+        self.runner.focus_lost();
+        self.runner.session.signal(Signal::Hide);
+    }
+
+    fn window_restored_event(&mut self) {
+        self.runner.session.signal(Signal::Show);
+    }
+
+    fn mouse_leave_event(&mut self) {}
+}

@@ -1,0 +1,19 @@
+//! The bundled example game, embedded in the binary.
+
+use crate::project::Project;
+use std::collections::BTreeMap;
+
+include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
+
+/// The bundled example's files, by path relative to its folder.
+pub fn files() -> BTreeMap<String, Vec<u8>> {
+    FILES
+        .iter()
+        .map(|(p, b)| (p.to_string(), b.to_vec()))
+        .collect()
+}
+
+/// The bundled example, loaded.
+pub fn project() -> Result<Project, String> {
+    Project::from_files("swarm (bundled)", files())
+}

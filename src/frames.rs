@@ -1,0 +1,283 @@
+//! Scripted frames and per-tick input: the JSON Lines formats of `ludus sim --frames`,
+//! `ludus sim --input` and `ludus run --script`. See docs/headless.md.
+
+use ludus_core::{ActionId, ActionKind, GameDef, InputEvent, Session, Signal, TickInput};
+use serde_json::Value;
+
+/// One line: a presentation callback (`--frames`) or one tick's input (`--input`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Line {
+    /// 1-based line number in its file, for messages.
+    pub line: usize,
+    /// Time since the previous callback (`--frames`).
+    pub dt_ns: Option<u64>,
+    /// The tick this input belongs to (`--input`).
+    pub tick: Option<u64>,
+    pub press: Vec<ActionId>,
+    pub release: Vec<ActionId>,
+    pub tap: Vec<ActionId>,
+    pub cancel: Vec<ActionId>,
+    pub axis: Vec<(ActionId, f32)>,
+    pub ui: Vec<ActionId>,
+    pub signal: Option<Signal>,
+}
+
+/// Which of the two formats a file is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `--frames`: every line needs `dt_ms` or `dt_ns`.
+    Frames,
+    /// `--input`: every line needs `tick`, increasing.
+    Input,
+    /// `ludus run --script`: per frame, no timing keys needed.
+    Script,
+}
+
+const KEYS: &[&str] = &[
+    "dt_ms", "dt_ns", "tick", "press", "release", "tap", "cancel", "axis", "ui", "signal",
+];
+
+const SIGNALS: &[&str] = &[
+    "pause",
+    "resume",
+    "step",
+    "hide",
+    "show",
+    "focus_lost",
+    "focus_gained",
+    "restart",
+];
+
+/// Parses a whole file; errors are `path:line: message`.
+pub fn parse(path: &str, text: &str, format: Format, def: &GameDef) -> Result<Vec<Line>, String> {
+    let mut out = Vec::new();
+    let mut last_tick = 0u64;
+    for (i, raw) in text.lines().enumerate() {
+        let n = i + 1;
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || trimmed.starts_with("//") {
+            continue;
+        }
+        let at = |m: String| format!("{path}:{n}: {m}");
+        let value: Value =
+            serde_json::from_str(trimmed).map_err(|e| at(format!("not valid JSON ({e})")))?;
+        let mut line = parse_line(&value, format, def).map_err(at)?;
+        line.line = n;
+        if format == Format::Input {
+            let t = line.tick.unwrap_or(0);
+            if t <= last_tick {
+                return Err(at(format!(
+                    "ticks must increase from line to line (got {t} after {last_tick})"
+                )));
+            }
+            last_tick = t;
+        }
+        out.push(line);
+    }
+    Ok(out)
+}
+
+fn parse_line(v: &Value, format: Format, def: &GameDef) -> Result<Line, String> {
+    let obj = v.as_object().ok_or("each line must be a JSON object")?;
+    for k in obj.keys() {
+        if !KEYS.contains(&k.as_str()) {
+            return Err(format!(
+                "unknown key `{k}` (expected one of: {})",
+                KEYS.join(", ")
+            ));
+        }
+    }
+    let mut line = Line::default();
+    let number = |key: &str| -> Result<Option<f64>, String> {
+        match obj.get(key) {
+            None => Ok(None),
+            Some(v) => v
+                .as_f64()
+                .filter(|f| f.is_finite() && *f >= 0.0)
+                .map(Some)
+                .ok_or_else(|| format!("`{key}` must be a non-negative number")),
+        }
+    };
+    let dt_ms = number("dt_ms")?;
+    let dt_ns = match obj.get("dt_ns") {
+        None => None,
+        Some(v) => Some(v.as_u64().ok_or("`dt_ns` must be a whole number >= 0")?),
+    };
+    line.dt_ns = match (dt_ms, dt_ns) {
+        (Some(_), Some(_)) => return Err("give `dt_ms` or `dt_ns`, not both".into()),
+        (Some(ms), None) => {
+            if ms > 3.6e6 {
+                return Err(format!("`dt_ms` {ms} is more than an hour"));
+            }
+            Some((ms * 1e6).round() as u64)
+        }
+        (None, ns) => ns,
+    };
+    line.tick = match obj.get("tick") {
+        None => None,
+        Some(v) => Some(
+            v.as_u64()
+                .filter(|t| *t >= 1)
+                .ok_or("`tick` must be a whole number >= 1")?,
+        ),
+    };
+    match format {
+        Format::Frames if line.dt_ns.is_none() => {
+            return Err("every frame needs `dt_ms` or `dt_ns`".into());
+        }
+        Format::Input if line.tick.is_none() => return Err("every line needs `tick`".into()),
+        Format::Input | Format::Script if line.dt_ns.is_some() => {
+            return Err("`dt_ms`/`dt_ns` only belong in --frames files".into());
+        }
+        Format::Frames | Format::Script if line.tick.is_some() => {
+            return Err("`tick` only belongs in --input files".into());
+        }
+        _ => {}
+    }
+    line.press = actions(obj.get("press"), "press", def, Some(ActionKind::Button))?;
+    line.release = actions(obj.get("release"), "release", def, Some(ActionKind::Button))?;
+    line.tap = actions(obj.get("tap"), "tap", def, Some(ActionKind::Button))?;
+    line.cancel = actions(obj.get("cancel"), "cancel", def, Some(ActionKind::Button))?;
+    line.ui = actions(obj.get("ui"), "ui", def, None)?;
+    if let Some(axis) = obj.get("axis") {
+        let map = axis
+            .as_object()
+            .ok_or("`axis` must be an object of action: value")?;
+        for (name, v) in map {
+            let id = action(name, def, Some(ActionKind::Axis))?;
+            let value = v
+                .as_f64()
+                .filter(|f| f.is_finite() && (-1.0..=1.0).contains(f))
+                .ok_or_else(|| format!("axis `{name}` must be a number in [-1, 1]"))?;
+            line.axis.push((id, value as f32));
+        }
+    }
+    if let Some(s) = obj.get("signal") {
+        let s = s.as_str().ok_or("`signal` must be a string")?;
+        line.signal = Some(match s {
+            "pause" => Signal::Pause,
+            "resume" => Signal::Resume,
+            "step" => Signal::Step(TickInput::neutral()),
+            "hide" => Signal::Hide,
+            "show" => Signal::Show,
+            "focus_lost" => Signal::FocusLost,
+            "focus_gained" => Signal::FocusGained,
+            "restart" => Signal::Restart,
+            other => {
+                return Err(format!(
+                    "unknown signal `{other}` (expected one of: {})",
+                    SIGNALS.join(", ")
+                ));
+            }
+        });
+        if format == Format::Input {
+            return Err("signals belong in --frames files; --input is per tick".into());
+        }
+    }
+    Ok(line)
+}
+
+fn action(name: &str, def: &GameDef, kind: Option<ActionKind>) -> Result<ActionId, String> {
+    let id = def.actions.find(name).ok_or_else(|| {
+        let names: Vec<&str> = def.actions.iter().map(|(_, a)| a.name.as_str()).collect();
+        format!(
+            "unknown action `{name}` (the game declares: {})",
+            names.join(", ")
+        )
+    })?;
+    if let (Some(k), Some(a)) = (kind, def.actions.get(id))
+        && a.kind != k
+    {
+        return Err(format!("action `{name}` is {:?}, not {k:?}", a.kind).to_lowercase());
+    }
+    Ok(id)
+}
+
+fn actions(
+    v: Option<&Value>,
+    key: &str,
+    def: &GameDef,
+    kind: Option<ActionKind>,
+) -> Result<Vec<ActionId>, String> {
+    let Some(v) = v else {
+        return Ok(Vec::new());
+    };
+    let list = v
+        .as_array()
+        .ok_or_else(|| format!("`{key}` must be an array of action names"))?;
+    list.iter()
+        .map(|item| {
+            let name = item
+                .as_str()
+                .ok_or_else(|| format!("`{key}` must list action names as strings"))?;
+            action(name, def, kind)
+        })
+        .collect()
+}
+
+impl Line {
+    /// Pumps this line's signal and input into the session, as a platform would before the
+    /// frame that sees them.
+    pub fn pump(&self, session: &mut Session) {
+        if let Some(s) = &self.signal {
+            session.signal(s.clone());
+        }
+        for a in &self.ui {
+            session.ui_consumed(InputEvent::Press(*a));
+        }
+        for a in &self.press {
+            session.input(InputEvent::Press(*a));
+        }
+        for a in &self.release {
+            session.input(InputEvent::Release(*a));
+        }
+        for a in &self.tap {
+            session.input(InputEvent::Press(*a));
+            session.input(InputEvent::Release(*a));
+        }
+        for a in &self.cancel {
+            session.input(InputEvent::Cancel(*a));
+        }
+        for (a, v) in &self.axis {
+            session.input(InputEvent::Axis(*a, *v));
+        }
+    }
+
+    /// The `TickInput` this `--input` line describes, applied on top of the held state
+    /// carried from earlier lines (`held` and `axes` persist until released or changed).
+    pub fn apply_to(&self, held: &mut TickInput) -> TickInput {
+        let mut input = TickInput {
+            held: held.held,
+            axes: held.axes.clone(),
+            ..TickInput::default()
+        };
+        for a in &self.press {
+            if !input.held(*a) {
+                input.set_pressed(*a, true);
+            }
+            input.set_held(*a, true);
+        }
+        for a in &self.tap {
+            input.set_pressed(*a, true);
+            input.set_released(*a, true);
+        }
+        for a in &self.release {
+            if input.held(*a) {
+                input.set_released(*a, true);
+            }
+            input.set_held(*a, false);
+        }
+        for a in &self.cancel {
+            if input.held(*a) {
+                input.set_cancelled(*a, true);
+            }
+            input.set_held(*a, false);
+        }
+        for (a, v) in &self.axis {
+            input.set_axis(*a, *v);
+        }
+        held.held = input.held;
+        held.axes = input.axes.clone();
+        input
+    }
+}

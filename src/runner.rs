@@ -1,0 +1,348 @@
+//! The platform-independent half of a running game: session, game, key map, presentation state
+//! and the text the UI shows. The desktop window, the browser and the headless commands all
+//! drive a [`Runner`] the same way: pump input, call [`Runner::frame`], draw what it exposes.
+
+use crate::particles::Particles;
+use crate::project::Project;
+use ludus_core::*;
+
+/// Keys the UI owns; they never reach gameplay.
+pub const UI_KEYS: &[(&str, &str)] = &[
+    ("p", "pause"),
+    ("n", "step"),
+    ("r", "restart"),
+    ("f3", "overlay"),
+];
+
+/// A sound the frame asks the audio service to play.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SoundCue {
+    pub sound: SoundId,
+    pub volume: f32,
+    pub pitch: f32,
+}
+
+/// Per-tick cost, measured around each tick with the injected clock.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TickCost {
+    pub last_ns: u64,
+    pub script_ns: u64,
+    /// Exponential average, for a steady display.
+    pub avg_ns: f64,
+}
+
+/// The game plus the measurements the overlay shows; the session drives it.
+pub struct Driven {
+    pub game: Game,
+    pub cost: TickCost,
+    clock: fn() -> u64,
+}
+
+impl Driven {
+    pub fn clock(&self) -> fn() -> u64 {
+        self.clock
+    }
+}
+
+impl Simulation for Driven {
+    fn tick(&mut self, tick: u64, input: &TickInput) -> Result<(), Fault> {
+        let start = (self.clock)();
+        let result = self.game.tick(tick, input);
+        let ns = (self.clock)().saturating_sub(start);
+        self.cost.last_ns = ns;
+        self.cost.script_ns = self.game.consequences().last_tick_ns().unwrap_or(0);
+        self.cost.avg_ns = if self.cost.avg_ns == 0.0 {
+            ns as f64
+        } else {
+            self.cost.avg_ns * 0.9 + ns as f64 * 0.1
+        };
+        result
+    }
+
+    fn load(&mut self, request: &LoadRequest) -> LoadStatus {
+        self.game.load(request)
+    }
+}
+
+/// See the module documentation.
+pub struct Runner {
+    pub project: Project,
+    pub session: Session,
+    pub driven: Driven,
+    pub keys: KeyMap,
+    /// The latest completed world as draw data. While faulted it is not refreshed: it is the
+    /// last valid frame, the fault screen's background.
+    pub frame: RenderFrame,
+    pub particles: Particles,
+    pub sounds: Vec<SoundCue>,
+    pub overlay: bool,
+    pub last: Option<FrameReport>,
+    pub log: Vec<String>,
+    /// A reload of content or scripts that failed: shown until the next successful one.
+    pub reload_error: Option<String>,
+    /// Stress entities the game was started with (kept across reloads).
+    pub stress: u32,
+}
+
+impl Runner {
+    pub fn new(project: Project, entities: u32, clock: fn() -> u64) -> Result<Runner, Fault> {
+        let game = project.start(entities)?;
+        Runner::with_game(project, game, clock)
+    }
+
+    pub fn with_game(project: Project, game: Game, clock: fn() -> u64) -> Result<Runner, Fault> {
+        let def = project.def.clone();
+        let entry = def
+            .levels
+            .get(def.entry_level)
+            .map_or(Mode::Playing, |l| l.entry_mode);
+        let session = Session::new(def.tick, def.actions.len(), entry)
+            .map_err(|e| Fault::new(FaultKind::Load, format!("tick policy: {e}")))?;
+        let keys = KeyMap::new(&def.actions, def.bindings.clone());
+        let mut frame = RenderFrame::with_capacity(def.limits.draws as usize);
+        frame.extract(game.world(), &def, Interpolation::Exact);
+        Ok(Runner {
+            project,
+            session,
+            driven: Driven {
+                game,
+                cost: TickCost::default(),
+                clock,
+            },
+            keys,
+            frame,
+            particles: Particles::default(),
+            sounds: Vec::new(),
+            overlay: false,
+            last: None,
+            log: Vec::new(),
+            reload_error: None,
+            stress: 0,
+        })
+    }
+
+    pub fn set_stress(&mut self, entities: u32) {
+        self.stress = entities;
+    }
+
+    pub fn def(&self) -> &GameDef {
+        &self.project.def
+    }
+
+    /// A key went down. UI keys act at once; others go to gameplay through the key map.
+    pub fn key_down(&mut self, key: &str) {
+        match key {
+            "p" => self.session.signal(Signal::TogglePause),
+            "n" => self.session.signal(Signal::Step(TickInput::neutral())),
+            "r" => self.session.signal(Signal::Restart),
+            "f3" => self.overlay = !self.overlay,
+            _ => self.keys.key_down(key, self.session.bridge_mut()),
+        }
+    }
+
+    pub fn key_up(&mut self, key: &str) {
+        if !UI_KEYS.iter().any(|(k, _)| *k == key) {
+            self.keys.key_up(key, self.session.bridge_mut());
+        }
+    }
+
+    /// Focus left the window: every held key is cancelled and must be pressed again.
+    pub fn focus_lost(&mut self) {
+        self.keys.cancel_all(self.session.bridge_mut());
+        self.session.signal(Signal::FocusLost);
+    }
+
+    /// One presentation callback at `now_ns`; `dt` is the frame's presentation time in seconds
+    /// (for particles only: gameplay never sees it).
+    pub fn frame(&mut self, now_ns: u64, dt: f32) -> FrameReport {
+        let report = self.session.frame(now_ns, &mut self.driven);
+        if report.published {
+            self.particles.clear();
+        }
+        if self.session.mode() != Mode::Faulted {
+            let interpolation = match self.session.mode() {
+                Mode::Playing if !report.loading => Interpolation::Alpha(report.alpha),
+                _ => Interpolation::Exact,
+            };
+            self.frame
+                .extract(self.driven.game.world(), &self.project.def, interpolation);
+        }
+        // Presentation requests of completed ticks, each exactly once.
+        let def = self.project.def.clone();
+        for request in self.driven.game.outbox().drain() {
+            match request.what {
+                Presentation::Effect { effect, pos, color } => {
+                    if let Some(e) = def.effects.get(effect.0 as usize) {
+                        self.particles.burst(e, pos, color, request.seq);
+                    }
+                }
+                Presentation::Sound {
+                    sound,
+                    volume,
+                    pitch,
+                } => self.sounds.push(SoundCue {
+                    sound,
+                    volume,
+                    pitch,
+                }),
+            }
+        }
+        self.particles.update(dt.clamp(0.0, 0.1));
+        let lines = self.driven.game.consequences_mut().drain_log();
+        self.log.extend(lines);
+        if self.log.len() > 200 {
+            let excess = self.log.len() - 200;
+            self.log.drain(..excess);
+        }
+        self.last = Some(report);
+        report
+    }
+
+    /// HUD lines with `{score}`, `{tick}` and game variables substituted.
+    pub fn hud_lines(&self) -> Vec<String> {
+        let world = self.driven.game.world();
+        self.project
+            .def
+            .hud
+            .iter()
+            .map(|line| substitute(line, world))
+            .collect()
+    }
+
+    /// A centred banner: title and lines (pause, game over, fault), if any.
+    pub fn banner(&self) -> Option<(String, Vec<String>)> {
+        if let Some(f) = self.session.fault() {
+            let mut lines = vec![f.message.lines().next().unwrap_or("").to_string()];
+            if let Some(loc) = &f.location {
+                lines.push(format!("at {loc}"));
+            }
+            if f.tick > 0 {
+                lines.push(format!("tick {}", f.tick));
+            }
+            lines.push("R to restart".into());
+            return Some(("FAULT".into(), lines));
+        }
+        if let Some(msg) = self.driven.game.world().game_over() {
+            return Some((msg.to_uppercase(), vec!["R to restart".into()]));
+        }
+        if self.session.mode() == Mode::Paused {
+            return Some((
+                "PAUSED".into(),
+                vec!["P to resume, N to step one tick".into()],
+            ));
+        }
+        None
+    }
+
+    /// The help line: the game's actions with their keys, then the UI keys.
+    pub fn help_line(&self) -> String {
+        let def = &self.project.def;
+        let mut parts = Vec::new();
+        for (id, action) in def.actions.iter() {
+            let keys: Vec<&str> = def
+                .bindings
+                .iter()
+                .filter(|b| b.action == id)
+                .map(|b| b.key.as_str())
+                .take(4)
+                .collect();
+            if !keys.is_empty() {
+                parts.push(format!("{} {}", keys.join("/"), action.name));
+            }
+        }
+        parts.push("P pause".into());
+        parts.push("N step".into());
+        parts.push("R restart".into());
+        parts.push("F3 overlay".into());
+        parts.join("  ")
+    }
+
+    /// The debug overlay's lines: the frame loop's own figures.
+    pub fn overlay_lines(&self) -> Vec<String> {
+        let Some(r) = self.last else {
+            return Vec::new();
+        };
+        let ms = |ns: u64| ns as f64 / 1e6;
+        let world = self.driven.game.world();
+        let c = world.counters();
+        let s = self.session.stats();
+        let out = self.driven.game.outbox_stats();
+        let cost = self.driven.cost;
+        vec![
+            format!(
+                "frame {}  {}  tick {}  alpha {:.2}",
+                r.frame,
+                r.mode.name(),
+                r.tick,
+                r.alpha
+            ),
+            format!(
+                "raw {:.2} ms  accepted {:.2}  clamped {:.2}  excluded {:.2}",
+                ms(r.time.raw_ns),
+                ms(r.time.accepted_ns),
+                ms(r.time.clamped_ns),
+                ms(r.time.excluded_ns)
+            ),
+            format!(
+                "ticks run {}  discarded {} (total {})",
+                r.ticks_run, r.ticks_discarded, s.discarded_ticks
+            ),
+            format!(
+                "tick cost {:.3} ms (avg {:.3})  scripts {:.3} ms",
+                ms(cost.last_ns),
+                cost.avg_ns / 1e6,
+                ms(cost.script_ns)
+            ),
+            format!(
+                "entities {}  contacts {}  timers {}",
+                world.entity_count(),
+                world.contacts().len(),
+                world.timers().len()
+            ),
+            format!(
+                "stale commands {}  filtered {}  outbox {} delivered {} dropped {}",
+                c.stale_commands,
+                c.pending_destroy_filtered,
+                out.published,
+                out.delivered,
+                out.dropped
+            ),
+            format!(
+                "draws {}  overflow {}  particles {}",
+                self.frame.draws.len(),
+                self.frame.overflow,
+                self.particles.len()
+            ),
+        ]
+    }
+}
+
+/// Replaces `{score}`, `{tick}` and `{name}` of game variables in a HUD line.
+pub fn substitute(line: &str, world: &SimWorld) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            out.push_str(&rest[open..]);
+            return out;
+        };
+        let key = &after[..close];
+        match key {
+            "score" => out.push_str(&world.score().to_string()),
+            "tick" => out.push_str(&world.tick().to_string()),
+            "entities" => out.push_str(&world.entity_count().to_string()),
+            _ => match world.vars().get(key) {
+                Some(v) if v.fract() == 0.0 && v.abs() < 1e15 => {
+                    out.push_str(&format!("{}", *v as i64))
+                }
+                Some(v) => out.push_str(&format!("{v:.2}")),
+                None => out.push('-'),
+            },
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
