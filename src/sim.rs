@@ -21,8 +21,10 @@ pub struct SimArgs {
     /// Add this many entities of the game's [stress] archetype.
     #[arg(long, default_value_t = 0)]
     pub entities: u32,
-    /// Per-tick input, JSON Lines keyed by "tick" (see docs/headless.md).
-    #[arg(long, conflicts_with = "frames")]
+    /// Per-tick input, JSON Lines keyed by "tick" (see docs/headless.md). With --frames, it
+    /// replaces the input the frames pump, so the same ticks see the same input at any frame
+    /// rate.
+    #[arg(long)]
     pub input: Option<PathBuf>,
     /// Presentation callbacks with their time deltas, JSON Lines (drives the real frame clock).
     #[arg(long)]
@@ -45,8 +47,47 @@ pub struct SimArgs {
     pub check_invariants: bool,
 }
 
+/// Turns `--input` lines into each tick's `TickInput`: a line applies at its tick; held
+/// buttons and axis values persist until a later line changes them.
+#[derive(Debug, Default)]
+pub struct PerTick {
+    lines: Vec<Line>,
+    next: usize,
+    held: TickInput,
+}
+
+impl PerTick {
+    pub fn new(lines: Vec<Line>) -> PerTick {
+        PerTick {
+            lines,
+            next: 0,
+            held: TickInput::neutral(),
+        }
+    }
+
+    /// The input of `tick` (ticks must be asked in increasing order).
+    pub fn input(&mut self, tick: u64) -> TickInput {
+        while self.next < self.lines.len() && self.lines[self.next].tick.is_some_and(|t| t < tick) {
+            self.next += 1;
+        }
+        match self.lines.get(self.next) {
+            Some(l) if l.tick == Some(tick) => {
+                self.next += 1;
+                l.apply_to(&mut self.held)
+            }
+            _ => TickInput {
+                held: self.held.held,
+                axes: self.held.axes.clone(),
+                ..TickInput::default()
+            },
+        }
+    }
+}
+
 /// Records ticks into segments and writes trace lines; the session drives it.
 pub struct Driver {
+    /// Replaces the session's input when set (`--input` with `--frames`).
+    pub per_tick: Option<PerTick>,
     pub game: Game,
     pub recording: Option<Recording>,
     detail: bool,
@@ -112,8 +153,12 @@ impl Driver {
 
 impl Simulation for Driver {
     fn tick(&mut self, tick: u64, input: &TickInput) -> Result<(), Fault> {
-        let report = self.game.step(input)?;
-        self.record(tick, input, &report);
+        let input = match &mut self.per_tick {
+            Some(p) => p.input(tick),
+            None => input.clone(),
+        };
+        let report = self.game.step(&input)?;
+        self.record(tick, &input, &report);
         Ok(())
     }
 
@@ -153,6 +198,7 @@ pub fn driver(project: &Project, entities: u32, threads: Option<usize>) -> Resul
         ));
     }
     Ok(Driver {
+        per_tick: None,
         game,
         recording: None,
         detail: false,
@@ -236,19 +282,9 @@ pub fn main(args: SimArgs) -> i32 {
     match &frames {
         None => {
             let ticks = args.ticks.unwrap_or(600);
-            let lines = input.unwrap_or_default();
-            let mut next = lines.iter().peekable();
-            let mut held = TickInput::neutral();
+            let mut per_tick = PerTick::new(input.unwrap_or_default());
             for tick in 1..=ticks {
-                let tick_input = match next.peek() {
-                    Some(l) if l.tick == Some(tick) => next.next().map(|l| l.apply_to(&mut held)),
-                    _ => None,
-                }
-                .unwrap_or_else(|| TickInput {
-                    held: held.held,
-                    axes: held.axes.clone(),
-                    ..TickInput::default()
-                });
+                let tick_input = per_tick.input(tick);
                 if let Err(f) = d.step(&tick_input) {
                     fault = Some(f);
                     break;
@@ -256,6 +292,7 @@ pub fn main(args: SimArgs) -> i32 {
             }
         }
         Some(lines) => {
+            d.per_tick = input.map(PerTick::new);
             let def = &project.def;
             let entry = def
                 .levels

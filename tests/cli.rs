@@ -1,0 +1,433 @@
+//! The `ludus` command line, end to end: check, new, sim, replay, and their failure modes.
+//! Every test runs the real binary in a fresh process.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn ludus() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ludus"))
+}
+
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/swarm")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ludus-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// A deterministic play session: fire held, the movement direction changing every 90 ticks.
+fn input_lines(ticks: u64) -> String {
+    let dirs = [
+        (1.0, 0.0),
+        (0.0, 1.0),
+        (-1.0, 0.0),
+        (0.0, -1.0),
+        (0.7, 0.7),
+        (-0.7, -0.7),
+    ];
+    let mut out =
+        String::from("{\"tick\":1,\"press\":[\"fire\"],\"axis\":{\"move_x\":1,\"move_y\":0}}\n");
+    let mut t = 90;
+    let mut i = 1;
+    while t <= ticks {
+        let (x, y) = dirs[i % dirs.len()];
+        out.push_str(&format!(
+            "{{\"tick\":{t},\"axis\":{{\"move_x\":{x},\"move_y\":{y}}}}}\n"
+        ));
+        if i % 7 == 0 {
+            out.push_str(&format!("{{\"tick\":{},\"release\":[\"fire\"]}}\n", t + 1));
+            out.push_str(&format!("{{\"tick\":{},\"press\":[\"fire\"]}}\n", t + 20));
+        }
+        t += 90;
+        i += 1;
+    }
+    out
+}
+
+fn summary(o: &Output) -> serde_json::Value {
+    let (out, err) = text(o);
+    serde_json::from_str(out.trim())
+        .unwrap_or_else(|e| panic!("sim printed one JSON object ({e}): {out} {err}"))
+}
+
+#[test]
+fn check_accepts_the_example_and_reports_bad_games_with_positions() {
+    let o = ludus().arg("check").arg(example()).output().unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    assert!(out.contains("ok"), "{out}");
+
+    let dir = scratch("bad");
+    std::fs::write(
+        dir.join("game.toml"),
+        "name = \"x\"\n[tick]\nrate = 0\nratee = 1\n",
+    )
+    .unwrap();
+    let o = ludus().arg("check").arg(&dir).output().unwrap();
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let shown = dir.join("game.toml").display().to_string();
+    assert!(
+        err.contains(&format!("{shown}:3:")),
+        "file:line:col of the bad rate: {err}"
+    );
+    assert!(err.contains("did you mean"), "{err}");
+
+    let o = ludus()
+        .arg("check")
+        .arg(dir.join("missing"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let o = ludus().arg("check").output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "a missing argument is a usage error"
+    );
+    let o = ludus().args(["sim", "--no-such-flag"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn check_reports_script_errors_with_their_line() {
+    let dir = scratch("script");
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    std::fs::write(
+        dir.join("game.toml"),
+        "name = \"x\"\n[scripts]\nfiles = [\"scripts/main.lua\"]\n[levels.main]\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("scripts/main.lua"), "local a = 1\nlocal b = = 2\n").unwrap();
+    let o = ludus().arg("check").arg(&dir).output().unwrap();
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err.contains("scripts/main.lua:2:"), "{err}");
+    std::fs::write(dir.join("scripts/main.lua"), "while true do end\n").unwrap();
+    let o = ludus().arg("check").arg(&dir).output().unwrap();
+    let (_, err) = text(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "a runaway top level is caught by the budget: {err}"
+    );
+    assert!(err.contains("instruction budget"), "{err}");
+}
+
+#[test]
+fn new_creates_a_game_that_checks_and_runs() {
+    let dir = scratch("new").join("tiny");
+    let o = ludus().arg("new").arg(&dir).output().unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    let o = ludus().arg("check").arg(&dir).output().unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    let o = ludus()
+        .args(["sim", "--ticks", "600"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    assert_eq!(summary(&o)["faulted"], false);
+}
+
+#[test]
+fn the_example_runs_ten_thousand_ticks_of_scripted_play_without_fault() {
+    let dir = scratch("long");
+    let input = dir.join("input.jsonl");
+    std::fs::write(&input, input_lines(10_000)).unwrap();
+    let o = ludus()
+        .args(["sim", "--ticks", "10000", "--check-invariants", "--input"])
+        .arg(&input)
+        .arg(example())
+        .output()
+        .unwrap();
+    let s = summary(&o);
+    assert_eq!(s["faulted"], false, "{s}");
+    assert_eq!(s["ticks"], 10_000);
+    assert!(
+        s["score"].as_i64().unwrap() > 0,
+        "the scripted player scores: {s}"
+    );
+    assert_eq!(s["hash"].as_str().unwrap().len(), 16);
+}
+
+#[test]
+fn a_recording_replays_identically_in_a_fresh_process() {
+    let dir = scratch("replay");
+    let input = dir.join("input.jsonl");
+    let rec = dir.join("run.rec");
+    std::fs::write(&input, input_lines(10_000)).unwrap();
+    let o = ludus()
+        .args(["sim", "--ticks", "10000", "--input"])
+        .arg(&input)
+        .arg("--record")
+        .arg(&rec)
+        .arg(example())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    let o = ludus().arg("replay").arg(&rec).output().unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    assert!(out.contains("replayed 10000 ticks"), "{out}");
+
+    // A value perturbed just before tick 1234 is reported as a divergence at tick 1234.
+    let o = ludus()
+        .arg("replay")
+        .arg(&rec)
+        .args(["--perturb-tick", "1234"])
+        .output()
+        .unwrap();
+    let (out, _) = text(&o);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(out.contains("diverged at tick 1234"), "{out}");
+    assert!(out.contains("globals"), "names the differing part: {out}");
+}
+
+#[test]
+fn detailed_recordings_name_the_entity_that_diverged() {
+    let dir = scratch("detail");
+    let rec = dir.join("run.rec");
+    let o = ludus()
+        .args(["sim", "--ticks", "300", "--record-detail", "--record"])
+        .arg(&rec)
+        .arg(example())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    let o = ludus()
+        .arg("replay")
+        .arg(&rec)
+        .args(["--perturb-tick", "200"])
+        .output()
+        .unwrap();
+    let (out, _) = text(&o);
+    assert!(out.contains("diverged at tick 200"), "{out}");
+}
+
+#[test]
+fn damaged_and_mismatched_recordings_are_refused_cleanly() {
+    let dir = scratch("damaged");
+    let rec = dir.join("run.rec");
+    let o = ludus()
+        .args(["sim", "--ticks", "200", "--record"])
+        .arg(&rec)
+        .arg(example())
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let bytes = std::fs::read(&rec).unwrap();
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("truncated", bytes[..bytes.len() / 2].to_vec(), "truncated"),
+        (
+            "flipped",
+            {
+                let mut b = bytes.clone();
+                let i = b.len() / 2;
+                b[i] ^= 0x5a;
+                b
+            },
+            "corrupt",
+        ),
+        (
+            "not a recording",
+            b"hello".to_vec(),
+            "not a Ludus recording",
+        ),
+        ("empty", Vec::new(), "not a Ludus recording"),
+        (
+            "future version",
+            {
+                let mut b = bytes.clone();
+                b[8] = 99;
+                b
+            },
+            "version",
+        ),
+    ];
+    for (name, content, expect) in cases {
+        let path = dir.join(format!("{}.rec", name.replace(' ', "_")));
+        std::fs::write(&path, content).unwrap();
+        let o = ludus().arg("replay").arg(&path).output().unwrap();
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{name}: {out}{err}");
+        assert!(err.contains(expect), "{name}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("internal error"),
+            "{name}: {err}"
+        );
+    }
+    // The same recording against other content is refused.
+    let other = scratch("other").join("g");
+    assert!(
+        ludus()
+            .arg("new")
+            .arg(&other)
+            .output()
+            .unwrap()
+            .status
+            .success()
+    );
+    let o = ludus()
+        .arg("replay")
+        .arg(&rec)
+        .arg("--game")
+        .arg(&other)
+        .output()
+        .unwrap();
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err.contains("different content"), "{err}");
+}
+
+#[test]
+fn bad_input_files_name_the_file_and_line() {
+    let dir = scratch("input");
+    let input = dir.join("bad.jsonl");
+    std::fs::write(
+        &input,
+        "{\"tick\":1,\"press\":[\"fire\"]}\n{\"tick\":2,\"press\":[\"jump\"]}\n",
+    )
+    .unwrap();
+    let o = ludus()
+        .args(["sim", "--input"])
+        .arg(&input)
+        .arg(example())
+        .output()
+        .unwrap();
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err.contains("bad.jsonl:2: unknown action `jump`"), "{err}");
+    std::fs::write(&input, "{\"dt_ms\":16}\n{\"dt_ms\":-1}\n").unwrap();
+    let o = ludus()
+        .args(["sim", "--frames"])
+        .arg(&input)
+        .arg(example())
+        .output()
+        .unwrap();
+    let (_, err) = text(&o);
+    assert!(err.contains("bad.jsonl:2:"), "{err}");
+    std::fs::write(&input, "{\"press\":[\"fire\"]}\n").unwrap();
+    let o = ludus()
+        .args(["sim", "--frames"])
+        .arg(&input)
+        .arg(example())
+        .output()
+        .unwrap();
+    let (_, err) = text(&o);
+    assert!(err.contains("needs `dt_ms` or `dt_ns`"), "{err}");
+}
+
+/// Frame timestamps for `seconds` at `fps`, exact to the nanosecond without drift.
+fn frames_at(fps: u64, seconds: u64, signal_at: Option<(u64, &str)>) -> String {
+    let mut out = String::from("{\"dt_ns\":0}\n");
+    let mut last = 0u64;
+    for k in 1..=fps * seconds {
+        let t = k * 1_000_000_000 / fps;
+        match signal_at {
+            Some((at, s)) if k == at * fps => {
+                out.push_str(&format!("{{\"dt_ns\":{},\"signal\":\"{s}\"}}\n", t - last))
+            }
+            _ => out.push_str(&format!("{{\"dt_ns\":{}}}\n", t - last)),
+        }
+        last = t;
+    }
+    out
+}
+
+fn tick_hashes(trace: &Path) -> Vec<String> {
+    std::fs::read_to_string(trace)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("{\"tick\""))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_same_per_tick_input_at_30_60_and_144_fps_gives_the_same_hashes() {
+    let dir = scratch("fps");
+    let input = dir.join("input.jsonl");
+    std::fs::write(&input, input_lines(600)).unwrap();
+    let mut runs = Vec::new();
+    for fps in [30u64, 60, 144] {
+        let frames = dir.join(format!("frames{fps}.jsonl"));
+        let trace = dir.join(format!("trace{fps}.jsonl"));
+        std::fs::write(&frames, frames_at(fps, 10, None)).unwrap();
+        let o = ludus()
+            .args(["sim", "--frames"])
+            .arg(&frames)
+            .arg("--input")
+            .arg(&input)
+            .arg("--trace")
+            .arg(&trace)
+            .arg(example())
+            .output()
+            .unwrap();
+        let s = summary(&o);
+        assert_eq!(s["ticks"], 600, "{fps} fps: ten seconds at 60 Hz");
+        runs.push(tick_hashes(&trace));
+    }
+    assert_eq!(runs[0].len(), 600);
+    assert_eq!(runs[0], runs[1], "30 and 60 fps");
+    assert_eq!(runs[1], runs[2], "60 and 144 fps");
+}
+
+#[test]
+fn traces_carry_the_frame_loops_own_figures() {
+    let dir = scratch("trace");
+    let frames = dir.join("frames.jsonl");
+    let trace = dir.join("trace.jsonl");
+    std::fs::write(
+        &frames,
+        "{\"dt_ms\":0}\n{\"dt_ms\":100}\n{\"dt_ms\":1000}\n{\"dt_ms\":16,\"signal\":\"pause\"}\n{\"dt_ms\":500,\"signal\":\"step\"}\n{\"dt_ms\":16,\"signal\":\"resume\"}\n{\"dt_ms\":17}\n",
+    )
+    .unwrap();
+    let o = ludus()
+        .args(["sim", "--frames"])
+        .arg(&frames)
+        .arg("--trace")
+        .arg(&trace)
+        .arg(example())
+        .output()
+        .unwrap();
+    let s = summary(&o);
+    let frames: Vec<serde_json::Value> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("{\"frame\""))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let f = |i: usize, k: &str| frames[i][k].clone();
+    assert_eq!(
+        (f(1, "ticks"), f(1, "discarded")),
+        (4.into(), 2.into()),
+        "100 ms at 60 Hz: 4 run, 2 discarded"
+    );
+    assert_eq!(
+        (f(2, "accepted_ns"), f(2, "clamped_ns")),
+        (250_000_000u64.into(), 750_000_000u64.into())
+    );
+    assert_eq!((f(2, "ticks"), f(2, "discarded")), (4.into(), 11.into()));
+    assert_eq!(f(3, "mode"), "paused");
+    assert_eq!(
+        (f(4, "ticks"), f(4, "excluded_ns")),
+        (1.into(), 500_000_000u64.into()),
+        "a step, no wall time"
+    );
+    assert_eq!(f(5, "mode"), "playing");
+    assert_eq!(f(6, "ticks"), 1);
+    assert_eq!(s["ticks"], 10);
+    assert_eq!(s["discarded_ticks"], 13);
+}

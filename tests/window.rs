@@ -1,0 +1,111 @@
+//! The real app in a real window under Xvfb: it renders the example with scripted input,
+//! reads its own frame back, and quits on its own. Requires `xvfb-run` (installed by .ci/run);
+//! set `LUDUS_SKIP_WINDOW_TESTS=1` to skip on a machine without it.
+
+use std::path::Path;
+use std::process::Command;
+
+fn ludus() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ludus"))
+}
+
+fn xvfb_available() -> bool {
+    if std::env::var_os("LUDUS_SKIP_WINDOW_TESTS").is_some() {
+        return false;
+    }
+    let found = Command::new("sh")
+        .args(["-c", "command -v xvfb-run"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        found,
+        "xvfb-run is required for the window tests (see .ci/run), or set LUDUS_SKIP_WINDOW_TESTS=1"
+    );
+    true
+}
+
+/// Counts pixels within `tol` of a colour.
+fn count(px: &[u8], rgb: [u8; 3], tol: i32) -> usize {
+    px.chunks(4)
+        .filter(|p| (0..3).all(|i| (p[i] as i32 - rgb[i] as i32).abs() <= tol))
+        .count()
+}
+
+#[test]
+fn the_app_renders_the_example_under_xvfb_and_quits_on_its_own() {
+    if !xvfb_available() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("ludus-window-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let shot = dir.join("shot.png");
+    let script = dir.join("script.jsonl");
+    let mut lines = String::new();
+    for f in 0..150 {
+        match f {
+            5 => lines.push_str("{\"press\":[\"fire\"],\"axis\":{\"move_x\":1}}\n"),
+            60 => lines.push_str("{\"axis\":{\"move_x\":0,\"move_y\":-1}}\n"),
+            _ => lines.push_str("{}\n"),
+        }
+    }
+    std::fs::write(&script, lines).unwrap();
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/swarm");
+    let o = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_ludus"))
+        .arg("run")
+        .arg(&example)
+        .args([
+            "--entities",
+            "400",
+            "--frames-max",
+            "150",
+            "--no-watch",
+            "--script",
+        ])
+        .arg(&script)
+        .arg("--screenshot")
+        .arg(&shot)
+        .env("LUDUS_NO_AUDIO", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "the app exits cleanly: {err}");
+    let bytes = std::fs::read(&shot).expect("the app wrote its frame");
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut px = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut px).unwrap();
+    assert_eq!((info.width, info.height), (1280, 800));
+    let px = &px[..info.buffer_size()];
+    let total = px.len() / 4;
+    let background = count(px, [0x10, 0x13, 0x1c], 2);
+    let player = count(px, [0x4c, 0xc9, 0xf0], 12);
+    let drones = count(px, [0xf4, 0xa2, 0x61], 12);
+    let pillars = count(px, [0x2b, 0x30, 0x44], 3);
+    let text = count(px, [225, 225, 230], 45);
+    assert!(
+        background > total / 3,
+        "mostly arena floor: {background}/{total}"
+    );
+    assert!(player > 150, "the player is visible: {player} pixels");
+    assert!(drones > 400, "enemies are visible: {drones} pixels");
+    assert!(pillars > 2000, "pillars are visible: {pillars} pixels");
+    assert!(text > 100, "the HUD is drawn: {text} pixels");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn without_a_display_run_says_so_and_points_to_sim() {
+    let o = ludus()
+        .arg("run")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    assert!(err.contains("ludus sim"), "{err}");
+    assert!(!err.contains("panicked"));
+}
