@@ -209,6 +209,13 @@ fn run(dir: Option<PathBuf>, entities: u32, options: RunOptions) -> i32 {
         }
     };
     runner.set_stress(entities);
+    // Background work (flow fields) runs on worker threads in the window; headless runs keep
+    // the serial executor, whose timing is reproducible.
+    let jobs = runner.def().limits.jobs;
+    runner
+        .driven
+        .game
+        .set_completions(ludus_core::Completions::with_executor(jobs, Box::new(ludus_core::ThreadPool::new(2))));
     runner.session = runner.session.clone().with_pacer(ludus_core::PacerPolicy {
         frame_cap_hz: (options.fps_cap > 0).then_some(options.fps_cap),
         ..ludus_core::PacerPolicy::default()
