@@ -234,30 +234,199 @@ fn circle_box(c: Vec2, r: f32, b: Vec2, half: Vec2) -> Option<(Vec2, f32)> {
 }
 
 impl Broadphase {
+    /// The grid cell for this tick: `fixed` when the game sets one, else twice the extent that
+    /// covers 95% of the bodies (counted per archetype), so a few big colliders (walls) go to
+    /// the large list instead of making every cell huge.
+    fn choose_cell(&self, fixed: Option<f32>) -> f32 {
+        if let Some(c) = fixed.filter(|c| c.is_finite() && *c > 0.0) {
+            return c;
+        }
+        let mut per_archetype: Vec<(f32, usize)> = Vec::new();
+        for b in &self.bodies {
+            let i = b.archetype.0 as usize;
+            if per_archetype.len() <= i {
+                per_archetype.resize(i + 1, (0.0, 0));
+            }
+            let e = &mut per_archetype[i];
+            e.0 = e.0.max(b.shape.extent());
+            e.1 += 1;
+        }
+        per_archetype.retain(|e| e.1 > 0);
+        per_archetype.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let need = (self.bodies.len() * 95).div_ceil(100);
+        let mut seen = 0;
+        for (extent, count) in per_archetype {
+            seen += count;
+            if seen >= need {
+                return (extent * 2.0).max(1.0);
+            }
+        }
+        1.0
+    }
+
+    /// What each body needs to query. Layers nobody is on are never queried. A pair is found
+    /// by either side; when every body of layer P looks at layer E and P has fewer bodies
+    /// (ties by layer index), bodies of E leave P to them. So a crowd that looks at one player
+    /// does not query at all: the player finds the crowd.
+    fn effective_looks(&self) -> Vec<u32> {
+        let mut count = [0usize; 32];
+        let mut all = [u32::MAX; 32];
+        let mut present = 0u32;
+        for b in &self.bodies {
+            present |= b.layer;
+            if b.layer.count_ones() == 1 {
+                let l = b.layer.trailing_zeros() as usize;
+                count[l] += 1;
+                all[l] &= b.queries();
+            }
+        }
+        let mut covered = [0u32; 32];
+        for own in 0..32 {
+            if count[own] == 0 {
+                continue;
+            }
+            for p in 0..32 {
+                if p != own
+                    && count[p] > 0
+                    && all[p] & (1 << own) != 0
+                    && (count[p], p) < (count[own], own)
+                {
+                    covered[own] |= 1 << p;
+                }
+            }
+        }
+        self.bodies
+            .iter()
+            .map(|b| {
+                let looks = b.queries() & present;
+                if b.layer.count_ones() == 1 {
+                    looks & !covered[b.layer.trailing_zeros() as usize]
+                } else {
+                    looks
+                }
+            })
+            .collect()
+    }
+
     /// Finds every overlapping pair of `self.bodies` that either side looks for, sorted by
     /// creation sequence key.
-    pub fn find_pairs(&mut self, cell: f32) {
+    ///
+    /// Bodies larger than a cell go to the large list. When queriers are few (a player and its
+    /// bullets among a crowd), only they are binned and every other body looks them up: the
+    /// crowd costs one cell lookup per body instead of a full sort. Otherwise every body is
+    /// binned and each querier scans its neighbourhood.
+    pub fn find_pairs(&mut self, fixed_cell: Option<f32>) {
         self.pairs.clear();
         self.large.clear();
         let n = self.bodies.len();
         if n < 2 {
             return;
         }
-        let cell = if cell.is_finite() && cell > 0.0 {
-            cell
-        } else {
-            1.0
-        };
-        let grid = Grid::new(n, cell);
-        let size = grid.len();
+        let cell = self.choose_cell(fixed_cell);
+        let looks = self.effective_looks();
+        let large: Vec<bool> = self
+            .bodies
+            .iter()
+            .map(|b| b.shape.extent() * 2.0 > cell || !b.pos.is_finite())
+            .collect();
+        let small = large.iter().filter(|l| !**l).count();
+        let small_queriers = (0..n).filter(|&i| !large[i] && looks[i] != 0).count();
+        let sparse = small_queriers * 8 < small;
+        let binned = |i: usize| !large[i] && (!sparse || looks[i] != 0);
+        let grid = Grid::new(if sparse { small_queriers } else { small }, cell);
+        self.bin(&grid, &looks, &binned);
+        for (i, l) in large.iter().enumerate() {
+            if *l {
+                self.large.push(i as u32);
+            }
+        }
 
-        // Counting sort of bodies by bucket.
+        // Binned queriers scan their 3x3 neighbourhood of buckets.
+        for qi in 0..self.sorted.len() {
+            let a = self.sorted[qi];
+            if a.looks != 0 {
+                self.neighbourhood(&grid, a.row, a.col, |bp, s, e| bp.scan(qi, &a, s, e));
+            }
+        }
+        // Sparse: every other small body near a querier looks up the queriers around it.
+        if sparse && !self.sorted.is_empty() {
+            // The queriers' bounding box, grown by a cell: bodies outside it cannot touch one.
+            let (mut lo, mut hi) = (Vec2::new(f32::MAX, f32::MAX), Vec2::new(f32::MIN, f32::MIN));
+            for q in &self.sorted {
+                lo = Vec2::new(lo.x.min(q.x), lo.y.min(q.y));
+                hi = Vec2::new(hi.x.max(q.x), hi.y.max(q.y));
+            }
+            let (lo, hi) = (lo - Vec2::new(cell, cell), hi + Vec2::new(cell, cell));
+            for j in 0..n {
+                if large[j] || looks[j] != 0 {
+                    continue;
+                }
+                let b = self.bodies[j];
+                if b.pos.x < lo.x || b.pos.y < lo.y || b.pos.x > hi.x || b.pos.y > hi.y {
+                    continue;
+                }
+                let (row, col) = grid.place(b.pos);
+                let extent = b.shape.extent();
+                self.neighbourhood(&grid, row, col, |bp, s, e| {
+                    for k in s..e {
+                        let q = bp.sorted[k];
+                        if q.looks & b.layer == 0 {
+                            continue;
+                        }
+                        let (dx, dy) = (b.pos.x - q.x, b.pos.y - q.y);
+                        let reach = q.extent + extent;
+                        if dx * dx + dy * dy < reach * reach {
+                            bp.test(q.index as usize, j);
+                        }
+                    }
+                });
+            }
+        }
+        // Large bodies: against each other, and against the small bodies that can matter.
+        let queriers: Vec<usize> = (0..n).filter(|&i| !large[i] && looks[i] != 0).collect();
+        for li in 0..self.large.len() {
+            let i = self.large[li] as usize;
+            for lj in li + 1..self.large.len() {
+                let j = self.large[lj] as usize;
+                let (a, b) = (&self.bodies[i], &self.bodies[j]);
+                if a.queries() & b.layer != 0 || b.queries() & a.layer != 0 {
+                    self.test(i, j);
+                }
+            }
+            let looks_i = self.bodies[i].queries();
+            let layer_i = self.bodies[i].layer;
+            let mut visit = |bp: &mut Broadphase, j: usize| {
+                let b = &bp.bodies[j];
+                if looks_i & b.layer != 0 || b.queries() & layer_i != 0 {
+                    bp.test(i, j);
+                }
+            };
+            if looks_i == 0 {
+                // Only bodies that look at it can form a pair with it.
+                // (A body's effective looks keep this layer: the layer is not covered,
+                // because this body of it looks at nothing.)
+                for &j in &queriers {
+                    visit(self, j);
+                }
+            } else {
+                for j in 0..n {
+                    if !large[j] {
+                        visit(self, j);
+                    }
+                }
+            }
+        }
+        self.pairs.sort_unstable_by_key(|p| (p.lo, p.hi));
+    }
+
+    /// Counting sort of the selected bodies into grid buckets, as compact records.
+    fn bin(&mut self, grid: &Grid, looks: &[u32], binned: &dyn Fn(usize) -> bool) {
+        let size = grid.len();
         self.keys.clear();
         self.starts.clear();
         self.starts.resize(size + 1, 0);
         for (i, b) in self.bodies.iter().enumerate() {
-            if b.shape.extent() * 2.0 > cell || !b.pos.is_finite() {
-                self.large.push(i as u32);
+            if !binned(i) {
                 self.keys.push(u32::MAX);
                 continue;
             }
@@ -285,59 +454,40 @@ impl Broadphase {
                 y: b.pos.y,
                 extent: b.shape.extent(),
                 layer: b.layer,
-                looks: b.queries(),
+                looks: looks[i],
                 index: i as u32,
                 row: h / grid.cols,
                 col: h % grid.cols,
             };
             *slot += 1;
         }
+    }
 
-        // Grid queries in bucket order: each querier scans its 3x3 neighbourhood of buckets;
-        // the three buckets of one grid row are one contiguous range unless the row wraps.
+    /// Calls `f(self, start, end)` for the sorted ranges of the 3x3 buckets around a bucket;
+    /// the three buckets of one grid row are one contiguous range unless the row wraps.
+    fn neighbourhood(
+        &mut self,
+        grid: &Grid,
+        row: u32,
+        col: u32,
+        mut f: impl FnMut(&mut Self, usize, usize),
+    ) {
         let (cols, rows) = (grid.cols, grid.rows);
         let (cmask, rmask) = (cols - 1, rows - 1);
-        for qi in 0..self.sorted.len() {
-            let a = self.sorted[qi];
-            if a.looks == 0 {
-                continue;
-            }
-            for dy in [rmask, 0, 1] {
-                let row = ((a.row + dy) & rmask) * cols;
-                if a.col >= 1 && a.col < cmask {
-                    let s = self.starts[(row + a.col - 1) as usize] as usize;
-                    let e = self.starts[(row + a.col + 2) as usize] as usize;
-                    self.scan(qi, &a, s, e);
-                } else {
-                    for dx in [cmask, 0, 1] {
-                        let h = (row + ((a.col + dx) & cmask)) as usize;
-                        let (s, e) = (self.starts[h] as usize, self.starts[h + 1] as usize);
-                        self.scan(qi, &a, s, e);
-                    }
+        for dy in [rmask, 0, 1] {
+            let r = ((row + dy) & rmask) * cols;
+            if col >= 1 && col < cmask {
+                let s = self.starts[(r + col - 1) as usize] as usize;
+                let e = self.starts[(r + col + 2) as usize] as usize;
+                f(self, s, e);
+            } else {
+                for dx in [cmask, 0, 1] {
+                    let h = (r + ((col + dx) & cmask)) as usize;
+                    let (s, e) = (self.starts[h] as usize, self.starts[h + 1] as usize);
+                    f(self, s, e);
                 }
             }
         }
-        // Large bodies against everything.
-        for li in 0..self.large.len() {
-            let i = self.large[li] as usize;
-            for j in 0..n {
-                if j == i {
-                    continue;
-                }
-                let (a, b) = (&self.bodies[i], &self.bodies[j]);
-                let a_looks = a.queries() & b.layer != 0;
-                let b_looks = b.queries() & a.layer != 0;
-                if !a_looks && !b_looks {
-                    continue;
-                }
-                // A large pair is visited from both sides; keep one.
-                if self.keys[j] == u32::MAX && j < i {
-                    continue;
-                }
-                self.test(i, j);
-            }
-        }
-        self.pairs.sort_unstable_by_key(|p| (p.lo, p.hi));
     }
 
     /// Tests querier `a` (at sorted position `qi`) against the sorted range `s..e`.
@@ -448,14 +598,18 @@ mod tests {
     }
 
     proptest! {
-        /// The grid finds exactly the pairs an all-pairs test finds, each once, in key order.
+        /// The grid finds exactly the pairs an all-pairs test finds, each once, in key order;
+        /// with a chosen cell or the automatic one, with mixed masks or one mask per layer (so
+        /// whole layers leave their queries to a smaller layer).
         #[test]
         fn grid_matches_brute_force(
             specs in proptest::collection::vec(
-                (-200.0f32..200.0, -200.0f32..200.0, 0.5f32..12.0, any::<bool>(), 1u32..4, 0u32..4, 0u8..20),
+                (-200.0f32..200.0, -200.0f32..200.0, 0.5f32..12.0, any::<bool>(), 0u32..4, 0u32..16, 0u8..20),
                 0..120,
             ),
-            cell in 4.0f32..40.0,
+            layer_masks in proptest::collection::vec(0u32..16, 4),
+            uniform in any::<bool>(),
+            cell in proptest::option::of(4.0f32..40.0),
         ) {
             let bodies: Vec<Body> = specs
                 .iter()
@@ -463,7 +617,14 @@ mod tests {
                 .map(|(i, &(x, y, r, boxed, layer, mask, big))| {
                     // A few bodies far larger than a cell exercise the large list.
                     let r = if big == 0 { r * 10.0 } else { r };
-                    body(i as u64 * 3 + 1, x, y, r, boxed, layer, mask)
+                    let (layer, mask) = if uniform {
+                        (1 << layer, layer_masks[layer as usize])
+                    } else {
+                        (layer.max(1), mask)
+                    };
+                    let mut b = body(i as u64 * 3 + 1, x, y, r, boxed, layer, mask);
+                    b.archetype = ArchetypeId((i % 3) as u16);
+                    b
                 })
                 .collect();
             let mut bp = Broadphase { bodies: bodies.clone(), ..Broadphase::default() };
@@ -471,6 +632,55 @@ mod tests {
             let found: Vec<(u64, u64)> = bp.pairs.iter().filter(|p| p.report).map(|p| (p.lo, p.hi)).collect();
             prop_assert_eq!(found, brute(&bodies));
         }
+    }
+
+    #[test]
+    fn a_few_queriers_among_a_crowd_find_the_same_pairs() {
+        // 2000 bodies that look at nothing, three that look at them, two large walls.
+        let mut rng = fastrand::Rng::with_seed(9);
+        let mut bodies = Vec::new();
+        for i in 0..2000u64 {
+            bodies.push(body(
+                i + 10,
+                rng.f32() * 400.0 - 200.0,
+                rng.f32() * 400.0 - 200.0,
+                3.0,
+                false,
+                2,
+                0,
+            ));
+        }
+        for (k, (x, y)) in [(0.0, 0.0), (50.0, 50.0), (-120.0, 80.0)]
+            .into_iter()
+            .enumerate()
+        {
+            let mut q = body(k as u64 + 1, x, y, 10.0, false, 1, 2 | 4);
+            q.archetype = ArchetypeId(1);
+            bodies.push(q);
+        }
+        for (k, x) in [-60.0f32, 90.0].into_iter().enumerate() {
+            let mut w = body(5000 + k as u64, x, 0.0, 40.0, true, 4, 0);
+            w.archetype = ArchetypeId(2);
+            bodies.push(w);
+        }
+        let mut bp = Broadphase {
+            bodies: bodies.clone(),
+            ..Broadphase::default()
+        };
+        bp.find_pairs(None);
+        let found: Vec<(u64, u64)> = bp
+            .pairs
+            .iter()
+            .filter(|p| p.report)
+            .map(|p| (p.lo, p.hi))
+            .collect();
+        let expected = brute(&bodies);
+        assert!(
+            expected.len() > 20,
+            "the scene has contacts: {}",
+            expected.len()
+        );
+        assert_eq!(found, expected);
     }
 
     #[test]

@@ -115,7 +115,7 @@ fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> 
             stay: c.stay,
         });
     }
-    bp.find_pairs(world.cell_size);
+    bp.find_pairs(def.physics.cell_size);
 
     // Push apart, accumulated in canonical pair order.
     let corrections = bp.push_corrections();

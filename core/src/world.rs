@@ -112,7 +112,6 @@ pub struct SimWorld {
     /// Bursts each level spawner has done.
     pub(crate) spawner_bursts: Vec<u32>,
     pub(crate) presentation_seq: u64,
-    pub(crate) cell_size: f32,
     pub(crate) nav: NavState,
     pub(crate) counters: WorldCounters,
     pub(crate) scratch: Scratch,
@@ -128,10 +127,6 @@ impl SimWorld {
                 format!("the game has no level number {level}"),
             )
         })?;
-        let cell_size = def
-            .physics
-            .cell_size
-            .unwrap_or_else(|| (def.max_collider_extent() * 2.0).max(1.0));
         let mut world = SimWorld {
             ecs: hecs::World::new(),
             id,
@@ -149,7 +144,6 @@ impl SimWorld {
             carried_damage: Vec::new(),
             spawner_bursts: vec![0; level_def.spawners.len()],
             presentation_seq: 0,
-            cell_size,
             nav: NavState::default(),
             counters: WorldCounters::default(),
             scratch: Scratch::default(),

@@ -11,7 +11,11 @@ use support::*;
 fn nav_def() -> GameDef {
     let mut def = game_def();
     def.levels[0].bounds = Rect::centered(Vec2::new(640.0, 480.0));
-    def.levels[0].nav = Some(NavDef { cell: 32.0, blocking: L_WALL, goal: T_PLAYER });
+    def.levels[0].nav = Some(NavDef {
+        cell: 32.0,
+        blocking: L_WALL,
+        goal: T_PLAYER,
+    });
     def.archetypes[1].behaviour.as_mut().unwrap().navigate = true;
     def.archetypes[1].behaviour.as_mut().unwrap().cadence = Some(1);
     place(&mut def, PLAYER, 200.0, 0.0);
@@ -34,11 +38,17 @@ fn flow_input(goal: (u32, u32)) -> FlowInput {
 fn the_flow_field_routes_chasers_around_walls() {
     let mut g = game(nav_def(), Box::new(NoConsequences));
     run(&mut g, 2);
-    assert!(g.world().nav().field.is_some(), "the field arrived through the completion queue");
+    assert!(
+        g.world().nav().field.is_some(),
+        "the field arrived through the completion queue"
+    );
     assert_eq!(g.completions().stats().applied, 1);
     let enemy = g.world().entity(11).unwrap();
     let intent = g.world().ecs().get::<&Brain>(enemy).unwrap().intent;
-    assert!(intent.y.abs() > 0.5, "heads around the wall, not straight into it: {intent:?}");
+    assert!(
+        intent.y.abs() > 0.5,
+        "heads around the wall, not straight into it: {intent:?}"
+    );
     run(&mut g, 400);
     let pos = pos_of(&g, 11).unwrap().cur;
     assert!(pos.x > 0.0, "got past the wall: {pos:?}");
@@ -56,7 +66,10 @@ fn moving_the_goal_requests_a_new_field() {
         g.step(&up).unwrap();
     }
     let s = g.completions().stats();
-    assert!(s.admitted >= 2, "a new request when the goal changed cell: {s:?}");
+    assert!(
+        s.admitted >= 2,
+        "a new request when the goal changed cell: {s:?}"
+    );
     assert!(g.world().nav().revision >= 2);
     run(&mut g, 2);
     assert_eq!(g.completions().in_use(), 0, "every slot was reclaimed");
@@ -64,15 +77,19 @@ fn moving_the_goal_requests_a_new_field() {
 
 #[test]
 fn results_for_a_destroyed_target_are_discarded() {
-    let mut g = game(nav_def(), rules(|stage, g| {
-        if stage == Stage::One && g.tick() == 1 {
-            g.send(Command::Destroy(11)).unwrap();
-        }
-        Ok(())
-    }));
+    let mut g = game(
+        nav_def(),
+        rules(|stage, g| {
+            if stage == Stage::One && g.tick() == 1 {
+                g.send(Command::Destroy(11)).unwrap();
+            }
+            Ok(())
+        }),
+    );
     let world = g.world().id();
     run(&mut g, 1);
-    g.completions().submit(world, Some(11), 1, JobInput::FlowField(flow_input((1, 1))));
+    g.completions()
+        .submit(world, Some(11), 1, JobInput::FlowField(flow_input((1, 1))));
     run(&mut g, 1);
     assert_eq!(g.completions().stats().stale_target, 1);
     assert_eq!(g.completions().in_use(), 0);
@@ -84,12 +101,24 @@ fn results_for_an_old_revision_are_discarded() {
     run(&mut g, 2);
     let revision = g.world().nav().revision;
     let world = g.world().id();
-    let id = g.completions().submit(world, Some(1), revision - 1, JobInput::FlowField(flow_input((0, 0)))).unwrap();
+    let id = g
+        .completions()
+        .submit(
+            world,
+            Some(1),
+            revision - 1,
+            JobInput::FlowField(flow_input((0, 0))),
+        )
+        .unwrap();
     assert!(g.completions().is_outstanding(id));
     let before = g.world().nav().field.clone();
     run(&mut g, 1);
     assert_eq!(g.completions().stats().stale_revision, 1);
-    assert_eq!(g.world().nav().field, before, "the stale field was not installed");
+    assert_eq!(
+        g.world().nav().field,
+        before,
+        "the stale field was not installed"
+    );
     assert!(!g.completions().is_outstanding(id));
 }
 
@@ -98,12 +127,20 @@ fn results_for_a_replaced_world_are_discarded() {
     let mut g = game(nav_def(), Box::new(NoConsequences));
     run(&mut g, 2);
     let old = g.world().id();
-    g.completions().submit(old, None, 99, JobInput::FlowField(flow_input((0, 0))));
-    assert!(matches!(g.load(&LoadRequest::Restart), LoadStatus::Ready(_)));
+    g.completions()
+        .submit(old, None, 99, JobInput::FlowField(flow_input((0, 0))));
+    assert!(matches!(
+        g.load(&LoadRequest::Restart),
+        LoadStatus::Ready(_)
+    ));
     assert_ne!(g.world().id(), old);
     run(&mut g, 1);
     assert_eq!(g.completions().stats().stale_world, 1);
-    assert_eq!(g.completions().in_use(), 1, "only the new world's own request is in flight");
+    assert_eq!(
+        g.completions().in_use(),
+        1,
+        "only the new world's own request is in flight"
+    );
     run(&mut g, 1);
     assert_eq!(g.completions().in_use(), 0);
 }
@@ -115,7 +152,15 @@ fn cancelled_requests_are_not_applied_and_free_their_slot() {
     let world = g.world().id();
     let revision = g.world().nav().revision;
     let before = g.world().nav().field.clone();
-    let id = g.completions().submit(world, Some(1), revision, JobInput::FlowField(flow_input((0, 0)))).unwrap();
+    let id = g
+        .completions()
+        .submit(
+            world,
+            Some(1),
+            revision,
+            JobInput::FlowField(flow_input((0, 0))),
+        )
+        .unwrap();
     g.completions().cancel(id);
     run(&mut g, 1);
     assert_eq!(g.completions().stats().cancelled, 1);
@@ -130,16 +175,33 @@ fn saturation_refuses_admission_explicitly_and_slots_come_back() {
     let mut g = game(def, Box::new(NoConsequences));
     run(&mut g, 2);
     let world = g.world().id();
-    let a = g.completions().submit(world, None, 0, JobInput::FlowField(flow_input((0, 0))));
-    let b = g.completions().submit(world, None, 0, JobInput::FlowField(flow_input((1, 0))));
-    let c = g.completions().submit(world, None, 0, JobInput::FlowField(flow_input((2, 0))));
+    let a = g
+        .completions()
+        .submit(world, None, 0, JobInput::FlowField(flow_input((0, 0))));
+    let b = g
+        .completions()
+        .submit(world, None, 0, JobInput::FlowField(flow_input((1, 0))));
+    let c = g
+        .completions()
+        .submit(world, None, 0, JobInput::FlowField(flow_input((2, 0))));
     assert!(a.is_some() && b.is_some());
-    assert!(c.is_none(), "the third request is refused while both slots are reserved");
+    assert!(
+        c.is_none(),
+        "the third request is refused while both slots are reserved"
+    );
     assert_eq!(g.completions().stats().refused, 1);
     assert_eq!(g.completions().in_use(), 2);
     run(&mut g, 1);
-    assert_eq!(g.completions().in_use(), 0, "consumed results free their slots");
-    assert!(g.completions().submit(world, None, 0, JobInput::FlowField(flow_input((0, 0)))).is_some());
+    assert_eq!(
+        g.completions().in_use(),
+        0,
+        "consumed results free their slots"
+    );
+    assert!(
+        g.completions()
+            .submit(world, None, 0, JobInput::FlowField(flow_input((0, 0))))
+            .is_some()
+    );
 }
 
 #[test]
@@ -151,19 +213,28 @@ fn shutdown_drains_and_reclaims_every_slot() {
             Completions::new(8)
         };
         for i in 0..8 {
-            assert!(c.submit(WorldId(1), None, 0, JobInput::FlowField(flow_input((i, 0)))).is_some());
+            assert!(
+                c.submit(WorldId(1), None, 0, JobInput::FlowField(flow_input((i, 0))))
+                    .is_some()
+            );
         }
         assert_eq!(c.in_use(), 8);
         c.shutdown();
         assert_eq!(c.in_use(), 0, "threaded={threaded}");
         assert_eq!(c.stats().reclaimed_at_shutdown, 8);
-        assert!(c.submit(WorldId(1), None, 0, JobInput::FlowField(flow_input((0, 0)))).is_none(), "closed after shutdown");
+        assert!(
+            c.submit(WorldId(1), None, 0, JobInput::FlowField(flow_input((0, 0))))
+                .is_none(),
+            "closed after shutdown"
+        );
     }
 }
 
 #[test]
 fn serial_and_threaded_executors_compute_the_same_results() {
-    let inputs: Vec<FlowInput> = (0..12).map(|i| flow_input((i % 20, (i * 7) % 15))).collect();
+    let inputs: Vec<FlowInput> = (0..12)
+        .map(|i| flow_input((i % 20, (i * 7) % 15)))
+        .collect();
     let run_with = |executor: Box<dyn Executor>| {
         let mut ex = executor;
         for (i, input) in inputs.iter().enumerate() {
@@ -193,14 +264,25 @@ fn threaded_games_replay_from_their_recorded_completions() {
     let def = Arc::new(nav_def());
     let mut g = Game::new(def.clone(), Box::new(NoConsequences)).unwrap();
     g.options_mut().hash = true;
-    g.set_completions(Completions::with_executor(def.limits.jobs, Box::new(ThreadPool::new(2))));
+    g.set_completions(Completions::with_executor(
+        def.limits.jobs,
+        Box::new(ThreadPool::new(2)),
+    ));
     let mut up = TickInput::neutral();
     up.set_axis(ActionId(1), -1.0);
     let mut recorded = Vec::new();
     for t in 1..=120u64 {
-        let input = if t > 10 { up.clone() } else { TickInput::neutral() };
+        let input = if t > 10 {
+            up.clone()
+        } else {
+            TickInput::neutral()
+        };
         let r = g.step(&input).unwrap();
-        recorded.push((input, g.completions().last_batch().to_vec(), r.hash.unwrap()));
+        recorded.push((
+            input,
+            g.completions().last_batch().to_vec(),
+            r.hash.unwrap(),
+        ));
         std::thread::sleep(std::time::Duration::from_micros(200));
     }
     let mut replay = Game::new(def.clone(), Box::new(NoConsequences)).unwrap();
