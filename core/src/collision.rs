@@ -395,7 +395,7 @@ impl Broadphase {
             }
             let looks_i = self.bodies[i].queries();
             let layer_i = self.bodies[i].layer;
-            let mut visit = |bp: &mut Broadphase, j: usize| {
+            let visit = |bp: &mut Broadphase, j: usize| {
                 let b = &bp.bodies[j];
                 if looks_i & b.layer != 0 || b.queries() & layer_i != 0 {
                     bp.test(i, j);
@@ -409,10 +409,8 @@ impl Broadphase {
                     visit(self, j);
                 }
             } else {
-                for j in 0..n {
-                    if !large[j] {
-                        visit(self, j);
-                    }
+                for (j, _) in large.iter().enumerate().filter(|(_, l)| !**l) {
+                    visit(self, j);
                 }
             }
         }
