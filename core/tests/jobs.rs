@@ -251,7 +251,7 @@ fn serial_and_threaded_executors_compute_the_same_results() {
         out.sort_by_key(|c| c.id);
         out
     };
-    let serial = run_with(Box::new(SerialExecutor::default()));
+    let serial = run_with(Box::<SerialExecutor>::default());
     let threaded = run_with(Box::new(ThreadPool::new(3)));
     assert_eq!(serial.len(), 12);
     assert_eq!(serial, threaded);
