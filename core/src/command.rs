@@ -37,6 +37,8 @@ pub enum Command {
         key: String,
         value: f64,
     },
+    /// Forget an entity's whole script state.
+    ClearState(u64),
     /// Create an entity at Commit; it is visible to events from the next tick.
     Spawn {
         archetype: ArchetypeId,
@@ -111,7 +113,7 @@ pub struct Gameplay<'a> {
     pub(crate) ecs: &'a hecs::World,
     pub(crate) index: &'a SeqMap<hecs::Entity>,
     pub(crate) pending: &'a SeqSet,
-    pub(crate) destroyed_now: SeqSet,
+    pub(crate) destroyed_now: &'a mut SeqSet,
     pub(crate) score: i64,
     pub(crate) vars: &'a BTreeMap<String, f64>,
     pub(crate) rng: &'a mut fastrand::Rng,

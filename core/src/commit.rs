@@ -11,7 +11,7 @@
 use crate::components::Transform;
 use crate::def::GameDef;
 use crate::fault::{Fault, FaultKind};
-use crate::world::{SeqSet, SimWorld};
+use crate::world::SimWorld;
 
 pub(crate) fn commit(
     world: &mut SimWorld,
@@ -36,14 +36,18 @@ pub(crate) fn commit(
     let destroys = std::mem::take(&mut s.destroys);
     let teleports = std::mem::take(&mut s.teleports);
     let spawns = std::mem::take(&mut s.spawns);
-    let mut gone = SeqSet::default();
+    // Destroys are unique and live (the pending set admitted each once).
+    let mut gone = 0;
     for seq in &destroys {
         if world.despawn(*seq) {
-            gone.insert(*seq);
+            gone += 1;
         }
     }
-    if !gone.is_empty() {
-        world.contacts.remove_destroyed(&|seq| gone.contains(&seq));
+    if gone > 0 && !world.contacts.is_empty() {
+        let pending = &world.scratch.pending;
+        world
+            .contacts
+            .remove_destroyed(&|seq| pending.contains(&seq));
     }
     for (seq, pos) in &teleports {
         if let Some(e) = world.index.get(seq)
@@ -53,15 +57,13 @@ pub(crate) fn commit(
         }
     }
     for (archetype, pos, overrides) in &spawns {
-        let e = world.spawn(def, *archetype, *pos, overrides, tick)?;
-        if let Some(party) = world.party(e) {
-            world.spawn_outcomes.push(crate::event::SpawnEvent {
-                tick,
-                entity: party,
-            });
-        }
+        let (_, party) = world.spawn(def, *archetype, *pos, overrides, tick)?;
+        world.spawn_outcomes.push(crate::event::SpawnEvent {
+            tick,
+            entity: party,
+        });
     }
-    let counts = (spawns.len(), gone.len());
+    let counts = (spawns.len(), gone);
     let s = &mut world.scratch;
     s.destroys = destroys;
     s.teleports = teleports;

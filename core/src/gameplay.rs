@@ -28,7 +28,7 @@ use crate::event::{DamageEvent, TimerEvent, push_bounded};
 use crate::fault::{Fault, FaultKind};
 use crate::outbox::Presentation;
 use crate::phase::Consequences;
-use crate::world::{SeqSet, SimWorld};
+use crate::world::SimWorld;
 
 pub(crate) fn gameplay(
     world: &mut SimWorld,
@@ -96,6 +96,7 @@ fn run_stage(
     consequences: &mut dyn Consequences,
 ) -> Result<(), Fault> {
     world.scratch.commands.clear();
+    world.scratch.destroyed_now.clear();
     let mut g = Gameplay {
         tick,
         stage,
@@ -104,7 +105,7 @@ fn run_stage(
         ecs: &world.ecs,
         index: &world.index,
         pending: &world.scratch.pending,
-        destroyed_now: SeqSet::default(),
+        destroyed_now: &mut world.scratch.destroyed_now,
         score: world.score,
         vars: &world.vars,
         rng: &mut world.rng,
@@ -183,6 +184,11 @@ fn apply(world: &mut SimWorld, def: &GameDef, tick: u64, stage: Stage) -> Result
                         s.set(key, *value);
                         let _ = world.ecs.insert_one(e, s);
                     }
+                }
+            }
+            Command::ClearState(target) => {
+                if let Some(e) = resolve(world, *target) {
+                    let _ = world.ecs.remove_one::<ScriptState>(e);
                 }
             }
             Command::Spawn {
@@ -274,6 +280,7 @@ pub fn run_stage_detached(
     consequences: &mut dyn Consequences,
 ) -> Result<Vec<Command>, Fault> {
     let mut commands = Vec::new();
+    world.scratch.destroyed_now.clear();
     let mut g = Gameplay {
         tick: world.tick + 1,
         stage,
@@ -282,7 +289,7 @@ pub fn run_stage_detached(
         ecs: &world.ecs,
         index: &world.index,
         pending: &world.scratch.pending,
-        destroyed_now: SeqSet::default(),
+        destroyed_now: &mut world.scratch.destroyed_now,
         score: world.score,
         vars: &world.vars,
         rng: &mut world.rng,

@@ -74,6 +74,7 @@ pub use jobs::{
     Request, RequestId, SerialExecutor,
 };
 pub use math::{Color, Rect, Vec2};
+pub use motion::integrate;
 pub use nav::{FlowField, FlowInput, NavDef};
 pub use outbox::{Outbox, OutboxStats, Presentation, PresentationRequest};
 pub use pacer::{FrameKind, FramePacer, PacerPolicy};

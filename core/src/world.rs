@@ -72,7 +72,7 @@ pub struct WorldCounters {
 }
 
 /// Tick-local scratch: cleared at BeginTick, never read across ticks except where noted.
-#[derive(Clone, Debug, Default)]
+#[derive(Default)]
 pub(crate) struct Scratch {
     pub events: Events,
     pub due_timers: Vec<DueTimer>,
@@ -85,6 +85,10 @@ pub(crate) struct Scratch {
     pub pending: SeqSet,
     pub staged: Vec<PresentationRequest>,
     pub broadphase: Broadphase,
+    /// Reused for every spawn (building an entity allocates otherwise).
+    pub builder: hecs::EntityBuilder,
+    /// Entities destroyed by commands of the current gameplay stage.
+    pub destroyed_now: SeqSet,
     /// Chase/flee target candidates: (seq, tags, pos).
     pub targets: Vec<(u64, u64, Vec2)>,
 }
@@ -170,16 +174,24 @@ impl SimWorld {
             ));
         }
         world.ecs.reserve::<(Identity, Transform)>(total as u32);
+        world.index.reserve(total as usize);
         for p in &level_def.placements {
-            let e = world.spawn(def, p.archetype, p.pos, &p.overrides, 0)?;
-            world.note_spawn(e, 0);
+            let (_, party) = world.spawn(def, p.archetype, p.pos, &p.overrides, 0)?;
+            world.spawn_outcomes.push(SpawnEvent {
+                tick: 0,
+                entity: party,
+            });
         }
         if let Some(stress) = stress {
             let area = stress.area.unwrap_or(level_def.bounds);
             for _ in 0..extra {
                 let pos = area.lerp(world.rng.f32(), world.rng.f32());
-                let e = world.spawn(def, stress.archetype, pos, &Overrides::default(), 0)?;
-                world.note_spawn(e, 0);
+                let (_, party) =
+                    world.spawn(def, stress.archetype, pos, &Overrides::default(), 0)?;
+                world.spawn_outcomes.push(SpawnEvent {
+                    tick: 0,
+                    entity: party,
+                });
             }
         }
         world.build_nav(def);
@@ -207,16 +219,8 @@ impl SimWorld {
         &self.nav
     }
 
-    fn note_spawn(&mut self, e: hecs::Entity, tick: u64) {
-        if let Some(party) = self.party(e) {
-            self.spawn_outcomes.push(SpawnEvent {
-                tick,
-                entity: party,
-            });
-        }
-    }
-
-    /// Creates one entity from an archetype (level construction and Commit only).
+    /// Creates one entity from an archetype (level construction and Commit only); returns it
+    /// with its copied event data.
     pub(crate) fn spawn(
         &mut self,
         def: &GameDef,
@@ -224,7 +228,7 @@ impl SimWorld {
         pos: Vec2,
         overrides: &Overrides,
         tick: u64,
-    ) -> Result<hecs::Entity, Fault> {
+    ) -> Result<(hecs::Entity, Party), Fault> {
         let a: &ArchetypeDef = def.archetype(archetype).ok_or_else(|| {
             Fault::new(
                 FaultKind::Load,
@@ -233,7 +237,7 @@ impl SimWorld {
         })?;
         let seq = self.next_seq;
         self.next_seq += 1;
-        let mut b = hecs::EntityBuilder::new();
+        let b = &mut self.scratch.builder;
         b.add(Identity { seq, archetype });
         b.add(Transform::at(pos));
         let velocity = overrides.velocity.unwrap_or(a.velocity);
@@ -303,7 +307,13 @@ impl SimWorld {
         let e = self.ecs.spawn(b.build());
         self.index.insert(seq, e);
         self.counters.spawned += 1;
-        Ok(e)
+        let party = Party {
+            seq,
+            archetype,
+            tags: a.tags,
+            pos,
+        };
+        Ok((e, party))
     }
 
     /// Removes one entity (Commit only). Its handle never resolves again.
