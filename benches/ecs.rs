@@ -77,13 +77,13 @@ fn plain_def(extra_archetypes: usize) -> GameDef {
 #[derive(Clone, Copy)]
 struct Pos(Vec2);
 #[derive(Clone, Copy)]
-struct Prev(Vec2);
+struct Prev(#[allow(dead_code)] Vec2);
 #[derive(Clone, Copy)]
 struct Vel(Vec2);
 #[derive(Clone, Copy)]
-struct Spd(f32);
+struct Spd(#[allow(dead_code)] f32);
 #[derive(Clone, Copy)]
-struct Tag(u64);
+struct Tag(#[allow(dead_code)] u64);
 
 fn raw_world(n: u32) -> hecs::World {
     let mut w = hecs::World::new();

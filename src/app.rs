@@ -251,6 +251,7 @@ impl EventHandler for App {
         if repeat {
             return;
         }
+        self.audio.gesture();
         if key == KeyCode::Escape && cfg!(not(target_arch = "wasm32")) {
             window::order_quit();
             return;
@@ -267,6 +268,7 @@ impl EventHandler for App {
     }
 
     fn mouse_button_down_event(&mut self, button: MouseButton, _x: f32, _y: f32) {
+        self.audio.gesture();
         if let Some(name) = button_name(button) {
             self.runner.key_down(name);
         }

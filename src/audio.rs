@@ -89,14 +89,26 @@ fn device_available() -> bool {
     }
 }
 
-#[cfg(not(target_os = "linux"))]
+/// In the browser: whether the page has WebAudio and quad-snd's audio.js.
+#[cfg(target_arch = "wasm32")]
+fn device_available() -> bool {
+    crate::web::audio_available()
+}
+
+#[cfg(not(any(target_os = "linux", target_arch = "wasm32")))]
 fn device_available() -> bool {
     true
 }
 
+/// Browsers let a page make sound only after a user gesture, so there the context is opened
+/// by the first key or button press ([`Audio::gesture`]); cues before it are dropped.
+const OPEN_ON_GESTURE: bool = cfg!(target_arch = "wasm32");
+
 /// Plays cues; silent when no device exists or `LUDUS_NO_AUDIO` is set.
 pub struct Audio {
     ctx: Option<quad_snd::AudioContext>,
+    /// Sound is wanted but waits for the first user gesture (browser).
+    deferred: bool,
     defs: Vec<SoundDef>,
     cache: HashMap<(u16, u32), quad_snd::Sound>,
     /// Cues received (played or not), for diagnostics.
@@ -106,9 +118,11 @@ pub struct Audio {
 impl Audio {
     pub fn new(defs: &[SoundDef]) -> Audio {
         let wanted = std::env::var_os("LUDUS_NO_AUDIO").is_none();
-        let ctx = (wanted && device_available()).then(quad_snd::AudioContext::new);
+        let ctx =
+            (wanted && !OPEN_ON_GESTURE && device_available()).then(quad_snd::AudioContext::new);
         Audio {
             ctx,
+            deferred: wanted && OPEN_ON_GESTURE,
             defs: defs.to_vec(),
             cache: HashMap::new(),
             cues: 0,
@@ -117,6 +131,20 @@ impl Audio {
 
     pub fn enabled(&self) -> bool {
         self.ctx.is_some()
+    }
+
+    /// A key or button went down: in the browser the first one opens the audio context (it
+    /// must happen inside the input event) and decodes every sound ahead of its first cue.
+    pub fn gesture(&mut self) {
+        if !std::mem::take(&mut self.deferred) || !device_available() {
+            return;
+        }
+        let ctx = quad_snd::AudioContext::new();
+        for (i, def) in self.defs.iter().enumerate() {
+            let sound = quad_snd::Sound::load(&ctx, &synthesize(def, 1.0));
+            self.cache.insert((i as u16, 100), sound);
+        }
+        self.ctx = Some(ctx);
     }
 
     pub fn play(&mut self, cue: SoundCue) {

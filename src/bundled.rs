@@ -1,4 +1,5 @@
-//! The bundled example game, embedded in the binary.
+//! The bundled game, embedded in the binary: examples/swarm unless the build named another
+//! folder (`LUDUS_GAME_DIR`, see build.rs).
 
 use crate::project::Project;
 use std::collections::BTreeMap;
@@ -15,5 +16,5 @@ pub fn files() -> BTreeMap<String, Vec<u8>> {
 
 /// The bundled example, loaded.
 pub fn project() -> Result<Project, String> {
-    Project::from_files("swarm (bundled)", files())
+    Project::from_files(&format!("{NAME} (bundled)"), files())
 }

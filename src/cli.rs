@@ -62,6 +62,8 @@ enum Command {
     Replay(crate::replay::ReplayArgs),
     /// Measure tick cost at a ladder of entity counts next to a raw hecs loop.
     Bench(crate::bench::BenchArgs),
+    /// Serve a web build (web/build.sh) on 127.0.0.1 to open in a browser.
+    Serve(crate::serve::ServeArgs),
 }
 
 /// Parses the command line and runs; returns the exit code.
@@ -139,6 +141,7 @@ pub fn main() -> i32 {
         Some(Command::Sim(args)) => crate::sim::main(args),
         Some(Command::Replay(args)) => crate::replay::main(args),
         Some(Command::Bench(args)) => crate::bench::main(args),
+        Some(Command::Serve(args)) => crate::serve::main(args),
     }
 }
 
@@ -215,7 +218,10 @@ fn run(dir: Option<PathBuf>, entities: u32, options: RunOptions) -> i32 {
     runner
         .driven
         .game
-        .set_completions(ludus_core::Completions::with_executor(jobs, Box::new(ludus_core::ThreadPool::new(2))));
+        .set_completions(ludus_core::Completions::with_executor(
+            jobs,
+            Box::new(ludus_core::ThreadPool::new(2)),
+        ));
     runner.session = runner.session.clone().with_pacer(ludus_core::PacerPolicy {
         frame_cap_hz: (options.fps_cap > 0).then_some(options.fps_cap),
         ..ludus_core::PacerPolicy::default()

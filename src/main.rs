@@ -1,16 +1,23 @@
 //! `ludus`: play, check, simulate, replay and benchmark games made of TOML and Lua.
 
+// The desktop-only parts of these (scripted runs, screenshots, stress entities, file formats
+// of the headless commands) go unused in the browser build.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 mod app;
 mod audio;
 mod bundled;
+mod driver;
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 mod frames;
 mod image;
 mod keys;
 mod particles;
 mod project;
 mod renderer;
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 mod runner;
 mod text;
+mod verify;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod bench;
@@ -19,6 +26,8 @@ mod cli;
 #[cfg(not(target_arch = "wasm32"))]
 mod replay;
 #[cfg(not(target_arch = "wasm32"))]
+mod serve;
+#[cfg(not(target_arch = "wasm32"))]
 mod sim;
 #[cfg(not(target_arch = "wasm32"))]
 mod template;
@@ -26,6 +35,8 @@ mod template;
 mod watch;
 #[cfg(target_arch = "wasm32")]
 mod web;
+#[cfg(any(target_arch = "wasm32", test))]
+mod web_api;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {

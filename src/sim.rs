@@ -47,170 +47,20 @@ pub struct SimArgs {
     pub check_invariants: bool,
 }
 
-/// Turns `--input` lines into each tick's `TickInput`: a line applies at its tick; held
-/// buttons and axis values persist until a later line changes them.
-#[derive(Debug, Default)]
-pub struct PerTick {
-    lines: Vec<Line>,
-    next: usize,
-    held: TickInput,
-}
+pub use crate::driver::{Driver, PerTick};
 
-impl PerTick {
-    pub fn new(lines: Vec<Line>) -> PerTick {
-        PerTick {
-            lines,
-            next: 0,
-            held: TickInput::neutral(),
-        }
-    }
-
-    /// The input of `tick` (ticks must be asked in increasing order).
-    pub fn input(&mut self, tick: u64) -> TickInput {
-        while self.next < self.lines.len() && self.lines[self.next].tick.is_some_and(|t| t < tick) {
-            self.next += 1;
-        }
-        match self.lines.get(self.next) {
-            Some(l) if l.tick == Some(tick) => {
-                self.next += 1;
-                l.apply_to(&mut self.held)
-            }
-            _ => TickInput {
-                held: self.held.held,
-                axes: self.held.axes.clone(),
-                ..TickInput::default()
-            },
-        }
-    }
-}
-
-/// Records ticks into segments and writes trace lines; the session drives it.
-pub struct Driver {
-    /// Replaces the session's input when set (`--input` with `--frames`).
-    pub per_tick: Option<PerTick>,
-    pub game: Game,
-    pub recording: Option<Recording>,
-    detail: bool,
-    pub trace: Option<Box<dyn Write>>,
-    pub ticks: u64,
-    pub last_hash: Option<StateHash>,
-    pub error: Option<String>,
-}
-
-impl Driver {
-    fn record(&mut self, tick: u64, input: &TickInput, report: &TickReport) {
-        let hash = report.hash.unwrap_or_default();
-        self.last_hash = Some(hash);
-        self.ticks += 1;
-        if let Some(rec) = &mut self.recording {
-            let completions = self.game.completions().last_batch().to_vec();
-            let detail = self.detail.then(|| entity_values(self.game.world()));
-            if let Some(seg) = rec.segments.last_mut() {
-                seg.ticks.push(TickRecord {
-                    tick,
-                    input: input.clone(),
-                    completions,
-                    hash,
-                    detail,
-                });
-            }
-        }
-        if let Some(t) = &mut self.trace {
-            let line = format!(
-                "{{\"tick\":{tick},\"hash\":\"{}\",\"entities\":{}}}\n",
-                hash.hex(),
-                report.entities
-            );
-            if t.write_all(line.as_bytes()).is_err() {
-                self.error = Some("cannot write the trace file".into());
-            }
-        }
-    }
-
-    fn new_segment(&mut self) {
-        let level = self
-            .game
-            .world()
-            .level_def(self.game.def())
-            .map(|l| l.name.clone())
-            .unwrap_or_default();
-        if let Some(rec) = &mut self.recording {
-            rec.segments.push(Segment {
-                level,
-                ticks: Vec::new(),
-            });
-        }
-    }
-
-    /// Runs one tick directly (without a session) and records it.
-    pub fn step(&mut self, input: &TickInput) -> Result<(), Fault> {
-        let tick = self.game.world().tick() + 1;
-        let report = self.game.step(input)?;
-        self.record(tick, input, &report);
-        Ok(())
-    }
-}
-
-impl Simulation for Driver {
-    fn tick(&mut self, tick: u64, input: &TickInput) -> Result<(), Fault> {
-        let input = match &mut self.per_tick {
-            Some(p) => p.input(tick),
-            None => input.clone(),
-        };
-        let report = self.game.step(&input)?;
-        self.record(tick, &input, &report);
-        Ok(())
-    }
-
-    fn load(&mut self, request: &LoadRequest) -> LoadStatus {
-        let status = self.game.load(request);
-        if matches!(status, LoadStatus::Ready(_)) {
-            self.new_segment();
-        }
-        status
-    }
-}
-
-fn header(project: &Project, dir: Option<&std::path::Path>, entities: u32) -> RecordingHeader {
-    let def = &project.def;
-    RecordingHeader {
-        build: format!("ludus {}", env!("CARGO_PKG_VERSION")),
-        game: def.name.clone(),
-        game_dir: dir.map(|d| d.display().to_string()),
-        content_hash: def.content_hash,
-        tick: def.tick,
-        ai: def.ai,
-        seed: def.seed,
-        limits: def.limits,
-        entities,
-    }
-}
-
-/// Builds a driver for a project (shared with tests and `ludus bench`).
+/// Builds a driver for a project (shared with tests and `ludus bench`); `threads` runs
+/// background work on a worker pool instead of serially.
 pub fn driver(project: &Project, entities: u32, threads: Option<usize>) -> Result<Driver, Fault> {
-    let mut game = project.start(entities)?;
-    game.options_mut().hash = true;
+    let mut d = crate::driver::driver(project, entities)?;
     if let Some(n) = threads {
         let cap = project.def.limits.jobs;
-        game.set_completions(Completions::with_executor(
+        d.game.set_completions(Completions::with_executor(
             cap,
             Box::new(ThreadPool::new(n.max(1))),
         ));
     }
-    Ok(Driver {
-        per_tick: None,
-        game,
-        recording: None,
-        detail: false,
-        trace: None,
-        ticks: 0,
-        last_hash: None,
-        error: None,
-    })
-}
-
-fn json_string(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+    Ok(d)
 }
 
 pub fn main(args: SimArgs) -> i32 {
@@ -258,12 +108,9 @@ pub fn main(args: SimArgs) -> i32 {
     };
     d.game.options_mut().check_invariants = args.check_invariants;
     if args.record.is_some() {
-        d.recording = Some(Recording {
-            header: header(&project, args.game_dir.as_deref(), args.entities),
-            segments: Vec::new(),
-        });
-        d.detail = args.record_detail;
-        d.new_segment();
+        let dir = args.game_dir.as_ref().map(|d| d.display().to_string());
+        let header = crate::driver::header(&project, dir.as_deref(), args.entities);
+        d.start_recording(header, args.record_detail);
     }
     if let Some(path) = &args.trace {
         match std::fs::File::create(path) {
@@ -276,20 +123,13 @@ pub fn main(args: SimArgs) -> i32 {
     }
 
     let start = clock();
-    let mut fault: Option<Fault> = None;
+    let fault: Option<Fault>;
     let mut discarded = 0u64;
     let mut frames_run = 0usize;
     match &frames {
         None => {
             let ticks = args.ticks.unwrap_or(600);
-            let mut per_tick = PerTick::new(input.unwrap_or_default());
-            for tick in 1..=ticks {
-                let tick_input = per_tick.input(tick);
-                if let Err(f) = d.step(&tick_input) {
-                    fault = Some(f);
-                    break;
-                }
-            }
+            fault = d.run_input(input.unwrap_or_default(), ticks);
         }
         Some(lines) => {
             d.per_tick = input.map(PerTick::new);
@@ -336,7 +176,7 @@ pub fn main(args: SimArgs) -> i32 {
             fault = session.fault().cloned();
         }
     }
-    let elapsed_ns = clock().saturating_sub(start).max(1);
+    let elapsed_ns = clock().saturating_sub(start);
     if let Some(t) = &mut d.trace
         && t.flush().is_err()
     {
@@ -351,33 +191,13 @@ pub fn main(args: SimArgs) -> i32 {
         eprintln!("ludus: {e}");
         return 1;
     }
-    let world = d.game.world();
-    let hash = d
-        .last_hash
-        .map(|h| h.hex())
-        .unwrap_or_else(|| StateHash::of(world).hex());
-    let fault_json = match &fault {
-        None => "null".to_string(),
-        Some(f) => format!(
-            "{{\"message\":{},\"location\":{},\"tick\":{},\"phase\":{}}}",
-            json_string(&f.message),
-            f.location.as_deref().map_or("null".into(), json_string),
-            f.tick,
-            f.phase.map_or("null".into(), |p| json_string(p.name()))
-        ),
+    let faulted = fault.is_some();
+    let figures = crate::driver::RunFigures {
+        fault,
+        discarded,
+        frames: frames_run,
+        elapsed_ns,
     };
-    let c = world.counters();
-    let tps = d.ticks as f64 / (elapsed_ns as f64 / 1e9);
-    println!(
-        "{{\"ticks\":{},\"hash\":\"{hash}\",\"entities\":{},\"faulted\":{},\"fault\":{fault_json},\"discarded_ticks\":{discarded},\"frames\":{frames_run},\"score\":{},\"world_tick\":{},\"stale_commands\":{},\"elapsed_ms\":{:.3},\"ticks_per_second\":{:.0}}}",
-        d.ticks,
-        world.entity_count(),
-        fault.is_some(),
-        world.score(),
-        world.tick(),
-        c.stale_commands,
-        elapsed_ns as f64 / 1e6,
-        tps
-    );
-    if fault.is_some() { 1 } else { 0 }
+    println!("{}", d.summary(&figures));
+    if faulted { 1 } else { 0 }
 }

@@ -1,33 +1,85 @@
-//! The browser entry point: the embedded game in a canvas, driven by miniquad's JS loader.
+//! The browser entry point and the browser's side of every platform seam: the embedded game in
+//! a canvas, driven by miniquad's JS loader (`gl.js`) and our plugin (`web/ludus.js`).
 //!
-//! There are no threads (background work runs on the serial executor) and no file system:
-//! the game's files are compiled in (see build.rs). A script fault shows the fault screen like
-//! on desktop; nothing here panics on bad content, it reports on the page's console.
+//! There are no threads (background work runs on the serial executor), no file system (the
+//! game's files are compiled in, see build.rs) and no unwinding: a panic aborts the module, so
+//! nothing here panics on bad content. A game that cannot start shows why on the page; a
+//! script fault while playing is the fault screen, as on desktop.
 
 use crate::app::{App, RunOptions};
 use crate::runner::Runner;
+use std::ffi::{CString, c_char};
 
-fn clock() -> u64 {
-    (miniquad::date::now() * 1e9) as u64
+// gl.js supplies the console functions; web/ludus.js the rest.
+#[link(wasm_import_module = "env")]
+unsafe extern "C" {
+    fn console_log(msg: *const c_char);
+    fn console_error(msg: *const c_char);
+    fn ludus_now_ms() -> f64;
+    fn ludus_audio_available() -> bool;
+    fn ludus_show_error(msg: *const u8, len: usize);
+    fn ludus_set_title(title: *const u8, len: usize);
+}
+
+fn c_string(text: &str) -> CString {
+    CString::new(text.replace('\0', " ")).unwrap_or_default()
+}
+
+/// Writes a line to the browser console.
+pub fn log(text: &str) {
+    let msg = c_string(text);
+    // SAFETY: gl.js reads the NUL-terminated string at `msg` before returning; it lives until
+    // the end of this function.
+    unsafe { console_log(msg.as_ptr()) }
+}
+
+/// Writes an error to the browser console.
+pub fn error(text: &str) {
+    let msg = c_string(text);
+    // SAFETY: as in `log`.
+    unsafe { console_error(msg.as_ptr()) }
+}
+
+/// Shows a message over the canvas (a game that could not start).
+fn show_error(text: &str) {
+    error(text);
+    // SAFETY: ludus.js copies `len` bytes from `msg` out of wasm memory before returning.
+    unsafe { ludus_show_error(text.as_ptr(), text.len()) }
+}
+
+/// Monotonic nanoseconds (`performance.now()`; `std::time::Instant` does not exist here).
+pub fn clock() -> u64 {
+    // SAFETY: a plain import without arguments.
+    let ms = unsafe { ludus_now_ms() };
+    (ms.max(0.0) * 1e6) as u64
+}
+
+/// Whether the page can play sound at all (a WebAudio context exists and audio.js is loaded).
+pub fn audio_available() -> bool {
+    // SAFETY: a plain import without arguments.
+    unsafe { ludus_audio_available() }
 }
 
 pub fn main() {
     let project = match crate::bundled::project() {
         Ok(p) => p,
         Err(diagnostics) => {
-            miniquad::error!("ludus: the game's content is invalid:\n{}", diagnostics);
+            show_error(&format!("The game's content is invalid:\n{diagnostics}"));
             return;
         }
     };
+    let label = project.label.clone();
     let runner = match Runner::new(project, 0, clock) {
         Ok(r) => r,
         Err(fault) => {
-            miniquad::error!("ludus: the game could not start: {}", fault);
+            show_error(&format!("{label} could not start:\n{fault}"));
             return;
         }
     };
     let images = runner.project.images();
     let def = runner.def().clone();
+    // SAFETY: ludus.js copies `len` bytes from the pointer before returning.
+    unsafe { ludus_set_title(def.window.title.as_ptr(), def.window.title.len()) };
     let conf = miniquad::conf::Conf {
         window_title: def.window.title.clone(),
         window_width: def.window.width as i32,
@@ -38,4 +90,10 @@ pub fn main() {
     miniquad::start(conf, move || {
         Box::new(App::new(runner, &images, RunOptions::default()))
     });
+    // miniquad installed a hook that logs panics as plain messages; make them errors, so a
+    // page (and its test) cannot miss one. The module is dead after a panic either way.
+    std::panic::set_hook(Box::new(|info| {
+        error(&format!("ludus: internal error: {info}"))
+    }));
+    log(&format!("ludus {}: {label}", env!("CARGO_PKG_VERSION")));
 }

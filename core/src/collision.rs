@@ -99,8 +99,26 @@ pub(crate) struct Broadphase {
     fill: Vec<u32>,
     /// Compact copies of the binned bodies, sorted by bucket.
     sorted: Vec<Compact>,
+    /// What the passes over all bodies read, 24 bytes per body.
+    hot: Vec<Hot>,
+    /// Per archetype: largest extent and body count.
+    arch: Vec<(f32, usize)>,
+    /// Small bodies with effective looks.
+    queriers: Vec<u32>,
     large: Vec<u32>,
     pub pairs: Vec<Pair>,
+}
+
+/// A body's position, size, layers and flags, for the passes over every body.
+#[derive(Clone, Copy, Debug, Default)]
+struct Hot {
+    x: f32,
+    y: f32,
+    extent: f32,
+    layer: u32,
+    /// Effective looks after pass 2 (raw looks before).
+    looks: u32,
+    large: bool,
 }
 
 /// What the grid loop needs of a body, stored in bucket order for locality.
@@ -234,59 +252,65 @@ fn circle_box(c: Vec2, r: f32, b: Vec2, half: Vec2) -> Option<(Vec2, f32)> {
 }
 
 impl Broadphase {
-    /// The grid cell for this tick: `fixed` when the game sets one, else twice the extent that
-    /// covers 95% of the bodies (counted per archetype), so a few big colliders (walls) go to
-    /// the large list instead of making every cell huge.
-    fn choose_cell(&self, fixed: Option<f32>) -> f32 {
-        if let Some(c) = fixed.filter(|c| c.is_finite() && *c > 0.0) {
-            return c;
+    /// Finds every overlapping pair of `self.bodies` that either side looks for, sorted by
+    /// creation sequence key.
+    ///
+    /// - **Cell size**: `fixed` when the game sets one; otherwise twice the extent that covers
+    ///   95% of the bodies (counted per archetype), grown to fit the largest querier (up to 16
+    ///   times), so a few big colliders such as walls go to the large list instead of making
+    ///   every cell huge.
+    /// - **Effective queries**: layers nobody is on are never queried; when every body of layer
+    ///   P looks at layer E and P has fewer bodies (ties by layer index), bodies of E leave P
+    ///   to them. A crowd that looks at one player does not query at all: the player finds it.
+    /// - **Sparse or dense**: when queriers are few (a player and its bullets among a crowd),
+    ///   only they are binned and every other body near them looks them up; otherwise every
+    ///   body is binned and each querier scans its 3x3 neighbourhood of buckets.
+    /// - **Large bodies** are tested against each other and against the bodies that can form a
+    ///   pair with them.
+    pub fn find_pairs(&mut self, fixed_cell: Option<f32>) {
+        self.pairs.clear();
+        self.large.clear();
+        self.queriers.clear();
+        let n = self.bodies.len();
+        if n < 2 {
+            return;
         }
-        let mut per_archetype: Vec<(f32, usize)> = Vec::new();
-        for b in &self.bodies {
-            let i = b.archetype.0 as usize;
-            if per_archetype.len() <= i {
-                per_archetype.resize(i + 1, (0.0, 0));
-            }
-            let e = &mut per_archetype[i];
-            e.0 = e.0.max(b.shape.extent());
-            e.1 += 1;
-        }
-        per_archetype.retain(|e| e.1 > 0);
-        per_archetype.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let need = (self.bodies.len() * 95).div_ceil(100);
-        let mut seen = 0;
-        for (extent, count) in per_archetype {
-            seen += count;
-            if seen >= need {
-                return (extent * 2.0).max(1.0);
-            }
-        }
-        1.0
-    }
 
-    /// What each body needs to query. Layers nobody is on are never queried. A pair is found
-    /// by either side; when every body of layer P looks at layer E and P has fewer bodies
-    /// (ties by layer index), bodies of E leave P to them. So a crowd that looks at one player
-    /// does not query at all: the player finds the crowd.
-    fn effective_looks(&self) -> Vec<u32> {
+        // Pass 1: a compact hot copy, per-archetype extents, per-layer counts and common looks.
+        self.hot.clear();
+        self.arch.clear();
         let mut count = [0usize; 32];
         let mut all = [u32::MAX; 32];
         let mut present = 0u32;
         for b in &self.bodies {
+            let extent = b.shape.extent();
+            let a = b.archetype.0 as usize;
+            if self.arch.len() <= a {
+                self.arch.resize(a + 1, (0.0, 0));
+            }
+            let e = &mut self.arch[a];
+            e.0 = e.0.max(extent);
+            e.1 += 1;
             present |= b.layer;
             if b.layer.count_ones() == 1 {
                 let l = b.layer.trailing_zeros() as usize;
                 count[l] += 1;
                 all[l] &= b.queries();
             }
+            self.hot.push(Hot {
+                x: b.pos.x,
+                y: b.pos.y,
+                extent,
+                layer: b.layer,
+                looks: b.queries(),
+                large: false,
+            });
         }
         let mut covered = [0u32; 32];
         for own in 0..32 {
-            if count[own] == 0 {
-                continue;
-            }
             for p in 0..32 {
                 if p != own
+                    && count[own] > 0
                     && count[p] > 0
                     && all[p] & (1 << own) != 0
                     && (count[p], p) < (count[own], own)
@@ -295,51 +319,42 @@ impl Broadphase {
                 }
             }
         }
-        self.bodies
-            .iter()
-            .map(|b| {
-                let looks = b.queries() & present;
-                if b.layer.count_ones() == 1 {
-                    looks & !covered[b.layer.trailing_zeros() as usize]
-                } else {
-                    looks
-                }
-            })
-            .collect()
-    }
 
-    /// Finds every overlapping pair of `self.bodies` that either side looks for, sorted by
-    /// creation sequence key.
-    ///
-    /// Bodies larger than a cell go to the large list. When queriers are few (a player and its
-    /// bullets among a crowd), only they are binned and every other body looks them up: the
-    /// crowd costs one cell lookup per body instead of a full sort. Otherwise every body is
-    /// binned and each querier scans its neighbourhood.
-    pub fn find_pairs(&mut self, fixed_cell: Option<f32>) {
-        self.pairs.clear();
-        self.large.clear();
-        let n = self.bodies.len();
-        if n < 2 {
-            return;
-        }
-        let cell = self.choose_cell(fixed_cell);
-        let looks = self.effective_looks();
-        let large: Vec<bool> = self
-            .bodies
-            .iter()
-            .map(|b| b.shape.extent() * 2.0 > cell || !b.pos.is_finite())
-            .collect();
-        let small = large.iter().filter(|l| !**l).count();
-        let small_queriers = (0..n).filter(|&i| !large[i] && looks[i] != 0).count();
-        let sparse = small_queriers * 8 < small;
-        let binned = |i: usize| !large[i] && (!sparse || looks[i] != 0);
-        let grid = Grid::new(if sparse { small_queriers } else { small }, cell);
-        self.bin(&grid, &looks, &binned);
-        for (i, l) in large.iter().enumerate() {
-            if *l {
-                self.large.push(i as u32);
+        // Pass 2: effective looks; the largest querier.
+        let mut biggest = 0.0f32;
+        for h in &mut self.hot {
+            h.looks &= present;
+            if h.layer.count_ones() == 1 {
+                h.looks &= !covered[h.layer.trailing_zeros() as usize];
+            }
+            if h.looks != 0 {
+                biggest = biggest.max(h.extent * 2.0);
             }
         }
+        let cell = match fixed_cell.filter(|c| c.is_finite() && *c > 0.0) {
+            Some(c) => c,
+            None => {
+                let typical = self.typical_cell(n);
+                typical.max(biggest.min(typical * 16.0))
+            }
+        };
+
+        // Pass 3: large bodies and small queriers.
+        let mut small = 0;
+        for (i, h) in self.hot.iter_mut().enumerate() {
+            if h.extent * 2.0 > cell || !(h.x.is_finite() && h.y.is_finite()) {
+                h.large = true;
+                self.large.push(i as u32);
+            } else {
+                small += 1;
+                if h.looks != 0 {
+                    self.queriers.push(i as u32);
+                }
+            }
+        }
+        let sparse = self.queriers.len() * 8 < small;
+        let grid = Grid::new(if sparse { self.queriers.len() } else { small }, cell);
+        self.bin(&grid, sparse);
 
         // Binned queriers scan their 3x3 neighbourhood of buckets.
         for qi in 0..self.sorted.len() {
@@ -358,23 +373,19 @@ impl Broadphase {
             }
             let (lo, hi) = (lo - Vec2::new(cell, cell), hi + Vec2::new(cell, cell));
             for j in 0..n {
-                if large[j] || looks[j] != 0 {
+                let b = self.hot[j];
+                if b.large || b.looks != 0 || b.x < lo.x || b.y < lo.y || b.x > hi.x || b.y > hi.y {
                     continue;
                 }
-                let b = self.bodies[j];
-                if b.pos.x < lo.x || b.pos.y < lo.y || b.pos.x > hi.x || b.pos.y > hi.y {
-                    continue;
-                }
-                let (row, col) = grid.place(b.pos);
-                let extent = b.shape.extent();
+                let (row, col) = grid.place(Vec2::new(b.x, b.y));
                 self.neighbourhood(&grid, row, col, |bp, s, e| {
                     for k in s..e {
                         let q = bp.sorted[k];
                         if q.looks & b.layer == 0 {
                             continue;
                         }
-                        let (dx, dy) = (b.pos.x - q.x, b.pos.y - q.y);
-                        let reach = q.extent + extent;
+                        let (dx, dy) = (b.x - q.x, b.y - q.y);
+                        let reach = q.extent + b.extent;
                         if dx * dx + dy * dy < reach * reach {
                             bp.test(q.index as usize, j);
                         }
@@ -383,7 +394,6 @@ impl Broadphase {
             }
         }
         // Large bodies: against each other, and against the small bodies that can matter.
-        let queriers: Vec<usize> = (0..n).filter(|&i| !large[i] && looks[i] != 0).collect();
         for li in 0..self.large.len() {
             let i = self.large[li] as usize;
             for lj in li + 1..self.large.len() {
@@ -393,45 +403,71 @@ impl Broadphase {
                     self.test(i, j);
                 }
             }
-            let looks_i = self.bodies[i].queries();
-            let layer_i = self.bodies[i].layer;
-            let visit = |bp: &mut Broadphase, j: usize| {
+            let (looks_i, layer_i) = (self.bodies[i].queries(), self.bodies[i].layer);
+            let relevant = |bp: &Broadphase, j: usize| {
                 let b = &bp.bodies[j];
-                if looks_i & b.layer != 0 || b.queries() & layer_i != 0 {
-                    bp.test(i, j);
-                }
+                looks_i & b.layer != 0 || b.queries() & layer_i != 0
             };
             if looks_i == 0 {
-                // Only bodies that look at it can form a pair with it.
-                // (A body's effective looks keep this layer: the layer is not covered,
-                // because this body of it looks at nothing.)
-                for &j in &queriers {
-                    visit(self, j);
+                // Only bodies that look at its layer can pair with it; their effective looks
+                // keep that layer (it is not covered: this body of it looks at nothing).
+                for qi in 0..self.queriers.len() {
+                    let j = self.queriers[qi] as usize;
+                    if relevant(self, j) {
+                        self.test(i, j);
+                    }
                 }
             } else {
-                for (j, _) in large.iter().enumerate().filter(|(_, l)| !**l) {
-                    visit(self, j);
+                for j in 0..n {
+                    if !self.hot[j].large && relevant(self, j) {
+                        self.test(i, j);
+                    }
                 }
             }
         }
         self.pairs.sort_unstable_by_key(|p| (p.lo, p.hi));
     }
 
-    /// Counting sort of the selected bodies into grid buckets, as compact records.
-    fn bin(&mut self, grid: &Grid, looks: &[u32], binned: &dyn Fn(usize) -> bool) {
+    /// Twice the extent covering 95% of the bodies, from the per-archetype statistics.
+    fn typical_cell(&mut self, n: usize) -> f32 {
+        self.arch.retain(|e| e.1 > 0);
+        self.arch.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let need = (n * 95).div_ceil(100);
+        let mut seen = 0;
+        for &(extent, count) in &self.arch {
+            seen += count;
+            if seen >= need {
+                return (extent * 2.0).max(1.0);
+            }
+        }
+        1.0
+    }
+
+    /// Counting sort into grid buckets, as compact records: the small queriers (sparse) or
+    /// every small body (dense).
+    fn bin(&mut self, grid: &Grid, sparse: bool) {
         let size = grid.len();
         self.keys.clear();
         self.starts.clear();
         self.starts.resize(size + 1, 0);
-        for (i, b) in self.bodies.iter().enumerate() {
-            if !binned(i) {
-                self.keys.push(u32::MAX);
-                continue;
+        let place = |h: &Hot| {
+            let (row, col) = grid.place(Vec2::new(h.x, h.y));
+            row * grid.cols + col
+        };
+        if sparse {
+            for &i in &self.queriers {
+                let key = place(&self.hot[i as usize]);
+                self.keys.push(key);
+                self.starts[key as usize + 1] += 1;
             }
-            let (row, col) = grid.place(b.pos);
-            let h = row * grid.cols + col;
-            self.keys.push(h);
-            self.starts[h as usize + 1] += 1;
+        } else {
+            for h in &self.hot {
+                let key = if h.large { u32::MAX } else { place(h) };
+                self.keys.push(key);
+                if key != u32::MAX {
+                    self.starts[key as usize + 1] += 1;
+                }
+            }
         }
         for k in 1..=size {
             self.starts[k] += self.starts[k - 1];
@@ -441,21 +477,22 @@ impl Broadphase {
             .resize(self.starts[size] as usize, Compact::default());
         self.fill.clear();
         self.fill.extend_from_slice(&self.starts[..size]);
-        for (i, &h) in self.keys.iter().enumerate() {
-            if h == u32::MAX {
+        for (k, &key) in self.keys.iter().enumerate() {
+            if key == u32::MAX {
                 continue;
             }
-            let b = &self.bodies[i];
-            let slot = &mut self.fill[h as usize];
+            let i = if sparse { self.queriers[k] as usize } else { k };
+            let h = &self.hot[i];
+            let slot = &mut self.fill[key as usize];
             self.sorted[*slot as usize] = Compact {
-                x: b.pos.x,
-                y: b.pos.y,
-                extent: b.shape.extent(),
-                layer: b.layer,
-                looks: looks[i],
+                x: h.x,
+                y: h.y,
+                extent: h.extent,
+                layer: h.layer,
+                looks: h.looks,
                 index: i as u32,
-                row: h / grid.cols,
-                col: h % grid.cols,
+                row: key / grid.cols,
+                col: key % grid.cols,
             };
             *slot += 1;
         }

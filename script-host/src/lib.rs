@@ -16,6 +16,7 @@ mod decode;
 mod encode;
 mod error;
 mod host;
+mod math;
 mod sandbox;
 
 pub use host::{Clock, HostStats, ModuleSource, Script, ScriptHost};

@@ -1,0 +1,242 @@
+//! Headless driving of a game, shared by `ludus sim` and the browser build's test API: the
+//! [`Driver`] (records ticks into a recording, writes trace lines), the per-tick input loop of
+//! `--input`, and the one-line JSON summary both print.
+//!
+//! Nothing here reads a clock, a file or the command line: callers pass elapsed time and
+//! writers in, so the same code runs natively and in the browser.
+
+use crate::frames::Line;
+use crate::project::Project;
+use ludus_core::*;
+use std::io::Write;
+
+/// Turns `--input` lines into each tick's `TickInput`: a line applies at its tick; held
+/// buttons and axis values persist until a later line changes them.
+#[derive(Debug, Default)]
+pub struct PerTick {
+    lines: Vec<Line>,
+    next: usize,
+    held: TickInput,
+}
+
+impl PerTick {
+    pub fn new(lines: Vec<Line>) -> PerTick {
+        PerTick {
+            lines,
+            next: 0,
+            held: TickInput::neutral(),
+        }
+    }
+
+    /// The input of `tick` (ticks must be asked in increasing order).
+    pub fn input(&mut self, tick: u64) -> TickInput {
+        while self.next < self.lines.len() && self.lines[self.next].tick.is_some_and(|t| t < tick) {
+            self.next += 1;
+        }
+        match self.lines.get(self.next) {
+            Some(l) if l.tick == Some(tick) => {
+                self.next += 1;
+                l.apply_to(&mut self.held)
+            }
+            _ => TickInput {
+                held: self.held.held,
+                axes: self.held.axes.clone(),
+                ..TickInput::default()
+            },
+        }
+    }
+}
+
+/// Records ticks into segments and writes trace lines; the session drives it.
+pub struct Driver {
+    /// Replaces the session's input when set (`--input` with `--frames`).
+    pub per_tick: Option<PerTick>,
+    pub game: Game,
+    pub recording: Option<Recording>,
+    pub detail: bool,
+    pub trace: Option<Box<dyn Write>>,
+    pub ticks: u64,
+    pub last_hash: Option<StateHash>,
+    pub error: Option<String>,
+}
+
+impl Driver {
+    fn record(&mut self, tick: u64, input: &TickInput, report: &TickReport) {
+        let hash = report.hash.unwrap_or_default();
+        self.last_hash = Some(hash);
+        self.ticks += 1;
+        if let Some(rec) = &mut self.recording {
+            let completions = self.game.completions().last_batch().to_vec();
+            let detail = self.detail.then(|| entity_values(self.game.world()));
+            if let Some(seg) = rec.segments.last_mut() {
+                seg.ticks.push(TickRecord {
+                    tick,
+                    input: input.clone(),
+                    completions,
+                    hash,
+                    detail,
+                });
+            }
+        }
+        if let Some(t) = &mut self.trace {
+            let line = format!(
+                "{{\"tick\":{tick},\"hash\":\"{}\",\"entities\":{}}}\n",
+                hash.hex(),
+                report.entities
+            );
+            if t.write_all(line.as_bytes()).is_err() {
+                self.error = Some("cannot write the trace file".into());
+            }
+        }
+    }
+
+    /// Starts a recording with this header; its first segment is the current level.
+    pub fn start_recording(&mut self, header: RecordingHeader, detail: bool) {
+        self.recording = Some(Recording {
+            header,
+            segments: Vec::new(),
+        });
+        self.detail = detail;
+        self.new_segment();
+    }
+
+    fn new_segment(&mut self) {
+        let level = self
+            .game
+            .world()
+            .level_def(self.game.def())
+            .map(|l| l.name.clone())
+            .unwrap_or_default();
+        if let Some(rec) = &mut self.recording {
+            rec.segments.push(Segment {
+                level,
+                ticks: Vec::new(),
+            });
+        }
+    }
+
+    /// Runs one tick directly (without a session) and records it.
+    pub fn step(&mut self, input: &TickInput) -> Result<(), Fault> {
+        let tick = self.game.world().tick() + 1;
+        let report = self.game.step(input)?;
+        self.record(tick, input, &report);
+        Ok(())
+    }
+
+    /// Runs `ticks` ticks fed by `--input` lines (see [`PerTick`]) without a session. Stops at
+    /// the first fault and returns it.
+    pub fn run_input(&mut self, lines: Vec<Line>, ticks: u64) -> Option<Fault> {
+        let mut per_tick = PerTick::new(lines);
+        for tick in 1..=ticks {
+            let tick_input = per_tick.input(tick);
+            if let Err(f) = self.step(&tick_input) {
+                return Some(f);
+            }
+        }
+        None
+    }
+
+    /// The one-line JSON summary of a run (what `ludus sim` prints).
+    pub fn summary(&self, run: &RunFigures) -> String {
+        let world = self.game.world();
+        let hash = self
+            .last_hash
+            .map(|h| h.hex())
+            .unwrap_or_else(|| StateHash::of(world).hex());
+        let fault_json = match &run.fault {
+            None => "null".to_string(),
+            Some(f) => format!(
+                "{{\"message\":{},\"location\":{},\"tick\":{},\"phase\":{}}}",
+                json_string(&f.message),
+                f.location.as_deref().map_or("null".into(), json_string),
+                f.tick,
+                f.phase.map_or("null".into(), |p| json_string(p.name()))
+            ),
+        };
+        let c = world.counters();
+        let elapsed_ns = run.elapsed_ns.max(1);
+        let tps = self.ticks as f64 / (elapsed_ns as f64 / 1e9);
+        format!(
+            "{{\"ticks\":{},\"hash\":\"{hash}\",\"entities\":{},\"faulted\":{},\"fault\":{fault_json},\"discarded_ticks\":{},\"frames\":{},\"score\":{},\"world_tick\":{},\"stale_commands\":{},\"elapsed_ms\":{:.3},\"ticks_per_second\":{:.0}}}",
+            self.ticks,
+            world.entity_count(),
+            run.fault.is_some(),
+            run.discarded,
+            run.frames,
+            world.score(),
+            world.tick(),
+            c.stale_commands,
+            elapsed_ns as f64 / 1e6,
+            tps
+        )
+    }
+}
+
+/// How a run went, for [`Driver::summary`].
+#[derive(Debug, Default)]
+pub struct RunFigures {
+    pub fault: Option<Fault>,
+    /// Whole ticks the frame clock discarded (`--frames` runs).
+    pub discarded: u64,
+    /// Presentation callbacks run (`--frames` runs).
+    pub frames: usize,
+    /// Wall-clock time of the run, measured by the caller.
+    pub elapsed_ns: u64,
+}
+
+impl Simulation for Driver {
+    fn tick(&mut self, tick: u64, input: &TickInput) -> Result<(), Fault> {
+        let input = match &mut self.per_tick {
+            Some(p) => p.input(tick),
+            None => input.clone(),
+        };
+        let report = self.game.step(&input)?;
+        self.record(tick, &input, &report);
+        Ok(())
+    }
+
+    fn load(&mut self, request: &LoadRequest) -> LoadStatus {
+        let status = self.game.load(request);
+        if matches!(status, LoadStatus::Ready(_)) {
+            self.new_segment();
+        }
+        status
+    }
+}
+
+/// The header of a recording of `project` (`dir`: the game folder as given; `None` for the
+/// embedded game).
+pub fn header(project: &Project, dir: Option<&str>, entities: u32) -> RecordingHeader {
+    let def = &project.def;
+    RecordingHeader {
+        build: format!("ludus {}", env!("CARGO_PKG_VERSION")),
+        game: def.name.clone(),
+        game_dir: dir.map(str::to_string),
+        content_hash: def.content_hash,
+        tick: def.tick,
+        ai: def.ai,
+        seed: def.seed,
+        limits: def.limits,
+        entities,
+    }
+}
+
+/// Builds a driver for a project: hashing on, background work on the serial executor.
+pub fn driver(project: &Project, entities: u32) -> Result<Driver, Fault> {
+    let mut game = project.start(entities)?;
+    game.options_mut().hash = true;
+    Ok(Driver {
+        per_tick: None,
+        game,
+        recording: None,
+        detail: false,
+        trace: None,
+        ticks: 0,
+        last_hash: None,
+        error: None,
+    })
+}
+
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}

@@ -1,0 +1,344 @@
+//! The browser build's test API: headless runs and replays of the embedded game, called from
+//! the page (web/ludus.js wraps them as `window.ludus`). They go through the same code as
+//! `ludus sim --input` and `ludus replay` ([`crate::driver`], [`crate::verify`]), so a run in
+//! the browser can be compared tick for tick with a native one.
+//!
+//! The C ABI (wasm32 only): `ludus_alloc(len)` / `ludus_free(ptr, len)` manage byte buffers in
+//! wasm memory; `ludus_sim(input, input_len, ticks, flags)` and `ludus_replay(bytes, len)` return
+//! a result buffer: a little-endian `u32` length `n`, then `n` bytes of parts, each a `u32`
+//! length and its bytes. The caller frees it with `ludus_free(ptr, 4 + n)`.
+//!
+//! - `ludus_sim` parts: the summary JSON (the line `ludus sim` prints, or `{"error": ...}`),
+//!   the trace (JSON Lines, one per tick, as `ludus sim --trace` writes; empty unless flag bit 1),
+//!   the recording (the `Recording::to_bytes` file format; empty unless flag bit 0).
+//! - `ludus_replay` parts: one JSON object, `{"outcome": "identical", "ticks": n}`,
+//!   `{"outcome": "diverged", "segment", "tick", "report"}` or `{"outcome": "error", "error"}`.
+
+use crate::driver::RunFigures;
+use crate::frames::Format;
+use crate::project::Project;
+use crate::verify::Outcome;
+use ludus_core::Recording;
+use std::cell::RefCell;
+use std::io::Write;
+use std::rc::Rc;
+
+/// Flag bit of `ludus_sim`: return a recording.
+pub const RECORD: u32 = 1;
+/// Flag bit of `ludus_sim`: return the per-tick trace.
+pub const TRACE: u32 = 2;
+
+/// What a headless run returns.
+#[derive(Debug, Default, PartialEq)]
+pub struct SimOutput {
+    pub summary: String,
+    pub trace: Vec<u8>,
+    pub recording: Vec<u8>,
+}
+
+/// A writer whose bytes the caller keeps a handle to (the driver owns its trace writer).
+#[derive(Clone, Default)]
+struct Shared(Rc<RefCell<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn error_json(message: &str) -> String {
+    serde_json::json!({ "error": message }).to_string()
+}
+
+/// `ludus sim --input` of `project` for `ticks` ticks, `input` in the `--input` format.
+pub fn sim(
+    project: &Project,
+    input: &str,
+    ticks: u64,
+    flags: u32,
+    clock: fn() -> u64,
+) -> SimOutput {
+    let lines = match crate::frames::parse("input", input, Format::Input, &project.def) {
+        Ok(l) => l,
+        Err(e) => {
+            return SimOutput {
+                summary: error_json(&e),
+                ..SimOutput::default()
+            };
+        }
+    };
+    let mut d = match crate::driver::driver(project, 0) {
+        Ok(d) => d,
+        Err(f) => {
+            return SimOutput {
+                summary: error_json(&format!("the game could not start: {f}")),
+                ..SimOutput::default()
+            };
+        }
+    };
+    if flags & RECORD != 0 {
+        d.start_recording(crate::driver::header(project, None, 0), false);
+    }
+    let trace = Shared::default();
+    if flags & TRACE != 0 {
+        d.trace = Some(Box::new(trace.clone()));
+    }
+    let start = clock();
+    let fault = d.run_input(lines, ticks);
+    let elapsed_ns = clock().saturating_sub(start);
+    let summary = d.summary(&RunFigures {
+        fault,
+        elapsed_ns,
+        ..RunFigures::default()
+    });
+    let recording = d
+        .recording
+        .as_ref()
+        .map(Recording::to_bytes)
+        .unwrap_or_default();
+    drop(d);
+    let trace = std::mem::take(&mut *trace.0.borrow_mut());
+    SimOutput {
+        summary,
+        trace,
+        recording,
+    }
+}
+
+/// `ludus replay` of a recording's bytes against `project`; one JSON object.
+pub fn replay(project: &Project, bytes: &[u8]) -> String {
+    let outcome = Recording::from_bytes(bytes)
+        .map_err(|e| e.to_string())
+        .and_then(|rec| match crate::verify::mismatch(&rec.header, project) {
+            Some(why) => Err(format!("refusing to replay: {why}")),
+            None => crate::verify::replay(&rec, project, None),
+        });
+    match outcome {
+        Ok(Outcome::Identical { ticks }) => {
+            serde_json::json!({ "outcome": "identical", "ticks": ticks }).to_string()
+        }
+        Ok(Outcome::Diverged {
+            segment,
+            tick,
+            report,
+        }) => serde_json::json!({
+            "outcome": "diverged",
+            "segment": segment,
+            "tick": tick,
+            "report": report,
+        })
+        .to_string(),
+        Err(e) => serde_json::json!({ "outcome": "error", "error": e }).to_string(),
+    }
+}
+
+/// The result buffer layout (see the module documentation).
+pub fn envelope(parts: &[&[u8]]) -> Vec<u8> {
+    let body: usize = parts.iter().map(|p| 4 + p.len()).sum();
+    let mut out = Vec::with_capacity(4 + body);
+    out.extend_from_slice(&(body as u32).to_le_bytes());
+    for p in parts {
+        out.extend_from_slice(&(p.len() as u32).to_le_bytes());
+        out.extend_from_slice(p);
+    }
+    out
+}
+
+#[cfg(target_arch = "wasm32")]
+mod exports {
+    //! The C ABI. The only unsafe code is here: turning (pointer, length) pairs from JS back
+    //! into the buffers this module handed out.
+    //!
+    //! # Safety
+    //! - Every pointer JS passes in came from `ludus_alloc` (or a result) with that length and
+    //!   is passed to `ludus_free` exactly once, with the same length.
+    //! - The module is single-threaded, and JS does not touch a buffer during a call.
+
+    use super::{envelope, replay, sim};
+
+    fn into_raw(bytes: Vec<u8>) -> *mut u8 {
+        Box::into_raw(bytes.into_boxed_slice()) as *mut u8
+    }
+
+    /// # Safety
+    /// `ptr` and `len` describe a live buffer from `ludus_alloc` (or null with 0).
+    unsafe fn bytes<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
+        if ptr.is_null() || len == 0 {
+            &[]
+        } else {
+            // SAFETY: see the function's contract.
+            unsafe { std::slice::from_raw_parts(ptr, len) }
+        }
+    }
+
+    /// The version of this API and of web/ludus.js, which checks it (miniquad's plugin
+    /// mechanism calls `<name>_crate_version`).
+    #[unsafe(no_mangle)]
+    pub extern "C" fn ludus_crate_version() -> u32 {
+        1
+    }
+
+    /// A zeroed buffer of `len` bytes for JS to fill.
+    #[unsafe(no_mangle)]
+    pub extern "C" fn ludus_alloc(len: usize) -> *mut u8 {
+        into_raw(vec![0; len])
+    }
+
+    /// Frees a buffer from `ludus_alloc` or a result.
+    ///
+    /// # Safety
+    /// `ptr` came from `ludus_alloc(len)` or is a result buffer of `len` bytes, not yet freed.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn ludus_free(ptr: *mut u8, len: usize) {
+        if !ptr.is_null() {
+            // SAFETY: the box was made by `into_raw` with exactly this length.
+            drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len)) });
+        }
+    }
+
+    /// A headless run of the embedded game; `flags`: bit 0 record, bit 1 trace.
+    ///
+    /// # Safety
+    /// `input`/`len` describe a live buffer from `ludus_alloc` (or null with 0).
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn ludus_sim(
+        input: *const u8,
+        len: usize,
+        ticks: u32,
+        flags: u32,
+    ) -> *mut u8 {
+        // SAFETY: the caller's contract.
+        let text = String::from_utf8_lossy(unsafe { bytes(input, len) }).into_owned();
+        let out = match crate::bundled::project() {
+            Ok(project) => sim(&project, &text, u64::from(ticks), flags, crate::web::clock),
+            Err(e) => super::SimOutput {
+                summary: super::error_json(&e),
+                ..super::SimOutput::default()
+            },
+        };
+        into_raw(envelope(&[
+            out.summary.as_bytes(),
+            &out.trace,
+            &out.recording,
+        ]))
+    }
+
+    /// Replays a recording against the embedded game.
+    ///
+    /// # Safety
+    /// `rec`/`len` describe a live buffer from `ludus_alloc` (or null with 0).
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn ludus_replay(rec: *const u8, len: usize) -> *mut u8 {
+        // SAFETY: the caller's contract.
+        let rec = unsafe { bytes(rec, len) };
+        let json = match crate::bundled::project() {
+            Ok(project) => replay(&project, rec),
+            Err(e) => serde_json::json!({ "outcome": "error", "error": e }).to_string(),
+        };
+        into_raw(envelope(&[json.as_bytes()]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock() -> u64 {
+        0
+    }
+
+    const INPUT: &str = "{\"tick\":1,\"press\":[\"fire\"],\"axis\":{\"move_x\":1}}\n\
+                         {\"tick\":60,\"axis\":{\"move_x\":-0.5,\"move_y\":1}}\n\
+                         {\"tick\":130,\"release\":[\"fire\"]}\n";
+
+    fn summary(out: &SimOutput) -> serde_json::Value {
+        serde_json::from_str(&out.summary).expect("the summary is JSON")
+    }
+
+    #[test]
+    fn sim_matches_the_native_driver_and_its_recording_replays() {
+        let project = crate::bundled::project().expect("the bundled game loads");
+        let out = sim(&project, INPUT, 200, RECORD | TRACE, clock);
+        let s = summary(&out);
+        assert_eq!(s["ticks"], 200, "{s}");
+        assert_eq!(s["faulted"], false, "{s}");
+
+        // The same run through the driver directly, as `ludus sim --input` does.
+        let lines = crate::frames::parse("input", INPUT, Format::Input, &project.def).unwrap();
+        let mut d = crate::driver::driver(&project, 0).unwrap();
+        assert!(d.run_input(lines, 200).is_none());
+        let native: serde_json::Value =
+            serde_json::from_str(&d.summary(&RunFigures::default())).unwrap();
+        for key in [
+            "ticks",
+            "hash",
+            "entities",
+            "score",
+            "world_tick",
+            "faulted",
+        ] {
+            assert_eq!(s[key], native[key], "{key}");
+        }
+
+        let trace = String::from_utf8(out.trace.clone()).unwrap();
+        let lines: Vec<&str> = trace.lines().collect();
+        assert_eq!(lines.len(), 200, "one trace line per tick");
+        assert!(
+            lines[199].contains(s["hash"].as_str().unwrap()),
+            "the last line is the final hash"
+        );
+
+        let verdict: serde_json::Value =
+            serde_json::from_str(&replay(&project, &out.recording)).unwrap();
+        assert_eq!(verdict["outcome"], "identical", "{verdict}");
+        assert_eq!(verdict["ticks"], 200, "{verdict}");
+    }
+
+    #[test]
+    fn a_tampered_recording_diverges_at_its_tick_and_garbage_is_an_error() {
+        let project = crate::bundled::project().unwrap();
+        let out = sim(&project, INPUT, 80, RECORD, clock);
+        assert!(out.trace.is_empty(), "no trace unless asked");
+        let mut rec = Recording::from_bytes(&out.recording).unwrap();
+        rec.segments[0].ticks[41].hash.total ^= 1;
+        let verdict: serde_json::Value =
+            serde_json::from_str(&replay(&project, &rec.to_bytes())).unwrap();
+        assert_eq!(verdict["outcome"], "diverged", "{verdict}");
+        assert_eq!(verdict["tick"], 42, "{verdict}");
+
+        let verdict: serde_json::Value =
+            serde_json::from_str(&replay(&project, b"nonsense")).unwrap();
+        assert_eq!(verdict["outcome"], "error", "{verdict}");
+        let bad = sim(&project, "{\"tick\":1,\"press\":[\"jump\"]}", 10, 0, clock);
+        let s = summary(&bad);
+        assert!(
+            s["error"]
+                .as_str()
+                .unwrap()
+                .contains("unknown action `jump`"),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn envelope_layout() {
+        let e = envelope(&[b"ab", b"", b"xyz"]);
+        assert_eq!(
+            e,
+            [
+                &[17u8, 0, 0, 0][..],
+                &[2, 0, 0, 0],
+                b"ab",
+                &[0, 0, 0, 0],
+                &[3, 0, 0, 0],
+                b"xyz"
+            ]
+            .concat()
+        );
+    }
+}

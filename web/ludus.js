@@ -1,0 +1,233 @@
+// Ludus's glue for miniquad's loader (gl.js). Load it after gl.js and audio.js, before
+// `load("ludus.wasm")`. It is a miniquad plugin that
+//
+// - supplies the `wasi_snapshot_preview1` imports that the Lua VM's C library (wasi-libc)
+//   links against: console output, clocks and randomness; no files, no environment;
+// - runs the C constructors (`__wasm_call_ctors`) once, after instantiation and before `main`;
+// - gives the module a monotonic clock, and opens sound only if the page can play it (the
+//   module itself waits for the first user gesture; see src/audio.rs);
+// - shows a game that cannot start as a message over the canvas;
+// - exposes `window.ludus`, a small API for tests and tools: headless runs and replays of the
+//   embedded game, through the same code as `ludus sim --input` and `ludus replay`
+//   (src/web_api.rs documents the C ABI underneath).
+"use strict";
+
+(function () {
+  const GLUE_VERSION = 1; // must equal ludus_crate_version() in src/web_api.rs
+  const ESUCCESS = 0;
+  const EBADF = 8;
+  const ENOSYS = 52;
+
+  let exports = null;
+  let readyResolve;
+  const ready = new Promise((resolve) => (readyResolve = resolve));
+  const utf8 = new TextDecoder("utf-8");
+  const encoder = new TextEncoder();
+
+  // gl.js keeps the module's memory in its global `wasm_memory`; its buffer is replaced
+  // whenever memory grows, so views are made fresh for every access.
+  const bytes = (ptr, len) => new Uint8Array(wasm_memory.buffer, ptr, len);
+  const view = () => new DataView(wasm_memory.buffer);
+
+  // ---- WASI: what wasi-libc asks of its host --------------------------------------------
+  const pending = { 1: "", 2: "" };
+  function fd_write(fd, iovs, iovsLen, nwritten) {
+    if (fd !== 1 && fd !== 2) return EBADF;
+    const v = view();
+    let total = 0;
+    let text = pending[fd];
+    for (let i = 0; i < iovsLen; i++) {
+      const ptr = v.getUint32(iovs + i * 8, true);
+      const len = v.getUint32(iovs + i * 8 + 4, true);
+      text += utf8.decode(bytes(ptr, len).slice());
+      total += len;
+    }
+    const lines = text.split("\n");
+    pending[fd] = lines.pop();
+    for (const line of lines) (fd === 1 ? console.log : console.warn)(line);
+    v.setUint32(nwritten, total, true);
+    return ESUCCESS;
+  }
+
+  function clock_time_get(id, _precision, out) {
+    // 0: realtime; the others (monotonic, CPU time) all read the page's monotonic clock.
+    const ns = id === 0
+      ? BigInt(Date.now()) * 1000000n
+      : BigInt(Math.round(performance.now() * 1e6));
+    view().setBigUint64(out, ns, true);
+    return ESUCCESS;
+  }
+
+  function random_get(buf, len) {
+    for (let at = 0; at < len; at += 65536) {
+      crypto.getRandomValues(bytes(buf + at, Math.min(65536, len - at)));
+    }
+    return ESUCCESS;
+  }
+
+  function environ_sizes_get(count, size) {
+    const v = view();
+    v.setUint32(count, 0, true);
+    v.setUint32(size, 0, true);
+    return ESUCCESS;
+  }
+
+  const wasiFunctions = {
+    fd_write,
+    clock_time_get,
+    random_get,
+    environ_sizes_get,
+    environ_get: () => ESUCCESS,
+    args_sizes_get: environ_sizes_get,
+    args_get: () => ESUCCESS,
+    // No preopened folders: "bad descriptor" ends wasi-libc's start-up scan (anything else
+    // makes it exit).
+    fd_prestat_get: () => EBADF,
+    proc_exit: (code) => {
+      throw new Error("ludus: the C library exited with status " + code);
+    },
+  };
+  // Everything else (files, directories, seeking...) is not available in a page.
+  const wasi = new Proxy(wasiFunctions, {
+    get: (target, name) => (name in target ? target[name] : () => ENOSYS),
+  });
+
+  // ---- Sound ------------------------------------------------------------------------------
+  function audioAvailable() {
+    return typeof audio_init === "function" && !!(window.AudioContext || window.webkitAudioContext);
+  }
+
+  // quad-snd's audio.js throws if WebAudio fails; a page without sound must still play.
+  function guardAudio(env) {
+    let broken = false;
+    for (const name of Object.keys(env)) {
+      if (!name.startsWith("audio_") || typeof env[name] !== "function") continue;
+      const inner = env[name];
+      env[name] = function (...args) {
+        if (broken) return 0;
+        try {
+          return inner(...args);
+        } catch (e) {
+          broken = true;
+          console.warn("ludus: sound is off (" + e + ")");
+          return 0;
+        }
+      };
+    }
+  }
+
+  // ---- Messages ---------------------------------------------------------------------------
+  function showError(ptr, len) {
+    const text = utf8.decode(bytes(ptr, len).slice());
+    const box = document.getElementById("ludus-error");
+    if (box) {
+      box.textContent = text;
+      box.style.display = "block";
+    }
+    document.getElementById("ludus-hint")?.remove();
+  }
+
+  function hideHintOnGesture() {
+    const hide = () => {
+      const hint = document.getElementById("ludus-hint");
+      if (hint) hint.remove();
+      removeEventListener("keydown", hide, true);
+      removeEventListener("pointerdown", hide, true);
+    };
+    addEventListener("keydown", hide, true);
+    addEventListener("pointerdown", hide, true);
+  }
+
+  // ---- The plugin -------------------------------------------------------------------------
+  function register_plugin(importObject) {
+    importObject.wasi_snapshot_preview1 = wasi;
+    const env = importObject.env;
+    // gl.js looks every import name up in `env`, whatever its module, and warns about the ones
+    // it does not find; listing the WASI names there too keeps the console quiet.
+    for (const name of Object.keys(wasiFunctions)) env[name] = env[name] || wasiFunctions[name];
+    for (const name of ["fd_close", "fd_fdstat_get", "fd_fdstat_set_flags", "fd_prestat_dir_name",
+      "fd_read", "fd_renumber", "fd_seek", "path_open", "path_remove_directory", "path_rename",
+      "path_unlink_file"]) {
+      env[name] = env[name] || (() => ENOSYS);
+    }
+    env.ludus_now_ms = () => performance.now();
+    env.ludus_audio_available = audioAvailable;
+    env.ludus_show_error = showError;
+    env.ludus_set_title = (ptr, len) => (document.title = utf8.decode(bytes(ptr, len).slice()));
+    guardAudio(env);
+  }
+
+  function on_init() {
+    exports = wasm_exports;
+    if (typeof exports.__wasm_call_ctors === "function") exports.__wasm_call_ctors();
+    if (audioAvailable()) {
+      hideHintOnGesture();
+    } else {
+      document.getElementById("ludus-hint")?.remove();
+    }
+    // gl.js calls `main` right after the plugins' on_init: the API is ready after that.
+    setTimeout(() => readyResolve(), 0);
+  }
+
+  miniquad_add_plugin({ register_plugin, on_init, name: "ludus", version: GLUE_VERSION });
+
+  // ---- window.ludus -----------------------------------------------------------------------
+  function copyIn(data) {
+    const ptr = exports.ludus_alloc(data.length);
+    bytes(ptr, data.length).set(data);
+    return ptr;
+  }
+
+  // Reads and frees a result buffer: u32 length, then parts of u32 length + bytes.
+  function takeResult(ptr) {
+    const total = view().getUint32(ptr, true);
+    const parts = [];
+    let at = ptr + 4;
+    while (at < ptr + 4 + total) {
+      const len = view().getUint32(at, true);
+      parts.push(bytes(at + 4, len).slice());
+      at += 4 + len;
+    }
+    exports.ludus_free(ptr, 4 + total);
+    return parts;
+  }
+
+  function call(fn, data, ...rest) {
+    if (!exports) throw new Error("ludus: the module is not loaded yet (await ludus.ready)");
+    const input = copyIn(data);
+    try {
+      return takeResult(fn(input, data.length, ...rest));
+    } finally {
+      exports.ludus_free(input, data.length);
+    }
+  }
+
+  window.ludus = {
+    ready,
+    version: GLUE_VERSION,
+
+    /// Runs the embedded game headless for `ticks` ticks with per-tick input in the
+    /// `ludus sim --input` format (JSON Lines). Returns { summary, trace, recording }: the
+    /// summary `ludus sim` prints (or { error }), one { tick, hash, entities } per tick when
+    /// `trace` is set, and the recording's bytes when `record` is set.
+    sim(input, ticks, { record = false, trace = false } = {}) {
+      const flags = (record ? 1 : 0) | (trace ? 2 : 0);
+      const [summary, traceBytes, recording] =
+        call(exports.ludus_sim, encoder.encode(input), ticks >>> 0, flags);
+      const lines = utf8.decode(traceBytes).split("\n").filter((l) => l.length > 0);
+      return {
+        summary: JSON.parse(utf8.decode(summary)),
+        trace: lines.map((l) => JSON.parse(l)),
+        recording: record ? recording : null,
+      };
+    },
+
+    /// Replays a recording (bytes, as `ludus sim --record` writes) against the embedded game:
+    /// { outcome: "identical", ticks } or { outcome: "diverged", segment, tick, report } or
+    /// { outcome: "error", error }.
+    replay(recording) {
+      const [json] = call(exports.ludus_replay, new Uint8Array(recording));
+      return JSON.parse(utf8.decode(json));
+    },
+  };
+})();

@@ -1,0 +1,319 @@
+// The browser test of the web build: the same game, the same rules, the same bits as native.
+//
+//   node web/test/browser.mjs SITE_URL LUDUS_BIN ARTIFACT_DIR
+//
+// SITE_URL serves web builds (web/build.sh) of examples/swarm in `swarm/` and of
+// web/test/probe in `probe/` (`ludus serve`); LUDUS_BIN is a native `ludus` built from
+// the same sources. Headless Chromium (/usr/bin/chromium, or $CHROMIUM) loads the pages; any
+// console error, page error or failed request fails the test. Then, for swarm:
+//
+// 1. the live game draws (the canvas has several colours, the player's #4cc9f0 among them),
+//    keyboard input moves the player, and sound starts only with the first gesture;
+// 2. a headless run in the page (window.ludus.sim) with scripted input equals
+//    `ludus sim GAME_DIR --input FILE --ticks N`: summary and every tick's state hash;
+// 3. a recording made in the page replays natively with `ludus replay`, and a native
+//    recording replays in the page; a damaged one and bad input are refused as values;
+// 4. a page without WebAudio still plays;
+// 5. tick cost: the same headless run timed in the page and natively; the ratio is printed;
+//
+// and for web/test/probe: 6. its script folds the bits of thousands of Lua math results into
+// the score, which must be the same in the page as natively; a script error is the same
+// fault in both, and in the live page it shows the fault screen while the page lives on.
+//
+// Exit status 0 when every check passed; each failure is printed.
+
+import { chromium } from "playwright-core";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync, rmSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const [site, ludusBin, artifacts] = process.argv.slice(2);
+if (!site || !ludusBin || !artifacts) {
+  console.error("usage: node browser.mjs SITE_URL LUDUS_BIN ARTIFACT_DIR");
+  process.exit(2);
+}
+const gameDir = fileURLToPath(new URL("../../examples/swarm", import.meta.url));
+const probeDir = fileURLToPath(new URL("./probe", import.meta.url));
+const url = new URL("swarm/", site).href;
+const probeUrl = new URL("probe/", site).href;
+mkdirSync(artifacts, { recursive: true });
+
+const TICKS = 600;
+const PLAYER = [0x4c, 0xc9, 0xf0];
+const WALL = [0x2b, 0x30, 0x44]; // the arena's obstacles: the camera follows the player
+const FAULT = [255, 110, 110]; // the fault screen's title (src/app.rs)
+const failures = [];
+function check(ok, what, detail = "") {
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}${detail ? ": " + detail : ""}`);
+  if (!ok) failures.push(what);
+}
+
+// A deterministic play session: fire held, the movement direction changing every 90 ticks,
+// fire released and pressed again now and then.
+function inputLines(ticks) {
+  const dirs = [[1, 0], [0, 1], [-1, 0], [0, -1], [0.7, 0.7], [-0.7, -0.7]];
+  const lines = [{ tick: 1, press: ["fire"], axis: { move_x: 1, move_y: 0 } }];
+  for (let t = 90, i = 1; t <= ticks; t += 90, i++) {
+    const [x, y] = dirs[i % dirs.length];
+    lines.push({ tick: t, axis: { move_x: x, move_y: y } });
+    if (i % 3 === 0) {
+      lines.push({ tick: t + 1, release: ["fire"] });
+      lines.push({ tick: t + 20, press: ["fire"] });
+    }
+  }
+  return lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+}
+
+function native(args, { allowFail = false } = {}) {
+  const r = spawnSync(ludusBin, args, { encoding: "utf8" });
+  if (r.status !== 0 && !allowFail) {
+    throw new Error(`ludus ${args.join(" ")} exited with ${r.status}: ${r.stderr}`);
+  }
+  return r;
+}
+
+const work = mkdtempSync(join(tmpdir(), "ludus-web-test-"));
+const inputFile = join(work, "input.jsonl");
+const input = inputLines(TICKS);
+writeFileSync(inputFile, input);
+writeFileSync(join(artifacts, "input.jsonl"), input);
+
+const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+const launchArgs = [
+  "--no-sandbox",
+  "--use-angle=swiftshader",
+  "--enable-unsafe-swiftshader",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--no-default-browser-check",
+  "--autoplay-policy=user-gesture-required",
+];
+const profile = mkdtempSync(join(tmpdir(), "ludus-chromium-"));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: chromiumPath,
+  headless: true,
+  args: launchArgs,
+  viewport: { width: 960, height: 640 },
+});
+
+const problems = [];
+function watch(page, label) {
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(`${label}: console error: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`${label}: page error: ${e.message}`));
+  page.on("requestfailed", (r) => problems.push(`${label}: request failed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on("response", (r) => {
+    if (r.status() >= 400) problems.push(`${label}: HTTP ${r.status()} for ${r.url()}`);
+  });
+}
+
+async function open(label, init, address = url) {
+  const page = await context.newPage();
+  watch(page, label);
+  if (init) await page.addInitScript(init);
+  await page.goto(address);
+  await page.waitForFunction(() => window.ludus !== undefined, null, { timeout: 30000 });
+  await page.evaluate(() => window.ludus.ready);
+  return page;
+}
+
+// Colours of a screenshot, decoded and counted by the browser itself: how many distinct
+// colours; how many pixels lie within 2 of the player's colour and of the fault title's, and
+// where the obstacles' colour is on average (its centroid).
+async function analyse(page, png) {
+  return page.evaluate(async ([b64, player, wall, fault]) => {
+    const img = new Image();
+    img.src = "data:image/png;base64," + b64;
+    await img.decode();
+    const c = document.createElement("canvas");
+    c.width = img.width;
+    c.height = img.height;
+    const g = c.getContext("2d");
+    g.drawImage(img, 0, 0);
+    const data = g.getImageData(0, 0, img.width, img.height).data;
+    const near = (i, c) => Math.abs(data[i] - c[0]) <= 2 && Math.abs(data[i + 1] - c[1]) <= 2 &&
+      Math.abs(data[i + 2] - c[2]) <= 2;
+    const colours = new Set();
+    let n = 0, walls = 0, sx = 0, red = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+      if (near(i, player)) n++;
+      if (near(i, fault)) red++;
+      if (near(i, wall)) {
+        walls++;
+        sx += (i / 4) % img.width;
+      }
+    }
+    return { colours: colours.size, player: n, walls, wallX: walls ? sx / walls : NaN, fault: red };
+  }, [png.toString("base64"), PLAYER, WALL, FAULT]);
+}
+
+const canvasShot = (page) => page.locator("#glcanvas").screenshot();
+
+try {
+  const page = await open("page");
+
+  // 1. No sound before a gesture.
+  const before = await page.evaluate(() => typeof audio_context === "undefined" || audio_context == null);
+  check(before, "no audio context before the first gesture");
+
+  // The live game draws, and the keyboard moves the player. The first key (R, restart:
+  // a fresh level whatever happened since the page opened) is also the first gesture.
+  await page.focus("#glcanvas");
+  await page.keyboard.press("r");
+  await page.waitForTimeout(300);
+  const shot = await canvasShot(page);
+  await page.keyboard.down("d");
+  await page.waitForTimeout(500);
+  await page.keyboard.up("d");
+  const moved = await canvasShot(page);
+  writeFileSync(join(artifacts, "canvas.png"), shot);
+  writeFileSync(join(artifacts, "canvas-after-d.png"), moved);
+  const a = await analyse(page, shot);
+  check(a.colours >= 4, "the canvas is not blank", `${a.colours} distinct colours`);
+  check(a.player > 20, "the player's colour #4cc9f0 is on the canvas", `${a.player} pixels`);
+  const after = await analyse(page, moved);
+  // Holding D moves the player right: the view follows it, so the obstacles move left.
+  check(after.player > 20 && after.wallX < a.wallX - 10, "keyboard input reaches the live game",
+    `obstacles' mean x ${a.wallX.toFixed(1)} -> ${after.wallX.toFixed(1)}`);
+  const audio = await page.evaluate(() => (typeof audio_context === "undefined" || audio_context == null)
+    ? "none" : audio_context.state);
+  check(audio !== "none", "the first gesture opens the audio context", audio);
+
+  // 2. The same run in the page and natively.
+  const web = await page.evaluate(
+    ([text, ticks]) => window.ludus.sim(text, ticks, { trace: true }),
+    [input, TICKS],
+  );
+  const traceFile = join(work, "trace.jsonl");
+  const nat = JSON.parse(native(["sim", gameDir, "--input", inputFile, "--ticks", String(TICKS), "--trace", traceFile]).stdout);
+  writeFileSync(join(artifacts, "summary-web.json"), JSON.stringify(web.summary) + "\n");
+  writeFileSync(join(artifacts, "summary-native.json"), JSON.stringify(nat) + "\n");
+  for (const key of ["ticks", "world_tick", "hash", "entities", "score", "faulted", "stale_commands"]) {
+    check(web.summary[key] === nat[key], `headless run: ${key} equal`, `web ${web.summary[key]}, native ${nat[key]}`);
+  }
+  check(web.summary.ticks === TICKS && !web.summary.faulted, `the page ran ${TICKS} ticks without a fault`);
+  check(web.summary.score > 0, "the scripted player scored", `score ${web.summary.score}`);
+  const nativeTrace = readFileSync(traceFile, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const firstDiff = nativeTrace.findIndex((t, i) => !web.trace[i] || web.trace[i].hash !== t.hash || web.trace[i].tick !== t.tick);
+  check(
+    web.trace.length === TICKS && nativeTrace.length === TICKS && firstDiff === -1,
+    "every tick's state hash equal",
+    firstDiff === -1 ? `${TICKS} ticks` : `first difference at tick ${nativeTrace[firstDiff].tick}`,
+  );
+
+  // 3. Recorded in the page, replayed natively.
+  const recorded = await page.evaluate(
+    ([text, ticks]) => Array.from(window.ludus.sim(text, ticks, { record: true }).recording),
+    [input, TICKS],
+  );
+  const webRec = join(artifacts, "web.ludusrec");
+  writeFileSync(webRec, Buffer.from(recorded));
+  const replayed = native(["replay", webRec, "--game", gameDir], { allowFail: true });
+  check(replayed.status === 0 && /every state hash matches/.test(replayed.stdout),
+    "a recording made in the page replays natively", (replayed.stdout + replayed.stderr).trim());
+
+  // Recorded natively, replayed in the page.
+  const nativeRec = join(artifacts, "native.ludusrec");
+  native(["sim", gameDir, "--input", inputFile, "--ticks", String(TICKS), "--record", nativeRec]);
+  const bytes = Array.from(readFileSync(nativeRec));
+  const verdict = await page.evaluate((b) => window.ludus.replay(new Uint8Array(b)), bytes);
+  check(verdict.outcome === "identical" && verdict.ticks === TICKS,
+    "a native recording replays in the page", JSON.stringify(verdict));
+  bytes[bytes.length - 20] ^= 0x10;
+  const damaged = await page.evaluate((b) => window.ludus.replay(new Uint8Array(b)), bytes);
+  check(damaged.outcome === "error" && /corrupt/.test(damaged.error),
+    "a damaged recording is refused in the page", JSON.stringify(damaged));
+  const bad = await page.evaluate(() => window.ludus.sim('{"tick":1,"press":["nonsense"]}', 10).summary);
+  check(typeof bad.error === "string" && /unknown action/.test(bad.error),
+    "bad input is an error value, not a dead page", JSON.stringify(bad));
+
+  // 4. A page without WebAudio still plays.
+  const silent = await open("page without WebAudio", () => {
+    delete window.AudioContext;
+    delete window.webkitAudioContext;
+  });
+  await silent.waitForTimeout(300);
+  await silent.focus("#glcanvas");
+  await silent.keyboard.press("d");
+  await silent.waitForTimeout(300);
+  const s = await analyse(silent, await canvasShot(silent));
+  check(s.player > 20, "without WebAudio the game still draws", `${s.player} player pixels`);
+  const run = await silent.evaluate(() => window.ludus.sim("", 30).summary.ticks);
+  check(run === 30, "without WebAudio the module still runs", `${run} ticks`);
+  await silent.close();
+
+  // 5. Tick cost: the same headless run, warmed up, best of five, in the page and natively.
+  const webMs = await page.evaluate(([text, ticks]) => {
+    const times = [];
+    for (let i = 0; i < 6; i++) times.push(window.ludus.sim(text, ticks).summary.elapsed_ms);
+    return Math.min(...times.slice(1));
+  }, [input, TICKS]);
+  const nativeMs = Math.min(...[0, 1, 2, 3, 4].map(() =>
+    JSON.parse(native(["sim", gameDir, "--input", inputFile, "--ticks", String(TICKS)]).stdout).elapsed_ms));
+  const cost = {
+    ticks: TICKS,
+    web_ms_per_tick: webMs / TICKS,
+    native_ms_per_tick: nativeMs / TICKS,
+    ratio: webMs / nativeMs,
+  };
+  writeFileSync(join(artifacts, "tick-cost.json"), JSON.stringify(cost) + "\n");
+  console.log(
+    `tick cost over ${TICKS} headless ticks (best of 5): browser ${cost.web_ms_per_tick.toFixed(4)} ms, ` +
+      `native ${cost.native_ms_per_tick.toFixed(4)} ms, ratio ${cost.ratio.toFixed(2)}x`,
+  );
+  check(Number.isFinite(cost.ratio) && cost.ratio > 0, "tick cost measured on both");
+
+  await page.close();
+
+  // 6. Lua's math library computes the same bits in the page as natively.
+  const probe = await open("probe", null, probeUrl);
+  const webMath = await probe.evaluate(() => window.ludus.sim("", 3).summary);
+  const nativeMath = JSON.parse(native(["sim", probeDir, "--ticks", "3"]).stdout);
+  check(!webMath.faulted && webMath.score !== 0, "the Lua math digest ran in the page", `score ${webMath.score}`);
+  check(webMath.score === nativeMath.score && webMath.hash === nativeMath.hash,
+    "Lua math results are bit-identical in the page and natively",
+    `digest web ${webMath.score}, native ${nativeMath.score}`);
+
+  // A script error: the same fault in the page as natively...
+  const faultInput = '{"tick":2,"tap":["fault"]}\n';
+  const faultFile = join(work, "fault.jsonl");
+  writeFileSync(faultFile, faultInput);
+  const webFault = await probe.evaluate((text) => window.ludus.sim(text, 3).summary, faultInput);
+  const nativeFault = JSON.parse(native(["sim", probeDir, "--ticks", "3", "--input", faultFile], { allowFail: true }).stdout);
+  check(webFault.faulted && JSON.stringify(webFault.fault) === JSON.stringify(nativeFault.fault),
+    "a script error is the same fault in the page as natively", JSON.stringify(webFault.fault?.location));
+  // ...and in the live page, the fault screen; the page lives on.
+  await probe.waitForTimeout(300);
+  const calm = await analyse(probe, await canvasShot(probe));
+  await probe.focus("#glcanvas");
+  await probe.keyboard.press("f");
+  await probe.waitForTimeout(400);
+  const faultShot = await canvasShot(probe);
+  writeFileSync(join(artifacts, "fault.png"), faultShot);
+  const faulted = await analyse(probe, faultShot);
+  check(calm.fault === 0 && faulted.fault > 20, "a script error shows the fault screen",
+    `fault-title pixels ${calm.fault} -> ${faulted.fault}`);
+  const alive = await probe.evaluate(() => window.ludus.sim("", 2).summary.ticks);
+  check(alive === 2, "the page still works after the fault", `${alive} ticks`);
+  await probe.close();
+} catch (e) {
+  check(false, "the test ran to the end", e.stack || String(e));
+} finally {
+  await context.close();
+  rmSync(profile, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+}
+
+for (const p of problems) console.log("FAIL " + p);
+check(problems.length === 0, "no console errors, page errors or failed requests", `${problems.length} found`);
+if (failures.length > 0) {
+  console.log(`\n${failures.length} check(s) failed`);
+  process.exit(1);
+}
+console.log("\nall browser checks passed");
