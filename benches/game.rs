@@ -19,7 +19,14 @@ fn input(tick: u64, def: &GameDef) -> TickInput {
     let mut i = TickInput::neutral();
     i.set_held(fire, true);
     i.set_pressed(fire, tick == 1);
-    i.set_axis(mx, if (tick / 120).is_multiple_of(2) { 1.0 } else { -1.0 });
+    i.set_axis(
+        mx,
+        if (tick / 120).is_multiple_of(2) {
+            1.0
+        } else {
+            -1.0
+        },
+    );
     i
 }
 

@@ -22,6 +22,8 @@ pub struct RunOptions {
     pub fps_cap: u32,
     /// Watch the game folder and reload changed files.
     pub watch: Option<std::path::PathBuf>,
+    /// Start with the debug overlay shown.
+    pub overlay: bool,
 }
 
 /// A label to draw: text, position in pixels, colour, and whether it uses the title face.
@@ -46,7 +48,12 @@ fn now_ns(start: f64) -> u64 {
 }
 
 impl App {
-    pub fn new(runner: Runner, images: &[Option<(u16, u16, Vec<u8>)>], options: RunOptions) -> App {
+    pub fn new(
+        mut runner: Runner,
+        images: &[Option<(u16, u16, Vec<u8>)>],
+        options: RunOptions,
+    ) -> App {
+        runner.overlay |= options.overlay;
         let mut ctx = window::new_rendering_backend();
         let renderer = Renderer::new(ctx.as_mut(), images, window::dpi_scale());
         let audio = Audio::new(&runner.def().sounds);
@@ -158,6 +165,25 @@ impl App {
         (out, dim)
     }
 
+    /// A dark panel behind the debug overlay, so it stays readable over the game.
+    fn panels(&self) -> Vec<(f32, f32, f32, f32, Color)> {
+        if !self.runner.overlay {
+            return Vec::new();
+        }
+        let (w, _) = window::screen_size();
+        let body = &self.renderer.atlas.body;
+        let pad = 10.0 * window::dpi_scale();
+        let width = 70.0 * body.glyph('M').advance;
+        let x = (w - width - pad).max(pad);
+        vec![(
+            x - pad / 2.0,
+            pad / 2.0,
+            width + pad,
+            8.0 * body.line_height + pad,
+            Color::rgba(0, 0, 0, 170),
+        )]
+    }
+
     #[cfg(not(target_arch = "wasm32"))]
     fn screenshot(&mut self, path: &std::path::Path) {
         let (w, h) = window::screen_size();
@@ -219,12 +245,14 @@ impl EventHandler for App {
                 title: *title,
             })
             .collect();
+        let panels = self.panels();
         self.renderer.draw(
             self.ctx.as_mut(),
             &self.runner.frame,
             &self.runner.particles,
             &labels,
             dim,
+            &panels,
         );
         self.frames += 1;
         let last = self.options.max_frames.is_some_and(|m| self.frames >= m);

@@ -45,6 +45,9 @@ enum Command {
         /// Do not reload content and scripts when their files change.
         #[arg(long)]
         no_watch: bool,
+        /// Start with the debug overlay shown (F3 toggles it).
+        #[arg(long)]
+        overlay: bool,
     },
     /// Validate a game's content and scripts; print diagnostics as file:line:col.
     Check {
@@ -106,8 +109,10 @@ pub fn main() -> i32 {
             screenshot,
             fps_cap,
             no_watch,
+            overlay,
         }) => {
             let mut options = RunOptions {
+                overlay,
                 max_frames: frames_max,
                 screenshot,
                 fps_cap,

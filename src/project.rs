@@ -129,4 +129,10 @@ impl Project {
         let host = self.host()?;
         Game::with_entities(self.def.clone(), Box::new(host), entities)
     }
+
+    /// Like [`start`](Self::start), with script time measured by `clock` (nanoseconds).
+    pub fn start_timed(&self, entities: u32, clock: fn() -> u64) -> Result<Game, Fault> {
+        let host = self.host()?.with_clock(Box::new(clock));
+        Game::with_entities(self.def.clone(), Box::new(host), entities)
+    }
 }

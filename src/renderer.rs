@@ -240,6 +240,7 @@ impl Renderer {
     }
 
     /// Draws one frame into the default framebuffer.
+    /// `panels`: translucent screen rectangles `(x, y, w, h, colour)` drawn under the labels.
     pub fn draw(
         &mut self,
         ctx: &mut dyn RenderingBackend,
@@ -247,6 +248,7 @@ impl Renderer {
         particles: &Particles,
         labels: &[Label<'_>],
         dim: f32,
+        panels: &[(f32, f32, f32, f32, Color)],
     ) {
         let (w, h) = window::screen_size();
         let bg = frame.background.to_f32();
@@ -301,6 +303,18 @@ impl Renderer {
                     size: [w, h],
                     uv: [0.0, 0.0, 1.0, 1.0],
                     color: [0, 0, 0, (dim * 255.0) as u8],
+                    kind: RECT,
+                },
+            ));
+        }
+        for &(x, y, pw, ph, c) in panels {
+            self.scratch.push((
+                Tex::White,
+                Instance {
+                    pos: [x + pw / 2.0, y + ph / 2.0],
+                    size: [pw, ph],
+                    uv: [0.0, 0.0, 1.0, 1.0],
+                    color: rgba(c),
                     kind: RECT,
                 },
             ));

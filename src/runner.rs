@@ -86,7 +86,7 @@ pub struct Runner {
 
 impl Runner {
     pub fn new(project: Project, entities: u32, clock: fn() -> u64) -> Result<Runner, Fault> {
-        let game = project.start(entities)?;
+        let game = project.start_timed(entities, clock)?;
         Runner::with_game(project, game, clock)
     }
 

@@ -302,9 +302,14 @@ fn decide(
             match best {
                 Some((_, tseq, tpos)) => {
                     let straight = (tpos - pos).normalized_or_zero();
+                    // Follow the field around obstacles; where it agrees with the straight
+                    // line to within about 40 degrees, take the straight line (no 8-way zigzag).
                     let toward = match field {
                         Some(f) if brain.navigate && brain.kind == BehaviourKind::Chase => {
-                            f.direction(pos).unwrap_or(straight)
+                            match f.direction(pos) {
+                                Some(d) if d.x * straight.x + d.y * straight.y < 0.75 => d,
+                                _ => straight,
+                            }
                         }
                         _ => straight,
                     };
