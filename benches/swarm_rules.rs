@@ -171,7 +171,7 @@ impl Consequences for SwarmRules {
         let actions = g.events().actions.clone();
         for e in actions {
             // Lua computes in doubles; so do we, converting at the same point.
-            let (fx, fy) = (f64::from(e.facing.x), f64::from(e.facing.y));
+            let (fx, fy) = (f64::from(e.aim.x), f64::from(e.aim.y));
             let x = (f64::from(e.entity.pos.x) + fx * 18.0) as f32;
             let y = (f64::from(e.entity.pos.y) + fy * 18.0) as f32;
             let v = c.bullet_speed;

@@ -222,8 +222,8 @@ pub fn svg(rows: &[Row], budget_ms: f64, title: &str) -> String {
         left,
         xml(title)
     );
-    for e in (x0 as i64)..=(x1 as i64) {
-        let x = px(e as f64);
+    for (r, x) in rows.iter().zip(&xs) {
+        let x = px(*x);
         let _ = writeln!(
             s,
             r##"<line x1="{x}" y1="{top}" x2="{x}" y2="{}" stroke="#eee"/>"##,
@@ -233,7 +233,7 @@ pub fn svg(rows: &[Row], budget_ms: f64, title: &str) -> String {
             s,
             r#"<text x="{x}" y="{}" text-anchor="middle">{}</text>"#,
             top + ph + 18.0,
-            human(2f64.powi(e as i32))
+            human(r.entities as f64)
         );
     }
     for e in (y0 as i64)..=(y1 as i64) {
@@ -258,7 +258,7 @@ pub fn svg(rows: &[Row], budget_ms: f64, title: &str) -> String {
         h - 8.0
     );
     for (ms, label, color) in [
-        (1000.0 / 60.0, "60 Hz frame (16.7 ms)", "#d62828"),
+        (1000.0 / 60.0, "60 Hz frame", "#d62828"),
         (budget_ms, "budget", "#f77f00"),
     ] {
         let y = py(ms);
@@ -312,9 +312,9 @@ pub fn svg(rows: &[Row], budget_ms: f64, title: &str) -> String {
 
 fn human(n: f64) -> String {
     if n >= 1e6 {
-        format!("{}M", n / 1e6)
+        format!("{:.1}M", n / 1e6)
     } else if n >= 1e3 {
-        format!("{}k", n / 1e3)
+        format!("{:.0}k", n / 1e3)
     } else {
         format!("{n}")
     }

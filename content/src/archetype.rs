@@ -341,11 +341,15 @@ fn control(
             let slot = cooldowns.resolve(r, &cd)?;
             u8::try_from(slot).ok()
         });
+        let aim = t
+            .names(r, "aim", "tag")
+            .map_or(0, |names| scope.tags.bits(r, &names));
         if let Some(action) = action {
             triggers.push(TriggerDef {
                 action,
                 on,
                 cooldown,
+                aim,
             });
         }
     }

@@ -534,6 +534,7 @@ pub(crate) static TRIGGER: TableSchema = TableSchema {
         key("action", Ty::Name, Dflt::Required, "", "A button action.", "action = \"fire\""),
         key("on", Ty::Choice(&["press", "hold", "release"]), Dflt::Str("press"), "", "The tick it went down, every tick it is held, or the tick it went up.", "on = \"hold\""),
         key("cooldown", Ty::Name, Dflt::Unset, "", "One of the archetype's cooldowns: the event fires only when it has run out, and restarts it.", "cooldown = \"shoot\""),
+        key("aim", Ty::Names { max: 64 }, Dflt::Empty, "", "Tags to aim at: the event's `aim_x`, `aim_y` point at the nearest entity with one of them (the facing when there is none).", "aim = [\"enemy\"]"),
     ],
 };
 

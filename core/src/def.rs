@@ -345,6 +345,9 @@ pub struct TriggerDef {
     pub on: TriggerOn,
     /// Cooldown slot gating the event; it restarts whenever the event fires.
     pub cooldown: Option<u8>,
+    /// Tag set to aim at: the event carries the direction to the nearest live entity with any
+    /// of these tags (the facing when there is none). 0: no aiming.
+    pub aim: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -61,6 +61,8 @@ pub struct ActionEvent {
     pub entity: Party,
     /// The entity's last non-zero movement direction.
     pub facing: Vec2,
+    /// Unit direction to the nearest entity with the trigger's aim tags, else the facing.
+    pub aim: Vec2,
 }
 
 /// An entity became part of the world (at the previous tick's Commit, or at level start).

@@ -140,6 +140,22 @@ fn spawners(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault>
     Ok(())
 }
 
+/// The direction from `from` to the nearest entity (other than `seq`) among `targets`.
+fn nearest(targets: &[(u64, u64, Vec2)], tags: u64, seq: u64, from: Vec2) -> Option<Vec2> {
+    let mut best: Option<(f32, Vec2)> = None;
+    for &(tseq, ttags, tpos) in targets {
+        if tseq == seq || ttags & tags == 0 {
+            continue;
+        }
+        let d = (tpos - from).length_squared();
+        if best.is_none_or(|(bd, _)| d < bd) {
+            best = Some((d, tpos));
+        }
+    }
+    best.map(|(_, p)| (p - from).normalized_or_zero())
+        .filter(|d| *d != Vec2::ZERO)
+}
+
 fn control(
     world: &mut SimWorld,
     def: &GameDef,
@@ -147,6 +163,31 @@ fn control(
     input: &TickInput,
     cap: u32,
 ) -> Result<(), Fault> {
+    // Aim candidates, only when a trigger aims and fires this tick.
+    let aims = world
+        .ecs
+        .query_mut::<&Control>()
+        .into_iter()
+        .flat_map(|c| c.triggers.iter())
+        .filter(|t| {
+            t.aim != 0
+                && match t.on {
+                    TriggerOn::Press => input.pressed(t.action),
+                    TriggerOn::Hold => input.held(t.action) || input.pressed(t.action),
+                    TriggerOn::Release => input.released(t.action),
+                }
+        })
+        .fold(0u64, |acc, t| acc | t.aim);
+    let mut aim_targets = std::mem::take(&mut world.scratch.targets);
+    aim_targets.clear();
+    if aims != 0 {
+        for (id, tags, t) in world.ecs.query_mut::<(&Identity, &Tags, &Transform)>() {
+            if tags.0 & aims != 0 {
+                aim_targets.push((id.seq, tags.0, t.cur));
+            }
+        }
+        aim_targets.sort_unstable_by_key(|t| t.0);
+    }
     let s = &mut world.scratch;
     for (id, c, speed, v, t, tags, cds) in world.ecs.query_mut::<(
         &Identity,
@@ -207,6 +248,10 @@ fn control(
                 tags: tags.map_or(0, |t| t.0),
                 pos: t.cur,
             };
+            let aim = match trig.aim {
+                0 => c.facing,
+                tags => nearest(&aim_targets, tags, id.seq, t.cur).unwrap_or(c.facing),
+            };
             push_bounded(
                 &mut s.events.actions,
                 ActionEvent {
@@ -215,12 +260,14 @@ fn control(
                     on: trig.on,
                     entity,
                     facing: c.facing,
+                    aim,
                 },
                 cap,
                 "action",
             )?;
         }
     }
+    world.scratch.targets = aim_targets;
     Ok(())
 }
 

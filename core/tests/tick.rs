@@ -1017,3 +1017,57 @@ fn stress_entities_fill_the_level() {
         .unwrap();
     assert!(err.message.contains("[stress]"), "{err}");
 }
+
+#[test]
+fn triggers_aim_at_the_nearest_tagged_entity() {
+    let mut def = game_def();
+    def.archetypes[0].control.as_mut().unwrap().triggers[0].aim = T_ENEMY;
+    def.archetypes[1].behaviour = None;
+    place(&mut def, PLAYER, 0.0, 0.0);
+    place(&mut def, ENEMY, 0.0, 300.0);
+    place(&mut def, ENEMY, -100.0, 0.0); // nearest
+    let seen = log();
+    let s = seen.clone();
+    let mut g = game(
+        def.clone(),
+        rules(move |stage, g| {
+            if stage == Stage::One {
+                for a in &g.events().actions {
+                    s.borrow_mut().push(format!("{:?} {:?}", a.aim, a.facing));
+                }
+            }
+            Ok(())
+        }),
+    );
+    let mut fire = TickInput::neutral();
+    fire.set_pressed(ActionId(2), true);
+    fire.set_held(ActionId(2), true);
+    g.step(&fire).unwrap();
+    assert_eq!(
+        *seen.borrow(),
+        vec![format!(
+            "{:?} {:?}",
+            Vec2::new(-1.0, 0.0),
+            Vec2::new(1.0, 0.0)
+        )],
+        "aims at the nearest enemy; facing is unchanged"
+    );
+    // Without enemies the aim falls back to the facing.
+    let mut def = def;
+    def.levels[0].placements.truncate(1);
+    let seen = log();
+    let s = seen.clone();
+    let mut g = game(
+        def,
+        rules(move |stage, g| {
+            if stage == Stage::One {
+                for a in &g.events().actions {
+                    s.borrow_mut().push(format!("{:?}", a.aim));
+                }
+            }
+            Ok(())
+        }),
+    );
+    g.step(&fire).unwrap();
+    assert_eq!(*seen.borrow(), vec![format!("{:?}", Vec2::new(1.0, 0.0))]);
+}

@@ -75,7 +75,7 @@ static const char *const REASON[] = {"lifetime", "bounds"};
 static size_t record_size(int kind) {
   switch (kind) {
     case 0: return 34;
-    case 1: return 44;
+    case 1: return 52;
     case 2: case 3: case 4: case 5: case 6: case 7: return 60;
     case 8: return 35;
     case 10: return 54;
@@ -129,6 +129,8 @@ int ludus_decode(lua_State *L) {
         set_num(L, t, "y", rd_f32(&r));
         set_num(L, t, "fx", rd_f32(&r));
         set_num(L, t, "fy", rd_f32(&r));
+        set_num(L, t, "aim_x", rd_f32(&r));
+        set_num(L, t, "aim_y", rd_f32(&r));
         break;
       }
       case 8: {

@@ -58,6 +58,8 @@ impl Encoder {
         self.party(&e.entity);
         self.f(e.facing.x);
         self.f(e.facing.y);
+        self.f(e.aim.x);
+        self.f(e.aim.y);
     }
 
     fn contact(&mut self, e: &ContactEvent) {

@@ -44,6 +44,7 @@ fn def() -> GameDef {
                         action: ActionId(0),
                         on: TriggerOn::Press,
                         cooldown: None,
+                        aim: 0,
                     }],
                 }),
                 ..ArchetypeDef::default()
@@ -618,6 +619,7 @@ fn every_event_kind_carries_its_documented_fields() {
               local e = ev[1]
               ludus.set("action", (e.action == "fire" and e.on == "press" and e.kind == "player") and e.id or -1)
               ludus.set("facing", e.fx)
+              ludus.set("aim", e.aim_x)
             end
             "#,
         )],
@@ -638,6 +640,7 @@ fn every_event_kind_carries_its_documented_fields() {
     assert_eq!(var(&g, "trigger_pos"), Some(-3.0));
     assert_eq!(var(&g, "action"), Some(1.0));
     assert_eq!(var(&g, "facing"), Some(1.0));
+    assert_eq!(var(&g, "aim"), Some(1.0), "no aim tags: the facing");
     assert_eq!(
         var(&g, "expire_lifetime"),
         Some(5.0),

@@ -63,6 +63,7 @@ pub fn game_def() -> GameDef {
                     action: fire,
                     on: TriggerOn::Hold,
                     cooldown: Some(0),
+                    aim: 0,
                 }],
             }),
             cooldowns: vec![CooldownDef {

@@ -5,12 +5,13 @@ function on_start()
   ludus.set("hp", 6)
 end
 
--- The fire trigger (held Space) fires along the player's facing, gated by its cooldown.
+-- The fire trigger (held Space), gated by its cooldown, aims at the nearest enemy
+-- (aim_x, aim_y; the facing when there is none).
 function on_action(events)
   for _, e in ipairs(events) do
     if e.action == "fire" then
       local v = C.bullet_speed
-      ludus.spawn("bullet", e.x + e.fx * 18, e.y + e.fy * 18, { vx = e.fx * v, vy = e.fy * v })
+      ludus.spawn("bullet", e.x + e.aim_x * 18, e.y + e.aim_y * 18, { vx = e.aim_x * v, vy = e.aim_y * v })
       ludus.sound("shoot")
     end
   end
