@@ -1053,7 +1053,6 @@ fn triggers_aim_at_the_nearest_tagged_entity() {
         "aims at the nearest enemy; facing is unchanged"
     );
     // Without enemies the aim falls back to the facing.
-    let mut def = def;
     def.levels[0].placements.truncate(1);
     let seen = log();
     let s = seen.clone();
