@@ -24,6 +24,13 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
 }
 
 fn main() {
+    // Linux: the silent ALSA error handler (src/alsa.rs), a variadic C function.
+    if env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
+        println!("cargo:rerun-if-changed=csrc/alsa_quiet.c");
+        cc::Build::new()
+            .file("csrc/alsa_quiet.c")
+            .compile("ludus_alsa_quiet");
+    }
     if env::var("TARGET").is_ok_and(|t| t == "wasm32-unknown-unknown") {
         // The C parts (Lua, wasi-libc) have constructors. Exported, they run once, when
         // web/ludus.js calls this before `main`; otherwise the linker would run them at the

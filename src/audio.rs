@@ -10,8 +10,14 @@ use std::collections::HashMap;
 
 const RATE: u32 = 44_100;
 
-/// A 16-bit mono WAV of `def` at `pitch` times its frequencies.
+/// A 16-bit mono WAV of `def` at `pitch` times its frequencies (what quad-snd plays).
+#[cfg_attr(target_os = "linux", allow(dead_code))]
 pub fn synthesize(def: &SoundDef, pitch: f32) -> Vec<u8> {
+    wav(&samples(def, pitch))
+}
+
+/// The 16-bit mono samples of `def` at `pitch` times its frequencies, at 44.1 kHz.
+pub fn samples(def: &SoundDef, pitch: f32) -> Vec<i16> {
     let duration = def.duration.clamp(0.005, 5.0);
     let n = (duration * RATE as f32) as usize;
     let mut samples = Vec::with_capacity(n);
@@ -44,9 +50,10 @@ pub fn synthesize(def: &SoundDef, pitch: f32) -> Vec<u8> {
         let s = (v * envelope * def.volume.clamp(0.0, 1.0) * 0.8 * i16::MAX as f32) as i16;
         samples.push(s);
     }
-    wav(&samples)
+    samples
 }
 
+#[cfg_attr(target_os = "linux", allow(dead_code))]
 fn wav(samples: &[i16]) -> Vec<u8> {
     let data_len = (samples.len() * 2) as u32;
     let mut out = Vec::with_capacity(44 + data_len as usize);
@@ -68,49 +75,79 @@ fn wav(samples: &[i16]) -> Vec<u8> {
     out
 }
 
-/// Whether an audio output can be opened (Linux: ALSA's default device).
-#[cfg(target_os = "linux")]
-fn device_available() -> bool {
-    use quad_alsa_sys as sys;
-    let mut pcm = std::ptr::null_mut();
-    // SAFETY: `snd_pcm_open` writes a handle to `pcm` on success, which is closed at once; the
-    // device name is a NUL-terminated literal. Nothing else is touched.
-    unsafe {
-        let ok = sys::snd_pcm_open(
-            &mut pcm,
-            c"default".as_ptr(),
-            sys::SND_PCM_STREAM_PLAYBACK,
-            0,
-        ) >= 0;
-        if ok {
-            sys::snd_pcm_close(pcm);
+/// The platform's sound output: ALSA loaded at run time on Linux, quad-snd elsewhere
+/// (WebAudio in the browser, CoreAudio, WASAPI).
+struct Backend {
+    #[cfg(target_os = "linux")]
+    output: crate::alsa::Output,
+    #[cfg(target_os = "linux")]
+    cache: HashMap<(u16, u32), std::sync::Arc<[i16]>>,
+    #[cfg(not(target_os = "linux"))]
+    ctx: quad_snd::AudioContext,
+    #[cfg(not(target_os = "linux"))]
+    cache: HashMap<(u16, u32), quad_snd::Sound>,
+}
+
+impl Backend {
+    #[cfg(target_os = "linux")]
+    fn open() -> Option<Backend> {
+        crate::alsa::Output::open().map(|output| Backend {
+            output,
+            cache: HashMap::new(),
+        })
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn open() -> Option<Backend> {
+        #[cfg(target_arch = "wasm32")]
+        if !crate::web::audio_available() {
+            return None;
         }
-        ok
+        Some(Backend {
+            ctx: quad_snd::AudioContext::new(),
+            cache: HashMap::new(),
+        })
+    }
+
+    fn play(&mut self, index: u16, def: &SoundDef, pitch: f32, volume: f32) {
+        let key = (index, (pitch * 100.0).round() as u32);
+        #[cfg(target_os = "linux")]
+        {
+            let samples = self
+                .cache
+                .entry(key)
+                .or_insert_with(|| samples(def, pitch).into())
+                .clone();
+            self.output.play(samples, volume);
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let ctx = &self.ctx;
+            let sound = self
+                .cache
+                .entry(key)
+                .or_insert_with(|| quad_snd::Sound::load(ctx, &synthesize(def, pitch)));
+            sound.play(
+                ctx,
+                quad_snd::PlaySoundParams {
+                    looped: false,
+                    volume,
+                },
+            );
+        }
     }
 }
 
-/// In the browser: whether the page has WebAudio and quad-snd's audio.js.
-#[cfg(target_arch = "wasm32")]
-fn device_available() -> bool {
-    crate::web::audio_available()
-}
-
-#[cfg(not(any(target_os = "linux", target_arch = "wasm32")))]
-fn device_available() -> bool {
-    true
-}
-
-/// Browsers let a page make sound only after a user gesture, so there the context is opened
+/// Browsers let a page make sound only after a user gesture, so there the output is opened
 /// by the first key or button press ([`Audio::gesture`]); cues before it are dropped.
 const OPEN_ON_GESTURE: bool = cfg!(target_arch = "wasm32");
 
-/// Plays cues; silent when no device exists or `LUDUS_NO_AUDIO` is set.
+/// Plays cues; silent when no output exists or `LUDUS_NO_AUDIO` is set.
 pub struct Audio {
-    ctx: Option<quad_snd::AudioContext>,
+    backend: Option<Backend>,
     /// Sound is wanted but waits for the first user gesture (browser).
     deferred: bool,
     defs: Vec<SoundDef>,
-    cache: HashMap<(u16, u32), quad_snd::Sound>,
     /// Cues received (played or not), for diagnostics.
     pub cues: u64,
 }
@@ -118,55 +155,46 @@ pub struct Audio {
 impl Audio {
     pub fn new(defs: &[SoundDef]) -> Audio {
         let wanted = std::env::var_os("LUDUS_NO_AUDIO").is_none();
-        let ctx =
-            (wanted && !OPEN_ON_GESTURE && device_available()).then(quad_snd::AudioContext::new);
+        let backend = if wanted && !OPEN_ON_GESTURE {
+            Backend::open()
+        } else {
+            None
+        };
         Audio {
-            ctx,
+            backend,
             deferred: wanted && OPEN_ON_GESTURE,
             defs: defs.to_vec(),
-            cache: HashMap::new(),
             cues: 0,
         }
     }
 
     pub fn enabled(&self) -> bool {
-        self.ctx.is_some()
+        self.backend.is_some()
     }
 
-    /// A key or button went down: in the browser the first one opens the audio context (it
-    /// must happen inside the input event) and decodes every sound ahead of its first cue.
+    /// A key or button went down: in the browser the first one opens the output (it must
+    /// happen inside the input event) and prepares every sound ahead of its first cue.
     pub fn gesture(&mut self) {
-        if !std::mem::take(&mut self.deferred) || !device_available() {
+        if !std::mem::take(&mut self.deferred) {
             return;
         }
-        let ctx = quad_snd::AudioContext::new();
-        for (i, def) in self.defs.iter().enumerate() {
-            let sound = quad_snd::Sound::load(&ctx, &synthesize(def, 1.0));
-            self.cache.insert((i as u16, 100), sound);
+        self.backend = Backend::open();
+        #[cfg(not(target_os = "linux"))]
+        if let Some(b) = &mut self.backend {
+            for (i, def) in self.defs.iter().enumerate() {
+                let sound = quad_snd::Sound::load(&b.ctx, &synthesize(def, 1.0));
+                b.cache.insert((i as u16, 100), sound);
+            }
         }
-        self.ctx = Some(ctx);
     }
 
     pub fn play(&mut self, cue: SoundCue) {
         self.cues += 1;
-        let Some(ctx) = &self.ctx else {
+        let (Some(backend), Some(def)) = (&mut self.backend, self.defs.get(cue.sound.0 as usize))
+        else {
             return;
         };
-        let Some(def) = self.defs.get(cue.sound.0 as usize) else {
-            return;
-        };
-        let key = (cue.sound.0, (cue.pitch * 100.0).round() as u32);
-        let sound = self
-            .cache
-            .entry(key)
-            .or_insert_with(|| quad_snd::Sound::load(ctx, &synthesize(def, cue.pitch)));
-        sound.play(
-            ctx,
-            quad_snd::PlaySoundParams {
-                looped: false,
-                volume: cue.volume.clamp(0.0, 4.0),
-            },
-        );
+        backend.play(cue.sound.0, def, cue.pitch, cue.volume.clamp(0.0, 4.0));
     }
 }
 

@@ -3,6 +3,8 @@
 // The desktop-only parts of these (scripted runs, screenshots, stress entities, file formats
 // of the headless commands) go unused in the browser build.
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+#[cfg(target_os = "linux")]
+mod alsa;
 mod app;
 mod audio;
 mod bundled;

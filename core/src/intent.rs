@@ -140,20 +140,50 @@ fn spawners(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault>
     Ok(())
 }
 
-/// The direction from `from` to the nearest entity (other than `seq`) among `targets`.
-fn nearest(targets: &[(u64, u64, Vec2)], tags: u64, seq: u64, from: Vec2) -> Option<Vec2> {
-    let mut best: Option<(f32, Vec2)> = None;
-    for &(tseq, ttags, tpos) in targets {
-        if tseq == seq || ttags & tags == 0 {
-            continue;
-        }
-        let d = (tpos - from).length_squared();
-        if best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, tpos));
+/// Whether a trigger fires on this input (before its cooldown is checked).
+fn fires(trig: &crate::def::TriggerDef, input: &TickInput) -> bool {
+    match trig.on {
+        TriggerOn::Press => input.pressed(trig.action),
+        TriggerOn::Hold => input.held(trig.action) || input.pressed(trig.action),
+        TriggerOn::Release => input.released(trig.action),
+    }
+}
+
+/// For each firing trigger that aims: the nearest other entity with its aim tags, found in
+/// one pass over the tagged entities (ties go to the lower creation sequence).
+/// Entries: `(shooter seq, aim tags, shooter position, nearest target position)`.
+type Aim = (u64, u64, Vec2, Option<(f32, u64, Vec2)>);
+
+fn aims(world: &mut SimWorld, input: &TickInput) -> Vec<Aim> {
+    let mut out: Vec<Aim> = Vec::new();
+    for (id, c, t) in world.ecs.query_mut::<(&Identity, &Control, &Transform)>() {
+        for trig in c.triggers.iter().filter(|t| t.aim != 0 && fires(t, input)) {
+            if !out.iter().any(|a| a.0 == id.seq && a.1 == trig.aim) {
+                out.push((id.seq, trig.aim, t.cur, None));
+            }
         }
     }
-    best.map(|(_, p)| (p - from).normalized_or_zero())
-        .filter(|d| *d != Vec2::ZERO)
+    if out.is_empty() {
+        return out;
+    }
+    let wanted = out.iter().fold(0u64, |acc, a| acc | a.1);
+    for (id, tags, t) in world.ecs.query_mut::<(&Identity, &Tags, &Transform)>() {
+        if tags.0 & wanted == 0 {
+            continue;
+        }
+        for a in &mut out {
+            if a.0 == id.seq || tags.0 & a.1 == 0 {
+                continue;
+            }
+            let d = (t.cur - a.2).length_squared();
+            if a.3
+                .is_none_or(|(bd, bseq, _)| d < bd || (d == bd && id.seq < bseq))
+            {
+                a.3 = Some((d, id.seq, t.cur));
+            }
+        }
+    }
+    out
 }
 
 fn control(
@@ -163,31 +193,7 @@ fn control(
     input: &TickInput,
     cap: u32,
 ) -> Result<(), Fault> {
-    // Aim candidates, only when a trigger aims and fires this tick.
-    let aims = world
-        .ecs
-        .query_mut::<&Control>()
-        .into_iter()
-        .flat_map(|c| c.triggers.iter())
-        .filter(|t| {
-            t.aim != 0
-                && match t.on {
-                    TriggerOn::Press => input.pressed(t.action),
-                    TriggerOn::Hold => input.held(t.action) || input.pressed(t.action),
-                    TriggerOn::Release => input.released(t.action),
-                }
-        })
-        .fold(0u64, |acc, t| acc | t.aim);
-    let mut aim_targets = std::mem::take(&mut world.scratch.targets);
-    aim_targets.clear();
-    if aims != 0 {
-        for (id, tags, t) in world.ecs.query_mut::<(&Identity, &Tags, &Transform)>() {
-            if tags.0 & aims != 0 {
-                aim_targets.push((id.seq, tags.0, t.cur));
-            }
-        }
-        aim_targets.sort_unstable_by_key(|t| t.0);
-    }
+    let aims = aims(world, input);
     let s = &mut world.scratch;
     for (id, c, speed, v, t, tags, cds) in world.ecs.query_mut::<(
         &Identity,
@@ -215,12 +221,7 @@ fn control(
         }
         let mut cds = cds;
         for trig in &c.triggers {
-            let fired = match trig.on {
-                TriggerOn::Press => input.pressed(trig.action),
-                TriggerOn::Hold => input.held(trig.action) || input.pressed(trig.action),
-                TriggerOn::Release => input.released(trig.action),
-            };
-            if !fired {
+            if !fires(trig, input) {
                 continue;
             }
             if let (Some(slot), Some(cds)) = (trig.cooldown, cds.as_deref_mut()) {
@@ -248,10 +249,13 @@ fn control(
                 tags: tags.map_or(0, |t| t.0),
                 pos: t.cur,
             };
-            let aim = match trig.aim {
-                0 => c.facing,
-                tags => nearest(&aim_targets, tags, id.seq, t.cur).unwrap_or(c.facing),
-            };
+            let aim = aims
+                .iter()
+                .find(|a| a.0 == id.seq && a.1 == trig.aim)
+                .and_then(|a| a.3)
+                .map(|(_, _, target)| (target - t.cur).normalized_or_zero())
+                .filter(|d| *d != Vec2::ZERO)
+                .unwrap_or(c.facing);
             push_bounded(
                 &mut s.events.actions,
                 ActionEvent {
@@ -267,7 +271,6 @@ fn control(
             )?;
         }
     }
-    world.scratch.targets = aim_targets;
     Ok(())
 }
 

@@ -1,0 +1,180 @@
+//! Sound output on Linux: ALSA loaded at run time, and a small mixer thread.
+//!
+//! `libasound.so.2` is opened with `dlopen` when the game starts, like miniquad opens X11 and
+//! GL, so building needs no ALSA headers and a machine without ALSA or without a sound card
+//! simply plays nothing. The mixer sums the playing voices into 16-bit mono at 44.1 kHz and
+//! writes them with `snd_pcm_writei`, recovering from underruns.
+
+use std::ffi::{c_char, c_int, c_long, c_uint, c_ulong, c_void};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+pub const RATE: u32 = 44_100;
+const FRAMES: usize = 512;
+const SND_PCM_STREAM_PLAYBACK: c_int = 0;
+const SND_PCM_FORMAT_S16_LE: c_int = 2;
+const SND_PCM_ACCESS_RW_INTERLEAVED: c_int = 3;
+const RTLD_NOW: c_int = 2;
+
+unsafe extern "C" {
+    fn dlopen(filename: *const c_char, flag: c_int) -> *mut c_void;
+    fn dlsym(handle: *mut c_void, symbol: *const c_char) -> *mut c_void;
+    /// csrc/alsa_quiet.c: an error handler that prints nothing.
+    fn ludus_alsa_quiet(
+        file: *const c_char,
+        line: c_int,
+        function: *const c_char,
+        err: c_int,
+        fmt: *const c_char,
+        ...
+    );
+}
+
+type SetErrorHandler = unsafe extern "C" fn(*const c_void) -> c_int;
+
+type Open = unsafe extern "C" fn(*mut *mut c_void, *const c_char, c_int, c_int) -> c_int;
+type SetParams =
+    unsafe extern "C" fn(*mut c_void, c_int, c_int, c_uint, c_uint, c_int, c_uint) -> c_int;
+type Writei = unsafe extern "C" fn(*mut c_void, *const c_void, c_ulong) -> c_long;
+type Recover = unsafe extern "C" fn(*mut c_void, c_int, c_int) -> c_int;
+
+/// The four ALSA functions the mixer uses.
+#[derive(Clone, Copy)]
+struct Alsa {
+    open: Open,
+    set_params: SetParams,
+    writei: Writei,
+    recover: Recover,
+}
+
+impl Alsa {
+    fn load() -> Option<Alsa> {
+        // SAFETY: dlopen/dlsym are called with NUL-terminated names; a symbol found is cast to
+        // the signature ALSA documents for it (alsa-lib's pcm.h), and only called through
+        // those signatures. The library handle is never closed, so the pointers stay valid.
+        unsafe {
+            let lib = dlopen(c"libasound.so.2".as_ptr(), RTLD_NOW);
+            if lib.is_null() {
+                return None;
+            }
+            let sym = |name: &std::ffi::CStr| {
+                let p = dlsym(lib, name.as_ptr());
+                (!p.is_null()).then_some(p)
+            };
+            // A machine without a sound card makes ALSA print configuration errors; silence
+            // them (no card only means no sound).
+            if let Some(set) = sym(c"snd_lib_error_set_handler") {
+                let set = std::mem::transmute::<*mut c_void, SetErrorHandler>(set);
+                set(ludus_alsa_quiet as *const c_void);
+            }
+            Some(Alsa {
+                open: std::mem::transmute::<*mut c_void, Open>(sym(c"snd_pcm_open")?),
+                set_params: std::mem::transmute::<*mut c_void, SetParams>(sym(
+                    c"snd_pcm_set_params",
+                )?),
+                writei: std::mem::transmute::<*mut c_void, Writei>(sym(c"snd_pcm_writei")?),
+                recover: std::mem::transmute::<*mut c_void, Recover>(sym(c"snd_pcm_recover")?),
+            })
+        }
+    }
+
+    /// Opens the default playback device, 16-bit mono at [`RATE`], about 50 ms of latency.
+    fn open_default(&self) -> Option<Pcm> {
+        let mut pcm = std::ptr::null_mut();
+        // SAFETY: `open` writes a valid handle on success (return >= 0); `set_params` takes it
+        // with constants from pcm.h.
+        unsafe {
+            if (self.open)(&mut pcm, c"default".as_ptr(), SND_PCM_STREAM_PLAYBACK, 0) < 0 {
+                return None;
+            }
+            let ok = (self.set_params)(
+                pcm,
+                SND_PCM_FORMAT_S16_LE,
+                SND_PCM_ACCESS_RW_INTERLEAVED,
+                1,
+                RATE,
+                1,
+                50_000,
+            ) >= 0;
+            ok.then_some(Pcm(pcm))
+        }
+    }
+}
+
+/// An open PCM handle, used only by the mixer thread.
+struct Pcm(*mut c_void);
+
+// SAFETY: the handle is created on the opening thread and then used only by the mixer thread
+// it moves to; ALSA allows a PCM to be used from any one thread at a time.
+unsafe impl Send for Pcm {}
+
+struct Voice {
+    samples: Arc<[i16]>,
+    at: usize,
+    volume: f32,
+}
+
+/// A running output: send it sounds to mix in.
+pub struct Output {
+    voices: Sender<Voice>,
+}
+
+impl Output {
+    /// Starts the output, or `None` when ALSA or a device is missing.
+    pub fn open() -> Option<Output> {
+        let alsa = Alsa::load()?;
+        let pcm = alsa.open_default()?;
+        let (voices, incoming) = channel();
+        std::thread::Builder::new()
+            .name("ludus-audio".into())
+            .spawn(move || mix(alsa, pcm, incoming))
+            .ok()?;
+        Some(Output { voices })
+    }
+
+    pub fn play(&self, samples: Arc<[i16]>, volume: f32) {
+        let _ = self.voices.send(Voice {
+            samples,
+            at: 0,
+            volume,
+        });
+    }
+}
+
+fn mix(alsa: Alsa, pcm: Pcm, incoming: Receiver<Voice>) {
+    let mut playing: Vec<Voice> = Vec::new();
+    let mut buf = [0i16; FRAMES];
+    let mut acc = [0f32; FRAMES];
+    loop {
+        // Block while silent; the game hanging up ends the thread.
+        if playing.is_empty() {
+            match incoming.recv() {
+                Ok(v) => playing.push(v),
+                Err(_) => return,
+            }
+        }
+        playing.extend(incoming.try_iter());
+        acc.iter_mut().for_each(|a| *a = 0.0);
+        for v in &mut playing {
+            let n = (v.samples.len() - v.at).min(FRAMES);
+            for (a, s) in acc.iter_mut().zip(&v.samples[v.at..v.at + n]) {
+                *a += *s as f32 * v.volume;
+            }
+            v.at += n;
+        }
+        playing.retain(|v| v.at < v.samples.len());
+        for (b, a) in buf.iter_mut().zip(acc) {
+            *b = a.clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+        }
+        // SAFETY: `buf` holds FRAMES interleaved mono frames of the configured format.
+        let written =
+            unsafe { (alsa.writei)(pcm.0, buf.as_ptr() as *const c_void, FRAMES as c_ulong) };
+        if written < 0 {
+            // SAFETY: recover takes the handle and the error just returned.
+            let recovered = unsafe { (alsa.recover)(pcm.0, written as c_int, 1) };
+            if recovered < 0 {
+                return;
+            }
+        }
+    }
+}
