@@ -5,7 +5,7 @@
 //! (existing values only); fills the spawn and level-start events; snapshots due timers; copies
 //! current to previous transforms (after completions, so a jump they cause is not interpolated).
 
-use crate::components::Transform;
+use crate::components::{Position, PrevPosition};
 use crate::def::GameDef;
 use crate::fault::Fault;
 use crate::jobs::Completions;
@@ -37,8 +37,8 @@ pub(crate) fn begin_tick(
     world.carried_damage.clear();
     world.timers.snapshot_due(tick, &mut s.due_timers)?;
 
-    for t in world.ecs.query_mut::<&mut Transform>() {
-        t.prev = t.cur;
+    for (cur, prev) in world.ecs.query_mut::<(&Position, &mut PrevPosition)>() {
+        prev.0 = cur.0;
     }
     Ok(applied)
 }

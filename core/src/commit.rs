@@ -8,7 +8,7 @@
 //! Preflight runs first: if the spawns would take the world past `limits.max_entities` the tick
 //! faults before anything is changed.
 
-use crate::components::Transform;
+use crate::components::{Position, PrevPosition};
 use crate::def::GameDef;
 use crate::fault::{Fault, FaultKind};
 use crate::world::SimWorld;
@@ -51,18 +51,17 @@ pub(crate) fn commit(
     }
     for (seq, pos) in &teleports {
         if let Some(e) = world.index.get(seq)
-            && let Ok(t) = world.ecs.query_one_mut::<&mut Transform>(*e)
+            && let Ok((cur, prev)) = world
+                .ecs
+                .query_one_mut::<(&mut Position, &mut PrevPosition)>(*e)
         {
-            *t = Transform::at(*pos);
+            cur.0 = *pos;
+            prev.0 = *pos;
         }
     }
-    for (archetype, pos, overrides) in &spawns {
-        let (_, party) = world.spawn(def, *archetype, *pos, overrides, tick)?;
-        world.spawn_outcomes.push(crate::event::SpawnEvent {
-            tick,
-            entity: party,
-        });
-    }
+    world.spawn_all(def, &spawns, tick, |(archetype, pos, overrides)| {
+        (*archetype, *pos, overrides)
+    })?;
     let counts = (spawns.len(), gone);
     let s = &mut world.scratch;
     s.destroys = destroys;

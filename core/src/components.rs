@@ -12,22 +12,17 @@ pub struct Identity {
     pub archetype: ArchetypeId,
 }
 
-/// Position history: `prev` is where the entity was at the start of the tick, `cur` where it
-/// is now. Rendering interpolates between them; a teleport or a spawn sets both equal.
+/// Where the entity is now, in world units.
+///
+/// The previous position lives in its own component ([`PrevPosition`]) so that motion, which
+/// reads and writes only this one, streams half the memory.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Transform {
-    pub prev: Vec2,
-    pub cur: Vec2,
-}
+pub struct Position(pub Vec2);
 
-impl Transform {
-    pub fn at(pos: Vec2) -> Self {
-        Transform {
-            prev: pos,
-            cur: pos,
-        }
-    }
-}
+/// Where the entity was at the start of the tick. Rendering interpolates from here to
+/// [`Position`]; a teleport or a spawn sets both equal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PrevPosition(pub Vec2);
 
 /// World units per second.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -128,7 +128,7 @@ impl StateHash {
 
         let mut q = world.ecs.query::<(
             &Identity,
-            &Transform,
+            &Position,
             Option<&Velocity>,
             Option<&Health>,
             Option<&Brain>,
@@ -141,8 +141,8 @@ impl StateHash {
             let seq = id.seq;
             b.u64(seq)
                 .u64(u64::from(id.archetype.0))
-                .f32(t.cur.x)
-                .f32(t.cur.y);
+                .f32(t.0.x)
+                .f32(t.0.y);
             parts[2] = parts[2].wrapping_add(b.take());
             if let Some(v) = v {
                 b.u64(seq).f32(v.0.x).f32(v.0.y);

@@ -52,11 +52,11 @@ fn navigation(world: &mut SimWorld, def: &GameDef, completions: &mut Completions
     };
     let goal = world
         .ecs
-        .query_mut::<(&Identity, &Tags, &Transform)>()
+        .query_mut::<(&Identity, &Tags, &Position)>()
         .into_iter()
         .filter(|(_, tags, _)| tags.0 & nav.goal != 0)
         .min_by_key(|(id, _, _)| id.seq)
-        .map(|(id, _, t)| (id.seq, t.cur));
+        .map(|(id, _, t)| (id.seq, t.0));
     let Some((goal_seq, goal_pos)) = goal else {
         return;
     };
@@ -85,7 +85,7 @@ fn expirations(world: &mut SimWorld, tick: u64, cap: u32) -> Result<(), Fault> {
     let s = &mut world.scratch;
     for (id, life, t, tags) in world
         .ecs
-        .query_mut::<(&Identity, &Lifetime, &Transform, Option<&Tags>)>()
+        .query_mut::<(&Identity, &Lifetime, &Position, Option<&Tags>)>()
     {
         if life.0.is_active() && life.0.ready(tick) && s.pending.insert(id.seq) {
             s.destroys.push(id.seq);
@@ -93,7 +93,7 @@ fn expirations(world: &mut SimWorld, tick: u64, cap: u32) -> Result<(), Fault> {
                 seq: id.seq,
                 archetype: id.archetype,
                 tags: tags.map_or(0, |t| t.0),
-                pos: t.cur,
+                pos: t.0,
             };
             push_bounded(
                 &mut s.events.expired,
@@ -156,10 +156,10 @@ type Aim = (u64, u64, Vec2, Option<(f32, u64, Vec2)>);
 
 fn aims(world: &mut SimWorld, input: &TickInput) -> Vec<Aim> {
     let mut out: Vec<Aim> = Vec::new();
-    for (id, c, t) in world.ecs.query_mut::<(&Identity, &Control, &Transform)>() {
+    for (id, c, t) in world.ecs.query_mut::<(&Identity, &Control, &Position)>() {
         for trig in c.triggers.iter().filter(|t| t.aim != 0 && fires(t, input)) {
             if !out.iter().any(|a| a.0 == id.seq && a.1 == trig.aim) {
-                out.push((id.seq, trig.aim, t.cur, None));
+                out.push((id.seq, trig.aim, t.0, None));
             }
         }
     }
@@ -167,7 +167,7 @@ fn aims(world: &mut SimWorld, input: &TickInput) -> Vec<Aim> {
         return out;
     }
     let wanted = out.iter().fold(0u64, |acc, a| acc | a.1);
-    for (id, tags, t) in world.ecs.query_mut::<(&Identity, &Tags, &Transform)>() {
+    for (id, tags, t) in world.ecs.query_mut::<(&Identity, &Tags, &Position)>() {
         if tags.0 & wanted == 0 {
             continue;
         }
@@ -175,11 +175,11 @@ fn aims(world: &mut SimWorld, input: &TickInput) -> Vec<Aim> {
             if a.0 == id.seq || tags.0 & a.1 == 0 {
                 continue;
             }
-            let d = (t.cur - a.2).length_squared();
+            let d = (t.0 - a.2).length_squared();
             if a.3
                 .is_none_or(|(bd, bseq, _)| d < bd || (d == bd && id.seq < bseq))
             {
-                a.3 = Some((d, id.seq, t.cur));
+                a.3 = Some((d, id.seq, t.0));
             }
         }
     }
@@ -200,7 +200,7 @@ fn control(
         &mut Control,
         &Speed,
         &mut Velocity,
-        &Transform,
+        &Position,
         Option<&Tags>,
         Option<&mut Cooldowns>,
     )>() {
@@ -247,13 +247,13 @@ fn control(
                 seq: id.seq,
                 archetype: id.archetype,
                 tags: tags.map_or(0, |t| t.0),
-                pos: t.cur,
+                pos: t.0,
             };
             let aim = aims
                 .iter()
                 .find(|a| a.0 == id.seq && a.1 == trig.aim)
                 .and_then(|a| a.3)
-                .map(|(_, _, target)| (target - t.cur).normalized_or_zero())
+                .map(|(_, _, target)| (target - t.0).normalized_or_zero())
                 .filter(|d| *d != Vec2::ZERO)
                 .unwrap_or(c.facing);
             push_bounded(
@@ -295,9 +295,9 @@ fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64) {
     let targets = &mut world.scratch.targets;
     targets.clear();
     if wanted != 0 {
-        for (id, tags, t) in world.ecs.query_mut::<(&Identity, &Tags, &Transform)>() {
+        for (id, tags, t) in world.ecs.query_mut::<(&Identity, &Tags, &Position)>() {
             if tags.0 & wanted != 0 {
-                targets.push((id.seq, tags.0, t.cur));
+                targets.push((id.seq, tags.0, t.0));
             }
         }
         targets.sort_unstable_by_key(|t| t.0);
@@ -309,11 +309,11 @@ fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64) {
     for (id, brain, speed, v, t) in
         world
             .ecs
-            .query_mut::<(&Identity, &mut Brain, &Speed, &mut Velocity, &Transform)>()
+            .query_mut::<(&Identity, &mut Brain, &Speed, &mut Velocity, &Position)>()
     {
         let target_lost = brain.target.is_some_and(|seq| !index.contains_key(&seq));
         if !brain.decided || target_lost || tick >= brain.next_decision {
-            decide(brain, id.seq, t.cur, targets, field, seed, tick);
+            decide(brain, id.seq, t.0, targets, field, seed, tick);
             // The next tick after this one with (tick + seq) % cadence == 0.
             let cadence = u64::from(brain.cadence.max(1));
             brain.next_decision = tick + cadence - (tick.wrapping_add(id.seq) % cadence);

@@ -1,6 +1,6 @@
 //! Debug invariant checks run at EndTick when enabled.
 
-use crate::components::{Health, Identity, Transform};
+use crate::components::{Health, Identity, Position, PrevPosition};
 use crate::def::GameDef;
 use crate::fault::{Fault, FaultKind};
 use crate::world::SimWorld;
@@ -35,9 +35,13 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
     if world.index.len() > def.limits.max_entities as usize {
         return Err(broken("more entities than limits.max_entities".into()));
     }
-    for (t, h) in world.ecs.query::<(&Transform, Option<&Health>)>().iter() {
-        if !t.cur.is_finite() || !t.prev.is_finite() {
-            return Err(broken("a transform is not finite".into()));
+    for (t, prev, h) in world
+        .ecs
+        .query::<(&Position, &PrevPosition, Option<&Health>)>()
+        .iter()
+    {
+        if !t.0.is_finite() || !prev.0.is_finite() {
+            return Err(broken("a position is not finite".into()));
         }
         if let Some(h) = h
             && h.current > h.max

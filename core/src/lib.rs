@@ -37,6 +37,7 @@ mod phase;
 mod render;
 mod replay;
 mod session;
+mod spawn;
 mod timer;
 mod world;
 
@@ -46,7 +47,7 @@ pub use collision::{ContactCache, ContactKey};
 pub use command::{Command, CommandError, Gameplay, Stage};
 pub use components::{
     BoundsRule, Brain, CameraTarget, Collider, Control, Cooldowns, Deadline, Health, Identity,
-    Lifetime, ScriptState, Speed, Sprite, Tags, Transform, Velocity,
+    Lifetime, Position, PrevPosition, ScriptState, Speed, Sprite, Tags, Velocity,
 };
 pub use def::{
     AiPolicy, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef, BehaviourKind, BoundsPolicy,

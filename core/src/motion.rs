@@ -25,12 +25,12 @@ pub(crate) fn motion(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(
 pub fn integrate(world: &mut SimWorld, dt: f32) {
     world
         .ecs
-        .query_mut::<(&mut Transform, &Velocity)>()
+        .query_mut::<(&mut Position, &Velocity)>()
         .into_iter()
         .for_each(|(t, v)| {
-            let next = t.cur + v.0 * dt;
+            let next = t.0 + v.0 * dt;
             // A select rather than a branch, so the loop stays vectorisable.
-            t.cur = if next.is_finite() { next } else { t.cur };
+            t.0 = if next.is_finite() { next } else { t.0 };
         });
 }
 
@@ -43,7 +43,7 @@ fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
     for (id, rule, t, v, c, tags) in world.ecs.query_mut::<(
         &Identity,
         &BoundsRule,
-        &mut Transform,
+        &mut Position,
         &mut Velocity,
         Option<&Collider>,
         Option<&Tags>,
@@ -54,7 +54,7 @@ fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
                 let half = c.map_or(Vec2::ZERO, |c| c.0.shape.half_extents());
                 let lo = area.min + half;
                 let hi = area.max - half;
-                let p = t.cur;
+                let p = t.0;
                 let x = if lo.x <= hi.x {
                     p.x.clamp(lo.x, hi.x)
                 } else {
@@ -71,16 +71,16 @@ fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
                 if y != p.y {
                     v.0.y = 0.0;
                 }
-                t.cur = Vec2::new(x, y);
+                t.0 = Vec2::new(x, y);
             }
             BoundsPolicy::Destroy => {
-                if !area.contains(t.cur) && s.pending.insert(id.seq) {
+                if !area.contains(t.0) && s.pending.insert(id.seq) {
                     s.destroys.push(id.seq);
                     let entity = Party {
                         seq: id.seq,
                         archetype: id.archetype,
                         tags: tags.map_or(0, |t| t.0),
-                        pos: t.cur,
+                        pos: t.0,
                     };
                     push_bounded(
                         &mut s.events.expired,
@@ -102,20 +102,18 @@ fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
 fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
     let bp = &mut world.scratch.broadphase;
     bp.bodies.clear();
-    for (e, id, t, c, tags) in world.ecs.query_mut::<(
-        hecs::Entity,
-        &Identity,
-        &Transform,
-        &Collider,
-        Option<&Tags>,
-    )>() {
+    for (e, id, t, c, tags) in
+        world
+            .ecs
+            .query_mut::<(hecs::Entity, &Identity, &Position, &Collider, Option<&Tags>)>()
+    {
         let c = c.0;
         bp.bodies.push(Body {
             entity: e,
             seq: id.seq,
             archetype: id.archetype,
             tags: tags.map_or(0, |t| t.0),
-            pos: t.cur,
+            pos: t.0,
             shape: c.shape,
             layer: c.layer,
             mask: c.mask,
@@ -136,10 +134,10 @@ fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> 
         for (i, off) in offsets.iter().enumerate() {
             if *off != Vec2::ZERO {
                 let e = bp.bodies[i].entity;
-                if let Ok(t) = world.ecs.query_one_mut::<&mut Transform>(e) {
-                    let next = t.cur + *off;
+                if let Ok(t) = world.ecs.query_one_mut::<&mut Position>(e) {
+                    let next = t.0 + *off;
                     if next.is_finite() {
-                        t.cur = next;
+                        t.0 = next;
                     }
                 }
             }
@@ -242,13 +240,13 @@ fn exit(
         return Ok(());
     };
     let party = |e: hecs::Entity| -> Option<(Party, bool)> {
-        let mut q = ecs.query_one::<(&Identity, &Transform, Option<&Tags>, Option<&Collider>)>(e);
+        let mut q = ecs.query_one::<(&Identity, &Position, Option<&Tags>, Option<&Collider>)>(e);
         let (id, t, tags, c) = q.get().ok()?;
         let party = Party {
             seq: id.seq,
             archetype: id.archetype,
             tags: tags.map_or(0, |t| t.0),
-            pos: t.cur,
+            pos: t.0,
         };
         Some((party, c.is_some_and(|c| c.0.trigger)))
     };

@@ -48,9 +48,9 @@ impl Phase {
 /// State a phase reads or writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Resource {
-    /// `Transform::cur`.
+    /// The `Position` component.
     Position,
-    /// `Transform::prev`.
+    /// The `PrevPosition` component.
     PrevPosition,
     Velocity,
     Health,

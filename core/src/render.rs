@@ -6,7 +6,7 @@
 //! the frame's alpha, or are exactly current when paused. Draws beyond the capacity are counted
 //! in `overflow`, never silently lost.
 
-use crate::components::{CameraTarget, Identity, Sprite, Transform};
+use crate::components::{CameraTarget, Identity, Position, PrevPosition, Sprite};
 use crate::def::{GameDef, SpriteShape};
 use crate::math::{Color, Rect, Vec2};
 use crate::world::{SimWorld, WorldId};
@@ -78,9 +78,9 @@ impl RenderFrame {
 
     /// Refills the frame from `world`.
     pub fn extract(&mut self, world: &SimWorld, def: &GameDef, interpolation: Interpolation) {
-        let place = |t: &Transform| match interpolation {
-            Interpolation::Exact => t.cur,
-            Interpolation::Alpha(a) => t.prev.lerp(t.cur, a),
+        let place = |cur: &Position, prev: &PrevPosition| match interpolation {
+            Interpolation::Exact => cur.0,
+            Interpolation::Alpha(a) => prev.0.lerp(cur.0, a),
         };
         self.world = world.id();
         self.tick = world.tick();
@@ -88,9 +88,9 @@ impl RenderFrame {
         self.overflow = 0;
         let level = world.level_def(def);
         self.background = level.map_or(Color::BLACK, |l| l.background);
-        for (id, t, s) in world
+        for (id, t, prev, s) in world
             .ecs()
-            .query::<(&Identity, &Transform, &Sprite)>()
+            .query::<(&Identity, &Position, &PrevPosition, &Sprite)>()
             .iter()
         {
             if self.draws.len() >= self.capacity {
@@ -99,7 +99,7 @@ impl RenderFrame {
             }
             let s = &s.0;
             self.draws.push(Draw {
-                pos: place(t),
+                pos: place(t, prev),
                 size: s.size,
                 color: s.color,
                 shape: s.shape,
@@ -118,10 +118,10 @@ impl RenderFrame {
         let camera_def = level.map(|l| l.camera).unwrap_or_default();
         let followed = world
             .ecs()
-            .query::<(&Identity, &Transform, &CameraTarget)>()
+            .query::<(&Identity, &Position, &PrevPosition, &CameraTarget)>()
             .iter()
-            .min_by_key(|(id, _, _)| id.seq)
-            .map(|(_, t, _)| place(t));
+            .min_by_key(|(id, ..)| id.seq)
+            .map(|(_, t, prev, _)| place(t, prev));
         let mut center =
             followed.unwrap_or_else(|| level.map_or(Vec2::ZERO, |l| l.bounds.center()));
         if let Some(b) = camera_def.bounds {

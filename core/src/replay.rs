@@ -176,15 +176,15 @@ impl Recording {
 
 /// The canonical per-entity values of a world, in creation order.
 pub fn entity_values(world: &crate::world::SimWorld) -> Vec<EntityValues> {
-    use crate::components::{Health, Identity, Transform, Velocity};
+    use crate::components::{Health, Identity, Position, Velocity};
     let mut v: Vec<EntityValues> = world
         .ecs()
-        .query::<(&Identity, &Transform, Option<&Velocity>, Option<&Health>)>()
+        .query::<(&Identity, &Position, Option<&Velocity>, Option<&Health>)>()
         .iter()
         .map(|(id, t, vel, h)| EntityValues {
             seq: id.seq,
             archetype: id.archetype.0,
-            pos: [t.cur.x, t.cur.y],
+            pos: [t.0.x, t.0.y],
             vel: vel.map_or([0.0, 0.0], |v| [v.0.x, v.0.y]),
             health: h.map(|h| h.current),
         })

@@ -4,7 +4,7 @@
 use crate::collision::{Broadphase, ContactCache};
 use crate::command::Command;
 use crate::components::*;
-use crate::def::{ArchetypeDef, ArchetypeId, BoundsPolicy, GameDef, LevelDef, Overrides};
+use crate::def::{ArchetypeId, GameDef, LevelDef, Overrides};
 use crate::event::{DamageEvent, Events, Party, SpawnEvent};
 use crate::fault::{Fault, FaultKind};
 use crate::math::Vec2;
@@ -173,26 +173,17 @@ impl SimWorld {
                 ),
             ));
         }
-        world.ecs.reserve::<(Identity, Transform)>(total as u32);
         world.index.reserve(total as usize);
-        for p in &level_def.placements {
-            let (_, party) = world.spawn(def, p.archetype, p.pos, &p.overrides, 0)?;
-            world.spawn_outcomes.push(SpawnEvent {
-                tick: 0,
-                entity: party,
-            });
-        }
+        world.spawn_all(def, &level_def.placements, 0, |p| {
+            (p.archetype, p.pos, &p.overrides)
+        })?;
         if let Some(stress) = stress {
             let area = stress.area.unwrap_or(level_def.bounds);
-            for _ in 0..extra {
-                let pos = area.lerp(world.rng.f32(), world.rng.f32());
-                let (_, party) =
-                    world.spawn(def, stress.archetype, pos, &Overrides::default(), 0)?;
-                world.spawn_outcomes.push(SpawnEvent {
-                    tick: 0,
-                    entity: party,
-                });
-            }
+            let none = Overrides::default();
+            let positions: Vec<Vec2> = (0..extra)
+                .map(|_| area.lerp(world.rng.f32(), world.rng.f32()))
+                .collect();
+            world.spawn_all(def, &positions, 0, |pos| (stress.archetype, *pos, &none))?;
         }
         world.build_nav(def);
         Ok(world)
@@ -207,9 +198,9 @@ impl SimWorld {
             return;
         };
         let mut grid = crate::nav::FlowInput::grid(level.bounds, nav.cell, level.bounds.center());
-        for (t, c) in self.ecs.query::<(&Transform, &Collider)>().iter() {
+        for (t, c) in self.ecs.query::<(&Position, &Collider)>().iter() {
             if c.0.layer & nav.blocking != 0 {
-                grid.block(t.cur, c.0.shape.half_extents());
+                grid.block(t.0, c.0.shape.half_extents());
             }
         }
         self.nav.base = Some(grid);
@@ -217,103 +208,6 @@ impl SimWorld {
 
     pub fn nav(&self) -> &NavState {
         &self.nav
-    }
-
-    /// Creates one entity from an archetype (level construction and Commit only); returns it
-    /// with its copied event data.
-    pub(crate) fn spawn(
-        &mut self,
-        def: &GameDef,
-        archetype: ArchetypeId,
-        pos: Vec2,
-        overrides: &Overrides,
-        tick: u64,
-    ) -> Result<(hecs::Entity, Party), Fault> {
-        let a: &ArchetypeDef = def.archetype(archetype).ok_or_else(|| {
-            Fault::new(
-                FaultKind::Load,
-                format!("unknown archetype id {}", archetype.0),
-            )
-        })?;
-        let seq = self.next_seq;
-        self.next_seq += 1;
-        let b = &mut self.scratch.builder;
-        b.add(Identity { seq, archetype });
-        b.add(Transform::at(pos));
-        let velocity = overrides.velocity.unwrap_or(a.velocity);
-        b.add(Velocity(velocity));
-        b.add(Speed(overrides.speed.unwrap_or(a.speed)));
-        if a.tags != 0 {
-            b.add(Tags(a.tags));
-        }
-        if let Some(c) = a.collider {
-            b.add(Collider(c));
-        }
-        if let Some(h) = a.health {
-            let current = overrides.health.unwrap_or(h.max);
-            b.add(Health {
-                current,
-                max: h.max.max(current),
-                invulnerable_ticks: h.invulnerable_ticks,
-                invulnerable_until: Deadline::Inactive,
-            });
-        }
-        if let Some(s) = &a.sprite {
-            let mut s = s.clone();
-            if let Some(c) = overrides.color {
-                s.color = c;
-            }
-            b.add(Sprite(s));
-        }
-        if let Some(bh) = a.behaviour {
-            let heading = velocity.normalized_or_zero();
-            b.add(Brain {
-                kind: bh.kind,
-                target_tags: bh.target,
-                cadence: bh.cadence.unwrap_or(def.ai.default_cadence).max(1),
-                intent: heading,
-                target: None,
-                decided: false,
-                next_decision: 0,
-                navigate: bh.navigate,
-            });
-        }
-        if let Some(c) = &a.control {
-            b.add(Control {
-                move_x: c.move_x,
-                move_y: c.move_y,
-                triggers: c.triggers.clone(),
-                facing: Vec2::new(1.0, 0.0),
-            });
-        }
-        if !a.cooldowns.is_empty() {
-            b.add(Cooldowns(vec![Deadline::Inactive; a.cooldowns.len()]));
-        }
-        if let Some(life) = overrides.lifetime.or(a.lifetime) {
-            let deadline = Deadline::after(tick, u64::from(life)).ok_or_else(|| {
-                Fault::new(
-                    FaultKind::Exhausted,
-                    "lifetime deadline overflows the tick counter",
-                )
-            })?;
-            b.add(Lifetime(deadline));
-        }
-        if a.bounds != BoundsPolicy::Ignore {
-            b.add(BoundsRule(a.bounds));
-        }
-        if a.camera_target {
-            b.add(CameraTarget);
-        }
-        let e = self.ecs.spawn(b.build());
-        self.index.insert(seq, e);
-        self.counters.spawned += 1;
-        let party = Party {
-            seq,
-            archetype,
-            tags: a.tags,
-            pos,
-        };
-        Ok((e, party))
     }
 
     /// Removes one entity (Commit only). Its handle never resolves again.
@@ -331,7 +225,7 @@ impl SimWorld {
     /// The copied event data of a live entity.
     pub(crate) fn party(&self, e: hecs::Entity) -> Option<Party> {
         let id = *self.ecs.get::<&Identity>(e).ok()?;
-        let pos = self.ecs.get::<&Transform>(e).ok().map(|t| t.cur)?;
+        let pos = self.ecs.get::<&Position>(e).ok().map(|t| t.0)?;
         let tags = self.ecs.get::<&Tags>(e).map(|t| t.0).unwrap_or(0);
         Some(Party {
             seq: id.seq,

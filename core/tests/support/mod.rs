@@ -209,9 +209,19 @@ pub fn run(g: &mut Game, ticks: u64) {
     }
 }
 
-pub fn pos_of(g: &Game, seq: u64) -> Option<Transform> {
+/// An entity's position history: where it was at the start of the tick and where it is now.
+#[derive(Clone, Copy, Debug)]
+pub struct Track {
+    pub prev: Vec2,
+    pub cur: Vec2,
+}
+
+pub fn pos_of(g: &Game, seq: u64) -> Option<Track> {
     let e = g.world().entity(seq)?;
-    g.world().ecs().get::<&Transform>(e).ok().map(|t| *t)
+    let ecs = g.world().ecs();
+    let cur = ecs.get::<&Position>(e).ok()?.0;
+    let prev = ecs.get::<&PrevPosition>(e).ok()?.0;
+    Some(Track { prev, cur })
 }
 
 pub fn health_of(g: &Game, seq: u64) -> Option<i32> {
