@@ -296,12 +296,13 @@ fn check(dir: &Path) -> i32 {
         return 1;
     }
     let def = &project.def;
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     println!(
-        "{}: ok ({} archetypes, {} levels, {} scripts, content hash {:016x})",
+        "{}: ok ({}, {}, {}, content hash {:016x})",
         dir.display(),
-        def.archetypes.len(),
-        def.levels.len(),
-        project.scripts.len(),
+        count(def.archetypes.len(), "archetype"),
+        count(def.levels.len(), "level"),
+        count(project.scripts.len(), "script"),
         def.content_hash
     );
     0
