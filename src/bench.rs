@@ -175,7 +175,7 @@ pub fn csv(rows: &[Row]) -> String {
 
 /// A log-log plot of tick time against entity count with the 60 Hz and budget lines.
 pub fn svg(rows: &[Row], budget_ms: f64, title: &str) -> String {
-    let (w, h, left, right, top, bottom) = (760.0, 440.0, 70.0, 20.0, 40.0, 50.0);
+    let (w, h, left, right, top, bottom) = (780.0, 440.0, 84.0, 20.0, 40.0, 50.0);
     let pw = w - left - right;
     let ph = h - top - bottom;
     let xs: Vec<f64> = rows
