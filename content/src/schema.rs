@@ -169,14 +169,7 @@ impl Ty {
                 ..
             } => number_range(min, max, above_min),
             Ty::Size { max } => number_range(0.0, max, true),
-            Ty::Choice(options) => format!(
-                "one of {}",
-                options
-                    .iter()
-                    .map(|o| format!("`\"{o}\"`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            Ty::Choice(options) => one_of(options),
             Ty::Names { max } if max < usize::MAX => format!("at most {max}, distinct"),
             Ty::Names { .. } => "distinct".into(),
             Ty::Path { ext } | Ty::Paths { ext } if !ext.is_empty() => format!("ends in `{ext}`"),
@@ -620,6 +613,13 @@ pub(crate) static RECT: TableSchema = TableSchema {
         key("size", Ty::Pair { min: 0.0, max: 2.0 * COORD_MAX, above_min: true, form: "[w, h]" }, Dflt::Doc("instead of `min` and `max`"), "world units", "Width and height, centred on the origin.", "size = [800, 600]"),
     ],
 };
+
+/// "one of `"a"`, `"b"`": the allowed strings of a choice, as diagnostics and the reference
+/// write them.
+pub(crate) fn one_of(options: &[&str]) -> String {
+    let quoted: Vec<String> = options.iter().map(|o| format!("`\"{o}\"`")).collect();
+    format!("one of {}", quoted.join(", "))
+}
 
 #[cfg(test)]
 mod tests {

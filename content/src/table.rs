@@ -2,7 +2,7 @@
 //! getters that apply the schema's ranges and defaults and report at the exact span at fault.
 
 use crate::report::{Loc, Report};
-use crate::schema::{Dflt, KeySchema, TableSchema, Ty};
+use crate::schema::{Dflt, KeySchema, TableSchema, Ty, one_of};
 use crate::suggest;
 use crate::value::{
     Key, Named, Node, check_name, found, parse_color, read_bool, read_color, read_int, read_name,
@@ -354,14 +354,7 @@ impl<'t, 'i> Table<'t, 'i> {
             };
         };
         let what = self.what(key);
-        let expect = format!(
-            "one of {}",
-            options
-                .iter()
-                .map(|o| format!("`\"{o}\"`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        let expect = one_of(options);
         let text = read_str(r, self.file, v, &what, &expect)?;
         if let Some(o) = options.iter().copied().find(|o| *o == text) {
             return Some(o);

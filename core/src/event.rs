@@ -5,6 +5,7 @@
 //! world, are cleared at BeginTick and are bounded by `limits.events_per_tick`; a full queue
 //! faults, because gameplay events are required.
 
+use crate::components::{Identity, Position, Tags};
 use crate::def::{ArchetypeId, TriggerOn};
 use crate::fault::{Fault, FaultKind};
 use crate::input::ActionId;
@@ -21,6 +22,18 @@ pub struct Party {
     pub archetype: ArchetypeId,
     pub tags: u64,
     pub pos: Vec2,
+}
+
+impl Party {
+    /// The event data of an entity with these components.
+    pub(crate) fn new(id: &Identity, tags: Option<&Tags>, pos: &Position) -> Party {
+        Party {
+            seq: id.seq,
+            archetype: id.archetype,
+            tags: tags.map_or(0, |t| t.0),
+            pos: pos.0,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -89,12 +89,7 @@ fn expirations(world: &mut SimWorld, tick: u64, cap: u32) -> Result<(), Fault> {
     {
         if life.0.is_active() && life.0.ready(tick) && s.pending.insert(id.seq) {
             s.destroys.push(id.seq);
-            let entity = Party {
-                seq: id.seq,
-                archetype: id.archetype,
-                tags: tags.map_or(0, |t| t.0),
-                pos: t.0,
-            };
+            let entity = Party::new(id, tags, t);
             push_bounded(
                 &mut s.events.expired,
                 ExpireEvent {
@@ -243,12 +238,7 @@ fn control(
                     )
                 })?;
             }
-            let entity = Party {
-                seq: id.seq,
-                archetype: id.archetype,
-                tags: tags.map_or(0, |t| t.0),
-                pos: t.0,
-            };
+            let entity = Party::new(id, tags, t);
             let aim = aims
                 .iter()
                 .find(|a| a.0 == id.seq && a.1 == trig.aim)

@@ -76,12 +76,7 @@ fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
             BoundsPolicy::Destroy => {
                 if !area.contains(t.0) && s.pending.insert(id.seq) {
                     s.destroys.push(id.seq);
-                    let entity = Party {
-                        seq: id.seq,
-                        archetype: id.archetype,
-                        tags: tags.map_or(0, |t| t.0),
-                        pos: t.0,
-                    };
+                    let entity = Party::new(id, tags, t);
                     push_bounded(
                         &mut s.events.expired,
                         ExpireEvent {
@@ -242,12 +237,7 @@ fn exit(
     let party = |e: hecs::Entity| -> Option<(Party, bool)> {
         let mut q = ecs.query_one::<(&Identity, &Position, Option<&Tags>, Option<&Collider>)>(e);
         let (id, t, tags, c) = q.get().ok()?;
-        let party = Party {
-            seq: id.seq,
-            archetype: id.archetype,
-            tags: tags.map_or(0, |t| t.0),
-            pos: t.0,
-        };
+        let party = Party::new(id, tags, t);
         Some((party, c.is_some_and(|c| c.0.trigger)))
     };
     let (Some((a, at)), Some((b, bt))) = (party(*lo), party(*hi)) else {

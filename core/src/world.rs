@@ -224,15 +224,12 @@ impl SimWorld {
 
     /// The copied event data of a live entity.
     pub(crate) fn party(&self, e: hecs::Entity) -> Option<Party> {
-        let id = *self.ecs.get::<&Identity>(e).ok()?;
-        let pos = self.ecs.get::<&Position>(e).ok().map(|t| t.0)?;
-        let tags = self.ecs.get::<&Tags>(e).map(|t| t.0).unwrap_or(0);
-        Some(Party {
-            seq: id.seq,
-            archetype: id.archetype,
-            tags,
-            pos,
-        })
+        let mut q = self
+            .ecs
+            .query_one::<(&Identity, Option<&Tags>, &Position)>(e);
+        q.get()
+            .ok()
+            .map(|(id, tags, pos)| Party::new(id, tags, pos))
     }
 
     pub(crate) fn party_of(&self, seq: u64) -> Option<Party> {

@@ -16,8 +16,8 @@
 
 use crate::host::Shared;
 use ludus_core::{
-    ArchetypeId, Color, Command, EffectId, Fault, FaultKind, Gameplay, Overrides, SoundId, TimerId,
-    TimerSpec, Vec2,
+    Color, Command, EffectId, Fault, FaultKind, Gameplay, Overrides, SoundId, TimerId, TimerSpec,
+    Vec2,
 };
 use mlua::{Lua, Scope, Table, Value};
 use std::cell::RefCell;
@@ -107,6 +107,11 @@ fn opt_num(v: &Value, what: &str) -> Result<Option<f64>, String> {
         Value::Nil => Ok(None),
         v => num(v, what).map(Some),
     }
+}
+
+/// Two numeric arguments as a vector (`x`, `y` name them in errors).
+fn vec2(x: &Value, y: &Value, names: (&str, &str)) -> Result<Vec2, String> {
+    Ok(Vec2::new(num(x, names.0)? as f32, num(y, names.1)? as f32))
 }
 
 fn entity(v: &Value, what: &str) -> Result<u64, String> {
@@ -312,13 +317,11 @@ pub(crate) fn install_permanent(
             let names = s.def.archetypes.iter().map(|a| a.name.as_str());
             return Err(unknown("archetype", &kind, names));
         };
-        let x = num(&args.1, "x")? as f32;
-        let y = num(&args.2, "y")? as f32;
+        let pos = vec2(&args.1, &args.2, ("x", "y"))?;
         let overrides = spawn_overrides(&args.3)?;
-        let archetype: ArchetypeId = archetype;
         s.push(Command::Spawn {
             archetype,
-            pos: Vec2::new(x, y),
+            pos,
             overrides,
         })
     });
@@ -329,21 +332,13 @@ pub(crate) fn install_permanent(
     });
     command!("teleport", |lua, s, args: (Value, Value, Value)| {
         let target = entity(&args.0, "entity")?;
-        let x = num(&args.1, "x")? as f32;
-        let y = num(&args.2, "y")? as f32;
-        s.push(Command::Teleport {
-            target,
-            pos: Vec2::new(x, y),
-        })
+        let pos = vec2(&args.1, &args.2, ("x", "y"))?;
+        s.push(Command::Teleport { target, pos })
     });
     command!("velocity", |lua, s, args: (Value, Value, Value)| {
         let target = entity(&args.0, "entity")?;
-        let x = num(&args.1, "vx")? as f32;
-        let y = num(&args.2, "vy")? as f32;
-        s.push(Command::SetVelocity {
-            target,
-            velocity: Vec2::new(x, y),
-        })
+        let velocity = vec2(&args.1, &args.2, ("vx", "vy"))?;
+        s.push(Command::SetVelocity { target, velocity })
     });
     command!("effect", |lua, s, args: (Value, Value, Value, Value)| {
         let name = text(&args.0, "effect")?;
@@ -351,8 +346,7 @@ pub(crate) fn install_permanent(
             let names = s.def.effects.iter().map(|e| e.name.as_str());
             return Err(unknown("effect", &name, names));
         };
-        let x = num(&args.1, "x")? as f32;
-        let y = num(&args.2, "y")? as f32;
+        let pos = vec2(&args.1, &args.2, ("x", "y"))?;
         let color = match &args.3 {
             Value::Nil => None,
             v => {
@@ -361,11 +355,7 @@ pub(crate) fn install_permanent(
             }
         };
         let effect: EffectId = effect;
-        s.push(Command::Effect {
-            effect,
-            pos: Vec2::new(x, y),
-            color,
-        })
+        s.push(Command::Effect { effect, pos, color })
     });
     command!("sound", |lua, s, args: (Value, Value, Value)| {
         let name = text(&args.0, "sound")?;
