@@ -1,5 +1,9 @@
-//! Compiles the vendored Lua 5.4 sources into a static library that `mlua-sys` (feature
-//! `external`) links against.
+//! Builds Lua 5.4 into a static library that `mlua-sys` (feature `external`) links against.
+//!
+//! The C sources come from the `lua-src` crate (a build dependency, so from the registry like
+//! every other crate). They are copied into `OUT_DIR`, `lua.patch` is applied to the copy (see
+//! the top of that file for what it changes), and the result is compiled together with this
+//! crate's own C (`csrc/`: the event decoder and the library fences).
 //!
 //! - Native targets use the platform C compiler through `cc`.
 //! - `wasm32-unknown-unknown` uses clang for `wasm32-wasi` with the wasi-libc headers and
@@ -15,8 +19,10 @@
 //! `libm` crate: the same bits natively and in the browser.
 
 use std::env;
-use std::path::Path;
+use std::fs;
+use std::path::{Path, PathBuf};
 
+/// The Lua sources compiled into the library (not the stand-alone `lua.c`, `luac.c`, `onelua.c`).
 const SOURCES: &[&str] = &[
     "lapi.c",
     "lauxlib.c",
@@ -52,20 +58,32 @@ const SOURCES: &[&str] = &[
     "lzio.c",
 ];
 
+/// The Lua version inside the `lua-src` crate.
+const LUA_DIR: &str = "lua-5.4.9";
+
 fn main() {
     let target = env::var("TARGET").unwrap_or_default();
-    let dir = Path::new("lua");
     println!("cargo:rerun-if-changed=build.rs");
-    println!("cargo:rerun-if-changed=lua");
+    println!("cargo:rerun-if-changed=lua.patch");
     println!("cargo:rerun-if-changed=wasm");
     println!("cargo:rerun-if-changed=csrc");
-    for var in ["LUDUS_WASM_CC", "LUDUS_WASM_AR", "LUDUS_WASI_SYSROOT"] {
+    for var in [
+        "LUDUS_WASM_CC",
+        "LUDUS_WASM_AR",
+        "LUDUS_WASI_SYSROOT",
+        "LUDUS_LUA_SRC",
+    ] {
         println!("cargo:rerun-if-env-changed={var}");
     }
 
+    let upstream = lua_sources();
+    let out = PathBuf::from(env::var("OUT_DIR").expect("set by cargo")).join("lua");
+    patch_sources(&upstream, &out);
+
     let mut build = cc::Build::new();
     build
-        .include(dir)
+        .include(&out)
+        .include("csrc")
         .warnings(false)
         .define("LUA_COMPAT_5_3", None)
         // A fixed string-hash seed: identical table layouts, hence `pairs` order, every run.
@@ -83,11 +101,170 @@ fn main() {
         build.define("LUA_USE_WINDOWS", None);
     }
     for f in SOURCES {
-        build.file(dir.join(f));
+        build.file(out.join(f));
     }
-    // The host's own C: packed event records into Lua tables.
+    // The host's own C: packed event records into Lua tables, and the library fences.
     build.file("csrc/events.c");
+    build.file("csrc/fence.c");
     build.compile("ludus_lua54");
+}
+
+/// The folder of upstream Lua sources: `LUDUS_LUA_SRC` if set, else the one inside the
+/// `lua-src` crate.
+///
+/// `lua-src` does not publish where its sources are, only that they sit next to its
+/// `src/lib.rs`. That path is compiled into the crate as the location of its panics, so it is
+/// read from the panic `lua_src::Build::build` raises when it has no target (before it
+/// compiles anything).
+fn lua_sources() -> PathBuf {
+    if let Some(dir) = env::var_os("LUDUS_LUA_SRC").filter(|d| !d.is_empty()) {
+        let dir = PathBuf::from(dir);
+        check_sources(&dir, "LUDUS_LUA_SRC");
+        return dir;
+    }
+    let location = std::sync::Arc::new(std::sync::Mutex::new(None::<String>));
+    let seen = location.clone();
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if let Some(l) = info.location() {
+            *seen.lock().unwrap_or_else(|e| e.into_inner()) = Some(l.file().to_string());
+        }
+    }));
+    let saved_target = env::var_os("TARGET");
+    // SAFETY: the build script is single-threaded; the variable is restored just below.
+    unsafe { env::remove_var("TARGET") };
+    let _ = std::panic::catch_unwind(|| {
+        lua_src::Build::new().build(lua_src::Lua54);
+    });
+    if let Some(t) = saved_target {
+        // SAFETY: as above.
+        unsafe { env::set_var("TARGET", t) };
+    }
+    std::panic::set_hook(previous);
+    let file = location.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let dir = file
+        .map(PathBuf::from)
+        .and_then(|f| Some(f.parent()?.parent()?.join(LUA_DIR)))
+        .unwrap_or_default();
+    check_sources(&dir, "the lua-src crate");
+    dir
+}
+
+fn check_sources(dir: &Path, from: &str) {
+    if !SOURCES.iter().all(|f| dir.join(f).is_file()) {
+        panic!(
+            "cannot find the Lua {LUA_DIR} sources of {from} (looked in `{}`); set \
+             LUDUS_LUA_SRC to a folder holding them (lapi.c, lvm.c, ...)",
+            dir.display()
+        );
+    }
+}
+
+/// Copies the upstream sources into `out` and applies `lua.patch` to the copy.
+fn patch_sources(upstream: &Path, out: &Path) {
+    fs::create_dir_all(out).expect("OUT_DIR is writable");
+    for entry in fs::read_dir(upstream).expect("the Lua source folder is readable") {
+        let path = entry.expect("a readable entry").path();
+        let is_source = matches!(path.extension().and_then(|e| e.to_str()), Some("c" | "h"));
+        if is_source {
+            let name = path.file_name().expect("a file name");
+            fs::copy(&path, out.join(name)).expect("copy a Lua source");
+        }
+    }
+    let patch = fs::read_to_string("lua.patch").expect("script-host/lua.patch is readable");
+    for (file, hunks) in parse_patch(&patch) {
+        let path = out.join(&file);
+        let mut text = fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("lua.patch names {file}, which cannot be read: {e}"));
+        for hunk in hunks {
+            let found = text.matches(hunk.old.as_str()).count();
+            if found != 1 {
+                panic!(
+                    "lua.patch: the hunk at line {} expects text in {file} that occurs {found} \
+                     times in these sources (it must occur once); the Lua sources differ from \
+                     the version the patch was written for ({LUA_DIR})",
+                    hunk.line
+                );
+            }
+            text = text.replacen(hunk.old.as_str(), &hunk.new, 1);
+        }
+        fs::write(&path, text).expect("OUT_DIR is writable");
+    }
+}
+
+struct Hunk {
+    /// Line of the `@@` header in the patch file.
+    line: usize,
+    old: String,
+    new: String,
+}
+
+/// A unified diff: `+++ b/FILE` starts a file; each `@@ -a,b +c,d @@` hunk is followed by
+/// lines starting with ' ' (context), '-' (removed) or '+' (added), as many as its header
+/// counts. Lines outside hunks are commentary.
+fn parse_patch(patch: &str) -> Vec<(String, Vec<Hunk>)> {
+    let mut files: Vec<(String, Vec<Hunk>)> = Vec::new();
+    let mut lines = patch.lines().enumerate();
+    while let Some((i, line)) = lines.next() {
+        if let Some(name) = line.strip_prefix("+++ ") {
+            let name = name.split('\t').next().unwrap_or(name).trim();
+            let name = name.rsplit('/').next().unwrap_or(name).to_string();
+            files.push((name, Vec::new()));
+            continue;
+        }
+        if !line.starts_with("@@ ") {
+            continue;
+        }
+        let count = |prefix: char| -> usize {
+            let part = line
+                .split_whitespace()
+                .find(|p| p.starts_with(prefix))
+                .unwrap_or_else(|| panic!("lua.patch line {}: a malformed hunk header", i + 1));
+            part[1..]
+                .split(',')
+                .nth(1)
+                .map_or(1, |n| n.parse().expect("a line count"))
+        };
+        let (mut old_left, mut new_left) = (count('-'), count('+'));
+        let mut hunk = Hunk {
+            line: i + 1,
+            old: String::new(),
+            new: String::new(),
+        };
+        while old_left > 0 || new_left > 0 {
+            let (j, body) = lines
+                .next()
+                .unwrap_or_else(|| panic!("lua.patch line {}: the hunk is cut short", i + 1));
+            let (kind, text) = body.split_at(body.len().min(1));
+            match kind {
+                " " | "" => {
+                    hunk.old.push_str(text);
+                    hunk.old.push('\n');
+                    hunk.new.push_str(text);
+                    hunk.new.push('\n');
+                    old_left -= 1;
+                    new_left -= 1;
+                }
+                "-" => {
+                    hunk.old.push_str(text);
+                    hunk.old.push('\n');
+                    old_left -= 1;
+                }
+                "+" => {
+                    hunk.new.push_str(text);
+                    hunk.new.push('\n');
+                    new_left -= 1;
+                }
+                _ => panic!("lua.patch line {}: not a hunk line", j + 1),
+            }
+        }
+        files
+            .last_mut()
+            .unwrap_or_else(|| panic!("lua.patch line {}: a hunk before any file", i + 1))
+            .1
+            .push(hunk);
+    }
+    files
 }
 
 /// The browser: C compiled by clang as wasm32-wasi objects, which link into the

@@ -14,6 +14,7 @@
 //! is recorded, so the stage faults with the script's file and line even if the script
 //! catches the error.
 
+use crate::budget::Cause;
 use crate::host::Shared;
 use ludus_core::{
     Color, Command, EffectId, Fault, FaultKind, Gameplay, Overrides, SoundId, TimerId, TimerSpec,
@@ -63,32 +64,79 @@ fn caller(lua: &Lua) -> Option<String> {
     None
 }
 
-/// Records a malformed command and returns the Lua error that interrupts the script.
+/// Records a malformed command and returns the Lua error that interrupts the script. The
+/// stage ends at the script's next instruction (even if it catches the error): the fault is
+/// the malformed command's.
 fn malformed(lua: &Lua, shared: &Shared, kind: FaultKind, message: String) -> mlua::Error {
     let location = caller(lua);
     let mut fault = Fault::new(kind, message.clone());
     if let Some(l) = &location {
         fault = fault.with_location(l.clone());
     }
-    let mut slot = shared.malformed.borrow_mut();
-    if slot.is_none() {
-        *slot = Some(fault);
+    {
+        let mut slot = shared.malformed.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(fault);
+        }
     }
+    shared.budget.spend(lua, Cause::Host, || location.clone());
     match location {
         Some(l) => mlua::Error::runtime(format!("{l}: {message}")),
         None => mlua::Error::runtime(message),
     }
 }
 
+/// Budget units for an API call with these arguments: one, plus one per 16 bytes of string.
+fn call_cost(args: &[&Value]) -> u64 {
+    1 + args
+        .iter()
+        .map(|v| match v {
+            Value::String(s) => s.as_bytes().len() as u64 / 16,
+            _ => 0,
+        })
+        .sum::<u64>()
+}
+
+/// Charges an API call to the budget (see [`call_cost`]).
+fn charge(lua: &Lua, shared: &Shared, args: &[&Value]) -> mlua::Result<()> {
+    shared.budget.charge(lua, call_cost(args), || caller(lua))
+}
+
 fn type_name(v: &Value) -> &'static str {
     v.type_name()
 }
 
+/// A number as a person reads it: plain when short, in exponent form when it would print
+/// hundreds of digits.
+pub(crate) fn show(n: f64) -> String {
+    if n.is_finite() && n != 0.0 && !(1e-4..1e15).contains(&n.abs()) {
+        format!("{n:e}")
+    } else {
+        format!("{n}")
+    }
+}
+
+/// The longest name a script can pass (archetypes, effects, sounds, variables, keys...).
+const NAME_MAX: usize = 64;
+/// The longest text a script can pass (a game-over message).
+const TEXT_MAX: usize = 4096;
+
 fn int(v: &Value, what: &str) -> Result<i64, String> {
     match v {
         Value::Integer(i) => Ok(*i),
-        Value::Number(n) if n.fract() == 0.0 && n.is_finite() && n.abs() < 9.0e15 => Ok(*n as i64),
-        Value::Number(n) => Err(format!("{what} must be a whole number, got {n}")),
+        // Every float with a whole value in i64's range (2^63 itself is just outside).
+        Value::Number(n)
+            if n.fract() == 0.0
+                && *n >= -9.223_372_036_854_776e18
+                && *n < 9.223_372_036_854_776e18 =>
+        {
+            Ok(*n as i64)
+        }
+        Value::Number(n) if n.is_finite() && n.fract() == 0.0 => Err(format!(
+            "{what} is too large for a whole number, got {}",
+            show(*n)
+        )),
+        Value::Number(n) => Err(format!("{what} must be a whole number, got {}", show(*n))),
         other => Err(format!("{what} must be a number, got {}", type_name(other))),
     }
 }
@@ -102,6 +150,18 @@ fn num(v: &Value, what: &str) -> Result<f64, String> {
     }
 }
 
+/// A number stored as `f32` in the world: finite there too.
+fn num32(v: &Value, what: &str) -> Result<f32, String> {
+    let n = num(v, what)?;
+    if n.abs() > f64::from(f32::MAX) {
+        return Err(format!(
+            "{what} must be within ±3.4e38 (a 32-bit number), got {}",
+            show(n)
+        ));
+    }
+    Ok(n as f32)
+}
+
 fn opt_num(v: &Value, what: &str) -> Result<Option<f64>, String> {
     match v {
         Value::Nil => Ok(None),
@@ -111,22 +171,39 @@ fn opt_num(v: &Value, what: &str) -> Result<Option<f64>, String> {
 
 /// Two numeric arguments as a vector (`x`, `y` name them in errors).
 fn vec2(x: &Value, y: &Value, names: (&str, &str)) -> Result<Vec2, String> {
-    Ok(Vec2::new(num(x, names.0)? as f32, num(y, names.1)? as f32))
+    Ok(Vec2::new(num32(x, names.0)?, num32(y, names.1)?))
 }
 
 fn entity(v: &Value, what: &str) -> Result<u64, String> {
     let i = int(v, what)?;
-    u64::try_from(i).map_err(|_| format!("{what} must be an entity id (>= 1), got {i}"))
+    u64::try_from(i)
+        .ok()
+        .filter(|i| *i >= 1)
+        .ok_or_else(|| format!("{what} must be an entity id (>= 1), got {i}"))
 }
 
-fn text(v: &Value, what: &str) -> Result<String, String> {
+/// A string argument of at most `max` bytes, read without copying a longer one.
+fn text_max(v: &Value, what: &str, max: usize) -> Result<String, String> {
     match v {
-        Value::String(s) => s
-            .to_str()
-            .map(|s| s.to_string())
-            .map_err(|_| format!("{what} must be UTF-8 text")),
+        Value::String(s) => {
+            let bytes = s.as_bytes();
+            if bytes.len() > max {
+                return Err(format!(
+                    "{what} is too long ({} bytes; at most {max})",
+                    bytes.len()
+                ));
+            }
+            std::str::from_utf8(&bytes)
+                .map(str::to_string)
+                .map_err(|_| format!("{what} must be UTF-8 text"))
+        }
         other => Err(format!("{what} must be a string, got {}", type_name(other))),
     }
+}
+
+/// A name (archetype, effect, variable, key...): at most [`NAME_MAX`] bytes.
+fn text(v: &Value, what: &str) -> Result<String, String> {
+    text_max(v, what, NAME_MAX)
 }
 
 fn amount(v: &Value, what: &str) -> Result<i32, String> {
@@ -180,7 +257,7 @@ fn spawn_overrides(opts: &Value) -> Result<Overrides, String> {
     for pair in t.clone().pairs::<Value, Value>() {
         let (k, v) = pair.map_err(|e| e.to_string())?;
         let key = match &k {
-            Value::String(s) => s.to_str().map(|s| s.to_string()).unwrap_or_default(),
+            Value::String(_) => text(&k, "a spawn option name")?,
             other => {
                 return Err(format!(
                     "spawn option keys are names, got {}",
@@ -189,9 +266,9 @@ fn spawn_overrides(opts: &Value) -> Result<Overrides, String> {
             }
         };
         match key.as_str() {
-            "vx" => vx = Some(num(&v, "vx")? as f32),
-            "vy" => vy = Some(num(&v, "vy")? as f32),
-            "speed" => o.speed = Some(num(&v, "speed")? as f32),
+            "vx" => vx = Some(num32(&v, "vx")?),
+            "vy" => vy = Some(num32(&v, "vy")?),
+            "speed" => o.speed = Some(num32(&v, "speed")?),
             "health" => {
                 let h = amount(&v, "health")?;
                 if h == 0 {
@@ -227,29 +304,24 @@ fn spawn_overrides(opts: &Value) -> Result<Overrides, String> {
     Ok(o)
 }
 
-/// Creates the permanent command functions into `raw` (the prelude installs them as
-/// `ludus.*`), plus the log sink into `ctx`.
-pub(crate) fn install_permanent(
-    lua: &Lua,
-    ctx: &Table,
-    raw: &Table,
-    shared: &Rc<Shared>,
-) -> mlua::Result<()> {
+/// Creates the permanent command functions and the log sink into `raw` (the prelude installs
+/// them as `ludus.*`).
+pub(crate) fn install_permanent(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> {
     let s = shared.clone();
-    let log = lua.create_function(move |_, line: String| {
-        let mut log = s.log.borrow_mut();
-        if log.len() >= 1000 {
-            log.remove(0);
+    let log = lua.create_function(move |lua, line: Value| {
+        charge(lua, &s, &[&line])?;
+        if let Value::String(line) = &line {
+            s.log.borrow_mut().push(&line.as_bytes());
         }
-        log.push(line);
         Ok(())
     })?;
-    ctx.raw_set("__log", log)?;
+    raw.raw_set("log", log)?;
 
     macro_rules! command {
         ($name:literal, |$lua:ident, $s:ident, $args:ident: $ty:ty| $body:block) => {{
             let $s = shared.clone();
             let f = lua.create_function(move |$lua, $args: $ty| {
+                charge($lua, &$s, &[])?;
                 if !$s.active.get() {
                     return Err(mlua::Error::runtime(concat!(
                         "ludus.",
@@ -380,7 +452,7 @@ pub(crate) fn install_permanent(
     command!("game_over", |lua, s, args: Value| {
         let message = match &args {
             Value::Nil => "Game over".to_string(),
-            v => text(v, "message")?,
+            v => text_max(v, "message", TEXT_MAX)?,
         };
         s.push(Command::GameOver(message))
     });
@@ -426,6 +498,7 @@ pub(crate) fn install_stage<'scope, 'env: 'scope, 'g: 'env, 'a: 'g>(
     macro_rules! stage_fn {
         ($name:literal, |$lua:ident, $g:ident, $args:ident: $ty:ty| $body:block) => {{
             let f = scope.create_function(move |$lua, $args: $ty| {
+                charge($lua, shared, &[])?;
                 #[allow(clippy::redundant_closure_call)]
                 let result: Result<Value, (FaultKind, String)> = (|| {
                     let mut guard = cell.borrow_mut();
@@ -523,6 +596,7 @@ pub(crate) fn install_stage<'scope, 'env: 'scope, 'g: 'env, 'a: 'g>(
     });
     // `health` returns two values; it is registered separately.
     let health = scope.create_function(move |lua, args: Value| {
+        charge(lua, shared, &[])?;
         let target = entity(&args, "entity")
             .map_err(|m| malformed(lua, shared, FaultKind::Script, format!("ludus.health: {m}")))?;
         let g = cell.borrow();

@@ -54,7 +54,9 @@ pub(crate) fn fault_from_lua(e: &mlua::Error, kind: FaultKind, _budget: Option<u
                 // The traceback's first Lua frame names the calling script.
                 for line in traceback.lines().skip(1) {
                     let (loc, _) = split_location(line.trim());
-                    if let Some(loc) = loc.filter(|l| !l.starts_with('[')) {
+                    if let Some(loc) =
+                        loc.filter(|l| !l.starts_with('[') && !l.starts_with("ludus:"))
+                    {
                         f = f.with_location(loc);
                         break;
                     }
@@ -64,6 +66,35 @@ pub(crate) fn fault_from_lua(e: &mlua::Error, kind: FaultKind, _budget: Option<u
         }
         other => script_fault(kind, &other.to_string()),
     }
+}
+
+/// `file:line` of the innermost script frame on a coroutine's stack (an error leaves a failed
+/// coroutine's stack in place). The host's prelude (`ludus`) and C functions are skipped.
+pub(crate) fn stack_location(thread: &mlua::Thread) -> Option<String> {
+    let state = thread.state();
+    for level in 0..64 {
+        // SAFETY: `state` belongs to `thread`, which is alive for this call; `lua_getstack` and
+        // `lua_getinfo` only read its call stack, which is not running (the coroutine failed or
+        // is suspended), and `ar` is a plain struct they fill.
+        let (found, source, line) = unsafe {
+            let mut ar: mlua::ffi::lua_Debug = std::mem::zeroed();
+            if mlua::ffi::lua_getstack(state, level, &mut ar) == 0 {
+                return None;
+            }
+            if mlua::ffi::lua_getinfo(state, c"Sl".as_ptr(), &mut ar) == 0 {
+                (false, String::new(), 0)
+            } else {
+                let src = std::ffi::CStr::from_ptr(ar.short_src.as_ptr())
+                    .to_string_lossy()
+                    .into_owned();
+                (true, src, ar.currentline)
+            }
+        };
+        if found && line > 0 && source != "ludus" && !source.starts_with('[') {
+            return Some(format!("{source}:{line}"));
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! and [`Consequences`] implemented by dispatching each gameplay stage's events to handlers.
 
 use crate::api;
-use crate::budget::{self, Budget};
+use crate::budget::{self, Budget, Cause};
 use crate::encode::{Encoder, HANDLERS, KINDS};
 use crate::error::{fault_from_lua, script_fault};
 use crate::sandbox;
@@ -43,10 +43,67 @@ pub struct HostStats {
     pub memory_bytes: usize,
 }
 
+/// Lines scripts print, bounded while filling: a line longer than [`ScriptLog::LINE_BYTES`]
+/// is cut (saying how much), and once [`ScriptLog::LINES`] lines or [`ScriptLog::BYTES`] bytes
+/// wait to be read, further lines are dropped and counted; the count is reported as a line of
+/// its own when the log is next read.
+#[derive(Debug, Default)]
+pub(crate) struct ScriptLog {
+    lines: Vec<String>,
+    bytes: usize,
+    dropped: u64,
+}
+
+impl ScriptLog {
+    pub const LINE_BYTES: usize = 1024;
+    pub const LINES: usize = 1000;
+    pub const BYTES: usize = 256 * 1024;
+
+    pub fn push(&mut self, line: &[u8]) {
+        if self.lines.len() >= Self::LINES || self.bytes >= Self::BYTES {
+            self.dropped += 1;
+            return;
+        }
+        let mut text = if line.len() > Self::LINE_BYTES {
+            let mut cut = Self::LINE_BYTES;
+            while cut > 0 && (line[cut] & 0xC0) == 0x80 {
+                cut -= 1;
+            }
+            let mut t = String::from_utf8_lossy(&line[..cut]).into_owned();
+            t.push_str(&format!(" ... ({} more bytes)", line.len() - cut));
+            t
+        } else {
+            String::from_utf8_lossy(line).into_owned()
+        };
+        text.shrink_to_fit();
+        self.bytes += text.len();
+        self.lines.push(text);
+    }
+
+    /// The lines since the last call, then a line counting the dropped ones, if any.
+    pub fn take(&mut self) -> Vec<String> {
+        let mut lines = std::mem::take(&mut self.lines);
+        self.bytes = 0;
+        if self.dropped > 0 {
+            lines.push(format!(
+                "[{} more lines were dropped: scripts printed more than {} lines or {} KiB \
+                 before they were shown]",
+                self.dropped,
+                Self::LINES,
+                Self::BYTES / 1024
+            ));
+            self.dropped = 0;
+        }
+        lines
+    }
+}
+
 /// State shared with the API callbacks of a VM.
 pub(crate) struct Shared {
     pub def: Arc<GameDef>,
-    pub log: RefCell<Vec<String>>,
+    pub log: RefCell<ScriptLog>,
+    /// The budget of every VM this host boots (one at a time).
+    pub budget: Rc<Budget>,
     /// The first malformed-command fault of the stage (kept even if a script catches the error).
     pub malformed: RefCell<Option<Fault>>,
     /// Commands sent over the host's life.
@@ -70,7 +127,7 @@ impl Shared {
         let cap = self.def.limits.commands_per_tick as usize;
         if buffer.len() >= cap {
             return Err(format!(
-                "more than {cap} commands in one gameplay stage (raise limits.commands)"
+                "more than {cap} commands in one gameplay stage (raise [limits] commands_per_tick)"
             ));
         }
         buffer.push(command);
@@ -84,7 +141,6 @@ struct Vm {
     dispatch: Function,
     ctx: Table,
     envs: Table,
-    budget: Rc<Budget>,
 }
 
 /// See the module documentation. Build one with [`ScriptHost::new`]; it implements
@@ -114,7 +170,8 @@ impl ScriptHost {
     ) -> Result<ScriptHost, Fault> {
         let shared = Rc::new(Shared {
             def: def.clone(),
-            log: RefCell::new(Vec::new()),
+            log: RefCell::new(ScriptLog::default()),
+            budget: Rc::new(Budget::default()),
             malformed: RefCell::new(None),
             commands: Cell::new(0),
             active: Cell::new(false),
@@ -156,7 +213,7 @@ impl ScriptHost {
 
     /// Lines printed by scripts since the last call.
     pub fn take_log(&mut self) -> Vec<String> {
-        std::mem::take(&mut *self.shared.log.borrow_mut())
+        self.shared.log.borrow_mut().take()
     }
 
     /// Replaces the scripts (hot reload). On failure the running scripts are kept and the
@@ -180,33 +237,32 @@ impl ScriptHost {
         let lua = sandbox::new_lua().map_err(lua_err)?;
         let ctx = lua.create_table().map_err(lua_err)?;
         let raw = lua.create_table().map_err(lua_err)?;
-        api::install_permanent(&lua, &ctx, &raw, shared).map_err(lua_err)?;
+        api::install_permanent(&lua, &raw, shared).map_err(lua_err)?;
         let (dispatch, envs) = sandbox::prelude(&lua, def, &ctx, &raw).map_err(lua_err)?;
-        let budget = Rc::new(Budget::default());
+        let budget = shared.budget.clone();
         budget::install(&lua, budget.clone()).map_err(lua_err)?;
         lua.set_memory_limit(def.scripts.memory_limit)
             .map_err(lua_err)?;
-        sandbox::install_require(
-            &lua,
-            modules,
-            budget.clone(),
-            def.scripts.instruction_budget,
-        )
-        .map_err(lua_err)?;
+        sandbox::install_require(&lua, modules, budget.clone()).map_err(lua_err)?;
         let vm = Vm {
             lua,
             dispatch,
             ctx,
             envs,
-            budget,
         };
         for (i, script) in scripts.iter().enumerate() {
-            Self::load_script(&vm, def, script, i + 1)?;
+            Self::load_script(&vm, &budget, def, script, i + 1)?;
         }
         Ok(vm)
     }
 
-    fn load_script(vm: &Vm, def: &GameDef, script: &Script, index: usize) -> Result<(), Fault> {
+    fn load_script(
+        vm: &Vm,
+        budget: &Budget,
+        def: &GameDef,
+        script: &Script,
+        index: usize,
+    ) -> Result<(), Fault> {
         let lua = &vm.lua;
         let env =
             sandbox::new_env(lua).map_err(|e| script_fault(FaultKind::Load, &e.to_string()))?;
@@ -217,13 +273,13 @@ impl ScriptHost {
             .set_environment(env.clone())
             .into_function()
             .map_err(|e| fault_from_lua(&e, FaultKind::Load, None))?;
-        vm.budget.reset(def.scripts.instruction_budget);
+        budget.reset(def.scripts.instruction_budget);
         let thread = lua
             .create_thread(chunk)
             .map_err(|e| fault_from_lua(&e, FaultKind::Load, None))?;
-        vm.budget.run_on(thread.to_pointer());
+        budget.run_on(thread.to_pointer());
         let result = thread.resume::<()>(());
-        finish(&thread, result, &vm.budget, FaultKind::Load, &script.path)?;
+        finish(&thread, result, budget, FaultKind::Load, &script.path)?;
         vm.envs
             .raw_set(index, env)
             .map_err(|e| fault_from_lua(&e, FaultKind::Load, None))?;
@@ -252,7 +308,9 @@ impl ScriptHost {
     }
 }
 
-/// Interprets the end of a resumed host coroutine.
+/// Interprets the end of a resumed host coroutine. Every fault names the script's file and
+/// line when any script frame was running: from the budget's meter, the error, or else the
+/// failed coroutine's own stack (which an error leaves in place).
 fn finish(
     thread: &mlua::Thread,
     result: mlua::Result<()>,
@@ -260,26 +318,39 @@ fn finish(
     kind: FaultKind,
     context: &str,
 ) -> Result<(), Fault> {
-    if budget.exceeded() {
-        let mut f = Fault::new(
+    let fault = match budget.cause() {
+        Some(Cause::Budget) => Some(Fault::new(
             kind,
             format!(
-                "instruction budget exceeded ({} instructions per tick): a runaway loop?",
+                "instruction budget exceeded ({} instructions per tick): a runaway loop, or \
+                 library calls doing too much work?",
                 budget.limit()
             ),
-        );
-        if let Some(loc) = budget.location() {
-            f = f.with_location(loc);
-        }
-        return Err(f);
-    }
-    match result {
-        Err(e) => Err(fault_from_lua(&e, kind, Some(budget.limit()))),
-        Ok(()) if thread.status() == ThreadStatus::Resumable => Err(Fault::new(
-            kind,
-            format!("{context}: a script yielded from outside a coroutine it created"),
         )),
-        Ok(()) => Ok(()),
+        Some(Cause::Memory) => Some(Fault::new(
+            kind,
+            "the script memory limit was exceeded (raise [scripts] memory, or look for a \
+             table that grows without bound)",
+        )),
+        Some(Cause::Host) | None => match result {
+            Err(e) => Some(fault_from_lua(&e, kind, Some(budget.limit()))),
+            Ok(()) if thread.status() == ThreadStatus::Resumable => Some(Fault::new(
+                kind,
+                format!("{context}: a script yielded from outside a coroutine it created"),
+            )),
+            Ok(()) => None,
+        },
+    };
+    match fault {
+        None => Ok(()),
+        Some(f) if f.location.is_some() => Err(f),
+        Some(f) => match budget
+            .location()
+            .or_else(|| crate::error::stack_location(thread))
+        {
+            Some(l) => Err(f.with_location(l)),
+            None => Err(f),
+        },
     }
 }
 
@@ -300,7 +371,9 @@ impl Consequences for ScriptHost {
 
     fn stage(&mut self, stage: Stage, g: &mut Gameplay<'_>) -> Result<(), Fault> {
         if stage == Stage::One {
-            self.vm.budget.reset(self.def.scripts.instruction_budget);
+            self.shared
+                .budget
+                .reset(self.def.scripts.instruction_budget);
             self.tick_started = self.clock.as_ref().map_or(0, |c| c());
             self.stats.last_tick_ns = 0;
         }
@@ -321,7 +394,7 @@ impl Consequences for ScriptHost {
         if let Some(c) = &self.clock {
             self.stats.last_tick_ns = c().saturating_sub(self.tick_started);
         }
-        self.stats.last_tick_instructions = self.vm.budget.used();
+        self.stats.last_tick_instructions = self.shared.budget.used();
         self.stats.memory_bytes = self.vm.lua.used_memory();
         self.stats.commands_sent = self.shared.commands.get();
         result
@@ -357,7 +430,7 @@ impl ScriptHost {
             let counts = lua.create_sequence_from(self.encoder.counts.iter().copied())?;
             let blob = lua.create_string(&self.encoder.blob)?;
             let thread = lua.create_thread(vm.dispatch.clone())?;
-            vm.budget.run_on(thread.to_pointer());
+            self.shared.budget.run_on(thread.to_pointer());
             let start = if start {
                 Value::String(lua.create_string(&level)?)
             } else {
@@ -373,7 +446,13 @@ impl ScriptHost {
         if let Some(f) = shared.malformed.borrow_mut().take() {
             return Err(f);
         }
-        finish(&thread, result, &vm.budget, FaultKind::Script, "a handler")?;
+        finish(
+            &thread,
+            result,
+            &self.shared.budget,
+            FaultKind::Script,
+            "a handler",
+        )?;
         for command in shared.buffer.borrow_mut().drain(..) {
             g.send(command).map_err(|e| e.into_fault())?;
         }

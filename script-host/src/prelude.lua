@@ -1,45 +1,15 @@
--- The Lua half of the host: sandbox touches, the `ludus` API table and event dispatch.
+-- The Lua half of the host: the `ludus` API table and event dispatch.
 -- Runs once per VM with: the shared sandbox globals, the per-stage context table (filled by
--- Rust before each gameplay stage and emptied after), archetype names, tag bits, action
--- names, constants, and the list of script environments (filled as scripts load).
-local G, CTX, RAW, KINDS, TAGBITS, ACTIONS, CONSTANTS, ENVS, DECODE = ...
+-- Rust before each gameplay stage and emptied after), the permanent command functions,
+-- archetype names, tag bits, action names, constants, the list of script environments (filled
+-- as scripts load), the event decoder and the function that makes a table read-only.
+--
+-- Everything used after this chunk returns is captured here, as a local: scripts can replace
+-- what their own environment holds, never what the host runs.
+local G, CTX, RAW, KINDS, TAGBITS, ACTIONS, CONSTANTS, ENVS, DECODE, FREEZE = ...
 
-local type, pairs, ipairs, error, select = type, pairs, ipairs, error, select
-local raw_tostring, getmetatable, setmetatable = tostring, getmetatable, setmetatable
-local unpack = string.unpack
-
--- Values must never reveal addresses: they differ between processes and would break replays.
-local function safe_tostring(v)
-  local t = type(v)
-  if t == "table" or t == "function" or t == "thread" or t == "userdata" then
-    local mt = getmetatable(v)
-    if type(mt) == "table" and mt.__tostring ~= nil then
-      return raw_tostring(v)
-    end
-    return t
-  end
-  return raw_tostring(v)
-end
-G.tostring = safe_tostring
-
-local raw_format = string.format
-string.format = function(fmt, ...)
-  if type(fmt) == "string" and fmt:find("%%p") then
-    error("string.format: %p is not available to scripts (addresses differ between runs)", 2)
-  end
-  local n = select("#", ...)
-  if n == 0 then
-    return raw_format(fmt)
-  end
-  local args = { ... }
-  for i = 1, n do
-    local t = type(args[i])
-    if t == "table" or t == "function" or t == "thread" or t == "userdata" then
-      args[i] = safe_tostring(args[i])
-    end
-  end
-  return raw_format(fmt, table.unpack(args, 1, n))
-end
+local type, ipairs, error, select, tostring = type, ipairs, error, select, tostring
+local setmetatable, concat, unpack = setmetatable, table.concat, string.unpack
 
 local ludus = {}
 
@@ -73,55 +43,61 @@ function ludus.health(id) return ctx("health")(id) end
 function ludus.has(tags, name)
   local bit = TAGBITS[name]
   if bit == nil then
-    error("ludus.has: unknown tag `" .. safe_tostring(name) .. "`", 2)
+    error("ludus.has: unknown tag `" .. tostring(name) .. "`", 2)
   end
   return tags & bit ~= 0
 end
 
+local log = RAW.log
 function ludus.log(...)
   local n = select("#", ...)
   local parts = {}
   for i = 1, n do
-    parts[i] = safe_tostring((select(i, ...)))
+    parts[i] = tostring((select(i, ...)))
   end
-  CTX.__log(table.concat(parts, "\t"))
+  log(concat(parts, "\t"))
 end
 
--- Read-only constants from the game's TOML.
+-- Read-only constants from the game's TOML: writes fail, rawset included.
 ludus.const = setmetatable({}, {
   __index = function(_, k)
     local v = CONSTANTS[k]
     if v == nil then
-      error("ludus.const: no constant named `" .. safe_tostring(k) .. "`", 2)
+      error("ludus.const: no constant named `" .. tostring(k) .. "`", 2)
     end
     return v
   end,
   __newindex = function() error("ludus.const is read-only", 2) end,
   __metatable = false,
 })
+FREEZE(ludus.const)
 
 G.ludus = ludus
 G.print = ludus.log
 G.warn = function(...) ludus.log("warning:", ...) end
-math.random = ludus.random
-math.randomseed = function()
+G.math.random = ludus.random
+G.math.randomseed = function()
   error("math.randomseed is not available: randomness comes from the game's seed", 2)
 end
 
 -- Event decoding. Field layouts mirror src/encode.rs.
 --
--- Event lists and event tables are reused from stage to stage (no garbage per event): a handler
--- reads them during its call; a script that wants to keep an event copies the fields it needs.
-local ON = { "press", "hold", "release" }
-local REASON = { "lifetime", "bounds" }
+-- Each script has its own event lists and tables, reused from stage to stage (no garbage per
+-- event): a handler reads them during its call; a script that wants to keep an event copies
+-- the fields it needs. What one script does to its tables never reaches another script.
 local POOLS = {}
 
--- The reusable list and event tables of kind `k`, sized for `n` events.
-local function acquire(k, n)
-  local p = POOLS[k]
+-- The reusable list and event tables of script `s` and kind `k`, sized for `n` events.
+local function acquire(s, k, n)
+  local pools = POOLS[s]
+  if pools == nil then
+    pools = {}
+    POOLS[s] = pools
+  end
+  local p = pools[k]
   if p == nil then
     p = { list = {}, tables = {}, n = 0 }
-    POOLS[k] = p
+    pools[k] = p
   end
   local list, tables = p.list, p.tables
   for i = n + 1, p.n do
@@ -136,12 +112,12 @@ end
 
 -- Spawn, action, contact, expire and damage records are decoded by C (csrc/events.c) into the
 -- pooled tables; field names are listed in docs/scripting.md.
-local function pooled(k, blob, pos, n)
-  local list, tables = acquire(k, n)
+local function pooled(s, k, blob, pos, n)
+  local list, tables = acquire(s, k, n)
   return list, DECODE(k - 1, blob, pos, n, list, tables, KINDS, ACTIONS)
 end
 
-local function timers(k, blob, pos, n)
+local function timers(_, _, blob, pos, n)
   -- Timers are few; they get fresh tables, and one cancelled by an earlier handler of this
   -- stage is not delivered.
   local list, live = {}, CTX.timer_live
@@ -176,32 +152,40 @@ local KIND_ORDER = {
   { "on_damage", pooled },
 }
 
-local function call_all(name, arg)
-  for i = 1, #ENVS do
-    local h = ENVS[i][name]
-    if h ~= nil then
-      h(arg)
-    end
-  end
-end
-
 -- One call per gameplay stage: `start` is the level name on the level's first tick, `counts`
--- the number of events of each kind in `blob`. Each handler is called once with all events of
--- its kind; kinds without events are skipped.
+-- the number of events of each kind in `blob`. Each script's handler is called once with all
+-- events of its kind, decoded for that script; kinds without events are skipped.
 return function(start, tick, counts, blob)
   if start then
-    call_all("on_start", { tick = tick, level = start })
+    for i = 1, #ENVS do
+      local h = ENVS[i].on_start
+      if h ~= nil then
+        h({ tick = tick, level = start })
+      end
+    end
   end
   local pos = 1
   for k = 1, #KIND_ORDER do
     local n = counts[k]
     if n > 0 then
-      local entry = KIND_ORDER[k]
-      local list
-      list, pos = entry[2](k, blob, pos, n)
-      if #list > 0 then
-        call_all(entry[1], list)
+      local name, decode = KIND_ORDER[k][1], KIND_ORDER[k][2]
+      local after
+      for i = 1, #ENVS do
+        local h = ENVS[i][name]
+        if h ~= nil then
+          local list
+          list, after = decode(i, k, blob, pos, n)
+          if #list > 0 then
+            h(list)
+          end
+        end
       end
+      if after == nil then
+        -- Nobody handles the kind any more (a handler removed itself): skip its records.
+        local _
+        _, after = decode(0, k, blob, pos, n)
+      end
+      pos = after
     end
   end
 end

@@ -1,11 +1,20 @@
-//! The sandboxed VM: which libraries exist, the prelude, per-script environments and `require`.
+//! The sandboxed VM: which libraries exist, their fences, the prelude, per-script environments
+//! and `require`.
 //!
 //! Scripts get the base library without `load`, `loadfile`, `dofile` and `collectgarbage`;
 //! `table`, `string` (without `dump`), `math` (with `random` drawing from the world's seeded
 //! generator), `utf8` and `coroutine`. There is no `io`, `os`, `package`, `debug`, no bytecode
 //! (chunks load in text mode only) and no way to reach the file system except `require` of a
-//! module inside the game folder. Every script file runs in its own environment whose reads
-//! fall through to the shared globals; the shared globals themselves are not reachable.
+//! module inside the game folder. The library functions whose work grows with their arguments
+//! are fenced (`csrc/fence.c`): they charge the budget for that work, `tostring` and
+//! `string.format` never show an address, and `setmetatable` refuses `__gc` and `__mode`.
+//!
+//! Every script file (and every module) runs in its own environment whose reads fall through
+//! to the shared globals; the shared globals themselves are not reachable, and the library
+//! tables (`string`, `table`, `math`, `utf8`, `coroutine`) and the `ludus` table are copied
+//! into each environment, so what one script changes in them stays in that script. The string
+//! metatable is hidden (`getmetatable("")` is `false`) and its methods come from a copy no
+//! script can reach.
 
 use crate::budget::Budget;
 use crate::host::ModuleSource;
@@ -15,7 +24,35 @@ use std::rc::Rc;
 
 const PRELUDE: &str = include_str!("prelude.lua");
 
-/// A VM with only the libraries scripts may use, and the dangerous base functions removed.
+/// The tables copied into every script environment.
+const PER_SCRIPT: &[&str] = &["string", "table", "math", "utf8", "coroutine", "ludus"];
+
+unsafe extern "C-unwind" {
+    fn ludus_fence_open(state: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
+    fn ludus_freeze(state: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
+}
+
+/// A C function of `csrc/fence.c` as a Lua function.
+fn c_function(
+    lua: &Lua,
+    f: unsafe extern "C-unwind" fn(*mut mlua::ffi::lua_State) -> std::ffi::c_int,
+) -> mlua::Result<Function> {
+    // SAFETY: the functions of fence.c are ordinary Lua C functions compiled into the same Lua
+    // library as the VM; they check their arguments and report problems as Lua errors.
+    unsafe { lua.create_c_function(f) }
+}
+
+fn shallow_copy(lua: &Lua, t: &Table) -> mlua::Result<Table> {
+    let copy = lua.create_table()?;
+    for pair in t.pairs::<Value, Value>() {
+        let (k, v) = pair?;
+        copy.raw_set(k, v)?;
+    }
+    Ok(copy)
+}
+
+/// A VM with only the libraries scripts may use, fenced, and the dangerous base functions
+/// removed.
 pub(crate) fn new_lua() -> mlua::Result<Lua> {
     let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
     let lua = Lua::new_with(libs, LuaOptions::new())?;
@@ -35,6 +72,14 @@ pub(crate) fn new_lua() -> mlua::Result<Lua> {
     }
     let string: Table = g.raw_get("string")?;
     string.raw_set("dump", Value::Nil)?;
+    c_function(&lua, ludus_fence_open)?.call::<()>(g.clone())?;
+    // String methods (`s:upper()`) come from a copy that no script can reach or change.
+    let meta: Table = lua
+        .load("return getmetatable('')")
+        .set_mode(mlua::chunk::ChunkMode::Text)
+        .call(())?;
+    meta.raw_set("__index", shallow_copy(&lua, &string)?)?;
+    meta.raw_set("__metatable", false)?;
     Ok(lua)
 }
 
@@ -86,22 +131,30 @@ pub(crate) fn prelude(
             constants,
             envs.clone(),
             crate::decode::decoder(lua)?,
+            c_function(lua, ludus_freeze)?,
         ))?;
     Ok((dispatch, envs))
 }
 
 /// A script's own environment: writes stay in it, reads fall through to the shared globals,
-/// and its metatable is hidden so the shared globals cannot be reached or replaced.
+/// its metatable is hidden so the shared globals cannot be reached or replaced, and it holds
+/// its own copies of the library tables.
 pub(crate) fn new_env(lua: &Lua) -> mlua::Result<Table> {
     let env = lua.create_table()?;
+    let globals = lua.globals();
     // The shared globals are copied in too: a global such as `ludus` or `math` is then one
     // table read instead of a miss and a metamethod.
-    for pair in lua.globals().pairs::<Value, Value>() {
+    for pair in globals.pairs::<Value, Value>() {
         let (k, v) = pair?;
         env.raw_set(k, v)?;
     }
+    for name in PER_SCRIPT {
+        if let Value::Table(t) = globals.raw_get::<Value>(*name)? {
+            env.raw_set(*name, shallow_copy(lua, &t)?)?;
+        }
+    }
     let meta = lua.create_table()?;
-    meta.raw_set("__index", lua.globals())?;
+    meta.raw_set("__index", globals)?;
     meta.raw_set("__metatable", false)?;
     env.set_metatable(Some(meta))?;
     env.raw_set("_G", env.clone())?;
@@ -118,59 +171,100 @@ fn valid_module(name: &str) -> bool {
 }
 
 /// `require(name)`: loads `name.lua` (dots become folders) from the game folder, or from its
-/// `scripts/` folder, once; the module's top-level code runs under the caller's budget.
+/// `scripts/` folder, once; the module's top-level code runs under the caller's budget, and
+/// compiling it costs one unit per byte of source. A module that failed to load fails again
+/// at once on later calls (its error is kept); a module that requires itself, directly or
+/// not, is an error.
 pub(crate) fn install_require(
     lua: &Lua,
     modules: Option<Rc<dyn ModuleSource>>,
-    _budget: Rc<Budget>,
-    _instructions: u64,
+    budget: Rc<Budget>,
 ) -> mlua::Result<()> {
+    // name -> the module's value, or `false` while it loads, or the error text if it failed.
     let cache = lua.create_table()?;
     let require = lua.create_function(move |lua, name: Value| {
         let Value::String(name) = name else {
             return Err(mlua::Error::runtime("require expects a module name string"));
         };
-        let name = name.to_str()?.to_string();
-        if !valid_module(&name) {
-            return Err(mlua::Error::runtime(format!(
-                "require(\"{name}\"): module names are dotted identifiers such as \"util\" or \
-                 \"ai.steering\", resolved inside the game folder"
-            )));
-        }
-        if let Ok(v @ (Value::Table(_) | Value::Function(_) | Value::Boolean(true))) =
-            cache.raw_get::<Value>(name.as_str())
-        {
-            return Ok(v);
+        let name_bytes = name.as_bytes();
+        budget.charge(lua, 1 + name_bytes.len() as u64 / 16, || None)?;
+        let name = match std::str::from_utf8(&name_bytes) {
+            Ok(n) if valid_module(n) => n.to_string(),
+            _ => {
+                return Err(mlua::Error::runtime(
+                    "require: module names are dotted identifiers such as \"util\" or \
+                     \"ai.steering\" (at most 128 characters), resolved inside the game folder",
+                ));
+            }
+        };
+        match cache.raw_get::<Value>(name.as_str())? {
+            Value::Nil => {}
+            Value::Boolean(false) => {
+                return Err(mlua::Error::runtime(format!(
+                    "require(\"{name}\"): the module requires itself (directly or through \
+                     other modules) while it loads"
+                )));
+            }
+            Value::String(failed) => {
+                return Err(mlua::Error::runtime(failed.to_string_lossy()));
+            }
+            v => return Ok(v),
         }
         let Some(source) = &modules else {
             return Err(mlua::Error::runtime("require is not available here"));
         };
         let relative = format!("{}.lua", name.replace('.', "/"));
         let candidates = [relative.clone(), format!("scripts/{relative}")];
-        let (path, text) = candidates
-            .iter()
-            .find_map(|p| source.read(p).ok().map(|t| (p.clone(), t)))
-            .ok_or_else(|| {
-                mlua::Error::runtime(format!(
-                    "require(\"{name}\"): no file {} or {} in the game folder",
-                    candidates[0], candidates[1]
-                ))
-            })?;
+        let mut refusals = Vec::new();
+        let mut found = None;
+        for path in &candidates {
+            match source.read(path) {
+                Ok(text) => {
+                    found = Some((path.clone(), text));
+                    break;
+                }
+                Err(e) => refusals.push(format!("{path}: {e}")),
+            }
+        }
+        let Some((path, text)) = found else {
+            let message = format!(
+                "require(\"{name}\"): no module file could be read ({})",
+                refusals.join("; ")
+            );
+            cache.raw_set(name.as_str(), message.as_str())?;
+            return Err(mlua::Error::runtime(message));
+        };
+        budget.charge(lua, text.len() as u64, || None)?;
+        cache.raw_set(name.as_str(), false)?;
         let env = new_env(lua)?;
-        let chunk = lua
+        let loaded = lua
             .load(text)
             .set_name(format!("@{path}"))
             .set_mode(mlua::chunk::ChunkMode::Text)
             .set_environment(env)
-            .into_function()?;
-        let value: Value = chunk.call(())?;
-        let value = if value.is_nil() {
-            Value::Boolean(true)
-        } else {
-            value
-        };
-        cache.raw_set(name.as_str(), value.clone())?;
-        Ok(value)
+            .into_function()
+            .and_then(|chunk| chunk.call::<Value>(()));
+        match loaded {
+            Ok(value) => {
+                let value = if value.is_nil() {
+                    Value::Boolean(true)
+                } else {
+                    value
+                };
+                cache.raw_set(name.as_str(), value.clone())?;
+                Ok(value)
+            }
+            Err(e) => {
+                if !budget.exceeded() {
+                    let message =
+                        crate::error::fault_from_lua(&e, ludus_core::FaultKind::Load, None);
+                    cache.raw_set(name.as_str(), message.to_string())?;
+                } else {
+                    cache.raw_set(name.as_str(), Value::Nil)?;
+                }
+                Err(e)
+            }
+        }
     })?;
     lua.globals().raw_set("require", require)
 }

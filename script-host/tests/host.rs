@@ -1,167 +1,10 @@
 //! The Lua host against real Lua: the API, stage order, sandbox fences, budgets, faults and
 //! determinism across processes.
 
+mod support;
+
 use ludus_core::*;
-use ludus_script::{ModuleSource, Script, ScriptHost};
-use std::collections::BTreeMap;
-use std::rc::Rc;
-use std::sync::Arc;
-
-const PLAYER: ArchetypeId = ArchetypeId(0);
-const ENEMY: ArchetypeId = ArchetypeId(1);
-
-fn def() -> GameDef {
-    let circle = |layer, mask| ColliderDef {
-        shape: Shape::Circle { radius: 8.0 },
-        layer,
-        mask,
-        push: 0,
-        trigger: false,
-        stay: false,
-    };
-    let mut actions = ActionSet::new();
-    actions.add("fire", ActionKind::Button).unwrap();
-    let mut constants = BTreeMap::new();
-    constants.insert("bonus".to_string(), Constant::Int(7));
-    constants.insert("title".to_string(), Constant::Text("Swarm".into()));
-    let mut def = GameDef {
-        actions,
-        tags: vec!["player".into(), "enemy".into()],
-        layers: vec!["player".into(), "enemy".into()],
-        archetypes: vec![
-            ArchetypeDef {
-                name: "player".into(),
-                collider: Some(circle(1, 2)),
-                health: Some(HealthDef {
-                    max: 10,
-                    invulnerable_ticks: 0,
-                }),
-                tags: 1,
-                control: Some(ControlDef {
-                    move_x: None,
-                    move_y: None,
-                    triggers: vec![TriggerDef {
-                        action: ActionId(0),
-                        on: TriggerOn::Press,
-                        cooldown: None,
-                        aim: 0,
-                    }],
-                }),
-                ..ArchetypeDef::default()
-            },
-            ArchetypeDef {
-                name: "enemy".into(),
-                collider: Some(circle(2, 1)),
-                health: Some(HealthDef {
-                    max: 3,
-                    invulnerable_ticks: 0,
-                }),
-                tags: 2,
-                ..ArchetypeDef::default()
-            },
-        ],
-        effects: vec![EffectDef {
-            name: "spark".into(),
-            color: Color::WHITE,
-            particles: 4,
-            speed: 10.0,
-            duration: 0.2,
-            size: 2.0,
-        }],
-        sounds: vec![SoundDef {
-            name: "hit".into(),
-            wave: Wave::Square,
-            freq: 440.0,
-            freq_end: 220.0,
-            duration: 0.1,
-            volume: 0.5,
-        }],
-        levels: vec![LevelDef::default()],
-        constants,
-        seed: 42,
-        ..GameDef::default()
-    };
-    def.scripts.instruction_budget = 200_000;
-    def.scripts.memory_limit = 8 * 1024 * 1024;
-    def.levels[0].placements = vec![
-        Placement {
-            archetype: PLAYER,
-            pos: Vec2::new(0.0, 0.0),
-            overrides: Overrides::default(),
-        },
-        Placement {
-            archetype: ENEMY,
-            pos: Vec2::new(5.0, 0.0),
-            overrides: Overrides::default(),
-        },
-        Placement {
-            archetype: ENEMY,
-            pos: Vec2::new(300.0, 0.0),
-            overrides: Overrides::default(),
-        },
-    ];
-    def
-}
-
-struct Modules(BTreeMap<String, String>);
-
-impl ModuleSource for Modules {
-    fn read(&self, path: &str) -> Result<String, String> {
-        self.0
-            .get(path)
-            .cloned()
-            .ok_or_else(|| format!("no {path}"))
-    }
-}
-
-fn host_with(
-    def: &Arc<GameDef>,
-    files: &[(&str, &str)],
-    modules: &[(&str, &str)],
-) -> Result<ScriptHost, Fault> {
-    let scripts = files
-        .iter()
-        .map(|(p, t)| Script {
-            path: p.to_string(),
-            text: t.to_string(),
-        })
-        .collect();
-    let modules: Rc<dyn ModuleSource> = Rc::new(Modules(
-        modules
-            .iter()
-            .map(|(p, t)| (p.to_string(), t.to_string()))
-            .collect(),
-    ));
-    ScriptHost::new(def.clone(), scripts, Some(modules))
-}
-
-fn game(src: &str) -> Result<Game, Fault> {
-    game_with(def(), &[("scripts/main.lua", src)], &[])
-}
-
-fn game_with(
-    def: GameDef,
-    files: &[(&str, &str)],
-    modules: &[(&str, &str)],
-) -> Result<Game, Fault> {
-    let def = Arc::new(def);
-    let host = host_with(&def, files, modules)?;
-    let mut g = Game::new(def, Box::new(host))?;
-    g.options_mut().hash = true;
-    g.options_mut().check_invariants = true;
-    Ok(g)
-}
-
-fn run(g: &mut Game, ticks: u64) -> Result<(), Fault> {
-    for _ in 0..ticks {
-        g.step(&TickInput::neutral())?;
-    }
-    Ok(())
-}
-
-fn var(g: &Game, name: &str) -> Option<f64> {
-    g.world().vars().get(name).copied()
-}
+use support::*;
 
 #[test]
 fn handlers_get_batches_and_commands_take_effect_in_the_same_tick() {
@@ -305,7 +148,10 @@ fn require_loads_modules_inside_the_folder_once() {
         .err()
         .unwrap();
     assert_eq!(f.location.as_deref(), Some("scripts/main.lua:2"));
-    assert!(f.message.contains("no file missing.lua"), "{f}");
+    assert!(
+        f.message.contains("missing.lua") && f.message.contains("scripts/missing.lua"),
+        "{f}"
+    );
 }
 
 #[test]
@@ -509,15 +355,24 @@ fn timers_from_scripts() {
     assert_eq!(var(&g, "fired"), Some(3.0));
 }
 
-/// A script whose command order depends on `pairs` over string keys.
+/// A script whose command order depends on `pairs` over string keys, and over tables,
+/// functions and coroutines as keys (hashed by creation order, never by address).
 const PAIRS_SCRIPT: &str = r#"
-local names = {}
+local names, objects = {}, {}
 for i = 1, 200 do names["key_" .. i .. "_" .. string.rep("z", i % 7)] = i end
+for i = 1, 300 do
+  local o = i % 3 == 0 and {} or i % 3 == 1 and function() return i end or coroutine.create(print)
+  objects[o] = i
+end
 function on_collision_enter(events)
   local acc = 0
   for k, v in pairs(names) do
     acc = (acc * 31 + #k * v) % 1000003
     ludus.set("last", acc)
+  end
+  for _, v in pairs(objects) do
+    acc = (acc * 31 + v) % 1000003
+    ludus.set("objects", acc)
   end
   for _, e in ipairs(events) do ludus.damage(e.b, 1) end
 end

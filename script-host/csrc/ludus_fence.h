@@ -1,0 +1,65 @@
+/*
+** Ludus: the work meter shared by the Lua VM, the C library fences and the Rust host.
+**
+** Every Lua state the host creates carries a pointer to one LudusMeter in the extra space
+** of its main thread. The meter holds the budget of the running tick in units: the count
+** hook (script-host/src/budget.rs) takes one unit per VM instruction, and work that a single
+** instruction or C call can do in bulk is charged here too, in proportion to its size:
+**
+**   bytes copied, compared or scanned   1 unit per 16 bytes  (LUDUS_CHARGE_BYTES)
+**   values moved (varargs, results)     1 unit per 8 values  (LUDUS_CHARGE_VALUES)
+**   pattern-matching steps              1 unit per 8 steps   (LUDUS_STEPS)
+**
+** Small operations (under 256 bytes or 64 values) are covered by the instruction that does
+** them and charge nothing more. Once the budget is spent the meter is `exhausted`: the count
+** hook of the running thread is armed to fire on the very next instruction, where the host
+** ends the stage, and every further charge from a C function raises an error at once.
+**
+** The Lua sources are patched at build time (script-host/lua.patch) to call the VM half of
+** this header; csrc/fence.c fences the standard library.
+*/
+#ifndef LUDUS_FENCE_H
+#define LUDUS_FENCE_H
+
+#include <stddef.h>
+
+struct lua_State;
+
+/* Why a meter was exhausted. */
+#define LUDUS_CAUSE_NONE 0
+#define LUDUS_CAUSE_BUDGET 1
+#define LUDUS_CAUSE_MEMORY 2
+#define LUDUS_CAUSE_HOST 3
+
+/* Mirrored by `Meter` in script-host/src/budget.rs: keep the two in step. */
+typedef struct LudusMeter {
+  long long remaining; /* units left in this allowance */
+  long long limit;     /* units in a whole allowance (for messages) */
+  int exhausted;       /* the allowance is spent: nothing more may run */
+  int cause;           /* LUDUS_CAUSE_* */
+  char where[200];     /* "file:line" where it ran out, or "" */
+} LudusMeter;
+
+/* Matching steps a pattern call may take before it charges anything. */
+#define LUDUS_FREE_STEPS 16
+
+/* Charges `units`; raises a Lua error (from a C function only) when the budget is spent. */
+void ludus_charge(struct lua_State *L, size_t units);
+/* Charges `units`; never raises: when the budget is spent the next instruction faults. */
+void ludus_vm_charge(struct lua_State *L, size_t units);
+/* Pattern matching: charges for the steps taken and grants more (raises when spent). */
+void ludus_match_refill(struct lua_State *L, long *steps);
+/* Called as a memory error is thrown: the stage ends at the next instruction. */
+void ludus_memory_error(struct lua_State *L);
+
+#define LUDUS_CHARGE_BYTES(L, n) \
+  ((size_t)(n) >= 256 ? ludus_vm_charge(L, (size_t)(n) >> 4) : (void)0)
+#define LUDUS_CHARGE_VALUES(L, n) \
+  ((n) >= 64 ? ludus_vm_charge(L, (size_t)(n) >> 3) : (void)0)
+#define LUDUS_CHARGE_KEY(L, k) \
+  (ttislngstring(k) ? LUDUS_CHARGE_BYTES(L, tsvalue(k)->u.lnglen) : (void)0)
+#define LUDUS_STEPS(ms, n) \
+  (((ms)->ludus_steps -= (long)(n)) < 0 ? ludus_match_refill((ms)->L, &(ms)->ludus_steps) \
+                                        : (void)0)
+
+#endif
