@@ -1,5 +1,5 @@
--- Folds the exact bits of many math results into one number; any last-bit difference between
--- two machines changes it.
+-- Folds the exact bits of many math results, and a `pairs` order, into one number; any
+-- last-bit or ordering difference between two machines changes it.
 local function fold(h, x)
   local lo, hi = string.unpack("<I4I4", string.pack("<d", x))
   return (h * 31 + lo * 7 + hi) % 1000000007
@@ -37,6 +37,16 @@ function on_start()
     h = fold(h, math.fmod(x, 3.3))
     h = fold_text(h, tostring(x / 7))
     h = fold_text(h, string.format("%.17g %a", x / 3, u))
+  end
+  -- Tables, functions and coroutines as keys: `pairs` visits them in creation order on
+  -- every platform (never by address).
+  local objects = {}
+  for i = 1, 300 do
+    local o = i % 3 == 0 and {} or i % 3 == 1 and function() return i end or coroutine.create(print)
+    objects[o] = i
+  end
+  for _, v in pairs(objects) do
+    h = (h * 31 + v) % 1000000007
   end
   ludus.add_score(h)
 end
