@@ -213,6 +213,11 @@ impl<'a> Gameplay<'a> {
         self.timers.cancel(id)
     }
 
+    /// Commands sent (and accepted) so far in this stage.
+    pub fn commands_sent(&self) -> usize {
+        self.commands.len()
+    }
+
     /// Validates and records a command.
     pub fn send(&mut self, command: Command) -> Result<(), CommandError> {
         let cap = self.def.limits.commands_per_tick as usize;

@@ -27,9 +27,34 @@ pub(crate) fn split_location(message: &str) -> (Option<String>, String) {
     (None, message.to_string())
 }
 
+/// The message with its stack traceback (if any) cut to the game's own frames: the host's
+/// prelude (`ludus:`) and C functions are left out, and a traceback that would only repeat
+/// the fault's location is left out entirely.
+fn game_frames(message: &str) -> String {
+    let Some((head, trace)) = message.split_once("\nstack traceback:\n") else {
+        return message.to_string();
+    };
+    let frames: Vec<String> = trace
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("[C]") && !l.starts_with("ludus:") && !l.starts_with('('))
+        .map(|l| l.replace(" in local 'h'", " in a handler"))
+        .collect();
+    if frames.len() <= 1 {
+        return head.to_string();
+    }
+    let mut out = format!("{head}\nstack traceback:");
+    for f in frames {
+        out.push_str("\n\t");
+        out.push_str(&f);
+    }
+    out
+}
+
 /// A fault from a plain message that may start with a location.
 pub(crate) fn script_fault(kind: FaultKind, message: &str) -> Fault {
-    let (location, message) = split_location(message);
+    let message = game_frames(message);
+    let (location, message) = split_location(&message);
     let f = Fault::new(kind, message);
     match location {
         Some(l) => f.with_location(l),
@@ -100,6 +125,21 @@ pub(crate) fn stack_location(thread: &mlua::Thread) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tracebacks_keep_the_game_frames_only() {
+        let m = "scripts/a.lua:2: boom\nstack traceback:\n\t[C]: in function 'error'\n\t\
+                 scripts/a.lua:2: in function 'f'\n\tscripts/a.lua:5: in local 'h'\n\t\
+                 ludus:154: in function <ludus:149>";
+        assert_eq!(
+            game_frames(m),
+            "scripts/a.lua:2: boom\nstack traceback:\n\tscripts/a.lua:2: in function 'f'\n\t\
+             scripts/a.lua:5: in a handler"
+        );
+        let one = "x.lua:1: boom\nstack traceback:\n\t[C]: in ?\n\tx.lua:1: in local 'h'";
+        assert_eq!(game_frames(one), "x.lua:1: boom");
+        assert_eq!(game_frames("no trace"), "no trace");
+    }
 
     #[test]
     fn locations_are_split_from_messages() {

@@ -6,12 +6,11 @@ use crate::budget::{self, Budget, Cause};
 use crate::encode::{Encoder, HANDLERS, KINDS};
 use crate::error::{fault_from_lua, script_fault};
 use crate::sandbox;
-use ludus_core::Command;
+use crate::stage::StageSlot;
 use ludus_core::{Consequences, Fault, FaultKind, GameDef, Gameplay, SimWorld, Stage};
 use mlua::thread::ThreadStatus;
 use mlua::{Function, Lua, Table, Value};
-use std::cell::{Cell, RefCell};
-use std::collections::HashSet;
+use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -100,46 +99,18 @@ impl ScriptLog {
 
 /// State shared with the API callbacks of a VM.
 pub(crate) struct Shared {
-    pub def: Arc<GameDef>,
     pub log: RefCell<ScriptLog>,
     /// The budget of every VM this host boots (one at a time).
     pub budget: Rc<Budget>,
+    /// The running stage, lent to the API while Lua runs.
+    pub stage: StageSlot,
     /// The first malformed-command fault of the stage (kept even if a script catches the error).
     pub malformed: RefCell<Option<Fault>>,
-    /// Commands sent over the host's life.
-    pub commands: Cell<u64>,
-    /// A gameplay stage is running: commands are accepted.
-    pub active: Cell<bool>,
-    /// The stage's commands, in the order sent.
-    pub buffer: RefCell<Vec<Command>>,
-    /// Entities destroyed by this stage's buffered commands.
-    pub destroyed: RefCell<HashSet<u64>>,
-    /// The world's generator, lent to the host for the stage.
-    pub rng: RefCell<fastrand::Rng>,
-    pub tick: Cell<u64>,
-    pub score: Cell<i64>,
-}
-
-impl Shared {
-    /// Buffers a validated command.
-    pub fn push(&self, command: Command) -> Result<Value, String> {
-        let mut buffer = self.buffer.borrow_mut();
-        let cap = self.def.limits.commands_per_tick as usize;
-        if buffer.len() >= cap {
-            return Err(format!(
-                "more than {cap} commands in one gameplay stage (raise [limits] commands_per_tick)"
-            ));
-        }
-        buffer.push(command);
-        self.commands.set(self.commands.get() + 1);
-        Ok(Value::Nil)
-    }
 }
 
 struct Vm {
     lua: Lua,
     dispatch: Function,
-    ctx: Table,
     envs: Table,
 }
 
@@ -169,17 +140,10 @@ impl ScriptHost {
         modules: Option<Rc<dyn ModuleSource>>,
     ) -> Result<ScriptHost, Fault> {
         let shared = Rc::new(Shared {
-            def: def.clone(),
             log: RefCell::new(ScriptLog::default()),
             budget: Rc::new(Budget::default()),
+            stage: StageSlot::default(),
             malformed: RefCell::new(None),
-            commands: Cell::new(0),
-            active: Cell::new(false),
-            buffer: RefCell::new(Vec::new()),
-            destroyed: RefCell::new(HashSet::new()),
-            rng: RefCell::new(fastrand::Rng::with_seed(def.seed)),
-            tick: Cell::new(0),
-            score: Cell::new(0),
         });
         let vm = Self::boot(&def, &scripts, modules.clone(), &shared)?;
         Ok(ScriptHost {
@@ -235,10 +199,9 @@ impl ScriptHost {
         let lua_err =
             |e: mlua::Error| Fault::new(FaultKind::Load, format!("cannot start the Lua VM: {e}"));
         let lua = sandbox::new_lua().map_err(lua_err)?;
-        let ctx = lua.create_table().map_err(lua_err)?;
         let raw = lua.create_table().map_err(lua_err)?;
-        api::install_permanent(&lua, &raw, shared).map_err(lua_err)?;
-        let (dispatch, envs) = sandbox::prelude(&lua, def, &ctx, &raw).map_err(lua_err)?;
+        api::install(&lua, &raw, shared).map_err(lua_err)?;
+        let (dispatch, envs) = sandbox::prelude(&lua, def, &raw).map_err(lua_err)?;
         let budget = shared.budget.clone();
         budget::install(&lua, budget.clone()).map_err(lua_err)?;
         lua.set_memory_limit(def.scripts.memory_limit)
@@ -247,7 +210,6 @@ impl ScriptHost {
         let vm = Vm {
             lua,
             dispatch,
-            ctx,
             envs,
         };
         for (i, script) in scripts.iter().enumerate() {
@@ -396,7 +358,6 @@ impl Consequences for ScriptHost {
         }
         self.stats.last_tick_instructions = self.shared.budget.used();
         self.stats.memory_bytes = self.vm.lua.used_memory();
-        self.stats.commands_sent = self.shared.commands.get();
         result
     }
 
@@ -414,48 +375,34 @@ impl ScriptHost {
         let vm = &self.vm;
         let lua = &vm.lua;
         let shared = &self.shared;
-        let level = self.level_name.clone();
         let tick = g.tick();
+        let sent_before = g.commands_sent();
         *shared.malformed.borrow_mut() = None;
-        shared.buffer.borrow_mut().clear();
-        shared.destroyed.borrow_mut().clear();
-        shared.tick.set(tick);
-        shared.score.set(g.score());
-        shared.rng.borrow_mut().seed(g.rng().get_seed());
-        shared.active.set(true);
         let io = |e: mlua::Error| fault_from_lua(&e, FaultKind::Script, None);
-        let cell = RefCell::new(&mut *g);
-        let outcome = lua.scope(|scope| {
-            api::install_stage(scope, &vm.ctx, &cell, shared)?;
-            let counts = lua.create_sequence_from(self.encoder.counts.iter().copied())?;
-            let blob = lua.create_string(&self.encoder.blob)?;
-            let thread = lua.create_thread(vm.dispatch.clone())?;
-            self.shared.budget.run_on(thread.to_pointer());
-            let start = if start {
-                Value::String(lua.create_string(&level)?)
-            } else {
-                Value::Nil
-            };
-            let result = thread.resume::<()>((start, tick, counts, blob));
-            Ok((thread, result))
-        });
-        shared.active.set(false);
-        g.rng().seed(shared.rng.borrow().get_seed());
-        api::clear_stage(&vm.ctx).map_err(io)?;
-        let (thread, result) = outcome.map_err(io)?;
+        let counts = lua
+            .create_sequence_from(self.encoder.counts.iter().copied())
+            .map_err(io)?;
+        let blob = lua.create_string(&self.encoder.blob).map_err(io)?;
+        let start = if start {
+            Value::String(lua.create_string(&self.level_name).map_err(io)?)
+        } else {
+            Value::Nil
+        };
+        let thread = lua.create_thread(vm.dispatch.clone()).map_err(io)?;
+        shared.budget.run_on(thread.to_pointer());
+        let result = shared
+            .stage
+            .lend(g, || thread.resume::<()>((start, tick, counts, blob)));
+        self.stats.commands_sent += (g.commands_sent() - sent_before) as u64;
         if let Some(f) = shared.malformed.borrow_mut().take() {
             return Err(f);
         }
         finish(
             &thread,
             result,
-            &self.shared.budget,
+            &shared.budget,
             FaultKind::Script,
             "a handler",
-        )?;
-        for command in shared.buffer.borrow_mut().drain(..) {
-            g.send(command).map_err(|e| e.into_fault())?;
-        }
-        Ok(())
+        )
     }
 }

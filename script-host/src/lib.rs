@@ -18,7 +18,9 @@ mod error;
 mod host;
 mod math;
 mod sandbox;
+mod stage;
 
+pub use api::spec::{API, ApiFunction, Section, markdown as api_markdown};
 pub use host::{Clock, HostStats, ModuleSource, Script, ScriptHost};
 
 /// Compiles a script without running it; the error names `path:line`.

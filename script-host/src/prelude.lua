@@ -1,43 +1,26 @@
 -- The Lua half of the host: the `ludus` API table and event dispatch.
--- Runs once per VM with: the shared sandbox globals, the per-stage context table (filled by
--- Rust before each gameplay stage and emptied after), the permanent command functions,
--- archetype names, tag bits, action names, constants, the list of script environments (filled
--- as scripts load), the event decoder and the function that makes a table read-only.
+-- Runs once per VM with: the shared sandbox globals, the API's Rust functions (by name; the
+-- internal ones start with `__`), the function that names the closest API function to a
+-- misspelt one, archetype names, tag bits, action names, constants, the list of script
+-- environments (filled as scripts load), the event decoder and the function that makes a
+-- table read-only.
 --
 -- Everything used after this chunk returns is captured here, as a local: scripts can replace
 -- what their own environment holds, never what the host runs.
-local G, CTX, RAW, KINDS, TAGBITS, ACTIONS, CONSTANTS, ENVS, DECODE, FREEZE = ...
+local G, RAW, NO_SUCH, KINDS, TAGBITS, ACTIONS, CONSTANTS, ENVS, DECODE, FREEZE = ...
 
-local type, ipairs, error, select, tostring = type, ipairs, error, select, tostring
-local setmetatable, concat, unpack = setmetatable, table.concat, string.unpack
+local type, pairs, error, select, tostring = type, pairs, error, select, tostring
+local setmetatable, concat, unpack, sub = setmetatable, table.concat, string.unpack, string.sub
 
 local ludus = {}
 
-local function ctx(name)
-  local f = CTX[name]
-  if f == nil then
-    error("ludus." .. name .. " can only be used inside event handlers", 3)
+-- Commands and reads: Rust functions that convert their arguments and hand them to the stage
+-- (a malformed one faults the game with the calling script's location).
+for name, f in pairs(RAW) do
+  if sub(name, 1, 2) ~= "__" then
+    ludus[name] = f
   end
-  return f
 end
-
--- Commands: Rust functions that validate and buffer (a malformed one faults the game with
--- the calling script's location); and reads.
-for _, name in ipairs({
-  "damage", "heal", "add_score", "set", "set_state", "spawn", "destroy", "teleport",
-  "velocity", "effect", "sound", "game_over", "tick", "score", "random",
-}) do
-  ludus[name] = RAW[name]
-end
-function ludus.after(delay, name, opts) return ctx("after")(delay, name, opts, false) end
-function ludus.every(period, name, opts) return ctx("after")(period, name, opts, true) end
-function ludus.cancel(id) return ctx("cancel")(id) end
-
--- Reads of the world, available while a stage runs.
-function ludus.get(name) return ctx("get")(name) end
-function ludus.state(id, key) return ctx("state")(id, key) end
-function ludus.alive(id) return ctx("alive")(id) end
-function ludus.health(id) return ctx("health")(id) end
 
 --- Whether a tag set (an event's `tags`, `a_tags`...) contains the named tag.
 function ludus.has(tags, name)
@@ -48,7 +31,7 @@ function ludus.has(tags, name)
   return tags & bit ~= 0
 end
 
-local log = RAW.log
+local log = RAW.__log
 function ludus.log(...)
   local n = select("#", ...)
   local parts = {}
@@ -71,6 +54,14 @@ ludus.const = setmetatable({}, {
   __metatable = false,
 })
 FREEZE(ludus.const)
+
+-- Any other name is a mistake: say which function was meant.
+setmetatable(ludus, {
+  __index = function(_, k)
+    error(NO_SUCH(tostring(k)), 2)
+  end,
+  __metatable = false,
+})
 
 G.ludus = ludus
 G.print = ludus.log
@@ -120,7 +111,7 @@ end
 local function timers(_, _, blob, pos, n)
   -- Timers are few; they get fresh tables, and one cancelled by an earlier handler of this
   -- stage is not delivered.
-  local list, live = {}, CTX.timer_live
+  local list, live = {}, RAW.__timer_live
   local count = 0
   for _ = 1, n do
     local tick, id, due, data, has, target, tk, tt, x, y, name

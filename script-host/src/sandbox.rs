@@ -42,12 +42,14 @@ fn c_function(
     unsafe { lua.create_c_function(f) }
 }
 
+/// A new table with the same fields and metatable as `t`.
 fn shallow_copy(lua: &Lua, t: &Table) -> mlua::Result<Table> {
     let copy = lua.create_table()?;
     for pair in t.pairs::<Value, Value>() {
         let (k, v) = pair?;
         copy.raw_set(k, v)?;
     }
+    copy.set_metatable(t.metatable())?;
     Ok(copy)
 }
 
@@ -92,14 +94,9 @@ fn constant(lua: &Lua, c: &Constant) -> mlua::Result<Value> {
     })
 }
 
-/// Runs the prelude with the context table and the permanent command functions; returns the
-/// stage dispatcher and the environment list.
-pub(crate) fn prelude(
-    lua: &Lua,
-    def: &GameDef,
-    ctx: &Table,
-    raw: &Table,
-) -> mlua::Result<(Function, Table)> {
+/// Runs the prelude with the API's Rust functions; returns the stage dispatcher and the
+/// environment list.
+pub(crate) fn prelude(lua: &Lua, def: &GameDef, raw: &Table) -> mlua::Result<(Function, Table)> {
     let envs = lua.create_table()?;
     let kinds = lua.create_table()?;
     for (i, a) in def.archetypes.iter().enumerate() {
@@ -123,8 +120,8 @@ pub(crate) fn prelude(
         .set_mode(mlua::chunk::ChunkMode::Text)
         .call((
             lua.globals(),
-            ctx.clone(),
             raw.clone(),
+            lua.create_function(|_, name: String| Ok(crate::api::no_such_function(&name)))?,
             kinds,
             tags,
             actions,

@@ -1,0 +1,276 @@
+//! Lua values to the typed arguments of commands and reads.
+//!
+//! Each function converts one argument and says what was wrong in a sentence that names the
+//! argument (`target must be an entity id (>= 1), got 0`). Strings are measured before they are
+//! copied, so a script cannot make the host copy megabytes to refuse them.
+
+use ludus_core::{Color, Overrides, TimerSpec, Vec2};
+use mlua::Value;
+
+pub(crate) fn type_name(v: &Value) -> &'static str {
+    v.type_name()
+}
+
+/// A number as a person reads it: plain when short, in exponent form when it would print
+/// hundreds of digits.
+pub(crate) fn show(n: f64) -> String {
+    if n.is_finite() && n != 0.0 && !(1e-4..1e15).contains(&n.abs()) {
+        format!("{n:e}")
+    } else {
+        format!("{n}")
+    }
+}
+
+/// The longest name a script can pass (archetypes, effects, sounds, variables, keys...).
+pub(crate) const NAME_MAX: usize = 64;
+/// The longest text a script can pass (a game-over message).
+pub(crate) const TEXT_MAX: usize = 4096;
+
+pub(crate) fn int(v: &Value, what: &str) -> Result<i64, String> {
+    match v {
+        Value::Integer(i) => Ok(*i),
+        // Every float with a whole value in i64's range (2^63 itself is just outside).
+        Value::Number(n)
+            if n.fract() == 0.0
+                && *n >= -9.223_372_036_854_776e18
+                && *n < 9.223_372_036_854_776e18 =>
+        {
+            Ok(*n as i64)
+        }
+        Value::Number(n) if n.is_finite() && n.fract() == 0.0 => Err(format!(
+            "{what} is too large for a whole number, got {}",
+            show(*n)
+        )),
+        Value::Number(n) => Err(format!("{what} must be a whole number, got {}", show(*n))),
+        other => Err(format!("{what} must be a number, got {}", type_name(other))),
+    }
+}
+
+pub(crate) fn num(v: &Value, what: &str) -> Result<f64, String> {
+    match v {
+        Value::Integer(i) => Ok(*i as f64),
+        Value::Number(n) if n.is_finite() => Ok(*n),
+        Value::Number(n) => Err(format!("{what} must be a finite number, got {n}")),
+        other => Err(format!("{what} must be a number, got {}", type_name(other))),
+    }
+}
+
+/// A number stored as `f32` in the world: finite there too.
+pub(crate) fn num32(v: &Value, what: &str) -> Result<f32, String> {
+    let n = num(v, what)?;
+    if n.abs() > f64::from(f32::MAX) {
+        return Err(format!(
+            "{what} must be within ±3.4e38 (a 32-bit number), got {}",
+            show(n)
+        ));
+    }
+    Ok(n as f32)
+}
+
+pub(crate) fn opt_num(v: &Value, what: &str) -> Result<Option<f64>, String> {
+    match v {
+        Value::Nil => Ok(None),
+        v => num(v, what).map(Some),
+    }
+}
+
+/// Two numeric arguments as a vector (`x`, `y` name them in errors).
+pub(crate) fn vec2(x: &Value, y: &Value, names: (&str, &str)) -> Result<Vec2, String> {
+    Ok(Vec2::new(num32(x, names.0)?, num32(y, names.1)?))
+}
+
+pub(crate) fn entity(v: &Value, what: &str) -> Result<u64, String> {
+    let i = int(v, what)?;
+    u64::try_from(i)
+        .ok()
+        .filter(|i| *i >= 1)
+        .ok_or_else(|| format!("{what} must be an entity id (>= 1), got {i}"))
+}
+
+/// A string argument of at most `max` bytes, read without copying a longer one.
+pub(crate) fn text_max(v: &Value, what: &str, max: usize) -> Result<String, String> {
+    match v {
+        Value::String(s) => {
+            let bytes = s.as_bytes();
+            if bytes.len() > max {
+                return Err(format!(
+                    "{what} is too long ({} bytes; at most {max})",
+                    bytes.len()
+                ));
+            }
+            std::str::from_utf8(&bytes)
+                .map(str::to_string)
+                .map_err(|_| format!("{what} must be UTF-8 text"))
+        }
+        other => Err(format!("{what} must be a string, got {}", type_name(other))),
+    }
+}
+
+/// A name (archetype, effect, variable, key...): at most [`NAME_MAX`] bytes.
+pub(crate) fn text(v: &Value, what: &str) -> Result<String, String> {
+    text_max(v, what, NAME_MAX)
+}
+
+pub(crate) fn amount(v: &Value, what: &str) -> Result<i32, String> {
+    let i = int(v, what)?;
+    if i < 0 {
+        return Err(format!("{what} must not be negative, got {i}"));
+    }
+    i32::try_from(i).map_err(|_| format!("{what} is too large: {i}"))
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// "unknown X `name`" plus the closest known name.
+pub(crate) fn unknown<'a>(what: &str, name: &str, known: impl Iterator<Item = &'a str>) -> String {
+    match closest(name, known) {
+        Some(k) => format!("unknown {what} `{name}` (did you mean `{k}`?)"),
+        None => format!("unknown {what} `{name}`"),
+    }
+}
+
+pub(crate) fn spawn_overrides(opts: &Value) -> Result<Overrides, String> {
+    let mut o = Overrides::default();
+    let t = match opts {
+        Value::Nil => return Ok(o),
+        Value::Table(t) => t,
+        other => {
+            return Err(format!(
+                "spawn options must be a table, got {}",
+                type_name(other)
+            ));
+        }
+    };
+    let (mut vx, mut vy) = (None, None);
+    for pair in t.clone().pairs::<Value, Value>() {
+        let (k, v) = pair.map_err(|e| e.to_string())?;
+        let key = match &k {
+            Value::String(_) => text(&k, "a spawn option name")?,
+            other => {
+                return Err(format!(
+                    "spawn option keys are names, got {}",
+                    type_name(other)
+                ));
+            }
+        };
+        match key.as_str() {
+            "vx" => vx = Some(num32(&v, "vx")?),
+            "vy" => vy = Some(num32(&v, "vy")?),
+            "speed" => o.speed = Some(num32(&v, "speed")?),
+            "health" => {
+                let h = amount(&v, "health")?;
+                if h == 0 {
+                    return Err("health must be at least 1".into());
+                }
+                o.health = Some(h);
+            }
+            "lifetime" => {
+                let l = int(&v, "lifetime")?;
+                o.lifetime =
+                    Some(u32::try_from(l).ok().filter(|l| *l >= 1).ok_or_else(|| {
+                        format!("lifetime must be a number of ticks >= 1, got {l}")
+                    })?);
+            }
+            "color" => {
+                let c = text(&v, "color")?;
+                o.color = Some(Color::parse(&c).ok_or_else(|| {
+                    format!("color `{c}` is not #rgb, #rrggbb, #rrggbbaa or a colour name")
+                })?);
+            }
+            other => {
+                return Err(unknown(
+                    "spawn option",
+                    other,
+                    ["vx", "vy", "speed", "health", "lifetime", "color"].into_iter(),
+                ));
+            }
+        }
+    }
+    if vx.is_some() || vy.is_some() {
+        o.velocity = Some(Vec2::new(vx.unwrap_or(0.0), vy.unwrap_or(0.0)));
+    }
+    Ok(o)
+}
+
+/// The known name closest to `name`, if it is close enough to be a likely typo.
+pub(crate) fn closest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    if name.len() > NAME_MAX {
+        return None;
+    }
+    known
+        .map(|k| (edit_distance(name, k), k))
+        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
+        .min()
+        .map(|(_, k)| k)
+}
+
+/// `ludus.after(delay, name, opts)` and `ludus.every(period, name, opts)`.
+pub(crate) fn timer_spec(
+    delay: &Value,
+    name: &Value,
+    opts: &Value,
+    recurring: bool,
+) -> Result<TimerSpec, String> {
+    let delay_value = int(delay, if recurring { "period" } else { "delay" })?;
+    let delay = u64::try_from(delay_value)
+        .map_err(|_| format!("a timer delay must not be negative, got {delay_value}"))?;
+    if recurring && delay == 0 {
+        return Err("a timer period must be at least 1 tick".into());
+    }
+    let name = text(name, "timer name")?;
+    if name.is_empty() {
+        return Err("a timer name must not be empty".into());
+    }
+    let mut spec = TimerSpec {
+        name: name.as_str().into(),
+        delay,
+        period: recurring.then_some(delay),
+        target: None,
+        data: 0.0,
+    };
+    let t = match opts {
+        Value::Nil => return Ok(spec),
+        Value::Table(t) => t,
+        other => {
+            return Err(format!(
+                "timer options must be a table, got {}",
+                type_name(other)
+            ));
+        }
+    };
+    for pair in t.clone().pairs::<Value, Value>() {
+        let (k, v) = pair.map_err(|e| e.to_string())?;
+        let k = text(&k, "a timer option name")?;
+        match k.as_str() {
+            "target" => spec.target = Some(entity(&v, "target")?),
+            "data" => spec.data = num(&v, "data")?,
+            "delay" if recurring => {
+                let d = int(&v, "delay")?;
+                spec.delay =
+                    u64::try_from(d).map_err(|_| format!("delay must not be negative, got {d}"))?;
+            }
+            other => {
+                let known: &[&str] = if recurring {
+                    &["target", "data", "delay"]
+                } else {
+                    &["target", "data"]
+                };
+                return Err(unknown("timer option", other, known.iter().copied()));
+            }
+        }
+    }
+    Ok(spec)
+}
