@@ -155,7 +155,7 @@ impl Consequences for SwarmRules {
             }
             return Ok(());
         }
-        if g.events().level_started {
+        if g.events().level_started() {
             // waves.lua, then combat.lua
             send(g, Command::SetVar("wave".into(), 0.0))?;
             g.schedule_timer(TimerSpec {

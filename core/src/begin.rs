@@ -7,6 +7,7 @@
 
 use crate::components::{Position, PrevPosition};
 use crate::def::GameDef;
+use crate::event::StartEvent;
 use crate::fault::Fault;
 use crate::jobs::Completions;
 use crate::world::SimWorld;
@@ -30,7 +31,13 @@ pub(crate) fn begin_tick(
     let applied = completions.apply_batch(world, def, tick)?;
 
     let s = &mut world.scratch;
-    s.events.level_started = tick == 1;
+    if tick == 1 {
+        let level = def.levels.get(world.level).map_or("", |l| l.name.as_str());
+        s.events.level_start.push(StartEvent {
+            tick,
+            level: level.into(),
+        });
+    }
     std::mem::swap(&mut s.events.spawned, &mut world.spawn_outcomes);
     world.spawn_outcomes.clear();
     std::mem::swap(&mut s.events.damage, &mut world.carried_damage);

@@ -353,11 +353,11 @@ pub struct TriggerDef {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TriggerOn {
     /// The tick the button went down.
-    Press,
+    Press = 0,
     /// Every tick it is held (gated by the cooldown).
-    Hold,
+    Hold = 1,
     /// The tick it went up.
-    Release,
+    Release = 2,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -88,8 +88,8 @@ pub struct SpawnEvent {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ExpireReason {
-    Lifetime,
-    Bounds,
+    Lifetime = 0,
+    Bounds = 1,
 }
 
 /// An entity reached the end of its lifetime or left the bounds; it is destroyed at Commit.
@@ -112,6 +112,14 @@ pub struct DamageEvent {
     pub max: i32,
 }
 
+/// The level began: delivered once, on its first tick.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StartEvent {
+    pub tick: u64,
+    /// The level's name.
+    pub level: Arc<str>,
+}
+
 /// Event kinds, for phase declarations and counters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum EventKind {
@@ -128,7 +136,8 @@ pub enum EventKind {
 /// The tick-local event queues, in the order stage 1 hands them to consequences.
 #[derive(Clone, Debug, Default)]
 pub struct Events {
-    pub level_started: bool,
+    /// The level start (one event on the level's first tick, else none).
+    pub level_start: Vec<StartEvent>,
     pub spawned: Vec<SpawnEvent>,
     pub actions: Vec<ActionEvent>,
     pub collision_enter: Vec<ContactEvent>,
@@ -145,7 +154,7 @@ pub struct Events {
 
 impl Events {
     pub fn clear(&mut self) {
-        self.level_started = false;
+        self.level_start.clear();
         self.spawned.clear();
         self.actions.clear();
         self.collision_enter.clear();
@@ -159,9 +168,14 @@ impl Events {
         self.damage.clear();
     }
 
+    /// Whether this is the level's first tick.
+    pub fn level_started(&self) -> bool {
+        !self.level_start.is_empty()
+    }
+
     /// Total events of stage 1 kinds.
     pub fn stage1_len(&self) -> usize {
-        usize::from(self.level_started)
+        self.level_start.len()
             + self.spawned.len()
             + self.actions.len()
             + self.collision_enter.len()

@@ -20,6 +20,7 @@ mod commit;
 mod components;
 mod def;
 mod event;
+mod event_kinds;
 mod fault;
 mod game;
 mod gameplay;
@@ -58,7 +59,11 @@ pub use def::{
 };
 pub use event::{
     ActionEvent, ContactEvent, ContactPhase, DamageEvent, EventKind, Events, ExpireEvent,
-    ExpireReason, Party, SpawnEvent, TimerEvent,
+    ExpireReason, Party, SpawnEvent, StartEvent, TimerEvent,
+};
+pub use event_kinds::{
+    EVENT_KINDS, EXPIRE_REASONS, EventField, EventSpec, FieldSink, FieldType, TRIGGER_ON,
+    encode_events, event_count, events_markdown, stages_markdown,
 };
 pub use fault::{Fault, FaultKind};
 pub use game::Game;

@@ -1,18 +1,26 @@
 /*
 ** Ludus: decoding of packed event records into reused Lua tables.
 **
-** The host packs each gameplay stage's events into one little-endian byte string (layouts in
-** src/encode.rs). This function fills the reused event tables of one kind straight from those
-** bytes with the Lua C API: no format string is parsed per event and no table is allocated
-** per event once the pool is warm. It runs inside the VM like any C function: bad arguments
-** raise Lua errors, never crash.
+** The host packs each gameplay stage's events into one little-endian byte string, field by
+** field, in the order and types of ludus-core's event list (EVENT_KINDS). This function fills
+** the reused event tables of one kind straight from those bytes, driven by the kind's layout:
+** one type code per field (below), the field names as Lua strings, and the names of choice
+** fields. It does not know any event kind itself. It runs inside the VM like any C function:
+** bad arguments or records that run past the blob raise Lua errors, never crash.
 **
-** ludus_decode(kind, blob, pos, n, list, tables, KINDS, ACTIONS) -> pos
-**   kind     event kind code (0 spawn, 1 action, 2..7 contacts, 8 expire, 10 damage)
+** Type codes (see src/encode.rs):
+**   i  a whole number (i64)            o  an entity id, nil when 0 (i64)
+**   f  a number (f32)                  d  a number (f64)
+**   k  an archetype: KINDS[u16]        a  an action: ACTIONS[u8]
+**   c  a choice: choices[field][u8+1]  s  text (u16 length, bytes)
+**   K, T, F  as k, i (tags), f, after a presence byte (0: nil)
+**
+** ludus_decode(blob, pos, n, list, tables, KINDS, ACTIONS, codes, names, choices) -> pos
 **   blob     the packed records; pos is the 1-based offset of the first record
 **   list     receives the n tables at 1..n
 **   tables   the pool of reusable tables (grown as needed)
 **   KINDS    archetype names by id; ACTIONS action names by id + 1
+**   codes    one type code per field; names the field names; choices[i] the names of field i
 */
 #include <string.h>
 #include <stdint.h>
@@ -20,163 +28,124 @@
 #include "lauxlib.h"
 
 /* A cursor over the record bytes (little-endian whatever the host's byte order). */
-typedef struct { const unsigned char *p; } Reader;
+typedef struct {
+  lua_State *L;
+  const unsigned char *p, *end;
+} Reader;
+
+static const unsigned char *take(Reader *r, size_t n) {
+  const unsigned char *at = r->p;
+  if ((size_t)(r->end - r->p) < n) luaL_error(r->L, "ludus_decode: records exceed the event blob");
+  r->p += n;
+  return at;
+}
 
 static int64_t rd_i64(Reader *r) {
+  const unsigned char *b = take(r, 8);
   uint64_t v = 0;
-  for (int k = 7; k >= 0; k--) v = (v << 8) | r->p[k];
-  r->p += 8;
+  for (int k = 7; k >= 0; k--) v = (v << 8) | b[k];
   return (int64_t)v;
 }
 
-static int32_t rd_i32(Reader *r) {
-  uint32_t v = (uint32_t)r->p[0] | ((uint32_t)r->p[1] << 8) | ((uint32_t)r->p[2] << 16) |
-               ((uint32_t)r->p[3] << 24);
-  r->p += 4;
-  return (int32_t)v;
-}
-
 static unsigned rd_u16(Reader *r) {
-  unsigned v = (unsigned)r->p[0] | ((unsigned)r->p[1] << 8);
-  r->p += 2;
-  return v;
+  const unsigned char *b = take(r, 2);
+  return (unsigned)b[0] | ((unsigned)b[1] << 8);
 }
 
 static unsigned rd_u8(Reader *r) {
-  return *r->p++;
+  return *take(r, 1);
 }
 
 static lua_Number rd_f32(Reader *r) {
-  uint32_t bits = (uint32_t)rd_i32(r);
+  const unsigned char *b = take(r, 4);
+  uint32_t bits = (uint32_t)b[0] | ((uint32_t)b[1] << 8) | ((uint32_t)b[2] << 16) |
+                  ((uint32_t)b[3] << 24);
   float f;
   memcpy(&f, &bits, sizeof f);
   return (lua_Number)f;
 }
 
-static void set_int(lua_State *L, int t, const char *k, int64_t v) {
-  lua_pushinteger(L, (lua_Integer)v);
-  lua_setfield(L, t, k);
+static lua_Number rd_f64(Reader *r) {
+  uint64_t bits = (uint64_t)rd_i64(r);
+  double d;
+  memcpy(&d, &bits, sizeof d);
+  return (lua_Number)d;
 }
 
-static void set_num(lua_State *L, int t, const char *k, lua_Number v) {
-  lua_pushnumber(L, v);
-  lua_setfield(L, t, k);
-}
-
-/* t[k] = names[id] (nil when unknown) */
-static void set_name(lua_State *L, int t, const char *k, int names, lua_Integer id) {
-  lua_rawgeti(L, names, id);
-  lua_setfield(L, t, k);
-}
-
-static const char *const ON[] = {"press", "hold", "release"};
-static const char *const REASON[] = {"lifetime", "bounds"};
-
-static size_t record_size(int kind) {
-  switch (kind) {
-    case 0: return 34;
-    case 1: return 52;
-    case 2: case 3: case 4: case 5: case 6: case 7: return 60;
-    case 8: return 35;
-    case 10: return 54;
-    default: return 0;
+/* Pushes the value of one field of type `code`. */
+static void push_field(Reader *r, char code, int field, int kinds, int actions, int choices) {
+  lua_State *L = r->L;
+  if (code == 'K' || code == 'T' || code == 'F') {
+    if (rd_u8(r) == 0) {
+      lua_pushnil(L);
+      return;
+    }
+    code = code == 'K' ? 'k' : code == 'T' ? 'i' : 'f';
+  }
+  switch (code) {
+    case 'i': lua_pushinteger(L, (lua_Integer)rd_i64(r)); break;
+    case 'o': {
+      int64_t id = rd_i64(r);
+      if (id != 0) lua_pushinteger(L, (lua_Integer)id); else lua_pushnil(L);
+      break;
+    }
+    case 'f': lua_pushnumber(L, rd_f32(r)); break;
+    case 'd': lua_pushnumber(L, rd_f64(r)); break;
+    case 'k': lua_rawgeti(L, kinds, rd_u16(r)); break;
+    case 'a': lua_rawgeti(L, actions, (lua_Integer)rd_u8(r) + 1); break;
+    case 'c': {
+      unsigned v = rd_u8(r);
+      if (lua_rawgeti(L, choices, field) == LUA_TTABLE) {
+        lua_rawgeti(L, -1, (lua_Integer)v + 1);
+        lua_remove(L, -2);
+      }
+      break;
+    }
+    case 's': {
+      unsigned len = rd_u16(r);
+      lua_pushlstring(L, (const char *)take(r, len), len);
+      break;
+    }
+    default: luaL_error(L, "ludus_decode: unknown field type '%c'", code);
   }
 }
 
 int ludus_decode(lua_State *L) {
-  int kind = (int)luaL_checkinteger(L, 1);
-  size_t len;
-  const char *blob = luaL_checklstring(L, 2, &len);
-  lua_Integer pos = luaL_checkinteger(L, 3);
-  lua_Integer n = luaL_checkinteger(L, 4);
+  size_t len, nfields;
+  const char *blob = luaL_checklstring(L, 1, &len);
+  lua_Integer pos = luaL_checkinteger(L, 2);
+  lua_Integer n = luaL_checkinteger(L, 3);
+  const char *codes;
+  Reader r;
+  luaL_checktype(L, 4, LUA_TTABLE);
   luaL_checktype(L, 5, LUA_TTABLE);
   luaL_checktype(L, 6, LUA_TTABLE);
   luaL_checktype(L, 7, LUA_TTABLE);
-  luaL_checktype(L, 8, LUA_TTABLE);
-  size_t size = record_size(kind);
-  if (size == 0) return luaL_error(L, "ludus_decode: unknown event kind %d", kind);
-  if (pos < 1 || n < 0 || (size_t)(pos - 1) > len || (size_t)n > (len - (size_t)(pos - 1)) / size)
+  codes = luaL_checklstring(L, 8, &nfields);
+  luaL_checktype(L, 9, LUA_TTABLE);
+  luaL_checktype(L, 10, LUA_TTABLE);
+  if (pos < 1 || n < 0 || (size_t)(pos - 1) > len)
     return luaL_error(L, "ludus_decode: records exceed the event blob");
   luaL_checkstack(L, 8, "ludus_decode");
-  Reader r = {(const unsigned char *)blob + (pos - 1)};
+  r.L = L;
+  r.p = (const unsigned char *)blob + (pos - 1);
+  r.end = (const unsigned char *)blob + len;
   for (lua_Integer i = 1; i <= n; i++) {
-    if (lua_rawgeti(L, 6, i) != LUA_TTABLE) {
+    int t;
+    if (lua_rawgeti(L, 5, i) != LUA_TTABLE) {
       lua_pop(L, 1);
-      lua_createtable(L, 0, 12);
+      lua_createtable(L, 0, (int)nfields);
       lua_pushvalue(L, -1);
-      lua_rawseti(L, 6, i);
+      lua_rawseti(L, 5, i);
     }
-    int t = lua_gettop(L);
-    switch (kind) {
-      case 0:
-        set_int(L, t, "tick", rd_i64(&r));
-        set_int(L, t, "id", rd_i64(&r));
-        set_name(L, t, "kind", 7, rd_u16(&r));
-        set_int(L, t, "tags", rd_i64(&r));
-        set_num(L, t, "x", rd_f32(&r));
-        set_num(L, t, "y", rd_f32(&r));
-        break;
-      case 1: {
-        set_int(L, t, "tick", rd_i64(&r));
-        set_name(L, t, "action", 8, rd_u8(&r));
-        unsigned on = rd_u8(&r);
-        lua_pushstring(L, (on >= 1 && on <= 3) ? ON[on - 1] : "press");
-        lua_setfield(L, t, "on");
-        set_int(L, t, "id", rd_i64(&r));
-        set_name(L, t, "kind", 7, rd_u16(&r));
-        set_int(L, t, "tags", rd_i64(&r));
-        set_num(L, t, "x", rd_f32(&r));
-        set_num(L, t, "y", rd_f32(&r));
-        set_num(L, t, "fx", rd_f32(&r));
-        set_num(L, t, "fy", rd_f32(&r));
-        set_num(L, t, "aim_x", rd_f32(&r));
-        set_num(L, t, "aim_y", rd_f32(&r));
-        break;
-      }
-      case 8: {
-        set_int(L, t, "tick", rd_i64(&r));
-        set_int(L, t, "id", rd_i64(&r));
-        set_name(L, t, "kind", 7, rd_u16(&r));
-        set_int(L, t, "tags", rd_i64(&r));
-        set_num(L, t, "x", rd_f32(&r));
-        set_num(L, t, "y", rd_f32(&r));
-        unsigned reason = rd_u8(&r);
-        lua_pushstring(L, (reason == 2) ? REASON[1] : REASON[0]);
-        lua_setfield(L, t, "reason");
-        break;
-      }
-      case 10: {
-        set_int(L, t, "tick", rd_i64(&r));
-        set_int(L, t, "id", rd_i64(&r));
-        set_name(L, t, "kind", 7, rd_u16(&r));
-        set_int(L, t, "tags", rd_i64(&r));
-        set_num(L, t, "x", rd_f32(&r));
-        set_num(L, t, "y", rd_f32(&r));
-        set_int(L, t, "amount", rd_i32(&r));
-        set_int(L, t, "health", rd_i32(&r));
-        set_int(L, t, "max", rd_i32(&r));
-        int64_t source = rd_i64(&r);
-        if (source != 0) lua_pushinteger(L, (lua_Integer)source); else lua_pushnil(L);
-        lua_setfield(L, t, "source");
-        break;
-      }
-      default: {
-        set_int(L, t, "tick", rd_i64(&r));
-        set_int(L, t, "a", rd_i64(&r));
-        set_int(L, t, "b", rd_i64(&r));
-        set_name(L, t, "a_kind", 7, rd_u16(&r));
-        set_name(L, t, "b_kind", 7, rd_u16(&r));
-        set_int(L, t, "a_tags", rd_i64(&r));
-        set_int(L, t, "b_tags", rd_i64(&r));
-        set_num(L, t, "ax", rd_f32(&r));
-        set_num(L, t, "ay", rd_f32(&r));
-        set_num(L, t, "bx", rd_f32(&r));
-        set_num(L, t, "by", rd_f32(&r));
-        break;
-      }
+    t = lua_gettop(L);
+    for (size_t f = 0; f < nfields; f++) {
+      lua_rawgeti(L, 9, (lua_Integer)f + 1); /* the field's name */
+      push_field(&r, codes[f], (int)f + 1, 6, 7, 10);
+      lua_rawset(L, t);
     }
-    lua_rawseti(L, 5, i);
+    lua_rawseti(L, 4, i);
   }
-  lua_pushinteger(L, pos + n * (lua_Integer)size);
+  lua_pushinteger(L, (lua_Integer)((const char *)r.p - blob) + 1);
   return 1;
 }

@@ -3,11 +3,11 @@
 
 use crate::api;
 use crate::budget::{self, Budget, Cause};
-use crate::encode::{Encoder, HANDLERS, KINDS};
+use crate::encode::Encoder;
 use crate::error::{fault_from_lua, script_fault};
 use crate::sandbox;
 use crate::stage::StageSlot;
-use ludus_core::{Consequences, Fault, FaultKind, GameDef, Gameplay, SimWorld, Stage};
+use ludus_core::{Consequences, EVENT_KINDS, Fault, FaultKind, GameDef, Gameplay, SimWorld, Stage};
 use mlua::thread::ThreadStatus;
 use mlua::{Function, Lua, Table, Value};
 use std::cell::RefCell;
@@ -123,7 +123,6 @@ pub struct ScriptHost {
     shared: Rc<Shared>,
     vm: Vm,
     encoder: Encoder,
-    level_name: String,
     clock: Option<Clock>,
     stats: HostStats,
     tick_started: u64,
@@ -153,7 +152,6 @@ impl ScriptHost {
             shared,
             vm,
             encoder: Encoder::default(),
-            level_name: String::new(),
             clock: None,
             stats: HostStats::default(),
             tick_started: 0,
@@ -248,25 +246,19 @@ impl ScriptHost {
         Ok(())
     }
 
-    /// Which handlers any script defines, per event kind.
-    fn wanted(&self) -> [bool; KINDS] {
-        let mut wanted = [false; KINDS];
+    /// Which handlers any script defines, per event kind ([`EVENT_KINDS`] order).
+    fn wanted(&self) -> Vec<bool> {
+        let mut wanted = vec![false; EVENT_KINDS.len()];
         for env in self.vm.envs.sequence_values::<Table>().flatten() {
-            for (k, name) in HANDLERS.iter().enumerate() {
-                if !wanted[k] && matches!(env.raw_get::<Value>(*name), Ok(Value::Function(_))) {
+            for (k, spec) in EVENT_KINDS.iter().enumerate() {
+                if !wanted[k]
+                    && matches!(env.raw_get::<Value>(spec.handler), Ok(Value::Function(_)))
+                {
                     wanted[k] = true;
                 }
             }
         }
         wanted
-    }
-
-    fn wants_start(&self) -> bool {
-        self.vm
-            .envs
-            .sequence_values::<Table>()
-            .flatten()
-            .any(|env| matches!(env.raw_get::<Value>("on_start"), Ok(Value::Function(_))))
     }
 }
 
@@ -317,17 +309,13 @@ fn finish(
 }
 
 impl Consequences for ScriptHost {
-    fn begin_world(&mut self, def: &GameDef, world: &SimWorld) -> Result<(), Fault> {
+    fn begin_world(&mut self, _def: &GameDef, _world: &SimWorld) -> Result<(), Fault> {
         // A fresh VM per world: script globals from the old world never leak into the new one,
         // and a VM left full by a memory bomb is gone.
         if !self.fresh {
             self.vm = Self::boot(&self.def, &self.scripts, self.modules.clone(), &self.shared)?;
         }
         self.fresh = false;
-        self.level_name = world
-            .level_def(def)
-            .map(|l| l.name.clone())
-            .unwrap_or_default();
         Ok(())
     }
 
@@ -340,18 +328,14 @@ impl Consequences for ScriptHost {
             self.stats.last_tick_ns = 0;
         }
         let wanted = self.wanted();
-        let start = stage == Stage::One && g.events().level_started && self.wants_start();
-        match stage {
-            Stage::One => self.encoder.stage1(g.events(), &wanted),
-            Stage::Two => self.encoder.stage2(g.events(), &wanted),
-        }
+        self.encoder.stage(g.events(), stage, &wanted);
         let total: usize = self.encoder.counts.iter().sum();
-        let result = if total == 0 && !start {
+        let result = if total == 0 {
             Ok(())
         } else {
             self.stats.stages_run += 1;
             self.stats.events_delivered += total as u64;
-            self.run_stage(g, start)
+            self.run_stage(g)
         };
         if let Some(c) = &self.clock {
             self.stats.last_tick_ns = c().saturating_sub(self.tick_started);
@@ -371,11 +355,10 @@ impl Consequences for ScriptHost {
 }
 
 impl ScriptHost {
-    fn run_stage(&mut self, g: &mut Gameplay<'_>, start: bool) -> Result<(), Fault> {
+    fn run_stage(&mut self, g: &mut Gameplay<'_>) -> Result<(), Fault> {
         let vm = &self.vm;
         let lua = &vm.lua;
         let shared = &self.shared;
-        let tick = g.tick();
         let sent_before = g.commands_sent();
         *shared.malformed.borrow_mut() = None;
         let io = |e: mlua::Error| fault_from_lua(&e, FaultKind::Script, None);
@@ -383,16 +366,9 @@ impl ScriptHost {
             .create_sequence_from(self.encoder.counts.iter().copied())
             .map_err(io)?;
         let blob = lua.create_string(&self.encoder.blob).map_err(io)?;
-        let start = if start {
-            Value::String(lua.create_string(&self.level_name).map_err(io)?)
-        } else {
-            Value::Nil
-        };
         let thread = lua.create_thread(vm.dispatch.clone()).map_err(io)?;
         shared.budget.run_on(thread.to_pointer());
-        let result = shared
-            .stage
-            .lend(g, || thread.resume::<()>((start, tick, counts, blob)));
+        let result = shared.stage.lend(g, || thread.resume::<()>((counts, blob)));
         self.stats.commands_sent += (g.commands_sent() - sent_before) as u64;
         if let Some(f) = shared.malformed.borrow_mut().take() {
             return Err(f);

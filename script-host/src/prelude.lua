@@ -2,15 +2,15 @@
 -- Runs once per VM with: the shared sandbox globals, the API's Rust functions (by name; the
 -- internal ones start with `__`), the function that names the closest API function to a
 -- misspelt one, archetype names, tag bits, action names, constants, the list of script
--- environments (filled as scripts load), the event decoder and the function that makes a
--- table read-only.
+-- environments (filled as scripts load), the event decoder, the event kinds and the function
+-- that makes a table read-only.
 --
 -- Everything used after this chunk returns is captured here, as a local: scripts can replace
 -- what their own environment holds, never what the host runs.
-local G, RAW, NO_SUCH, KINDS, TAGBITS, ACTIONS, CONSTANTS, ENVS, DECODE, FREEZE = ...
+local G, RAW, NO_SUCH, KINDS, TAGBITS, ACTIONS, CONSTANTS, ENVS, DECODE, KINDSPEC, FREEZE = ...
 
 local type, pairs, error, select, tostring = type, pairs, error, select, tostring
-local setmetatable, concat, unpack, sub = setmetatable, table.concat, string.unpack, string.sub
+local setmetatable, concat, sub = setmetatable, table.concat, string.sub
 
 local ludus = {}
 
@@ -71,15 +71,17 @@ G.math.randomseed = function()
   error("math.randomseed is not available: randomness comes from the game's seed", 2)
 end
 
--- Event decoding. Field layouts mirror src/encode.rs.
+-- Event decoding: the records of each kind follow its layout in KINDSPEC (ludus-core's event
+-- list); csrc/events.c fills the tables.
 --
 -- Each script has its own event lists and tables, reused from stage to stage (no garbage per
 -- event): a handler reads them during its call; a script that wants to keep an event copies
 -- the fields it needs. What one script does to its tables never reaches another script.
 local POOLS = {}
 
--- The reusable list and event tables of script `s` and kind `k`, sized for `n` events.
-local function acquire(s, k, n)
+-- Decodes the `n` records of kind `k` at `pos` into script `s`'s tables; returns the list and
+-- the position after the records.
+local function decode(s, k, blob, pos, n)
   local pools = POOLS[s]
   if pools == nil then
     pools = {}
@@ -90,76 +92,39 @@ local function acquire(s, k, n)
     p = { list = {}, tables = {}, n = 0 }
     pools[k] = p
   end
-  local list, tables = p.list, p.tables
+  local list, spec = p.list, KINDSPEC[k]
   for i = n + 1, p.n do
     list[i] = nil
   end
   p.n = n
-  for i = #tables + 1, n do
-    tables[i] = {}
-  end
-  return list, tables
-end
-
--- Spawn, action, contact, expire and damage records are decoded by C (csrc/events.c) into the
--- pooled tables; field names are listed in docs/scripting.md.
-local function pooled(s, k, blob, pos, n)
-  local list, tables = acquire(s, k, n)
-  return list, DECODE(k - 1, blob, pos, n, list, tables, KINDS, ACTIONS)
-end
-
-local function timers(_, _, blob, pos, n)
-  -- Timers are few; they get fresh tables, and one cancelled by an earlier handler of this
-  -- stage is not delivered.
-  local list, live = {}, RAW.__timer_live
-  local count = 0
-  for _ = 1, n do
-    local tick, id, due, data, has, target, tk, tt, x, y, name
-    tick, id, due, data, has, target, tk, tt, x, y, name, pos = unpack("<jjjdI1jI2jffs2", blob, pos)
-    if live(id) then
-      count = count + 1
-      local e = { tick = tick, id = id, name = name, due = due, data = data }
-      if has == 1 then
-        e.target, e.target_kind, e.target_tags, e.x, e.y = target, KINDS[tk], tt, x, y
+  pos = DECODE(blob, pos, n, list, p.tables, KINDS, ACTIONS, spec.codes, spec.names, spec.choices)
+  if spec.cancellable then
+    -- An event an earlier handler of this stage cancelled is not delivered.
+    local live, count = RAW.__timer_live, 0
+    for i = 1, n do
+      local e = list[i]
+      if live(e.id) then
+        count = count + 1
+        list[count] = e
       end
-      list[count] = e
     end
+    for i = count + 1, n do
+      list[i] = nil
+    end
+    p.n = count
   end
   return list, pos
 end
 
--- Handler name and decoder per event kind, in the order Rust encodes them.
-local KIND_ORDER = {
-  { "on_spawn", pooled },
-  { "on_action", pooled },
-  { "on_collision_enter", pooled },
-  { "on_collision_stay", pooled },
-  { "on_collision_exit", pooled },
-  { "on_trigger_enter", pooled },
-  { "on_trigger_stay", pooled },
-  { "on_trigger_exit", pooled },
-  { "on_expire", pooled },
-  { "on_timer", timers },
-  { "on_damage", pooled },
-}
-
--- One call per gameplay stage: `start` is the level name on the level's first tick, `counts`
--- the number of events of each kind in `blob`. Each script's handler is called once with all
--- events of its kind, decoded for that script; kinds without events are skipped.
-return function(start, tick, counts, blob)
-  if start then
-    for i = 1, #ENVS do
-      local h = ENVS[i].on_start
-      if h ~= nil then
-        h({ tick = tick, level = start })
-      end
-    end
-  end
+-- One call per gameplay stage: `counts[k]` is the number of events of kind `k` in `blob`
+-- (zero for kinds of the other stage and kinds nobody handles). Each script's handler is
+-- called once with all events of its kind, decoded for that script, in KINDSPEC order.
+return function(counts, blob)
   local pos = 1
-  for k = 1, #KIND_ORDER do
+  for k = 1, #KINDSPEC do
     local n = counts[k]
     if n > 0 then
-      local name, decode = KIND_ORDER[k][1], KIND_ORDER[k][2]
+      local name, single = KINDSPEC[k].handler, KINDSPEC[k].single
       local after
       for i = 1, #ENVS do
         local h = ENVS[i][name]
@@ -167,7 +132,11 @@ return function(start, tick, counts, blob)
           local list
           list, after = decode(i, k, blob, pos, n)
           if #list > 0 then
-            h(list)
+            if single then
+              h(list[1])
+            else
+              h(list)
+            end
           end
         end
       end

@@ -128,6 +128,7 @@ pub(crate) fn prelude(lua: &Lua, def: &GameDef, raw: &Table) -> mlua::Result<(Fu
             constants,
             envs.clone(),
             crate::decode::decoder(lua)?,
+            crate::decode::kind_specs(lua)?,
             c_function(lua, ludus_freeze)?,
         ))?;
     Ok((dispatch, envs))

@@ -1,4 +1,4 @@
-//! docs/scripting.md's API tables are generated from the API list; this test fails when they
+//! docs/scripting.md's handler, event and API tables are generated from the event and API lists; this test fails when they
 //! drift. `LUDUS_BLESS=1 cargo test -p ludus-script --test docs` rewrites them.
 
 use ludus_script::{Section, api_markdown};
@@ -27,6 +27,8 @@ fn scripting_reference_tables_are_current() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/scripting.md");
     let doc = std::fs::read_to_string(path).unwrap();
     let parts = [
+        ("stages", ludus_core::stages_markdown()),
+        ("events", ludus_core::events_markdown()),
         ("commands", api_markdown(&[Section::Command])),
         ("reads", api_markdown(&[Section::Read, Section::Helper])),
     ];
