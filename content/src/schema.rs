@@ -325,8 +325,10 @@ pub(crate) static AI: TableSchema = TableSchema {
 #[rustfmt::skip]
 pub(crate) static LIMITS: TableSchema = TableSchema {
     title: "[limits]",
-    doc: "Capacities. Exceeding `entities`, `events`, `commands` or `timers` stops the game \
-          with a fault naming the limit; `outbox` and `draws` overflows are counted and reported.",
+    doc: "Capacities. Exceeding `entities`, `events`, `commands`, `timers`, `contacts`, \
+          `variables` or `state_keys` stops the game with a fault naming the limit; `outbox` and \
+          `draws` overflows are counted and reported. Each limit is checked as its queue or table \
+          fills, so it also bounds the memory and time hostile content or scripts can take.",
     keys: &[
         key("entities", int(1, 10_000_000), Dflt::Int(300_000), "", "Live entities.", "entities = 300000"),
         key("events", int(1, 10_000_000), Dflt::Int(65_536), "", "Events of one kind in one tick.", "events = 65536"),
@@ -335,6 +337,9 @@ pub(crate) static LIMITS: TableSchema = TableSchema {
         key("timers", int(1, 10_000_000), Dflt::Int(4_096), "", "Pending timers.", "timers = 4096"),
         key("draws", int(1, 10_000_000), Dflt::Int(300_000), "", "Draws in one frame.", "draws = 300000"),
         key("jobs", int(1, 10_000_000), Dflt::Int(16), "", "Background requests admitted at once.", "jobs = 16"),
+        key("contacts", int(1, 10_000_000), Dflt::Int(262_144), "", "Overlapping collider pairs found in one tick, reported or pushed apart. The search for them may also examine at most 256 candidates per pair allowed here plus 64 per collider, so colliders piled up without looking at each other stop the game instead of stalling it.", "contacts = 262144"),
+        key("variables", int(1, 1_000_000), Dflt::Int(1_024), "", "Distinct game variable names scripts may set (`ludus.set`).", "variables = 1024"),
+        key("state_keys", int(1, 1_000_000), Dflt::Int(64), "", "Distinct state keys scripts may set on one entity (`ludus.set_state`).", "state_keys = 64"),
     ],
 };
 
@@ -645,6 +650,26 @@ mod tests {
             match k.ty {
                 Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) => walk(c, seen),
                 _ => {}
+            }
+        }
+    }
+
+    /// The loader reads `[limits]` through `ludus_core::Limit`, and messages name limits by
+    /// it: the schema must declare exactly its keys, defaulting to `Limits::default()`.
+    #[test]
+    fn limits_declares_the_cores_keys_and_defaults() {
+        use ludus_core::{Limit, Limits};
+        let declared: Vec<&str> = LIMITS.key_names().collect();
+        let core: Vec<&str> = Limit::ALL.iter().map(|l| l.key()).collect();
+        assert_eq!(declared, core);
+        for limit in Limit::ALL {
+            let key = LIMITS.key(limit.key()).expect("declared");
+            match (key.ty, key.default) {
+                (Ty::Int { min, max }, Dflt::Int(d)) => {
+                    assert_eq!(d, i64::from(limit.of(&Limits::default())), "{limit}");
+                    assert!(min >= 1 && max <= i64::from(u32::MAX) && (min..=max).contains(&d));
+                }
+                _ => panic!("{limit} is not an integer with a default"),
             }
         }
     }

@@ -4,7 +4,9 @@
 use crate::report::Report;
 use crate::table::Table;
 use crate::value::{Named, check_name, kind_of};
-use ludus_core::{AiPolicy, Constant, Limits, PhysicsDef, ScriptsDef, TickPolicy, WindowDef};
+use ludus_core::{
+    AiPolicy, Constant, Limit, Limits, PhysicsDef, ScriptsDef, TickPolicy, WindowDef,
+};
 use std::collections::BTreeMap;
 use toml::de::DeValue;
 
@@ -57,18 +59,10 @@ pub(crate) fn limits(r: &mut Report, root: &Table<'_, '_>) -> Limits {
     let Some(t) = root.table(r, "limits") else {
         return l;
     };
-    let slots: [(&str, &mut u32); 7] = [
-        ("entities", &mut l.max_entities),
-        ("events", &mut l.events_per_tick),
-        ("commands", &mut l.commands_per_tick),
-        ("outbox", &mut l.outbox),
-        ("timers", &mut l.timers),
-        ("draws", &mut l.draws),
-        ("jobs", &mut l.jobs),
-    ];
-    for (key, slot) in slots {
-        if let Some(v) = t.u32(r, key) {
-            *slot = v;
+    // The keys are the core's, so its messages name what an author edits.
+    for limit in Limit::ALL {
+        if let Some(v) = t.u32(r, limit.key()) {
+            *limit.slot(&mut l) = v;
         }
     }
     l

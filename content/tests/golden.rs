@@ -43,6 +43,7 @@ const REQUIRED: &[&str] = &[
     "deep_nesting",
     "image_missing",
     "several_errors_in_one_file",
+    "limits_values",
 ];
 
 fn bad_games() -> Vec<PathBuf> {

@@ -58,6 +58,9 @@ fn settings_tables_are_converted() {
     assert_eq!(def.limits.timers, 128);
     assert_eq!(def.limits.draws, 6000);
     assert_eq!(def.limits.jobs, 4);
+    assert_eq!(def.limits.contacts_per_tick, 9000);
+    assert_eq!(def.limits.variables, 32);
+    assert_eq!(def.limits.state_keys, 8);
     assert_eq!(
         def.window.title, "Complete",
         "the title defaults to the name"

@@ -1,4 +1,5 @@
-//! Broadphase, narrow phase and the contact cache.
+//! Broadphase: which colliders touch this tick (the narrow phase is in `narrow`, the contact
+//! cache in `contact`).
 //!
 //! - **Broadphase**: a uniform grid stored as a spatial hash rebuilt every tick with a counting
 //!   sort (no per-cell allocation; memory is linear in the number of colliders). Each collider is
@@ -11,12 +12,22 @@
 //! - **Canonical order**: pairs are keyed by creation sequences `(lo, hi)` with `lo < hi` and
 //!   processed in ascending key order; events of each kind come out in that order, and push
 //!   corrections accumulate in that order, so results never depend on storage order.
-//! - **Contact cache**: the sorted keys of last tick's reported contacts. Merging with this tick's
-//!   gives enter (new), stay (kept, only if either side asked for stay events) and exit (gone
-//!   while both entities live). Destroyed entities leave the cache at Commit without an exit.
+//! - **Bounds**: at most `[limits] contacts` pairs are kept and room for no more is reserved;
+//!   the search also examines a bounded number of candidates (see [`CANDIDATES_PER_CONTACT`]).
+//!   Either bound stops the search at once, so piled-up colliders fault in bounded time and
+//!   memory.
 
 use crate::def::{ArchetypeId, Shape};
+use crate::limits::push_within;
 use crate::math::Vec2;
+use crate::narrow::overlap;
+
+/// Candidates the broadphase may examine in one tick: this many per pair `[limits] contacts`
+/// allows, plus [`CANDIDATES_PER_BODY`] per collider. A well-sized grid examines a few per body
+/// and per pair found (about 4 and 6 in crowds), so only piles of bodies that do not look at
+/// each other, or a fixed cell far from the bodies' size, come near it.
+pub(crate) const CANDIDATES_PER_CONTACT: u64 = 256;
+pub(crate) const CANDIDATES_PER_BODY: u64 = 64;
 
 /// One collider as the broadphase sees it this tick.
 #[derive(Clone, Copy, Debug)]
@@ -55,38 +66,13 @@ pub(crate) struct Pair {
     pub depth: f32,
 }
 
-/// A contact remembered from the previous tick.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct ContactKey {
-    pub lo: u64,
-    pub hi: u64,
-    pub trigger: bool,
-    pub stay: bool,
-}
-
-/// Reported contacts of the last completed Motion phase, sorted by `(lo, hi)`.
-#[derive(Clone, Debug, Default)]
-pub struct ContactCache {
-    pub(crate) keys: Vec<ContactKey>,
-}
-
-impl ContactCache {
-    pub fn len(&self) -> usize {
-        self.keys.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
-    }
-
-    pub fn keys(&self) -> &[ContactKey] {
-        &self.keys
-    }
-
-    /// Drops every contact of a destroyed entity (no exit is fabricated).
-    pub(crate) fn remove_destroyed(&mut self, destroyed: &impl Fn(u64) -> bool) {
-        self.keys.retain(|k| !destroyed(k.lo) && !destroyed(k.hi));
-    }
+/// Why [`Broadphase::find_pairs`] stopped before finding every pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Overflow {
+    /// One more pair than `max_pairs`.
+    Pairs,
+    /// More candidates than the budget.
+    Work,
 }
 
 /// Reusable scratch for one tick's collision pass.
@@ -106,7 +92,16 @@ pub(crate) struct Broadphase {
     /// Small bodies with effective looks.
     queriers: Vec<u32>,
     large: Vec<u32>,
+    /// The pairs found, at most `max_pairs`.
     pub pairs: Vec<Pair>,
+    max_pairs: usize,
+    /// Candidates examined so far, and the most the search may examine.
+    work: u64,
+    budget: u64,
+    /// Why the search stopped early, if it did.
+    stop: Option<Overflow>,
+    /// Push corrections per body (see [`Broadphase::push_offsets`]).
+    pub offsets: Vec<Vec2>,
 }
 
 /// A body's position, size, layers and flags, for the passes over every body.
@@ -181,76 +176,6 @@ impl Grid {
     }
 }
 
-/// Overlap test; returns the normal from `a` to `b` and the penetration depth.
-fn overlap(a: &Body, b: &Body) -> Option<(Vec2, f32)> {
-    let d = b.pos - a.pos;
-    match (a.shape, b.shape) {
-        (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {
-            let r = ra + rb;
-            let dist2 = d.length_squared();
-            if dist2 >= r * r {
-                return None;
-            }
-            let dist = dist2.sqrt();
-            let normal = if dist > 0.0 {
-                Vec2::new(d.x / dist, d.y / dist)
-            } else {
-                Vec2::new(1.0, 0.0)
-            };
-            Some((normal, r - dist))
-        }
-        (Shape::Box { half: ha }, Shape::Box { half: hb }) => {
-            let ox = ha.x + hb.x - d.x.abs();
-            let oy = ha.y + hb.y - d.y.abs();
-            if ox <= 0.0 || oy <= 0.0 {
-                return None;
-            }
-            if ox < oy {
-                Some((Vec2::new(if d.x < 0.0 { -1.0 } else { 1.0 }, 0.0), ox))
-            } else {
-                Some((Vec2::new(0.0, if d.y < 0.0 { -1.0 } else { 1.0 }), oy))
-            }
-        }
-        (Shape::Circle { radius }, Shape::Box { half }) => circle_box(a.pos, radius, b.pos, half),
-        (Shape::Box { half }, Shape::Circle { radius }) => {
-            circle_box(b.pos, radius, a.pos, half).map(|(n, depth)| (-n, depth))
-        }
-    }
-}
-
-/// Circle at `c` against box at `b`; the normal points from the circle to the box.
-fn circle_box(c: Vec2, r: f32, b: Vec2, half: Vec2) -> Option<(Vec2, f32)> {
-    let local = c - b;
-    let closest = Vec2::new(
-        local.x.clamp(-half.x, half.x),
-        local.y.clamp(-half.y, half.y),
-    );
-    let inside = closest == local;
-    if inside {
-        // Centre inside the box: leave along the axis of least penetration.
-        let ox = half.x - local.x.abs();
-        let oy = half.y - local.y.abs();
-        return if ox < oy {
-            Some((
-                Vec2::new(if local.x < 0.0 { 1.0 } else { -1.0 }, 0.0),
-                ox + r,
-            ))
-        } else {
-            Some((
-                Vec2::new(0.0, if local.y < 0.0 { 1.0 } else { -1.0 }),
-                oy + r,
-            ))
-        };
-    }
-    let d = local - closest;
-    let dist2 = d.length_squared();
-    if dist2 >= r * r {
-        return None;
-    }
-    let dist = dist2.sqrt();
-    Some((Vec2::new(-d.x / dist, -d.y / dist), r - dist))
-}
-
 impl Broadphase {
     /// Finds every overlapping pair of `self.bodies` that either side looks for, sorted by
     /// creation sequence key.
@@ -267,13 +192,29 @@ impl Broadphase {
     ///   body is binned and each querier scans its 3x3 neighbourhood of buckets.
     /// - **Large bodies** are tested against each other and against the bodies that can form a
     ///   pair with them.
-    pub fn find_pairs(&mut self, fixed_cell: Option<f32>) {
+    ///
+    /// At most `max_pairs` pairs are kept, and room for no more is ever reserved: the first
+    /// pair past it stops the search and returns `false`.
+    /// Likewise the search examines at most `budget` candidates (bodies in the buckets around
+    /// a querier, bodies a large body is tested against): piles of bodies that do not look at
+    /// each other, or a fixed cell far from the bodies' size, stop it instead of taking time
+    /// quadratic in the number of bodies.
+    pub fn find_pairs(
+        &mut self,
+        fixed_cell: Option<f32>,
+        max_pairs: usize,
+        budget: u64,
+    ) -> Result<(), Overflow> {
         self.pairs.clear();
         self.large.clear();
         self.queriers.clear();
+        self.max_pairs = max_pairs;
+        self.work = 0;
+        self.budget = budget;
+        self.stop = None;
         let n = self.bodies.len();
         if n < 2 {
-            return;
+            return Ok(());
         }
 
         // Pass 1: a compact hot copy, per-archetype extents, per-layer counts and common looks.
@@ -361,6 +302,9 @@ impl Broadphase {
             let a = self.sorted[qi];
             if a.looks != 0 {
                 self.neighbourhood(&grid, a.row, a.col, |bp, s, e| bp.scan(qi, &a, s, e));
+                if self.stop.is_some() {
+                    return self.result();
+                }
             }
         }
         // Sparse: every other small body near a querier looks up the queriers around it.
@@ -379,6 +323,10 @@ impl Broadphase {
                 }
                 let (row, col) = grid.place(Vec2::new(b.x, b.y));
                 self.neighbourhood(&grid, row, col, |bp, s, e| {
+                    bp.spend(e - s);
+                    if bp.stop.is_some() {
+                        return;
+                    }
                     for k in s..e {
                         let q = bp.sorted[k];
                         if q.looks & b.layer == 0 {
@@ -388,19 +336,32 @@ impl Broadphase {
                         let reach = q.extent + b.extent;
                         if dx * dx + dy * dy < reach * reach {
                             bp.test(q.index as usize, j);
+                            if bp.stop.is_some() {
+                                return;
+                            }
                         }
                     }
                 });
+                if self.stop.is_some() {
+                    return self.result();
+                }
             }
         }
         // Large bodies: against each other, and against the small bodies that can matter.
         for li in 0..self.large.len() {
             let i = self.large[li] as usize;
+            self.spend(self.large.len() - li - 1);
+            if self.stop.is_some() {
+                return self.result();
+            }
             for lj in li + 1..self.large.len() {
                 let j = self.large[lj] as usize;
                 let (a, b) = (&self.bodies[i], &self.bodies[j]);
                 if a.queries() & b.layer != 0 || b.queries() & a.layer != 0 {
                     self.test(i, j);
+                    if self.stop.is_some() {
+                        return self.result();
+                    }
                 }
             }
             let (looks_i, layer_i) = (self.bodies[i].queries(), self.bodies[i].layer);
@@ -411,21 +372,50 @@ impl Broadphase {
             if looks_i == 0 {
                 // Only bodies that look at its layer can pair with it; their effective looks
                 // keep that layer (it is not covered: this body of it looks at nothing).
+                self.spend(self.queriers.len());
+                if self.stop.is_some() {
+                    return self.result();
+                }
                 for qi in 0..self.queriers.len() {
                     let j = self.queriers[qi] as usize;
                     if relevant(self, j) {
                         self.test(i, j);
+                        if self.stop.is_some() {
+                            return self.result();
+                        }
                     }
                 }
             } else {
+                self.spend(n);
+                if self.stop.is_some() {
+                    return self.result();
+                }
                 for j in 0..n {
                     if !self.hot[j].large && relevant(self, j) {
                         self.test(i, j);
+                        if self.stop.is_some() {
+                            return self.result();
+                        }
                     }
                 }
             }
         }
         self.pairs.sort_unstable_by_key(|p| (p.lo, p.hi));
+        Ok(())
+    }
+
+    /// How the search ended.
+    fn result(&self) -> Result<(), Overflow> {
+        self.stop.map_or(Ok(()), Err)
+    }
+
+    /// Counts `candidates` about to be examined; past the budget, the search stops.
+    #[inline]
+    fn spend(&mut self, candidates: usize) {
+        self.work += candidates as u64;
+        if self.work > self.budget && self.stop.is_none() {
+            self.stop = Some(Overflow::Work);
+        }
     }
 
     /// Twice the extent covering 95% of the bodies, from the per-archetype statistics.
@@ -528,6 +518,10 @@ impl Broadphase {
     /// Tests querier `a` (at sorted position `qi`) against the sorted range `s..e`.
     #[inline]
     fn scan(&mut self, qi: usize, a: &Compact, s: usize, e: usize) {
+        self.spend(e - s);
+        if self.stop.is_some() {
+            return;
+        }
         for k in s..e {
             let b = self.sorted[k];
             if a.looks & b.layer == 0 || k == qi {
@@ -543,6 +537,9 @@ impl Broadphase {
                 continue;
             }
             self.test(a.index as usize, b.index as usize);
+            if self.stop.is_some() {
+                return;
+            }
         }
     }
 
@@ -563,7 +560,7 @@ impl Broadphase {
             (j, i, -normal)
         };
         let (lo, hi) = (&self.bodies[lo_i], &self.bodies[hi_i]);
-        self.pairs.push(Pair {
+        let pair = Pair {
             lo: lo.seq,
             hi: hi.seq,
             i: lo_i as u32,
@@ -574,158 +571,29 @@ impl Broadphase {
             stay: lo.stay || hi.stay,
             normal,
             depth,
-        });
+        };
+        if !push_within(&mut self.pairs, pair, self.max_pairs) {
+            self.stop = Some(Overflow::Pairs);
+        }
     }
 
-    /// Positional corrections from push pairs, accumulated in canonical pair order:
-    /// `(body index, offset)`.
-    pub fn push_corrections(&self) -> Vec<(u32, Vec2)> {
-        let mut out: Vec<(u32, Vec2)> = Vec::new();
+    /// Fills [`offsets`](Self::offsets) with the positional corrections of push pairs, one per
+    /// body, accumulated in canonical pair order; returns whether there is any.
+    pub fn push_offsets(&mut self) -> bool {
+        self.offsets.clear();
+        let mut any = false;
         for p in self.pairs.iter().filter(|p| p.push) {
+            if !any {
+                self.offsets.resize(self.bodies.len(), Vec2::ZERO);
+                any = true;
+            }
             let half = p.normal * (p.depth * 0.5);
-            out.push((p.i, -half));
-            out.push((p.j, half));
+            self.offsets[p.i as usize] += -half;
+            self.offsets[p.j as usize] += half;
         }
-        out
+        any
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    fn body(seq: u64, x: f32, y: f32, r: f32, boxed: bool, layer: u32, mask: u32) -> Body {
-        Body {
-            entity: hecs::Entity::DANGLING,
-            seq,
-            archetype: ArchetypeId(0),
-            tags: 0,
-            pos: Vec2::new(x, y),
-            shape: if boxed {
-                Shape::Box {
-                    half: Vec2::new(r, r * 0.5),
-                }
-            } else {
-                Shape::Circle { radius: r }
-            },
-            layer,
-            mask,
-            push: 0,
-            trigger: false,
-            stay: false,
-        }
-    }
-
-    fn brute(bodies: &[Body]) -> Vec<(u64, u64)> {
-        let mut out = Vec::new();
-        for i in 0..bodies.len() {
-            for j in i + 1..bodies.len() {
-                let (a, b) = (&bodies[i], &bodies[j]);
-                let looks = a.mask & b.layer != 0 || b.mask & a.layer != 0;
-                if looks && overlap(a, b).is_some() {
-                    out.push((a.seq.min(b.seq), a.seq.max(b.seq)));
-                }
-            }
-        }
-        out.sort_unstable();
-        out
-    }
-
-    proptest! {
-        /// The grid finds exactly the pairs an all-pairs test finds, each once, in key order;
-        /// with a chosen cell or the automatic one, with mixed masks or one mask per layer (so
-        /// whole layers leave their queries to a smaller layer).
-        #[test]
-        fn grid_matches_brute_force(
-            specs in proptest::collection::vec(
-                (-200.0f32..200.0, -200.0f32..200.0, 0.5f32..12.0, any::<bool>(), 0u32..4, 0u32..16, 0u8..20),
-                0..120,
-            ),
-            layer_masks in proptest::collection::vec(0u32..16, 4),
-            uniform in any::<bool>(),
-            cell in proptest::option::of(4.0f32..40.0),
-        ) {
-            let bodies: Vec<Body> = specs
-                .iter()
-                .enumerate()
-                .map(|(i, &(x, y, r, boxed, layer, mask, big))| {
-                    // A few bodies far larger than a cell exercise the large list.
-                    let r = if big == 0 { r * 10.0 } else { r };
-                    let (layer, mask) = if uniform {
-                        (1 << layer, layer_masks[layer as usize])
-                    } else {
-                        (layer.max(1), mask)
-                    };
-                    let mut b = body(i as u64 * 3 + 1, x, y, r, boxed, layer, mask);
-                    b.archetype = ArchetypeId((i % 3) as u16);
-                    b
-                })
-                .collect();
-            let mut bp = Broadphase { bodies: bodies.clone(), ..Broadphase::default() };
-            bp.find_pairs(cell);
-            let found: Vec<(u64, u64)> = bp.pairs.iter().filter(|p| p.report).map(|p| (p.lo, p.hi)).collect();
-            prop_assert_eq!(found, brute(&bodies));
-        }
-    }
-
-    #[test]
-    fn a_few_queriers_among_a_crowd_find_the_same_pairs() {
-        // 2000 bodies that look at nothing, three that look at them, two large walls.
-        let mut rng = fastrand::Rng::with_seed(9);
-        let mut bodies = Vec::new();
-        for i in 0..2000u64 {
-            bodies.push(body(
-                i + 10,
-                rng.f32() * 400.0 - 200.0,
-                rng.f32() * 400.0 - 200.0,
-                3.0,
-                false,
-                2,
-                0,
-            ));
-        }
-        for (k, (x, y)) in [(0.0, 0.0), (50.0, 50.0), (-120.0, 80.0)]
-            .into_iter()
-            .enumerate()
-        {
-            let mut q = body(k as u64 + 1, x, y, 10.0, false, 1, 2 | 4);
-            q.archetype = ArchetypeId(1);
-            bodies.push(q);
-        }
-        for (k, x) in [-60.0f32, 90.0].into_iter().enumerate() {
-            let mut w = body(5000 + k as u64, x, 0.0, 40.0, true, 4, 0);
-            w.archetype = ArchetypeId(2);
-            bodies.push(w);
-        }
-        let mut bp = Broadphase {
-            bodies: bodies.clone(),
-            ..Broadphase::default()
-        };
-        bp.find_pairs(None);
-        let found: Vec<(u64, u64)> = bp
-            .pairs
-            .iter()
-            .filter(|p| p.report)
-            .map(|p| (p.lo, p.hi))
-            .collect();
-        let expected = brute(&bodies);
-        assert!(
-            expected.len() > 20,
-            "the scene has contacts: {}",
-            expected.len()
-        );
-        assert_eq!(found, expected);
-    }
-
-    #[test]
-    fn circle_box_normals_point_from_a_to_b() {
-        let c = body(1, 0.0, 0.0, 5.0, false, 1, 1);
-        let b = body(2, 6.0, 0.0, 4.0, true, 1, 1); // half (4, 2)
-        let (n, depth) = overlap(&c, &b).unwrap();
-        assert_eq!(n, Vec2::new(1.0, 0.0));
-        assert_eq!(depth, 3.0);
-        let (n2, d2) = overlap(&b, &c).unwrap();
-        assert_eq!((n2, d2), (Vec2::new(-1.0, 0.0), 3.0));
-    }
-}
+mod tests;

@@ -10,6 +10,7 @@
 use crate::def::{ArchetypeId, EffectId, GameDef, Overrides, SoundId};
 use crate::event::Events;
 use crate::fault::{Fault, FaultKind};
+use crate::limits::{Limit, push_within};
 use crate::math::{Color, Vec2};
 use crate::timer::{TimerId, TimerQueue, TimerSpec};
 use crate::world::{SeqMap, SeqSet};
@@ -132,6 +133,20 @@ fn finite(v: Vec2, what: &str) -> Result<(), CommandError> {
     }
 }
 
+/// The longest game variable name, script-state key or timer name, in bytes.
+pub const MAX_NAME_BYTES: usize = 64;
+
+fn name_length(name: &str, what: &str) -> Result<(), CommandError> {
+    if name.is_empty() || name.len() > MAX_NAME_BYTES {
+        Err(CommandError::malformed(format!(
+            "{what} must have 1 to {MAX_NAME_BYTES} bytes, got {}",
+            name.len()
+        )))
+    } else {
+        Ok(())
+    }
+}
+
 impl<'a> Gameplay<'a> {
     pub fn tick(&self) -> u64 {
         self.tick
@@ -200,6 +215,7 @@ impl<'a> Gameplay<'a> {
                 "timer data must be a finite number",
             ));
         }
+        name_length(&spec.name, "a timer name")?;
         self.timers
             .schedule(self.tick, spec)
             .map_err(|f| CommandError {
@@ -220,13 +236,12 @@ impl<'a> Gameplay<'a> {
 
     /// Validates and records a command.
     pub fn send(&mut self, command: Command) -> Result<(), CommandError> {
-        let cap = self.def.limits.commands_per_tick as usize;
-        if self.commands.len() >= cap {
+        let cap = self.def.limits.commands_per_tick;
+        if self.commands.len() >= cap as usize {
+            let f = Limit::Commands.exceeded(cap, "commands in one gameplay stage");
             return Err(CommandError {
-                kind: FaultKind::Capacity,
-                message: format!(
-                    "more than {cap} commands in one gameplay stage (raise limits.commands_per_tick)"
-                ),
+                kind: f.kind,
+                message: f.message,
             });
         }
         match &command {
@@ -240,6 +255,8 @@ impl<'a> Gameplay<'a> {
                     "a variable must be a finite number",
                 ));
             }
+            Command::SetVar(name, _) => name_length(name, "a variable name")?,
+            Command::SetState { key, .. } => name_length(key, "a state key")?,
             Command::Spawn {
                 archetype,
                 pos,
@@ -292,7 +309,9 @@ impl<'a> Gameplay<'a> {
             }
             _ => {}
         }
-        self.commands.push(command);
+        // The length was checked above: the push cannot fail.
+        let pushed = push_within(self.commands, command, cap as usize);
+        debug_assert!(pushed);
         Ok(())
     }
 }

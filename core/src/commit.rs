@@ -5,12 +5,13 @@
 //! change), the contact cache (destroyed entities leave it without an exit event) and the spawn
 //! outcomes the next tick consumes.
 //!
-//! Preflight runs first: if the spawns would take the world past `limits.max_entities` the tick
+//! Preflight runs first: if the spawns would take the world past `[limits] entities` the tick
 //! faults before anything is changed.
 
 use crate::components::{Position, PrevPosition};
 use crate::def::GameDef;
 use crate::fault::{Fault, FaultKind};
+use crate::limits::Limit;
 use crate::world::SimWorld;
 
 pub(crate) fn commit(
@@ -26,9 +27,10 @@ pub(crate) fn commit(
         return Err(Fault::new(
             FaultKind::Capacity,
             format!(
-                "{} spawns would make {after} entities, over limits.max_entities ({})",
+                "{} spawns would make {after} entities, more than {} (raise {})",
                 s.spawns.len(),
-                def.limits.max_entities
+                def.limits.max_entities,
+                Limit::Entities
             ),
         ));
     }

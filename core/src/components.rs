@@ -3,6 +3,7 @@
 use crate::def::{ArchetypeId, BehaviourKind, ColliderDef, SpriteDef, TriggerDef};
 use crate::math::Vec2;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Every entity's identity within its world: the creation sequence (unique, never reused, the
 /// order of hashes, events and replays) and its archetype.
@@ -121,20 +122,37 @@ pub struct Sprite(pub SpriteDef);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CameraTarget;
 
-/// A small per-entity key/value store scripts write through commands and read back.
+/// A small per-entity key/value store scripts write through commands and read back, in key
+/// order. Gameplay holds it to `[limits] state_keys` keys per entity.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ScriptState(pub Vec<(String, f64)>);
+pub struct ScriptState(BTreeMap<String, f64>);
 
 impl ScriptState {
     pub fn get(&self, key: &str) -> Option<f64> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
+        self.0.get(key).copied()
     }
 
+    /// Sets a value; `O(log n)` in the number of keys.
     pub fn set(&mut self, key: &str, value: f64) {
-        match self.0.binary_search_by(|(k, _)| k.as_str().cmp(key)) {
-            Ok(i) => self.0[i].1 = value,
-            Err(i) => self.0.insert(i, (key.to_string(), value)),
+        match self.0.get_mut(key) {
+            Some(v) => *v = value,
+            None => {
+                self.0.insert(key.to_string(), value);
+            }
         }
+    }
+
+    /// Keys and values in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, f64)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), *v))
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 }
 

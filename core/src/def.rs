@@ -4,6 +4,7 @@
 use crate::bindings::KeyBinding;
 use crate::clock::TickPolicy;
 use crate::input::{ActionId, ActionSet};
+pub use crate::limits::Limits;
 use crate::math::{Color, Rect, Vec2};
 use crate::session::Mode;
 use serde::{Deserialize, Serialize};
@@ -166,39 +167,6 @@ impl Default for AiPolicy {
     fn default() -> Self {
         AiPolicy {
             default_cadence: 10,
-        }
-    }
-}
-
-/// Capacities of every bounded queue and pool.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Limits {
-    /// Live entities. A commit that would exceed it faults.
-    pub max_entities: u32,
-    /// Events of one kind in one tick. Overflow faults (events are required).
-    pub events_per_tick: u32,
-    /// Commands one gameplay stage may send. Overflow faults.
-    pub commands_per_tick: u32,
-    /// Presentation requests waiting for delivery. Overflow drops the newest and counts it.
-    pub outbox: u32,
-    /// Pending timers. Overflow faults.
-    pub timers: u32,
-    /// Draws in one render frame. Overflow is reported.
-    pub draws: u32,
-    /// Background requests admitted at once.
-    pub jobs: u32,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_entities: 300_000,
-            events_per_tick: 65_536,
-            commands_per_tick: 65_536,
-            outbox: 1_024,
-            timers: 4_096,
-            draws: 300_000,
-            jobs: 16,
         }
     }
 }

@@ -2,13 +2,15 @@
 //!
 //! Events are plain copies: a consumer never dereferences a component through an event, so an
 //! event about an entity destroyed later in the tick is still safe to read. Queues belong to the
-//! world, are cleared at BeginTick and are bounded by `limits.events_per_tick`; a full queue
-//! faults, because gameplay events are required.
+//! world, are cleared at BeginTick and are bounded by `[limits] events` (spawn events by the
+//! spawns of one Commit, at most `[limits] entities`); a full queue faults, because gameplay
+//! events are required.
 
 use crate::components::{Identity, Position, Tags};
 use crate::def::{ArchetypeId, TriggerOn};
-use crate::fault::{Fault, FaultKind};
+use crate::fault::Fault;
 use crate::input::ActionId;
+use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::timer::TimerId;
 use serde::{Deserialize, Serialize};
@@ -189,21 +191,17 @@ impl Events {
     }
 }
 
-/// Pushes into a bounded queue; a full queue is a capacity fault naming the queue.
+/// Pushes into a bounded event queue; a full queue is a capacity fault naming the queue and
+/// `[limits] events`. The queue never reserves room past `capacity`.
 pub(crate) fn push_bounded<T>(
     queue: &mut Vec<T>,
     event: T,
     capacity: u32,
     name: &str,
 ) -> Result<(), Fault> {
-    if queue.len() >= capacity as usize {
-        return Err(Fault::new(
-            FaultKind::Capacity,
-            format!(
-                "more than {capacity} {name} events in one tick (raise limits.events_per_tick)"
-            ),
-        ));
+    if push_within(queue, event, capacity as usize) {
+        Ok(())
+    } else {
+        Err(Limit::Events.exceeded(capacity, format_args!("{name} events in one tick")))
     }
-    queue.push(event);
-    Ok(())
 }

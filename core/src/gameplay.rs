@@ -26,6 +26,7 @@ use crate::components::*;
 use crate::def::GameDef;
 use crate::event::{DamageEvent, TimerEvent, push_bounded};
 use crate::fault::{Fault, FaultKind};
+use crate::limits::{Limit, push_within};
 use crate::outbox::Presentation;
 use crate::phase::Consequences;
 use crate::world::SimWorld;
@@ -170,20 +171,10 @@ fn apply(world: &mut SimWorld, def: &GameDef, tick: u64, stage: Stage) -> Result
                 }
             }
             Command::Score(delta) => world.score = world.score.saturating_add(*delta),
-            Command::SetVar(name, value) => {
-                world.vars.insert(name.clone(), *value);
-            }
+            Command::SetVar(name, value) => set_var(world, def, name, *value)?,
             Command::SetState { target, key, value } => {
-                let Some(e) = resolve(world, *target) else {
-                    continue;
-                };
-                match world.ecs.query_one_mut::<&mut ScriptState>(e) {
-                    Ok(s) => s.set(key, *value),
-                    Err(_) => {
-                        let mut s = ScriptState::default();
-                        s.set(key, *value);
-                        let _ = world.ecs.insert_one(e, s);
-                    }
+                if let Some(e) = resolve(world, *target) {
+                    set_state(world, def, e, *target, key, *value)?;
                 }
             }
             Command::ClearState(target) => {
@@ -195,22 +186,33 @@ fn apply(world: &mut SimWorld, def: &GameDef, tick: u64, stage: Stage) -> Result
                 archetype,
                 pos,
                 overrides,
-            } => world
-                .scratch
-                .spawns
-                .push((*archetype, *pos, overrides.clone())),
+            } => {
+                let bound = def.limits.max_entities;
+                let spawn = (*archetype, *pos, overrides.clone());
+                if !push_within(&mut world.scratch.spawns, spawn, bound as usize) {
+                    return Err(Limit::Entities.exceeded(bound, "spawns in one tick"));
+                }
+            }
             Command::Destroy(seq) => {
                 if !world.index.contains_key(seq) {
                     world.counters.stale_commands += 1;
                 } else if world.scratch.pending.insert(*seq) {
-                    world.scratch.destroys.push(*seq);
+                    // Each live entity at most once: within the live count.
+                    let bound = world.index.len();
+                    if !push_within(&mut world.scratch.destroys, *seq, bound) {
+                        return Err(Limit::Entities.exceeded(bound as u64, "destroys in one tick"));
+                    }
                 } else {
                     world.counters.pending_destroy_filtered += 1;
                 }
             }
             Command::Teleport { target, pos } => {
                 if resolve(world, *target).is_some() {
-                    world.scratch.teleports.push((*target, *pos));
+                    // At most one per command of the two stages.
+                    let bound = 2 * def.limits.commands_per_tick as usize;
+                    if !push_within(&mut world.scratch.teleports, (*target, *pos), bound) {
+                        return Err(Limit::Commands.exceeded(bound as u64, "teleports in one tick"));
+                    }
                 }
             }
             Command::SetVelocity { target, velocity } => {
@@ -250,6 +252,63 @@ fn apply(world: &mut SimWorld, def: &GameDef, tick: u64, stage: Stage) -> Result
         }
     }
     world.scratch.commands = commands;
+    Ok(())
+}
+
+/// Sets a game variable; a name that would be one more than `[limits] variables` faults.
+fn set_var(world: &mut SimWorld, def: &GameDef, name: &str, value: f64) -> Result<(), Fault> {
+    if let Some(v) = world.vars.get_mut(name) {
+        *v = value;
+        return Ok(());
+    }
+    let bound = def.limits.variables;
+    if world.vars.len() >= bound as usize {
+        return Err(Limit::Variables.exceeded(
+            bound,
+            format_args!("game variables: `{name}` would be one more"),
+        ));
+    }
+    world.vars.insert(name.to_string(), value);
+    Ok(())
+}
+
+/// Sets a value of an entity's script state; a key that would be one more than
+/// `[limits] state_keys` on that entity faults.
+fn set_state(
+    world: &mut SimWorld,
+    def: &GameDef,
+    e: hecs::Entity,
+    seq: u64,
+    key: &str,
+    value: f64,
+) -> Result<(), Fault> {
+    let bound = def.limits.state_keys;
+    let full = |len: usize| {
+        (len >= bound as usize).then(|| {
+            Limit::StateKeys.exceeded(
+                bound,
+                format_args!("script-state keys on entity {seq}: `{key}` would be one more"),
+            )
+        })
+    };
+    match world.ecs.query_one_mut::<&mut ScriptState>(e) {
+        Ok(s) => {
+            if s.get(key).is_none()
+                && let Some(f) = full(s.len())
+            {
+                return Err(f);
+            }
+            s.set(key, value);
+        }
+        Err(_) => {
+            if let Some(f) = full(0) {
+                return Err(f);
+            }
+            let mut s = ScriptState::default();
+            s.set(key, value);
+            let _ = world.ecs.insert_one(e, s);
+        }
+    }
     Ok(())
 }
 

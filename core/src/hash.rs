@@ -177,8 +177,8 @@ impl StateHash {
             }
             if let Some(s) = state {
                 b.u64(seq);
-                for (k, v) in &s.0 {
-                    b.str(k).f64(*v);
+                for (k, v) in s.iter() {
+                    b.str(k).f64(v);
                 }
                 parts[7] = parts[7].wrapping_add(b.take());
             }

@@ -18,6 +18,7 @@ use crate::event::{ActionEvent, ExpireEvent, ExpireReason, Party, push_bounded};
 use crate::fault::{Fault, FaultKind};
 use crate::input::TickInput;
 use crate::jobs::{Completions, JobInput};
+use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::nav::FlowField;
 use crate::world::SimWorld;
@@ -82,13 +83,17 @@ fn navigation(world: &mut SimWorld, def: &GameDef, completions: &mut Completions
 }
 
 fn expirations(world: &mut SimWorld, tick: u64, cap: u32) -> Result<(), Fault> {
+    let live = world.index.len();
     let s = &mut world.scratch;
     for (id, life, t, tags) in world
         .ecs
         .query_mut::<(&Identity, &Lifetime, &Position, Option<&Tags>)>()
     {
         if life.0.is_active() && life.0.ready(tick) && s.pending.insert(id.seq) {
-            s.destroys.push(id.seq);
+            // Each live entity at most once.
+            if !push_within(&mut s.destroys, id.seq, live) {
+                return Err(Limit::Entities.exceeded(live as u64, "destroys in one tick"));
+            }
             let entity = Party::new(id, tags, t);
             push_bounded(
                 &mut s.events.expired,
@@ -118,18 +123,19 @@ fn spawners(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault>
             continue;
         }
         world.spawner_bursts[i] += 1;
+        let (commands, entities) = (def.limits.commands_per_tick, def.limits.max_entities);
         for _ in 0..sp.count {
             let pos = sp.area.lerp(world.rng.f32(), world.rng.f32());
-            if world.scratch.spawns.len() >= def.limits.commands_per_tick as usize {
-                return Err(Fault::new(
-                    FaultKind::Capacity,
-                    "level spawners exceed limits.commands_per_tick in one tick",
-                ));
+            let spawn = (sp.archetype, pos, Overrides::default());
+            let bound = commands.min(entities);
+            if !push_within(&mut world.scratch.spawns, spawn, bound as usize) {
+                let limit = if commands <= entities {
+                    Limit::Commands
+                } else {
+                    Limit::Entities
+                };
+                return Err(limit.exceeded(bound, "spawns by level spawners in one tick"));
             }
-            world
-                .scratch
-                .spawns
-                .push((sp.archetype, pos, Overrides::default()));
         }
     }
     Ok(())

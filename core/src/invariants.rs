@@ -33,7 +33,10 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
         }
     }
     if world.index.len() > def.limits.max_entities as usize {
-        return Err(broken("more entities than limits.max_entities".into()));
+        return Err(broken(format!(
+            "more entities than {}",
+            crate::limits::Limit::Entities
+        )));
     }
     for (t, prev, h) in world
         .ecs

@@ -18,6 +18,7 @@ mod collision;
 mod command;
 mod commit;
 mod components;
+mod contact;
 mod def;
 mod event;
 mod event_kinds;
@@ -29,8 +30,10 @@ mod input;
 mod intent;
 mod invariants;
 mod jobs;
+mod limits;
 mod math;
 mod motion;
+mod narrow;
 mod nav;
 mod outbox;
 mod pacer;
@@ -44,12 +47,12 @@ mod world;
 
 pub use bindings::{KEY_NAMES, KeyBinding, KeyMap};
 pub use clock::{FrameClock, FrameTime, PolicyError, TICK_PHASE, TickPolicy};
-pub use collision::{ContactCache, ContactKey};
-pub use command::{Command, CommandError, Gameplay, Stage};
+pub use command::{Command, CommandError, Gameplay, MAX_NAME_BYTES, Stage};
 pub use components::{
     BoundsRule, Brain, CameraTarget, Collider, Control, Cooldowns, Deadline, Health, Identity,
     Lifetime, Position, PrevPosition, ScriptState, Speed, Sprite, Tags, Velocity,
 };
+pub use contact::{ContactCache, ContactKey};
 pub use def::{
     AiPolicy, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef, BehaviourKind, BoundsPolicy,
     CameraDef, ColliderDef, Constant, ControlDef, CooldownDef, EffectDef, EffectId, GameDef,
@@ -79,6 +82,7 @@ pub use jobs::{
     Completion, Completions, Executor, JobInput, JobOutput, JobStats, JobStatus, ReplayExecutor,
     Request, RequestId, SerialExecutor,
 };
+pub use limits::Limit;
 pub use math::{Color, Rect, Vec2};
 pub use motion::integrate;
 pub use nav::{FlowField, FlowInput, NavDef};

@@ -5,11 +5,13 @@
 //! the contact cache; records bounds destructions. Produces: collision and trigger
 //! enter/stay/exit events and bounds expirations, in canonical order (see `collision`).
 
-use crate::collision::{Body, ContactKey};
+use crate::collision::{Body, CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow};
 use crate::components::*;
+use crate::contact::ContactKey;
 use crate::def::{BoundsPolicy, GameDef};
 use crate::event::{ContactEvent, ContactPhase, ExpireEvent, ExpireReason, Party, push_bounded};
 use crate::fault::Fault;
+use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::world::SimWorld;
 
@@ -39,6 +41,7 @@ fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
         return Ok(());
     };
     let area = level.bounds;
+    let live = world.index.len();
     let s = &mut world.scratch;
     for (id, rule, t, v, c, tags) in world.ecs.query_mut::<(
         &Identity,
@@ -75,7 +78,10 @@ fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
             }
             BoundsPolicy::Destroy => {
                 if !area.contains(t.0) && s.pending.insert(id.seq) {
-                    s.destroys.push(id.seq);
+                    // Each live entity at most once.
+                    if !push_within(&mut s.destroys, id.seq, live) {
+                        return Err(Limit::Entities.exceeded(live as u64, "destroys in one tick"));
+                    }
                     let entity = Party::new(id, tags, t);
                     push_bounded(
                         &mut s.events.expired,
@@ -117,16 +123,29 @@ fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> 
             stay: c.stay,
         });
     }
-    bp.find_pairs(def.physics.cell_size);
+    let max_pairs = def.limits.contacts_per_tick;
+    let budget = u64::from(max_pairs) * CANDIDATES_PER_CONTACT
+        + bp.bodies.len() as u64 * CANDIDATES_PER_BODY;
+    match bp.find_pairs(def.physics.cell_size, max_pairs as usize, budget) {
+        Ok(()) => {}
+        Err(Overflow::Pairs) => {
+            return Err(Limit::Contacts.exceeded(
+                u64::from(max_pairs),
+                "overlapping collider pairs in one tick",
+            ));
+        }
+        Err(Overflow::Work) => {
+            return Err(Limit::Contacts.exceeded(
+                budget,
+                "candidate collider pairs examined in one tick: colliders are piled up without \
+                 looking at each other, or [physics] cell is far from their size",
+            ));
+        }
+    }
 
     // Push apart, accumulated in canonical pair order.
-    let corrections = bp.push_corrections();
-    if !corrections.is_empty() {
-        let mut offsets: Vec<Vec2> = vec![Vec2::ZERO; bp.bodies.len()];
-        for (i, d) in corrections {
-            offsets[i as usize] += d;
-        }
-        for (i, off) in offsets.iter().enumerate() {
+    if bp.push_offsets() {
+        for (i, off) in bp.offsets.iter().enumerate() {
             if *off != Vec2::ZERO {
                 let e = bp.bodies[i].entity;
                 if let Ok(t) = world.ecs.query_one_mut::<&mut Position>(e) {
@@ -147,7 +166,9 @@ fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> 
         tags: b.tags,
         pos: b.pos,
     };
-    let mut next: Vec<ContactKey> = Vec::with_capacity(world.contacts.keys.len());
+    // Exactly the reported pairs: the cache never holds more than `[limits] contacts`.
+    let reported = bp.pairs.iter().filter(|p| p.report).count();
+    let mut next: Vec<ContactKey> = Vec::with_capacity(reported);
     let prev = std::mem::take(&mut world.contacts.keys);
     let events = &mut world.scratch.events;
     let mut pi = 0;

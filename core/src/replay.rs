@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 pub const MAGIC: [u8; 8] = *b"LUDUSREC";
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Everything a replay must match before it runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -311,7 +311,7 @@ mod tests {
             Recording::from_bytes(&version),
             Err(RecordingError::Version {
                 found: 9,
-                expected: 1
+                expected: FORMAT_VERSION
             })
         );
         let mut long = bytes.clone();

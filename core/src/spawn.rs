@@ -318,6 +318,8 @@ impl SimWorld {
         get: impl Fn(&'a T) -> (ArchetypeId, Vec2, &'a Overrides),
         batch_min: usize,
     ) -> Result<(), Fault> {
+        // One outcome per item: room for exactly these, however the queue grew before.
+        self.spawn_outcomes.reserve_exact(items.len());
         let mut start = 0;
         while start < items.len() {
             let (id, _, overrides) = get(&items[start]);

@@ -12,11 +12,12 @@
 //!   counted); cancelling a snapshotted timer before it is delivered suppresses it.
 //! - A timer's target entity is checked again at delivery; a dead target suppresses the timer
 //!   and ends a recurring one.
-//! - The queue holds at most `limits.timers` timers; scheduling beyond that faults.
+//! - The queue holds at most `[limits] timers` timers; scheduling beyond that faults.
 //! - Pause does not advance ticks, so paused deadlines do not move; world replacement clears
 //!   the queue (a new world has a new queue).
 
 use crate::fault::{Fault, FaultKind};
+use crate::limits::{Limit, push_within};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -143,6 +144,11 @@ impl TimerQueue {
         self.capacity
     }
 
+    /// Room reserved for timer slots (never more than the capacity).
+    pub(crate) fn reserved(&self) -> usize {
+        self.slots.capacity().max(self.free.capacity())
+    }
+
     pub fn stats(&self) -> TimerStats {
         self.stats
     }
@@ -156,13 +162,7 @@ impl TimerQueue {
             ));
         }
         if self.len >= self.capacity as usize {
-            return Err(Fault::new(
-                FaultKind::Capacity,
-                format!(
-                    "more than {} pending timers (raise limits.timers)",
-                    self.capacity
-                ),
-            ));
+            return Err(Limit::Timers.exceeded(self.capacity, "pending timers"));
         }
         if spec.delay == 0 {
             self.stats.deferred += 1;
@@ -186,7 +186,10 @@ impl TimerQueue {
         let index = match self.free.pop() {
             Some(i) => i,
             None => {
-                self.slots.push(Slot::default());
+                // No free slot: every slot is pending, fewer than the capacity.
+                if !push_within(&mut self.slots, Slot::default(), self.capacity as usize) {
+                    return Err(Limit::Timers.exceeded(self.capacity, "pending timers"));
+                }
                 (self.slots.len() - 1) as u32
             }
         };
@@ -211,7 +214,9 @@ impl TimerQueue {
         let slot = &mut self.slots[index as usize];
         if slot.record.take().is_some() {
             slot.generation = slot.generation.wrapping_add(1);
-            self.free.push(index);
+            // Free slots are fewer than the slots, themselves at most the capacity.
+            let freed = push_within(&mut self.free, index, self.capacity as usize);
+            debug_assert!(freed);
             self.len -= 1;
         }
     }
@@ -250,13 +255,16 @@ impl TimerQueue {
                 generation: slot.generation,
             };
             let record = slot.record.as_mut().expect("collected above");
-            out.push(DueTimer {
+            let timer = DueTimer {
                 id,
                 due: record.due,
                 name: record.name.clone(),
                 target: record.target,
                 data: record.data,
-            });
+            };
+            // Each pending timer at most once: within the capacity.
+            let pushed = push_within(out, timer, self.capacity as usize);
+            debug_assert!(pushed);
             match record.period {
                 Some(period) => {
                     record.due = record.due.checked_add(period).ok_or_else(|| {

@@ -1,12 +1,14 @@
 //! The simulation world: a hecs world plus identity, creation sequences, random generator,
 //! score, timers, contact cache and the tick-local queues.
 
-use crate::collision::{Broadphase, ContactCache};
+use crate::collision::Broadphase;
 use crate::command::Command;
 use crate::components::*;
+use crate::contact::ContactCache;
 use crate::def::{ArchetypeId, GameDef, LevelDef, Overrides};
 use crate::event::{DamageEvent, Events, Party, SpawnEvent};
 use crate::fault::{Fault, FaultKind};
+use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::outbox::PresentationRequest;
 use crate::timer::{DueTimer, TimerQueue};
@@ -168,8 +170,10 @@ impl SimWorld {
             return Err(Fault::new(
                 FaultKind::Capacity,
                 format!(
-                    "level `{}` places {total} entities but limits.max_entities is {}",
-                    level_def.name, def.limits.max_entities
+                    "level `{}` places {total} entities, more than {} (raise {})",
+                    level_def.name,
+                    def.limits.max_entities,
+                    Limit::Entities
                 ),
             ));
         }
@@ -311,17 +315,76 @@ impl SimWorld {
         tick: u64,
         capacity: u32,
     ) {
-        if self.scratch.staged.len() >= capacity as usize {
-            self.counters.staged_dropped += 1;
-            return;
-        }
-        self.presentation_seq += 1;
-        self.scratch.staged.push(PresentationRequest {
+        let request = PresentationRequest {
             world: self.id,
             tick,
-            seq: self.presentation_seq,
+            seq: self.presentation_seq + 1,
             what,
-        });
+        };
+        if push_within(&mut self.scratch.staged, request, capacity as usize) {
+            self.presentation_seq += 1;
+        } else {
+            self.counters.staged_dropped += 1;
+        }
+    }
+
+    /// Each bounded tick queue as `(name, room reserved, bound)`. Every bound is enforced while
+    /// filling, so room never exceeds the bound, even after a fault. For tests.
+    #[doc(hidden)]
+    pub fn queue_room(&self, def: &GameDef) -> Vec<(&'static str, usize, usize)> {
+        let l = &def.limits;
+        let (entities, events) = (l.max_entities as usize, l.events_per_tick as usize);
+        let commands = l.commands_per_tick as usize;
+        let s = &self.scratch;
+        let e = &s.events;
+        let mut room = vec![
+            (
+                "contact pairs",
+                s.broadphase.pairs.capacity(),
+                l.contacts_per_tick as usize,
+            ),
+            (
+                "contact cache",
+                self.contacts.keys.capacity(),
+                l.contacts_per_tick as usize,
+            ),
+            ("spawned events", e.spawned.capacity(), entities),
+            ("spawn outcomes", self.spawn_outcomes.capacity(), entities),
+            ("carried damage", self.carried_damage.capacity(), events),
+            ("commands", s.commands.capacity(), commands),
+            ("spawns", s.spawns.capacity(), entities),
+            ("destroys", s.destroys.capacity(), entities),
+            ("teleports", s.teleports.capacity(), 2 * commands),
+            (
+                "staged presentation",
+                s.staged.capacity(),
+                l.outbox as usize,
+            ),
+            ("timers", self.timers.reserved(), l.timers as usize),
+            ("due timers", s.due_timers.capacity(), l.timers as usize),
+            ("variables", self.vars.len(), l.variables as usize),
+        ];
+        let queues = [
+            ("action events", e.actions.capacity()),
+            ("collision events", e.collision_enter.capacity()),
+            ("collision stay events", e.collision_stay.capacity()),
+            ("collision exit events", e.collision_exit.capacity()),
+            ("trigger events", e.trigger_enter.capacity()),
+            ("trigger stay events", e.trigger_stay.capacity()),
+            ("trigger exit events", e.trigger_exit.capacity()),
+            ("expired events", e.expired.capacity()),
+            ("timer events", e.timers.capacity()),
+            ("damage events", e.damage.capacity()),
+        ];
+        room.extend(queues.map(|(name, cap)| (name, cap, events)));
+        let keys = self
+            .ecs
+            .query::<&ScriptState>()
+            .iter()
+            .map(|s| s.len())
+            .max();
+        room.push(("state keys", keys.unwrap_or(0), l.state_keys as usize));
+        room
     }
 
     /// The level this world was built from.

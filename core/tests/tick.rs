@@ -778,7 +778,7 @@ fn capacity_overflows_fault_explicitly() {
         (f.kind, f.phase),
         (FaultKind::Capacity, Some(Phase::Motion))
     );
-    assert!(f.message.contains("limits.events_per_tick"), "{f}");
+    assert!(f.message.contains("(raise [limits] events)"), "{f}");
 
     // Entities.
     let mut def = game_def();
@@ -824,7 +824,7 @@ fn capacity_overflows_fault_explicitly() {
     );
     let f = g.step(&TickInput::neutral()).unwrap_err();
     assert_eq!(f.kind, FaultKind::Capacity);
-    assert!(f.message.contains("limits.timers"), "{f}");
+    assert!(f.message.contains("(raise [limits] timers)"), "{f}");
 
     // Commands.
     let mut def = game_def();
