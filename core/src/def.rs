@@ -1,12 +1,12 @@
 //! A game's definition as plain data: what TOML content becomes, and what a Rust user can build
 //! by hand. Nothing here knows about files or TOML.
 
-use crate::bindings::KeyBinding;
-use crate::clock::TickPolicy;
-use crate::input::{ActionId, ActionSet};
+use crate::frame::bindings::KeyBinding;
+use crate::frame::clock::TickPolicy;
+use crate::frame::input::{ActionId, ActionSet};
+use crate::frame::mode::Mode;
 pub use crate::limits::Limits;
 use crate::math::{Color, Rect, Vec2};
-use crate::session::Mode;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -6,13 +6,13 @@
 //! spawns of one Commit, at most `[limits] entities`); a full queue faults, because gameplay
 //! events are required.
 
-use crate::components::{Identity, Position, Tags};
 use crate::def::{ArchetypeId, TriggerOn};
 use crate::fault::Fault;
-use crate::input::ActionId;
+use crate::frame::input::ActionId;
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::timer::TimerId;
+use crate::world::components::{Identity, Position, Tags};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 

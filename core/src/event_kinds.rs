@@ -11,7 +11,7 @@ use crate::def::ArchetypeId;
 use crate::event::{
     ActionEvent, ContactEvent, DamageEvent, Events, ExpireEvent, SpawnEvent, StartEvent, TimerEvent,
 };
-use crate::input::ActionId;
+use crate::frame::input::ActionId;
 
 /// What a field holds, as scripts see it. Optional fields may be absent (nil).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

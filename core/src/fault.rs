@@ -1,6 +1,6 @@
 //! Simulation faults: the one way a tick fails.
 
-use crate::phase::Phase;
+use crate::tick::phase::Phase;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

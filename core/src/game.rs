@@ -1,16 +1,15 @@
 //! A running game: definition, world, tick context and consequences, driven by a [`Session`].
 //!
-//! [`Session`]: crate::session::Session
+//! [`Session`]: crate::frame::session::Session
 
+use crate::consequences::Consequences;
 use crate::def::GameDef;
 use crate::fault::{Fault, FaultKind};
-use crate::input::TickInput;
+use crate::frame::input::TickInput;
+use crate::frame::session::{LoadRequest, LoadStatus, Simulation};
 use crate::jobs::Completions;
 use crate::outbox::Outbox;
-use crate::phase::{
-    Consequences, PHASE_ACCESS, TickContext, TickOptions, TickReport, check_order, run_tick,
-};
-use crate::session::{LoadRequest, LoadStatus, Simulation};
+use crate::tick::{PHASE_ACCESS, TickContext, TickOptions, TickReport, check_order, run_tick};
 use crate::world::{SimWorld, WorldId};
 use std::sync::Arc;
 

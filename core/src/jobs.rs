@@ -17,9 +17,8 @@
 //!   deterministic headless runs use the serial one. Replay feeds the recorded batches back at
 //!   the ticks they were applied in, so a threaded run replays exactly.
 
-use crate::fault::Fault;
 use crate::nav::{FlowField, FlowInput};
-use crate::world::{SimWorld, WorldId};
+use crate::world::ids::WorldId;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -342,14 +341,10 @@ impl Completions {
         self.shut_down = true;
     }
 
-    /// BeginTick: takes the bounded snapshot and applies it in request-id order. Returns how
-    /// many results were applied.
-    pub(crate) fn apply_batch(
-        &mut self,
-        world: &mut SimWorld,
-        _def: &crate::def::GameDef,
-        tick: u64,
-    ) -> Result<usize, Fault> {
+    /// BeginTick: takes the bounded snapshot of available results, in request-id order. The
+    /// batch stays readable through [`Completions::last_batch`] (recordings keep it) until the
+    /// next snapshot.
+    pub(crate) fn take_batch(&mut self, tick: u64) -> Vec<Completion> {
         self.last_batch.clear();
         match &mut self.recorded {
             Some(recorded) => {
@@ -360,45 +355,29 @@ impl Completions {
             None => self.executor.poll(self.capacity, &mut self.last_batch),
         }
         self.last_batch.sort_by_key(|c| c.id);
-        let mut applied = 0;
-        for c in &self.last_batch {
-            if !self.outstanding.remove(&c.id) {
-                // Not admitted here (a damaged recording) or already reclaimed: ignore.
-                continue;
-            }
-            if self.cancelled.remove(&c.id) {
-                self.stats.cancelled += 1;
-                continue;
-            }
-            if c.world != world.id {
-                self.stats.stale_world += 1;
-                continue;
-            }
-            if c.target.is_some_and(|seq| world.entity(seq).is_none()) {
-                self.stats.stale_target += 1;
-                continue;
-            }
-            match &c.status {
-                JobStatus::Failed(_) => self.stats.failed += 1,
-                JobStatus::Done(JobOutput::FlowField(field)) => {
-                    if c.revision != world.nav.revision {
-                        self.stats.stale_revision += 1;
-                        continue;
-                    }
-                    world.nav.field = Some(field.clone());
-                    world.nav.in_flight = None;
-                    applied += 1;
-                    self.stats.applied += 1;
-                }
-            }
+        std::mem::take(&mut self.last_batch)
+    }
+
+    /// Gives the batch back after BeginTick applied it.
+    pub(crate) fn put_back(&mut self, batch: Vec<Completion>) {
+        self.last_batch = batch;
+    }
+
+    /// Whether result `id` may be applied: it was admitted here and not cancelled. Either way
+    /// its slot is reclaimed.
+    pub(crate) fn admit(&mut self, id: RequestId) -> bool {
+        if !self.outstanding.remove(&id) {
+            // Not admitted here (a damaged recording) or already reclaimed: ignore.
+            return false;
         }
-        if world
-            .nav
-            .in_flight
-            .is_some_and(|id| !self.outstanding.contains(&id))
-        {
-            world.nav.in_flight = None;
+        if self.cancelled.remove(&id) {
+            self.stats.cancelled += 1;
+            return false;
         }
-        Ok(applied)
+        true
+    }
+
+    pub(crate) fn stats_mut(&mut self) -> &mut JobStats {
+        &mut self.stats
     }
 }

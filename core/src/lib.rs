@@ -11,48 +11,29 @@
 //! - Data: [`GameDef`] and its parts, components, events, commands, timers, the outbox.
 //! - Presentation: [`RenderFrame`]. Replay: [`StateHash`]. Background work: [`Completions`].
 
-mod begin;
-mod bindings;
-mod clock;
 mod collision;
 mod command;
-mod commit;
-mod components;
-mod contact;
+mod consequences;
 mod def;
 mod event;
 mod event_kinds;
 mod fault;
+mod frame;
 mod game;
-mod gameplay;
-mod hash;
-mod input;
-mod intent;
-mod invariants;
 mod jobs;
 mod limits;
 mod math;
-mod motion;
-mod narrow;
 mod nav;
 mod outbox;
-mod pacer;
-mod phase;
 mod render;
 mod replay;
-mod session;
-mod spawn;
+mod tick;
 mod timer;
 mod world;
 
-pub use bindings::{KEY_NAMES, KeyBinding, KeyMap};
-pub use clock::{FrameClock, FrameTime, PolicyError, TICK_PHASE, TickPolicy};
-pub use command::{Command, CommandError, Gameplay, MAX_NAME_BYTES, Stage};
-pub use components::{
-    BoundsRule, Brain, CameraTarget, Collider, Control, Cooldowns, Deadline, Health, Identity,
-    Lifetime, Position, PrevPosition, ScriptState, Speed, Sprite, Tags, Velocity,
-};
-pub use contact::{ContactCache, ContactKey};
+pub use collision::contact::{ContactCache, ContactKey};
+pub use command::{Command, CommandError, Stage};
+pub use consequences::{Consequences, Gameplay, MAX_NAME_BYTES, NoConsequences};
 pub use def::{
     AiPolicy, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef, BehaviourKind, BoundsPolicy,
     CameraDef, ColliderDef, Constant, ControlDef, CooldownDef, EffectDef, EffectId, GameDef,
@@ -69,13 +50,18 @@ pub use event_kinds::{
     encode_events, event_count, events_markdown, stages_markdown,
 };
 pub use fault::{Fault, FaultKind};
-pub use game::Game;
-pub use gameplay::run_stage_detached;
-pub use hash::{HashPart, StateHash};
-pub use input::{
+pub use frame::bindings::{KEY_NAMES, KeyBinding, KeyMap};
+pub use frame::clock::{FrameClock, FrameTime, PolicyError, TICK_PHASE, TickPolicy};
+pub use frame::input::{
     ActionDef, ActionError, ActionId, ActionKind, ActionSet, BridgeStats, InputBridge, MAX_ACTIONS,
     ResetReason, TickInput,
 };
+pub use frame::mode::Mode;
+pub use frame::pacer::{FrameKind, FramePacer, PacerPolicy};
+pub use frame::session::{
+    FrameReport, InputEvent, LoadRequest, LoadStatus, Session, SessionStats, Signal, Simulation,
+};
+pub use game::Game;
 #[cfg(not(target_arch = "wasm32"))]
 pub use jobs::ThreadPool;
 pub use jobs::{
@@ -84,22 +70,23 @@ pub use jobs::{
 };
 pub use limits::Limit;
 pub use math::{Color, Rect, Vec2};
-pub use motion::integrate;
 pub use nav::{FlowField, FlowInput, NavDef};
 pub use outbox::{Outbox, OutboxStats, Presentation, PresentationRequest};
-pub use pacer::{FrameKind, FramePacer, PacerPolicy};
-pub use phase::{
-    Consequences, NoConsequences, OrderError, PHASE_ACCESS, Phase, PhaseAccess, Resource,
-    TickContext, TickOptions, TickReport, check_order, run_tick,
-};
 pub use render::{Camera, Draw, Interpolation, RenderFrame};
 pub use replay::{
     EntityValues, FORMAT_VERSION, MAGIC, Recording, RecordingError, RecordingHeader, Segment,
     TickRecord, describe_difference, entity_values,
 };
-pub use session::{
-    FrameReport, InputEvent, LoadRequest, LoadStatus, Mode, Session, SessionStats, Signal,
-    Simulation,
+pub use tick::gameplay::run_stage_detached;
+pub use tick::motion::integrate;
+pub use tick::{
+    OrderError, PHASE_ACCESS, Phase, PhaseAccess, Resource, TickContext, TickOptions, TickReport,
+    check_order, run_tick,
 };
 pub use timer::{DueTimer, PendingTimer, TimerId, TimerQueue, TimerSpec, TimerStats};
+pub use world::components::{
+    BoundsRule, Brain, CameraTarget, Collider, Control, Cooldowns, Deadline, Health, Identity,
+    Lifetime, Position, PrevPosition, ScriptState, Speed, Sprite, Tags, Velocity,
+};
+pub use world::hash::{HashPart, StateHash};
 pub use world::{NavState, SimWorld, WorldCounters, WorldId};

@@ -14,7 +14,7 @@
 
 use crate::def::{EffectId, SoundId};
 use crate::math::{Color, Vec2};
-use crate::world::WorldId;
+use crate::world::ids::WorldId;
 use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug, PartialEq)]

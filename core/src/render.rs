@@ -6,9 +6,9 @@
 //! the frame's alpha, or are exactly current when paused. Draws beyond the capacity are counted
 //! in `overflow`, never silently lost.
 
-use crate::components::{CameraTarget, Identity, Position, PrevPosition, Sprite};
 use crate::def::{GameDef, SpriteShape};
 use crate::math::{Color, Rect, Vec2};
+use crate::world::components::{CameraTarget, Identity, Position, PrevPosition, Sprite};
 use crate::world::{SimWorld, WorldId};
 
 /// How to place entities between their previous and current transforms.

@@ -17,11 +17,11 @@
 //! | n | payload: the [`Recording`] encoded with postcard 1.x |
 //! | 8 | XXH3-64 of the payload |
 
-use crate::clock::TickPolicy;
 use crate::def::{AiPolicy, Limits};
-use crate::hash::StateHash;
-use crate::input::TickInput;
+use crate::frame::clock::TickPolicy;
+use crate::frame::input::TickInput;
 use crate::jobs::Completion;
+use crate::world::hash::StateHash;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -176,7 +176,7 @@ impl Recording {
 
 /// The canonical per-entity values of a world, in creation order.
 pub fn entity_values(world: &crate::world::SimWorld) -> Vec<EntityValues> {
-    use crate::components::{Health, Identity, Position, Velocity};
+    use crate::world::components::{Health, Identity, Position, Velocity};
     let mut v: Vec<EntityValues> = world
         .ecs()
         .query::<(&Identity, &Position, Option<&Velocity>, Option<&Health>)>()

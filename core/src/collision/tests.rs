@@ -1,7 +1,8 @@
 //! Broadphase tests: the grid against all-pairs testing.
 
 use super::*;
-use crate::narrow::overlap;
+use crate::collision::narrow::overlap;
+use crate::def::{ArchetypeId, Shape};
 use proptest::prelude::*;
 
 fn body(seq: u64, x: f32, y: f32, r: f32, boxed: bool, layer: u32, mask: u32) -> Body {

@@ -1,49 +1,23 @@
 //! The fixed phases of one simulation tick, their declared access, and [`run_tick`], the one
 //! place their order is written down.
 
-use crate::command::{Gameplay, Stage};
+pub(crate) mod begin;
+pub(crate) mod commit;
+pub(crate) mod gameplay;
+pub(crate) mod intent;
+pub(crate) mod motion;
+pub(crate) mod phase;
+
+use crate::consequences::Consequences;
 use crate::def::GameDef;
 use crate::event::EventKind;
 use crate::fault::{Fault, FaultKind};
-use crate::hash::StateHash;
-use crate::input::TickInput;
+use crate::frame::input::TickInput;
 use crate::jobs::Completions;
 use crate::outbox::Outbox;
+pub use crate::tick::phase::Phase;
 use crate::world::SimWorld;
-use serde::{Deserialize, Serialize};
-
-/// The phases of one tick, in their only order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Phase {
-    BeginTick,
-    Intent,
-    Motion,
-    Gameplay,
-    Commit,
-    EndTick,
-}
-
-impl Phase {
-    pub const ALL: [Phase; 6] = [
-        Phase::BeginTick,
-        Phase::Intent,
-        Phase::Motion,
-        Phase::Gameplay,
-        Phase::Commit,
-        Phase::EndTick,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::BeginTick => "BeginTick",
-            Phase::Intent => "Intent",
-            Phase::Motion => "Motion and collision",
-            Phase::Gameplay => "Gameplay",
-            Phase::Commit => "Commit",
-            Phase::EndTick => "EndTick",
-        }
-    }
-}
+use crate::world::hash::StateHash;
 
 /// State a phase reads or writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -288,37 +262,6 @@ pub fn check_order(table: &[PhaseAccess]) -> Result<(), Vec<OrderError>> {
     }
 }
 
-/// Gameplay consequences: the script host implements this; tests and benchmarks use Rust.
-pub trait Consequences {
-    /// A new world begins (level activation or restart): forget per-world state.
-    fn begin_world(&mut self, _def: &GameDef, _world: &SimWorld) -> Result<(), Fault> {
-        Ok(())
-    }
-
-    /// Runs one gameplay stage: read `gameplay.events()`, send commands.
-    fn stage(&mut self, stage: Stage, gameplay: &mut Gameplay<'_>) -> Result<(), Fault>;
-
-    /// Time spent in consequences during the last tick, in nanoseconds, if measured.
-    fn last_tick_ns(&self) -> Option<u64> {
-        None
-    }
-
-    /// Lines the consequences logged since the last call (script `print`).
-    fn drain_log(&mut self) -> Vec<String> {
-        Vec::new()
-    }
-}
-
-/// Consequences that do nothing.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NoConsequences;
-
-impl Consequences for NoConsequences {
-    fn stage(&mut self, _: Stage, _: &mut Gameplay<'_>) -> Result<(), Fault> {
-        Ok(())
-    }
-}
-
 /// Optional work at EndTick.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TickOptions {
@@ -399,15 +342,16 @@ pub fn run_tick(
         tick,
         ..TickReport::default()
     };
-    report.completions_applied = crate::begin::begin_tick(world, def, tick, &mut ctx.completions)
-        .map_err(in_phase(tick, Phase::BeginTick))?;
-    crate::intent::intent(world, def, tick, input, &mut ctx.completions)
+    report.completions_applied =
+        crate::tick::begin::begin_tick(world, def, tick, &mut ctx.completions)
+            .map_err(in_phase(tick, Phase::BeginTick))?;
+    crate::tick::intent::intent(world, def, tick, input, &mut ctx.completions)
         .map_err(in_phase(tick, Phase::Intent))?;
-    crate::motion::motion(world, def, tick).map_err(in_phase(tick, Phase::Motion))?;
-    crate::gameplay::gameplay(world, def, tick, consequences)
+    crate::tick::motion::motion(world, def, tick).map_err(in_phase(tick, Phase::Motion))?;
+    crate::tick::gameplay::gameplay(world, def, tick, consequences)
         .map_err(in_phase(tick, Phase::Gameplay))?;
     let (spawned, destroyed) =
-        crate::commit::commit(world, def, tick).map_err(in_phase(tick, Phase::Commit))?;
+        crate::tick::commit::commit(world, def, tick).map_err(in_phase(tick, Phase::Commit))?;
     report.spawned = spawned;
     report.destroyed = destroyed;
     report.events = world.scratch.events.stage1_len() + world.scratch.events.damage.len();
@@ -426,7 +370,7 @@ fn end_tick(
     ctx: &mut TickContext,
 ) -> Result<Option<StateHash>, Fault> {
     if ctx.options.check_invariants {
-        crate::invariants::check(world, def)?;
+        crate::world::invariants::check(world, def)?;
     }
     world.tick = tick;
     let hash = ctx.options.hash.then(|| StateHash::of(world));

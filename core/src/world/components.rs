@@ -107,8 +107,8 @@ pub struct Brain {
 /// Player control: which axes move the entity and which buttons raise events.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Control {
-    pub move_x: Option<crate::input::ActionId>,
-    pub move_y: Option<crate::input::ActionId>,
+    pub move_x: Option<crate::frame::input::ActionId>,
+    pub move_y: Option<crate::frame::input::ActionId>,
     pub triggers: Vec<TriggerDef>,
     /// The last non-zero movement direction (initially +x).
     pub facing: Vec2,

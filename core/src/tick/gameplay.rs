@@ -21,15 +21,15 @@
 //! an entity already marked for destruction this tick are discarded and counted separately
 //! (pending-destroy filtering).
 
-use crate::command::{Command, Gameplay, Stage};
-use crate::components::*;
+use crate::command::{Command, Stage};
+use crate::consequences::{Consequences, Gameplay};
 use crate::def::GameDef;
 use crate::event::{DamageEvent, TimerEvent, push_bounded};
 use crate::fault::{Fault, FaultKind};
 use crate::limits::{Limit, push_within};
 use crate::outbox::Presentation;
-use crate::phase::Consequences;
 use crate::world::SimWorld;
+use crate::world::components::*;
 
 pub(crate) fn gameplay(
     world: &mut SimWorld,

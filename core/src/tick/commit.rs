@@ -8,11 +8,11 @@
 //! Preflight runs first: if the spawns would take the world past `[limits] entities` the tick
 //! faults before anything is changed.
 
-use crate::components::{Position, PrevPosition};
 use crate::def::GameDef;
 use crate::fault::{Fault, FaultKind};
 use crate::limits::Limit;
 use crate::world::SimWorld;
+use crate::world::components::{Position, PrevPosition};
 
 pub(crate) fn commit(
     world: &mut SimWorld,

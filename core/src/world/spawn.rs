@@ -7,12 +7,12 @@
 //! order inside an archetype either way, and archetypes are created in the same order, so
 //! queries visit the same entities in the same order whichever way they were stored.
 
-use crate::components::*;
 use crate::def::{ArchetypeDef, ArchetypeId, BoundsPolicy, GameDef, Overrides};
 use crate::event::{Party, SpawnEvent};
 use crate::fault::{Fault, FaultKind};
 use crate::math::Vec2;
 use crate::world::SimWorld;
+use crate::world::components::*;
 use hecs::{BatchWriter, ColumnBatchBuilder, ColumnBatchType};
 
 /// Runs shorter than this are stored one entity at a time: a column batch allocates its own

@@ -1,10 +1,15 @@
 //! The simulation world: a hecs world plus identity, creation sequences, random generator,
 //! score, timers, contact cache and the tick-local queues.
 
+pub(crate) mod components;
+pub(crate) mod hash;
+pub(crate) mod ids;
+pub(crate) mod invariants;
+pub(crate) mod spawn;
+
 use crate::collision::Broadphase;
+use crate::collision::contact::ContactCache;
 use crate::command::Command;
-use crate::components::*;
-use crate::contact::ContactCache;
 use crate::def::{ArchetypeId, GameDef, LevelDef, Overrides};
 use crate::event::{DamageEvent, Events, Party, SpawnEvent};
 use crate::fault::{Fault, FaultKind};
@@ -12,35 +17,9 @@ use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::outbox::PresentationRequest;
 use crate::timer::{DueTimer, TimerQueue};
-use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// Identity of one world instance: new for every level activation and restart. Presentation
-/// requests and background results carry it so nothing from an old world lands in a new one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct WorldId(pub u64);
-
-/// Hasher for creation sequences (already unique integers): one multiply.
-#[derive(Default, Clone, Copy)]
-pub struct SeqHasher(u64);
-
-impl Hasher for SeqHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-pub type SeqMap<V> = HashMap<u64, V, BuildHasherDefault<SeqHasher>>;
-pub type SeqSet = HashSet<u64, BuildHasherDefault<SeqHasher>>;
+use crate::world::components::*;
+pub use crate::world::ids::{SeqMap, SeqSet, WorldId};
+use std::collections::BTreeMap;
 
 /// Navigation state of a world: the static grid, the installed field and the request in flight.
 #[derive(Clone, Debug, Default)]

@@ -12,16 +12,16 @@
 //! decisions the last intent is kept. The cadence is simulation policy: it never adapts to frame
 //! rate or CPU time.
 
-use crate::components::*;
 use crate::def::{BehaviourKind, GameDef, Overrides, TriggerOn};
 use crate::event::{ActionEvent, ExpireEvent, ExpireReason, Party, push_bounded};
 use crate::fault::{Fault, FaultKind};
-use crate::input::TickInput;
+use crate::frame::input::TickInput;
 use crate::jobs::{Completions, JobInput};
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::nav::FlowField;
 use crate::world::SimWorld;
+use crate::world::components::*;
 
 pub(crate) fn intent(
     world: &mut SimWorld,

@@ -32,29 +32,11 @@
 //! Loading is independent of the mode: a load may progress over several frames while the
 //! current world stays in its mode. Changing mode never runs gameplay code.
 
-use crate::clock::{FrameClock, FrameTime, PolicyError, TickPolicy};
 use crate::fault::{Fault, FaultKind};
-use crate::input::{ActionId, InputBridge, ResetReason, TickInput};
-use crate::pacer::{FrameKind, FramePacer, PacerPolicy};
-use serde::{Deserialize, Serialize};
-
-/// The simulation mode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Mode {
-    Playing,
-    Paused,
-    Faulted,
-}
-
-impl Mode {
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Playing => "playing",
-            Mode::Paused => "paused",
-            Mode::Faulted => "faulted",
-        }
-    }
-}
+use crate::frame::clock::{FrameClock, FrameTime, PolicyError, TickPolicy};
+use crate::frame::input::{ActionId, InputBridge, ResetReason, TickInput};
+use crate::frame::mode::Mode;
+use crate::frame::pacer::{FrameKind, FramePacer, PacerPolicy};
 
 /// Lifecycle and control signals, pumped before the frame that should see them.
 #[derive(Clone, Debug, PartialEq)]

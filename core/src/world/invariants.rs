@@ -1,9 +1,9 @@
 //! Debug invariant checks run at EndTick when enabled.
 
-use crate::components::{Health, Identity, Position, PrevPosition};
 use crate::def::GameDef;
 use crate::fault::{Fault, FaultKind};
 use crate::world::SimWorld;
+use crate::world::components::{Health, Identity, Position, PrevPosition};
 
 fn broken(message: String) -> Fault {
     Fault::new(FaultKind::Invariant, message)

@@ -5,15 +5,15 @@
 //! the contact cache; records bounds destructions. Produces: collision and trigger
 //! enter/stay/exit events and bounds expirations, in canonical order (see `collision`).
 
+use crate::collision::contact::ContactKey;
 use crate::collision::{Body, CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow};
-use crate::components::*;
-use crate::contact::ContactKey;
 use crate::def::{BoundsPolicy, GameDef};
 use crate::event::{ContactEvent, ContactPhase, ExpireEvent, ExpireReason, Party, push_bounded};
 use crate::fault::Fault;
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::world::SimWorld;
+use crate::world::components::*;
 
 pub(crate) fn motion(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
     integrate(world, def.tick.tick_seconds());

@@ -1,6 +1,6 @@
 //! Physical keys to game actions: the platform-independent half of input mapping.
 
-use crate::input::{ActionId, ActionKind, ActionSet, InputBridge};
+use crate::frame::input::{ActionId, ActionKind, ActionSet, InputBridge};
 use serde::{Deserialize, Serialize};
 
 /// What one key does: drive a button, or push an axis by `scale` while held.

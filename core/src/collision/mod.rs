@@ -17,10 +17,14 @@
 //!   Either bound stops the search at once, so piled-up colliders fault in bounded time and
 //!   memory.
 
-use crate::def::{ArchetypeId, Shape};
+pub(crate) mod body;
+pub(crate) mod contact;
+pub(crate) mod narrow;
+
+pub(crate) use crate::collision::body::Body;
+use crate::collision::narrow::overlap;
 use crate::limits::push_within;
 use crate::math::Vec2;
-use crate::narrow::overlap;
 
 /// Candidates the broadphase may examine in one tick: this many per pair `[limits] contacts`
 /// allows, plus [`CANDIDATES_PER_BODY`] per collider. A well-sized grid examines a few per body
@@ -28,28 +32,6 @@ use crate::narrow::overlap;
 /// each other, or a fixed cell far from the bodies' size, come near it.
 pub(crate) const CANDIDATES_PER_CONTACT: u64 = 256;
 pub(crate) const CANDIDATES_PER_BODY: u64 = 64;
-
-/// One collider as the broadphase sees it this tick.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Body {
-    pub entity: hecs::Entity,
-    pub seq: u64,
-    pub archetype: ArchetypeId,
-    pub tags: u64,
-    pub pos: Vec2,
-    pub shape: Shape,
-    pub layer: u32,
-    pub mask: u32,
-    pub push: u32,
-    pub trigger: bool,
-    pub stay: bool,
-}
-
-impl Body {
-    fn queries(&self) -> u32 {
-        self.mask | self.push
-    }
-}
 
 /// A contact between two bodies found this tick (indices into the body list).
 #[derive(Clone, Copy, Debug)]

@@ -1,6 +1,6 @@
 //! Narrow phase: whether two colliders overlap, along which normal and how deep.
 
-use crate::collision::Body;
+use crate::collision::body::Body;
 use crate::def::Shape;
 use crate::math::Vec2;
 
