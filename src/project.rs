@@ -28,18 +28,42 @@ impl ModuleSource for MemoryModules {
     }
 }
 
-/// Modules from the game folder on disk. Paths come from `require`, which only produces dotted
-/// identifiers, so they cannot leave the folder.
+/// Modules from the game folder on disk, under the same rules as content files: only regular
+/// files inside the folder (symbolic links out of it, pipes and devices are refused before
+/// anything is opened), at most [`ludus_content::MAX_FILE_BYTES`], UTF-8.
 #[cfg(not(target_arch = "wasm32"))]
 pub struct DirModules(pub std::path::PathBuf);
 
 #[cfg(not(target_arch = "wasm32"))]
 impl ModuleSource for DirModules {
     fn read(&self, path: &str) -> Result<String, String> {
-        if path.split('/').any(|c| c == ".." || c.is_empty()) {
-            return Err(format!("{path} is outside the game folder"));
+        use ludus_content::{MAX_FILE_BYTES, ReadError, size_over, size_text};
+        if path.is_empty()
+            || path
+                .split('/')
+                .any(|c| c == ".." || c == "." || c.is_empty())
+        {
+            return Err(format!("module `{path}` is outside the game folder"));
         }
-        std::fs::read_to_string(self.0.join(path)).map_err(|e| format!("{path}: {e}"))
+        let limit = MAX_FILE_BYTES as u64;
+        let bytes = ludus_content::read_inside(&self.0, path, limit).map_err(|e| match e {
+            ReadError::TooLarge { size, .. } => format!(
+                "module `{path}` is too large ({}); modules may be at most {}",
+                size_over(size, limit),
+                size_text(limit)
+            ),
+            other => format!("cannot read module `{path}`: {other}"),
+        })?;
+        String::from_utf8(bytes).map_err(|e| {
+            format!(
+                "module `{path}` is not valid UTF-8 (byte {} is 0x{:02x})",
+                e.utf8_error().valid_up_to(),
+                e.as_bytes()
+                    .get(e.utf8_error().valid_up_to())
+                    .copied()
+                    .unwrap_or(0)
+            )
+        })
     }
 }
 
@@ -69,7 +93,8 @@ impl Project {
     pub fn load(dir: &std::path::Path) -> Result<Project, String> {
         let loaded = ludus_content::load_dir(dir).map_err(|d| d.render())?;
         let modules: Rc<dyn ModuleSource> = Rc::new(DirModules(dir.to_path_buf()));
-        let read = |p: &str| std::fs::read(dir.join(p)).ok();
+        let limit = ludus_content::MAX_FILE_BYTES as u64;
+        let read = |p: &str| ludus_content::read_inside(dir, p, limit).ok();
         Ok(Project::from_loaded(
             dir.display().to_string(),
             loaded,
