@@ -13,6 +13,7 @@
 
 mod begin;
 mod bindings;
+mod budget;
 mod clock;
 mod collision;
 mod command;
@@ -94,8 +95,9 @@ pub use phase::{
 };
 pub use render::{Camera, Draw, Interpolation, RenderFrame};
 pub use replay::{
-    EntityValues, FORMAT_VERSION, MAGIC, Recording, RecordingError, RecordingHeader, Segment,
-    TickRecord, describe_difference, entity_values,
+    EntityValues, FORMAT_VERSION, MAGIC, MAX_DECODED_BYTES, MAX_RECORDED_NAME_BYTES,
+    MAX_RECORDING_BYTES, Recording, RecordingError, RecordingHeader, Segment, TickRecord,
+    describe_difference, entity_values,
 };
 pub use session::{
     FrameReport, InputEvent, LoadRequest, LoadStatus, Mode, Session, SessionStats, Signal,
