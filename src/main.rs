@@ -10,6 +10,8 @@ mod audio;
 mod bundled;
 mod driver;
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+mod files;
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 mod frames;
 mod image;
 mod keys;
@@ -18,6 +20,7 @@ mod project;
 mod renderer;
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 mod runner;
+mod strict_json;
 mod text;
 mod verify;
 

@@ -19,8 +19,10 @@ pub enum Outcome {
     },
 }
 
-/// Why a recording does not belong to a game.
-pub fn mismatch(header: &RecordingHeader, project: &Project) -> Option<String> {
+/// Why a recording does not belong to a game: different content or policies, or inputs naming
+/// actions the game does not declare.
+pub fn mismatch(rec: &Recording, project: &Project) -> Option<String> {
+    let header = &rec.header;
     let def = &project.def;
     if header.content_hash != def.content_hash {
         return Some(format!(
@@ -40,6 +42,27 @@ pub fn mismatch(header: &RecordingHeader, project: &Project) -> Option<String> {
     }
     if header.limits != def.limits {
         return Some("the recording's limits differ from the game's".into());
+    }
+    let actions = def.actions.len();
+    let declared = if actions >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << actions) - 1
+    };
+    for (si, segment) in rec.segments.iter().enumerate() {
+        for t in &segment.ticks {
+            let i = &t.input;
+            let buttons = i.held | i.pressed | i.released | i.cancelled;
+            if buttons & !declared != 0 || i.axes.len() > actions {
+                let used = (64 - (buttons & !declared).leading_zeros() as usize).max(i.axes.len());
+                return Some(format!(
+                    "segment {}, tick {}: the input uses action number {used}, but the game declares {actions} action{}",
+                    si + 1,
+                    t.tick,
+                    if actions == 1 { "" } else { "s" }
+                ));
+            }
+        }
     }
     None
 }
