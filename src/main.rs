@@ -13,6 +13,8 @@ mod driver;
 mod files;
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 mod frames;
+#[cfg(test)]
+mod fuzz;
 mod image;
 mod keys;
 mod particles;

@@ -161,3 +161,68 @@ impl Project {
         Game::with_entities(self.def.clone(), Box::new(host), entities)
     }
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modules_are_read_under_the_content_rules_with_a_clear_reason() {
+        let dir = std::env::temp_dir().join(format!("ludus-modules-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("game/scripts")).unwrap();
+        let game = dir.join("game");
+        std::fs::write(dir.join("outside.lua"), "return 'TOP-SECRET'\n").unwrap();
+        std::fs::write(game.join("ok.lua"), "return {}\n").unwrap();
+        std::os::unix::fs::symlink(dir.join("outside.lua"), game.join("linked.lua")).unwrap();
+        let fifo = game.join("pipe.lua");
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        std::fs::File::create(game.join("huge.lua"))
+            .unwrap()
+            .set_len(50 << 20)
+            .unwrap();
+        std::fs::write(game.join("latin1.lua"), b"-- caf\xe9\n").unwrap();
+        let modules = DirModules(game.clone());
+        assert_eq!(modules.read("ok.lua").as_deref(), Ok("return {}\n"));
+        let cases = [
+            (
+                "linked.lua",
+                "cannot read module `linked.lua`: it is a symbolic link to a file outside the game folder",
+            ),
+            (
+                "pipe.lua",
+                "cannot read module `pipe.lua`: it is a named pipe (FIFO), not a regular file",
+            ),
+            (
+                "huge.lua",
+                "module `huge.lua` is too large (50 MiB); modules may be at most 8 MiB",
+            ),
+            (
+                "latin1.lua",
+                "module `latin1.lua` is not valid UTF-8 (byte 6 is 0xe9)",
+            ),
+            (
+                "missing.lua",
+                "cannot read module `missing.lua`: file not found",
+            ),
+            (
+                "../outside.lua",
+                "module `../outside.lua` is outside the game folder",
+            ),
+            (
+                "scripts",
+                "cannot read module `scripts`: it is a folder, not a regular file",
+            ),
+        ];
+        for (path, expect) in cases {
+            assert_eq!(modules.read(path), Err(expect.to_string()), "{path}");
+        }
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

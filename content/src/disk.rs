@@ -41,9 +41,9 @@ impl fmt::Display for ReadError {
         match self {
             ReadError::NotFound => f.write_str("file not found"),
             ReadError::PermissionDenied => f.write_str("permission denied"),
-            ReadError::Outside => f.write_str(
-                "it is a symbolic link to a file outside the game folder, which is never read",
-            ),
+            ReadError::Outside => {
+                f.write_str("it is a symbolic link to a file outside the game folder")
+            }
             ReadError::NotAFile(what) => write!(f, "it is {what}, not a regular file"),
             ReadError::TooLarge { size, limit } => write!(
                 f,

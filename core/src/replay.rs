@@ -156,6 +156,11 @@ impl Recording {
 
     /// Decodes the file format, refusing anything damaged, oversized or out of range.
     pub fn from_bytes(bytes: &[u8]) -> Result<Recording, RecordingError> {
+        Recording::decode_within(bytes, MAX_DECODED_BYTES)
+    }
+
+    /// [`from_bytes`](Self::from_bytes) with another budget for the decoded lists, in bytes.
+    pub fn decode_within(bytes: &[u8], budget: usize) -> Result<Recording, RecordingError> {
         if bytes.len() < 8 || bytes[..8] != MAGIC {
             return Err(RecordingError::NotARecording);
         }
@@ -206,15 +211,14 @@ impl Recording {
                 "trailing bytes after the checksum".into(),
             ));
         }
-        let (decoded, exhausted) = crate::budget::decoding(MAX_DECODED_BYTES, || {
-            postcard::from_bytes::<Recording>(payload)
-        });
+        let (decoded, exhausted) =
+            crate::budget::decoding(budget, || postcard::from_bytes::<Recording>(payload));
         let recording = match decoded {
             Ok(r) => r,
             Err(_) if exhausted => {
                 return Err(RecordingError::TooLarge(format!(
                     "it would take more than {} MiB of memory once decoded",
-                    MAX_DECODED_BYTES >> 20
+                    budget >> 20
                 )));
             }
             Err(e) => return Err(RecordingError::Corrupt(e.to_string())),

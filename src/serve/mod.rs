@@ -306,4 +306,34 @@ mod tests {
         assert!(r.starts_with("HTTP/1.1 404 "), "{r}");
         let _ = std::fs::remove_dir_all(served);
     }
+
+    #[test]
+    fn oversized_heads_are_refused_and_idle_clients_do_not_block_others() {
+        let root = site("hostile");
+        let served = root.clone();
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || run(listener, root));
+
+        // Headers past the limit: 431; a request line past it: 414. Both close.
+        let big_header = format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "a".repeat(20_000));
+        let r = ask(port, &big_header);
+        assert!(r.starts_with("HTTP/1.1 431 "), "{r}");
+        let long_line = format!("GET /{} HTTP/1.1\r\n\r\n", "a".repeat(20_000));
+        let r = ask(port, &long_line);
+        assert!(r.starts_with("HTTP/1.1 414 "), "{r}");
+        // Bare line feeds end a head too.
+        let r = ask(port, "GET / HTTP/1.0\n\n");
+        assert!(r.starts_with("HTTP/1.1 200 OK\r\n"), "{r}");
+
+        // More idle connections than the cap: the oldest make way for a real request.
+        let idle: Vec<TcpStream> = (0..conn::MAX_CONNECTIONS + 40)
+            .map(|_| TcpStream::connect((Ipv4Addr::LOCALHOST, port)).unwrap())
+            .collect();
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let r = ask(port, "GET /game.wasm HTTP/1.1\r\n\r\n");
+        assert!(r.starts_with("HTTP/1.1 200 OK\r\n"), "{r}");
+        drop(idle);
+        let _ = std::fs::remove_dir_all(served);
+    }
 }
