@@ -109,7 +109,7 @@ impl Driver {
 
     /// Starts a recording with this header; its first segment is the current level. A
     /// recording stops, with [`error`](Self::error) set, before its file would pass
-    /// [`MAX_RECORDING_BYTES`].
+    /// [`MAX_RECORDING_BYTES`] or hold more than [`MAX_SEGMENTS`] segments.
     pub fn start_recording(&mut self, header: RecordingHeader, detail: bool) {
         self.recorded_bytes = 1024
             + header.game.len() as u64
@@ -131,6 +131,13 @@ impl Driver {
             .map(|l| l.name.clone())
             .unwrap_or_default();
         if let Some(rec) = &mut self.recording {
+            if rec.segments.len() >= MAX_SEGMENTS {
+                self.recording = None;
+                self.error = Some(format!(
+                    "the recording reached its limit of {MAX_SEGMENTS} level activations; record fewer restarts"
+                ));
+                return;
+            }
             self.recorded_bytes = self.recorded_bytes.saturating_add(16 + level.len() as u64);
             rec.segments.push(Segment {
                 level,

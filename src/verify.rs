@@ -19,6 +19,10 @@ pub enum Outcome {
     },
 }
 
+/// The most entities a replay builds over all its level activations (placements and stress
+/// entities, per segment), so that a few bytes per segment cannot ask for hours of building.
+pub const MAX_REPLAY_BUILT: u64 = 100_000_000;
+
 /// Why a recording does not belong to a game: different content or policies, or inputs naming
 /// actions the game does not declare.
 pub fn mismatch(rec: &Recording, project: &Project) -> Option<String> {
@@ -42,6 +46,31 @@ pub fn mismatch(rec: &Recording, project: &Project) -> Option<String> {
     }
     if header.limits != def.limits {
         return Some("the recording's limits differ from the game's".into());
+    }
+    if header.entities > def.limits.max_entities {
+        return Some(format!(
+            "the recording adds {} stress entities, more than the game's limit of {} entities",
+            header.entities, def.limits.max_entities
+        ));
+    }
+    // Each segment rebuilds a level: its placements and the stress entities.
+    let built: u64 = rec
+        .segments
+        .iter()
+        .map(|seg| {
+            let placed = def
+                .level_index(&seg.level)
+                .and_then(|i| def.levels.get(i))
+                .map_or(0, |l| l.placements.len() as u64);
+            placed + u64::from(header.entities)
+        })
+        .sum();
+    if built > MAX_REPLAY_BUILT {
+        return Some(format!(
+            "its {} level activation{} would build {built} entities; a replay builds at most {MAX_REPLAY_BUILT}",
+            rec.segments.len(),
+            if rec.segments.len() == 1 { "" } else { "s" }
+        ));
     }
     let actions = def.actions.len();
     let declared = if actions >= 64 {

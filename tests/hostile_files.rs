@@ -311,7 +311,16 @@ fn crafted_recordings_with_a_valid_checksum_are_refused_with_a_message() {
         (
             "entities",
             Box::new(|r: &mut Recording| r.header.entities = u32::MAX),
-            "the game could not start",
+            "the recording adds 4294967295 stress entities, more than the game's limit",
+        ),
+        (
+            "rebuilds",
+            Box::new(|r: &mut Recording| {
+                r.header.entities = 250_000;
+                let first = r.segments[0].clone();
+                r.segments = vec![first; 500];
+            }),
+            "its 500 level activations would build",
         ),
         (
             "level",

@@ -96,8 +96,8 @@ pub use phase::{
 pub use render::{Camera, Draw, Interpolation, RenderFrame};
 pub use replay::{
     EntityValues, FORMAT_VERSION, MAGIC, MAX_DECODED_BYTES, MAX_RECORDED_NAME_BYTES,
-    MAX_RECORDING_BYTES, Recording, RecordingError, RecordingHeader, Segment, TickRecord,
-    describe_difference, entity_values,
+    MAX_RECORDING_BYTES, MAX_SEGMENTS, Recording, RecordingError, RecordingHeader, Segment,
+    TickRecord, describe_difference, entity_values,
 };
 pub use session::{
     FrameReport, InputEvent, LoadRequest, LoadStatus, Mode, Session, SessionStats, Signal,

@@ -43,6 +43,10 @@ pub const MAX_DECODED_BYTES: usize = 512 * 1024 * 1024;
 /// The longest header string (build, game name, game folder) and level name, in bytes.
 pub const MAX_RECORDED_NAME_BYTES: usize = 4096;
 
+/// The most segments (level activations) one recording may hold: each costs a replay a level
+/// build, however few bytes it takes in the file.
+pub const MAX_SEGMENTS: usize = 100_000;
+
 /// Everything a replay must match before it runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecordingHeader {
@@ -227,7 +231,8 @@ impl Recording {
         Ok(recording)
     }
 
-    /// Checks every value a replay uses, whatever wrote it: names are short and printable, tick
+    /// Checks every value a replay uses, whatever wrote it: at most [`MAX_SEGMENTS`] segments,
+    /// names are short and printable, tick
     /// numbers increase from 1, inputs name at most [`MAX_ACTIONS`] actions with axis values
     /// in [-1, 1], a tick applies at most `limits.jobs` completions, and every flow field is
     /// well formed ([`crate::FlowField::check`]). The error says where the first bad value is.
@@ -249,6 +254,12 @@ impl Recording {
         name("game name", &h.game)?;
         if let Some(dir) = &h.game_dir {
             name("game folder", dir)?;
+        }
+        if self.segments.len() > MAX_SEGMENTS {
+            return Err(format!(
+                "{} segments (level activations); a recording holds at most {MAX_SEGMENTS}",
+                self.segments.len()
+            ));
         }
         let jobs = h.limits.jobs.max(1) as usize;
         for (si, segment) in self.segments.iter().enumerate() {

@@ -221,6 +221,13 @@ fn lists_that_would_decode_past_the_budget_are_refused_while_filling() {
         }
         other => panic!("{other:?}"),
     }
+    // Each segment costs a replay a level build: their number is bounded too.
+    match Recording::from_bytes(&empty_segments(MAX_SEGMENTS as u64 + 1)) {
+        Err(RecordingError::Invalid(why)) => {
+            assert!(why.contains("100001 segments (level activations)"), "{why}")
+        }
+        other => panic!("{other:?}"),
+    }
     // A count far beyond the bytes present is a clean decoding error.
     let mut lying = empty_segments(3);
     lying[20 + 40..].fill(0xff);
