@@ -23,8 +23,8 @@ pub struct MemoryModules(pub BTreeMap<String, Vec<u8>>);
 
 impl ModuleSource for MemoryModules {
     fn read(&self, path: &str) -> Result<String, String> {
-        let bytes = self.0.get(path).ok_or_else(|| format!("no file {path}"))?;
-        String::from_utf8(bytes.clone()).map_err(|_| format!("{path} is not UTF-8"))
+        let bytes = self.0.get(path).ok_or("file not found")?;
+        String::from_utf8(bytes.clone()).map_err(|_| "it is not valid UTF-8".to_string())
     }
 }
 
@@ -43,20 +43,20 @@ impl ModuleSource for DirModules {
                 .split('/')
                 .any(|c| c == ".." || c == "." || c.is_empty())
         {
-            return Err(format!("module `{path}` is outside the game folder"));
+            return Err("it is outside the game folder".into());
         }
         let limit = MAX_FILE_BYTES as u64;
         let bytes = ludus_content::read_inside(&self.0, path, limit).map_err(|e| match e {
             ReadError::TooLarge { size, .. } => format!(
-                "module `{path}` is too large ({}); modules may be at most {}",
+                "it is too large ({}); modules may be at most {}",
                 size_over(size, limit),
                 size_text(limit)
             ),
-            other => format!("cannot read module `{path}`: {other}"),
+            other => other.to_string(),
         })?;
         String::from_utf8(bytes).map_err(|e| {
             format!(
-                "module `{path}` is not valid UTF-8 (byte {} is 0x{:02x})",
+                "it is not valid UTF-8 (byte {} is 0x{:02x})",
                 e.utf8_error().valid_up_to(),
                 e.as_bytes()
                     .get(e.utf8_error().valid_up_to())
@@ -193,32 +193,17 @@ mod tests {
         let cases = [
             (
                 "linked.lua",
-                "cannot read module `linked.lua`: it is a symbolic link to a file outside the game folder",
+                "it is a symbolic link to a file outside the game folder",
             ),
-            (
-                "pipe.lua",
-                "cannot read module `pipe.lua`: it is a named pipe (FIFO), not a regular file",
-            ),
+            ("pipe.lua", "it is a named pipe (FIFO), not a regular file"),
             (
                 "huge.lua",
-                "module `huge.lua` is too large (50 MiB); modules may be at most 8 MiB",
+                "it is too large (50 MiB); modules may be at most 8 MiB",
             ),
-            (
-                "latin1.lua",
-                "module `latin1.lua` is not valid UTF-8 (byte 6 is 0xe9)",
-            ),
-            (
-                "missing.lua",
-                "cannot read module `missing.lua`: file not found",
-            ),
-            (
-                "../outside.lua",
-                "module `../outside.lua` is outside the game folder",
-            ),
-            (
-                "scripts",
-                "cannot read module `scripts`: it is a folder, not a regular file",
-            ),
+            ("latin1.lua", "it is not valid UTF-8 (byte 6 is 0xe9)"),
+            ("missing.lua", "file not found"),
+            ("../outside.lua", "it is outside the game folder"),
+            ("scripts", "it is a folder, not a regular file"),
         ];
         for (path, expect) in cases {
             assert_eq!(modules.read(path), Err(expect.to_string()), "{path}");
