@@ -395,11 +395,22 @@ fn oversized_recordings_are_refused() {
         "it is too large (200 MiB); the limit is 128 MiB",
     );
     #[cfg(unix)]
-    fails(
-        &replay(Path::new("/dev/zero")),
-        1,
-        "it is too large (more than 128 MiB)",
-    );
+    {
+        fails(&replay(Path::new("/dev/zero")), 1, "not a Ludus recording");
+        // The magic bytes, then zeros without end, through a pipe: read up to the limit.
+        let o = bounded(
+            Command::new("sh")
+                .arg("-c")
+                .arg("(printf LUDUSREC; cat /dev/zero) | exec \"$0\" replay /dev/stdin")
+                .arg(env!("CARGO_BIN_EXE_ludus")),
+            120,
+        );
+        fails(
+            &o,
+            1,
+            "it is too large (more than 128 MiB); the limit is 128 MiB",
+        );
+    }
 }
 
 /// The worst cases under a 2 GB address-space limit: each is a clean error, never an abort.
@@ -422,8 +433,13 @@ fn the_worst_cases_end_cleanly_under_a_memory_limit() {
         1,
         "it would take more than 512 MiB of memory once decoded",
     );
+    let mut endless = Command::new("sh");
+    endless
+        .arg("-c")
+        .arg("ulimit -v 2000000; (printf LUDUSREC; cat /dev/zero) | exec \"$0\" replay /dev/stdin")
+        .arg(env!("CARGO_BIN_EXE_ludus"));
     fails(
-        &limited(&["replay", "/dev/zero"]),
+        &bounded(&mut endless, 300),
         1,
         "it is too large (more than 128 MiB)",
     );
