@@ -30,10 +30,12 @@ pub const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 /// Time a response may go without the client taking any of it.
 pub const SEND_TIMEOUT: Duration = Duration::from_secs(30);
 /// What is discarded after a response before closing.
-const MAX_DRAIN: usize = 1024 * 1024;
+const MAX_DRAIN: usize = 16 * 1024 * 1024;
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(1);
 /// Bytes moved per read or write.
 const CHUNK: usize = 64 * 1024;
+/// Reads or writes per connection per turn of the loop.
+const VISIT_STEPS: usize = 64;
 
 /// A response: its head, and a file to stream after it.
 pub struct Response {
@@ -74,7 +76,8 @@ enum Visit {
 impl Conn {
     fn visit(&mut self, now: Instant, answer: &mut dyn FnMut(&[u8]) -> Response) -> Visit {
         let mut moved = false;
-        loop {
+        // A bounded number of steps per visit, so one fast client cannot starve the others.
+        for _ in 0..VISIT_STEPS {
             let step = match &mut self.state {
                 State::Head(buf) => {
                     if now.duration_since(self.opened) > HEAD_TIMEOUT {
