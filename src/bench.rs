@@ -11,20 +11,21 @@ use std::path::PathBuf;
 pub struct BenchArgs {
     /// The game folder (it must declare a [stress] archetype); the bundled example by default.
     pub game_dir: Option<PathBuf>,
-    /// Smallest entity count of the ladder.
-    #[arg(long, default_value_t = 1_000)]
+    /// Smallest entity count of the ladder (1 to 1000000).
+    #[arg(long, default_value_t = 1_000, value_parser = ladder())]
     pub from: u32,
-    /// Largest entity count; the ladder doubles from `--from` up to it.
-    #[arg(long, default_value_t = 256_000)]
+    /// Largest entity count (1 to 1000000); the ladder doubles from `--from` up to it.
+    #[arg(long, default_value_t = 256_000, value_parser = ladder())]
     pub to: u32,
-    /// Measured ticks per step of the ladder.
-    #[arg(long, default_value_t = 120)]
+    /// Measured ticks per step of the ladder (1 to 100000).
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..=MAX_BENCH_TICKS))]
     pub ticks: u32,
-    /// Unmeasured ticks before measuring.
-    #[arg(long, default_value_t = 20)]
+    /// Unmeasured ticks before measuring (0 to 100000).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=MAX_BENCH_TICKS))]
     pub warmup: u32,
-    /// The tick budget in milliseconds the report checks against (half a 60 Hz frame).
-    #[arg(long, default_value_t = 8.0)]
+    /// The tick budget in milliseconds the report checks against (half a 60 Hz frame), more
+    /// than 0 and at most 60000.
+    #[arg(long, default_value_t = 8.0, value_parser = budget_ms)]
     pub budget_ms: f64,
     /// Where to write the CSV table.
     #[arg(long, default_value = "bench.csv")]
@@ -32,6 +33,28 @@ pub struct BenchArgs {
     /// Where to write the SVG plot.
     #[arg(long, default_value = "bench.svg")]
     pub svg: PathBuf,
+}
+
+/// The most measured (or warm-up) ticks per rung.
+const MAX_BENCH_TICKS: i64 = 100_000;
+
+/// The parser of `--from` and `--to`: 1 to [`crate::cli::MAX_ENTITIES`].
+fn ladder() -> impl clap::builder::TypedValueParser<Value = u32> {
+    clap::value_parser!(u32).range(1..=i64::from(crate::cli::MAX_ENTITIES))
+}
+
+/// The parser of `--budget-ms`: a number of milliseconds in (0, 60000].
+fn budget_ms(text: &str) -> Result<f64, String> {
+    let v: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of milliseconds"))?;
+    if !(v.is_finite() && v > 0.0 && v <= 60_000.0) {
+        return Err(format!(
+            "{text} is not in the accepted range: more than 0 and at most 60000 (ms)"
+        ));
+    }
+    Ok(v)
 }
 
 /// One rung of the ladder.
@@ -208,6 +231,17 @@ pub fn svg(rows: &[Row], budget_ms: f64, title: &str) -> String {
         .fold(f64::NEG_INFINITY, f64::max)
         .log10()
         .ceil();
+    // Decades drawn: at most 24 (1 ns to 10^15 ms), whatever the values.
+    let y0 = if y0.is_finite() {
+        y0.clamp(-6.0, 15.0)
+    } else {
+        -6.0
+    };
+    let y1 = if y1.is_finite() {
+        y1.clamp(y0, y0 + 24.0)
+    } else {
+        y0 + 1.0
+    };
     let px = |x: f64| left + (x - x0) / (x1 - x0).max(1e-9) * pw;
     let py = |ms: f64| top + ph - (ms.max(1e-9).log10() - y0) / (y1 - y0).max(1e-9) * ph;
     let mut s = String::new();
@@ -327,6 +361,13 @@ fn xml(s: &str) -> String {
 }
 
 pub fn main(args: BenchArgs) -> i32 {
+    if args.to < args.from {
+        eprintln!(
+            "ludus: the ladder needs --from ({}) <= --to ({})",
+            args.from, args.to
+        );
+        return 2;
+    }
     let project = match load(args.game_dir.as_deref()) {
         Ok(p) => p,
         Err(code) => return code,
@@ -338,10 +379,7 @@ pub fn main(args: BenchArgs) -> i32 {
         );
         return 1;
     }
-    if args.from == 0 || args.to < args.from || args.ticks == 0 {
-        eprintln!("ludus: the ladder needs 0 < --from <= --to and --ticks > 0");
-        return 2;
-    }
+
     let mut ladder = Vec::new();
     let mut n = args.from;
     while n <= args.to {

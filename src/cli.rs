@@ -27,20 +27,20 @@ enum Command {
     Run {
         /// The game folder; the bundled example (swarm) when omitted.
         game_dir: Option<PathBuf>,
-        /// Add this many entities of the game's [stress] archetype to the level.
-        #[arg(long, default_value_t = 0)]
+        /// Add this many entities of the game's [stress] archetype to the level (0 to 1000000).
+        #[arg(long, default_value_t = 0, value_parser = entities())]
         entities: u32,
         /// Scripted input: a JSON Lines file, one line per frame (see docs/headless.md).
         #[arg(long)]
         script: Option<PathBuf>,
-        /// Quit after this many frames.
-        #[arg(long)]
+        /// Quit after this many frames (1 or more).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         frames_max: Option<u64>,
         /// Write the last frame's pixels to this PNG file when quitting (with --frames-max).
         #[arg(long)]
         screenshot: Option<PathBuf>,
-        /// Cap presented frames per second (0: only vsync paces).
-        #[arg(long, default_value_t = 240)]
+        /// Cap presented frames per second, 0 to 1000 (0: only vsync paces).
+        #[arg(long, default_value_t = 240, value_parser = clap::value_parser!(u32).range(0..=1000))]
         fps_cap: u32,
         /// Do not reload content and scripts when their files change.
         #[arg(long)]
@@ -67,6 +67,17 @@ enum Command {
     Bench(crate::bench::BenchArgs),
     /// Serve a web build (web/build.sh) on 127.0.0.1 to open in a browser.
     Serve(crate::serve::ServeArgs),
+}
+
+/// The most ticks one headless run may ask for (`--ticks`).
+pub const MAX_TICKS: u64 = 1_000_000_000;
+
+/// The most stress entities `--entities` may add (the game's `limits.entities` may be lower).
+pub const MAX_ENTITIES: u32 = 1_000_000;
+
+/// The parser of `--entities`: 0 to [`MAX_ENTITIES`].
+pub fn entities() -> impl clap::builder::TypedValueParser<Value = u32> {
+    clap::value_parser!(u32).range(0..=i64::from(MAX_ENTITIES))
 }
 
 /// Parses the command line and runs; returns the exit code.
@@ -124,14 +135,7 @@ pub fn main() -> i32 {
                     Ok(p) => p,
                     Err(code) => return code,
                 };
-                match read_text(&path).and_then(|t| {
-                    crate::frames::parse(
-                        &path.display().to_string(),
-                        &t,
-                        crate::frames::Format::Script,
-                        &project.def,
-                    )
-                }) {
+                match crate::files::read_lines(&path, crate::frames::Format::Script, &project.def) {
                     Ok(lines) => options.script = lines,
                     Err(e) => {
                         eprintln!("ludus: {e}");
@@ -148,10 +152,6 @@ pub fn main() -> i32 {
         Some(Command::Bench(args)) => crate::bench::main(args),
         Some(Command::Serve(args)) => crate::serve::main(args),
     }
-}
-
-pub fn read_text(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
 /// Loads a game folder (or the bundled example), printing diagnostics on failure.

@@ -57,7 +57,11 @@ pub struct Driver {
     pub trace: Option<Box<dyn Write>>,
     pub ticks: u64,
     pub last_hash: Option<StateHash>,
+    /// Set when the run must end with this message (a trace that cannot be written, a
+    /// recording past its limit); runs stop at the next tick.
     pub error: Option<String>,
+    /// An upper bound of the recording's encoded size so far.
+    pub recorded_bytes: u64,
 }
 
 impl Driver {
@@ -68,14 +72,27 @@ impl Driver {
         if let Some(rec) = &mut self.recording {
             let completions = self.game.completions().last_batch().to_vec();
             let detail = self.detail.then(|| entity_values(self.game.world()));
-            if let Some(seg) = rec.segments.last_mut() {
-                seg.ticks.push(TickRecord {
-                    tick,
-                    input: input.clone(),
-                    completions,
-                    hash,
-                    detail,
-                });
+            let record = TickRecord {
+                tick,
+                input: input.clone(),
+                completions,
+                hash,
+                detail,
+            };
+            self.recorded_bytes = self.recorded_bytes.saturating_add(encoded_bound(&record));
+            if self.recorded_bytes > MAX_RECORDING_BYTES {
+                self.recording = None;
+                self.error = Some(format!(
+                    "the recording reached its limit of {} MiB at tick {tick}; record fewer ticks{}",
+                    MAX_RECORDING_BYTES >> 20,
+                    if self.detail {
+                        " or leave out --record-detail"
+                    } else {
+                        ""
+                    }
+                ));
+            } else if let Some(seg) = rec.segments.last_mut() {
+                seg.ticks.push(record);
             }
         }
         if let Some(t) = &mut self.trace {
@@ -90,8 +107,14 @@ impl Driver {
         }
     }
 
-    /// Starts a recording with this header; its first segment is the current level.
+    /// Starts a recording with this header; its first segment is the current level. A
+    /// recording stops, with [`error`](Self::error) set, before its file would pass
+    /// [`MAX_RECORDING_BYTES`] or hold more than [`MAX_SEGMENTS`] segments.
     pub fn start_recording(&mut self, header: RecordingHeader, detail: bool) {
+        self.recorded_bytes = 1024
+            + header.game.len() as u64
+            + header.build.len() as u64
+            + header.game_dir.as_ref().map_or(0, |d| d.len() as u64);
         self.recording = Some(Recording {
             header,
             segments: Vec::new(),
@@ -108,6 +131,14 @@ impl Driver {
             .map(|l| l.name.clone())
             .unwrap_or_default();
         if let Some(rec) = &mut self.recording {
+            if rec.segments.len() >= MAX_SEGMENTS {
+                self.recording = None;
+                self.error = Some(format!(
+                    "the recording reached its limit of {MAX_SEGMENTS} level activations; record fewer restarts"
+                ));
+                return;
+            }
+            self.recorded_bytes = self.recorded_bytes.saturating_add(16 + level.len() as u64);
             rec.segments.push(Segment {
                 level,
                 ticks: Vec::new(),
@@ -128,6 +159,9 @@ impl Driver {
     pub fn run_input(&mut self, lines: Vec<Line>, ticks: u64) -> Option<Fault> {
         let mut per_tick = PerTick::new(lines);
         for tick in 1..=ticks {
+            if self.error.is_some() {
+                break;
+            }
             let tick_input = per_tick.input(tick);
             if let Err(f) = self.step(&tick_input) {
                 return Some(f);
@@ -234,7 +268,33 @@ pub fn driver(project: &Project, entities: u32) -> Result<Driver, Fault> {
         ticks: 0,
         last_hash: None,
         error: None,
+        recorded_bytes: 0,
     })
+}
+
+/// An upper bound of a tick record's postcard encoding: every integer at its longest varint,
+/// every list with its length prefix.
+fn encoded_bound(t: &TickRecord) -> u64 {
+    const VARINT: u64 = 10;
+    let input = 4 * VARINT + VARINT + 4 * t.input.axes.len() as u64;
+    let completions: u64 = t
+        .completions
+        .iter()
+        .map(|c| {
+            8 * VARINT
+                + match &c.status {
+                    JobStatus::Done(JobOutput::FlowField(f)) => {
+                        12 + 4 * VARINT + f.dirs.len() as u64
+                    }
+                    JobStatus::Failed(why) => why.len() as u64,
+                }
+        })
+        .sum();
+    let detail = t
+        .detail
+        .as_ref()
+        .map_or(0, |d| d.len() as u64 * (3 * VARINT + 16));
+    VARINT * 12 + input + completions + detail + 2
 }
 
 fn json_string(s: &str) -> String {

@@ -3,6 +3,7 @@
 
 use ludus_core::{ActionId, ActionKind, GameDef, InputEvent, Session, Signal, TickInput};
 use serde_json::Value;
+use std::io::{BufRead, Read};
 
 /// One line: a presentation callback (`--frames`) or one tick's input (`--input`).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -48,19 +49,91 @@ const SIGNALS: &[&str] = &[
     "restart",
 ];
 
-/// Parses a whole file; errors are `path:line: message`.
+/// The longest line of a `--frames`, `--input` or `--script` file, in bytes (64 KiB).
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// The most lines such a file may hold (a million: over four hours of frames at 60 Hz).
+pub const MAX_LINES: usize = 1_000_000;
+
+/// Parses a whole file held in memory; errors are `path:line: message`.
+#[cfg(any(target_arch = "wasm32", test))]
 pub fn parse(path: &str, text: &str, format: Format, def: &GameDef) -> Result<Vec<Line>, String> {
+    parse_reader(path, text.as_bytes(), format, def)
+}
+
+/// Parses a file line by line as it is read: no line longer than [`MAX_LINE_BYTES`] and no more
+/// than [`MAX_LINES`] lines are ever held, and a read error (such as the reader's size limit)
+/// ends parsing with its message. Errors are `path:line: message` (`path:line:col:` where a
+/// position inside the line is known).
+pub fn parse_reader(
+    path: &str,
+    mut reader: impl BufRead,
+    format: Format,
+    def: &GameDef,
+) -> Result<Vec<Line>, String> {
     let mut out = Vec::new();
     let mut last_tick = 0u64;
-    for (i, raw) in text.lines().enumerate() {
-        let n = i + 1;
+    let mut buf = Vec::new();
+    let mut n = 0usize;
+    loop {
+        buf.clear();
+        let read = (&mut reader)
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| {
+                let limit = match e.kind() {
+                    std::io::ErrorKind::FileTooLarge => crate::files::MAX_INPUT_BYTES,
+                    _ => 0,
+                };
+                format!(
+                    "cannot read {path}: {}",
+                    ludus_content::ReadError::from_io(&e, limit)
+                )
+            })?;
+        if read == 0 {
+            break;
+        }
+        n += 1;
+        let body = buf.strip_suffix(b"\n").unwrap_or(&buf);
+        if body.len() > MAX_LINE_BYTES {
+            return Err(format!(
+                "{path}:{n}: the line is longer than {} KiB (each line is one JSON object)",
+                MAX_LINE_BYTES / 1024
+            ));
+        }
+        let raw = std::str::from_utf8(body).map_err(|e| {
+            format!(
+                "{path}:{n}:{}: not UTF-8 text",
+                String::from_utf8_lossy(&body[..e.valid_up_to()])
+                    .chars()
+                    .count()
+                    + 1
+            )
+        })?;
         let trimmed = raw.trim();
         if trimmed.is_empty() || trimmed.starts_with("//") {
             continue;
         }
+        if out.len() >= MAX_LINES {
+            return Err(format!(
+                "{path}:{n}: more than {MAX_LINES} lines; split the run into shorter files"
+            ));
+        }
         let at = |m: String| format!("{path}:{n}: {m}");
-        let value: Value =
-            serde_json::from_str(trimmed).map_err(|e| at(format!("not valid JSON ({e})")))?;
+        let value = crate::strict_json::parse(trimmed).map_err(|e| {
+            let indent = raw.chars().count() - raw.trim_start().chars().count();
+            let col = e.column() + indent;
+            let text = e.to_string();
+            let text = text
+                .strip_suffix(&format!(" at line {} column {}", e.line(), e.column()))
+                .unwrap_or(&text)
+                .to_string();
+            if e.classify() == serde_json::error::Category::Data {
+                format!("{path}:{n}:{col}: {text}")
+            } else {
+                format!("{path}:{n}:{col}: not valid JSON ({text})")
+            }
+        })?;
         let mut line = parse_line(&value, format, def).map_err(at)?;
         line.line = n;
         if format == Format::Input {
@@ -75,6 +148,16 @@ pub fn parse(path: &str, text: &str, format: Format, def: &GameDef) -> Result<Ve
         out.push(line);
     }
     Ok(out)
+}
+
+/// A number from a file, for a message: exponent notation where plain digits would run long
+/// (`1e308`, not 309 digits).
+fn short_number(v: f64) -> String {
+    if v != 0.0 && !(1e-6..1e15).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
 }
 
 fn parse_line(v: &Value, format: Format, def: &GameDef) -> Result<Line, String> {
@@ -107,7 +190,7 @@ fn parse_line(v: &Value, format: Format, def: &GameDef) -> Result<Line, String> 
         (Some(_), Some(_)) => return Err("give `dt_ms` or `dt_ns`, not both".into()),
         (Some(ms), None) => {
             if ms > 3.6e6 {
-                return Err(format!("`dt_ms` {ms} is more than an hour"));
+                return Err(format!("`dt_ms` {} is more than an hour", short_number(ms)));
             }
             Some((ms * 1e6).round() as u64)
         }

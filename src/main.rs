@@ -10,7 +10,11 @@ mod audio;
 mod bundled;
 mod driver;
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+mod files;
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 mod frames;
+#[cfg(test)]
+mod fuzz;
 mod image;
 mod keys;
 mod particles;
@@ -18,6 +22,7 @@ mod project;
 mod renderer;
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 mod runner;
+mod strict_json;
 mod text;
 mod verify;
 

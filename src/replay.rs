@@ -2,8 +2,7 @@
 //! function and compare the state hash after every tick; report the first divergence.
 
 use crate::cli::load;
-use ludus_core::*;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 pub use crate::verify::{Outcome, mismatch, replay};
 
@@ -19,13 +18,8 @@ pub struct ReplayArgs {
     pub perturb_tick: Option<u64>,
 }
 
-fn read(path: &Path) -> Result<Recording, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Recording::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
-}
-
 pub fn main(args: ReplayArgs) -> i32 {
-    let rec = match read(&args.recording) {
+    let rec = match crate::files::read_recording(&args.recording) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("ludus: {e}");
@@ -40,7 +34,7 @@ pub fn main(args: ReplayArgs) -> i32 {
         Ok(p) => p,
         Err(code) => return code,
     };
-    if let Some(why) = mismatch(&rec.header, &project) {
+    if let Some(why) = mismatch(&rec, &project) {
         eprintln!(
             "ludus: refusing to replay {}: {why}",
             args.recording.display()

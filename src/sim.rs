@@ -1,7 +1,7 @@
 //! `ludus sim`: run a game headless, optionally driven by scripted frames or per-tick input,
 //! recording and tracing; print one JSON summary.
 
-use crate::cli::{clock, load, read_text};
+use crate::cli::{clock, load};
 use crate::frames::{Format, Line};
 use crate::project::Project;
 use ludus_core::*;
@@ -12,14 +12,15 @@ use std::path::PathBuf;
 pub struct SimArgs {
     /// The game folder; the bundled example when omitted.
     pub game_dir: Option<PathBuf>,
-    /// Stop after this many ticks (default 600 without --frames; all frames with --frames).
-    #[arg(long)]
+    /// Stop after this many ticks, 1 to 1000000000 (default 600 without --frames; all frames
+    /// with --frames).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=crate::cli::MAX_TICKS))]
     pub ticks: Option<u64>,
     /// Override the game's world seed.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Add this many entities of the game's [stress] archetype.
-    #[arg(long, default_value_t = 0)]
+    /// Add this many entities of the game's [stress] archetype (0 to 1000000).
+    #[arg(long, default_value_t = 0, value_parser = crate::cli::entities())]
     pub entities: u32,
     /// Per-tick input, JSON Lines keyed by "tick" (see docs/headless.md). With --frames, it
     /// replaces the input the frames pump, so the same ticks see the same input at any frame
@@ -39,9 +40,10 @@ pub struct SimArgs {
     /// Write a JSON Lines trace: one line per frame (with --frames) and per completed tick.
     #[arg(long)]
     pub trace: Option<PathBuf>,
-    /// Run background work on this many worker threads (default: serially, deterministic).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    /// Run background work on this many worker threads, 1 to 64 (default: serially,
+    /// deterministic).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS as u64))]
+    pub threads: Option<u64>,
     /// Check the world's invariants after every tick.
     #[arg(long)]
     pub check_invariants: bool,
@@ -49,16 +51,23 @@ pub struct SimArgs {
 
 pub use crate::driver::{Driver, PerTick};
 
+/// The most worker threads `--threads` may ask for.
+pub const MAX_THREADS: usize = 64;
+
 /// Builds a driver for a project (shared with tests and `ludus bench`); `threads` runs
 /// background work on a worker pool instead of serially.
-pub fn driver(project: &Project, entities: u32, threads: Option<usize>) -> Result<Driver, Fault> {
-    let mut d = crate::driver::driver(project, entities)?;
+pub fn driver(project: &Project, entities: u32, threads: Option<u64>) -> Result<Driver, String> {
+    let mut d = crate::driver::driver(project, entities)
+        .map_err(|f| format!("the game could not start: {f}"))?;
     if let Some(n) = threads {
+        let n = usize::try_from(n)
+            .unwrap_or(MAX_THREADS)
+            .clamp(1, MAX_THREADS);
+        let pool = ThreadPool::try_new(n)
+            .map_err(|e| format!("cannot start {n} worker threads (--threads): {e}"))?;
         let cap = project.def.limits.jobs;
-        d.game.set_completions(Completions::with_executor(
-            cap,
-            Box::new(ThreadPool::new(n.max(1))),
-        ));
+        d.game
+            .set_completions(Completions::with_executor(cap, Box::new(pool)));
     }
     Ok(d)
 }
@@ -72,8 +81,7 @@ pub fn main(args: SimArgs) -> i32 {
         project = project.with_seed(seed);
     }
     let parse = |path: &PathBuf, format| -> Result<Vec<Line>, String> {
-        let text = read_text(path)?;
-        crate::frames::parse(&path.display().to_string(), &text, format, &project.def)
+        crate::files::read_lines(path, format, &project.def)
     };
     let input = match args
         .input
@@ -101,8 +109,8 @@ pub fn main(args: SimArgs) -> i32 {
     };
     let mut d = match driver(&project, args.entities, args.threads) {
         Ok(d) => d,
-        Err(f) => {
-            eprintln!("ludus: the game could not start: {f}");
+        Err(e) => {
+            eprintln!("ludus: {e}");
             return 1;
         }
     };
@@ -147,7 +155,7 @@ pub fn main(args: SimArgs) -> i32 {
             };
             let mut now = 0u64;
             for (i, line) in lines.iter().enumerate() {
-                if args.ticks.is_some_and(|t| d.ticks >= t) {
+                if args.ticks.is_some_and(|t| d.ticks >= t) || d.error.is_some() {
                     break;
                 }
                 now = now.saturating_add(line.dt_ns.unwrap_or(0));

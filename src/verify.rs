@@ -19,8 +19,14 @@ pub enum Outcome {
     },
 }
 
-/// Why a recording does not belong to a game.
-pub fn mismatch(header: &RecordingHeader, project: &Project) -> Option<String> {
+/// The most entities a replay builds over all its level activations (placements and stress
+/// entities, per segment), so that a few bytes per segment cannot ask for hours of building.
+pub const MAX_REPLAY_BUILT: u64 = 100_000_000;
+
+/// Why a recording does not belong to a game: different content or policies, or inputs naming
+/// actions the game does not declare.
+pub fn mismatch(rec: &Recording, project: &Project) -> Option<String> {
+    let header = &rec.header;
     let def = &project.def;
     if header.content_hash != def.content_hash {
         return Some(format!(
@@ -40,6 +46,52 @@ pub fn mismatch(header: &RecordingHeader, project: &Project) -> Option<String> {
     }
     if header.limits != def.limits {
         return Some("the recording's limits differ from the game's".into());
+    }
+    if header.entities > def.limits.max_entities {
+        return Some(format!(
+            "the recording adds {} stress entities, more than the game's limit of {} entities",
+            header.entities, def.limits.max_entities
+        ));
+    }
+    // Each segment rebuilds a level: its placements and the stress entities.
+    let built: u64 = rec
+        .segments
+        .iter()
+        .map(|seg| {
+            let placed = def
+                .level_index(&seg.level)
+                .and_then(|i| def.levels.get(i))
+                .map_or(0, |l| l.placements.len() as u64);
+            placed + u64::from(header.entities)
+        })
+        .sum();
+    if built > MAX_REPLAY_BUILT {
+        return Some(format!(
+            "its {} level activation{} would build {built} entities; a replay builds at most {MAX_REPLAY_BUILT}",
+            rec.segments.len(),
+            if rec.segments.len() == 1 { "" } else { "s" }
+        ));
+    }
+    let actions = def.actions.len();
+    let declared = if actions >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << actions) - 1
+    };
+    for (si, segment) in rec.segments.iter().enumerate() {
+        for t in &segment.ticks {
+            let i = &t.input;
+            let buttons = i.held | i.pressed | i.released | i.cancelled;
+            if buttons & !declared != 0 || i.axes.len() > actions {
+                let used = (64 - (buttons & !declared).leading_zeros() as usize).max(i.axes.len());
+                return Some(format!(
+                    "segment {}, tick {}: the input uses action number {used}, but the game declares {actions} action{}",
+                    si + 1,
+                    t.tick,
+                    if actions == 1 { "" } else { "s" }
+                ));
+            }
+        }
     }
     None
 }

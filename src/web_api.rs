@@ -114,7 +114,7 @@ pub fn sim(
 pub fn replay(project: &Project, bytes: &[u8]) -> String {
     let outcome = Recording::from_bytes(bytes)
         .map_err(|e| e.to_string())
-        .and_then(|rec| match crate::verify::mismatch(&rec.header, project) {
+        .and_then(|rec| match crate::verify::mismatch(&rec, project) {
             Some(why) => Err(format!("refusing to replay: {why}")),
             None => crate::verify::replay(&rec, project, None),
         });

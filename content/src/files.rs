@@ -1,6 +1,7 @@
 //! Reading the files a game names: size, emptiness and encoding checks, the record of what was
 //! read (in order) and the content hash over it.
 
+use crate::disk::{ReadError, size_over, size_text};
 use crate::path;
 use crate::report::Report;
 use crate::source::{FileSource, MAX_FILE_BYTES};
@@ -71,18 +72,21 @@ impl<'s> Files<'s> {
     /// where it is.
     pub fn read_game(&mut self, r: &mut Report) -> Option<(usize, Rc<str>)> {
         let path = "game.toml";
-        let bytes = match self.source.read(path) {
+        let bytes = match self.fetch(path) {
             Ok(bytes) => bytes,
+            Err(ReadError::TooLarge { size, .. }) => {
+                r.file_error(path, too_large(path, size));
+                return None;
+            }
             Err(reason) => {
+                let help = refused_help(&reason).unwrap_or(
+                    "a game folder has a `game.toml` at its top; check that this is the game folder",
+                );
                 r.file_error(path, format!("cannot read game.toml: {reason}"))
-                    .help("a game folder has a `game.toml` at its top; check that this is the game folder");
+                    .help(help);
                 return None;
             }
         };
-        if bytes.len() > MAX_FILE_BYTES {
-            r.file_error(path, too_large(path, bytes.len()));
-            return None;
-        }
         self.read.push((path.to_string(), bytes));
         let bytes = self.read.last().map_or(&[][..], |(_, b)| b.as_slice());
         let (file, text) = register_text(r, path, bytes)?;
@@ -100,9 +104,18 @@ impl<'s> Files<'s> {
     pub fn read_listed(&mut self, r: &mut Report, named: &Named, kind: FileKind) -> Option<Read> {
         let path = named.name.as_str();
         let noun = kind.noun();
-        let bytes = match self.source.read(path) {
+        let bytes = match self.fetch(path) {
             Ok(bytes) => bytes,
+            Err(ReadError::TooLarge { size, .. }) => {
+                r.error(named.loc, too_large(path, size));
+                return None;
+            }
             Err(reason) => {
+                if let Some(help) = refused_help(&reason) {
+                    r.error(named.loc, format!("cannot read {noun} `{path}`: {reason}"))
+                        .help(help);
+                    return None;
+                }
                 let siblings = self.source.list(path::parent(path));
                 let n = r.error(named.loc, format!("cannot read {noun} `{path}`: {reason}"));
                 match suggest::did_you_mean(path, siblings.iter().map(String::as_str)) {
@@ -114,10 +127,6 @@ impl<'s> Files<'s> {
                 return None;
             }
         };
-        if bytes.len() > MAX_FILE_BYTES {
-            r.error(named.loc, too_large(path, bytes.len()));
-            return None;
-        }
         self.read.push((path.to_string(), bytes));
         let bytes = self.read.last().map_or(&[][..], |(_, b)| b.as_slice());
         if kind == FileKind::Image {
@@ -144,6 +153,18 @@ impl<'s> Files<'s> {
         Some(Read::Text(file, text))
     }
 
+    /// The bytes of `path`, refused past [`MAX_FILE_BYTES`] whatever the source does.
+    fn fetch(&self, path: &str) -> Result<Vec<u8>, ReadError> {
+        let bytes = self.source.read(path)?;
+        if bytes.len() > MAX_FILE_BYTES {
+            return Err(ReadError::TooLarge {
+                size: u64::try_from(bytes.len()).ok(),
+                limit: MAX_FILE_BYTES as u64,
+            });
+        }
+        Ok(bytes)
+    }
+
     /// Every file read, in order.
     pub fn paths(&self) -> Vec<String> {
         self.read.iter().map(|(p, _)| p.clone()).collect()
@@ -163,12 +184,25 @@ impl<'s> Files<'s> {
     }
 }
 
-fn too_large(path: &str, len: usize) -> String {
-    let mib = len as f64 / (1024.0 * 1024.0);
+/// `size`: the real size when known (a source may stop reading at the limit).
+fn too_large(path: &str, size: Option<u64>) -> String {
+    let limit = MAX_FILE_BYTES as u64;
     format!(
-        "`{path}` is too large ({mib:.1} MiB); content files may be at most {} MiB",
-        MAX_FILE_BYTES / (1024 * 1024)
+        "`{path}` is too large ({}); content files may be at most {}",
+        size_over(size, limit),
+        size_text(limit)
     )
+}
+
+/// Help for a file that exists but is refused as it is (not for one that is missing).
+fn refused_help(reason: &ReadError) -> Option<&'static str> {
+    match reason {
+        ReadError::Outside => Some(
+            "content is read only from inside the game folder; copy the file into it instead of linking to it",
+        ),
+        ReadError::NotAFile(_) => Some("name a regular file (a text or PNG file) here"),
+        _ => None,
+    }
 }
 
 /// Registers a file's text; bad UTF-8 is reported at its first invalid byte.

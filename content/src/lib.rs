@@ -17,6 +17,7 @@
 mod actions;
 mod archetype;
 mod diagnostic;
+mod disk;
 mod files;
 mod game;
 mod level;
@@ -35,6 +36,9 @@ mod text;
 mod value;
 
 pub use diagnostic::{Diagnostic, Diagnostics};
+pub use disk::{
+    Limited, ReadError, open_limited, read_inside, read_limited, read_regular, size_over, size_text,
+};
 #[cfg(not(target_arch = "wasm32"))]
 pub use game::load_dir;
 pub use game::{LoadedGame, load_game};

@@ -232,7 +232,9 @@ const CONVENTIONS: &str = "## Conventions
   a name used before it is declared anywhere is an error.
 - **Paths** are relative to the game folder (not to the file that names them), use `/`, and
   may not leave the folder: no absolute paths, no `..` above the top, no `\\`. Every content
-  file is at most 8 MiB, UTF-8, and not empty.
+  file (and every module `require` loads) is a regular file at most 8 MiB, UTF-8, and not
+  empty; a symbolic link is followed only while it stays inside the game folder, and named
+  pipes, devices and folders are refused unread.
 - **Numbers** may be written as integers or floats where a number is expected; an integer is
   required where the type says so. `nan` and `inf` are never accepted.
 - **Colours** are `\"#rgb\"`, `\"#rrggbb\"`, `\"#rrggbbaa\"` or a name: `white`, `black`,

@@ -1,5 +1,6 @@
 //! Where content bytes come from: a folder on disk, or files held in memory (tests, the browser).
 
+use crate::disk::ReadError;
 use std::collections::BTreeMap;
 
 /// The largest content file (TOML, Lua or image) a game may contain, in bytes (8 MiB).
@@ -11,13 +12,14 @@ const MAX_LISTED: usize = 2048;
 /// Reads the files of one game folder.
 ///
 /// Paths are relative to the game folder, separated by `/`, and have already been checked not to
-/// leave it. The loader never asks for anything else, so an implementation needs no checks of
-/// its own.
+/// leave it through `..`. An implementation on a real file system must still refuse what a
+/// path can reach by other means: symbolic links out of the folder, named pipes, devices (see
+/// [`crate::read_inside`]).
 pub trait FileSource {
-    /// The bytes of the file at `path`, or a short reason it cannot be read (`file not found`).
-    /// An implementation may stop after [`MAX_FILE_BYTES`] + 1 bytes: the loader refuses any
-    /// file longer than the limit either way.
-    fn read(&self, path: &str) -> Result<Vec<u8>, String>;
+    /// The bytes of the file at `path`, or why it cannot be read. An implementation may refuse
+    /// a file larger than [`MAX_FILE_BYTES`] with [`ReadError::TooLarge`] instead of reading
+    /// it; the loader refuses any longer file either way.
+    fn read(&self, path: &str) -> Result<Vec<u8>, ReadError>;
 
     /// The files in folder `dir` (`""` is the game folder), as paths relative to the game
     /// folder. Used only to suggest the intended name when a file is missing; the default knows
@@ -65,11 +67,8 @@ impl MemorySource {
 }
 
 impl FileSource for MemorySource {
-    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
-        self.files
-            .get(path)
-            .cloned()
-            .ok_or_else(|| "file not found".to_string())
+    fn read(&self, path: &str) -> Result<Vec<u8>, ReadError> {
+        self.files.get(path).cloned().ok_or(ReadError::NotFound)
     }
 
     fn list(&self, dir: &str) -> Vec<String> {
@@ -98,26 +97,20 @@ impl DirSource {
 
 #[cfg(not(target_arch = "wasm32"))]
 impl FileSource for DirSource {
-    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
-        use std::io::Read;
-        let full = self.root.join(path);
-        let file = std::fs::File::open(&full).map_err(|e| describe(&e))?;
-        let meta = file.metadata().map_err(|e| describe(&e))?;
-        if meta.is_dir() {
-            return Err("it is a folder, not a file".into());
-        }
-        let mut bytes = Vec::new();
-        let limit = u64::try_from(MAX_FILE_BYTES)
-            .unwrap_or(u64::MAX)
-            .saturating_add(1);
-        file.take(limit)
-            .read_to_end(&mut bytes)
-            .map_err(|e| describe(&e))?;
-        Ok(bytes)
+    fn read(&self, path: &str) -> Result<Vec<u8>, ReadError> {
+        crate::disk::read_inside(&self.root, path, MAX_FILE_BYTES as u64)
     }
 
     fn list(&self, dir: &str) -> Vec<String> {
-        let Ok(entries) = std::fs::read_dir(self.root.join(dir)) else {
+        // Only folders inside the game folder are listed (a linked folder could lead out).
+        let (Ok(root), Ok(real)) = (self.root.canonicalize(), self.root.join(dir).canonicalize())
+        else {
+            return Vec::new();
+        };
+        if !real.starts_with(&root) {
+            return Vec::new();
+        }
+        let Ok(entries) = std::fs::read_dir(real) else {
             return Vec::new();
         };
         let mut names: Vec<String> = entries
@@ -135,14 +128,5 @@ impl FileSource for DirSource {
             .collect();
         names.sort();
         names
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-fn describe(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "file not found".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        _ => e.to_string(),
     }
 }

@@ -51,7 +51,9 @@ fn huge_level_file_is_reported_where_it_is_listed() {
     assert!(
         d.0[0]
             .message
-            .starts_with("`big.toml` is too large (8.0 MiB)")
+            .starts_with("`big.toml` is too large (more than 8 MiB)"),
+        "{}",
+        d.render()
     );
 }
 

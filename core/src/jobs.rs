@@ -136,23 +136,46 @@ mod pool {
     use std::thread::JoinHandle;
 
     /// A fixed pool of worker threads. Completions move through one mutex-protected queue;
-    /// workers never touch the session's state.
+    /// workers never touch the session's state. A pool whose threads could not be started
+    /// runs each request on the polling thread instead, like [`SerialExecutor`].
     pub struct ThreadPool {
         sender: Option<mpsc::Sender<Request>>,
+        receiver: Arc<Mutex<mpsc::Receiver<Request>>>,
         done: Arc<Mutex<VecDeque<Completion>>>,
         workers: Vec<JoinHandle<()>>,
     }
 
     impl ThreadPool {
+        /// A pool of `threads` workers (at least one), or fewer when the system refuses to
+        /// start more; see [`try_new`](Self::try_new) to be told.
         pub fn new(threads: usize) -> Self {
+            match ThreadPool::start(threads) {
+                Ok(pool) | Err((pool, _)) => pool,
+            }
+        }
+
+        /// A pool of exactly `threads` workers (at least one), or the reason the system would
+        /// not start them all (the ones started are stopped again).
+        pub fn try_new(threads: usize) -> std::io::Result<Self> {
+            ThreadPool::start(threads).map_err(|(_, e)| e)
+        }
+
+        fn start(threads: usize) -> Result<Self, (Self, std::io::Error)> {
             let (sender, receiver) = mpsc::channel::<Request>();
             let receiver = Arc::new(Mutex::new(receiver));
             let done = Arc::new(Mutex::new(VecDeque::new()));
-            let workers = (0..threads.max(1))
-                .map(|_| {
-                    let receiver = Arc::clone(&receiver);
-                    let done = Arc::clone(&done);
-                    std::thread::spawn(move || {
+            let mut pool = ThreadPool {
+                sender: Some(sender),
+                receiver,
+                done,
+                workers: Vec::new(),
+            };
+            for i in 0..threads.max(1) {
+                let receiver = Arc::clone(&pool.receiver);
+                let done = Arc::clone(&pool.done);
+                let spawned = std::thread::Builder::new()
+                    .name(format!("ludus-worker-{i}"))
+                    .spawn(move || {
                         loop {
                             let next = match receiver.lock() {
                                 Ok(rx) => rx.recv(),
@@ -164,13 +187,26 @@ mod pool {
                                 q.push_back(completion);
                             }
                         }
-                    })
-                })
-                .collect();
-            ThreadPool {
-                sender: Some(sender),
-                done,
-                workers,
+                    });
+                match spawned {
+                    Ok(handle) => pool.workers.push(handle),
+                    Err(e) => return Err((pool, e)),
+                }
+            }
+            Ok(pool)
+        }
+
+        /// No worker could be started: run what is queued here.
+        fn run_inline(&mut self) {
+            if !self.workers.is_empty() {
+                return;
+            }
+            let Ok(rx) = self.receiver.lock() else { return };
+            while let Ok(request) = rx.try_recv() {
+                let completion = execute(request);
+                if let Ok(mut q) = self.done.lock() {
+                    q.push_back(completion);
+                }
             }
         }
     }
@@ -183,6 +219,7 @@ mod pool {
         }
 
         fn poll(&mut self, max: usize, out: &mut Vec<Completion>) {
+            self.run_inline();
             if let Ok(mut q) = self.done.try_lock() {
                 for _ in 0..max.min(q.len()) {
                     out.extend(q.pop_front());
@@ -191,6 +228,7 @@ mod pool {
         }
 
         fn shutdown(&mut self, out: &mut Vec<Completion>) {
+            self.run_inline();
             self.sender = None;
             for w in self.workers.drain(..) {
                 let _ = w.join();

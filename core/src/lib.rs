@@ -11,6 +11,7 @@
 //! - Data: [`GameDef`] and its parts, components, events, commands, timers, the outbox.
 //! - Presentation: [`RenderFrame`]. Replay: [`StateHash`]. Background work: [`Completions`].
 
+mod budget;
 mod collision;
 mod command;
 mod consequences;
@@ -74,7 +75,8 @@ pub use nav::{FlowField, FlowInput, NavDef};
 pub use outbox::{Outbox, OutboxStats, Presentation, PresentationRequest};
 pub use render::{Camera, Draw, Interpolation, RenderFrame};
 pub use replay::{
-    EntityValues, FORMAT_VERSION, MAGIC, Recording, RecordingError, RecordingHeader, Segment,
+    EntityValues, FORMAT_VERSION, MAGIC, MAX_DECODED_BYTES, MAX_RECORDED_NAME_BYTES,
+    MAX_RECORDING_BYTES, MAX_SEGMENTS, Recording, RecordingError, RecordingHeader, Segment,
     TickRecord, describe_difference, entity_values,
 };
 pub use tick::gameplay::run_stage_detached;

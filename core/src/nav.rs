@@ -44,8 +44,12 @@ pub struct FlowField {
     pub rows: u32,
     pub goal: (u32, u32),
     /// Row-major direction codes: 0 none, 1..=8 the neighbours in [`DIRS`] order.
+    #[serde(deserialize_with = "crate::budget::vec")]
     pub dirs: Vec<u8>,
 }
+
+/// The most cells along either side of a navigation grid.
+pub const MAX_GRID_SIDE: u32 = 1024;
 
 /// Neighbour offsets, code `i + 1`.
 pub const DIRS: [(i32, i32); 8] = [
@@ -68,8 +72,8 @@ impl FlowInput {
             32.0
         };
         let size = bounds.size();
-        let cols = ((size.x / cell).ceil() as u32).clamp(1, 1024);
-        let rows = ((size.y / cell).ceil() as u32).clamp(1, 1024);
+        let cols = ((size.x / cell).ceil() as u32).clamp(1, MAX_GRID_SIDE);
+        let rows = ((size.y / cell).ceil() as u32).clamp(1, MAX_GRID_SIDE);
         let mut input = FlowInput {
             origin: bounds.min,
             cell,
@@ -161,14 +165,57 @@ fn cell_of(origin: Vec2, cell: f32, cols: u32, rows: u32, p: Vec2) -> Option<(u3
 }
 
 impl FlowField {
-    /// The unit direction at `p`, if the field has one there.
+    /// The unit direction at `p`, if the field has one there. A malformed field (see
+    /// [`check`](Self::check)) has no direction where its data is missing or out of range.
     pub fn direction(&self, p: Vec2) -> Option<Vec2> {
         let (x, y) = cell_of(self.origin, self.cell, self.cols, self.rows, p)?;
-        let code = self.dirs[(y * self.cols + x) as usize];
-        if code == 0 {
-            return None;
-        }
-        let (dx, dy) = DIRS[(code - 1) as usize];
+        let at = y as usize * self.cols as usize + x as usize;
+        let code = *self.dirs.get(at)?;
+        let (dx, dy) = *DIRS.get(usize::from(code).checked_sub(1)?)?;
         Some(Vec2::new(dx as f32, dy as f32).normalized_or_zero())
+    }
+
+    /// Checks a field that did not come from [`FlowInput::compute`] (one read from a
+    /// recording): 1 to [`MAX_GRID_SIDE`] cells a side, one direction code in 0..=8 per cell, a
+    /// positive finite cell size, a finite origin and the goal inside the grid.
+    pub fn check(&self) -> Result<(), String> {
+        let (cols, rows) = (self.cols, self.rows);
+        if !(1..=MAX_GRID_SIDE).contains(&cols) || !(1..=MAX_GRID_SIDE).contains(&rows) {
+            return Err(format!(
+                "a flow field of {cols} x {rows} cells (each side has 1 to {MAX_GRID_SIDE})"
+            ));
+        }
+        let cells = cols as usize * rows as usize;
+        if self.dirs.len() != cells {
+            return Err(format!(
+                "a flow field of {cols} x {rows} cells with {} directions",
+                self.dirs.len()
+            ));
+        }
+        if let Some(code) = self.dirs.iter().find(|c| usize::from(**c) > DIRS.len()) {
+            return Err(format!(
+                "a flow field direction code {code} (codes are 0 to {})",
+                DIRS.len()
+            ));
+        }
+        if !(self.cell.is_finite() && self.cell > 0.0) {
+            return Err(format!(
+                "a flow field cell size of {:?} (a positive number)",
+                self.cell
+            ));
+        }
+        if !self.origin.is_finite() {
+            return Err(format!(
+                "a flow field origin of ({:?}, {:?})",
+                self.origin.x, self.origin.y
+            ));
+        }
+        if self.goal.0 >= cols || self.goal.1 >= rows {
+            return Err(format!(
+                "a flow field goal cell ({}, {}) outside its {cols} x {rows} cells",
+                self.goal.0, self.goal.1
+            ));
+        }
+        Ok(())
     }
 }

@@ -120,6 +120,7 @@ pub struct TickInput {
     pub released: u64,
     /// Buttons whose hold was cancelled (focus loss, pause, level change). Never a release.
     pub cancelled: u64,
+    #[serde(deserialize_with = "crate::budget::vec")]
     pub axes: Vec<f32>,
 }
 

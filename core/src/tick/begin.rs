@@ -71,6 +71,11 @@ fn apply_completions(world: &mut SimWorld, completions: &mut Completions, tick: 
         match &c.status {
             JobStatus::Failed(_) => stats.failed += 1,
             JobStatus::Done(JobOutput::FlowField(field)) => {
+                // Only a recording can bring a malformed field; it is never installed.
+                if field.check().is_err() {
+                    stats.failed += 1;
+                    continue;
+                }
                 if c.revision != world.nav.revision {
                     stats.stale_revision += 1;
                     continue;

@@ -4,13 +4,16 @@
 //! It listens on 127.0.0.1 only, answers GET and HEAD (anything else: 405), sends the MIME type
 //! browsers need (`application/wasm` for the module), serves `index.html` for a folder, and
 //! never serves anything outside the folder: `..`, hidden names and backslashes are refused, and
-//! the resolved path (symbolic links followed) must still lie inside the canonical root. Every
-//! response closes its connection; each connection is served on its own thread.
+//! the resolved path (symbolic links followed) must still lie inside the canonical root and be
+//! a regular file. Every response closes its connection. One thread serves every connection,
+//! with bounds on their number, their request heads and their time (see `conn.rs`).
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::{Ipv4Addr, TcpListener, TcpStream};
+mod conn;
+
+use conn::Response;
+use std::io::Write;
+use std::net::{Ipv4Addr, TcpListener};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {
@@ -20,9 +23,6 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 8000)]
     pub port: u16,
 }
-
-/// The largest request head read before answering 431.
-const MAX_HEAD: usize = 16 * 1024;
 
 /// The Content-Type of a file, by extension.
 pub fn mime(path: &Path) -> &'static str {
@@ -97,18 +97,20 @@ pub fn resolve(root: &Path, target: &str) -> Option<PathBuf> {
     (real.starts_with(root) && real.is_file()).then_some(real)
 }
 
-fn respond(stream: &mut TcpStream, status: &str, headers: &[(&str, String)], body: &[u8]) {
+/// A response with these headers and a body held in memory (`Connection: close` added).
+fn respond(status: &str, headers: &[(&str, String)], body: &[u8]) -> Response {
     let mut head = format!("HTTP/1.1 {status}\r\n");
     for (k, v) in headers {
         head.push_str(&format!("{k}: {v}\r\n"));
     }
     head.push_str("Connection: close\r\n\r\n");
-    let _ = stream.write_all(head.as_bytes());
-    let _ = stream.write_all(body);
-    let _ = stream.flush();
+    let mut head = head.into_bytes();
+    head.extend_from_slice(body);
+    Response { head, body: None }
 }
 
-fn plain(stream: &mut TcpStream, status: &str, extra: &[(&str, String)], head_only: bool) {
+/// A short plain-text response naming its status.
+fn plain(status: &str, extra: &[(&str, String)], head_only: bool) -> Response {
     let body = format!("{status}\n");
     let mut headers = vec![
         ("Content-Type", "text/plain; charset=utf-8".to_string()),
@@ -116,92 +118,60 @@ fn plain(stream: &mut TcpStream, status: &str, extra: &[(&str, String)], head_on
     ];
     headers.extend(extra.iter().cloned());
     let body = if head_only { &b""[..] } else { body.as_bytes() };
-    respond(stream, status, &headers, body);
+    respond(status, &headers, body)
 }
 
-/// Reads the request head; `None` when the client sent nothing usable.
-fn read_head(stream: &TcpStream) -> Result<Vec<String>, &'static str> {
-    let mut reader = BufReader::new(stream);
-    let mut lines = Vec::new();
-    let mut total = 0;
-    loop {
-        let mut line = String::new();
-        match reader.read_line(&mut line) {
-            Ok(0) => return Err("closed"),
-            Ok(n) => total += n,
-            Err(_) => return Err("unreadable"),
-        }
-        if total > MAX_HEAD {
-            return Err("too large");
-        }
-        let line = line.trim_end_matches(['\r', '\n']).to_string();
-        if line.is_empty() {
-            return Ok(lines);
-        }
-        lines.push(line);
+/// The request target as logged: control characters escaped, at most 200 characters.
+fn shown(target: &str) -> String {
+    let mut s: String = target
+        .chars()
+        .take(200)
+        .flat_map(char::escape_default)
+        .collect();
+    if target.chars().count() > 200 {
+        s.push_str("...");
     }
+    s
 }
 
-/// Answers one connection.
-pub fn handle(mut stream: TcpStream, root: &Path) {
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-    let _ = stream.set_write_timeout(Some(Duration::from_secs(30)));
-    let head = match read_head(&stream) {
-        Ok(h) => h,
-        Err("too large") => {
-            return plain(
-                &mut stream,
-                "431 Request Header Fields Too Large",
-                &[],
-                false,
-            );
-        }
-        Err(_) => return,
-    };
-    let mut words = head.first().map(|l| l.split(' ')).into_iter().flatten();
+/// Answers one complete request head.
+pub fn answer(head: &[u8], root: &Path) -> Response {
+    let text = String::from_utf8_lossy(head);
+    let first = text.lines().next().unwrap_or("");
+    let mut words = first.split(' ');
     let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
     let head_only = method == "HEAD";
     if method != "GET" && !head_only {
-        eprintln!("{method} {target} 405");
+        eprintln!("{} {} 405", shown(method), shown(target));
         return plain(
-            &mut stream,
             "405 Method Not Allowed",
             &[("Allow", "GET, HEAD".into())],
             false,
         );
     }
-    let Some(file) = resolve(root, target) else {
-        eprintln!("{method} {target} 404");
-        return plain(&mut stream, "404 Not Found", &[], head_only);
+    let Some((file, len, path)) =
+        resolve(root, target).and_then(|p| conn::open(&p).map(|(f, len)| (f, len, p)))
+    else {
+        eprintln!("{method} {} 404", shown(target));
+        return plain("404 Not Found", &[], head_only);
     };
-    let body = match std::fs::read(&file) {
-        Ok(b) => b,
-        Err(_) => {
-            eprintln!("{method} {target} 404");
-            return plain(&mut stream, "404 Not Found", &[], head_only);
-        }
-    };
-    eprintln!("{method} {target} 200");
+    eprintln!("{method} {} 200", shown(target));
     let headers = [
-        ("Content-Type", mime(&file).to_string()),
-        ("Content-Length", body.len().to_string()),
+        ("Content-Type", mime(&path).to_string()),
+        ("Content-Length", len.to_string()),
         ("Cache-Control", "no-cache".to_string()),
         ("X-Content-Type-Options", "nosniff".to_string()),
     ];
-    respond(
-        &mut stream,
-        "200 OK",
-        &headers,
-        if head_only { &[] } else { &body },
-    );
+    let mut response = respond("200 OK", &headers, &[]);
+    if !head_only {
+        response.body = Some(std::io::Read::take(file, len));
+    }
+    response
 }
 
-/// Serves `root` (canonical) on `listener` until the process ends.
+/// Serves `root` (canonical) on `listener` until the process ends, on the calling thread.
 pub fn run(listener: TcpListener, root: PathBuf) {
-    for stream in listener.incoming().flatten() {
-        let root = root.clone();
-        std::thread::spawn(move || handle(stream, &root));
-    }
+    conn::serve(listener, &mut |head| answer(head, &root));
 }
 
 pub fn main(args: ServeArgs) -> i32 {
@@ -237,6 +207,7 @@ pub fn main(args: ServeArgs) -> i32 {
 mod tests {
     use super::*;
     use std::io::Read;
+    use std::net::TcpStream;
 
     /// A folder to serve, one per test (tests run in parallel in one process).
     fn site(test: &str) -> PathBuf {
@@ -333,6 +304,36 @@ mod tests {
 
         let r = ask(port, "GET /../../etc/passwd HTTP/1.1\r\n\r\n");
         assert!(r.starts_with("HTTP/1.1 404 "), "{r}");
+        let _ = std::fs::remove_dir_all(served);
+    }
+
+    #[test]
+    fn oversized_heads_are_refused_and_idle_clients_do_not_block_others() {
+        let root = site("hostile");
+        let served = root.clone();
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || run(listener, root));
+
+        // Headers past the limit: 431; a request line past it: 414. Both close.
+        let big_header = format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "a".repeat(20_000));
+        let r = ask(port, &big_header);
+        assert!(r.starts_with("HTTP/1.1 431 "), "{r}");
+        let long_line = format!("GET /{} HTTP/1.1\r\n\r\n", "a".repeat(20_000));
+        let r = ask(port, &long_line);
+        assert!(r.starts_with("HTTP/1.1 414 "), "{r}");
+        // Bare line feeds end a head too.
+        let r = ask(port, "GET / HTTP/1.0\n\n");
+        assert!(r.starts_with("HTTP/1.1 200 OK\r\n"), "{r}");
+
+        // More idle connections than the cap: the oldest make way for a real request.
+        let idle: Vec<TcpStream> = (0..conn::MAX_CONNECTIONS + 40)
+            .map(|_| TcpStream::connect((Ipv4Addr::LOCALHOST, port)).unwrap())
+            .collect();
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let r = ask(port, "GET /game.wasm HTTP/1.1\r\n\r\n");
+        assert!(r.starts_with("HTTP/1.1 200 OK\r\n"), "{r}");
+        drop(idle);
         let _ = std::fs::remove_dir_all(served);
     }
 }
