@@ -12,7 +12,7 @@
 //! | bytes | content |
 //! | --- | --- |
 //! | 8 | magic `LUDUSREC` |
-//! | 4 | format version ([`FORMAT_VERSION`]) |
+//! | 4 | format version ([`FORMAT_VERSION`]; version 1 is still read) |
 //! | 8 | payload length |
 //! | n | payload: the [`Recording`] encoded with postcard 1.x |
 //! | 8 | XXH3-64 of the payload |
@@ -182,7 +182,7 @@ impl Recording {
                 expected: 12,
                 found: bytes.len() as u64,
             })?;
-        if version != FORMAT_VERSION {
+        if !(1..=FORMAT_VERSION).contains(&version) {
             return Err(RecordingError::Version {
                 found: version,
                 expected: FORMAT_VERSION,
@@ -215,8 +215,10 @@ impl Recording {
                 "trailing bytes after the checksum".into(),
             ));
         }
-        let (decoded, exhausted) =
-            crate::budget::decoding(budget, || postcard::from_bytes::<Recording>(payload));
+        let (decoded, exhausted) = crate::budget::decoding(budget, || match version {
+            1 => postcard::from_bytes::<v1::Recording>(payload).map(Recording::from),
+            _ => postcard::from_bytes::<Recording>(payload),
+        });
         let recording = match decoded {
             Ok(r) => r,
             Err(_) if exhausted => {
@@ -303,6 +305,65 @@ impl Recording {
 
     pub fn total_ticks(&self) -> usize {
         self.segments.iter().map(|s| s.ticks.len()).sum()
+    }
+}
+
+/// Version 1 of the format: the header's limits had no `contacts`, `variables` or
+/// `state_keys` (they take their defaults, which is what the recorded game ran with).
+mod v1 {
+    use super::{RecordingHeader, Segment};
+    use crate::def::{AiPolicy, Limits};
+    use crate::frame::clock::TickPolicy;
+    use serde::Deserialize;
+
+    #[derive(Deserialize)]
+    pub struct Recording {
+        header: Header,
+        segments: Vec<Segment>,
+    }
+
+    #[derive(Deserialize)]
+    struct Header {
+        build: String,
+        game: String,
+        game_dir: Option<String>,
+        content_hash: u64,
+        tick: TickPolicy,
+        ai: AiPolicy,
+        seed: u64,
+        limits: [u32; 7],
+        entities: u32,
+    }
+
+    impl From<Recording> for super::Recording {
+        fn from(r: Recording) -> Self {
+            let h = r.header;
+            let [max_entities, events_per_tick, commands_per_tick, outbox, timers, draws, jobs] =
+                h.limits;
+            super::Recording {
+                header: RecordingHeader {
+                    build: h.build,
+                    game: h.game,
+                    game_dir: h.game_dir,
+                    content_hash: h.content_hash,
+                    tick: h.tick,
+                    ai: h.ai,
+                    seed: h.seed,
+                    limits: Limits {
+                        max_entities,
+                        events_per_tick,
+                        commands_per_tick,
+                        outbox,
+                        timers,
+                        draws,
+                        jobs,
+                        ..Limits::default()
+                    },
+                    entities: h.entities,
+                },
+                segments: r.segments,
+            }
+        }
     }
 }
 
