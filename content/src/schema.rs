@@ -361,7 +361,7 @@ pub(crate) static SCRIPTS: TableSchema = TableSchema {
           fault.",
     keys: &[
         key("files", Ty::Paths { ext: ".lua" }, Dflt::Empty, "", "Script files, each non-empty UTF-8.", "files = [\"scripts/main.lua\"]"),
-        key("budget", int(1_000, 1_000_000_000), Dflt::Int(2_000_000), "instructions", "Lua instructions per tick, all handlers together.", "budget = 2000000"),
+        key("budget", int(1_000, 1_000_000_000), Dflt::Int(2_000_000), "units", "Script budget per tick, all handlers together: one unit per Lua instruction, plus bulk work (copies, searches, library loops) by its size; see docs/scripting.md.", "budget = 2000000"),
         key("memory", int(1, 4_096), Dflt::Int(64), "MiB", "The most memory the Lua heap may hold.", "memory = 64"),
     ],
 };
