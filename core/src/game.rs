@@ -9,7 +9,10 @@ use crate::frame::input::TickInput;
 use crate::frame::session::{LoadRequest, LoadStatus, Simulation};
 use crate::jobs::Completions;
 use crate::outbox::Outbox;
-use crate::tick::{PHASE_ACCESS, TickContext, TickOptions, TickReport, check_order, run_tick};
+use crate::tick::access::check_order;
+use crate::tick::report::{TickOptions, TickReport};
+use crate::tick::system::{ScheduleError, System};
+use crate::tick::{TickContext, run_tick};
 use crate::world::{SimWorld, WorldId};
 use std::sync::Arc;
 
@@ -36,16 +39,16 @@ impl Game {
         mut consequences: Box<dyn Consequences>,
         extra: u32,
     ) -> Result<Game, Fault> {
-        debug_assert!(
-            check_order(&PHASE_ACCESS).is_ok(),
-            "phase order disagrees with declarations"
-        );
         def.tick
             .validate()
             .map_err(|e| Fault::new(FaultKind::Load, format!("tick policy: {e}")))?;
         let world = SimWorld::build(&def, def.entry_level, WorldId(1), extra)?;
         consequences.begin_world(&def, &world)?;
         let ctx = TickContext::new(&def);
+        debug_assert!(
+            check_order(&ctx.schedule.access()).is_ok(),
+            "phase order disagrees with declarations"
+        );
         Ok(Game {
             def,
             world,
@@ -55,6 +58,20 @@ impl Game {
             extra_entities: extra,
             last_report: None,
         })
+    }
+
+    /// Adds a system of the embedding program to every tick (see [`System`]). The schedule is
+    /// ordered again; an error names the systems that cannot be ordered. Orders that hold only
+    /// by registration (see [`Schedule::warnings`](crate::Schedule::warnings)) are returned.
+    pub fn add_system(&mut self, system: System) -> Result<Vec<String>, ScheduleError> {
+        self.ctx.schedule.add(system)?;
+        Ok(self
+            .ctx
+            .schedule
+            .warnings()
+            .iter()
+            .map(|w| w.to_string())
+            .collect())
     }
 
     pub fn def(&self) -> &GameDef {

@@ -79,12 +79,13 @@ pub use replay::{
     MAX_RECORDING_BYTES, MAX_SEGMENTS, Recording, RecordingError, RecordingHeader, Segment,
     TickRecord, describe_difference, entity_values,
 };
+pub use tick::access::{OrderError, PhaseAccess, Resource, check_order};
 pub use tick::gameplay::run_stage_detached;
 pub use tick::motion::integrate;
-pub use tick::{
-    OrderError, PHASE_ACCESS, Phase, PhaseAccess, Resource, TickContext, TickOptions, TickReport,
-    check_order, run_tick,
-};
+pub use tick::phase::Phase;
+pub use tick::report::{TickOptions, TickReport};
+pub use tick::system::{Access, Schedule, ScheduleError, ScheduleWarning, System, TickState};
+pub use tick::{TickContext, native_systems, run_tick};
 pub use timer::{DueTimer, PendingTimer, TimerId, TimerQueue, TimerSpec, TimerStats};
 pub use world::components::{
     BoundsRule, Brain, CameraTarget, Collider, Control, Cooldowns, Deadline, Health, Identity,

@@ -338,8 +338,15 @@ mod v1 {
     impl From<Recording> for super::Recording {
         fn from(r: Recording) -> Self {
             let h = r.header;
-            let [max_entities, events_per_tick, commands_per_tick, outbox, timers, draws, jobs] =
-                h.limits;
+            let [
+                max_entities,
+                events_per_tick,
+                commands_per_tick,
+                outbox,
+                timers,
+                draws,
+                jobs,
+            ] = h.limits;
             super::Recording {
                 header: RecordingHeader {
                     build: h.build,

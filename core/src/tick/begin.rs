@@ -5,20 +5,55 @@
 //! (existing values only); fills the spawn and level-start events; snapshots due timers; copies
 //! current to previous transforms (after completions, so a jump they cause is not interpolated).
 
-use crate::def::GameDef;
-use crate::event::StartEvent;
+use crate::event::{EventKind, StartEvent};
 use crate::fault::Fault;
 use crate::jobs::{Completions, JobOutput, JobStatus};
+use crate::tick::access::Resource;
+use crate::tick::phase::Phase;
+use crate::tick::system::{Decl, TickState};
 use crate::world::SimWorld;
 use crate::world::components::{Position, PrevPosition};
 
-pub(crate) fn begin_tick(
-    world: &mut SimWorld,
-    def: &GameDef,
-    tick: u64,
-    completions: &mut Completions,
-) -> Result<usize, Fault> {
-    let s = &mut world.scratch;
+use Resource as R;
+
+/// BeginTick's systems, in registration order.
+pub(crate) const SYSTEMS: &[Decl] = &[
+    Decl {
+        writes: &[R::StructuralCommands],
+        ..Decl::new("clear", Phase::BeginTick, clear)
+    },
+    Decl {
+        reads: &[R::Completions],
+        reads_previous: &[R::EntitySet],
+        writes: &[R::NavField, R::Health, R::Velocity],
+        after: &["clear"],
+        ..Decl::new("completions", Phase::BeginTick, completions)
+    },
+    Decl {
+        reads_previous: &[R::SpawnOutcomes],
+        produces: &[EventKind::LevelStarted, EventKind::Spawned],
+        consumes_carried: &[EventKind::Spawned, EventKind::Damage],
+        after: &["clear"],
+        ..Decl::new("carried", Phase::BeginTick, carried)
+    },
+    Decl {
+        reads_previous: &[R::Timers],
+        writes: &[R::Timers],
+        produces: &[EventKind::Timer],
+        after: &["clear"],
+        ..Decl::new("due_timers", Phase::BeginTick, due_timers)
+    },
+    Decl {
+        reads_previous: &[R::Position],
+        writes: &[R::PrevPosition],
+        after: &["completions"],
+        ..Decl::new("previous", Phase::BeginTick, previous)
+    },
+];
+
+/// Empties every tick-local queue.
+fn clear(t: &mut TickState<'_>) -> Result<(), Fault> {
+    let s = &mut t.world.scratch;
     s.events.clear();
     s.due_timers.clear();
     s.commands.clear();
@@ -27,14 +62,26 @@ pub(crate) fn begin_tick(
     s.teleports.clear();
     s.pending.clear();
     s.staged.clear();
+    Ok(())
+}
 
-    let applied = apply_completions(world, completions, tick);
+fn completions(t: &mut TickState<'_>) -> Result<(), Fault> {
+    t.report.completions_applied = apply_completions(t.world, t.completions, t.tick);
+    Ok(())
+}
 
+/// The level start, last tick's spawn outcomes and the damage carried from its stage 2.
+fn carried(t: &mut TickState<'_>) -> Result<(), Fault> {
+    let world = &mut *t.world;
     let s = &mut world.scratch;
-    if tick == 1 {
-        let level = def.levels.get(world.level).map_or("", |l| l.name.as_str());
+    if t.tick == 1 {
+        let level = t
+            .def
+            .levels
+            .get(world.level)
+            .map_or("", |l| l.name.as_str());
         s.events.level_start.push(StartEvent {
-            tick,
+            tick: t.tick,
             level: level.into(),
         });
     }
@@ -42,12 +89,23 @@ pub(crate) fn begin_tick(
     world.spawn_outcomes.clear();
     std::mem::swap(&mut s.events.damage, &mut world.carried_damage);
     world.carried_damage.clear();
-    world.timers.snapshot_due(tick, &mut s.due_timers)?;
+    Ok(())
+}
 
-    for (cur, prev) in world.ecs.query_mut::<(&Position, &mut PrevPosition)>() {
+fn due_timers(t: &mut TickState<'_>) -> Result<(), Fault> {
+    let world = &mut *t.world;
+    world
+        .timers
+        .snapshot_due(t.tick, &mut world.scratch.due_timers)
+}
+
+/// Copies current to previous transforms (after completions, so a jump they cause is not
+/// interpolated).
+fn previous(t: &mut TickState<'_>) -> Result<(), Fault> {
+    for (cur, prev) in t.world.ecs.query_mut::<(&Position, &mut PrevPosition)>() {
         prev.0 = cur.0;
     }
-    Ok(applied)
+    Ok(())
 }
 
 /// Applies the tick's batch of background results in request-id order, discarding (and

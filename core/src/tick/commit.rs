@@ -11,14 +11,33 @@
 use crate::def::GameDef;
 use crate::fault::{Fault, FaultKind};
 use crate::limits::Limit;
+use crate::tick::access::Resource;
+use crate::tick::phase::Phase;
+use crate::tick::system::Decl;
 use crate::world::SimWorld;
 use crate::world::components::{Position, PrevPosition};
 
-pub(crate) fn commit(
-    world: &mut SimWorld,
-    def: &GameDef,
-    tick: u64,
-) -> Result<(usize, usize), Fault> {
+use Resource as R;
+
+/// Commit's one system.
+pub(crate) const SYSTEMS: &[Decl] = &[Decl {
+    reads: &[R::StructuralCommands],
+    writes: &[
+        R::EntitySet,
+        R::Position,
+        R::PrevPosition,
+        R::ContactCache,
+        R::SpawnOutcomes,
+    ],
+    ..Decl::new("commit", Phase::Commit, |t| {
+        let (spawned, destroyed) = commit(t.world, t.def, t.tick)?;
+        t.report.spawned = spawned;
+        t.report.destroyed = destroyed;
+        Ok(())
+    })
+}];
+
+fn commit(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(usize, usize), Fault> {
     let s = &mut world.scratch;
     // Preflight. Destroys are unique (pending set) and name live entities.
     let live = world.index.len();

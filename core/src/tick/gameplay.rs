@@ -24,29 +24,98 @@
 use crate::command::{Command, Stage};
 use crate::consequences::{Consequences, Gameplay};
 use crate::def::GameDef;
-use crate::event::{DamageEvent, TimerEvent, push_bounded};
+use crate::event::{DamageEvent, EventKind, TimerEvent, push_bounded};
 use crate::fault::{Fault, FaultKind};
 use crate::limits::{Limit, push_within};
 use crate::outbox::Presentation;
+use crate::tick::access::Resource;
+use crate::tick::phase::Phase;
+use crate::tick::system::Decl;
 use crate::world::SimWorld;
 use crate::world::components::*;
 
-pub(crate) fn gameplay(
-    world: &mut SimWorld,
-    def: &GameDef,
-    tick: u64,
-    consequences: &mut dyn Consequences,
-) -> Result<(), Fault> {
-    deliverable_timers(world, def, tick)?;
-    run_stage(world, def, tick, Stage::One, consequences)?;
-    let delivered: Vec<_> = world.scratch.events.timers.iter().map(|t| t.id).collect();
-    for id in delivered {
-        world.timers.finish(id);
-    }
-    apply(world, def, tick, Stage::One)?;
-    run_stage(world, def, tick, Stage::Two, consequences)?;
-    apply(world, def, tick, Stage::Two)
-}
+use Resource as R;
+
+const STAGE_ONE_EVENTS: &[EventKind] = &[
+    EventKind::LevelStarted,
+    EventKind::Spawned,
+    EventKind::Action,
+    EventKind::Collision,
+    EventKind::Trigger,
+    EventKind::Expired,
+    EventKind::Timer,
+];
+const STAGE_READS: &[R] = &[
+    R::Score,
+    R::Vars,
+    R::Timers,
+    R::Health,
+    R::ScriptState,
+    R::Rng,
+];
+const APPLY_WRITES: &[R] = &[
+    R::Health,
+    R::Score,
+    R::Vars,
+    R::ScriptState,
+    R::Timers,
+    R::Velocity,
+    R::StructuralCommands,
+    R::StagedPresentation,
+];
+
+/// Gameplay's systems, in registration order: the two stages and Rust's application of their
+/// commands, strictly one after the other.
+pub(crate) const SYSTEMS: &[Decl] = &[
+    Decl {
+        reads: &[R::Timers],
+        reads_previous: &[R::EntitySet],
+        writes: &[R::Timers],
+        consumes: &[EventKind::Timer],
+        ..Decl::new("deliverable_timers", Phase::Gameplay, |t| {
+            deliverable_timers(t.world, t.def, t.tick)
+        })
+    },
+    Decl {
+        reads: STAGE_READS,
+        reads_previous: &[R::EntitySet],
+        writes: &[R::Rng, R::Timers],
+        consumes: STAGE_ONE_EVENTS,
+        after: &["deliverable_timers"],
+        ..Decl::new("stage_one", Phase::Gameplay, |t| {
+            run_stage(t.world, t.def, t.tick, Stage::One, t.consequences)?;
+            let world = &mut *t.world;
+            for timer in &world.scratch.events.timers {
+                world.timers.finish(timer.id);
+            }
+            Ok(())
+        })
+    },
+    Decl {
+        writes: APPLY_WRITES,
+        produces: &[EventKind::Damage],
+        after: &["stage_one"],
+        ..Decl::new("apply_one", Phase::Gameplay, |t| {
+            apply(t.world, t.def, t.tick, Stage::One)
+        })
+    },
+    Decl {
+        reads: STAGE_READS,
+        writes: &[R::Rng, R::Timers],
+        consumes: &[EventKind::Damage],
+        after: &["apply_one"],
+        ..Decl::new("stage_two", Phase::Gameplay, |t| {
+            run_stage(t.world, t.def, t.tick, Stage::Two, t.consequences)
+        })
+    },
+    Decl {
+        writes: APPLY_WRITES,
+        after: &["stage_two"],
+        ..Decl::new("apply_two", Phase::Gameplay, |t| {
+            apply(t.world, t.def, t.tick, Stage::Two)
+        })
+    },
+];
 
 fn deliverable_timers(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
     let due = std::mem::take(&mut world.scratch.due_timers);

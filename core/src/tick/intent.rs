@@ -13,31 +13,72 @@
 //! rate or CPU time.
 
 use crate::def::{BehaviourKind, GameDef, Overrides, TriggerOn};
-use crate::event::{ActionEvent, ExpireEvent, ExpireReason, Party, push_bounded};
+use crate::event::{ActionEvent, EventKind, ExpireEvent, ExpireReason, Party, push_bounded};
 use crate::fault::{Fault, FaultKind};
 use crate::frame::input::TickInput;
 use crate::jobs::{Completions, JobInput};
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::nav::FlowField;
+use crate::tick::access::Resource;
+use crate::tick::phase::Phase;
+use crate::tick::system::Decl;
 use crate::world::SimWorld;
 use crate::world::components::*;
 
-pub(crate) fn intent(
-    world: &mut SimWorld,
-    def: &GameDef,
-    tick: u64,
-    input: &TickInput,
-    completions: &mut Completions,
-) -> Result<(), Fault> {
-    let cap = def.limits.events_per_tick;
-    expirations(world, tick, cap)?;
-    spawners(world, def, tick)?;
-    control(world, def, tick, input, cap)?;
-    navigation(world, def, completions);
-    behaviours(world, def, tick);
-    Ok(())
-}
+use Resource as R;
+
+/// Intent's systems, in registration order.
+pub(crate) const SYSTEMS: &[Decl] = &[
+    Decl {
+        reads: &[R::Lifetime],
+        reads_previous: &[R::Position, R::EntitySet],
+        writes: &[R::StructuralCommands],
+        produces: &[EventKind::Expired],
+        ..Decl::new("expirations", Phase::Intent, |t| {
+            expirations(t.world, t.tick, t.def.limits.events_per_tick)
+        })
+    },
+    Decl {
+        writes: &[R::Rng, R::StructuralCommands],
+        ..Decl::new("spawners", Phase::Intent, |t| {
+            spawners(t.world, t.def, t.tick)
+        })
+    },
+    Decl {
+        reads: &[R::Input, R::Control, R::Cooldowns],
+        reads_previous: &[R::Position],
+        writes: &[R::Velocity, R::Control, R::Cooldowns],
+        produces: &[EventKind::Action],
+        ..Decl::new("control", Phase::Intent, |t| {
+            control(
+                t.world,
+                t.def,
+                t.tick,
+                t.input,
+                t.def.limits.events_per_tick,
+            )
+        })
+    },
+    Decl {
+        reads: &[R::NavField],
+        reads_previous: &[R::Position],
+        writes: &[R::Requests],
+        ..Decl::new("navigation", Phase::Intent, |t| {
+            navigation(t.world, t.def, t.completions);
+            Ok(())
+        })
+    },
+    Decl {
+        reads: &[R::Brain, R::NavField],
+        reads_previous: &[R::Position, R::EntitySet],
+        writes: &[R::Brain, R::Velocity],
+        ..Decl::new("behaviours", Phase::Intent, |t| {
+            behaviours(t.world, t.def, t.tick);
+            Ok(())
+        })
+    },
+];
 
 /// Requests a new flow field when the goal entity has moved to another cell and no request is
 /// in flight. The grid is copied into the request: the job owns its input.

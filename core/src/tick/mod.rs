@@ -1,318 +1,69 @@
-//! The fixed phases of one simulation tick, their declared access, and [`run_tick`], the one
-//! place their order is written down.
+//! One simulation tick: [`run_tick`] runs the phases in [`Phase::ALL`] order, each phase its
+//! systems in the order their declarations give (see [`system`]). One file per phase declares
+//! that phase's systems.
 
+pub(crate) mod access;
 pub(crate) mod begin;
 pub(crate) mod commit;
+pub(crate) mod end;
 pub(crate) mod gameplay;
 pub(crate) mod intent;
 pub(crate) mod motion;
 pub(crate) mod phase;
+pub(crate) mod report;
+pub(crate) mod system;
 
 use crate::consequences::Consequences;
 use crate::def::GameDef;
-use crate::event::EventKind;
 use crate::fault::{Fault, FaultKind};
 use crate::frame::input::TickInput;
 use crate::jobs::Completions;
 use crate::outbox::Outbox;
-pub use crate::tick::phase::Phase;
+use crate::tick::phase::Phase;
+use crate::tick::report::{TickOptions, TickReport};
+use crate::tick::system::{Schedule, TickState};
 use crate::world::SimWorld;
-use crate::world::hash::StateHash;
 
-/// State a phase reads or writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Resource {
-    /// The `Position` component.
-    Position,
-    /// The `PrevPosition` component.
-    PrevPosition,
-    Velocity,
-    Health,
-    Brain,
-    Control,
-    Cooldowns,
-    Lifetime,
-    ScriptState,
-    Timers,
-    ContactCache,
-    Score,
-    Vars,
-    Rng,
-    /// Which entities exist.
-    EntitySet,
-    SpawnOutcomes,
-    StructuralCommands,
-    StagedPresentation,
-    Outbox,
-    TickNumber,
-    Input,
-    /// Background results waiting for BeginTick.
-    Completions,
-    /// Background requests submitted.
-    Requests,
-    /// The installed flow field.
-    NavField,
+/// The framework's own systems, by phase (each list in registration order).
+fn native_schedule() -> Schedule {
+    Schedule::of(&[
+        begin::SYSTEMS,
+        intent::SYSTEMS,
+        motion::SYSTEMS,
+        gameplay::SYSTEMS,
+        commit::SYSTEMS,
+        end::SYSTEMS,
+    ])
+    .expect("the native systems form a valid schedule")
 }
 
-/// What one phase touches.
-///
-/// - `reads`: state the phase needs as earlier phases of this tick left it. A later phase
-///   writing it would mean the read sees a stale value: an ordering error.
-/// - `reads_previous`: state the phase reads knowing that later phases of this tick also write
-///   it, so their writes reach it only in the next tick (for example Motion integrates the
-///   positions Commit's teleports and spawns set at the end of the previous tick).
-/// - `writes`, `produces`, `consumes`: what it changes and which event queues it fills and reads.
-/// - `consumes_carried`: events a previous tick produced (spawn outcomes, late damage).
-#[derive(Clone, Copy, Debug)]
-pub struct PhaseAccess {
-    pub phase: Phase,
-    pub reads: &'static [Resource],
-    pub reads_previous: &'static [Resource],
-    pub writes: &'static [Resource],
-    pub produces: &'static [EventKind],
-    pub consumes: &'static [EventKind],
-    /// Events consumed that a previous tick produced (carried queues).
-    pub consumes_carried: &'static [EventKind],
-}
-
-use EventKind as E;
-use Resource as R;
-
-/// The declared access of every phase, in call order. [`check_order`] verifies it.
-pub const PHASE_ACCESS: [PhaseAccess; 6] = [
-    PhaseAccess {
-        phase: Phase::BeginTick,
-        reads: &[R::Completions],
-        reads_previous: &[R::Position, R::Timers, R::SpawnOutcomes, R::EntitySet],
-        writes: &[
-            R::PrevPosition,
-            R::Timers,
-            R::Health,
-            R::Velocity,
-            R::NavField,
-            R::StructuralCommands,
-        ],
-        produces: &[E::LevelStarted, E::Spawned, E::Timer],
-        consumes: &[],
-        consumes_carried: &[E::Spawned, E::Damage],
-    },
-    PhaseAccess {
-        phase: Phase::Intent,
-        reads: &[
-            R::Input,
-            R::Brain,
-            R::Control,
-            R::Cooldowns,
-            R::Lifetime,
-            R::NavField,
-        ],
-        reads_previous: &[R::Position, R::EntitySet],
-        writes: &[
-            R::Requests,
-            R::Velocity,
-            R::Brain,
-            R::Control,
-            R::Cooldowns,
-            R::Rng,
-            R::StructuralCommands,
-        ],
-        produces: &[E::Action, E::Expired],
-        consumes: &[],
-        consumes_carried: &[],
-    },
-    PhaseAccess {
-        phase: Phase::Motion,
-        reads: &[],
-        reads_previous: &[R::Velocity, R::Position, R::ContactCache, R::EntitySet],
-        writes: &[
-            R::Position,
-            R::Velocity,
-            R::ContactCache,
-            R::StructuralCommands,
-        ],
-        produces: &[E::Collision, E::Trigger, E::Expired],
-        consumes: &[],
-        consumes_carried: &[],
-    },
-    PhaseAccess {
-        phase: Phase::Gameplay,
-        reads: &[
-            R::Score,
-            R::Vars,
-            R::Timers,
-            R::Health,
-            R::ScriptState,
-            R::Rng,
-        ],
-        reads_previous: &[R::EntitySet],
-        writes: &[
-            R::Health,
-            R::Score,
-            R::Vars,
-            R::ScriptState,
-            R::Timers,
-            R::Rng,
-            R::Velocity,
-            R::StructuralCommands,
-            R::StagedPresentation,
-        ],
-        produces: &[E::Damage],
-        consumes: &[
-            E::LevelStarted,
-            E::Spawned,
-            E::Action,
-            E::Collision,
-            E::Trigger,
-            E::Expired,
-            E::Timer,
-            E::Damage,
-        ],
-        consumes_carried: &[],
-    },
-    PhaseAccess {
-        phase: Phase::Commit,
-        reads: &[R::StructuralCommands],
-        reads_previous: &[],
-        writes: &[
-            R::EntitySet,
-            R::Position,
-            R::PrevPosition,
-            R::ContactCache,
-            R::SpawnOutcomes,
-        ],
-        produces: &[],
-        consumes: &[],
-        consumes_carried: &[],
-    },
-    PhaseAccess {
-        phase: Phase::EndTick,
-        reads: &[
-            R::Position,
-            R::Velocity,
-            R::Health,
-            R::Timers,
-            R::Score,
-            R::Vars,
-            R::Rng,
-            R::EntitySet,
-            R::StagedPresentation,
-        ],
-        reads_previous: &[],
-        writes: &[R::TickNumber, R::Outbox],
-        produces: &[],
-        consumes: &[],
-        consumes_carried: &[],
-    },
-];
-
-/// An ordering problem found by [`check_order`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OrderError {
-    /// `reader` reads `resource`, which the later phase `writer` writes, without declaring that
-    /// it reads the previous tick's value.
-    ReadBeforeWrite {
-        reader: Phase,
-        writer: Phase,
-        resource: Resource,
-    },
-    /// `consumer` consumes `event`, which no phase up to and including it produces.
-    ConsumedBeforeProduced { consumer: Phase, event: EventKind },
-    /// The table is not in [`Phase::ALL`] order.
-    OutOfOrder { position: usize, phase: Phase },
-}
-
-/// Verifies that the fixed call order agrees with the declared access.
-pub fn check_order(table: &[PhaseAccess]) -> Result<(), Vec<OrderError>> {
-    let mut errors = Vec::new();
-    for (i, access) in table.iter().enumerate() {
-        if Phase::ALL.get(i) != Some(&access.phase) {
-            errors.push(OrderError::OutOfOrder {
-                position: i,
-                phase: access.phase,
-            });
-        }
-        for &resource in access.reads {
-            for later in &table[i + 1..] {
-                if later.writes.contains(&resource) {
-                    errors.push(OrderError::ReadBeforeWrite {
-                        reader: access.phase,
-                        writer: later.phase,
-                        resource,
-                    });
-                }
-            }
-        }
-        for &event in access.consumes {
-            let produced = table[..=i].iter().any(|p| p.produces.contains(&event))
-                || table[..=i]
-                    .iter()
-                    .any(|p| p.consumes_carried.contains(&event));
-            if !produced {
-                errors.push(OrderError::ConsumedBeforeProduced {
-                    consumer: access.phase,
-                    event,
-                });
-            }
-        }
-    }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors)
-    }
-}
-
-/// Optional work at EndTick.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TickOptions {
-    /// Compute the canonical state hash.
-    pub hash: bool,
-    /// Run debug invariant checks (on by default in debug builds of the app).
-    pub check_invariants: bool,
-}
-
-/// State the tick uses that outlives one world: the outbox and background completions.
+/// State the tick uses that outlives one world: the outbox, background completions and the
+/// schedule of systems.
 pub struct TickContext {
     pub outbox: Outbox,
     pub options: TickOptions,
     pub completions: Completions,
+    pub schedule: Schedule,
 }
 
 impl TickContext {
+    /// A context running the native systems.
     pub fn new(def: &GameDef) -> Self {
         TickContext {
             outbox: Outbox::new(def.limits.outbox),
             options: TickOptions::default(),
             completions: Completions::new(def.limits.jobs),
+            schedule: native_schedule(),
         }
     }
 }
 
-/// What one successful tick did.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct TickReport {
-    pub tick: u64,
-    pub hash: Option<StateHash>,
-    pub entities: usize,
-    pub events: usize,
-    pub commands: usize,
-    pub contacts: usize,
-    pub spawned: usize,
-    pub destroyed: usize,
-    pub completions_applied: usize,
+/// The schedule of the native systems alone (for `ludus check` and tests).
+pub fn native_systems() -> Schedule {
+    native_schedule()
 }
 
-fn in_phase(tick: u64, phase: Phase) -> impl Fn(Fault) -> Fault {
-    move |f| {
-        if f.phase.is_some() {
-            f
-        } else {
-            f.at(tick, phase)
-        }
-    }
-}
-
-/// Runs one tick: the authoritative order of the phases.
+/// Runs one tick: every phase in [`Phase::ALL`] order.
 ///
 /// | phase | does |
 /// | --- | --- |
@@ -338,42 +89,28 @@ pub fn run_tick(
             "the world's tick counter is exhausted",
         )
     })?;
-    let mut report = TickReport {
+    let mut state = TickState {
+        world,
+        def,
         tick,
-        ..TickReport::default()
+        input,
+        completions: &mut ctx.completions,
+        outbox: &mut ctx.outbox,
+        options: ctx.options,
+        consequences,
+        report: TickReport {
+            tick,
+            ..TickReport::default()
+        },
     };
-    report.completions_applied =
-        crate::tick::begin::begin_tick(world, def, tick, &mut ctx.completions)
-            .map_err(in_phase(tick, Phase::BeginTick))?;
-    crate::tick::intent::intent(world, def, tick, input, &mut ctx.completions)
-        .map_err(in_phase(tick, Phase::Intent))?;
-    crate::tick::motion::motion(world, def, tick).map_err(in_phase(tick, Phase::Motion))?;
-    crate::tick::gameplay::gameplay(world, def, tick, consequences)
-        .map_err(in_phase(tick, Phase::Gameplay))?;
-    let (spawned, destroyed) =
-        crate::tick::commit::commit(world, def, tick).map_err(in_phase(tick, Phase::Commit))?;
-    report.spawned = spawned;
-    report.destroyed = destroyed;
-    report.events = world.scratch.events.stage1_len() + world.scratch.events.damage.len();
-    report.commands = world.scratch.commands.len();
-    report.contacts = world.contacts.len();
-    report.hash = end_tick(world, def, tick, ctx).map_err(in_phase(tick, Phase::EndTick))?;
-    report.entities = world.entity_count();
-    Ok(report)
-}
-
-/// EndTick: invariants, hash, then publication (tick number and presentation requests).
-fn end_tick(
-    world: &mut SimWorld,
-    def: &GameDef,
-    tick: u64,
-    ctx: &mut TickContext,
-) -> Result<Option<StateHash>, Fault> {
-    if ctx.options.check_invariants {
-        crate::world::invariants::check(world, def)?;
+    for phase in Phase::ALL {
+        ctx.schedule.run(phase, &mut state).map_err(|f| {
+            if f.phase.is_some() {
+                f
+            } else {
+                f.at(tick, phase)
+            }
+        })?;
     }
-    world.tick = tick;
-    let hash = ctx.options.hash.then(|| StateHash::of(world));
-    ctx.outbox.publish(&mut world.scratch.staged);
-    Ok(hash)
+    Ok(state.report)
 }

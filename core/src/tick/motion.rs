@@ -8,18 +8,47 @@
 use crate::collision::contact::ContactKey;
 use crate::collision::{Body, CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow};
 use crate::def::{BoundsPolicy, GameDef};
-use crate::event::{ContactEvent, ContactPhase, ExpireEvent, ExpireReason, Party, push_bounded};
+use crate::event::{
+    ContactEvent, ContactPhase, EventKind, ExpireEvent, ExpireReason, Party, push_bounded,
+};
 use crate::fault::Fault;
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
+use crate::tick::access::Resource;
+use crate::tick::phase::Phase;
+use crate::tick::system::Decl;
 use crate::world::SimWorld;
 use crate::world::components::*;
 
-pub(crate) fn motion(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
-    integrate(world, def.tick.tick_seconds());
-    bounds(world, def, tick)?;
-    collide(world, def, tick)
-}
+use Resource as R;
+
+/// Motion and collision's systems, in registration order.
+pub(crate) const SYSTEMS: &[Decl] = &[
+    Decl {
+        reads_previous: &[R::Velocity, R::Position],
+        writes: &[R::Position],
+        ..Decl::new("integrate", Phase::Motion, |t| {
+            integrate(t.world, t.def.tick.tick_seconds());
+            Ok(())
+        })
+    },
+    Decl {
+        reads_previous: &[R::Position],
+        writes: &[R::Position, R::Velocity, R::StructuralCommands],
+        produces: &[EventKind::Expired],
+        after: &["integrate"],
+        ..Decl::new("bounds", Phase::Motion, |t| bounds(t.world, t.def, t.tick))
+    },
+    Decl {
+        reads_previous: &[R::Position, R::ContactCache, R::EntitySet],
+        writes: &[R::Position, R::ContactCache],
+        produces: &[EventKind::Collision, EventKind::Trigger],
+        after: &["bounds"],
+        ..Decl::new("collide", Phase::Motion, |t| {
+            collide(t.world, t.def, t.tick)
+        })
+    },
+];
 
 /// Moves every entity by its velocity over `dt` seconds (the first step of Motion). A result
 /// that is not finite leaves the position unchanged. Public for benchmarks and tools that
