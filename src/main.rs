@@ -1,50 +1,23 @@
 //! `ludus`: play, check, simulate, replay and benchmark games made of TOML and Lua.
+//!
+//! - `runtime/`: a game folder loaded and run, with or without a window (the [`Runner`] the
+//!   window drives, the headless game `ludus sim` and the browser test API drive).
+//! - `app/`: the window: renderer, text, particles, sound cues, the frame loop.
+//! - `platform/`: what differs between the desktop and the browser, one item per capability.
+//! - `cli/`: the command line, one file per subcommand (desktop only).
+//! - `web/`: the browser's entry point and the page's test API.
+//!
+//! [`Runner`]: runtime::Runner
 
-// The desktop-only parts of these (scripted runs, screenshots, stress entities, file formats
-// of the headless commands) go unused in the browser build.
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
-#[cfg(target_os = "linux")]
-mod alsa;
 mod app;
-mod audio;
-mod bundled;
-mod driver;
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
-mod files;
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
-mod frames;
-#[cfg(test)]
-mod fuzz;
-mod image;
-mod keys;
-mod particles;
-mod project;
-mod renderer;
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
-mod runner;
-mod strict_json;
-mod text;
-mod verify;
-
-#[cfg(not(target_arch = "wasm32"))]
-mod bench;
 #[cfg(not(target_arch = "wasm32"))]
 mod cli;
-#[cfg(not(target_arch = "wasm32"))]
-mod replay;
-#[cfg(not(target_arch = "wasm32"))]
-mod serve;
-#[cfg(not(target_arch = "wasm32"))]
-mod sim;
-#[cfg(not(target_arch = "wasm32"))]
-mod template;
-#[cfg(not(target_arch = "wasm32"))]
-mod watch;
+mod platform;
+mod runtime;
 #[cfg(target_arch = "wasm32")]
 mod web;
-#[cfg(any(target_arch = "wasm32", test))]
-mod web_api;
 
+/// The entry point: the command line on the desktop, the embedded game in the browser.
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     std::process::exit(cli::main());

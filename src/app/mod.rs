@@ -1,12 +1,19 @@
 //! The platform loop: a miniquad window that pumps input into the runner, calls its frame
 //! function once per presentation callback, draws, plays sounds and paces.
 
-use crate::audio::Audio;
-use crate::frames::Line;
-use crate::keys::{button_name, key_name};
-use crate::renderer::{Label, Renderer};
-use crate::runner::Runner;
-use ludus_core::{Color, Mode, Signal};
+pub(crate) mod audio;
+pub(crate) mod image;
+pub(crate) mod keys;
+pub(crate) mod renderer;
+pub(crate) mod text;
+
+use crate::app::audio::Audio;
+use crate::app::keys::{button_name, key_name};
+use crate::app::renderer::{Label, Renderer};
+use crate::platform::{QUIT_ON_ESCAPE, Watcher, clock_ns, error, log, wait_ns};
+use crate::runtime::Runner;
+use crate::runtime::frames::Line;
+use ludus_core::{Color, Mode, PacerPolicy, Signal};
 use miniquad::*;
 
 /// Options of `ludus run` that the window honours.
@@ -37,14 +44,7 @@ pub struct App {
     options: RunOptions,
     frames: u64,
     last_ns: Option<u64>,
-    start: f64,
-    #[cfg(not(target_arch = "wasm32"))]
-    watcher: Option<crate::watch::Watcher>,
-}
-
-/// Monotonic-ish nanoseconds from miniquad's clock, relative to `start`.
-fn now_ns(start: f64) -> u64 {
-    ((date::now() - start).max(0.0) * 1e9) as u64
+    watcher: Option<Watcher>,
 }
 
 impl App {
@@ -53,15 +53,22 @@ impl App {
         images: &[Option<(u16, u16, Vec<u8>)>],
         options: RunOptions,
     ) -> App {
-        runner.overlay |= options.overlay;
+        if options.overlay {
+            runner.set_overlay(true);
+        }
+        // Background work (flow fields) runs on worker threads in the window.
+        runner.use_threads(2);
+        runner.set_pacer(PacerPolicy {
+            frame_cap_hz: (options.fps_cap > 0).then_some(options.fps_cap),
+            ..PacerPolicy::default()
+        });
         let mut ctx = window::new_rendering_backend();
         let renderer = Renderer::new(ctx.as_mut(), images, window::dpi_scale());
         let audio = Audio::new(&runner.def().sounds);
-        #[cfg(not(target_arch = "wasm32"))]
         let watcher = options
             .watch
             .as_ref()
-            .and_then(|dir| crate::watch::Watcher::new(dir).ok());
+            .and_then(|dir| Watcher::new(dir).ok());
         App {
             runner,
             ctx,
@@ -70,8 +77,6 @@ impl App {
             options,
             frames: 0,
             last_ns: None,
-            start: date::now(),
-            #[cfg(not(target_arch = "wasm32"))]
             watcher,
         }
     }
@@ -95,7 +100,7 @@ impl App {
             Color::rgba(200, 200, 210, 200),
             false,
         ));
-        if let Some(err) = &self.runner.reload_error {
+        if let Some(err) = self.runner.reload_error() {
             for (i, l) in err.lines().take(6).enumerate() {
                 out.push((
                     l.to_string(),
@@ -108,13 +113,13 @@ impl App {
         }
         let mut dim = 0.0;
         if let Some((head, lines)) = self.runner.banner() {
-            dim = if self.runner.session.mode() == Mode::Faulted {
+            dim = if self.runner.session().mode() == Mode::Faulted {
                 0.6
             } else {
                 0.35
             };
             let y0 = h * 0.32;
-            let color = if self.runner.session.mode() == Mode::Faulted {
+            let color = if self.runner.session().mode() == Mode::Faulted {
                 Color::rgb(255, 110, 110)
             } else {
                 white
@@ -137,7 +142,7 @@ impl App {
                 ));
             }
         }
-        if self.runner.overlay {
+        if self.runner.overlay() {
             let lines = self.runner.overlay_lines();
             let x = w - 70.0 * body.glyph('M').advance - pad;
             for (i, l) in lines.into_iter().enumerate() {
@@ -167,7 +172,7 @@ impl App {
 
     /// A dark panel behind the debug overlay, so it stays readable over the game.
     fn panels(&self) -> Vec<(f32, f32, f32, f32, Color)> {
-        if !self.runner.overlay {
+        if !self.runner.overlay() {
             return Vec::new();
         }
         let (w, _) = window::screen_size();
@@ -184,7 +189,6 @@ impl App {
         )]
     }
 
-    #[cfg(not(target_arch = "wasm32"))]
     fn screenshot(&mut self, path: &std::path::Path) {
         let (w, h) = window::screen_size();
         let (w, h) = (w as usize, h as usize);
@@ -206,8 +210,11 @@ impl App {
         for row in (0..h).rev() {
             flipped.extend_from_slice(&px[row * w * 4..(row + 1) * w * 4]);
         }
-        if let Err(e) = crate::image::write_png(path, w as u32, h as u32, &flipped) {
-            eprintln!("ludus: cannot write the screenshot {}: {e}", path.display());
+        if let Err(e) = crate::app::image::write_png(path, w as u32, h as u32, &flipped) {
+            error(&format!(
+                "ludus: cannot write the screenshot {}: {e}",
+                path.display()
+            ));
         }
     }
 }
@@ -216,22 +223,24 @@ impl EventHandler for App {
     fn update(&mut self) {}
 
     fn draw(&mut self) {
-        let now = now_ns(self.start);
+        let now = clock_ns();
         let dt = self
             .last_ns
             .map_or(0.0, |l| now.saturating_sub(l) as f32 / 1e9);
         self.last_ns = Some(now);
-        #[cfg(not(target_arch = "wasm32"))]
         if let Some(w) = &mut self.watcher
             && w.changed()
         {
-            crate::watch::reload(&mut self.runner);
+            self.runner.reload();
         }
         if let Some(line) = self.options.script.get(self.frames as usize) {
-            line.pump(&mut self.runner.session);
+            line.pump(self.runner.session_mut());
         }
         self.runner.frame(now, dt);
-        for cue in std::mem::take(&mut self.runner.sounds) {
+        for line in self.runner.take_fresh_log() {
+            log(&line);
+        }
+        for cue in self.runner.take_sounds() {
             self.audio.play(cue);
         }
         let (owned, dim) = self.labels();
@@ -248,15 +257,14 @@ impl EventHandler for App {
         let panels = self.panels();
         self.renderer.draw(
             self.ctx.as_mut(),
-            &self.runner.frame,
-            &self.runner.particles,
+            self.runner.drawn(),
+            self.runner.particles(),
             &labels,
             dim,
             &panels,
         );
         self.frames += 1;
         let last = self.options.max_frames.is_some_and(|m| self.frames >= m);
-        #[cfg(not(target_arch = "wasm32"))]
         if last && let Some(path) = self.options.screenshot.clone() {
             self.screenshot(&path);
         }
@@ -264,14 +272,11 @@ impl EventHandler for App {
         if last {
             window::order_quit();
         }
-        #[cfg(not(target_arch = "wasm32"))]
+        let after = clock_ns();
+        if let Some(target) = self.runner.session_mut().next_frame_target(after, true)
+            && target > after
         {
-            let after = now_ns(self.start);
-            if let Some(target) = self.runner.session.next_frame_target(after, true)
-                && target > after
-            {
-                std::thread::sleep(std::time::Duration::from_nanos(target - after));
-            }
+            wait_ns(target - after);
         }
     }
 
@@ -280,7 +285,7 @@ impl EventHandler for App {
             return;
         }
         self.audio.gesture();
-        if key == KeyCode::Escape && cfg!(not(target_arch = "wasm32")) {
+        if key == KeyCode::Escape && QUIT_ON_ESCAPE {
             window::order_quit();
             return;
         }
@@ -310,11 +315,11 @@ impl EventHandler for App {
 
     fn window_minimized_event(&mut self) {
         self.runner.focus_lost();
-        self.runner.session.signal(Signal::Hide);
+        self.runner.session_mut().signal(Signal::Hide);
     }
 
     fn window_restored_event(&mut self) {
-        self.runner.session.signal(Signal::Show);
+        self.runner.session_mut().signal(Signal::Show);
     }
 
     fn mouse_leave_event(&mut self) {}

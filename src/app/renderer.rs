@@ -5,8 +5,8 @@
 //! texture form one run and one draw call, so a frame of 100k shapes is a handful of calls.
 //! Draw order is the frame's explicit (layer, depth, sequence) order.
 
-use crate::particles::Particles;
-use crate::text::{Atlas, Face};
+use crate::app::text::{Atlas, Face};
+use crate::runtime::particles::Particles;
 use ludus_core::{Camera, Color, RenderFrame, SpriteShape};
 use miniquad::*;
 

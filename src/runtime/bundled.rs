@@ -1,7 +1,7 @@
 //! The bundled game, embedded in the binary: examples/swarm unless the build named another
 //! folder (`LUDUS_GAME_DIR`, see build.rs).
 
-use crate::project::Project;
+use crate::runtime::project::Project;
 use std::collections::BTreeMap;
 
 include!(concat!(env!("OUT_DIR"), "/bundled.rs"));

@@ -1,6 +1,9 @@
 //! Scripted frames and per-tick input: the JSON Lines formats of `ludus sim --frames`,
 //! `ludus sim --input` and `ludus run --script`. See docs/headless.md.
 
+/// The largest `--input`, `--frames` or `--script` file, in bytes (64 MiB).
+pub const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
+
 use ludus_core::{ActionId, ActionKind, GameDef, InputEvent, Session, Signal, TickInput};
 use serde_json::Value;
 use std::io::{BufRead, Read};
@@ -25,6 +28,7 @@ pub struct Line {
 
 /// Which of the two formats a file is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))] // the page reads `--input` only
 pub enum Format {
     /// `--frames`: every line needs `dt_ms` or `dt_ns`.
     Frames,
@@ -55,8 +59,8 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 /// The most lines such a file may hold (a million: over four hours of frames at 60 Hz).
 pub const MAX_LINES: usize = 1_000_000;
 
-/// Parses a whole file held in memory; errors are `path:line: message`.
-#[cfg(any(target_arch = "wasm32", test))]
+/// Parses a whole file held in memory; errors are `path:line: message` (the page's test API).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub fn parse(path: &str, text: &str, format: Format, def: &GameDef) -> Result<Vec<Line>, String> {
     parse_reader(path, text.as_bytes(), format, def)
 }
@@ -82,7 +86,7 @@ pub fn parse_reader(
             .read_until(b'\n', &mut buf)
             .map_err(|e| {
                 let limit = match e.kind() {
-                    std::io::ErrorKind::FileTooLarge => crate::files::MAX_INPUT_BYTES,
+                    std::io::ErrorKind::FileTooLarge => MAX_INPUT_BYTES,
                     _ => 0,
                 };
                 format!(
@@ -120,7 +124,7 @@ pub fn parse_reader(
             ));
         }
         let at = |m: String| format!("{path}:{n}: {m}");
-        let value = crate::strict_json::parse(trimmed).map_err(|e| {
+        let value = crate::runtime::strict_json::parse(trimmed).map_err(|e| {
             let indent = raw.chars().count() - raw.trim_start().chars().count();
             let col = e.column() + indent;
             let text = e.to_string();

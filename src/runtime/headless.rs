@@ -1,12 +1,12 @@
 //! Headless driving of a game, shared by `ludus sim` and the browser build's test API: the
-//! [`Driver`] (records ticks into a recording, writes trace lines), the per-tick input loop of
+//! [`HeadlessRun`] (records ticks into a recording, writes trace lines), the per-tick input loop of
 //! `--input`, and the one-line JSON summary both print.
 //!
 //! Nothing here reads a clock, a file or the command line: callers pass elapsed time and
 //! writers in, so the same code runs natively and in the browser.
 
-use crate::frames::Line;
-use crate::project::Project;
+use crate::runtime::frames::Line;
+use crate::runtime::project::Project;
 use ludus_core::*;
 use std::io::Write;
 
@@ -48,7 +48,7 @@ impl PerTick {
 }
 
 /// Records ticks into segments and writes trace lines; the session drives it.
-pub struct Driver {
+pub struct HeadlessRun {
     /// Replaces the session's input when set (`--input` with `--frames`).
     pub per_tick: Option<PerTick>,
     pub game: Game,
@@ -64,7 +64,7 @@ pub struct Driver {
     pub recorded_bytes: u64,
 }
 
-impl Driver {
+impl HeadlessRun {
     fn record(&mut self, tick: u64, input: &TickInput, report: &TickReport) {
         let hash = report.hash.unwrap_or_default();
         self.last_hash = Some(hash);
@@ -206,7 +206,7 @@ impl Driver {
     }
 }
 
-/// How a run went, for [`Driver::summary`].
+/// How a run went, for [`HeadlessRun::summary`].
 #[derive(Debug, Default)]
 pub struct RunFigures {
     pub fault: Option<Fault>,
@@ -218,7 +218,7 @@ pub struct RunFigures {
     pub elapsed_ns: u64,
 }
 
-impl Simulation for Driver {
+impl Simulation for HeadlessRun {
     fn tick(&mut self, tick: u64, input: &TickInput) -> Result<(), Fault> {
         let input = match &mut self.per_tick {
             Some(p) => p.input(tick),
@@ -256,10 +256,10 @@ pub fn header(project: &Project, dir: Option<&str>, entities: u32) -> RecordingH
 }
 
 /// Builds a driver for a project: hashing on, background work on the serial executor.
-pub fn driver(project: &Project, entities: u32) -> Result<Driver, Fault> {
+pub fn headless_run(project: &Project, entities: u32) -> Result<HeadlessRun, Fault> {
     let mut game = project.start(entities)?;
     game.options_mut().hash = true;
-    Ok(Driver {
+    Ok(HeadlessRun {
         per_tick: None,
         game,
         recording: None,

@@ -2,8 +2,22 @@
 //! and the text the UI shows. The desktop window, the browser and the headless commands all
 //! drive a [`Runner`] the same way: pump input, call [`Runner::frame`], draw what it exposes.
 
-use crate::particles::Particles;
-use crate::project::Project;
+pub(crate) mod bundled;
+pub(crate) mod frames;
+#[cfg(test)]
+mod fuzz;
+pub(crate) mod headless;
+// The page's test API: the browser build exports it, the desktop build only tests it.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) mod page;
+pub(crate) mod particles;
+pub(crate) mod project;
+mod reload;
+pub(crate) mod strict_json;
+pub(crate) mod verify;
+
+use crate::runtime::particles::Particles;
+use crate::runtime::project::Project;
 use ludus_core::*;
 
 /// Keys the UI owns; they never reach gameplay.
@@ -32,19 +46,19 @@ pub struct TickCost {
 }
 
 /// The game plus the measurements the overlay shows; the session drives it.
-pub struct Driven {
+pub struct TimedGame {
     pub game: Game,
     pub cost: TickCost,
     clock: fn() -> u64,
 }
 
-impl Driven {
+impl TimedGame {
     pub fn clock(&self) -> fn() -> u64 {
         self.clock
     }
 }
 
-impl Simulation for Driven {
+impl Simulation for TimedGame {
     fn tick(&mut self, tick: u64, input: &TickInput) -> Result<(), Fault> {
         let start = (self.clock)();
         let result = self.game.tick(tick, input);
@@ -66,22 +80,24 @@ impl Simulation for Driven {
 
 /// See the module documentation.
 pub struct Runner {
-    pub project: Project,
-    pub session: Session,
-    pub driven: Driven,
-    pub keys: KeyMap,
+    project: Project,
+    session: Session,
+    timed: TimedGame,
+    keys: KeyMap,
     /// The latest completed world as draw data. While faulted it is not refreshed: it is the
     /// last valid frame, the fault screen's background.
-    pub frame: RenderFrame,
-    pub particles: Particles,
-    pub sounds: Vec<SoundCue>,
-    pub overlay: bool,
-    pub last: Option<FrameReport>,
-    pub log: Vec<String>,
+    frame: RenderFrame,
+    particles: Particles,
+    sounds: Vec<SoundCue>,
+    overlay: bool,
+    last: Option<FrameReport>,
+    log: Vec<String>,
+    /// Lines logged since [`Runner::take_fresh_log`] was last called.
+    fresh_log: Vec<String>,
     /// A reload of content or scripts that failed: shown until the next successful one.
-    pub reload_error: Option<String>,
+    reload_error: Option<String>,
     /// Stress entities the game was started with (kept across reloads).
-    pub stress: u32,
+    stress: u32,
 }
 
 impl Runner {
@@ -104,7 +120,7 @@ impl Runner {
         Ok(Runner {
             project,
             session,
-            driven: Driven {
+            timed: TimedGame {
                 game,
                 cost: TickCost::default(),
                 clock,
@@ -116,6 +132,7 @@ impl Runner {
             overlay: false,
             last: None,
             log: Vec::new(),
+            fresh_log: Vec::new(),
             reload_error: None,
             stress: 0,
         })
@@ -155,7 +172,7 @@ impl Runner {
     /// One presentation callback at `now_ns`; `dt` is the frame's presentation time in seconds
     /// (for particles only: gameplay never sees it).
     pub fn frame(&mut self, now_ns: u64, dt: f32) -> FrameReport {
-        let report = self.session.frame(now_ns, &mut self.driven);
+        let report = self.session.frame(now_ns, &mut self.timed);
         if report.published {
             self.particles.clear();
         }
@@ -165,11 +182,11 @@ impl Runner {
                 _ => Interpolation::Exact,
             };
             self.frame
-                .extract(self.driven.game.world(), &self.project.def, interpolation);
+                .extract(self.timed.game.world(), &self.project.def, interpolation);
         }
         // Presentation requests of completed ticks, each exactly once.
         let def = self.project.def.clone();
-        for request in self.driven.game.outbox().drain() {
+        for request in self.timed.game.outbox().drain() {
             match request.what {
                 Presentation::Effect { effect, pos, color } => {
                     if let Some(e) = def.effects.get(effect.0 as usize) {
@@ -188,7 +205,8 @@ impl Runner {
             }
         }
         self.particles.update(dt.clamp(0.0, 0.1));
-        let lines = self.driven.game.consequences_mut().drain_log();
+        let lines = self.timed.game.consequences_mut().drain_log();
+        self.fresh_log.extend(lines.iter().cloned());
         self.log.extend(lines);
         if self.log.len() > 200 {
             let excess = self.log.len() - 200;
@@ -198,9 +216,71 @@ impl Runner {
         report
     }
 
+    /// The latest completed world as draw data.
+    pub fn drawn(&self) -> &RenderFrame {
+        &self.frame
+    }
+
+    pub fn particles(&self) -> &Particles {
+        &self.particles
+    }
+
+    /// Sound cues since the last call, in order.
+    pub fn take_sounds(&mut self) -> Vec<SoundCue> {
+        std::mem::take(&mut self.sounds)
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The session, to pump input and lifecycle signals into.
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
+    /// Paces presented frames with `policy`.
+    pub fn set_pacer(&mut self, policy: PacerPolicy) {
+        self.session = self.session.clone().with_pacer(policy);
+    }
+
+    /// Runs background work on `workers` threads where the platform has threads (the window);
+    /// headless runs keep the serial executor, whose timing is reproducible.
+    pub fn use_threads(&mut self, workers: usize) {
+        if let Some(pool) = crate::platform::worker_pool(workers) {
+            let jobs = self.def().limits.jobs;
+            self.timed
+                .game
+                .set_completions(Completions::with_executor(jobs, pool));
+        }
+    }
+
+    pub fn overlay(&self) -> bool {
+        self.overlay
+    }
+
+    pub fn set_overlay(&mut self, shown: bool) {
+        self.overlay = shown;
+    }
+
+    /// A reload that failed, shown until the next successful one.
+    pub fn reload_error(&self) -> Option<&str> {
+        self.reload_error.as_deref()
+    }
+
+    /// The game's images, decoded (RGBA8), by image id.
+    pub fn images(&self) -> Vec<Option<(u16, u16, Vec<u8>)>> {
+        self.project.images()
+    }
+
+    /// Lines scripts logged since the last call (the window also prints them).
+    pub fn take_fresh_log(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.fresh_log)
+    }
+
     /// HUD lines with `{score}`, `{tick}` and game variables substituted.
     pub fn hud_lines(&self) -> Vec<String> {
-        let world = self.driven.game.world();
+        let world = self.timed.game.world();
         self.project
             .def
             .hud
@@ -222,7 +302,7 @@ impl Runner {
             lines.push("R to restart".into());
             return Some(("FAULT".into(), lines));
         }
-        if let Some(msg) = self.driven.game.world().game_over() {
+        if let Some(msg) = self.timed.game.world().game_over() {
             return Some((msg.to_uppercase(), vec!["R to restart".into()]));
         }
         if self.session.mode() == Mode::Paused {
@@ -263,11 +343,11 @@ impl Runner {
             return Vec::new();
         };
         let ms = |ns: u64| ns as f64 / 1e6;
-        let world = self.driven.game.world();
+        let world = self.timed.game.world();
         let c = world.counters();
         let s = self.session.stats();
-        let out = self.driven.game.outbox_stats();
-        let cost = self.driven.cost;
+        let out = self.timed.game.outbox_stats();
+        let cost = self.timed.cost;
         vec![
             format!(
                 "frame {}  {}  tick {}  alpha {:.2}",

@@ -1,8 +1,8 @@
 //! `ludus bench`: tick cost of a game at a ladder of entity counts, next to a raw hecs loop of
 //! the same motion in the same process, as a table, a CSV file and an SVG plot.
 
-use crate::cli::{clock, load};
-use crate::project::Project;
+use crate::cli::common::{clock, load};
+use crate::runtime::project::Project;
 use ludus_core::*;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -38,9 +38,9 @@ pub struct BenchArgs {
 /// The most measured (or warm-up) ticks per rung.
 const MAX_BENCH_TICKS: i64 = 100_000;
 
-/// The parser of `--from` and `--to`: 1 to [`crate::cli::MAX_ENTITIES`].
+/// The parser of `--from` and `--to`: 1 to [`crate::cli::common::MAX_ENTITIES`].
 fn ladder() -> impl clap::builder::TypedValueParser<Value = u32> {
-    clap::value_parser!(u32).range(1..=i64::from(crate::cli::MAX_ENTITIES))
+    clap::value_parser!(u32).range(1..=i64::from(crate::cli::common::MAX_ENTITIES))
 }
 
 /// The parser of `--budget-ms`: a number of milliseconds in (0, 60000].

@@ -5,11 +5,12 @@
 //! simply plays nothing. The mixer sums the playing voices into 16-bit mono at 44.1 kHz and
 //! writes them with `snd_pcm_writei`, recovering from underruns.
 
+use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_long, c_uint, c_ulong, c_void};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
-pub const RATE: u32 = 44_100;
+const RATE: u32 = crate::platform::SAMPLE_RATE;
 const FRAMES: usize = 512;
 const SND_PCM_STREAM_PLAYBACK: c_int = 0;
 const SND_PCM_FORMAT_S16_LE: c_int = 2;
@@ -114,9 +115,10 @@ struct Voice {
     volume: f32,
 }
 
-/// A running output: send it sounds to mix in.
+/// A running output: send it sounds to mix in. See [`crate::platform::SoundOutput`].
 pub struct Output {
     voices: Sender<Voice>,
+    cache: HashMap<u64, Arc<[i16]>>,
 }
 
 impl Output {
@@ -129,10 +131,24 @@ impl Output {
             .name("ludus-audio".into())
             .spawn(move || mix(alsa, pcm, incoming))
             .ok()?;
-        Some(Output { voices })
+        Some(Output {
+            voices,
+            cache: HashMap::new(),
+        })
     }
 
-    pub fn play(&self, samples: Arc<[i16]>, volume: f32) {
+    /// Makes the sound `key` ready to play.
+    pub fn prepare(&mut self, key: u64, pcm: &[i16]) {
+        self.cache.insert(key, pcm.into());
+    }
+
+    /// Plays the sound `key`, made from `pcm()` the first time.
+    pub fn play(&mut self, key: u64, pcm: impl FnOnce() -> Vec<i16>, volume: f32) {
+        let samples = self
+            .cache
+            .entry(key)
+            .or_insert_with(|| pcm().into())
+            .clone();
         let _ = self.voices.send(Voice {
             samples,
             at: 0,

@@ -30,7 +30,6 @@ pub fn decode_png(bytes: &[u8]) -> Result<(u16, u16, Vec<u8>), String> {
 }
 
 /// Encodes RGBA8 pixels as a PNG file.
-#[cfg(not(target_arch = "wasm32"))]
 pub fn write_png(path: &std::path::Path, w: u32, h: u32, rgba: &[u8]) -> Result<(), String> {
     let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
     let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), w, h);

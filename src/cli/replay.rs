@@ -1,10 +1,10 @@
 //! `ludus replay`: feed a recording's inputs and background completions into the same tick
 //! function and compare the state hash after every tick; report the first divergence.
 
-use crate::cli::load;
+use crate::cli::common::load;
 use std::path::PathBuf;
 
-pub use crate::verify::{Outcome, mismatch, replay};
+pub use crate::runtime::verify::{Outcome, mismatch, replay};
 
 #[derive(clap::Args, Debug)]
 pub struct ReplayArgs {
@@ -19,7 +19,7 @@ pub struct ReplayArgs {
 }
 
 pub fn main(args: ReplayArgs) -> i32 {
-    let rec = match crate::files::read_recording(&args.recording) {
+    let rec = match crate::cli::files::read_recording(&args.recording) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("ludus: {e}");

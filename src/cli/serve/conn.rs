@@ -123,7 +123,7 @@ impl Conn {
                 Step::Head(Err(status)) => {
                     moved = true;
                     self.moved = now;
-                    self.start(crate::serve::plain(status, &[], false));
+                    self.start(crate::cli::serve::plain(status, &[], false));
                 }
                 Step::Sent => {
                     let _ = self.stream.shutdown(Shutdown::Write);
@@ -310,7 +310,7 @@ fn admit(conns: &mut Vec<Conn>, mut stream: TcpStream, now: Instant) {
                 conns.swap_remove(i);
             }
             None => {
-                let busy = crate::serve::plain("503 Service Unavailable", &[], false);
+                let busy = crate::cli::serve::plain("503 Service Unavailable", &[], false);
                 let _ = stream.set_nonblocking(true);
                 let _ = stream.write(&busy.head);
                 return;

@@ -2,7 +2,7 @@
 //! recording's inputs and background completions into the same tick function and compare the
 //! state hash after every tick; report the first divergence.
 
-use crate::project::Project;
+use crate::runtime::project::Project;
 use ludus_core::*;
 use std::collections::BTreeMap;
 

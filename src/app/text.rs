@@ -2,7 +2,7 @@
 
 use fontdue::{Font, FontSettings};
 
-const FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSansMono.ttf");
+const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
 const FIRST: u8 = 32;
 const LAST: u8 = 126;
 

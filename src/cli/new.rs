@@ -144,7 +144,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         assert_eq!(create(&dir), 0);
         assert_eq!(create(&dir), 1, "an existing folder is refused");
-        let project = crate::project::Project::load(&dir).expect("the template is valid content");
+        let project = crate::platform::load_folder(&dir).expect("the template is valid content");
         let mut game = project.start(0).expect("the template's scripts load");
         for _ in 0..600 {
             game.step(&ludus_core::TickInput::neutral())

@@ -1,5 +1,5 @@
-//! The browser entry point and the browser's side of every platform seam: the embedded game in
-//! a canvas, driven by miniquad's JS loader (`gl.js`) and our plugin (`web/ludus.js`).
+//! The browser entry point: the embedded game in a canvas, driven by miniquad's JS loader
+//! (`gl.js`) and our plugin (`web/ludus.js`), and the page's test API (`api`).
 //!
 //! There are no threads (background work runs on the serial executor), no file system (the
 //! game's files are compiled in, see build.rs) and no unwinding: a panic aborts the module, so
@@ -7,37 +7,15 @@
 //! script fault while playing is the fault screen, as on desktop.
 
 use crate::app::{App, RunOptions};
-use crate::runner::Runner;
-use std::ffi::{CString, c_char};
+use crate::platform::{clock_ns, error, log};
+use crate::runtime::Runner;
 
-// gl.js supplies the console functions; web/ludus.js the rest.
+pub(crate) mod api;
+
 #[link(wasm_import_module = "env")]
 unsafe extern "C" {
-    fn console_log(msg: *const c_char);
-    fn console_error(msg: *const c_char);
-    fn ludus_now_ms() -> f64;
-    fn ludus_audio_available() -> bool;
     fn ludus_show_error(msg: *const u8, len: usize);
     fn ludus_set_title(title: *const u8, len: usize);
-}
-
-fn c_string(text: &str) -> CString {
-    CString::new(text.replace('\0', " ")).unwrap_or_default()
-}
-
-/// Writes a line to the browser console.
-pub fn log(text: &str) {
-    let msg = c_string(text);
-    // SAFETY: gl.js reads the NUL-terminated string at `msg` before returning; it lives until
-    // the end of this function.
-    unsafe { console_log(msg.as_ptr()) }
-}
-
-/// Writes an error to the browser console.
-pub fn error(text: &str) {
-    let msg = c_string(text);
-    // SAFETY: as in `log`.
-    unsafe { console_error(msg.as_ptr()) }
 }
 
 /// Shows a message over the canvas (a game that could not start).
@@ -47,21 +25,8 @@ fn show_error(text: &str) {
     unsafe { ludus_show_error(text.as_ptr(), text.len()) }
 }
 
-/// Monotonic nanoseconds (`performance.now()`; `std::time::Instant` does not exist here).
-pub fn clock() -> u64 {
-    // SAFETY: a plain import without arguments.
-    let ms = unsafe { ludus_now_ms() };
-    (ms.max(0.0) * 1e6) as u64
-}
-
-/// Whether the page can play sound at all (a WebAudio context exists and audio.js is loaded).
-pub fn audio_available() -> bool {
-    // SAFETY: a plain import without arguments.
-    unsafe { ludus_audio_available() }
-}
-
 pub fn main() {
-    let project = match crate::bundled::project() {
+    let project = match crate::runtime::bundled::project() {
         Ok(p) => p,
         Err(diagnostics) => {
             show_error(&format!("The game's content is invalid:\n{diagnostics}"));
@@ -69,14 +34,14 @@ pub fn main() {
         }
     };
     let label = project.label.clone();
-    let runner = match Runner::new(project, 0, clock) {
+    let runner = match Runner::new(project, 0, clock_ns) {
         Ok(r) => r,
         Err(fault) => {
             show_error(&format!("{label} could not start:\n{fault}"));
             return;
         }
     };
-    let images = runner.project.images();
+    let images = runner.images();
     let def = runner.def().clone();
     // SAFETY: ludus.js copies `len` bytes from the pointer before returning.
     unsafe { ludus_set_title(def.window.title.as_ptr(), def.window.title.len()) };

@@ -5,20 +5,19 @@
 //! read, and anything else (a pipe such as `<(...)`, a device) is read only up to the limit
 //! (see [`ludus_content::open_limited`]).
 
-use crate::frames::{Format, Line};
+use crate::runtime::frames::{Format, Line};
 use ludus_core::{GameDef, MAGIC, MAX_RECORDING_BYTES, Recording};
 use std::io::{BufReader, Read};
 use std::path::Path;
 
-/// The largest `--input`, `--frames` or `--script` file, in bytes (64 MiB).
-pub const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
+pub use crate::runtime::frames::MAX_INPUT_BYTES;
 
 /// Reads and parses a JSON Lines file of `format`; the error is one line for a person.
 pub fn read_lines(path: &Path, format: Format, def: &GameDef) -> Result<Vec<Line>, String> {
     let shown = path.display().to_string();
     let file = ludus_content::open_limited(path, MAX_INPUT_BYTES)
         .map_err(|e| format!("cannot read {shown}: {e}"))?;
-    crate::frames::parse_reader(&shown, BufReader::new(file), format, def)
+    crate::runtime::frames::parse_reader(&shown, BufReader::new(file), format, def)
 }
 
 /// Reads and decodes a recording, refusing anything damaged, oversized or out of range. A file

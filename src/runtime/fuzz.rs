@@ -4,8 +4,8 @@
 //! `--input` / `--frames` / `--script` files (random edits of valid files, random lines of
 //! JSON-ish tokens, random bytes). Each case is an error message or a success, never a panic.
 
-use crate::frames::{Format, parse, parse_reader};
-use crate::project::Project;
+use crate::runtime::frames::{Format, parse, parse_reader};
+use crate::runtime::project::Project;
 use ludus_core::*;
 use proptest::prelude::*;
 use std::sync::OnceLock;
@@ -21,7 +21,7 @@ const FRAMES: &str = "{\"dt_ms\":0}\n\
                       {\"dt_ms\":16.667,\"release\":[\"fire\"],\"cancel\":[\"fire\"]}\n";
 
 thread_local! {
-    static PROJECT: Project = crate::bundled::project().expect("the bundled game loads");
+    static PROJECT: Project = crate::runtime::bundled::project().expect("the bundled game loads");
 }
 
 /// The bundled game (loaded once per test thread; a clone shares its definition).
@@ -34,8 +34,8 @@ fn recorded() -> &'static [u8] {
     static R: OnceLock<Vec<u8>> = OnceLock::new();
     R.get_or_init(|| {
         let project = project();
-        let mut d = crate::driver::driver(&project, 0).unwrap();
-        d.start_recording(crate::driver::header(&project, None, 0), false);
+        let mut d = crate::runtime::headless::headless_run(&project, 0).unwrap();
+        d.start_recording(crate::runtime::headless::header(&project, None, 0), false);
         let lines = parse("input", INPUT, Format::Input, &project.def).unwrap();
         assert!(d.run_input(lines, 90).is_none());
         d.recording.as_ref().unwrap().to_bytes()
@@ -56,10 +56,10 @@ fn with_checksum(payload: &[u8]) -> Vec<u8> {
 fn replay(bytes: &[u8]) -> Result<(), String> {
     let rec = Recording::from_bytes(bytes).map_err(|e| e.to_string())?;
     let project = project();
-    if let Some(why) = crate::verify::mismatch(&rec, &project) {
+    if let Some(why) = crate::runtime::verify::mismatch(&rec, &project) {
         return Err(why);
     }
-    crate::verify::replay(&rec, &project, None).map(|_| ())
+    crate::runtime::verify::replay(&rec, &project, None).map(|_| ())
 }
 
 /// Byte-level edits: flips, overwrites with varint-significant bytes, inserts, removals.
@@ -201,15 +201,15 @@ fn input_lines_that_parse_drive_a_run() {
     // What parses is usable: the run takes it without fault.
     let project = project();
     let lines = parse("input", INPUT, Format::Input, &project.def).unwrap();
-    let mut d = crate::driver::driver(&project, 0).unwrap();
+    let mut d = crate::runtime::headless::headless_run(&project, 0).unwrap();
     assert!(d.run_input(lines, 80).is_none());
 }
 
 #[test]
 fn a_recording_stops_before_passing_its_size_limit() {
     let project = project();
-    let mut d = crate::driver::driver(&project, 0).unwrap();
-    d.start_recording(crate::driver::header(&project, None, 0), true);
+    let mut d = crate::runtime::headless::headless_run(&project, 0).unwrap();
+    d.start_recording(crate::runtime::headless::header(&project, None, 0), true);
     d.recorded_bytes = MAX_RECORDING_BYTES - 1000;
     let lines = parse("input", INPUT, Format::Input, &project.def).unwrap();
     assert!(d.run_input(lines, 50).is_none());

@@ -1,6 +1,6 @@
-//! The browser build's test API: headless runs and replays of the embedded game, called from
-//! the page (web/ludus.js wraps them as `window.ludus`). They go through the same code as
-//! `ludus sim --input` and `ludus replay` ([`crate::driver`], [`crate::verify`]), so a run in
+//! The page's test API: headless runs and replays of the embedded game, as the browser build
+//! exports them to the page (`web/api.rs`; web/ludus.js wraps them as `window.ludus`). They go through the same code as
+//! `ludus sim --input` and `ludus replay` ([`crate::runtime::headless`], [`crate::runtime::verify`]), so a run in
 //! the browser can be compared tick for tick with a native one.
 //!
 //! The C ABI (wasm32 only): `ludus_alloc(len)` / `ludus_free(ptr, len)` manage byte buffers in
@@ -14,10 +14,10 @@
 //! - `ludus_replay` parts: one JSON object, `{"outcome": "identical", "ticks": n}`,
 //!   `{"outcome": "diverged", "segment", "tick", "report"}` or `{"outcome": "error", "error"}`.
 
-use crate::driver::RunFigures;
-use crate::frames::Format;
-use crate::project::Project;
-use crate::verify::Outcome;
+use crate::runtime::frames::Format;
+use crate::runtime::headless::RunFigures;
+use crate::runtime::project::Project;
+use crate::runtime::verify::Outcome;
 use ludus_core::Recording;
 use std::cell::RefCell;
 use std::io::Write;
@@ -51,7 +51,7 @@ impl Write for Shared {
     }
 }
 
-fn error_json(message: &str) -> String {
+pub(crate) fn error_json(message: &str) -> String {
     serde_json::json!({ "error": message }).to_string()
 }
 
@@ -63,7 +63,7 @@ pub fn sim(
     flags: u32,
     clock: fn() -> u64,
 ) -> SimOutput {
-    let lines = match crate::frames::parse("input", input, Format::Input, &project.def) {
+    let lines = match crate::runtime::frames::parse("input", input, Format::Input, &project.def) {
         Ok(l) => l,
         Err(e) => {
             return SimOutput {
@@ -72,7 +72,7 @@ pub fn sim(
             };
         }
     };
-    let mut d = match crate::driver::driver(project, 0) {
+    let mut d = match crate::runtime::headless::headless_run(project, 0) {
         Ok(d) => d,
         Err(f) => {
             return SimOutput {
@@ -82,7 +82,7 @@ pub fn sim(
         }
     };
     if flags & RECORD != 0 {
-        d.start_recording(crate::driver::header(project, None, 0), false);
+        d.start_recording(crate::runtime::headless::header(project, None, 0), false);
     }
     let trace = Shared::default();
     if flags & TRACE != 0 {
@@ -114,10 +114,12 @@ pub fn sim(
 pub fn replay(project: &Project, bytes: &[u8]) -> String {
     let outcome = Recording::from_bytes(bytes)
         .map_err(|e| e.to_string())
-        .and_then(|rec| match crate::verify::mismatch(&rec, project) {
-            Some(why) => Err(format!("refusing to replay: {why}")),
-            None => crate::verify::replay(&rec, project, None),
-        });
+        .and_then(
+            |rec| match crate::runtime::verify::mismatch(&rec, project) {
+                Some(why) => Err(format!("refusing to replay: {why}")),
+                None => crate::runtime::verify::replay(&rec, project, None),
+            },
+        );
     match outcome {
         Ok(Outcome::Identical { ticks }) => {
             serde_json::json!({ "outcome": "identical", "ticks": ticks }).to_string()
@@ -149,101 +151,6 @@ pub fn envelope(parts: &[&[u8]]) -> Vec<u8> {
     out
 }
 
-#[cfg(target_arch = "wasm32")]
-mod exports {
-    //! The C ABI. The only unsafe code is here: turning (pointer, length) pairs from JS back
-    //! into the buffers this module handed out.
-    //!
-    //! # Safety
-    //! - Every pointer JS passes in came from `ludus_alloc` (or a result) with that length and
-    //!   is passed to `ludus_free` exactly once, with the same length.
-    //! - The module is single-threaded, and JS does not touch a buffer during a call.
-
-    use super::{envelope, replay, sim};
-
-    fn into_raw(bytes: Vec<u8>) -> *mut u8 {
-        Box::into_raw(bytes.into_boxed_slice()) as *mut u8
-    }
-
-    /// # Safety
-    /// `ptr` and `len` describe a live buffer from `ludus_alloc` (or null with 0).
-    unsafe fn bytes<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
-        if ptr.is_null() || len == 0 {
-            &[]
-        } else {
-            // SAFETY: see the function's contract.
-            unsafe { std::slice::from_raw_parts(ptr, len) }
-        }
-    }
-
-    /// The version of this API and of web/ludus.js, which checks it (miniquad's plugin
-    /// mechanism calls `<name>_crate_version`).
-    #[unsafe(no_mangle)]
-    pub extern "C" fn ludus_crate_version() -> u32 {
-        1
-    }
-
-    /// A zeroed buffer of `len` bytes for JS to fill.
-    #[unsafe(no_mangle)]
-    pub extern "C" fn ludus_alloc(len: usize) -> *mut u8 {
-        into_raw(vec![0; len])
-    }
-
-    /// Frees a buffer from `ludus_alloc` or a result.
-    ///
-    /// # Safety
-    /// `ptr` came from `ludus_alloc(len)` or is a result buffer of `len` bytes, not yet freed.
-    #[unsafe(no_mangle)]
-    pub unsafe extern "C" fn ludus_free(ptr: *mut u8, len: usize) {
-        if !ptr.is_null() {
-            // SAFETY: the box was made by `into_raw` with exactly this length.
-            drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len)) });
-        }
-    }
-
-    /// A headless run of the embedded game; `flags`: bit 0 record, bit 1 trace.
-    ///
-    /// # Safety
-    /// `input`/`len` describe a live buffer from `ludus_alloc` (or null with 0).
-    #[unsafe(no_mangle)]
-    pub unsafe extern "C" fn ludus_sim(
-        input: *const u8,
-        len: usize,
-        ticks: u32,
-        flags: u32,
-    ) -> *mut u8 {
-        // SAFETY: the caller's contract.
-        let text = String::from_utf8_lossy(unsafe { bytes(input, len) }).into_owned();
-        let out = match crate::bundled::project() {
-            Ok(project) => sim(&project, &text, u64::from(ticks), flags, crate::web::clock),
-            Err(e) => super::SimOutput {
-                summary: super::error_json(&e),
-                ..super::SimOutput::default()
-            },
-        };
-        into_raw(envelope(&[
-            out.summary.as_bytes(),
-            &out.trace,
-            &out.recording,
-        ]))
-    }
-
-    /// Replays a recording against the embedded game.
-    ///
-    /// # Safety
-    /// `rec`/`len` describe a live buffer from `ludus_alloc` (or null with 0).
-    #[unsafe(no_mangle)]
-    pub unsafe extern "C" fn ludus_replay(rec: *const u8, len: usize) -> *mut u8 {
-        // SAFETY: the caller's contract.
-        let rec = unsafe { bytes(rec, len) };
-        let json = match crate::bundled::project() {
-            Ok(project) => replay(&project, rec),
-            Err(e) => serde_json::json!({ "outcome": "error", "error": e }).to_string(),
-        };
-        into_raw(envelope(&[json.as_bytes()]))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,15 +169,16 @@ mod tests {
 
     #[test]
     fn sim_matches_the_native_driver_and_its_recording_replays() {
-        let project = crate::bundled::project().expect("the bundled game loads");
+        let project = crate::runtime::bundled::project().expect("the bundled game loads");
         let out = sim(&project, INPUT, 200, RECORD | TRACE, clock);
         let s = summary(&out);
         assert_eq!(s["ticks"], 200, "{s}");
         assert_eq!(s["faulted"], false, "{s}");
 
         // The same run through the driver directly, as `ludus sim --input` does.
-        let lines = crate::frames::parse("input", INPUT, Format::Input, &project.def).unwrap();
-        let mut d = crate::driver::driver(&project, 0).unwrap();
+        let lines =
+            crate::runtime::frames::parse("input", INPUT, Format::Input, &project.def).unwrap();
+        let mut d = crate::runtime::headless::headless_run(&project, 0).unwrap();
         assert!(d.run_input(lines, 200).is_none());
         let native: serde_json::Value =
             serde_json::from_str(&d.summary(&RunFigures::default())).unwrap();
@@ -301,7 +209,7 @@ mod tests {
 
     #[test]
     fn a_tampered_recording_diverges_at_its_tick_and_garbage_is_an_error() {
-        let project = crate::bundled::project().unwrap();
+        let project = crate::runtime::bundled::project().unwrap();
         let out = sim(&project, INPUT, 80, RECORD, clock);
         assert!(out.trace.is_empty(), "no trace unless asked");
         let mut rec = Recording::from_bytes(&out.recording).unwrap();

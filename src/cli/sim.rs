@@ -1,9 +1,9 @@
 //! `ludus sim`: run a game headless, optionally driven by scripted frames or per-tick input,
 //! recording and tracing; print one JSON summary.
 
-use crate::cli::{clock, load};
-use crate::frames::{Format, Line};
-use crate::project::Project;
+use crate::cli::common::{clock, load};
+use crate::runtime::frames::{Format, Line};
+use crate::runtime::project::Project;
 use ludus_core::*;
 use std::io::Write;
 use std::path::PathBuf;
@@ -14,13 +14,13 @@ pub struct SimArgs {
     pub game_dir: Option<PathBuf>,
     /// Stop after this many ticks, 1 to 1000000000 (default 600 without --frames; all frames
     /// with --frames).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=crate::cli::MAX_TICKS))]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=crate::cli::common::MAX_TICKS))]
     pub ticks: Option<u64>,
     /// Override the game's world seed.
     #[arg(long)]
     pub seed: Option<u64>,
     /// Add this many entities of the game's [stress] archetype (0 to 1000000).
-    #[arg(long, default_value_t = 0, value_parser = crate::cli::entities())]
+    #[arg(long, default_value_t = 0, value_parser = crate::cli::common::entities())]
     pub entities: u32,
     /// Per-tick input, JSON Lines keyed by "tick" (see docs/headless.md). With --frames, it
     /// replaces the input the frames pump, so the same ticks see the same input at any frame
@@ -49,15 +49,19 @@ pub struct SimArgs {
     pub check_invariants: bool,
 }
 
-pub use crate::driver::{Driver, PerTick};
+pub use crate::runtime::headless::{HeadlessRun, PerTick};
 
 /// The most worker threads `--threads` may ask for.
 pub const MAX_THREADS: usize = 64;
 
 /// Builds a driver for a project (shared with tests and `ludus bench`); `threads` runs
 /// background work on a worker pool instead of serially.
-pub fn driver(project: &Project, entities: u32, threads: Option<u64>) -> Result<Driver, String> {
-    let mut d = crate::driver::driver(project, entities)
+pub fn driver(
+    project: &Project,
+    entities: u32,
+    threads: Option<u64>,
+) -> Result<HeadlessRun, String> {
+    let mut d = crate::runtime::headless::headless_run(project, entities)
         .map_err(|f| format!("the game could not start: {f}"))?;
     if let Some(n) = threads {
         let n = usize::try_from(n)
@@ -81,7 +85,7 @@ pub fn main(args: SimArgs) -> i32 {
         project = project.with_seed(seed);
     }
     let parse = |path: &PathBuf, format| -> Result<Vec<Line>, String> {
-        crate::files::read_lines(path, format, &project.def)
+        crate::cli::files::read_lines(path, format, &project.def)
     };
     let input = match args
         .input
@@ -117,7 +121,7 @@ pub fn main(args: SimArgs) -> i32 {
     d.game.options_mut().check_invariants = args.check_invariants;
     if args.record.is_some() {
         let dir = args.game_dir.as_ref().map(|d| d.display().to_string());
-        let header = crate::driver::header(&project, dir.as_deref(), args.entities);
+        let header = crate::runtime::headless::header(&project, dir.as_deref(), args.entities);
         d.start_recording(header, args.record_detail);
     }
     if let Some(path) = &args.trace {
@@ -200,7 +204,7 @@ pub fn main(args: SimArgs) -> i32 {
         return 1;
     }
     let faulted = fault.is_some();
-    let figures = crate::driver::RunFigures {
+    let figures = crate::runtime::headless::RunFigures {
         fault,
         discarded,
         frames: frames_run,

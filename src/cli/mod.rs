@@ -1,0 +1,157 @@
+//! The command line: `ludus run | check | new | sim | replay | bench | web`.
+//!
+//! Every failure is one clear line (plus the diagnostics it concerns) and an exit code: 0 on
+//! success, 1 when the game or a file is at fault, 2 on a usage error.
+
+mod bench;
+mod check;
+mod common;
+mod files;
+mod new;
+mod replay;
+mod run;
+mod serve;
+mod sim;
+
+use crate::app::RunOptions;
+use crate::cli::common::{entities, load};
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(
+    name = "ludus",
+    version,
+    about = "Ludus: a data-driven ECS game framework. Games are folders of TOML content and Lua scripts.",
+    after_help = "With no command, `ludus` plays the bundled example game (like `ludus run`)."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play a game in a window.
+    Run {
+        /// The game folder; the bundled example (swarm) when omitted.
+        game_dir: Option<PathBuf>,
+        /// Add this many entities of the game's [stress] archetype to the level (0 to 1000000).
+        #[arg(long, default_value_t = 0, value_parser = entities())]
+        entities: u32,
+        /// Scripted input: a JSON Lines file, one line per frame (see docs/headless.md).
+        #[arg(long)]
+        script: Option<PathBuf>,
+        /// Quit after this many frames (1 or more).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        frames_max: Option<u64>,
+        /// Write the last frame's pixels to this PNG file when quitting (with --frames-max).
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+        /// Cap presented frames per second, 0 to 1000 (0: only vsync paces).
+        #[arg(long, default_value_t = 240, value_parser = clap::value_parser!(u32).range(0..=1000))]
+        fps_cap: u32,
+        /// Do not reload content and scripts when their files change.
+        #[arg(long)]
+        no_watch: bool,
+        /// Start with the debug overlay shown (F3 toggles it).
+        #[arg(long)]
+        overlay: bool,
+    },
+    /// Validate a game's content and scripts; print diagnostics as file:line:col.
+    Check {
+        /// The game folder.
+        game_dir: PathBuf,
+    },
+    /// Create a new game folder from a small, commented template.
+    New {
+        /// Name of the folder to create.
+        name: PathBuf,
+    },
+    /// Run a game headless and print a JSON summary.
+    Sim(crate::cli::sim::SimArgs),
+    /// Re-run a recording and compare per-tick state hashes.
+    Replay(crate::cli::replay::ReplayArgs),
+    /// Measure tick cost at a ladder of entity counts next to a raw hecs loop.
+    Bench(crate::cli::bench::BenchArgs),
+    /// Serve a web build (web/build.sh) on 127.0.0.1 to open in a browser.
+    Serve(crate::cli::serve::ServeArgs),
+}
+
+/// Parses the command line and runs; returns the exit code.
+pub fn main() -> i32 {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown".into());
+        let at = info
+            .location()
+            .map(|l| format!(" ({}:{})", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!("ludus: internal error: {msg}{at}");
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match cli.command {
+        None => run::run(
+            None,
+            0,
+            RunOptions {
+                fps_cap: 240,
+                ..RunOptions::default()
+            },
+        ),
+        Some(Command::Run {
+            game_dir,
+            entities,
+            script,
+            frames_max,
+            screenshot,
+            fps_cap,
+            no_watch,
+            overlay,
+        }) => {
+            let mut options = RunOptions {
+                overlay,
+                max_frames: frames_max,
+                screenshot,
+                fps_cap,
+                watch: if no_watch { None } else { game_dir.clone() },
+                ..RunOptions::default()
+            };
+            if let Some(path) = script {
+                let project = match load(game_dir.as_deref()) {
+                    Ok(p) => p,
+                    Err(code) => return code,
+                };
+                match crate::cli::files::read_lines(
+                    &path,
+                    crate::runtime::frames::Format::Script,
+                    &project.def,
+                ) {
+                    Ok(lines) => options.script = lines,
+                    Err(e) => {
+                        eprintln!("ludus: {e}");
+                        return 1;
+                    }
+                }
+            }
+            run::run(game_dir, entities, options)
+        }
+        Some(Command::Check { game_dir }) => check::check(&game_dir),
+        Some(Command::New { name }) => crate::cli::new::create(&name),
+        Some(Command::Sim(args)) => crate::cli::sim::main(args),
+        Some(Command::Replay(args)) => crate::cli::replay::main(args),
+        Some(Command::Bench(args)) => crate::cli::bench::main(args),
+        Some(Command::Serve(args)) => crate::cli::serve::main(args),
+    }
+}

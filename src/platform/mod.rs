@@ -1,0 +1,73 @@
+//! What differs between the desktop and the browser, one item per capability, each chosen by
+//! one `cfg` here; the rest of the program uses these names and never tests the target.
+//!
+//! | capability | desktop | browser |
+//! | --- | --- | --- |
+//! | [`clock_ns`] | `std::time::Instant` (monotonic) | `performance.now()` |
+//! | [`log`], [`error`] | standard error | the console |
+//! | [`SoundOutput`] | ALSA loaded at run time (Linux), quad-snd elsewhere | WebAudio through quad-snd, opened by the first gesture |
+//! | [`Watcher`] | `notify` on the game folder | none (the game is compiled in) |
+//! | [`wait_ns`] | sleeps | returns (the browser paces frames) |
+//! | [`load_folder`] | reads the game folder | none (the game is compiled in) |
+//! | [`worker_pool`] | threads | none (background work runs in the tick's thread) |
+//! | [`QUIT_ON_ESCAPE`] | Escape quits | a page does not close itself |
+
+#[cfg(not(target_arch = "wasm32"))]
+mod native;
+#[cfg(not(target_os = "linux"))]
+mod quad;
+#[cfg(target_arch = "wasm32")]
+mod web;
+
+/// Monotonic nanoseconds since an arbitrary start.
+#[cfg(not(target_arch = "wasm32"))]
+pub use native::clock_ns;
+#[cfg(target_arch = "wasm32")]
+pub use web::clock_ns;
+
+/// A line of diagnostics for the person running the game.
+#[cfg(not(target_arch = "wasm32"))]
+pub use native::{error, log};
+#[cfg(target_arch = "wasm32")]
+pub use web::{error, log};
+
+/// Sound output: `open()` (None when there is no device), `prepare`, `play`.
+#[cfg(target_os = "linux")]
+pub use native::alsa::Output as SoundOutput;
+#[cfg(not(target_os = "linux"))]
+pub use quad::Output as SoundOutput;
+
+/// Browsers let a page make sound only after a user gesture: the output is opened by the first
+/// key or button press, and cues before it are dropped.
+pub const OPEN_SOUND_ON_GESTURE: bool = cfg!(target_arch = "wasm32");
+
+/// Watches the game folder for changed content (`ludus run`'s hot reload).
+#[cfg(not(target_arch = "wasm32"))]
+pub use native::watch::Watcher;
+#[cfg(target_arch = "wasm32")]
+pub use web::Watcher;
+
+/// Waits before the next frame (the desktop paces its own frames; a browser frame never
+/// waits, the page's animation frames pace it).
+#[cfg(not(target_arch = "wasm32"))]
+pub use native::wait_ns;
+#[cfg(target_arch = "wasm32")]
+pub use web::wait_ns;
+
+/// Loads a game folder from disk (`ludus run`, `check`, `sim`...; hot reload).
+#[cfg(not(target_arch = "wasm32"))]
+pub use native::folder::load_folder;
+#[cfg(target_arch = "wasm32")]
+pub use web::load_folder;
+
+/// A pool of worker threads for background work, where the platform has threads.
+#[cfg(not(target_arch = "wasm32"))]
+pub use native::worker_pool;
+#[cfg(target_arch = "wasm32")]
+pub use web::worker_pool;
+
+/// Whether Escape quits the program.
+pub const QUIT_ON_ESCAPE: bool = cfg!(not(target_arch = "wasm32"));
+
+/// The sample rate of every [`SoundOutput`] (16-bit mono).
+pub const SAMPLE_RATE: u32 = 44_100;

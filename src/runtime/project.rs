@@ -1,0 +1,109 @@
+//! A game folder loaded for running: its definition, scripts and module source.
+
+use ludus_core::{Fault, Game, GameDef};
+use ludus_script::{ModuleSource, Script, ScriptHost};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// A loaded game, ready to start as many times as needed (restarts, reloads, benchmarks).
+#[derive(Clone)]
+pub struct Project {
+    /// Where it came from, for messages (`examples/swarm`).
+    pub label: String,
+    pub def: Arc<GameDef>,
+    pub scripts: Vec<Script>,
+    pub modules: Rc<dyn ModuleSource>,
+    /// The bytes of each image in `def.assets` (`None`: could not be read).
+    pub assets: Vec<Option<Vec<u8>>>,
+}
+
+/// Modules from files held in memory (the browser build, tests).
+pub struct MemoryModules(pub BTreeMap<String, Vec<u8>>);
+
+impl ModuleSource for MemoryModules {
+    fn read(&self, path: &str) -> Result<String, String> {
+        let bytes = self.0.get(path).ok_or("file not found")?;
+        String::from_utf8(bytes.clone()).map_err(|_| "it is not valid UTF-8".to_string())
+    }
+}
+
+impl Project {
+    pub(crate) fn from_loaded(
+        label: String,
+        loaded: ludus_content::LoadedGame,
+        modules: Rc<dyn ModuleSource>,
+        read: impl Fn(&str) -> Option<Vec<u8>>,
+    ) -> Project {
+        let assets = loaded.def.assets.iter().map(|a| read(a)).collect();
+        Project {
+            assets,
+            label,
+            def: Arc::new(loaded.def),
+            scripts: loaded
+                .scripts
+                .into_iter()
+                .map(|(path, text)| Script { path, text })
+                .collect(),
+            modules,
+        }
+    }
+
+    /// Loads a game from files in memory (paths relative to the game folder).
+    pub fn from_files(label: &str, files: BTreeMap<String, Vec<u8>>) -> Result<Project, String> {
+        let mut source = ludus_content::MemorySource::new();
+        for (path, bytes) in &files {
+            source.insert(path.clone(), bytes.clone());
+        }
+        let loaded = ludus_content::load_game(&source).map_err(|d| d.render())?;
+        let read = |p: &str| files.get(p).cloned();
+        let project = Project::from_loaded(
+            label.to_string(),
+            loaded,
+            Rc::new(MemoryModules(files.clone())),
+            read,
+        );
+        Ok(project)
+    }
+
+    /// A new script host for this game's scripts.
+    pub fn host(&self) -> Result<ScriptHost, Fault> {
+        ScriptHost::new(
+            self.def.clone(),
+            self.scripts.clone(),
+            Some(self.modules.clone()),
+        )
+    }
+
+    /// Decoded images by asset id (`None`: missing or undecodable; drawn as a placeholder).
+    pub fn images(&self) -> Vec<Option<(u16, u16, Vec<u8>)>> {
+        self.assets
+            .iter()
+            .map(|bytes| {
+                bytes
+                    .as_deref()
+                    .and_then(|b| crate::app::image::decode_png(b).ok())
+            })
+            .collect()
+    }
+
+    /// The same game with another world seed (`--seed`).
+    pub fn with_seed(mut self, seed: u64) -> Project {
+        let mut def = (*self.def).clone();
+        def.seed = seed;
+        self.def = Arc::new(def);
+        self
+    }
+
+    /// Builds the game at its entry level, with `entities` extra stress entities.
+    pub fn start(&self, entities: u32) -> Result<Game, Fault> {
+        let host = self.host()?;
+        Game::with_entities(self.def.clone(), Box::new(host), entities)
+    }
+
+    /// Like [`start`](Self::start), with script time measured by `clock` (nanoseconds).
+    pub fn start_timed(&self, entities: u32, clock: fn() -> u64) -> Result<Game, Fault> {
+        let host = self.host()?.with_clock(Box::new(clock));
+        Game::with_entities(self.def.clone(), Box::new(host), entities)
+    }
+}
