@@ -5,10 +5,8 @@
 
 use crate::path::{self, PathError};
 use crate::report::{Loc, Report};
-use crate::schema::RECT;
 use crate::suggest;
-use crate::table::Table;
-use ludus_core::{Color, Rect, Vec2};
+use ludus_core::{Color, Vec2};
 use toml::Spanned;
 use toml::de::{DeString, DeValue};
 
@@ -405,51 +403,6 @@ pub(crate) fn read_size(
             None
         }
     }
-}
-
-/// Reads a rect: `{ min = [x, y], max = [x, y] }` or `{ size = [w, h] }` centred on the origin.
-pub(crate) fn read_rect(r: &mut Report, file: usize, node: &Node<'_>, what: &str) -> Option<Rect> {
-    let t = Table::open(r, file, node, what, &RECT, None)?;
-    let (min, max, size) = (t.pair(r, "min"), t.pair(r, "max"), t.pair(r, "size"));
-    let (has_min, has_max, has_size) = (t.has("min"), t.has("max"), t.has("size"));
-    if has_size && (has_min || has_max) {
-        let loc = t.key_loc("size").unwrap_or(t.loc);
-        r.error(
-            loc,
-            format!("`{what}` has both `size` and `min`/`max`; a rect takes one or the other"),
-        )
-        .help("write `{ size = [w, h] }` for a rect centred on the origin, or `{ min = [x, y], max = [x, y] }`");
-        return None;
-    }
-    if has_size {
-        return size.map(Rect::centered);
-    }
-    if !has_min || !has_max {
-        let msg = match (has_min, has_max) {
-            (true, false) => format!("`{what}` has `min` but no `max`"),
-            (false, true) => format!("`{what}` has `max` but no `min`"),
-            _ => format!("`{what}` needs `min` and `max`, or `size`"),
-        };
-        r.error(t.loc, msg).help(
-            "write `{ min = [x, y], max = [x, y] }`, or `{ size = [w, h] }` for a rect centred on the origin",
-        );
-        return None;
-    }
-    let (min, max) = (min?, max?);
-    if min.x >= max.x || min.y >= max.y {
-        let axis = if min.x >= max.x { "x" } else { "y" };
-        let loc = t.loc_of("max").unwrap_or(t.loc);
-        r.error(
-            loc,
-            format!(
-                "`{what}`: `max` [{}, {}] is not above `min` [{}, {}] on the {axis} axis",
-                max.x, max.y, min.x, min.y
-            ),
-        )
-        .help("`min` is the lower corner and `max` the upper one: each coordinate of `max` must be greater than that of `min`");
-        return None;
-    }
-    Some(Rect::new(min, max))
 }
 
 /// Help naming what is declared, for a reference to something that is not.

@@ -18,10 +18,13 @@ mod error;
 mod host;
 mod math;
 mod sandbox;
+mod shared;
+mod source;
 mod stage;
 
 pub use api::spec::{API, ApiFunction, Section, markdown as api_markdown};
-pub use host::{Clock, HostStats, ModuleSource, Script, ScriptHost};
+pub use host::{Clock, HostStats, ScriptHost};
+pub use source::{ModuleSource, Script};
 
 /// Compiles a script without running it; the error names `path:line`.
 pub fn compile_check(path: &str, text: &str) -> Result<(), ludus_core::Fault> {

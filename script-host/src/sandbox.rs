@@ -17,7 +17,7 @@
 //! script can reach.
 
 use crate::budget::Budget;
-use crate::host::ModuleSource;
+use crate::source::ModuleSource;
 use ludus_core::{Constant, GameDef};
 use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value};
 use std::rc::Rc;

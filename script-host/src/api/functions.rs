@@ -2,7 +2,7 @@
 
 use super::args::*;
 use super::{Bad, charge, malformed, outside};
-use crate::host::Shared;
+use crate::shared::Shared;
 use ludus_core::{Color, Command, TimerId};
 use mlua::{Lua, Table, Value};
 use std::rc::Rc;

@@ -17,7 +17,7 @@ mod functions;
 pub mod spec;
 
 use crate::budget::Cause;
-use crate::host::Shared;
+use crate::shared::Shared;
 use ludus_core::{CommandError, Fault, FaultKind};
 use mlua::{Lua, Value};
 

@@ -1,0 +1,111 @@
+//! The tables of an archetype.
+
+use crate::schema::*;
+
+#[rustfmt::skip]
+pub(crate) static ARCHETYPE_FILE: TableSchema = TableSchema {
+    title: "archetype files",
+    doc: "A file listed in `archetype_files` holds only `[archetypes.NAME]` tables. An \
+          archetype name is declared once across all files.",
+    keys: &[key("archetypes", Ty::Named(&ARCHETYPE), Dflt::Empty, "", "Kinds of entity.", "[archetypes.drone]")],
+};
+
+#[rustfmt::skip]
+pub(crate) static ARCHETYPE: TableSchema = TableSchema {
+    title: "[archetypes.NAME]",
+    doc: "A kind of entity: its components and their starting values. Every component table is \
+          optional.",
+    keys: &[
+        key("tags", Ty::Names { max: 64 }, Dflt::Empty, "", "Tags from the game's `tags`.", "tags = [\"enemy\"]"),
+        key("speed", number(0.0, SPEED_MAX), Dflt::Num(0.0), "world units/s", "Movement speed for behaviours and player control.", "speed = 180"),
+        key("velocity", VELOCITY, Dflt::Pair(0.0, 0.0), "world units/s", "Initial velocity.", "velocity = [0, -300]"),
+        key("camera", Ty::Bool, Dflt::Bool(false), "", "The camera follows the first live entity of an archetype with this set.", "camera = true"),
+        key("bounds", Ty::Choice(&["ignore", "confine", "destroy"]), Dflt::Str("ignore"), "", "At the level's bounds: nothing, kept inside, or destroyed (an `expired` event).", "bounds = \"confine\""),
+        key("lifetime", int(1, TICKS_MAX), Dflt::Unset, "ticks", "Ticks until the entity expires (an `expired` event, then it is destroyed).", "lifetime = 90"),
+        key("cooldowns", Ty::Counts { min: 0, max: 1_000_000 }, Dflt::Empty, "ticks", "Named cooldowns and their lengths (at most 256), for triggers and scripts.", "cooldowns = { shoot = 8 }"),
+        key("sprite", Ty::Table(&SPRITE), Dflt::Unset, "", "How it is drawn.", "[archetypes.ship.sprite]"),
+        key("collider", Ty::Table(&COLLIDER), Dflt::Unset, "", "How it collides.", "[archetypes.ship.collider]"),
+        key("health", Ty::Table(&HEALTH), Dflt::Unset, "", "Hit points.", "health = { max = 3 }"),
+        key("behaviour", Ty::Table(&BEHAVIOUR), Dflt::Unset, "", "A built-in AI behaviour.", "behaviour = { kind = \"chase\", target = [\"player\"] }"),
+        key("control", Ty::Table(&CONTROL), Dflt::Unset, "", "Player control.", "[archetypes.ship.control]"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static SPRITE: TableSchema = TableSchema {
+    title: "[archetypes.NAME.sprite]",
+    doc: "Drawing: lower layers first, then lower depth, then creation order.",
+    keys: &[
+        key("shape", Ty::Choice(&["circle", "rect", "image"]), Dflt::Str("circle"), "", "What is drawn.", "shape = \"rect\""),
+        key("image", Ty::Path { ext: "" }, Dflt::Doc("required when `shape = \"image\"`"), "", "A PNG file in the game folder.", "image = \"images/ship.png\""),
+        key("size", Ty::Size { max: SIZE_MAX }, Dflt::Num(16.0), "world units", "Width and height (one number: a square).", "size = [24, 16]"),
+        key("color", Ty::Color, Dflt::Str("white"), "", "Fill colour (tints an image).", "color = \"#4cc9f0\""),
+        key("layer", int(-32_768, 32_767), Dflt::Int(0), "", "Draw layer.", "layer = 2"),
+        key("depth", number(-COORD_MAX, COORD_MAX), Dflt::Num(0.0), "", "Draw order inside a layer.", "depth = 0.5"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static COLLIDER: TableSchema = TableSchema {
+    title: "[archetypes.NAME.collider]",
+    doc: "A shape centred on the entity. A pair is reported when either side's `mask` holds the \
+          other's `layer`; a pair is pushed apart when either side's `push` holds the other's \
+          layer and neither is a trigger.",
+    keys: &[
+        key("shape", Ty::Choice(&["circle", "box"]), Dflt::Str("circle"), "", "Circle or axis-aligned box.", "shape = \"box\""),
+        key("radius", positive(SIZE_MAX), Dflt::Doc("half the larger side of the sprite; required without a sprite"), "world units", "A circle's radius.", "radius = 10"),
+        key("size", Ty::Size { max: SIZE_MAX }, Dflt::Doc("the sprite's size; required without a sprite"), "world units", "A box's width and height.", "size = [32, 8]"),
+        key("layer", Ty::Name, Dflt::Required, "", "Its layer, from the game's `layers`.", "layer = \"ships\""),
+        key("mask", Ty::Names { max: 32 }, Dflt::Empty, "", "Layers whose contacts it reports.", "mask = [\"shots\"]"),
+        key("push", Ty::Names { max: 32 }, Dflt::Empty, "", "Layers it is pushed apart from.", "push = [\"walls\"]"),
+        key("trigger", Ty::Bool, Dflt::Bool(false), "", "Reports trigger events instead of collisions and is never pushed.", "trigger = true"),
+        key("stay", Ty::Bool, Dflt::Bool(false), "", "Also reports a `stay` event every tick a contact lasts.", "stay = true"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static HEALTH: TableSchema = TableSchema {
+    title: "[archetypes.NAME.health]",
+    doc: "Hit points, changed by `damage` and `heal` commands.",
+    keys: &[
+        key("max", int(1, 1_000_000_000), Dflt::Required, "", "Starting and largest health.", "max = 3"),
+        key("invulnerable", int(0, 1_000_000), Dflt::Int(0), "ticks", "Invulnerability after taking damage.", "invulnerable = 30"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static BEHAVIOUR: TableSchema = TableSchema {
+    title: "[archetypes.NAME.behaviour]",
+    doc: "A built-in behaviour, decided in Rust on its cadence: chase or flee the nearest entity \
+          with a target tag, wander, or keep going straight.",
+    keys: &[
+        key("kind", Ty::Choice(&["chase", "flee", "wander", "straight"]), Dflt::Required, "", "The behaviour.", "kind = \"chase\""),
+        key("target", Ty::Names { max: 64 }, Dflt::Doc("required for chase and flee; not allowed otherwise"), "", "Tags of what it chases or flees.", "target = [\"player\"]"),
+        key("cadence", int(1, 3600), Dflt::Doc("`ai.cadence`"), "ticks", "Ticks between decisions.", "cadence = 5"),
+        key("navigate", Ty::Bool, Dflt::Bool(false), "", "Chase along the level's `nav` flow field, around obstacles (chase only).", "navigate = true"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static CONTROL: TableSchema = TableSchema {
+    title: "[archetypes.NAME.control]",
+    doc: "Player control: axis actions move the entity at its `speed`; button actions raise \
+          `action` events for it.",
+    keys: &[
+        key("move_x", Ty::Name, Dflt::Unset, "", "An axis action for horizontal movement.", "move_x = \"move_x\""),
+        key("move_y", Ty::Name, Dflt::Unset, "", "An axis action for vertical movement.", "move_y = \"move_y\""),
+        key("triggers", Ty::Tables(&TRIGGER), Dflt::Empty, "", "Button actions that raise events.", "triggers = [{ action = \"fire\", on = \"hold\", cooldown = \"shoot\" }]"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static TRIGGER: TableSchema = TableSchema {
+    title: "[[archetypes.NAME.control.triggers]]",
+    doc: "One button action that raises an `action` event for the controlled entity.",
+    keys: &[
+        key("action", Ty::Name, Dflt::Required, "", "A button action.", "action = \"fire\""),
+        key("on", Ty::Choice(&["press", "hold", "release"]), Dflt::Str("press"), "", "The tick it went down, every tick it is held, or the tick it went up.", "on = \"hold\""),
+        key("cooldown", Ty::Name, Dflt::Unset, "", "One of the archetype's cooldowns: the event fires only when it has run out, and restarts it.", "cooldown = \"shoot\""),
+        key("aim", Ty::Names { max: 64 }, Dflt::Empty, "", "Tags to aim at: the event's `aim_x`, `aim_y` point at the nearest entity with one of them (the facing when there is none).", "aim = [\"enemy\"]"),
+    ],
+};

@@ -1,0 +1,161 @@
+//! The tables of game.toml.
+
+use crate::schema::*;
+
+/// The top level of `game.toml`.
+#[rustfmt::skip]
+pub(crate) static GAME: TableSchema = TableSchema {
+    title: "game.toml",
+    doc: "The game file. Top-level keys come first, before any `[table]` header: a key written \
+          after a header belongs to that table.",
+    keys: &[
+        key("name", Ty::Text, Dflt::Required, "", "The game's name: the window title unless `[window]` sets one.", "name = \"Swarm\""),
+        key("seed", int(0, i64::MAX), Dflt::Int(0), "", "Seed of the world's random generator. The same seed and the same input play the same game.", "seed = 7"),
+        key("entry", Ty::Name, Dflt::Doc("the first level"), "", "Name of the level the game starts in.", "entry = \"arena\""),
+        key("hud", Ty::Texts, Dflt::Empty, "", "Lines drawn over the game. `{score}`, `{tick}` and `{NAME}` of any script variable are replaced by their values.", "hud = [\"score {score}\"]"),
+        key("tags", Ty::Names { max: 64 }, Dflt::Empty, "", "Tags entities can carry. Behaviours find their targets by tag; scripts test them.", "tags = [\"player\", \"enemy\"]"),
+        key("layers", Ty::Names { max: 32 }, Dflt::Empty, "", "Collision layers. Every collider is on one layer and names the layers it reports and pushes.", "layers = [\"ships\", \"shots\"]"),
+        key("archetype_files", Ty::Paths { ext: ".toml" }, Dflt::Empty, "", "Files of `[archetypes.NAME]` tables, read in order after game.toml.", "archetype_files = [\"archetypes.toml\"]"),
+        key("level_files", Ty::Paths { ext: ".toml" }, Dflt::Empty, "", "Level files, read in order after the archetype files.", "level_files = [\"levels/arena.toml\"]"),
+        key("tick", Ty::Table(&TICK), Dflt::Defaults, "", "How wall time becomes simulation ticks.", "[tick]"),
+        key("ai", Ty::Table(&AI), Dflt::Defaults, "", "When behaviours decide.", "[ai]"),
+        key("limits", Ty::Table(&LIMITS), Dflt::Defaults, "", "Capacities of every bounded queue and pool.", "[limits]"),
+        key("window", Ty::Table(&WINDOW), Dflt::Defaults, "", "The desktop window.", "[window]"),
+        key("scripts", Ty::Table(&SCRIPTS), Dflt::Defaults, "", "Lua scripts and their budgets.", "[scripts]"),
+        key("constants", Ty::Constants, Dflt::Empty, "", "Named values scripts can read.", "[constants]"),
+        key("physics", Ty::Table(&PHYSICS), Dflt::Defaults, "", "Collision detection settings.", "[physics]"),
+        key("input", Ty::Table(&INPUT), Dflt::Defaults, "", "Actions and the keys that drive them.", "[input.actions.fire]"),
+        key("effects", Ty::Named(&EFFECT), Dflt::Empty, "", "Particle effects scripts can request by name.", "[effects.spark]"),
+        key("sounds", Ty::Named(&SOUND), Dflt::Empty, "", "Synthesised sounds scripts can request by name.", "[sounds.shoot]"),
+        key("stress", Ty::Table(&STRESS), Dflt::Unset, "", "What `--entities N` fills a level with.", "[stress]"),
+        key("archetypes", Ty::Named(&ARCHETYPE), Dflt::Empty, "", "Kinds of entity (also allowed in archetype files).", "[archetypes.ship]"),
+        key("levels", Ty::Named(&LEVEL), Dflt::Empty, "", "Levels written inline; the table key is the level's name.", "[levels.arena]"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static TICK: TableSchema = TableSchema {
+    title: "[tick]",
+    doc: "The tick policy. Every second of accepted wall time runs exactly `rate` ticks; a \
+          frame that arrives late counts as at most `max_frame_delta`, and one frame runs at \
+          most `catch_up` ticks (the rest are dropped, so overload slows the game down instead \
+          of spiralling).",
+    keys: &[
+        key("rate", int(1, 1000), Dflt::Int(60), "Hz", "Simulation ticks per second.", "rate = 60"),
+        key("max_frame_delta", positive(10_000.0), Dflt::Num(250.0), "ms", "The most wall time one frame may contribute.", "max_frame_delta = 250"),
+        key("catch_up", int(1, 64), Dflt::Int(4), "ticks", "The most ticks one frame may run.", "catch_up = 4"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static AI: TableSchema = TableSchema {
+    title: "[ai]",
+    doc: "Behaviours decide on a cadence and keep their last decision in between.",
+    keys: &[key("cadence", int(1, 3600), Dflt::Int(10), "ticks", "Ticks between decisions of a behaviour that sets no cadence of its own.", "cadence = 10")],
+};
+
+#[rustfmt::skip]
+pub(crate) static LIMITS: TableSchema = TableSchema {
+    title: "[limits]",
+    doc: "Capacities. Exceeding `entities`, `events`, `commands`, `timers`, `contacts`, \
+          `variables` or `state_keys` stops the game with a fault naming the limit; `outbox` and \
+          `draws` overflows are counted and reported. Each limit is checked as its queue or table \
+          fills, so it also bounds the memory and time hostile content or scripts can take.",
+    keys: &[
+        key("entities", int(1, 10_000_000), Dflt::Int(300_000), "", "Live entities.", "entities = 300000"),
+        key("events", int(1, 10_000_000), Dflt::Int(65_536), "", "Events of one kind in one tick.", "events = 65536"),
+        key("commands", int(1, 10_000_000), Dflt::Int(65_536), "", "Commands one gameplay stage may send.", "commands = 65536"),
+        key("outbox", int(1, 10_000_000), Dflt::Int(1_024), "", "Effect and sound requests waiting for presentation.", "outbox = 1024"),
+        key("timers", int(1, 10_000_000), Dflt::Int(4_096), "", "Pending timers.", "timers = 4096"),
+        key("draws", int(1, 10_000_000), Dflt::Int(300_000), "", "Draws in one frame.", "draws = 300000"),
+        key("jobs", int(1, 10_000_000), Dflt::Int(16), "", "Background requests admitted at once.", "jobs = 16"),
+        key("contacts", int(1, 10_000_000), Dflt::Int(262_144), "", "Overlapping collider pairs found in one tick, reported or pushed apart. The search for them may also examine at most 256 candidates per pair allowed here plus 64 per collider, so colliders piled up without looking at each other stop the game instead of stalling it.", "contacts = 262144"),
+        key("variables", int(1, 1_000_000), Dflt::Int(1_024), "", "Distinct game variable names scripts may set (`ludus.set`).", "variables = 1024"),
+        key("state_keys", int(1, 1_000_000), Dflt::Int(64), "", "Distinct state keys scripts may set on one entity (`ludus.set_state`).", "state_keys = 64"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static WINDOW: TableSchema = TableSchema {
+    title: "[window]",
+    doc: "The desktop window (the browser uses the page's canvas).",
+    keys: &[
+        key("title", Ty::Text, Dflt::Doc("the game's `name`"), "", "Window title.", "title = \"Swarm\""),
+        key("width", int(64, 16_384), Dflt::Int(1024), "pixels", "Initial width.", "width = 1280"),
+        key("height", int(64, 16_384), Dflt::Int(768), "pixels", "Initial height.", "height = 720"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static SCRIPTS: TableSchema = TableSchema {
+    title: "[scripts]",
+    doc: "Lua scripts, loaded in order, and the fences that turn a runaway script into a clean \
+          fault.",
+    keys: &[
+        key("files", Ty::Paths { ext: ".lua" }, Dflt::Empty, "", "Script files, each non-empty UTF-8.", "files = [\"scripts/main.lua\"]"),
+        key("budget", int(1_000, 1_000_000_000), Dflt::Int(2_000_000), "units", "Script budget per tick, all handlers together: one unit per Lua instruction, plus bulk work (copies, searches, library loops) by its size; see docs/scripting.md.", "budget = 2000000"),
+        key("memory", int(1, 4_096), Dflt::Int(64), "MiB", "The most memory the Lua heap may hold.", "memory = 64"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static PHYSICS: TableSchema = TableSchema {
+    title: "[physics]",
+    doc: "Collision detection.",
+    keys: &[key("cell", positive(SIZE_MAX), Dflt::Doc("twice the largest collider extent"), "world units", "Broadphase grid cell size.", "cell = 64")],
+};
+
+#[rustfmt::skip]
+pub(crate) static INPUT: TableSchema = TableSchema {
+    title: "[input]",
+    doc: "Input is declared as actions; keys drive actions; archetypes and scripts only ever \
+          see actions.",
+    keys: &[key("actions", Ty::Named(&ACTION), Dflt::Empty, "", "Actions in declaration order (at most 64).", "[input.actions.fire]")],
+};
+
+#[rustfmt::skip]
+pub(crate) static ACTION: TableSchema = TableSchema {
+    title: "[input.actions.NAME]",
+    doc: "One action. A button is held while any of its keys is down; an axis is the sum of the \
+          scales of its held keys, clamped to -1..1.",
+    keys: &[
+        key("kind", Ty::Choice(&["button", "axis"]), Dflt::Required, "", "Button or axis.", "kind = \"axis\""),
+        key("keys", Ty::Keys, Dflt::Empty, "", "A button's keys: an array of key names. An axis's keys: a table of key name = scale.", "keys = { a = -1, d = 1 }"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static EFFECT: TableSchema = TableSchema {
+    title: "[effects.NAME]",
+    doc: "A burst of particles scripts can request by name.",
+    keys: &[
+        key("color", Ty::Color, Dflt::Str("white"), "", "Particle colour.", "color = \"#ffd166\""),
+        key("particles", int(0, 1000), Dflt::Int(12), "", "Particles per burst.", "particles = 24"),
+        key("speed", number(0.0, SPEED_MAX), Dflt::Num(120.0), "world units/s", "Particle speed.", "speed = 200"),
+        key("duration", positive(10.0), Dflt::Num(0.4), "seconds", "Particle life.", "duration = 0.5"),
+        key("size", positive(SIZE_MAX), Dflt::Num(3.0), "world units", "Particle size.", "size = 4"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static SOUND: TableSchema = TableSchema {
+    title: "[sounds.NAME]",
+    doc: "A synthesised tone scripts can request by name, so games need no audio files.",
+    keys: &[
+        key("wave", Ty::Choice(&["sine", "square", "triangle", "saw", "noise"]), Dflt::Str("square"), "", "Waveform.", "wave = \"triangle\""),
+        key("freq", number(20.0, 20_000.0), Dflt::Num(440.0), "Hz", "Start frequency.", "freq = 880"),
+        key("freq_end", number(20.0, 20_000.0), Dflt::Doc("`freq`"), "Hz", "End frequency: the tone slides from `freq` to it.", "freq_end = 220"),
+        key("duration", positive(5.0), Dflt::Num(0.1), "seconds", "Length.", "duration = 0.15"),
+        key("volume", number(0.0, 1.0), Dflt::Num(0.5), "", "Loudness.", "volume = 0.3"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static STRESS: TableSchema = TableSchema {
+    title: "[stress]",
+    doc: "What `ludus run --entities N` and `ludus bench` fill the entry level with.",
+    keys: &[
+        key("archetype", Ty::Name, Dflt::Required, "", "The archetype to spawn.", "archetype = \"drone\""),
+        key("area", Ty::Rect, Dflt::Doc("the level's bounds"), "", "Where to place them.", "area = { size = [600, 400] }"),
+    ],
+};

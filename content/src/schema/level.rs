@@ -1,0 +1,86 @@
+//! The tables of a level.
+
+use crate::schema::*;
+
+#[rustfmt::skip]
+pub(crate) static LEVEL: TableSchema = TableSchema {
+    title: "level files",
+    doc: "A file listed in `level_files`, or a `[levels.NAME]` table in game.toml (whose table \
+          key is the name, so it has no `name` key). Level names are unique across the game.",
+    keys: &[
+        key("name", Ty::Name, Dflt::Doc("required in level files"), "", "The level's name.", "name = \"arena\""),
+        key("mode", Ty::Choice(&["playing", "paused"]), Dflt::Str("playing"), "", "The mode the level starts in.", "mode = \"paused\""),
+        key("bounds", Ty::Rect, Dflt::Doc("`{ size = [800, 600] }`"), "", "The playfield; `confine` and `destroy` bounds use it.", "bounds = { min = [0, 0], max = [1600, 1200] }"),
+        key("background", Ty::Color, Dflt::Str("#14161e"), "", "Clear colour.", "background = \"#101018\""),
+        key("camera", Ty::Table(&CAMERA), Dflt::Defaults, "", "What the camera shows.", "camera = { view = [800, 600] }"),
+        key("nav", Ty::Table(&NAV), Dflt::Unset, "", "A navigation grid for `navigate` behaviours.", "[nav]"),
+        key("place", Ty::Tables(&PLACE), Dflt::Empty, "", "Entities placed when the level starts.", "[[place]]"),
+        key("spawner", Ty::Tables(&SPAWNER), Dflt::Empty, "", "Periodic spawning.", "[[spawner]]"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static CAMERA: TableSchema = TableSchema {
+    title: "[camera]",
+    doc: "The camera follows the archetype with `camera = true`, else looks at the centre of \
+          the bounds.",
+    keys: &[
+        key("view", Ty::Pair { min: 0.0, max: SIZE_MAX, above_min: true, form: "[w, h]" }, Dflt::Pair(800.0, 600.0), "world units", "World units visible; the window letterboxes to keep the aspect.", "view = [960, 540]"),
+        key("bounds", Ty::Rect, Dflt::Unset, "", "The camera centre never shows outside this rectangle.", "bounds = { size = [1600, 1200] }"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static NAV: TableSchema = TableSchema {
+    title: "[nav]",
+    doc: "A grid over the level's bounds. Cells overlapped by colliders on `blocking` layers are \
+          blocked; chasers with `navigate = true` follow a flow field toward the first entity \
+          with a `goal` tag.",
+    keys: &[
+        key("cell", positive(SIZE_MAX), Dflt::Num(32.0), "world units", "Cell size.", "cell = 32"),
+        key("blocking", Ty::Names { max: 32 }, Dflt::Required, "", "Layers that block cells.", "blocking = [\"walls\"]"),
+        key("goal", Ty::Names { max: 64 }, Dflt::Required, "", "Tags of the goal entity.", "goal = [\"player\"]"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static PLACE: TableSchema = TableSchema {
+    title: "[[place]]",
+    doc: "One entity placed when the level starts; the optional keys override the archetype's \
+          values for this entity only.",
+    keys: &[
+        key("archetype", Ty::Name, Dflt::Required, "", "What to place.", "archetype = \"ship\""),
+        key("at", POINT, Dflt::Required, "world units", "Position.", "at = [0, 200]"),
+        key("velocity", VELOCITY, Dflt::Doc("the archetype's"), "world units/s", "Initial velocity.", "velocity = [40, 0]"),
+        key("speed", number(0.0, SPEED_MAX), Dflt::Doc("the archetype's"), "world units/s", "Speed.", "speed = 90"),
+        key("health", int(1, 1_000_000_000), Dflt::Doc("the archetype's"), "", "Starting health (the archetype needs `health`).", "health = 10"),
+        key("color", Ty::Color, Dflt::Doc("the archetype's"), "", "Sprite colour (the archetype needs a `sprite`).", "color = \"red\""),
+        key("lifetime", int(1, TICKS_MAX), Dflt::Doc("the archetype's"), "ticks", "Ticks until it expires.", "lifetime = 600"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static SPAWNER: TableSchema = TableSchema {
+    title: "[[spawner]]",
+    doc: "Spawns `count` entities every `every` ticks at uniformly random positions in `area` \
+          (drawn from the world's seeded generator).",
+    keys: &[
+        key("archetype", Ty::Name, Dflt::Required, "", "What to spawn.", "archetype = \"drone\""),
+        key("every", int(1, TICKS_MAX), Dflt::Required, "ticks", "Ticks between bursts.", "every = 120"),
+        key("count", int(1, 100_000), Dflt::Int(1), "", "Entities per burst.", "count = 5"),
+        key("area", Ty::Rect, Dflt::Doc("the level's bounds"), "", "Where they appear.", "area = { min = [-400, -300], max = [400, -250] }"),
+        key("start", int(0, TICKS_MAX), Dflt::Doc("`every`"), "tick", "Tick of the first burst.", "start = 0"),
+        key("bursts", int(1, TICKS_MAX), Dflt::Unset, "", "Stop after this many bursts (none: forever).", "bursts = 10"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static RECT: TableSchema = TableSchema {
+    title: "rect",
+    doc: "A rectangle: either both corners, or a size centred on the origin.",
+    keys: &[
+        key("min", POINT, Dflt::Doc("with `max`"), "world units", "Lower corner; every coordinate below `max`'s.", "min = [-400, -300]"),
+        key("max", POINT, Dflt::Doc("with `min`"), "world units", "Upper corner.", "max = [400, 300]"),
+        key("size", Ty::Pair { min: 0.0, max: 2.0 * COORD_MAX, above_min: true, form: "[w, h]" }, Dflt::Doc("instead of `min` and `max`"), "world units", "Width and height, centred on the origin.", "size = [800, 600]"),
+    ],
+};

@@ -1,0 +1,286 @@
+//! Getters of lists and nested tables: arrays of names and paths, sub-tables, named tables
+//! (`[archetypes.NAME]`), arrays of tables (`[[place]]`) and maps of counts.
+
+use crate::report::{Loc, Report};
+use crate::schema::{Dflt, KeySchema, Ty};
+use crate::table::Table;
+use crate::value::{Key, Named, Node, check_name, found, read_int, read_name, read_path, read_str};
+use std::collections::HashMap;
+use toml::de::DeValue;
+
+impl<'t, 'i> Table<'t, 'i> {
+    /// An array of strings.
+    pub fn texts(&self, r: &mut Report, key: &str) -> Option<Vec<String>> {
+        let Some(v) = self.value(r, key) else {
+            return Some(Vec::new());
+        };
+        let what = self.what(key);
+        let items = self.array(r, v, &what, "strings")?;
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            out.push(read_str(r, self.file, item, &what, "a string")?.to_string());
+        }
+        Some(out)
+    }
+
+    fn array<'n>(
+        &self,
+        r: &mut Report,
+        v: &'n Node<'i>,
+        what: &str,
+        of: &str,
+    ) -> Option<&'n [Node<'i>]> {
+        if let DeValue::Array(items) = v.get_ref() {
+            return Some(items);
+        }
+        let msg = format!(
+            "`{what}` must be an array of {of}, found {}",
+            found(r, self.file, v)
+        );
+        let example = self
+            .spec(what.rsplit('.').next().unwrap_or(what))
+            .map_or("", |k| k.example);
+        r.error(Loc::new(self.file, v.span()), msg)
+            .help(format!("e.g. `{example}`"));
+        None
+    }
+
+    /// An array of distinct names of a `kind` of thing: the valid ones (the others are
+    /// reported). Absent: empty (or reported, when required). `None` when absent and required,
+    /// or not an array.
+    pub fn names(&self, r: &mut Report, key: &str, kind: &str) -> Option<Vec<Named>> {
+        let max = match self.spec(key).map(|k| k.ty) {
+            Some(Ty::Names { max }) => max,
+            _ => usize::MAX,
+        };
+        let Some(v) = self.value(r, key) else {
+            return match self.default(key) {
+                Dflt::Required => None,
+                _ => Some(Vec::new()),
+            };
+        };
+        let what = self.what(key);
+        let items = self.array(r, v, &what, &format!("{kind} names"))?;
+        let mut out: Vec<Named> = Vec::with_capacity(items.len().min(max));
+        let mut seen: HashMap<String, Loc> = HashMap::new();
+        let mut ok = true;
+        for (i, item) in items.iter().enumerate() {
+            if i == max {
+                let loc = Loc::new(self.file, item.span());
+                r.error(loc, format!("`{what}` may hold at most {max} names"));
+                ok = false;
+                break;
+            }
+            let Some(named) = read_name(r, self.file, item, &what, kind) else {
+                ok = false;
+                continue;
+            };
+            if let Some(first) = seen.get(&named.name) {
+                let first = r.describe(*first);
+                r.error(
+                    named.loc,
+                    format!("`{}` appears twice in `{what}`", named.name),
+                )
+                .help(format!("first listed at {first}"));
+                ok = false;
+                continue;
+            }
+            seen.insert(named.name.clone(), named.loc);
+            out.push(named);
+        }
+        ok.then_some(out)
+    }
+
+    /// An array of paths in normal form: the valid ones (the others are reported). Absent:
+    /// empty; `None` when not an array.
+    pub fn paths(&self, r: &mut Report, key: &str) -> Option<Vec<Named>> {
+        let ext = match self.spec(key).map(|k| k.ty) {
+            Some(Ty::Paths { ext }) => ext,
+            _ => "",
+        };
+        let Some(v) = self.value(r, key) else {
+            return Some(Vec::new());
+        };
+        let what = self.what(key);
+        let items = self.array(r, v, &what, "paths")?;
+        Some(
+            items
+                .iter()
+                .filter_map(|item| read_path(r, self.file, item, &what, ext))
+                .collect(),
+        )
+    }
+
+    /// A sub-table (`Ty::Table`); `None` when absent or not a table.
+    pub fn table(&self, r: &mut Report, key: &str) -> Option<Table<'t, 'i>> {
+        let schema = match self.spec(key).map(|k| k.ty) {
+            Some(Ty::Table(s)) => s,
+            _ => return None,
+        };
+        let v = self.value(r, key)?;
+        let own = self.title();
+        Table::open(
+            r,
+            self.file,
+            v,
+            &self.what(key),
+            schema,
+            Some((self.schema, &own)),
+        )
+    }
+
+    /// How a table below this one names it.
+    fn title(&self) -> String {
+        if self.path.is_empty() {
+            "the top level".to_string()
+        } else {
+            format!("`[{}]`", self.path)
+        }
+    }
+
+    /// `[key.NAME]` tables in declaration order, each with its name checked as a `kind` name.
+    pub fn named(&self, r: &mut Report, key: &str, kind: &str) -> Vec<(Named, Table<'t, 'i>)> {
+        let schema = match self.spec(key).map(|k| k.ty) {
+            Some(Ty::Named(s)) => s,
+            _ => return Vec::new(),
+        };
+        let Some(v) = self.value(r, key) else {
+            return Vec::new();
+        };
+        let what = self.what(key);
+        let DeValue::Table(table) = v.get_ref() else {
+            let msg = format!(
+                "`{what}` must hold `[{what}.NAME]` tables, found {}",
+                found(r, self.file, v)
+            );
+            r.error(Loc::new(self.file, v.span()), msg)
+                .help(format!("write each {kind} as a `[{what}.NAME]` table"));
+            return Vec::new();
+        };
+        let mut entries: Vec<(&Key<'i>, &Node<'i>)> = table.iter().collect();
+        entries.sort_by_key(|(k, _)| k.span().start);
+        let own = self.title();
+        let mut out = Vec::with_capacity(entries.len());
+        for (k, node) in entries {
+            let loc = Loc::new(self.file, k.span());
+            if !check_name(r, loc, kind, k.get_ref()) {
+                continue;
+            }
+            let path = format!("{what}.{}", k.get_ref());
+            if let Some(t) =
+                Table::open(r, self.file, node, &path, schema, Some((self.schema, &own)))
+            {
+                out.push((
+                    Named {
+                        name: k.get_ref().to_string(),
+                        loc,
+                    },
+                    t,
+                ));
+            }
+        }
+        out
+    }
+
+    /// An array of tables (`[[key]]` or an array of inline tables).
+    pub fn tables(&self, r: &mut Report, key: &str) -> Vec<Table<'t, 'i>> {
+        let schema = match self.spec(key).map(|k| k.ty) {
+            Some(Ty::Tables(s)) => s,
+            _ => return Vec::new(),
+        };
+        let Some(v) = self.value(r, key) else {
+            return Vec::new();
+        };
+        let what = self.what(key);
+        let Some(items) = self.array(r, v, &what, "tables") else {
+            return Vec::new();
+        };
+        let own = self.title();
+        items
+            .iter()
+            .filter_map(|item| {
+                if !matches!(item.get_ref(), DeValue::Table(_)) {
+                    let msg = format!(
+                        "each `{what}` entry must be a table, found {}",
+                        found(r, self.file, item)
+                    );
+                    r.error(Loc::new(self.file, item.span()), msg).help(format!(
+                        "write each entry under a `[[{what}]]` header, or as an inline table `{{ ... }}`"
+                    ));
+                    return None;
+                }
+                let place = format!("in a `[[{what}]]` entry");
+                Table::open_placed(
+                    r,
+                    self.file,
+                    item,
+                    &what,
+                    place,
+                    schema,
+                    Some((self.schema, &own)),
+                )
+            })
+            .collect()
+    }
+
+    /// A table's raw entries (key text with the key's span, value), in declaration order.
+    pub fn entries(
+        &self,
+        r: &mut Report,
+        key: &str,
+        example: &str,
+    ) -> Option<Vec<(Named, &'t Node<'i>)>> {
+        let v = self.value(r, key)?;
+        let what = self.what(key);
+        let DeValue::Table(table) = v.get_ref() else {
+            let msg = format!("`{what}` must be a table, found {}", found(r, self.file, v));
+            r.error(Loc::new(self.file, v.span()), msg)
+                .help(format!("e.g. `{example}`"));
+            return None;
+        };
+        let mut entries: Vec<(&Key<'i>, &Node<'i>)> = table.iter().collect();
+        entries.sort_by_key(|(k, _)| k.span().start);
+        Some(
+            entries
+                .into_iter()
+                .map(|(k, v)| {
+                    (
+                        Named {
+                            name: k.get_ref().to_string(),
+                            loc: Loc::new(self.file, k.span()),
+                        },
+                        v,
+                    )
+                })
+                .collect(),
+        )
+    }
+
+    /// A table of `name = integer` (`Ty::Counts`), in declaration order.
+    pub fn counts(&self, r: &mut Report, key: &str, kind: &str) -> Vec<(Named, i64)> {
+        let (min, max, example) = match self.spec(key) {
+            Some(KeySchema {
+                ty: Ty::Counts { min, max },
+                example,
+                ..
+            }) => (*min, *max, *example),
+            _ => (0, i64::MAX, ""),
+        };
+        let Some(entries) = self.entries(r, key, example) else {
+            return Vec::new();
+        };
+        let what = self.what(key);
+        let hint = self.hint(key);
+        let mut out = Vec::with_capacity(entries.len());
+        for (name, node) in entries {
+            if !check_name(r, name.loc, kind, &name.name) {
+                continue;
+            }
+            let item = format!("{what}.{}", name.name);
+            if let Some(v) = read_int(r, self.file, node, &item, (min, max), &hint) {
+                out.push((name, v));
+            }
+        }
+        out
+    }
+}
