@@ -53,6 +53,9 @@ struct Archetypes {
     defs: Vec<ArchetypeDef>,
 }
 
+/// Loads a game: game.toml's settings and declarations, then the listed archetype, level and
+/// script files, then the names that cross files (levels, the entry level, the stress
+/// archetype). Every problem is collected; nothing is returned unless there is none.
 fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> {
     let mut r = Report::new(root);
     let mut files = Files::new(source);
@@ -64,29 +67,7 @@ fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> 
     };
     let game = Table::root(&mut r, gfile, &tree, &schema::GAME);
     let mut def = GameDef::default();
-
-    if let Some(name) = game.text(&mut r, "name") {
-        if name.trim().is_empty() {
-            let loc = game.loc_of("name").unwrap_or(game.loc);
-            r.error(loc, "`name` must not be empty")
-                .help("e.g. `name = \"Swarm\"`");
-        }
-        def.name = name;
-    }
-    def.seed = game
-        .int(&mut r, "seed")
-        .and_then(|v| u64::try_from(v).ok())
-        .unwrap_or_default();
-    def.hud = game.texts(&mut r, "hud").unwrap_or_default();
-    def.tick = settings::tick(&mut r, &game);
-    def.ai = settings::ai(&mut r, &game);
-    def.limits = settings::limits(&mut r, &game);
-    def.window = settings::window(&mut r, &game, &def.name);
-    def.physics = settings::physics(&mut r, &game);
-    def.constants = settings::constants(&mut r, &game);
-    let (scripts, script_paths) = settings::scripts(&mut r, &game);
-    def.scripts = scripts;
-
+    let script_paths = read_settings(&mut r, &game, &mut def);
     let tags = declare(
         &mut r,
         &game,
@@ -106,134 +87,18 @@ fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> 
     let actions = actions::read(&mut r, &game);
     def.effects = presentation::effects(&mut r, &game);
     def.sounds = presentation::sounds(&mut r, &game);
-
-    // Every listed file, once across all lists.
-    let mut listed: HashMap<String, Loc> = HashMap::new();
-    let mut list = |r: &mut Report, key: &str, paths: Vec<Named>| -> Vec<Named> {
-        let mut out = Vec::with_capacity(paths.len());
-        for p in paths {
-            if p.name == "game.toml" {
-                r.error(p.loc, format!("`{key}` lists game.toml itself"))
-                    .help("game.toml is always read first; list only the other files");
-                continue;
-            }
-            if let Some(first) = listed.get(&p.name) {
-                let first = r.describe(*first);
-                r.error(p.loc, format!("`{}` is listed twice", p.name))
-                    .help(format!("first listed at {first}"));
-                continue;
-            }
-            listed.insert(p.name.clone(), p.loc);
-            out.push(p);
-        }
-        out
-    };
-    // A list with an entry that could not be used leaves names undeclared: references to
-    // unknown archetypes or levels would then only echo the first error, and are not reported.
-    let before = r.count();
-    let paths = game.paths(&mut r, "archetype_files").unwrap_or_default();
-    let archetype_files = list(&mut r, "archetype_files", paths);
-    let archetype_files_ok = r.count() == before;
-    let before = r.count();
-    let level_paths = game.paths(&mut r, "level_files");
-    // Only a game that declares no level at all gets the "no levels" error.
-    let declared_levels =
-        game.has("levels") || level_paths.as_ref().is_none_or(|paths| !paths.is_empty());
-    let level_files = list(&mut r, "level_files", level_paths.unwrap_or_default());
-    let level_files_ok = r.count() == before;
-    let script_files = list(&mut r, "scripts.files", script_paths);
-
-    // Archetypes: game.toml first, then each file in order.
+    let lists = FileLists::read(&mut r, &game, script_paths);
     let scope = Scope {
         tags: &tags,
         layers: &layers,
         actions: &actions,
     };
     let mut assets = Assets::default();
-    let mut archetypes = Archetypes {
-        names: Symbols::new(
-            "archetype",
-            "declare it as `[archetypes.NAME]` in game.toml or in an archetype file",
-        ),
-        defs: Vec::new(),
-    };
-    archetypes.names.complete = archetype_files_ok;
-    let inline = game.named(&mut r, "archetypes", "archetype");
-    add_archetypes(
-        &mut r,
-        inline,
-        &scope,
-        &mut files,
-        &mut assets,
-        &mut archetypes,
-    );
-    for path in &archetype_files {
-        let Some(Read::Text(file, text)) = files.read_listed(&mut r, path, FileKind::Archetypes)
-        else {
-            archetypes.names.complete = false;
-            continue;
-        };
-        let Some(tree) = parse_toml(&mut r, file, &text) else {
-            archetypes.names.complete = false;
-            continue;
-        };
-        let t = Table::root(&mut r, file, &tree, &schema::ARCHETYPE_FILE);
-        let found = t.named(&mut r, "archetypes", "archetype");
-        if found.is_empty() && !t.has("archetypes") {
-            r.error(
-                path.loc,
-                format!("archetype file `{}` declares no archetypes", path.name),
-            )
-            .help("an archetype file holds `[archetypes.NAME]` tables");
-        }
-        add_archetypes(
-            &mut r,
-            found,
-            &scope,
-            &mut files,
-            &mut assets,
-            &mut archetypes,
-        );
-    }
+    let archetypes = read_archetypes(&mut r, &game, &lists, &scope, &mut files, &mut assets);
     def.assets = assets.list;
-
-    // Levels: game.toml first, then each file in order.
-    let mut raw_levels: Vec<RawLevel> = Vec::new();
-    let mut levels_complete = level_files_ok;
-    for (name, t) in game.named(&mut r, "levels", "level") {
-        match level::read(&mut r, &t, Some(name), &tags, &layers) {
-            Some(l) => raw_levels.push(l),
-            None => levels_complete = false,
-        }
-    }
-    // Paths that could not be read or checked have been reported; only a game that declares
-    // no level at all gets the "no levels" error.
-    for path in &level_files {
-        let Some(Read::Text(file, text)) = files.read_listed(&mut r, path, FileKind::Level) else {
-            levels_complete = false;
-            continue;
-        };
-        let Some(tree) = parse_toml(&mut r, file, &text) else {
-            levels_complete = false;
-            continue;
-        };
-        let t = Table::root(&mut r, file, &tree, &schema::LEVEL);
-        match level::read(&mut r, &t, None, &tags, &layers) {
-            Some(l) => raw_levels.push(l),
-            None => levels_complete = false,
-        }
-    }
-
-    // Scripts, in order.
-    let mut scripts = Vec::with_capacity(script_files.len());
-    for path in &script_files {
-        if let Some(Read::Text(_, text)) = files.read_listed(&mut r, path, FileKind::Script) {
-            scripts.push((path.name.clone(), text.to_string()));
-            def.scripts.files.push(path.name.clone());
-        }
-    }
-
-    // Names across files.
+    let (raw_levels, levels_complete) =
+        read_levels(&mut r, &game, &lists, &tags, &layers, &mut files);
+    let scripts = read_scripts(&mut r, &lists.scripts, &mut files, &mut def);
     let mut level_names = Symbols::new(
         "level",
         "add a level file to `level_files` or a `[levels.NAME]` table to game.toml",
@@ -245,7 +110,7 @@ fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> 
                 .push(raw.resolve(&mut r, &archetypes.names, &archetypes.defs));
         }
     }
-    if !declared_levels {
+    if !lists.declared_levels {
         r.error(game.loc, "the game has no levels")
             .help("list level files in `level_files = [\"levels/arena.toml\"]`, or add a `[levels.NAME]` table");
     }
@@ -254,19 +119,7 @@ fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> 
     {
         def.entry_level = i;
     }
-    if let Some(t) = game.table(&mut r, "stress") {
-        let archetype = t
-            .name(&mut r, "archetype", "archetype")
-            .and_then(|a| archetypes.names.resolve(&mut r, &a))
-            .and_then(|i| u16::try_from(i).ok());
-        let area = t.rect(&mut r, "area");
-        if let Some(i) = archetype {
-            def.stress = Some(StressDef {
-                archetype: ludus_core::ArchetypeId(i),
-                area,
-            });
-        }
-    }
+    def.stress = read_stress(&mut r, &game, &archetypes);
     def.archetypes = archetypes.defs;
     def.actions = actions.set;
     def.bindings = actions.bindings;
@@ -281,6 +134,201 @@ fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> 
         def,
         files: files.paths(),
         scripts,
+    })
+}
+
+/// game.toml's own settings; returns the listed script paths.
+fn read_settings(r: &mut Report, game: &Table<'_, '_>, def: &mut GameDef) -> Vec<Named> {
+    if let Some(name) = game.text(r, "name") {
+        if name.trim().is_empty() {
+            let loc = game.loc_of("name").unwrap_or(game.loc);
+            r.error(loc, "`name` must not be empty")
+                .help("e.g. `name = \"Swarm\"`");
+        }
+        def.name = name;
+    }
+    def.seed = game
+        .int(r, "seed")
+        .and_then(|v| u64::try_from(v).ok())
+        .unwrap_or_default();
+    def.hud = game.texts(r, "hud").unwrap_or_default();
+    def.tick = settings::tick(r, game);
+    def.ai = settings::ai(r, game);
+    def.limits = settings::limits(r, game);
+    def.window = settings::window(r, game, &def.name);
+    def.physics = settings::physics(r, game);
+    def.constants = settings::constants(r, game);
+    let (scripts, script_paths) = settings::scripts(r, game);
+    def.scripts = scripts;
+    script_paths
+}
+
+/// The files game.toml lists, each once across all lists.
+struct FileLists {
+    archetypes: Vec<Named>,
+    /// Every archetype file could be listed: names missing from them are real mistakes.
+    archetypes_ok: bool,
+    levels: Vec<Named>,
+    levels_ok: bool,
+    /// The game declares some level (a file or a table).
+    declared_levels: bool,
+    scripts: Vec<Named>,
+}
+
+impl FileLists {
+    fn read(r: &mut Report, game: &Table<'_, '_>, script_paths: Vec<Named>) -> FileLists {
+        let mut listed: HashMap<String, Loc> = HashMap::new();
+        let mut list = |r: &mut Report, key: &str, paths: Vec<Named>| -> Vec<Named> {
+            let mut out = Vec::with_capacity(paths.len());
+            for p in paths {
+                if p.name == "game.toml" {
+                    r.error(p.loc, format!("`{key}` lists game.toml itself"))
+                        .help("game.toml is always read first; list only the other files");
+                    continue;
+                }
+                if let Some(first) = listed.get(&p.name) {
+                    let first = r.describe(*first);
+                    r.error(p.loc, format!("`{}` is listed twice", p.name))
+                        .help(format!("first listed at {first}"));
+                    continue;
+                }
+                listed.insert(p.name.clone(), p.loc);
+                out.push(p);
+            }
+            out
+        };
+        // A list with an entry that could not be used leaves names undeclared: references to
+        // unknown archetypes or levels would then only echo the first error, and are not
+        // reported.
+        let before = r.count();
+        let paths = game.paths(r, "archetype_files").unwrap_or_default();
+        let archetypes = list(r, "archetype_files", paths);
+        let archetypes_ok = r.count() == before;
+        let before = r.count();
+        let level_paths = game.paths(r, "level_files");
+        // Only a game that declares no level at all gets the "no levels" error.
+        let declared_levels =
+            game.has("levels") || level_paths.as_ref().is_none_or(|paths| !paths.is_empty());
+        let levels = list(r, "level_files", level_paths.unwrap_or_default());
+        let levels_ok = r.count() == before;
+        let scripts = list(r, "scripts.files", script_paths);
+        FileLists {
+            archetypes,
+            archetypes_ok,
+            levels,
+            levels_ok,
+            declared_levels,
+            scripts,
+        }
+    }
+}
+
+/// Archetypes: game.toml's first, then each archetype file's, in order.
+fn read_archetypes(
+    r: &mut Report,
+    game: &Table<'_, '_>,
+    lists: &FileLists,
+    scope: &Scope<'_>,
+    files: &mut Files<'_>,
+    assets: &mut Assets,
+) -> Archetypes {
+    let mut archetypes = Archetypes {
+        names: Symbols::new(
+            "archetype",
+            "declare it as `[archetypes.NAME]` in game.toml or in an archetype file",
+        ),
+        defs: Vec::new(),
+    };
+    archetypes.names.complete = lists.archetypes_ok;
+    let inline = game.named(r, "archetypes", "archetype");
+    add_archetypes(r, inline, scope, files, assets, &mut archetypes);
+    for path in &lists.archetypes {
+        let Some(Read::Text(file, text)) = files.read_listed(r, path, FileKind::Archetypes) else {
+            archetypes.names.complete = false;
+            continue;
+        };
+        let Some(tree) = parse_toml(r, file, &text) else {
+            archetypes.names.complete = false;
+            continue;
+        };
+        let t = Table::root(r, file, &tree, &schema::ARCHETYPE_FILE);
+        let found = t.named(r, "archetypes", "archetype");
+        if found.is_empty() && !t.has("archetypes") {
+            r.error(
+                path.loc,
+                format!("archetype file `{}` declares no archetypes", path.name),
+            )
+            .help("an archetype file holds `[archetypes.NAME]` tables");
+        }
+        add_archetypes(r, found, scope, files, assets, &mut archetypes);
+    }
+    archetypes
+}
+
+/// Levels: game.toml's first, then each level file's, in order; and whether every one could be
+/// read (else names of levels are not checked: they would only echo the first error).
+fn read_levels(
+    r: &mut Report,
+    game: &Table<'_, '_>,
+    lists: &FileLists,
+    tags: &Symbols,
+    layers: &Symbols,
+    files: &mut Files<'_>,
+) -> (Vec<RawLevel>, bool) {
+    let mut raw_levels: Vec<RawLevel> = Vec::new();
+    let mut complete = lists.levels_ok;
+    for (name, t) in game.named(r, "levels", "level") {
+        match level::read(r, &t, Some(name), tags, layers) {
+            Some(l) => raw_levels.push(l),
+            None => complete = false,
+        }
+    }
+    for path in &lists.levels {
+        let Some(Read::Text(file, text)) = files.read_listed(r, path, FileKind::Level) else {
+            complete = false;
+            continue;
+        };
+        let Some(tree) = parse_toml(r, file, &text) else {
+            complete = false;
+            continue;
+        };
+        let t = Table::root(r, file, &tree, &schema::LEVEL);
+        match level::read(r, &t, None, tags, layers) {
+            Some(l) => raw_levels.push(l),
+            None => complete = false,
+        }
+    }
+    (raw_levels, complete)
+}
+
+/// The scripts, in order: `(path, text)`.
+fn read_scripts(
+    r: &mut Report,
+    paths: &[Named],
+    files: &mut Files<'_>,
+    def: &mut GameDef,
+) -> Vec<(String, String)> {
+    let mut scripts = Vec::with_capacity(paths.len());
+    for path in paths {
+        if let Some(Read::Text(_, text)) = files.read_listed(r, path, FileKind::Script) {
+            scripts.push((path.name.clone(), text.to_string()));
+            def.scripts.files.push(path.name.clone());
+        }
+    }
+    scripts
+}
+
+/// `[stress]`: the archetype `--entities` adds.
+fn read_stress(r: &mut Report, game: &Table<'_, '_>, archetypes: &Archetypes) -> Option<StressDef> {
+    let t = game.table(r, "stress")?;
+    let archetype = t
+        .name(r, "archetype", "archetype")
+        .and_then(|a| archetypes.names.resolve(r, &a))
+        .and_then(|i| u16::try_from(i).ok());
+    let area = t.rect(r, "area");
+    archetype.map(|i| StressDef {
+        archetype: ludus_core::ArchetypeId(i),
+        area,
     })
 }
 

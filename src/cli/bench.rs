@@ -196,7 +196,8 @@ pub fn csv(rows: &[Row]) -> String {
     s
 }
 
-/// A log-log plot of tick time against entity count with the 60 Hz and budget lines.
+/// A log-log plot of tick time against entity count with the 60 Hz and budget lines. One
+/// function: it draws one chart top to bottom (frame, axes, lines, points, labels).
 pub fn svg(rows: &[Row], budget_ms: f64, title: &str) -> String {
     let (w, h, left, right, top, bottom) = (780.0, 440.0, 84.0, 20.0, 40.0, 50.0);
     let pw = w - left - right;

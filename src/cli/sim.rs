@@ -136,8 +136,7 @@ pub fn main(args: SimArgs) -> i32 {
 
     let start = clock();
     let fault: Option<Fault>;
-    let mut discarded = 0u64;
-    let mut frames_run = 0usize;
+    let (mut discarded, mut frames_run) = (0u64, 0usize);
     match &frames {
         None => {
             let ticks = args.ticks.unwrap_or(600);
@@ -145,47 +144,13 @@ pub fn main(args: SimArgs) -> i32 {
         }
         Some(lines) => {
             d.per_tick = input.map(PerTick::new);
-            let def = &project.def;
-            let entry = def
-                .levels
-                .get(def.entry_level)
-                .map_or(Mode::Playing, |l| l.entry_mode);
-            let mut session = match Session::new(def.tick, def.actions.len(), entry) {
-                Ok(s) => s,
+            match run_frames(&mut d, &project, lines, args.ticks) {
+                Ok(run) => (fault, discarded, frames_run) = run,
                 Err(e) => {
-                    eprintln!("ludus: tick policy: {e}");
+                    eprintln!("ludus: {e}");
                     return 1;
                 }
-            };
-            let mut now = 0u64;
-            for (i, line) in lines.iter().enumerate() {
-                if args.ticks.is_some_and(|t| d.ticks >= t) || d.error.is_some() {
-                    break;
-                }
-                now = now.saturating_add(line.dt_ns.unwrap_or(0));
-                line.pump(&mut session);
-                let r = session.frame(now, &mut d);
-                frames_run += 1;
-                discarded += r.ticks_discarded;
-                if let Some(t) = &mut d.trace {
-                    let text = format!(
-                        "{{\"frame\":{i},\"raw_ns\":{},\"accepted_ns\":{},\"clamped_ns\":{},\"excluded_ns\":{},\"ticks\":{},\"discarded\":{},\"tick\":{},\"alpha\":{},\"mode\":\"{}\"}}\n",
-                        r.time.raw_ns,
-                        r.time.accepted_ns,
-                        r.time.clamped_ns,
-                        r.time.excluded_ns,
-                        r.ticks_run,
-                        r.ticks_discarded,
-                        r.tick,
-                        r.alpha,
-                        r.mode.name()
-                    );
-                    if t.write_all(text.as_bytes()).is_err() {
-                        d.error = Some("cannot write the trace file".into());
-                    }
-                }
             }
-            fault = session.fault().cloned();
         }
     }
     let elapsed_ns = clock().saturating_sub(start);
@@ -212,4 +177,50 @@ pub fn main(args: SimArgs) -> i32 {
     };
     println!("{}", d.summary(&figures));
     if faulted { 1 } else { 0 }
+}
+
+/// `--frames`: drives the real frame clock with the recorded frame timings. Returns the fault
+/// the session ended in, if any, the ticks discarded and the frames run.
+fn run_frames(
+    d: &mut HeadlessRun,
+    project: &Project,
+    lines: &[Line],
+    max_ticks: Option<u64>,
+) -> Result<(Option<Fault>, u64, usize), String> {
+    let def = &project.def;
+    let entry = def
+        .levels
+        .get(def.entry_level)
+        .map_or(Mode::Playing, |l| l.entry_mode);
+    let mut session = Session::new(def.tick, def.actions.len(), entry)
+        .map_err(|e| format!("tick policy: {e}"))?;
+    let (mut now, mut discarded, mut frames_run) = (0u64, 0u64, 0usize);
+    for (i, line) in lines.iter().enumerate() {
+        if max_ticks.is_some_and(|t| d.ticks >= t) || d.error.is_some() {
+            break;
+        }
+        now = now.saturating_add(line.dt_ns.unwrap_or(0));
+        line.pump(&mut session);
+        let r = session.frame(now, d);
+        frames_run += 1;
+        discarded += r.ticks_discarded;
+        if let Some(t) = &mut d.trace {
+            let text = format!(
+                "{{\"frame\":{i},\"raw_ns\":{},\"accepted_ns\":{},\"clamped_ns\":{},\"excluded_ns\":{},\"ticks\":{},\"discarded\":{},\"tick\":{},\"alpha\":{},\"mode\":\"{}\"}}\n",
+                r.time.raw_ns,
+                r.time.accepted_ns,
+                r.time.clamped_ns,
+                r.time.excluded_ns,
+                r.ticks_run,
+                r.ticks_discarded,
+                r.tick,
+                r.alpha,
+                r.mode.name()
+            );
+            if t.write_all(text.as_bytes()).is_err() {
+                d.error = Some("cannot write the trace file".into());
+            }
+        }
+    }
+    Ok((session.fault().cloned(), discarded, frames_run))
 }

@@ -181,6 +181,10 @@ impl Broadphase {
     /// a querier, bodies a large body is tested against): piles of bodies that do not look at
     /// each other, or a fixed cell far from the bodies' size, stop it instead of taking time
     /// quadratic in the number of bodies.
+    ///
+    /// One function on purpose: it is a single pass over the grid whose loop state (bucket
+    /// bounds, budgets, the pair list) would otherwise be threaded through helpers on the
+    /// hottest path of the tick.
     pub fn find_pairs(
         &mut self,
         fixed_cell: Option<f32>,

@@ -185,6 +185,8 @@ fn run_stage(
     consequences.stage(stage, &mut g)
 }
 
+/// Applies a stage's commands in the order sent. Long because it is one `match` with one short
+/// arm per kind of command, which reads best in one place.
 fn apply(world: &mut SimWorld, def: &GameDef, tick: u64, stage: Stage) -> Result<(), Fault> {
     let commands = std::mem::take(&mut world.scratch.commands);
     let cap = def.limits.events_per_tick;

@@ -129,6 +129,8 @@ fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
     Ok(())
 }
 
+/// Broadphase, push corrections, and the contact cache's enter/stay/exit diff in one pass over
+/// the sorted pairs (kept together so the diff walks the pair list once).
 fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
     let bp = &mut world.scratch.broadphase;
     bp.bodies.clear();

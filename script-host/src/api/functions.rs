@@ -8,7 +8,8 @@ use mlua::{Lua, Table, Value};
 use std::rc::Rc;
 
 /// Creates the API's Rust functions into `raw`, under their [`super::spec::API`] names, plus
-/// `__log` (the sink of the prelude's `ludus.log`).
+/// `__log` (the sink of the prelude's `ludus.log`). Long because it is the list of the API's
+/// functions, each a few lines, in the order of the API list.
 pub fn install(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> {
     let s = shared.clone();
     let log = lua.create_function(move |lua, line: Value| {
