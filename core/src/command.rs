@@ -6,7 +6,7 @@
 //! Commit. Timers are scheduled and cancelled at once, so a cancellation suppresses a timer that
 //! is due later in the same stage.
 
-use crate::def::{ArchetypeId, EffectId, Overrides, SoundId};
+use crate::def::{ArchetypeId, EffectId, GameDef, Overrides, SoundId};
 use crate::fault::{Fault, FaultKind};
 use crate::math::{Color, Vec2};
 use std::fmt;
@@ -97,4 +97,98 @@ pub enum Stage {
     One,
     /// Damage outcomes.
     Two,
+}
+
+impl Command {
+    /// Checks a command against the game definition: ids that exist, finite numbers, names of
+    /// allowed length, amounts that are not negative. Gameplay runs it on every command sent.
+    pub(crate) fn check(&self, def: &GameDef) -> Result<(), CommandError> {
+        match self {
+            Command::Damage { amount, .. } | Command::Heal { amount, .. } if *amount < 0 => {
+                return Err(CommandError::malformed(format!(
+                    "a damage or heal amount must not be negative, got {amount}"
+                )));
+            }
+            Command::SetVar(_, v) | Command::SetState { value: v, .. } if !v.is_finite() => {
+                return Err(CommandError::malformed(
+                    "a variable must be a finite number",
+                ));
+            }
+            Command::SetVar(name, _) => name_length(name, "a variable name")?,
+            Command::SetState { key, .. } => name_length(key, "a state key")?,
+            Command::Spawn {
+                archetype,
+                pos,
+                overrides,
+            } => {
+                if def.archetype(*archetype).is_none() {
+                    return Err(CommandError::malformed(format!(
+                        "unknown archetype id {}",
+                        archetype.0
+                    )));
+                }
+                finite(*pos, "a spawn position")?;
+                if let Some(v) = overrides.velocity {
+                    finite(v, "a spawn velocity")?;
+                }
+                if overrides.speed.is_some_and(|s| !s.is_finite()) {
+                    return Err(CommandError::malformed("a spawn speed must be finite"));
+                }
+            }
+            Command::Teleport { pos, .. } => finite(*pos, "a teleport position")?,
+            Command::SetVelocity { velocity, .. } => finite(*velocity, "a velocity")?,
+            Command::Effect { effect, pos, .. } => {
+                if def.effects.get(effect.0 as usize).is_none() {
+                    return Err(CommandError::malformed(format!(
+                        "unknown effect id {}",
+                        effect.0
+                    )));
+                }
+                finite(*pos, "an effect position")?;
+            }
+            Command::Sound {
+                sound,
+                volume,
+                pitch,
+            } => {
+                if def.sounds.get(sound.0 as usize).is_none() {
+                    return Err(CommandError::malformed(format!(
+                        "unknown sound id {}",
+                        sound.0
+                    )));
+                }
+                if !volume.is_finite() || !pitch.is_finite() || *pitch <= 0.0 {
+                    return Err(CommandError::malformed(
+                        "sound volume must be finite and pitch a positive number",
+                    ));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+fn finite(v: Vec2, what: &str) -> Result<(), CommandError> {
+    if v.is_finite() {
+        Ok(())
+    } else {
+        Err(CommandError::malformed(format!(
+            "{what} must be finite numbers, got ({}, {})",
+            v.x, v.y
+        )))
+    }
+}
+
+pub const MAX_NAME_BYTES: usize = 64;
+
+pub(crate) fn name_length(name: &str, what: &str) -> Result<(), CommandError> {
+    if name.is_empty() || name.len() > MAX_NAME_BYTES {
+        Err(CommandError::malformed(format!(
+            "{what} must have 1 to {MAX_NAME_BYTES} bytes, got {}",
+            name.len()
+        )))
+    } else {
+        Ok(())
+    }
 }

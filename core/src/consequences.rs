@@ -6,12 +6,11 @@
 //! Commit. Timers are scheduled and cancelled at once, so a cancellation suppresses a timer that
 //! is due later in the same stage.
 
-use crate::command::{Command, CommandError, Stage};
+use crate::command::{Command, CommandError, Stage, name_length};
 use crate::def::GameDef;
 use crate::event::Events;
 use crate::fault::Fault;
 use crate::limits::{Limit, push_within};
-use crate::math::Vec2;
 use crate::timer::{TimerId, TimerQueue, TimerSpec};
 use crate::world::SimWorld;
 use crate::world::ids::{SeqMap, SeqSet};
@@ -34,30 +33,7 @@ pub struct Gameplay<'a> {
     pub(crate) commands: &'a mut Vec<Command>,
 }
 
-fn finite(v: Vec2, what: &str) -> Result<(), CommandError> {
-    if v.is_finite() {
-        Ok(())
-    } else {
-        Err(CommandError::malformed(format!(
-            "{what} must be finite numbers, got ({}, {})",
-            v.x, v.y
-        )))
-    }
-}
-
 /// The longest game variable name, script-state key or timer name, in bytes.
-pub const MAX_NAME_BYTES: usize = 64;
-
-fn name_length(name: &str, what: &str) -> Result<(), CommandError> {
-    if name.is_empty() || name.len() > MAX_NAME_BYTES {
-        Err(CommandError::malformed(format!(
-            "{what} must have 1 to {MAX_NAME_BYTES} bytes, got {}",
-            name.len()
-        )))
-    } else {
-        Ok(())
-    }
-}
 
 impl<'a> Gameplay<'a> {
     pub fn tick(&self) -> u64 {
@@ -156,70 +132,9 @@ impl<'a> Gameplay<'a> {
                 message: f.message,
             });
         }
-        match &command {
-            Command::Damage { amount, .. } | Command::Heal { amount, .. } if *amount < 0 => {
-                return Err(CommandError::malformed(format!(
-                    "a damage or heal amount must not be negative, got {amount}"
-                )));
-            }
-            Command::SetVar(_, v) | Command::SetState { value: v, .. } if !v.is_finite() => {
-                return Err(CommandError::malformed(
-                    "a variable must be a finite number",
-                ));
-            }
-            Command::SetVar(name, _) => name_length(name, "a variable name")?,
-            Command::SetState { key, .. } => name_length(key, "a state key")?,
-            Command::Spawn {
-                archetype,
-                pos,
-                overrides,
-            } => {
-                if self.def.archetype(*archetype).is_none() {
-                    return Err(CommandError::malformed(format!(
-                        "unknown archetype id {}",
-                        archetype.0
-                    )));
-                }
-                finite(*pos, "a spawn position")?;
-                if let Some(v) = overrides.velocity {
-                    finite(v, "a spawn velocity")?;
-                }
-                if overrides.speed.is_some_and(|s| !s.is_finite()) {
-                    return Err(CommandError::malformed("a spawn speed must be finite"));
-                }
-            }
-            Command::Teleport { pos, .. } => finite(*pos, "a teleport position")?,
-            Command::SetVelocity { velocity, .. } => finite(*velocity, "a velocity")?,
-            Command::Effect { effect, pos, .. } => {
-                if self.def.effects.get(effect.0 as usize).is_none() {
-                    return Err(CommandError::malformed(format!(
-                        "unknown effect id {}",
-                        effect.0
-                    )));
-                }
-                finite(*pos, "an effect position")?;
-            }
-            Command::Sound {
-                sound,
-                volume,
-                pitch,
-            } => {
-                if self.def.sounds.get(sound.0 as usize).is_none() {
-                    return Err(CommandError::malformed(format!(
-                        "unknown sound id {}",
-                        sound.0
-                    )));
-                }
-                if !volume.is_finite() || !pitch.is_finite() || *pitch <= 0.0 {
-                    return Err(CommandError::malformed(
-                        "sound volume must be finite and pitch a positive number",
-                    ));
-                }
-            }
-            Command::Destroy(seq) => {
-                self.destroyed_now.insert(*seq);
-            }
-            _ => {}
+        command.check(self.def)?;
+        if let Command::Destroy(seq) = &command {
+            self.destroyed_now.insert(*seq);
         }
         // The length was checked above: the push cannot fail.
         let pushed = push_within(self.commands, command, cap as usize);

@@ -33,8 +33,9 @@ mod timer;
 mod world;
 
 pub use collision::contact::{ContactCache, ContactKey};
+pub use command::MAX_NAME_BYTES;
 pub use command::{Command, CommandError, Stage};
-pub use consequences::{Consequences, Gameplay, MAX_NAME_BYTES, NoConsequences};
+pub use consequences::{Consequences, Gameplay, NoConsequences};
 pub use def::{
     AiPolicy, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef, BehaviourKind, BoundsPolicy,
     CameraDef, ColliderDef, Constant, ControlDef, CooldownDef, EffectDef, EffectId, GameDef,

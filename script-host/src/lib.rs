@@ -22,7 +22,8 @@ mod shared;
 mod source;
 mod stage;
 
-pub use api::spec::{API, ApiFunction, Section, markdown as api_markdown};
+pub use api::API;
+pub use api::spec::{ApiFunction, Section, markdown as api_markdown};
 pub use host::{Clock, HostStats, ScriptHost};
 pub use source::{ModuleSource, Script};
 

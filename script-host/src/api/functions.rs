@@ -1,16 +1,100 @@
-//! The Rust functions of the `ludus` API (see [`super::spec::API`] for what each does).
+//! The `ludus` API, declared once: every function with its call, section and description,
+//! and the Rust that converts its arguments. The `api!` list below generates [`API`] (which the
+//! docs tables and misspelt-name errors come from) and [`install`] (which registers the Rust
+//! functions; the prelude builds the `ludus` table from them). Functions written in Lua (in the
+//! prelude) are listed with `lua`.
+//!
+//! Entry forms, each after its `///` description:
+//! - `command NAME: "CALL", |lua, g, args: T| { ... }`: the body gives a `Command`, which is
+//!   sent to the stage (core validates it).
+//! - `call NAME: SECTION, "CALL", |lua, g, args: T| -> R { ... }`: the body gives `Result<R, Bad>`.
+//! - `lua NAME: SECTION, "CALL"`: defined by the prelude.
 
 use super::args::*;
+use super::spec::{ApiFunction, Section};
 use super::{Bad, charge, malformed, outside};
 use crate::shared::Shared;
 use ludus_core::{Color, Command, TimerId};
 use mlua::{Lua, Table, Value};
 use std::rc::Rc;
 
-/// Creates the API's Rust functions into `raw`, under their [`super::spec::API`] names, plus
-/// `__log` (the sink of the prelude's `ludus.log`). Long because it is the list of the API's
-/// functions, each a few lines, in the order of the API list.
-pub fn install(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> {
+/// Registers one function that needs the running stage.
+macro_rules! register {
+    ($lua:ident, $raw:ident, $shared:ident, $name:expr, |$l:ident, $g:ident, $a:ident: $ty:ty| -> $ret:ty $body:block) => {{
+        let s = $shared.clone();
+        let name: &'static str = $name;
+        let f = $lua.create_function(move |$l, $a: $ty| -> mlua::Result<$ret> {
+            charge($l, &s, &[])?;
+            let result = s.stage.with(|$g| -> Result<$ret, Bad> { $body });
+            match result {
+                None => Err(outside(name)),
+                Some(Ok(v)) => Ok(v),
+                Some(Err(bad)) => Err(malformed($l, &s, name, bad)),
+            }
+        })?;
+        $raw.raw_set(name, f)?;
+    }};
+}
+
+macro_rules! api {
+    (@munch [$($spec:tt)*] [$($inst:tt)*]) => {
+        /// Every `ludus.*` function, in the order the docs list them.
+        pub const API: &[ApiFunction] = &[$($spec)*];
+
+        /// Creates the API's Rust functions into `raw` under their names, plus the internal
+        /// ones (`__log`, `__timer_live`).
+        pub fn install(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> {
+            install_log(lua, raw, shared)?;
+            $( api!(@register lua raw shared $inst); )*
+            Ok(())
+        }
+    };
+    (@munch [$($spec:tt)*] [$($inst:tt)*]
+        #[doc = $doc:literal] command $name:ident: $call:literal,
+        |$l:ident, $g:ident, $a:ident: $ty:ty| $body:block $($rest:tt)*) => {
+        api!(@munch
+            [$($spec)* ApiFunction { name: stringify!($name), call: $call, section: Section::Command, lua: false, doc: $doc },]
+            [$($inst)* { stringify!($name), |$l, $g, $a: $ty| -> Value {
+                let command: Command = $body;
+                $g.send(command)?;
+                Ok(Value::Nil)
+            } }]
+            $($rest)*);
+    };
+    (@munch [$($spec:tt)*] [$($inst:tt)*]
+        #[doc = $doc:literal] call $name:ident: Internal, $call:literal,
+        |$l:ident, $g:ident, $a:ident: $ty:ty| -> $ret:ty $body:block $($rest:tt)*) => {
+        api!(@munch
+            [$($spec)*]
+            [$($inst)* { stringify!($name), |$l, $g, $a: $ty| -> $ret $body }]
+            $($rest)*);
+    };
+    (@munch [$($spec:tt)*] [$($inst:tt)*]
+        #[doc = $doc:literal] call $name:ident: $section:ident, $call:literal,
+        |$l:ident, $g:ident, $a:ident: $ty:ty| -> $ret:ty $body:block $($rest:tt)*) => {
+        api!(@munch
+            [$($spec)* ApiFunction { name: stringify!($name), call: $call, section: Section::$section, lua: false, doc: $doc },]
+            [$($inst)* { stringify!($name), |$l, $g, $a: $ty| -> $ret $body }]
+            $($rest)*);
+    };
+    (@munch [$($spec:tt)*] [$($inst:tt)*]
+        #[doc = $doc:literal] lua $name:ident: $section:ident, $call:literal $($rest:tt)*) => {
+        api!(@munch
+            [$($spec)* ApiFunction { name: stringify!($name), call: $call, section: Section::$section, lua: true, doc: $doc },]
+            [$($inst)*]
+            $($rest)*);
+    };
+    (@register $lua:ident $raw:ident $shared:ident
+        { $name:expr, |$l:ident, $g:ident, $a:ident: $ty:ty| -> $ret:ty $body:block }) => {
+        register!($lua, $raw, $shared, $name, |$l, $g, $a: $ty| -> $ret $body)
+    };
+    ($($entries:tt)*) => {
+        api!(@munch [] [] $($entries)*);
+    };
+}
+
+/// `__log`: the sink of the prelude's `ludus.log`, usable anywhere.
+fn install_log(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> {
     let s = shared.clone();
     let log = lua.create_function(move |lua, line: Value| {
         charge(lua, &s, &[&line])?;
@@ -19,37 +103,12 @@ pub fn install(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> 
         }
         Ok(())
     })?;
-    raw.raw_set("__log", log)?;
+    raw.raw_set("__log", log)
+}
 
-    // A function that needs the running stage: `|lua, g, args: T| -> R { ... }`, the body
-    // returning `Result<R, Bad>`.
-    macro_rules! def {
-        ($name:literal, |$l:ident, $g:ident, $a:ident: $ty:ty| -> $ret:ty $body:block) => {{
-            let s = shared.clone();
-            let f = lua.create_function(move |$l, $a: $ty| -> mlua::Result<$ret> {
-                charge($l, &s, &[])?;
-                let result = s.stage.with(|$g| -> Result<$ret, Bad> { $body });
-                match result {
-                    None => Err(outside($name)),
-                    Some(Ok(v)) => Ok(v),
-                    Some(Err(bad)) => Err(malformed($l, &s, $name, bad)),
-                }
-            })?;
-            raw.raw_set($name, f)?;
-        }};
-    }
-    // A command: the body returns the `Command`, sent to the stage (which validates it).
-    macro_rules! command {
-        ($name:literal, |$l:ident, $g:ident, $a:ident: $ty:ty| $body:block) => {
-            def!($name, |$l, $g, $a: $ty| -> Value {
-                let command: Command = $body;
-                $g.send(command)?;
-                Ok(Value::Nil)
-            })
-        };
-    }
-
-    command!("damage", |lua, g, args: (Value, Value, Value)| {
+api! {
+    /// lower health by a whole `amount >= 0` (blocked while the target is invulnerable); produces an `on_damage` event
+    command damage: "damage(id, amount [, source])", |lua, g, args: (Value, Value, Value)| {
         Command::Damage {
             target: entity(&args.0, "target")?,
             amount: amount(&args.1, "amount")?,
@@ -58,27 +117,32 @@ pub fn install(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> 
                 v => Some(entity(v, "source")?),
             },
         }
-    });
-    command!("heal", |lua, g, args: (Value, Value)| {
+    }
+    /// raise health, up to its maximum
+    command heal: "heal(id, amount)", |lua, g, args: (Value, Value)| {
         Command::Heal {
             target: entity(&args.0, "target")?,
             amount: amount(&args.1, "amount")?,
         }
-    });
-    command!("add_score", |lua, g, args: Value| {
+    }
+    /// add a whole number to the score
+    command add_score: "add_score(n)", |lua, g, args: Value| {
         Command::Score(int(&args, "score")?)
-    });
-    command!("set", |lua, g, args: (Value, Value)| {
+    }
+    /// set a game variable (a number; shown by `{name}` in HUD lines)
+    command set: "set(name, value)", |lua, g, args: (Value, Value)| {
         Command::SetVar(text(&args.0, "variable name")?, num(&args.1, "value")?)
-    });
-    command!("set_state", |lua, g, args: (Value, Value, Value)| {
+    }
+    /// set a number in an entity's own state
+    command set_state: "set_state(id, key, value)", |lua, g, args: (Value, Value, Value)| {
         Command::SetState {
             target: entity(&args.0, "entity")?,
             key: text(&args.1, "key")?,
             value: num(&args.2, "value")?,
         }
-    });
-    command!("spawn", |lua, g, args: (Value, Value, Value, Value)| {
+    }
+    /// create an entity at the end of the tick; `opts`: `vx`, `vy`, `speed`, `health`, `color`, `lifetime`. It appears in the next tick's `on_spawn`
+    command spawn: "spawn(kind, x, y [, opts])", |lua, g, args: (Value, Value, Value, Value)| {
         let kind = text(&args.0, "archetype")?;
         let def = g.def();
         let Some(archetype) = def.archetype_id(&kind) else {
@@ -90,23 +154,27 @@ pub fn install(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> 
             pos: vec2(&args.1, &args.2, ("x", "y"))?,
             overrides: spawn_overrides(&args.3)?,
         }
-    });
-    command!("destroy", |lua, g, args: Value| {
+    }
+    /// destroy at the end of the tick; later commands naming it this tick are discarded
+    command destroy: "destroy(id)", |lua, g, args: Value| {
         Command::Destroy(entity(&args, "entity")?)
-    });
-    command!("teleport", |lua, g, args: (Value, Value, Value)| {
+    }
+    /// move at the end of the tick, without interpolating across the jump
+    command teleport: "teleport(id, x, y)", |lua, g, args: (Value, Value, Value)| {
         Command::Teleport {
             target: entity(&args.0, "entity")?,
             pos: vec2(&args.1, &args.2, ("x", "y"))?,
         }
-    });
-    command!("velocity", |lua, g, args: (Value, Value, Value)| {
+    }
+    /// replace the velocity (units per second)
+    command velocity: "velocity(id, vx, vy)", |lua, g, args: (Value, Value, Value)| {
         Command::SetVelocity {
             target: entity(&args.0, "entity")?,
             velocity: vec2(&args.1, &args.2, ("vx", "vy"))?,
         }
-    });
-    command!("effect", |lua, g, args: (Value, Value, Value, Value)| {
+    }
+    /// a particle effect declared in `[effects.NAME]`
+    command effect: "effect(name, x, y [, color])", |lua, g, args: (Value, Value, Value, Value)| {
         let name = text(&args.0, "effect")?;
         let def = g.def();
         let Some(effect) = def.effect_id(&name) else {
@@ -127,8 +195,9 @@ pub fn install(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> 
             pos: vec2(&args.1, &args.2, ("x", "y"))?,
             color,
         }
-    });
-    command!("sound", |lua, g, args: (Value, Value, Value)| {
+    }
+    /// a sound declared in `[sounds.NAME]`; `volume` in 0..4, `pitch` in 0.05..20
+    command sound: "sound(name [, volume [, pitch]])", |lua, g, args: (Value, Value, Value)| {
         let name = text(&args.0, "sound")?;
         let def = g.def();
         let Some(sound) = def.sound_id(&name) else {
@@ -148,52 +217,61 @@ pub fn install(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> 
             volume,
             pitch,
         }
-    });
-    command!("game_over", |lua, g, args: Value| {
+    }
+    /// end the game; the app shows the message and offers a restart
+    command game_over: "game_over([message])", |lua, g, args: Value| {
         Command::GameOver(match &args {
             Value::Nil => "Game over".to_string(),
             v => text_max(v, "message", TEXT_MAX)?,
         })
-    });
-    def!("after", |lua, g, args: (Value, Value, Value)| -> Value {
+    }
+    /// a one-shot timer; returns its id. `opts`: `target` (an entity id: no delivery if it is gone), `data` (a number). A delay of 0 fires next tick
+    call after: Command, "after(ticks, name [, opts])", |lua, g, args: (Value, Value, Value)| -> Value {
         let spec = timer_spec(&args.0, &args.1, &args.2, false)?;
         Ok(Value::Integer(g.schedule_timer(spec)?.to_bits() as i64))
-    });
-    def!("every", |lua, g, args: (Value, Value, Value)| -> Value {
+    }
+    /// a repeating timer (first firing after `ticks`, or `opts.delay`); returns its id
+    call every: Command, "every(ticks, name [, opts])", |lua, g, args: (Value, Value, Value)| -> Value {
         let spec = timer_spec(&args.0, &args.1, &args.2, true)?;
         Ok(Value::Integer(g.schedule_timer(spec)?.to_bits() as i64))
-    });
-    def!("cancel", |lua, g, args: Value| -> bool {
+    }
+    /// cancel; returns whether it was pending. A timer due this tick that an earlier handler cancels is not delivered
+    call cancel: Command, "cancel(timer_id)", |lua, g, args: Value| -> bool {
         let id = int(&args, "timer id")?;
         Ok(g.cancel_timer(TimerId::from_bits(id as u64)))
-    });
-    def!("__timer_live", |lua, g, args: Value| -> bool {
+    }
+    /// Internal: whether a timer is still pending (the prelude filters cancelled timers).
+    call __timer_live: Internal, "", |lua, g, args: Value| -> bool {
         let id = int(&args, "timer id")?;
         Ok(g.timer_live(TimerId::from_bits(id as u64)))
-    });
-    def!("tick", |lua, g, _args: ()| -> i64 { Ok(g.tick() as i64) });
-    def!("score", |lua, g, _args: ()| -> i64 { Ok(g.score()) });
-    def!("get", |lua, g, args: Value| -> Option<f64> {
+    }
+    /// the tick being run (the first tick of a level is 1)
+    call tick: Read, "tick()", |lua, g, _args: ()| -> i64 { Ok(g.tick() as i64) }
+    /// the score at the start of this stage
+    call score: Read, "score()", |lua, g, _args: ()| -> i64 { Ok(g.score()) }
+    /// a game variable at the start of this stage, or nil
+    call get: Read, "get(name)", |lua, g, args: Value| -> Option<f64> {
         Ok(g.var(&text(&args, "variable name")?))
-    });
-    def!("state", |lua, g, args: (Value, Value)| -> Option<f64> {
+    }
+    /// a value of an entity's state, or nil
+    call state: Read, "state(id, key)", |lua, g, args: (Value, Value)| -> Option<f64> {
         let target = entity(&args.0, "entity")?;
         Ok(g.state(target, &text(&args.1, "key")?))
-    });
-    def!("alive", |lua, g, args: Value| -> bool {
+    }
+    /// whether the entity exists and is not being destroyed this tick (a `destroy` sent earlier in this stage counts)
+    call alive: Read, "alive(id)", |lua, g, args: Value| -> bool {
         Ok(g.alive(entity(&args, "entity")?))
-    });
-    def!("health", |lua,
-                    g,
-                    args: Value|
-     -> (Option<i64>, Option<i64>) {
+    }
+    /// `current, max`, or nil
+    call health: Read, "health(id)", |lua, g, args: Value| -> (Option<i64>, Option<i64>) {
         let target = entity(&args, "entity")?;
         Ok(match g.health(target) {
             Some((cur, max)) => (Some(i64::from(cur)), Some(i64::from(max))),
             None => (None, None),
         })
-    });
-    def!("random", |lua, g, args: (Value, Value)| -> Value {
+    }
+    /// like `math.random` (which is the same function): a float in [0, 1), or a whole number in [1, m] or [m, n], from the world's seeded generator
+    call random: Read, "random([m [, n]])", |lua, g, args: (Value, Value)| -> Value {
         let rng = g.rng();
         match (&args.0, &args.1) {
             (Value::Nil, Value::Nil) => Ok(Value::Number(rng.f64())),
@@ -213,6 +291,12 @@ pub fn install(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> 
                 Ok(Value::Integer(rng.i64(m..=n)))
             }
         }
-    });
-    Ok(())
+    }
+
+    /// whether a tag set (an event's `tags`, `a_tags`...) contains a tag
+    lua has: Helper, "has(tags, name)"
+    /// a constant from `[constants]` in game.toml (read-only)
+    lua const: Helper, "const.NAME"
+    /// a line in the app's log, its values separated by tabs (`print` is the same function)
+    lua log: Helper, "log(...)"
 }

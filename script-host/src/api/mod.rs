@@ -22,7 +22,7 @@ use ludus_core::{CommandError, Fault, FaultKind};
 use mlua::{Lua, Value};
 
 pub(crate) use args::closest;
-pub use functions::install;
+pub use functions::{API, install};
 
 /// Why a call is refused: the fault kind and a sentence naming the argument.
 pub(crate) struct Bad {
@@ -122,7 +122,7 @@ fn outside(name: &str) -> mlua::Error {
 
 /// The error for a `ludus.NAME` that does not exist, naming the closest one.
 pub(crate) fn no_such_function(name: &str) -> String {
-    let known = spec::API.iter().map(|f| f.name);
+    let known = API.iter().map(|f| f.name);
     match closest(name, known) {
         Some(k) => format!("ludus.{name} does not exist (did you mean ludus.{k}?)"),
         None => format!("ludus.{name} does not exist (see docs/scripting.md for the API)"),
