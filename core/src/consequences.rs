@@ -33,8 +33,6 @@ pub struct Gameplay<'a> {
     pub(crate) commands: &'a mut Vec<Command>,
 }
 
-/// The longest game variable name, script-state key or timer name, in bytes.
-
 impl<'a> Gameplay<'a> {
     pub fn tick(&self) -> u64 {
         self.tick
