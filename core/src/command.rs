@@ -180,6 +180,7 @@ fn finite(v: Vec2, what: &str) -> Result<(), CommandError> {
     }
 }
 
+/// The longest game variable name, script-state key or timer name, in bytes.
 pub const MAX_NAME_BYTES: usize = 64;
 
 pub(crate) fn name_length(name: &str, what: &str) -> Result<(), CommandError> {
