@@ -43,6 +43,11 @@ pub fn check(dir: &Path) -> i32 {
         eprintln!("{errors} error{} found", if errors == 1 { "" } else { "s" });
         return 1;
     }
+    // Orders of the tick's systems that hold only by registration order (none for the native
+    // systems; a program that adds its own is told by `Game::add_system`).
+    for w in ludus_core::native_systems().warnings() {
+        eprintln!("warning: {w}");
+    }
     let def = &project.def;
     let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     println!(

@@ -22,7 +22,7 @@ pub(crate) fn show(n: f64) -> String {
 }
 
 /// The longest name a script can pass (archetypes, effects, sounds, variables, keys...).
-pub(crate) const NAME_MAX: usize = 64;
+pub(crate) const NAME_MAX: usize = ludus_core::MAX_NAME_BYTES;
 /// The longest text a script can pass (a game-over message).
 pub(crate) const TEXT_MAX: usize = 4096;
 
