@@ -196,7 +196,9 @@ impl Consequences for Churn {
             return Ok(());
         }
         let odd = g.tick() % 2 == 1;
-        let send = |g: &mut Gameplay<'_>, c: Command| g.send(c).map_err(CommandError::into_fault);
+        let send = |g: &mut Gameplay<'_>, c: Command| {
+            g.send(c).map(drop).map_err(CommandError::into_fault)
+        };
         match *self {
             Churn::AddRemove(n) if odd => (1..=n).try_for_each(|s| {
                 send(

@@ -50,7 +50,7 @@ impl SwarmRules {
 }
 
 fn send(g: &mut Gameplay<'_>, c: Command) -> Result<(), Fault> {
-    g.send(c).map_err(CommandError::into_fault)
+    g.send(c).map(drop).map_err(CommandError::into_fault)
 }
 
 fn id(def: &GameDef, kind: &str) -> ArchetypeId {
@@ -129,7 +129,10 @@ impl Consequences for SwarmRules {
             for d in events {
                 let (x, y) = (d.target.pos.x, d.target.pos.y);
                 if d.target.archetype == player {
-                    send(g, Command::SetVar("hp".into(), f64::from(d.health.max(0))))?;
+                    send(
+                        g,
+                        Command::SetVar("hp".into(), Var::Num(f64::from(d.health.max(0)))),
+                    )?;
                     effect(g, "hurt", x, y)?;
                     sound(g, "hurt", 1.0, 1.0)?;
                     if d.health <= 0 {
@@ -157,7 +160,7 @@ impl Consequences for SwarmRules {
         }
         if g.events().level_started() {
             // waves.lua, then combat.lua
-            send(g, Command::SetVar("wave".into(), 0.0))?;
+            send(g, Command::SetVar("wave".into(), Var::Num(0.0)))?;
             g.schedule_timer(TimerSpec {
                 name: "wave".into(),
                 delay: c.first_wave,
@@ -166,7 +169,7 @@ impl Consequences for SwarmRules {
                 data: 0.0,
             })
             .map_err(CommandError::into_fault)?;
-            send(g, Command::SetVar("hp".into(), 6.0))?;
+            send(g, Command::SetVar("hp".into(), Var::Num(6.0)))?;
         }
         let actions = g.events().actions.clone();
         for e in actions {
@@ -235,7 +238,10 @@ impl Consequences for SwarmRules {
                 continue;
             }
             self.wave += 1;
-            send(g, Command::SetVar("wave".into(), self.wave as f64))?;
+            send(
+                g,
+                Command::SetVar("wave".into(), Var::Num(self.wave as f64)),
+            )?;
             sound(g, "wave", 1.0, 1.0)?;
             for _ in 0..c.wave_size + (self.wave - 1) * c.wave_growth {
                 let mut kind = "grunt";

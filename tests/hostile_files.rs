@@ -339,6 +339,7 @@ fn crafted_recordings_with_a_valid_checksum_are_refused_with_a_message() {
             Box::new(|r: &mut Recording| {
                 r.segments.push(Segment {
                     level: "nowhere".into(),
+                    switched: false,
                     ticks: Vec::new(),
                 })
             }),
@@ -354,7 +355,8 @@ fn crafted_recordings_with_a_valid_checksum_are_refused_with_a_message() {
     }
 }
 
-/// A recording of `segments` empty segments: two bytes each on disk, 48 once decoded.
+/// A recording of `segments` empty segments: three bytes each on disk (an empty level name,
+/// not switched, no ticks), 56 once decoded.
 fn amplifying(dir: &Path, segments: u64) -> PathBuf {
     let (_, rec) = recording(dir);
     let bare = Recording {
@@ -369,7 +371,7 @@ fn amplifying(dir: &Path, segments: u64) -> PathBuf {
         n >>= 7;
     }
     payload.push(n as u8);
-    payload.resize(payload.len() + 2 * segments as usize, 0);
+    payload.resize(payload.len() + 3 * segments as usize, 0);
     let mut file = Vec::new();
     file.extend_from_slice(&MAGIC);
     file.extend_from_slice(&FORMAT_VERSION.to_le_bytes());

@@ -56,5 +56,12 @@ fn lua_and_rust_rules_play_the_same_game() {
         "the game was played: score {}",
         lua.world().score()
     );
-    assert!(lua.world().vars().get("wave").copied().unwrap_or(0.0) >= 3.0);
+    assert!(
+        lua.world()
+            .vars()
+            .get("wave")
+            .and_then(Var::num)
+            .unwrap_or(0.0)
+            >= 3.0
+    );
 }

@@ -9,6 +9,7 @@
 use crate::def::{ArchetypeId, EffectId, GameDef, Overrides, SoundId};
 use crate::fault::{Fault, FaultKind};
 use crate::math::{Color, Vec2};
+use crate::world::var::Var;
 use std::fmt;
 
 /// A request from gameplay consequences. Entities are named by creation sequence.
@@ -25,7 +26,7 @@ pub enum Command {
     /// Add to the score.
     Score(i64),
     /// Set a named game variable (shown in the HUD, readable by scripts, hashed).
-    SetVar(String, f64),
+    SetVar(String, Var),
     /// Set a value in an entity's script state.
     SetState {
         target: u64,
@@ -58,8 +59,13 @@ pub enum Command {
         volume: f32,
         pitch: f32,
     },
-    /// End the game with a message (shown by the app; ticks continue).
+    /// End the game with a message: no gameplay tick runs after this one.
     GameOver(String),
+    /// Restart the entity's cooldown `slot` (an index into its archetype's cooldowns).
+    UseCooldown { target: u64, slot: u8 },
+    /// Switch to level `n` (an index into the game's levels) after this tick; the score, the
+    /// game variables and the scripts' state are kept.
+    LoadLevel(usize),
 }
 
 /// Why a command was refused when it was sent. The script host adds the script location.
@@ -100,6 +106,27 @@ pub enum Stage {
 }
 
 impl Command {
+    /// The entity the command acts on, if it acts on one.
+    pub fn target(&self) -> Option<u64> {
+        match self {
+            Command::Damage { target, .. }
+            | Command::Heal { target, .. }
+            | Command::SetState { target, .. }
+            | Command::Teleport { target, .. }
+            | Command::SetVelocity { target, .. }
+            | Command::UseCooldown { target, .. }
+            | Command::ClearState(target)
+            | Command::Destroy(target) => Some(*target),
+            Command::Score(_)
+            | Command::SetVar(..)
+            | Command::Spawn { .. }
+            | Command::Effect { .. }
+            | Command::Sound { .. }
+            | Command::GameOver(_)
+            | Command::LoadLevel(_) => None,
+        }
+    }
+
     /// Checks a command against the game definition: ids that exist, finite numbers, names of
     /// allowed length, amounts that are not negative. Gameplay runs it on every command sent.
     pub(crate) fn check(&self, def: &GameDef) -> Result<(), CommandError> {
@@ -109,12 +136,33 @@ impl Command {
                     "a damage or heal amount must not be negative, got {amount}"
                 )));
             }
-            Command::SetVar(_, v) | Command::SetState { value: v, .. } if !v.is_finite() => {
+            Command::SetVar(_, Var::Num(v)) | Command::SetState { value: v, .. }
+                if !v.is_finite() =>
+            {
                 return Err(CommandError::malformed(
                     "a variable must be a finite number",
                 ));
             }
-            Command::SetVar(name, _) => name_length(name, "a variable name")?,
+            Command::SetVar(name, value) => {
+                name_length(name, "a variable name")?;
+                if let Var::Text(t) = value
+                    && t.len() > MAX_TEXT_BYTES
+                {
+                    return Err(CommandError::malformed(format!(
+                        "a variable's text must have at most {MAX_TEXT_BYTES} bytes, got {}",
+                        t.len()
+                    )));
+                }
+            }
+            Command::GameOver(message) if message.len() > MAX_TEXT_BYTES => {
+                return Err(CommandError::malformed(format!(
+                    "a game-over message must have at most {MAX_TEXT_BYTES} bytes, got {}",
+                    message.len()
+                )));
+            }
+            Command::LoadLevel(n) if *n >= def.levels.len() => {
+                return Err(CommandError::malformed(format!("unknown level number {n}")));
+            }
             Command::SetState { key, .. } => name_length(key, "a state key")?,
             Command::Spawn {
                 archetype,
@@ -179,6 +227,9 @@ fn finite(v: Vec2, what: &str) -> Result<(), CommandError> {
         )))
     }
 }
+
+/// The longest text a game variable or a game-over message may hold, in bytes.
+pub const MAX_TEXT_BYTES: usize = 4096;
 
 /// The longest game variable name, script-state key or timer name, in bytes.
 pub const MAX_NAME_BYTES: usize = 64;

@@ -114,7 +114,7 @@ pub struct DamageEvent {
     pub max: i32,
 }
 
-/// The level began: delivered once, on its first tick.
+/// The level began (delivered once, on its first tick), or a tick began (every tick).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StartEvent {
     pub tick: u64,
@@ -126,6 +126,7 @@ pub struct StartEvent {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum EventKind {
     LevelStarted,
+    Tick,
     Spawned,
     Action,
     Collision,
@@ -140,6 +141,8 @@ pub enum EventKind {
 pub struct Events {
     /// The level start (one event on the level's first tick, else none).
     pub level_start: Vec<StartEvent>,
+    /// The tick (one event every tick).
+    pub ticked: Vec<StartEvent>,
     pub spawned: Vec<SpawnEvent>,
     pub actions: Vec<ActionEvent>,
     pub collision_enter: Vec<ContactEvent>,
@@ -157,6 +160,7 @@ pub struct Events {
 impl Events {
     pub fn clear(&mut self) {
         self.level_start.clear();
+        self.ticked.clear();
         self.spawned.clear();
         self.actions.clear();
         self.collision_enter.clear();
@@ -178,6 +182,7 @@ impl Events {
     /// Total events of stage 1 kinds.
     pub fn stage1_len(&self) -> usize {
         self.level_start.len()
+            + self.ticked.len()
             + self.spawned.len()
             + self.actions.len()
             + self.collision_enter.len()

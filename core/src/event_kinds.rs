@@ -212,6 +212,13 @@ event_kinds! {
         tick: Int = e.tick as i64, "the tick, 1";
         level: Text = &e.level, "the level's name";
     }
+    TICK_FIELDS, encode_tick(e: &StartEvent) in [
+        ticked => "on_tick", One, true, false,
+            "every tick, first of the stage's handlers (after `on_start` on a level's first tick); gets one table, not a list";
+    ] {
+        tick: Int = e.tick as i64, "the tick";
+        level: Text = &e.level, "the level's name";
+    }
     SPAWN_FIELDS, encode_spawn(e: &SpawnEvent) in [
         spawned => "on_spawn", One, false, false, "entities that appeared at the previous tick's Commit, or at level start";
     ] {

@@ -6,7 +6,7 @@ use crate::consequences::Consequences;
 use crate::def::GameDef;
 use crate::fault::{Fault, FaultKind};
 use crate::frame::input::TickInput;
-use crate::frame::session::{LoadRequest, LoadStatus, Simulation};
+use crate::frame::session::{Flow, LoadRequest, LoadStatus, Simulation};
 use crate::jobs::Completions;
 use crate::outbox::Outbox;
 use crate::tick::access::check_order;
@@ -144,21 +144,48 @@ impl Game {
         Ok(report)
     }
 
-    /// Builds level `level` as a new world and makes it current.
+    /// Builds level `level` as a new world and makes it current: everything afresh.
     pub fn activate(&mut self, level: usize) -> Result<(), Fault> {
+        self.install(level, false)
+    }
+
+    /// Switches to level `level` as a new world, keeping the score, the game variables and the
+    /// consequences' state (a script's `load_level`).
+    pub fn switch(&mut self, level: usize) -> Result<(), Fault> {
+        self.install(level, true)
+    }
+
+    fn install(&mut self, level: usize, keep: bool) -> Result<(), Fault> {
         let id = WorldId(self.next_world);
         self.next_world += 1;
-        let world = SimWorld::build(&self.def, level, id, self.extra_entities)?;
-        self.consequences.begin_world(&self.def, &world)?;
+        let mut world = SimWorld::build(&self.def, level, id, self.extra_entities)?;
+        if keep {
+            world.carry_over(&self.world);
+            self.consequences.switch_world(&self.def, &world)?;
+        } else {
+            self.consequences.begin_world(&self.def, &world)?;
+        }
         self.world = world;
         self.ctx.outbox.retain_world(id);
         self.last_report = None;
         Ok(())
     }
+
+    /// What the last tick asks: the game ended ([`Flow::Over`]), a script asked for another
+    /// level ([`Flow::Switch`]), or play goes on.
+    pub fn flow(&self) -> Flow {
+        if self.world.game_over.is_some() {
+            Flow::Over
+        } else if let Some(level) = self.world.next_level {
+            Flow::Switch(level)
+        } else {
+            Flow::Continue
+        }
+    }
 }
 
 impl Simulation for Game {
-    fn tick(&mut self, tick: u64, input: &TickInput) -> Result<(), Fault> {
+    fn tick(&mut self, tick: u64, input: &TickInput) -> Result<Flow, Fault> {
         if tick != self.world.tick() + 1 {
             return Err(Fault::new(
                 FaultKind::Invariant,
@@ -168,12 +195,25 @@ impl Simulation for Game {
                 ),
             ));
         }
-        self.step(input).map(|_| ())
+        self.step(input)?;
+        Ok(self.flow())
     }
 
     fn load(&mut self, request: &LoadRequest) -> LoadStatus {
+        if let LoadRequest::Switch(level) = request {
+            return match self.def.levels.get(*level) {
+                None => LoadStatus::Failed(Fault::new(
+                    FaultKind::Load,
+                    format!("there is no level number {level}"),
+                )),
+                Some(l) => match (l.entry_mode, self.switch(*level)) {
+                    (mode, Ok(())) => LoadStatus::Ready(mode),
+                    (_, Err(f)) => LoadStatus::Failed(f),
+                },
+            };
+        }
         let level = match request {
-            LoadRequest::Restart => self.world.level(),
+            LoadRequest::Restart | LoadRequest::Switch(_) => self.world.level(),
             LoadRequest::Level(name) => match self.def.level_index(name) {
                 Some(i) => i,
                 None => {

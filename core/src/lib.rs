@@ -33,8 +33,8 @@ mod timer;
 mod world;
 
 pub use collision::contact::{ContactCache, ContactKey};
-pub use command::MAX_NAME_BYTES;
 pub use command::{Command, CommandError, Stage};
+pub use command::{MAX_NAME_BYTES, MAX_TEXT_BYTES};
 pub use consequences::{Consequences, Gameplay, NoConsequences};
 pub use def::{
     AiPolicy, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef, BehaviourKind, BoundsPolicy,
@@ -53,7 +53,7 @@ pub use event_kinds::{
 };
 pub use fault::{Fault, FaultKind};
 pub use frame::bindings::{KEY_NAMES, KeyBinding, KeyMap};
-pub use frame::clock::{FrameClock, FrameTime, PolicyError, TICK_PHASE, TickPolicy};
+pub use frame::clock::{FrameClock, FrameTime, PolicyError, TICK_PHASE, TickMode, TickPolicy};
 pub use frame::input::{
     ActionDef, ActionError, ActionId, ActionKind, ActionSet, BridgeStats, InputBridge, MAX_ACTIONS,
     ResetReason, TickInput,
@@ -61,7 +61,8 @@ pub use frame::input::{
 pub use frame::mode::Mode;
 pub use frame::pacer::{FrameKind, FramePacer, PacerPolicy};
 pub use frame::session::{
-    FrameReport, InputEvent, LoadRequest, LoadStatus, Session, SessionStats, Signal, Simulation,
+    Flow, FrameReport, InputEvent, LoadRequest, LoadStatus, Session, SessionStats, Signal,
+    Simulation,
 };
 pub use game::Game;
 #[cfg(not(target_arch = "wasm32"))]
@@ -93,4 +94,5 @@ pub use world::components::{
     Lifetime, Position, PrevPosition, ScriptState, Speed, Sprite, Tags, Velocity,
 };
 pub use world::hash::{HashPart, StateHash};
+pub use world::var::Var;
 pub use world::{NavState, SimWorld, WorldCounters, WorldId};

@@ -215,7 +215,7 @@ fn new_variable_names_fault_at_the_limit() {
         rules(|stage, g| {
             if stage == Stage::One {
                 for i in 0..60_000 {
-                    g.send(Command::SetVar(format!("v{i:05}"), 1.0))
+                    g.send(Command::SetVar(format!("v{i:05}"), Var::Num(1.0)))
                         .map_err(|e| e.into_fault())?;
                 }
             }
@@ -240,7 +240,7 @@ fn existing_variables_update_at_the_limit() {
             if stage == Stage::One {
                 for i in 0..30_000 {
                     let name = ["a", "b", "c"][i % 3];
-                    g.send(Command::SetVar(name.into(), i as f64))
+                    g.send(Command::SetVar(name.into(), Var::Num(i as f64)))
                         .map_err(|e| e.into_fault())?;
                 }
             }
@@ -252,7 +252,7 @@ fn existing_variables_update_at_the_limit() {
         .world()
         .vars()
         .iter()
-        .map(|(k, v)| (k.as_str(), *v))
+        .map(|(k, v)| (k.as_str(), v.num().unwrap()))
         .collect();
     assert_eq!(vars, [("a", 29_997.0), ("b", 29_998.0), ("c", 29_999.0)]);
 }
@@ -337,8 +337,8 @@ fn long_names_are_malformed() {
     place(&mut def, PLAYER, 0.0, 0.0);
     let long = "x".repeat(MAX_NAME_BYTES + 1);
     let commands = [
-        Command::SetVar(long.clone(), 1.0),
-        Command::SetVar(String::new(), 1.0),
+        Command::SetVar(long.clone(), Var::Num(1.0)),
+        Command::SetVar(String::new(), Var::Num(1.0)),
         Command::SetState {
             target: PLAYER_SEQ,
             key: long,
@@ -349,7 +349,7 @@ fn long_names_are_malformed() {
         let sent = command.clone();
         let mut g = game(
             def.clone(),
-            rules(move |_, g| g.send(sent.clone()).map_err(|e| e.into_fault())),
+            rules(move |_, g| g.send(sent.clone()).map(drop).map_err(|e| e.into_fault())),
         );
         let f = g.step(&TickInput::neutral()).unwrap_err();
         assert_eq!(f.kind, FaultKind::Script, "{command:?}");

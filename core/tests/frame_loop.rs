@@ -13,15 +13,17 @@ struct Recorder {
     fail_at: Option<u64>,
     loads: Vec<LoadRequest>,
     load_answer: Option<LoadStatus>,
+    /// What the tick of that number asks of the session (default: go on).
+    flow: std::collections::BTreeMap<u64, Flow>,
 }
 
 impl Simulation for Recorder {
-    fn tick(&mut self, tick: u64, input: &TickInput) -> Result<(), Fault> {
+    fn tick(&mut self, tick: u64, input: &TickInput) -> Result<Flow, Fault> {
         if self.fail_at == Some(tick) {
             return Err(Fault::new(FaultKind::Script, "boom").at(tick, Phase::Gameplay));
         }
         self.ticks.push((tick, input.clone()));
-        Ok(())
+        Ok(self.flow.remove(&tick).unwrap_or_default())
     }
 
     fn load(&mut self, request: &LoadRequest) -> LoadStatus {
@@ -332,6 +334,7 @@ fn largest_policy_does_not_overflow_at_run_time() {
         rate_hz: 1,
         max_frame_delta_ns: u64::MAX - (TICK_PHASE - 1),
         max_catch_up_ticks: 1,
+        mode: TickMode::Realtime,
     };
     let mut s = session(policy);
     let mut sim = Recorder::default();
@@ -767,7 +770,7 @@ mod properties {
             deltas in proptest::collection::vec(0u64..250_000_000, 1..200),
             budget in 1u32..8,
         ) {
-            let policy = TickPolicy { rate_hz: rate, max_frame_delta_ns: 250_000_000, max_catch_up_ticks: budget };
+            let policy = TickPolicy { rate_hz: rate, max_frame_delta_ns: 250_000_000, max_catch_up_ticks: budget, mode: TickMode::Realtime };
             let mut unbounded = Session::new(TickPolicy { max_catch_up_ticks: u32::MAX, ..policy }, 1, Mode::Playing).unwrap();
             let mut bounded = Session::new(policy, 1, Mode::Playing).unwrap();
             let mut sim_a = Recorder::default();

@@ -681,7 +681,7 @@ fn run_at_fps(fps: u64) -> Vec<(u64, u64)> {
         last_decisions: u64,
     }
     impl Simulation for Sim {
-        fn tick(&mut self, tick: u64, input: &TickInput) -> Result<(), Fault> {
+        fn tick(&mut self, tick: u64, input: &TickInput) -> Result<Flow, Fault> {
             let mut input = input.clone();
             input.set_axis(
                 ActionId(0),
@@ -696,7 +696,7 @@ fn run_at_fps(fps: u64) -> Vec<(u64, u64)> {
             self.out
                 .push((r.hash.unwrap().total, d - self.last_decisions));
             self.last_decisions = d;
-            Ok(())
+            Ok(Flow::Continue)
         }
         fn load(&mut self, r: &LoadRequest) -> LoadStatus {
             self.game.load(r)
@@ -883,7 +883,7 @@ fn malformed_commands_are_refused_where_they_are_sent() {
                         volume: 1.0,
                         pitch: 0.0,
                     },
-                    Command::SetVar("x".into(), f64::NAN),
+                    Command::SetVar("x".into(), Var::Num(f64::NAN)),
                 ];
                 for c in bad {
                     e.borrow_mut().push(g.send(c).unwrap_err().message);

@@ -20,7 +20,10 @@ fn the_ludus_table_is_the_api_list() {
     let lines = g.consequences_mut().drain_log();
     let mut listed: Vec<&str> = ludus_script::API.iter().map(|f| f.name).collect();
     listed.sort();
-    assert_eq!(lines, vec![listed.join(",")]);
+    assert_eq!(
+        lines,
+        vec![format!("[tick 1] scripts/main.lua:1: {}", listed.join(","))]
+    );
 }
 
 #[test]

@@ -448,6 +448,7 @@ fn scripts_do_not_reach_each_other() {
 
 #[test]
 fn print_keeps_a_bounded_log() {
+    // Per tick: 100 lines, then a count of the rest; long lines are cut.
     let mut g = game(
         "function on_start() \
            local s = string.rep('y', 5000) \
@@ -457,15 +458,29 @@ fn print_keeps_a_bounded_log() {
     .unwrap();
     run(&mut g, 1).unwrap();
     let lines = g.consequences_mut().drain_log();
-    assert_eq!(lines.len(), 1001, "1000 lines and the dropped count");
+    assert_eq!(lines.len(), 101, "100 lines and the count of the rest");
     assert!(
-        lines[0].len() < 1100 && lines[0].ends_with("(3976 more bytes)"),
+        lines[0].starts_with("[tick 1] scripts/main.lua:1: yyy")
+            && lines[0].len() < 1100
+            && lines[0].ends_with("(3976 more bytes)"),
         "{}",
         &lines[0][1000..]
     );
-    assert_eq!(lines[1], "2");
+    assert_eq!(lines[1], "[tick 1] scripts/main.lua:1: 2");
+    assert_eq!(
+        lines[100],
+        "[tick 1] 2900 more lines were not shown (at most 100 lines per tick)"
+    );
+
+    // Between reads: 1000 lines, then a count of those dropped.
+    let mut g = game("function on_tick(t) for i = 1, 100 do print(t.tick, i) end end").unwrap();
+    run(&mut g, 12).unwrap();
+    let lines = g.consequences_mut().drain_log();
+    assert_eq!(lines.len(), 1001, "1000 lines and the dropped count");
+    assert_eq!(lines[0], "[tick 1] scripts/main.lua:1: 1\t1");
+    assert_eq!(lines[999], "[tick 10] scripts/main.lua:1: 10\t100");
     assert!(
-        lines[1000].starts_with("[2000 more lines were dropped"),
+        lines[1000].starts_with("[200 more lines were dropped"),
         "{}",
         lines[1000]
     );

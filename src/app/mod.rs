@@ -322,5 +322,12 @@ impl EventHandler for App {
         self.runner.session_mut().signal(Signal::Show);
     }
 
-    fn mouse_leave_event(&mut self) {}
+    fn mouse_motion_event(&mut self, x: f32, y: f32) {
+        let (w, h) = window::screen_size();
+        self.runner.pointer_at(Some((x, y, w, h)));
+    }
+
+    fn mouse_leave_event(&mut self) {
+        self.runner.pointer_at(None);
+    }
 }

@@ -119,6 +119,9 @@ pub fn main(args: SimArgs) -> i32 {
         }
     };
     d.game.options_mut().check_invariants = args.check_invariants;
+    // What scripts print goes to standard error as it happens; standard output stays the
+    // JSON summary.
+    d.log = Some(Box::new(std::io::stderr()));
     if args.record.is_some() {
         let dir = args.game_dir.as_ref().map(|d| d.display().to_string());
         let header = crate::runtime::headless::header(&project, dir.as_deref(), args.entities);

@@ -22,6 +22,8 @@ pub struct Line {
     pub tap: Vec<ActionId>,
     pub cancel: Vec<ActionId>,
     pub axis: Vec<(ActionId, f32)>,
+    /// `pointer`: `[x, y]` in world units, or `null` when it left the view; absent: unchanged.
+    pub pointer: Option<Option<[f32; 2]>>,
     pub ui: Vec<ActionId>,
     pub signal: Option<Signal>,
 }
@@ -39,7 +41,8 @@ pub enum Format {
 }
 
 const KEYS: &[&str] = &[
-    "dt_ms", "dt_ns", "tick", "press", "release", "tap", "cancel", "axis", "ui", "signal",
+    "dt_ms", "dt_ns", "tick", "press", "release", "tap", "cancel", "axis", "pointer", "ui",
+    "signal",
 ];
 
 const SIGNALS: &[&str] = &[
@@ -239,6 +242,19 @@ fn parse_line(v: &Value, format: Format, def: &GameDef) -> Result<Line, String> 
             line.axis.push((id, value as f32));
         }
     }
+    if let Some(p) = obj.get("pointer") {
+        line.pointer = Some(if p.is_null() {
+            None
+        } else {
+            let xy = p
+                .as_array()
+                .filter(|a| a.len() == 2)
+                .and_then(|a| Some([a[0].as_f64()?, a[1].as_f64()?]))
+                .filter(|[x, y]| x.abs() <= 1e9 && y.abs() <= 1e9)
+                .ok_or("`pointer` must be [x, y] in world units (within ±1e9), or null")?;
+            Some([xy[0] as f32, xy[1] as f32])
+        });
+    }
     if let Some(s) = obj.get("signal") {
         let s = s.as_str().ok_or("`signal` must be a string")?;
         line.signal = Some(match s {
@@ -328,14 +344,21 @@ impl Line {
         for (a, v) in &self.axis {
             session.input(InputEvent::Axis(*a, *v));
         }
+        if let Some(at) = self.pointer {
+            session.input(InputEvent::Pointer(at));
+        }
     }
 
     /// The `TickInput` this `--input` line describes, applied on top of the held state
     /// carried from earlier lines (`held` and `axes` persist until released or changed).
     pub fn apply_to(&self, held: &mut TickInput) -> TickInput {
+        if let Some(at) = self.pointer {
+            held.pointer = at;
+        }
         let mut input = TickInput {
             held: held.held,
             axes: held.axes.clone(),
+            pointer: held.pointer,
             ..TickInput::default()
         };
         for a in &self.press {

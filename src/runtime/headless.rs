@@ -41,6 +41,7 @@ impl PerTick {
             _ => TickInput {
                 held: self.held.held,
                 axes: self.held.axes.clone(),
+                pointer: self.held.pointer,
                 ..TickInput::default()
             },
         }
@@ -62,6 +63,8 @@ pub struct HeadlessRun {
     pub error: Option<String>,
     /// An upper bound of the recording's encoded size so far.
     pub recorded_bytes: u64,
+    /// Where the lines scripts print go, as they are printed (`ludus sim`: standard error).
+    pub log: Option<Box<dyn Write>>,
 }
 
 impl HeadlessRun {
@@ -120,10 +123,21 @@ impl HeadlessRun {
             segments: Vec::new(),
         });
         self.detail = detail;
-        self.new_segment();
+        self.new_segment(false);
     }
 
-    fn new_segment(&mut self) {
+    /// Writes the lines scripts printed since the last call to [`log`](Self::log).
+    fn flush_log(&mut self) {
+        let lines = self.game.consequences_mut().drain_log();
+        if let Some(w) = &mut self.log {
+            for line in lines {
+                let _ = writeln!(w, "{line}");
+            }
+        }
+    }
+
+    /// Starts a segment for the level now current; `switched`: a script's `load_level`.
+    fn new_segment(&mut self, switched: bool) {
         let level = self
             .game
             .world()
@@ -141,30 +155,55 @@ impl HeadlessRun {
             self.recorded_bytes = self.recorded_bytes.saturating_add(16 + level.len() as u64);
             rec.segments.push(Segment {
                 level,
+                switched,
                 ticks: Vec::new(),
             });
         }
     }
 
-    /// Runs one tick directly (without a session) and records it.
-    pub fn step(&mut self, input: &TickInput) -> Result<(), Fault> {
+    /// Runs one tick directly (without a session) and records it; says what the game asks
+    /// next (see [`Game::flow`]).
+    pub fn step(&mut self, input: &TickInput) -> Result<Flow, Fault> {
         let tick = self.game.world().tick() + 1;
-        let report = self.game.step(input)?;
+        let report = self.game.step(input);
+        self.flush_log();
+        let report = report?;
         self.record(tick, input, &report);
+        Ok(self.game.flow())
+    }
+
+    /// Switches level for a script's `load_level`, starting a segment that says so.
+    pub fn switch(&mut self, level: usize) -> Result<(), Fault> {
+        self.game.switch(level)?;
+        self.new_segment(true);
         Ok(())
     }
 
-    /// Runs `ticks` ticks fed by `--input` lines (see [`PerTick`]) without a session. Stops at
-    /// the first fault and returns it.
-    pub fn run_input(&mut self, lines: Vec<Line>, ticks: u64) -> Option<Fault> {
+    /// Runs `steps` steps fed by `--input` lines (see [`PerTick`]) without a session: each
+    /// step runs a tick, except that in [`TickMode::Turns`] a step without a press runs none
+    /// after a level's first tick (a turn-based game waits for the player). A level switch
+    /// happens between ticks; the game's end stops the run. Stops at the first fault and
+    /// returns it.
+    pub fn run_input(&mut self, lines: Vec<Line>, steps: u64) -> Option<Fault> {
+        let turns = self.game.def().tick.mode == TickMode::Turns;
         let mut per_tick = PerTick::new(lines);
-        for tick in 1..=ticks {
+        for step in 1..=steps {
             if self.error.is_some() {
                 break;
             }
-            let tick_input = per_tick.input(tick);
-            if let Err(f) = self.step(&tick_input) {
-                return Some(f);
+            let input = per_tick.input(step);
+            if turns && self.game.world().tick() > 0 && input.pressed == 0 {
+                continue;
+            }
+            match self.step(&input) {
+                Err(f) => return Some(f),
+                Ok(Flow::Continue) => {}
+                Ok(Flow::Over) => break,
+                Ok(Flow::Switch(level)) => {
+                    if let Err(f) = self.switch(level) {
+                        return Some(f);
+                    }
+                }
             }
         }
         None
@@ -190,14 +229,24 @@ impl HeadlessRun {
         let c = world.counters();
         let elapsed_ns = run.elapsed_ns.max(1);
         let tps = self.ticks as f64 / (elapsed_ns as f64 / 1e9);
+        let game_over = match world.game_over() {
+            None => "null".to_string(),
+            Some((tick, message)) => {
+                format!("{{\"tick\":{tick},\"message\":{}}}", json_string(message))
+            }
+        };
+        let level = world
+            .level_def(self.game.def())
+            .map_or("null".to_string(), |l| json_string(&l.name));
         format!(
-            "{{\"ticks\":{},\"hash\":\"{hash}\",\"entities\":{},\"faulted\":{},\"fault\":{fault_json},\"discarded_ticks\":{},\"frames\":{},\"score\":{},\"world_tick\":{},\"stale_commands\":{},\"elapsed_ms\":{:.3},\"ticks_per_second\":{:.0}}}",
+            "{{\"ticks\":{},\"hash\":\"{hash}\",\"entities\":{},\"faulted\":{},\"fault\":{fault_json},\"discarded_ticks\":{},\"frames\":{},\"score\":{},\"game_over\":{game_over},\"level\":{level},\"vars\":{},\"world_tick\":{},\"stale_commands\":{},\"elapsed_ms\":{:.3},\"ticks_per_second\":{:.0}}}",
             self.ticks,
             world.entity_count(),
             run.fault.is_some(),
             run.discarded,
             run.frames,
             world.score(),
+            vars_json(world),
             world.tick(),
             c.stale_commands,
             elapsed_ns as f64 / 1e6,
@@ -219,20 +268,19 @@ pub struct RunFigures {
 }
 
 impl Simulation for HeadlessRun {
-    fn tick(&mut self, tick: u64, input: &TickInput) -> Result<(), Fault> {
+    /// With `--input`, its line for this run's tick count replaces the session's input.
+    fn tick(&mut self, _tick: u64, input: &TickInput) -> Result<Flow, Fault> {
         let input = match &mut self.per_tick {
-            Some(p) => p.input(tick),
+            Some(p) => p.input(self.ticks + 1),
             None => input.clone(),
         };
-        let report = self.game.step(&input)?;
-        self.record(tick, &input, &report);
-        Ok(())
+        self.step(&input)
     }
 
     fn load(&mut self, request: &LoadRequest) -> LoadStatus {
         let status = self.game.load(request);
         if matches!(status, LoadStatus::Ready(_)) {
-            self.new_segment();
+            self.new_segment(matches!(request, LoadRequest::Switch(_)));
         }
         status
     }
@@ -269,6 +317,7 @@ pub fn headless_run(project: &Project, entities: u32) -> Result<HeadlessRun, Fau
         last_hash: None,
         error: None,
         recorded_bytes: 0,
+        log: None,
     })
 }
 
@@ -295,6 +344,29 @@ fn encoded_bound(t: &TickRecord) -> u64 {
         .as_ref()
         .map_or(0, |d| d.len() as u64 * (3 * VARINT + 16));
     VARINT * 12 + input + completions + detail + 2
+}
+
+/// The game variables as a JSON object (numbers as numbers, texts as strings).
+fn vars_json(world: &SimWorld) -> String {
+    let mut out = String::from("{");
+    for (i, (name, value)) in world.vars().iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&json_string(name));
+        out.push(':');
+        match value {
+            Var::Num(n) if n.fract() == 0.0 && n.abs() < 9e15 => {
+                out.push_str(&(*n as i64).to_string())
+            }
+            Var::Num(n) => out.push_str(
+                &serde_json::Number::from_f64(*n).map_or("null".into(), |n| n.to_string()),
+            ),
+            Var::Text(t) => out.push_str(&json_string(t)),
+        }
+    }
+    out.push('}');
+    out
 }
 
 fn json_string(s: &str) -> String {

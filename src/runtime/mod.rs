@@ -59,7 +59,7 @@ impl TimedGame {
 }
 
 impl Simulation for TimedGame {
-    fn tick(&mut self, tick: u64, input: &TickInput) -> Result<(), Fault> {
+    fn tick(&mut self, tick: u64, input: &TickInput) -> Result<Flow, Fault> {
         let start = (self.clock)();
         let result = self.game.tick(tick, input);
         let ns = (self.clock)().saturating_sub(start);
@@ -273,6 +273,20 @@ impl Runner {
         self.project.images()
     }
 
+    /// The pointer is at pixel (`x`, `y`) of a `w` x `h` view (`None`: it left the view); scripts
+    /// read it in world units through the camera of the last frame drawn.
+    pub fn pointer_at(&mut self, at: Option<(f32, f32, f32, f32)>) {
+        let world = at.map(|(x, y, w, h)| {
+            let cam = &self.frame.camera;
+            let scale = (w / cam.view.x.max(1e-3)).min(h / cam.view.y.max(1e-3));
+            [
+                cam.center.x + (x - w * 0.5) / scale,
+                cam.center.y + (y - h * 0.5) / scale,
+            ]
+        });
+        self.session.input(InputEvent::Pointer(world));
+    }
+
     /// Lines scripts logged since the last call (the window also prints them).
     pub fn take_fresh_log(&mut self) -> Vec<String> {
         std::mem::take(&mut self.fresh_log)
@@ -302,7 +316,7 @@ impl Runner {
             lines.push("R to restart".into());
             return Some(("FAULT".into(), lines));
         }
-        if let Some(msg) = self.timed.game.world().game_over() {
+        if let Some((_, msg)) = self.timed.game.world().game_over() {
             return Some((msg.to_uppercase(), vec!["R to restart".into()]));
         }
         if self.session.mode() == Mode::Paused {
@@ -414,10 +428,7 @@ pub fn substitute(line: &str, world: &SimWorld) -> String {
             "tick" => out.push_str(&world.tick().to_string()),
             "entities" => out.push_str(&world.entity_count().to_string()),
             _ => match world.vars().get(key) {
-                Some(v) if v.fract() == 0.0 && v.abs() < 1e15 => {
-                    out.push_str(&format!("{}", *v as i64))
-                }
-                Some(v) => out.push_str(&format!("{v:.2}")),
+                Some(v) => out.push_str(&v.to_string()),
                 None => out.push('-'),
             },
         }

@@ -110,7 +110,30 @@ pub fn replay(rec: &Recording, project: &Project, perturb: Option<u64>) -> Resul
     let mut total = 0;
     for (si, segment) in rec.segments.iter().enumerate() {
         if si > 0 {
-            match game.load(&LoadRequest::Level(segment.level.clone())) {
+            let request = if segment.switched {
+                // A script's `load_level`: the replay's last tick must have asked for it too.
+                let Some(level) = project.def.level_index(&segment.level) else {
+                    return Err(format!(
+                        "segment {}: there is no level named `{}`",
+                        si + 1,
+                        segment.level
+                    ));
+                };
+                if game.world().next_level() != Some(level) {
+                    return Ok(Outcome::Diverged {
+                        segment: si + 1,
+                        tick: 0,
+                        report: format!(
+                            "the recording switched to level `{}` here, the replay did not",
+                            segment.level
+                        ),
+                    });
+                }
+                LoadRequest::Switch(level)
+            } else {
+                LoadRequest::Level(segment.level.clone())
+            };
+            match game.load(&request) {
                 LoadStatus::Ready(_) => {}
                 LoadStatus::Failed(f) => return Err(format!("segment {}: {f}", si + 1)),
                 LoadStatus::Pending => return Err("a level did not load".into()),

@@ -18,20 +18,45 @@ const ALPHA_BELOW_ONE: f32 = 1.0 - f32::EPSILON / 2.0;
 /// - `max_catch_up_ticks`: the most ticks one callback may run. Whole ticks beyond it are
 ///   discarded (and reported), so sustained overload slows the simulation down instead of
 ///   spiralling; tick numbers are never skipped and no tick runs with a larger step.
+/// - `mode`: what makes a tick run: wall time ([`TickMode::Realtime`]) or the player
+///   ([`TickMode::Turns`]). Every tick still integrates `1 / rate_hz` seconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TickPolicy {
     pub rate_hz: u32,
     pub max_frame_delta_ns: u64,
     pub max_catch_up_ticks: u32,
+    pub mode: TickMode,
 }
 
 impl Default for TickPolicy {
-    /// 60 Hz, a 250 ms frame clamp, at most 4 ticks per callback.
+    /// 60 Hz in real time, a 250 ms frame clamp, at most 4 ticks per callback.
     fn default() -> Self {
         TickPolicy {
             rate_hz: 60,
             max_frame_delta_ns: 250_000_000,
             max_catch_up_ticks: 4,
+            mode: TickMode::Realtime,
+        }
+    }
+}
+
+/// What makes a tick run (the tick source).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TickMode {
+    /// Accepted wall time becomes ticks at `rate_hz`.
+    #[default]
+    Realtime,
+    /// A turn-based game: the first tick of a level runs at once, then one tick per frame in
+    /// which a button was pressed; time between does not count.
+    Turns,
+}
+
+impl TickMode {
+    /// The name `[tick] mode` uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            TickMode::Realtime => "realtime",
+            TickMode::Turns => "turns",
         }
     }
 }

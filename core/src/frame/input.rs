@@ -122,6 +122,8 @@ pub struct TickInput {
     pub cancelled: u64,
     #[serde(deserialize_with = "crate::budget::vec")]
     pub axes: Vec<f32>,
+    /// Where the pointer is, in world units, when the game has a pointer over its view.
+    pub pointer: Option<[f32; 2]>,
 }
 
 impl TickInput {
@@ -133,6 +135,7 @@ impl TickInput {
     pub fn is_neutral(&self) -> bool {
         self.held | self.pressed | self.released | self.cancelled == 0
             && self.axes.iter().all(|v| *v == 0.0)
+            && self.pointer.is_none()
     }
 
     pub fn held(&self, a: ActionId) -> bool {
@@ -247,6 +250,7 @@ pub struct InputBridge {
     raw_axes: Vec<f32>,
     axes: Vec<f32>,
     blocked_axes: u64,
+    pointer: Option<[f32; 2]>,
     stats: BridgeStats,
 }
 
@@ -266,6 +270,7 @@ impl InputBridge {
             raw_axes: vec![0.0; count],
             axes: vec![0.0; count],
             blocked_axes: 0,
+            pointer: None,
             stats: BridgeStats::default(),
         }
     }
@@ -282,6 +287,12 @@ impl InputBridge {
 
     pub fn is_open(&self) -> bool {
         self.open
+    }
+
+    /// Whether a button went down since the last tick took its input (a turn, in
+    /// [`TickMode::Turns`](crate::frame::clock::TickMode)).
+    pub fn has_press(&self) -> bool {
+        self.pressed != 0
     }
 
     /// A button went down. Repeats of a control already down are ignored.
@@ -378,11 +389,18 @@ impl InputBridge {
             } else {
                 self.axes.clone()
             },
+            pointer: self.pointer,
         };
         self.pressed = 0;
         self.released = 0;
         self.cancelled = 0;
         input
+    }
+
+    /// The pointer's position in world units (`None`: no pointer over the game's view). It
+    /// persists until changed, like a held button; non-finite coordinates read as no pointer.
+    pub fn set_pointer(&mut self, at: Option<[f32; 2]>) {
+        self.pointer = at.filter(|[x, y]| x.is_finite() && y.is_finite());
     }
 
     /// What the next tick would see, without consuming anything.

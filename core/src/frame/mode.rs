@@ -8,6 +8,8 @@ pub enum Mode {
     Playing,
     Paused,
     Faulted,
+    /// The game ended (a script's `game_over`): no ticks until a restart or another level.
+    Over,
 }
 
 impl Mode {
@@ -16,6 +18,7 @@ impl Mode {
             Mode::Playing => "playing",
             Mode::Paused => "paused",
             Mode::Faulted => "faulted",
+            Mode::Over => "over",
         }
     }
 }

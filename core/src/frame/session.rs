@@ -13,8 +13,12 @@
 //!    accepted time becomes debt, otherwise it is excluded.
 //! 3. **Ticks.** While a tick is due and the catch-up budget allows, the bridge hands over one
 //!    [`TickInput`] and the simulation runs one tick; the tick index increments only after it
-//!    succeeds. In Paused, a requested single step runs exactly one tick with its supplied input.
-//!    A fault stops the chain and selects Faulted.
+//!    succeeds. In [`TickMode::Turns`] no time accumulates: the first tick of a level runs at
+//!    once, then one tick runs in each frame in which a button was pressed. In Paused, a
+//!    requested single step runs exactly one tick with its supplied input. A fault stops the
+//!    chain and selects Faulted; a tick that ends the game ([`Flow::Over`]) selects Over; a
+//!    tick that switches level ([`Flow::Switch`]) ends the chain and requests the load, which
+//!    the next frame's transitions publish (the tick boundary: never inside a tick).
 //! 4. **Trim.** Whole ticks left over are discarded and counted; the fraction is kept and render
 //!    alpha is reported.
 //!
@@ -28,12 +32,13 @@
 //! | Playing | accumulate bounded time, run normal ticks | gameplay input after UI consumption |
 //! | Paused | no accumulation; an explicit step runs one tick | UI only; the bridge is closed |
 //! | Faulted | none until restart or a new level | UI only; the fault stays inspectable |
+//! | Over | none until restart or a new level | UI only; the world stays as it ended |
 //!
 //! Loading is independent of the mode: a load may progress over several frames while the
 //! current world stays in its mode. Changing mode never runs gameplay code.
 
 use crate::fault::{Fault, FaultKind};
-use crate::frame::clock::{FrameClock, FrameTime, PolicyError, TickPolicy};
+use crate::frame::clock::{FrameClock, FrameTime, PolicyError, TickMode, TickPolicy};
 use crate::frame::input::{ActionId, InputBridge, ResetReason, TickInput};
 use crate::frame::mode::Mode;
 use crate::frame::pacer::{FrameKind, FramePacer, PacerPolicy};
@@ -65,13 +70,32 @@ pub enum InputEvent {
     Release(ActionId),
     Cancel(ActionId),
     Axis(ActionId, f32),
+    /// The pointer moved (world units), or left the game's view (`None`).
+    Pointer(Option<[f32; 2]>),
 }
 
 /// What the simulation is asked to load.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LoadRequest {
+    /// The current level from its definition, and everything else afresh.
     Restart,
+    /// Another level by name, afresh (the player or a tool asked).
     Level(String),
+    /// Level number `n`, keeping the score, game variables and scripts' state (a script's
+    /// `load_level`).
+    Switch(usize),
+}
+
+/// What a completed tick asks of the session.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep ticking.
+    #[default]
+    Continue,
+    /// The game ended: no further ticks.
+    Over,
+    /// Switch to level number `n` at the tick boundary.
+    Switch(usize),
 }
 
 /// The answer to polling a load.
@@ -88,8 +112,9 @@ pub enum LoadStatus {
 /// What the session drives. The real implementation runs the tick pipeline over a world; tests
 /// use doubles.
 pub trait Simulation {
-    /// Runs tick number `tick` (the first tick of a world is 1) with `input`.
-    fn tick(&mut self, tick: u64, input: &TickInput) -> Result<(), Fault>;
+    /// Runs tick number `tick` (the first tick of a world is 1) with `input`; says whether play
+    /// goes on.
+    fn tick(&mut self, tick: u64, input: &TickInput) -> Result<Flow, Fault>;
 
     /// Starts or continues a load. Called once per frame while a load is pending.
     fn load(&mut self, request: &LoadRequest) -> LoadStatus;
@@ -236,6 +261,7 @@ impl Session {
             InputEvent::Release(a) => self.bridge.release(a),
             InputEvent::Cancel(a) => self.bridge.cancel(a),
             InputEvent::Axis(a, v) => self.bridge.set_axis(a, v),
+            InputEvent::Pointer(at) => self.bridge.set_pointer(at),
         }
     }
 
@@ -252,7 +278,7 @@ impl Session {
             Signal::TogglePause => match self.mode {
                 Mode::Playing => self.pause(),
                 Mode::Paused => self.resume(),
-                Mode::Faulted => {}
+                Mode::Faulted | Mode::Over => {}
             },
             Signal::Step(input) => {
                 if self.mode == Mode::Paused && self.loading.is_none() {
@@ -335,6 +361,19 @@ impl Session {
         self.sync_bridge();
     }
 
+    fn end_game(&mut self) {
+        self.mode = Mode::Over;
+        self.step = None;
+        self.clock.reset();
+        self.sync_bridge();
+    }
+
+    /// Whether the tick chain must stop after a tick (the game ended, or a level switch is
+    /// waiting for the boundary).
+    fn chain_ends(&self) -> bool {
+        self.mode != Mode::Playing || matches!(self.loading, Some(LoadRequest::Switch(_)))
+    }
+
     /// Runs one tick; the index advances only on success.
     fn run_one(&mut self, sim: &mut dyn Simulation, input: &TickInput) -> bool {
         let Some(next) = self.tick.checked_add(1) else {
@@ -345,9 +384,14 @@ impl Session {
             return false;
         };
         match sim.tick(next, input) {
-            Ok(()) => {
+            Ok(flow) => {
                 self.tick = next;
                 self.stats.ticks += 1;
+                match flow {
+                    Flow::Continue => {}
+                    Flow::Over => self.end_game(),
+                    Flow::Switch(level) => self.loading = Some(LoadRequest::Switch(level)),
+                }
                 true
             }
             Err(fault) => {
@@ -380,13 +424,27 @@ impl Session {
         }
 
         // 2. Clock.
-        let accumulate = self.mode == Mode::Playing && !self.suspended;
+        let turns = self.clock.policy().mode == TickMode::Turns;
+        let accumulate = self.mode == Mode::Playing && !self.suspended && !turns;
         let time = self.clock.sample(now_ns, accumulate);
 
         // 3. Ticks.
         let mut ticks_run = 0u32;
+        let switching = matches!(self.loading, Some(LoadRequest::Switch(_)));
         match self.mode {
-            Mode::Playing if !self.suspended => {
+            Mode::Playing
+                if !self.suspended
+                    && !switching
+                    && turns
+                    && (self.tick == 0 || self.bridge.has_press()) =>
+            {
+                let input = self.bridge.take_tick_input();
+                if self.run_one(sim, &input) {
+                    ticks_run = 1;
+                }
+            }
+            Mode::Playing if turns => {}
+            Mode::Playing if !self.suspended && !switching => {
                 let budget = self.clock.policy().max_catch_up_ticks;
                 while self.clock.due_ticks() > 0 && ticks_run < budget {
                     let input = self.bridge.take_tick_input();
@@ -395,6 +453,9 @@ impl Session {
                     }
                     self.clock.consume_tick();
                     ticks_run += 1;
+                    if self.chain_ends() {
+                        break;
+                    }
                 }
             }
             Mode::Paused => {

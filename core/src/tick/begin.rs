@@ -31,7 +31,7 @@ pub(crate) const SYSTEMS: &[Decl] = &[
     },
     Decl {
         reads_previous: &[R::SpawnOutcomes],
-        produces: &[EventKind::LevelStarted, EventKind::Spawned],
+        produces: &[EventKind::LevelStarted, EventKind::Tick, EventKind::Spawned],
         consumes_carried: &[EventKind::Spawned, EventKind::Damage],
         after: &["clear"],
         ..Decl::new("carried", Phase::BeginTick, carried)
@@ -62,6 +62,8 @@ fn clear(t: &mut TickState<'_>) -> Result<(), Fault> {
     s.teleports.clear();
     s.pending.clear();
     s.staged.clear();
+    s.after_spawn.clear();
+    s.spatial.invalidate();
     Ok(())
 }
 
@@ -70,21 +72,18 @@ fn completions(t: &mut TickState<'_>) -> Result<(), Fault> {
     Ok(())
 }
 
-/// The level start, last tick's spawn outcomes and the damage carried from its stage 2.
+/// The level start, the tick event, last tick's spawn outcomes and the damage carried from its stage 2.
 fn carried(t: &mut TickState<'_>) -> Result<(), Fault> {
     let world = &mut *t.world;
     let s = &mut world.scratch;
+    let now = StartEvent {
+        tick: t.tick,
+        level: world.level_name.clone(),
+    };
     if t.tick == 1 {
-        let level = t
-            .def
-            .levels
-            .get(world.level)
-            .map_or("", |l| l.name.as_str());
-        s.events.level_start.push(StartEvent {
-            tick: t.tick,
-            level: level.into(),
-        });
+        s.events.level_start.push(now.clone());
     }
+    s.events.ticked.push(now);
     std::mem::swap(&mut s.events.spawned, &mut world.spawn_outcomes);
     world.spawn_outcomes.clear();
     std::mem::swap(&mut s.events.damage, &mut world.carried_damage);

@@ -5,6 +5,9 @@
 //! change), the contact cache (destroyed entities leave it without an exit event) and the spawn
 //! outcomes the next tick consumes.
 //!
+//! Commands that named this tick's spawns are applied right after the spawns (see
+//! [`apply`](crate::tick::apply)).
+//!
 //! Preflight runs first: if the spawns would take the world past `[limits] entities` the tick
 //! faults before anything is changed.
 
@@ -28,6 +31,10 @@ pub(crate) const SYSTEMS: &[Decl] = &[Decl {
         R::PrevPosition,
         R::ContactCache,
         R::SpawnOutcomes,
+        R::Health,
+        R::ScriptState,
+        R::Velocity,
+        R::Cooldowns,
     ],
     ..Decl::new("commit", Phase::Commit, |t| {
         let (spawned, destroyed) = commit(t.world, t.def, t.tick)?;
@@ -84,6 +91,9 @@ fn commit(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(usize, usiz
         (*archetype, *pos, overrides)
     })?;
     let counts = (spawns.len(), gone);
+    if !world.scratch.after_spawn.is_empty() {
+        crate::tick::apply::apply_after_spawn(world, def, tick)?;
+    }
     let s = &mut world.scratch;
     s.destroys = destroys;
     s.teleports = teleports;

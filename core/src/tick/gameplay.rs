@@ -1,8 +1,10 @@
 //! Gameplay: consequences in two fixed stages, and Rust's application of their commands.
 //!
-//! Reads: the tick's events, health, score, variables, script state, timers.
-//! Writes: health, score, variables, script state, timers, the RNG (through consequences),
-//! velocities; records structural commands for Commit and stages presentation requests.
+//! Reads: the tick's events and input, entities (positions, velocities, tags, health, script
+//! state, cooldowns), score, variables, timers.
+//! Writes: health, score, variables, script state, cooldowns, timers, the RNG (through
+//! consequences), velocities; records structural commands for Commit and stages presentation
+//! requests; the game's flow (game over, the next level).
 //! Produces: damage events.
 //!
 //! 1. Due timers whose id is no longer live (cancelled) are dropped; those whose target entity
@@ -17,27 +19,26 @@
 //! There is no third stage and no loop until queues drain: a consequence of a consequence
 //! waits for the next tick's stage, never re-enters a queue being traversed.
 //!
-//! Commands naming an entity that no longer exists are discarded and counted; commands naming
-//! an entity already marked for destruction this tick are discarded and counted separately
-//! (pending-destroy filtering).
+//! How commands are applied (stale ids, pending destroys, ids of this tick's spawns) is in
+//! [`apply`](crate::tick::apply).
 
 use crate::command::{Command, Stage};
 use crate::consequences::{Consequences, Gameplay};
 use crate::def::GameDef;
-use crate::event::{DamageEvent, EventKind, TimerEvent, push_bounded};
-use crate::fault::{Fault, FaultKind};
-use crate::limits::{Limit, push_within};
-use crate::outbox::Presentation;
+use crate::event::{EventKind, TimerEvent, push_bounded};
+use crate::fault::Fault;
+use crate::frame::input::TickInput;
 use crate::tick::access::Resource;
+use crate::tick::apply::apply;
 use crate::tick::phase::Phase;
 use crate::tick::system::Decl;
 use crate::world::SimWorld;
-use crate::world::components::*;
 
 use Resource as R;
 
 const STAGE_ONE_EVENTS: &[EventKind] = &[
     EventKind::LevelStarted,
+    EventKind::Tick,
     EventKind::Spawned,
     EventKind::Action,
     EventKind::Collision,
@@ -45,13 +46,16 @@ const STAGE_ONE_EVENTS: &[EventKind] = &[
     EventKind::Expired,
     EventKind::Timer,
 ];
-const STAGE_READS: &[R] = &[
-    R::Score,
-    R::Vars,
-    R::Timers,
+const STAGE_READS: &[R] = &[R::Score, R::Vars, R::Timers, R::Rng, R::Input];
+/// Entity state a stage reads; Commit writes it later in the tick (spawns, teleports and
+/// commands naming new entities), which the stage sees next tick.
+const STAGE_READS_PREVIOUS: &[R] = &[
+    R::EntitySet,
+    R::Position,
+    R::Velocity,
     R::Health,
     R::ScriptState,
-    R::Rng,
+    R::Cooldowns,
 ];
 const APPLY_WRITES: &[R] = &[
     R::Health,
@@ -60,6 +64,7 @@ const APPLY_WRITES: &[R] = &[
     R::ScriptState,
     R::Timers,
     R::Velocity,
+    R::Cooldowns,
     R::StructuralCommands,
     R::StagedPresentation,
 ];
@@ -78,12 +83,12 @@ pub(crate) const SYSTEMS: &[Decl] = &[
     },
     Decl {
         reads: STAGE_READS,
-        reads_previous: &[R::EntitySet],
+        reads_previous: STAGE_READS_PREVIOUS,
         writes: &[R::Rng, R::Timers],
         consumes: STAGE_ONE_EVENTS,
         after: &["deliverable_timers"],
         ..Decl::new("stage_one", Phase::Gameplay, |t| {
-            run_stage(t.world, t.def, t.tick, Stage::One, t.consequences)?;
+            run_stage(t.world, t.def, t.tick, t.input, Stage::One, t.consequences)?;
             let world = &mut *t.world;
             for timer in &world.scratch.events.timers {
                 world.timers.finish(timer.id);
@@ -101,11 +106,12 @@ pub(crate) const SYSTEMS: &[Decl] = &[
     },
     Decl {
         reads: STAGE_READS,
+        reads_previous: STAGE_READS_PREVIOUS,
         writes: &[R::Rng, R::Timers],
         consumes: &[EventKind::Damage],
         after: &["apply_one"],
         ..Decl::new("stage_two", Phase::Gameplay, |t| {
-            run_stage(t.world, t.def, t.tick, Stage::Two, t.consequences)
+            run_stage(t.world, t.def, t.tick, t.input, Stage::Two, t.consequences)
         })
     },
     Decl {
@@ -162,241 +168,63 @@ fn run_stage(
     world: &mut SimWorld,
     def: &GameDef,
     tick: u64,
+    input: &TickInput,
     stage: Stage,
     consequences: &mut dyn Consequences,
 ) -> Result<(), Fault> {
-    world.scratch.commands.clear();
+    let mut commands = std::mem::take(&mut world.scratch.commands);
+    commands.clear();
+    let result = stage_over(
+        world,
+        def,
+        tick,
+        input,
+        None,
+        stage,
+        &mut commands,
+        consequences,
+    );
+    world.scratch.commands = commands;
+    result
+}
+
+/// Runs one stage of `consequences` over `events` (the world's tick events when `None`),
+/// collecting its commands.
+#[allow(clippy::too_many_arguments)]
+fn stage_over(
+    world: &mut SimWorld,
+    def: &GameDef,
+    tick: u64,
+    input: &TickInput,
+    events: Option<&crate::event::Events>,
+    stage: Stage,
+    commands: &mut Vec<Command>,
+    consequences: &mut dyn Consequences,
+) -> Result<(), Fault> {
     world.scratch.destroyed_now.clear();
+    let s = &mut world.scratch;
     let mut g = Gameplay {
         tick,
         stage,
         def,
-        events: &world.scratch.events,
+        events: events.unwrap_or(&s.events),
         ecs: &world.ecs,
         index: &world.index,
-        pending: &world.scratch.pending,
-        destroyed_now: &mut world.scratch.destroyed_now,
+        pending: &s.pending,
+        destroyed_now: &mut s.destroyed_now,
         score: world.score,
         vars: &world.vars,
+        input,
+        next_seq: world.next_seq,
+        queued: &s.spawns,
+        spawned_now: 0,
+        spatial: &mut s.spatial,
+        work: 0,
         rng: &mut world.rng,
         timers: &mut world.timers,
-        commands: &mut world.scratch.commands,
+        commands,
     };
     consequences.stage(stage, &mut g)
-}
-
-/// Applies a stage's commands in the order sent. Long because it is one `match` with one short
-/// arm per kind of command, which reads best in one place.
-fn apply(world: &mut SimWorld, def: &GameDef, tick: u64, stage: Stage) -> Result<(), Fault> {
-    let commands = std::mem::take(&mut world.scratch.commands);
-    let cap = def.limits.events_per_tick;
-    for command in &commands {
-        match command {
-            Command::Damage {
-                target,
-                amount,
-                source,
-            } => {
-                let Some(e) = resolve(world, *target) else {
-                    continue;
-                };
-                let Ok(h) = world.ecs.query_one_mut::<&mut Health>(e) else {
-                    world.counters.no_health += 1;
-                    continue;
-                };
-                if !h.invulnerable_until.ready(tick) {
-                    world.counters.damage_blocked += 1;
-                    continue;
-                }
-                h.current = h.current.saturating_sub(*amount);
-                if h.invulnerable_ticks > 0 {
-                    h.invulnerable_until = Deadline::after(tick, u64::from(h.invulnerable_ticks))
-                        .ok_or_else(|| {
-                        Fault::new(FaultKind::Exhausted, "invulnerability deadline overflows")
-                    })?;
-                }
-                let (health, max) = (h.current, h.max);
-                let target = world.party(e).expect("resolved above");
-                let ev = DamageEvent {
-                    tick,
-                    target,
-                    source: *source,
-                    amount: *amount,
-                    health,
-                    max,
-                };
-                match stage {
-                    Stage::One => {
-                        push_bounded(&mut world.scratch.events.damage, ev, cap, "damage")?
-                    }
-                    Stage::Two => push_bounded(&mut world.carried_damage, ev, cap, "damage")?,
-                }
-            }
-            Command::Heal { target, amount } => {
-                let Some(e) = resolve(world, *target) else {
-                    continue;
-                };
-                match world.ecs.query_one_mut::<&mut Health>(e) {
-                    Ok(h) => h.current = h.current.saturating_add(*amount).min(h.max),
-                    Err(_) => world.counters.no_health += 1,
-                }
-            }
-            Command::Score(delta) => world.score = world.score.saturating_add(*delta),
-            Command::SetVar(name, value) => set_var(world, def, name, *value)?,
-            Command::SetState { target, key, value } => {
-                if let Some(e) = resolve(world, *target) {
-                    set_state(world, def, e, *target, key, *value)?;
-                }
-            }
-            Command::ClearState(target) => {
-                if let Some(e) = resolve(world, *target) {
-                    let _ = world.ecs.remove_one::<ScriptState>(e);
-                }
-            }
-            Command::Spawn {
-                archetype,
-                pos,
-                overrides,
-            } => {
-                let bound = def.limits.max_entities;
-                let spawn = (*archetype, *pos, overrides.clone());
-                if !push_within(&mut world.scratch.spawns, spawn, bound as usize) {
-                    return Err(Limit::Entities.exceeded(bound, "spawns in one tick"));
-                }
-            }
-            Command::Destroy(seq) => {
-                if !world.index.contains_key(seq) {
-                    world.counters.stale_commands += 1;
-                } else if world.scratch.pending.insert(*seq) {
-                    // Each live entity at most once: within the live count.
-                    let bound = world.index.len();
-                    if !push_within(&mut world.scratch.destroys, *seq, bound) {
-                        return Err(Limit::Entities.exceeded(bound as u64, "destroys in one tick"));
-                    }
-                } else {
-                    world.counters.pending_destroy_filtered += 1;
-                }
-            }
-            Command::Teleport { target, pos } => {
-                if resolve(world, *target).is_some() {
-                    // At most one per command of the two stages.
-                    let bound = 2 * def.limits.commands_per_tick as usize;
-                    if !push_within(&mut world.scratch.teleports, (*target, *pos), bound) {
-                        return Err(Limit::Commands.exceeded(bound as u64, "teleports in one tick"));
-                    }
-                }
-            }
-            Command::SetVelocity { target, velocity } => {
-                if let Some(e) = resolve(world, *target)
-                    && let Ok(v) = world.ecs.query_one_mut::<&mut Velocity>(e)
-                {
-                    v.0 = *velocity;
-                }
-            }
-            Command::Effect { effect, pos, color } => world.stage_presentation(
-                Presentation::Effect {
-                    effect: *effect,
-                    pos: *pos,
-                    color: *color,
-                },
-                tick,
-                def.limits.outbox,
-            ),
-            Command::Sound {
-                sound,
-                volume,
-                pitch,
-            } => world.stage_presentation(
-                Presentation::Sound {
-                    sound: *sound,
-                    volume: *volume,
-                    pitch: *pitch,
-                },
-                tick,
-                def.limits.outbox,
-            ),
-            Command::GameOver(message) => {
-                if world.game_over.is_none() {
-                    world.game_over = Some(message.clone());
-                }
-            }
-        }
-    }
-    world.scratch.commands = commands;
-    Ok(())
-}
-
-/// Sets a game variable; a name that would be one more than `[limits] variables` faults.
-fn set_var(world: &mut SimWorld, def: &GameDef, name: &str, value: f64) -> Result<(), Fault> {
-    if let Some(v) = world.vars.get_mut(name) {
-        *v = value;
-        return Ok(());
-    }
-    let bound = def.limits.variables;
-    if world.vars.len() >= bound as usize {
-        return Err(Limit::Variables.exceeded(
-            bound,
-            format_args!("game variables: `{name}` would be one more"),
-        ));
-    }
-    world.vars.insert(name.to_string(), value);
-    Ok(())
-}
-
-/// Sets a value of an entity's script state; a key that would be one more than
-/// `[limits] state_keys` on that entity faults.
-fn set_state(
-    world: &mut SimWorld,
-    def: &GameDef,
-    e: hecs::Entity,
-    seq: u64,
-    key: &str,
-    value: f64,
-) -> Result<(), Fault> {
-    let bound = def.limits.state_keys;
-    let full = |len: usize| {
-        (len >= bound as usize).then(|| {
-            Limit::StateKeys.exceeded(
-                bound,
-                format_args!("script-state keys on entity {seq}: `{key}` would be one more"),
-            )
-        })
-    };
-    match world.ecs.query_one_mut::<&mut ScriptState>(e) {
-        Ok(s) => {
-            if s.get(key).is_none()
-                && let Some(f) = full(s.len())
-            {
-                return Err(f);
-            }
-            s.set(key, value);
-        }
-        Err(_) => {
-            if let Some(f) = full(0) {
-                return Err(f);
-            }
-            let mut s = ScriptState::default();
-            s.set(key, value);
-            let _ = world.ecs.insert_one(e, s);
-        }
-    }
-    Ok(())
-}
-
-/// The live entity a command names, or `None` (counted) when it is gone or marked for
-/// destruction this tick.
-fn resolve(world: &mut SimWorld, seq: u64) -> Option<hecs::Entity> {
-    match world.index.get(&seq) {
-        None => {
-            world.counters.stale_commands += 1;
-            None
-        }
-        Some(_) if world.scratch.pending.contains(&seq) => {
-            world.counters.pending_destroy_filtered += 1;
-            None
-        }
-        Some(e) => Some(*e),
-    }
 }
 
 /// Runs one gameplay stage of `consequences` over `events` against `world`, outside any tick,
@@ -410,22 +238,17 @@ pub fn run_stage_detached(
     consequences: &mut dyn Consequences,
 ) -> Result<Vec<Command>, Fault> {
     let mut commands = Vec::new();
-    world.scratch.destroyed_now.clear();
-    let mut g = Gameplay {
-        tick: world.tick + 1,
-        stage,
+    let tick = world.tick + 1;
+    let result = stage_over(
+        world,
         def,
-        events,
-        ecs: &world.ecs,
-        index: &world.index,
-        pending: &world.scratch.pending,
-        destroyed_now: &mut world.scratch.destroyed_now,
-        score: world.score,
-        vars: &world.vars,
-        rng: &mut world.rng,
-        timers: &mut world.timers,
-        commands: &mut commands,
-    };
-    consequences.stage(stage, &mut g)?;
-    Ok(commands)
+        tick,
+        &TickInput::neutral(),
+        Some(events),
+        stage,
+        &mut commands,
+        consequences,
+    );
+    world.scratch.spatial.invalidate();
+    result.map(|()| commands)
 }

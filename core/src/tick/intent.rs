@@ -46,8 +46,9 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         })
     },
     Decl {
-        reads: &[R::Input, R::Control, R::Cooldowns],
-        reads_previous: &[R::Position],
+        reads: &[R::Input, R::Control],
+        // Scripts restart cooldowns in Gameplay; triggers see that from the next tick.
+        reads_previous: &[R::Position, R::Cooldowns],
         writes: &[R::Velocity, R::Control, R::Cooldowns],
         produces: &[EventKind::Action],
         ..Decl::new("control", Phase::Intent, |t| {

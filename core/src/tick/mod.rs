@@ -3,6 +3,7 @@
 //! that phase's systems.
 
 pub(crate) mod access;
+pub(crate) mod apply;
 pub(crate) mod begin;
 pub(crate) mod commit;
 pub(crate) mod end;

@@ -14,6 +14,7 @@
 
 use crate::world::SimWorld;
 use crate::world::components::*;
+use crate::world::var::Var;
 use xxhash_rust::xxh3::xxh3_64;
 
 /// Categories of the state hash; a divergence report names the ones that differ.
@@ -111,9 +112,14 @@ impl StateHash {
             .u64(world.rng.get_seed());
         b.u64(world.vars.len() as u64);
         for (k, v) in &world.vars {
-            b.str(k).f64(*v);
+            b.str(k);
+            match v {
+                Var::Num(n) => b.f64(*n),
+                // A tag no f64 of a variable has (a NaN), then the text.
+                Var::Text(t) => b.u64(u64::MAX).str(t),
+            };
         }
-        b.str(world.game_over.as_deref().unwrap_or(""))
+        b.str(world.game_over.as_ref().map_or("", |(_, m)| m.as_str()))
             .u64(world.game_over.is_some() as u64);
         parts[0] = b.take();
 

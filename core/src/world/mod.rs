@@ -5,7 +5,9 @@ pub(crate) mod components;
 pub(crate) mod hash;
 pub(crate) mod ids;
 pub(crate) mod invariants;
+pub(crate) mod spatial;
 pub(crate) mod spawn;
+pub(crate) mod var;
 
 use crate::collision::Broadphase;
 use crate::collision::contact::ContactCache;
@@ -19,6 +21,8 @@ use crate::outbox::PresentationRequest;
 use crate::timer::{DueTimer, TimerQueue};
 use crate::world::components::*;
 pub use crate::world::ids::{SeqMap, SeqSet, WorldId};
+use crate::world::spatial::SpatialIndex;
+use crate::world::var::Var;
 use std::collections::BTreeMap;
 
 /// Navigation state of a world: the static grid, the installed field and the request in flight.
@@ -72,6 +76,10 @@ pub(crate) struct Scratch {
     pub destroyed_now: SeqSet,
     /// Chase/flee target candidates: (seq, tags, pos).
     pub targets: Vec<(u64, u64, Vec2)>,
+    /// Commands naming entities spawned this tick, applied at Commit right after the spawns.
+    pub after_spawn: Vec<Command>,
+    /// Where entities are, for scripts' spatial reads (built on first use in a tick).
+    pub spatial: SpatialIndex,
 }
 
 /// The world a tick runs over. Entities are created and destroyed only at Commit (and at level
@@ -81,12 +89,17 @@ pub struct SimWorld {
     pub(crate) ecs: hecs::World,
     pub(crate) id: WorldId,
     pub(crate) level: usize,
+    /// The level's name, shared by the events that carry it.
+    pub(crate) level_name: std::sync::Arc<str>,
     pub(crate) next_seq: u64,
     pub(crate) index: SeqMap<hecs::Entity>,
     pub(crate) rng: fastrand::Rng,
     pub(crate) score: i64,
-    pub(crate) vars: BTreeMap<String, f64>,
-    pub(crate) game_over: Option<String>,
+    pub(crate) vars: BTreeMap<String, Var>,
+    /// Set by a `game_over` command: the tick it was sent in, and its message.
+    pub(crate) game_over: Option<(u64, String)>,
+    /// Set by a `load_level` command: the level to switch to after this tick.
+    pub(crate) next_level: Option<usize>,
     pub(crate) tick: u64,
     pub(crate) timers: TimerQueue,
     pub(crate) contacts: ContactCache,
@@ -116,12 +129,14 @@ impl SimWorld {
             ecs: hecs::World::new(),
             id,
             level,
+            level_name: def.levels.get(level).map_or("", |l| l.name.as_str()).into(),
             next_seq: 1,
             index: SeqMap::default(),
             rng: fastrand::Rng::with_seed(def.seed),
             score: 0,
             vars: BTreeMap::new(),
             game_over: None,
+            next_level: None,
             tick: 0,
             timers: TimerQueue::new(def.limits.timers),
             contacts: ContactCache::default(),
@@ -236,13 +251,25 @@ impl SimWorld {
         self.score
     }
 
-    pub fn vars(&self) -> &BTreeMap<String, f64> {
+    pub fn vars(&self) -> &BTreeMap<String, Var> {
         &self.vars
     }
 
-    /// Set by a script's `game_over` command.
-    pub fn game_over(&self) -> Option<&str> {
-        self.game_over.as_deref()
+    /// Set by a script's `game_over` command: the tick and the message.
+    pub fn game_over(&self) -> Option<(u64, &str)> {
+        self.game_over.as_ref().map(|(t, m)| (*t, m.as_str()))
+    }
+
+    /// The level a script asked to switch to after the last tick (`load_level`).
+    pub fn next_level(&self) -> Option<usize> {
+        self.next_level
+    }
+
+    /// Carries the score and the game variables into a new world (a level switch keeps
+    /// them; a restart does not).
+    pub fn carry_over(&mut self, from: &SimWorld) {
+        self.score = from.score;
+        self.vars = from.vars.clone();
     }
 
     pub fn entity_count(&self) -> usize {

@@ -4,8 +4,9 @@
 //! argument (`target must be an entity id (>= 1), got 0`). Strings are measured before they are
 //! copied, so a script cannot make the host copy megabytes to refuse them.
 
-use ludus_core::{Color, Overrides, TimerSpec, Vec2};
+use ludus_core::{ActionId, Color, GameDef, Overrides, TimerSpec, Var, Vec2};
 use mlua::Value;
+use std::sync::Arc;
 
 pub(crate) fn type_name(v: &Value) -> &'static str {
     v.type_name()
@@ -23,8 +24,8 @@ pub(crate) fn show(n: f64) -> String {
 
 /// The longest name a script can pass (archetypes, effects, sounds, variables, keys...).
 pub(crate) const NAME_MAX: usize = ludus_core::MAX_NAME_BYTES;
-/// The longest text a script can pass (a game-over message).
-pub(crate) const TEXT_MAX: usize = 4096;
+/// The longest text a script can pass (a game-over message, a variable's text).
+pub(crate) const TEXT_MAX: usize = ludus_core::MAX_TEXT_BYTES;
 
 pub(crate) fn int(v: &Value, what: &str) -> Result<i64, String> {
     match v {
@@ -109,6 +110,56 @@ pub(crate) fn text_max(v: &Value, what: &str, max: usize) -> Result<String, Stri
 /// A name (archetype, effect, variable, key...): at most [`NAME_MAX`] bytes.
 pub(crate) fn text(v: &Value, what: &str) -> Result<String, String> {
     text_max(v, what, NAME_MAX)
+}
+
+/// A game variable's value: a number or a text.
+pub(crate) fn var_value(v: &Value, what: &str) -> Result<Var, String> {
+    match v {
+        Value::String(_) => Ok(Var::Text(Arc::from(text_max(v, what, TEXT_MAX)?))),
+        Value::Integer(_) | Value::Number(_) => num(v, what).map(Var::Num),
+        other => Err(format!(
+            "{what} must be a number or a string, got {}",
+            type_name(other)
+        )),
+    }
+}
+
+/// A tag the game declares, by name: its bit.
+pub(crate) fn tag(def: &GameDef, v: &Value) -> Result<u64, String> {
+    let name = text(v, "tag")?;
+    def.tag_bit(&name)
+        .ok_or_else(|| unknown("tag", &name, def.tags.iter().map(String::as_str)))
+}
+
+/// An action the game declares, by name.
+pub(crate) fn action(def: &GameDef, v: &Value) -> Result<ActionId, String> {
+    let name = text(v, "action")?;
+    def.actions.find(&name).ok_or_else(|| {
+        unknown(
+            "action",
+            &name,
+            def.actions.iter().map(|(_, a)| a.name.as_str()),
+        )
+    })
+}
+
+/// A level the game declares, by name: its index.
+pub(crate) fn level(def: &GameDef, v: &Value) -> Result<usize, String> {
+    let name = text(v, "level")?;
+    def.level_index(&name)
+        .ok_or_else(|| unknown("level", &name, def.levels.iter().map(|l| l.name.as_str())))
+}
+
+/// A radius: a finite number, not negative.
+pub(crate) fn radius(v: &Value) -> Result<f32, String> {
+    let r = num32(v, "radius")?;
+    if r < 0.0 {
+        return Err(format!(
+            "radius must not be negative, got {}",
+            show(f64::from(r))
+        ));
+    }
+    Ok(r)
 }
 
 pub(crate) fn amount(v: &Value, what: &str) -> Result<i32, String> {

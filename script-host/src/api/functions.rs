@@ -14,26 +14,41 @@ use super::args::*;
 use super::spec::{ApiFunction, Section};
 use super::{Bad, charge, malformed, outside};
 use crate::shared::Shared;
-use ludus_core::{Color, Command, TimerId};
+use ludus_core::{ActionKind, Color, Command, TimerId, Var, Vec2};
 use mlua::{Lua, Table, Value};
 use std::rc::Rc;
 
-/// Registers one function that needs the running stage.
+/// Registers one function that needs the running stage. The work a read reports (entities
+/// and cells visited) is charged to the budget after the call, one unit each.
 macro_rules! register {
     ($lua:ident, $raw:ident, $shared:ident, $name:expr, |$l:ident, $g:ident, $a:ident: $ty:ty| -> $ret:ty $body:block) => {{
         let s = $shared.clone();
         let name: &'static str = $name;
         let f = $lua.create_function(move |$l, $a: $ty| -> mlua::Result<$ret> {
             charge($l, &s, &[])?;
-            let result = s.stage.with(|$g| -> Result<$ret, Bad> { $body });
+            let result = s.stage.with(|$g| {
+                let body = |$g: &mut ludus_core::Gameplay<'_>| -> Result<$ret, Bad> { $body };
+                let r = body($g);
+                (r, $g.take_work())
+            });
             match result {
                 None => Err(outside(name)),
-                Some(Ok(v)) => Ok(v),
-                Some(Err(bad)) => Err(malformed($l, &s, name, bad)),
+                Some((r, work)) => {
+                    if work > 0 {
+                        s.budget.charge($l, work, || super::caller($l))?;
+                    }
+                    r.map_err(|bad| malformed($l, &s, name, bad))
+                }
             }
         })?;
         $raw.raw_set(name, f)?;
     }};
+}
+
+/// A Lua array of entity ids.
+fn ids(lua: &Lua, ids: Vec<u64>) -> Result<Table, Bad> {
+    lua.create_sequence_from(ids.into_iter().map(|i| i as i64))
+        .map_err(|e| Bad::from(e.to_string()))
 }
 
 macro_rules! api {
@@ -93,13 +108,25 @@ macro_rules! api {
     };
 }
 
+/// A vector as two Lua values, or two nils.
+fn split(v: Option<Vec2>) -> (Option<f32>, Option<f32>) {
+    match v {
+        Some(v) => (Some(v.x), Some(v.y)),
+        None => (None, None),
+    }
+}
+
 /// `__log`: the sink of the prelude's `ludus.log`, usable anywhere.
 fn install_log(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> {
     let s = shared.clone();
     let log = lua.create_function(move |lua, line: Value| {
         charge(lua, &s, &[&line])?;
         if let Value::String(line) = &line {
-            s.log.borrow_mut().push(&line.as_bytes());
+            let tick = s.stage.with(|g| g.tick());
+            let location = super::caller(lua);
+            s.log
+                .borrow_mut()
+                .push(tick, location.as_deref(), &line.as_bytes());
         }
         Ok(())
     })?;
@@ -129,9 +156,9 @@ api! {
     command add_score: "add_score(n)", |lua, g, args: Value| {
         Command::Score(int(&args, "score")?)
     }
-    /// set a game variable (a number; shown by `{name}` in HUD lines)
+    /// set a game variable to a number or a text (shown by `{name}` in HUD lines)
     command set: "set(name, value)", |lua, g, args: (Value, Value)| {
-        Command::SetVar(text(&args.0, "variable name")?, num(&args.1, "value")?)
+        Command::SetVar(text(&args.0, "variable name")?, var_value(&args.1, "value")?)
     }
     /// set a number in an entity's own state
     command set_state: "set_state(id, key, value)", |lua, g, args: (Value, Value, Value)| {
@@ -141,19 +168,20 @@ api! {
             value: num(&args.2, "value")?,
         }
     }
-    /// create an entity at the end of the tick; `opts`: `vx`, `vy`, `speed`, `health`, `color`, `lifetime`. It appears in the next tick's `on_spawn`
-    command spawn: "spawn(kind, x, y [, opts])", |lua, g, args: (Value, Value, Value, Value)| {
+    /// create an entity at the end of the tick and return its id at once; commands sent later may name it (they apply right after it is created), reads see it from the next tick. `opts`: `vx`, `vy`, `speed`, `health`, `color`, `lifetime`. It appears in the next tick's `on_spawn`
+    call spawn: Command, "spawn(kind, x, y [, opts])", |lua, g, args: (Value, Value, Value, Value)| -> i64 {
         let kind = text(&args.0, "archetype")?;
         let def = g.def();
         let Some(archetype) = def.archetype_id(&kind) else {
             let names = def.archetypes.iter().map(|a| a.name.as_str());
             return Err(unknown("archetype", &kind, names).into());
         };
-        Command::Spawn {
+        let command = Command::Spawn {
             archetype,
             pos: vec2(&args.1, &args.2, ("x", "y"))?,
             overrides: spawn_overrides(&args.3)?,
-        }
+        };
+        Ok(g.send(command)?.unwrap_or(0) as i64)
     }
     /// destroy at the end of the tick; later commands naming it this tick are discarded
     command destroy: "destroy(id)", |lua, g, args: Value| {
@@ -225,6 +253,20 @@ api! {
             v => text_max(v, "message", TEXT_MAX)?,
         })
     }
+    /// restart the entity's cooldown `name` (declared by its archetype in `cooldowns`)
+    command use_cooldown: "use_cooldown(id, name)", |lua, g, args: (Value, Value)| {
+        let target = entity(&args.0, "entity")?;
+        let name = text(&args.1, "cooldown")?;
+        match g.cooldown_slot(target, &name)? {
+            Some(slot) => Command::UseCooldown { target, slot },
+            // Gone: counted as a stale command, like any other.
+            None => Command::UseCooldown { target, slot: 0 },
+        }
+    }
+    /// switch to the level `name` after this tick: the score, game variables and scripts' state are kept; `on_start` runs for it
+    command load_level: "load_level(name)", |lua, g, args: Value| {
+        Command::LoadLevel(level(g.def(), &args)?)
+    }
     /// a one-shot timer; returns its id. `opts`: `target` (an entity id: no delivery if it is gone), `data` (a number). A delay of 0 fires next tick
     call after: Command, "after(ticks, name [, opts])", |lua, g, args: (Value, Value, Value)| -> Value {
         let spec = timer_spec(&args.0, &args.1, &args.2, false)?;
@@ -249,9 +291,95 @@ api! {
     call tick: Read, "tick()", |lua, g, _args: ()| -> i64 { Ok(g.tick() as i64) }
     /// the score at the start of this stage
     call score: Read, "score()", |lua, g, _args: ()| -> i64 { Ok(g.score()) }
-    /// a game variable at the start of this stage, or nil
-    call get: Read, "get(name)", |lua, g, args: Value| -> Option<f64> {
-        Ok(g.var(&text(&args, "variable name")?))
+    /// a game variable (a number or a text) at the start of this stage, or nil
+    call get: Read, "get(name)", |lua, g, args: Value| -> Value {
+        Ok(match g.var(&text(&args, "variable name")?) {
+            None => Value::Nil,
+            Some(Var::Num(n)) => Value::Number(*n),
+            Some(Var::Text(t)) => Value::String(
+                lua.create_string(t.as_bytes()).map_err(|e| Bad::from(e.to_string()))?,
+            ),
+        })
+    }
+    /// `x, y` of an entity, or nil (also for one spawned this tick: it exists from the next)
+    call pos: Read, "pos(id)", |lua, g, args: Value| -> (Option<f32>, Option<f32>) {
+        Ok(split(g.pos(entity(&args, "entity")?)))
+    }
+    /// `vx, vy` of an entity in units per second, or nil
+    call vel: Read, "vel(id)", |lua, g, args: Value| -> (Option<f32>, Option<f32>) {
+        Ok(split(g.vel(entity(&args, "entity")?)))
+    }
+    /// the entity's archetype name, or nil
+    call kind: Read, "kind(id)", |lua, g, args: Value| -> Option<String> {
+        Ok(g.kind(entity(&args, "entity")?).map(|a| a.name.clone()))
+    }
+    /// the entity's tag set (test it with `ludus.has`), or nil
+    call tags: Read, "tags(id)", |lua, g, args: Value| -> Option<i64> {
+        Ok(g.tags(entity(&args, "entity")?).map(|t| t as i64))
+    }
+    /// an array of the ids carrying `tag`, in creation order (entities being destroyed this tick are left out, as in the other collections)
+    call find: Read, "find(tag)", |lua, g, args: Value| -> Table {
+        let bits = tag(g.def(), &args)?;
+        ids(lua, g.find(bits))
+    }
+    /// how many entities carry `tag`
+    call count: Read, "count(tag)", |lua, g, args: Value| -> i64 {
+        let bits = tag(g.def(), &args)?;
+        Ok(g.count(bits) as i64)
+    }
+    /// the id of the entity carrying `tag` nearest (`x`, `y`), within `radius` if given, or nil; ties go to the lower id. Uses the spatial grid; its work is charged to the budget
+    call nearest: Read, "nearest(x, y, tag [, radius])", |lua, g, args: (Value, Value, Value, Value)| -> Option<i64> {
+        let at = vec2(&args.0, &args.1, ("x", "y"))?;
+        let bits = tag(g.def(), &args.2)?;
+        let r = match &args.3 {
+            Value::Nil => None,
+            v => Some(radius(v)?),
+        };
+        Ok(g.nearest(at, r, bits).map(|i| i as i64))
+    }
+    /// an array of the ids within `radius` of (`x`, `y`) (carrying `tag`, if given), nearest first, ties by id. Uses the spatial grid; its work is charged to the budget
+    call within: Read, "within(x, y, radius [, tag])", |lua, g, args: (Value, Value, Value, Value)| -> Table {
+        let at = vec2(&args.0, &args.1, ("x", "y"))?;
+        let r = radius(&args.2)?;
+        let bits = match &args.3 {
+            Value::Nil => 0,
+            v => tag(g.def(), v)?,
+        };
+        ids(lua, g.within(at, r, bits))
+    }
+    /// ticks until the entity's cooldown `name` is ready (0: ready), or nil
+    call cooldown: Read, "cooldown(id, name)", |lua, g, args: (Value, Value)| -> Option<i64> {
+        let target = entity(&args.0, "entity")?;
+        let name = text(&args.1, "cooldown")?;
+        Ok(g.cooldown(target, &name)?.map(|t| t.min(i64::MAX as u64) as i64))
+    }
+    /// the value of action `name` this tick: an axis in -1..1, a button 1 while held, else 0
+    call axis: Read, "axis(name)", |lua, g, args: Value| -> f64 {
+        let a = action(g.def(), &args)?;
+        let input = g.input();
+        Ok(match g.def().actions.get(a).map(|d| d.kind) {
+            Some(ActionKind::Axis) => f64::from(input.axis(a)),
+            _ => f64::from(u8::from(input.held(a))),
+        })
+    }
+    /// whether button `name` is held this tick (an axis: away from 0)
+    call held: Read, "held(name)", |lua, g, args: Value| -> bool {
+        let a = action(g.def(), &args)?;
+        Ok(g.input().held(a) || g.input().axis(a) != 0.0)
+    }
+    /// whether button `name` went down since the last tick
+    call pressed: Read, "pressed(name)", |lua, g, args: Value| -> bool {
+        let a = action(g.def(), &args)?;
+        Ok(g.input().pressed(a))
+    }
+    /// whether button `name` went up since the last tick
+    call released: Read, "released(name)", |lua, g, args: Value| -> bool {
+        let a = action(g.def(), &args)?;
+        Ok(g.input().released(a))
+    }
+    /// `x, y` of the pointer in world units, or nil when it is not over the game
+    call pointer: Read, "pointer()", |lua, g, _args: ()| -> (Option<f32>, Option<f32>) {
+        Ok(split(g.input().pointer.map(|[x, y]| Vec2::new(x, y))))
     }
     /// a value of an entity's state, or nil
     call state: Read, "state(id, key)", |lua, g, args: (Value, Value)| -> Option<f64> {

@@ -161,5 +161,5 @@ pub fn run(g: &mut Game, ticks: u64) -> Result<(), Fault> {
 }
 
 pub fn var(g: &Game, name: &str) -> Option<f64> {
-    g.world().vars().get(name).copied()
+    g.world().vars().get(name).and_then(Var::num)
 }

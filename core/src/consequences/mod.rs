@@ -5,15 +5,26 @@
 //! in the order they were sent. Structural commands (spawn, destroy, teleport) are recorded for
 //! Commit. Timers are scheduled and cancelled at once, so a cancellation suppresses a timer that
 //! is due later in the same stage.
+//!
+//! A spawn's id is known when it is sent ([`Gameplay::send`] returns it): creation sequences
+//! are handed out in the order spawns are applied at Commit, so the id is the world's next
+//! sequence plus the spawns already queued this tick. Later commands may name it; Rust applies
+//! them at Commit, right after the spawns, in the order sent.
+
+mod reads;
 
 use crate::command::{Command, CommandError, Stage, name_length};
-use crate::def::GameDef;
+use crate::def::{ArchetypeId, GameDef, Overrides};
 use crate::event::Events;
 use crate::fault::Fault;
+use crate::frame::input::TickInput;
 use crate::limits::{Limit, push_within};
+use crate::math::Vec2;
 use crate::timer::{TimerId, TimerQueue, TimerSpec};
 use crate::world::SimWorld;
 use crate::world::ids::{SeqMap, SeqSet};
+use crate::world::spatial::SpatialIndex;
+use crate::world::var::Var;
 use std::collections::BTreeMap;
 
 /// What a gameplay stage sees and how it sends commands.
@@ -27,7 +38,17 @@ pub struct Gameplay<'a> {
     pub(crate) pending: &'a SeqSet,
     pub(crate) destroyed_now: &'a mut SeqSet,
     pub(crate) score: i64,
-    pub(crate) vars: &'a BTreeMap<String, f64>,
+    pub(crate) vars: &'a BTreeMap<String, Var>,
+    pub(crate) input: &'a TickInput,
+    /// The world's next creation sequence: ids from here on are this tick's spawns.
+    pub(crate) next_seq: u64,
+    /// Spawns queued by earlier stages of this tick (applied at Commit).
+    pub(crate) queued: &'a [(ArchetypeId, Vec2, Overrides)],
+    /// Spawns sent in this stage so far.
+    pub(crate) spawned_now: u64,
+    pub(crate) spatial: &'a mut SpatialIndex,
+    /// Work done by reads since the last [`Gameplay::take_work`] (entities and cells visited).
+    pub(crate) work: u64,
     pub(crate) rng: &'a mut fastrand::Rng,
     pub(crate) timers: &'a mut TimerQueue,
     pub(crate) commands: &'a mut Vec<Command>,
@@ -56,8 +77,13 @@ impl<'a> Gameplay<'a> {
     }
 
     /// A game variable as of the start of the stage.
-    pub fn var(&self, name: &str) -> Option<f64> {
-        self.vars.get(name).copied()
+    pub fn var(&self, name: &str) -> Option<&Var> {
+        self.vars.get(name)
+    }
+
+    /// The tick's input (what a recording stores).
+    pub fn input(&self) -> &TickInput {
+        self.input
     }
 
     /// Whether the entity lives and is not marked for destruction (including by a destroy sent
@@ -120,8 +146,18 @@ impl<'a> Gameplay<'a> {
         self.commands.len()
     }
 
-    /// Validates and records a command.
-    pub fn send(&mut self, command: Command) -> Result<(), CommandError> {
+    /// The id a spawn sent now would get.
+    fn next_spawn_id(&self) -> u64 {
+        self.next_seq + self.queued.len() as u64 + self.spawned_now
+    }
+
+    /// Whether `seq` names an entity spawned earlier this tick that does not exist yet.
+    pub fn is_spawning(&self, seq: u64) -> bool {
+        seq >= self.next_seq && seq < self.next_spawn_id()
+    }
+
+    /// Validates and records a command; for a spawn, returns the id the entity will have.
+    pub fn send(&mut self, command: Command) -> Result<Option<u64>, CommandError> {
         let cap = self.def.limits.commands_per_tick;
         if self.commands.len() >= cap as usize {
             let f = Limit::Commands.exceeded(cap, "commands in one gameplay stage");
@@ -131,13 +167,22 @@ impl<'a> Gameplay<'a> {
             });
         }
         command.check(self.def)?;
-        if let Command::Destroy(seq) = &command {
-            self.destroyed_now.insert(*seq);
-        }
+        let id = match &command {
+            Command::Destroy(seq) => {
+                self.destroyed_now.insert(*seq);
+                None
+            }
+            Command::Spawn { .. } => {
+                let id = self.next_spawn_id();
+                self.spawned_now += 1;
+                Some(id)
+            }
+            _ => None,
+        };
         // The length was checked above: the push cannot fail.
         let pushed = push_within(self.commands, command, cap as usize);
         debug_assert!(pushed);
-        Ok(())
+        Ok(id)
     }
 }
 
@@ -145,6 +190,12 @@ impl<'a> Gameplay<'a> {
 pub trait Consequences {
     /// A new world begins (level activation or restart): forget per-world state.
     fn begin_world(&mut self, _def: &GameDef, _world: &SimWorld) -> Result<(), Fault> {
+        Ok(())
+    }
+
+    /// A script switched level (`load_level`): a new world begins, but the consequences keep
+    /// their state (the score and game variables are carried by the world).
+    fn switch_world(&mut self, _def: &GameDef, _world: &SimWorld) -> Result<(), Fault> {
         Ok(())
     }
 

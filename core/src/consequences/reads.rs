@@ -1,0 +1,189 @@
+//! What a stage may read of the world: entities' positions, velocities, kinds, tags and
+//! cooldowns, tag queries and spatial queries. All read the state at the start of the stage
+//! (positions do not change during Gameplay); an id spawned this tick reads as absent until
+//! it exists.
+//!
+//! Collections (`find`, `count`, `nearest`, `within`) hold only entities for which
+//! [`Gameplay::alive`] is true: one destroyed earlier this tick is left out. Their work (cells
+//! and entities visited) is added to [`Gameplay::take_work`], which the script host charges to
+//! the instruction budget, so no query can hide a quadratic loop.
+
+use super::Gameplay;
+use crate::command::CommandError;
+use crate::def::{ArchetypeDef, ArchetypeId};
+use crate::math::Vec2;
+use crate::world::components::{Cooldowns, Deadline, Identity, Position, Tags, Velocity};
+use crate::world::spatial::Entry;
+
+impl Gameplay<'_> {
+    fn entity(&self, seq: u64) -> Option<hecs::Entity> {
+        self.index.get(&seq).copied()
+    }
+
+    /// Where the entity is, if it exists.
+    pub fn pos(&self, seq: u64) -> Option<Vec2> {
+        let e = self.entity(seq)?;
+        self.ecs.get::<&Position>(e).ok().map(|p| p.0)
+    }
+
+    /// The entity's velocity (zero for one that never moves), if it exists.
+    pub fn vel(&self, seq: u64) -> Option<Vec2> {
+        let e = self.entity(seq)?;
+        Some(self.ecs.get::<&Velocity>(e).map_or(Vec2::ZERO, |v| v.0))
+    }
+
+    /// The entity's archetype, if it exists.
+    pub fn kind(&self, seq: u64) -> Option<&ArchetypeDef> {
+        let e = self.entity(seq)?;
+        let id = self.ecs.get::<&Identity>(e).ok()?.archetype;
+        self.def.archetype(id)
+    }
+
+    /// The entity's tag set, if it exists.
+    pub fn tags(&self, seq: u64) -> Option<u64> {
+        let e = self.entity(seq)?;
+        Some(self.ecs.get::<&Tags>(e).map_or(0, |t| t.0))
+    }
+
+    /// The archetype of a live entity, or of one spawned earlier this tick.
+    pub fn archetype_of(&self, seq: u64) -> Option<ArchetypeId> {
+        if let Some(e) = self.entity(seq) {
+            return self.ecs.get::<&Identity>(e).ok().map(|i| i.archetype);
+        }
+        if !self.is_spawning(seq) {
+            return None;
+        }
+        let n = (seq - self.next_seq) as usize;
+        if let Some((a, _, _)) = self.queued.get(n) {
+            return Some(*a);
+        }
+        let n = n - self.queued.len();
+        self.commands
+            .iter()
+            .filter_map(|c| match c {
+                crate::command::Command::Spawn { archetype, .. } => Some(*archetype),
+                _ => None,
+            })
+            .nth(n)
+    }
+
+    /// The cooldown slot `name` of the entity's archetype (a live entity or one spawned this
+    /// tick). `Ok(None)`: no such entity; an error: its archetype declares no such cooldown.
+    pub fn cooldown_slot(&self, seq: u64, name: &str) -> Result<Option<u8>, CommandError> {
+        let Some(a) = self.archetype_of(seq).and_then(|a| self.def.archetype(a)) else {
+            return Ok(None);
+        };
+        match a.cooldowns.iter().position(|c| c.name == name) {
+            Some(i) => Ok(Some(i as u8)),
+            None => {
+                let names: Vec<&str> = a.cooldowns.iter().map(|c| c.name.as_str()).collect();
+                Err(CommandError::malformed(format!(
+                    "archetype `{}` declares no cooldown `{name}` ({})",
+                    a.name,
+                    if names.is_empty() {
+                        "it declares none".to_string()
+                    } else {
+                        format!("it declares {}", names.join(", "))
+                    }
+                )))
+            }
+        }
+    }
+
+    /// Ticks until the entity's cooldown `name` is ready (0: ready now), or `Ok(None)` when
+    /// the entity does not exist (yet).
+    pub fn cooldown(&self, seq: u64, name: &str) -> Result<Option<u64>, CommandError> {
+        let Some(e) = self.entity(seq) else {
+            return Ok(None);
+        };
+        let Some(slot) = self.cooldown_slot(seq, name)? else {
+            return Ok(None);
+        };
+        let deadline = self
+            .ecs
+            .get::<&Cooldowns>(e)
+            .ok()
+            .and_then(|c| c.0.get(slot as usize).copied())
+            .unwrap_or_default();
+        Ok(Some(match deadline {
+            Deadline::Inactive => 0,
+            Deadline::At(t) => t.saturating_sub(self.tick),
+        }))
+    }
+
+    /// Builds the spatial index for this tick if no read has yet.
+    fn spatial(&mut self) {
+        if self.spatial.is_built_for(self.tick) {
+            return;
+        }
+        let mut entries = Vec::with_capacity(self.index.len());
+        let mut query = self.ecs.query::<(&Identity, Option<&Tags>, &Position)>();
+        for (id, tags, pos) in query.iter() {
+            entries.push(Entry {
+                seq: id.seq,
+                tags: tags.map_or(0, |t| t.0),
+                pos: pos.0,
+            });
+        }
+        self.work += entries.len() as u64;
+        self.spatial.build(self.tick, entries);
+    }
+
+    /// Live entities whose tags include all of `tags`, in creation order.
+    pub fn find(&mut self, tags: u64) -> Vec<u64> {
+        self.spatial();
+        let (ids, work) = self.spatial.tagged(tags);
+        let (pending, now) = (self.pending, &*self.destroyed_now);
+        let found: Vec<u64> = ids
+            .iter()
+            .copied()
+            .filter(|s| !pending.contains(s) && !now.contains(s))
+            .collect();
+        self.work += work;
+        found
+    }
+
+    /// How many live entities carry all of `tags`.
+    pub fn count(&mut self, tags: u64) -> usize {
+        self.spatial();
+        let (ids, work) = self.spatial.tagged(tags);
+        let (pending, now) = (self.pending, &*self.destroyed_now);
+        let n = if pending.is_empty() && now.is_empty() {
+            ids.len()
+        } else {
+            ids.iter()
+                .filter(|s| !pending.contains(s) && !now.contains(s))
+                .count()
+        };
+        self.work += work;
+        n
+    }
+
+    /// The live entity carrying all of `tags` nearest `at` (within `radius`, if given); ties go
+    /// to the lower id.
+    pub fn nearest(&mut self, at: Vec2, radius: Option<f32>, tags: u64) -> Option<u64> {
+        self.spatial();
+        let (pending, now) = (self.pending, &*self.destroyed_now);
+        let (found, work) = self.spatial.nearest(at, radius, tags, |s| {
+            !pending.contains(&s) && !now.contains(&s)
+        });
+        self.work += work;
+        found
+    }
+
+    /// Live entities carrying all of `tags` within `radius` of `at`, nearest first, ties by id.
+    pub fn within(&mut self, at: Vec2, radius: f32, tags: u64) -> Vec<u64> {
+        self.spatial();
+        let (pending, now) = (self.pending, &*self.destroyed_now);
+        let (found, work) = self.spatial.within(at, radius, tags, |s| {
+            !pending.contains(&s) && !now.contains(&s)
+        });
+        self.work += work;
+        found
+    }
+
+    /// The work reads did since the last call (see the module documentation).
+    pub fn take_work(&mut self) -> u64 {
+        std::mem::take(&mut self.work)
+    }
+}

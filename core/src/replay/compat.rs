@@ -1,0 +1,189 @@
+//! Earlier versions of the format, read into the current types.
+//!
+//! - Version 1: the header's limits had no `contacts`, `variables` or `state_keys` (they take
+//!   their defaults, which is what the recorded game ran with).
+//! - Versions 1 and 2: a tick's input had no `pointer` (none was recorded: there was none);
+//!   the tick policy had no `mode` (every game ran in real time); a segment did not say
+//!   whether a script switched to it (none could).
+
+use crate::def::{AiPolicy, Limits};
+use crate::frame::clock::{TickMode, TickPolicy};
+use crate::frame::input::TickInput;
+use crate::jobs::Completion;
+use crate::replay::types::{EntityValues, Recording, RecordingHeader, Segment, TickRecord};
+use crate::world::hash::StateHash;
+use serde::Deserialize;
+
+/// Decodes a payload of format `version` (1 or 2).
+pub(crate) fn decode(version: u32, payload: &[u8]) -> postcard::Result<Recording> {
+    match version {
+        1 => postcard::from_bytes::<V1>(payload).map(Recording::from),
+        _ => postcard::from_bytes::<V2>(payload).map(Recording::from),
+    }
+}
+
+#[derive(Deserialize)]
+struct V1 {
+    header: HeaderV1,
+    segments: Vec<OldSegment>,
+}
+
+#[derive(Deserialize)]
+struct V2 {
+    header: HeaderV2,
+    segments: Vec<OldSegment>,
+}
+
+#[derive(Deserialize)]
+struct HeaderV1 {
+    build: String,
+    game: String,
+    game_dir: Option<String>,
+    content_hash: u64,
+    tick: OldTickPolicy,
+    ai: AiPolicy,
+    seed: u64,
+    limits: [u32; 7],
+    entities: u32,
+}
+
+#[derive(Deserialize)]
+struct HeaderV2 {
+    build: String,
+    game: String,
+    game_dir: Option<String>,
+    content_hash: u64,
+    tick: OldTickPolicy,
+    ai: AiPolicy,
+    seed: u64,
+    limits: Limits,
+    entities: u32,
+}
+
+#[derive(Deserialize)]
+struct OldTickPolicy {
+    rate_hz: u32,
+    max_frame_delta_ns: u64,
+    max_catch_up_ticks: u32,
+}
+
+impl From<OldTickPolicy> for TickPolicy {
+    fn from(t: OldTickPolicy) -> Self {
+        TickPolicy {
+            rate_hz: t.rate_hz,
+            max_frame_delta_ns: t.max_frame_delta_ns,
+            max_catch_up_ticks: t.max_catch_up_ticks,
+            mode: TickMode::Realtime,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct OldSegment {
+    level: String,
+    ticks: Vec<OldTickRecord>,
+}
+
+#[derive(Deserialize)]
+struct OldTickRecord {
+    tick: u64,
+    input: OldInput,
+    completions: Vec<Completion>,
+    hash: StateHash,
+    detail: Option<Vec<EntityValues>>,
+}
+
+#[derive(Deserialize)]
+struct OldInput {
+    held: u64,
+    pressed: u64,
+    released: u64,
+    cancelled: u64,
+    #[serde(deserialize_with = "crate::budget::vec")]
+    axes: Vec<f32>,
+}
+
+impl From<OldSegment> for Segment {
+    fn from(s: OldSegment) -> Self {
+        Segment {
+            level: s.level,
+            switched: false,
+            ticks: s
+                .ticks
+                .into_iter()
+                .map(|t| TickRecord {
+                    tick: t.tick,
+                    input: TickInput {
+                        held: t.input.held,
+                        pressed: t.input.pressed,
+                        released: t.input.released,
+                        cancelled: t.input.cancelled,
+                        axes: t.input.axes,
+                        pointer: None,
+                    },
+                    completions: t.completions,
+                    hash: t.hash,
+                    detail: t.detail,
+                })
+                .collect(),
+        }
+    }
+}
+
+impl From<V2> for Recording {
+    fn from(r: V2) -> Self {
+        let h = r.header;
+        Recording {
+            header: RecordingHeader {
+                build: h.build,
+                game: h.game,
+                game_dir: h.game_dir,
+                content_hash: h.content_hash,
+                tick: h.tick.into(),
+                ai: h.ai,
+                seed: h.seed,
+                limits: h.limits,
+                entities: h.entities,
+            },
+            segments: r.segments.into_iter().map(Segment::from).collect(),
+        }
+    }
+}
+
+impl From<V1> for Recording {
+    fn from(r: V1) -> Self {
+        let h = r.header;
+        let [
+            max_entities,
+            events_per_tick,
+            commands_per_tick,
+            outbox,
+            timers,
+            draws,
+            jobs,
+        ] = h.limits;
+        Recording {
+            header: RecordingHeader {
+                build: h.build,
+                game: h.game,
+                game_dir: h.game_dir,
+                content_hash: h.content_hash,
+                tick: h.tick.into(),
+                ai: h.ai,
+                seed: h.seed,
+                limits: Limits {
+                    max_entities,
+                    events_per_tick,
+                    commands_per_tick,
+                    outbox,
+                    timers,
+                    draws,
+                    jobs,
+                    ..Limits::default()
+                },
+                entities: h.entities,
+            },
+            segments: r.segments.into_iter().map(Segment::from).collect(),
+        }
+    }
+}

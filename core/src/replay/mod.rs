@@ -1,0 +1,36 @@
+//! Recordings: what a run needs to be replayed tick for tick, and the versioned file format.
+//!
+//! A recording holds a header (format version, build, content hash, and every policy that
+//! affects the simulation: tick policy, AI cadence, seed, limits, stress entities) and, per
+//! level activation (a *segment*: restarts start a new one), every completed tick's
+//! [`TickInput`], the background completions applied at its BeginTick, and its EndTick
+//! [`StateHash`]. Entities are never named by runtime handle: inputs carry none, completions
+//! name their target by creation sequence.
+//!
+//! File layout (all integers little-endian):
+//!
+//! | bytes | content |
+//! | --- | --- |
+//! | 8 | magic `LUDUSREC` |
+//! | 4 | format version ([`FORMAT_VERSION`]; versions 1 and 2 are still read, see `compat.rs`) |
+//! | 8 | payload length |
+//! | n | payload: the [`Recording`] encoded with postcard 1.x |
+//! | 8 | XXH3-64 of the payload |
+//!
+//! The checksum only catches damage: anyone can write a payload and its checksum, so
+//! [`Recording::from_bytes`] trusts nothing in it. A file is at most [`MAX_RECORDING_BYTES`],
+//! its lists are decoded under a memory budget of [`MAX_DECODED_BYTES`] enforced while they
+//! fill (see `budget.rs`), and every decoded value a replay uses is checked by
+//! [`Recording::validate`] before it is used.
+
+mod compat;
+mod file;
+mod types;
+mod values;
+
+pub use types::{
+    EntityValues, FORMAT_VERSION, MAGIC, MAX_DECODED_BYTES, MAX_RECORDED_NAME_BYTES,
+    MAX_RECORDING_BYTES, MAX_SEGMENTS, Recording, RecordingError, RecordingHeader, Segment,
+    TickRecord,
+};
+pub use values::{describe_difference, entity_values};

@@ -1,0 +1,227 @@
+//! What a recording holds, and the checks on every value a replay uses.
+
+use crate::def::{AiPolicy, Limits};
+use crate::frame::clock::TickPolicy;
+use crate::frame::input::{MAX_ACTIONS, TickInput};
+use crate::jobs::{Completion, JobOutput, JobStatus};
+use crate::world::hash::StateHash;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+pub const MAGIC: [u8; 8] = *b"LUDUSREC";
+pub const FORMAT_VERSION: u32 = 3;
+
+/// The largest recording file read or written, in bytes (128 MiB).
+pub const MAX_RECORDING_BYTES: u64 = 128 * 1024 * 1024;
+
+/// The most memory the lists of one recording may take once decoded, in bytes (512 MiB).
+pub const MAX_DECODED_BYTES: usize = 512 * 1024 * 1024;
+
+/// The longest header string (build, game name, game folder) and level name, in bytes.
+pub const MAX_RECORDED_NAME_BYTES: usize = 4096;
+
+/// The most segments (level activations) one recording may hold: each costs a replay a level
+/// build, however few bytes it takes in the file.
+pub const MAX_SEGMENTS: usize = 100_000;
+
+/// Everything a replay must match before it runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordingHeader {
+    /// The build that recorded it (`ludus-core` version).
+    pub build: String,
+    pub game: String,
+    /// The game folder as given when recording (`None`: the bundled example).
+    pub game_dir: Option<String>,
+    pub content_hash: u64,
+    pub tick: TickPolicy,
+    pub ai: AiPolicy,
+    pub seed: u64,
+    pub limits: Limits,
+    /// Stress entities added at every level build.
+    pub entities: u32,
+}
+
+/// One completed tick.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TickRecord {
+    pub tick: u64,
+    pub input: TickInput,
+    /// The background completions BeginTick took, in request-id order.
+    #[serde(deserialize_with = "crate::budget::vec")]
+    pub completions: Vec<Completion>,
+    pub hash: StateHash,
+    /// Optional per-entity detail for pinpointing divergences (see [`EntityValues`]).
+    #[serde(deserialize_with = "crate::budget::opt_vec")]
+    pub detail: Option<Vec<EntityValues>>,
+}
+
+/// The canonical values of one entity (for divergence reports).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EntityValues {
+    pub seq: u64,
+    pub archetype: u16,
+    pub pos: [f32; 2],
+    pub vel: [f32; 2],
+    pub health: Option<i32>,
+}
+
+/// The ticks of one level activation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Segment {
+    pub level: String,
+    /// A script's `load_level` started it: the score, game variables and scripts' state
+    /// carried over from the previous segment (otherwise it is a fresh start).
+    pub switched: bool,
+    #[serde(deserialize_with = "crate::budget::vec")]
+    pub ticks: Vec<TickRecord>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Recording {
+    pub header: RecordingHeader,
+    #[serde(deserialize_with = "crate::budget::vec")]
+    pub segments: Vec<Segment>,
+}
+
+/// Why a recording could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordingError {
+    NotARecording,
+    Version {
+        found: u32,
+        expected: u32,
+    },
+    Truncated {
+        expected: u64,
+        found: u64,
+    },
+    Corrupt(String),
+    /// The file, or what it decodes to, is larger than a recording may be.
+    TooLarge(String),
+    /// A value no run could have recorded, with where it is.
+    Invalid(String),
+}
+
+impl fmt::Display for RecordingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordingError::NotARecording => write!(f, "not a Ludus recording (bad magic bytes)"),
+            RecordingError::Version { found, expected } => write!(
+                f,
+                "recording format version {found}; this build reads version {expected}"
+            ),
+            RecordingError::Truncated { expected, found } => write!(
+                f,
+                "the recording is truncated ({found} of {expected} payload bytes present)"
+            ),
+            RecordingError::Corrupt(why) => write!(f, "the recording is corrupt: {why}"),
+            RecordingError::TooLarge(why) => write!(f, "the recording is too large: {why}"),
+            RecordingError::Invalid(why) => {
+                write!(f, "the recording holds a value no run records: {why}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RecordingError {}
+
+impl Recording {
+    /// Checks every value a replay uses, whatever wrote it: at most [`MAX_SEGMENTS`] segments,
+    /// names are short and printable, tick
+    /// numbers increase from 1, inputs name at most [`MAX_ACTIONS`] actions with axis values
+    /// in [-1, 1], a tick applies at most `limits.jobs` completions, and every flow field is
+    /// well formed ([`crate::FlowField::check`]). The error says where the first bad value is.
+    pub fn validate(&self) -> Result<(), String> {
+        let h = &self.header;
+        let name = |what: &str, s: &str| -> Result<(), String> {
+            if s.len() > MAX_RECORDED_NAME_BYTES {
+                return Err(format!(
+                    "the {what} is {} bytes long (at most {MAX_RECORDED_NAME_BYTES})",
+                    s.len()
+                ));
+            }
+            if s.chars().any(char::is_control) {
+                return Err(format!("the {what} contains control characters"));
+            }
+            Ok(())
+        };
+        name("build", &h.build)?;
+        name("game name", &h.game)?;
+        if let Some(dir) = &h.game_dir {
+            name("game folder", dir)?;
+        }
+        if self.segments.len() > MAX_SEGMENTS {
+            return Err(format!(
+                "{} segments (level activations); a recording holds at most {MAX_SEGMENTS}",
+                self.segments.len()
+            ));
+        }
+        let jobs = h.limits.jobs.max(1) as usize;
+        for (si, segment) in self.segments.iter().enumerate() {
+            let at_segment = |m: String| format!("segment {}: {m}", si + 1);
+            name("level name", &segment.level).map_err(at_segment)?;
+            let mut last = 0u64;
+            for record in &segment.ticks {
+                let at = |m: String| format!("segment {}, tick {}: {m}", si + 1, record.tick);
+                if record.tick <= last {
+                    return Err(at(format!(
+                        "tick numbers must increase within a segment (after tick {last})"
+                    )));
+                }
+                last = record.tick;
+                check_input(&record.input).map_err(at)?;
+                if record.completions.len() > jobs {
+                    return Err(at(format!(
+                        "{} background results, more than the {jobs} slots of the recorded limits",
+                        record.completions.len()
+                    )));
+                }
+                for c in &record.completions {
+                    match &c.status {
+                        JobStatus::Done(JobOutput::FlowField(field)) => field
+                            .check()
+                            .map_err(|m| at(format!("request {}: {m}", c.id.0)))?,
+                        JobStatus::Failed(why) if why.len() > MAX_RECORDED_NAME_BYTES => {
+                            return Err(at(format!(
+                                "request {}: a failure message of {} bytes",
+                                c.id.0,
+                                why.len()
+                            )));
+                        }
+                        JobStatus::Failed(_) => {}
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn total_ticks(&self) -> usize {
+        self.segments.iter().map(|s| s.ticks.len()).sum()
+    }
+}
+
+/// A recorded input: at most [`MAX_ACTIONS`] axis values, each a number in [-1, 1].
+fn check_input(input: &TickInput) -> Result<(), String> {
+    if input.axes.len() > MAX_ACTIONS {
+        return Err(format!(
+            "{} axis values (a game has at most {MAX_ACTIONS} actions)",
+            input.axes.len()
+        ));
+    }
+    for (i, v) in input.axes.iter().enumerate() {
+        if !(v.is_finite() && (-1.0..=1.0).contains(v)) {
+            return Err(format!(
+                "axis value {v:?} for action {i} (axis values are numbers in [-1, 1])"
+            ));
+        }
+    }
+    if let Some(p) = input.pointer
+        && !p.iter().all(|v| v.is_finite() && v.abs() <= 1e9)
+    {
+        return Err(format!(
+            "pointer {p:?} (a pointer is two finite coordinates within ±1e9)"
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,313 @@
+//! Rust's application of gameplay commands: after each stage (Gameplay), and at Commit for
+//! commands naming an entity spawned earlier in the same tick.
+//!
+//! Commands naming an entity that no longer exists are discarded and counted; commands naming
+//! an entity already marked for destruction this tick are discarded and counted separately
+//! (pending-destroy filtering). A command naming an id of this tick's spawns waits in
+//! `after_spawn` and is applied at Commit, right after the spawns, in the order sent; damage
+//! it does is delivered with the next tick's stage 2, like damage from stage 2.
+
+use crate::command::{Command, Stage};
+use crate::def::GameDef;
+use crate::event::{DamageEvent, push_bounded};
+use crate::fault::{Fault, FaultKind};
+use crate::limits::{Limit, push_within};
+use crate::outbox::Presentation;
+use crate::world::SimWorld;
+use crate::world::components::*;
+use crate::world::var::Var;
+
+/// Applies a stage's commands in the order sent.
+pub(crate) fn apply(
+    world: &mut SimWorld,
+    def: &GameDef,
+    tick: u64,
+    stage: Stage,
+) -> Result<(), Fault> {
+    let commands = std::mem::take(&mut world.scratch.commands);
+    let result = commands.iter().try_for_each(|c| match c.target() {
+        Some(seq) if seq >= world.next_seq => defer(world, def, c, seq),
+        _ => apply_one(world, def, tick, stage, c),
+    });
+    world.scratch.commands = commands;
+    result
+}
+
+/// Keeps a command naming one of this tick's spawns for Commit; an id past them is stale.
+fn defer(world: &mut SimWorld, def: &GameDef, c: &Command, seq: u64) -> Result<(), Fault> {
+    if seq >= world.next_seq + world.scratch.spawns.len() as u64 {
+        world.counters.stale_commands += 1;
+        return Ok(());
+    }
+    // At most one per command of the two stages.
+    let bound = 2 * def.limits.commands_per_tick as usize;
+    if !push_within(&mut world.scratch.after_spawn, c.clone(), bound) {
+        return Err(Limit::Commands.exceeded(bound as u64, "commands naming new entities"));
+    }
+    Ok(())
+}
+
+/// Applies the commands that named this tick's spawns, now that they exist (Commit). A
+/// destroy removes the entity at once, and its spawn outcome with it: `on_spawn` never sees
+/// it.
+pub(crate) fn apply_after_spawn(
+    world: &mut SimWorld,
+    def: &GameDef,
+    tick: u64,
+) -> Result<(), Fault> {
+    let commands = std::mem::take(&mut world.scratch.after_spawn);
+    for c in &commands {
+        match c {
+            Command::Destroy(seq) => {
+                if world.scratch.pending.insert(*seq) {
+                    world.despawn(*seq);
+                    world.spawn_outcomes.retain(|o| o.entity.seq != *seq);
+                } else {
+                    world.counters.pending_destroy_filtered += 1;
+                }
+            }
+            Command::Teleport { target, pos } => {
+                if let Some(e) = resolve(world, *target)
+                    && let Ok((cur, prev)) = world
+                        .ecs
+                        .query_one_mut::<(&mut Position, &mut PrevPosition)>(e)
+                {
+                    cur.0 = *pos;
+                    prev.0 = *pos;
+                }
+            }
+            c => apply_one(world, def, tick, Stage::Two, c)?,
+        }
+    }
+    world.scratch.after_spawn = commands;
+    Ok(())
+}
+
+/// Applies one command. Long because it is one `match` with one short arm per kind of
+/// command, which reads best in one place.
+fn apply_one(
+    world: &mut SimWorld,
+    def: &GameDef,
+    tick: u64,
+    stage: Stage,
+    command: &Command,
+) -> Result<(), Fault> {
+    let cap = def.limits.events_per_tick;
+    match command {
+        Command::Damage {
+            target,
+            amount,
+            source,
+        } => {
+            let Some(e) = resolve(world, *target) else {
+                return Ok(());
+            };
+            let Ok(h) = world.ecs.query_one_mut::<&mut Health>(e) else {
+                world.counters.no_health += 1;
+                return Ok(());
+            };
+            if !h.invulnerable_until.ready(tick) {
+                world.counters.damage_blocked += 1;
+                return Ok(());
+            }
+            h.current = h.current.saturating_sub(*amount);
+            if h.invulnerable_ticks > 0 {
+                h.invulnerable_until = Deadline::after(tick, u64::from(h.invulnerable_ticks))
+                    .ok_or_else(|| {
+                        Fault::new(FaultKind::Exhausted, "invulnerability deadline overflows")
+                    })?;
+            }
+            let (health, max) = (h.current, h.max);
+            let target = world.party(e).expect("resolved above");
+            let ev = DamageEvent {
+                tick,
+                target,
+                source: *source,
+                amount: *amount,
+                health,
+                max,
+            };
+            match stage {
+                Stage::One => push_bounded(&mut world.scratch.events.damage, ev, cap, "damage")?,
+                Stage::Two => push_bounded(&mut world.carried_damage, ev, cap, "damage")?,
+            }
+        }
+        Command::Heal { target, amount } => {
+            let Some(e) = resolve(world, *target) else {
+                return Ok(());
+            };
+            match world.ecs.query_one_mut::<&mut Health>(e) {
+                Ok(h) => h.current = h.current.saturating_add(*amount).min(h.max),
+                Err(_) => world.counters.no_health += 1,
+            }
+        }
+        Command::Score(delta) => world.score = world.score.saturating_add(*delta),
+        Command::SetVar(name, value) => set_var(world, def, name, value)?,
+        Command::SetState { target, key, value } => {
+            if let Some(e) = resolve(world, *target) {
+                set_state(world, def, e, *target, key, *value)?;
+            }
+        }
+        Command::ClearState(target) => {
+            if let Some(e) = resolve(world, *target) {
+                let _ = world.ecs.remove_one::<ScriptState>(e);
+            }
+        }
+        Command::Spawn {
+            archetype,
+            pos,
+            overrides,
+        } => {
+            let bound = def.limits.max_entities;
+            let spawn = (*archetype, *pos, overrides.clone());
+            if !push_within(&mut world.scratch.spawns, spawn, bound as usize) {
+                return Err(Limit::Entities.exceeded(bound, "spawns in one tick"));
+            }
+        }
+        Command::Destroy(seq) => {
+            if !world.index.contains_key(seq) {
+                world.counters.stale_commands += 1;
+            } else if world.scratch.pending.insert(*seq) {
+                // Each live entity at most once: within the live count.
+                let bound = world.index.len();
+                if !push_within(&mut world.scratch.destroys, *seq, bound) {
+                    return Err(Limit::Entities.exceeded(bound as u64, "destroys in one tick"));
+                }
+            } else {
+                world.counters.pending_destroy_filtered += 1;
+            }
+        }
+        Command::Teleport { target, pos } => {
+            if resolve(world, *target).is_some() {
+                // At most one per command of the two stages.
+                let bound = 2 * def.limits.commands_per_tick as usize;
+                if !push_within(&mut world.scratch.teleports, (*target, *pos), bound) {
+                    return Err(Limit::Commands.exceeded(bound as u64, "teleports in one tick"));
+                }
+            }
+        }
+        Command::SetVelocity { target, velocity } => {
+            if let Some(e) = resolve(world, *target)
+                && let Ok(v) = world.ecs.query_one_mut::<&mut Velocity>(e)
+            {
+                v.0 = *velocity;
+            }
+        }
+        Command::UseCooldown { target, slot } => {
+            if let Some(e) = resolve(world, *target)
+                && let Ok((id, cds)) = world.ecs.query_one_mut::<(&Identity, &mut Cooldowns)>(e)
+                && let Some(deadline) = cds.0.get_mut(*slot as usize)
+            {
+                let length = def
+                    .archetype(id.archetype)
+                    .and_then(|a| a.cooldowns.get(*slot as usize))
+                    .map_or(0, |c| u64::from(c.ticks));
+                *deadline = Deadline::after(tick, length).ok_or_else(|| {
+                    Fault::new(FaultKind::Exhausted, "cooldown deadline overflows")
+                })?;
+            }
+        }
+        Command::Effect { effect, pos, color } => world.stage_presentation(
+            Presentation::Effect {
+                effect: *effect,
+                pos: *pos,
+                color: *color,
+            },
+            tick,
+            def.limits.outbox,
+        ),
+        Command::Sound {
+            sound,
+            volume,
+            pitch,
+        } => world.stage_presentation(
+            Presentation::Sound {
+                sound: *sound,
+                volume: *volume,
+                pitch: *pitch,
+            },
+            tick,
+            def.limits.outbox,
+        ),
+        Command::GameOver(message) => {
+            if world.game_over.is_none() {
+                world.game_over = Some((tick, message.clone()));
+            }
+        }
+        Command::LoadLevel(level) => world.next_level = Some(*level),
+    }
+    Ok(())
+}
+
+/// Sets a game variable; a name that would be one more than `[limits] variables` faults.
+fn set_var(world: &mut SimWorld, def: &GameDef, name: &str, value: &Var) -> Result<(), Fault> {
+    if let Some(v) = world.vars.get_mut(name) {
+        v.clone_from(value);
+        return Ok(());
+    }
+    let bound = def.limits.variables;
+    if world.vars.len() >= bound as usize {
+        return Err(Limit::Variables.exceeded(
+            bound,
+            format_args!("game variables: `{name}` would be one more"),
+        ));
+    }
+    world.vars.insert(name.to_string(), value.clone());
+    Ok(())
+}
+
+/// Sets a value of an entity's script state; a key that would be one more than
+/// `[limits] state_keys` on that entity faults.
+fn set_state(
+    world: &mut SimWorld,
+    def: &GameDef,
+    e: hecs::Entity,
+    seq: u64,
+    key: &str,
+    value: f64,
+) -> Result<(), Fault> {
+    let bound = def.limits.state_keys;
+    let full = |len: usize| {
+        (len >= bound as usize).then(|| {
+            Limit::StateKeys.exceeded(
+                bound,
+                format_args!("script-state keys on entity {seq}: `{key}` would be one more"),
+            )
+        })
+    };
+    match world.ecs.query_one_mut::<&mut ScriptState>(e) {
+        Ok(s) => {
+            if s.get(key).is_none()
+                && let Some(f) = full(s.len())
+            {
+                return Err(f);
+            }
+            s.set(key, value);
+        }
+        Err(_) => {
+            if let Some(f) = full(0) {
+                return Err(f);
+            }
+            let mut s = ScriptState::default();
+            s.set(key, value);
+            let _ = world.ecs.insert_one(e, s);
+        }
+    }
+    Ok(())
+}
+
+/// The live entity a command names, or `None` (counted) when it is gone or marked for
+/// destruction this tick.
+fn resolve(world: &mut SimWorld, seq: u64) -> Option<hecs::Entity> {
+    match world.index.get(&seq) {
+        None => {
+            world.counters.stale_commands += 1;
+            None
+        }
+        Some(_) if world.scratch.pending.contains(&seq) => {
+            world.counters.pending_destroy_filtered += 1;
+            None
+        }
+        Some(e) => Some(*e),
+    }
+}

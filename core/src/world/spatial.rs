@@ -1,0 +1,250 @@
+//! Where entities are, for scripts' spatial reads (`ludus.nearest`, `ludus.within`).
+//!
+//! A uniform grid over every entity with a position, built at most once per tick, the first
+//! time a script asks (positions do not change during the gameplay stages; BeginTick marks the
+//! grid stale). It also answers `ludus.find` and `ludus.count`: the entities in creation order,
+//! and per tag set asked this tick, the ids that carry it. A query visits only
+//! the cells a circle overlaps (`within`), or rings of cells outward from a point until no
+//! closer entity can remain (`nearest`); it never scans the world. Every query reports the work
+//! it did (cells visited and entities examined), which the script host charges to the budget.
+
+use crate::math::Vec2;
+
+/// One entity as the grid holds it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Entry {
+    pub seq: u64,
+    pub tags: u64,
+    pub pos: Vec2,
+}
+
+/// See the module documentation.
+#[derive(Clone, Debug, Default)]
+pub struct SpatialIndex {
+    /// The tick the grid was built for (0: never, or stale).
+    built: u64,
+    /// Every entry's (seq, tags), by seq.
+    by_seq: Vec<(u64, u64)>,
+    /// Tag sets asked by `find`/`count` this tick, with their ids in creation order.
+    tagged: Vec<(u64, Vec<u64>)>,
+    origin: Vec2,
+    cell: f32,
+    cols: u32,
+    rows: u32,
+    /// Per cell, the range of its entries in `entries` (`starts[c]..starts[c + 1]`).
+    starts: Vec<u32>,
+    entries: Vec<Entry>,
+}
+
+/// The most cells a grid has (the rest is covered by making cells larger).
+const MAX_CELLS: usize = 1 << 20;
+
+impl SpatialIndex {
+    pub(crate) fn is_built_for(&self, tick: u64) -> bool {
+        self.built == tick && tick != 0
+    }
+
+    /// Marks the grid stale (the world moved on).
+    pub(crate) fn invalidate(&mut self) {
+        self.built = 0;
+    }
+
+    /// The ids whose tags include `tags`, in creation order, and the work it took (the whole
+    /// list the first time a tag set is asked in a tick, the answer's length after that).
+    pub(crate) fn tagged(&mut self, tags: u64) -> (&[u64], u64) {
+        let (i, work) = match self.tagged.iter().position(|(t, _)| *t == tags) {
+            Some(i) => (i, self.tagged[i].1.len() as u64),
+            None => {
+                let ids: Vec<u64> = self
+                    .by_seq
+                    .iter()
+                    .filter(|(_, t)| t & tags == tags)
+                    .map(|(s, _)| *s)
+                    .collect();
+                self.tagged.push((tags, ids));
+                (self.tagged.len() - 1, self.by_seq.len() as u64)
+            }
+        };
+        (&self.tagged[i].1, work)
+    }
+
+    /// Rebuilds the grid over `entries` (any order) for `tick`.
+    pub(crate) fn build(&mut self, tick: u64, mut entries: Vec<Entry>) {
+        self.built = tick;
+        self.tagged.clear();
+        self.by_seq.clear();
+        self.by_seq.extend(entries.iter().map(|e| (e.seq, e.tags)));
+        self.by_seq.sort_unstable_by_key(|(s, _)| *s);
+        if entries.is_empty() {
+            self.entries = entries;
+            self.starts = vec![0, 0];
+            self.cols = 1;
+            self.rows = 1;
+            self.cell = 1.0;
+            return;
+        }
+        let (mut min, mut max) = (entries[0].pos, entries[0].pos);
+        for e in &entries {
+            min = Vec2::new(min.x.min(e.pos.x), min.y.min(e.pos.y));
+            max = Vec2::new(max.x.max(e.pos.x), max.y.max(e.pos.y));
+        }
+        let span = Vec2::new((max.x - min.x).max(1.0), (max.y - min.y).max(1.0));
+        // About one entity per cell on average, within MAX_CELLS.
+        let cells = entries.len().clamp(1, MAX_CELLS) as f32;
+        let cell = (span.x * span.y / cells).sqrt().max(1.0);
+        let cols = ((span.x / cell).floor() as u32 + 1).min(4096);
+        let rows = ((span.y / cell).floor() as u32 + 1).min(4096);
+        let cell = cell.max(span.x / cols as f32).max(span.y / rows as f32);
+        self.origin = min;
+        self.cell = cell;
+        self.cols = cols;
+        self.rows = rows;
+        let key = |p: Vec2| -> usize {
+            let c = (((p.x - min.x) / cell) as u32).min(cols - 1);
+            let r = (((p.y - min.y) / cell) as u32).min(rows - 1);
+            (r * cols + c) as usize
+        };
+        // Counting sort by cell, stable: entries keep creation order inside a cell.
+        let n = (cols * rows) as usize;
+        let mut starts = vec![0u32; n + 1];
+        for e in &entries {
+            starts[key(e.pos) + 1] += 1;
+        }
+        for i in 0..n {
+            starts[i + 1] += starts[i];
+        }
+        let mut fill = starts.clone();
+        let mut sorted = vec![entries[0]; entries.len()];
+        for e in entries.drain(..) {
+            let k = key(e.pos);
+            sorted[fill[k] as usize] = e;
+            fill[k] += 1;
+        }
+        self.entries = sorted;
+        self.starts = starts;
+    }
+
+    fn cell_of(&self, p: Vec2) -> (i64, i64) {
+        (
+            ((p.x - self.origin.x) / self.cell).floor() as i64,
+            ((p.y - self.origin.y) / self.cell).floor() as i64,
+        )
+    }
+
+    /// The entries of cell (`c`, `r`), empty outside the grid.
+    fn cell(&self, c: i64, r: i64) -> &[Entry] {
+        if c < 0 || r < 0 || c >= i64::from(self.cols) || r >= i64::from(self.rows) {
+            return &[];
+        }
+        let k = (r as u32 * self.cols + c as u32) as usize;
+        &self.entries[self.starts[k] as usize..self.starts[k + 1] as usize]
+    }
+
+    /// Entities within `radius` of `at` whose tags include `tags` and that `keep` accepts, by
+    /// distance then id, with the work done.
+    pub(crate) fn within(
+        &self,
+        at: Vec2,
+        radius: f32,
+        tags: u64,
+        keep: impl Fn(u64) -> bool,
+    ) -> (Vec<u64>, u64) {
+        let mut found: Vec<(f32, u64)> = Vec::new();
+        let mut work = 0u64;
+        let (c0, r0) = self.cell_of(at - Vec2::new(radius, radius));
+        let (c1, r1) = self.cell_of(at + Vec2::new(radius, radius));
+        let (c0, r0) = (c0.max(0), r0.max(0));
+        let (c1, r1) = (
+            c1.min(i64::from(self.cols) - 1),
+            r1.min(i64::from(self.rows) - 1),
+        );
+        let r2 = radius * radius;
+        for r in r0..=r1 {
+            for c in c0..=c1 {
+                work += 1;
+                for e in self.cell(c, r) {
+                    work += 1;
+                    let d2 = (e.pos - at).length_squared();
+                    if d2 <= r2 && e.tags & tags == tags && keep(e.seq) {
+                        found.push((d2, e.seq));
+                    }
+                }
+            }
+        }
+        found.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        work += found.len() as u64;
+        (found.into_iter().map(|(_, s)| s).collect(), work)
+    }
+
+    /// The entity nearest `at` (within `radius`, if given) whose tags include `tags` and that
+    /// `keep` accepts; ties go to the lower id. With the work done.
+    pub(crate) fn nearest(
+        &self,
+        at: Vec2,
+        radius: Option<f32>,
+        tags: u64,
+        keep: impl Fn(u64) -> bool,
+    ) -> (Option<u64>, u64) {
+        let mut best: Option<(f32, u64)> = None;
+        let mut work = 0u64;
+        let (cc, cr) = self.cell_of(at);
+        let limit2 = radius.map(|r| r * r);
+        let (cols, rows) = (i64::from(self.cols), i64::from(self.rows));
+        let outside = |v: i64, n: i64| {
+            if v < 0 {
+                -v
+            } else if v >= n {
+                v - n + 1
+            } else {
+                0
+            }
+        };
+        // Rings of cells outward, clipped to the grid; a ring at Chebyshev distance k holds
+        // nothing nearer than k - 1 cells, so the search stops once that exceeds the best
+        // distance found (or the radius).
+        let first = outside(cc, cols).max(outside(cr, rows));
+        let last = cc.max(cols - 1 - cc).max(cr).max(rows - 1 - cr);
+        for k in first..=last {
+            let inner = (k - 1).max(0) as f32 * self.cell;
+            if best.is_some_and(|(d2, _)| inner * inner > d2)
+                || limit2.is_some_and(|l2| inner * inner > l2)
+            {
+                break;
+            }
+            for r in (cr - k).max(0)..=(cr + k).min(rows - 1) {
+                let edge = r == cr - k || r == cr + k;
+                let columns: &[i64] = if edge { &[] } else { &[cc - k, cc + k] };
+                let mut visit = |c: i64| {
+                    if c < 0 || c >= cols {
+                        return;
+                    }
+                    work += 1;
+                    for e in self.cell(c, r) {
+                        work += 1;
+                        let d2 = (e.pos - at).length_squared();
+                        if limit2.is_some_and(|l2| d2 > l2) || e.tags & tags != tags {
+                            continue;
+                        }
+                        let better = match best {
+                            None => true,
+                            Some((bd, bs)) => d2 < bd || (d2 == bd && e.seq < bs),
+                        };
+                        if better && keep(e.seq) {
+                            best = Some((d2, e.seq));
+                        }
+                    }
+                };
+                if edge {
+                    for c in (cc - k).max(0)..=(cc + k).min(cols - 1) {
+                        visit(c);
+                    }
+                } else {
+                    for &c in columns {
+                        visit(c);
+                    }
+                }
+            }
+        }
+        (best.map(|(_, s)| s), work)
+    }
+}
