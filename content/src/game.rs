@@ -14,9 +14,9 @@ use crate::schema;
 use crate::settings;
 use crate::source::FileSource;
 use crate::symbols::Symbols;
-use crate::table::Table;
+use crate::table::{Table, TextOr};
 use crate::value::Named;
-use ludus_core::{ArchetypeDef, GameDef, MAX_LAYERS, MAX_TAGS, StressDef};
+use ludus_core::{Anchor, ArchetypeDef, GameDef, HudLine, MAX_LAYERS, MAX_TAGS, StressDef};
 use std::collections::HashMap;
 
 /// Archetype ids are `u16`.
@@ -151,7 +151,7 @@ fn read_settings(r: &mut Report, game: &Table<'_, '_>, def: &mut GameDef) -> Vec
         .int(r, "seed")
         .and_then(|v| u64::try_from(v).ok())
         .unwrap_or_default();
-    def.hud = game.texts(r, "hud").unwrap_or_default();
+    def.hud = hud(r, game);
     def.tick = settings::tick(r, game);
     def.ai = settings::ai(r, game);
     def.limits = settings::limits(r, game);
@@ -374,4 +374,28 @@ fn add_archetypes(
             archetypes.defs.push(a);
         }
     }
+}
+
+/// `hud`: strings are top-left lines; tables place, size and colour theirs.
+fn hud(r: &mut Report, game: &Table<'_, '_>) -> Vec<HudLine> {
+    game.texts_or_tables(r, "hud")
+        .into_iter()
+        .filter_map(|item| match item {
+            TextOr::Text(text) => Some(HudLine::plain(text)),
+            TextOr::Table(t) => {
+                let text = t.text(r, "text")?;
+                let mut line = HudLine::plain(text);
+                if let Some(at) = t.choice(r, "at").and_then(Anchor::from_name) {
+                    line.at = at;
+                }
+                if let Some(size) = t.f32(r, "size") {
+                    line.size = size;
+                }
+                if let Some(color) = t.color(r, "color") {
+                    line.color = color;
+                }
+                Some(line)
+            }
+        })
+        .collect()
 }

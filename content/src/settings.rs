@@ -5,7 +5,7 @@ use crate::report::Report;
 use crate::table::Table;
 use crate::value::{Named, check_name, kind_of};
 use ludus_core::{
-    AiPolicy, Constant, Limit, Limits, PhysicsDef, ScriptsDef, TickPolicy, WindowDef,
+    AiPolicy, Constant, Limit, Limits, PhysicsDef, ScriptsDef, TickMode, TickPolicy, WindowDef,
 };
 use std::collections::BTreeMap;
 use toml::de::DeValue;
@@ -17,6 +17,9 @@ pub(crate) fn tick(r: &mut Report, root: &Table<'_, '_>) -> TickPolicy {
         return policy;
     };
     let before = r.count();
+    if t.choice(r, "mode") == Some("turns") {
+        policy.mode = TickMode::Turns;
+    }
     if let Some(rate) = t.u32(r, "rate") {
         policy.rate_hz = rate;
     }

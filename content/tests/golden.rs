@@ -23,6 +23,7 @@ const REQUIRED: &[&str] = &[
     "cadence_zero",
     "negative_size",
     "bad_colour",
+    "hud_lines",
     "unknown_archetype",
     "unknown_tag",
     "unknown_layer",

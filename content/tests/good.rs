@@ -4,8 +4,8 @@
 
 use ludus_content::{DirSource, FileSource, LoadedGame, MemorySource, load_dir, load_game};
 use ludus_core::{
-    ActionId, ActionKind, ArchetypeId, AssetId, BehaviourKind, BoundsPolicy, Color, Constant, Mode,
-    Rect, Shape, SpriteShape, TriggerOn, Vec2, Wave,
+    ActionId, ActionKind, Anchor, ArchetypeId, AssetId, BehaviourKind, BoundsPolicy, Color,
+    Constant, HudLine, Mode, Rect, Shape, SpriteShape, TriggerOn, Vec2, Wave,
 };
 use std::path::{Path, PathBuf};
 
@@ -43,7 +43,18 @@ fn settings_tables_are_converted() {
     let def = load_good().def;
     assert_eq!(def.name, "Complete");
     assert_eq!(def.seed, 1234);
-    assert_eq!(def.hud, ["score {score}", "lives {lives}"]);
+    assert_eq!(
+        def.hud,
+        [
+            HudLine::plain("score {score}"),
+            HudLine {
+                text: "lives {lives}".into(),
+                at: Anchor::TopRight,
+                size: 24.0,
+                color: Color::rgb(255, 0, 0),
+            }
+        ]
+    );
     assert_eq!(def.tick.rate_hz, 50, "tick.rate");
     assert_eq!(
         def.tick.max_frame_delta_ns, 100_000_000,

@@ -61,7 +61,7 @@ pub struct GameDef {
     pub constants: BTreeMap<String, Constant>,
     pub window: WindowDef,
     /// HUD lines; `{score}`, `{tick}` and `{name}` of any script variable are substituted.
-    pub hud: Vec<String>,
+    pub hud: Vec<HudLine>,
     /// A stable hash of the content this definition was built from (0 when built in code).
     pub content_hash: u64,
 }
@@ -492,6 +492,88 @@ pub enum Constant {
     Int(i64),
     Float(f64),
     Text(String),
+}
+
+/// A line of text drawn over the game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HudLine {
+    /// The text, with `{score}`, `{tick}`, `{entities}` and `{NAME}` of game variables.
+    pub text: String,
+    pub at: Anchor,
+    /// Text height in pixels at a pixel ratio of 1.
+    pub size: f32,
+    pub color: Color,
+}
+
+impl HudLine {
+    /// The default size, in pixels.
+    pub const SIZE: f32 = 16.0;
+
+    /// A line at the top left in the default size and colour.
+    pub fn plain(text: impl Into<String>) -> HudLine {
+        HudLine {
+            text: text.into(),
+            at: Anchor::TopLeft,
+            size: Self::SIZE,
+            color: Color::WHITE,
+        }
+    }
+}
+
+/// Where on the screen a HUD line sits. Lines at the same anchor stack in declaration order
+/// (downward from the top and the middle, upward from the bottom).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Anchor {
+    #[default]
+    TopLeft,
+    Top,
+    TopRight,
+    Left,
+    Center,
+    Right,
+    BottomLeft,
+    Bottom,
+    BottomRight,
+}
+
+impl Anchor {
+    /// Every anchor, row by row from the top left; [`Anchor::NAMES`] in the same order.
+    pub const ALL: [Anchor; 9] = [
+        Anchor::TopLeft,
+        Anchor::Top,
+        Anchor::TopRight,
+        Anchor::Left,
+        Anchor::Center,
+        Anchor::Right,
+        Anchor::BottomLeft,
+        Anchor::Bottom,
+        Anchor::BottomRight,
+    ];
+    /// The names `at` takes in TOML.
+    pub const NAMES: [&'static str; 9] = [
+        "top_left",
+        "top",
+        "top_right",
+        "left",
+        "center",
+        "right",
+        "bottom_left",
+        "bottom",
+        "bottom_right",
+    ];
+
+    pub fn from_name(name: &str) -> Option<Anchor> {
+        Self::NAMES
+            .iter()
+            .position(|n| *n == name)
+            .map(|i| Self::ALL[i])
+    }
+
+    /// Horizontal and vertical placement: 0 start, 1 middle, 2 end.
+    pub fn grid(self) -> (u8, u8) {
+        let i = Self::ALL.iter().position(|a| *a == self).unwrap_or(0) as u8;
+        (i % 3, i / 3)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -37,10 +37,10 @@ pub use command::{Command, CommandError, Stage};
 pub use command::{MAX_NAME_BYTES, MAX_TEXT_BYTES};
 pub use consequences::{Consequences, Gameplay, NoConsequences};
 pub use def::{
-    AiPolicy, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef, BehaviourKind, BoundsPolicy,
-    CameraDef, ColliderDef, Constant, ControlDef, CooldownDef, EffectDef, EffectId, GameDef,
-    HealthDef, LevelDef, Limits, MAX_LAYERS, MAX_TAGS, Overrides, PhysicsDef, Placement,
-    ScriptsDef, Shape, SoundDef, SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef,
+    AiPolicy, Anchor, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef, BehaviourKind,
+    BoundsPolicy, CameraDef, ColliderDef, Constant, ControlDef, CooldownDef, EffectDef, EffectId,
+    GameDef, HealthDef, HudLine, LevelDef, Limits, MAX_LAYERS, MAX_TAGS, Overrides, PhysicsDef,
+    Placement, ScriptsDef, Shape, SoundDef, SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef,
     TriggerDef, TriggerOn, Wave, WindowDef,
 };
 pub use event::{

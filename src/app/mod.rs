@@ -6,14 +6,15 @@ pub(crate) mod image;
 pub(crate) mod keys;
 pub(crate) mod renderer;
 pub(crate) mod text;
+pub(crate) mod ui;
 
 use crate::app::audio::Audio;
 use crate::app::keys::{button_name, key_name};
-use crate::app::renderer::{Label, Renderer};
+use crate::app::renderer::Renderer;
 use crate::platform::{QUIT_ON_ESCAPE, Watcher, clock_ns, error, log, wait_ns};
 use crate::runtime::Runner;
 use crate::runtime::frames::Line;
-use ludus_core::{Color, Mode, PacerPolicy, Signal};
+use ludus_core::{PacerPolicy, Signal};
 use miniquad::*;
 
 /// Options of `ludus run` that the window honours.
@@ -33,8 +34,13 @@ pub struct RunOptions {
     pub overlay: bool,
 }
 
-/// A label to draw: text, position in pixels, colour, and whether it uses the title face.
-type TextLine = (String, f32, f32, Color, bool);
+/// Set once the window is open and the app built (a later panic is not a window problem).
+static OPENED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether the window was opened.
+pub fn opened() -> bool {
+    OPENED.load(std::sync::atomic::Ordering::Relaxed)
+}
 
 pub struct App {
     runner: Runner,
@@ -69,6 +75,7 @@ impl App {
             .watch
             .as_ref()
             .and_then(|dir| Watcher::new(dir).ok());
+        OPENED.store(true, std::sync::atomic::Ordering::Relaxed);
         App {
             runner,
             ctx,
@@ -79,114 +86,6 @@ impl App {
             last_ns: None,
             watcher,
         }
-    }
-
-    fn labels(&self) -> (Vec<TextLine>, f32) {
-        let (w, h) = window::screen_size();
-        let body = &self.renderer.atlas.body;
-        let title = &self.renderer.atlas.title;
-        let line = body.line_height;
-        let mut out = Vec::new();
-        let white = Color::WHITE;
-        let pad = 10.0 * window::dpi_scale();
-        for (i, text) in self.runner.hud_lines().into_iter().enumerate() {
-            out.push((text, pad, pad + i as f32 * line, white, false));
-        }
-        let help = self.runner.help_line();
-        out.push((
-            help,
-            pad,
-            h - line - pad,
-            Color::rgba(200, 200, 210, 200),
-            false,
-        ));
-        if let Some(err) = self.runner.reload_error() {
-            for (i, l) in err.lines().take(6).enumerate() {
-                out.push((
-                    l.to_string(),
-                    pad,
-                    h * 0.6 + i as f32 * line,
-                    Color::rgb(255, 120, 120),
-                    false,
-                ));
-            }
-        }
-        let mut dim = 0.0;
-        if let Some((head, lines)) = self.runner.banner() {
-            dim = if self.runner.session().mode() == Mode::Faulted {
-                0.6
-            } else {
-                0.35
-            };
-            let y0 = h * 0.32;
-            let color = if self.runner.session().mode() == Mode::Faulted {
-                Color::rgb(255, 110, 110)
-            } else {
-                white
-            };
-            out.push((
-                head.clone(),
-                (w - title.width(&head)) / 2.0,
-                y0,
-                color,
-                true,
-            ));
-            for (i, l) in lines.iter().enumerate() {
-                let y = y0 + title.line_height + i as f32 * line * 1.2;
-                out.push((
-                    l.clone(),
-                    (w - body.width(l)).max(pad * 2.0) / 2.0,
-                    y,
-                    white,
-                    false,
-                ));
-            }
-        }
-        if self.runner.overlay() {
-            let lines = self.runner.overlay_lines();
-            let x = w - 70.0 * body.glyph('M').advance - pad;
-            for (i, l) in lines.into_iter().enumerate() {
-                out.push((
-                    l,
-                    x.max(pad),
-                    pad + i as f32 * line,
-                    Color::rgb(170, 255, 170),
-                    false,
-                ));
-            }
-            let calls = format!(
-                "draw calls {}  audio {}",
-                self.renderer.calls,
-                if self.audio.enabled() { "on" } else { "off" }
-            );
-            out.push((
-                calls,
-                x.max(pad),
-                pad + 7.0 * line,
-                Color::rgb(170, 255, 170),
-                false,
-            ));
-        }
-        (out, dim)
-    }
-
-    /// A dark panel behind the debug overlay, so it stays readable over the game.
-    fn panels(&self) -> Vec<(f32, f32, f32, f32, Color)> {
-        if !self.runner.overlay() {
-            return Vec::new();
-        }
-        let (w, _) = window::screen_size();
-        let body = &self.renderer.atlas.body;
-        let pad = 10.0 * window::dpi_scale();
-        let width = 70.0 * body.glyph('M').advance;
-        let x = (w - width - pad).max(pad);
-        vec![(
-            x - pad / 2.0,
-            pad / 2.0,
-            width + pad,
-            8.0 * body.line_height + pad,
-            Color::rgba(0, 0, 0, 170),
-        )]
     }
 
     fn screenshot(&mut self, path: &std::path::Path) {
@@ -243,25 +142,20 @@ impl EventHandler for App {
         for cue in self.runner.take_sounds() {
             self.audio.play(cue);
         }
-        let (owned, dim) = self.labels();
-        let labels: Vec<Label<'_>> = owned
-            .iter()
-            .map(|(text, x, y, color, title)| Label {
-                text,
-                x: *x,
-                y: *y,
-                color: *color,
-                title: *title,
-            })
-            .collect();
-        let panels = self.panels();
+        let (w, h) = window::screen_size();
+        let screen = ui::Screen {
+            w,
+            h,
+            dpi: window::dpi_scale(),
+            draw_calls: self.renderer.calls,
+            audio: self.audio.enabled(),
+        };
+        let ui = ui::layout(&self.runner, &self.renderer.atlas, &screen);
         self.renderer.draw(
             self.ctx.as_mut(),
             self.runner.drawn(),
             self.runner.particles(),
-            &labels,
-            dim,
-            &panels,
+            &ui,
         );
         self.frames += 1;
         let last = self.options.max_frames.is_some_and(|m| self.frames >= m);

@@ -6,6 +6,7 @@
 //! Draw order is the frame's explicit (layer, depth, sequence) order.
 
 use crate::app::text::{Atlas, Face};
+use crate::app::ui::{Label, Ui};
 use crate::runtime::particles::Particles;
 use ludus_core::{Camera, Color, RenderFrame, SpriteShape};
 use miniquad::*;
@@ -79,15 +80,6 @@ enum Tex {
     White,
     Font,
     Image(u16),
-}
-
-/// A piece of UI text in screen pixels.
-pub struct Label<'a> {
-    pub text: &'a str,
-    pub x: f32,
-    pub y: f32,
-    pub color: Color,
-    pub title: bool,
 }
 
 pub struct Renderer {
@@ -239,17 +231,16 @@ impl Renderer {
         [sx, sy, -camera.center.x * sx, -camera.center.y * sy]
     }
 
-    /// Draws one frame into the default framebuffer.
-    /// `panels`: translucent screen rectangles `(x, y, w, h, colour)` drawn under the labels.
+    /// Draws one frame into the default framebuffer: the world, then the UI (a dimming
+    /// veil, translucent panels, text).
     pub fn draw(
         &mut self,
         ctx: &mut dyn RenderingBackend,
         frame: &RenderFrame,
         particles: &Particles,
-        labels: &[Label<'_>],
-        dim: f32,
-        panels: &[(f32, f32, f32, f32, Color)],
+        ui: &Ui,
     ) {
+        let (labels, dim, panels) = (&ui.labels, ui.dim, &ui.panels);
         let (w, h) = window::screen_size();
         let bg = frame.background.to_f32();
         ctx.begin_default_pass(PassAction::clear_color(bg[0], bg[1], bg[2], 1.0));
@@ -307,7 +298,7 @@ impl Renderer {
                 },
             ));
         }
-        for &(x, y, pw, ph, c) in panels {
+        for &(x, y, pw, ph, c) in panels.iter() {
             self.scratch.push((
                 Tex::White,
                 Instance {
@@ -319,7 +310,7 @@ impl Renderer {
                 },
             ));
         }
-        for label in labels {
+        for label in labels.iter() {
             let face = if label.title {
                 &self.atlas.title
             } else {
@@ -331,10 +322,11 @@ impl Renderer {
         ctx.end_render_pass();
     }
 
-    fn layout(out: &mut Vec<(Tex, Instance)>, face: &Face, atlas: &Atlas, label: &Label<'_>) {
+    fn layout(out: &mut Vec<(Tex, Instance)>, face: &Face, atlas: &Atlas, label: &Label) {
         let (aw, ah) = (atlas.width as f32, atlas.height as f32);
+        let k = label.scale;
         let mut pen = label.x;
-        let baseline = label.y + face.ascent;
+        let baseline = label.y + face.ascent * k;
         for c in label.text.chars() {
             let g = face.glyph(c);
             if g.w > 0 && g.h > 0 {
@@ -342,15 +334,18 @@ impl Renderer {
                 out.push((
                     Tex::Font,
                     Instance {
-                        pos: [pen + g.dx + gw / 2.0, baseline + g.dy + gh / 2.0],
-                        size: [gw, gh],
+                        pos: [
+                            pen + (g.dx + gw / 2.0) * k,
+                            baseline + (g.dy + gh / 2.0) * k,
+                        ],
+                        size: [gw * k, gh * k],
                         uv: [g.x as f32 / aw, g.y as f32 / ah, gw / aw, gh / ah],
                         color: rgba(label.color),
                         kind: TEXTURED,
                     },
                 ));
             }
-            pen += g.advance;
+            pen += g.advance * k;
         }
     }
 

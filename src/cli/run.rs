@@ -51,6 +51,10 @@ pub fn run(dir: Option<PathBuf>, entities: u32, options: RunOptions) -> i32 {
     }));
     match started {
         Ok(()) => 0,
+        Err(_) if crate::app::opened() => {
+            eprintln!("ludus: the app stopped on an internal error (see above): a bug in ludus");
+            1
+        }
         Err(_) => {
             eprintln!(
                 "ludus: the window could not be opened (see the error above); use `ludus sim` to run headless"

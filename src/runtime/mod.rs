@@ -26,6 +26,7 @@ pub const UI_KEYS: &[(&str, &str)] = &[
     ("n", "step"),
     ("r", "restart"),
     ("f3", "overlay"),
+    ("f4", "console"),
 ];
 
 /// A sound the frame asks the audio service to play.
@@ -90,6 +91,8 @@ pub struct Runner {
     particles: Particles,
     sounds: Vec<SoundCue>,
     overlay: bool,
+    /// The script console (the last lines scripts printed) is shown.
+    console: bool,
     last: Option<FrameReport>,
     log: Vec<String>,
     /// Lines logged since [`Runner::take_fresh_log`] was last called.
@@ -130,6 +133,7 @@ impl Runner {
             particles: Particles::default(),
             sounds: Vec::new(),
             overlay: false,
+            console: false,
             last: None,
             log: Vec::new(),
             fresh_log: Vec::new(),
@@ -153,6 +157,7 @@ impl Runner {
             "n" => self.session.signal(Signal::Step(TickInput::neutral())),
             "r" => self.session.signal(Signal::Restart),
             "f3" => self.overlay = !self.overlay,
+            "f4" => self.console = !self.console,
             _ => self.keys.key_down(key, self.session.bridge_mut()),
         }
     }
@@ -177,8 +182,9 @@ impl Runner {
             self.particles.clear();
         }
         if self.session.mode() != Mode::Faulted {
+            let turns = self.project.def.tick.mode == TickMode::Turns;
             let interpolation = match self.session.mode() {
-                Mode::Playing if !report.loading => Interpolation::Alpha(report.alpha),
+                Mode::Playing if !report.loading && !turns => Interpolation::Alpha(report.alpha),
                 _ => Interpolation::Exact,
             };
             self.frame
@@ -263,6 +269,16 @@ impl Runner {
         self.overlay = shown;
     }
 
+    /// Whether the script console is shown (F4).
+    pub fn console(&self) -> bool {
+        self.console
+    }
+
+    /// The last `n` lines scripts printed, oldest first.
+    pub fn recent_log(&self, n: usize) -> Vec<String> {
+        self.log[self.log.len().saturating_sub(n)..].to_vec()
+    }
+
     /// A reload that failed, shown until the next successful one.
     pub fn reload_error(&self) -> Option<&str> {
         self.reload_error.as_deref()
@@ -292,14 +308,15 @@ impl Runner {
         std::mem::take(&mut self.fresh_log)
     }
 
-    /// HUD lines with `{score}`, `{tick}` and game variables substituted.
-    pub fn hud_lines(&self) -> Vec<String> {
+    /// HUD lines with `{score}`, `{tick}` and game variables substituted, each with its
+    /// declaration (place, size, colour).
+    pub fn hud_lines(&self) -> Vec<(String, &HudLine)> {
         let world = self.timed.game.world();
         self.project
             .def
             .hud
             .iter()
-            .map(|line| substitute(line, world))
+            .map(|line| (substitute(&line.text, world), line))
             .collect()
     }
 
@@ -348,6 +365,7 @@ impl Runner {
         parts.push("N step".into());
         parts.push("R restart".into());
         parts.push("F3 overlay".into());
+        parts.push("F4 console".into());
         parts.join("  ")
     }
 
@@ -364,11 +382,14 @@ impl Runner {
         let cost = self.timed.cost;
         vec![
             format!(
-                "frame {}  {}  tick {}  alpha {:.2}",
+                "frame {}  {}  tick {}  {}",
                 r.frame,
                 r.mode.name(),
                 r.tick,
-                r.alpha
+                match self.session.policy().mode {
+                    TickMode::Turns => "turns: a tick per press".to_string(),
+                    TickMode::Realtime => format!("alpha {:.2}", r.alpha),
+                }
             ),
             format!(
                 "raw {:.2} ms  accepted {:.2}  clamped {:.2}  excluded {:.2}",

@@ -1,6 +1,7 @@
 //! The tables of game.toml.
 
 use crate::schema::*;
+use ludus_core::Anchor;
 
 /// The top level of `game.toml`.
 #[rustfmt::skip]
@@ -12,7 +13,7 @@ pub(crate) static GAME: TableSchema = TableSchema {
         key("name", Ty::Text, Dflt::Required, "", "The game's name: the window title unless `[window]` sets one.", "name = \"Swarm\""),
         key("seed", int(0, i64::MAX), Dflt::Int(0), "", "Seed of the world's random generator. The same seed and the same input play the same game.", "seed = 7"),
         key("entry", Ty::Name, Dflt::Doc("the first level"), "", "Name of the level the game starts in.", "entry = \"arena\""),
-        key("hud", Ty::Texts, Dflt::Empty, "", "Lines drawn over the game. `{score}`, `{tick}` and `{NAME}` of any script variable are replaced by their values.", "hud = [\"score {score}\"]"),
+        key("hud", Ty::TextsOr(&HUD), Dflt::Empty, "", "Lines drawn over the game: strings (at the top left) or `{ text, at, size, color }` tables. `{score}`, `{tick}`, `{entities}` and `{NAME}` of any game variable are replaced by their values.", "hud = [\"score {score}\", { text = \"{banner}\", at = \"center\", size = 40 }]"),
         key("tags", Ty::Names { max: 64 }, Dflt::Empty, "", "Tags entities can carry. Behaviours find their targets by tag; scripts test them.", "tags = [\"player\", \"enemy\"]"),
         key("layers", Ty::Names { max: 32 }, Dflt::Empty, "", "Collision layers. Every collider is on one layer and names the layers it reports and pushes.", "layers = [\"ships\", \"shots\"]"),
         key("archetype_files", Ty::Paths { ext: ".toml" }, Dflt::Empty, "", "Files of `[archetypes.NAME]` tables, read in order after game.toml.", "archetype_files = [\"archetypes.toml\"]"),
@@ -34,14 +35,29 @@ pub(crate) static GAME: TableSchema = TableSchema {
 };
 
 #[rustfmt::skip]
+pub(crate) static HUD: TableSchema = TableSchema {
+    title: "hud lines",
+    doc: "A HUD line written as a table places, sizes or colours it. Lines at one anchor stack \
+          in order: downward from the top and the middle, upward from the bottom.",
+    keys: &[
+        key("text", Ty::Text, Dflt::Required, "", "The line; `{score}`, `{tick}`, `{entities}` and `{NAME}` of game variables are replaced (`-` for a variable not set).", "text = \"score {score}\""),
+        key("at", Ty::Choice(&Anchor::NAMES), Dflt::Str("top_left"), "", "Where on the screen it sits.", "at = \"top\""),
+        key("size", Ty::Number { min: 6.0, max: 200.0, above_min: false }, Dflt::Num(16.0), "px", "Text height.", "size = 40"),
+        key("color", Ty::Color, Dflt::Str("white"), "", "Text colour.", "color = \"#ffd000\""),
+    ],
+};
+
+#[rustfmt::skip]
 pub(crate) static TICK: TableSchema = TableSchema {
     title: "[tick]",
     doc: "The tick policy. Every second of accepted wall time runs exactly `rate` ticks; a \
           frame that arrives late counts as at most `max_frame_delta`, and one frame runs at \
           most `catch_up` ticks (the rest are dropped, so overload slows the game down instead \
-          of spiralling).",
+          of spiralling). In `mode = \"turns\"` wall time does not count: a level's first tick \
+          runs at once, then one tick runs for each frame in which a button was pressed.",
     keys: &[
-        key("rate", int(1, 1000), Dflt::Int(60), "Hz", "Simulation ticks per second.", "rate = 60"),
+        key("mode", Ty::Choice(&["realtime", "turns"]), Dflt::Str("realtime"), "", "What runs a tick: wall time, or the player's presses (a turn-based game).", "mode = \"turns\""),
+        key("rate", int(1, 1000), Dflt::Int(60), "Hz", "Simulation ticks per second (in turns mode, the seconds one tick integrates: `1 / rate`).", "rate = 60"),
         key("max_frame_delta", positive(10_000.0), Dflt::Num(250.0), "ms", "The most wall time one frame may contribute.", "max_frame_delta = 250"),
         key("catch_up", int(1, 64), Dflt::Int(4), "ticks", "The most ticks one frame may run.", "catch_up = 4"),
     ],

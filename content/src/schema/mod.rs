@@ -64,8 +64,6 @@ pub(crate) enum Ty {
     Names {
         max: usize,
     },
-    /// An array of strings.
-    Texts,
     /// A path inside the game folder, ending in `ext` unless it is empty.
     Path {
         ext: &'static str,
@@ -94,6 +92,8 @@ pub(crate) enum Ty {
     Named(&'static TableSchema),
     /// An array of tables (`[[key]]`).
     Tables(&'static TableSchema),
+    /// An array whose items are strings or tables (any mix).
+    TextsOr(&'static TableSchema),
     /// A table of `name = integer` from `min` to `max`, in declaration order.
     Counts {
         min: i64,
@@ -144,7 +144,6 @@ impl Ty {
             Ty::Text => "string".into(),
             Ty::Name => "name".into(),
             Ty::Names { .. } => "array of names".into(),
-            Ty::Texts => "array of strings".into(),
             Ty::Path { .. } => "path".into(),
             Ty::Paths { .. } => "array of paths".into(),
             Ty::Choice(_) => "string".into(),
@@ -155,6 +154,7 @@ impl Ty {
             Ty::Table(_) => "table".into(),
             Ty::Named(_) => "tables by name".into(),
             Ty::Tables(_) => "array of tables".into(),
+            Ty::TextsOr(_) => "array of strings or tables".into(),
             Ty::Counts { .. } => "table of name = integer".into(),
             Ty::Keys => "key names".into(),
             Ty::Constants => "table of name = value".into(),
@@ -181,11 +181,13 @@ impl Ty {
             Ty::Names { max } if max < usize::MAX => format!("at most {max}, distinct"),
             Ty::Names { .. } => "distinct".into(),
             Ty::Path { ext } | Ty::Paths { ext } if !ext.is_empty() => format!("ends in `{ext}`"),
-            Ty::Text | Ty::Name | Ty::Texts | Ty::Path { .. } | Ty::Paths { .. } => String::new(),
+            Ty::Text | Ty::Name | Ty::Path { .. } | Ty::Paths { .. } => String::new(),
             Ty::Color => "`#rgb`, `#rrggbb`, `#rrggbbaa` or a colour name".into(),
             Ty::Keys => "key names below; axis scales -1 to 1".into(),
             Ty::Constants => "booleans, integers, finite numbers, strings".into(),
-            Ty::Bool | Ty::Rect | Ty::Table(_) | Ty::Named(_) | Ty::Tables(_) => String::new(),
+            Ty::Bool | Ty::Rect | Ty::Table(_) | Ty::Named(_) | Ty::Tables(_) | Ty::TextsOr(_) => {
+                String::new()
+            }
         }
     }
 }
@@ -308,7 +310,7 @@ mod tests {
             );
             assert!(!k.example.contains('|'), "pipes break the reference tables");
             match k.ty {
-                Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) => walk(c, seen),
+                Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) | Ty::TextsOr(c) => walk(c, seen),
                 _ => {}
             }
         }

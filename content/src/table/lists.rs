@@ -8,21 +8,13 @@ use crate::value::{Key, Named, Node, check_name, found, read_int, read_name, rea
 use std::collections::HashMap;
 use toml::de::DeValue;
 
-impl<'t, 'i> Table<'t, 'i> {
-    /// An array of strings.
-    pub fn texts(&self, r: &mut Report, key: &str) -> Option<Vec<String>> {
-        let Some(v) = self.value(r, key) else {
-            return Some(Vec::new());
-        };
-        let what = self.what(key);
-        let items = self.array(r, v, &what, "strings")?;
-        let mut out = Vec::with_capacity(items.len());
-        for item in items {
-            out.push(read_str(r, self.file, item, &what, "a string")?.to_string());
-        }
-        Some(out)
-    }
+/// An item of a [`Ty::TextsOr`] array.
+pub enum TextOr<'t, 'i> {
+    Text(String),
+    Table(Table<'t, 'i>),
+}
 
+impl<'t, 'i> Table<'t, 'i> {
     fn array<'n>(
         &self,
         r: &mut Report,
@@ -177,6 +169,47 @@ impl<'t, 'i> Table<'t, 'i> {
                     },
                     t,
                 ));
+            }
+        }
+        out
+    }
+
+    /// An array of strings and tables, in order (see [`Ty::TextsOr`]).
+    pub fn texts_or_tables(&self, r: &mut Report, key: &str) -> Vec<TextOr<'t, 'i>> {
+        let schema = match self.spec(key).map(|k| k.ty) {
+            Some(Ty::TextsOr(s)) => s,
+            _ => return Vec::new(),
+        };
+        let Some(v) = self.value(r, key) else {
+            return Vec::new();
+        };
+        let what = self.what(key);
+        let Some(items) = self.array(r, v, &what, "strings or tables") else {
+            return Vec::new();
+        };
+        let own = self.title();
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            match item.get_ref() {
+                DeValue::Table(_) => {
+                    let place = format!("in a `{what}` entry");
+                    if let Some(t) = Table::open_placed(
+                        r,
+                        self.file,
+                        item,
+                        &what,
+                        place,
+                        schema,
+                        Some((self.schema, &own)),
+                    ) {
+                        out.push(TextOr::Table(t));
+                    }
+                }
+                _ => {
+                    if let Some(s) = read_str(r, self.file, item, &what, "a string or a table") {
+                        out.push(TextOr::Text(s.to_string()));
+                    }
+                }
             }
         }
         out

@@ -3,6 +3,8 @@
 
 mod lists;
 
+pub(crate) use lists::TextOr;
+
 use crate::report::{Loc, Report};
 use crate::schema::{Dflt, KeySchema, RECT, TableSchema, Ty, one_of};
 use crate::suggest;
@@ -65,7 +67,7 @@ impl<'t, 'i> Table<'t, 'i> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn open_placed(
+    pub(super) fn open_placed(
         r: &mut Report,
         file: usize,
         node: &'t Node<'i>,

@@ -361,10 +361,11 @@ impl Session {
         self.sync_bridge();
     }
 
+    /// The game ended: no more ticks. The clock is left as it is (the frame in progress still
+    /// pays for the tick that ran and trims the rest); from the next frame no time accumulates.
     fn end_game(&mut self) {
         self.mode = Mode::Over;
         self.step = None;
-        self.clock.reset();
         self.sync_bridge();
     }
 

@@ -1,0 +1,260 @@
+//! What the window writes over the game: HUD lines where the game places them, the help line,
+//! the banner (pause, game over, fault with the scripts' last lines), the script console (F4)
+//! and the debug overlay (F3), with the dark panels behind the last two.
+
+use crate::app::text::{Atlas, Face};
+use crate::runtime::Runner;
+use ludus_core::{Color, Mode};
+
+/// A piece of UI text in screen pixels.
+pub struct Label {
+    pub text: String,
+    pub x: f32,
+    pub y: f32,
+    pub color: Color,
+    /// Drawn with the large face.
+    pub title: bool,
+    /// Glyph scale relative to the face.
+    pub scale: f32,
+}
+
+/// A filled rectangle: x, y, width, height, colour.
+pub type Panel = (f32, f32, f32, f32, Color);
+
+/// Everything the UI draws this frame.
+pub struct Ui {
+    pub labels: Vec<Label>,
+    pub panels: Vec<Panel>,
+    /// How much to darken the game (under a banner).
+    pub dim: f32,
+}
+
+/// Lines of the script console.
+const CONSOLE_LINES: usize = 12;
+/// Script lines shown under a fault.
+const FAULT_LINES: usize = 5;
+
+/// The window's size and pixel ratio, and what the overlay reports of the renderer.
+pub struct Screen {
+    pub w: f32,
+    pub h: f32,
+    pub dpi: f32,
+    pub draw_calls: usize,
+    pub audio: bool,
+}
+
+fn label(text: String, x: f32, y: f32, color: Color) -> Label {
+    Label {
+        text,
+        x,
+        y,
+        color,
+        title: false,
+        scale: 1.0,
+    }
+}
+
+/// Lays out the frame's UI.
+pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
+    let (w, h) = (screen.w, screen.h);
+    let body = &atlas.body;
+    let line = body.line_height;
+    let pad = 10.0 * screen.dpi;
+    let mut ui = Ui {
+        labels: Vec::new(),
+        panels: Vec::new(),
+        dim: 0.0,
+    };
+    hud(runner, atlas, screen, &mut ui);
+    ui.labels.push(label(
+        runner.help_line(),
+        pad,
+        h - line - pad,
+        Color::rgba(200, 200, 210, 200),
+    ));
+    if let Some(err) = runner.reload_error() {
+        for (i, l) in err.lines().take(6).enumerate() {
+            ui.labels.push(label(
+                l.to_string(),
+                pad,
+                h * 0.6 + i as f32 * line,
+                Color::rgb(255, 120, 120),
+            ));
+        }
+    }
+    banner(runner, atlas, screen, &mut ui);
+    if runner.console() {
+        let lines = runner.recent_log(CONSOLE_LINES);
+        let top = h - pad - line * (CONSOLE_LINES as f32 + 2.5);
+        ui.panels.push((
+            pad / 2.0,
+            top - pad / 2.0,
+            w - pad,
+            line * (CONSOLE_LINES as f32 + 1.0) + pad,
+            Color::rgba(0, 0, 0, 190),
+        ));
+        let head = if lines.is_empty() {
+            "script output (F4 to close): nothing printed yet".to_string()
+        } else {
+            "script output (F4 to close)".to_string()
+        };
+        ui.labels
+            .push(label(head, pad, top, Color::rgb(150, 200, 255)));
+        for (i, l) in lines.iter().enumerate() {
+            ui.labels.push(label(
+                fit(body, l, w - 2.0 * pad),
+                pad,
+                top + (i + 1) as f32 * line,
+                Color::rgb(220, 220, 230),
+            ));
+        }
+    }
+    if runner.overlay() {
+        let width = 70.0 * body.glyph('M').advance;
+        let x = (w - width - pad).max(pad);
+        ui.panels.push((
+            x - pad / 2.0,
+            pad / 2.0,
+            width + pad,
+            8.0 * line + pad,
+            Color::rgba(0, 0, 0, 170),
+        ));
+        let mut lines = runner.overlay_lines();
+        lines.push(format!(
+            "draw calls {}  audio {}",
+            screen.draw_calls,
+            if screen.audio { "on" } else { "off" }
+        ));
+        for (i, l) in lines.into_iter().enumerate() {
+            ui.labels.push(label(
+                l,
+                x,
+                pad + i as f32 * line,
+                Color::rgb(170, 255, 170),
+            ));
+        }
+    }
+    ui
+}
+
+/// The game's HUD lines: each anchor's lines form a block in declaration order, at that edge
+/// or centre of the screen (bottom blocks sit above the help line).
+fn hud(runner: &Runner, atlas: &Atlas, screen: &Screen, ui: &mut Ui) {
+    let (w, h) = (screen.w, screen.h);
+    let pad = 10.0 * screen.dpi;
+    let lines = runner.hud_lines();
+    // Face and scale of each line, and each anchor's block height.
+    let sized: Vec<(&Face, f32, bool)> = lines
+        .iter()
+        .map(|(_, l)| {
+            let title = l.size >= 28.0;
+            let face_px = if title { 40.0 } else { 16.0 };
+            let face = if title { &atlas.title } else { &atlas.body };
+            (face, l.size / face_px, title)
+        })
+        .collect();
+    let mut totals = [0.0f32; 9];
+    for ((_, l), (face, scale, _)) in lines.iter().zip(&sized) {
+        let (col, row) = l.at.grid();
+        totals[(row * 3 + col) as usize] += face.line_height * scale;
+    }
+    let bottom = h - pad - atlas.body.line_height - pad / 2.0;
+    let mut used = [0.0f32; 9];
+    for ((text, l), (face, scale, title)) in lines.into_iter().zip(sized) {
+        let (col, row) = l.at.grid();
+        let slot = (row * 3 + col) as usize;
+        let width = face.width(&text) * scale;
+        let x = match col {
+            0 => pad,
+            1 => (w - width) / 2.0,
+            _ => w - pad - width,
+        };
+        let top = match row {
+            0 => pad,
+            1 => (h - totals[slot]) / 2.0,
+            _ => bottom - totals[slot],
+        };
+        ui.labels.push(Label {
+            text,
+            x,
+            y: top + used[slot],
+            color: l.color,
+            title,
+            scale,
+        });
+        used[slot] += face.line_height * scale;
+    }
+}
+
+/// The centred banner (pause, game over, fault), and under a fault the scripts' last lines.
+fn banner(runner: &Runner, atlas: &Atlas, screen: &Screen, ui: &mut Ui) {
+    let Some((head, lines)) = runner.banner() else {
+        return;
+    };
+    let (w, h) = (screen.w, screen.h);
+    let (body, title) = (&atlas.body, &atlas.title);
+    let pad = 10.0 * screen.dpi;
+    let faulted = runner.session().mode() == Mode::Faulted;
+    ui.dim = if faulted { 0.6 } else { 0.35 };
+    let y0 = h * 0.32;
+    let color = if faulted {
+        Color::rgb(255, 110, 110)
+    } else {
+        Color::WHITE
+    };
+    ui.labels.push(Label {
+        title: true,
+        ..label(head.clone(), (w - title.width(&head)) / 2.0, y0, color)
+    });
+    let mut y = y0 + title.line_height;
+    for l in &lines {
+        ui.labels.push(label(
+            l.clone(),
+            (w - body.width(l)).max(pad * 2.0) / 2.0,
+            y,
+            Color::WHITE,
+        ));
+        y += body.line_height * 1.2;
+    }
+    if faulted {
+        let recent = runner.recent_log(FAULT_LINES);
+        if !recent.is_empty() {
+            y += body.line_height;
+            ui.labels.push(label(
+                "the scripts' last lines:".into(),
+                pad * 2.0,
+                y,
+                Color::rgb(150, 200, 255),
+            ));
+            for l in recent {
+                y += body.line_height;
+                ui.labels.push(label(
+                    fit(body, &l, w - 4.0 * pad),
+                    pad * 2.0,
+                    y,
+                    Color::rgb(220, 220, 230),
+                ));
+            }
+        }
+    }
+}
+
+/// `text` cut to fit `width` pixels, with an ellipsis when cut.
+fn fit(face: &Face, text: &str, width: f32) -> String {
+    if face.width(text) <= width {
+        return text.to_string();
+    }
+    let room = width - face.width("...");
+    let mut out = String::new();
+    let mut used = 0.0;
+    for c in text.chars() {
+        let a = face.glyph(c).advance;
+        if used + a > room {
+            break;
+        }
+        used += a;
+        out.push(c);
+    }
+    out.push_str("...");
+    out
+}
