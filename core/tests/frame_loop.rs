@@ -644,6 +644,137 @@ fn a_fault_stops_ticks_until_restart() {
 }
 
 #[test]
+fn a_game_over_stops_the_ticks_until_a_restart() {
+    let mut s = session(TickPolicy::default());
+    let mut sim = Recorder::default();
+    sim.flow.insert(3, Flow::Over);
+    s.frame(0, &mut sim);
+    let r = s.frame(100 * MS, &mut sim);
+    assert_eq!(
+        (r.ticks_run, r.tick, r.mode, r.faulted),
+        (3, 3, Mode::Over, false),
+        "the tick that ended the game completed; none after it"
+    );
+    for (frame, signal) in [
+        (1, None),
+        (2, Some(Signal::Step(TickInput::neutral()))),
+        (3, Some(Signal::TogglePause)),
+    ] {
+        if let Some(signal) = signal {
+            s.signal(signal);
+        }
+        let r = s.frame((100 + frame * 500) * MS, &mut sim);
+        assert_eq!((r.ticks_run, r.mode), (0, Mode::Over), "frame {frame}");
+    }
+    assert_eq!(sim.ticks.len(), 3);
+    s.signal(Signal::Restart);
+    let r = s.frame(2_000 * MS, &mut sim);
+    assert!(r.published);
+    assert_eq!((r.mode, r.tick), (Mode::Playing, 0));
+    let r = s.frame(2_017 * MS, &mut sim);
+    assert_eq!((r.ticks_run, r.tick), (1, 1));
+    assert_eq!(sim.loads, vec![LoadRequest::Restart]);
+}
+
+#[test]
+fn a_level_switch_ends_the_tick_chain_and_publishes_at_the_next_frame() {
+    let mut s = session(TickPolicy::default());
+    let mut sim = Recorder::default();
+    sim.flow.insert(2, Flow::Switch(1));
+    s.frame(0, &mut sim);
+    s.input(InputEvent::Press(FIRE));
+    let r = s.frame(100 * MS, &mut sim);
+    assert_eq!(
+        (r.ticks_run, r.tick, r.loading, r.published),
+        (2, 2, true, false),
+        "the chain stops after the tick that asked; four were due"
+    );
+    assert!(
+        sim.loads.is_empty(),
+        "nothing loads inside the frame's ticks"
+    );
+    let r = s.frame(117 * MS, &mut sim);
+    assert!(r.published && !r.loading);
+    assert_eq!((r.mode, r.tick, r.ticks_run), (Mode::Playing, 0, 0));
+    assert_eq!(sim.loads, vec![LoadRequest::Switch(1)]);
+    sim.ticks.clear();
+    s.frame(134 * MS, &mut sim);
+    let (tick, input) = &sim.ticks[0];
+    assert_eq!(*tick, 1, "the new world counts from 1");
+    assert!(
+        input.cancelled(FIRE) && !input.held(FIRE),
+        "a button held across the switch must be pressed again"
+    );
+}
+
+#[test]
+fn turns_run_the_first_tick_then_one_tick_per_press() {
+    let policy = TickPolicy {
+        mode: TickMode::Turns,
+        ..TickPolicy::default()
+    };
+    let mut s = session(policy);
+    let mut sim = Recorder::default();
+    // (ms since start, input before the frame, ticks the frame runs)
+    let rows: &[(u64, &[InputEvent], u32)] = &[
+        (0, &[], 1),
+        (5_000, &[], 0),
+        (5_017, &[InputEvent::Press(FIRE)], 1),
+        (5_034, &[], 0),
+        (5_051, &[InputEvent::Release(FIRE)], 0),
+        (5_068, &[InputEvent::Axis(MOVE_X, 1.0)], 0),
+        (
+            9_000,
+            &[
+                InputEvent::Press(FIRE),
+                InputEvent::Release(FIRE),
+                InputEvent::Press(JUMP),
+            ],
+            1,
+        ),
+        (9_017, &[], 0),
+    ];
+    for (i, (ms, events, ticks)) in rows.iter().enumerate() {
+        for e in *events {
+            s.input(*e);
+        }
+        let r = s.frame(ms * MS, &mut sim);
+        assert_eq!(r.ticks_run, *ticks, "row {i}");
+        assert_eq!(
+            (r.ticks_discarded, r.time.accepted_ns),
+            (0, 0),
+            "row {i}: no time is debt"
+        );
+    }
+    let inputs: Vec<(u64, bool, bool, bool, f32)> = sim
+        .ticks
+        .iter()
+        .map(|(t, i)| {
+            (
+                *t,
+                i.pressed(FIRE),
+                i.released(FIRE),
+                i.pressed(JUMP),
+                i.axis(MOVE_X),
+            )
+        })
+        .collect();
+    assert_eq!(
+        inputs,
+        [
+            (1, false, false, false, 0.0),
+            (2, true, false, false, 0.0),
+            // The release and the axis waited for the next press.
+            (3, true, true, true, 1.0),
+        ]
+    );
+    // A single step while paused still runs exactly one tick.
+    s.signal(Signal::Pause);
+    s.signal(Signal::Step(TickInput::neutral()));
+    assert_eq!(s.frame(9_034 * MS, &mut sim).ticks_run, 1);
+}
+
+#[test]
 fn loading_progresses_in_any_mode_and_publishes_at_a_frame_boundary() {
     let mut s = session(TickPolicy::default());
     let mut sim = Recorder {

@@ -291,10 +291,13 @@ api! {
     call tick: Read, "tick()", |lua, g, _args: ()| -> i64 { Ok(g.tick() as i64) }
     /// the score at the start of this stage
     call score: Read, "score()", |lua, g, _args: ()| -> i64 { Ok(g.score()) }
-    /// a game variable (a number or a text) at the start of this stage, or nil
+    /// a game variable (a number or a text) at the start of this stage, or nil; a whole number comes back as an integer
     call get: Read, "get(name)", |lua, g, args: Value| -> Value {
         Ok(match g.var(&text(&args, "variable name")?) {
             None => Value::Nil,
+            Some(Var::Num(n)) if n.fract() == 0.0 && n.abs() < 9.007_199_254_740_992e15 => {
+                Value::Integer(*n as i64)
+            }
             Some(Var::Num(n)) => Value::Number(*n),
             Some(Var::Text(t)) => Value::String(
                 lua.create_string(t.as_bytes()).map_err(|e| Bad::from(e.to_string()))?,
