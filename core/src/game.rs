@@ -23,6 +23,9 @@ pub struct Game {
     ctx: TickContext,
     consequences: Box<dyn Consequences>,
     next_world: u64,
+    /// The level a restart begins from: where the game began, or the level last loaded by
+    /// name (a script's `load_level` does not change it).
+    start_level: usize,
     extra_entities: u32,
     last_report: Option<TickReport>,
 }
@@ -49,12 +52,14 @@ impl Game {
             check_order(&ctx.schedule.access()).is_ok(),
             "phase order disagrees with declarations"
         );
+        let start_level = def.entry_level;
         Ok(Game {
             def,
             world,
             ctx,
             consequences,
             next_world: 2,
+            start_level,
             extra_entities: extra,
             last_report: None,
         })
@@ -144,7 +149,8 @@ impl Game {
         Ok(report)
     }
 
-    /// Builds level `level` as a new world and makes it current: everything afresh.
+    /// Builds level `level` as a new world and makes it current: everything afresh. A restart
+    /// begins from it from now on.
     pub fn activate(&mut self, level: usize) -> Result<(), Fault> {
         self.install(level, false)
     }
@@ -164,6 +170,7 @@ impl Game {
             self.consequences.switch_world(&self.def, &world)?;
         } else {
             self.consequences.begin_world(&self.def, &world)?;
+            self.start_level = level;
         }
         self.world = world;
         self.ctx.outbox.retain_world(id);
@@ -213,7 +220,7 @@ impl Simulation for Game {
             };
         }
         let level = match request {
-            LoadRequest::Restart | LoadRequest::Switch(_) => self.world.level(),
+            LoadRequest::Restart | LoadRequest::Switch(_) => self.start_level,
             LoadRequest::Level(name) => match self.def.level_index(name) {
                 Some(i) => i,
                 None => {

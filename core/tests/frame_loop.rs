@@ -717,10 +717,11 @@ fn turns_run_the_first_tick_then_one_tick_per_press() {
     let mut sim = Recorder::default();
     // (ms since start, input before the frame, ticks the frame runs)
     let rows: &[(u64, &[InputEvent], u32)] = &[
-        (0, &[], 1),
-        (5_000, &[], 0),
-        (5_017, &[InputEvent::Press(FIRE)], 1),
-        (5_034, &[], 0),
+        // The level's first tick runs at once, with no input: the press waits for a turn.
+        (0, &[InputEvent::Press(JUMP)], 1),
+        (5_000, &[], 1),
+        (5_017, &[InputEvent::Release(JUMP)], 0),
+        (5_034, &[InputEvent::Press(FIRE)], 1),
         (5_051, &[InputEvent::Release(FIRE)], 0),
         (5_068, &[InputEvent::Axis(MOVE_X, 1.0)], 0),
         (
@@ -746,7 +747,7 @@ fn turns_run_the_first_tick_then_one_tick_per_press() {
             "row {i}: no time is debt"
         );
     }
-    let inputs: Vec<(u64, bool, bool, bool, f32)> = sim
+    let inputs: Vec<(u64, bool, bool, bool, bool, f32)> = sim
         .ticks
         .iter()
         .map(|(t, i)| {
@@ -755,6 +756,7 @@ fn turns_run_the_first_tick_then_one_tick_per_press() {
                 i.pressed(FIRE),
                 i.released(FIRE),
                 i.pressed(JUMP),
+                i.released(JUMP),
                 i.axis(MOVE_X),
             )
         })
@@ -762,10 +764,12 @@ fn turns_run_the_first_tick_then_one_tick_per_press() {
     assert_eq!(
         inputs,
         [
-            (1, false, false, false, 0.0),
-            (2, true, false, false, 0.0),
-            // The release and the axis waited for the next press.
-            (3, true, true, true, 1.0),
+            (1, false, false, false, false, 0.0),
+            (2, false, false, true, false, 0.0),
+            // The jump's release waited for the next press.
+            (3, true, false, false, true, 0.0),
+            // So did the fire's release and the axis.
+            (4, true, true, true, false, 1.0),
         ]
     );
     // A single step while paused still runs exactly one tick.

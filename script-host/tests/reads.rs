@@ -471,7 +471,8 @@ fn game_over_and_load_level_are_the_games_flow() {
     assert_eq!(g.flow(), Flow::Over);
     assert_eq!(g.world().game_over(), Some((2, "first")));
     assert_eq!(g.world().entity_count(), 1);
-    // A restart resets the score, the variables and the scripts.
+    // A restart resets the score, the variables and the scripts, and begins where the game
+    // began.
     assert_eq!(
         g.load(&LoadRequest::Restart),
         LoadStatus::Ready(Mode::Playing)
@@ -482,7 +483,7 @@ fn game_over_and_load_level_are_the_games_flow() {
         [
             "start\tone\t1\t0\tnil",
             "start\ttwo\t2\t5\t3",
-            "start\ttwo\t1\t0\tnil"
+            "start\tone\t1\t0\tnil"
         ]
     );
 }

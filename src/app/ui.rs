@@ -65,13 +65,18 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
         panels: Vec::new(),
         dim: 0.0,
     };
-    hud(runner, atlas, screen, &mut ui);
-    ui.labels.push(label(
-        runner.help_line(),
-        pad,
-        h - line - pad,
-        Color::rgba(200, 200, 210, 200),
-    ));
+    // The help line, wrapped to the window's width, at the bottom.
+    let help = wrap(body, &runner.help_line(), w - 2.0 * pad);
+    let help_top = h - pad - line * help.len() as f32;
+    for (i, l) in help.into_iter().enumerate() {
+        ui.labels.push(label(
+            l,
+            pad,
+            help_top + i as f32 * line,
+            Color::rgba(200, 200, 210, 200),
+        ));
+    }
+    hud(runner, atlas, screen, help_top, &mut ui);
     if let Some(err) = runner.reload_error() {
         for (i, l) in err.lines().take(6).enumerate() {
             ui.labels.push(label(
@@ -138,8 +143,8 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
 }
 
 /// The game's HUD lines: each anchor's lines form a block in declaration order, at that edge
-/// or centre of the screen (bottom blocks sit above the help line).
-fn hud(runner: &Runner, atlas: &Atlas, screen: &Screen, ui: &mut Ui) {
+/// or centre of the screen (bottom blocks end above `floor`, the help line's top).
+fn hud(runner: &Runner, atlas: &Atlas, screen: &Screen, floor: f32, ui: &mut Ui) {
     let (w, h) = (screen.w, screen.h);
     let pad = 10.0 * screen.dpi;
     let lines = runner.hud_lines();
@@ -158,7 +163,7 @@ fn hud(runner: &Runner, atlas: &Atlas, screen: &Screen, ui: &mut Ui) {
         let (col, row) = l.at.grid();
         totals[(row * 3 + col) as usize] += face.line_height * scale;
     }
-    let bottom = h - pad - atlas.body.line_height - pad / 2.0;
+    let bottom = floor - pad / 2.0;
     let mut used = [0.0f32; 9];
     for ((text, l), (face, scale, title)) in lines.into_iter().zip(sized) {
         let (col, row) = l.at.grid();
@@ -237,6 +242,21 @@ fn banner(runner: &Runner, atlas: &Atlas, screen: &Screen, ui: &mut Ui) {
             }
         }
     }
+}
+
+/// The parts of `text` (separated by two spaces) packed into lines of at most `width` pixels.
+fn wrap(face: &Face, text: &str, width: f32) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for part in text.split("  ") {
+        match lines.last_mut() {
+            Some(l) if face.width(l) + face.width("  ") + face.width(part) <= width => {
+                l.push_str("  ");
+                l.push_str(part);
+            }
+            _ => lines.push(part.to_string()),
+        }
+    }
+    lines
 }
 
 /// `text` cut to fit `width` pixels, with an ellipsis when cut.

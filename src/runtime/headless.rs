@@ -180,33 +180,45 @@ impl HeadlessRun {
     }
 
     /// Runs `steps` steps fed by `--input` lines (see [`PerTick`]) without a session: each
-    /// step runs a tick, except that in [`TickMode::Turns`] a step without a press runs none
-    /// after a level's first tick (a turn-based game waits for the player). A level switch
-    /// happens between ticks; the game's end stops the run. Stops at the first fault and
-    /// returns it.
+    /// step runs a tick. In [`TickMode::Turns`], as in the window, a level's first tick runs
+    /// at once with no input (taking no step), and a step runs a tick only when it presses a
+    /// button. A level switch happens between ticks; the game's end stops the run. Stops at
+    /// the first fault and returns it.
     pub fn run_input(&mut self, lines: Vec<Line>, steps: u64) -> Option<Fault> {
         let turns = self.game.def().tick.mode == TickMode::Turns;
         let mut per_tick = PerTick::new(lines);
         for step in 1..=steps {
+            if turns && self.game.world().tick() == 0 {
+                match self.follow(&TickInput::neutral()) {
+                    Ok(true) => {}
+                    Ok(false) => break,
+                    Err(f) => return Some(f),
+                }
+            }
             if self.error.is_some() {
                 break;
             }
             let input = per_tick.input(step);
-            if turns && self.game.world().tick() > 0 && input.pressed == 0 {
+            if turns && input.pressed == 0 {
                 continue;
             }
-            match self.step(&input) {
+            match self.follow(&input) {
+                Ok(true) => {}
+                Ok(false) => break,
                 Err(f) => return Some(f),
-                Ok(Flow::Continue) => {}
-                Ok(Flow::Over) => break,
-                Ok(Flow::Switch(level)) => {
-                    if let Err(f) = self.switch(level) {
-                        return Some(f);
-                    }
-                }
             }
         }
         None
+    }
+
+    /// Runs one tick and follows the game's flow: a level switch happens now, between ticks.
+    /// `Ok(false)`: the game is over.
+    fn follow(&mut self, input: &TickInput) -> Result<bool, Fault> {
+        match self.step(input)? {
+            Flow::Continue => Ok(true),
+            Flow::Over => Ok(false),
+            Flow::Switch(level) => self.switch(level).map(|()| true),
+        }
     }
 
     /// The one-line JSON summary of a run (what `ludus sim` prints).

@@ -46,8 +46,8 @@ pub enum TickMode {
     /// Accepted wall time becomes ticks at `rate_hz`.
     #[default]
     Realtime,
-    /// A turn-based game: the first tick of a level runs at once, then one tick per frame in
-    /// which a button was pressed; time between does not count.
+    /// A turn-based game: the first tick of a level runs at once, with no input, then one tick
+    /// per frame in which a button was pressed; time between does not count.
     Turns,
 }
 

@@ -14,7 +14,8 @@
 //! 3. **Ticks.** While a tick is due and the catch-up budget allows, the bridge hands over one
 //!    [`TickInput`] and the simulation runs one tick; the tick index increments only after it
 //!    succeeds. In [`TickMode::Turns`] no time accumulates: the first tick of a level runs at
-//!    once, then one tick runs in each frame in which a button was pressed. In Paused, a
+//!    once with no input (a press waiting in the bridge is kept for the next tick), then one
+//!    tick runs in each frame in which a button was pressed. In Paused, a
 //!    requested single step runs exactly one tick with its supplied input. A fault stops the
 //!    chain and selects Faulted; a tick that ends the game ([`Flow::Over`]) selects Over; a
 //!    tick that switches level ([`Flow::Switch`]) ends the chain and requests the load, which
@@ -57,7 +58,8 @@ pub enum Signal {
     Show,
     FocusLost,
     FocusGained,
-    /// Rebuild the current level from its definition.
+    /// Start again, everything afresh, from the level the game began in (or the level last
+    /// loaded by name; a script's level switches do not count).
     Restart,
     /// Load another level by name.
     Load(String),
@@ -77,7 +79,7 @@ pub enum InputEvent {
 /// What the simulation is asked to load.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LoadRequest {
-    /// The current level from its definition, and everything else afresh.
+    /// The level the game began in (or was last loaded by name), everything afresh.
     Restart,
     /// Another level by name, afresh (the player or a tool asked).
     Level(String),
@@ -432,42 +434,42 @@ impl Session {
         // 3. Ticks.
         let mut ticks_run = 0u32;
         let switching = matches!(self.loading, Some(LoadRequest::Switch(_)));
-        match self.mode {
-            Mode::Playing
-                if !self.suspended
-                    && !switching
-                    && turns
-                    && (self.tick == 0 || self.bridge.has_press()) =>
+        let live = self.mode == Mode::Playing && !self.suspended && !switching;
+        if live && turns {
+            // A level's first tick lays it out: it runs at once, with no input, and leaves a
+            // press that arrived meanwhile for the first turn. Then one tick per press.
+            let input = if self.tick == 0 {
+                Some(TickInput::neutral())
+            } else if self.bridge.has_press() {
+                Some(self.bridge.take_tick_input())
+            } else {
+                None
+            };
+            if let Some(input) = input
+                && self.run_one(sim, &input)
             {
+                ticks_run = 1;
+            }
+        } else if live {
+            let budget = self.clock.policy().max_catch_up_ticks;
+            while self.clock.due_ticks() > 0 && ticks_run < budget {
                 let input = self.bridge.take_tick_input();
-                if self.run_one(sim, &input) {
-                    ticks_run = 1;
+                if !self.run_one(sim, &input) {
+                    break;
+                }
+                self.clock.consume_tick();
+                ticks_run += 1;
+                if self.chain_ends() {
+                    break;
                 }
             }
-            Mode::Playing if turns => {}
-            Mode::Playing if !self.suspended && !switching => {
-                let budget = self.clock.policy().max_catch_up_ticks;
-                while self.clock.due_ticks() > 0 && ticks_run < budget {
-                    let input = self.bridge.take_tick_input();
-                    if !self.run_one(sim, &input) {
-                        break;
-                    }
-                    self.clock.consume_tick();
-                    ticks_run += 1;
-                    if self.chain_ends() {
-                        break;
-                    }
-                }
+        } else if self.mode == Mode::Paused
+            && let Some(input) = self.step.take()
+        {
+            self.stats.steps += 1;
+            if self.run_one(sim, &input) {
+                ticks_run = 1;
             }
-            Mode::Paused => {
-                if let Some(input) = self.step.take() {
-                    self.stats.steps += 1;
-                    if self.run_one(sim, &input) {
-                        ticks_run = 1;
-                    }
-                }
-            }
-            _ => {}
         }
 
         // 4. Trim.
