@@ -209,7 +209,7 @@ fn run_frames(
         discarded += r.ticks_discarded;
         if let Some(t) = &mut d.trace {
             let text = format!(
-                "{{\"frame\":{i},\"raw_ns\":{},\"accepted_ns\":{},\"clamped_ns\":{},\"excluded_ns\":{},\"ticks\":{},\"discarded\":{},\"tick\":{},\"alpha\":{},\"mode\":\"{}\"}}\n",
+                "{{\"frame\":{i},\"raw_ns\":{},\"accepted_ns\":{},\"clamped_ns\":{},\"excluded_ns\":{},\"ticks\":{},\"discarded\":{},\"tick\":{},\"alpha\":{},\"mode\":\"{}\",\"tick_mode\":\"{}\"}}\n",
                 r.time.raw_ns,
                 r.time.accepted_ns,
                 r.time.clamped_ns,
@@ -218,7 +218,8 @@ fn run_frames(
                 r.ticks_discarded,
                 r.tick,
                 r.alpha,
-                r.mode.name()
+                r.mode.name(),
+                def.tick.mode.name()
             );
             if t.write_all(text.as_bytes()).is_err() {
                 d.error = Some("cannot write the trace file".into());
