@@ -5,7 +5,7 @@ use crate::report::{Loc, Report};
 use crate::suggest;
 use crate::table::Table;
 use crate::value::{Named, declared_help, kind_of, read_number};
-use ludus_core::{ActionError, ActionId, ActionKind, ActionSet, KEY_NAMES, KeyBinding};
+use ludus_core::{ActionError, ActionId, ActionKind, ActionSet, KEY_NAMES, KeyBinding, UI_KEYS};
 use std::collections::HashMap;
 use toml::de::DeValue;
 
@@ -58,8 +58,23 @@ pub(crate) fn read(r: &mut Report, root: &Table<'_, '_>) -> Actions {
     out
 }
 
-/// A key name from `KEY_NAMES`, or a report at `loc`.
+/// A key name from `KEY_NAMES` that the app does not keep for itself, or a report at `loc`.
 fn key_name(r: &mut Report, loc: Loc, key: &str) -> bool {
+    if let Some((_, does)) = UI_KEYS.iter().find(|(k, _)| *k == key) {
+        let keys: Vec<String> = UI_KEYS
+            .iter()
+            .map(|(k, d)| format!("{} {d}", k.to_uppercase()))
+            .collect();
+        r.error(
+            loc,
+            format!("key `{key}` is the app's own ({does}): it never reaches the game"),
+        )
+        .help(format!(
+            "bind another key; the app keeps {}",
+            keys.join(", ")
+        ));
+        return false;
+    }
     if KEY_NAMES.contains(&key) {
         return true;
     }

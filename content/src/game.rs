@@ -158,6 +158,7 @@ fn read_settings(r: &mut Report, game: &Table<'_, '_>, def: &mut GameDef) -> Vec
     def.window = settings::window(r, game, &def.name);
     def.physics = settings::physics(r, game);
     def.constants = settings::constants(r, game);
+    def.variables = settings::variables(r, game, def.limits.variables);
     let (scripts, script_paths) = settings::scripts(r, game);
     def.scripts = scripts;
     script_paths

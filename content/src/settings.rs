@@ -5,7 +5,8 @@ use crate::report::Report;
 use crate::table::Table;
 use crate::value::{Named, check_name, kind_of};
 use ludus_core::{
-    AiPolicy, Constant, Limit, Limits, PhysicsDef, ScriptsDef, TickMode, TickPolicy, WindowDef,
+    AiPolicy, Constant, Limit, Limits, MAX_TEXT_BYTES, PhysicsDef, ScriptsDef, TickMode,
+    TickPolicy, Var, WindowDef,
 };
 use std::collections::BTreeMap;
 use toml::de::DeValue;
@@ -172,6 +173,78 @@ pub(crate) fn constants(r: &mut Report, root: &Table<'_, '_>) -> BTreeMap<String
                     ),
                 )
                 .help("constants are single values; tables, arrays and dates are not allowed");
+                None
+            }
+        };
+        if let Some(v) = value {
+            out.insert(name.name, v);
+        }
+    }
+    out
+}
+
+/// `[variables]`: starting values of game variables, at most `limit` of them.
+pub(crate) fn variables(r: &mut Report, root: &Table<'_, '_>, limit: u32) -> BTreeMap<String, Var> {
+    let mut out = BTreeMap::new();
+    let Some(entries) = root.entries(r, "variables", "money = 100") else {
+        return out;
+    };
+    for (name, node) in entries {
+        if !check_name(r, name.loc, "variable", &name.name) {
+            continue;
+        }
+        let loc = crate::report::Loc::new(name.loc.file, node.span());
+        let what = format!("variables.{}", name.name);
+        if out.len() == limit as usize {
+            r.error(
+                name.loc,
+                format!(
+                    "`{what}` would be game variable number {}, more than {limit} (raise {})",
+                    limit + 1,
+                    Limit::Variables
+                ),
+            );
+            break;
+        }
+        let value = match node.get_ref() {
+            DeValue::String(s) if s.len() > MAX_TEXT_BYTES => {
+                r.error(
+                    loc,
+                    format!(
+                        "`{what}` is {} bytes long; a variable's text has at most {MAX_TEXT_BYTES}",
+                        s.len()
+                    ),
+                );
+                None
+            }
+            DeValue::String(s) => Some(Var::Text(s.as_ref().into())),
+            DeValue::Integer(i) => match i64::from_str_radix(i.as_str(), i.radix()) {
+                Ok(v) => Some(Var::Num(v as f64)),
+                Err(_) => {
+                    r.error(loc, format!("`{what}` does not fit in a 64-bit integer"));
+                    None
+                }
+            },
+            DeValue::Float(f) => match f.as_str().parse::<f64>() {
+                Ok(v) if v.is_finite() => Some(Var::Num(v)),
+                _ => {
+                    let shown = r.excerpt(loc, 40);
+                    r.error(
+                        loc,
+                        format!("`{what}` must be a finite number, found `{shown}`"),
+                    );
+                    None
+                }
+            },
+            other => {
+                r.error(
+                    loc,
+                    format!(
+                        "`{what}` must be a number or a string, found {}",
+                        kind_of(other)
+                    ),
+                )
+                .help("a game variable holds a number or a text");
                 None
             }
         };

@@ -24,6 +24,8 @@ const REQUIRED: &[&str] = &[
     "negative_size",
     "bad_colour",
     "hud_lines",
+    "reserved_key",
+    "variables_values",
     "unknown_archetype",
     "unknown_tag",
     "unknown_layer",

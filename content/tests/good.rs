@@ -5,7 +5,7 @@
 use ludus_content::{DirSource, FileSource, LoadedGame, MemorySource, load_dir, load_game};
 use ludus_core::{
     ActionId, ActionKind, Anchor, ArchetypeId, AssetId, BehaviourKind, BoundsPolicy, Color,
-    Constant, HudLine, Mode, Rect, Shape, SpriteShape, TriggerOn, Vec2, Wave,
+    Constant, HudLine, Mode, Rect, Shape, SpriteShape, TriggerOn, Var, Vec2, Wave,
 };
 use std::path::{Path, PathBuf};
 
@@ -90,6 +90,19 @@ fn settings_tables_are_converted() {
     );
     assert_eq!(def.tags, ["player", "enemy", "shot", "wall"]);
     assert_eq!(def.layers, ["ships", "shots", "walls"]);
+    let vars: Vec<(&str, Var)> = def
+        .variables
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.clone()))
+        .collect();
+    assert_eq!(
+        vars,
+        [
+            ("banner", Var::Text("GET READY".into())),
+            ("money", Var::Num(100.0)),
+            ("ratio", Var::Num(0.5)),
+        ]
+    );
 }
 
 #[test]

@@ -9,7 +9,7 @@
 use crate::def::{ArchetypeId, EffectId, GameDef, Overrides, SoundId};
 use crate::fault::{Fault, FaultKind};
 use crate::math::{Color, Vec2};
-use crate::world::var::Var;
+use crate::var::Var;
 use std::fmt;
 
 /// A request from gameplay consequences. Entities are named by creation sequence.

@@ -7,6 +7,7 @@ use crate::frame::input::{ActionId, ActionSet};
 use crate::frame::mode::Mode;
 pub use crate::limits::Limits;
 use crate::math::{Color, Rect, Vec2};
+use crate::var::Var;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -59,6 +60,9 @@ pub struct GameDef {
     pub scripts: ScriptsDef,
     /// Named constants scripts may read.
     pub constants: BTreeMap<String, Constant>,
+    /// Game variables every new game starts with (`[variables]`); a level switch keeps the
+    /// current values instead.
+    pub variables: BTreeMap<String, Var>,
     pub window: WindowDef,
     /// HUD lines; `{score}`, `{tick}` and `{name}` of any script variable are substituted.
     pub hud: Vec<HudLine>,
@@ -88,6 +92,7 @@ impl Default for GameDef {
             physics: PhysicsDef::default(),
             scripts: ScriptsDef::default(),
             constants: BTreeMap::new(),
+            variables: BTreeMap::new(),
             window: WindowDef::default(),
             hud: Vec::new(),
             content_hash: 0,

@@ -30,6 +30,7 @@ mod render;
 mod replay;
 mod tick;
 mod timer;
+mod var;
 mod world;
 
 pub use collision::contact::{ContactCache, ContactKey};
@@ -52,7 +53,7 @@ pub use event_kinds::{
     encode_events, event_count, events_markdown, stages_markdown,
 };
 pub use fault::{Fault, FaultKind};
-pub use frame::bindings::{KEY_NAMES, KeyBinding, KeyMap};
+pub use frame::bindings::{KEY_NAMES, KeyBinding, KeyMap, UI_KEYS};
 pub use frame::clock::{FrameClock, FrameTime, PolicyError, TICK_PHASE, TickMode, TickPolicy};
 pub use frame::input::{
     ActionDef, ActionError, ActionId, ActionKind, ActionSet, BridgeStats, InputBridge, MAX_ACTIONS,
@@ -89,10 +90,10 @@ pub use tick::report::{TickOptions, TickReport};
 pub use tick::system::{Access, Schedule, ScheduleError, ScheduleWarning, System, TickState};
 pub use tick::{TickContext, native_systems, run_tick};
 pub use timer::{DueTimer, PendingTimer, TimerId, TimerQueue, TimerSpec, TimerStats};
+pub use var::Var;
 pub use world::components::{
     BoundsRule, Brain, CameraTarget, Collider, Control, Cooldowns, Deadline, Health, Identity,
     Lifetime, Position, PrevPosition, ScriptState, Speed, Sprite, Tags, Velocity,
 };
 pub use world::hash::{HashPart, StateHash};
-pub use world::var::Var;
 pub use world::{NavState, SimWorld, WorldCounters, WorldId};

@@ -20,15 +20,6 @@ use crate::runtime::particles::Particles;
 use crate::runtime::project::Project;
 use ludus_core::*;
 
-/// Keys the UI owns; they never reach gameplay.
-pub const UI_KEYS: &[(&str, &str)] = &[
-    ("p", "pause"),
-    ("n", "step"),
-    ("r", "restart"),
-    ("f3", "overlay"),
-    ("f4", "console"),
-];
-
 /// A sound the frame asks the audio service to play.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SoundCue {

@@ -24,6 +24,7 @@ pub(crate) static GAME: TableSchema = TableSchema {
         key("window", Ty::Table(&WINDOW), Dflt::Defaults, "", "The desktop window.", "[window]"),
         key("scripts", Ty::Table(&SCRIPTS), Dflt::Defaults, "", "Lua scripts and their budgets.", "[scripts]"),
         key("constants", Ty::Constants, Dflt::Empty, "", "Named values scripts can read.", "[constants]"),
+        key("variables", Ty::Variables, Dflt::Empty, "", "Game variables and their values when a game starts (a restart too): the HUD shows them and scripts read them (`ludus.get`) from the first tick. A level switch keeps the current values.", "[variables]"),
         key("physics", Ty::Table(&PHYSICS), Dflt::Defaults, "", "Collision detection settings.", "[physics]"),
         key("input", Ty::Table(&INPUT), Dflt::Defaults, "", "Actions and the keys that drive them.", "[input.actions.fire]"),
         key("effects", Ty::Named(&EFFECT), Dflt::Empty, "", "Particle effects scripts can request by name.", "[effects.spark]"),

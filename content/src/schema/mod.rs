@@ -103,6 +103,8 @@ pub(crate) enum Ty {
     Keys,
     /// A table of `name = boolean, integer, number or string`.
     Constants,
+    /// A table of `name = number or string`.
+    Variables,
 }
 
 /// What a key is when it is absent.
@@ -158,6 +160,7 @@ impl Ty {
             Ty::Counts { .. } => "table of name = integer".into(),
             Ty::Keys => "key names".into(),
             Ty::Constants => "table of name = value".into(),
+            Ty::Variables => "table of name = value".into(),
         }
     }
 
@@ -185,6 +188,7 @@ impl Ty {
             Ty::Color => "`#rgb`, `#rrggbb`, `#rrggbbaa` or a colour name".into(),
             Ty::Keys => "key names below; axis scales -1 to 1".into(),
             Ty::Constants => "booleans, integers, finite numbers, strings".into(),
+            Ty::Variables => "finite numbers, strings of at most 4096 bytes".into(),
             Ty::Bool | Ty::Rect | Ty::Table(_) | Ty::Named(_) | Ty::Tables(_) | Ty::TextsOr(_) => {
                 String::new()
             }

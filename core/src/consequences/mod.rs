@@ -21,10 +21,10 @@ use crate::frame::input::TickInput;
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::timer::{TimerId, TimerQueue, TimerSpec};
+use crate::var::Var;
 use crate::world::SimWorld;
 use crate::world::ids::{SeqMap, SeqSet};
 use crate::world::spatial::SpatialIndex;
-use crate::world::var::Var;
 use std::collections::BTreeMap;
 
 /// What a gameplay stage sees and how it sends commands.

@@ -13,6 +13,17 @@ pub struct KeyBinding {
     pub scale: f32,
 }
 
+/// Keys the app keeps for itself, with what they do: they never reach gameplay, and content
+/// may not bind them.
+pub const UI_KEYS: &[(&str, &str)] = &[
+    ("p", "pause or resume"),
+    ("n", "step one tick"),
+    ("r", "restart"),
+    ("f3", "debug overlay"),
+    ("f4", "script console"),
+    ("escape", "quit"),
+];
+
 /// Key names the platforms understand. Content validation rejects anything else.
 pub const KEY_NAMES: &[&str] = &[
     "a",

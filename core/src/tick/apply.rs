@@ -13,9 +13,9 @@ use crate::event::{DamageEvent, push_bounded};
 use crate::fault::{Fault, FaultKind};
 use crate::limits::{Limit, push_within};
 use crate::outbox::Presentation;
+use crate::var::Var;
 use crate::world::SimWorld;
 use crate::world::components::*;
-use crate::world::var::Var;
 
 /// Applies a stage's commands in the order sent.
 pub(crate) fn apply(

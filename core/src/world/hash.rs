@@ -12,9 +12,9 @@
 //! addition, so the result does not depend on iteration order and needs no sort. The total is
 //! `xxh3` of the tick followed by the category sums in [`HashPart`] order.
 
+use crate::var::Var;
 use crate::world::SimWorld;
 use crate::world::components::*;
-use crate::world::var::Var;
 use xxhash_rust::xxh3::xxh3_64;
 
 /// Categories of the state hash; a divergence report names the ones that differ.

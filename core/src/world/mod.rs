@@ -7,7 +7,6 @@ pub(crate) mod ids;
 pub(crate) mod invariants;
 pub(crate) mod spatial;
 pub(crate) mod spawn;
-pub(crate) mod var;
 
 use crate::collision::Broadphase;
 use crate::collision::contact::ContactCache;
@@ -19,10 +18,10 @@ use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::outbox::PresentationRequest;
 use crate::timer::{DueTimer, TimerQueue};
+use crate::var::Var;
 use crate::world::components::*;
 pub use crate::world::ids::{SeqMap, SeqSet, WorldId};
 use crate::world::spatial::SpatialIndex;
-use crate::world::var::Var;
 use std::collections::BTreeMap;
 
 /// Navigation state of a world: the static grid, the installed field and the request in flight.
@@ -134,7 +133,7 @@ impl SimWorld {
             index: SeqMap::default(),
             rng: fastrand::Rng::with_seed(def.seed),
             score: 0,
-            vars: BTreeMap::new(),
+            vars: def.variables.clone(),
             game_over: None,
             next_level: None,
             tick: 0,

@@ -5,15 +5,10 @@ local steer = require("steer")
 -- Money paid (and score added) for each kind of enemy destroyed.
 local BOUNTY = { runner = 5, tank = 20 }
 
-function on_start()
-  ludus.set("money", C.start_money)
-end
-
 -- Build at the pointer: on grass (not on the road or the base, not on another tower), and
 -- only with the money for it.
 local function build(x, y)
-  -- (nil on the level's first tick: on_start's ludus.set lands at the end of that tick)
-  local money = ludus.get("money") or 0
+  local money = ludus.get("money")   -- starts as [variables] money
   local free = math.abs(x) < 385 and math.abs(y) < 285 -- inside the 800 x 600 meadow
     and not ludus.nearest(x, y, "road", 36)
     and not ludus.nearest(x, y, "base", 44)

@@ -51,8 +51,6 @@ function on_start()
   road = ludus.find("corner")
   road[#road + 1] = ludus.find("base")[1]
   pave()
-  ludus.set("lives", C.lives)
-  ludus.set("wave", 0)
   ludus.set("waves", #WAVES)
   next_wave = 1 + C.build_time
 end

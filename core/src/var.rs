@@ -1,11 +1,12 @@
 //! Game variables: named numbers or texts that scripts set, the HUD shows and the state hash
 //! covers.
 
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
 
 /// A game variable's value.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Var {
     Num(f64),
     Text(Arc<str>),
