@@ -38,8 +38,8 @@ pub(crate) static GAME: TableSchema = TableSchema {
 #[rustfmt::skip]
 pub(crate) static HUD: TableSchema = TableSchema {
     title: "hud lines",
-    doc: "A HUD line written as a table places, sizes or colours it. Lines at one anchor stack \
-          in order: downward from the top and the middle, upward from the bottom.",
+    doc: "A HUD line written as a table places, sizes or colours it. The lines at one anchor \
+          form a block in declaration order, at that edge or centre of the screen.",
     keys: &[
         key("text", Ty::Text, Dflt::Required, "", "The line; `{score}`, `{tick}`, `{entities}` and `{NAME}` of game variables are replaced (`-` for a variable not set).", "text = \"score {score}\""),
         key("at", Ty::Choice(&Anchor::NAMES), Dflt::Str("top_left"), "", "Where on the screen it sits.", "at = \"top\""),

@@ -1,0 +1,170 @@
+//! What a kind of entity is: its look, collider, health, behaviour, control and cooldowns.
+
+use crate::frame::input::ActionId;
+use crate::math::{Color, Vec2};
+use serde::{Deserialize, Serialize};
+
+use super::AssetId;
+
+/// One kind of entity.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ArchetypeDef {
+    pub name: String,
+    pub sprite: Option<SpriteDef>,
+    pub collider: Option<ColliderDef>,
+    pub health: Option<HealthDef>,
+    /// Movement speed in world units per second for behaviours and player control.
+    pub speed: f32,
+    /// Initial velocity in world units per second.
+    pub velocity: Vec2,
+    pub behaviour: Option<BehaviourDef>,
+    pub control: Option<ControlDef>,
+    /// Named cooldowns and their lengths in ticks; a slot's index is its position here.
+    pub cooldowns: Vec<CooldownDef>,
+    /// Ticks until the entity expires (an `expired` event, then it is destroyed).
+    pub lifetime: Option<u32>,
+    /// Tag set (bits of [`GameDef::tags`]).
+    pub tags: u64,
+    pub bounds: BoundsPolicy,
+    /// The camera follows the first live entity of an archetype with this set.
+    pub camera_target: bool,
+}
+
+/// What happens at the level's bounds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BoundsPolicy {
+    #[default]
+    Ignore,
+    /// Kept inside; velocity into the wall is removed.
+    Confine,
+    /// Destroyed when its centre leaves the bounds (an `expired` event with reason `bounds`).
+    Destroy,
+}
+
+/// How an entity is drawn.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpriteDef {
+    pub shape: SpriteShape,
+    /// Width and height in world units.
+    pub size: Vec2,
+    pub color: Color,
+    /// Draw order: lower layers first, then lower depth, then creation order.
+    pub layer: i16,
+    pub depth: f32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum SpriteShape {
+    Circle,
+    Rect,
+    /// A textured quad; the renderer draws a placeholder if the image is missing.
+    Image(AssetId),
+}
+
+/// Collision shape, centred on the entity.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Shape {
+    Circle { radius: f32 },
+    Box { half: Vec2 },
+}
+
+impl Shape {
+    /// Radius of the smallest circle around the shape.
+    pub fn extent(&self) -> f32 {
+        match *self {
+            Shape::Circle { radius } => radius,
+            Shape::Box { half } => half.length(),
+        }
+    }
+
+    /// Half-size of the bounding box.
+    pub fn half_extents(&self) -> Vec2 {
+        match *self {
+            Shape::Circle { radius } => Vec2::new(radius, radius),
+            Shape::Box { half } => half,
+        }
+    }
+}
+
+/// A collider. A pair is reported when either side's `mask` contains the other's `layer`;
+/// a pair is pushed apart when either side's `push` contains the other's `layer` and neither is
+/// a trigger.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ColliderDef {
+    pub shape: Shape,
+    pub layer: u32,
+    pub mask: u32,
+    pub push: u32,
+    /// Reports trigger events instead of collision events and is never pushed.
+    pub trigger: bool,
+    /// Also report a `stay` event every tick the contact lasts.
+    pub stay: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HealthDef {
+    pub max: i32,
+    /// Ticks of invulnerability after taking damage (0: none).
+    pub invulnerable_ticks: u32,
+}
+
+/// A Rust-native behaviour, decided on its cadence.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BehaviourDef {
+    pub kind: BehaviourKind,
+    /// Tag set of what chase/flee look for (the nearest live entity with any of these tags).
+    pub target: u64,
+    /// Ticks between decisions; `None` uses [`AiPolicy::default_cadence`].
+    pub cadence: Option<u32>,
+    /// Chase along the level's flow field (around obstacles) where one is available.
+    pub navigate: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BehaviourKind {
+    /// Move toward the nearest target.
+    Chase,
+    /// Move away from the nearest target.
+    Flee,
+    /// Pick a random heading at every decision.
+    Wander,
+    /// Keep the initial heading.
+    Straight,
+}
+
+/// Player control of an entity.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ControlDef {
+    pub move_x: Option<ActionId>,
+    pub move_y: Option<ActionId>,
+    /// Button actions that raise `action` events for this entity.
+    pub triggers: Vec<TriggerDef>,
+}
+
+/// An action that raises an event for the controlled entity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TriggerDef {
+    pub action: ActionId,
+    pub on: TriggerOn,
+    /// Cooldown slot gating the event; it restarts whenever the event fires.
+    pub cooldown: Option<u8>,
+    /// Tag set to aim at: the event carries the direction to the nearest live entity with any
+    /// of these tags (the facing when there is none). 0: no aiming.
+    pub aim: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TriggerOn {
+    /// The tick the button went down.
+    Press = 0,
+    /// Every tick it is held (gated by the cooldown).
+    Hold = 1,
+    /// The tick it went up.
+    Release = 2,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CooldownDef {
+    pub name: String,
+    pub ticks: u32,
+}

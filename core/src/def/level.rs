@@ -1,0 +1,94 @@
+//! Levels: what they place, spawn and show.
+
+use crate::def::ArchetypeId;
+use crate::frame::mode::Mode;
+use crate::math::{Color, Rect, Vec2};
+use serde::{Deserialize, Serialize};
+
+/// A level: what is placed, what spawns, where the camera looks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LevelDef {
+    pub name: String,
+    /// The playfield; `Confine` and `Destroy` bounds policies use it.
+    pub bounds: Rect,
+    pub camera: CameraDef,
+    pub entry_mode: Mode,
+    pub background: Color,
+    pub placements: Vec<Placement>,
+    pub spawners: Vec<SpawnerDef>,
+    /// Navigation grid for `navigate` behaviours (flow fields computed in the background).
+    pub nav: Option<crate::nav::NavDef>,
+}
+
+impl Default for LevelDef {
+    fn default() -> Self {
+        LevelDef {
+            name: "main".into(),
+            bounds: Rect::centered(Vec2::new(800.0, 600.0)),
+            camera: CameraDef::default(),
+            entry_mode: Mode::Playing,
+            background: Color::rgb(20, 22, 30),
+            placements: Vec::new(),
+            spawners: Vec::new(),
+            nav: None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CameraDef {
+    /// World units visible (width, height); the window letterboxes to keep the aspect.
+    pub view: Vec2,
+    /// The camera centre never shows outside this rectangle, when set.
+    pub bounds: Option<Rect>,
+}
+
+impl Default for CameraDef {
+    fn default() -> Self {
+        CameraDef {
+            view: Vec2::new(800.0, 600.0),
+            bounds: None,
+        }
+    }
+}
+
+/// An entity placed by the level.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Placement {
+    pub archetype: ArchetypeId,
+    pub pos: Vec2,
+    pub overrides: Overrides,
+}
+
+/// Per-instance changes to an archetype's values.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Overrides {
+    pub velocity: Option<Vec2>,
+    pub speed: Option<f32>,
+    pub health: Option<i32>,
+    pub color: Option<Color>,
+    pub lifetime: Option<u32>,
+}
+
+/// Periodic spawning, decided in the tick.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpawnerDef {
+    pub archetype: ArchetypeId,
+    /// Ticks between bursts (> 0).
+    pub period: u32,
+    /// Entities per burst.
+    pub count: u32,
+    /// Spawn positions are uniform in this rectangle (world RNG).
+    pub area: Rect,
+    /// First burst tick.
+    pub start: u32,
+    /// Stop after this many bursts (`None`: forever).
+    pub bursts: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StressDef {
+    pub archetype: ArchetypeId,
+    /// Where stress entities are placed; the level bounds when `None`.
+    pub area: Option<Rect>,
+}

@@ -1,0 +1,236 @@
+//! A game's definition as plain data: what TOML content becomes, and what a Rust user can build
+//! by hand. Nothing here knows about files or TOML.
+
+use crate::frame::bindings::KeyBinding;
+use crate::frame::clock::TickPolicy;
+use crate::frame::input::ActionSet;
+pub use crate::limits::Limits;
+use crate::var::Var;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+mod archetype;
+mod level;
+mod present;
+
+pub use archetype::*;
+pub use level::*;
+pub use present::*;
+
+/// Index of an archetype in [`GameDef::archetypes`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ArchetypeId(pub u16);
+
+/// Index of an effect in [`GameDef::effects`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct EffectId(pub u16);
+
+/// Index of a sound in [`GameDef::sounds`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SoundId(pub u16);
+
+/// Index of an image in [`GameDef::assets`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct AssetId(pub u16);
+
+/// The most tags a game may declare (one bit each).
+pub const MAX_TAGS: usize = 64;
+/// The most collision layers a game may declare (one bit each).
+pub const MAX_LAYERS: usize = 32;
+
+/// Everything a game declares.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameDef {
+    pub name: String,
+    pub tick: TickPolicy,
+    pub ai: AiPolicy,
+    pub limits: Limits,
+    pub actions: ActionSet,
+    pub bindings: Vec<KeyBinding>,
+    /// Seed of the world's random generator (scripts and behaviours draw from it).
+    pub seed: u64,
+    /// Tag names; a tag's index is its bit in an entity's tag set.
+    pub tags: Vec<String>,
+    /// Collision layer names; a layer's index is its bit in layer masks.
+    pub layers: Vec<String>,
+    pub archetypes: Vec<ArchetypeDef>,
+    pub effects: Vec<EffectDef>,
+    pub sounds: Vec<SoundDef>,
+    /// Logical image references (paths inside the game folder).
+    pub assets: Vec<String>,
+    pub levels: Vec<LevelDef>,
+    pub entry_level: usize,
+    /// The archetype `--entities N` fills the level with, if the game defines one.
+    pub stress: Option<StressDef>,
+    pub physics: PhysicsDef,
+    pub scripts: ScriptsDef,
+    /// Named constants scripts may read.
+    pub constants: BTreeMap<String, Constant>,
+    /// Game variables every new game starts with (`[variables]`); a level switch keeps the
+    /// current values instead.
+    pub variables: BTreeMap<String, Var>,
+    pub window: WindowDef,
+    /// HUD lines; `{score}`, `{tick}` and `{name}` of any script variable are substituted.
+    pub hud: Vec<HudLine>,
+    /// A stable hash of the content this definition was built from (0 when built in code).
+    pub content_hash: u64,
+}
+
+impl Default for GameDef {
+    fn default() -> Self {
+        GameDef {
+            name: "untitled".into(),
+            tick: TickPolicy::default(),
+            ai: AiPolicy::default(),
+            limits: Limits::default(),
+            actions: ActionSet::new(),
+            bindings: Vec::new(),
+            seed: 0,
+            tags: Vec::new(),
+            layers: Vec::new(),
+            archetypes: Vec::new(),
+            effects: Vec::new(),
+            sounds: Vec::new(),
+            assets: Vec::new(),
+            levels: Vec::new(),
+            entry_level: 0,
+            stress: None,
+            physics: PhysicsDef::default(),
+            scripts: ScriptsDef::default(),
+            constants: BTreeMap::new(),
+            variables: BTreeMap::new(),
+            window: WindowDef::default(),
+            hud: Vec::new(),
+            content_hash: 0,
+        }
+    }
+}
+
+impl GameDef {
+    pub fn archetype(&self, id: ArchetypeId) -> Option<&ArchetypeDef> {
+        self.archetypes.get(id.0 as usize)
+    }
+
+    pub fn archetype_id(&self, name: &str) -> Option<ArchetypeId> {
+        self.archetypes
+            .iter()
+            .position(|a| a.name == name)
+            .map(|i| ArchetypeId(i as u16))
+    }
+
+    pub fn effect_id(&self, name: &str) -> Option<EffectId> {
+        self.effects
+            .iter()
+            .position(|e| e.name == name)
+            .map(|i| EffectId(i as u16))
+    }
+
+    pub fn sound_id(&self, name: &str) -> Option<SoundId> {
+        self.sounds
+            .iter()
+            .position(|s| s.name == name)
+            .map(|i| SoundId(i as u16))
+    }
+
+    pub fn level_index(&self, name: &str) -> Option<usize> {
+        self.levels.iter().position(|l| l.name == name)
+    }
+
+    /// The bit of a tag name.
+    pub fn tag_bit(&self, name: &str) -> Option<u64> {
+        self.tags.iter().position(|t| t == name).map(|i| 1u64 << i)
+    }
+
+    /// Tag names in a tag set, in declaration order.
+    pub fn tag_names(&self, bits: u64) -> impl Iterator<Item = &str> {
+        self.tags
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| bits & (1u64 << i) != 0)
+            .map(|(_, t)| t.as_str())
+    }
+
+    pub fn layer_bit(&self, name: &str) -> Option<u32> {
+        self.layers
+            .iter()
+            .position(|t| t == name)
+            .map(|i| 1u32 << i)
+    }
+
+    /// The largest collider extent (radius or half-diagonal) any archetype declares.
+    pub fn max_collider_extent(&self) -> f32 {
+        self.archetypes
+            .iter()
+            .filter_map(|a| a.collider.as_ref())
+            .map(|c| c.shape.extent())
+            .fold(0.0, f32::max)
+    }
+}
+
+/// AI decision policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AiPolicy {
+    /// Ticks between decisions of a behaviour that does not set its own cadence (> 0).
+    pub default_cadence: u32,
+}
+
+impl Default for AiPolicy {
+    fn default() -> Self {
+        AiPolicy {
+            default_cadence: 10,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PhysicsDef {
+    /// Broadphase cell size; by default twice the largest collider extent.
+    pub cell_size: Option<f32>,
+}
+
+/// Script files and their fences.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScriptsDef {
+    /// Paths relative to the game folder, loaded in order.
+    pub files: Vec<String>,
+    /// Lua VM instructions per tick across all handlers.
+    pub instruction_budget: u64,
+    /// Bytes the Lua heap may hold.
+    pub memory_limit: usize,
+}
+
+impl Default for ScriptsDef {
+    fn default() -> Self {
+        ScriptsDef {
+            files: Vec::new(),
+            instruction_budget: 2_000_000,
+            memory_limit: 64 * 1024 * 1024,
+        }
+    }
+}
+
+/// A constant scripts can read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Constant {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Text(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WindowDef {
+    pub title: String,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Default for WindowDef {
+    fn default() -> Self {
+        WindowDef {
+            title: "Ludus".into(),
+            width: 1024,
+            height: 768,
+        }
+    }
+}
