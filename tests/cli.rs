@@ -67,6 +67,10 @@ fn check_accepts_the_example_and_reports_bad_games_with_positions() {
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}{err}");
     assert!(out.contains("ok"), "{out}");
+    assert_eq!(
+        err, "",
+        "the example's scripts have no lint, not even a warning"
+    );
 
     let dir = scratch("bad");
     std::fs::write(
@@ -123,6 +127,115 @@ fn check_reports_script_errors_with_their_line() {
         "a runaway top level is caught by the budget: {err}"
     );
     assert!(err.contains("instruction budget"), "{err}");
+}
+
+/// A game whose scripts name things it does not declare, misspell a handler and a `ludus`
+/// function, and require a module with its own mistake.
+const LINTED_GAME: &str = "name = \"x\"\ntags = [\"player\", \"enemy\"]\n\
+    [scripts]\nfiles = [\"scripts/main.lua\"]\n[constants]\nspeed = 3\n\
+    [sounds.shoot]\nwave = \"square\"\n[archetypes.bullet]\ncooldowns = { fire = 10 }\n\
+    [levels.main]\n";
+
+const LINTED_MAIN: &str = "local util = require(\"util\")\n\
+    \n\
+    function on_strat()\n\
+    \x20 ludus.spawn(\"bulet\", 0, 0)\n\
+    end\n\
+    \n\
+    function on_hit(e) end\n\
+    \n\
+    function on_tick()\n\
+    \x20 ludus.destory(1)\n\
+    \x20 if ludus.cooldown(1, \"fier\") == 0 then ludus.sound(\"shot\") end\n\
+    \x20 return ludus.const.sped + ludus.count(\"enmy\")\n\
+    end\n";
+
+#[test]
+fn check_lints_scripts_and_their_modules() {
+    let dir = scratch("lint");
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    std::fs::write(dir.join("game.toml"), LINTED_GAME).unwrap();
+    std::fs::write(dir.join("scripts/main.lua"), LINTED_MAIN).unwrap();
+    std::fs::write(
+        dir.join("scripts/util.lua"),
+        "return { go = function() ludus.load_level(\"lvl2\") end }\n",
+    )
+    .unwrap();
+    let o = ludus().arg("check").arg(&dir).output().unwrap();
+    let (out, err) = text(&o);
+    let main = dir.join("scripts/main.lua").display().to_string();
+    let util = dir.join("scripts/util.lua").display().to_string();
+    let handlers: Vec<String> = ludus_core::EVENT_KINDS
+        .iter()
+        .map(|k| format!("`{}`", k.handler))
+        .collect();
+    let handlers = handlers.join(", ");
+    let expect = [
+        format!("{main}:3:10: error: `on_strat` is not an event handler"),
+        " 3 | function on_strat()".into(),
+        "   |          ^^^^^^^^".into(),
+        "   = help: did you mean `on_start`?".into(),
+        String::new(),
+        format!("{main}:4:15: error: unknown archetype `bulet`"),
+        " 4 |   ludus.spawn(\"bulet\", 0, 0)".into(),
+        "   |               ^^^^^^^".into(),
+        "   = help: did you mean `bullet`?".into(),
+        String::new(),
+        format!("{main}:7:10: warning: `on_hit` is not an event handler"),
+        " 7 | function on_hit(e) end".into(),
+        "   |          ^^^^^^".into(),
+        format!("   = help: nothing in this file calls it, and the host calls only {handlers}"),
+        String::new(),
+        format!("{main}:10:9: error: `ludus.destory` does not exist"),
+        " 10 |   ludus.destory(1)".into(),
+        "    |         ^^^^^^^".into(),
+        "    = help: did you mean `ludus.destroy`?".into(),
+        String::new(),
+        format!("{main}:11:24: error: no archetype declares a cooldown `fier`"),
+        " 11 |   if ludus.cooldown(1, \"fier\") == 0 then ludus.sound(\"shot\") end".into(),
+        "    |                        ^^^^^^".into(),
+        "    = help: did you mean `fire`?".into(),
+        String::new(),
+        format!("{main}:11:54: error: unknown sound `shot`"),
+        " 11 |   if ludus.cooldown(1, \"fier\") == 0 then ludus.sound(\"shot\") end".into(),
+        "    |                                                      ^^^^^^".into(),
+        "    = help: did you mean `shoot`?".into(),
+        String::new(),
+        format!("{main}:12:22: error: `ludus.const.sped` is not declared"),
+        " 12 |   return ludus.const.sped + ludus.count(\"enmy\")".into(),
+        "    |                      ^^^^".into(),
+        "    = help: did you mean `speed`?".into(),
+        String::new(),
+        format!("{main}:12:41: error: unknown tag `enmy`"),
+        " 12 |   return ludus.const.sped + ludus.count(\"enmy\")".into(),
+        "    |                                         ^^^^^^".into(),
+        "    = help: did you mean `enemy`?".into(),
+        String::new(),
+        format!("{util}:1:43: error: unknown level `lvl2`"),
+        " 1 | return { go = function() ludus.load_level(\"lvl2\") end }".into(),
+        "   |                                           ^^^^^^".into(),
+        "   = help: the game's levels are `main`".into(),
+        String::new(),
+        "8 errors and 1 warning found".into(),
+    ];
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines, expect, "every lint, in file and line order");
+    assert_eq!(o.status.code(), Some(1), "errors fail the check: {out}");
+
+    // Warnings alone do not: the check passes and says how many there were.
+    std::fs::write(
+        dir.join("scripts/main.lua"),
+        "function on_hit(e) end\nfunction on_start() ludus.spawn(\"bullet\", 0, 0) end\n",
+    )
+    .unwrap();
+    let o = ludus().arg("check").arg(&dir).output().unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "only a warning: {err}");
+    assert!(err.starts_with(&format!("{main}:1:10: warning: ")), "{err}");
+    assert!(
+        out.contains(": ok (1 archetype, 1 level, 1 script, 1 warning, "),
+        "{out}"
+    );
 }
 
 #[test]

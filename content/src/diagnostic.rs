@@ -8,15 +8,36 @@ const SNIPPET_WIDTH: usize = 120;
 /// Characters kept before the column when a long line is cut to fit.
 const SNIPPET_LEAD: usize = 40;
 
-/// One problem in a game's content.
+/// How bad a problem is: an error stops `ludus check` (exit code 1); a warning is shown and the
+/// check still passes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Severity {
+    #[default]
+    Error,
+    Warning,
+}
+
+impl Severity {
+    /// `error` or `warning`, as the rendered line says it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// One problem in a game's content (or, from `ludus check`, its scripts).
 ///
 /// `line` and `col` are 1-based; `col` counts characters, not bytes. A `line` of 0 means the
 /// problem concerns the whole file (it cannot be read, it is empty...), and `col`, `snippet` and
 /// `span_len` are then unused. `snippet` is the offending source line (cut to about 120
 /// characters around the column when longer, with `…` where it was cut) and `span_len` the number
-/// of characters the caret marker underlines (at least 1).
+/// of characters the caret marker underlines (at least 1). Every diagnostic is an error unless
+/// made a warning with [`Diagnostic::warning`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
+    pub severity: Severity,
     pub file: String,
     pub line: u32,
     pub col: u32,
@@ -41,6 +62,7 @@ impl Diagnostic {
     /// A problem with a whole file.
     pub fn whole_file(file: impl Into<String>, message: impl Into<String>) -> Self {
         Diagnostic {
+            severity: Severity::Error,
             file: file.into(),
             line: 0,
             col: 0,
@@ -79,6 +101,7 @@ impl Diagnostic {
             snippet.push('…');
         }
         Diagnostic {
+            severity: Severity::Error,
             file: file.into(),
             line,
             col,
@@ -94,19 +117,26 @@ impl Diagnostic {
         self
     }
 
-    /// `path:line:col: error: message`, the source line, a caret line under the span, and a
-    /// `help:` line when there is help.
+    /// The same problem, as a warning.
+    pub fn warning(mut self) -> Self {
+        self.severity = Severity::Warning;
+        self
+    }
+
+    /// `path:line:col: error: message` (or `warning:`), the source line, a caret line under the
+    /// span, and a `help:` line when there is help.
     pub fn render(&self) -> String {
         let mut out = String::new();
+        let severity = self.severity.word();
         if self.line == 0 {
-            out.push_str(&format!("{}: error: {}\n", self.file, self.message));
+            out.push_str(&format!("{}: {severity}: {}\n", self.file, self.message));
             if let Some(help) = &self.help {
                 out.push_str(&format!("  = help: {help}\n"));
             }
             return out;
         }
         out.push_str(&format!(
-            "{}:{}:{}: error: {}\n",
+            "{}:{}:{}: {severity}: {}\n",
             self.file, self.line, self.col, self.message
         ));
         let number = self.line.to_string();
@@ -228,6 +258,18 @@ mod tests {
         let x = shown.find('X').unwrap_or(usize::MAX);
         // `…` is three bytes in the snippet line and one space in the caret line.
         assert_eq!(caret + 2, x);
+    }
+
+    #[test]
+    fn warnings_say_so() {
+        let d =
+            Diagnostic::at("a.lua", "function on_hit() end", 1, 10, 6, "not a handler").warning();
+        assert_eq!(
+            d.render(),
+            "a.lua:1:10: warning: not a handler\n 1 | function on_hit() end\n   |          ^^^^^^\n"
+        );
+        let d = Diagnostic::whole_file("a.lua", "unread").warning();
+        assert_eq!(d.render(), "a.lua: warning: unread\n");
     }
 
     #[test]

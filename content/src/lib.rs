@@ -35,7 +35,7 @@ mod table;
 mod text;
 mod value;
 
-pub use diagnostic::{Diagnostic, Diagnostics};
+pub use diagnostic::{Diagnostic, Diagnostics, Severity};
 pub use disk::{
     Limited, ReadError, open_limited, read_inside, read_limited, read_regular, size_over, size_text,
 };

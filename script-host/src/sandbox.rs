@@ -168,6 +168,16 @@ fn valid_module(name: &str) -> bool {
         })
 }
 
+/// Where `require(name)` looks, in order: `name.lua` (dots become folders) in the game folder,
+/// then in its `scripts/` folder; `None` for a name that is not a dotted identifier path.
+pub fn module_paths(name: &str) -> Option<[String; 2]> {
+    if !valid_module(name) {
+        return None;
+    }
+    let relative = format!("{}.lua", name.replace('.', "/"));
+    Some([relative.clone(), format!("scripts/{relative}")])
+}
+
 /// `require(name)`: loads `name.lua` (dots become folders) from the game folder, or from its
 /// `scripts/` folder, once; the module's top-level code runs under the caller's budget, and
 /// compiling it costs one unit per byte of source. A module that failed to load fails again
@@ -186,9 +196,12 @@ pub(crate) fn install_require(
         };
         let name_bytes = name.as_bytes();
         budget.charge(lua, 1 + name_bytes.len() as u64 / 16, || None)?;
-        let name = match std::str::from_utf8(&name_bytes) {
-            Ok(n) if valid_module(n) => n.to_string(),
-            _ => {
+        let resolved = std::str::from_utf8(&name_bytes)
+            .ok()
+            .and_then(|n| Some((n.to_string(), module_paths(n)?)));
+        let (name, candidates) = match resolved {
+            Some(r) => r,
+            None => {
                 return Err(mlua::Error::runtime(
                     "require: module names are dotted identifiers such as \"util\" or \
                      \"ai.steering\" (at most 128 characters), resolved inside the game folder",
@@ -211,8 +224,6 @@ pub(crate) fn install_require(
         let Some(source) = &modules else {
             return Err(mlua::Error::runtime("require is not available here"));
         };
-        let relative = format!("{}.lua", name.replace('.', "/"));
-        let candidates = [relative.clone(), format!("scripts/{relative}")];
         let mut refusals = Vec::new();
         let mut found = None;
         for path in &candidates {

@@ -1,46 +1,52 @@
 //! `ludus check`: every problem in a game's content and scripts, as file:line:col.
 
 use crate::cli::common::load;
+use crate::cli::lint;
+use ludus_content::Severity;
 use std::path::Path;
 
-/// `ludus check`: content diagnostics, then every script compiled and loaded under the sandbox.
+/// `ludus check`: content diagnostics; then every script and module compiled and linted (see
+/// [`lint`]); then, if none has an error, every script loaded under the sandbox (its top-level
+/// code run). Exits 1 when there is an error, 0 when there are only warnings.
 pub fn check(dir: &Path) -> i32 {
     let project = match load(Some(dir)) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let shown = |loc: &str| -> String {
-        let (file, line) = loc.rsplit_once(':').unwrap_or((loc, "1"));
-        format!("{}:{line}:1", dir.join(file).display())
-    };
-    let mut errors = 0;
-    for script in &project.scripts {
-        if let Err(f) = ludus_script::compile_check(&script.path, &script.text) {
-            let loc = f
-                .location
-                .clone()
-                .unwrap_or_else(|| format!("{}:1", script.path));
-            eprintln!(
-                "{}: error: {}",
-                shown(&loc),
-                f.message.lines().next().unwrap_or("")
-            );
-            errors += 1;
-        }
+    let shown = |path: &str| dir.join(path).display().to_string();
+    let found = lint::lint_game(
+        &project.def,
+        &project.scripts,
+        project.modules.as_ref(),
+        &shown,
+    );
+    for d in &found {
+        eprintln!("{d}");
     }
+    let warnings = found
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
+    let mut errors = found.len() - warnings;
     if errors == 0
         && let Err(f) = project.host()
     {
         let loc = f.location.clone().unwrap_or_else(|| "game.toml:1".into());
+        let (file, line) = loc.rsplit_once(':').unwrap_or((&loc, "1"));
         eprintln!(
-            "{}: error: while loading scripts: {}",
-            shown(&loc),
+            "{}:{line}:1: error: while loading scripts: {}",
+            shown(file),
             f.message.lines().next().unwrap_or("")
         );
         errors += 1;
     }
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     if errors > 0 {
-        eprintln!("{errors} error{} found", if errors == 1 { "" } else { "s" });
+        let mut summary = count(errors, "error");
+        if warnings > 0 {
+            summary.push_str(&format!(" and {}", count(warnings, "warning")));
+        }
+        eprintln!("{summary} found");
         return 1;
     }
     // Orders of the tick's systems that hold only by registration order (none for the native
@@ -49,9 +55,13 @@ pub fn check(dir: &Path) -> i32 {
         eprintln!("warning: {w}");
     }
     let def = &project.def;
-    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let warned = if warnings > 0 {
+        format!(", {}", count(warnings, "warning"))
+    } else {
+        String::new()
+    };
     println!(
-        "{}: ok ({}, {}, {}, content hash {:016x})",
+        "{}: ok ({}, {}, {}{warned}, content hash {:016x})",
         dir.display(),
         count(def.archetypes.len(), "archetype"),
         count(def.levels.len(), "level"),

@@ -7,6 +7,7 @@ mod bench;
 mod check;
 mod common;
 mod files;
+mod lint;
 mod new;
 mod replay;
 mod run;

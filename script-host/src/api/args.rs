@@ -4,6 +4,7 @@
 //! argument (`target must be an entity id (>= 1), got 0`). Strings are measured before they are
 //! copied, so a script cannot make the host copy megabytes to refuse them.
 
+use crate::suggest::closest;
 use ludus_core::{ActionId, Color, GameDef, Overrides, TimerSpec, Var, Vec2};
 use mlua::Value;
 use std::sync::Arc;
@@ -170,21 +171,6 @@ pub(crate) fn amount(v: &Value, what: &str) -> Result<i32, String> {
     i32::try_from(i).map_err(|_| format!("{what} is too large: {i}"))
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
-}
-
 /// "unknown X `name`" plus the closest known name.
 pub(crate) fn unknown<'a>(what: &str, name: &str, known: impl Iterator<Item = &'a str>) -> String {
     match closest(name, known) {
@@ -254,18 +240,6 @@ pub(crate) fn spawn_overrides(opts: &Value) -> Result<Overrides, String> {
         o.velocity = Some(Vec2::new(vx.unwrap_or(0.0), vy.unwrap_or(0.0)));
     }
     Ok(o)
-}
-
-/// The known name closest to `name`, if it is close enough to be a likely typo.
-pub(crate) fn closest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    if name.len() > NAME_MAX {
-        return None;
-    }
-    known
-        .map(|k| (edit_distance(name, k), k))
-        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
-        .min()
-        .map(|(_, k)| k)
 }
 
 /// `ludus.after(delay, name, opts)` and `ludus.every(period, name, opts)`.

@@ -18,10 +18,10 @@ pub mod spec;
 
 use crate::budget::Cause;
 use crate::shared::Shared;
+use crate::suggest::closest;
 use ludus_core::{CommandError, Fault, FaultKind};
 use mlua::{Lua, Value};
 
-pub(crate) use args::closest;
 pub use functions::{API, install};
 
 /// Why a call is refused: the fault kind and a sentence naming the argument.

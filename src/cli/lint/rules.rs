@@ -1,0 +1,180 @@
+//! The lints: what a script's [`Facts`] say that cannot be right for this game.
+//!
+//! | lint | severity |
+//! | --- | --- |
+//! | a global function named like a handler (`on_*`, or close to one) that is not one and that nothing in the file calls | error when a handler is close (`on_strat`), else a warning |
+//! | a handler defined in a module, where handlers are not called | warning |
+//! | `ludus.X` that the API does not have and the script does not define | error |
+//! | a literal name the game does not declare, passed to a `ludus.*` function | error |
+//! | `ludus.const.Y` that `[constants]` does not declare | error |
+//!
+//! Each is a fault (or a handler never called) once the game runs; the warnings are names that
+//! may be deliberate.
+
+use super::Role;
+use super::source::Source;
+use super::walk::{Facts, Named};
+use ludus_content::Diagnostic;
+use ludus_core::{EVENT_KINDS, GameDef};
+use ludus_script::{API, NameKind, closest, edit_distance};
+
+/// The most edits a global function's name may be from a handler's to be taken for a
+/// misspelt handler when it does not start with `on_`.
+const NEAR_HANDLER: usize = 2;
+
+/// Every name the game declares, by kind.
+#[derive(Debug, Default)]
+pub struct Names {
+    pub archetypes: Vec<String>,
+    pub effects: Vec<String>,
+    pub sounds: Vec<String>,
+    pub levels: Vec<String>,
+    /// Every archetype's cooldowns, each name once.
+    pub cooldowns: Vec<String>,
+    pub actions: Vec<String>,
+    pub tags: Vec<String>,
+    pub constants: Vec<String>,
+}
+
+impl Names {
+    pub fn of_game(def: &GameDef) -> Names {
+        let names = |it: &mut dyn Iterator<Item = &String>| it.cloned().collect::<Vec<_>>();
+        let mut cooldowns: Vec<String> = Vec::new();
+        for c in def.archetypes.iter().flat_map(|a| &a.cooldowns) {
+            if !cooldowns.contains(&c.name) {
+                cooldowns.push(c.name.clone());
+            }
+        }
+        Names {
+            archetypes: names(&mut def.archetypes.iter().map(|a| &a.name)),
+            effects: names(&mut def.effects.iter().map(|e| &e.name)),
+            sounds: names(&mut def.sounds.iter().map(|s| &s.name)),
+            levels: names(&mut def.levels.iter().map(|l| &l.name)),
+            cooldowns,
+            actions: names(&mut def.actions.iter().map(|(_, a)| &a.name)),
+            tags: def.tags.clone(),
+            constants: names(&mut def.constants.keys()),
+        }
+    }
+
+    pub fn of(&self, kind: NameKind) -> &[String] {
+        match kind {
+            NameKind::Archetype => &self.archetypes,
+            NameKind::Effect => &self.effects,
+            NameKind::Sound => &self.sounds,
+            NameKind::Level => &self.levels,
+            NameKind::Cooldown => &self.cooldowns,
+            NameKind::Action => &self.actions,
+            NameKind::Tag => &self.tags,
+            NameKind::Constant => &self.constants,
+        }
+    }
+}
+
+/// `` `a`, `b`, `c` `` with at most a dozen names, then how many more.
+fn list<S: AsRef<str>>(names: &[S]) -> String {
+    const SHOWN: usize = 12;
+    let mut out: Vec<String> = names
+        .iter()
+        .take(SHOWN)
+        .map(|n| format!("`{}`", n.as_ref()))
+        .collect();
+    if names.len() > SHOWN {
+        out.push(format!("and {} more", names.len() - SHOWN));
+    }
+    out.join(", ")
+}
+
+fn handlers() -> impl Iterator<Item = &'static str> {
+    EVENT_KINDS.iter().map(|k| k.handler)
+}
+
+/// Every lint of one parsed file.
+pub fn lint(source: &Source, facts: &Facts, role: Role, names: &Names) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for f in &facts.global_functions {
+        out.extend(handler(source, facts, f, role));
+    }
+    if facts.ludus_replaced {
+        return out;
+    }
+    for f in &facts.api {
+        let known = API.iter().any(|a| a.name == f.name) || facts.api_defined.contains(&f.name);
+        if !known {
+            let help = match closest(&f.name, API.iter().map(|a| a.name)) {
+                Some(k) => format!("did you mean `ludus.{k}`?"),
+                None => "the `ludus` functions are listed in docs/scripting.md".into(),
+            };
+            let message = format!("`ludus.{}` does not exist", f.name);
+            out.push(source.at(f.span, message).with_help(help));
+        }
+    }
+    for u in &facts.names {
+        out.extend(undeclared(source, names, u.kind, &u.name));
+    }
+    for c in &facts.constants {
+        out.extend(undeclared(source, names, NameKind::Constant, c));
+    }
+    out
+}
+
+/// A global function `f` that looks like a handler and is not one (or is one in a module).
+fn handler(source: &Source, facts: &Facts, f: &Named, role: Role) -> Option<Diagnostic> {
+    let name = f.name.as_str();
+    if facts.used_globals.contains(name) {
+        // Called or passed around by the script itself: a function of its own.
+        return None;
+    }
+    let is_handler = handlers().any(|h| h == name);
+    match role {
+        Role::Module if is_handler => {
+            let message = format!("`{name}` is defined in a module, where handlers are not called");
+            let help = "handlers are called only in the files of `[scripts] files`: define it \
+                        there (a module can return a function for a script to call)";
+            return Some(source.at(f.span, message).with_help(help).warning());
+        }
+        Role::Module => return None,
+        Role::Script if is_handler => return None,
+        Role::Script => {}
+    }
+    let prefixed = name.starts_with("on_");
+    let near =
+        closest(name, handlers()).filter(|h| prefixed || edit_distance(name, h) <= NEAR_HANDLER);
+    let message = format!("`{name}` is not an event handler");
+    if let Some(h) = near {
+        return Some(
+            source
+                .at(f.span, message)
+                .with_help(format!("did you mean `{h}`?")),
+        );
+    }
+    if !prefixed {
+        return None;
+    }
+    let all: Vec<String> = handlers().map(|h| format!("`{h}`")).collect();
+    let help = format!(
+        "nothing in this file calls it, and the host calls only {}",
+        all.join(", ")
+    );
+    Some(source.at(f.span, message).with_help(help).warning())
+}
+
+/// `name` as a `kind` the game does not declare.
+fn undeclared(source: &Source, names: &Names, kind: NameKind, name: &Named) -> Option<Diagnostic> {
+    let known = names.of(kind);
+    if known.contains(&name.name) {
+        return None;
+    }
+    let noun = kind.noun();
+    let message = match kind {
+        NameKind::Cooldown => format!("no archetype declares a cooldown `{}`", name.name),
+        NameKind::Constant => format!("`ludus.const.{}` is not declared", name.name),
+        _ => format!("unknown {noun} `{}`", name.name),
+    };
+    let help = match closest(&name.name, known.iter().map(String::as_str)) {
+        Some(k) => format!("did you mean `{k}`?"),
+        None if known.is_empty() => format!("the game declares no {noun}s"),
+        None => format!("the game's {noun}s are {}", list(known)),
+    };
+    Some(source.at(name.span, message).with_help(help))
+}
