@@ -55,6 +55,8 @@ fn events(n: usize) -> Events {
             phase: ContactPhase::Enter,
             a: party(2 * i + 1, (i % 2) as u16),
             b: party(2 * i + 2, 1),
+            normal: Vec2::new(1.0, 0.0),
+            depth: 0.5,
         });
     }
     ev

@@ -25,6 +25,10 @@ fn crowd(n: u32) -> GameDef {
             push: 0,
             trigger: false,
             stay: false,
+            body: BodyKind::Dynamic,
+            mass: 1.0,
+            bounce: None,
+            friction: 0.0,
         }),
         health: Some(HealthDef {
             max: 1_000_000,

@@ -3,15 +3,16 @@
 //! Defaults come from the schema; a value that fails its check has been reported, so what
 //! stands in for it here never reaches a `GameDef`.
 
-use crate::actions::{self, Actions};
+use crate::actions::Actions;
 use crate::files::{FileKind, Files, Read};
 use crate::report::Report;
 use crate::symbols::Symbols;
 use crate::table::Table;
 use crate::value::Named;
 use ludus_core::{
-    ActionKind, ArchetypeDef, AssetId, BehaviourDef, BehaviourKind, BoundsPolicy, ColliderDef,
-    ControlDef, CooldownDef, HealthDef, Shape, SpriteDef, SpriteShape, TriggerDef, TriggerOn, Vec2,
+    ArchetypeDef, AssetId, BehaviourDef, BehaviourKind, BodyKind, BoundsPolicy, ColliderDef,
+    CooldownDef, HealthDef, MotionDef, RotateMode, RotationDef, Shape, SpriteDef, SpriteShape,
+    Vec2,
 };
 use std::collections::HashMap;
 
@@ -77,9 +78,28 @@ pub(crate) fn read(
     a.camera_target = t.bool(r, "camera").unwrap_or_default();
     a.bounds = match t.choice(r, "bounds") {
         Some("confine") => BoundsPolicy::Confine,
+        Some("bounce") => BoundsPolicy::Bounce,
+        Some("wrap") => BoundsPolicy::Wrap,
         Some("destroy") => BoundsPolicy::Destroy,
         _ => BoundsPolicy::Ignore,
     };
+    let motion = MotionDef {
+        gravity_scale: t.f32(r, "gravity_scale"),
+        drag: t.f32(r, "drag").unwrap_or_default(),
+        max_speed: t.f32(r, "max_speed"),
+    };
+    a.motion = (motion != MotionDef::default()).then_some(motion);
+    let rotation = RotationDef {
+        angle: t.f32(r, "angle").unwrap_or_default(),
+        spin: t.f32(r, "spin").unwrap_or_default(),
+        rotate: match t.choice(r, "rotate") {
+            Some("velocity") => RotateMode::Velocity,
+            Some("facing") => RotateMode::Facing,
+            _ => RotateMode::None,
+        },
+    };
+    let turns = ["angle", "spin", "rotate"].iter().any(|k| t.has(k));
+    a.rotation = turns.then_some(rotation);
     a.lifetime = t.u32(r, "lifetime");
     let mut cooldowns = Symbols::new(
         "cooldown",
@@ -126,7 +146,7 @@ pub(crate) fn read(
         a.behaviour = behaviour(r, &b, scope);
     }
     if let Some(c) = t.table(r, "control") {
-        a.control = Some(control(r, &c, scope, &cooldowns));
+        a.control = Some(crate::control::read(r, &c, scope, &cooldowns));
     }
     a
 }
@@ -249,12 +269,17 @@ fn collider(
     };
     let (mask, push) = (layer_bits("mask"), layer_bits("push"));
     Some(ColliderDef {
-        shape,
-        layer,
-        mask,
-        push,
         trigger: c.bool(r, "trigger").unwrap_or_default(),
         stay: c.bool(r, "stay").unwrap_or_default(),
+        body: match c.choice(r, "body") {
+            Some("kinematic") => BodyKind::Kinematic,
+            Some("static") => BodyKind::Static,
+            _ => BodyKind::Dynamic,
+        },
+        mass: c.f32(r, "mass").unwrap_or(1.0),
+        bounce: c.f32(r, "bounce"),
+        friction: c.f32(r, "friction").unwrap_or_default(),
+        ..ColliderDef::new(shape, layer, mask, push)
     })
 }
 
@@ -314,48 +339,4 @@ fn behaviour(r: &mut Report, b: &Table<'_, '_>, scope: &Scope<'_>) -> Option<Beh
         cadence: b.u32(r, "cadence"),
         navigate,
     })
-}
-
-fn control(
-    r: &mut Report,
-    c: &Table<'_, '_>,
-    scope: &Scope<'_>,
-    cooldowns: &Symbols,
-) -> ControlDef {
-    let mut axis = |key: &str| {
-        let named = c.name(r, key, "action")?;
-        actions::resolve(r, scope.actions, &named, ActionKind::Axis, &c.what(key))
-    };
-    let (move_x, move_y) = (axis("move_x"), axis("move_y"));
-    let mut triggers = Vec::new();
-    for t in c.tables(r, "triggers") {
-        let action = t.name(r, "action", "action").and_then(|a| {
-            actions::resolve(r, scope.actions, &a, ActionKind::Button, &t.what("action"))
-        });
-        let on = match t.choice(r, "on") {
-            Some("hold") => TriggerOn::Hold,
-            Some("release") => TriggerOn::Release,
-            _ => TriggerOn::Press,
-        };
-        let cooldown = t.name(r, "cooldown", "cooldown").and_then(|cd| {
-            let slot = cooldowns.resolve(r, &cd)?;
-            u8::try_from(slot).ok()
-        });
-        let aim = t
-            .names(r, "aim", "tag")
-            .map_or(0, |names| scope.tags.bits(r, &names));
-        if let Some(action) = action {
-            triggers.push(TriggerDef {
-                action,
-                on,
-                cooldown,
-                aim,
-            });
-        }
-    }
-    ControlDef {
-        move_x,
-        move_y,
-        triggers,
-    }
 }

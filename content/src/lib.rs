@@ -16,6 +16,7 @@
 
 mod actions;
 mod archetype;
+mod control;
 mod diagnostic;
 mod disk;
 mod files;

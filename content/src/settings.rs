@@ -125,6 +125,7 @@ pub(crate) fn physics(r: &mut Report, root: &Table<'_, '_>) -> PhysicsDef {
     let mut p = PhysicsDef::default();
     if let Some(t) = root.table(r, "physics") {
         p.cell_size = t.f32(r, "cell");
+        p.gravity = t.pair(r, "gravity").unwrap_or_default();
     }
     p
 }

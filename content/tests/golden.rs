@@ -24,6 +24,7 @@ const REQUIRED: &[&str] = &[
     "negative_size",
     "bad_colour",
     "hud_lines",
+    "control_kinds",
     "reserved_key",
     "variables_values",
     "unknown_archetype",

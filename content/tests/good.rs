@@ -4,8 +4,9 @@
 
 use ludus_content::{DirSource, FileSource, LoadedGame, MemorySource, load_dir, load_game};
 use ludus_core::{
-    ActionId, ActionKind, Anchor, ArchetypeId, AssetId, BehaviourKind, BoundsPolicy, Color,
-    Constant, HudLine, Mode, Rect, Shape, SpriteShape, TriggerOn, Var, Vec2, Wave,
+    ActionId, ActionKind, Anchor, ArchetypeId, AssetId, BehaviourKind, BodyKind, BoundsPolicy,
+    Color, Constant, ControlKind, HudLine, Mode, MotionDef, PlatformerDef, Rect, RotateMode,
+    RotationDef, Shape, SpriteShape, ThrustDef, TriggerOn, Var, Vec2, Wave,
 };
 use std::path::{Path, PathBuf};
 
@@ -181,7 +182,9 @@ fn archetypes_resolve_across_files() {
     let names: Vec<&str> = def.archetypes.iter().map(|a| a.name.as_str()).collect();
     assert_eq!(
         names,
-        ["player", "drone", "shot", "wall", "ghost"],
+        [
+            "player", "drone", "shot", "wall", "ghost", "rock", "ship", "runner"
+        ],
         "game.toml first, then files"
     );
     assert_eq!(def.assets, ["images/ship.png"]);
@@ -283,6 +286,69 @@ fn archetypes_resolve_across_files() {
     let stress = def.stress.expect("stress");
     assert_eq!(stress.archetype, ArchetypeId(1));
     assert_eq!(stress.area, Some(Rect::centered(Vec2::new(400.0, 300.0))));
+
+    // The motion vocabulary.
+    assert_eq!(def.physics.gravity, Vec2::new(0.0, 900.0));
+    let find = |name: &str| def.archetypes.iter().find(|a| a.name == name).unwrap();
+    let rock = find("rock");
+    assert_eq!(rock.bounds, BoundsPolicy::Wrap);
+    assert_eq!(
+        rock.motion,
+        Some(MotionDef {
+            gravity_scale: Some(0.5),
+            drag: 0.25,
+            max_speed: Some(300.0),
+        })
+    );
+    assert_eq!(
+        rock.rotation,
+        Some(RotationDef {
+            angle: 1.5,
+            spin: -2.0,
+            rotate: RotateMode::Velocity,
+        })
+    );
+    let c = rock.collider.unwrap();
+    assert_eq!(
+        (c.body, c.mass, c.bounce, c.friction),
+        (BodyKind::Kinematic, 3.0, Some(0.8), 0.2)
+    );
+    assert_eq!((player.motion, player.rotation), (None, None));
+    assert_eq!(
+        (
+            collider.body,
+            collider.mass,
+            collider.bounce,
+            collider.friction
+        ),
+        (BodyKind::Dynamic, 1.0, None, 0.0),
+        "the defaults"
+    );
+    let ship = find("ship");
+    assert_eq!(ship.bounds, BoundsPolicy::Bounce);
+    assert_eq!(ship.collider.unwrap().body, BodyKind::Static);
+    assert_eq!(
+        ship.control.as_ref().unwrap().kind,
+        ControlKind::Thrust(ThrustDef {
+            turn: Some(ActionId(0)),
+            thrust: Some(ActionId(2)),
+            turn_speed: 4.0,
+            accel: 250.0,
+        })
+    );
+    assert_eq!(
+        find("runner").control.as_ref().unwrap().kind,
+        ControlKind::Platformer(PlatformerDef {
+            run: Some(ActionId(0)),
+            jump: Some(ActionId(2)),
+            accel: 900.0,
+            jump_speed: 480.0,
+            coyote: 5,
+            buffer: 3,
+            cut: 0.4,
+        })
+    );
+    assert_eq!(control.kind, ControlKind::TopDown);
 }
 
 #[test]

@@ -16,6 +16,10 @@ fn main() {
         push,
         trigger: false,
         stay: false,
+        body: BodyKind::Dynamic,
+        mass: 1.0,
+        bounce: None,
+        friction: 0.0,
     };
     let sprite = |s: f32| SpriteDef {
         shape: SpriteShape::Circle,
@@ -31,6 +35,10 @@ fn main() {
         sprite: Some(sprite(24.0)),
         collider: Some(ColliderDef {
             stay: true,
+            body: BodyKind::Dynamic,
+            mass: 1.0,
+            bounce: None,
+            friction: 0.0,
             ..circle(12.0, 1, 2 | 8, 16)
         }),
         health: Some(HealthDef {

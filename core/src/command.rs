@@ -63,6 +63,12 @@ pub enum Command {
     GameOver(String),
     /// Restart the entity's cooldown `slot` (an index into its archetype's cooldowns).
     UseCooldown { target: u64, slot: u8 },
+    /// Add `impulse / mass` to the velocity (nothing for static and kinematic bodies).
+    Impulse { target: u64, impulse: Vec2 },
+    /// Set the angle (radians), without interpolating across the jump.
+    SetAngle { target: u64, angle: f32 },
+    /// Set the spin (radians per second).
+    SetSpin { target: u64, spin: f32 },
     /// Switch to level `n` (an index into the game's levels) after this tick; the score, the
     /// game variables and the scripts' state are kept.
     LoadLevel(usize),
@@ -115,6 +121,9 @@ impl Command {
             | Command::Teleport { target, .. }
             | Command::SetVelocity { target, .. }
             | Command::UseCooldown { target, .. }
+            | Command::Impulse { target, .. }
+            | Command::SetAngle { target, .. }
+            | Command::SetSpin { target, .. }
             | Command::ClearState(target)
             | Command::Destroy(target) => Some(*target),
             Command::Score(_)
@@ -184,6 +193,14 @@ impl Command {
                 }
             }
             Command::Teleport { pos, .. } => finite(*pos, "a teleport position")?,
+            Command::Impulse { impulse, .. } => finite(*impulse, "an impulse")?,
+            Command::SetAngle { angle: v, .. } | Command::SetSpin { spin: v, .. }
+                if !v.is_finite() =>
+            {
+                return Err(CommandError::malformed(
+                    "an angle or a spin must be a finite number",
+                ));
+            }
             Command::SetVelocity { velocity, .. } => finite(*velocity, "a velocity")?,
             Command::Effect { effect, pos, .. } => {
                 if def.effects.get(effect.0 as usize).is_none() {

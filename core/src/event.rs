@@ -53,6 +53,10 @@ pub struct ContactEvent {
     pub phase: ContactPhase,
     pub a: Party,
     pub b: Party,
+    /// The contact normal, from `a` toward `b` (zero for an exit).
+    pub normal: Vec2,
+    /// How deep they overlap along it (0 for an exit).
+    pub depth: f32,
 }
 
 /// A timer came due.

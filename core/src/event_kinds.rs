@@ -264,6 +264,9 @@ event_kinds! {
         ay: Num = e.a.pos.y, "";
         bx: Num = e.b.pos.x, "";
         by: Num = e.b.pos.y, "";
+        nx: Num = e.normal.x, "the contact normal, from `a` toward `b` (0, 0 for exits)";
+        ny: Num = e.normal.y, "";
+        depth: Num = e.depth, "how deep they overlap along it (0 for exits)";
     }
     EXPIRE_FIELDS, encode_expire(e: &ExpireEvent) in [
         expired => "on_expire", One, false, false, "an entity reached the end of its lifetime or left the bounds; it is destroyed at the end of the tick";

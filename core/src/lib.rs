@@ -38,10 +38,11 @@ pub use command::{Command, CommandError, Stage};
 pub use command::{MAX_NAME_BYTES, MAX_TEXT_BYTES};
 pub use consequences::{Consequences, Gameplay, NoConsequences};
 pub use def::{
-    AiPolicy, Anchor, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef, BehaviourKind,
-    BoundsPolicy, CameraDef, ColliderDef, Constant, ControlDef, CooldownDef, EffectDef, EffectId,
-    GameDef, HealthDef, HudLine, LevelDef, Limits, MAX_LAYERS, MAX_TAGS, Overrides, PhysicsDef,
-    Placement, ScriptsDef, Shape, SoundDef, SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef,
+    AiPolicy, Anchor, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef, BehaviourKind, BodyKind,
+    BoundsPolicy, CameraDef, ColliderDef, Constant, ControlDef, ControlKind, CooldownDef,
+    EffectDef, EffectId, GameDef, HealthDef, HudLine, LevelDef, Limits, MAX_LAYERS, MAX_TAGS,
+    MotionDef, Overrides, PhysicsDef, Placement, PlatformerDef, RotateMode, RotationDef,
+    ScriptsDef, Shape, SoundDef, SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef, ThrustDef,
     TriggerDef, TriggerOn, Wave, WindowDef,
 };
 pub use event::{
@@ -92,8 +93,9 @@ pub use tick::{TickContext, native_systems, run_tick};
 pub use timer::{DueTimer, PendingTimer, TimerId, TimerQueue, TimerSpec, TimerStats};
 pub use var::Var;
 pub use world::components::{
-    BoundsRule, Brain, CameraTarget, Collider, Control, Cooldowns, Deadline, Health, Identity,
-    Lifetime, Position, PrevPosition, ScriptState, Speed, Sprite, Tags, Velocity,
+    BoundsRule, Brain, CameraTarget, Collider, Control, Cooldowns, Deadline, Footing, Health,
+    Identity, Lifetime, Motion, Position, PrevPosition, Rotation, ScriptState, Speed, Sprite,
+    StaticBody, Tags, Velocity,
 };
 pub use world::hash::{HashPart, StateHash};
 pub use world::{NavState, SimWorld, WorldCounters, WorldId};

@@ -53,6 +53,25 @@ impl Vec2 {
     pub fn from_angle(angle: f32) -> Vec2 {
         Vec2::new(libm::cosf(angle), libm::sinf(angle))
     }
+
+    /// The angle of this vector in radians, in `(-pi, pi]` (libm, identical on every target).
+    pub fn angle(self) -> f32 {
+        libm::atan2f(self.y, self.x)
+    }
+
+    pub fn dot(self, o: Vec2) -> f32 {
+        self.x * o.x + self.y * o.y
+    }
+}
+
+/// `angle` brought into `[-pi, pi)`, so angles that only turn stay small.
+pub fn wrap_angle(angle: f32) -> f32 {
+    use std::f32::consts::PI;
+    if (-PI..PI).contains(&angle) {
+        angle
+    } else {
+        (angle + PI).rem_euclid(2.0 * PI) - PI
+    }
 }
 
 impl Add for Vec2 {

@@ -7,8 +7,8 @@
 //! in `overflow`, never silently lost.
 
 use crate::def::{GameDef, SpriteShape};
-use crate::math::{Color, Rect, Vec2};
-use crate::world::components::{CameraTarget, Identity, Position, PrevPosition, Sprite};
+use crate::math::{Color, Rect, Vec2, wrap_angle};
+use crate::world::components::{CameraTarget, Identity, Position, PrevPosition, Rotation, Sprite};
 use crate::world::{SimWorld, WorldId};
 
 /// How to place entities between their previous and current transforms.
@@ -38,6 +38,8 @@ impl Camera {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Draw {
     pub pos: Vec2,
+    /// Rotation in radians about the centre (0 for entities that do not rotate).
+    pub angle: f32,
     pub size: Vec2,
     pub color: Color,
     pub shape: SpriteShape,
@@ -88,9 +90,20 @@ impl RenderFrame {
         self.overflow = 0;
         let level = world.level_def(def);
         self.background = level.map_or(Color::BLACK, |l| l.background);
-        for (id, t, prev, s) in world
+        let turn = |r: &Rotation| match interpolation {
+            Interpolation::Exact => r.angle,
+            // Along the shorter arc, so a wrap from pi to -pi does not spin the sprite round.
+            Interpolation::Alpha(a) => r.prev + wrap_angle(r.angle - r.prev) * a,
+        };
+        for (id, t, prev, s, r) in world
             .ecs()
-            .query::<(&Identity, &Position, &PrevPosition, &Sprite)>()
+            .query::<(
+                &Identity,
+                &Position,
+                &PrevPosition,
+                &Sprite,
+                Option<&Rotation>,
+            )>()
             .iter()
         {
             if self.draws.len() >= self.capacity {
@@ -100,6 +113,7 @@ impl RenderFrame {
             let s = &s.0;
             self.draws.push(Draw {
                 pos: place(t, prev),
+                angle: r.map_or(0.0, turn),
                 size: s.size,
                 color: s.color,
                 shape: s.shape,

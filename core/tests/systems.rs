@@ -29,7 +29,10 @@ fn native_systems_run_in_their_declared_order() {
                     "behaviours"
                 ]
             ),
-            (Phase::Motion, vec!["integrate", "bounds", "collide"]),
+            (
+                Phase::Motion,
+                vec!["integrate", "rotate", "bounds", "collide"]
+            ),
             (
                 Phase::Gameplay,
                 vec![
@@ -86,7 +89,7 @@ fn schedule_errors_name_the_systems() {
     // A refused system leaves the schedule as it was.
     assert_eq!(
         s.order(Phase::Motion),
-        vec!["integrate", "bounds", "collide", "a"]
+        vec!["integrate", "rotate", "bounds", "collide", "a"]
     );
 }
 
@@ -97,7 +100,7 @@ fn ties_go_to_the_system_registered_first() {
     s.add(System::new("late", Phase::Motion, noop)).unwrap();
     assert_eq!(
         s.order(Phase::Motion),
-        vec!["integrate", "bounds", "collide", "late"]
+        vec!["integrate", "rotate", "bounds", "collide", "late"]
     );
     s.add(System::new("first", Phase::Motion, noop).before("integrate"))
         .unwrap();
@@ -105,7 +108,7 @@ fn ties_go_to_the_system_registered_first() {
     // system ready.
     assert_eq!(
         s.order(Phase::Motion),
-        vec!["late", "first", "integrate", "bounds", "collide"]
+        vec!["late", "first", "integrate", "rotate", "bounds", "collide"]
     );
 }
 
@@ -114,35 +117,35 @@ fn an_undeclared_order_is_a_warning() {
     let mut s = native_systems();
     s.add(
         System::new("drag", Phase::Motion, noop)
-            .reads(&[Resource::Velocity])
-            .writes(&[Resource::Velocity]),
+            .reads(&[Resource::PrevPosition])
+            .writes(&[Resource::PrevPosition]),
     )
     .unwrap();
-    s.add(System::new("gust", Phase::Motion, noop).reads(&[Resource::Velocity]))
+    s.add(System::new("gust", Phase::Motion, noop).reads(&[Resource::PrevPosition]))
         .unwrap();
     let warnings: Vec<String> = s.warnings().iter().map(|w| w.to_string()).collect();
     assert_eq!(
         warnings,
         vec![
-            "in Motion and collision, system `drag` reads Velocity, which `bounds` writes \
+            "in Motion and collision, system `drag` reads PrevPosition, which `bounds` writes \
              before it, without declaring `after(\"bounds\")`",
-            "in Motion and collision, system `gust` reads Velocity, which `bounds` writes \
+            "in Motion and collision, system `gust` reads PrevPosition, which `bounds` writes \
              before it, without declaring `after(\"bounds\")`",
-            "in Motion and collision, system `gust` reads Velocity, which `drag` writes before \
+            "in Motion and collision, system `gust` reads PrevPosition, which `drag` writes before \
              it, without declaring `after(\"drag\")`"
         ]
     );
     let mut s = native_systems();
     s.add(
         System::new("drag", Phase::Motion, noop)
-            .reads(&[Resource::Velocity])
-            .writes(&[Resource::Velocity])
+            .reads(&[Resource::PrevPosition])
+            .writes(&[Resource::PrevPosition])
             .after("collide"),
     )
     .unwrap();
     s.add(
         System::new("gust", Phase::Motion, noop)
-            .reads(&[Resource::Velocity])
+            .reads(&[Resource::PrevPosition])
             .after("drag"),
     )
     .unwrap();

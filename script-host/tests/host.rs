@@ -437,6 +437,10 @@ fn every_event_kind_carries_its_documented_fields() {
             push: 0,
             trigger: true,
             stay: false,
+            body: BodyKind::Dynamic,
+            mass: 1.0,
+            bounce: None,
+            friction: 0.0,
         }),
         ..ArchetypeDef::default()
     });

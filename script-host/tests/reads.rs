@@ -487,3 +487,42 @@ fn game_over_and_load_level_are_the_games_flow() {
         ]
     );
 }
+
+#[test]
+fn impulses_angles_and_spins_are_commands_and_angle_a_read() {
+    let src = "
+        function on_tick(t)
+          if t.tick == 1 then
+            print(ludus.angle(2), ludus.angle(99))
+            ludus.impulse(2, 60, 0)
+            ludus.set_angle(2, 1.25)
+            ludus.set_spin(3, 6)
+            ludus.set_angle(3, 7)
+          end
+          if t.tick == 2 then
+            local vx = ludus.vel(2)
+            print(vx, ludus.angle(2), math.floor(ludus.angle(3) * 1000 + 0.5))
+          end
+        end";
+    let mut g = game(src).unwrap();
+    run(&mut g, 2).unwrap();
+    // 7 radians wraps to 7 - 2 pi; spin 6 rad/s turns it 0.1 more by the end of tick 2.
+    assert_eq!(said(&mut g), ["0.0\tnil", "60.0\t1.25\t817"]);
+    for (call, want) in [
+        (
+            "ludus.impulse(1, 0/0, 0)",
+            "ludus.impulse: ix must be a finite number, got NaN",
+        ),
+        (
+            "ludus.set_spin(1, 'fast')",
+            "ludus.set_spin: spin must be a number, got string",
+        ),
+    ] {
+        let src = format!("function on_start()\n  {call}\nend");
+        let f = run(&mut game(&src).unwrap(), 1).unwrap_err();
+        assert_eq!(
+            (f.message.as_str(), f.location.as_deref()),
+            (want, Some("scripts/main.lua:2"))
+        );
+    }
+}

@@ -15,11 +15,16 @@ use miniquad::*;
 #[derive(Clone, Copy, Debug, Default)]
 struct Instance {
     pos: [f32; 2],
+    /// Cosine and sine of the rotation about the centre.
+    rot: [f32; 2],
     size: [f32; 2],
     uv: [f32; 4],
     color: [u8; 4],
     kind: f32,
 }
+
+/// No rotation.
+const UPRIGHT: [f32; 2] = [1.0, 0.0];
 
 const RECT: f32 = 0.0;
 const CIRCLE: f32 = 1.0;
@@ -33,6 +38,7 @@ struct Uniforms {
 const VERTEX: &str = r#"#version 100
 attribute vec2 corner;
 attribute vec2 i_pos;
+attribute vec2 i_rot;
 attribute vec2 i_size;
 attribute vec4 i_uv;
 attribute vec4 i_color;
@@ -43,7 +49,8 @@ varying vec2 v_uv;
 varying vec4 v_color;
 varying float v_kind;
 void main() {
-    vec2 p = i_pos + corner * i_size;
+    vec2 q = corner * i_size;
+    vec2 p = i_pos + vec2(q.x * i_rot.x - q.y * i_rot.y, q.x * i_rot.y + q.y * i_rot.x);
     gl_Position = vec4(p * transform.xy + transform.zw, 0.0, 1.0);
     v_local = corner * 2.0;
     v_uv = i_uv.xy + (corner + 0.5) * i_uv.zw;
@@ -169,6 +176,7 @@ impl Renderer {
             &[
                 VertexAttribute::with_buffer("corner", VertexFormat::Float2, 0),
                 VertexAttribute::with_buffer("i_pos", VertexFormat::Float2, 1),
+                VertexAttribute::with_buffer("i_rot", VertexFormat::Float2, 1),
                 VertexAttribute::with_buffer("i_size", VertexFormat::Float2, 1),
                 VertexAttribute::with_buffer("i_uv", VertexFormat::Float4, 1),
                 VertexAttribute::with_buffer("i_color", VertexFormat::Byte4, 1),
@@ -259,6 +267,11 @@ impl Renderer {
                 tex,
                 Instance {
                     pos: [d.pos.x, d.pos.y],
+                    rot: if d.angle == 0.0 {
+                        UPRIGHT
+                    } else {
+                        [d.angle.cos(), d.angle.sin()]
+                    },
                     size: [d.size.x, d.size.y],
                     uv: [0.0, 0.0, 1.0, 1.0],
                     color: rgba(d.color),
@@ -274,6 +287,7 @@ impl Renderer {
                 Tex::White,
                 Instance {
                     pos: [p.pos.x, p.pos.y],
+                    rot: UPRIGHT,
                     size: [p.size, p.size],
                     uv: [0.0, 0.0, 1.0, 1.0],
                     color: c,
@@ -291,6 +305,7 @@ impl Renderer {
                 Tex::White,
                 Instance {
                     pos: [w / 2.0, h / 2.0],
+                    rot: UPRIGHT,
                     size: [w, h],
                     uv: [0.0, 0.0, 1.0, 1.0],
                     color: [0, 0, 0, (dim * 255.0) as u8],
@@ -303,6 +318,7 @@ impl Renderer {
                 Tex::White,
                 Instance {
                     pos: [x + pw / 2.0, y + ph / 2.0],
+                    rot: UPRIGHT,
                     size: [pw, ph],
                     uv: [0.0, 0.0, 1.0, 1.0],
                     color: rgba(c),
@@ -334,6 +350,7 @@ impl Renderer {
                 out.push((
                     Tex::Font,
                     Instance {
+                        rot: UPRIGHT,
                         pos: [
                             pen + (g.dx + gw / 2.0) * k,
                             baseline + (g.dy + gh / 2.0) * k,

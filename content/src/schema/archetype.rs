@@ -20,7 +20,13 @@ pub(crate) static ARCHETYPE: TableSchema = TableSchema {
         key("speed", number(0.0, SPEED_MAX), Dflt::Num(0.0), "world units/s", "Movement speed for behaviours and player control.", "speed = 180"),
         key("velocity", VELOCITY, Dflt::Pair(0.0, 0.0), "world units/s", "Initial velocity.", "velocity = [0, -300]"),
         key("camera", Ty::Bool, Dflt::Bool(false), "", "The camera follows the first live entity of an archetype with this set.", "camera = true"),
-        key("bounds", Ty::Choice(&["ignore", "confine", "destroy"]), Dflt::Str("ignore"), "", "At the level's bounds: nothing, kept inside, or destroyed (an `expired` event).", "bounds = \"confine\""),
+        key("bounds", Ty::Choice(&["ignore", "confine", "bounce", "wrap", "destroy"]), Dflt::Str("ignore"), "", "At the level's bounds: nothing; kept inside (velocity into the wall removed); kept inside bouncing off (velocity reflected, scaled by the collider's `bounce`); wrapped round to the opposite edge; or destroyed (an `expired` event).", "bounds = \"wrap\""),
+        key("gravity_scale", number(-1000.0, 1000.0), Dflt::Doc("1 for a dynamic, non-trigger collider, else 0"), "", "How strongly `[physics] gravity` pulls it.", "gravity_scale = 0"),
+        key("drag", number(0.0, 1000.0), Dflt::Num(0.0), "1/s", "Linear damping: each tick the velocity is divided by `1 + drag * dt`.", "drag = 0.8"),
+        key("max_speed", positive(SPEED_MAX), Dflt::Unset, "world units/s", "The fastest it may go.", "max_speed = 400"),
+        key("angle", number(-1000.0, 1000.0), Dflt::Num(0.0), "radians", "Starting angle: 0 faces +x, positive turns toward +y (down the screen). Sprites draw rotated; colliders stay unrotated (boxes stay axis-aligned).", "angle = 1.5708"),
+        key("spin", number(-1000.0, 1000.0), Dflt::Num(0.0), "radians/s", "Turning speed.", "spin = 2"),
+        key("rotate", Ty::Choice(&["none", "velocity", "facing"]), Dflt::Str("none"), "", "What else turns it: nothing (only spin and scripts), its velocity (it faces where it moves), or its controller's facing.", "rotate = \"velocity\""),
         key("lifetime", int(1, TICKS_MAX), Dflt::Unset, "ticks", "Ticks until the entity expires (an `expired` event, then it is destroyed).", "lifetime = 90"),
         key("cooldowns", Ty::Counts { min: 0, max: 1_000_000 }, Dflt::Empty, "ticks", "Named cooldowns and their lengths (at most 256), for triggers and scripts.", "cooldowns = { shoot = 8 }"),
         key("sprite", Ty::Table(&SPRITE), Dflt::Unset, "", "How it is drawn.", "[archetypes.ship.sprite]"),
@@ -60,6 +66,10 @@ pub(crate) static COLLIDER: TableSchema = TableSchema {
         key("push", Ty::Names { max: 32 }, Dflt::Empty, "", "Layers it is pushed apart from.", "push = [\"walls\"]"),
         key("trigger", Ty::Bool, Dflt::Bool(false), "", "Reports trigger events instead of collisions and is never pushed.", "trigger = true"),
         key("stay", Ty::Bool, Dflt::Bool(false), "", "Also reports a `stay` event every tick a contact lasts.", "stay = true"),
+        key("body", Ty::Choice(&["dynamic", "kinematic", "static"]), Dflt::Str("dynamic"), "", "Dynamic: pushed by what it touches. Kinematic: moves by its velocity, never pushed (paddles, moving platforms). Static: never moves (walls, floors, bricks).", "body = \"static\""),
+        key("mass", positive(1_000_000.0), Dflt::Num(1.0), "", "Pushes between dynamic bodies split by mass: the lighter moves more.", "mass = 4"),
+        key("bounce", number(0.0, 1.0), Dflt::Unset, "", "Restitution on pushing contacts: 1 bounces back at full speed, 0 stops dead (the larger of two bodies' applies). Without it, two dynamic bodies are pushed apart and keep their velocities; contacts with static and kinematic bodies stop the motion into them.", "bounce = 1"),
+        key("friction", number(0.0, 1.0), Dflt::Num(0.0), "", "Friction on pushing contacts (the larger of the two applies).", "friction = 0.3"),
     ],
 };
 
@@ -89,11 +99,26 @@ pub(crate) static BEHAVIOUR: TableSchema = TableSchema {
 #[rustfmt::skip]
 pub(crate) static CONTROL: TableSchema = TableSchema {
     title: "[archetypes.NAME.control]",
-    doc: "Player control: axis actions move the entity at its `speed`; button actions raise \
-          `action` events for it.",
+    doc: "Player control. `top_down`: axis actions move the entity at its `speed`. `thrust`: \
+          `turn` rotates it and `thrust` accelerates it along its facing (give it `drag` and \
+          `max_speed`). `platformer`: `run` moves it along the ground at its `speed`, `jump` \
+          leaves the ground; standing on something is seen from the contacts that push it up, \
+          with coyote time and a jump buffer in ticks, and a jump cut short when the button is \
+          released early. Button actions in `triggers` raise `action` events for it.",
     keys: &[
-        key("move_x", Ty::Name, Dflt::Unset, "", "An axis action for horizontal movement.", "move_x = \"move_x\""),
-        key("move_y", Ty::Name, Dflt::Unset, "", "An axis action for vertical movement.", "move_y = \"move_y\""),
+        key("kind", Ty::Choice(&["top_down", "thrust", "platformer"]), Dflt::Str("top_down"), "", "How input moves it.", "kind = \"platformer\""),
+        key("move_x", Ty::Name, Dflt::Unset, "", "`top_down`: an axis action for horizontal movement.", "move_x = \"move_x\""),
+        key("move_y", Ty::Name, Dflt::Unset, "", "`top_down`: an axis action for vertical movement.", "move_y = \"move_y\""),
+        key("accel", positive(SPEED_MAX * 100.0), Dflt::Doc("top_down and platformer: at once; thrust: 300"), "world units/s²", "How fast it gets up to speed (thrust: the thrust's acceleration).", "accel = 1200"),
+        key("turn", Ty::Name, Dflt::Unset, "", "`thrust`: an axis action that turns it.", "turn = \"turn\""),
+        key("thrust", Ty::Name, Dflt::Unset, "", "`thrust`: a button action that pushes it forward.", "thrust = \"thrust\""),
+        key("turn_speed", number(0.0, 1000.0), Dflt::Num(3.0), "radians/s", "`thrust`: turning speed at full turn.", "turn_speed = 4"),
+        key("run", Ty::Name, Dflt::Unset, "", "`platformer`: an axis action that runs.", "run = \"run\""),
+        key("jump", Ty::Name, Dflt::Unset, "", "`platformer`: a button action that jumps.", "jump = \"jump\""),
+        key("jump_speed", number(0.0, SPEED_MAX), Dflt::Num(400.0), "world units/s", "`platformer`: upward speed at the start of a jump.", "jump_speed = 520"),
+        key("coyote", int(0, 600), Dflt::Int(6), "ticks", "`platformer`: a jump still works this long after leaving the ground.", "coyote = 6"),
+        key("buffer", int(0, 600), Dflt::Int(6), "ticks", "`platformer`: a jump pressed this long before landing happens on landing.", "buffer = 6"),
+        key("cut", number(0.0, 1.0), Dflt::Num(0.5), "", "`platformer`: releasing jump while rising multiplies the upward speed by this (1: no variable height).", "cut = 0.4"),
         key("triggers", Ty::Tables(&TRIGGER), Dflt::Empty, "", "Button actions that raise events.", "triggers = [{ action = \"fire\", on = \"hold\", cooldown = \"shoot\" }]"),
     ],
 };

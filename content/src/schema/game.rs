@@ -118,8 +118,11 @@ pub(crate) static SCRIPTS: TableSchema = TableSchema {
 #[rustfmt::skip]
 pub(crate) static PHYSICS: TableSchema = TableSchema {
     title: "[physics]",
-    doc: "Collision detection.",
-    keys: &[key("cell", positive(SIZE_MAX), Dflt::Doc("twice the largest collider extent"), "world units", "Broadphase grid cell size.", "cell = 64")],
+    doc: "Collision detection and gravity.",
+    keys: &[
+        key("cell", positive(SIZE_MAX), Dflt::Doc("twice the largest collider extent"), "world units", "Broadphase grid cell size.", "cell = 64"),
+        key("gravity", VELOCITY, Dflt::Pair(0.0, 0.0), "world units/s²", "Acceleration of everything gravity pulls (y is down): dynamic, non-trigger colliders, and any archetype with a `gravity_scale`.", "gravity = [0, 900]"),
+    ],
 };
 
 #[rustfmt::skip]

@@ -11,12 +11,22 @@ pub(crate) struct Body {
     pub archetype: ArchetypeId,
     pub tags: u64,
     pub pos: Vec2,
+    pub vel: Vec2,
     pub shape: Shape,
     pub layer: u32,
     pub mask: u32,
     pub push: u32,
     pub trigger: bool,
     pub stay: bool,
+    /// 0 for static and kinematic bodies: never pushed.
+    pub inv_mass: f32,
+    /// Its pushing contacts change velocities (a non-dynamic body, or one with a bounce).
+    pub responds: bool,
+    /// Restitution (0 without one).
+    pub bounce: f32,
+    pub friction: f32,
+    /// Platformer control wants to know when it stands on something.
+    pub footing: bool,
 }
 
 impl Body {

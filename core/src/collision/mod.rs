@@ -7,8 +7,8 @@
 //!   against everything. Only colliders with a non-empty mask or push set query neighbours, so
 //!   100k bodies that do not look for each other cost one pass to bin.
 //! - **Pairs**: a pair is reported when either side's mask contains the other's layer; it is
-//!   pushed apart (half the penetration each) when either side's push set contains the other's
-//!   layer and neither is a trigger. A pair is a trigger contact when either side is a trigger.
+//!   pushed apart when either side's push set contains the other's layer and neither is a
+//!   trigger (see `response`). A pair is a trigger contact when either side is a trigger.
 //! - **Canonical order**: pairs are keyed by creation sequences `(lo, hi)` with `lo < hi` and
 //!   processed in ascending key order; events of each kind come out in that order, and push
 //!   corrections accumulate in that order, so results never depend on storage order.
@@ -20,6 +20,7 @@
 pub(crate) mod body;
 pub(crate) mod contact;
 pub(crate) mod narrow;
+mod response;
 
 pub(crate) use crate::collision::body::Body;
 use crate::collision::narrow::overlap;
@@ -82,8 +83,12 @@ pub(crate) struct Broadphase {
     budget: u64,
     /// Why the search stopped early, if it did.
     stop: Option<Overflow>,
-    /// Push corrections per body (see [`Broadphase::push_offsets`]).
+    /// Push corrections per body (see [`Broadphase::respond`]).
     pub offsets: Vec<Vec2>,
+    /// Velocities after the responses, per body.
+    pub velocities: Vec<Vec2>,
+    /// Bodies with footing that stood on something.
+    pub grounded: Vec<bool>,
 }
 
 /// A body's position, size, layers and flags, for the passes over every body.
@@ -561,23 +566,6 @@ impl Broadphase {
         if !push_within(&mut self.pairs, pair, self.max_pairs) {
             self.stop = Some(Overflow::Pairs);
         }
-    }
-
-    /// Fills [`offsets`](Self::offsets) with the positional corrections of push pairs, one per
-    /// body, accumulated in canonical pair order; returns whether there is any.
-    pub fn push_offsets(&mut self) -> bool {
-        self.offsets.clear();
-        let mut any = false;
-        for p in self.pairs.iter().filter(|p| p.push) {
-            if !any {
-                self.offsets.resize(self.bodies.len(), Vec2::ZERO);
-                any = true;
-            }
-            let half = p.normal * (p.depth * 0.5);
-            self.offsets[p.i as usize] += -half;
-            self.offsets[p.j as usize] += half;
-        }
-        any
     }
 }
 

@@ -12,7 +12,7 @@ use super::Gameplay;
 use crate::command::CommandError;
 use crate::def::{ArchetypeDef, ArchetypeId};
 use crate::math::Vec2;
-use crate::world::components::{Cooldowns, Deadline, Identity, Position, Tags, Velocity};
+use crate::world::components::{Cooldowns, Deadline, Identity, Position, Rotation, Tags, Velocity};
 use crate::world::spatial::Entry;
 
 impl Gameplay<'_> {
@@ -30,6 +30,12 @@ impl Gameplay<'_> {
     pub fn vel(&self, seq: u64) -> Option<Vec2> {
         let e = self.entity(seq)?;
         Some(self.ecs.get::<&Velocity>(e).map_or(Vec2::ZERO, |v| v.0))
+    }
+
+    /// The entity's angle in radians (0 for one that never rotated), if it exists.
+    pub fn angle(&self, seq: u64) -> Option<f32> {
+        let e = self.entity(seq)?;
+        Some(self.ecs.get::<&Rotation>(e).map_or(0.0, |r| r.angle))
     }
 
     /// The entity's archetype, if it exists.

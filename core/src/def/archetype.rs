@@ -4,7 +4,7 @@ use crate::frame::input::ActionId;
 use crate::math::{Color, Vec2};
 use serde::{Deserialize, Serialize};
 
-use super::AssetId;
+use super::{AssetId, BodyKind, ControlKind, MotionDef, RotationDef};
 
 /// One kind of entity.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -28,6 +28,10 @@ pub struct ArchetypeDef {
     pub bounds: BoundsPolicy,
     /// The camera follows the first live entity of an archetype with this set.
     pub camera_target: bool,
+    /// Gravity, drag and a speed limit; `None`: none of them.
+    pub motion: Option<MotionDef>,
+    /// An angle and how it changes; `None`: it never turns (and draws unrotated).
+    pub rotation: Option<RotationDef>,
 }
 
 /// What happens at the level's bounds.
@@ -39,6 +43,11 @@ pub enum BoundsPolicy {
     Confine,
     /// Destroyed when its centre leaves the bounds (an `expired` event with reason `bounds`).
     Destroy,
+    /// Kept inside; velocity into the wall is reflected (scaled by the collider's `bounce`,
+    /// 1 without one).
+    Bounce,
+    /// Leaving one edge enters at the opposite one, velocity unchanged.
+    Wrap,
 }
 
 /// How an entity is drawn.
@@ -99,6 +108,32 @@ pub struct ColliderDef {
     pub trigger: bool,
     /// Also report a `stay` event every tick the contact lasts.
     pub stay: bool,
+    pub body: BodyKind,
+    /// Pushes between dynamic bodies split by mass (> 0).
+    pub mass: f32,
+    /// Restitution on pushing contacts, 0 to 1; the larger of the two bodies' applies. `None`
+    /// (on both): dynamic bodies push each other apart and keep their velocities.
+    pub bounce: Option<f32>,
+    /// Friction on pushing contacts, 0 to 1 (the larger of the two applies).
+    pub friction: f32,
+}
+
+impl ColliderDef {
+    /// A dynamic collider of mass 1, without bounce or friction.
+    pub fn new(shape: Shape, layer: u32, mask: u32, push: u32) -> ColliderDef {
+        ColliderDef {
+            shape,
+            layer,
+            mask,
+            push,
+            trigger: false,
+            stay: false,
+            body: BodyKind::Dynamic,
+            mass: 1.0,
+            bounce: None,
+            friction: 0.0,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -135,8 +170,11 @@ pub enum BehaviourKind {
 /// Player control of an entity.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ControlDef {
+    pub kind: ControlKind,
     pub move_x: Option<ActionId>,
     pub move_y: Option<ActionId>,
+    /// `top_down` only: approach the target velocity at this many units/s² (`None`: at once).
+    pub accel: Option<f32>,
     /// Button actions that raise `action` events for this entity.
     pub triggers: Vec<TriggerDef>,
 }

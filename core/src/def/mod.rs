@@ -5,16 +5,19 @@ use crate::frame::bindings::KeyBinding;
 use crate::frame::clock::TickPolicy;
 use crate::frame::input::ActionSet;
 pub use crate::limits::Limits;
+use crate::math::Vec2;
 use crate::var::Var;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 mod archetype;
 mod level;
+mod motion;
 mod present;
 
 pub use archetype::*;
 pub use level::*;
+pub use motion::*;
 pub use present::*;
 
 /// Index of an archetype in [`GameDef::archetypes`].
@@ -186,6 +189,8 @@ impl Default for AiPolicy {
 pub struct PhysicsDef {
     /// Broadphase cell size; by default twice the largest collider extent.
     pub cell_size: Option<f32>,
+    /// Acceleration of everything gravity pulls, in world units per second² (y is down).
+    pub gravity: Vec2,
 }
 
 /// Script files and their fences.

@@ -37,6 +37,10 @@ pub enum Resource {
     Requests,
     /// The installed flow field.
     NavField,
+    /// Angles and spins.
+    Rotation,
+    /// Whether platformer-controlled bodies stand on something.
+    Footing,
 }
 
 /// What one phase touches.

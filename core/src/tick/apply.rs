@@ -8,10 +8,11 @@
 //! it does is delivered with the next tick's stage 2, like damage from stage 2.
 
 use crate::command::{Command, Stage};
-use crate::def::GameDef;
+use crate::def::{BodyKind, GameDef, RotateMode};
 use crate::event::{DamageEvent, push_bounded};
 use crate::fault::{Fault, FaultKind};
 use crate::limits::{Limit, push_within};
+use crate::math::wrap_angle;
 use crate::outbox::Presentation;
 use crate::var::Var;
 use crate::world::SimWorld;
@@ -207,6 +208,36 @@ fn apply_one(
                 })?;
             }
         }
+        Command::Impulse { target, impulse } => {
+            if let Some(e) = resolve(world, *target)
+                && let Ok((v, c)) = world
+                    .ecs
+                    .query_one_mut::<(&mut Velocity, Option<&Collider>)>(e)
+            {
+                let inv = c.map_or(1.0, |c| match c.0.body {
+                    BodyKind::Dynamic => 1.0 / c.0.mass,
+                    BodyKind::Kinematic | BodyKind::Static => 0.0,
+                });
+                let next = v.0 + *impulse * inv;
+                if next.is_finite() {
+                    v.0 = next;
+                }
+            }
+        }
+        Command::SetAngle { target, angle } => {
+            if let Some(e) = resolve(world, *target) {
+                let angle = wrap_angle(*angle);
+                turn(world, e, |r| {
+                    r.angle = angle;
+                    r.prev = angle;
+                });
+            }
+        }
+        Command::SetSpin { target, spin } => {
+            if let Some(e) = resolve(world, *target) {
+                turn(world, e, |r| r.spin = *spin);
+            }
+        }
         Command::Effect { effect, pos, color } => world.stage_presentation(
             Presentation::Effect {
                 effect: *effect,
@@ -237,6 +268,23 @@ fn apply_one(
         Command::LoadLevel(level) => world.next_level = Some(*level),
     }
     Ok(())
+}
+
+/// Changes the entity's rotation, giving it one (facing +x, not spinning) if it had none.
+fn turn(world: &mut SimWorld, e: hecs::Entity, f: impl FnOnce(&mut Rotation)) {
+    match world.ecs.query_one_mut::<&mut Rotation>(e) {
+        Ok(r) => f(r),
+        Err(_) => {
+            let mut r = Rotation {
+                angle: 0.0,
+                prev: 0.0,
+                spin: 0.0,
+                mode: RotateMode::None,
+            };
+            f(&mut r);
+            let _ = world.ecs.insert_one(e, r);
+        }
+    }
 }
 
 /// Sets a game variable; a name that would be one more than `[limits] variables` faults.

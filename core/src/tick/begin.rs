@@ -12,7 +12,7 @@ use crate::tick::access::Resource;
 use crate::tick::phase::Phase;
 use crate::tick::system::{Decl, TickState};
 use crate::world::SimWorld;
-use crate::world::components::{Position, PrevPosition};
+use crate::world::components::{Position, PrevPosition, Rotation};
 
 use Resource as R;
 
@@ -44,8 +44,8 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         ..Decl::new("due_timers", Phase::BeginTick, due_timers)
     },
     Decl {
-        reads_previous: &[R::Position],
-        writes: &[R::PrevPosition],
+        reads_previous: &[R::Position, R::Rotation],
+        writes: &[R::PrevPosition, R::Rotation],
         after: &["completions"],
         ..Decl::new("previous", Phase::BeginTick, previous)
     },
@@ -103,6 +103,9 @@ fn due_timers(t: &mut TickState<'_>) -> Result<(), Fault> {
 fn previous(t: &mut TickState<'_>) -> Result<(), Fault> {
     for (cur, prev) in t.world.ecs.query_mut::<(&Position, &mut PrevPosition)>() {
         prev.0 = cur.0;
+    }
+    for r in t.world.ecs.query_mut::<&mut Rotation>() {
+        r.prev = r.angle;
     }
     Ok(())
 }

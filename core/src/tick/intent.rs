@@ -22,6 +22,7 @@ use crate::math::Vec2;
 use crate::nav::FlowField;
 use crate::tick::access::Resource;
 use crate::tick::phase::Phase;
+use crate::tick::steer::{self, Steer};
 use crate::tick::system::Decl;
 use crate::world::SimWorld;
 use crate::world::components::*;
@@ -47,9 +48,22 @@ pub(crate) const SYSTEMS: &[Decl] = &[
     },
     Decl {
         reads: &[R::Input, R::Control],
-        // Scripts restart cooldowns in Gameplay; triggers see that from the next tick.
-        reads_previous: &[R::Position, R::Cooldowns],
-        writes: &[R::Velocity, R::Control, R::Cooldowns],
+        // Scripts restart cooldowns in Gameplay; triggers see that from the next tick. Footing
+        // is last tick's collisions'; velocities and angles are last tick's too.
+        reads_previous: &[
+            R::Position,
+            R::Cooldowns,
+            R::Footing,
+            R::Velocity,
+            R::Rotation,
+        ],
+        writes: &[
+            R::Velocity,
+            R::Control,
+            R::Cooldowns,
+            R::Rotation,
+            R::Footing,
+        ],
         produces: &[EventKind::Action],
         ..Decl::new("control", Phase::Intent, |t| {
             control(
@@ -238,7 +252,13 @@ fn control(
 ) -> Result<(), Fault> {
     let aims = aims(world, input);
     let s = &mut world.scratch;
-    for (id, c, speed, v, t, tags, cds) in world.ecs.query_mut::<(
+    let steer = Steer {
+        input,
+        tick,
+        dt: def.tick.tick_seconds(),
+        up: crate::tick::motion::up(def.physics.gravity),
+    };
+    for (id, c, speed, v, t, tags, cds, rotation, footing) in world.ecs.query_mut::<(
         &Identity,
         &mut Control,
         &Speed,
@@ -246,22 +266,10 @@ fn control(
         &Position,
         Option<&Tags>,
         Option<&mut Cooldowns>,
+        Option<&mut Rotation>,
+        Option<&mut Footing>,
     )>() {
-        let raw = Vec2::new(
-            c.move_x.map_or(0.0, |a| input.axis(a)),
-            c.move_y.map_or(0.0, |a| input.axis(a)),
-        );
-        let dir = if raw.length_squared() > 1.0 {
-            raw.normalized_or_zero()
-        } else {
-            raw
-        };
-        if c.move_x.is_some() || c.move_y.is_some() {
-            v.0 = dir * speed.0;
-        }
-        if dir != Vec2::ZERO {
-            c.facing = dir.normalized_or_zero();
-        }
+        steer::steer(&steer, c, speed.0, &mut v.0, rotation, footing);
         let mut cds = cds;
         for trig in &c.triggers {
             if !fires(trig, input) {

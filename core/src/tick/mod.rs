@@ -12,6 +12,7 @@ pub(crate) mod intent;
 pub(crate) mod motion;
 pub(crate) mod phase;
 pub(crate) mod report;
+pub(crate) mod steer;
 pub(crate) mod system;
 
 use crate::consequences::Consequences;

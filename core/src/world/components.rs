@@ -1,6 +1,8 @@
 //! The components archetypes declare. Plain data; systems live in the phases.
 
-use crate::def::{ArchetypeId, BehaviourKind, ColliderDef, SpriteDef, TriggerDef};
+use crate::def::{
+    ArchetypeId, BehaviourKind, ColliderDef, ControlKind, RotateMode, SpriteDef, TriggerDef,
+};
 use crate::math::Vec2;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -107,8 +109,11 @@ pub struct Brain {
 /// Player control: which axes move the entity and which buttons raise events.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Control {
+    pub kind: ControlKind,
     pub move_x: Option<crate::frame::input::ActionId>,
     pub move_y: Option<crate::frame::input::ActionId>,
+    /// Top-down: units/s² toward the target velocity (`None`: at once).
+    pub accel: Option<f32>,
     pub triggers: Vec<TriggerDef>,
     /// The last non-zero movement direction (initially +x).
     pub facing: Vec2,
@@ -159,3 +164,35 @@ impl ScriptState {
 /// What happens to the entity at the level's bounds (only present when not `Ignore`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BoundsRule(pub crate::def::BoundsPolicy);
+
+/// Motion rules beyond the velocity (only on entities that have any): the acceleration gravity
+/// gives it, linear drag per second and a speed limit (infinite: none).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Motion {
+    pub gravity: Vec2,
+    pub drag: f32,
+    pub max_speed: f32,
+}
+
+/// An angle in radians (and the previous tick's, for drawing), a spin in radians per second
+/// and what else turns it (only on entities that rotate).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rotation {
+    pub angle: f32,
+    pub prev: f32,
+    pub spin: f32,
+    pub mode: RotateMode,
+}
+
+/// Marks a static body: it never moves by its velocity or by pushes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StaticBody;
+
+/// Platformer control's memory between ticks: the last tick it stood on something, the tick
+/// jump was pressed (while waiting for ground) and whether a jump is still rising.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Footing {
+    pub grounded_at: Option<u64>,
+    pub jump_pressed_at: Option<u64>,
+    pub rising: bool,
+}

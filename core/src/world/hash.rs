@@ -1,10 +1,10 @@
 //! The canonical state hash computed at EndTick, for replay and divergence reports.
 //!
-//! Covered, in creation-sequence identity: every entity's archetype, current position,
-//! velocity, health (current, max, invulnerability deadline), AI state (intent, target,
-//! decided), cooldown and lifetime deadlines, control facing and script state; and globally the
-//! tick number, next creation sequence, score, game variables, game-over message, the RNG state
-//! and every pending timer. Not covered: runtime handles, storage order, previous transforms
+//! Covered, in creation-sequence identity: every entity's archetype, current position, angle
+//! and spin, velocity, health (current, max, invulnerability deadline), AI state (intent,
+//! target, decided), platformer footing, cooldown and lifetime deadlines, control facing and
+//! script state; and globally the tick number, next creation sequence, score, game variables,
+//! game-over message, the RNG state and every pending timer. Not covered: runtime handles, storage order, previous transforms
 //! (presentation history), the world identity, counters and anything wall-clock.
 //!
 //! Function: XXH3-64 (`xxhash-rust`, seed 0) over little-endian bytes of each value; floats by
@@ -142,14 +142,28 @@ impl StateHash {
             Option<&Lifetime>,
             Option<&Control>,
             Option<&ScriptState>,
+            Option<&Rotation>,
+            Option<&Footing>,
         )>();
-        for (id, t, v, h, brain, cds, life, control, state) in q.iter() {
+        for (id, t, v, h, brain, cds, life, control, state, rot, footing) in q.iter() {
             let seq = id.seq;
             b.u64(seq)
                 .u64(u64::from(id.archetype.0))
                 .f32(t.0.x)
                 .f32(t.0.y);
             parts[2] = parts[2].wrapping_add(b.take());
+            if let Some(r) = rot {
+                // A record of its own: entities that never rotate hash as they always did.
+                b.u64(seq).u64(1).f32(r.angle).f32(r.spin);
+                parts[2] = parts[2].wrapping_add(b.take());
+            }
+            if let Some(f) = footing {
+                b.u64(seq).u64(2);
+                b.u64(f.grounded_at.map_or(u64::MAX, |t| t));
+                b.u64(f.jump_pressed_at.map_or(u64::MAX, |t| t));
+                b.u64(f.rising as u64);
+                parts[5] = parts[5].wrapping_add(b.take());
+            }
             if let Some(v) = v {
                 b.u64(seq).f32(v.0.x).f32(v.0.y);
                 parts[3] = parts[3].wrapping_add(b.take());

@@ -7,7 +7,9 @@
 //! order inside an archetype either way, and archetypes are created in the same order, so
 //! queries visit the same entities in the same order whichever way they were stored.
 
-use crate::def::{ArchetypeDef, ArchetypeId, BoundsPolicy, GameDef, Overrides};
+use crate::def::{
+    ArchetypeDef, ArchetypeId, BodyKind, BoundsPolicy, ControlKind, GameDef, Overrides, RotationDef,
+};
 use crate::event::{Party, SpawnEvent};
 use crate::fault::{Fault, FaultKind};
 use crate::math::Vec2;
@@ -19,98 +21,137 @@ use hecs::{BatchWriter, ColumnBatchBuilder, ColumnBatchType};
 /// columns before moving them into the world, which only pays off for several entities.
 const BATCH_MIN: usize = 16;
 
-/// Which optional components an entity has, one bit each (the always-present ones are
-/// implied). Consecutive spawns with the same archetype and shape share a column batch.
+/// Which optional components an entity has, one bit each in [`optional!`]'s order (the
+/// always-present ones are implied). Consecutive spawns with the same archetype and shape share
+/// a column batch.
 #[derive(Clone, Copy, PartialEq, Eq)]
-struct Shape(u16);
-
-impl Shape {
-    const TAGS: u16 = 1;
-    const COLLIDER: u16 = 1 << 1;
-    const HEALTH: u16 = 1 << 2;
-    const SPRITE: u16 = 1 << 3;
-    const BRAIN: u16 = 1 << 4;
-    const CONTROL: u16 = 1 << 5;
-    const COOLDOWNS: u16 = 1 << 6;
-    const LIFETIME: u16 = 1 << 7;
-    const BOUNDS: u16 = 1 << 8;
-    const CAMERA: u16 = 1 << 9;
-
-    fn of(a: &ArchetypeDef, overrides: &Overrides) -> Shape {
-        let flags = [
-            (a.tags != 0, Self::TAGS),
-            (a.collider.is_some(), Self::COLLIDER),
-            (a.health.is_some(), Self::HEALTH),
-            (a.sprite.is_some(), Self::SPRITE),
-            (a.behaviour.is_some(), Self::BRAIN),
-            (a.control.is_some(), Self::CONTROL),
-            (!a.cooldowns.is_empty(), Self::COOLDOWNS),
-            (overrides.lifetime.or(a.lifetime).is_some(), Self::LIFETIME),
-            (a.bounds != BoundsPolicy::Ignore, Self::BOUNDS),
-            (a.camera_target, Self::CAMERA),
-        ];
-        Shape(
-            flags
-                .iter()
-                .filter(|(on, _)| *on)
-                .fold(0, |bits, (_, bit)| bits | bit),
-        )
-    }
-
-    fn has(self, bit: u16) -> bool {
-        self.0 & bit != 0
-    }
-
-    fn batch_type(self) -> ColumnBatchType {
-        fn add<T: hecs::Component>(t: &mut ColumnBatchType) {
-            t.add::<T>();
-        }
-        let mut t = ColumnBatchType::new();
-        t.add::<Identity>()
-            .add::<Position>()
-            .add::<PrevPosition>()
-            .add::<Velocity>()
-            .add::<Speed>();
-        let optional: [(u16, AddColumn); 10] = [
-            (Self::TAGS, add::<Tags>),
-            (Self::COLLIDER, add::<Collider>),
-            (Self::HEALTH, add::<Health>),
-            (Self::SPRITE, add::<Sprite>),
-            (Self::BRAIN, add::<Brain>),
-            (Self::CONTROL, add::<Control>),
-            (Self::COOLDOWNS, add::<Cooldowns>),
-            (Self::LIFETIME, add::<Lifetime>),
-            (Self::BOUNDS, add::<BoundsRule>),
-            (Self::CAMERA, add::<CameraTarget>),
-        ];
-        for (bit, add) in optional {
-            if self.has(bit) {
-                add(&mut t);
-            }
-        }
-        t
-    }
-}
+struct Shape(u32);
 
 /// Adds one component type to a batch type.
 type AddColumn = fn(&mut ColumnBatchType);
 
-/// All components of one new entity; `None` ones are absent.
-struct NewEntity {
-    identity: Identity,
-    pos: Vec2,
-    velocity: Velocity,
-    speed: Speed,
-    tags: Option<Tags>,
-    collider: Option<Collider>,
-    health: Option<Health>,
-    sprite: Option<Sprite>,
-    brain: Option<Brain>,
-    control: Option<Control>,
-    cooldowns: Option<Cooldowns>,
-    lifetime: Option<Lifetime>,
-    bounds: Option<BoundsRule>,
-    camera: bool,
+/// The optional components, listed once: the new entity's fields, its shape, how it is added
+/// one at a time and how it is written to a column batch all follow from this list.
+macro_rules! optional {
+    ($($field:ident: $ty:ty),* $(,)?) => {
+        /// All components of one new entity; `None` ones are absent.
+        struct NewEntity {
+            identity: Identity,
+            pos: Vec2,
+            velocity: Velocity,
+            speed: Speed,
+            $($field: Option<$ty>,)*
+        }
+
+        impl NewEntity {
+            /// Which optional components it has.
+            fn shape(&self) -> Shape {
+                let mut bits = 0u32;
+                let mut bit = 1u32;
+                $(
+                    if self.$field.is_some() {
+                        bits |= bit;
+                    }
+                    bit <<= 1;
+                )*
+                let _ = bit;
+                Shape(bits)
+            }
+
+            fn add_to(self, b: &mut hecs::EntityBuilder) {
+                b.add(self.identity)
+                    .add(Position(self.pos))
+                    .add(PrevPosition(self.pos))
+                    .add(self.velocity)
+                    .add(self.speed);
+                $(
+                    if let Some(c) = self.$field {
+                        b.add(c);
+                    }
+                )*
+            }
+        }
+
+        impl Shape {
+            fn batch_type(self) -> ColumnBatchType {
+                fn add<T: hecs::Component>(t: &mut ColumnBatchType) {
+                    t.add::<T>();
+                }
+                let mut t = ColumnBatchType::new();
+                t.add::<Identity>()
+                    .add::<Position>()
+                    .add::<PrevPosition>()
+                    .add::<Velocity>()
+                    .add::<Speed>();
+                let optional: &[AddColumn] = &[$(add::<$ty>),*];
+                for (i, add) in optional.iter().enumerate() {
+                    if self.0 & (1 << i) != 0 {
+                        add(&mut t);
+                    }
+                }
+                t
+            }
+        }
+
+        /// One writer per column of a batch; the optional ones exist when the shape has them.
+        struct Columns<'a> {
+            identity: BatchWriter<'a, Identity>,
+            pos: BatchWriter<'a, Position>,
+            prev: BatchWriter<'a, PrevPosition>,
+            velocity: BatchWriter<'a, Velocity>,
+            speed: BatchWriter<'a, Speed>,
+            $($field: Option<BatchWriter<'a, $ty>>,)*
+        }
+
+        impl<'a> Columns<'a> {
+            fn new(batch: &'a ColumnBatchBuilder) -> Columns<'a> {
+                let required = "the batch type has every always-present column";
+                Columns {
+                    identity: batch.writer().expect(required),
+                    pos: batch.writer().expect(required),
+                    prev: batch.writer().expect(required),
+                    velocity: batch.writer().expect(required),
+                    speed: batch.writer().expect(required),
+                    $($field: batch.writer(),)*
+                }
+            }
+
+            /// Appends one entity. Its shape is the batch's, so every present value has its
+            /// column and every column gets a value; a column's capacity is the run's length.
+            fn push(&mut self, e: NewEntity) {
+                fn put<T>(w: &mut Option<BatchWriter<'_, T>>, v: Option<T>) {
+                    if let (Some(w), Some(v)) = (w, v) {
+                        let pushed = w.push(v).is_ok();
+                        debug_assert!(pushed, "a column holds the whole run");
+                    }
+                }
+                let pushed = self.identity.push(e.identity).is_ok()
+                    & self.pos.push(Position(e.pos)).is_ok()
+                    & self.prev.push(PrevPosition(e.pos)).is_ok()
+                    & self.velocity.push(e.velocity).is_ok()
+                    & self.speed.push(e.speed).is_ok();
+                debug_assert!(pushed, "a column holds the whole run");
+                $(put(&mut self.$field, e.$field);)*
+            }
+        }
+    };
+}
+
+optional! {
+    tags: Tags,
+    collider: Collider,
+    health: Health,
+    sprite: Sprite,
+    brain: Brain,
+    control: Control,
+    cooldowns: Cooldowns,
+    lifetime: Lifetime,
+    bounds: BoundsRule,
+    camera: CameraTarget,
+    motion: Motion,
+    rotation: Rotation,
+    fixed: StaticBody,
+    footing: Footing,
 }
 
 impl NewEntity {
@@ -134,10 +175,18 @@ impl NewEntity {
             )),
             None => None,
         };
+        let body = a.collider.map(|c| c.body);
+        let kind = a.control.as_ref().map(|c| c.kind);
+        let platformer = matches!(kind, Some(ControlKind::Platformer(_)));
+        let thrust = matches!(kind, Some(ControlKind::Thrust(_)));
         Ok(NewEntity {
             identity,
             pos,
-            velocity: Velocity(velocity),
+            velocity: Velocity(if body == Some(BodyKind::Static) {
+                Vec2::ZERO
+            } else {
+                velocity
+            }),
             speed: Speed(overrides.speed.unwrap_or(a.speed)),
             tags: (a.tags != 0).then_some(Tags(a.tags)),
             collider: a.collider.map(Collider),
@@ -168,8 +217,10 @@ impl NewEntity {
                 navigate: bh.navigate,
             }),
             control: a.control.as_ref().map(|c| Control {
+                kind: c.kind,
                 move_x: c.move_x,
                 move_y: c.move_y,
+                accel: c.accel,
                 triggers: c.triggers.clone(),
                 facing: Vec2::new(1.0, 0.0),
             }),
@@ -177,116 +228,39 @@ impl NewEntity {
                 .then(|| Cooldowns(vec![Deadline::Inactive; a.cooldowns.len()])),
             lifetime,
             bounds: (a.bounds != BoundsPolicy::Ignore).then_some(BoundsRule(a.bounds)),
-            camera: a.camera_target,
+            camera: a.camera_target.then_some(CameraTarget),
+            motion: motion(def, a),
+            // Thrust control steers by the angle: such an entity always rotates.
+            rotation: a
+                .rotation
+                .or_else(|| thrust.then(RotationDef::default))
+                .map(|r| Rotation {
+                    angle: r.angle,
+                    prev: r.angle,
+                    spin: r.spin,
+                    mode: r.rotate,
+                }),
+            fixed: (body == Some(BodyKind::Static)).then_some(StaticBody),
+            footing: platformer.then_some(Footing::default()),
         })
     }
-
-    fn add_to(self, b: &mut hecs::EntityBuilder) {
-        b.add(self.identity)
-            .add(Position(self.pos))
-            .add(PrevPosition(self.pos))
-            .add(self.velocity)
-            .add(self.speed);
-        if let Some(c) = self.tags {
-            b.add(c);
-        }
-        if let Some(c) = self.collider {
-            b.add(c);
-        }
-        if let Some(c) = self.health {
-            b.add(c);
-        }
-        if let Some(c) = self.sprite {
-            b.add(c);
-        }
-        if let Some(c) = self.brain {
-            b.add(c);
-        }
-        if let Some(c) = self.control {
-            b.add(c);
-        }
-        if let Some(c) = self.cooldowns {
-            b.add(c);
-        }
-        if let Some(c) = self.lifetime {
-            b.add(c);
-        }
-        if let Some(c) = self.bounds {
-            b.add(c);
-        }
-        if self.camera {
-            b.add(CameraTarget);
-        }
-    }
 }
 
-/// One writer per column of a batch; the optional ones exist when the shape has them.
-struct Columns<'a> {
-    identity: BatchWriter<'a, Identity>,
-    pos: BatchWriter<'a, Position>,
-    prev: BatchWriter<'a, PrevPosition>,
-    velocity: BatchWriter<'a, Velocity>,
-    speed: BatchWriter<'a, Speed>,
-    tags: Option<BatchWriter<'a, Tags>>,
-    collider: Option<BatchWriter<'a, Collider>>,
-    health: Option<BatchWriter<'a, Health>>,
-    sprite: Option<BatchWriter<'a, Sprite>>,
-    brain: Option<BatchWriter<'a, Brain>>,
-    control: Option<BatchWriter<'a, Control>>,
-    cooldowns: Option<BatchWriter<'a, Cooldowns>>,
-    lifetime: Option<BatchWriter<'a, Lifetime>>,
-    bounds: Option<BatchWriter<'a, BoundsRule>>,
-    camera: Option<BatchWriter<'a, CameraTarget>>,
-}
-
-impl<'a> Columns<'a> {
-    fn new(batch: &'a ColumnBatchBuilder) -> Columns<'a> {
-        let required = "the batch type has every always-present column";
-        Columns {
-            identity: batch.writer().expect(required),
-            pos: batch.writer().expect(required),
-            prev: batch.writer().expect(required),
-            velocity: batch.writer().expect(required),
-            speed: batch.writer().expect(required),
-            tags: batch.writer(),
-            collider: batch.writer(),
-            health: batch.writer(),
-            sprite: batch.writer(),
-            brain: batch.writer(),
-            control: batch.writer(),
-            cooldowns: batch.writer(),
-            lifetime: batch.writer(),
-            bounds: batch.writer(),
-            camera: batch.writer(),
-        }
-    }
-
-    /// Appends one entity. Its shape is the batch's, so every present value has its column
-    /// and every column gets a value; a column's capacity is the run's length.
-    fn push(&mut self, e: NewEntity) {
-        fn put<T>(w: &mut Option<BatchWriter<'_, T>>, v: Option<T>) {
-            if let (Some(w), Some(v)) = (w, v) {
-                let pushed = w.push(v).is_ok();
-                debug_assert!(pushed, "a column holds the whole run");
-            }
-        }
-        let pushed = self.identity.push(e.identity).is_ok()
-            & self.pos.push(Position(e.pos)).is_ok()
-            & self.prev.push(PrevPosition(e.pos)).is_ok()
-            & self.velocity.push(e.velocity).is_ok()
-            & self.speed.push(e.speed).is_ok();
-        debug_assert!(pushed, "a column holds the whole run");
-        put(&mut self.tags, e.tags);
-        put(&mut self.collider, e.collider);
-        put(&mut self.health, e.health);
-        put(&mut self.sprite, e.sprite);
-        put(&mut self.brain, e.brain);
-        put(&mut self.control, e.control);
-        put(&mut self.cooldowns, e.cooldowns);
-        put(&mut self.lifetime, e.lifetime);
-        put(&mut self.bounds, e.bounds);
-        put(&mut self.camera, e.camera.then_some(CameraTarget));
-    }
+/// The entity's motion rules, if it has any: gravity pulls a dynamic non-trigger collider (or
+/// anything with a `gravity_scale`), drag and a speed limit apply where declared.
+fn motion(def: &GameDef, a: &ArchetypeDef) -> Option<Motion> {
+    let m = a.motion.unwrap_or_default();
+    let pulled = a
+        .collider
+        .is_some_and(|c| c.body == BodyKind::Dynamic && !c.trigger);
+    let scale = m.gravity_scale.unwrap_or(if pulled { 1.0 } else { 0.0 });
+    let gravity = def.physics.gravity * scale;
+    let max_speed = m.max_speed.unwrap_or(f32::INFINITY);
+    (gravity != Vec2::ZERO || m.drag > 0.0 || max_speed.is_finite()).then_some(Motion {
+        gravity,
+        drag: m.drag,
+        max_speed,
+    })
 }
 
 fn archetype(def: &GameDef, id: ArchetypeId) -> Result<&ArchetypeDef, Fault> {
@@ -320,47 +294,52 @@ impl SimWorld {
     ) -> Result<(), Fault> {
         // One outcome per item: room for exactly these, however the queue grew before.
         self.spawn_outcomes.reserve_exact(items.len());
-        let mut start = 0;
-        while start < items.len() {
-            let (id, _, overrides) = get(&items[start]);
+        // Every entity's components first (in order: sequences and outcomes follow it), then
+        // runs of one archetype and shape stored together.
+        let mut made = Vec::with_capacity(items.len());
+        for item in items {
+            let (id, pos, overrides) = get(item);
             let a = archetype(def, id)?;
-            let shape = Shape::of(a, overrides);
-            let len = items[start..]
-                .iter()
-                .take_while(|item| {
-                    let (other, _, o) = get(item);
-                    other == id && Shape::of(a, o) == shape
-                })
-                .count();
-            let run = &items[start..start + len];
+            let e = self.next_entity(def, a, id, pos, overrides, tick)?;
+            made.push((id, e.shape(), e));
+        }
+        let mut seq = self.next_seq - made.len() as u64;
+        let mut runs = Vec::new();
+        let mut i = 0;
+        while i < made.len() {
+            let key = (made[i].0, made[i].1);
+            let len = made[i..].iter().take_while(|m| (m.0, m.1) == key).count();
+            runs.push((key.1, len));
+            i += len;
+        }
+        let mut made = made.into_iter().map(|m| m.2);
+        for (shape, len) in runs {
+            let run = made.by_ref().take(len);
             if len < batch_min {
-                for item in run {
-                    let (_, pos, overrides) = get(item);
-                    let e = self.next_entity(def, a, id, pos, overrides, tick)?;
+                for e in run {
                     let b = &mut self.scratch.builder;
                     e.add_to(b);
                     let entity = self.ecs.spawn(b.build());
-                    self.index.insert(self.next_seq - 1, entity);
+                    self.index.insert(seq, entity);
+                    seq += 1;
                 }
             } else {
-                let first = self.next_seq;
                 let batch = shape.batch_type().into_batch(len as u32);
                 {
                     let mut columns = Columns::new(&batch);
-                    for item in run {
-                        let (_, pos, overrides) = get(item);
-                        columns.push(self.next_entity(def, a, id, pos, overrides, tick)?);
+                    for e in run {
+                        columns.push(e);
                     }
                 }
                 let batch = batch.build().map_err(|_| {
                     Fault::new(FaultKind::Invariant, "a spawn batch was left incomplete")
                 })?;
-                for (seq, entity) in (first..).zip(self.ecs.spawn_column_batch(batch)) {
+                for entity in self.ecs.spawn_column_batch(batch) {
                     self.index.insert(seq, entity);
+                    seq += 1;
                 }
             }
             self.counters.spawned += len as u64;
-            start += len;
         }
         Ok(())
     }
@@ -417,6 +396,10 @@ mod tests {
                 push: 0,
                 trigger: false,
                 stay: false,
+                body: BodyKind::Dynamic,
+                mass: 1.0,
+                bounce: None,
+                friction: 0.0,
             }),
             health: Some(HealthDef {
                 max: 5,
@@ -431,7 +414,9 @@ mod tests {
                 navigate: false,
             }),
             control: Some(ControlDef {
+                kind: ControlKind::TopDown,
                 move_x: None,
+                accel: None,
                 move_y: None,
                 triggers: vec![],
             }),
@@ -443,6 +428,8 @@ mod tests {
             tags: 1,
             bounds: BoundsPolicy::Confine,
             camera_target: true,
+            motion: None,
+            rotation: None,
         };
         let plain = ArchetypeDef {
             name: "plain".into(),

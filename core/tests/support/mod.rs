@@ -27,6 +27,10 @@ pub fn circle(radius: f32, layer: u32, mask: u32) -> ColliderDef {
         push: 0,
         trigger: false,
         stay: false,
+        body: BodyKind::Dynamic,
+        mass: 1.0,
+        bounce: None,
+        friction: 0.0,
     }
 }
 
@@ -57,7 +61,9 @@ pub fn game_def() -> GameDef {
             }),
             speed: 120.0,
             control: Some(ControlDef {
+                kind: ControlKind::TopDown,
                 move_x: Some(move_x),
+                accel: None,
                 move_y: Some(move_y),
                 triggers: vec![TriggerDef {
                     action: fire,

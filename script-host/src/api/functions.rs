@@ -201,6 +201,27 @@ api! {
             velocity: vec2(&args.1, &args.2, ("vx", "vy"))?,
         }
     }
+    /// add `(ix, iy) / mass` to the velocity (static and kinematic bodies ignore it; an entity without a collider has mass 1)
+    command impulse: "impulse(id, ix, iy)", |lua, g, args: (Value, Value, Value)| {
+        Command::Impulse {
+            target: entity(&args.0, "entity")?,
+            impulse: vec2(&args.1, &args.2, ("ix", "iy"))?,
+        }
+    }
+    /// set the angle in radians (0 faces +x; positive turns toward +y, down the screen), without interpolating across the jump
+    command set_angle: "set_angle(id, angle)", |lua, g, args: (Value, Value)| {
+        Command::SetAngle {
+            target: entity(&args.0, "entity")?,
+            angle: num32(&args.1, "angle")?,
+        }
+    }
+    /// set the spin in radians per second
+    command set_spin: "set_spin(id, spin)", |lua, g, args: (Value, Value)| {
+        Command::SetSpin {
+            target: entity(&args.0, "entity")?,
+            spin: num32(&args.1, "spin")?,
+        }
+    }
     /// a particle effect declared in `[effects.NAME]`
     command effect: "effect(name, x, y [, color])", |lua, g, args: (Value, Value, Value, Value)| {
         let name = text(&args.0, "effect")?;
@@ -311,6 +332,10 @@ api! {
     /// `vx, vy` of an entity in units per second, or nil
     call vel: Read, "vel(id)", |lua, g, args: Value| -> (Option<f32>, Option<f32>) {
         Ok(split(g.vel(entity(&args, "entity")?)))
+    }
+    /// the entity's angle in radians (0 for one that never turned), or nil
+    call angle: Read, "angle(id)", |lua, g, args: Value| -> Option<f32> {
+        Ok(g.angle(entity(&args, "entity")?))
     }
     /// the entity's archetype name, or nil
     call kind: Read, "kind(id)", |lua, g, args: Value| -> Option<String> {

@@ -19,6 +19,10 @@ pub fn def() -> GameDef {
         push: 0,
         trigger: false,
         stay: false,
+        body: BodyKind::Dynamic,
+        mass: 1.0,
+        bounce: None,
+        friction: 0.0,
     };
     let mut actions = ActionSet::new();
     actions.add("fire", ActionKind::Button).unwrap();
@@ -39,7 +43,9 @@ pub fn def() -> GameDef {
                 }),
                 tags: 1,
                 control: Some(ControlDef {
+                    kind: ControlKind::TopDown,
                     move_x: None,
+                    accel: None,
                     move_y: None,
                     triggers: vec![TriggerDef {
                         action: ActionId(0),

@@ -1,144 +1,30 @@
-//! Motion and collision.
-//!
-//! Reads: velocities, positions, colliders, tags, bounds rules, the previous contact cache.
-//! Writes: current positions (integration, bounds, push), velocities (into a confining wall),
-//! the contact cache; records bounds destructions. Produces: collision and trigger
-//! enter/stay/exit events and bounds expirations, in canonical order (see `collision`).
+//! Collision: broadphase pairs, pushes and velocity responses, footing, and the contact
+//! cache's enter/stay/exit events.
 
 use crate::collision::contact::ContactKey;
 use crate::collision::{Body, CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow};
-use crate::def::{BoundsPolicy, GameDef};
-use crate::event::{
-    ContactEvent, ContactPhase, EventKind, ExpireEvent, ExpireReason, Party, push_bounded,
-};
+use crate::def::{BodyKind, GameDef};
+use crate::event::{ContactEvent, ContactPhase, Party, push_bounded};
 use crate::fault::Fault;
-use crate::limits::{Limit, push_within};
+use crate::limits::Limit;
 use crate::math::Vec2;
-use crate::tick::access::Resource;
-use crate::tick::phase::Phase;
-use crate::tick::system::Decl;
 use crate::world::SimWorld;
 use crate::world::components::*;
 
-use Resource as R;
-
-/// Motion and collision's systems, in registration order.
-pub(crate) const SYSTEMS: &[Decl] = &[
-    Decl {
-        reads_previous: &[R::Velocity, R::Position],
-        writes: &[R::Position],
-        ..Decl::new("integrate", Phase::Motion, |t| {
-            integrate(t.world, t.def.tick.tick_seconds());
-            Ok(())
-        })
-    },
-    Decl {
-        reads_previous: &[R::Position],
-        writes: &[R::Position, R::Velocity, R::StructuralCommands],
-        produces: &[EventKind::Expired],
-        after: &["integrate"],
-        ..Decl::new("bounds", Phase::Motion, |t| bounds(t.world, t.def, t.tick))
-    },
-    Decl {
-        reads_previous: &[R::Position, R::ContactCache, R::EntitySet],
-        writes: &[R::Position, R::ContactCache],
-        produces: &[EventKind::Collision, EventKind::Trigger],
-        after: &["bounds"],
-        ..Decl::new("collide", Phase::Motion, |t| {
-            collide(t.world, t.def, t.tick)
-        })
-    },
-];
-
-/// Moves every entity by its velocity over `dt` seconds (the first step of Motion). A result
-/// that is not finite leaves the position unchanged. Public for benchmarks and tools that
-/// measure the framework's iteration against raw hecs.
-pub fn integrate(world: &mut SimWorld, dt: f32) {
-    world
-        .ecs
-        .query_mut::<(&mut Position, &Velocity)>()
-        .into_iter()
-        .for_each(|(t, v)| {
-            let next = t.0 + v.0 * dt;
-            // A select rather than a branch, so the loop stays vectorisable.
-            t.0 = if next.is_finite() { next } else { t.0 };
-        });
-}
-
-fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
-    let Some(level) = def.levels.get(world.level) else {
-        return Ok(());
-    };
-    let area = level.bounds;
-    let live = world.index.len();
-    let s = &mut world.scratch;
-    for (id, rule, t, v, c, tags) in world.ecs.query_mut::<(
-        &Identity,
-        &BoundsRule,
-        &mut Position,
-        &mut Velocity,
-        Option<&Collider>,
-        Option<&Tags>,
-    )>() {
-        match rule.0 {
-            BoundsPolicy::Ignore => {}
-            BoundsPolicy::Confine => {
-                let half = c.map_or(Vec2::ZERO, |c| c.0.shape.half_extents());
-                let lo = area.min + half;
-                let hi = area.max - half;
-                let p = t.0;
-                let x = if lo.x <= hi.x {
-                    p.x.clamp(lo.x, hi.x)
-                } else {
-                    area.center().x
-                };
-                let y = if lo.y <= hi.y {
-                    p.y.clamp(lo.y, hi.y)
-                } else {
-                    area.center().y
-                };
-                if x != p.x {
-                    v.0.x = 0.0;
-                }
-                if y != p.y {
-                    v.0.y = 0.0;
-                }
-                t.0 = Vec2::new(x, y);
-            }
-            BoundsPolicy::Destroy => {
-                if !area.contains(t.0) && s.pending.insert(id.seq) {
-                    // Each live entity at most once.
-                    if !push_within(&mut s.destroys, id.seq, live) {
-                        return Err(Limit::Entities.exceeded(live as u64, "destroys in one tick"));
-                    }
-                    let entity = Party::new(id, tags, t);
-                    push_bounded(
-                        &mut s.events.expired,
-                        ExpireEvent {
-                            tick,
-                            entity,
-                            reason: ExpireReason::Bounds,
-                        },
-                        def.limits.events_per_tick,
-                        "expired",
-                    )?;
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
 /// Broadphase, push corrections, and the contact cache's enter/stay/exit diff in one pass over
 /// the sorted pairs (kept together so the diff walks the pair list once).
-fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
+pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
     let bp = &mut world.scratch.broadphase;
     bp.bodies.clear();
-    for (e, id, t, c, tags) in
-        world
-            .ecs
-            .query_mut::<(hecs::Entity, &Identity, &Position, &Collider, Option<&Tags>)>()
-    {
+    for (e, id, t, v, c, tags, footing) in world.ecs.query_mut::<(
+        hecs::Entity,
+        &Identity,
+        &Position,
+        &Velocity,
+        &Collider,
+        Option<&Tags>,
+        Option<&Footing>,
+    )>() {
         let c = c.0;
         bp.bodies.push(Body {
             entity: e,
@@ -146,12 +32,21 @@ fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> 
             archetype: id.archetype,
             tags: tags.map_or(0, |t| t.0),
             pos: t.0,
+            vel: v.0,
             shape: c.shape,
             layer: c.layer,
             mask: c.mask,
             push: c.push,
             trigger: c.trigger,
             stay: c.stay,
+            inv_mass: match c.body {
+                BodyKind::Dynamic => 1.0 / c.mass,
+                BodyKind::Kinematic | BodyKind::Static => 0.0,
+            },
+            responds: c.body != BodyKind::Dynamic || c.bounce.is_some(),
+            bounce: c.bounce.unwrap_or(0.0),
+            friction: c.friction,
+            footing: footing.is_some(),
         });
     }
     let max_pairs = def.limits.contacts_per_tick;
@@ -174,17 +69,33 @@ fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> 
         }
     }
 
-    // Push apart, accumulated in canonical pair order.
-    if bp.push_offsets() {
+    // Push apart and respond, accumulated in canonical pair order.
+    let down = -super::up(def.physics.gravity);
+    if bp.respond(down) {
         for (i, off) in bp.offsets.iter().enumerate() {
-            if *off != Vec2::ZERO {
-                let e = bp.bodies[i].entity;
-                if let Ok(t) = world.ecs.query_one_mut::<&mut Position>(e) {
-                    let next = t.0 + *off;
-                    if next.is_finite() {
-                        t.0 = next;
-                    }
-                }
+            let b = &bp.bodies[i];
+            let moved = *off != Vec2::ZERO;
+            let turned = b.vel != bp.velocities[i];
+            if !moved && !turned && !bp.grounded[i] {
+                continue;
+            }
+            let Ok((t, v, footing)) = world
+                .ecs
+                .query_one_mut::<(&mut Position, &mut Velocity, Option<&mut Footing>)>(b.entity)
+            else {
+                continue;
+            };
+            let next = t.0 + *off;
+            if moved && next.is_finite() {
+                t.0 = next;
+            }
+            if turned && bp.velocities[i].is_finite() {
+                v.0 = bp.velocities[i];
+            }
+            if bp.grounded[i]
+                && let Some(f) = footing
+            {
+                f.grounded_at = Some(tick);
             }
         }
     }
@@ -228,10 +139,10 @@ fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> 
             pi += 1;
         }
         let (a, b) = (&bp.bodies[p.i as usize], &bp.bodies[p.j as usize]);
-        let (a, b) = if p.trigger && !a.trigger && b.trigger {
-            (b, a)
+        let (a, b, normal) = if p.trigger && !a.trigger && b.trigger {
+            (b, a, -p.normal)
         } else {
-            (a, b)
+            (a, b, p.normal)
         };
         let phase = if known {
             ContactPhase::Stay
@@ -244,6 +155,8 @@ fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> 
                 phase,
                 a: party(a),
                 b: party(b),
+                normal,
+                depth: p.depth,
             };
             let (queue, name) = match (p.trigger, phase) {
                 (false, ContactPhase::Enter) => (&mut events.collision_enter, "collision"),
@@ -305,6 +218,8 @@ fn exit(
         phase: ContactPhase::Exit,
         a,
         b,
+        normal: Vec2::ZERO,
+        depth: 0.0,
     };
     if key.trigger {
         push_bounded(&mut events.trigger_exit, ev, cap, "trigger exit")

@@ -1,0 +1,112 @@
+//! The level's bounds: confine, bounce, wrap or destroy.
+
+use crate::def::{BoundsPolicy, GameDef};
+use crate::event::{ExpireEvent, ExpireReason, Party, push_bounded};
+use crate::fault::Fault;
+use crate::limits::{Limit, push_within};
+use crate::math::Vec2;
+use crate::world::SimWorld;
+use crate::world::components::*;
+
+/// Applies each entity's bounds rule (see [`BoundsPolicy`]).
+///
+/// - Confine and bounce keep the collider's bounding box inside (its centre at the middle when
+///   the box is wider than the bounds); confine removes the velocity into the wall, bounce
+///   reflects it, scaled by the collider's `bounce` (1 without one).
+/// - Wrap moves a centre that left through one edge in by the opposite edge (positions wrap
+///   modulo the bounds), and the previous position with it, so nothing is drawn sweeping
+///   across the screen. Velocity is unchanged.
+/// - Destroy records the destruction and an `expired` event once.
+pub(crate) fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
+    let Some(level) = def.levels.get(world.level) else {
+        return Ok(());
+    };
+    let area = level.bounds;
+    let live = world.index.len();
+    let s = &mut world.scratch;
+    for (id, rule, t, prev, v, c, tags) in world.ecs.query_mut::<(
+        &Identity,
+        &BoundsRule,
+        &mut Position,
+        &mut PrevPosition,
+        &mut Velocity,
+        Option<&Collider>,
+        Option<&Tags>,
+    )>() {
+        match rule.0 {
+            BoundsPolicy::Ignore => {}
+            BoundsPolicy::Confine | BoundsPolicy::Bounce => {
+                let half = c.map_or(Vec2::ZERO, |c| c.0.shape.half_extents());
+                let lo = area.min + half;
+                let hi = area.max - half;
+                let p = t.0;
+                let x = if lo.x <= hi.x {
+                    p.x.clamp(lo.x, hi.x)
+                } else {
+                    area.center().x
+                };
+                let y = if lo.y <= hi.y {
+                    p.y.clamp(lo.y, hi.y)
+                } else {
+                    area.center().y
+                };
+                if rule.0 == BoundsPolicy::Confine {
+                    if x != p.x {
+                        v.0.x = 0.0;
+                    }
+                    if y != p.y {
+                        v.0.y = 0.0;
+                    }
+                } else {
+                    let e = c.and_then(|c| c.0.bounce).unwrap_or(1.0);
+                    // Reflect only a velocity that points out through the wall hit.
+                    if (x > p.x && v.0.x < 0.0) || (x < p.x && v.0.x > 0.0) {
+                        v.0.x = -v.0.x * e;
+                    }
+                    if (y > p.y && v.0.y < 0.0) || (y < p.y && v.0.y > 0.0) {
+                        v.0.y = -v.0.y * e;
+                    }
+                }
+                t.0 = Vec2::new(x, y);
+            }
+            BoundsPolicy::Wrap => {
+                let size = area.max - area.min;
+                let p = t.0;
+                let wrap = |v: f32, lo: f32, size: f32| {
+                    if size > 0.0 && (v < lo || v >= lo + size) {
+                        let w = lo + (v - lo).rem_euclid(size);
+                        // Rounding can land a hair short of `lo` exactly on the far edge.
+                        if w >= lo + size { lo } else { w }
+                    } else {
+                        v
+                    }
+                };
+                let w = Vec2::new(wrap(p.x, area.min.x, size.x), wrap(p.y, area.min.y, size.y));
+                if w != p && w.is_finite() {
+                    prev.0 += w - p;
+                    t.0 = w;
+                }
+            }
+            BoundsPolicy::Destroy => {
+                if !area.contains(t.0) && s.pending.insert(id.seq) {
+                    // Each live entity at most once.
+                    if !push_within(&mut s.destroys, id.seq, live) {
+                        return Err(Limit::Entities.exceeded(live as u64, "destroys in one tick"));
+                    }
+                    let entity = Party::new(id, tags, t);
+                    push_bounded(
+                        &mut s.events.expired,
+                        ExpireEvent {
+                            tick,
+                            entity,
+                            reason: ExpireReason::Bounds,
+                        },
+                        def.limits.events_per_tick,
+                        "expired",
+                    )?;
+                }
+            }
+        }
+    }
+    Ok(())
+}

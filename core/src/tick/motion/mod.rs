@@ -1,0 +1,155 @@
+//! Motion and collision.
+//!
+//! Reads: velocities, positions, motion rules, rotations, colliders, tags, bounds rules, the
+//! previous contact cache. Writes: current positions (integration, bounds, push), velocities
+//! (gravity, drag, speed limits, walls, bounces), angles, the contact cache, footing; records
+//! bounds destructions. Produces: collision and trigger enter/stay/exit events and bounds
+//! expirations, in canonical order (see `collision`).
+//!
+//! In order, every tick:
+//! 1. **integrate**: an entity without motion rules moves by its velocity (`p += v dt`); one
+//!    with them also accelerates by its gravity, exactly for a constant acceleration
+//!    (`p += v dt + a dt² / 2`, `v += a dt`), then is slowed by drag (`v /= 1 + drag dt`) and
+//!    held to its speed limit. A static body never moves.
+//! 2. **rotate**: angles turn by their spin, or face the velocity or the controller's facing.
+//! 3. **bounds**: confine, bounce, wrap or destroy at the level's bounds.
+//! 4. **collide**: pairs, pushes split by mass (static and kinematic bodies are never pushed),
+//!    velocity responses (bounce, friction) on pushing contacts that involve a non-dynamic
+//!    body or a bounce, footing for platformer control, and the contact events.
+
+mod bounds;
+mod collide;
+
+use crate::def::RotateMode;
+use crate::event::EventKind;
+use crate::math::{Vec2, wrap_angle};
+use crate::tick::access::Resource;
+use crate::tick::phase::Phase;
+use crate::tick::system::Decl;
+use crate::world::SimWorld;
+use crate::world::components::*;
+
+use Resource as R;
+
+/// Motion and collision's systems, in registration order.
+pub(crate) const SYSTEMS: &[Decl] = &[
+    Decl {
+        reads_previous: &[R::Velocity, R::Position],
+        writes: &[R::Position, R::Velocity],
+        ..Decl::new("integrate", Phase::Motion, |t| {
+            integrate(t.world, t.def.tick.tick_seconds());
+            Ok(())
+        })
+    },
+    Decl {
+        // The velocity as integrate left it; Gameplay's changes reach it next tick.
+        reads_previous: &[R::Rotation, R::Control, R::Velocity],
+        writes: &[R::Rotation],
+        after: &["integrate"],
+        ..Decl::new("rotate", Phase::Motion, |t| {
+            rotate(t.world, t.def.tick.tick_seconds());
+            Ok(())
+        })
+    },
+    Decl {
+        reads_previous: &[R::Position],
+        writes: &[
+            R::Position,
+            R::PrevPosition,
+            R::Velocity,
+            R::StructuralCommands,
+        ],
+        produces: &[EventKind::Expired],
+        after: &["rotate"],
+        ..Decl::new("bounds", Phase::Motion, |t| {
+            bounds::bounds(t.world, t.def, t.tick)
+        })
+    },
+    Decl {
+        reads_previous: &[R::Position, R::ContactCache, R::EntitySet],
+        writes: &[R::Position, R::Velocity, R::ContactCache, R::Footing],
+        produces: &[EventKind::Collision, EventKind::Trigger],
+        after: &["bounds"],
+        ..Decl::new("collide", Phase::Motion, |t| {
+            collide::collide(t.world, t.def, t.tick)
+        })
+    },
+];
+
+/// Moves every entity by its velocity over `dt` seconds (the first step of Motion), applying
+/// motion rules where an entity has them. A result that is not finite leaves the position (or
+/// the velocity) unchanged. Public for benchmarks and tools that measure the framework's
+/// iteration against raw hecs.
+pub fn integrate(world: &mut SimWorld, dt: f32) {
+    // Entities without motion rules: the plain step, exactly as it has always been.
+    world
+        .ecs
+        .query_mut::<(&mut Position, &Velocity)>()
+        .without::<&Motion>()
+        .without::<&StaticBody>()
+        .into_iter()
+        .for_each(|(t, v)| {
+            let next = t.0 + v.0 * dt;
+            // A select rather than a branch, so the loop stays vectorisable.
+            t.0 = if next.is_finite() { next } else { t.0 };
+        });
+    let half_dt2 = 0.5 * dt * dt;
+    for (t, v, m) in world
+        .ecs
+        .query_mut::<(&mut Position, &mut Velocity, &Motion)>()
+        .without::<&StaticBody>()
+    {
+        let next = t.0 + v.0 * dt + m.gravity * half_dt2;
+        if next.is_finite() {
+            t.0 = next;
+        }
+        let mut nv = v.0 + m.gravity * dt;
+        if m.drag > 0.0 {
+            nv = nv * (1.0 / (1.0 + m.drag * dt));
+        }
+        let speed2 = nv.length_squared();
+        if speed2 > m.max_speed * m.max_speed {
+            nv = nv * (m.max_speed / speed2.sqrt());
+        }
+        if nv.is_finite() {
+            v.0 = nv;
+        }
+    }
+}
+
+/// Turns every rotating entity: by its spin, then toward its velocity or its controller's
+/// facing when its mode says so.
+fn rotate(world: &mut SimWorld, dt: f32) {
+    for (r, v, control) in world
+        .ecs
+        .query_mut::<(&mut Rotation, &Velocity, Option<&Control>)>()
+    {
+        let mut angle = r.angle + r.spin * dt;
+        match r.mode {
+            RotateMode::None => {}
+            RotateMode::Velocity => {
+                if v.0.length_squared() > 1e-12 {
+                    angle = v.0.angle();
+                }
+            }
+            RotateMode::Facing => {
+                if let Some(c) = control {
+                    angle = c.facing.angle();
+                }
+            }
+        }
+        if angle.is_finite() {
+            r.angle = wrap_angle(angle);
+        }
+    }
+}
+
+/// The unit "up" of a game: against gravity, or screen up (-y) without gravity.
+pub(crate) fn up(gravity: Vec2) -> Vec2 {
+    let up = (-gravity).normalized_or_zero();
+    if up == Vec2::ZERO {
+        Vec2::new(0.0, -1.0)
+    } else {
+        up
+    }
+}
