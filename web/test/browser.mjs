@@ -18,7 +18,10 @@
 //
 // and for web/test/probe: 6. its script folds the bits of thousands of Lua math results into
 // the score, which must be the same in the page as natively; a script error is the same
-// fault in both, and in the live page it shows the fault screen while the page lives on.
+// fault in both, and in the live page it shows the fault screen while the page lives on;
+// 7. its level uses every motion key (bodies, bounce, friction, wrap, gravity, drag, rotation,
+// thrust and platformer control): a long run with input has every tick's state hash equal in
+// the page and natively.
 //
 // Exit status 0 when every check passed; each failure is printed.
 
@@ -301,6 +304,33 @@ try {
     `fault-title pixels ${calm.fault} -> ${faulted.fault}`);
   const alive = await probe.evaluate(() => window.ludus.sim("", 2).summary.ticks);
   check(alive === 2, "the page still works after the fault", `${alive} ticks`);
+
+  // 7. Every motion rule computes the same bits in the page as natively.
+  const motionLines = [
+    { tick: 5, press: ["thrust"], axis: { turn: 1, move_x: 1 } },
+    { tick: 60, axis: { turn: 0, move_x: -1 }, tap: ["jump"] },
+    { tick: 150, release: ["thrust"], axis: { turn: -1, move_x: 0 } },
+    { tick: 240, tap: ["jump"], axis: { move_x: 1 } },
+    { tick: 243, press: ["jump"] },
+    { tick: 300, release: ["jump"], press: ["thrust"], axis: { turn: 0.5 } },
+    { tick: 420, release: ["thrust"], axis: { move_x: -1, turn: 0 } },
+  ];
+  const motionInput = motionLines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+  const motionFile = join(work, "motion.jsonl");
+  const motionTrace = join(work, "motion.trace");
+  writeFileSync(motionFile, motionInput);
+  const webMotion = await probe.evaluate(
+    (text) => ({ trace: window.ludus.sim(text, 600, { trace: true }).trace }),
+    motionInput,
+  );
+  native(["sim", probeDir, "--ticks", "600", "--input", motionFile, "--trace", motionTrace]);
+  const nativeMotion = readFileSync(motionTrace, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const motionDiff = nativeMotion.findIndex((t, i) => !webMotion.trace[i] || webMotion.trace[i].hash !== t.hash);
+  check(
+    webMotion.trace.length === 600 && nativeMotion.length === 600 && motionDiff === -1,
+    "every motion rule gives the same state hash every tick in the page and natively",
+    motionDiff === -1 ? "600 ticks" : `first difference at tick ${motionDiff + 1}`,
+  );
   await probe.close();
 } catch (e) {
   check(false, "the test ran to the end", e.stack || String(e));
