@@ -240,7 +240,7 @@ event_kinds! {
         tags: Tags = e.entity.tags, "its tags";
         x: Num = e.entity.pos.x, "its position";
         y: Num = e.entity.pos.y, "";
-        fx: Num = e.facing.x, "its facing, the last direction it moved in";
+        fx: Num = e.facing.x, "its facing: top-down, the last direction it moved in; thrust, where it points; platformer, the way it last ran";
         fy: Num = e.facing.y, "";
         aim_x: Num = e.aim.x, "toward the nearest entity with the trigger's `aim` tags, or the facing when there is none";
         aim_y: Num = e.aim.y, "";

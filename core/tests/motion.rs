@@ -617,3 +617,52 @@ fn contact_events_carry_the_normal_and_depth() {
     // Ball (8) at 185 against the wall's left face at 190: 3 units deep, normal +x from a to b.
     assert_eq!(*seen.lock().unwrap(), [(1, 2, Vec2::new(1.0, 0.0), 3.0)]);
 }
+
+#[test]
+fn a_moving_platform_carries_what_stands_on_it() {
+    let (mut def, _, _) = platformer();
+    // The floor becomes a kinematic platform moving right.
+    def.archetypes[1].collider.as_mut().unwrap().body = BodyKind::Kinematic;
+    def.levels[0].placements[1].overrides.velocity = Some(Vec2::new(60.0, 0.0));
+    let mut g = plain(def);
+    run(&mut g, 60);
+    let (p0, _) = state(&g, 1);
+    let (f0, _) = state(&g, 2);
+    run(&mut g, 60);
+    let (p1, v) = state(&g, 1);
+    let (f1, _) = state(&g, 2);
+    assert!((f1.x - f0.x - 60.0).abs() < 1e-3);
+    assert!(
+        ((p1.x - p0.x) - (f1.x - f0.x)).abs() < 1e-2 && (v.x - 60.0).abs() < 1e-3,
+        "the rider moved {} with the platform's {}",
+        p1.x - p0.x,
+        f1.x - f0.x
+    );
+    assert!((p1.y + 18.0).abs() < 0.5, "still standing: {p1:?}");
+}
+
+#[test]
+fn a_body_across_the_seam_of_two_tiles_is_lifted_once() {
+    // Two floor tiles meeting at x = 0; the body lands across the seam.
+    let rest = |tiles: &[f32]| {
+        let (mut def, _, _) = platformer();
+        def.archetypes[1].collider.as_mut().unwrap().shape = Shape::Box {
+            half: Vec2::new(50.0, 10.0),
+        };
+        def.levels[0].placements.truncate(1);
+        def.levels[0].placements[0].pos = Vec2::new(0.0, -40.0);
+        for &x in tiles {
+            place(&mut def, ArchetypeId(1), x, 0.0);
+        }
+        let mut g = plain(def);
+        let mut ys = Vec::new();
+        for _ in 0..120 {
+            run(&mut g, 1);
+            ys.push(state(&g, 1).0.y);
+        }
+        ys
+    };
+    let seam = rest(&[-50.0, 50.0]);
+    let whole = rest(&[0.0]);
+    assert_eq!(seam, whole, "the seam behaves like one tile");
+}

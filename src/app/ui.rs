@@ -68,6 +68,14 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
     // The help line, wrapped to the window's width, at the bottom.
     let help = wrap(body, &runner.help_line(), w - 2.0 * pad);
     let help_top = h - pad - line * help.len() as f32;
+    // A dark band, so the help reads over any background.
+    ui.panels.push((
+        0.0,
+        help_top - pad / 2.0,
+        w,
+        h - help_top + pad / 2.0,
+        Color::rgba(0, 0, 0, 110),
+    ));
     for (i, l) in help.into_iter().enumerate() {
         ui.labels.push(label(
             l,

@@ -11,12 +11,16 @@ use ludus_core::*;
 use std::io::Write;
 
 /// Turns `--input` lines into each tick's `TickInput`: a line applies at its tick; held
-/// buttons and axis values persist until a later line changes them.
+/// buttons and axis values persist until a later line changes them, or until the level
+/// changes: then, as in the window, held buttons are cancelled and axes return to rest, and a
+/// later line must press them again.
 #[derive(Debug, Default)]
 pub struct PerTick {
     lines: Vec<Line>,
     next: usize,
     held: TickInput,
+    /// Buttons cancelled by a level change, reported with the next input.
+    cancelled: u64,
 }
 
 impl PerTick {
@@ -25,7 +29,15 @@ impl PerTick {
             lines,
             next: 0,
             held: TickInput::neutral(),
+            cancelled: 0,
         }
+    }
+
+    /// A new level began: what was held is let go (cancelled, not released).
+    pub fn level_changed(&mut self) {
+        self.cancelled |= self.held.held;
+        self.held.held = 0;
+        self.held.axes.iter_mut().for_each(|a| *a = 0.0);
     }
 
     /// The input of `tick` (ticks must be asked in increasing order).
@@ -33,7 +45,7 @@ impl PerTick {
         while self.next < self.lines.len() && self.lines[self.next].tick.is_some_and(|t| t < tick) {
             self.next += 1;
         }
-        match self.lines.get(self.next) {
+        let mut input = match self.lines.get(self.next) {
             Some(l) if l.tick == Some(tick) => {
                 self.next += 1;
                 l.apply_to(&mut self.held)
@@ -44,7 +56,9 @@ impl PerTick {
                 pointer: self.held.pointer,
                 ..TickInput::default()
             },
-        }
+        };
+        input.cancelled |= std::mem::take(&mut self.cancelled) & !input.held;
+        input
     }
 }
 
@@ -188,27 +202,34 @@ impl HeadlessRun {
         let turns = self.game.def().tick.mode == TickMode::Turns;
         let mut per_tick = PerTick::new(lines);
         for step in 1..=steps {
-            if turns && self.game.world().tick() == 0 {
-                match self.follow(&TickInput::neutral()) {
-                    Ok(true) => {}
-                    Ok(false) => break,
-                    Err(f) => return Some(f),
-                }
+            let level = self.game.world().id();
+            let ended = self.run_step(&mut per_tick, step, turns);
+            if self.game.world().id() != level {
+                per_tick.level_changed();
             }
-            if self.error.is_some() {
-                break;
-            }
-            let input = per_tick.input(step);
-            if turns && input.pressed == 0 {
-                continue;
-            }
-            match self.follow(&input) {
+            match ended {
                 Ok(true) => {}
                 Ok(false) => break,
                 Err(f) => return Some(f),
             }
         }
         None
+    }
+
+    /// One `--input` step (see [`run_input`](Self::run_input)). `Ok(false)`: stop (the game
+    /// is over, or the run hit an error).
+    fn run_step(&mut self, per_tick: &mut PerTick, step: u64, turns: bool) -> Result<bool, Fault> {
+        if self.error.is_some() {
+            return Ok(false);
+        }
+        if turns && self.game.world().tick() == 0 && !self.follow(&TickInput::neutral())? {
+            return Ok(false);
+        }
+        let input = per_tick.input(step);
+        if turns && input.pressed == 0 {
+            return Ok(true);
+        }
+        self.follow(&input)
     }
 
     /// Runs one tick and follows the game's flow: a level switch happens now, between ticks.
@@ -293,6 +314,9 @@ impl Simulation for HeadlessRun {
         let status = self.game.load(request);
         if matches!(status, LoadStatus::Ready(_)) {
             self.new_segment(matches!(request, LoadRequest::Switch(_)));
+            if let Some(p) = &mut self.per_tick {
+                p.level_changed();
+            }
         }
         status
     }

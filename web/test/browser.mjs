@@ -21,7 +21,11 @@
 // fault in both, and in the live page it shows the fault screen while the page lives on;
 // 7. its level uses every motion key (bodies, bounce, friction, wrap, gravity, drag, rotation,
 // thrust and platformer control): a long run with input has every tick's state hash equal in
-// the page and natively.
+// the page and natively;
+//
+// and for the motion examples (breakout, asteroids, platformer), each built for the web in a
+// folder of its name: 8. the page draws it, and its recorded winning play (examples/NAME/tests/
+// win.jsonl) reaches the same end in the page as natively, every tick's state hash equal.
 //
 // Exit status 0 when every check passed; each failure is printed.
 
@@ -332,6 +336,36 @@ try {
     motionDiff === -1 ? "600 ticks" : `first difference at tick ${motionDiff + 1}`,
   );
   await probe.close();
+
+  // 8. The motion examples: drawn, and their winning plays identical in the page.
+  for (const name of ["breakout", "asteroids", "platformer"]) {
+    const dir = fileURLToPath(new URL(`../../examples/${name}`, import.meta.url));
+    const winFile = join(dir, "tests", "win.jsonl");
+    const win = readFileSync(winFile, "utf8");
+    const page = await open(name, null, new URL(`${name}/`, site).href);
+    await page.waitForTimeout(500);
+    const shot = await analyse(page, await canvasShot(page));
+    check(shot.colours > 4, `${name} draws in the page`, `${shot.colours} colours`);
+    const limit = 20000;
+    const web = await page.evaluate(
+      ([text, ticks]) => {
+        const r = window.ludus.sim(text, ticks, { trace: true });
+        return { summary: r.summary, hashes: r.trace.map((t) => t.hash) };
+      },
+      [win, limit],
+    );
+    const traceFile = join(work, `${name}.trace`);
+    const nat = JSON.parse(native(["sim", dir, "--input", winFile, "--ticks", String(limit), "--trace", traceFile]).stdout);
+    const natHashes = readFileSync(traceFile, "utf8").trim().split("\n").map((l) => JSON.parse(l).hash);
+    const same = web.hashes.length === natHashes.length && web.hashes.every((h, i) => h === natHashes[i]);
+    check(
+      same && web.summary.hash === nat.hash && JSON.stringify(web.summary.game_over) === JSON.stringify(nat.game_over),
+      `${name}'s winning play ends the same in the page as natively, every tick`,
+      `${JSON.stringify(web.summary.game_over)} after ${web.summary.ticks} ticks`,
+    );
+    check(web.summary.game_over?.message?.startsWith("YOU WIN"), `${name}'s winning play wins in the page`);
+    await page.close();
+  }
 } catch (e) {
   check(false, "the test ran to the end", e.stack || String(e));
 } finally {

@@ -11,13 +11,21 @@ pub(crate) struct Body {
     pub archetype: ArchetypeId,
     pub tags: u64,
     pub pos: Vec2,
-    pub vel: Vec2,
     pub shape: Shape,
     pub layer: u32,
     pub mask: u32,
     pub push: u32,
     pub trigger: bool,
     pub stay: bool,
+    /// Its push properties: an index into [`Broadphase::physics`](super::Broadphase), or
+    /// [`Body::PLAIN`] for a dynamic body of mass 1 without bounce, friction or footing (the
+    /// common case, whose pushes are plain half-and-half corrections).
+    pub phys: u32,
+}
+
+/// How a body that is not plain takes part in pushes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Phys {
     /// 0 for static and kinematic bodies: never pushed.
     pub inv_mass: f32,
     /// Its pushing contacts change velocities (a non-dynamic body, or one with a bounce).
@@ -29,7 +37,20 @@ pub(crate) struct Body {
     pub footing: bool,
 }
 
+impl Phys {
+    /// A plain body's properties.
+    pub const PLAIN: Phys = Phys {
+        inv_mass: 1.0,
+        responds: false,
+        bounce: 0.0,
+        friction: 0.0,
+        footing: false,
+    };
+}
+
 impl Body {
+    pub const PLAIN: u32 = u32::MAX;
+
     pub(crate) fn queries(&self) -> u32 {
         self.mask | self.push
     }

@@ -85,10 +85,17 @@ pub(crate) struct Broadphase {
     stop: Option<Overflow>,
     /// Push corrections per body (see [`Broadphase::respond`]).
     pub offsets: Vec<Vec2>,
-    /// Velocities after the responses, per body.
+    /// Velocities after the responses, per body (empty when no contact needed them).
     pub velocities: Vec<Vec2>,
-    /// Bodies with footing that stood on something.
-    pub grounded: Vec<bool>,
+    /// Bodies whose velocity a response changed (repeats possible).
+    pub turned: Vec<u32>,
+    /// Bodies with footing that stood on something: the velocity of what they stood on
+    /// (empty when none did).
+    pub grounded: Vec<Option<Vec2>>,
+    /// Push properties of the bodies that are not plain (see [`Body::phys`]).
+    pub physics: Vec<body::Phys>,
+    /// Per body, the corrections from immovable bodies, kept as the largest each way per axis.
+    fixed: Vec<Option<(Vec2, Vec2)>>,
 }
 
 /// A body's position, size, layers and flags, for the passes over every body.

@@ -86,7 +86,6 @@ mod tests {
             archetype: ArchetypeId(0),
             tags: 0,
             pos: Vec2::new(x, y),
-            vel: Vec2::ZERO,
             shape: if boxed {
                 Shape::Box {
                     half: Vec2::new(r, r * 0.5),
@@ -99,11 +98,7 @@ mod tests {
             push: 0,
             trigger: false,
             stay: false,
-            inv_mass: 1.0,
-            responds: false,
-            bounce: 0.0,
-            friction: 0.0,
-            footing: false,
+            phys: Body::PLAIN,
         }
     }
 

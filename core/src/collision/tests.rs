@@ -12,7 +12,6 @@ fn body(seq: u64, x: f32, y: f32, r: f32, boxed: bool, layer: u32, mask: u32) ->
         archetype: ArchetypeId(0),
         tags: 0,
         pos: Vec2::new(x, y),
-        vel: Vec2::ZERO,
         shape: if boxed {
             Shape::Box {
                 half: Vec2::new(r, r * 0.5),
@@ -25,11 +24,7 @@ fn body(seq: u64, x: f32, y: f32, r: f32, boxed: bool, layer: u32, mask: u32) ->
         push: 0,
         trigger: false,
         stay: false,
-        inv_mass: 1.0,
-        responds: false,
-        bounce: 0.0,
-        friction: 0.0,
-        footing: false,
+        phys: Body::PLAIN,
     }
 }
 

@@ -7,7 +7,8 @@
 //!   part) adds `facing * accel * thrust * dt` to the velocity; the facing is the angle's unit
 //!   vector. Drag and a speed limit come from the archetype's motion rules.
 //! - **platformer**: `run` sets the velocity along the ground (perpendicular to up) to
-//!   `run * speed`, at once or by at most `accel * dt` per tick, leaving the vertical part to
+//!   `run * speed` plus the ground's own velocity along it (a moving platform carries what
+//!   stands on it), at once or by at most `accel * dt` per tick, leaving the vertical part to
 //!   gravity. A jump press is remembered for `buffer` ticks; it jumps when the body stood on
 //!   something within the last `coyote + 1` ticks, setting the upward speed to `jump_speed`.
 //!   Releasing jump while still rising multiplies the upward speed by `cut`, once.
@@ -96,9 +97,20 @@ pub(crate) fn steer(
         }
         ControlKind::Platformer(p) => {
             let right = Vec2::new(-s.up.y, s.up.x);
+            let grounded = footing.as_ref().is_some_and(|f| {
+                f.grounded_at
+                    .is_some_and(|g| s.tick.saturating_sub(g) <= u64::from(p.coyote) + 1)
+            });
+            // Running is relative to the ground: a moving platform carries what stands on it.
+            let carried = match &footing {
+                Some(f) if f.grounded_at.is_some_and(|g| s.tick.saturating_sub(g) <= 1) => {
+                    f.ground_velocity.dot(right)
+                }
+                _ => 0.0,
+            };
             let run = value(s.input, p.run).clamp(-1.0, 1.0);
             let along = v.dot(right);
-            let target = run * speed;
+            let target = run * speed + carried;
             let next = if p.accel > 0.0 {
                 approach(
                     Vec2::new(along, 0.0),
@@ -119,9 +131,6 @@ pub(crate) fn steer(
             if s.input.pressed(jump) {
                 f.jump_pressed_at = Some(s.tick);
             }
-            let grounded = f
-                .grounded_at
-                .is_some_and(|g| s.tick.saturating_sub(g) <= u64::from(p.coyote) + 1);
             let buffered = f
                 .jump_pressed_at
                 .is_some_and(|t| s.tick.saturating_sub(t) <= u64::from(p.buffer));

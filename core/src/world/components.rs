@@ -188,11 +188,13 @@ pub struct Rotation {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StaticBody;
 
-/// Platformer control's memory between ticks: the last tick it stood on something, the tick
-/// jump was pressed (while waiting for ground) and whether a jump is still rising.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// Platformer control's memory between ticks: the last tick it stood on something and how
+/// fast that ground moved, the tick jump was pressed (while waiting for ground) and whether a
+/// jump is still rising.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Footing {
     pub grounded_at: Option<u64>,
+    pub ground_velocity: Vec2,
     pub jump_pressed_at: Option<u64>,
     pub rising: bool,
 }

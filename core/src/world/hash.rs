@@ -160,6 +160,7 @@ impl StateHash {
             if let Some(f) = footing {
                 b.u64(seq).u64(2);
                 b.u64(f.grounded_at.map_or(u64::MAX, |t| t));
+                b.f32(f.ground_velocity.x).f32(f.ground_velocity.y);
                 b.u64(f.jump_pressed_at.map_or(u64::MAX, |t| t));
                 b.u64(f.rising as u64);
                 parts[5] = parts[5].wrapping_add(b.take());

@@ -1,6 +1,7 @@
 //! Collision: broadphase pairs, pushes and velocity responses, footing, and the contact
 //! cache's enter/stay/exit events.
 
+use crate::collision::body::Phys;
 use crate::collision::contact::ContactKey;
 use crate::collision::{Body, CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow};
 use crate::def::{BodyKind, GameDef};
@@ -16,37 +17,49 @@ use crate::world::components::*;
 pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
     let bp = &mut world.scratch.broadphase;
     bp.bodies.clear();
-    for (e, id, t, v, c, tags, footing) in world.ecs.query_mut::<(
+    bp.physics.clear();
+    for (e, id, t, c, tags, footing) in world.ecs.query_mut::<(
         hecs::Entity,
         &Identity,
         &Position,
-        &Velocity,
         &Collider,
         Option<&Tags>,
         Option<&Footing>,
     )>() {
-        let c = c.0;
+        let c = &c.0;
+        let plain = c.body == BodyKind::Dynamic
+            && c.mass == 1.0
+            && c.bounce.is_none()
+            && c.friction == 0.0
+            && footing.is_none();
+        let phys = if plain {
+            Body::PLAIN
+        } else {
+            bp.physics.push(Phys {
+                inv_mass: match c.body {
+                    BodyKind::Dynamic => 1.0 / c.mass,
+                    BodyKind::Kinematic | BodyKind::Static => 0.0,
+                },
+                responds: c.body != BodyKind::Dynamic || c.bounce.is_some(),
+                bounce: c.bounce.unwrap_or(0.0),
+                friction: c.friction,
+                footing: footing.is_some(),
+            });
+            (bp.physics.len() - 1) as u32
+        };
         bp.bodies.push(Body {
             entity: e,
             seq: id.seq,
             archetype: id.archetype,
             tags: tags.map_or(0, |t| t.0),
             pos: t.0,
-            vel: v.0,
             shape: c.shape,
             layer: c.layer,
             mask: c.mask,
             push: c.push,
             trigger: c.trigger,
             stay: c.stay,
-            inv_mass: match c.body {
-                BodyKind::Dynamic => 1.0 / c.mass,
-                BodyKind::Kinematic | BodyKind::Static => 0.0,
-            },
-            responds: c.body != BodyKind::Dynamic || c.bounce.is_some(),
-            bounce: c.bounce.unwrap_or(0.0),
-            friction: c.friction,
-            footing: footing.is_some(),
+            phys,
         });
     }
     let max_pairs = def.limits.contacts_per_tick;
@@ -71,31 +84,36 @@ pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
 
     // Push apart and respond, accumulated in canonical pair order.
     let down = -super::up(def.physics.gravity);
-    if bp.respond(down) {
+    let ecs = &world.ecs;
+    let vel_of = |e: hecs::Entity| ecs.get::<&Velocity>(e).map_or(Vec2::ZERO, |v| v.0);
+    if bp.respond(down, vel_of) {
         for (i, off) in bp.offsets.iter().enumerate() {
-            let b = &bp.bodies[i];
-            let moved = *off != Vec2::ZERO;
-            let turned = b.vel != bp.velocities[i];
-            if !moved && !turned && !bp.grounded[i] {
-                continue;
+            if *off != Vec2::ZERO {
+                let e = bp.bodies[i].entity;
+                if let Ok(t) = world.ecs.query_one_mut::<&mut Position>(e) {
+                    let next = t.0 + *off;
+                    if next.is_finite() {
+                        t.0 = next;
+                    }
+                }
             }
-            let Ok((t, v, footing)) = world
+        }
+        for &i in &bp.turned {
+            let v = bp.velocities[i as usize];
+            if let Ok(vel) = world
                 .ecs
-                .query_one_mut::<(&mut Position, &mut Velocity, Option<&mut Footing>)>(b.entity)
-            else {
-                continue;
-            };
-            let next = t.0 + *off;
-            if moved && next.is_finite() {
-                t.0 = next;
+                .query_one_mut::<&mut Velocity>(bp.bodies[i as usize].entity)
+                && v.is_finite()
+            {
+                vel.0 = v;
             }
-            if turned && bp.velocities[i].is_finite() {
-                v.0 = bp.velocities[i];
-            }
-            if bp.grounded[i]
-                && let Some(f) = footing
+        }
+        for (i, ground) in bp.grounded.iter().enumerate() {
+            if let Some(ground) = ground
+                && let Ok(f) = world.ecs.query_one_mut::<&mut Footing>(bp.bodies[i].entity)
             {
                 f.grounded_at = Some(tick);
+                f.ground_velocity = *ground;
             }
         }
     }

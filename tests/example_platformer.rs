@@ -1,0 +1,370 @@
+//! The bundled platformer (examples/platformer), played end to end by the real binary: a
+//! recorded run that collects every coin over both levels wins, one that only holds right runs
+//! into the lava three times and loses, the winning run with one jump pressed outside the
+//! jump buffer or the coyote time, or held too long for a hop, loses a life where the recording
+//! does not, the winning run replays hash for hash, and the app draws the Meadow in a real window
+//! under Xvfb.
+//!
+//! The recorded inputs live in examples/platformer/tests/ and can be replayed by hand:
+//! `ludus sim examples/platformer --ticks 3000 --input examples/platformer/tests/win.jsonl`.
+//! Every motion in them (running, jumping, falling, landing, the lift) is the engine's; the
+//! game's script only scores, takes lives and ends the game.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn ludus() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ludus"))
+}
+
+fn game() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/platformer")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ludus-platformer-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `ludus sim examples/platformer --input INPUT --ticks TICKS --check-invariants` (plus
+/// `extra`): its summary, after checking it exited 0 without a fault.
+fn sim_file(input: &Path, ticks: u32, extra: &[&std::ffi::OsStr]) -> serde_json::Value {
+    let o = ludus()
+        .arg("sim")
+        .arg(game())
+        .arg("--input")
+        .arg(input)
+        .args(["--ticks", &ticks.to_string(), "--check-invariants"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "sim exits 0: {out} {err}");
+    let s: serde_json::Value = serde_json::from_str(out.trim())
+        .unwrap_or_else(|e| panic!("sim printed one JSON object ({e}): {out} {err}"));
+    assert_eq!(s["faulted"], false, "{s}");
+    s
+}
+
+/// The same, for a recorded input in examples/platformer/tests/.
+fn sim(input: &str, ticks: u32, extra: &[&std::ffi::OsStr]) -> serde_json::Value {
+    sim_file(&game().join("tests").join(input), ticks, extra)
+}
+
+/// win.jsonl with one line replaced (the line must be there once), run for `ticks`: the
+/// same play with one press or release moved.
+fn win_with(name: &str, line: &str, moved: &str, ticks: u32) -> serde_json::Value {
+    let win = std::fs::read_to_string(game().join("tests/win.jsonl")).unwrap();
+    assert_eq!(win.lines().filter(|l| *l == line).count(), 1, "{line}");
+    let dir = scratch(name);
+    let input = dir.join("input.jsonl");
+    std::fs::write(&input, win.replace(line, moved)).unwrap();
+    let s = sim_file(&input, ticks, &[]);
+    std::fs::remove_dir_all(dir).ok();
+    s
+}
+
+#[test]
+fn the_platformer_example_checks_clean() {
+    let o = ludus().arg("check").arg(game()).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out} {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        out.contains("ok (11 archetypes, 2 levels, 1 script"),
+        "{out}"
+    );
+}
+
+/// win.jsonl: right held from the first tick. The Meadow: two coins along the ground, a jump
+/// for the third, a buffered jump (pressed four ticks before landing) over the first lava pit
+/// for the fourth, a jump over the spike for the fifth, onto the first ledge for the sixth, a
+/// coyote jump (pressed three ticks after running off the ledge) onto the second for the
+/// seventh, down to the last for the eighth, and the flag at tick 598.
+#[test]
+fn the_recorded_run_reaches_the_cliffs_with_its_coins_and_lives() {
+    let s = sim("win.jsonl", 600, &[]);
+    assert_eq!(s["level"], "cliffs", "{s}");
+    assert_eq!(s["world_tick"], 2, "the Cliffs began at tick 599: {s}");
+    assert_eq!(s["game_over"], serde_json::Value::Null, "{s}");
+    // Eight coins at 10 and the flag's 100 came along through ludus.load_level.
+    assert_eq!(s["score"], 180, "{s}");
+    assert_eq!(s["vars"]["coins"], 8, "{s}");
+    assert_eq!(s["vars"]["lives"], 3, "{s}");
+    assert_eq!(s["vars"]["where"], "The Cliffs", "{s}");
+}
+
+/// The Cliffs: a jump over the spike for a coin, a wait at the pit's edge for the lift, a jump
+/// onto it, two coins on the ride up, a short jump off it onto the clifftop for another, a
+/// three-tick hop over the clifftop's spike (under the spikes hanging above it) for the next,
+/// two more below the cliff and the flag at the Cliffs' tick 651.
+#[test]
+fn the_recorded_run_collects_every_coin_and_wins() {
+    let s = sim("win.jsonl", 3000, &[]);
+    assert_eq!(s["level"], "cliffs", "{s}");
+    assert_eq!(
+        s["game_over"]["message"], "YOU WIN with 15 of 15 coins",
+        "{s}"
+    );
+    assert_eq!(s["game_over"]["tick"], 651, "{s}");
+    // The Meadow ran 598 ticks, the Cliffs 651; the run stops at the game over.
+    assert_eq!(s["ticks"], 1249, "{s}");
+    assert_eq!(s["world_tick"], 651, "{s}");
+    // 15 coins at 10 and two flags at 100.
+    assert_eq!(s["score"], 350, "{s}");
+    assert_eq!(s["vars"]["coins"], 15, "{s}");
+    assert_eq!(s["vars"]["lives"], 3, "not a scratch: {s}");
+    assert_eq!(s["vars"]["banner"], "", "{s}");
+    // The Cliffs' 24 placements less its seven coins.
+    assert_eq!(s["entities"], 17, "{s}");
+}
+
+/// lose.jsonl: right held and nothing else. The hopper picks up the two coins along the
+/// ground and runs into the first lava pit, three times (the coins stay taken); the third
+/// ends the game.
+#[test]
+fn running_into_the_lava_three_times_loses() {
+    let s = sim("lose.jsonl", 3000, &[]);
+    assert_eq!(s["level"], "meadow", "{s}");
+    assert_eq!(s["game_over"]["message"], "GAME OVER", "{s}");
+    assert_eq!(s["game_over"]["tick"], 735, "{s}");
+    assert_eq!(s["ticks"], 735, "{s}");
+    assert_eq!(s["score"], 20, "{s}");
+    assert_eq!(s["vars"]["coins"], 2, "{s}");
+    assert_eq!(s["vars"]["lives"], 0, "{s}");
+    // The Meadow's 28 placements less the two coins.
+    assert_eq!(s["entities"], 26, "{s}");
+}
+
+/// The first pit's jump is pressed at tick 218, four ticks before the landing at 222: the
+/// buffer (6 ticks) keeps it, and the hopper takes the coin over the pit. Pressed at 212, ten
+/// ticks before, it is forgotten: the hopper lands, runs on into the lava at tick 245 and is
+/// sent back to the start.
+#[test]
+fn a_jump_pressed_too_long_before_landing_is_forgotten() {
+    let s = sim("win.jsonl", 300, &[]);
+    assert_eq!(s["vars"]["lives"], 3, "buffered: {s}");
+    assert_eq!(s["vars"]["coins"], 4, "buffered: {s}");
+    assert_eq!(s["vars"]["banner"], "", "buffered: {s}");
+    let s = win_with(
+        "buffer",
+        r#"{"tick":218,"press":["jump"]}"#,
+        r#"{"tick":212,"press":["jump"]}"#,
+        300,
+    );
+    assert_eq!(s["game_over"], serde_json::Value::Null, "{s}");
+    assert_eq!(s["vars"]["lives"], 2, "{s}");
+    assert_eq!(s["vars"]["coins"], 3, "{s}");
+    assert_eq!(s["score"], 30, "{s}");
+    assert_eq!(s["vars"]["banner"], "OUCH", "{s}");
+}
+
+/// The jump to the second ledge is pressed at tick 473, three ticks after running off the
+/// first (coyote time is 6 ticks), and lands on it by its coin at 506. Pressed at 480 it comes
+/// too late: the hopper falls into the wide pit's lava at 497.
+#[test]
+fn a_jump_pressed_too_long_after_running_off_a_ledge_is_too_late() {
+    let s = sim("win.jsonl", 520, &[]);
+    assert_eq!(s["vars"]["lives"], 3, "in coyote time: {s}");
+    assert_eq!(s["vars"]["coins"], 7, "in coyote time: {s}");
+    assert_eq!(s["vars"]["banner"], "", "in coyote time: {s}");
+    let s = win_with(
+        "coyote",
+        r#"{"tick":473,"press":["jump"]}"#,
+        r#"{"tick":480,"press":["jump"]}"#,
+        520,
+    );
+    assert_eq!(s["game_over"], serde_json::Value::Null, "{s}");
+    assert_eq!(s["vars"]["lives"], 2, "{s}");
+    assert_eq!(s["vars"]["coins"], 6, "{s}");
+    assert_eq!(s["vars"]["banner"], "OUCH", "{s}");
+}
+
+/// The clifftop hop is jump held for three ticks (1080 to 1083): cut short, it clears the
+/// spike below, passes under the two hanging above and takes the coin between them. Held
+/// until 1095 it rises into the hanging spikes (at tick 1086).
+#[test]
+fn holding_jump_through_the_hop_hits_the_hanging_spikes() {
+    let s = sim("win.jsonl", 1120, &[]);
+    assert_eq!(s["level"], "cliffs", "{s}");
+    assert_eq!(s["vars"]["lives"], 3, "the hop: {s}");
+    assert_eq!(s["vars"]["coins"], 13, "the hop: {s}");
+    let s = win_with(
+        "cut",
+        r#"{"tick":1083,"release":["jump"]}"#,
+        r#"{"tick":1095,"release":["jump"]}"#,
+        1120,
+    );
+    assert_eq!(s["level"], "cliffs", "{s}");
+    assert_eq!(s["game_over"], serde_json::Value::Null, "{s}");
+    assert_eq!(s["vars"]["lives"], 2, "{s}");
+    assert_eq!(s["vars"]["coins"], 12, "{s}");
+    assert_eq!(s["vars"]["banner"], "OUCH", "{s}");
+}
+
+#[test]
+fn a_recording_of_the_winning_run_replays_identically_across_the_level_switch() {
+    let dir = scratch("replay");
+    let rec = dir.join("win.rec");
+    let s = sim("win.jsonl", 3000, &["--record".as_ref(), rec.as_os_str()]);
+    assert_eq!(s["ticks"], 1249, "{s}");
+    let o = ludus().arg("replay").arg(&rec).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out} {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        out.contains("replayed 1249 ticks of Hop: every state hash matches"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+// The window test, as in tests/window.rs.
+
+fn xvfb_available() -> bool {
+    let found = Command::new("sh")
+        .args(["-c", "command -v xvfb-run"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let required = std::env::var_os("LUDUS_REQUIRE_WINDOW_TESTS").is_some();
+    assert!(
+        found || !required,
+        "xvfb-run is required (LUDUS_REQUIRE_WINDOW_TESTS is set)"
+    );
+    if !found {
+        eprintln!("window test skipped: xvfb-run is not installed (apt-get install xvfb xauth)");
+    }
+    found
+}
+
+/// Counts pixels within `tol` of a colour.
+fn count(px: &[u8], rgb: [u8; 3], tol: i32) -> usize {
+    px.chunks(4)
+        .filter(|p| (0..3).all(|i| (p[i] as i32 - rgb[i] as i32).abs() <= tol))
+        .count()
+}
+
+/// The player holds right for 40 frames, then lets go and waits 40 more. The game runs on wall
+/// time (each frame runs 1 to 4 ticks), so the hopper stops somewhere between x = 200 and 700
+/// on the first stretch of ground, before the first pit: the test asserts only what is true
+/// anywhere there.
+#[test]
+fn the_app_draws_the_meadow_the_hopper_standing_on_the_ground_and_the_hud_under_xvfb() {
+    if !xvfb_available() {
+        return;
+    }
+    let dir = scratch("window");
+    let shot = dir.join("shot.png");
+    let script = dir.join("script.jsonl");
+    let mut lines = "{}\n".repeat(10);
+    lines.push_str("{\"axis\":{\"run\":1}}\n");
+    lines.push_str(&"{}\n".repeat(39));
+    lines.push_str("{\"axis\":{\"run\":0}}\n");
+    lines.push_str(&"{}\n".repeat(39));
+    let frames = lines.lines().count();
+    std::fs::write(&script, lines).unwrap();
+    let o = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1024x768x24"])
+        .arg(env!("CARGO_BIN_EXE_ludus"))
+        .arg("run")
+        .arg(game())
+        .args([
+            "--frames-max",
+            &frames.to_string(),
+            "--fps-cap",
+            "60",
+            "--no-watch",
+            "--script",
+        ])
+        .arg(&script)
+        .arg("--screenshot")
+        .arg(&shot)
+        .env("LUDUS_NO_AUDIO", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "the app exits cleanly: {err}");
+    let bytes = std::fs::read(&shot).expect("the app wrote its frame");
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut px = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut px).unwrap();
+    assert_eq!((info.width, info.height), (1024, 768));
+    let px = &px[..info.buffer_size()];
+    let total = px.len() / 4;
+    // The view is 640 x 480 world units drawn at 1.6 pixels per unit, its bottom on the
+    // level's floor (y = 320), so the ground's top (y = 200) is the pixel row 576.
+    let sky = count(px, [0x4f, 0x8f, 0xc0], 3);
+    let ground = count(px, [0x5b, 0x8c, 0x3a], 3);
+    let hopper = count(px, [0xf1, 0x5b, 0xb5], 10);
+    let coins = count(px, [0xff, 0xd1, 0x66], 10);
+    let title = count(px, [0xff, 0xe8, 0xa3], 40);
+    let text = px
+        .chunks(4)
+        .filter(|p| p[0] > 200 && p[1] > 200 && p[2] > 200)
+        .count();
+    assert!(
+        sky > total / 2,
+        "mostly sky, not dimmed by a banner: {sky}/{total}"
+    );
+    // 1024 x 192 pixels of ground, less the help lines over it.
+    assert!(ground > 150_000, "the ground: {ground} pixels");
+    // A 24 x 32 unit box: about 38 x 51 pixels, once.
+    assert!(
+        (1_600..2_300).contains(&hopper),
+        "one hopper: {hopper} pixels"
+    );
+    // A 16-unit coin is about 400 pixels (its rim aside); wherever the hopper stopped, the
+    // first, second or third coin is in view.
+    assert!(coins > 250, "coins: {coins} pixels");
+    assert!(title > 100, "the level's name at the top: {title} pixels");
+    assert!(
+        text > 300,
+        "coins, lives, score and the hint: {text} pixels"
+    );
+
+    // The hopper stands on the ground: the row under its lowest pixels is ground.
+    let at = |x: usize, y: usize| &px[(y * 1024 + x) * 4..(y * 1024 + x) * 4 + 3];
+    let pink = |p: &[u8]| {
+        (p[0] as i32 - 0xf1).abs() <= 10
+            && (p[1] as i32 - 0x5b).abs() <= 10
+            && (p[2] as i32 - 0xb5).abs() <= 10
+    };
+    let (mut bottom, mut xs) = (0, Vec::new());
+    for y in 0..768 {
+        for x in 0..1024 {
+            if pink(at(x, y)) {
+                if y > bottom {
+                    bottom = y;
+                    xs.clear();
+                }
+                if y == bottom {
+                    xs.push(x);
+                }
+            }
+        }
+    }
+    assert!(
+        (570..=578).contains(&bottom),
+        "the hopper's feet are on the ground's top (row 576): row {bottom}"
+    );
+    let mid = xs[xs.len() / 2];
+    let below = at(mid, bottom + 1);
+    assert!(
+        (below[0] as i32 - 0x5b).abs() <= 3
+            && (below[1] as i32 - 0x8c).abs() <= 3
+            && (below[2] as i32 - 0x3a).abs() <= 3,
+        "ground right under the hopper: {below:?} at ({mid}, {})",
+        bottom + 1
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
