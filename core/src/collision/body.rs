@@ -51,6 +51,7 @@ impl Phys {
 impl Body {
     pub const PLAIN: u32 = u32::MAX;
 
+    #[cfg(test)]
     pub(crate) fn queries(&self) -> u32 {
         self.mask | self.push
     }

@@ -19,11 +19,14 @@
 
 pub(crate) mod body;
 pub(crate) mod contact;
+mod grid;
 pub(crate) mod narrow;
 mod response;
 
 pub(crate) use crate::collision::body::Body;
+use crate::collision::grid::Grid;
 use crate::collision::narrow::overlap;
+use crate::def::{ArchetypeId, Shape};
 use crate::limits::push_within;
 use crate::math::Vec2;
 
@@ -59,22 +62,43 @@ pub(crate) enum Overflow {
 }
 
 /// Reusable scratch for one tick's collision pass.
+///
+/// A tick fills it in four steps: [`add`](Self::add) every collider (a compact record each),
+/// [`plan`](Self::plan) (who looks for whom, the cell, which colliders can be in a pair), then
+/// [`fill`](Self::fill) the full [`Body`] of exactly the colliders [`wanted`](Self::wanted)
+/// (every one when most bodies look for others; only those near a looking body otherwise), then
+/// [`search`](Self::search). Indices given to `add` ("collider indices") are positions in the
+/// order of the calls; [`Pair::i`] and [`Pair::j`] index [`bodies`](Self::bodies).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Broadphase {
+    /// Full records of the colliders that can be in a pair, in collider order.
     pub bodies: Vec<Body>,
-    /// Bucket of each body (`u32::MAX` for large bodies).
+    /// Per collider: its index in `bodies`, [`WANTED`] before it is filled, or [`UNUSED`].
+    full: Vec<u32>,
+    /// When not every collider is wanted: the wanted ones, ascending.
+    pub wanted_list: Vec<u32>,
+    every: bool,
+    /// Bucket of each binned collider.
     keys: Vec<u32>,
     starts: Vec<u32>,
     fill: Vec<u32>,
     /// Compact copies of the binned bodies, sorted by bucket.
     sorted: Vec<Compact>,
-    /// What the passes over all bodies read, 24 bytes per body.
+    /// Every collider: what the passes over all of them read.
     hot: Vec<Hot>,
     /// Per archetype: largest extent and body count.
     arch: Vec<(f32, usize)>,
+    /// Consecutive colliders of one archetype, layer and looks (hecs stores an archetype's
+    /// entities together, so a crowd is a few runs): statistics and classification are taken
+    /// per run.
+    runs: Vec<Run>,
     /// Small bodies with effective looks.
     queriers: Vec<u32>,
+    /// Sparse search: the small bodies that do not look, inside the queriers' box.
+    near: Vec<u32>,
     large: Vec<u32>,
+    /// The plan: cell, grid, and whether only the queriers are binned.
+    grid: Option<(Grid, bool)>,
     /// The pairs found, at most `max_pairs`.
     pub pairs: Vec<Pair>,
     max_pairs: usize,
@@ -98,15 +122,45 @@ pub(crate) struct Broadphase {
     fixed: Vec<Option<(Vec2, Vec2)>>,
 }
 
-/// A body's position, size, layers and flags, for the passes over every body.
+/// Consecutive colliders `start..start + len` of one archetype, layer and raw looks.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    start: u32,
+    len: u32,
+    archetype: ArchetypeId,
+    layer: u32,
+    raw: u32,
+    /// Smallest and largest extent (NaN extents ignored unless all are NaN).
+    min: f32,
+    max: f32,
+    /// Every position is finite.
+    finite: bool,
+    /// Effective looks (see [`Broadphase::plan`]).
+    looks: u32,
+}
+
+impl Run {
+    fn range(&self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+}
+
+/// [`Broadphase::full`]: a collider that cannot be in a pair this tick.
+const UNUSED: u32 = u32::MAX;
+/// [`Broadphase::full`]: a collider whose full record is wanted and not filled yet.
+const WANTED: u32 = u32::MAX - 1;
+
+/// A collider's position, size, layers and flags, for the passes over every collider.
 #[derive(Clone, Copy, Debug, Default)]
 struct Hot {
     x: f32,
     y: f32,
     extent: f32,
     layer: u32,
-    /// Effective looks after pass 2 (raw looks before).
+    /// Effective looks after [`Broadphase::plan`] for bodies it bins (raw looks before).
     looks: u32,
+    /// Raw looks: mask and push.
+    raw: u32,
     large: bool,
 }
 
@@ -118,61 +172,90 @@ struct Compact {
     extent: f32,
     layer: u32,
     looks: u32,
-    /// Original body index.
+    /// Collider index.
     index: u32,
     /// Grid row and column of the body's bucket.
     row: u32,
     col: u32,
 }
 
-#[inline]
-fn floor_i32(v: f32) -> i32 {
-    let i = v as i32;
-    if (i as f32) > v { i - 1 } else { i }
-}
-
-/// The bucket grid: `cols * rows` buckets that tile the plane by wrapping, so neighbouring cells
-/// are neighbouring buckets (grid rows are contiguous in memory) and memory stays linear in the
-/// number of bodies however far they spread. Far cells that share a bucket only add candidates,
-/// which the overlap test rejects.
-#[derive(Clone, Copy, Debug)]
-struct Grid {
-    inv_cell: f32,
-    cols: u32,
-    rows: u32,
-}
-
-impl Grid {
-    /// About two buckets per body; both sides are powers of two so wrapping is a mask.
-    fn new(n: usize, cell: f32) -> Grid {
-        let buckets = (n * 2).max(16);
-        let cols = ((buckets as f64).sqrt().ceil() as u32)
-            .next_power_of_two()
-            .max(4);
-        let rows = (buckets as u32).div_ceil(cols).next_power_of_two().max(4);
-        Grid {
-            inv_cell: 1.0 / cell,
-            cols,
-            rows,
-        }
-    }
-
-    fn len(&self) -> usize {
-        (self.cols * self.rows) as usize
-    }
-
-    /// Row and column of the bucket holding point `p`.
-    fn place(&self, p: Vec2) -> (u32, u32) {
-        let cx = floor_i32(p.x * self.inv_cell);
-        let cy = floor_i32(p.y * self.inv_cell);
-        // Two's complement and power-of-two sides: the mask is a Euclidean remainder.
-        (cy as u32 & (self.rows - 1), cx as u32 & (self.cols - 1))
-    }
-}
-
 impl Broadphase {
-    /// Finds every overlapping pair of `self.bodies` that either side looks for, sorted by
-    /// creation sequence key.
+    /// Starts a tick: forgets last tick's colliders.
+    pub fn begin(&mut self) {
+        self.hot.clear();
+        self.runs.clear();
+        self.bodies.clear();
+        self.physics.clear();
+    }
+
+    /// Adds the next collider (see the type's documentation).
+    #[inline(always)]
+    pub fn add(&mut self, archetype: ArchetypeId, pos: Vec2, shape: Shape, layer: u32, looks: u32) {
+        let extent = shape.extent();
+        let finite = pos.x.is_finite() & pos.y.is_finite();
+        match self.runs.last_mut() {
+            Some(r) if r.archetype == archetype && r.layer == layer && r.raw == looks => {
+                r.len += 1;
+                if extent != r.max {
+                    r.min = r.min.min(extent);
+                    r.max = r.max.max(extent);
+                }
+                r.finite &= finite;
+            }
+            _ => self.runs.push(Run {
+                start: self.hot.len() as u32,
+                len: 1,
+                archetype,
+                layer,
+                raw: looks,
+                min: extent,
+                max: extent,
+                finite,
+                looks: 0,
+            }),
+        }
+        self.hot.push(Hot {
+            x: pos.x,
+            y: pos.y,
+            extent,
+            layer,
+            looks,
+            raw: looks,
+            large: false,
+        });
+    }
+
+    /// Colliders added this tick.
+    pub fn len(&self) -> usize {
+        self.hot.len()
+    }
+
+    /// Collider `k`'s index in [`bodies`](Self::bodies), if it has a full record.
+    #[inline]
+    pub fn body_of(&self, k: usize) -> Option<usize> {
+        let b = self.full[k];
+        (b < WANTED).then_some(b as usize)
+    }
+
+    /// Whether every collider's full record is wanted (else see `wanted_list`).
+    pub fn every_wanted(&self) -> bool {
+        self.every
+    }
+
+    /// Whether collider `k`'s full record is wanted (see [`fill`](Self::fill)).
+    #[cfg(test)]
+    pub fn wanted(&self, k: usize) -> bool {
+        self.full[k] == WANTED
+    }
+
+    /// Gives collider `k`'s full record.
+    #[inline]
+    pub fn fill(&mut self, k: usize, body: Body) {
+        self.full[k] = self.bodies.len() as u32;
+        self.bodies.push(body);
+    }
+
+    /// Decides who looks for whom and which colliders can be in a pair (marking them wanted).
     ///
     /// - **Cell size**: `fixed` when the game sets one; otherwise twice the extent that covers
     ///   95% of the bodies (counted per archetype), grown to fit the largest querier (up to 16
@@ -182,68 +265,39 @@ impl Broadphase {
     ///   P looks at layer E and P has fewer bodies (ties by layer index), bodies of E leave P
     ///   to them. A crowd that looks at one player does not query at all: the player finds it.
     /// - **Sparse or dense**: when queriers are few (a player and its bullets among a crowd),
-    ///   only they are binned and every other body near them looks them up; otherwise every
-    ///   body is binned and each querier scans its 3x3 neighbourhood of buckets.
-    /// - **Large bodies** are tested against each other and against the bodies that can form a
-    ///   pair with them.
-    ///
-    /// At most `max_pairs` pairs are kept, and room for no more is ever reserved: the first
-    /// pair past it stops the search and returns `false`.
-    /// Likewise the search examines at most `budget` candidates (bodies in the buckets around
-    /// a querier, bodies a large body is tested against): piles of bodies that do not look at
-    /// each other, or a fixed cell far from the bodies' size, stop it instead of taking time
-    /// quadratic in the number of bodies.
-    ///
-    /// One function on purpose: it is a single pass over the grid whose loop state (bucket
-    /// bounds, budgets, the pair list) would otherwise be threaded through helpers on the
-    /// hottest path of the tick.
-    pub fn find_pairs(
-        &mut self,
-        fixed_cell: Option<f32>,
-        max_pairs: usize,
-        budget: u64,
-    ) -> Result<(), Overflow> {
-        self.pairs.clear();
+    ///   only they are binned and only the other bodies inside their bounding box (grown by a
+    ///   cell) look them up, so only those need full records; otherwise every body is binned
+    ///   and each querier scans its 3x3 neighbourhood of buckets.
+    pub fn plan(&mut self, fixed_cell: Option<f32>) {
         self.large.clear();
         self.queriers.clear();
-        self.max_pairs = max_pairs;
-        self.work = 0;
-        self.budget = budget;
-        self.stop = None;
-        let n = self.bodies.len();
+        self.near.clear();
+        self.grid = None;
+        self.wanted_list.clear();
+        self.every = false;
+        let n = self.hot.len();
+        self.full.clear();
         if n < 2 {
-            return Ok(());
+            self.full.resize(n, UNUSED);
+            return;
         }
-
-        // Pass 1: a compact hot copy, per-archetype extents, per-layer counts and common looks.
-        self.hot.clear();
+        // Per archetype: largest extent and count; per layer: count and shared looks.
         self.arch.clear();
-        let mut count = [0usize; 32];
-        let mut all = [u32::MAX; 32];
-        let mut present = 0u32;
-        for b in &self.bodies {
-            let extent = b.shape.extent();
-            let a = b.archetype.0 as usize;
+        let (mut count, mut all, mut present) = ([0usize; 32], [u32::MAX; 32], 0u32);
+        for r in &self.runs {
+            let a = r.archetype.0 as usize;
             if self.arch.len() <= a {
                 self.arch.resize(a + 1, (0.0, 0));
             }
             let e = &mut self.arch[a];
-            e.0 = e.0.max(extent);
-            e.1 += 1;
-            present |= b.layer;
-            if b.layer.count_ones() == 1 {
-                let l = b.layer.trailing_zeros() as usize;
-                count[l] += 1;
-                all[l] &= b.queries();
+            e.0 = e.0.max(r.max);
+            e.1 += r.len as usize;
+            present |= r.layer;
+            if r.layer.count_ones() == 1 {
+                let l = r.layer.trailing_zeros() as usize;
+                count[l] += r.len as usize;
+                all[l] &= r.raw;
             }
-            self.hot.push(Hot {
-                x: b.pos.x,
-                y: b.pos.y,
-                extent,
-                layer: b.layer,
-                looks: b.queries(),
-                large: false,
-            });
         }
         let mut covered = [0u32; 32];
         for own in 0..32 {
@@ -259,15 +313,20 @@ impl Broadphase {
             }
         }
 
-        // Pass 2: effective looks; the largest querier.
-        let mut biggest = 0.0f32;
-        for h in &mut self.hot {
-            h.looks &= present;
-            if h.layer.count_ones() == 1 {
-                h.looks &= !covered[h.layer.trailing_zeros() as usize];
+        // Effective looks, per kind of collider: the largest querier sets the cell.
+        let effective = |layer: u32, raw: u32| {
+            let looks = raw & present;
+            if layer.count_ones() == 1 {
+                looks & !covered[layer.trailing_zeros() as usize]
+            } else {
+                looks
             }
-            if h.looks != 0 {
-                biggest = biggest.max(h.extent * 2.0);
+        };
+        let mut biggest = 0.0f32;
+        for r in &mut self.runs {
+            r.looks = effective(r.layer, r.raw);
+            if r.looks != 0 {
+                biggest = biggest.max(r.max * 2.0);
             }
         }
         let cell = match fixed_cell.filter(|c| c.is_finite() && *c > 0.0) {
@@ -278,21 +337,114 @@ impl Broadphase {
             }
         };
 
-        // Pass 3: large bodies and small queriers.
+        // Large bodies and small queriers: whole runs at once where every body is small.
         let mut small = 0;
-        for (i, h) in self.hot.iter_mut().enumerate() {
-            if h.extent * 2.0 > cell || !(h.x.is_finite() && h.y.is_finite()) {
-                h.large = true;
-                self.large.push(i as u32);
-            } else {
-                small += 1;
-                if h.looks != 0 {
-                    self.queriers.push(i as u32);
+        let mut large_looks = false;
+        for r in &self.runs {
+            if r.finite && r.max * 2.0 <= cell {
+                small += r.len as usize;
+                if r.looks != 0 {
+                    self.queriers.extend(r.range().map(|i| i as u32));
+                    for h in &mut self.hot[r.range()] {
+                        h.looks = r.looks;
+                    }
+                }
+                continue;
+            }
+            for i in r.range() {
+                let h = &mut self.hot[i];
+                h.looks = r.looks;
+                if h.extent * 2.0 > cell || !(h.x.is_finite() && h.y.is_finite()) {
+                    h.large = true;
+                    large_looks |= h.raw != 0;
+                    self.large.push(i as u32);
+                } else {
+                    small += 1;
+                    if h.looks != 0 {
+                        self.queriers.push(i as u32);
+                    }
                 }
             }
         }
         let sparse = self.queriers.len() * 8 < small;
         let grid = Grid::new(if sparse { self.queriers.len() } else { small }, cell);
+        self.grid = Some((grid, sparse));
+        if !sparse || large_looks {
+            // Any body may pair: a large body that looks is tested against every one.
+            self.full.resize(n, WANTED);
+            self.every = true;
+            if !sparse {
+                // Every small body is binned with its effective looks.
+                for r in self.runs.iter().filter(|r| r.looks != r.raw) {
+                    for h in &mut self.hot[r.range()] {
+                        h.looks = r.looks;
+                    }
+                }
+                return;
+            }
+        } else {
+            self.full.resize(n, UNUSED);
+            for k in self.queriers.iter().chain(&self.large) {
+                self.full[*k as usize] = WANTED;
+            }
+            self.wanted_list
+                .extend(self.queriers.iter().chain(&self.large));
+        }
+        if self.queriers.is_empty() {
+            self.wanted_list.sort_unstable();
+            return;
+        }
+        // The queriers' bounding box, grown by a cell: bodies outside it cannot touch one.
+        let (mut lo, mut hi) = (Vec2::new(f32::MAX, f32::MAX), Vec2::new(f32::MIN, f32::MIN));
+        for &q in &self.queriers {
+            let q = &self.hot[q as usize];
+            lo = Vec2::new(lo.x.min(q.x), lo.y.min(q.y));
+            hi = Vec2::new(hi.x.max(q.x), hi.y.max(q.y));
+        }
+        let (lo, hi) = (lo - Vec2::new(cell, cell), hi + Vec2::new(cell, cell));
+        for r in self.runs.iter().filter(|r| r.looks == 0) {
+            for j in r.range() {
+                let b = &self.hot[j];
+                if b.large || b.x < lo.x || b.y < lo.y || b.x > hi.x || b.y > hi.y {
+                    continue;
+                }
+                self.near.push(j as u32);
+                self.full[j] = WANTED;
+            }
+        }
+        if !self.every {
+            self.wanted_list.extend_from_slice(&self.near);
+            self.wanted_list.sort_unstable();
+        }
+    }
+
+    /// Finds every overlapping pair of the planned colliders that either side looks for,
+    /// sorted by creation sequence key. Every wanted collider must have been filled.
+    ///
+    /// At most `max_pairs` pairs are kept, and room for no more is ever reserved: the first
+    /// pair past it stops the search and returns `false`.
+    /// Likewise the search examines at most `budget` candidates (bodies in the buckets around
+    /// a querier, bodies a large body is tested against): piles of bodies that do not look at
+    /// each other, or a fixed cell far from the bodies' size, stop it instead of taking time
+    /// quadratic in the number of bodies.
+    ///
+    /// One function on purpose: it is a single pass over the grid whose loop state (bucket
+    /// bounds, budgets, the pair list) would otherwise be threaded through helpers on the
+    /// hottest path of the tick.
+    pub fn search(&mut self, max_pairs: usize, budget: u64) -> Result<(), Overflow> {
+        self.pairs.clear();
+        self.max_pairs = max_pairs;
+        self.work = 0;
+        self.budget = budget;
+        self.stop = None;
+        let n = self.hot.len();
+        let Some((grid, sparse)) = self.grid else {
+            return Ok(());
+        };
+        debug_assert!(
+            !self.full.contains(&WANTED),
+            "a wanted collider was not filled"
+        );
         self.bin(&grid, sparse);
 
         // Binned queriers scan their 3x3 neighbourhood of buckets.
@@ -306,19 +458,10 @@ impl Broadphase {
             }
         }
         // Sparse: every other small body near a querier looks up the queriers around it.
-        if sparse && !self.sorted.is_empty() {
-            // The queriers' bounding box, grown by a cell: bodies outside it cannot touch one.
-            let (mut lo, mut hi) = (Vec2::new(f32::MAX, f32::MAX), Vec2::new(f32::MIN, f32::MIN));
-            for q in &self.sorted {
-                lo = Vec2::new(lo.x.min(q.x), lo.y.min(q.y));
-                hi = Vec2::new(hi.x.max(q.x), hi.y.max(q.y));
-            }
-            let (lo, hi) = (lo - Vec2::new(cell, cell), hi + Vec2::new(cell, cell));
-            for j in 0..n {
+        if sparse {
+            for ni in 0..self.near.len() {
+                let j = self.near[ni] as usize;
                 let b = self.hot[j];
-                if b.large || b.looks != 0 || b.x < lo.x || b.y < lo.y || b.x > hi.x || b.y > hi.y {
-                    continue;
-                }
                 let (row, col) = grid.place(Vec2::new(b.x, b.y));
                 self.neighbourhood(&grid, row, col, |bp, s, e| {
                     bp.spend(e - s);
@@ -354,18 +497,18 @@ impl Broadphase {
             }
             for lj in li + 1..self.large.len() {
                 let j = self.large[lj] as usize;
-                let (a, b) = (&self.bodies[i], &self.bodies[j]);
-                if a.queries() & b.layer != 0 || b.queries() & a.layer != 0 {
+                let (a, b) = (&self.hot[i], &self.hot[j]);
+                if a.raw & b.layer != 0 || b.raw & a.layer != 0 {
                     self.test(i, j);
                     if self.stop.is_some() {
                         return self.result();
                     }
                 }
             }
-            let (looks_i, layer_i) = (self.bodies[i].queries(), self.bodies[i].layer);
+            let (looks_i, layer_i) = (self.hot[i].raw, self.hot[i].layer);
             let relevant = |bp: &Broadphase, j: usize| {
-                let b = &bp.bodies[j];
-                looks_i & b.layer != 0 || b.queries() & layer_i != 0
+                let b = &bp.hot[j];
+                looks_i & b.layer != 0 || b.raw & layer_i != 0
             };
             if looks_i == 0 {
                 // Only bodies that look at its layer can pair with it; their effective looks
@@ -402,6 +545,28 @@ impl Broadphase {
         Ok(())
     }
 
+    /// The whole search over `self.bodies` as given (for tests): every body is a collider.
+    #[cfg(test)]
+    pub fn find_pairs(
+        &mut self,
+        fixed_cell: Option<f32>,
+        max_pairs: usize,
+        budget: u64,
+    ) -> Result<(), Overflow> {
+        let bodies = std::mem::take(&mut self.bodies);
+        self.begin();
+        for b in &bodies {
+            self.add(b.archetype, b.pos, b.shape, b.layer, b.queries());
+        }
+        self.plan(fixed_cell);
+        for (k, b) in bodies.into_iter().enumerate() {
+            if self.wanted(k) {
+                self.fill(k, b);
+            }
+        }
+        self.search(max_pairs, budget)
+    }
+
     /// How the search ended.
     fn result(&self) -> Result<(), Overflow> {
         self.stop.map_or(Ok(()), Err)
@@ -416,132 +581,9 @@ impl Broadphase {
         }
     }
 
-    /// Twice the extent covering 95% of the bodies, from the per-archetype statistics.
-    fn typical_cell(&mut self, n: usize) -> f32 {
-        self.arch.retain(|e| e.1 > 0);
-        self.arch.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let need = (n * 95).div_ceil(100);
-        let mut seen = 0;
-        for &(extent, count) in &self.arch {
-            seen += count;
-            if seen >= need {
-                return (extent * 2.0).max(1.0);
-            }
-        }
-        1.0
-    }
-
-    /// Counting sort into grid buckets, as compact records: the small queriers (sparse) or
-    /// every small body (dense).
-    fn bin(&mut self, grid: &Grid, sparse: bool) {
-        let size = grid.len();
-        self.keys.clear();
-        self.starts.clear();
-        self.starts.resize(size + 1, 0);
-        let place = |h: &Hot| {
-            let (row, col) = grid.place(Vec2::new(h.x, h.y));
-            row * grid.cols + col
-        };
-        if sparse {
-            for &i in &self.queriers {
-                let key = place(&self.hot[i as usize]);
-                self.keys.push(key);
-                self.starts[key as usize + 1] += 1;
-            }
-        } else {
-            for h in &self.hot {
-                let key = if h.large { u32::MAX } else { place(h) };
-                self.keys.push(key);
-                if key != u32::MAX {
-                    self.starts[key as usize + 1] += 1;
-                }
-            }
-        }
-        for k in 1..=size {
-            self.starts[k] += self.starts[k - 1];
-        }
-        self.sorted.clear();
-        self.sorted
-            .resize(self.starts[size] as usize, Compact::default());
-        self.fill.clear();
-        self.fill.extend_from_slice(&self.starts[..size]);
-        for (k, &key) in self.keys.iter().enumerate() {
-            if key == u32::MAX {
-                continue;
-            }
-            let i = if sparse { self.queriers[k] as usize } else { k };
-            let h = &self.hot[i];
-            let slot = &mut self.fill[key as usize];
-            self.sorted[*slot as usize] = Compact {
-                x: h.x,
-                y: h.y,
-                extent: h.extent,
-                layer: h.layer,
-                looks: h.looks,
-                index: i as u32,
-                row: key / grid.cols,
-                col: key % grid.cols,
-            };
-            *slot += 1;
-        }
-    }
-
-    /// Calls `f(self, start, end)` for the sorted ranges of the 3x3 buckets around a bucket;
-    /// the three buckets of one grid row are one contiguous range unless the row wraps.
-    fn neighbourhood(
-        &mut self,
-        grid: &Grid,
-        row: u32,
-        col: u32,
-        mut f: impl FnMut(&mut Self, usize, usize),
-    ) {
-        let (cols, rows) = (grid.cols, grid.rows);
-        let (cmask, rmask) = (cols - 1, rows - 1);
-        for dy in [rmask, 0, 1] {
-            let r = ((row + dy) & rmask) * cols;
-            if col >= 1 && col < cmask {
-                let s = self.starts[(r + col - 1) as usize] as usize;
-                let e = self.starts[(r + col + 2) as usize] as usize;
-                f(self, s, e);
-            } else {
-                for dx in [cmask, 0, 1] {
-                    let h = (r + ((col + dx) & cmask)) as usize;
-                    let (s, e) = (self.starts[h] as usize, self.starts[h + 1] as usize);
-                    f(self, s, e);
-                }
-            }
-        }
-    }
-
-    /// Tests querier `a` (at sorted position `qi`) against the sorted range `s..e`.
-    #[inline]
-    fn scan(&mut self, qi: usize, a: &Compact, s: usize, e: usize) {
-        self.spend(e - s);
-        if self.stop.is_some() {
-            return;
-        }
-        for k in s..e {
-            let b = self.sorted[k];
-            if a.looks & b.layer == 0 || k == qi {
-                continue;
-            }
-            // Found from both sides when both look: keep the lower index's find.
-            if b.looks & a.layer != 0 && b.index < a.index {
-                continue;
-            }
-            let (dx, dy) = (b.x - a.x, b.y - a.y);
-            let reach = a.extent + b.extent;
-            if dx * dx + dy * dy >= reach * reach {
-                continue;
-            }
-            self.test(a.index as usize, b.index as usize);
-            if self.stop.is_some() {
-                return;
-            }
-        }
-    }
-
+    /// Tests colliders `i` and `j` (collider indices) and keeps their pair if they touch.
     fn test(&mut self, i: usize, j: usize) {
+        let (i, j) = (self.full[i] as usize, self.full[j] as usize);
         let (a, b) = (&self.bodies[i], &self.bodies[j]);
         let report = a.mask & b.layer != 0 || b.mask & a.layer != 0;
         let trigger = a.trigger || b.trigger;

@@ -107,13 +107,15 @@ fn navigation(world: &mut SimWorld, def: &GameDef, completions: &mut Completions
     let Some(base) = &world.nav.base else {
         return;
     };
-    let goal = world
-        .ecs
-        .query_mut::<(&Identity, &Tags, &Position)>()
-        .into_iter()
-        .filter(|(_, tags, _)| tags.0 & nav.goal != 0)
-        .min_by_key(|(id, _, _)| id.seq)
-        .map(|(id, _, t)| (id.seq, t.0));
+    // The goal: the earliest created live entity with the goal tags.
+    let mut goal = None;
+    let s = &mut world.scratch;
+    world
+        .tagged
+        .each(&world.ecs, nav.goal, &mut s.tag_merge, |seq, e, _| {
+            goal = goal.or(Some((seq, e)));
+        });
+    let goal = goal.and_then(|(seq, e)| Some((seq, world.ecs.get::<&Position>(e).ok()?.0)));
     let Some((goal_seq, goal_pos)) = goal else {
         return;
     };
@@ -224,22 +226,25 @@ fn aims(world: &mut SimWorld, input: &TickInput) -> Vec<Aim> {
         return out;
     }
     let wanted = out.iter().fold(0u64, |acc, a| acc | a.1);
-    for (id, tags, t) in world.ecs.query_mut::<(&Identity, &Tags, &Position)>() {
-        if tags.0 & wanted == 0 {
-            continue;
-        }
-        for a in &mut out {
-            if a.0 == id.seq || tags.0 & a.1 == 0 {
-                continue;
+    let ecs = &world.ecs;
+    world
+        .tagged
+        .each(ecs, wanted, &mut world.scratch.tag_merge, |seq, e, tags| {
+            let Ok(t) = ecs.get::<&Position>(e) else {
+                return;
+            };
+            for a in &mut out {
+                if a.0 == seq || tags & a.1 == 0 {
+                    continue;
+                }
+                let d = (t.0 - a.2).length_squared();
+                if a.3
+                    .is_none_or(|(bd, bseq, _)| d < bd || (d == bd && seq < bseq))
+                {
+                    a.3 = Some((d, seq, t.0));
+                }
             }
-            let d = (t.0 - a.2).length_squared();
-            if a.3
-                .is_none_or(|(bd, bseq, _)| d < bd || (d == bd && id.seq < bseq))
-            {
-                a.3 = Some((d, id.seq, t.0));
-            }
-        }
-    }
+        });
     out
 }
 
@@ -332,41 +337,65 @@ fn entity_random(seed: u64, seq: u64, tick: u64) -> f32 {
 }
 
 fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64) {
-    // Candidate targets of every behaviour that looks for tags.
-    let wanted = world
-        .ecs
-        .query_mut::<&Brain>()
-        .into_iter()
-        .fold(0u64, |acc, b| acc | b.target_tags);
+    // Candidate targets of every behaviour that looks for tags (tags never change after spawn,
+    // so the archetypes' behaviours name every tag a brain can look for).
+    let wanted = def
+        .archetypes
+        .iter()
+        .filter_map(|a| a.behaviour.as_ref())
+        .fold(0u64, |acc, b| acc | b.target);
     let targets = &mut world.scratch.targets;
     targets.clear();
-    if wanted != 0 {
-        for (id, tags, t) in world.ecs.query_mut::<(&Identity, &Tags, &Position)>() {
-            if tags.0 & wanted != 0 {
-                targets.push((id.seq, tags.0, t.0));
+    let ecs = &world.ecs;
+    world
+        .tagged
+        .each(ecs, wanted, &mut world.scratch.tag_merge, |seq, e, tags| {
+            if let Ok(t) = ecs.get::<&Position>(e) {
+                targets.push((seq, tags, t.0));
             }
-        }
-        targets.sort_unstable_by_key(|t| t.0);
-    }
-    let index = &world.index;
+        });
     let field = world.nav.field.as_ref();
+    // Whether a brain's target lives: it is one of the targets (its tags are among `wanted`),
+    // and most brains share a target, so the last answer is kept.
+    let mut last: Option<(u64, bool)> = None;
+    let mut alive = |seq: u64| match last {
+        Some((s, a)) if s == seq => a,
+        _ => {
+            let a = targets.binary_search_by_key(&seq, |t| t.0).is_ok();
+            last = Some((seq, a));
+            a
+        }
+    };
     let seed = def.seed;
     let mut decisions = 0u64;
-    for (id, brain, speed, v, t) in
-        world
-            .ecs
-            .query_mut::<(&Identity, &mut Brain, &Speed, &mut Velocity, &Position)>()
-    {
-        let target_lost = brain.target.is_some_and(|seq| !index.contains_key(&seq));
-        if !brain.decided || target_lost || tick >= brain.next_decision {
-            decide(brain, id.seq, t.0, targets, field, seed, tick);
-            // The next tick after this one with (tick + seq) % cadence == 0.
-            let cadence = u64::from(brain.cadence.max(1));
-            brain.next_decision = tick + cadence - (tick.wrapping_add(id.seq) % cadence);
-            decisions += 1;
-        }
-        if brain.kind != BehaviourKind::Straight {
-            v.0 = brain.intent * speed.0;
+    // Archetype by archetype over the columns: most brains only keep their intent.
+    for arch in world.ecs.archetypes() {
+        let (Some(mut brains), Some(ids), Some(speeds), Some(mut vels), Some(pos)) = (
+            arch.get::<&mut Brain>(),
+            arch.get::<&Identity>(),
+            arch.get::<&Speed>(),
+            arch.get::<&mut Velocity>(),
+            arch.get::<&Position>(),
+        ) else {
+            continue;
+        };
+        let n = arch.len() as usize;
+        let (brains, ids, speeds) = (&mut brains[..n], &ids[..n], &speeds[..n]);
+        let (vels, pos) = (&mut vels[..n], &pos[..n]);
+        for i in 0..n {
+            let brain = &mut brains[i];
+            let target_lost = brain.target.is_some_and(|seq| !alive(seq));
+            if !brain.decided || target_lost || tick >= brain.next_decision {
+                let seq = ids[i].seq;
+                decide(brain, seq, pos[i].0, targets, field, seed, tick);
+                // The next tick after this one with (tick + seq) % cadence == 0.
+                let cadence = u64::from(brain.cadence.max(1));
+                brain.next_decision = tick + cadence - (tick.wrapping_add(seq) % cadence);
+                decisions += 1;
+            }
+            if brain.kind != BehaviourKind::Straight {
+                vels[i].0 = brain.intent * speeds[i].0;
+            }
         }
     }
     world.counters.ai_decisions += decisions;

@@ -104,6 +104,7 @@ pub fn run_tick(
             tick,
             ..TickReport::default()
         },
+        fused_motion: ctx.schedule.native_only(Phase::Motion),
     };
     for phase in Phase::ALL {
         ctx.schedule.run(phase, &mut state).map_err(|f| {

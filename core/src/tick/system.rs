@@ -40,6 +40,8 @@ pub struct TickState<'a> {
     pub(crate) options: TickOptions,
     pub(crate) consequences: &'a mut dyn Consequences,
     pub(crate) report: TickReport,
+    /// Motion holds only the native systems, so they run as one pass (see `motion::fused`).
+    pub(crate) fused_motion: bool,
 }
 
 impl TickState<'_> {
@@ -364,6 +366,13 @@ impl Schedule {
                 Err(e)
             }
         }
+    }
+
+    /// Whether `phase` runs only native systems.
+    pub(crate) fn native_only(&self, phase: Phase) -> bool {
+        self.order[slot(phase)]
+            .iter()
+            .all(|&i| matches!(self.systems[i].run, Run::Native(_)))
     }
 
     /// The names of `phase`'s systems, in run order.

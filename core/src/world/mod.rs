@@ -7,6 +7,7 @@ pub(crate) mod ids;
 pub(crate) mod invariants;
 pub(crate) mod spatial;
 pub(crate) mod spawn;
+pub(crate) mod tagged;
 
 use crate::collision::Broadphase;
 use crate::collision::contact::ContactCache;
@@ -75,6 +76,8 @@ pub(crate) struct Scratch {
     pub destroyed_now: SeqSet,
     /// Chase/flee target candidates: (seq, tags, pos).
     pub targets: Vec<(u64, u64, Vec2)>,
+    /// The merge of several tags' entities (see [`TagIndex::each`](tagged::TagIndex::each)).
+    pub tag_merge: Vec<(u64, hecs::Entity, u64)>,
     /// Commands naming entities spawned this tick, applied at Commit right after the spawns.
     pub after_spawn: Vec<Command>,
     /// Where entities are, for scripts' spatial reads (built on first use in a tick).
@@ -92,6 +95,8 @@ pub struct SimWorld {
     pub(crate) level_name: std::sync::Arc<str>,
     pub(crate) next_seq: u64,
     pub(crate) index: SeqMap<hecs::Entity>,
+    /// Live entities by tag (see [`TagIndex`](tagged::TagIndex)).
+    pub(crate) tagged: tagged::TagIndex,
     pub(crate) rng: fastrand::Rng,
     pub(crate) score: i64,
     pub(crate) vars: BTreeMap<String, Var>,
@@ -131,6 +136,7 @@ impl SimWorld {
             level_name: def.levels.get(level).map_or("", |l| l.name.as_str()).into(),
             next_seq: 1,
             index: SeqMap::default(),
+            tagged: tagged::TagIndex::default(),
             rng: fastrand::Rng::with_seed(def.seed),
             score: 0,
             vars: def.variables.clone(),

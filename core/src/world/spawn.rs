@@ -297,9 +297,11 @@ impl SimWorld {
         // Every entity's components first (in order: sequences and outcomes follow it), then
         // runs of one archetype and shape stored together.
         let mut made = Vec::with_capacity(items.len());
+        let mut tags = Vec::with_capacity(items.len());
         for item in items {
             let (id, pos, overrides) = get(item);
             let a = archetype(def, id)?;
+            tags.push(a.tags);
             let e = self.next_entity(def, a, id, pos, overrides, tick)?;
             made.push((id, e.shape(), e));
         }
@@ -313,6 +315,7 @@ impl SimWorld {
             i += len;
         }
         let mut made = made.into_iter().map(|m| m.2);
+        let mut tags = tags.into_iter();
         for (shape, len) in runs {
             let run = made.by_ref().take(len);
             if len < batch_min {
@@ -321,6 +324,8 @@ impl SimWorld {
                     e.add_to(b);
                     let entity = self.ecs.spawn(b.build());
                     self.index.insert(seq, entity);
+                    let t = tags.next().unwrap_or(0);
+                    self.tagged.add(&self.ecs, seq, entity, t, self.index.len());
                     seq += 1;
                 }
             } else {
@@ -334,8 +339,11 @@ impl SimWorld {
                 let batch = batch.build().map_err(|_| {
                     Fault::new(FaultKind::Invariant, "a spawn batch was left incomplete")
                 })?;
-                for entity in self.ecs.spawn_column_batch(batch) {
+                let entities: Vec<hecs::Entity> = self.ecs.spawn_column_batch(batch).collect();
+                for entity in entities {
                     self.index.insert(seq, entity);
+                    let t = tags.next().unwrap_or(0);
+                    self.tagged.add(&self.ecs, seq, entity, t, self.index.len());
                     seq += 1;
                 }
             }

@@ -4,9 +4,9 @@ use crate::def::{BoundsPolicy, GameDef};
 use crate::event::{ExpireEvent, ExpireReason, Party, push_bounded};
 use crate::fault::Fault;
 use crate::limits::{Limit, push_within};
-use crate::math::Vec2;
-use crate::world::SimWorld;
+use crate::math::{Rect, Vec2};
 use crate::world::components::*;
+use crate::world::{SeqSet, SimWorld};
 
 /// Applies each entity's bounds rule (see [`BoundsPolicy`]).
 ///
@@ -21,9 +21,15 @@ pub(crate) fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(
     let Some(level) = def.levels.get(world.level) else {
         return Ok(());
     };
-    let area = level.bounds;
-    let live = world.index.len();
-    let s = &mut world.scratch;
+    let mut ctx = Bounds {
+        area: level.bounds,
+        tick,
+        live: world.index.len(),
+        cap: def.limits.events_per_tick,
+        pending: &mut world.scratch.pending,
+        destroys: &mut world.scratch.destroys,
+        expired: &mut world.scratch.events.expired,
+    };
     for (id, rule, t, prev, v, c, tags) in world.ecs.query_mut::<(
         &Identity,
         &BoundsRule,
@@ -33,7 +39,41 @@ pub(crate) fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(
         Option<&Collider>,
         Option<&Tags>,
     )>() {
-        match rule.0 {
+        ctx.apply(id, rule.0, t, prev, v, c, tags)?;
+    }
+    Ok(())
+}
+
+/// What applying one entity's bounds rule needs besides the entity.
+pub(crate) struct Bounds<'a> {
+    pub area: Rect,
+    pub tick: u64,
+    /// Live entities: the most destroys one tick can record.
+    pub live: usize,
+    /// `[limits] events_per_tick`.
+    pub cap: u32,
+    /// Entities marked for destruction this tick, the destroys and the expired events.
+    pub pending: &'a mut SeqSet,
+    pub destroys: &'a mut Vec<u64>,
+    pub expired: &'a mut Vec<ExpireEvent>,
+}
+
+impl Bounds<'_> {
+    /// Applies `rule` to one entity (see [`bounds`]).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub fn apply(
+        &mut self,
+        id: &Identity,
+        rule: BoundsPolicy,
+        t: &mut Position,
+        prev: &mut PrevPosition,
+        v: &mut Velocity,
+        c: Option<&Collider>,
+        tags: Option<&Tags>,
+    ) -> Result<(), Fault> {
+        let area = self.area;
+        match rule {
             BoundsPolicy::Ignore => {}
             BoundsPolicy::Confine | BoundsPolicy::Bounce => {
                 let half = c.map_or(Vec2::ZERO, |c| c.0.shape.half_extents());
@@ -50,7 +90,7 @@ pub(crate) fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(
                 } else {
                     area.center().y
                 };
-                if rule.0 == BoundsPolicy::Confine {
+                if rule == BoundsPolicy::Confine {
                     if x != p.x {
                         v.0.x = 0.0;
                     }
@@ -88,25 +128,27 @@ pub(crate) fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(
                 }
             }
             BoundsPolicy::Destroy => {
-                if !area.contains(t.0) && s.pending.insert(id.seq) {
+                if !area.contains(t.0) && self.pending.insert(id.seq) {
                     // Each live entity at most once.
-                    if !push_within(&mut s.destroys, id.seq, live) {
-                        return Err(Limit::Entities.exceeded(live as u64, "destroys in one tick"));
+                    if !push_within(self.destroys, id.seq, self.live) {
+                        return Err(
+                            Limit::Entities.exceeded(self.live as u64, "destroys in one tick")
+                        );
                     }
                     let entity = Party::new(id, tags, t);
                     push_bounded(
-                        &mut s.events.expired,
+                        self.expired,
                         ExpireEvent {
-                            tick,
+                            tick: self.tick,
                             entity,
                             reason: ExpireReason::Bounds,
                         },
-                        def.limits.events_per_tick,
+                        self.cap,
                         "expired",
                     )?;
                 }
             }
         }
+        Ok(())
     }
-    Ok(())
 }

@@ -3,8 +3,8 @@
 
 use crate::collision::body::Phys;
 use crate::collision::contact::ContactKey;
-use crate::collision::{Body, CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow};
-use crate::def::{BodyKind, GameDef};
+use crate::collision::{Body, Broadphase, CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow};
+use crate::def::{BodyKind, ColliderDef, GameDef};
 use crate::event::{ContactEvent, ContactPhase, Party, push_bounded};
 use crate::fault::Fault;
 use crate::limits::Limit;
@@ -12,60 +12,143 @@ use crate::math::Vec2;
 use crate::world::SimWorld;
 use crate::world::components::*;
 
+/// The rows of one archetype to visit when walking colliders in collider order: all of them,
+/// or those of the ascending collider indices `only` that fall in `base..base + n` (`w` is the
+/// walk's position in `only`).
+struct Rows<'a> {
+    only: Option<&'a [u32]>,
+    w: &'a mut usize,
+    base: usize,
+    next: usize,
+    n: usize,
+}
+
+impl<'a> Rows<'a> {
+    fn new(only: Option<&'a [u32]>, w: &'a mut usize, base: usize, n: usize) -> Rows<'a> {
+        Rows {
+            only,
+            w,
+            base,
+            next: 0,
+            n,
+        }
+    }
+}
+
+impl Iterator for Rows<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        match self.only {
+            None => {
+                let row = self.next;
+                self.next += 1;
+                (row < self.n).then_some(row)
+            }
+            Some(list) => {
+                let k = *list.get(*self.w)? as usize;
+                if k >= self.base + self.n {
+                    return None;
+                }
+                *self.w += 1;
+                Some(k - self.base)
+            }
+        }
+    }
+}
+
+/// The full record of a collider (its push properties kept in `bp` when not plain).
+fn full(
+    bp: &mut Broadphase,
+    e: hecs::Entity,
+    id: &Identity,
+    t: &Position,
+    c: &ColliderDef,
+    tags: Option<&Tags>,
+    footing: Option<&Footing>,
+) -> Body {
+    let plain = c.body == BodyKind::Dynamic
+        && c.mass == 1.0
+        && c.bounce.is_none()
+        && c.friction == 0.0
+        && footing.is_none();
+    let phys = if plain {
+        Body::PLAIN
+    } else {
+        bp.physics.push(Phys {
+            inv_mass: match c.body {
+                BodyKind::Dynamic => 1.0 / c.mass,
+                BodyKind::Kinematic | BodyKind::Static => 0.0,
+            },
+            responds: c.body != BodyKind::Dynamic || c.bounce.is_some(),
+            bounce: c.bounce.unwrap_or(0.0),
+            friction: c.friction,
+            footing: footing.is_some(),
+        });
+        (bp.physics.len() - 1) as u32
+    };
+    Body {
+        entity: e,
+        seq: id.seq,
+        archetype: id.archetype,
+        tags: tags.map_or(0, |t| t.0),
+        pos: t.0,
+        shape: c.shape,
+        layer: c.layer,
+        mask: c.mask,
+        push: c.push,
+        trigger: c.trigger,
+        stay: c.stay,
+        phys,
+    }
+}
+
+/// Adds every collider to the broadphase as a compact record, in query order.
+pub(crate) fn record(world: &mut SimWorld) {
+    let bp = &mut world.scratch.broadphase;
+    bp.begin();
+    for (id, t, c) in world.ecs.query_mut::<(&Identity, &Position, &Collider)>() {
+        let c = &c.0;
+        bp.add(id.archetype, t.0, c.shape, c.layer, c.mask | c.push);
+    }
+}
+
 /// Broadphase, push corrections, and the contact cache's enter/stay/exit diff in one pass over
-/// the sorted pairs (kept together so the diff walks the pair list once).
+/// the sorted pairs (kept together so the diff walks the pair list once). Every collider has
+/// been [`record`]ed (or added by the fused motion pass) this tick.
 pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
     let bp = &mut world.scratch.broadphase;
-    bp.bodies.clear();
-    bp.physics.clear();
-    for (e, id, t, c, tags, footing) in world.ecs.query_mut::<(
-        hecs::Entity,
-        &Identity,
-        &Position,
-        &Collider,
-        Option<&Tags>,
-        Option<&Footing>,
-    )>() {
-        let c = &c.0;
-        let plain = c.body == BodyKind::Dynamic
-            && c.mass == 1.0
-            && c.bounce.is_none()
-            && c.friction == 0.0
-            && footing.is_none();
-        let phys = if plain {
-            Body::PLAIN
-        } else {
-            bp.physics.push(Phys {
-                inv_mass: match c.body {
-                    BodyKind::Dynamic => 1.0 / c.mass,
-                    BodyKind::Kinematic | BodyKind::Static => 0.0,
-                },
-                responds: c.body != BodyKind::Dynamic || c.bounce.is_some(),
-                bounce: c.bounce.unwrap_or(0.0),
-                friction: c.friction,
-                footing: footing.is_some(),
-            });
-            (bp.physics.len() - 1) as u32
+    // Full records of the colliders that can be in a pair, in the same query order as the
+    // compact ones (nothing changed the world in between).
+    bp.plan(def.physics.cell_size);
+    let wanted = std::mem::take(&mut bp.wanted_list);
+    let only = (!bp.every_wanted()).then_some(&wanted[..]);
+    let (mut base, mut w) = (0usize, 0usize);
+    for arch in world.ecs.archetypes() {
+        let (Some(ids), Some(pos), Some(cs)) = (
+            arch.get::<&Identity>(),
+            arch.get::<&Position>(),
+            arch.get::<&Collider>(),
+        ) else {
+            continue;
         };
-        bp.bodies.push(Body {
-            entity: e,
-            seq: id.seq,
-            archetype: id.archetype,
-            tags: tags.map_or(0, |t| t.0),
-            pos: t.0,
-            shape: c.shape,
-            layer: c.layer,
-            mask: c.mask,
-            push: c.push,
-            trigger: c.trigger,
-            stay: c.stay,
-            phys,
-        });
+        let (tags, footing) = (arch.get::<&Tags>(), arch.get::<&Footing>());
+        let n = arch.len() as usize;
+        for row in Rows::new(only, &mut w, base, n) {
+            // SAFETY: the id is a live entity's: it is in a live archetype of this world.
+            let e = unsafe { world.ecs.find_entity_from_id(arch.ids()[row]) };
+            let tag = tags.as_deref().map(|t| &t[row]);
+            let foot = footing.as_deref().map(|f| &f[row]);
+            let body = full(bp, e, &ids[row], &pos[row], &cs[row].0, tag, foot);
+            bp.fill(base + row, body);
+        }
+        base += n;
     }
     let max_pairs = def.limits.contacts_per_tick;
-    let budget = u64::from(max_pairs) * CANDIDATES_PER_CONTACT
-        + bp.bodies.len() as u64 * CANDIDATES_PER_BODY;
-    match bp.find_pairs(def.physics.cell_size, max_pairs as usize, budget) {
+    let colliders = bp.len() as u64;
+    let budget = u64::from(max_pairs) * CANDIDATES_PER_CONTACT + colliders * CANDIDATES_PER_BODY;
+    match bp.search(max_pairs as usize, budget) {
         Ok(()) => {}
         Err(Overflow::Pairs) => {
             return Err(Limit::Contacts.exceeded(
@@ -87,16 +170,31 @@ pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
     let ecs = &world.ecs;
     let vel_of = |e: hecs::Entity| ecs.get::<&Velocity>(e).map_or(Vec2::ZERO, |v| v.0);
     if bp.respond(down, vel_of) {
-        for (i, off) in bp.offsets.iter().enumerate() {
-            if *off != Vec2::ZERO {
-                let e = bp.bodies[i].entity;
-                if let Ok(t) = world.ecs.query_one_mut::<&mut Position>(e) {
-                    let next = t.0 + *off;
+        // Push corrections, walking the colliders' columns in collider order.
+        let only = (!bp.every_wanted()).then_some(&wanted[..]);
+        let (mut base, mut w) = (0usize, 0usize);
+        for arch in world.ecs.archetypes() {
+            if !(arch.has::<Identity>() && arch.has::<Collider>()) {
+                continue;
+            }
+            let Some(mut pos) = arch.get::<&mut Position>() else {
+                continue;
+            };
+            let n = arch.len() as usize;
+            for row in Rows::new(only, &mut w, base, n) {
+                let Some(b) = bp.body_of(base + row) else {
+                    continue;
+                };
+                let off = bp.offsets[b];
+                if off != Vec2::ZERO {
+                    let t = &mut pos[row];
+                    let next = t.0 + off;
                     if next.is_finite() {
                         t.0 = next;
                     }
                 }
             }
+            base += n;
         }
         for &i in &bp.turned {
             let v = bp.velocities[i as usize];
@@ -117,6 +215,8 @@ pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
             }
         }
     }
+
+    bp.wanted_list = wanted;
 
     // Contact events: merge this tick's reported pairs with last tick's cache.
     let cap = def.limits.events_per_tick;

@@ -19,6 +19,7 @@
 
 mod bounds;
 mod collide;
+mod fused;
 
 use crate::def::RotateMode;
 use crate::event::EventKind;
@@ -37,6 +38,10 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         reads_previous: &[R::Velocity, R::Position],
         writes: &[R::Position, R::Velocity],
         ..Decl::new("integrate", Phase::Motion, |t| {
+            if t.fused_motion {
+                // Rotate, bounds and collide's records too (see `fused`).
+                return fused::motion(t.world, t.def, t.tick);
+            }
             integrate(t.world, t.def.tick.tick_seconds());
             Ok(())
         })
@@ -47,7 +52,9 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         writes: &[R::Rotation],
         after: &["integrate"],
         ..Decl::new("rotate", Phase::Motion, |t| {
-            rotate(t.world, t.def.tick.tick_seconds());
+            if !t.fused_motion {
+                rotate(t.world, t.def.tick.tick_seconds());
+            }
             Ok(())
         })
     },
@@ -62,6 +69,9 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         produces: &[EventKind::Expired],
         after: &["rotate"],
         ..Decl::new("bounds", Phase::Motion, |t| {
+            if t.fused_motion {
+                return Ok(());
+            }
             bounds::bounds(t.world, t.def, t.tick)
         })
     },
@@ -71,6 +81,9 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         produces: &[EventKind::Collision, EventKind::Trigger],
         after: &["bounds"],
         ..Decl::new("collide", Phase::Motion, |t| {
+            if !t.fused_motion {
+                collide::record(t.world);
+            }
             collide::collide(t.world, t.def, t.tick)
         })
     },
@@ -88,32 +101,41 @@ pub fn integrate(world: &mut SimWorld, dt: f32) {
         .without::<&Motion>()
         .without::<&StaticBody>()
         .into_iter()
-        .for_each(|(t, v)| {
-            let next = t.0 + v.0 * dt;
-            // A select rather than a branch, so the loop stays vectorisable.
-            t.0 = if next.is_finite() { next } else { t.0 };
-        });
-    let half_dt2 = 0.5 * dt * dt;
+        .for_each(|(t, v)| step(t, v, dt));
     for (t, v, m) in world
         .ecs
         .query_mut::<(&mut Position, &mut Velocity, &Motion)>()
         .without::<&StaticBody>()
     {
-        let next = t.0 + v.0 * dt + m.gravity * half_dt2;
-        if next.is_finite() {
-            t.0 = next;
-        }
-        let mut nv = v.0 + m.gravity * dt;
-        if m.drag > 0.0 {
-            nv = nv * (1.0 / (1.0 + m.drag * dt));
-        }
-        let speed2 = nv.length_squared();
-        if speed2 > m.max_speed * m.max_speed {
-            nv = nv * (m.max_speed / speed2.sqrt());
-        }
-        if nv.is_finite() {
-            v.0 = nv;
-        }
+        accelerate(t, v, m, dt);
+    }
+}
+
+/// The plain step: `p += v dt`.
+#[inline(always)]
+fn step(t: &mut Position, v: &Velocity, dt: f32) {
+    let next = t.0 + v.0 * dt;
+    // A select rather than a branch, so the loop stays vectorisable.
+    t.0 = if next.is_finite() { next } else { t.0 };
+}
+
+/// The step with motion rules: gravity exactly for a constant acceleration, drag, speed limit.
+#[inline]
+fn accelerate(t: &mut Position, v: &mut Velocity, m: &Motion, dt: f32) {
+    let next = t.0 + v.0 * dt + m.gravity * (0.5 * dt * dt);
+    if next.is_finite() {
+        t.0 = next;
+    }
+    let mut nv = v.0 + m.gravity * dt;
+    if m.drag > 0.0 {
+        nv = nv * (1.0 / (1.0 + m.drag * dt));
+    }
+    let speed2 = nv.length_squared();
+    if speed2 > m.max_speed * m.max_speed {
+        nv = nv * (m.max_speed / speed2.sqrt());
+    }
+    if nv.is_finite() {
+        v.0 = nv;
     }
 }
 
@@ -124,23 +146,29 @@ fn rotate(world: &mut SimWorld, dt: f32) {
         .ecs
         .query_mut::<(&mut Rotation, &Velocity, Option<&Control>)>()
     {
-        let mut angle = r.angle + r.spin * dt;
-        match r.mode {
-            RotateMode::None => {}
-            RotateMode::Velocity => {
-                if v.0.length_squared() > 1e-12 {
-                    angle = v.0.angle();
-                }
-            }
-            RotateMode::Facing => {
-                if let Some(c) = control {
-                    angle = c.facing.angle();
-                }
+        turn(r, v, control, dt);
+    }
+}
+
+/// Turns one entity (see [`rotate`]).
+#[inline]
+fn turn(r: &mut Rotation, v: &Velocity, control: Option<&Control>, dt: f32) {
+    let mut angle = r.angle + r.spin * dt;
+    match r.mode {
+        RotateMode::None => {}
+        RotateMode::Velocity => {
+            if v.0.length_squared() > 1e-12 {
+                angle = v.0.angle();
             }
         }
-        if angle.is_finite() {
-            r.angle = wrap_angle(angle);
+        RotateMode::Facing => {
+            if let Some(c) = control {
+                angle = c.facing.angle();
+            }
         }
+    }
+    if angle.is_finite() {
+        r.angle = wrap_angle(angle);
     }
 }
 

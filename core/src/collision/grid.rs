@@ -1,0 +1,176 @@
+//! The broadphase's bucket grid: binning by counting sort and the 3x3 neighbourhood scans.
+
+use crate::collision::{Broadphase, Compact, Hot};
+use crate::math::Vec2;
+
+#[inline]
+fn floor_i32(v: f32) -> i32 {
+    let i = v as i32;
+    if (i as f32) > v { i - 1 } else { i }
+}
+
+/// The bucket grid: `cols * rows` buckets that tile the plane by wrapping, so neighbouring cells
+/// are neighbouring buckets (grid rows are contiguous in memory) and memory stays linear in the
+/// number of bodies however far they spread. Far cells that share a bucket only add candidates,
+/// which the overlap test rejects.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Grid {
+    pub(super) inv_cell: f32,
+    pub(super) cols: u32,
+    pub(super) rows: u32,
+}
+
+impl Grid {
+    /// About two buckets per body; both sides are powers of two so wrapping is a mask.
+    pub(super) fn new(n: usize, cell: f32) -> Grid {
+        let buckets = (n * 2).max(16);
+        let cols = ((buckets as f64).sqrt().ceil() as u32)
+            .next_power_of_two()
+            .max(4);
+        let rows = (buckets as u32).div_ceil(cols).next_power_of_two().max(4);
+        Grid {
+            inv_cell: 1.0 / cell,
+            cols,
+            rows,
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        (self.cols * self.rows) as usize
+    }
+
+    /// Row and column of the bucket holding point `p`.
+    pub(super) fn place(&self, p: Vec2) -> (u32, u32) {
+        let cx = floor_i32(p.x * self.inv_cell);
+        let cy = floor_i32(p.y * self.inv_cell);
+        // Two's complement and power-of-two sides: the mask is a Euclidean remainder.
+        (cy as u32 & (self.rows - 1), cx as u32 & (self.cols - 1))
+    }
+}
+
+impl Broadphase {
+    /// Twice the extent covering 95% of the bodies, from the per-archetype statistics.
+    pub(super) fn typical_cell(&mut self, n: usize) -> f32 {
+        self.arch.retain(|e| e.1 > 0);
+        self.arch.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let need = (n * 95).div_ceil(100);
+        let mut seen = 0;
+        for &(extent, count) in &self.arch {
+            seen += count;
+            if seen >= need {
+                return (extent * 2.0).max(1.0);
+            }
+        }
+        1.0
+    }
+
+    /// Counting sort into grid buckets, as compact records: the small queriers (sparse) or
+    /// every small body (dense).
+    pub(super) fn bin(&mut self, grid: &Grid, sparse: bool) {
+        let size = grid.len();
+        self.keys.clear();
+        self.starts.clear();
+        self.starts.resize(size + 1, 0);
+        let place = |h: &Hot| {
+            let (row, col) = grid.place(Vec2::new(h.x, h.y));
+            row * grid.cols + col
+        };
+        if sparse {
+            for &i in &self.queriers {
+                let key = place(&self.hot[i as usize]);
+                self.keys.push(key);
+                self.starts[key as usize + 1] += 1;
+            }
+        } else {
+            for h in &self.hot {
+                let key = if h.large { u32::MAX } else { place(h) };
+                self.keys.push(key);
+                if key != u32::MAX {
+                    self.starts[key as usize + 1] += 1;
+                }
+            }
+        }
+        for k in 1..=size {
+            self.starts[k] += self.starts[k - 1];
+        }
+        self.sorted.clear();
+        self.sorted
+            .resize(self.starts[size] as usize, Compact::default());
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.starts[..size]);
+        for (k, &key) in self.keys.iter().enumerate() {
+            if key == u32::MAX {
+                continue;
+            }
+            let i = if sparse { self.queriers[k] as usize } else { k };
+            let h = &self.hot[i];
+            let slot = &mut self.fill[key as usize];
+            self.sorted[*slot as usize] = Compact {
+                x: h.x,
+                y: h.y,
+                extent: h.extent,
+                layer: h.layer,
+                looks: h.looks,
+                index: i as u32,
+                row: key / grid.cols,
+                col: key % grid.cols,
+            };
+            *slot += 1;
+        }
+    }
+
+    /// Calls `f(self, start, end)` for the sorted ranges of the 3x3 buckets around a bucket;
+    /// the three buckets of one grid row are one contiguous range unless the row wraps.
+    pub(super) fn neighbourhood(
+        &mut self,
+        grid: &Grid,
+        row: u32,
+        col: u32,
+        mut f: impl FnMut(&mut Self, usize, usize),
+    ) {
+        let (cols, rows) = (grid.cols, grid.rows);
+        let (cmask, rmask) = (cols - 1, rows - 1);
+        for dy in [rmask, 0, 1] {
+            let r = ((row + dy) & rmask) * cols;
+            if col >= 1 && col < cmask {
+                let s = self.starts[(r + col - 1) as usize] as usize;
+                let e = self.starts[(r + col + 2) as usize] as usize;
+                f(self, s, e);
+            } else {
+                for dx in [cmask, 0, 1] {
+                    let h = (r + ((col + dx) & cmask)) as usize;
+                    let (s, e) = (self.starts[h] as usize, self.starts[h + 1] as usize);
+                    f(self, s, e);
+                }
+            }
+        }
+    }
+
+    /// Tests querier `a` (at sorted position `qi`) against the sorted range `s..e`.
+    #[inline]
+    pub(super) fn scan(&mut self, qi: usize, a: &Compact, s: usize, e: usize) {
+        self.spend(e - s);
+        if self.stop.is_some() {
+            return;
+        }
+        for k in s..e {
+            let b = self.sorted[k];
+            if a.looks & b.layer == 0 || k == qi {
+                continue;
+            }
+            // Found from both sides when both look: keep the lower index's find.
+            if b.looks & a.layer != 0 && b.index < a.index {
+                continue;
+            }
+            let (dx, dy) = (b.x - a.x, b.y - a.y);
+            let reach = a.extent + b.extent;
+            if dx * dx + dy * dy >= reach * reach {
+                continue;
+            }
+            self.test(a.index as usize, b.index as usize);
+            if self.stop.is_some() {
+                return;
+            }
+        }
+    }
+}

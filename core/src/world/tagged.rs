@@ -1,0 +1,81 @@
+//! Live entities by tag: what the tick looks up when it wants the entities that carry some
+//! tags (behaviour targets, the navigation goal, aims), without visiting every entity.
+
+/// Per tag bit, the entities spawned with it: `(creation sequence, entity, all its tags)` in
+/// creation order.
+///
+/// Invariants: tags never change after spawn, and sequences grow, so each list is sorted by
+/// sequence. Destroyed entities leave lazily: an entry counts while its entity is alive in the
+/// world, and a list is compacted when it holds more than twice the live entities (plus a
+/// little), so memory stays linear in the live entities.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TagIndex {
+    lists: Vec<Vec<(u64, hecs::Entity, u64)>>,
+}
+
+/// Entries a list may hold beyond twice the live entities before it is compacted.
+const SLACK: usize = 64;
+
+impl TagIndex {
+    /// Records a new entity; `live` is the number of live entities (the compaction bound).
+    pub fn add(
+        &mut self,
+        ecs: &hecs::World,
+        seq: u64,
+        entity: hecs::Entity,
+        tags: u64,
+        live: usize,
+    ) {
+        if tags == 0 {
+            return;
+        }
+        if self.lists.len() < 64 {
+            self.lists.resize_with(64, Vec::new);
+        }
+        let mut bits = tags;
+        while bits != 0 {
+            let list = &mut self.lists[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+            if list.len() > live * 2 + SLACK {
+                list.retain(|e| ecs.contains(e.1));
+            }
+            list.push((seq, entity, tags));
+        }
+    }
+
+    /// Calls `f(seq, entity, tags)` for each live entity carrying any of `tags`, once each, in
+    /// creation order; drops the dead entries it meets. `scratch` holds the merge of several
+    /// tags' lists.
+    pub fn each(
+        &mut self,
+        ecs: &hecs::World,
+        tags: u64,
+        scratch: &mut Vec<(u64, hecs::Entity, u64)>,
+        mut f: impl FnMut(u64, hecs::Entity, u64),
+    ) {
+        if tags == 0 || self.lists.is_empty() {
+            return;
+        }
+        if tags.count_ones() == 1 {
+            let list = &mut self.lists[tags.trailing_zeros() as usize];
+            list.retain(|e| ecs.contains(e.1));
+            for &(seq, e, t) in list.iter() {
+                f(seq, e, t);
+            }
+            return;
+        }
+        scratch.clear();
+        let mut bits = tags;
+        while bits != 0 {
+            let list = &mut self.lists[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+            list.retain(|e| ecs.contains(e.1));
+            scratch.extend_from_slice(list);
+        }
+        scratch.sort_unstable_by_key(|e| e.0);
+        scratch.dedup_by_key(|e| e.0);
+        for &(seq, e, t) in scratch.iter() {
+            f(seq, e, t);
+        }
+    }
+}

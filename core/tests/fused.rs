@@ -1,0 +1,132 @@
+//! Motion's native systems run as one pass over each archetype's columns when nothing else runs
+//! in the phase; a system of the embedding program in Motion makes them run one after another.
+//! Both must give the same world, tick for tick: every motion rule, bounds policy, rotation
+//! mode and body kind, with spawns and destructions along the way.
+
+mod support;
+
+use ludus_core::*;
+use std::sync::Arc;
+use support::*;
+
+/// The fixture game plus one archetype per motion rule, each placed a few times.
+fn kitchen_sink() -> GameDef {
+    let mut def = game_def();
+    def.physics.gravity = Vec2::new(0.0, 300.0);
+    def.levels[0].bounds = Rect::centered(Vec2::new(600.0, 400.0));
+    let rotating = |mode| RotationDef {
+        angle: 0.3,
+        spin: 1.5,
+        rotate: mode,
+    };
+    let kinds = [
+        (
+            "bouncer",
+            BoundsPolicy::Bounce,
+            Some(MotionDef::default()),
+            Some(rotating(RotateMode::Velocity)),
+            BodyKind::Dynamic,
+        ),
+        (
+            "wrapper",
+            BoundsPolicy::Wrap,
+            None,
+            Some(rotating(RotateMode::None)),
+            BodyKind::Dynamic,
+        ),
+        (
+            "faller",
+            BoundsPolicy::Destroy,
+            Some(MotionDef {
+                drag: 0.5,
+                ..MotionDef::default()
+            }),
+            None,
+            BodyKind::Dynamic,
+        ),
+        (
+            "pusher",
+            BoundsPolicy::Confine,
+            None,
+            None,
+            BodyKind::Kinematic,
+        ),
+        (
+            "block",
+            BoundsPolicy::Ignore,
+            None,
+            Some(rotating(RotateMode::Facing)),
+            BodyKind::Static,
+        ),
+    ];
+    for (k, (name, bounds, motion, rotation, body)) in kinds.into_iter().enumerate() {
+        def.archetypes.push(ArchetypeDef {
+            name: name.into(),
+            sprite: Some(sprite(10.0, 1)),
+            collider: Some(ColliderDef {
+                body,
+                bounce: (k % 2 == 0).then_some(0.7),
+                ..ColliderDef::new(
+                    if k % 2 == 0 {
+                        Shape::Circle { radius: 5.0 }
+                    } else {
+                        Shape::Box {
+                            half: Vec2::new(6.0, 4.0),
+                        }
+                    },
+                    L_ENEMY,
+                    L_PLAYER | L_BULLET,
+                    L_ENEMY | L_WALL,
+                )
+            }),
+            bounds,
+            motion,
+            rotation,
+            ..ArchetypeDef::default()
+        });
+    }
+    let mut rng = fastrand::Rng::with_seed(11);
+    for a in 5..def.archetypes.len() as u16 {
+        for _ in 0..12 {
+            let (x, y) = (rng.f32() * 560.0 - 280.0, rng.f32() * 360.0 - 180.0);
+            let (vx, vy) = (rng.f32() * 400.0 - 200.0, rng.f32() * 400.0 - 200.0);
+            place_moving(&mut def, ArchetypeId(a), x, y, vx, vy);
+        }
+    }
+    place(&mut def, PLAYER, 0.0, 0.0);
+    place(&mut def, WALL, 100.0, 40.0);
+    def
+}
+
+/// Runs `ticks` ticks with input that moves and fires; the state hash of each.
+fn hashes(def: &Arc<GameDef>, extra_system: bool, ticks: u32) -> Vec<StateHash> {
+    let mut g = Game::with_entities(def.clone(), Box::new(NoConsequences), 300).unwrap();
+    g.options_mut().hash = true;
+    g.options_mut().check_invariants = true;
+    if extra_system {
+        g.add_system(System::new("watch", Phase::Motion, |_| Ok(())))
+            .unwrap();
+    }
+    let (move_x, fire) = (ActionId(0), ActionId(2));
+    let mut out = Vec::new();
+    for t in 0..ticks {
+        let mut input = TickInput::neutral();
+        input.set_axis(move_x, if (t / 50) % 2 == 0 { 1.0 } else { -1.0 });
+        input.set_held(fire, t % 3 != 0);
+        input.set_pressed(fire, t % 3 == 1);
+        let report = g.step(&input).unwrap();
+        out.push(report.hash.expect("hashing is on"));
+    }
+    out
+}
+
+#[test]
+fn one_pass_and_one_system_after_another_make_the_same_world() {
+    let def = Arc::new(kitchen_sink());
+    let fused = hashes(&def, false, 400);
+    let separate = hashes(&def, true, 400);
+    for (t, (a, b)) in fused.iter().zip(&separate).enumerate() {
+        assert_eq!(a, b, "tick {}: the fused pass differs", t + 1);
+    }
+    assert_eq!(fused.len(), 400);
+}
