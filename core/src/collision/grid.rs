@@ -1,6 +1,5 @@
 //! The broadphase's bucket grid: binning by counting sort and the 3x3 neighbourhood scans.
 
-use crate::collision::{Broadphase, Compact, Hot};
 use crate::math::Vec2;
 
 #[inline]
@@ -48,25 +47,86 @@ impl Grid {
     }
 }
 
-impl Broadphase {
-    /// Twice the extent covering 95% of the bodies, from the per-archetype statistics.
-    pub(super) fn typical_cell(&mut self, n: usize) -> f32 {
-        self.arch.retain(|e| e.1 > 0);
-        self.arch.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let need = (n * 95).div_ceil(100);
-        let mut seen = 0;
-        for &(extent, count) in &self.arch {
-            seen += count;
-            if seen >= need {
-                return (extent * 2.0).max(1.0);
-            }
+/// A collider's position, size, layers and flags, for the passes over every collider.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Hot {
+    pub x: f32,
+    pub y: f32,
+    pub extent: f32,
+    pub layer: u32,
+    /// Effective looks after the plan for bodies it bins (raw looks before).
+    pub looks: u32,
+    /// Raw looks: mask and push.
+    pub raw: u32,
+    pub large: bool,
+}
+
+/// What the grid loop needs of a body, stored in bucket order for locality.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Compact {
+    pub x: f32,
+    pub y: f32,
+    pub extent: f32,
+    pub layer: u32,
+    pub looks: u32,
+    /// Collider index.
+    pub index: u32,
+    /// Grid row and column of the body's bucket.
+    pub row: u32,
+    pub col: u32,
+}
+
+/// Twice the extent covering 95% of the bodies, from the per-archetype statistics.
+pub(super) fn typical_cell(arch: &mut Vec<(f32, usize)>, n: usize) -> f32 {
+    arch.retain(|e| e.1 > 0);
+    arch.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let need = (n * 95).div_ceil(100);
+    let mut seen = 0;
+    for &(extent, count) in arch.iter() {
+        seen += count;
+        if seen >= need {
+            return (extent * 2.0).max(1.0);
         }
-        1.0
+    }
+    1.0
+}
+
+/// Bodies binned by bucket: a counting sort into compact records.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Bins {
+    /// Bucket of each binned body (`u32::MAX` for large bodies).
+    keys: Vec<u32>,
+    starts: Vec<u32>,
+    fill: Vec<u32>,
+    /// Compact copies of the binned bodies, sorted by bucket.
+    pub sorted: Vec<Compact>,
+}
+
+/// Up to nine ranges of sorted records (see [`Bins::neighbourhood`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Ranges {
+    ranges: [(u32, u32); 9],
+    len: usize,
+}
+
+impl Ranges {
+    fn push(&mut self, s: u32, e: u32) {
+        self.ranges[self.len] = (s, e);
+        self.len += 1;
     }
 
+    /// The ranges as `start..end` pairs.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.ranges[..self.len]
+            .iter()
+            .map(|&(s, e)| (s as usize, e as usize))
+    }
+}
+
+impl Bins {
     /// Counting sort into grid buckets, as compact records: the small queriers (sparse) or
     /// every small body (dense).
-    pub(super) fn bin(&mut self, grid: &Grid, sparse: bool) {
+    pub(super) fn bin(&mut self, grid: &Grid, hot: &[Hot], queriers: &[u32], sparse: bool) {
         let size = grid.len();
         self.keys.clear();
         self.starts.clear();
@@ -76,13 +136,13 @@ impl Broadphase {
             row * grid.cols + col
         };
         if sparse {
-            for &i in &self.queriers {
-                let key = place(&self.hot[i as usize]);
+            for &i in queriers {
+                let key = place(&hot[i as usize]);
                 self.keys.push(key);
                 self.starts[key as usize + 1] += 1;
             }
         } else {
-            for h in &self.hot {
+            for h in hot {
                 let key = if h.large { u32::MAX } else { place(h) };
                 self.keys.push(key);
                 if key != u32::MAX {
@@ -102,8 +162,8 @@ impl Broadphase {
             if key == u32::MAX {
                 continue;
             }
-            let i = if sparse { self.queriers[k] as usize } else { k };
-            let h = &self.hot[i];
+            let i = if sparse { queriers[k] as usize } else { k };
+            let h = &hot[i];
             let slot = &mut self.fill[key as usize];
             self.sorted[*slot as usize] = Compact {
                 x: h.x,
@@ -119,58 +179,25 @@ impl Broadphase {
         }
     }
 
-    /// Calls `f(self, start, end)` for the sorted ranges of the 3x3 buckets around a bucket;
-    /// the three buckets of one grid row are one contiguous range unless the row wraps.
-    pub(super) fn neighbourhood(
-        &mut self,
-        grid: &Grid,
-        row: u32,
-        col: u32,
-        mut f: impl FnMut(&mut Self, usize, usize),
-    ) {
+    /// The sorted ranges of the 3x3 buckets around a bucket; the three buckets of one grid row
+    /// are one contiguous range unless the row wraps.
+    pub(super) fn neighbourhood(&self, grid: &Grid, row: u32, col: u32) -> Ranges {
         let (cols, rows) = (grid.cols, grid.rows);
         let (cmask, rmask) = (cols - 1, rows - 1);
+        let mut out = Ranges::default();
         for dy in [rmask, 0, 1] {
             let r = ((row + dy) & rmask) * cols;
             if col >= 1 && col < cmask {
-                let s = self.starts[(r + col - 1) as usize] as usize;
-                let e = self.starts[(r + col + 2) as usize] as usize;
-                f(self, s, e);
+                let s = self.starts[(r + col - 1) as usize];
+                let e = self.starts[(r + col + 2) as usize];
+                out.push(s, e);
             } else {
                 for dx in [cmask, 0, 1] {
                     let h = (r + ((col + dx) & cmask)) as usize;
-                    let (s, e) = (self.starts[h] as usize, self.starts[h + 1] as usize);
-                    f(self, s, e);
+                    out.push(self.starts[h], self.starts[h + 1]);
                 }
             }
         }
-    }
-
-    /// Tests querier `a` (at sorted position `qi`) against the sorted range `s..e`.
-    #[inline]
-    pub(super) fn scan(&mut self, qi: usize, a: &Compact, s: usize, e: usize) {
-        self.spend(e - s);
-        if self.stop.is_some() {
-            return;
-        }
-        for k in s..e {
-            let b = self.sorted[k];
-            if a.looks & b.layer == 0 || k == qi {
-                continue;
-            }
-            // Found from both sides when both look: keep the lower index's find.
-            if b.looks & a.layer != 0 && b.index < a.index {
-                continue;
-            }
-            let (dx, dy) = (b.x - a.x, b.y - a.y);
-            let reach = a.extent + b.extent;
-            if dx * dx + dy * dy >= reach * reach {
-                continue;
-            }
-            self.test(a.index as usize, b.index as usize);
-            if self.stop.is_some() {
-                return;
-            }
-        }
+        out
     }
 }

@@ -24,7 +24,7 @@ pub(crate) mod narrow;
 mod response;
 
 pub(crate) use crate::collision::body::Body;
-use crate::collision::grid::Grid;
+use crate::collision::grid::{Bins, Compact, Grid, Hot, typical_cell};
 use crate::collision::narrow::overlap;
 use crate::def::{ArchetypeId, Shape};
 use crate::limits::push_within;
@@ -78,12 +78,8 @@ pub(crate) struct Broadphase {
     /// When not every collider is wanted: the wanted ones, ascending.
     pub wanted_list: Vec<u32>,
     every: bool,
-    /// Bucket of each binned collider.
-    keys: Vec<u32>,
-    starts: Vec<u32>,
-    fill: Vec<u32>,
-    /// Compact copies of the binned bodies, sorted by bucket.
-    sorted: Vec<Compact>,
+    /// The binned bodies.
+    bins: Bins,
     /// Every collider: what the passes over all of them read.
     hot: Vec<Hot>,
     /// Per archetype: largest extent and body count.
@@ -150,35 +146,6 @@ const UNUSED: u32 = u32::MAX;
 /// [`Broadphase::full`]: a collider whose full record is wanted and not filled yet.
 const WANTED: u32 = u32::MAX - 1;
 
-/// A collider's position, size, layers and flags, for the passes over every collider.
-#[derive(Clone, Copy, Debug, Default)]
-struct Hot {
-    x: f32,
-    y: f32,
-    extent: f32,
-    layer: u32,
-    /// Effective looks after [`Broadphase::plan`] for bodies it bins (raw looks before).
-    looks: u32,
-    /// Raw looks: mask and push.
-    raw: u32,
-    large: bool,
-}
-
-/// What the grid loop needs of a body, stored in bucket order for locality.
-#[derive(Clone, Copy, Debug, Default)]
-struct Compact {
-    x: f32,
-    y: f32,
-    extent: f32,
-    layer: u32,
-    looks: u32,
-    /// Collider index.
-    index: u32,
-    /// Grid row and column of the body's bucket.
-    row: u32,
-    col: u32,
-}
-
 impl Broadphase {
     /// Starts a tick: forgets last tick's colliders.
     pub fn begin(&mut self) {
@@ -240,12 +207,6 @@ impl Broadphase {
     /// Whether every collider's full record is wanted (else see `wanted_list`).
     pub fn every_wanted(&self) -> bool {
         self.every
-    }
-
-    /// Whether collider `k`'s full record is wanted (see [`fill`](Self::fill)).
-    #[cfg(test)]
-    pub fn wanted(&self, k: usize) -> bool {
-        self.full[k] == WANTED
     }
 
     /// Gives collider `k`'s full record.
@@ -332,7 +293,7 @@ impl Broadphase {
         let cell = match fixed_cell.filter(|c| c.is_finite() && *c > 0.0) {
             Some(c) => c,
             None => {
-                let typical = self.typical_cell(n);
+                let typical = typical_cell(&mut self.arch, n);
                 typical.max(biggest.min(typical * 16.0))
             }
         };
@@ -445,15 +406,17 @@ impl Broadphase {
             !self.full.contains(&WANTED),
             "a wanted collider was not filled"
         );
-        self.bin(&grid, sparse);
+        self.bins.bin(&grid, &self.hot, &self.queriers, sparse);
 
         // Binned queriers scan their 3x3 neighbourhood of buckets.
-        for qi in 0..self.sorted.len() {
-            let a = self.sorted[qi];
+        for qi in 0..self.bins.sorted.len() {
+            let a = self.bins.sorted[qi];
             if a.looks != 0 {
-                self.neighbourhood(&grid, a.row, a.col, |bp, s, e| bp.scan(qi, &a, s, e));
-                if self.stop.is_some() {
-                    return self.result();
+                for (s, e) in self.bins.neighbourhood(&grid, a.row, a.col).iter() {
+                    self.scan(qi, &a, s, e);
+                    if self.stop.is_some() {
+                        return self.result();
+                    }
                 }
             }
         }
@@ -463,26 +426,26 @@ impl Broadphase {
                 let j = self.near[ni] as usize;
                 let b = self.hot[j];
                 let (row, col) = grid.place(Vec2::new(b.x, b.y));
-                self.neighbourhood(&grid, row, col, |bp, s, e| {
-                    bp.spend(e - s);
-                    if bp.stop.is_some() {
-                        return;
+                for (s, e) in self.bins.neighbourhood(&grid, row, col).iter() {
+                    self.spend(e - s);
+                    if self.stop.is_some() {
+                        return self.result();
                     }
                     for k in s..e {
-                        let q = bp.sorted[k];
+                        let q = self.bins.sorted[k];
                         if q.looks & b.layer == 0 {
                             continue;
                         }
                         let (dx, dy) = (b.x - q.x, b.y - q.y);
                         let reach = q.extent + b.extent;
                         if dx * dx + dy * dy < reach * reach {
-                            bp.test(q.index as usize, j);
-                            if bp.stop.is_some() {
-                                return;
+                            self.test(q.index as usize, j);
+                            if self.stop.is_some() {
+                                return self.result();
                             }
                         }
                     }
-                });
+                }
                 if self.stop.is_some() {
                     return self.result();
                 }
@@ -545,28 +508,6 @@ impl Broadphase {
         Ok(())
     }
 
-    /// The whole search over `self.bodies` as given (for tests): every body is a collider.
-    #[cfg(test)]
-    pub fn find_pairs(
-        &mut self,
-        fixed_cell: Option<f32>,
-        max_pairs: usize,
-        budget: u64,
-    ) -> Result<(), Overflow> {
-        let bodies = std::mem::take(&mut self.bodies);
-        self.begin();
-        for b in &bodies {
-            self.add(b.archetype, b.pos, b.shape, b.layer, b.queries());
-        }
-        self.plan(fixed_cell);
-        for (k, b) in bodies.into_iter().enumerate() {
-            if self.wanted(k) {
-                self.fill(k, b);
-            }
-        }
-        self.search(max_pairs, budget)
-    }
-
     /// How the search ended.
     fn result(&self) -> Result<(), Overflow> {
         self.stop.map_or(Ok(()), Err)
@@ -578,6 +519,34 @@ impl Broadphase {
         self.work += candidates as u64;
         if self.work > self.budget && self.stop.is_none() {
             self.stop = Some(Overflow::Work);
+        }
+    }
+
+    /// Tests querier `a` (at sorted position `qi`) against the sorted range `s..e`.
+    #[inline]
+    fn scan(&mut self, qi: usize, a: &Compact, s: usize, e: usize) {
+        self.spend(e - s);
+        if self.stop.is_some() {
+            return;
+        }
+        for k in s..e {
+            let b = self.bins.sorted[k];
+            if a.looks & b.layer == 0 || k == qi {
+                continue;
+            }
+            // Found from both sides when both look: keep the lower index's find.
+            if b.looks & a.layer != 0 && b.index < a.index {
+                continue;
+            }
+            let (dx, dy) = (b.x - a.x, b.y - a.y);
+            let reach = a.extent + b.extent;
+            if dx * dx + dy * dy >= reach * reach {
+                continue;
+            }
+            self.test(a.index as usize, b.index as usize);
+            if self.stop.is_some() {
+                return;
+            }
         }
     }
 

@@ -5,6 +5,34 @@ use crate::collision::narrow::overlap;
 use crate::def::{ArchetypeId, Shape};
 use proptest::prelude::*;
 
+impl Broadphase {
+    /// The whole search over `self.bodies` as given (for tests): every body is a collider.
+    pub fn find_pairs(
+        &mut self,
+        fixed_cell: Option<f32>,
+        max_pairs: usize,
+        budget: u64,
+    ) -> Result<(), Overflow> {
+        let bodies = std::mem::take(&mut self.bodies);
+        self.begin();
+        for b in &bodies {
+            self.add(b.archetype, b.pos, b.shape, b.layer, b.queries());
+        }
+        self.plan(fixed_cell);
+        for (k, b) in bodies.into_iter().enumerate() {
+            if self.wanted(k) {
+                self.fill(k, b);
+            }
+        }
+        self.search(max_pairs, budget)
+    }
+
+    /// Whether collider `k`'s full record is wanted (see [`fill`](Self::fill)).
+    pub fn wanted(&self, k: usize) -> bool {
+        self.full[k] == WANTED
+    }
+}
+
 fn body(seq: u64, x: f32, y: f32, r: f32, boxed: bool, layer: u32, mask: u32) -> Body {
     Body {
         entity: hecs::Entity::DANGLING,
