@@ -10,6 +10,8 @@
 //!   a world and consequences together as a [`Simulation`].
 //! - Data: [`GameDef`] and its parts, components, events, commands, timers, the outbox.
 //! - Presentation: [`RenderFrame`]. Replay: [`StateHash`]. Background work: [`Completions`].
+//! - Yardsticks: [`reference`](mod@reference) does two workloads' ticks by hand, bit for bit, to measure the
+//!   tick against.
 
 mod budget;
 mod collision;
@@ -26,6 +28,7 @@ mod limits;
 mod math;
 mod nav;
 mod outbox;
+pub mod reference;
 mod render;
 mod replay;
 mod tick;

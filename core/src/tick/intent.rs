@@ -327,7 +327,7 @@ fn control(
 
 /// A per-entity random unit value in [0, 1) from (seed, seq, tick): independent of the order
 /// entities are visited in.
-fn entity_random(seed: u64, seq: u64, tick: u64) -> f32 {
+pub(crate) fn entity_random(seed: u64, seq: u64, tick: u64) -> f32 {
     let mut bytes = [0u8; 24];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     bytes[8..16].copy_from_slice(&seq.to_le_bytes());
