@@ -3,7 +3,7 @@
 //! game, tick after tick. A run with one body nudged shows the comparison catches a difference
 //! at the tick it happens.
 
-use ludus_core::reference::{Counts, Crowd, Drones, crowd_def, drones_def, hash_bodies};
+use ludus_core::reference::{Bumps, Counts, Crowd, Drones, crowd_def, drones_def, hash_bodies};
 use ludus_core::*;
 use std::sync::Arc;
 
@@ -44,28 +44,6 @@ impl Reference for Crowd {
     }
     fn health(&self) -> Option<&[i32]> {
         Some(Crowd::health(self))
-    }
-}
-
-/// The `tick` bench's consequences: every new contact damages both parties by one.
-struct Bumps;
-
-impl Consequences for Bumps {
-    fn stage(&mut self, stage: Stage, g: &mut Gameplay<'_>) -> Result<(), Fault> {
-        if stage == Stage::One {
-            for i in 0..g.events().collision_enter.len() {
-                let e = g.events().collision_enter[i];
-                for target in [e.a.seq, e.b.seq] {
-                    g.send(Command::Damage {
-                        target,
-                        amount: 1,
-                        source: None,
-                    })
-                    .map_err(CommandError::into_fault)?;
-                }
-            }
-        }
-        Ok(())
     }
 }
 

@@ -1,7 +1,10 @@
 //! The `tick` bench's crowd, by hand: wandering circles that report contacts with each other,
 //! lose health on every new contact and, in the pushing crowd, push each other apart.
 
+use crate::command::{Command, CommandError, Stage};
+use crate::consequences::{Consequences, Gameplay};
 use crate::def::*;
+use crate::fault::Fault;
 use crate::math::{Color, Rect, Vec2};
 use crate::reference::{
     Confine, Counts, Entity, entities, hash_columns, integrate, next_decision, radix_sort,
@@ -9,6 +12,29 @@ use crate::reference::{
 use crate::tick::intent::entity_random;
 use crate::world::SimWorld;
 use crate::world::components::{Collider, Deadline, Identity};
+
+/// The crowd's consequences: every new contact takes 1 health from both bodies. The `tick`
+/// bench and `ludus bench --workload crowd` run the crowd with them, and [`Crowd`] models them.
+pub struct Bumps;
+
+impl Consequences for Bumps {
+    fn stage(&mut self, stage: Stage, g: &mut Gameplay<'_>) -> Result<(), Fault> {
+        if stage == Stage::One {
+            for i in 0..g.events().collision_enter.len() {
+                let e = g.events().collision_enter[i];
+                for target in [e.a.seq, e.b.seq] {
+                    g.send(Command::Damage {
+                        target,
+                        amount: 1,
+                        source: None,
+                    })
+                    .map_err(CommandError::into_fault)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
 
 /// The `tick` bench's crowd: `n` wandering circles of radius 3 as the `[stress]` archetype,
 /// one per 400 square units of a square level, confined, re-deciding every 30 ticks, each

@@ -189,6 +189,22 @@ impl Drones {
     /// collider, health and confining bounds; targets that move, behave, or touch each other; more than 64 targets;
     /// or colliders that are neither drones nor targets.
     pub fn from_world(world: &SimWorld, def: &GameDef) -> Drones {
+        Drones::build(world, def, true)
+    }
+
+    /// The drones of a world that holds other colliders too (a game's level: walls the
+    /// player pushes against, pickups): those are left out, with their contacts, so the
+    /// reference does the drones' work alone. For measuring a game's tick next to its
+    /// drones; its contact counts are the drones' only.
+    ///
+    /// # Panics
+    /// As [`from_world`](Self::from_world), except for colliders that are neither drones nor
+    /// targets and targets that touch them.
+    pub fn beside(world: &SimWorld, def: &GameDef) -> Drones {
+        Drones::build(world, def, false)
+    }
+
+    fn build(world: &SimWorld, def: &GameDef, strict: bool) -> Drones {
         let level = world
             .level_def(def)
             .expect("the world's level is in the definition");
@@ -260,7 +276,7 @@ impl Drones {
             });
         }
         assert!(targets.len() <= 64, "at most 64 targets");
-        for (i, a) in all.iter().enumerate() {
+        for (i, a) in all.iter().enumerate().filter(|_| strict) {
             let (Some(ca), false) = (a.collider, is_drone(a)) else {
                 continue;
             };

@@ -22,7 +22,7 @@
 mod crowd;
 mod drones;
 
-pub use crowd::{Crowd, crowd_def};
+pub use crowd::{Bumps, Crowd, crowd_def};
 pub use drones::{Drones, drones_def};
 
 use crate::def::{BoundsPolicy, ColliderDef};

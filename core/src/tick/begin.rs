@@ -101,8 +101,11 @@ fn due_timers(t: &mut TickState<'_>) -> Result<(), Fault> {
 /// Copies current to previous transforms (after completions, so a jump they cause is not
 /// interpolated).
 fn previous(t: &mut TickState<'_>) -> Result<(), Fault> {
-    for (cur, prev) in t.world.ecs.query_mut::<(&Position, &mut PrevPosition)>() {
-        prev.0 = cur.0;
+    // Fused, Motion's pass copies positions first thing: nothing moves an entity before it.
+    if !t.fused_motion {
+        for (cur, prev) in t.world.ecs.query_mut::<(&Position, &mut PrevPosition)>() {
+            prev.0 = cur.0;
+        }
     }
     for r in t.world.ecs.query_mut::<&mut Rotation>() {
         r.prev = r.angle;

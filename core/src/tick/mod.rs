@@ -104,7 +104,9 @@ pub fn run_tick(
             tick,
             ..TickReport::default()
         },
-        fused_motion: ctx.schedule.native_only(Phase::Motion),
+        fused_motion: [Phase::BeginTick, Phase::Intent, Phase::Motion]
+            .iter()
+            .all(|p| ctx.schedule.native_only(*p)),
     };
     for phase in Phase::ALL {
         ctx.schedule.run(phase, &mut state).map_err(|f| {

@@ -40,7 +40,8 @@ pub struct TickState<'a> {
     pub(crate) options: TickOptions,
     pub(crate) consequences: &'a mut dyn Consequences,
     pub(crate) report: TickReport,
-    /// Motion holds only the native systems, so they run as one pass (see `motion::fused`).
+    /// BeginTick, Intent and Motion hold only the native systems, so Motion's run as one pass
+    /// that also copies previous positions (see `motion::fused`).
     pub(crate) fused_motion: bool,
 }
 

@@ -1,9 +1,11 @@
 //! Motion's steps for every entity in one visit: integrate, rotate, bounds and the
 //! broadphase's record, walking each hecs archetype's columns once.
 //!
-//! Used when the Motion phase holds only the native systems (no system of the embedding
-//! program runs between them): then each entity's steps run in the order the systems
-//! declare, and the steps of different entities never read each other's results, so the
+//! Used when BeginTick, Intent and Motion hold only the native systems (no system of the
+//! embedding program runs before or between them). The pass also copies each entity's
+//! position to its previous position first, which BeginTick does otherwise: nothing moves
+//! an entity between the two (Intent sets velocities; commands move entities at Gameplay and
+//! Commit). Each entity's steps run in the order the systems declare, and the steps of different entities never read each other's results, so the
 //! outcome equals running the systems one after another: positions, velocities and angles,
 //! the order of bounds events (archetype by archetype, row by row, as every query visits
 //! them) and the broadphase's collider order. A fault may leave other entities' steps of
@@ -63,6 +65,7 @@ pub(crate) fn motion(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(
                     let (rule, prev) = (&rule[..n], &mut prev[..n]);
                     for i in 0..n {
                         let (t, v) = (&mut pos[i], &mut vel[i]);
+                        prev[i].0 = t.0;
                         step(t, v, dt);
                         let c = &colliders[i];
                         let tag = tags.map(|c| &c[i]);
@@ -71,15 +74,19 @@ pub(crate) fn motion(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(
                         bp.add(ident[i].archetype, t.0, c.shape, c.layer, c.mask | c.push);
                     }
                 }
-                (None, _, Some(ident), Some(colliders)) => {
+                (None, prev, Some(ident), Some(colliders)) => {
+                    let mut prev = prev.map(|p| &mut p[..n]);
                     for i in 0..n {
                         let t = &mut pos[i];
+                        if let Some(prev) = prev.as_deref_mut() {
+                            prev[i].0 = t.0;
+                        }
                         step(t, &vel[i], dt);
                         let c = &colliders[i].0;
                         bp.add(ident[i].archetype, t.0, c.shape, c.layer, c.mask | c.push);
                     }
                 }
-                (None, _, _, None) => {
+                (None, None, _, None) => {
                     for (t, v) in pos.iter_mut().zip(vel.iter()) {
                         step(t, v, dt);
                     }
@@ -87,6 +94,9 @@ pub(crate) fn motion(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(
                 _ => {
                     for i in 0..n {
                         let (t, v) = (&mut pos[i], &mut vel[i]);
+                        if let Some(prev) = prev.as_deref_mut() {
+                            prev[i].0 = t.0;
+                        }
                         step(t, v, dt);
                         if let (Some(rule), Some(prev), Some(ident)) =
                             (rule.as_deref(), prev.as_deref_mut(), ident)
@@ -106,6 +116,9 @@ pub(crate) fn motion(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(
         }
         for i in 0..n {
             let t = &mut pos[i];
+            if let Some(prev) = prev.as_deref_mut() {
+                prev[i].0 = t.0;
+            }
             if let Some(vel) = vel.as_deref_mut() {
                 let v = &mut vel[i];
                 if moves {

@@ -1,0 +1,264 @@
+//! `ludus bench`'s report: the table, the CSV file and the SVG plot.
+
+use std::fmt::Write as _;
+
+/// One rung of the ladder.
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub entities: u32,
+    pub median_ms: f64,
+    pub p99_ms: f64,
+    pub ticks_per_second: f64,
+    pub ns_per_entity: f64,
+    pub frame_share: f64,
+    pub script_share: f64,
+    /// The same work written by hand, where a reference models the workload.
+    pub reference_ms: Option<f64>,
+    pub raw_median_ms: f64,
+}
+
+impl Row {
+    /// The tick's time over the hand-written reference's.
+    pub fn reference_ratio(&self) -> Option<f64> {
+        self.reference_ms.map(|r| self.median_ms / r.max(1e-9))
+    }
+
+    /// The tick's time over bare motion's.
+    pub fn raw_ratio(&self) -> f64 {
+        self.median_ms / self.raw_median_ms.max(1e-9)
+    }
+}
+
+pub fn table(rows: &[Row]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "| entities | median tick ms | p99 ms | ticks/s | ns/entity | of a 16.7 ms frame | in scripts | by hand ms | x by hand | raw hecs ms | x raw |"
+    );
+    let _ = writeln!(
+        s,
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
+    for r in rows {
+        let (by_hand, ratio) = match (r.reference_ms, r.reference_ratio()) {
+            (Some(ms), Some(x)) => (format!("{ms:.3}"), format!("{x:.1}x")),
+            _ => ("-".to_string(), "-".to_string()),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {:.3} | {:.3} | {:.0} | {:.1} | {:.1}% | {:.1}% | {by_hand} | {ratio} | {:.4} | {:.0}x |",
+            r.entities,
+            r.median_ms,
+            r.p99_ms,
+            r.ticks_per_second,
+            r.ns_per_entity,
+            r.frame_share * 100.0,
+            r.script_share * 100.0,
+            r.raw_median_ms,
+            r.raw_ratio()
+        );
+    }
+    s
+}
+
+pub fn csv(rows: &[Row]) -> String {
+    let mut s = String::from(
+        "entities,median_ms,p99_ms,ticks_per_second,ns_per_entity,frame_share,script_share,by_hand_median_ms,by_hand_ratio,raw_hecs_median_ms,raw_ratio\n",
+    );
+    for r in rows {
+        let opt =
+            |v: Option<f64>, digits: usize| v.map_or(String::new(), |v| format!("{v:.digits$}"));
+        let _ = writeln!(
+            s,
+            "{},{:.6},{:.6},{:.1},{:.3},{:.5},{:.5},{},{},{:.6},{:.2}",
+            r.entities,
+            r.median_ms,
+            r.p99_ms,
+            r.ticks_per_second,
+            r.ns_per_entity,
+            r.frame_share,
+            r.script_share,
+            opt(r.reference_ms, 6),
+            opt(r.reference_ratio(), 2),
+            r.raw_median_ms,
+            r.raw_ratio()
+        );
+    }
+    s
+}
+
+/// A log-log plot of tick time against entity count with the 60 Hz and budget lines. One
+/// function: it draws one chart top to bottom (frame, axes, lines, points, labels).
+pub fn svg(rows: &[Row], budget_ms: f64, title: &str) -> String {
+    let (w, h, left, right, top, bottom) = (780.0, 440.0, 84.0, 20.0, 40.0, 50.0);
+    let pw = w - left - right;
+    let ph = h - top - bottom;
+    let xs: Vec<f64> = rows
+        .iter()
+        .map(|r| (r.entities as f64).max(1.0).log2())
+        .collect();
+    let (x0, x1) = (
+        xs.iter().cloned().fold(f64::INFINITY, f64::min).floor(),
+        xs.iter()
+            .cloned()
+            .fold(f64::NEG_INFINITY, f64::max)
+            .ceil()
+            .max(1.0),
+    );
+    let all: Vec<f64> = rows
+        .iter()
+        .flat_map(|r| {
+            [
+                r.median_ms,
+                r.raw_median_ms,
+                r.p99_ms,
+                r.reference_ms.unwrap_or(0.0),
+            ]
+        })
+        .chain([budget_ms, 1000.0 / 60.0])
+        .filter(|v| *v > 0.0)
+        .collect();
+    let y0 = all
+        .iter()
+        .cloned()
+        .fold(f64::INFINITY, f64::min)
+        .log10()
+        .floor();
+    let y1 = all
+        .iter()
+        .cloned()
+        .fold(f64::NEG_INFINITY, f64::max)
+        .log10()
+        .ceil();
+    // Decades drawn: at most 24 (1 ns to 10^15 ms), whatever the values.
+    let y0 = if y0.is_finite() {
+        y0.clamp(-6.0, 15.0)
+    } else {
+        -6.0
+    };
+    let y1 = if y1.is_finite() {
+        y1.clamp(y0, y0 + 24.0)
+    } else {
+        y0 + 1.0
+    };
+    let px = |x: f64| left + (x - x0) / (x1 - x0).max(1e-9) * pw;
+    let py = |ms: f64| top + ph - (ms.max(1e-9).log10() - y0) / (y1 - y0).max(1e-9) * ph;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">"#
+    );
+    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="22" font-size="15">{}</text>"#,
+        left,
+        xml(title)
+    );
+    for (r, x) in rows.iter().zip(&xs) {
+        let x = px(*x);
+        let _ = writeln!(
+            s,
+            r##"<line x1="{x}" y1="{top}" x2="{x}" y2="{}" stroke="#eee"/>"##,
+            top + ph
+        );
+        let _ = writeln!(
+            s,
+            r#"<text x="{x}" y="{}" text-anchor="middle">{}</text>"#,
+            top + ph + 18.0,
+            human(r.entities as f64)
+        );
+    }
+    for e in (y0 as i64)..=(y1 as i64) {
+        let y = py(10f64.powi(e as i32));
+        let _ = writeln!(
+            s,
+            r##"<line x1="{left}" y1="{y}" x2="{}" y2="{y}" stroke="#eee"/>"##,
+            left + pw
+        );
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="end">{} ms</text>"#,
+            left - 6.0,
+            y + 4.0,
+            10f64.powi(e as i32)
+        );
+    }
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="{}" text-anchor="middle">entities</text>"#,
+        left + pw / 2.0,
+        h - 8.0
+    );
+    for (ms, label, color) in [
+        (1000.0 / 60.0, "60 Hz frame", "#d62828"),
+        (budget_ms, "budget", "#f77f00"),
+    ] {
+        let y = py(ms);
+        let _ = writeln!(
+            s,
+            r#"<line x1="{left}" y1="{y}" x2="{}" y2="{y}" stroke="{color}" stroke-dasharray="6 4"/>"#,
+            left + pw
+        );
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" fill="{color}">{label} {ms:.1} ms</text>"#,
+            left + 6.0,
+            y - 5.0
+        );
+    }
+    for (series, color, name) in [
+        (0, "#1d3557", "ludus median tick"),
+        (1, "#e76f51", "the same work by hand"),
+        (2, "#2a9d8f", "raw hecs motion"),
+    ] {
+        let pts: Vec<String> = rows
+            .iter()
+            .zip(&xs)
+            .filter_map(|(r, x)| {
+                let ms = match series {
+                    0 => Some(r.median_ms),
+                    1 => r.reference_ms,
+                    _ => Some(r.raw_median_ms),
+                }?;
+                Some(format!("{:.1},{:.1}", px(*x), py(ms)))
+            })
+            .collect();
+        if pts.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            r#"<polyline fill="none" stroke="{color}" stroke-width="2" points="{}"/>"#,
+            pts.join(" ")
+        );
+        for p in &pts {
+            let (x, y) = p.split_once(',').unwrap_or(("0", "0"));
+            let _ = writeln!(s, r#"<circle cx="{x}" cy="{y}" r="3" fill="{color}"/>"#);
+        }
+        let ly = top + 16.0 + series as f64 * 16.0;
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{ly}" fill="{color}">{name}</text>"#,
+            left + pw - 170.0
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+fn human(n: f64) -> String {
+    if n >= 1e6 {
+        format!("{:.1}M", n / 1e6)
+    } else if n >= 1e3 {
+        format!("{:.0}k", n / 1e3)
+    } else {
+        format!("{n}")
+    }
+}
+
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
