@@ -130,3 +130,24 @@ fn one_pass_and_one_system_after_another_make_the_same_world() {
     }
     assert_eq!(fused.len(), 400);
 }
+
+/// The per-tick state hashes of `n` drones chasing a player, with every pass serial or not.
+fn drone_hashes(n: u32, serial: bool, ticks: u32) -> Vec<StateHash> {
+    let def = Arc::new(ludus_core::reference::drones_def());
+    let mut g = Game::with_entities(def, Box::new(NoConsequences), n).unwrap();
+    g.options_mut().hash = true;
+    g.options_mut().serial = serial;
+    (0..ticks)
+        .map(|_| g.step(&TickInput::neutral()).unwrap().hash.unwrap())
+        .collect()
+}
+
+#[test]
+fn a_pass_split_between_threads_makes_the_same_world_as_one_thread() {
+    // Enough drones in one archetype for the motion pass to split them.
+    let split = drone_hashes(40_000, false, 40);
+    let serial = drone_hashes(40_000, true, 40);
+    for (t, (a, b)) in split.iter().zip(&serial).enumerate() {
+        assert_eq!(a, b, "tick {}: the split pass differs", t + 1);
+    }
+}

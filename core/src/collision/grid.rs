@@ -1,5 +1,7 @@
-//! The broadphase's bucket grid: binning by counting sort and the 3x3 neighbourhood scans.
+//! The broadphase's records and bucket grid: colliders' compact records and their runs,
+//! binning by counting sort and the 3x3 neighbourhood scans.
 
+use crate::def::{ArchetypeId, Shape};
 use crate::math::Vec2;
 
 #[inline]
@@ -199,5 +201,105 @@ impl Bins {
             }
         }
         out
+    }
+}
+
+/// Consecutive colliders `start..start + len` of one archetype, layer and raw looks.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Run {
+    pub start: u32,
+    pub len: u32,
+    pub archetype: ArchetypeId,
+    pub layer: u32,
+    pub raw: u32,
+    /// Smallest and largest extent (NaN extents ignored unless all are NaN).
+    pub min: f32,
+    pub max: f32,
+    /// Every position is finite.
+    pub finite: bool,
+    /// Effective looks (see the plan).
+    pub looks: u32,
+}
+
+impl Run {
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.start as usize..(self.start + self.len) as usize
+    }
+}
+
+impl Hot {
+    /// The record of a collider at `pos`.
+    #[inline(always)]
+    pub fn new(pos: Vec2, shape: Shape, layer: u32, looks: u32) -> Hot {
+        Hot {
+            x: pos.x,
+            y: pos.y,
+            extent: shape.extent(),
+            layer,
+            looks,
+            raw: looks,
+            large: false,
+        }
+    }
+}
+
+/// Counts record `index` (the next one) into the last run, or starts a run with it.
+#[inline(always)]
+pub(super) fn extend_runs(runs: &mut Vec<Run>, index: u32, archetype: ArchetypeId, h: &Hot) {
+    let finite = h.x.is_finite() & h.y.is_finite();
+    match runs.last_mut() {
+        Some(r) if r.archetype == archetype && r.layer == h.layer && r.raw == h.raw => {
+            r.len += 1;
+            if h.extent != r.max {
+                r.min = r.min.min(h.extent);
+                r.max = r.max.max(h.extent);
+            }
+            r.finite &= finite;
+        }
+        _ => runs.push(Run {
+            start: index,
+            len: 1,
+            archetype,
+            layer: h.layer,
+            raw: h.raw,
+            min: h.extent,
+            max: h.extent,
+            finite,
+            looks: 0,
+        }),
+    }
+}
+
+/// Records of consecutive colliders filled apart from the broadphase (see
+/// `Broadphase::stretches`): every slot is filled, in order.
+pub(crate) struct Stretch<'a> {
+    hot: &'a mut [Hot],
+    start: u32,
+    next: usize,
+    pub runs: Vec<Run>,
+}
+
+impl<'a> Stretch<'a> {
+    pub(super) fn new(hot: &'a mut [Hot], start: u32) -> Stretch<'a> {
+        Stretch {
+            hot,
+            start,
+            next: 0,
+            runs: Vec::new(),
+        }
+    }
+
+    /// Adds the next collider (as `Broadphase::add`).
+    #[inline(always)]
+    pub fn add(&mut self, archetype: ArchetypeId, pos: Vec2, shape: Shape, layer: u32, looks: u32) {
+        let hot = Hot::new(pos, shape, layer, looks);
+        extend_runs(
+            &mut self.runs,
+            self.start + self.next as u32,
+            archetype,
+            &hot,
+        );
+        self.hot[self.next] = hot;
+        self.next += 1;
     }
 }

@@ -24,7 +24,8 @@ pub(crate) mod narrow;
 mod response;
 
 pub(crate) use crate::collision::body::Body;
-use crate::collision::grid::{Bins, Compact, Grid, Hot, typical_cell};
+use crate::collision::grid::{Bins, Compact, Grid, Hot, extend_runs, typical_cell};
+pub(crate) use crate::collision::grid::{Run, Stretch};
 use crate::collision::narrow::overlap;
 use crate::def::{ArchetypeId, Shape};
 use crate::limits::push_within;
@@ -118,29 +119,6 @@ pub(crate) struct Broadphase {
     fixed: Vec<Option<(Vec2, Vec2)>>,
 }
 
-/// Consecutive colliders `start..start + len` of one archetype, layer and raw looks.
-#[derive(Clone, Copy, Debug)]
-struct Run {
-    start: u32,
-    len: u32,
-    archetype: ArchetypeId,
-    layer: u32,
-    raw: u32,
-    /// Smallest and largest extent (NaN extents ignored unless all are NaN).
-    min: f32,
-    max: f32,
-    /// Every position is finite.
-    finite: bool,
-    /// Effective looks (see [`Broadphase::plan`]).
-    looks: u32,
-}
-
-impl Run {
-    fn range(&self) -> std::ops::Range<usize> {
-        self.start as usize..(self.start + self.len) as usize
-    }
-}
-
 /// [`Broadphase::full`]: a collider that cannot be in a pair this tick.
 const UNUSED: u32 = u32::MAX;
 /// [`Broadphase::full`]: a collider whose full record is wanted and not filled yet.
@@ -158,38 +136,27 @@ impl Broadphase {
     /// Adds the next collider (see the type's documentation).
     #[inline(always)]
     pub fn add(&mut self, archetype: ArchetypeId, pos: Vec2, shape: Shape, layer: u32, looks: u32) {
-        let extent = shape.extent();
-        let finite = pos.x.is_finite() & pos.y.is_finite();
-        match self.runs.last_mut() {
-            Some(r) if r.archetype == archetype && r.layer == layer && r.raw == looks => {
-                r.len += 1;
-                if extent != r.max {
-                    r.min = r.min.min(extent);
-                    r.max = r.max.max(extent);
-                }
-                r.finite &= finite;
-            }
-            _ => self.runs.push(Run {
-                start: self.hot.len() as u32,
-                len: 1,
-                archetype,
-                layer,
-                raw: looks,
-                min: extent,
-                max: extent,
-                finite,
-                looks: 0,
-            }),
-        }
-        self.hot.push(Hot {
-            x: pos.x,
-            y: pos.y,
-            extent,
-            layer,
-            looks,
-            raw: looks,
-            large: false,
-        });
+        let hot = Hot::new(pos, shape, layer, looks);
+        extend_runs(&mut self.runs, self.hot.len() as u32, archetype, &hot);
+        self.hot.push(hot);
+    }
+
+    /// Room for the next `n` colliders, split at `mid`: two stretches that can be filled
+    /// apart (on two threads) and then [`join`](Self::join)ed, as if added in order.
+    pub fn stretches(&mut self, n: usize, mid: usize) -> (Stretch<'_>, Stretch<'_>) {
+        let start = self.hot.len();
+        self.hot.resize(start + n, Hot::default());
+        let (left, right) = self.hot[start..].split_at_mut(mid);
+        (
+            Stretch::new(left, start as u32),
+            Stretch::new(right, (start + mid) as u32),
+        )
+    }
+
+    /// Takes the runs of filled [`stretches`](Self::stretches), left then right.
+    pub fn join(&mut self, left: Vec<Run>, right: Vec<Run>) {
+        self.runs.extend(left);
+        self.runs.extend(right);
     }
 
     /// Colliders added this tick.

@@ -9,6 +9,9 @@ pub struct TickOptions {
     pub hash: bool,
     /// Run debug invariant checks (on by default in debug builds of the app).
     pub check_invariants: bool,
+    /// Run every pass on one thread. Passes that split large archetypes between two threads
+    /// give exactly the serial results; this is for measuring and for tests that prove it.
+    pub serial: bool,
 }
 
 /// What one successful tick did.

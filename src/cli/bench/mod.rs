@@ -31,6 +31,10 @@ pub struct BenchArgs {
     /// What to measure.
     #[arg(long, value_enum, default_value_t = Workload::Game)]
     pub workload: Workload,
+    /// Run every pass of the tick on one thread (by default, passes over large archetypes
+    /// split between two threads where the machine has them; the results are the same).
+    #[arg(long)]
+    pub serial: bool,
     /// Smallest entity count of the ladder (1 to 1000000).
     #[arg(long, default_value_t = 1_000, value_parser = ladder())]
     pub from: u32,
@@ -110,8 +114,8 @@ fn raw_hecs(n: u32, ticks: u32, warmup: u32, dt: f32) -> f64 {
 
 /// A hand-written reference of a workload (see [`ludus_core::reference`]).
 enum Reference {
-    Drones(Drones),
-    Crowd(Crowd),
+    Drones(Box<Drones>),
+    Crowd(Box<Crowd>),
 }
 
 impl Reference {
@@ -133,13 +137,13 @@ fn setup(
         (Workload::Crowd, _) => {
             let game = Game::with_entities(Arc::new(crowd_def(n, true)), Box::new(Bumps), n)?;
             let crowd = Crowd::from_world(game.world(), game.def());
-            Ok((game, Some(Reference::Crowd(crowd))))
+            Ok((game, Some(Reference::Crowd(Box::new(crowd)))))
         }
         (Workload::Game, Some(project)) => {
             let host = project.host()?.with_clock(Box::new(clock));
             let game = Game::with_entities(project.def.clone(), Box::new(host), n)?;
             let drones = quietly(|| Drones::beside(game.world(), game.def()));
-            Ok((game, drones.map(Reference::Drones)))
+            Ok((game, drones.map(|d| Reference::Drones(Box::new(d)))))
         }
         (Workload::Game, None) => Err(Fault::new(FaultKind::Load, "no game folder")),
     }
@@ -174,10 +178,11 @@ pub fn measure(
     workload: Workload,
     project: Option<&Project>,
     n: u32,
-    ticks: u32,
-    warmup: u32,
+    (ticks, warmup): (u32, u32),
+    serial: bool,
 ) -> Result<Row, Fault> {
     let (mut game, mut reference) = setup(workload, project, n)?;
+    game.options_mut().serial = serial;
     let mut times = Vec::with_capacity(ticks as usize);
     let mut script_ns = 0u64;
     let mut total_ns = 0u64;
@@ -260,7 +265,8 @@ pub fn main(args: BenchArgs) -> i32 {
             ladder.len(),
             n
         );
-        match measure(args.workload, project.as_ref(), *n, args.ticks, args.warmup) {
+        let counts = (args.ticks, args.warmup);
+        match measure(args.workload, project.as_ref(), *n, counts, args.serial) {
             Ok(r) => rows.push(r),
             Err(f) => {
                 eprintln!("\nludus: the game faulted at {n} entities: {f}");

@@ -72,83 +72,106 @@ impl Bounds<'_> {
         c: Option<&Collider>,
         tags: Option<&Tags>,
     ) -> Result<(), Fault> {
-        let area = self.area;
-        match rule {
-            BoundsPolicy::Ignore => {}
-            BoundsPolicy::Confine | BoundsPolicy::Bounce => {
-                let half = c.map_or(Vec2::ZERO, |c| c.0.shape.half_extents());
-                let lo = area.min + half;
-                let hi = area.max - half;
-                let p = t.0;
-                let x = if lo.x <= hi.x {
-                    p.x.clamp(lo.x, hi.x)
-                } else {
-                    area.center().x
-                };
-                let y = if lo.y <= hi.y {
-                    p.y.clamp(lo.y, hi.y)
-                } else {
-                    area.center().y
-                };
-                if rule == BoundsPolicy::Confine {
-                    if x != p.x {
-                        v.0.x = 0.0;
-                    }
-                    if y != p.y {
-                        v.0.y = 0.0;
-                    }
-                } else {
-                    let e = c.and_then(|c| c.0.bounce).unwrap_or(1.0);
-                    // Reflect only a velocity that points out through the wall hit.
-                    if (x > p.x && v.0.x < 0.0) || (x < p.x && v.0.x > 0.0) {
-                        v.0.x = -v.0.x * e;
-                    }
-                    if (y > p.y && v.0.y < 0.0) || (y < p.y && v.0.y > 0.0) {
-                        v.0.y = -v.0.y * e;
-                    }
-                }
-                t.0 = Vec2::new(x, y);
-            }
-            BoundsPolicy::Wrap => {
-                let size = area.max - area.min;
-                let p = t.0;
-                let wrap = |v: f32, lo: f32, size: f32| {
-                    if size > 0.0 && (v < lo || v >= lo + size) {
-                        let w = lo + (v - lo).rem_euclid(size);
-                        // Rounding can land a hair short of `lo` exactly on the far edge.
-                        if w >= lo + size { lo } else { w }
-                    } else {
-                        v
-                    }
-                };
-                let w = Vec2::new(wrap(p.x, area.min.x, size.x), wrap(p.y, area.min.y, size.y));
-                if w != p && w.is_finite() {
-                    prev.0 += w - p;
-                    t.0 = w;
-                }
-            }
-            BoundsPolicy::Destroy => {
-                if !area.contains(t.0) && self.pending.insert(id.seq) {
-                    // Each live entity at most once.
-                    if !push_within(self.destroys, id.seq, self.live) {
-                        return Err(
-                            Limit::Entities.exceeded(self.live as u64, "destroys in one tick")
-                        );
-                    }
-                    let entity = Party::new(id, tags, t);
-                    push_bounded(
-                        self.expired,
-                        ExpireEvent {
-                            tick: self.tick,
-                            entity,
-                            reason: ExpireReason::Bounds,
-                        },
-                        self.cap,
-                        "expired",
-                    )?;
-                }
-            }
+        if !keep(self.area, rule, t, prev, v, c) {
+            self.destroy(id, t, tags)?;
         }
         Ok(())
     }
+
+    /// Records the destruction of an entity its bounds rule removes, once.
+    pub fn destroy(
+        &mut self,
+        id: &Identity,
+        t: &Position,
+        tags: Option<&Tags>,
+    ) -> Result<(), Fault> {
+        if self.pending.insert(id.seq) {
+            // Each live entity at most once.
+            if !push_within(self.destroys, id.seq, self.live) {
+                return Err(Limit::Entities.exceeded(self.live as u64, "destroys in one tick"));
+            }
+            let entity = Party::new(id, tags, t);
+            push_bounded(
+                self.expired,
+                ExpireEvent {
+                    tick: self.tick,
+                    entity,
+                    reason: ExpireReason::Bounds,
+                },
+                self.cap,
+                "expired",
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Moves an entity by its bounds rule (confine, bounce, wrap; see [`bounds`]); returns whether
+/// it stays (false: a destroy rule and a centre outside). Touches nothing but the entity.
+#[inline(always)]
+pub(crate) fn keep(
+    area: Rect,
+    rule: BoundsPolicy,
+    t: &mut Position,
+    prev: &mut PrevPosition,
+    v: &mut Velocity,
+    c: Option<&Collider>,
+) -> bool {
+    match rule {
+        BoundsPolicy::Ignore => {}
+        BoundsPolicy::Confine | BoundsPolicy::Bounce => {
+            let half = c.map_or(Vec2::ZERO, |c| c.0.shape.half_extents());
+            let lo = area.min + half;
+            let hi = area.max - half;
+            let p = t.0;
+            let x = if lo.x <= hi.x {
+                p.x.clamp(lo.x, hi.x)
+            } else {
+                area.center().x
+            };
+            let y = if lo.y <= hi.y {
+                p.y.clamp(lo.y, hi.y)
+            } else {
+                area.center().y
+            };
+            if rule == BoundsPolicy::Confine {
+                if x != p.x {
+                    v.0.x = 0.0;
+                }
+                if y != p.y {
+                    v.0.y = 0.0;
+                }
+            } else {
+                let e = c.and_then(|c| c.0.bounce).unwrap_or(1.0);
+                // Reflect only a velocity that points out through the wall hit.
+                if (x > p.x && v.0.x < 0.0) || (x < p.x && v.0.x > 0.0) {
+                    v.0.x = -v.0.x * e;
+                }
+                if (y > p.y && v.0.y < 0.0) || (y < p.y && v.0.y > 0.0) {
+                    v.0.y = -v.0.y * e;
+                }
+            }
+            t.0 = Vec2::new(x, y);
+        }
+        BoundsPolicy::Wrap => {
+            let size = area.max - area.min;
+            let p = t.0;
+            let wrap = |v: f32, lo: f32, size: f32| {
+                if size > 0.0 && (v < lo || v >= lo + size) {
+                    let w = lo + (v - lo).rem_euclid(size);
+                    // Rounding can land a hair short of `lo` exactly on the far edge.
+                    if w >= lo + size { lo } else { w }
+                } else {
+                    v
+                }
+            };
+            let w = Vec2::new(wrap(p.x, area.min.x, size.x), wrap(p.y, area.min.y, size.y));
+            if w != p && w.is_finite() {
+                prev.0 += w - p;
+                t.0 = w;
+            }
+        }
+        BoundsPolicy::Destroy => return area.contains(t.0),
+    }
+    true
 }

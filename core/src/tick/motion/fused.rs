@@ -11,15 +11,24 @@
 //! them) and the broadphase's collider order. A fault may leave other entities' steps of
 //! this phase done or not; a faulted tick is never published.
 
+use crate::collision::Stretch;
 use crate::def::GameDef;
 use crate::fault::Fault;
-use crate::tick::motion::bounds::Bounds;
+use crate::math::Rect;
+use crate::par;
+use crate::tick::motion::bounds::{Bounds, keep};
 use crate::tick::motion::{accelerate, step, turn};
 use crate::world::SimWorld;
 use crate::world::components::*;
 
 /// Integrates, turns and bounds every entity, and adds every collider to the broadphase.
-pub(crate) fn motion(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
+/// `split`: large archetypes' common pass may run on two threads (see [`par`]).
+pub(crate) fn motion(
+    world: &mut SimWorld,
+    def: &GameDef,
+    tick: u64,
+    split: bool,
+) -> Result<(), Fault> {
     let dt = def.tick.tick_seconds();
     let area = def.levels.get(world.level).map(|l| l.bounds);
     let s = &mut world.scratch;
@@ -62,16 +71,36 @@ pub(crate) fn motion(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(
             let tags = tags.as_deref();
             match (rule.as_deref(), prev.as_deref_mut(), ident, colliders) {
                 (Some(rule), Some(prev), Some(ident), Some(colliders)) => {
-                    let (rule, prev) = (&rule[..n], &mut prev[..n]);
-                    for i in 0..n {
-                        let (t, v) = (&mut pos[i], &mut vel[i]);
-                        prev[i].0 = t.0;
-                        step(t, v, dt);
-                        let c = &colliders[i];
-                        let tag = tags.map(|c| &c[i]);
-                        bounds.apply(&ident[i], rule[i].0, t, &mut prev[i], v, Some(c), tag)?;
-                        let c = &c.0;
-                        bp.add(ident[i].archetype, t.0, c.shape, c.layer, c.mask | c.push);
+                    let cols = Cols {
+                        pos: &mut pos[..],
+                        vel: &mut vel[..],
+                        prev: &mut prev[..n],
+                        rule: &rule[..n],
+                        ident,
+                        colliders,
+                    };
+                    let (area, mut gone) = (bounds.area, Vec::new());
+                    if split && n >= par::SPLIT_MIN {
+                        // Two halves on two threads, joined in row order.
+                        let mid = n / 2;
+                        let (a, b) = cols.split_at(mid);
+                        let (mut sa, mut sb) = bp.stretches(n, mid);
+                        let mut gone_b = Vec::new();
+                        par::join(
+                            || rows(a, area, dt, &mut sa, &mut gone, 0),
+                            || rows(b, area, dt, &mut sb, &mut gone_b, mid),
+                        );
+                        let (ra, rb) = (sa.runs, sb.runs);
+                        bp.join(ra, rb);
+                        gone.extend(gone_b);
+                    } else {
+                        let (mut all, _) = bp.stretches(n, n);
+                        rows(cols, area, dt, &mut all, &mut gone, 0);
+                        let runs = all.runs;
+                        bp.join(runs, Vec::new());
+                    }
+                    for &i in &gone {
+                        bounds.destroy(&ident[i], &pos[i], tags.map(|c| &c[i]))?;
                     }
                 }
                 (None, prev, Some(ident), Some(colliders)) => {
@@ -151,4 +180,71 @@ pub(crate) fn motion(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(
         }
     }
     Ok(())
+}
+
+/// The columns of the common archetype's pass (see [`rows`]).
+struct Cols<'a> {
+    pos: &'a mut [Position],
+    vel: &'a mut [Velocity],
+    prev: &'a mut [PrevPosition],
+    rule: &'a [BoundsRule],
+    ident: &'a [Identity],
+    colliders: &'a [Collider],
+}
+
+impl<'a> Cols<'a> {
+    /// Rows `..mid` and `mid..`.
+    fn split_at(self, mid: usize) -> (Cols<'a>, Cols<'a>) {
+        let (pos, pos_b) = self.pos.split_at_mut(mid);
+        let (vel, vel_b) = self.vel.split_at_mut(mid);
+        let (prev, prev_b) = self.prev.split_at_mut(mid);
+        let (rule, rule_b) = self.rule.split_at(mid);
+        let (ident, ident_b) = self.ident.split_at(mid);
+        let (colliders, colliders_b) = self.colliders.split_at(mid);
+        (
+            Cols {
+                pos,
+                vel,
+                prev,
+                rule,
+                ident,
+                colliders,
+            },
+            Cols {
+                pos: pos_b,
+                vel: vel_b,
+                prev: prev_b,
+                rule: rule_b,
+                ident: ident_b,
+                colliders: colliders_b,
+            },
+        )
+    }
+}
+
+/// The common archetype's pass over its rows: previous position, plain step, bounds rule and
+/// the collider's record, touching nothing shared; rows its bounds rule destroys are listed in
+/// `gone` (offset by `row0`) for [`Bounds::destroy`], in row order.
+fn rows(
+    c: Cols<'_>,
+    area: Rect,
+    dt: f32,
+    out: &mut Stretch<'_>,
+    gone: &mut Vec<usize>,
+    row0: usize,
+) {
+    let n = c.pos.len();
+    let (vel, prev, rule) = (&mut c.vel[..n], &mut c.prev[..n], &c.rule[..n]);
+    let (ident, colliders) = (&c.ident[..n], &c.colliders[..n]);
+    for (i, t) in c.pos.iter_mut().enumerate() {
+        let v = &mut vel[i];
+        prev[i].0 = t.0;
+        step(t, v, dt);
+        let collider = &colliders[i];
+        if !keep(area, rule[i].0, t, &mut prev[i], v, Some(collider)) {
+            gone.push(row0 + i);
+        }
+        let c = &collider.0;
+        out.add(ident[i].archetype, t.0, c.shape, c.layer, c.mask | c.push);
+    }
 }

@@ -40,7 +40,8 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         ..Decl::new("integrate", Phase::Motion, |t| {
             if t.fused_motion {
                 // Rotate, bounds and collide's records too (see `fused`).
-                return fused::motion(t.world, t.def, t.tick);
+                let split = !t.options.serial;
+                return fused::motion(t.world, t.def, t.tick, split && crate::par::available());
             }
             integrate(t.world, t.def.tick.tick_seconds());
             Ok(())

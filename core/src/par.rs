@@ -1,0 +1,43 @@
+//! Two things at once where the platform has threads: the one place the tick's passes split
+//! work across cores. Results are joined in a fixed order by the caller, so a split pass gives
+//! exactly what the serial one does.
+
+/// Rows of one archetype from which a pass splits them between two threads (below, the cost
+/// of starting a thread outweighs the gain).
+pub(crate) const SPLIT_MIN: usize = 16_384;
+
+/// Whether this machine can run two passes at once.
+pub(crate) fn available() -> bool {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get())) > 1
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        false
+    }
+}
+
+/// Runs `a` and `b`, on two threads where the platform has them, and returns both results.
+pub(crate) fn join<A: Send, B: Send>(
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        std::thread::scope(|s| {
+            let other = s.spawn(b);
+            let first = a();
+            let second = match other.join() {
+                Ok(v) => v,
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            (first, second)
+        })
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        (a(), b())
+    }
+}
