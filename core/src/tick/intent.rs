@@ -20,6 +20,7 @@ use crate::jobs::{Completions, JobInput};
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::nav::FlowField;
+use crate::par;
 use crate::tick::access::Resource;
 use crate::tick::phase::Phase;
 use crate::tick::steer::{self, Steer};
@@ -89,7 +90,8 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         reads_previous: &[R::Position, R::EntitySet],
         writes: &[R::Brain, R::Velocity],
         ..Decl::new("behaviours", Phase::Intent, |t| {
-            behaviours(t.world, t.def, t.tick);
+            let split = !t.options.serial && crate::par::available();
+            behaviours(t.world, t.def, t.tick, split);
             Ok(())
         })
     },
@@ -336,7 +338,8 @@ pub(crate) fn entity_random(seed: u64, seq: u64, tick: u64) -> f32 {
     (h >> 40) as f32 / (1u64 << 24) as f32
 }
 
-fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64) {
+/// `split`: large archetypes' brains may decide on two threads (see [`par`]).
+fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64, split: bool) {
     // Candidate targets of every behaviour that looks for tags (tags never change after spawn,
     // so the archetypes' behaviours name every tag a brain can look for).
     let wanted = def
@@ -354,19 +357,12 @@ fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64) {
                 targets.push((seq, tags, t.0));
             }
         });
-    let field = world.nav.field.as_ref();
-    // Whether a brain's target lives: it is one of the targets (its tags are among `wanted`),
-    // and most brains share a target, so the last answer is kept.
-    let mut last: Option<(u64, bool)> = None;
-    let mut alive = |seq: u64| match last {
-        Some((s, a)) if s == seq => a,
-        _ => {
-            let a = targets.binary_search_by_key(&seq, |t| t.0).is_ok();
-            last = Some((seq, a));
-            a
-        }
+    let ctx = Deciding {
+        targets,
+        field: world.nav.field.as_ref(),
+        seed: def.seed,
+        tick,
     };
-    let seed = def.seed;
     let mut decisions = 0u64;
     // Archetype by archetype over the columns: most brains only keep their intent.
     for arch in world.ecs.archetypes() {
@@ -380,14 +376,101 @@ fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64) {
             continue;
         };
         let n = arch.len() as usize;
-        let (brains, ids, speeds) = (&mut brains[..n], &ids[..n], &speeds[..n]);
-        let (vels, pos) = (&mut vels[..n], &pos[..n]);
-        for i in 0..n {
-            let brain = &mut brains[i];
+        let cols = BrainCols {
+            brains: &mut brains[..n],
+            ids: &ids[..n],
+            speeds: &speeds[..n],
+            vels: &mut vels[..n],
+            pos: &pos[..n],
+        };
+        decisions += if split && n >= par::SPLIT_MIN {
+            // Two halves on two threads: brains decide alone, so any split gives the same.
+            let (a, b) = cols.split_at(n / 2);
+            let (da, db) = par::join(|| ctx.brains(a), || ctx.brains(b));
+            da + db
+        } else {
+            ctx.brains(cols)
+        };
+    }
+    world.counters.ai_decisions += decisions;
+}
+
+/// What every brain's decision reads this tick.
+struct Deciding<'a> {
+    /// Candidate targets `(seq, tags, position)`, by sequence.
+    targets: &'a [(u64, u64, Vec2)],
+    field: Option<&'a FlowField>,
+    seed: u64,
+    tick: u64,
+}
+
+/// The brain columns of (part of) an archetype.
+struct BrainCols<'a> {
+    brains: &'a mut [Brain],
+    ids: &'a [Identity],
+    speeds: &'a [Speed],
+    vels: &'a mut [Velocity],
+    pos: &'a [Position],
+}
+
+impl<'a> BrainCols<'a> {
+    /// Rows `..mid` and `mid..`.
+    fn split_at(self, mid: usize) -> (BrainCols<'a>, BrainCols<'a>) {
+        let (brains, brains_b) = self.brains.split_at_mut(mid);
+        let (ids, ids_b) = self.ids.split_at(mid);
+        let (speeds, speeds_b) = self.speeds.split_at(mid);
+        let (vels, vels_b) = self.vels.split_at_mut(mid);
+        let (pos, pos_b) = self.pos.split_at(mid);
+        (
+            BrainCols {
+                brains,
+                ids,
+                speeds,
+                vels,
+                pos,
+            },
+            BrainCols {
+                brains: brains_b,
+                ids: ids_b,
+                speeds: speeds_b,
+                vels: vels_b,
+                pos: pos_b,
+            },
+        )
+    }
+}
+
+impl Deciding<'_> {
+    /// Decides where due and sets velocities from intents; returns the decisions made.
+    fn brains(&self, c: BrainCols<'_>) -> u64 {
+        let tick = self.tick;
+        // Whether a brain's target lives: it is one of the targets (its tags are among the
+        // wanted ones), and most brains share a target, so the last answer is kept.
+        let mut last: Option<(u64, bool)> = None;
+        let mut alive = |seq: u64| match last {
+            Some((s, a)) if s == seq => a,
+            _ => {
+                let a = self.targets.binary_search_by_key(&seq, |t| t.0).is_ok();
+                last = Some((seq, a));
+                a
+            }
+        };
+        let n = c.brains.len();
+        let (ids, speeds, vels, pos) = (&c.ids[..n], &c.speeds[..n], &mut c.vels[..n], &c.pos[..n]);
+        let mut decisions = 0;
+        for (i, brain) in c.brains.iter_mut().enumerate() {
             let target_lost = brain.target.is_some_and(|seq| !alive(seq));
             if !brain.decided || target_lost || tick >= brain.next_decision {
                 let seq = ids[i].seq;
-                decide(brain, seq, pos[i].0, targets, field, seed, tick);
+                decide(
+                    brain,
+                    seq,
+                    pos[i].0,
+                    self.targets,
+                    self.field,
+                    self.seed,
+                    tick,
+                );
                 // The next tick after this one with (tick + seq) % cadence == 0.
                 let cadence = u64::from(brain.cadence.max(1));
                 brain.next_decision = tick + cadence - (tick.wrapping_add(seq) % cadence);
@@ -397,8 +480,8 @@ fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64) {
                 vels[i].0 = brain.intent * speeds[i].0;
             }
         }
+        decisions
     }
-    world.counters.ai_decisions += decisions;
 }
 
 fn decide(

@@ -125,12 +125,12 @@ pub(crate) fn keep(
             let hi = area.max - half;
             let p = t.0;
             let x = if lo.x <= hi.x {
-                p.x.clamp(lo.x, hi.x)
+                clamp(p.x, lo.x, hi.x)
             } else {
                 area.center().x
             };
             let y = if lo.y <= hi.y {
-                p.y.clamp(lo.y, hi.y)
+                clamp(p.y, lo.y, hi.y)
             } else {
                 area.center().y
             };
@@ -174,4 +174,12 @@ pub(crate) fn keep(
         BoundsPolicy::Destroy => return area.contains(t.0),
     }
     true
+}
+
+/// `v.clamp(lo, hi)` for `lo <= hi`, bit for bit (a NaN stays NaN, a signed zero keeps its
+/// sign), as two selects without `clamp`'s check of its bounds.
+#[inline(always)]
+fn clamp(v: f32, lo: f32, hi: f32) -> f32 {
+    let v = if v < lo { lo } else { v };
+    if v > hi { hi } else { v }
 }
