@@ -549,3 +549,61 @@ fn traces_carry_the_frame_loops_own_figures() {
     assert_eq!(s["ticks"], 10);
     assert_eq!(s["discarded_ticks"], 13);
 }
+
+/// The rows of a `ludus bench` table: its cells, without the header.
+fn bench_rows(out: &str) -> Vec<Vec<String>> {
+    out.lines()
+        .filter(|l| l.starts_with("| ") && l.as_bytes().get(2).is_some_and(u8::is_ascii_digit))
+        .map(|l| l.split('|').map(|c| c.trim().to_string()).collect())
+        .collect()
+}
+
+#[test]
+fn bench_measures_each_workload_next_to_the_same_work_by_hand() {
+    let dir = scratch("bench");
+    let bench = |extra: &[&str]| {
+        let (csv, svg) = (dir.join("b.csv"), dir.join("b.svg"));
+        let mut args = vec!["bench", "--from", "500", "--to", "1000", "--ticks", "3"];
+        args.extend_from_slice(&["--warmup", "1"]);
+        args.extend_from_slice(extra);
+        let o = ludus()
+            .args(&args)
+            .arg("--csv")
+            .arg(&csv)
+            .arg("--svg")
+            .arg(&svg)
+            .output()
+            .unwrap();
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{args:?}: {out}\n{err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        let svg = std::fs::read_to_string(&svg).unwrap();
+        (bench_rows(&out), svg)
+    };
+    // The example's drones and the pushing crowd each have their reference: a time and a
+    // ratio in every row, and the reference's line on the plot.
+    for extra in [&[][..], &["--workload", "crowd"], &["--serial"]] {
+        let (rows, svg) = bench(extra);
+        assert_eq!(rows.len(), 2, "{extra:?}: a row per count");
+        for r in &rows {
+            let by_hand: f64 = r[8].parse().unwrap_or_else(|_| panic!("{extra:?}: {r:?}"));
+            assert!(by_hand > 0.0, "{extra:?}: {r:?}");
+            assert!(r[9].ends_with('x'), "{extra:?}: {r:?}");
+        }
+        assert!(svg.contains("the same work by hand"), "{extra:?}");
+    }
+    // A game no reference models: the columns say so, and nothing panics.
+    let game = dir.join("game");
+    let o = ludus().arg("new").arg(&game).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o).1);
+    let toml = std::fs::read_to_string(game.join("game.toml")).unwrap();
+    std::fs::write(
+        game.join("game.toml"),
+        toml + "\n[stress]\narchetype = \"gem\"\n",
+    )
+    .unwrap();
+    let (rows, svg) = bench(&[game.to_str().unwrap()]);
+    assert_eq!(rows.len(), 2);
+    assert!(rows.iter().all(|r| r[8] == "-" && r[9] == "-"), "{rows:?}");
+    assert!(!svg.contains("the same work by hand"));
+}

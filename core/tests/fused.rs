@@ -100,7 +100,8 @@ fn kitchen_sink() -> GameDef {
 
 /// Runs `ticks` ticks with input that moves and fires; the state hash of each.
 fn hashes(def: &Arc<GameDef>, extra_system: bool, ticks: u32) -> Vec<StateHash> {
-    let mut g = Game::with_entities(def.clone(), Box::new(NoConsequences), 300).unwrap();
+    // Enough entities for the one-pass motion (it starts at 1024).
+    let mut g = Game::with_entities(def.clone(), Box::new(NoConsequences), 1100).unwrap();
     g.options_mut().hash = true;
     g.options_mut().check_invariants = true;
     if extra_system {

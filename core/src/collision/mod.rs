@@ -78,6 +78,8 @@ pub(crate) struct Broadphase {
     full: Vec<u32>,
     /// When not every collider is wanted: the wanted ones, ascending.
     pub wanted_list: Vec<u32>,
+    /// Room kept for building `wanted_list`.
+    spare: Vec<u32>,
     every: bool,
     /// The binned bodies.
     bins: Bins,
@@ -341,8 +343,23 @@ impl Broadphase {
             }
         }
         if !self.every {
-            self.wanted_list.extend_from_slice(&self.near);
-            self.wanted_list.sort_unstable();
+            // The queriers and large bodies (few), merged with the near bodies (in order).
+            let mut few = std::mem::take(&mut self.wanted_list);
+            few.sort_unstable();
+            self.wanted_list = std::mem::take(&mut self.spare);
+            self.wanted_list.clear();
+            let (mut i, mut j) = (0, 0);
+            while i < few.len() || j < self.near.len() {
+                let take_few = j == self.near.len() || (i < few.len() && few[i] < self.near[j]);
+                self.wanted_list
+                    .push(if take_few { few[i] } else { self.near[j] });
+                if take_few {
+                    i += 1;
+                } else {
+                    j += 1;
+                }
+            }
+            self.spare = few;
         }
     }
 

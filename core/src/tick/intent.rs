@@ -366,6 +366,9 @@ fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64, split: bool) {
     let mut decisions = 0u64;
     // Archetype by archetype over the columns: most brains only keep their intent.
     for arch in world.ecs.archetypes() {
+        if arch.is_empty() || !arch.has::<Brain>() {
+            continue;
+        }
         let (Some(mut brains), Some(ids), Some(speeds), Some(mut vels), Some(pos)) = (
             arch.get::<&mut Brain>(),
             arch.get::<&Identity>(),

@@ -26,6 +26,10 @@ use crate::tick::report::{TickOptions, TickReport};
 use crate::tick::system::{Schedule, TickState};
 use crate::world::SimWorld;
 
+/// Entities from which Motion runs as one pass over columns (see `motion::fused`): below, the
+/// systems' queries cost less than taking every archetype's columns.
+const FUSE_MIN: usize = 1024;
+
 /// The framework's own systems, by phase (each list in registration order).
 fn native_schedule() -> Schedule {
     Schedule::of(&[
@@ -91,6 +95,7 @@ pub fn run_tick(
             "the world's tick counter is exhausted",
         )
     })?;
+    let large = world.entity_count() >= FUSE_MIN;
     let mut state = TickState {
         world,
         def,
@@ -104,9 +109,10 @@ pub fn run_tick(
             tick,
             ..TickReport::default()
         },
-        fused_motion: [Phase::BeginTick, Phase::Intent, Phase::Motion]
-            .iter()
-            .all(|p| ctx.schedule.native_only(*p)),
+        fused_motion: large
+            && [Phase::BeginTick, Phase::Intent, Phase::Motion]
+                .iter()
+                .all(|p| ctx.schedule.native_only(*p)),
     };
     for phase in Phase::ALL {
         ctx.schedule.run(phase, &mut state).map_err(|f| {

@@ -12,6 +12,27 @@ use crate::math::Vec2;
 use crate::world::SimWorld;
 use crate::world::components::*;
 
+/// Where a walk over the colliders in collider order meets archetype `arch`: the collider
+/// index of its first row, when it holds colliders and rows to visit (all rows, or the next of
+/// the ascending indices `only` from position `w`); `base` moves past its rows either way.
+fn visit(
+    arch: &hecs::Archetype,
+    only: Option<&[u32]>,
+    w: usize,
+    base: &mut usize,
+) -> Option<usize> {
+    let n = arch.len() as usize;
+    if n == 0 || !(arch.has::<Identity>() && arch.has::<Position>() && arch.has::<Collider>()) {
+        return None;
+    }
+    let first = *base;
+    *base += n;
+    match only {
+        Some(list) if list.get(w).is_none_or(|&k| k as usize >= first + n) => None,
+        _ => Some(first),
+    }
+}
+
 /// The rows of one archetype to visit when walking colliders in collider order: all of them,
 /// or those of the ascending collider indices `only` that fall in `base..base + n` (`w` is the
 /// walk's position in `only`).
@@ -57,6 +78,10 @@ impl Iterator for Rows<'_> {
         }
     }
 }
+
+/// Colliders from which full records and push corrections go by archetype columns rather
+/// than by query and lookup.
+const COLUMNS_MIN: usize = 1024;
 
 /// The full record of a collider (its push properties kept in `bp` when not plain).
 fn full(
@@ -123,27 +148,50 @@ pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
     // compact ones (nothing changed the world in between).
     bp.plan(def.physics.cell_size);
     let wanted = std::mem::take(&mut bp.wanted_list);
-    let only = (!bp.every_wanted()).then_some(&wanted[..]);
-    let (mut base, mut w) = (0usize, 0usize);
-    for arch in world.ecs.archetypes() {
-        let (Some(ids), Some(pos), Some(cs)) = (
-            arch.get::<&Identity>(),
-            arch.get::<&Position>(),
-            arch.get::<&Collider>(),
-        ) else {
-            continue;
-        };
-        let (tags, footing) = (arch.get::<&Tags>(), arch.get::<&Footing>());
-        let n = arch.len() as usize;
-        for row in Rows::new(only, &mut w, base, n) {
-            // SAFETY: the id is a live entity's: it is in a live archetype of this world.
-            let e = unsafe { world.ecs.find_entity_from_id(arch.ids()[row]) };
-            let tag = tags.as_deref().map(|t| &t[row]);
-            let foot = footing.as_deref().map(|f| &f[row]);
-            let body = full(bp, e, &ids[row], &pos[row], &cs[row].0, tag, foot);
-            bp.fill(base + row, body);
+    // Columns cost a borrow per archetype: a small world takes its records by query.
+    let small = bp.len() < COLUMNS_MIN;
+    if bp.every_wanted() && small {
+        for (k, (e, id, t, c, tags, footing)) in world
+            .ecs
+            .query_mut::<(
+                hecs::Entity,
+                &Identity,
+                &Position,
+                &Collider,
+                Option<&Tags>,
+                Option<&Footing>,
+            )>()
+            .into_iter()
+            .enumerate()
+        {
+            let body = full(bp, e, id, t, &c.0, tags, footing);
+            bp.fill(k, body);
         }
-        base += n;
+    } else {
+        let only = (!bp.every_wanted()).then_some(&wanted[..]);
+        let (mut base, mut w) = (0usize, 0usize);
+        for arch in world.ecs.archetypes() {
+            let Some(base) = visit(arch, only, w, &mut base) else {
+                continue;
+            };
+            let (Some(ids), Some(pos), Some(cs)) = (
+                arch.get::<&Identity>(),
+                arch.get::<&Position>(),
+                arch.get::<&Collider>(),
+            ) else {
+                continue;
+            };
+            let (tags, footing) = (arch.get::<&Tags>(), arch.get::<&Footing>());
+            let n = arch.len() as usize;
+            for row in Rows::new(only, &mut w, base, n) {
+                // SAFETY: the id is a live entity's: it is in a live archetype of this world.
+                let e = unsafe { world.ecs.find_entity_from_id(arch.ids()[row]) };
+                let tag = tags.as_deref().map(|t| &t[row]);
+                let foot = footing.as_deref().map(|f| &f[row]);
+                let body = full(bp, e, &ids[row], &pos[row], &cs[row].0, tag, foot);
+                bp.fill(base + row, body);
+            }
+        }
     }
     let max_pairs = def.limits.contacts_per_tick;
     let colliders = bp.len() as u64;
@@ -170,31 +218,45 @@ pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
     let ecs = &world.ecs;
     let vel_of = |e: hecs::Entity| ecs.get::<&Velocity>(e).map_or(Vec2::ZERO, |v| v.0);
     if bp.respond(down, vel_of) {
-        // Push corrections, walking the colliders' columns in collider order.
-        let only = (!bp.every_wanted()).then_some(&wanted[..]);
-        let (mut base, mut w) = (0usize, 0usize);
-        for arch in world.ecs.archetypes() {
-            if !(arch.has::<Identity>() && arch.has::<Collider>()) {
-                continue;
-            }
-            let Some(mut pos) = arch.get::<&mut Position>() else {
-                continue;
-            };
-            let n = arch.len() as usize;
-            for row in Rows::new(only, &mut w, base, n) {
-                let Some(b) = bp.body_of(base + row) else {
-                    continue;
-                };
-                let off = bp.offsets[b];
-                if off != Vec2::ZERO {
-                    let t = &mut pos[row];
-                    let next = t.0 + off;
+        if small {
+            for (i, off) in bp.offsets.iter().enumerate() {
+                if *off != Vec2::ZERO
+                    && let Ok(t) = world
+                        .ecs
+                        .query_one_mut::<&mut Position>(bp.bodies[i].entity)
+                {
+                    let next = t.0 + *off;
                     if next.is_finite() {
                         t.0 = next;
                     }
                 }
             }
-            base += n;
+        } else {
+            // Push corrections, walking the colliders' columns in collider order.
+            let only = (!bp.every_wanted()).then_some(&wanted[..]);
+            let (mut base, mut w) = (0usize, 0usize);
+            for arch in world.ecs.archetypes() {
+                let Some(base) = visit(arch, only, w, &mut base) else {
+                    continue;
+                };
+                let Some(mut pos) = arch.get::<&mut Position>() else {
+                    continue;
+                };
+                let n = arch.len() as usize;
+                for row in Rows::new(only, &mut w, base, n) {
+                    let Some(b) = bp.body_of(base + row) else {
+                        continue;
+                    };
+                    let off = bp.offsets[b];
+                    if off != Vec2::ZERO {
+                        let t = &mut pos[row];
+                        let next = t.0 + off;
+                        if next.is_finite() {
+                            t.0 = next;
+                        }
+                    }
+                }
+            }
         }
         for &i in &bp.turned {
             let v = bp.velocities[i as usize];

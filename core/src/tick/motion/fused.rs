@@ -115,6 +115,12 @@ pub(crate) fn motion(
                         bp.add(ident[i].archetype, t.0, c.shape, c.layer, c.mask | c.push);
                     }
                 }
+                (None, Some(prev), _, None) => {
+                    for ((t, v), p) in pos.iter_mut().zip(vel.iter()).zip(&mut prev[..n]) {
+                        p.0 = t.0;
+                        step(t, v, dt);
+                    }
+                }
                 (None, None, _, None) => {
                     for (t, v) in pos.iter_mut().zip(vel.iter()) {
                         step(t, v, dt);
