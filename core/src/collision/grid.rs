@@ -276,7 +276,9 @@ pub(crate) struct Stretch<'a> {
     hot: &'a mut [Hot],
     start: u32,
     next: usize,
-    pub runs: Vec<Run>,
+    /// The run being added to, and those before it.
+    cur: Option<Run>,
+    runs: Vec<Run>,
 }
 
 impl<'a> Stretch<'a> {
@@ -285,6 +287,7 @@ impl<'a> Stretch<'a> {
             hot,
             start,
             next: 0,
+            cur: None,
             runs: Vec::new(),
         }
     }
@@ -292,14 +295,44 @@ impl<'a> Stretch<'a> {
     /// Adds the next collider (as `Broadphase::add`).
     #[inline(always)]
     pub fn add(&mut self, archetype: ArchetypeId, pos: Vec2, shape: Shape, layer: u32, looks: u32) {
-        let hot = Hot::new(pos, shape, layer, looks);
-        extend_runs(
-            &mut self.runs,
-            self.start + self.next as u32,
-            archetype,
-            &hot,
-        );
-        self.hot[self.next] = hot;
+        let h = Hot::new(pos, shape, layer, looks);
+        let finite = h.x.is_finite() & h.y.is_finite();
+        match &mut self.cur {
+            Some(r) if r.archetype == archetype && r.layer == layer && r.raw == looks => {
+                r.len += 1;
+                if h.extent != r.max {
+                    r.min = r.min.min(h.extent);
+                    r.max = r.max.max(h.extent);
+                }
+                r.finite &= finite;
+            }
+            cur => {
+                let next = Run {
+                    start: self.start + self.next as u32,
+                    len: 1,
+                    archetype,
+                    layer,
+                    raw: looks,
+                    min: h.extent,
+                    max: h.extent,
+                    finite,
+                    looks: 0,
+                };
+                if let Some(done) = cur.replace(next) {
+                    self.runs.push(done);
+                }
+            }
+        }
+        debug_assert!(self.next < self.hot.len(), "a stretch holds its colliders");
+        if let Some(slot) = self.hot.get_mut(self.next) {
+            *slot = h;
+        }
         self.next += 1;
+    }
+
+    /// The runs of the colliders added, in order.
+    pub fn finish(mut self) -> Vec<Run> {
+        self.runs.extend(self.cur.take());
+        self.runs
     }
 }

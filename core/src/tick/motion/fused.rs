@@ -90,13 +90,13 @@ pub(crate) fn motion(
                             || rows(a, area, dt, &mut sa, &mut gone, 0),
                             || rows(b, area, dt, &mut sb, &mut gone_b, mid),
                         );
-                        let (ra, rb) = (sa.runs, sb.runs);
+                        let (ra, rb) = (sa.finish(), sb.finish());
                         bp.join(ra, rb);
                         gone.extend(gone_b);
                     } else {
                         let (mut all, _) = bp.stretches(n, n);
                         rows(cols, area, dt, &mut all, &mut gone, 0);
-                        let runs = all.runs;
+                        let runs = all.finish();
                         bp.join(runs, Vec::new());
                     }
                     for &i in &gone {
