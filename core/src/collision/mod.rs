@@ -83,8 +83,10 @@ pub(crate) struct Broadphase {
     every: bool,
     /// The binned bodies.
     bins: Bins,
-    /// Every collider: what the passes over all of them read.
+    /// Every collider: what the passes over all of them read (the first `count`; records
+    /// past it are earlier ticks', kept so a tick overwrites them instead of clearing first).
     hot: Vec<Hot>,
+    count: usize,
     /// Per archetype: largest extent and body count.
     arch: Vec<(f32, usize)>,
     /// Consecutive colliders of one archetype, layer and looks (hecs stores an archetype's
@@ -129,7 +131,7 @@ const WANTED: u32 = u32::MAX - 1;
 impl Broadphase {
     /// Starts a tick: forgets last tick's colliders.
     pub fn begin(&mut self) {
-        self.hot.clear();
+        self.count = 0;
         self.runs.clear();
         self.bodies.clear();
         self.physics.clear();
@@ -139,16 +141,24 @@ impl Broadphase {
     #[inline(always)]
     pub fn add(&mut self, archetype: ArchetypeId, pos: Vec2, shape: Shape, layer: u32, looks: u32) {
         let hot = Hot::new(pos, shape, layer, looks);
-        extend_runs(&mut self.runs, self.hot.len() as u32, archetype, &hot);
-        self.hot.push(hot);
+        let i = self.count;
+        extend_runs(&mut self.runs, i as u32, archetype, &hot);
+        match self.hot.get_mut(i) {
+            Some(slot) => *slot = hot,
+            None => self.hot.push(hot),
+        }
+        self.count += 1;
     }
 
     /// Room for the next `n` colliders, split at `mid`: two stretches that can be filled
     /// apart (on two threads) and then [`join`](Self::join)ed, as if added in order.
     pub fn stretches(&mut self, n: usize, mid: usize) -> (Stretch<'_>, Stretch<'_>) {
-        let start = self.hot.len();
-        self.hot.resize(start + n, Hot::default());
-        let (left, right) = self.hot[start..].split_at_mut(mid);
+        let start = self.count;
+        self.count += n;
+        if self.hot.len() < self.count {
+            self.hot.resize(self.count, Hot::default());
+        }
+        let (left, right) = self.hot[start..self.count].split_at_mut(mid);
         (
             Stretch::new(left, start as u32),
             Stretch::new(right, (start + mid) as u32),
@@ -163,7 +173,7 @@ impl Broadphase {
 
     /// Colliders added this tick.
     pub fn len(&self) -> usize {
-        self.hot.len()
+        self.count
     }
 
     /// Collider `k`'s index in [`bodies`](Self::bodies), if it has a full record.
@@ -205,7 +215,7 @@ impl Broadphase {
         self.grid = None;
         self.wanted_list.clear();
         self.every = false;
-        let n = self.hot.len();
+        let n = self.count;
         self.full.clear();
         if n < 2 {
             self.full.resize(n, UNUSED);
@@ -382,7 +392,7 @@ impl Broadphase {
         self.work = 0;
         self.budget = budget;
         self.stop = None;
-        let n = self.hot.len();
+        let n = self.count;
         let Some((grid, sparse)) = self.grid else {
             return Ok(());
         };
@@ -390,7 +400,7 @@ impl Broadphase {
             !self.full.contains(&WANTED),
             "a wanted collider was not filled"
         );
-        self.bins.bin(&grid, &self.hot, &self.queriers, sparse);
+        self.bins.bin(&grid, &self.hot[..n], &self.queriers, sparse);
 
         // Binned queriers scan their 3x3 neighbourhood of buckets.
         for qi in 0..self.bins.sorted.len() {
