@@ -38,6 +38,9 @@ use crate::math::Vec2;
 pub(crate) const CANDIDATES_PER_CONTACT: u64 = 256;
 pub(crate) const CANDIDATES_PER_BODY: u64 = 64;
 
+/// Queriers up to which a near body of the sparse search checks every one directly.
+const FEW_QUERIERS: usize = 8;
+
 /// A contact between two bodies found this tick (indices into the body list).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Pair {
@@ -415,7 +418,27 @@ impl Broadphase {
             }
         }
         // Sparse: every other small body near a querier looks up the queriers around it.
-        if sparse {
+        // With a handful of queriers, each near body checks them all: the same pairs (a querier
+        // within reach is in the 3x3 buckets around), at most 8 candidates per body either way.
+        if sparse && self.bins.sorted.len() <= FEW_QUERIERS {
+            let few = self.bins.sorted.len();
+            for ni in 0..self.near.len() {
+                let j = self.near[ni] as usize;
+                let b = self.hot[j];
+                self.spend(few);
+                for k in 0..few {
+                    let q = self.bins.sorted[k];
+                    let (dx, dy) = (b.x - q.x, b.y - q.y);
+                    let reach = q.extent + b.extent;
+                    if q.looks & b.layer != 0 && dx * dx + dy * dy < reach * reach {
+                        self.test(q.index as usize, j);
+                    }
+                }
+                if self.stop.is_some() {
+                    return self.result();
+                }
+            }
+        } else if sparse {
             for ni in 0..self.near.len() {
                 let j = self.near[ni] as usize;
                 let b = self.hot[j];
