@@ -236,8 +236,11 @@ impl Broadphase {
             e.0 = e.0.max(r.max);
             e.1 += r.len as usize;
             present |= r.layer;
-            if r.layer.count_ones() == 1 {
-                let l = r.layer.trailing_zeros() as usize;
+            // A body on several layers is on each: every layer's count and shared looks.
+            let mut bits = r.layer;
+            while bits != 0 {
+                let l = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
                 count[l] += r.len as usize;
                 all[l] &= r.raw;
             }
