@@ -19,19 +19,35 @@ pub(crate) fn available() -> bool {
     }
 }
 
-/// Runs `a` and `b`, on two threads where the platform has them, and returns both results.
+/// Runs `a` and `b`, on two threads where the platform has them (one after the other where
+/// it has not, or where the system refuses a thread), and returns both results.
 pub(crate) fn join<A: Send, B: Send>(
     a: impl FnOnce() -> A + Send,
     b: impl FnOnce() -> B + Send,
 ) -> (A, B) {
     #[cfg(not(target_arch = "wasm32"))]
     {
+        // `b` goes to the thread through a slot, so it is still here when no thread starts.
+        let slot = std::sync::Mutex::new(Some(b));
         std::thread::scope(|s| {
-            let other = s.spawn(b);
+            let other = std::thread::Builder::new().spawn_scoped(s, || {
+                let b = slot.lock().ok().and_then(|mut b| b.take());
+                b.map(|b| b())
+            });
             let first = a();
-            let second = match other.join() {
-                Ok(v) => v,
-                Err(panic) => std::panic::resume_unwind(panic),
+            let second = match other {
+                Ok(handle) => match handle.join() {
+                    Ok(v) => v,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                },
+                Err(_) => None,
+            };
+            let second = match second {
+                Some(v) => v,
+                None => match slot.lock().ok().and_then(|mut b| b.take()) {
+                    Some(b) => b(),
+                    None => unreachable!("the other half ran or is still here"),
+                },
             };
             (first, second)
         })

@@ -136,7 +136,7 @@ impl SimWorld {
             level_name: def.levels.get(level).map_or("", |l| l.name.as_str()).into(),
             next_seq: 1,
             index: SeqMap::default(),
-            tagged: tagged::TagIndex::default(),
+            tagged: tagged::TagIndex::watching(def),
             rng: fastrand::Rng::with_seed(def.seed),
             score: 0,
             vars: def.variables.clone(),

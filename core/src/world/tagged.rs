@@ -1,8 +1,11 @@
 //! Live entities by tag: what the tick looks up when it wants the entities that carry some
 //! tags (behaviour targets, the navigation goal, aims), without visiting every entity.
 
-/// Per tag bit, the entities spawned with it: `(creation sequence, entity, all its tags)` in
-/// creation order.
+use crate::def::GameDef;
+
+/// Per watched tag bit, the entities spawned with it: `(creation sequence, entity, all its
+/// tags)` in creation order. Only the tags the tick looks entities up by are watched (see
+/// [`TagIndex::watching`]), so an entity costs an entry per watched tag it has, not per tag.
 ///
 /// Invariants: tags never change after spawn, and sequences grow, so each list is sorted by
 /// sequence. Destroyed entities leave lazily: an entry counts while its entity is alive in the
@@ -11,12 +14,32 @@
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TagIndex {
     lists: Vec<Vec<(u64, hecs::Entity, u64)>>,
+    watched: u64,
 }
 
 /// Entries a list may hold beyond twice the live entities before it is compacted.
 const SLACK: usize = 64;
 
 impl TagIndex {
+    /// An index of the tags a game's tick looks entities up by: behaviour targets, navigation
+    /// goals and the tags triggers aim at. [`each`](Self::each) answers for those only.
+    pub fn watching(def: &GameDef) -> TagIndex {
+        let mut watched = 0u64;
+        for a in &def.archetypes {
+            watched |= a.behaviour.as_ref().map_or(0, |b| b.target);
+            if let Some(c) = &a.control {
+                watched |= c.triggers.iter().fold(0, |acc, t| acc | t.aim);
+            }
+        }
+        for l in &def.levels {
+            watched |= l.nav.as_ref().map_or(0, |n| n.goal);
+        }
+        TagIndex {
+            lists: Vec::new(),
+            watched,
+        }
+    }
+
     /// Records a new entity; `live` is the number of live entities (the compaction bound).
     pub fn add(
         &mut self,
@@ -26,13 +49,13 @@ impl TagIndex {
         tags: u64,
         live: usize,
     ) {
-        if tags == 0 {
+        let mut bits = tags & self.watched;
+        if bits == 0 {
             return;
         }
         if self.lists.len() < 64 {
             self.lists.resize_with(64, Vec::new);
         }
-        let mut bits = tags;
         while bits != 0 {
             let list = &mut self.lists[bits.trailing_zeros() as usize];
             bits &= bits - 1;
@@ -53,6 +76,8 @@ impl TagIndex {
         scratch: &mut Vec<(u64, hecs::Entity, u64)>,
         mut f: impl FnMut(u64, hecs::Entity, u64),
     ) {
+        debug_assert!(tags & !self.watched == 0, "only watched tags are indexed");
+        debug_assert!(tags & !self.watched == 0, "only watched tags are indexed");
         if tags == 0 || self.lists.is_empty() {
             return;
         }
