@@ -120,38 +120,12 @@ pub(crate) fn keep(
     match rule {
         BoundsPolicy::Ignore => {}
         BoundsPolicy::Confine | BoundsPolicy::Bounce => {
-            let half = c.map_or(Vec2::ZERO, |c| c.0.shape.half_extents());
-            let lo = area.min + half;
-            let hi = area.max - half;
-            let p = t.0;
-            let x = if lo.x <= hi.x {
-                clamp(p.x, lo.x, hi.x)
-            } else {
-                area.center().x
-            };
-            let y = if lo.y <= hi.y {
-                clamp(p.y, lo.y, hi.y)
-            } else {
-                area.center().y
-            };
+            let walls = Walls::new(area, c.map_or(Vec2::ZERO, |c| c.0.shape.half_extents()));
             if rule == BoundsPolicy::Confine {
-                if x != p.x {
-                    v.0.x = 0.0;
-                }
-                if y != p.y {
-                    v.0.y = 0.0;
-                }
+                walls.confine(t, v);
             } else {
-                let e = c.and_then(|c| c.0.bounce).unwrap_or(1.0);
-                // Reflect only a velocity that points out through the wall hit.
-                if (x > p.x && v.0.x < 0.0) || (x < p.x && v.0.x > 0.0) {
-                    v.0.x = -v.0.x * e;
-                }
-                if (y > p.y && v.0.y < 0.0) || (y < p.y && v.0.y > 0.0) {
-                    v.0.y = -v.0.y * e;
-                }
+                walls.bounce(t, v, c.and_then(|c| c.0.bounce).unwrap_or(1.0));
             }
-            t.0 = Vec2::new(x, y);
         }
         BoundsPolicy::Wrap => {
             let size = area.max - area.min;
@@ -182,4 +156,70 @@ pub(crate) fn keep(
 fn clamp(v: f32, lo: f32, hi: f32) -> f32 {
     let v = if v < lo { lo } else { v };
     if v > hi { hi } else { v }
+}
+
+/// Where the centre of a collider with half extents `half` may be inside an area: its box
+/// inside the area, or the area's centre on an axis where the box is wider than the area.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Walls {
+    lo: Vec2,
+    hi: Vec2,
+    center: Vec2,
+}
+
+impl Walls {
+    pub fn new(area: Rect, half: Vec2) -> Walls {
+        Walls {
+            lo: area.min + half,
+            hi: area.max - half,
+            center: area.center(),
+        }
+    }
+
+    /// The place inside the walls nearest to `p`.
+    #[inline(always)]
+    fn place(&self, p: Vec2) -> Vec2 {
+        let (lo, hi) = (self.lo, self.hi);
+        let x = if lo.x <= hi.x {
+            clamp(p.x, lo.x, hi.x)
+        } else {
+            self.center.x
+        };
+        let y = if lo.y <= hi.y {
+            clamp(p.y, lo.y, hi.y)
+        } else {
+            self.center.y
+        };
+        Vec2::new(x, y)
+    }
+
+    /// Confine: inside the walls, without the velocity into a wall hit.
+    #[inline(always)]
+    pub fn confine(&self, t: &mut Position, v: &mut Velocity) {
+        let p = t.0;
+        let to = self.place(p);
+        if to.x != p.x {
+            v.0.x = 0.0;
+        }
+        if to.y != p.y {
+            v.0.y = 0.0;
+        }
+        t.0 = to;
+    }
+
+    /// Bounce: inside the walls, the velocity out through a wall hit reflected and scaled by
+    /// `e`.
+    #[inline(always)]
+    pub fn bounce(&self, t: &mut Position, v: &mut Velocity, e: f32) {
+        let p = t.0;
+        let to = self.place(p);
+        // Reflect only a velocity that points out through the wall hit.
+        if (to.x > p.x && v.0.x < 0.0) || (to.x < p.x && v.0.x > 0.0) {
+            v.0.x = -v.0.x * e;
+        }
+        if (to.y > p.y && v.0.y < 0.0) || (to.y < p.y && v.0.y > 0.0) {
+            v.0.y = -v.0.y * e;
+        }
+        t.0 = to;
+    }
 }

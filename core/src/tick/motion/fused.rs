@@ -12,11 +12,11 @@
 //! this phase done or not; a faulted tick is never published.
 
 use crate::collision::Stretch;
-use crate::def::GameDef;
+use crate::def::{BoundsPolicy, GameDef, Shape};
 use crate::fault::Fault;
 use crate::math::Rect;
 use crate::par;
-use crate::tick::motion::bounds::{Bounds, keep};
+use crate::tick::motion::bounds::{Bounds, Walls, keep};
 use crate::tick::motion::{accelerate, step, turn};
 use crate::world::SimWorld;
 use crate::world::components::*;
@@ -242,15 +242,28 @@ fn rows(
     let n = c.pos.len();
     let (vel, prev, rule) = (&mut c.vel[..n], &mut c.prev[..n], &c.rule[..n]);
     let (ident, colliders) = (&c.ident[..n], &c.colliders[..n]);
+    // The confining walls of the last collider shape seen (rows of one archetype share it).
+    let mut walls: Option<(Shape, Walls)> = None;
     for (i, t) in c.pos.iter_mut().enumerate() {
         let v = &mut vel[i];
         prev[i].0 = t.0;
         step(t, v, dt);
         let collider = &colliders[i];
-        if !keep(area, rule[i].0, t, &mut prev[i], v, Some(collider)) {
+        let c = &collider.0;
+        let policy = rule[i].0;
+        if policy == BoundsPolicy::Confine {
+            let w = match &walls {
+                Some((shape, w)) if *shape == c.shape => w,
+                _ => {
+                    &walls
+                        .insert((c.shape, Walls::new(area, c.shape.half_extents())))
+                        .1
+                }
+            };
+            w.confine(t, v);
+        } else if !keep(area, policy, t, &mut prev[i], v, Some(collider)) {
             gone.push(row0 + i);
         }
-        let c = &collider.0;
         out.add(ident[i].archetype, t.0, c.shape, c.layer, c.mask | c.push);
     }
 }
