@@ -22,6 +22,7 @@ pub(crate) mod contact;
 mod grid;
 pub(crate) mod narrow;
 mod response;
+mod sort;
 
 pub(crate) use crate::collision::body::Body;
 use crate::collision::grid::{Bins, Compact, Grid, Hot, extend_runs, typical_cell};
@@ -105,6 +106,7 @@ pub(crate) struct Broadphase {
     grid: Option<(Grid, bool)>,
     /// The pairs found, at most `max_pairs`.
     pub pairs: Vec<Pair>,
+    sorter: sort::PairSort<Pair>,
     max_pairs: usize,
     /// Candidates examined so far, and the most the search may examine.
     work: u64,
@@ -524,7 +526,7 @@ impl Broadphase {
                 }
             }
         }
-        self.pairs.sort_unstable_by_key(|p| (p.lo, p.hi));
+        self.sorter.sort(&mut self.pairs, |p| (p.lo, p.hi));
         Ok(())
     }
 
