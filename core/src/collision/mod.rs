@@ -21,6 +21,7 @@ pub(crate) mod body;
 pub(crate) mod contact;
 mod grid;
 pub(crate) mod narrow;
+mod pair;
 mod response;
 mod sort;
 
@@ -28,49 +29,21 @@ pub(crate) use crate::collision::body::Body;
 use crate::collision::grid::{Bins, Compact, Grid, Hot, extend_runs, typical_cell};
 pub(crate) use crate::collision::grid::{Run, Stretch};
 use crate::collision::narrow::overlap;
+pub(crate) use crate::collision::pair::{
+    CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow, Pair,
+};
 use crate::def::{ArchetypeId, Shape};
 use crate::limits::push_within;
 use crate::math::Vec2;
 
-/// Candidates the broadphase may examine in one tick: this many per pair `[limits] contacts`
-/// allows, plus [`CANDIDATES_PER_BODY`] per collider. A well-sized grid examines a few per body
-/// and per pair found (about 4 and 6 in crowds), so only piles of bodies that do not look at
-/// each other, or a fixed cell far from the bodies' size, come near it.
-pub(crate) const CANDIDATES_PER_CONTACT: u64 = 256;
-pub(crate) const CANDIDATES_PER_BODY: u64 = 64;
-
 /// Queriers up to which a near body of the sparse search checks every one directly.
 const FEW_QUERIERS: usize = 8;
-
-/// A contact between two bodies found this tick (indices into the body list).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Pair {
-    pub lo: u64,
-    pub hi: u64,
-    pub i: u32,
-    pub j: u32,
-    pub report: bool,
-    pub push: bool,
-    pub trigger: bool,
-    pub stay: bool,
-    pub normal: Vec2,
-    pub depth: f32,
-}
-
-/// Why [`Broadphase::find_pairs`] stopped before finding every pair.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Overflow {
-    /// One more pair than `max_pairs`.
-    Pairs,
-    /// More candidates than the budget.
-    Work,
-}
 
 /// Reusable scratch for one tick's collision pass.
 ///
 /// A tick fills it in four steps: [`add`](Self::add) every collider (a compact record each),
 /// [`plan`](Self::plan) (who looks for whom, the cell, which colliders can be in a pair), then
-/// [`fill`](Self::fill) the full [`Body`] of exactly the colliders [`wanted`](Self::wanted)
+/// [`fill`](Self::fill) the full [`Body`] of exactly the colliders it wants
 /// (every one when most bodies look for others; only those near a looking body otherwise), then
 /// [`search`](Self::search). Indices given to `add` ("collider indices") are positions in the
 /// order of the calls; [`Pair::i`] and [`Pair::j`] index [`bodies`](Self::bodies).

@@ -1,0 +1,34 @@
+//! What the broadphase finds: contact pairs, and the bounds on finding them.
+
+use crate::math::Vec2;
+
+/// Candidates the broadphase may examine in one tick: this many per pair `[limits] contacts`
+/// allows, plus `CANDIDATES_PER_BODY` per collider. A well-sized grid examines a few per body
+/// and per pair found (about 4 and 6 in crowds), so only piles of bodies that do not look at
+/// each other, or a fixed cell far from the bodies' size, come near it.
+pub(crate) const CANDIDATES_PER_CONTACT: u64 = 256;
+pub(crate) const CANDIDATES_PER_BODY: u64 = 64;
+
+/// A contact between two bodies found this tick (indices into the body list).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pair {
+    pub lo: u64,
+    pub hi: u64,
+    pub i: u32,
+    pub j: u32,
+    pub report: bool,
+    pub push: bool,
+    pub trigger: bool,
+    pub stay: bool,
+    pub normal: Vec2,
+    pub depth: f32,
+}
+
+/// Why `Broadphase::search` stopped before finding every pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Overflow {
+    /// One more pair than `max_pairs`.
+    Pairs,
+    /// More candidates than the budget.
+    Work,
+}
