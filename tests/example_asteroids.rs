@@ -8,22 +8,18 @@
 //! win.jsonl was played by examples/asteroids/tests/pilot.py (keys only, deciding from what the
 //! game shows every 12 ticks); run it again to re-record after a change to the game's motion.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-fn ludus() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ludus"))
-}
+use std::path::PathBuf;
+use std::process::Output;
+use support::{ludus, window_frame, xvfb_available};
 
 fn game() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/asteroids")
+    support::example("asteroids")
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ludus-asteroids-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch("asteroids", name)
 }
 
 /// `ludus sim examples/asteroids --ticks TICKS --check-invariants`, with
@@ -141,23 +137,7 @@ fn flying_without_shooting_loses_all_three_ships() {
     );
 }
 
-// The window test: the same skip-if-no-xvfb rule as tests/window.rs.
-
-fn xvfb_available() -> bool {
-    let found = Command::new("sh")
-        .args(["-c", "command -v xvfb-run"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let required = std::env::var_os("LUDUS_REQUIRE_WINDOW_TESTS").is_some();
-    assert!(
-        found || !required,
-        "xvfb-run is required (LUDUS_REQUIRE_WINDOW_TESTS is set)"
-    );
-    if !found {
-        eprintln!("window test skipped: xvfb-run is not installed (apt-get install xvfb xauth)");
-    }
-    found
-}
+// The window test (the window run and its skip-if-no-xvfb rule are in tests/support).
 
 /// The pixels within `tol` of a colour, as (x, y).
 fn pixels(px: &[u8], width: u32, rgb: [u8; 3], tol: i32) -> Vec<(f64, f64)> {
@@ -198,8 +178,6 @@ fn the_app_draws_the_rotated_ship_rocks_and_hud_under_xvfb() {
         return;
     }
     let dir = scratch("window");
-    let shot = dir.join("shot.png");
-    let script = dir.join("script.jsonl");
     let mut lines = String::new();
     for f in 0..150 {
         lines.push_str(match f {
@@ -210,35 +188,8 @@ fn the_app_draws_the_rotated_ship_rocks_and_hud_under_xvfb() {
             _ => "{}\n",
         });
     }
-    std::fs::write(&script, lines).unwrap();
-    let o = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1024x768x24"])
-        .arg(env!("CARGO_BIN_EXE_ludus"))
-        .arg("run")
-        .arg(game())
-        .args([
-            "--frames-max",
-            "150",
-            "--fps-cap",
-            "60",
-            "--no-watch",
-            "--script",
-        ])
-        .arg(&script)
-        .arg("--screenshot")
-        .arg(&shot)
-        .env("LUDUS_NO_AUDIO", "1")
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "the app exits cleanly: {err}");
-    let bytes = std::fs::read(&shot).expect("the app wrote its frame");
-    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    let mut reader = decoder.read_info().unwrap();
-    let mut px = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut px).unwrap();
-    assert_eq!((info.width, info.height), (1024, 768));
-    let px = &px[..info.buffer_size()];
+    let frame = window_frame(&game(), &dir, &lines, Some(60));
+    let (px, info) = (&frame.px[..], &frame);
     let total = px.len() / 4;
     let count = |rgb: [u8; 3], tol: i32| pixels(px, info.width, rgb, tol).len();
     // The view is 800 x 600 world units drawn at 1.28 pixels per unit.

@@ -7,22 +7,18 @@
 //! The recorded inputs live in examples/breakout/tests/ and can be replayed by hand:
 //! `ludus sim examples/breakout --ticks 20000 --input examples/breakout/tests/win.jsonl`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-fn ludus() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ludus"))
-}
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use support::{ludus, window_frame, xvfb_available};
 
 fn game() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/breakout")
+    support::example("breakout")
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ludus-breakout-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch("breakout", name)
 }
 
 /// Runs `ludus sim GAME --ticks 20000 [--input examples/breakout/tests/INPUT]` (plus `extra`)
@@ -243,23 +239,7 @@ fn the_engine_alone_bounces_the_ball_at_constant_speed() {
     std::fs::remove_dir_all(dir).ok();
 }
 
-// The window test: the same skip-if-no-xvfb rule as tests/window.rs.
-
-fn xvfb_available() -> bool {
-    let found = Command::new("sh")
-        .args(["-c", "command -v xvfb-run"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let required = std::env::var_os("LUDUS_REQUIRE_WINDOW_TESTS").is_some();
-    assert!(
-        found || !required,
-        "xvfb-run is required (LUDUS_REQUIRE_WINDOW_TESTS is set)"
-    );
-    if !found {
-        eprintln!("window test skipped: xvfb-run is not installed (apt-get install xvfb xauth)");
-    }
-    found
-}
+// The window test (the window run and its skip-if-no-xvfb rule are in tests/support).
 
 /// Counts the pixels of a region within `tol` of a colour, or (with `None`) the light grey
 /// ones (the HUD's anti-aliased white text).
@@ -293,8 +273,6 @@ fn the_app_draws_bricks_paddle_ball_and_hud_under_xvfb() {
         return;
     }
     let dir = scratch("window");
-    let shot = dir.join("shot.png");
-    let script = dir.join("script.jsonl");
     let mut lines = String::new();
     for f in 0..100 {
         lines.push_str(match f {
@@ -302,36 +280,8 @@ fn the_app_draws_bricks_paddle_ball_and_hud_under_xvfb() {
             _ => "{}\n",
         });
     }
-    std::fs::write(&script, lines).unwrap();
-    let o = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1024x768x24"])
-        .arg(env!("CARGO_BIN_EXE_ludus"))
-        .arg("run")
-        .arg(game())
-        .args([
-            "--frames-max",
-            "100",
-            "--fps-cap",
-            "60",
-            "--no-watch",
-            "--script",
-        ])
-        .arg(&script)
-        .arg("--screenshot")
-        .arg(&shot)
-        .env("LUDUS_NO_AUDIO", "1")
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "the app exits cleanly: {err}");
-    let bytes = std::fs::read(&shot).expect("the app wrote its frame");
-    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    let mut reader = decoder.read_info().unwrap();
-    let mut px = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut px).unwrap();
-    assert_eq!((info.width, info.height), (1024, 768));
-    assert_eq!(info.color_type, png::ColorType::Rgba, "4 bytes a pixel");
-    let px = &px[..info.buffer_size()];
+    let frame = window_frame(&game(), &dir, &lines, Some(60));
+    let px = &frame.px[..];
     let (w, h) = (1024, 768);
     let all = [0, 0, w, h];
     // The view is 800 x 600 world units drawn at 1.28 pixels per unit.

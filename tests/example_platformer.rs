@@ -10,22 +10,17 @@
 //! Every motion in them (running, jumping, falling, landing, the lift) is the engine's; the
 //! game's script only scores, takes lives and ends the game.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod support;
 
-fn ludus() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ludus"))
-}
+use std::path::{Path, PathBuf};
+use support::{count, ludus, window_frame, xvfb_available};
 
 fn game() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/platformer")
+    support::example("platformer")
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ludus-platformer-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch("platformer", name)
 }
 
 /// `ludus sim examples/platformer --input INPUT --ticks TICKS --check-invariants` (plus
@@ -228,31 +223,6 @@ fn a_recording_of_the_winning_run_replays_identically_across_the_level_switch() 
     std::fs::remove_dir_all(dir).ok();
 }
 
-// The window test, as in tests/window.rs.
-
-fn xvfb_available() -> bool {
-    let found = Command::new("sh")
-        .args(["-c", "command -v xvfb-run"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let required = std::env::var_os("LUDUS_REQUIRE_WINDOW_TESTS").is_some();
-    assert!(
-        found || !required,
-        "xvfb-run is required (LUDUS_REQUIRE_WINDOW_TESTS is set)"
-    );
-    if !found {
-        eprintln!("window test skipped: xvfb-run is not installed (apt-get install xvfb xauth)");
-    }
-    found
-}
-
-/// Counts pixels within `tol` of a colour.
-fn count(px: &[u8], rgb: [u8; 3], tol: i32) -> usize {
-    px.chunks(4)
-        .filter(|p| (0..3).all(|i| (p[i] as i32 - rgb[i] as i32).abs() <= tol))
-        .count()
-}
-
 /// The player holds right for 40 frames, then lets go and waits 40 more. The game runs on wall
 /// time (each frame runs 1 to 4 ticks), so the hopper stops somewhere between x = 200 and 700
 /// on the first stretch of ground, before the first pit: the test asserts only what is true
@@ -263,43 +233,13 @@ fn the_app_draws_the_meadow_the_hopper_standing_on_the_ground_and_the_hud_under_
         return;
     }
     let dir = scratch("window");
-    let shot = dir.join("shot.png");
-    let script = dir.join("script.jsonl");
     let mut lines = "{}\n".repeat(10);
     lines.push_str("{\"axis\":{\"run\":1}}\n");
     lines.push_str(&"{}\n".repeat(39));
     lines.push_str("{\"axis\":{\"run\":0}}\n");
     lines.push_str(&"{}\n".repeat(39));
-    let frames = lines.lines().count();
-    std::fs::write(&script, lines).unwrap();
-    let o = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1024x768x24"])
-        .arg(env!("CARGO_BIN_EXE_ludus"))
-        .arg("run")
-        .arg(game())
-        .args([
-            "--frames-max",
-            &frames.to_string(),
-            "--fps-cap",
-            "60",
-            "--no-watch",
-            "--script",
-        ])
-        .arg(&script)
-        .arg("--screenshot")
-        .arg(&shot)
-        .env("LUDUS_NO_AUDIO", "1")
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "the app exits cleanly: {err}");
-    let bytes = std::fs::read(&shot).expect("the app wrote its frame");
-    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    let mut reader = decoder.read_info().unwrap();
-    let mut px = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut px).unwrap();
-    assert_eq!((info.width, info.height), (1024, 768));
-    let px = &px[..info.buffer_size()];
+    let frame = window_frame(&game(), &dir, &lines, Some(60));
+    let px = &frame.px[..];
     let total = px.len() / 4;
     // The view is 640 x 480 world units drawn at 1.6 pixels per unit, its bottom on the
     // level's floor (y = 320), so the ground's top (y = 200) is the pixel row 576.

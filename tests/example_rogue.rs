@@ -3,22 +3,18 @@
 //! both levels or get the hero killed, a recording of the escape replays identically, and
 //! the real app draws the second level in a window under Xvfb.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-fn ludus() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ludus"))
-}
+use std::path::PathBuf;
+use std::process::Output;
+use support::{count, ludus, window_frame, xvfb_available};
 
 fn game() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/rogue")
+    support::example("rogue")
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ludus-rogue-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch("rogue", name)
 }
 
 /// `ludus sim examples/rogue --input examples/rogue/tests/INPUT --ticks TICKS`: its summary.
@@ -128,39 +124,12 @@ fn a_recording_of_the_escape_replays_identically_across_the_level_switch() {
     std::fs::remove_dir_all(dir).ok();
 }
 
-// The window test, as in tests/window.rs.
-
-fn xvfb_available() -> bool {
-    let found = Command::new("sh")
-        .args(["-c", "command -v xvfb-run"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let required = std::env::var_os("LUDUS_REQUIRE_WINDOW_TESTS").is_some();
-    assert!(
-        found || !required,
-        "xvfb-run is required (LUDUS_REQUIRE_WINDOW_TESTS is set)"
-    );
-    if !found {
-        eprintln!("window test skipped: xvfb-run is not installed (apt-get install xvfb xauth)");
-    }
-    found
-}
-
-/// Counts pixels within `tol` of a colour.
-fn count(px: &[u8], rgb: [u8; 3], tol: i32) -> usize {
-    px.chunks(4)
-        .filter(|p| (0..3).all(|i| (p[i] as i32 - rgb[i] as i32).abs() <= tol))
-        .count()
-}
-
 #[test]
 fn the_app_plays_the_crypt_and_draws_the_cellar_under_xvfb() {
     if !xvfb_available() {
         return;
     }
     let dir = scratch("window");
-    let shot = dir.join("shot.png");
-    let script = dir.join("script.jsonl");
     // The escape's presses until the Crypt's stairs (its first 42 lines), one frame each with an
     // empty frame after it, so the Cellar's first tick runs on a frame without a press.
     let escape = std::fs::read_to_string(game().join("tests/escape.jsonl")).unwrap();
@@ -170,34 +139,8 @@ fn the_app_plays_the_crypt_and_draws_the_cellar_under_xvfb() {
         lines.push_str(&format!("{{\"tap\":{}}}\n{{}}\n", v["tap"]));
     }
     lines.push_str(&"{}\n".repeat(10));
-    let frames = lines.lines().count();
-    std::fs::write(&script, lines).unwrap();
-    let o = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1024x768x24"])
-        .arg(env!("CARGO_BIN_EXE_ludus"))
-        .arg("run")
-        .arg(game())
-        .args([
-            "--frames-max",
-            &frames.to_string(),
-            "--no-watch",
-            "--script",
-        ])
-        .arg(&script)
-        .arg("--screenshot")
-        .arg(&shot)
-        .env("LUDUS_NO_AUDIO", "1")
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "the app exits cleanly: {err}");
-    let bytes = std::fs::read(&shot).expect("the app wrote its frame");
-    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    let mut reader = decoder.read_info().unwrap();
-    let mut px = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut px).unwrap();
-    assert_eq!((info.width, info.height), (1024, 768));
-    let px = &px[..info.buffer_size()];
+    let frame = window_frame(&game(), &dir, &lines, None);
+    let px = &frame.px[..];
     let total = px.len() / 4;
     // The Cellar's floor, not the Crypt's (#17141f): the stairs were taken in the window.
     let cellar_floor = count(px, [0x1d, 0x18, 0x12], 2);

@@ -5,22 +5,18 @@
 //! The recorded inputs live in examples/towers/tests/ and can be replayed by hand:
 //! `ludus sim examples/towers --ticks 20000 --input examples/towers/tests/win.jsonl`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-fn ludus() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ludus"))
-}
+use std::path::PathBuf;
+use std::process::Output;
+use support::{count, ludus, window_frame, xvfb_available};
 
 fn game() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/towers")
+    support::example("towers")
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ludus-towers-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch("towers", name)
 }
 
 /// Runs `ludus sim examples/towers --ticks 20000 --input tests/INPUT` (plus `extra`) and
@@ -113,30 +109,7 @@ fn building_nothing_loses() {
     assert_eq!(s["vars"]["banner"], "", "{s}");
 }
 
-// The window test: the same skip-if-no-xvfb rule as tests/window.rs.
-
-fn xvfb_available() -> bool {
-    let found = Command::new("sh")
-        .args(["-c", "command -v xvfb-run"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let required = std::env::var_os("LUDUS_REQUIRE_WINDOW_TESTS").is_some();
-    assert!(
-        found || !required,
-        "xvfb-run is required (LUDUS_REQUIRE_WINDOW_TESTS is set)"
-    );
-    if !found {
-        eprintln!("window test skipped: xvfb-run is not installed (apt-get install xvfb xauth)");
-    }
-    found
-}
-
-/// Counts pixels within `tol` of a colour.
-fn count(px: &[u8], rgb: [u8; 3], tol: i32) -> usize {
-    px.chunks(4)
-        .filter(|p| (0..3).all(|i| (p[i] as i32 - rgb[i] as i32).abs() <= tol))
-        .count()
-}
+// The window test (the window run and its skip-if-no-xvfb rule are in tests/support).
 
 /// The player points at the grass and clicks twice (two towers), calls the first wave, and
 /// watches for a couple of seconds: the frame shows the meadow, the road, the base, two
@@ -148,8 +121,6 @@ fn the_app_draws_towers_enemies_and_the_hud_under_xvfb() {
         return;
     }
     let dir = scratch("window");
-    let shot = dir.join("shot.png");
-    let script = dir.join("script.jsonl");
     let mut lines = String::new();
     for f in 0..150 {
         lines.push_str(match f {
@@ -160,35 +131,8 @@ fn the_app_draws_towers_enemies_and_the_hud_under_xvfb() {
             _ => "{}\n",
         });
     }
-    std::fs::write(&script, lines).unwrap();
-    let o = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1024x768x24"])
-        .arg(env!("CARGO_BIN_EXE_ludus"))
-        .arg("run")
-        .arg(game())
-        .args([
-            "--frames-max",
-            "150",
-            "--fps-cap",
-            "60",
-            "--no-watch",
-            "--script",
-        ])
-        .arg(&script)
-        .arg("--screenshot")
-        .arg(&shot)
-        .env("LUDUS_NO_AUDIO", "1")
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "the app exits cleanly: {err}");
-    let bytes = std::fs::read(&shot).expect("the app wrote its frame");
-    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    let mut reader = decoder.read_info().unwrap();
-    let mut px = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut px).unwrap();
-    assert_eq!((info.width, info.height), (1024, 768));
-    let px = &px[..info.buffer_size()];
+    let frame = window_frame(&game(), &dir, &lines, Some(60));
+    let px = &frame.px[..];
     let total = px.len() / 4;
     // The view is 800 x 600 world units drawn at 1.28 pixels per unit.
     let grass = count(px, [0x1d, 0x33, 0x24], 2);

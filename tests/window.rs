@@ -3,35 +3,11 @@
 //! sets `LUDUS_REQUIRE_WINDOW_TESTS=1`, which makes its absence a failure; elsewhere the window
 //! test says it was skipped.
 
+mod support;
+
 use std::path::Path;
 use std::process::Command;
-
-fn ludus() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ludus"))
-}
-
-fn xvfb_available() -> bool {
-    let found = Command::new("sh")
-        .args(["-c", "command -v xvfb-run"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    let required = std::env::var_os("LUDUS_REQUIRE_WINDOW_TESTS").is_some();
-    assert!(
-        found || !required,
-        "xvfb-run is required (LUDUS_REQUIRE_WINDOW_TESTS is set)"
-    );
-    if !found {
-        eprintln!("window test skipped: xvfb-run is not installed (apt-get install xvfb xauth)");
-    }
-    found
-}
-
-/// Counts pixels within `tol` of a colour.
-fn count(px: &[u8], rgb: [u8; 3], tol: i32) -> usize {
-    px.chunks(4)
-        .filter(|p| (0..3).all(|i| (p[i] as i32 - rgb[i] as i32).abs() <= tol))
-        .count()
-}
+use support::{count, ludus, xvfb_available};
 
 #[test]
 fn the_app_renders_the_example_under_xvfb_and_quits_on_its_own() {

@@ -1,0 +1,98 @@
+//! What the bundled examples' end-to-end tests share: the binary, scratch folders, and a
+//! window run under Xvfb with its screenshot.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub fn ludus() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ludus"))
+}
+
+/// The bundled example `name`.
+pub fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(name)
+}
+
+/// A fresh, empty folder for one test of one example.
+pub fn scratch(example: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ludus-{example}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Whether xvfb-run is here; where CI requires window tests (`LUDUS_REQUIRE_WINDOW_TESTS`),
+/// its absence fails the test.
+pub fn xvfb_available() -> bool {
+    let found = Command::new("sh")
+        .args(["-c", "command -v xvfb-run"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let required = std::env::var_os("LUDUS_REQUIRE_WINDOW_TESTS").is_some();
+    assert!(
+        found || !required,
+        "xvfb-run is required (LUDUS_REQUIRE_WINDOW_TESTS is set)"
+    );
+    if !found {
+        eprintln!("window test skipped: xvfb-run is not installed (apt-get install xvfb xauth)");
+    }
+    found
+}
+
+/// Counts RGBA pixels within `tol` of a colour.
+pub fn count(px: &[u8], rgb: [u8; 3], tol: i32) -> usize {
+    px.chunks(4)
+        .filter(|p| (0..3).all(|i| (p[i] as i32 - rgb[i] as i32).abs() <= tol))
+        .count()
+}
+
+/// The last frame of a window run: RGBA pixels, row by row.
+pub struct Frame {
+    pub px: Vec<u8>,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Plays `game` in a real 1024 x 768 window under Xvfb, one frame per line of `script` (the
+/// `--script` format), at most `fps_cap` frames a second when given, without sound or file
+/// watching, and returns its last frame. The files go in `dir`.
+pub fn window_frame(game: &Path, dir: &Path, script: &str, fps_cap: Option<u32>) -> Frame {
+    let (shot, path) = (dir.join("shot.png"), dir.join("script.jsonl"));
+    std::fs::write(&path, script).unwrap();
+    let frames = script.lines().count().to_string();
+    let mut cmd = Command::new("xvfb-run");
+    cmd.args(["-a", "-s", "-screen 0 1024x768x24"])
+        .arg(env!("CARGO_BIN_EXE_ludus"))
+        .arg("run")
+        .arg(game)
+        .args(["--frames-max", &frames]);
+    if let Some(fps) = fps_cap {
+        cmd.args(["--fps-cap", &fps.to_string()]);
+    }
+    let o = cmd
+        .args(["--no-watch", "--script"])
+        .arg(&path)
+        .arg("--screenshot")
+        .arg(&shot)
+        .env("LUDUS_NO_AUDIO", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "the app exits cleanly: {err}");
+    let bytes = std::fs::read(&shot).expect("the app wrote its frame");
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut px = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut px).unwrap();
+    assert_eq!((info.width, info.height), (1024, 768));
+    assert_eq!(info.color_type, png::ColorType::Rgba, "4 bytes a pixel");
+    px.truncate(info.buffer_size());
+    Frame {
+        px,
+        width: info.width,
+        height: info.height,
+    }
+}
