@@ -96,16 +96,9 @@ fn the_recorded_pilot_wins_and_the_recording_replays() {
     // No rock left: the stars, the ship and four bullets in flight.
     assert_eq!(s["entities"], STARS + 1 + 4, "{s}");
 
-    let o = ludus().arg("replay").arg(&rec).output().unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{out}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        out.contains("replayed 2405 ticks of Asteroids: every state hash matches"),
-        "{out}"
+    support::assert_replays(
+        &rec,
+        "replayed 2405 ticks of Asteroids: every state hash matches",
     );
     std::fs::remove_dir_all(dir).ok();
 }

@@ -75,16 +75,9 @@ fn clearing_the_wall_wins_and_the_recording_replays() {
     // The three walls, the paddle and the ball; the last brick went at the end of the tick.
     assert_eq!(s["entities"], 5, "{s}");
 
-    let o = ludus().arg("replay").arg(&rec).output().unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{out}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        out.contains("replayed 5314 ticks of Breakout: every state hash matches"),
-        "{out}"
+    support::assert_replays(
+        &rec,
+        "replayed 5314 ticks of Breakout: every state hash matches",
     );
     std::fs::remove_dir_all(dir).ok();
 }

@@ -209,17 +209,7 @@ fn a_recording_of_the_winning_run_replays_identically_across_the_level_switch() 
     let rec = dir.join("win.rec");
     let s = sim("win.jsonl", 3000, &["--record".as_ref(), rec.as_os_str()]);
     assert_eq!(s["ticks"], 1249, "{s}");
-    let o = ludus().arg("replay").arg(&rec).output().unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{out} {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        out.contains("replayed 1249 ticks of Hop: every state hash matches"),
-        "{out}"
-    );
+    support::assert_replays(&rec, "replayed 1249 ticks of Hop: every state hash matches");
     std::fs::remove_dir_all(dir).ok();
 }
 

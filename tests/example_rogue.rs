@@ -110,16 +110,9 @@ fn a_recording_of_the_escape_replays_identically_across_the_level_switch() {
         &["--record".as_ref(), rec.as_os_str()],
     );
     assert_eq!(s["ticks"], 101, "{s}");
-    let o = ludus().arg("replay").arg(&rec).output().unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{out} {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        out.contains("replayed 101 ticks of Rogue: every state hash matches"),
-        "{out}"
+    support::assert_replays(
+        &rec,
+        "replayed 101 ticks of Rogue: every state hash matches",
     );
     std::fs::remove_dir_all(dir).ok();
 }

@@ -76,16 +76,9 @@ fn building_towers_wins_and_the_recording_replays() {
     // The road (6 corners, the base, 79 paved tiles) and the six towers; no enemy is left.
     assert_eq!(s["entities"], 92, "{s}");
 
-    let o = ludus().arg("replay").arg(&rec).output().unwrap();
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{out}{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(
-        out.contains("replayed 5199 ticks of Towers: every state hash matches"),
-        "{out}"
+    support::assert_replays(
+        &rec,
+        "replayed 5199 ticks of Towers: every state hash matches",
     );
     std::fs::remove_dir_all(dir).ok();
 }

@@ -96,3 +96,12 @@ pub fn window_frame(game: &Path, dir: &Path, script: &str, fps_cap: Option<u32>)
         height: info.height,
     }
 }
+
+/// `ludus replay RECORDING` succeeds and says `expected` (its summary line).
+pub fn assert_replays(recording: &Path, expected: &str) {
+    let o = ludus().arg("replay").arg(recording).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{out}{err}");
+    assert!(out.contains(expected), "{out}");
+}
