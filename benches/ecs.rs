@@ -40,6 +40,8 @@ fn plain_def(extra_archetypes: usize) -> GameDef {
                 color: Color::WHITE,
                 layer: 0,
                 depth: 0.0,
+                frame: 0,
+                flip_x: false,
             }),
             cooldowns: if bit(3) {
                 vec![CooldownDef {
@@ -355,6 +357,8 @@ fn extract(c: &mut Criterion) {
             color: Color::WHITE,
             layer: 1,
             depth: 0.0,
+            frame: 0,
+            flip_x: false,
         });
         let mut world = SimWorld::build(&def, 0, WorldId(1), n).unwrap();
         integrate(&mut world, DT);

@@ -135,6 +135,13 @@ impl Consequences for SwarmRules {
                     )?;
                     effect(g, "hurt", x, y)?;
                     sound(g, "hurt", 1.0, 1.0)?;
+                    send(
+                        g,
+                        Command::CameraShake {
+                            strength: 8.0,
+                            ticks: 18,
+                        },
+                    )?;
                     if d.health <= 0 {
                         send(g, Command::Destroy(d.target.seq))?;
                         effect(g, "death", x, y)?;

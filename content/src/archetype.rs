@@ -4,57 +4,27 @@
 //! stands in for it here never reaches a `GameDef`.
 
 use crate::actions::Actions;
-use crate::files::{FileKind, Files, Read};
+use crate::files::Files;
+use crate::images::Images;
 use crate::report::Report;
 use crate::symbols::Symbols;
 use crate::table::Table;
-use crate::value::Named;
 use ludus_core::{
-    ArchetypeDef, AssetId, BehaviourDef, BehaviourKind, BodyKind, BoundsPolicy, ColliderDef,
-    CooldownDef, HealthDef, MotionDef, RotateMode, RotationDef, Shape, SpriteDef, SpriteShape,
-    Vec2,
+    AnimationDef, ArchetypeDef, AssetId, BehaviourDef, BehaviourKind, BodyKind, BoundsPolicy,
+    ColliderDef, CooldownDef, HealthDef, MotionDef, RotateMode, RotationDef, Shape, SpriteDef,
+    SpriteShape, Vec2,
 };
-use std::collections::HashMap;
 
 /// Cooldown slots are `u8`.
 const MAX_COOLDOWNS: usize = 256;
+/// Animation slots are `u8`.
+const MAX_ANIMATIONS: usize = 256;
 
 /// What archetypes may refer to, declared in game.toml.
 pub(crate) struct Scope<'a> {
     pub tags: &'a Symbols,
     pub layers: &'a Symbols,
     pub actions: &'a Actions,
-}
-
-/// Images named by sprites, each read and checked once: [`ludus_core::GameDef::assets`].
-#[derive(Default)]
-pub(crate) struct Assets {
-    pub list: Vec<String>,
-    seen: HashMap<String, Option<AssetId>>,
-}
-
-impl Assets {
-    /// The id of the image at `named` (a path in normal form), reading it the first time.
-    fn get(&mut self, r: &mut Report, files: &mut Files<'_>, named: &Named) -> Option<AssetId> {
-        if let Some(id) = self.seen.get(&named.name) {
-            return *id;
-        }
-        let id = match files.read_listed(r, named, FileKind::Image) {
-            Some(Read::Image) => match u16::try_from(self.list.len()) {
-                Ok(i) if i < u16::MAX => {
-                    self.list.push(named.name.clone());
-                    Some(AssetId(i))
-                }
-                _ => {
-                    r.error(named.loc, "a game may use at most 65535 images");
-                    None
-                }
-            },
-            _ => None,
-        };
-        self.seen.insert(named.name.clone(), id);
-        id
-    }
 }
 
 /// Reads one archetype. `name` has been checked.
@@ -64,7 +34,7 @@ pub(crate) fn read(
     name: &str,
     scope: &Scope<'_>,
     files: &mut Files<'_>,
-    assets: &mut Assets,
+    images: &mut Images,
 ) -> ArchetypeDef {
     let mut a = ArchetypeDef {
         name: name.to_string(),
@@ -127,7 +97,8 @@ pub(crate) fn read(
     if r.count() > before {
         cooldowns.complete = false;
     }
-    let sprite = t.table(r, "sprite").map(|s| sprite(r, &s, files, assets));
+    let sprite = t.table(r, "sprite").map(|s| sprite(r, &s, files, images));
+    a.animations = animations(r, t, sprite.as_ref(), images);
     if let Some(c) = t.table(r, "collider") {
         let sprite_size = sprite.as_ref().map(|s| s.size);
         a.collider = collider(r, &c, sprite_size, t.has("sprite"), scope);
@@ -155,10 +126,11 @@ fn sprite(
     r: &mut Report,
     s: &Table<'_, '_>,
     files: &mut Files<'_>,
-    assets: &mut Assets,
+    images: &mut Images,
 ) -> SpriteDef {
     let image = s.path(r, "image");
-    let shape = match s.choice(r, "shape") {
+    let choice = s.choice(r, "shape");
+    let shape = match choice.or(s.has("image").then_some("image")) {
         Some("image") => {
             if !s.has("image") {
                 let loc = s.loc_of("shape").unwrap_or(s.loc);
@@ -166,9 +138,11 @@ fn sprite(
                     loc,
                     format!("`{}` is \"image\" but no `image` is given", s.what("shape")),
                 )
-                .help("add the picture's path, e.g. `image = \"images/ship.png\"`");
+                .help("name an image from `[images]`, or give the picture's path, e.g. `image = \"images/ship.png\"`");
             }
-            let id = image.as_ref().and_then(|p| assets.get(r, files, p));
+            let id = image
+                .as_ref()
+                .and_then(|p| images.sprite_image(r, files, p));
             SpriteShape::Image(id.unwrap_or(AssetId(0)))
         }
         Some("rect") => SpriteShape::Rect,
@@ -184,18 +158,91 @@ fn sprite(
                 s.what("image")
             ),
         )
-        .help("add `shape = \"image\"`, or remove `image`");
+        .help("remove `shape`, or remove `image`");
     }
+    let frame = s.int(r, "frame").unwrap_or_default();
+    match shape {
+        SpriteShape::Image(id) if image.is_some() => {
+            if let Some(loc) = s.loc_of("frame") {
+                images.check_frame(r, id, frame, loc, "frame");
+            }
+        }
+        _ => {
+            for key in ["frame", "flip_x"] {
+                if let Some(loc) = s.key_loc(key) {
+                    r.error(loc, format!("`{}` is only used with an image", s.what(key)))
+                        .help("add `image = \"NAME\"`, or remove it");
+                }
+            }
+        }
+    }
+    // An image named without `shape` (new style) is drawn at its frame's size in pixels.
+    let natural = match shape {
+        SpriteShape::Image(id) if choice.is_none() && !s.has("size") => images
+            .get(id)
+            .map(|i| Vec2::new(i.frame.0 as f32, i.frame.1 as f32)),
+        _ => None,
+    };
     SpriteDef {
         shape,
-        size: s.size(r, "size").unwrap_or_default(),
+        size: natural.unwrap_or_else(|| s.size(r, "size").unwrap_or(Vec2::new(16.0, 16.0))),
         color: s.color(r, "color").unwrap_or_default(),
         layer: s
             .int(r, "layer")
             .and_then(|v| i16::try_from(v).ok())
             .unwrap_or_default(),
         depth: s.f32(r, "depth").unwrap_or_default(),
+        frame: u16::try_from(frame).unwrap_or_default(),
+        flip_x: s.bool(r, "flip_x").unwrap_or_default(),
     }
+}
+
+/// `[archetypes.NAME.animations.NAME]`: frames of the sprite's image, checked against it.
+fn animations(
+    r: &mut Report,
+    t: &Table<'_, '_>,
+    sprite: Option<&SpriteDef>,
+    images: &Images,
+) -> Vec<AnimationDef> {
+    let list = t.named(r, "animations", "animation");
+    let image = match sprite.map(|s| s.shape) {
+        Some(SpriteShape::Image(id)) => Some(id),
+        _ => None,
+    };
+    let mut out = Vec::with_capacity(list.len());
+    for (name, a) in list {
+        if out.len() == MAX_ANIMATIONS {
+            r.error(
+                name.loc,
+                format!("an archetype may declare at most {MAX_ANIMATIONS} animations"),
+            );
+            break;
+        }
+        let Some(id) = image else {
+            r.error(
+                name.loc,
+                format!("animation `{}` needs a sprite with an image", name.name),
+            )
+            .help("add `sprite = { image = \"NAME\" }` to the archetype");
+            continue;
+        };
+        let Some(frames) = a.ints(r, "frames") else {
+            continue;
+        };
+        for &(f, loc) in &frames {
+            images.check_frame(r, id, f, loc, "frame");
+        }
+        out.push(AnimationDef {
+            name: name.name,
+            frames: frames
+                .iter()
+                .map(|&(f, _)| u16::try_from(f).unwrap_or_default())
+                .collect(),
+            fps: a.f32(r, "fps").unwrap_or(10.0),
+            looping: a.bool(r, "loop").unwrap_or(true),
+        });
+    }
+    out
 }
 
 /// `sprite_size` is the sprite's size when the archetype has a readable sprite; `has_sprite`

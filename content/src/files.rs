@@ -13,6 +13,20 @@ use xxhash_rust::xxh3::Xxh3Default;
 /// The first bytes of every PNG file.
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
+/// The largest image side, in pixels: with a one-texel border it fills a 4096 texture page.
+pub(crate) const MAX_IMAGE_SIDE: u32 = 4094;
+
+/// Width and height from a PNG's IHDR chunk (which must come first), both at least 1.
+fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    let header = bytes.get(8..24)?;
+    if &header[4..8] != b"IHDR" {
+        return None;
+    }
+    let be = |b: &[u8]| u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+    let (w, h) = (be(&header[8..12]), be(&header[12..16]));
+    (w > 0 && h > 0).then_some((w, h))
+}
+
 /// What a listed file is expected to hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum FileKind {
@@ -50,8 +64,8 @@ impl FileKind {
 pub(crate) enum Read {
     /// A text file, registered with the report under this index.
     Text(usize, Rc<str>),
-    /// An image (bytes are only hashed).
-    Image,
+    /// A PNG image of `width` x `height` pixels (from its header; the bytes are only hashed).
+    Image { width: u32, height: u32 },
 }
 
 /// The files read so far, in order, for [`crate::LoadedGame::files`] and the content hash.
@@ -142,7 +156,23 @@ impl<'s> Files<'s> {
                     );
                 return None;
             }
-            return Some(Read::Image);
+            let Some((width, height)) = png_size(bytes) else {
+                r.error(
+                    named.loc,
+                    format!("{noun} `{path}` has no valid PNG header (IHDR)"),
+                )
+                .help("the file is damaged or truncated; export the image again");
+                return None;
+            };
+            if width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE {
+                r.error(
+                    named.loc,
+                    format!("{noun} `{path}` is {width}x{height} pixels, larger than {MAX_IMAGE_SIDE}x{MAX_IMAGE_SIDE}"),
+                )
+                .help("scale it down, or split it into several images");
+                return None;
+            }
+            return Some(Read::Image { width, height });
         }
         let (file, text) = register_text(r, path, bytes)?;
         if text.trim().is_empty() {

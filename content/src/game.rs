@@ -3,9 +3,10 @@
 //! the order they are listed; names across files are resolved once everything is read.
 
 use crate::actions;
-use crate::archetype::{self, Assets, Scope};
+use crate::archetype::{self, Scope};
 use crate::diagnostic::Diagnostics;
 use crate::files::{FileKind, Files, Read};
+use crate::images::Images;
 use crate::level::{self, RawLevel};
 use crate::parse::parse_toml;
 use crate::presentation;
@@ -93,9 +94,9 @@ fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> 
         layers: &layers,
         actions: &actions,
     };
-    let mut assets = Assets::default();
-    let archetypes = read_archetypes(&mut r, &game, &lists, &scope, &mut files, &mut assets);
-    def.assets = assets.list;
+    let mut images = Images::read(&mut r, &game, &mut files);
+    let archetypes = read_archetypes(&mut r, &game, &lists, &scope, &mut files, &mut images);
+    def.images = images.list;
     let (raw_levels, levels_complete) =
         read_levels(&mut r, &game, &lists, &tags, &layers, &mut files);
     let scripts = read_scripts(&mut r, &lists.scripts, &mut files, &mut def);
@@ -231,7 +232,7 @@ fn read_archetypes(
     lists: &FileLists,
     scope: &Scope<'_>,
     files: &mut Files<'_>,
-    assets: &mut Assets,
+    images: &mut Images,
 ) -> Archetypes {
     let mut archetypes = Archetypes {
         names: Symbols::new(
@@ -242,7 +243,7 @@ fn read_archetypes(
     };
     archetypes.names.complete = lists.archetypes_ok;
     let inline = game.named(r, "archetypes", "archetype");
-    add_archetypes(r, inline, scope, files, assets, &mut archetypes);
+    add_archetypes(r, inline, scope, files, images, &mut archetypes);
     for path in &lists.archetypes {
         let Some(Read::Text(file, text)) = files.read_listed(r, path, FileKind::Archetypes) else {
             archetypes.names.complete = false;
@@ -261,7 +262,7 @@ fn read_archetypes(
             )
             .help("an archetype file holds `[archetypes.NAME]` tables");
         }
-        add_archetypes(r, found, scope, files, assets, &mut archetypes);
+        add_archetypes(r, found, scope, files, images, &mut archetypes);
     }
     archetypes
 }
@@ -358,7 +359,7 @@ fn add_archetypes(
     found: Vec<(Named, Table<'_, '_>)>,
     scope: &Scope<'_>,
     files: &mut Files<'_>,
-    assets: &mut Assets,
+    images: &mut Images,
     archetypes: &mut Archetypes,
 ) {
     for (name, t) in found {
@@ -370,7 +371,7 @@ fn add_archetypes(
             archetypes.names.complete = false;
             return;
         }
-        let a = archetype::read(r, &t, &name.name, scope, files, assets);
+        let a = archetype::read(r, &t, &name.name, scope, files, images);
         if archetypes.names.declare(r, name).is_some() {
             archetypes.defs.push(a);
         }

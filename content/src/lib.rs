@@ -21,6 +21,7 @@ mod diagnostic;
 mod disk;
 mod files;
 mod game;
+mod images;
 mod level;
 mod parse;
 mod path;

@@ -46,6 +46,7 @@ const REQUIRED: &[&str] = &[
     "non_utf8",
     "deep_nesting",
     "image_missing",
+    "image_sheets",
     "several_errors_in_one_file",
     "limits_values",
 ];

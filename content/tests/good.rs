@@ -5,8 +5,8 @@
 use ludus_content::{DirSource, FileSource, LoadedGame, MemorySource, load_dir, load_game};
 use ludus_core::{
     ActionId, ActionKind, Anchor, ArchetypeId, AssetId, BehaviourKind, BodyKind, BoundsPolicy,
-    Color, Constant, ControlKind, HudLine, Mode, MotionDef, PlatformerDef, Rect, RotateMode,
-    RotationDef, Shape, SpriteShape, ThrustDef, TriggerOn, Var, Vec2, Wave,
+    Color, Constant, ControlKind, Filter, HudLine, Mode, MotionDef, PlatformerDef, Rect,
+    RotateMode, RotationDef, Shape, SpriteShape, ThrustDef, TriggerOn, Var, Vec2, Wave,
 };
 use std::path::{Path, PathBuf};
 
@@ -187,7 +187,9 @@ fn archetypes_resolve_across_files() {
         ],
         "game.toml first, then files"
     );
-    assert_eq!(def.assets, ["images/ship.png"]);
+    let files: Vec<&str> = def.images.iter().map(|i| i.file.as_str()).collect();
+    assert_eq!(files, ["images/ship.png"]);
+    assert_eq!((def.images[0].width, def.images[0].height), (1, 1));
 
     let player = &def.archetypes[0];
     assert_eq!(player.tags, 0b0001);
@@ -511,5 +513,100 @@ fn an_empty_game_gets_cores_defaults() {
         (def.window.width, def.window.height),
         (core.window.width, core.window.height),
         "[window]"
+    );
+}
+
+/// A PNG header of `w` x `h` pixels (all content reads of an image).
+fn png_header(w: u32, h: u32) -> Vec<u8> {
+    let mut b = b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR".to_vec();
+    b.extend_from_slice(&w.to_be_bytes());
+    b.extend_from_slice(&h.to_be_bytes());
+    b.extend_from_slice(&[8, 6, 0, 0, 0, 0, 0, 0, 0]);
+    b
+}
+
+#[test]
+fn images_sheets_and_animations_are_read() {
+    let mut source = MemorySource::new();
+    source.insert(
+        "game.toml",
+        br#"name = "Sheets"
+[images.hero]
+file = "art/hero.png"
+frame = [16, 24]
+filter = "nearest"
+
+[archetypes.hero]
+sprite = { image = "hero", frame = 5, flip_x = true }
+
+[archetypes.hero.animations.idle]
+frames = [0, 1]
+
+[archetypes.hero.animations.run]
+frames = [4, 5, 6, 7]
+fps = 12
+loop = false
+
+[archetypes.old.sprite]
+shape = "image"
+image = "art/old.png"
+
+[levels.one]
+camera = { zoom = 2, dead_zone = [100, 60] }
+"#
+        .to_vec(),
+    );
+    source.insert("art/hero.png", png_header(64, 48));
+    source.insert("art/old.png", png_header(10, 20));
+    let def = match load_game(&source) {
+        Ok(g) => g.def,
+        Err(d) => panic!("{}", d.render()),
+    };
+    let hero = &def.images[0];
+    assert_eq!(
+        (hero.name.as_str(), hero.file.as_str()),
+        ("hero", "art/hero.png")
+    );
+    assert_eq!((hero.width, hero.height, hero.frame), (64, 48, (16, 24)));
+    assert_eq!((hero.filter, hero.frames()), (Filter::Nearest, 8));
+    assert_eq!(hero.frame_rect(5), (16, 24, 16, 24));
+    // Named by path: a whole image, smooth, named by its path.
+    let old = &def.images[1];
+    assert_eq!(
+        (old.name.as_str(), old.frame, old.filter),
+        ("art/old.png", (10, 20), Filter::Linear)
+    );
+
+    let a = &def.archetypes[0];
+    let s = a.sprite.as_ref().unwrap();
+    assert_eq!(s.shape, SpriteShape::Image(AssetId(0)));
+    assert_eq!((s.frame, s.flip_x), (5, true));
+    assert_eq!(
+        s.size,
+        Vec2::new(16.0, 24.0),
+        "an image without a shape: its frame's size"
+    );
+    let anims: Vec<(&str, &[u16], f32, bool)> = a
+        .animations
+        .iter()
+        .map(|x| (x.name.as_str(), x.frames.as_slice(), x.fps, x.looping))
+        .collect();
+    assert_eq!(
+        anims,
+        [
+            ("idle", &[0u16, 1][..], 10.0, true),
+            ("run", &[4u16, 5, 6, 7][..], 12.0, false)
+        ]
+    );
+    let old = def.archetypes[1].sprite.as_ref().unwrap();
+    assert_eq!(
+        (old.shape, old.size),
+        (SpriteShape::Image(AssetId(1)), Vec2::new(16.0, 16.0)),
+        "`shape = \"image\"` keeps its old default size"
+    );
+    let camera = def.levels[0].camera;
+    assert_eq!(
+        (camera.zoom, camera.dead_zone),
+        (2.0, Some(Vec2::new(100.0, 60.0)))
     );
 }

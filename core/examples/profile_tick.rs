@@ -27,6 +27,8 @@ fn main() {
         color: Color::WHITE,
         layer: 0,
         depth: 0.0,
+        frame: 0,
+        flip_x: false,
     };
     let player = ArchetypeDef {
         name: "player".into(),

@@ -69,6 +69,13 @@ pub enum Command {
     SetAngle { target: u64, angle: f32 },
     /// Set the spin (radians per second).
     SetSpin { target: u64, spin: f32 },
+    /// Play animation `slot` of the entity's archetype from this tick (no change when it
+    /// already plays).
+    Animate { target: u64, slot: u8 },
+    /// Shake the view by up to `strength` world units, fading over `ticks` ticks.
+    CameraShake { strength: f32, ticks: u32 },
+    /// Set the camera's zoom (1: the level's view).
+    CameraZoom(f32),
     /// Switch to level `n` (an index into the game's levels) after this tick; the score, the
     /// game variables and the scripts' state are kept.
     LoadLevel(usize),
@@ -124,6 +131,7 @@ impl Command {
             | Command::Impulse { target, .. }
             | Command::SetAngle { target, .. }
             | Command::SetSpin { target, .. }
+            | Command::Animate { target, .. }
             | Command::ClearState(target)
             | Command::Destroy(target) => Some(*target),
             Command::Score(_)
@@ -132,6 +140,8 @@ impl Command {
             | Command::Effect { .. }
             | Command::Sound { .. }
             | Command::GameOver(_)
+            | Command::CameraShake { .. }
+            | Command::CameraZoom(_)
             | Command::LoadLevel(_) => None,
         }
     }
@@ -202,6 +212,21 @@ impl Command {
                 ));
             }
             Command::SetVelocity { velocity, .. } => finite(*velocity, "a velocity")?,
+            Command::CameraShake { strength, .. }
+                if !(strength.is_finite() && *strength >= 0.0) =>
+            {
+                return Err(CommandError::malformed(format!(
+                    "a shake's strength must be a finite number, not negative, got {strength}"
+                )));
+            }
+            Command::CameraZoom(z) => {
+                let (lo, hi) = crate::world::camera::CameraState::ZOOM;
+                if !(lo..=hi).contains(z) {
+                    return Err(CommandError::malformed(format!(
+                        "a zoom must be from {lo} to {hi}, got {z}"
+                    )));
+                }
+            }
             Command::Effect { effect, pos, .. } => {
                 if def.effects.get(effect.0 as usize).is_none() {
                     return Err(CommandError::malformed(format!(

@@ -42,12 +42,12 @@ pub use command::{Command, CommandError, Stage};
 pub use command::{MAX_NAME_BYTES, MAX_TEXT_BYTES};
 pub use consequences::{Consequences, Gameplay, NoConsequences};
 pub use def::{
-    AiPolicy, Anchor, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef, BehaviourKind, BodyKind,
-    BoundsPolicy, CameraDef, ColliderDef, Constant, ControlDef, ControlKind, CooldownDef,
-    EffectDef, EffectId, GameDef, HealthDef, HudLine, LevelDef, Limits, MAX_LAYERS, MAX_TAGS,
-    MotionDef, Overrides, PhysicsDef, Placement, PlatformerDef, RotateMode, RotationDef,
-    ScriptsDef, Shape, SoundDef, SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef, ThrustDef,
-    TriggerDef, TriggerOn, Wave, WindowDef,
+    AiPolicy, Anchor, AnimationDef, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef,
+    BehaviourKind, BodyKind, BoundsPolicy, CameraDef, ColliderDef, Constant, ControlDef,
+    ControlKind, CooldownDef, EffectDef, EffectId, Filter, GameDef, HealthDef, HudLine, ImageDef,
+    LevelDef, Limits, MAX_LAYERS, MAX_TAGS, MotionDef, Overrides, PhysicsDef, Placement,
+    PlatformerDef, RotateMode, RotationDef, ScriptsDef, Shape, SoundDef, SoundId, SpawnerDef,
+    SpriteDef, SpriteShape, StressDef, ThrustDef, TriggerDef, TriggerOn, Wave, WindowDef,
 };
 pub use event::{
     ActionEvent, ContactEvent, ContactPhase, DamageEvent, EventKind, Events, ExpireEvent,

@@ -8,7 +8,9 @@
 
 use crate::def::{GameDef, SpriteShape};
 use crate::math::{Color, Rect, Vec2, wrap_angle};
-use crate::world::components::{CameraTarget, Identity, Position, PrevPosition, Rotation, Sprite};
+use crate::world::components::{
+    Animation, CameraTarget, Identity, Position, PrevPosition, Rotation, Sprite,
+};
 use crate::world::{SimWorld, WorldId};
 
 /// How to place entities between their previous and current transforms.
@@ -43,6 +45,9 @@ pub struct Draw {
     pub size: Vec2,
     pub color: Color,
     pub shape: SpriteShape,
+    /// The frame of an image (0 for shapes and whole images).
+    pub frame: u16,
+    pub flip_x: bool,
     pub layer: i16,
     pub depth: f32,
     pub seq: u64,
@@ -59,6 +64,8 @@ pub struct RenderFrame {
     /// Draws that did not fit this frame.
     pub overflow: u64,
     capacity: usize,
+    /// Where the camera looked last frame in a level with a dead zone, and in which world.
+    focus: Option<(WorldId, Vec2)>,
 }
 
 impl RenderFrame {
@@ -71,6 +78,7 @@ impl RenderFrame {
             draws: Vec::with_capacity(capacity),
             overflow: 0,
             capacity,
+            focus: None,
         }
     }
 
@@ -95,7 +103,14 @@ impl RenderFrame {
             // Along the shorter arc, so a wrap from pi to -pi does not spin the sprite round.
             Interpolation::Alpha(a) => r.prev + wrap_angle(r.angle - r.prev) * a,
         };
-        for (id, t, prev, s, r) in world
+        // Animations advance with ticks; between ticks by the same alpha as positions.
+        let now = world.tick() as f64
+            + match interpolation {
+                Interpolation::Exact => 0.0,
+                Interpolation::Alpha(a) => f64::from(a) - 1.0,
+            };
+        let rate = f64::from(def.tick.rate_hz);
+        for (id, t, prev, s, r, anim) in world
             .ecs()
             .query::<(
                 &Identity,
@@ -103,6 +118,7 @@ impl RenderFrame {
                 &PrevPosition,
                 &Sprite,
                 Option<&Rotation>,
+                Option<&Animation>,
             )>()
             .iter()
         {
@@ -111,12 +127,23 @@ impl RenderFrame {
                 continue;
             }
             let s = &s.0;
+            let frame = anim
+                .and_then(|a| {
+                    let def = def
+                        .archetype(id.archetype)?
+                        .animations
+                        .get(a.slot as usize)?;
+                    Some(def.frame_at(now - a.since as f64, rate))
+                })
+                .unwrap_or(s.frame);
             self.draws.push(Draw {
                 pos: place(t, prev),
                 angle: r.map_or(0.0, turn),
                 size: s.size,
                 color: s.color,
                 shape: s.shape,
+                frame,
+                flip_x: s.flip_x,
                 layer: s.layer,
                 depth: s.depth,
                 seq: id.seq,
@@ -136,10 +163,29 @@ impl RenderFrame {
             .iter()
             .min_by_key(|(id, ..)| id.seq)
             .map(|(_, t, prev, _)| place(t, prev));
-        let mut center =
-            followed.unwrap_or_else(|| level.map_or(Vec2::ZERO, |l| l.bounds.center()));
+        let fallback = || level.map_or(Vec2::ZERO, |l| l.bounds.center());
+        let mut center = match (followed, camera_def.dead_zone) {
+            (Some(target), Some(zone)) => {
+                // The view moves only as far as keeps the target inside the dead zone.
+                let half = zone * 0.5;
+                let focus = match self.focus {
+                    Some((w, f)) if w == self.world => f,
+                    _ => target,
+                };
+                let f = Vec2::new(
+                    focus.x.clamp(target.x - half.x, target.x + half.x),
+                    focus.y.clamp(target.y - half.y, target.y + half.y),
+                );
+                self.focus = Some((self.world, f));
+                f
+            }
+            (Some(target), None) => target,
+            (None, _) => fallback(),
+        };
+        let state = world.camera;
+        let view = camera_def.view * (1.0 / (camera_def.zoom * state.zoom).max(1e-6));
         if let Some(b) = camera_def.bounds {
-            let half = camera_def.view * 0.5;
+            let half = view * 0.5;
             let lo = b.min + half;
             let hi = b.max - half;
             center.x = if lo.x <= hi.x {
@@ -153,9 +199,7 @@ impl RenderFrame {
                 b.center().y
             };
         }
-        self.camera = Camera {
-            center,
-            view: camera_def.view,
-        };
+        center += state.shake_offset(world.tick());
+        self.camera = Camera { center, view };
     }
 }

@@ -1,6 +1,7 @@
 //! The platform loop: a miniquad window that pumps input into the runner, calls its frame
 //! function once per presentation callback, draws, plays sounds and paces.
 
+pub(crate) mod atlas;
 pub(crate) mod audio;
 pub(crate) mod image;
 pub(crate) mod keys;
@@ -54,11 +55,7 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(
-        mut runner: Runner,
-        images: &[Option<(u16, u16, Vec<u8>)>],
-        options: RunOptions,
-    ) -> App {
+    pub fn new(mut runner: Runner, options: RunOptions) -> App {
         if options.overlay {
             runner.set_overlay(true);
         }
@@ -69,6 +66,8 @@ impl App {
             ..PacerPolicy::default()
         });
         let mut ctx = window::new_rendering_backend();
+        let pixels = runner.images();
+        let images = (runner.def().images.as_slice(), pixels.as_slice());
         let renderer = Renderer::new(ctx.as_mut(), images, window::dpi_scale());
         let audio = Audio::new(&runner.def().sounds);
         let watcher = options
@@ -131,6 +130,10 @@ impl EventHandler for App {
             && w.changed()
         {
             self.runner.reload();
+            // A changed PNG keeps its definition: pack again whatever changed.
+            let pixels = self.runner.images();
+            let defs = &self.runner.def().images;
+            self.renderer.set_images(self.ctx.as_mut(), defs, &pixels);
         }
         if let Some(line) = self.options.script.get(self.frames as usize) {
             line.pump(self.runner.session_mut());

@@ -5,10 +5,11 @@
 //! texture form one run and one draw call, so a frame of 100k shapes is a handful of calls.
 //! Draw order is the frame's explicit (layer, depth, sequence) order.
 
+use crate::app::atlas::{self, Pixels};
 use crate::app::text::{Atlas, Face};
 use crate::app::ui::{Label, Ui};
 use crate::runtime::particles::Particles;
-use ludus_core::{Camera, Color, RenderFrame, SpriteShape};
+use ludus_core::{Camera, Color, Filter, ImageDef, RenderFrame, SpriteShape};
 use miniquad::*;
 
 #[repr(C)]
@@ -25,6 +26,8 @@ struct Instance {
 
 /// No rotation.
 const UPRIGHT: [f32; 2] = [1.0, 0.0];
+/// A whole texture (shapes ignore it).
+const WHOLE: [f32; 4] = [0.0, 0.0, 1.0, 1.0];
 
 const RECT: f32 = 0.0;
 const CIRCLE: f32 = 1.0;
@@ -81,12 +84,12 @@ void main() {
 }
 "#;
 
-/// Which texture a run binds.
+/// Which texture a run binds. Shapes sample none, so they join any run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Tex {
-    White,
+    Any,
     Font,
-    Image(u16),
+    Page(u16),
 }
 
 pub struct Renderer {
@@ -97,7 +100,9 @@ pub struct Renderer {
     capacity: usize,
     white: TextureId,
     font: TextureId,
-    images: Vec<TextureId>,
+    /// The game's images, packed.
+    images: atlas::Atlas,
+    pages: Vec<TextureId>,
     pub atlas: Atlas,
     scratch: Vec<(Tex, Instance)>,
     upload: Vec<Instance>,
@@ -109,28 +114,12 @@ fn rgba(c: Color) -> [u8; 4] {
     [c.r, c.g, c.b, c.a]
 }
 
-/// A checkerboard for images that could not be loaded: missing optional visuals are shown,
-/// never silently dropped.
-fn placeholder() -> Vec<u8> {
-    let mut px = Vec::with_capacity(8 * 8 * 4);
-    for y in 0..8 {
-        for x in 0..8 {
-            let on = (x / 4 + y / 4) % 2 == 0;
-            px.extend_from_slice(if on {
-                &[230, 0, 200, 255]
-            } else {
-                &[30, 30, 30, 255]
-            });
-        }
-    }
-    px
-}
-
 impl Renderer {
-    /// `images`: decoded RGBA images by asset id (`None`: missing, drawn as a placeholder).
+    /// `images`: the game's images and their decoded pixels by asset id (`None`: missing,
+    /// drawn as a checkerboard).
     pub fn new(
         ctx: &mut dyn RenderingBackend,
-        images: &[Option<(u16, u16, Vec<u8>)>],
+        images: (&[ImageDef], &[Option<Pixels>]),
         scale: f32,
     ) -> Renderer {
         let corners: [[f32; 2]; 4] = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]];
@@ -201,18 +190,8 @@ impl Renderer {
         let atlas = Atlas::new(scale);
         let font = ctx.new_texture_from_rgba8(atlas.width as u16, atlas.height as u16, &atlas.rgba);
         ctx.texture_set_filter(font, FilterMode::Linear, MipmapFilterMode::None);
-        let checker = placeholder();
-        let images = images
-            .iter()
-            .map(|img| match img {
-                Some((w, h, px)) => ctx.new_texture_from_rgba8(*w, *h, px),
-                None => {
-                    let t = ctx.new_texture_from_rgba8(8, 8, &checker);
-                    ctx.texture_set_filter(t, FilterMode::Nearest, MipmapFilterMode::None);
-                    t
-                }
-            })
-            .collect();
+        let packed = atlas::Atlas::pack(images.0, images.1);
+        let pages = upload(ctx, &packed);
         Renderer {
             pipeline,
             quad,
@@ -221,12 +200,27 @@ impl Renderer {
             capacity,
             white,
             font,
-            images,
+            images: packed,
+            pages,
             atlas,
             scratch: Vec::new(),
             upload: Vec::new(),
             calls: 0,
         }
+    }
+
+    /// Packs the images again (after a reload), replacing the pages.
+    pub fn set_images(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        defs: &[ImageDef],
+        pixels: &[Option<Pixels>],
+    ) {
+        for t in self.pages.drain(..) {
+            ctx.delete_texture(t);
+        }
+        self.images = atlas::Atlas::pack(defs, pixels);
+        self.pages = upload(ctx, &self.images);
     }
 
     /// World-to-clip transform for `camera` in a `w` x `h` pixel viewport, letterboxed so the
@@ -258,10 +252,13 @@ impl Renderer {
         // The world, in its sort order; particles on top.
         self.scratch.clear();
         for d in &frame.draws {
-            let (tex, kind) = match d.shape {
-                SpriteShape::Rect => (Tex::White, RECT),
-                SpriteShape::Circle => (Tex::White, CIRCLE),
-                SpriteShape::Image(a) => (Tex::Image(a.0), TEXTURED),
+            let (tex, kind, uv) = match d.shape {
+                SpriteShape::Rect => (Tex::Any, RECT, WHOLE),
+                SpriteShape::Circle => (Tex::Any, CIRCLE, WHOLE),
+                SpriteShape::Image(a) => match self.images.uv(a.0, d.frame, d.flip_x) {
+                    Some((page, uv)) => (Tex::Page(page), TEXTURED, uv),
+                    None => (Tex::Any, RECT, WHOLE),
+                },
             };
             self.scratch.push((
                 tex,
@@ -273,7 +270,7 @@ impl Renderer {
                         [d.angle.cos(), d.angle.sin()]
                     },
                     size: [d.size.x, d.size.y],
-                    uv: [0.0, 0.0, 1.0, 1.0],
+                    uv,
                     color: rgba(d.color),
                     kind,
                 },
@@ -284,12 +281,12 @@ impl Renderer {
             let mut c = rgba(p.color);
             c[3] = (c[3] as f32 * fade) as u8;
             self.scratch.push((
-                Tex::White,
+                Tex::Any,
                 Instance {
                     pos: [p.pos.x, p.pos.y],
                     rot: UPRIGHT,
                     size: [p.size, p.size],
-                    uv: [0.0, 0.0, 1.0, 1.0],
+                    uv: WHOLE,
                     color: c,
                     kind: CIRCLE,
                 },
@@ -302,12 +299,12 @@ impl Renderer {
         let screen = [2.0 / w, -2.0 / h, -1.0, 1.0];
         if dim > 0.0 {
             self.scratch.push((
-                Tex::White,
+                Tex::Any,
                 Instance {
                     pos: [w / 2.0, h / 2.0],
                     rot: UPRIGHT,
                     size: [w, h],
-                    uv: [0.0, 0.0, 1.0, 1.0],
+                    uv: WHOLE,
                     color: [0, 0, 0, (dim * 255.0) as u8],
                     kind: RECT,
                 },
@@ -315,12 +312,12 @@ impl Renderer {
         }
         for &(x, y, pw, ph, c) in panels.iter() {
             self.scratch.push((
-                Tex::White,
+                Tex::Any,
                 Instance {
                     pos: [x + pw / 2.0, y + ph / 2.0],
                     rot: UPRIGHT,
                     size: [pw, ph],
-                    uv: [0.0, 0.0, 1.0, 1.0],
+                    uv: WHOLE,
                     color: rgba(c),
                     kind: RECT,
                 },
@@ -366,17 +363,21 @@ impl Renderer {
         }
     }
 
-    /// Issues one instanced draw call per run of equal texture (split at the buffer size).
+    /// Issues one instanced draw call per run that needs one texture (split at the buffer
+    /// size); shapes need none, so they join the run they are in.
     fn flush(&mut self, ctx: &mut dyn RenderingBackend, transform: [f32; 4]) {
         ctx.apply_uniforms(UniformsSource::table(&Uniforms { transform }));
         let mut start = 0;
         while start < self.scratch.len() {
-            let tex = self.scratch[start].0;
+            let mut tex = self.scratch[start].0;
             let mut end = start + 1;
-            while end < self.scratch.len()
-                && self.scratch[end].0 == tex
-                && end - start < self.capacity
-            {
+            while end < self.scratch.len() && end - start < self.capacity {
+                match (tex, self.scratch[end].0) {
+                    (_, Tex::Any) => {}
+                    (Tex::Any, t) => tex = t,
+                    (a, b) if a == b => {}
+                    _ => break,
+                }
                 end += 1;
             }
             self.upload.clear();
@@ -384,9 +385,9 @@ impl Renderer {
                 .extend(self.scratch[start..end].iter().map(|(_, i)| *i));
             ctx.buffer_update(self.instances, BufferSource::slice(&self.upload));
             let image = match tex {
-                Tex::White => self.white,
+                Tex::Any => self.white,
                 Tex::Font => self.font,
-                Tex::Image(i) => self.images.get(i as usize).copied().unwrap_or(self.white),
+                Tex::Page(i) => self.pages.get(i as usize).copied().unwrap_or(self.white),
             };
             ctx.apply_bindings(&Bindings {
                 vertex_buffers: vec![self.quad, self.instances],
@@ -399,4 +400,21 @@ impl Renderer {
         }
         self.scratch.clear();
     }
+}
+
+/// One texture per atlas page, filtered as its images ask.
+fn upload(ctx: &mut dyn RenderingBackend, packed: &atlas::Atlas) -> Vec<TextureId> {
+    packed
+        .pages
+        .iter()
+        .map(|p| {
+            let t = ctx.new_texture_from_rgba8(p.width as u16, p.height as u16, &p.rgba);
+            let filter = match p.filter {
+                Filter::Nearest => FilterMode::Nearest,
+                Filter::Linear => FilterMode::Linear,
+            };
+            ctx.texture_set_filter(t, filter, MipmapFilterMode::None);
+            t
+        })
+        .collect()
 }

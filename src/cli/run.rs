@@ -37,7 +37,6 @@ pub fn run(dir: Option<PathBuf>, entities: u32, options: RunOptions) -> i32 {
     };
     runner.set_stress(entities);
     let def = runner.def().clone();
-    let images = runner.images();
     let conf = miniquad::conf::Conf {
         window_title: def.window.title.clone(),
         window_width: def.window.width as i32,
@@ -47,7 +46,7 @@ pub fn run(dir: Option<PathBuf>, entities: u32, options: RunOptions) -> i32 {
         ..Default::default()
     };
     let started = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
-        miniquad::start(conf, move || Box::new(App::new(runner, &images, options)));
+        miniquad::start(conf, move || Box::new(App::new(runner, options)));
     }));
     match started {
         Ok(()) => 0,

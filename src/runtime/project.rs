@@ -14,7 +14,7 @@ pub struct Project {
     pub def: Arc<GameDef>,
     pub scripts: Vec<Script>,
     pub modules: Rc<dyn ModuleSource>,
-    /// The bytes of each image in `def.assets` (`None`: could not be read).
+    /// The bytes of each image in `def.images` (`None`: could not be read).
     pub assets: Vec<Option<Vec<u8>>>,
 }
 
@@ -35,7 +35,7 @@ impl Project {
         modules: Rc<dyn ModuleSource>,
         read: impl Fn(&str) -> Option<Vec<u8>>,
     ) -> Project {
-        let assets = loaded.def.assets.iter().map(|a| read(a)).collect();
+        let assets = loaded.def.images.iter().map(|i| read(&i.file)).collect();
         Project {
             assets,
             label,

@@ -41,7 +41,6 @@ pub fn main() {
             return;
         }
     };
-    let images = runner.images();
     let def = runner.def().clone();
     // SAFETY: ludus.js copies `len` bytes from the pointer before returning.
     unsafe { ludus_set_title(def.window.title.as_ptr(), def.window.title.len()) };
@@ -53,7 +52,7 @@ pub fn main() {
         ..Default::default()
     };
     miniquad::start(conf, move || {
-        Box::new(App::new(runner, &images, RunOptions::default()))
+        Box::new(App::new(runner, RunOptions::default()))
     });
     // miniquad installed a hook that logs panics as plain messages; make them errors, so a
     // page (and its test) cannot miss one. The module is dead after a panic either way.

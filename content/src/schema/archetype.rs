@@ -34,6 +34,7 @@ pub(crate) static ARCHETYPE: TableSchema = TableSchema {
         key("health", Ty::Table(&HEALTH), Dflt::Unset, "", "Hit points.", "health = { max = 3 }"),
         key("behaviour", Ty::Table(&BEHAVIOUR), Dflt::Unset, "", "A built-in AI behaviour.", "behaviour = { kind = \"chase\", target = [\"player\"] }"),
         key("control", Ty::Table(&CONTROL), Dflt::Unset, "", "Player control.", "[archetypes.ship.control]"),
+        key("animations", Ty::Named(&ANIMATION), Dflt::Empty, "", "Sequences of its sprite's frames; the first plays from spawn, `ludus.animate(id, name)` switches.", "[archetypes.hero.animations.run]"),
     ],
 };
 
@@ -42,12 +43,28 @@ pub(crate) static SPRITE: TableSchema = TableSchema {
     title: "[archetypes.NAME.sprite]",
     doc: "Drawing: lower layers first, then lower depth, then creation order.",
     keys: &[
-        key("shape", Ty::Choice(&["circle", "rect", "image"]), Dflt::Str("circle"), "", "What is drawn.", "shape = \"rect\""),
-        key("image", Ty::Path { ext: "" }, Dflt::Doc("required when `shape = \"image\"`"), "", "A PNG file in the game folder.", "image = \"images/ship.png\""),
-        key("size", Ty::Size { max: SIZE_MAX }, Dflt::Num(16.0), "world units", "Width and height (one number: a square).", "size = [24, 16]"),
+        key("shape", Ty::Choice(&["circle", "rect", "image"]), Dflt::Doc("`\"image\"` when `image` is given, else `\"circle\"`"), "", "What is drawn.", "shape = \"rect\""),
+        key("image", Ty::Path { ext: "" }, Dflt::Doc("required when `shape = \"image\"`"), "", "An image from `[images]` by name, or a PNG file in the game folder by path. Drawn rotated with the entity's angle.", "image = \"hero\""),
+        key("frame", int(0, 65_535), Dflt::Int(0), "", "The frame of a sprite sheet drawn when no animation plays.", "frame = 3"),
+        key("flip_x", Ty::Bool, Dflt::Bool(false), "", "Mirror the image left to right.", "flip_x = true"),
+        key("size", Ty::Size { max: SIZE_MAX }, Dflt::Doc("an image's frame size in pixels when `image` is given without `shape`, else 16"), "world units", "Width and height (one number: a square).", "size = [24, 16]"),
         key("color", Ty::Color, Dflt::Str("white"), "", "Fill colour (tints an image).", "color = \"#4cc9f0\""),
         key("layer", int(-32_768, 32_767), Dflt::Int(0), "", "Draw layer.", "layer = 2"),
         key("depth", number(-COORD_MAX, COORD_MAX), Dflt::Num(0.0), "", "Draw order inside a layer.", "depth = 0.5"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static ANIMATION: TableSchema = TableSchema {
+    title: "[archetypes.NAME.animations.NAME]",
+    doc: "Frames of the sprite's image shown in turn, advanced by simulation ticks (the same in \
+          every run) and drawn between ticks by the same interpolation as movement. \
+          `ludus.animate(id, name)` switches; switching to the animation already playing keeps \
+          its place.",
+    keys: &[
+        key("frames", Ty::Ints { min: 0, max: 65_535, len: 1024 }, Dflt::Required, "", "Frame numbers of the sprite's image, in order (1 to 1024 of them).", "frames = [0, 1, 2, 3]"),
+        key("fps", positive(1000.0), Dflt::Num(10.0), "frames/s", "Frames per second of game time.", "fps = 12"),
+        key("loop", Ty::Bool, Dflt::Bool(true), "", "Start again after the last frame; otherwise stay on it.", "loop = false"),
     ],
 };
 

@@ -27,6 +27,7 @@ pub(crate) static GAME: TableSchema = TableSchema {
         key("variables", Ty::Variables, Dflt::Empty, "", "Game variables and their values when a game starts (a restart too): the HUD shows them and scripts read them (`ludus.get`) from the first tick. A level switch keeps the current values.", "[variables]"),
         key("physics", Ty::Table(&PHYSICS), Dflt::Defaults, "", "Collision detection settings.", "[physics]"),
         key("input", Ty::Table(&INPUT), Dflt::Defaults, "", "Actions and the keys that drive them.", "[input.actions.fire]"),
+        key("images", Ty::Named(&IMAGE), Dflt::Empty, "", "Images sprites draw by name: whole pictures or sprite sheets.", "[images.hero]"),
         key("effects", Ty::Named(&EFFECT), Dflt::Empty, "", "Particle effects scripts can request by name.", "[effects.spark]"),
         key("sounds", Ty::Named(&SOUND), Dflt::Empty, "", "Synthesised sounds scripts can request by name.", "[sounds.shoot]"),
         key("stress", Ty::Table(&STRESS), Dflt::Unset, "", "What `--entities N` fills a level with.", "[stress]"),
@@ -141,6 +142,19 @@ pub(crate) static ACTION: TableSchema = TableSchema {
     keys: &[
         key("kind", Ty::Choice(&["button", "axis"]), Dflt::Required, "", "Button or axis.", "kind = \"axis\""),
         key("keys", Ty::Keys, Dflt::Empty, "", "A button's keys: an array of key names. An axis's keys: a table of key name = scale.", "keys = { a = -1, d = 1 }"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static IMAGE: TableSchema = TableSchema {
+    title: "[images.NAME]",
+    doc: "A PNG image, whole or a sprite sheet: a grid of equal frames numbered from 0, left to \
+          right, then top to bottom. Every image of a game is packed into one texture at load, \
+          so sprites of different images still draw together.",
+    keys: &[
+        key("file", Ty::Path { ext: "png" }, Dflt::Required, "", "The PNG file in the game folder (at most 4094 x 4094 pixels).", "file = \"images/hero.png\""),
+        key("frame", Ty::Pair { min: 0.0, max: 4094.0, above_min: true, form: "[w, h]" }, Dflt::Doc("the whole image"), "pixels", "A frame's size: the image's width and height must be whole multiples of it.", "frame = [16, 16]"),
+        key("filter", Ty::Choice(&["linear", "nearest"]), Dflt::Str("linear"), "", "Smooth or blocky (pixel art) when drawn larger or smaller than its pixels.", "filter = \"nearest\""),
     ],
 };
 

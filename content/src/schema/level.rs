@@ -23,10 +23,12 @@ pub(crate) static LEVEL: TableSchema = TableSchema {
 pub(crate) static CAMERA: TableSchema = TableSchema {
     title: "[camera]",
     doc: "The camera follows the archetype with `camera = true`, else looks at the centre of \
-          the bounds.",
+          the bounds. Scripts shake it (`ludus.camera_shake`) and zoom it (`ludus.camera_zoom`).",
     keys: &[
         key("view", Ty::Pair { min: 0.0, max: SIZE_MAX, above_min: true, form: "[w, h]" }, Dflt::Pair(800.0, 600.0), "world units", "World units visible; the window letterboxes to keep the aspect.", "view = [960, 540]"),
-        key("bounds", Ty::Rect, Dflt::Unset, "", "The camera centre never shows outside this rectangle.", "bounds = { size = [1600, 1200] }"),
+        key("bounds", Ty::Rect, Dflt::Unset, "", "The view never shows outside this rectangle (a view larger than it stays centred on it).", "bounds = { size = [1600, 1200] }"),
+        key("zoom", number(0.01, 100.0), Dflt::Num(1.0), "", "Magnification: 2 shows half of `view`, twice as large. Scripts change it with `ludus.camera_zoom(z)` (relative to this).", "zoom = 2"),
+        key("dead_zone", Ty::Pair { min: 0.0, max: SIZE_MAX, above_min: false, form: "[w, h]" }, Dflt::Unset, "world units", "A box about the view's centre in which the followed entity moves without moving the camera.", "dead_zone = [120, 80]"),
     ],
 };
 

@@ -64,6 +64,12 @@ pub(crate) enum Ty {
     Names {
         max: usize,
     },
+    /// An array of 1 to `len` whole numbers, each from `min` to `max`.
+    Ints {
+        min: i64,
+        max: i64,
+        len: usize,
+    },
     /// A path inside the game folder, ending in `ext` unless it is empty.
     Path {
         ext: &'static str,
@@ -146,6 +152,7 @@ impl Ty {
             Ty::Text => "string".into(),
             Ty::Name => "name".into(),
             Ty::Names { .. } => "array of names".into(),
+            Ty::Ints { .. } => "array of integers".into(),
             Ty::Path { .. } => "path".into(),
             Ty::Paths { .. } => "array of paths".into(),
             Ty::Choice(_) => "string".into(),
@@ -181,6 +188,7 @@ impl Ty {
             } => number_range(min, max, above_min),
             Ty::Size { max } => number_range(0.0, max, true),
             Ty::Choice(options) => one_of(options),
+            Ty::Ints { min, max, len } => format!("1 to {len} of {}", int_range(min, max)),
             Ty::Names { max } if max < usize::MAX => format!("at most {max}, distinct"),
             Ty::Names { .. } => "distinct".into(),
             Ty::Path { ext } | Ty::Paths { ext } if !ext.is_empty() => format!("ends in `{ext}`"),

@@ -83,6 +83,36 @@ impl<'t, 'i> Table<'t, 'i> {
         ok.then_some(out)
     }
 
+    /// An array of whole numbers (`Ty::Ints`) with where each is. `None` when absent (or
+    /// reported as missing when required), not an array, empty, too long, or holding a bad item.
+    pub fn ints(&self, r: &mut Report, key: &str) -> Option<Vec<(i64, Loc)>> {
+        let (min, max, len) = match self.spec(key).map(|k| k.ty) {
+            Some(Ty::Ints { min, max, len }) => (min, max, len),
+            _ => (i64::MIN, i64::MAX, usize::MAX),
+        };
+        let v = self.value(r, key)?;
+        let what = self.what(key);
+        let items = self.array(r, v, &what, "integers")?;
+        if items.is_empty() || items.len() > len {
+            let msg = format!(
+                "`{what}` must hold 1 to {len} integers, found {}",
+                items.len()
+            );
+            r.error(Loc::new(self.file, v.span()), msg);
+            return None;
+        }
+        let hint = self.hint(key);
+        let mut out = Vec::with_capacity(items.len());
+        let mut ok = true;
+        for item in items {
+            match read_int(r, self.file, item, &what, (min, max), &hint) {
+                Some(n) => out.push((n, Loc::new(self.file, item.span()))),
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+
     /// An array of paths in normal form: the valid ones (the others are reported). Absent:
     /// empty; `None` when not an array.
     pub fn paths(&self, r: &mut Report, key: &str) -> Option<Vec<Named>> {

@@ -96,6 +96,29 @@ impl Gameplay<'_> {
         }
     }
 
+    /// The animation slot `name` of the entity's archetype (a live entity or one spawned this
+    /// tick). `Ok(None)`: no such entity; an error: its archetype declares no such animation.
+    pub fn animation_slot(&self, seq: u64, name: &str) -> Result<Option<u8>, CommandError> {
+        let Some(a) = self.archetype_of(seq).and_then(|a| self.def.archetype(a)) else {
+            return Ok(None);
+        };
+        match a.animations.iter().position(|c| c.name == name) {
+            Some(i) => Ok(Some(i as u8)),
+            None => {
+                let names: Vec<&str> = a.animations.iter().map(|c| c.name.as_str()).collect();
+                Err(CommandError::malformed(format!(
+                    "archetype `{}` declares no animation `{name}` ({})",
+                    a.name,
+                    if names.is_empty() {
+                        "it declares none".to_string()
+                    } else {
+                        format!("it declares {}", names.join(", "))
+                    }
+                )))
+            }
+        }
+    }
+
     /// Ticks until the entity's cooldown `name` is ready (0: ready now), or `Ok(None)` when
     /// the entity does not exist (yet).
     pub fn cooldown(&self, seq: u64, name: &str) -> Result<Option<u64>, CommandError> {

@@ -4,7 +4,7 @@ use crate::frame::input::ActionId;
 use crate::math::{Color, Vec2};
 use serde::{Deserialize, Serialize};
 
-use super::{AssetId, BodyKind, ControlKind, MotionDef, RotationDef};
+use super::{AnimationDef, AssetId, BodyKind, ControlKind, MotionDef, RotationDef};
 
 /// One kind of entity.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -32,6 +32,8 @@ pub struct ArchetypeDef {
     pub motion: Option<MotionDef>,
     /// An angle and how it changes; `None`: it never turns (and draws unrotated).
     pub rotation: Option<RotationDef>,
+    /// Animations of its sprite's frames; the first plays from spawn.
+    pub animations: Vec<AnimationDef>,
 }
 
 /// What happens at the level's bounds.
@@ -60,6 +62,10 @@ pub struct SpriteDef {
     /// Draw order: lower layers first, then lower depth, then creation order.
     pub layer: i16,
     pub depth: f32,
+    /// The frame of its image drawn when no animation plays.
+    pub frame: u16,
+    /// Drawn mirrored left to right.
+    pub flip_x: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -41,6 +41,11 @@ pub struct CameraDef {
     pub view: Vec2,
     /// The camera centre never shows outside this rectangle, when set.
     pub bounds: Option<Rect>,
+    /// 1 shows `view`; 2 shows half of it, twice as large.
+    pub zoom: f32,
+    /// A box (width, height) about the view's centre in which the followed entity moves
+    /// without moving the camera.
+    pub dead_zone: Option<Vec2>,
 }
 
 impl Default for CameraDef {
@@ -48,6 +53,8 @@ impl Default for CameraDef {
         CameraDef {
             view: Vec2::new(800.0, 600.0),
             bounds: None,
+            zoom: 1.0,
+            dead_zone: None,
         }
     }
 }

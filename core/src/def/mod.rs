@@ -32,7 +32,7 @@ pub struct EffectId(pub u16);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SoundId(pub u16);
 
-/// Index of an image in [`GameDef::assets`].
+/// Index of an image in [`GameDef::images`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct AssetId(pub u16);
 
@@ -59,8 +59,8 @@ pub struct GameDef {
     pub archetypes: Vec<ArchetypeDef>,
     pub effects: Vec<EffectDef>,
     pub sounds: Vec<SoundDef>,
-    /// Logical image references (paths inside the game folder).
-    pub assets: Vec<String>,
+    /// Images: `[images.NAME]` and those sprites name by path; [`AssetId`] indexes it.
+    pub images: Vec<ImageDef>,
     pub levels: Vec<LevelDef>,
     pub entry_level: usize,
     /// The archetype `--entities N` fills the level with, if the game defines one.
@@ -94,7 +94,7 @@ impl Default for GameDef {
             archetypes: Vec::new(),
             effects: Vec::new(),
             sounds: Vec::new(),
-            assets: Vec::new(),
+            images: Vec::new(),
             levels: Vec::new(),
             entry_level: 0,
             stress: None,

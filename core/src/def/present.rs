@@ -1,4 +1,5 @@
-//! What scripts and the HUD show and play: effects, sounds, HUD lines.
+//! What scripts and the HUD show and play: images and their animations, effects, sounds,
+//! HUD lines.
 
 use crate::math::Color;
 use serde::{Deserialize, Serialize};
@@ -118,5 +119,100 @@ impl Anchor {
     pub fn grid(self) -> (u8, u8) {
         let i = Self::ALL.iter().position(|a| *a == self).unwrap_or(0) as u8;
         (i % 3, i / 3)
+    }
+}
+
+/// An image: a PNG in the game folder, whole or cut into a grid of equal frames (a sprite
+/// sheet). Frames are numbered from 0 left to right, then top to bottom.
+///
+/// Invariant: `frame` divides `width` and `height` exactly and neither is zero (content
+/// checks it; the renderer clamps a frame index past the last frame to the last).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ImageDef {
+    /// `[images.NAME]`'s name, or the path of an image a sprite names by path.
+    pub name: String,
+    /// Its path inside the game folder.
+    pub file: String,
+    /// Size in pixels, from the PNG header.
+    pub width: u32,
+    pub height: u32,
+    /// One frame's size in pixels (the whole image when it is not a sheet).
+    pub frame: (u32, u32),
+    pub filter: Filter,
+}
+
+impl ImageDef {
+    /// A whole image of `width` x `height` pixels, one frame, drawn smoothly.
+    pub fn whole(name: &str, file: &str, width: u32, height: u32) -> ImageDef {
+        ImageDef {
+            name: name.to_string(),
+            file: file.to_string(),
+            width,
+            height,
+            frame: (width, height),
+            filter: Filter::Linear,
+        }
+    }
+
+    /// Frames per row and rows.
+    pub fn grid(&self) -> (u32, u32) {
+        (
+            self.width / self.frame.0.max(1),
+            self.height / self.frame.1.max(1),
+        )
+    }
+
+    /// How many frames the sheet holds.
+    pub fn frames(&self) -> u32 {
+        let (c, r) = self.grid();
+        c * r
+    }
+
+    /// The pixel rectangle `(x, y, w, h)` of frame `n` (the last frame past the end).
+    pub fn frame_rect(&self, n: u32) -> (u32, u32, u32, u32) {
+        let (cols, _) = self.grid();
+        let n = n.min(self.frames().saturating_sub(1));
+        let (fw, fh) = self.frame;
+        ((n % cols.max(1)) * fw, (n / cols.max(1)) * fh, fw, fh)
+    }
+}
+
+/// How an image is sampled when drawn larger or smaller than its pixels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Filter {
+    /// Blocky pixels (pixel art).
+    Nearest,
+    /// Smooth.
+    #[default]
+    Linear,
+}
+
+/// A named sequence of an archetype's sprite frames, advanced by ticks.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AnimationDef {
+    pub name: String,
+    /// Frame indices into the sprite's image, in play order (at least one).
+    pub frames: Vec<u16>,
+    /// Frames per second of simulation time.
+    pub fps: f32,
+    /// Starts again after the last frame; otherwise stays on it.
+    pub looping: bool,
+}
+
+impl AnimationDef {
+    /// The frame shown `ticks` ticks (a fraction between ticks when interpolating) after the
+    /// animation started, at `rate_hz` ticks per second.
+    pub fn frame_at(&self, ticks: f64, rate_hz: f64) -> u16 {
+        let n = self.frames.len();
+        if n == 0 {
+            return 0;
+        }
+        let step = (ticks.max(0.0) * f64::from(self.fps) / rate_hz.max(1e-9)).floor();
+        let i = if self.looping {
+            (step % n as f64) as usize
+        } else {
+            (step as usize).min(n - 1)
+        };
+        self.frames[i.min(n - 1)]
     }
 }

@@ -50,6 +50,8 @@ pub fn crowd_def(n: u32, push: bool) -> GameDef {
             color: Color::WHITE,
             layer: 0,
             depth: 0.0,
+            frame: 0,
+            flip_x: false,
         }),
         collider: Some(ColliderDef::new(
             Shape::Circle { radius: 3.0 },

@@ -31,6 +31,8 @@ pub fn drones_def() -> GameDef {
         color,
         layer,
         depth: 0.0,
+        frame: 0,
+        flip_x: false,
     };
     let player = ArchetypeDef {
         name: "player".into(),

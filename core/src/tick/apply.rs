@@ -266,6 +266,29 @@ fn apply_one(
             }
         }
         Command::LoadLevel(level) => world.next_level = Some(*level),
+        Command::Animate { target, slot } => {
+            if let Some(e) = resolve(world, *target) {
+                let playing = Animation {
+                    slot: *slot,
+                    since: tick,
+                };
+                match world.ecs.query_one_mut::<&mut Animation>(e) {
+                    Ok(a) if a.slot == *slot => {}
+                    Ok(a) => *a = playing,
+                    Err(_) => {
+                        let _ = world.ecs.insert_one(e, playing);
+                    }
+                }
+            }
+        }
+        Command::CameraShake { strength, ticks } => {
+            world.camera.shake = Some(crate::world::camera::Shake {
+                strength: *strength,
+                start: tick,
+                ticks: *ticks,
+            });
+        }
+        Command::CameraZoom(z) => world.camera.zoom = *z,
     }
     Ok(())
 }

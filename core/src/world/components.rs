@@ -123,6 +123,14 @@ pub struct Control {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sprite(pub SpriteDef);
 
+/// The animation its sprite plays: a slot in its archetype's `animations` and the tick it
+/// started. The frame drawn follows from the tick (see [`crate::AnimationDef::frame_at`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Animation {
+    pub slot: u8,
+    pub since: u64,
+}
+
 /// Marks the entity the camera follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CameraTarget;

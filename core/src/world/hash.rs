@@ -2,9 +2,10 @@
 //!
 //! Covered, in creation-sequence identity: every entity's archetype, current position, angle
 //! and spin, velocity, health (current, max, invulnerability deadline), AI state (intent,
-//! target, decided), platformer footing, cooldown and lifetime deadlines, control facing and
+//! target, decided), platformer footing, cooldown and lifetime deadlines, the animation playing and since when, control facing and
 //! script state; and globally the tick number, next creation sequence, score, game variables,
-//! game-over message, the RNG state and every pending timer. Not covered: runtime handles, storage order, previous transforms
+//! game-over message, the camera's zoom and shake once a script set them, the RNG state and
+//! every pending timer. Not covered: runtime handles, storage order, previous transforms
 //! (presentation history), the world identity, counters and anything wall-clock.
 //!
 //! Function: XXH3-64 (`xxhash-rust`, seed 0) over little-endian bytes of each value; floats by
@@ -121,6 +122,14 @@ impl StateHash {
         }
         b.str(world.game_over.as_ref().map_or("", |(_, m)| m.as_str()))
             .u64(world.game_over.is_some() as u64);
+        let camera = world.camera;
+        if camera != crate::world::camera::CameraState::default() {
+            // Only once a script set it: games that never do hash as they always did.
+            b.f32(camera.zoom);
+            if let Some(s) = camera.shake {
+                b.f32(s.strength).u64(s.start).u64(u64::from(s.ticks));
+            }
+        }
         parts[0] = b.take();
 
         for t in world.timers.pending() {
@@ -144,8 +153,9 @@ impl StateHash {
             Option<&ScriptState>,
             Option<&Rotation>,
             Option<&Footing>,
+            Option<&Animation>,
         )>();
-        for (id, t, v, h, brain, cds, life, control, state, rot, footing) in q.iter() {
+        for (id, t, v, h, brain, cds, life, control, state, rot, footing, anim) in q.iter() {
             let seq = id.seq;
             b.u64(seq)
                 .u64(u64::from(id.archetype.0))
@@ -194,6 +204,11 @@ impl StateHash {
                 if let Some(l) = life {
                     b.deadline(l.0);
                 }
+                parts[6] = parts[6].wrapping_add(b.take());
+            }
+            if let Some(a) = anim {
+                // Its own record: entities without animations hash as they always did.
+                b.u64(seq).u64(3).u64(u64::from(a.slot)).u64(a.since);
                 parts[6] = parts[6].wrapping_add(b.take());
             }
             if let Some(s) = state {

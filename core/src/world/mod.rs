@@ -1,6 +1,7 @@
 //! The simulation world: a hecs world plus identity, creation sequences, random generator,
 //! score, timers, contact cache and the tick-local queues.
 
+pub(crate) mod camera;
 pub(crate) mod components;
 pub(crate) mod hash;
 pub(crate) mod ids;
@@ -114,6 +115,8 @@ pub struct SimWorld {
     /// Bursts each level spawner has done.
     pub(crate) spawner_bursts: Vec<u32>,
     pub(crate) presentation_seq: u64,
+    /// Zoom and shake set by scripts.
+    pub(crate) camera: camera::CameraState,
     pub(crate) nav: NavState,
     pub(crate) counters: WorldCounters,
     pub(crate) scratch: Scratch,
@@ -149,6 +152,7 @@ impl SimWorld {
             carried_damage: Vec::new(),
             spawner_bursts: vec![0; level_def.spawners.len()],
             presentation_seq: 0,
+            camera: camera::CameraState::default(),
             nav: NavState::default(),
             counters: WorldCounters::default(),
             scratch: Scratch::default(),

@@ -152,6 +152,7 @@ optional! {
     rotation: Rotation,
     fixed: StaticBody,
     footing: Footing,
+    animation: Animation,
 }
 
 impl NewEntity {
@@ -242,6 +243,10 @@ impl NewEntity {
                 }),
             fixed: (body == Some(BodyKind::Static)).then_some(StaticBody),
             footing: platformer.then_some(Footing::default()),
+            animation: (!a.animations.is_empty()).then_some(Animation {
+                slot: 0,
+                since: tick,
+            }),
         })
     }
 }
@@ -393,6 +398,8 @@ mod tests {
             color: Color::WHITE,
             layer: 1,
             depth: 0.0,
+            frame: 0,
+            flip_x: false,
         };
         let full = ArchetypeDef {
             name: "full".into(),
@@ -438,6 +445,12 @@ mod tests {
             camera_target: true,
             motion: None,
             rotation: None,
+            animations: vec![crate::def::AnimationDef {
+                name: "idle".into(),
+                frames: vec![0, 1],
+                fps: 4.0,
+                looping: true,
+            }],
         };
         let plain = ArchetypeDef {
             name: "plain".into(),
@@ -477,6 +490,7 @@ mod tests {
                             e.get::<&Lifetime>().map(|c| *c),
                             e.get::<&BoundsRule>().map(|c| *c),
                             e.has::<CameraTarget>(),
+                            e.get::<&Animation>().map(|c| *c),
                             e.component_types().count(),
                         ),
                     )

@@ -41,6 +41,8 @@ pub fn sprite(size: f32, layer: i16) -> SpriteDef {
         color: Color::WHITE,
         layer,
         depth: 0.0,
+        frame: 0,
+        flip_x: false,
     }
 }
 

@@ -57,6 +57,7 @@ function on_damage(events)
       ludus.set("hp", math.max(d.health, 0))
       ludus.effect("hurt", d.x, d.y)
       ludus.sound("hurt")
+      ludus.camera_shake(8, 18)
       if d.health <= 0 then
         ludus.destroy(d.id)
         ludus.effect("death", d.x, d.y)

@@ -284,6 +284,29 @@ api! {
             None => Command::UseCooldown { target, slot: 0 },
         }
     }
+    /// play the animation `name` (declared by its archetype in `animations`) from this tick; the one already playing keeps its place
+    command animate: "animate(id, name)", |lua, g, args: (Value, Value)| {
+        let target = entity(&args.0, "entity")?;
+        let name = text(&args.1, "animation")?;
+        match g.animation_slot(target, &name)? {
+            Some(slot) => Command::Animate { target, slot },
+            // Gone: counted as a stale command, like any other.
+            None => Command::Animate { target, slot: 0 },
+        }
+    }
+    /// shake the view by up to `strength` world units, fading out over `ticks` ticks (a new shake replaces the last)
+    command camera_shake: "camera_shake(strength, ticks)", |lua, g, args: (Value, Value)| {
+        let ticks = int(&args.1, "ticks")?;
+        Command::CameraShake {
+            strength: num32(&args.0, "strength")?,
+            ticks: u32::try_from(ticks)
+                .map_err(|_| format!("ticks must be from 0 to {}, got {ticks}", u32::MAX))?,
+        }
+    }
+    /// zoom the camera: 1 shows the level's view, 2 half as much twice as large (relative to the level's `zoom`)
+    command camera_zoom: "camera_zoom(z)", |lua, g, args: Value| {
+        Command::CameraZoom(num32(&args, "zoom")?)
+    }
     /// switch to the level `name` after this tick: the score, game variables and scripts' state are kept; `on_start` runs for it
     command load_level: "load_level(name)", |lua, g, args: Value| {
         Command::LoadLevel(level(g.def(), &args)?)

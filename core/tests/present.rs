@@ -1,0 +1,246 @@
+//! What the world shows: sprite-sheet animations advanced by ticks and switched by commands,
+//! and the camera's zoom and shake, each as presentation extracts it.
+
+mod support;
+
+use ludus_core::*;
+use support::*;
+
+const HERO: ArchetypeId = ArchetypeId(0);
+
+/// A hero drawn from a 4 x 2 sheet, animated `spin` (3, 2, 1, 0 at 15 fps, looping) and
+/// `fall` (4 to 7 at 30 fps, once), at 60 ticks per second.
+fn sheet_game() -> GameDef {
+    let mut sheet = ImageDef::whole("hero", "hero.png", 64, 32);
+    sheet.frame = (16, 16);
+    let anim = |name: &str, frames: &[u16], fps: f32, looping: bool| AnimationDef {
+        name: name.into(),
+        frames: frames.to_vec(),
+        fps,
+        looping,
+    };
+    let hero = ArchetypeDef {
+        name: "hero".into(),
+        sprite: Some(SpriteDef {
+            shape: SpriteShape::Image(AssetId(0)),
+            frame: 6,
+            ..sprite(16.0, 0)
+        }),
+        animations: vec![
+            anim("spin", &[3, 2, 1, 0], 15.0, true),
+            anim("fall", &[4, 5, 6, 7], 30.0, false),
+        ],
+        ..ArchetypeDef::default()
+    };
+    let still = ArchetypeDef {
+        name: "still".into(),
+        sprite: Some(SpriteDef {
+            shape: SpriteShape::Image(AssetId(0)),
+            frame: 6,
+            flip_x: true,
+            ..sprite(16.0, 0)
+        }),
+        ..ArchetypeDef::default()
+    };
+    let mut def = GameDef {
+        images: vec![sheet],
+        archetypes: vec![hero, still],
+        levels: vec![LevelDef::default()],
+        ..GameDef::default()
+    };
+    place(&mut def, HERO, 0.0, 0.0);
+    place(&mut def, ArchetypeId(1), 50.0, 0.0);
+    def
+}
+
+fn drawn(g: &Game, interpolation: Interpolation) -> RenderFrame {
+    let mut frame = RenderFrame::with_capacity(16);
+    frame.extract(g.world(), g.def(), interpolation);
+    frame
+}
+
+/// The frame seq 1 is drawn with, exactly at the last tick.
+fn frame_of_hero(g: &Game) -> u16 {
+    drawn(g, Interpolation::Exact).draws[0].frame
+}
+
+#[test]
+fn the_first_animation_plays_from_spawn_by_ticks() {
+    let mut g = game(sheet_game(), Box::new(NoConsequences));
+    // 15 fps at 60 Hz: a new frame every 4 ticks, round and round.
+    let expected = [
+        (0, 3),
+        (3, 3),
+        (4, 2),
+        (8, 1),
+        (12, 0),
+        (15, 0),
+        (16, 3),
+        (21, 2),
+    ];
+    let mut at = 0;
+    for (tick, frame) in expected {
+        run(&mut g, tick - at);
+        at = tick;
+        assert_eq!(frame_of_hero(&g), frame, "tick {tick}");
+    }
+    // Between ticks the animation is where positions are: half a tick before tick 24 is
+    // still tick 23's frame; exactly at 24 the next one.
+    run(&mut g, 24 - at);
+    let half = drawn(&g, Interpolation::Alpha(0.5)).draws[0].frame;
+    assert_eq!((half, frame_of_hero(&g)), (2, 1));
+    // Without an animation: the sprite's own frame, mirrored as declared.
+    let still = drawn(&g, Interpolation::Exact).draws[1];
+    assert_eq!((still.frame, still.flip_x), (6, true));
+}
+
+#[test]
+fn animate_switches_once_and_an_unknown_name_is_refused() {
+    let refused = std::rc::Rc::new(std::cell::RefCell::new(None));
+    let seen = refused.clone();
+    let mut g = game(
+        sheet_game(),
+        rules(move |stage, g| {
+            if stage != Stage::One {
+                return Ok(());
+            }
+            // Asked every tick from 10: only the first switch restarts it.
+            if g.tick() >= 10 {
+                let slot = g
+                    .animation_slot(1, "fall")
+                    .map_err(CommandError::into_fault)?;
+                g.send(Command::Animate {
+                    target: 1,
+                    slot: slot.expect("the hero lives"),
+                })
+                .map_err(CommandError::into_fault)?;
+            }
+            if g.tick() == 12 {
+                *seen.borrow_mut() = Some(g.animation_slot(2, "fall").unwrap_err().message);
+            }
+            Ok(())
+        }),
+    );
+    // `fall` at 30 fps from tick 10: frames 4, 5, 6, 7 two ticks each, then stays on 7.
+    let expected = [(9, 1), (10, 4), (11, 4), (12, 5), (15, 6), (16, 7), (40, 7)];
+    let mut at = 0;
+    for (tick, frame) in expected {
+        run(&mut g, tick - at);
+        at = tick;
+        assert_eq!(frame_of_hero(&g), frame, "tick {tick}");
+    }
+    assert_eq!(
+        refused.borrow().as_deref(),
+        Some("archetype `still` declares no animation `fall` (it declares none)")
+    );
+}
+
+#[test]
+fn the_animation_playing_is_part_of_the_state_hash() {
+    let run_with = |switch: bool| {
+        let mut g = game(
+            sheet_game(),
+            rules(move |stage, g| {
+                if switch && stage == Stage::One && g.tick() == 5 {
+                    g.send(Command::Animate { target: 1, slot: 1 })
+                        .map_err(CommandError::into_fault)?;
+                }
+                Ok(())
+            }),
+        );
+        let mut parts = Vec::new();
+        for _ in 0..8 {
+            let report = g.step(&TickInput::neutral()).unwrap();
+            parts.push(report.hash.unwrap());
+        }
+        parts
+    };
+    let (plain, switched) = (run_with(false), run_with(true));
+    // Ticks count from 1: the fifth step is tick 5.
+    assert_eq!(plain[..4], switched[..4], "the same until the switch");
+    assert_ne!(plain[4].total, switched[4].total);
+    assert_eq!(
+        plain[4].differing_parts(&switched[4]),
+        [HashPart::Deadlines]
+    );
+}
+
+#[test]
+fn zoom_and_shake_move_the_view_and_end() {
+    let mut def = sheet_game();
+    def.levels[0].camera.view = Vec2::new(800.0, 600.0);
+    def.levels[0].camera.zoom = 2.0;
+    let mut g = game(
+        def,
+        rules(|stage, g| {
+            if stage == Stage::One && g.tick() == 3 {
+                g.send(Command::CameraZoom(4.0))
+                    .map_err(CommandError::into_fault)?;
+                g.send(Command::CameraShake {
+                    strength: 10.0,
+                    ticks: 5,
+                })
+                .map_err(CommandError::into_fault)?;
+                let bad = g.send(Command::CameraZoom(0.0)).unwrap_err();
+                assert_eq!(bad.message, "a zoom must be from 0.01 to 100, got 0");
+                let bad = g
+                    .send(Command::CameraShake {
+                        strength: -1.0,
+                        ticks: 5,
+                    })
+                    .unwrap_err();
+                assert!(bad.message.contains("not negative"), "{}", bad.message);
+            }
+            Ok(())
+        }),
+    );
+    run(&mut g, 2);
+    let before = drawn(&g, Interpolation::Exact).camera;
+    assert_eq!(
+        before.view,
+        Vec2::new(400.0, 300.0),
+        "the level's zoom of 2"
+    );
+    assert_eq!(before.center, Vec2::ZERO);
+    run(&mut g, 1);
+    let shaken = drawn(&g, Interpolation::Exact).camera;
+    assert_eq!(
+        shaken.view,
+        Vec2::new(100.0, 75.0),
+        "the script's 4 times the level's 2"
+    );
+    let off = shaken.center.length();
+    assert!(off > 0.0 && off <= 10.0 * std::f32::consts::SQRT_2, "{off}");
+    // Fading: never further than the strength left; gone after 5 ticks.
+    for age in 1..5 {
+        run(&mut g, 1);
+        let c = drawn(&g, Interpolation::Exact).camera.center;
+        let left = 10.0 * (1.0 - age as f32 / 5.0);
+        assert!(
+            c.length() <= left * std::f32::consts::SQRT_2 + 1e-4,
+            "{age}: {c:?}"
+        );
+    }
+    run(&mut g, 1);
+    assert_eq!(drawn(&g, Interpolation::Exact).camera.center, Vec2::ZERO);
+}
+
+#[test]
+fn a_dead_zone_moves_the_view_only_as_far_as_it_must() {
+    let mut def = sheet_game();
+    def.archetypes[0].camera_target = true;
+    def.archetypes[0].velocity = Vec2::new(60.0, 0.0);
+    def.levels[0].camera.dead_zone = Some(Vec2::new(20.0, 10.0));
+    let mut g = game(def, Box::new(NoConsequences));
+    let mut frame = RenderFrame::with_capacity(16);
+    let mut centers = Vec::new();
+    for _ in 0..20 {
+        run(&mut g, 1);
+        frame.extract(g.world(), g.def(), Interpolation::Exact);
+        centers.push(frame.camera.center.x);
+    }
+    // The hero moves 1 unit a tick from 0. The first view centres on it (at 1); then the view
+    // stays put until it is 10 units out, and trails it by 10.
+    let expected: Vec<f32> = (1..=20).map(|t| (t as f32 - 10.0).max(1.0)).collect();
+    assert_eq!(centers, expected);
+}

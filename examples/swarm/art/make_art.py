@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Draws Swarm's sprite sheets into ../images/ (standard library only).
+
+Each sheet is a row of equal frames. Shapes are described by signed distances and coloured
+in layers, with 4x4 samples per pixel for smooth edges. Run it from anywhere:
+
+    python3 examples/swarm/art/make_art.py
+"""
+
+import math
+import os
+import struct
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "images")
+SUB = 4  # samples per pixel side
+
+
+def write_png(path, w, h, rgba):
+    raw = b"".join(b"\x00" + bytes(rgba[y * w * 4:(y + 1) * w * 4]) for y in range(h))
+
+    def chunk(kind, data):
+        crc = zlib.crc32(kind + data) & 0xFFFFFFFF
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+    header = struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)
+    with open(path, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+                + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+
+
+def hexc(s, a=255):
+    s = s.lstrip("#")
+    return (int(s[0:2], 16), int(s[2:4], 16), int(s[4:6], 16), a)
+
+
+def sheet(name, size, frames, paint):
+    """`paint(frame, x, y)` gives the colour at (x, y) in [-1, 1]^2 (+x right, +y down) or None."""
+    w, h = size * frames, size
+    px = bytearray(w * h * 4)
+    for f in range(frames):
+        for py in range(size):
+            for pxl in range(size):
+                acc = [0.0, 0.0, 0.0, 0.0]
+                for sy in range(SUB):
+                    for sx in range(SUB):
+                        x = ((pxl + (sx + 0.5) / SUB) / size) * 2 - 1
+                        y = ((py + (sy + 0.5) / SUB) / size) * 2 - 1
+                        c = paint(f, x, y)
+                        if c:
+                            a = c[3] / 255.0
+                            acc[0] += c[0] * a
+                            acc[1] += c[1] * a
+                            acc[2] += c[2] * a
+                            acc[3] += a
+                n = SUB * SUB
+                o = (py * w + f * size + pxl) * 4
+                if acc[3] > 0:
+                    px[o:o + 4] = bytes((round(acc[0] / acc[3]), round(acc[1] / acc[3]),
+                                         round(acc[2] / acc[3]), round(255 * acc[3] / n)))
+    write_png(os.path.join(OUT, name + ".png"), w, h, px)
+
+
+def over(*layers):
+    """The first layer that covers the point."""
+    for c in layers:
+        if c:
+            return c
+    return None
+
+
+def shade(c, k):
+    return (min(255, int(c[0] * k)), min(255, int(c[1] * k)), min(255, int(c[2] * k)), c[3])
+
+
+def player(f, x, y):
+    # A dart pointing +x: a triangle with a notch at the back, an outline, a cockpit, and an
+    # engine flame that flickers from frame to frame.
+    body = hexc("4cc9f0")
+    dark = hexc("1b6f8c")
+    flame_len = (0.30, 0.42, 0.26, 0.38)[f]
+    tip, back = 0.85, -0.65
+    half = 0.62 * (tip - x) / (tip - back) if back <= x <= tip else -1
+    notch = x < -0.40 + 0.45 * abs(y)
+    inside = abs(y) < half and not notch
+    edge = abs(y) < half + 0.09 and not (x < -0.49 + 0.45 * abs(y)) and back - 0.06 <= x <= tip + 0.08
+    cockpit = (x - 0.18) ** 2 / 0.05 + y ** 2 / 0.012 < 1
+    flame = -0.62 - flame_len < x < -0.45 and abs(y) < 0.14 * (x + 0.62 + flame_len) / flame_len
+    return over(
+        hexc("e0fbfc") if inside and cockpit else None,
+        shade(body, 1.0 - 0.2 * max(0.0, y)) if inside else None,
+        dark if edge else None,
+        hexc("ffd166") if flame and abs(y) < 0.06 * (x + 0.62 + flame_len) / flame_len + 0.01 else None,
+        hexc("f77f00") if flame else None,
+    )
+
+
+def grunt(f, x, y):
+    # A red spiky blob whose spikes turn a little each frame, with one eye looking +x.
+    r = math.hypot(x, y)
+    a = math.atan2(y, x) + f * (math.pi / 16)
+    spikes = 0.70 + 0.16 * max(0.0, math.cos(8 * a)) ** 3
+    eye = math.hypot(x - 0.22, y) < 0.22
+    pupil = math.hypot(x - 0.30, y) < 0.10
+    return over(
+        hexc("10131c") if pupil else None,
+        hexc("ffffff") if eye else None,
+        shade(hexc("ef476f"), 1.15 - 0.4 * r) if r < spikes else None,
+        hexc("8d1b3d") if r < spikes + 0.08 else None,
+    )
+
+
+def brute(f, x, y):
+    # An armoured purple block with rivets and a core that pulses.
+    pulse = (0.22, 0.27, 0.31, 0.27)[f]
+    box = max(abs(x), abs(y))
+    rivet = any(math.hypot(x - sx * 0.62, y - sy * 0.62) < 0.08 for sx in (-1, 1) for sy in (-1, 1))
+    core = math.hypot(x, y)
+    return over(
+        hexc("f15bb5") if core < pulse else None,
+        hexc("fee440") if core < pulse + 0.06 else None,
+        hexc("3a1c71") if rivet else None,
+        shade(hexc("9b5de5"), 1.1 - 0.3 * (x + y) / 2) if box < 0.80 else None,
+        hexc("4a2a82") if box < 0.92 else None,
+    )
+
+
+def drone(f, x, y):
+    # A small orange diamond with a bright centre.
+    d = abs(x) + abs(y)
+    return over(
+        hexc("ffe8a3") if d < 0.3 else None,
+        hexc("f4a261") if d < 0.8 else None,
+        hexc("9c4f1c") if d < 0.95 else None,
+    )
+
+
+def bullet(f, x, y):
+    # A glowing shot: a white-hot centre in a yellow glow that pulses.
+    r = math.hypot(x, y)
+    glow = (0.95, 0.8)[f]
+    return over(
+        hexc("ffffff") if r < 0.35 else None,
+        hexc("ffd166") if r < 0.65 else None,
+        hexc("ffd166", int(255 * max(0.0, 1 - (r - 0.65) / (glow - 0.65)) * 0.6)) if r < glow else None,
+    )
+
+
+def gem(f, x, y):
+    # A green gem turning about its vertical axis: its width follows the cosine of the turn.
+    turn = abs(math.cos(f * math.pi / 6)) * 0.75 + 0.12
+    d = abs(x) / turn + abs(y) / 0.9
+    facet = x > 0 if f % 6 < 3 else x < 0
+    return over(
+        hexc("c7f9cc") if d < 0.35 else None,
+        shade(hexc("57cc99"), 1.2 if facet else 0.85) if d < 0.85 else None,
+        hexc("22577a") if d < 1.0 else None,
+    )
+
+
+def pillar(f, x, y):
+    # A stone block: bevelled edges, a lighter top-left, cracks.
+    box = max(abs(x), abs(y))
+    crack = abs(y - 0.3 * x - 0.1) < 0.025 and -0.5 < x < 0.2
+    crack2 = abs(x + 0.5 * y - 0.35) < 0.025 and 0.1 < y < 0.6
+    light = 1.15 if (x + y) < 0 else 0.9
+    return over(
+        hexc("1c2030") if (crack or crack2) and box < 0.8 else None,
+        shade(hexc("2b3044"), light) if box < 0.82 else None,
+        shade(hexc("3c4460"), light) if box < 0.96 else None,
+    )
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    sheet("player", 48, 4, player)
+    sheet("grunt", 40, 4, grunt)
+    sheet("brute", 64, 4, brute)
+    sheet("drone", 16, 1, drone)
+    sheet("bullet", 16, 2, bullet)
+    sheet("gem", 24, 6, gem)
+    sheet("pillar", 72, 1, pillar)
+
+
+if __name__ == "__main__":
+    main()

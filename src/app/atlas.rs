@@ -1,0 +1,338 @@
+//! The game's images packed into texture pages at load, so sprites of different images draw
+//! in one instanced call: one page per filter (smooth, blocky) unless the images outgrow it.
+//!
+//! Packing is by shelves: images sorted tallest first, placed left to right in rows. Every
+//! image gets a one-texel border copied from its edge pixels, so smooth filtering at an
+//! image's edge never samples a neighbour. Frames of a smooth sheet are sampled half a texel
+//! inside their rectangle for the same reason.
+
+use ludus_core::{Filter, ImageDef};
+
+/// The largest page side, in texels (WebGL 1 devices all allow 4096).
+pub const PAGE_MAX: u32 = 4096;
+/// Texels of border around each image.
+const PAD: u32 = 1;
+
+/// Decoded RGBA8 pixels of one image: `(width, height, pixels)`.
+pub type Pixels = (u16, u16, Vec<u8>);
+
+/// One texture page's pixels.
+pub struct Page {
+    pub width: u32,
+    pub height: u32,
+    pub filter: Filter,
+    pub rgba: Vec<u8>,
+}
+
+/// Where an image lies: its page and the top-left texel of its pixels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placed {
+    pub page: u16,
+    pub x: u32,
+    pub y: u32,
+}
+
+/// The packed pages and where each image (by asset id) lies.
+///
+/// Invariant: `placed[i]` lies inside `pages[placed[i].page]` with its border, and no two
+/// images' bordered rectangles overlap.
+pub struct Atlas {
+    pub pages: Vec<Page>,
+    pub placed: Vec<Placed>,
+    /// The images as defined when packed (to notice a reload that changed them).
+    pub defs: Vec<ImageDef>,
+}
+
+impl Atlas {
+    /// Packs `defs` with their decoded `pixels` (`None`, or a size other than the definition's:
+    /// a checkerboard of the defined size stands in, so missing art is seen, never dropped).
+    pub fn pack(defs: &[ImageDef], pixels: &[Option<Pixels>]) -> Atlas {
+        let mut order: Vec<usize> = (0..defs.len()).collect();
+        // Tallest first, then widest, then by id: the same layout every run.
+        order.sort_by_key(|&i| {
+            let d = &defs[i];
+            (std::cmp::Reverse(d.height), std::cmp::Reverse(d.width), i)
+        });
+        let mut shelves: Vec<Shelves> = Vec::new();
+        let mut placed = vec![
+            Placed {
+                page: 0,
+                x: 0,
+                y: 0
+            };
+            defs.len()
+        ];
+        for i in order {
+            let d = &defs[i];
+            let (w, h) = (
+                d.width.min(PAGE_MAX - 2 * PAD),
+                d.height.min(PAGE_MAX - 2 * PAD),
+            );
+            let page = match shelves.iter_mut().enumerate().find_map(|(p, s)| {
+                (s.filter == d.filter)
+                    .then(|| s.fit(w, h).map(|at| (p, at)))
+                    .flatten()
+            }) {
+                Some((p, (x, y))) => (p, x, y),
+                None => {
+                    let mut s = Shelves::new(d.filter);
+                    let (x, y) = s
+                        .fit(w, h)
+                        .expect("an empty page fits any image up to its size");
+                    shelves.push(s);
+                    (shelves.len() - 1, x, y)
+                }
+            };
+            placed[i] = Placed {
+                page: page.0 as u16,
+                x: page.1 + PAD,
+                y: page.2 + PAD,
+            };
+        }
+        let mut pages: Vec<Page> = shelves
+            .iter()
+            .map(|s| {
+                let (width, height) = (
+                    s.used_width().next_power_of_two(),
+                    s.used_height().next_power_of_two(),
+                );
+                Page {
+                    width,
+                    height,
+                    filter: s.filter,
+                    rgba: vec![0; (width * height * 4) as usize],
+                }
+            })
+            .collect();
+        for (i, d) in defs.iter().enumerate() {
+            let p = placed[i];
+            let page = &mut pages[p.page as usize];
+            let (w, h) = (
+                d.width.min(PAGE_MAX - 2 * PAD),
+                d.height.min(PAGE_MAX - 2 * PAD),
+            );
+            let texel = |x: u32, y: u32| -> [u8; 4] {
+                match pixels.get(i).and_then(Option::as_ref) {
+                    Some((pw, ph, px))
+                        if u32::from(*pw) == d.width && u32::from(*ph) == d.height =>
+                    {
+                        let o = ((y * d.width + x) * 4) as usize;
+                        [px[o], px[o + 1], px[o + 2], px[o + 3]]
+                    }
+                    _ => checker(x, y),
+                }
+            };
+            // The image and its border: each border texel copies the nearest edge texel.
+            for y in 0..h + 2 * PAD {
+                let sy = y.saturating_sub(PAD).min(h - 1);
+                let row = ((p.y - PAD + y) * page.width) as usize;
+                for x in 0..w + 2 * PAD {
+                    let sx = x.saturating_sub(PAD).min(w - 1);
+                    let o = (row + (p.x - PAD + x) as usize) * 4;
+                    page.rgba[o..o + 4].copy_from_slice(&texel(sx, sy));
+                }
+            }
+        }
+        if pages.is_empty() {
+            pages.push(Page {
+                width: 1,
+                height: 1,
+                filter: Filter::Linear,
+                rgba: vec![255; 4],
+            });
+        }
+        Atlas {
+            pages,
+            placed,
+            defs: defs.to_vec(),
+        }
+    }
+
+    /// The page and texture rectangle `[u, v, du, dv]` of frame `frame` of image `image`
+    /// (mirrored left to right when `flip_x`); `None` for an unknown image.
+    pub fn uv(&self, image: u16, frame: u16, flip_x: bool) -> Option<(u16, [f32; 4])> {
+        let i = image as usize;
+        let (d, p) = (self.defs.get(i)?, self.placed.get(i)?);
+        let page = &self.pages[p.page as usize];
+        let (fx, fy, fw, fh) = d.frame_rect(u32::from(frame));
+        let (pw, ph) = (page.width as f32, page.height as f32);
+        // Smooth sheets sample half a texel inside each frame, so neighbours never bleed in.
+        let inset = if d.filter == Filter::Linear && d.frames() > 1 {
+            0.5
+        } else {
+            0.0
+        };
+        let u = (p.x + fx) as f32 + inset;
+        let v = (p.y + fy) as f32 + inset;
+        let du = fw as f32 - 2.0 * inset;
+        let dv = fh as f32 - 2.0 * inset;
+        let mut uv = [u / pw, v / ph, du / pw, dv / ph];
+        if flip_x {
+            uv[0] += uv[2];
+            uv[2] = -uv[2];
+        }
+        Some((p.page, uv))
+    }
+}
+
+/// Magenta and dark squares of 4 texels: the stand-in for an image that could not be decoded.
+fn checker(x: u32, y: u32) -> [u8; 4] {
+    if (x / 4 + y / 4).is_multiple_of(2) {
+        [230, 0, 200, 255]
+    } else {
+        [30, 30, 30, 255]
+    }
+}
+
+/// Rows of one page being filled.
+struct Shelves {
+    filter: Filter,
+    /// `(y, height, x of the next free texel)` of each shelf.
+    rows: Vec<(u32, u32, u32)>,
+    widest: u32,
+}
+
+impl Shelves {
+    fn new(filter: Filter) -> Shelves {
+        Shelves {
+            filter,
+            rows: Vec::new(),
+            widest: 1,
+        }
+    }
+
+    /// Where a `w` x `h` image (plus border) goes, if it fits this page.
+    fn fit(&mut self, w: u32, h: u32) -> Option<(u32, u32)> {
+        let (w, h) = (w + 2 * PAD, h + 2 * PAD);
+        for row in &mut self.rows {
+            if h <= row.1 && row.2 + w <= PAGE_MAX {
+                let at = (row.2, row.0);
+                row.2 += w;
+                self.widest = self.widest.max(row.2);
+                return Some(at);
+            }
+        }
+        let y = self.used_height_exact();
+        if y + h > PAGE_MAX {
+            return None;
+        }
+        self.rows.push((y, h, w));
+        self.widest = self.widest.max(w);
+        Some((0, y))
+    }
+
+    fn used_height_exact(&self) -> u32 {
+        self.rows.last().map_or(0, |r| r.0 + r.1)
+    }
+
+    fn used_height(&self) -> u32 {
+        self.used_height_exact().max(1)
+    }
+
+    fn used_width(&self) -> u32 {
+        self.widest
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solid(w: u16, h: u16, c: [u8; 4]) -> Option<Pixels> {
+        Some((w, h, c.repeat(usize::from(w) * usize::from(h))))
+    }
+
+    fn texel(page: &Page, x: u32, y: u32) -> [u8; 4] {
+        let o = ((y * page.width + x) * 4) as usize;
+        page.rgba[o..o + 4].try_into().unwrap()
+    }
+
+    #[test]
+    fn images_keep_their_pixels_and_borders_and_never_overlap() {
+        let mut defs = vec![
+            ImageDef::whole("a", "a.png", 30, 10),
+            ImageDef::whole("b", "b.png", 8, 40),
+            ImageDef::whole("c", "c.png", 3, 3),
+        ];
+        defs[2].filter = Filter::Nearest;
+        let px = [
+            solid(30, 10, [255, 0, 0, 255]),
+            solid(8, 40, [0, 255, 0, 255]),
+            solid(3, 3, [0, 0, 255, 255]),
+        ];
+        let atlas = Atlas::pack(&defs, &px);
+        // One smooth page and one blocky page.
+        assert_eq!(atlas.pages.len(), 2);
+        assert_eq!(atlas.placed[2].page, 1);
+        let colors = [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255]];
+        let mut rects = Vec::new();
+        for (i, d) in defs.iter().enumerate() {
+            let p = atlas.placed[i];
+            let page = &atlas.pages[p.page as usize];
+            // Every texel of the image and of its border is the image's colour.
+            for y in p.y - 1..p.y + d.height + 1 {
+                for x in p.x - 1..p.x + d.width + 1 {
+                    assert_eq!(texel(page, x, y), colors[i], "image {i} at {x},{y}");
+                }
+            }
+            rects.push((p.page, p.x - 1, p.y - 1, d.width + 2, d.height + 2));
+        }
+        for (i, a) in rects.iter().enumerate() {
+            for b in &rects[i + 1..] {
+                let apart = a.0 != b.0
+                    || a.1 + a.3 <= b.1
+                    || b.1 + b.3 <= a.1
+                    || a.2 + a.4 <= b.2
+                    || b.2 + b.4 <= a.2;
+                assert!(apart, "{a:?} overlaps {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn frames_map_to_their_rectangles_and_flip() {
+        let mut sheet = ImageDef::whole("s", "s.png", 32, 16);
+        sheet.frame = (8, 8);
+        sheet.filter = Filter::Nearest;
+        let atlas = Atlas::pack(&[sheet], &[None]);
+        let page = &atlas.pages[0];
+        let (pw, ph) = (page.width as f32, page.height as f32);
+        let p = atlas.placed[0];
+        // Frame 5: second row, second column.
+        let (pg, uv) = atlas.uv(0, 5, false).unwrap();
+        assert_eq!(pg, 0);
+        assert_eq!(
+            uv,
+            [
+                (p.x + 8) as f32 / pw,
+                (p.y + 8) as f32 / ph,
+                8.0 / pw,
+                8.0 / ph
+            ]
+        );
+        let (_, flipped) = atlas.uv(0, 5, true).unwrap();
+        assert_eq!(flipped, [uv[0] + uv[2], uv[1], -uv[2], uv[3]]);
+        // Past the last frame: the last frame.
+        assert_eq!(atlas.uv(0, 99, false), atlas.uv(0, 7, false));
+        assert_eq!(atlas.uv(1, 0, false), None);
+        // Undecodable pixels: the checkerboard, not nothing.
+        assert_eq!(texel(page, p.x, p.y), [230, 0, 200, 255]);
+        assert_eq!(texel(page, p.x + 4, p.y), [30, 30, 30, 255]);
+    }
+
+    #[test]
+    fn images_that_outgrow_a_page_open_another() {
+        let defs: Vec<ImageDef> = (0..5)
+            .map(|i| ImageDef::whole(&format!("i{i}"), "i.png", 2000, 2000))
+            .collect();
+        let atlas = Atlas::pack(&defs, &vec![None; 5]);
+        // Four 2002-texel squares cannot share a 4096 page: two per page side by side at most.
+        assert!(atlas.pages.len() >= 2);
+        assert!(
+            atlas
+                .pages
+                .iter()
+                .all(|p| p.width <= PAGE_MAX && p.height <= PAGE_MAX)
+        );
+    }
+}

@@ -1,0 +1,129 @@
+//! Images reach the screen: a sprite sheet's pixels are drawn from the packed atlas, the frame
+//! a sprite names is the one shown, and a rotated sprite is drawn rotated. A real window under
+//! Xvfb, read back pixel by pixel.
+
+mod support;
+
+use support::{Frame, window_frame, xvfb_available};
+
+const RED: [u8; 3] = [250, 20, 30];
+const GREEN: [u8; 3] = [20, 240, 60];
+const BLUE: [u8; 3] = [30, 60, 250];
+
+/// A 64 x 16 sheet of two 32 x 16 frames: frame 0 red on its left half and green on its right,
+/// frame 1 all blue.
+fn sheet_png() -> Vec<u8> {
+    let mut px = Vec::with_capacity(64 * 16 * 4);
+    for _ in 0..16 {
+        for x in 0..64 {
+            let c = match x {
+                0..16 => RED,
+                16..32 => GREEN,
+                _ => BLUE,
+            };
+            px.extend_from_slice(&[c[0], c[1], c[2], 255]);
+        }
+    }
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, 64, 16);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.write_header().unwrap().write_image_data(&px).unwrap();
+    out
+}
+
+const GAME: &str = r##"name = "Sheet"
+
+[images.sheet]
+file = "art/sheet.png"
+frame = [32, 16]
+filter = "nearest"
+
+[archetypes.flat]
+sprite = { image = "sheet", size = [160, 80] }
+
+[archetypes.turned]
+angle = 1.5707964
+sprite = { image = "sheet", size = [160, 80] }
+
+[archetypes.blue]
+sprite = { image = "sheet", frame = 1, size = [60, 30] }
+
+[levels.main]
+bounds = { size = [800, 600] }
+background = "#000000"
+camera = { view = [800, 600] }
+place = [
+  { archetype = "flat", at = [-200, -100] },
+  { archetype = "turned", at = [200, -100] },
+  { archetype = "blue", at = [0, 200] },
+]
+"##;
+
+/// The mean (x, y) of the pixels near `rgb` in columns `x0..x1`, and how many there are.
+fn centroid(f: &Frame, rgb: [u8; 3], x0: u32, x1: u32) -> (f32, f32, usize) {
+    let (mut sx, mut sy, mut n) = (0.0, 0.0, 0usize);
+    for y in 0..f.height {
+        for x in x0..x1 {
+            let o = ((y * f.width + x) * 4) as usize;
+            if (0..3).all(|i| (f.px[o + i] as i32 - rgb[i] as i32).abs() <= 12) {
+                sx += x as f32;
+                sy += y as f32;
+                n += 1;
+            }
+        }
+    }
+    (sx / n.max(1) as f32, sy / n.max(1) as f32, n)
+}
+
+#[test]
+fn sheet_frames_draw_and_a_rotated_sprite_draws_rotated() {
+    if !xvfb_available() {
+        return;
+    }
+    let game = support::scratch("images", "sheet");
+    std::fs::create_dir_all(game.join("art")).unwrap();
+    std::fs::write(game.join("art/sheet.png"), sheet_png()).unwrap();
+    std::fs::write(game.join("game.toml"), GAME).unwrap();
+    let check = support::ludus().arg("check").arg(&game).output().unwrap();
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    let run = support::scratch("images", "run");
+    let f = window_frame(&game, &run, &"{}\n".repeat(20), Some(60));
+    // 800 x 600 world units in 1024 x 768 pixels: 1.28 pixels a unit; the world's origin is
+    // the screen's centre.
+    let mid = f.width / 2;
+    let (rx, ry, rn) = centroid(&f, RED, 0, mid);
+    let (gx, gy, gn) = centroid(&f, GREEN, 0, mid);
+    // Each half of the flat sprite is 80 x 80 units: about 102 x 102 pixels.
+    for n in [rn, gn] {
+        assert!((9000..12000).contains(&n), "a half of frame 0: {n} pixels");
+    }
+    assert!(
+        gx - rx > 90.0 && (gy - ry).abs() < 2.0,
+        "flat: red left of green ({rx},{ry}) ({gx},{gy})"
+    );
+    let (rx, ry, rn) = centroid(&f, RED, mid, f.width);
+    let (gx, gy, gn) = centroid(&f, GREEN, mid, f.width);
+    for n in [rn, gn] {
+        assert!(
+            (9000..12000).contains(&n),
+            "a half of the turned sprite: {n} pixels"
+        );
+    }
+    // A quarter turn toward +y (down the screen): what was left is now above.
+    assert!(
+        gy - ry > 90.0 && (gx - rx).abs() < 2.0,
+        "turned: red above green ({rx},{ry}) ({gx},{gy})"
+    );
+    let (bx, by, bn) = centroid(&f, BLUE, 0, f.width);
+    // 60 x 30 units: about 77 x 38 pixels, centred 200 units below the middle.
+    assert!((2500..3400).contains(&bn), "frame 1 is blue: {bn} pixels");
+    assert!(
+        (bx - mid as f32).abs() < 2.0 && (by - (384.0 + 256.0)).abs() < 2.0,
+        "({bx},{by})"
+    );
+}
