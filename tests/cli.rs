@@ -607,3 +607,35 @@ fn bench_measures_each_workload_next_to_the_same_work_by_hand() {
     assert!(rows.iter().all(|r| r[8] == "-" && r[9] == "-"), "{rows:?}");
     assert!(!svg.contains("the same work by hand"));
 }
+
+#[test]
+fn bench_render_measures_extracting_and_batching_every_sprite() {
+    let dir = scratch("bench-render");
+    let csv = dir.join("r.csv");
+    let o = ludus()
+        .args([
+            "bench", "--render", "--from", "300", "--to", "600", "--ticks", "2",
+        ])
+        .args(["--warmup", "0", "--csv"])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    // sprites, extract ms, batch ms, total ms, ns/sprite, draw calls: one sheet, one call.
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w.len() == 6 && w[0].parse::<u32>().is_ok())
+        .collect();
+    let counts: Vec<(&str, &str)> = rows.iter().map(|r| (r[0], r[5])).collect();
+    assert_eq!(counts, [("300", "1"), ("600", "1")], "{out}");
+    for r in &rows {
+        for t in &r[1..4] {
+            assert!(t.parse::<f64>().unwrap() > 0.0, "{r:?}");
+        }
+    }
+    let written = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(written.lines().count(), 3, "{written}");
+    assert!(written.starts_with("sprites,extract_ms,batch_ms,total_ms,draw_calls\n"));
+}

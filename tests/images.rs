@@ -1,5 +1,5 @@
 //! Images reach the screen: a sprite sheet's pixels are drawn from the packed atlas, the frame
-//! a sprite names is the one shown, and a rotated sprite is drawn rotated. A real window under
+//! a sprite names is the one shown, a rotated sprite is drawn rotated, and a tile map draws. A real window under
 //! Xvfb, read back pixel by pixel.
 
 mod support;
@@ -9,23 +9,25 @@ use support::{Frame, window_frame, xvfb_available};
 const RED: [u8; 3] = [250, 20, 30];
 const GREEN: [u8; 3] = [20, 240, 60];
 const BLUE: [u8; 3] = [30, 60, 250];
+const YELLOW: [u8; 3] = [240, 220, 20];
 
-/// A 64 x 16 sheet of two 32 x 16 frames: frame 0 red on its left half and green on its right,
-/// frame 1 all blue.
+/// A 96 x 16 sheet of three 32 x 16 frames: frame 0 red on its left half and green on its
+/// right, frame 1 all blue, frame 2 all yellow.
 fn sheet_png() -> Vec<u8> {
-    let mut px = Vec::with_capacity(64 * 16 * 4);
+    let mut px = Vec::with_capacity(96 * 16 * 4);
     for _ in 0..16 {
-        for x in 0..64 {
+        for x in 0..96 {
             let c = match x {
                 0..16 => RED,
                 16..32 => GREEN,
-                _ => BLUE,
+                32..64 => BLUE,
+                _ => YELLOW,
             };
             px.extend_from_slice(&[c[0], c[1], c[2], 255]);
         }
     }
     let mut out = Vec::new();
-    let mut enc = png::Encoder::new(&mut out, 64, 16);
+    let mut enc = png::Encoder::new(&mut out, 96, 16);
     enc.set_color(png::ColorType::Rgba);
     enc.set_depth(png::BitDepth::Eight);
     enc.write_header().unwrap().write_image_data(&px).unwrap();
@@ -33,6 +35,7 @@ fn sheet_png() -> Vec<u8> {
 }
 
 const GAME: &str = r##"name = "Sheet"
+layers = ["ground"]
 
 [images.sheet]
 file = "art/sheet.png"
@@ -49,6 +52,9 @@ sprite = { image = "sheet", size = [160, 80] }
 [archetypes.blue]
 sprite = { image = "sheet", frame = 1, size = [60, 30] }
 
+[archetypes.wall]
+collider = { shape = "box", size = 8, layer = "ground", body = "static" }
+
 [levels.main]
 bounds = { size = [800, 600] }
 background = "#000000"
@@ -58,6 +64,14 @@ place = [
   { archetype = "turned", at = [200, -100] },
   { archetype = "blue", at = [0, 200] },
 ]
+
+# Ten yellow tiles along the bottom, 40 x 20 units each; the middle gap holds the blue sprite.
+[levels.main.tilemap]
+image = "sheet"
+tile = [40, 20]
+origin = [-400, 220]
+rows = ["yyyyy     yyyyS"]
+legend = { "y" = { frame = 2 }, "S" = { frame = 2, solid = "wall" } }
 "##;
 
 /// The mean (x, y) of the pixels near `rgb` in columns `x0..x1`, and how many there are.
@@ -77,7 +91,7 @@ fn centroid(f: &Frame, rgb: [u8; 3], x0: u32, x1: u32) -> (f32, f32, usize) {
 }
 
 #[test]
-fn sheet_frames_draw_and_a_rotated_sprite_draws_rotated() {
+fn sheet_frames_and_tiles_draw_and_a_rotated_sprite_draws_rotated() {
     if !xvfb_available() {
         return;
     }
@@ -118,6 +132,17 @@ fn sheet_frames_draw_and_a_rotated_sprite_draws_rotated() {
     assert!(
         gy - ry > 90.0 && (gx - rx).abs() < 2.0,
         "turned: red above green ({rx},{ry}) ({gx},{gy})"
+    );
+    // The tile map: ten 40 x 20 tiles (a solid one among them) at the bottom of the view,
+    // about 51 x 26 pixels each.
+    let (_, ty, tn) = centroid(&f, YELLOW, 0, f.width);
+    assert!(
+        (12000..14500).contains(&tn),
+        "the tiles are drawn: {tn} pixels"
+    );
+    assert!(
+        (ty - (384.0 + 230.0 * 1.28)).abs() < 2.0,
+        "along the bottom: {ty}"
     );
     let (bx, by, bn) = centroid(&f, BLUE, 0, f.width);
     // 60 x 30 units: about 77 x 38 pixels, centred 200 units below the middle.

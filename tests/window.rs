@@ -57,7 +57,8 @@ fn the_app_renders_the_example_under_xvfb_and_quits_on_its_own() {
     assert_eq!((info.width, info.height), (1280, 800));
     let px = &px[..info.buffer_size()];
     let total = px.len() / 4;
-    let background = count(px, [0x10, 0x13, 0x1c], 2);
+    // The floor tiles (and the background beyond the arena's edge).
+    let background = count(px, [0x15, 0x1a, 0x28], 4) + count(px, [0x10, 0x13, 0x1c], 2);
     // The sprite sheets' colours (examples/swarm/art/make_art.py): the ship's body, the
     // drones' diamonds, the pillars' lit and shaded halves.
     let player = count(px, [0x4c, 0xc9, 0xf0], 24);

@@ -96,7 +96,6 @@ fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> 
     };
     let mut images = Images::read(&mut r, &game, &mut files);
     let archetypes = read_archetypes(&mut r, &game, &lists, &scope, &mut files, &mut images);
-    def.images = images.list;
     let (raw_levels, levels_complete) =
         read_levels(&mut r, &game, &lists, &tags, &layers, &mut files);
     let scripts = read_scripts(&mut r, &lists.scripts, &mut files, &mut def);
@@ -108,7 +107,7 @@ fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> 
     for raw in raw_levels {
         if level_names.declare(&mut r, raw.name.clone()).is_some() {
             def.levels
-                .push(raw.resolve(&mut r, &archetypes.names, &archetypes.defs));
+                .push(raw.resolve(&mut r, &archetypes.names, &archetypes.defs, &images));
         }
     }
     if !lists.declared_levels {
@@ -120,6 +119,7 @@ fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> 
     {
         def.entry_level = i;
     }
+    def.images = images.list;
     def.stress = read_stress(&mut r, &game, &archetypes);
     def.archetypes = archetypes.defs;
     def.actions = actions.set;

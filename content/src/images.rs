@@ -61,16 +61,7 @@ impl Images {
             return *id;
         }
         if !named.name.contains(['.', '/']) {
-            let n = r.error(named.loc, format!("no image is named `{}`", named.name));
-            let names = self.named.keys().map(String::as_str);
-            match suggest::did_you_mean(&named.name, names) {
-                Some(hint) => n.help(hint),
-                None => n.help(format!(
-                    "declare it in game.toml: `[images.{}] file = \"images/{}.png\"`, or give the file's path",
-                    named.name, named.name
-                )),
-            };
-            return None;
+            return self.by_name(r, named);
         }
         if let Some(id) = self.by_path.get(&named.name) {
             return *id;
@@ -84,6 +75,24 @@ impl Images {
         };
         self.by_path.insert(named.name.clone(), id);
         id
+    }
+
+    /// The image `[images.NAME]` declares (`None`: unknown, reported, or unreadable).
+    pub fn by_name(&self, r: &mut Report, named: &Named) -> Option<AssetId> {
+        if let Some(id) = self.named.get(&named.name) {
+            return *id;
+        }
+        let n = r.error(named.loc, format!("no image is named `{}`", named.name));
+        let mut names: Vec<&str> = self.named.keys().map(String::as_str).collect();
+        names.sort_unstable();
+        match suggest::did_you_mean(&named.name, names.iter().copied()) {
+            Some(hint) => n.help(hint),
+            None => n.help(format!(
+                "declare it in game.toml: `[images.{}] file = \"images/{}.png\"`",
+                named.name, named.name
+            )),
+        };
+        None
     }
 
     /// Checks a frame number of image `id` at `loc`; `what` says what uses it.

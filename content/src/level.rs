@@ -4,6 +4,7 @@
 //! Defaults come from the schema; a value that fails its check has been reported, so what
 //! stands in for it here never reaches a `GameDef`.
 
+use crate::images::Images;
 use crate::report::{Loc, Report};
 use crate::symbols::Symbols;
 use crate::table::Table;
@@ -19,6 +20,7 @@ pub(crate) struct RawLevel {
     pub def: LevelDef,
     places: Vec<RawPlace>,
     spawners: Vec<RawSpawner>,
+    tilemap: Option<crate::tilemap::RawTileMap>,
 }
 
 struct RawPlace {
@@ -27,6 +29,7 @@ struct RawPlace {
     overrides: Overrides,
     health: Option<Loc>,
     color: Option<Loc>,
+    size: Option<Loc>,
 }
 
 struct RawSpawner {
@@ -105,6 +108,7 @@ pub(crate) fn read(
                 health: p.int(r, "health").and_then(|v| i32::try_from(v).ok()),
                 color: p.color(r, "color"),
                 lifetime: p.u32(r, "lifetime"),
+                size: p.pair(r, "size"),
             };
             Some(RawPlace {
                 archetype: archetype?,
@@ -112,6 +116,7 @@ pub(crate) fn read(
                 overrides,
                 health: p.key_loc("health"),
                 color: p.key_loc("color"),
+                size: p.key_loc("size"),
             })
         })
         .collect();
@@ -135,6 +140,9 @@ pub(crate) fn read(
             })
         })
         .collect();
+    let tilemap = t
+        .table(r, "tilemap")
+        .and_then(|m| crate::tilemap::read(r, &m));
     let name = name?;
     def.name = name.name.clone();
     Some(RawLevel {
@@ -142,13 +150,20 @@ pub(crate) fn read(
         def,
         places,
         spawners,
+        tilemap,
     })
 }
 
 impl RawLevel {
     /// Resolves archetype names; overrides that need a component the archetype lacks are
     /// reported.
-    pub fn resolve(self, r: &mut Report, names: &Symbols, archetypes: &[ArchetypeDef]) -> LevelDef {
+    pub fn resolve(
+        self,
+        r: &mut Report,
+        names: &Symbols,
+        archetypes: &[ArchetypeDef],
+        images: &Images,
+    ) -> LevelDef {
         let mut def = self.def;
         let id = |r: &mut Report, named: &Named| {
             let i = names.resolve(r, named)?;
@@ -186,11 +201,33 @@ impl RawLevel {
                     a.name
                 ));
             }
+            if let (Some(loc), Some(a)) = (p.size, a)
+                && a.collider.is_none()
+            {
+                r.error(
+                    loc,
+                    format!(
+                        "archetype `{}` has no collider whose size could be set",
+                        a.name
+                    ),
+                )
+                .help(format!(
+                    "give `[archetypes.{}]` a `collider` table, or remove `size` here",
+                    a.name
+                ));
+            }
             def.placements.push(Placement {
                 archetype,
                 pos: p.pos,
                 overrides: p.overrides,
             });
+        }
+        // Solid tiles after the placed entities: adding a map leaves their sequence numbers.
+        if let Some(map) = self.tilemap
+            && let Some((map, solids)) = map.resolve(r, def.bounds, images, names, archetypes)
+        {
+            def.placements.extend(solids);
+            def.tilemap = Some(map);
         }
         for s in self.spawners {
             let Some(archetype) = id(r, &s.archetype) else {

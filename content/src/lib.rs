@@ -35,6 +35,7 @@ mod suggest;
 mod symbols;
 mod table;
 mod text;
+mod tilemap;
 mod value;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};

@@ -166,7 +166,7 @@ fn body(out: &mut String, t: &'static TableSchema, level: usize, seen: &mut Vec<
 
 fn children(out: &mut String, t: &'static TableSchema, level: usize, seen: &mut Vec<&'static str>) {
     for k in t.keys {
-        if let Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) | Ty::TextsOr(c) = k.ty
+        if let Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) | Ty::TextsOr(c) | Ty::Legend(c) = k.ty
             && !seen.contains(&c.title)
         {
             section(out, c, level, seen);

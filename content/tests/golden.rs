@@ -47,6 +47,7 @@ const REQUIRED: &[&str] = &[
     "deep_nesting",
     "image_missing",
     "image_sheets",
+    "tilemap_errors",
     "several_errors_in_one_file",
     "limits_values",
 ];

@@ -610,3 +610,62 @@ camera = { zoom = 2, dead_zone = [100, 60] }
         (2.0, Some(Vec2::new(100.0, 60.0)))
     );
 }
+
+#[test]
+fn a_tilemap_becomes_cells_and_merged_solid_placements() {
+    let mut source = MemorySource::new();
+    source.insert(
+        "game.toml",
+        br#"name = "Tiles"
+layers = ["ground"]
+
+[images.tiles]
+file = "tiles.png"
+frame = [8, 8]
+
+[archetypes.wall]
+collider = { shape = "box", size = 8, layer = "ground", body = "static" }
+
+[levels.main]
+bounds = { min = [0, 0], max = [80, 40] }
+place = [{ archetype = "wall", at = [5, 5], size = [30, 2] }]
+
+[levels.main.tilemap]
+image = "tiles"
+rows = [
+  "WWWW",
+  "W..",
+  "W .W",
+]
+legend = { "W" = { frame = 1, solid = "wall" }, "." = { frame = 3 } }
+"#
+        .to_vec(),
+    );
+    source.insert("tiles.png", png_header(32, 16));
+    let def = match load_game(&source) {
+        Ok(g) => g.def,
+        Err(d) => panic!("{}", d.render()),
+    };
+    let level = &def.levels[0];
+    let map = level.tilemap.as_ref().expect("the map");
+    assert_eq!((map.columns, map.rows, map.layer), (4, 3, -1));
+    assert_eq!((map.tile, map.origin), (Vec2::new(8.0, 8.0), Vec2::ZERO));
+    // Frame + 1; 0 where there is no tile (a space, or past a short row's end).
+    assert_eq!(map.cells, [2, 2, 2, 2, 2, 4, 4, 0, 2, 0, 4, 2]);
+    // The placed wall first, then the solid tiles: the top row, the left column below it,
+    // the lone tile at the bottom right.
+    let placed: Vec<(Vec2, Option<Vec2>)> = level
+        .placements
+        .iter()
+        .map(|p| (p.pos, p.overrides.size))
+        .collect();
+    assert_eq!(
+        placed,
+        [
+            (Vec2::new(5.0, 5.0), Some(Vec2::new(30.0, 2.0))),
+            (Vec2::new(16.0, 4.0), Some(Vec2::new(32.0, 8.0))),
+            (Vec2::new(4.0, 16.0), Some(Vec2::new(8.0, 16.0))),
+            (Vec2::new(28.0, 20.0), Some(Vec2::new(8.0, 8.0))),
+        ]
+    );
+}

@@ -46,8 +46,9 @@ pub use def::{
     BehaviourKind, BodyKind, BoundsPolicy, CameraDef, ColliderDef, Constant, ControlDef,
     ControlKind, CooldownDef, EffectDef, EffectId, Filter, GameDef, HealthDef, HudLine, ImageDef,
     LevelDef, Limits, MAX_LAYERS, MAX_TAGS, MotionDef, Overrides, PhysicsDef, Placement,
-    PlatformerDef, RotateMode, RotationDef, ScriptsDef, Shape, SoundDef, SoundId, SpawnerDef,
-    SpriteDef, SpriteShape, StressDef, ThrustDef, TriggerDef, TriggerOn, Wave, WindowDef,
+    PlatformerDef, RotateMode, RotationDef, ScriptsDef, Shape, SolidRun, SoundDef, SoundId,
+    SpawnerDef, SpriteDef, SpriteShape, StressDef, ThrustDef, TileMapDef, TriggerDef, TriggerOn,
+    Wave, WindowDef, merge_solids,
 };
 pub use event::{
     ActionEvent, ContactEvent, ContactPhase, DamageEvent, EventKind, Events, ExpireEvent,

@@ -6,7 +6,7 @@
 //! the frame's alpha, or are exactly current when paused. Draws beyond the capacity are counted
 //! in `overflow`, never silently lost.
 
-use crate::def::{GameDef, SpriteShape};
+use crate::def::{GameDef, SpriteShape, TileMapDef};
 use crate::math::{Color, Rect, Vec2, wrap_angle};
 use crate::world::components::{
     Animation, CameraTarget, Identity, Position, PrevPosition, Rotation, Sprite,
@@ -109,7 +109,7 @@ impl RenderFrame {
                 Interpolation::Exact => 0.0,
                 Interpolation::Alpha(a) => f64::from(a) - 1.0,
             };
-        let rate = f64::from(def.tick.rate_hz);
+        let tick_seconds = 1.0 / f64::from(def.tick.rate_hz.max(1));
         for (id, t, prev, s, r, anim) in world
             .ecs()
             .query::<(
@@ -133,7 +133,7 @@ impl RenderFrame {
                         .archetype(id.archetype)?
                         .animations
                         .get(a.slot as usize)?;
-                    Some(def.frame_at(now - a.since as f64, rate))
+                    Some(def.frame_after((now - a.since as f64) * tick_seconds))
                 })
                 .unwrap_or(s.frame);
             self.draws.push(Draw {
@@ -149,12 +149,6 @@ impl RenderFrame {
                 seq: id.seq,
             });
         }
-        self.draws.sort_unstable_by(|a, b| {
-            a.layer
-                .cmp(&b.layer)
-                .then(a.depth.total_cmp(&b.depth))
-                .then(a.seq.cmp(&b.seq))
-        });
 
         let camera_def = level.map(|l| l.camera).unwrap_or_default();
         let followed = world
@@ -201,5 +195,46 @@ impl RenderFrame {
         }
         center += state.shake_offset(world.tick());
         self.camera = Camera { center, view };
+        if let Some(map) = level.and_then(|l| l.tilemap.as_ref()) {
+            self.tiles(map);
+        }
+        self.draws.sort_unstable_by(|a, b| {
+            a.layer
+                .cmp(&b.layer)
+                .then(a.depth.total_cmp(&b.depth))
+                .then(a.seq.cmp(&b.seq))
+        });
+    }
+
+    /// The tiles of `map` the camera sees (a margin of one tile for shakes and rounding), as
+    /// draws in row order; tiles sort before the entities of their layer (sequence 0).
+    fn tiles(&mut self, map: &TileMapDef) {
+        let view = self.camera.rect();
+        let margin = map.tile;
+        let seen = Rect::new(view.min - margin, view.max + margin);
+        let (columns, rows) = map.covering(seen);
+        for row in rows {
+            for column in columns.clone() {
+                let Some(frame) = map.frame(column, row) else {
+                    continue;
+                };
+                if self.draws.len() >= self.capacity {
+                    self.overflow += 1;
+                    continue;
+                }
+                self.draws.push(Draw {
+                    pos: map.center(column, row),
+                    angle: 0.0,
+                    size: map.tile,
+                    color: Color::WHITE,
+                    shape: SpriteShape::Image(map.image),
+                    frame,
+                    flip_x: false,
+                    layer: map.layer,
+                    depth: 0.0,
+                    seq: 0,
+                });
+            }
+        }
     }
 }

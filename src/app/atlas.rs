@@ -39,8 +39,12 @@ pub struct Placed {
 pub struct Atlas {
     pub pages: Vec<Page>,
     pub placed: Vec<Placed>,
-    /// The images as defined when packed (to notice a reload that changed them).
+    /// The images as defined when packed.
     pub defs: Vec<ImageDef>,
+    /// Each image's frames' page and texture rectangles, from `first[image]` on (a frame past
+    /// an image's last is its last).
+    uvs: Vec<(u16, [f32; 4])>,
+    first: Vec<u32>,
 }
 
 impl Atlas {
@@ -141,18 +145,42 @@ impl Atlas {
                 rgba: vec![255; 4],
             });
         }
-        Atlas {
+        let mut atlas = Atlas {
             pages,
             placed,
             defs: defs.to_vec(),
+            uvs: Vec::new(),
+            first: Vec::with_capacity(defs.len() + 1),
+        };
+        // Frames are numbered by `u16`: at most 65536 of an image can be drawn.
+        for (i, d) in defs.iter().enumerate() {
+            atlas.first.push(atlas.uvs.len() as u32);
+            for f in 0..d.frames().clamp(1, 1 << 16) {
+                let uv = atlas.frame_uv(i, f as u16);
+                atlas.uvs.push(uv);
+            }
         }
+        atlas.first.push(atlas.uvs.len() as u32);
+        atlas
     }
 
     /// The page and texture rectangle `[u, v, du, dv]` of frame `frame` of image `image`
     /// (mirrored left to right when `flip_x`); `None` for an unknown image.
     pub fn uv(&self, image: u16, frame: u16, flip_x: bool) -> Option<(u16, [f32; 4])> {
         let i = image as usize;
-        let (d, p) = (self.defs.get(i)?, self.placed.get(i)?);
+        let (start, end) = (*self.first.get(i)?, *self.first.get(i + 1)?);
+        let k = (start + u32::from(frame)).min(end - 1);
+        let (page, mut uv) = self.uvs[k as usize];
+        if flip_x {
+            uv[0] += uv[2];
+            uv[2] = -uv[2];
+        }
+        Some((page, uv))
+    }
+
+    /// Computes what [`uv`](Self::uv) looks up (unflipped).
+    fn frame_uv(&self, i: usize, frame: u16) -> (u16, [f32; 4]) {
+        let (d, p) = (&self.defs[i], self.placed[i]);
         let page = &self.pages[p.page as usize];
         let (fx, fy, fw, fh) = d.frame_rect(u32::from(frame));
         let (pw, ph) = (page.width as f32, page.height as f32);
@@ -166,12 +194,7 @@ impl Atlas {
         let v = (p.y + fy) as f32 + inset;
         let du = fw as f32 - 2.0 * inset;
         let dv = fh as f32 - 2.0 * inset;
-        let mut uv = [u / pw, v / ph, du / pw, dv / ph];
-        if flip_x {
-            uv[0] += uv[2];
-            uv[2] = -uv[2];
-        }
-        Some((p.page, uv))
+        (p.page, [u / pw, v / ph, du / pw, dv / ph])
     }
 }
 

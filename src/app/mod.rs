@@ -3,9 +3,11 @@
 
 pub(crate) mod atlas;
 pub(crate) mod audio;
+pub(crate) mod batch;
 pub(crate) mod image;
 pub(crate) mod keys;
 pub(crate) mod renderer;
+pub(crate) mod scene;
 pub(crate) mod text;
 pub(crate) mod ui;
 

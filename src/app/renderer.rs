@@ -6,32 +6,12 @@
 //! Draw order is the frame's explicit (layer, depth, sequence) order.
 
 use crate::app::atlas::{self, Pixels};
+use crate::app::batch::{Batch, CIRCLE, Instance, RECT, TEXTURED, Tex, WHOLE, rgba};
 use crate::app::text::{Atlas, Face};
 use crate::app::ui::{Label, Ui};
 use crate::runtime::particles::Particles;
-use ludus_core::{Camera, Color, Filter, ImageDef, RenderFrame, SpriteShape};
+use ludus_core::{Camera, Filter, ImageDef, RenderFrame};
 use miniquad::*;
-
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-struct Instance {
-    pos: [f32; 2],
-    /// Cosine and sine of the rotation about the centre.
-    rot: [f32; 2],
-    size: [f32; 2],
-    uv: [f32; 4],
-    color: [u8; 4],
-    kind: f32,
-}
-
-/// No rotation.
-const UPRIGHT: [f32; 2] = [1.0, 0.0];
-/// A whole texture (shapes ignore it).
-const WHOLE: [f32; 4] = [0.0, 0.0, 1.0, 1.0];
-
-const RECT: f32 = 0.0;
-const CIRCLE: f32 = 1.0;
-const TEXTURED: f32 = 2.0;
 
 #[repr(C)]
 struct Uniforms {
@@ -41,7 +21,7 @@ struct Uniforms {
 const VERTEX: &str = r#"#version 100
 attribute vec2 corner;
 attribute vec2 i_pos;
-attribute vec2 i_rot;
+attribute float i_angle;
 attribute vec2 i_size;
 attribute vec4 i_uv;
 attribute vec4 i_color;
@@ -53,7 +33,9 @@ varying vec4 v_color;
 varying float v_kind;
 void main() {
     vec2 q = corner * i_size;
-    vec2 p = i_pos + vec2(q.x * i_rot.x - q.y * i_rot.y, q.x * i_rot.y + q.y * i_rot.x);
+    float c = cos(i_angle);
+    float s = sin(i_angle);
+    vec2 p = i_pos + vec2(q.x * c - q.y * s, q.x * s + q.y * c);
     gl_Position = vec4(p * transform.xy + transform.zw, 0.0, 1.0);
     v_local = corner * 2.0;
     v_uv = i_uv.xy + (corner + 0.5) * i_uv.zw;
@@ -84,14 +66,6 @@ void main() {
 }
 "#;
 
-/// Which texture a run binds. Shapes sample none, so they join any run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Tex {
-    Any,
-    Font,
-    Page(u16),
-}
-
 pub struct Renderer {
     pipeline: Pipeline,
     quad: BufferId,
@@ -104,14 +78,9 @@ pub struct Renderer {
     images: atlas::Atlas,
     pages: Vec<TextureId>,
     pub atlas: Atlas,
-    scratch: Vec<(Tex, Instance)>,
-    upload: Vec<Instance>,
+    batch: Batch,
     /// Draw calls issued by the last frame.
     pub calls: usize,
-}
-
-fn rgba(c: Color) -> [u8; 4] {
-    [c.r, c.g, c.b, c.a]
 }
 
 impl Renderer {
@@ -165,7 +134,7 @@ impl Renderer {
             &[
                 VertexAttribute::with_buffer("corner", VertexFormat::Float2, 0),
                 VertexAttribute::with_buffer("i_pos", VertexFormat::Float2, 1),
-                VertexAttribute::with_buffer("i_rot", VertexFormat::Float2, 1),
+                VertexAttribute::with_buffer("i_angle", VertexFormat::Float1, 1),
                 VertexAttribute::with_buffer("i_size", VertexFormat::Float2, 1),
                 VertexAttribute::with_buffer("i_uv", VertexFormat::Float4, 1),
                 VertexAttribute::with_buffer("i_color", VertexFormat::Byte4, 1),
@@ -203,8 +172,7 @@ impl Renderer {
             images: packed,
             pages,
             atlas,
-            scratch: Vec::new(),
-            upload: Vec::new(),
+            batch: Batch::default(),
             calls: 0,
         }
     }
@@ -250,47 +218,23 @@ impl Renderer {
         self.calls = 0;
 
         // The world, in its sort order; particles on top.
-        self.scratch.clear();
-        for d in &frame.draws {
-            let (tex, kind, uv) = match d.shape {
-                SpriteShape::Rect => (Tex::Any, RECT, WHOLE),
-                SpriteShape::Circle => (Tex::Any, CIRCLE, WHOLE),
-                SpriteShape::Image(a) => match self.images.uv(a.0, d.frame, d.flip_x) {
-                    Some((page, uv)) => (Tex::Page(page), TEXTURED, uv),
-                    None => (Tex::Any, RECT, WHOLE),
-                },
-            };
-            self.scratch.push((
-                tex,
-                Instance {
-                    pos: [d.pos.x, d.pos.y],
-                    rot: if d.angle == 0.0 {
-                        UPRIGHT
-                    } else {
-                        [d.angle.cos(), d.angle.sin()]
-                    },
-                    size: [d.size.x, d.size.y],
-                    uv,
-                    color: rgba(d.color),
-                    kind,
-                },
-            ));
-        }
+        self.batch.clear();
+        self.batch.world(&frame.draws, &self.images);
         for p in particles.iter() {
             let fade = (1.0 - p.age / p.life.max(1e-3)).clamp(0.0, 1.0);
             let mut c = rgba(p.color);
             c[3] = (c[3] as f32 * fade) as u8;
-            self.scratch.push((
+            self.batch.push(
                 Tex::Any,
                 Instance {
                     pos: [p.pos.x, p.pos.y],
-                    rot: UPRIGHT,
+                    angle: 0.0,
                     size: [p.size, p.size],
                     uv: WHOLE,
                     color: c,
                     kind: CIRCLE,
                 },
-            ));
+            );
         }
         let world = Self::world_transform(&frame.camera, w, h);
         self.flush(ctx, world);
@@ -298,30 +242,30 @@ impl Renderer {
         // Screen space: a dimming veil (pause, fault), then text.
         let screen = [2.0 / w, -2.0 / h, -1.0, 1.0];
         if dim > 0.0 {
-            self.scratch.push((
+            self.batch.push(
                 Tex::Any,
                 Instance {
                     pos: [w / 2.0, h / 2.0],
-                    rot: UPRIGHT,
+                    angle: 0.0,
                     size: [w, h],
                     uv: WHOLE,
                     color: [0, 0, 0, (dim * 255.0) as u8],
                     kind: RECT,
                 },
-            ));
+            );
         }
         for &(x, y, pw, ph, c) in panels.iter() {
-            self.scratch.push((
+            self.batch.push(
                 Tex::Any,
                 Instance {
                     pos: [x + pw / 2.0, y + ph / 2.0],
-                    rot: UPRIGHT,
+                    angle: 0.0,
                     size: [pw, ph],
                     uv: WHOLE,
                     color: rgba(c),
                     kind: RECT,
                 },
-            ));
+            );
         }
         for label in labels.iter() {
             let face = if label.title {
@@ -329,13 +273,13 @@ impl Renderer {
             } else {
                 &self.atlas.body
             };
-            Self::layout(&mut self.scratch, face, &self.atlas, label);
+            Self::layout(&mut self.batch, face, &self.atlas, label);
         }
         self.flush(ctx, screen);
         ctx.end_render_pass();
     }
 
-    fn layout(out: &mut Vec<(Tex, Instance)>, face: &Face, atlas: &Atlas, label: &Label) {
+    fn layout(out: &mut Batch, face: &Face, atlas: &Atlas, label: &Label) {
         let (aw, ah) = (atlas.width as f32, atlas.height as f32);
         let k = label.scale;
         let mut pen = label.x;
@@ -344,10 +288,10 @@ impl Renderer {
             let g = face.glyph(c);
             if g.w > 0 && g.h > 0 {
                 let (gw, gh) = (g.w as f32, g.h as f32);
-                out.push((
+                out.push(
                     Tex::Font,
                     Instance {
-                        rot: UPRIGHT,
+                        angle: 0.0,
                         pos: [
                             pen + (g.dx + gw / 2.0) * k,
                             baseline + (g.dy + gh / 2.0) * k,
@@ -357,7 +301,7 @@ impl Renderer {
                         color: rgba(label.color),
                         kind: TEXTURED,
                     },
-                ));
+                );
             }
             pen += g.advance * k;
         }
@@ -367,23 +311,10 @@ impl Renderer {
     /// size); shapes need none, so they join the run they are in.
     fn flush(&mut self, ctx: &mut dyn RenderingBackend, transform: [f32; 4]) {
         ctx.apply_uniforms(UniformsSource::table(&Uniforms { transform }));
-        let mut start = 0;
-        while start < self.scratch.len() {
-            let mut tex = self.scratch[start].0;
-            let mut end = start + 1;
-            while end < self.scratch.len() && end - start < self.capacity {
-                match (tex, self.scratch[end].0) {
-                    (_, Tex::Any) => {}
-                    (Tex::Any, t) => tex = t,
-                    (a, b) if a == b => {}
-                    _ => break,
-                }
-                end += 1;
-            }
-            self.upload.clear();
-            self.upload
-                .extend(self.scratch[start..end].iter().map(|(_, i)| *i));
-            ctx.buffer_update(self.instances, BufferSource::slice(&self.upload));
+        for (tex, run) in self.batch.runs(self.capacity) {
+            let count = run.len() as i32;
+            let instances = &self.batch.instances[run];
+            ctx.buffer_update(self.instances, BufferSource::slice(instances));
             let image = match tex {
                 Tex::Any => self.white,
                 Tex::Font => self.font,
@@ -394,11 +325,10 @@ impl Renderer {
                 index_buffer: self.indices,
                 images: vec![image],
             });
-            ctx.draw(0, 6, (end - start) as i32);
+            ctx.draw(0, 6, count);
             self.calls += 1;
-            start = end;
         }
-        self.scratch.clear();
+        self.batch.clear();
     }
 }
 

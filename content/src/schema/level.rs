@@ -12,10 +12,40 @@ pub(crate) static LEVEL: TableSchema = TableSchema {
         key("mode", Ty::Choice(&["playing", "paused"]), Dflt::Str("playing"), "", "The mode the level starts in.", "mode = \"paused\""),
         key("bounds", Ty::Rect, Dflt::Doc("`{ size = [800, 600] }`"), "", "The playfield; `confine` and `destroy` bounds use it.", "bounds = { min = [0, 0], max = [1600, 1200] }"),
         key("background", Ty::Color, Dflt::Str("#14161e"), "", "Clear colour.", "background = \"#101018\""),
+        key("tilemap", Ty::Table(&TILEMAP), Dflt::Unset, "", "A grid of tiles drawn from an image's frames; solid tiles collide.", "[tilemap]"),
         key("camera", Ty::Table(&CAMERA), Dflt::Defaults, "", "What the camera shows.", "camera = { view = [800, 600] }"),
         key("nav", Ty::Table(&NAV), Dflt::Unset, "", "A navigation grid for `navigate` behaviours.", "[nav]"),
         key("place", Ty::Tables(&PLACE), Dflt::Empty, "", "Entities placed when the level starts.", "[[place]]"),
         key("spawner", Ty::Tables(&SPAWNER), Dflt::Empty, "", "Periodic spawning.", "[[spawner]]"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static TILEMAP: TableSchema = TableSchema {
+    title: "[tilemap]",
+    doc: "Rows of characters, top to bottom, each character a tile from `legend` (a space is \
+          no tile; rows may differ in length). Tiles are drawn from the frames of one image; \
+          only those in view are drawn, so large maps cost what the screen shows. Solid tiles \
+          are merged into rectangles (each row's runs of equal tiles, then equal runs below \
+          them) placed with the level as static colliders of the legend's archetype.",
+    keys: &[
+        key("image", Ty::Name, Dflt::Required, "", "An image from `[images]`: a tile is one of its frames.", "image = \"tiles\""),
+        key("rows", Ty::Lines { len: 4096 }, Dflt::Required, "", "The map, a string per row (at most 4096 x 4096 tiles).", "rows = [\"#####\", \"#...#\", \"#####\"]"),
+        key("legend", Ty::Legend(&LEGEND), Dflt::Required, "", "What each character is.", "legend = { \"#\" = { frame = 1, solid = \"wall\" }, \".\" = { frame = 0 } }"),
+        key("tile", Ty::Pair { min: 0.0, max: SIZE_MAX, above_min: true, form: "[w, h]" }, Dflt::Doc("the image's frame size"), "world units", "A tile's size.", "tile = [32, 32]"),
+        key("origin", POINT, Dflt::Doc("the top-left corner of the level's bounds"), "world units", "The top-left corner of the first row's first tile.", "origin = [-400, -300]"),
+        key("layer", int(-32_768, 32_767), Dflt::Int(-1), "", "Draw layer (sprites are on layer 0 unless they say).", "layer = -1"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static LEGEND: TableSchema = TableSchema {
+    title: "[tilemap.legend]",
+    doc: "One character of the map (the key, e.g. `\"#\"`): the frame drawn for it and whether \
+          it is solid.",
+    keys: &[
+        key("frame", int(0, 65_535), Dflt::Unset, "", "The image's frame drawn (none: nothing drawn, e.g. an invisible wall).", "frame = 1"),
+        key("solid", Ty::Name, Dflt::Unset, "", "An archetype with a static collider: the tile collides as it does (its layer, mask, tags, kind in events), with the tiles' rectangle for a shape.", "solid = \"wall\""),
     ],
 };
 
@@ -58,6 +88,7 @@ pub(crate) static PLACE: TableSchema = TableSchema {
         key("health", int(1, 1_000_000_000), Dflt::Doc("the archetype's"), "", "Starting health (the archetype needs `health`).", "health = 10"),
         key("color", Ty::Color, Dflt::Doc("the archetype's"), "", "Sprite colour (the archetype needs a `sprite`).", "color = \"red\""),
         key("lifetime", int(1, TICKS_MAX), Dflt::Doc("the archetype's"), "ticks", "Ticks until it expires.", "lifetime = 600"),
+        key("size", Ty::Pair { min: 0.0, max: SIZE_MAX, above_min: true, form: "[w, h]" }, Dflt::Doc("the archetype's"), "world units", "A box collider of this size instead of the archetype's shape (the archetype needs a collider); a sprite is drawn at this size too.", "size = [200, 20]"),
     ],
 };
 

@@ -64,6 +64,12 @@ pub(crate) enum Ty {
     Names {
         max: usize,
     },
+    /// An array of 1 to `len` strings.
+    Lines {
+        len: usize,
+    },
+    /// A table from single characters to tables of a schema.
+    Legend(&'static TableSchema),
     /// An array of 1 to `len` whole numbers, each from `min` to `max`.
     Ints {
         min: i64,
@@ -153,6 +159,8 @@ impl Ty {
             Ty::Name => "name".into(),
             Ty::Names { .. } => "array of names".into(),
             Ty::Ints { .. } => "array of integers".into(),
+            Ty::Lines { .. } => "array of strings".into(),
+            Ty::Legend(_) => "table of character = table".into(),
             Ty::Path { .. } => "path".into(),
             Ty::Paths { .. } => "array of paths".into(),
             Ty::Choice(_) => "string".into(),
@@ -189,6 +197,8 @@ impl Ty {
             Ty::Size { max } => number_range(0.0, max, true),
             Ty::Choice(options) => one_of(options),
             Ty::Ints { min, max, len } => format!("1 to {len} of {}", int_range(min, max)),
+            Ty::Lines { len } => format!("1 to {len}"),
+            Ty::Legend(_) => "one-character keys".into(),
             Ty::Names { max } if max < usize::MAX => format!("at most {max}, distinct"),
             Ty::Names { .. } => "distinct".into(),
             Ty::Path { ext } | Ty::Paths { ext } if !ext.is_empty() => format!("ends in `{ext}`"),

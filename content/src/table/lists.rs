@@ -113,6 +113,72 @@ impl<'t, 'i> Table<'t, 'i> {
         ok.then_some(out)
     }
 
+    /// An array of 1 to `len` strings (`Ty::Lines`) with where each is; `None` when absent
+    /// (reported when required), not an array, empty, too long or holding a non-string.
+    pub fn lines(&self, r: &mut Report, key: &str) -> Option<Vec<(String, Loc)>> {
+        let len = match self.spec(key).map(|k| k.ty) {
+            Some(Ty::Lines { len }) => len,
+            _ => usize::MAX,
+        };
+        let v = self.value(r, key)?;
+        let what = self.what(key);
+        let items = self.array(r, v, &what, "strings")?;
+        if items.is_empty() || items.len() > len {
+            let msg = format!(
+                "`{what}` must hold 1 to {len} strings, found {}",
+                items.len()
+            );
+            r.error(Loc::new(self.file, v.span()), msg);
+            return None;
+        }
+        let mut out = Vec::with_capacity(items.len());
+        let mut ok = true;
+        for item in items {
+            match read_str(r, self.file, item, &what, "a string") {
+                Some(s) => out.push((s.to_string(), Loc::new(self.file, item.span()))),
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+
+    /// A table of one-character keys to tables (`Ty::Legend`), in declaration order; keys
+    /// that are not one character are reported and left out.
+    pub fn legend(&self, r: &mut Report, key: &str) -> Vec<(char, Loc, Table<'t, 'i>)> {
+        let (schema, example) = match self.spec(key) {
+            Some(KeySchema {
+                ty: Ty::Legend(s),
+                example,
+                ..
+            }) => (*s, *example),
+            _ => return Vec::new(),
+        };
+        let Some(entries) = self.entries(r, key, example) else {
+            return Vec::new();
+        };
+        let what = self.what(key);
+        let own = self.title();
+        let mut out = Vec::with_capacity(entries.len());
+        for (name, node) in entries {
+            let mut chars = name.name.chars();
+            let (Some(ch), None) = (chars.next(), chars.next()) else {
+                r.error(
+                    name.loc,
+                    format!("a key of `{what}` is one character, found `{}`", name.name),
+                )
+                .help(format!("e.g. `{example}`"));
+                continue;
+            };
+            let path = format!("{what}.\"{ch}\"");
+            if let Some(t) =
+                Table::open(r, self.file, node, &path, schema, Some((self.schema, &own)))
+            {
+                out.push((ch, name.loc, t));
+            }
+        }
+        out
+    }
+
     /// An array of paths in normal form: the valid ones (the others are reported). Absent:
     /// empty; `None` when not an array.
     pub fn paths(&self, r: &mut Report, key: &str) -> Option<Vec<Named>> {

@@ -18,6 +18,8 @@ pub struct LevelDef {
     pub spawners: Vec<SpawnerDef>,
     /// Navigation grid for `navigate` behaviours (flow fields computed in the background).
     pub nav: Option<crate::nav::NavDef>,
+    /// Tiles drawn behind (or among) the entities; their solid tiles are in `placements`.
+    pub tilemap: Option<super::TileMapDef>,
 }
 
 impl Default for LevelDef {
@@ -31,6 +33,7 @@ impl Default for LevelDef {
             placements: Vec::new(),
             spawners: Vec::new(),
             nav: None,
+            tilemap: None,
         }
     }
 }
@@ -75,6 +78,8 @@ pub struct Overrides {
     pub health: Option<i32>,
     pub color: Option<Color>,
     pub lifetime: Option<u32>,
+    /// A box collider of this size instead of the archetype's shape, and the sprite's size.
+    pub size: Option<Vec2>,
 }
 
 /// Periodic spawning, decided in the tick.

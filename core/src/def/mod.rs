@@ -14,11 +14,13 @@ mod archetype;
 mod level;
 mod motion;
 mod present;
+mod tiles;
 
 pub use archetype::*;
 pub use level::*;
 pub use motion::*;
 pub use present::*;
+pub use tiles::*;
 
 /// Index of an archetype in [`GameDef::archetypes`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -203,16 +203,22 @@ impl AnimationDef {
     /// The frame shown `ticks` ticks (a fraction between ticks when interpolating) after the
     /// animation started, at `rate_hz` ticks per second.
     pub fn frame_at(&self, ticks: f64, rate_hz: f64) -> u16 {
+        self.frame_after(ticks / rate_hz.max(1e-9))
+    }
+
+    /// The frame shown `seconds` of game time after the animation started.
+    pub fn frame_after(&self, seconds: f64) -> u16 {
         let n = self.frames.len();
         if n == 0 {
             return 0;
         }
-        let step = (ticks.max(0.0) * f64::from(self.fps) / rate_hz.max(1e-9)).floor();
+        // Whole frames since the start (saturating: a float past u64 is u64::MAX).
+        let step = (seconds.max(0.0) * f64::from(self.fps)) as u64;
         let i = if self.looping {
-            (step % n as f64) as usize
+            (step % n as u64) as usize
         } else {
-            (step as usize).min(n - 1)
+            step.min(n as u64 - 1) as usize
         };
-        self.frames[i.min(n - 1)]
+        self.frames[i]
     }
 }

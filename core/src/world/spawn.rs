@@ -190,7 +190,15 @@ impl NewEntity {
             }),
             speed: Speed(overrides.speed.unwrap_or(a.speed)),
             tags: (a.tags != 0).then_some(Tags(a.tags)),
-            collider: a.collider.map(Collider),
+            collider: a.collider.map(|c| {
+                Collider(match overrides.size {
+                    Some(size) => crate::def::ColliderDef {
+                        shape: crate::def::Shape::Box { half: size * 0.5 },
+                        ..c
+                    },
+                    None => c,
+                })
+            }),
             health: a.health.map(|h| {
                 let current = overrides.health.unwrap_or(h.max);
                 Health {
@@ -204,6 +212,9 @@ impl NewEntity {
                 let mut s = s.clone();
                 if let Some(c) = overrides.color {
                     s.color = c;
+                }
+                if let Some(size) = overrides.size {
+                    s.size = size;
                 }
                 Sprite(s)
             }),

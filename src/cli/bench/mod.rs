@@ -2,6 +2,7 @@
 //! written by hand ([`ludus_core::reference`]) and a raw hecs loop of bare motion, in the same
 //! process, as a table, a CSV file and an SVG plot (see `report`).
 
+mod render;
 mod report;
 
 use crate::cli::common::{clock, load};
@@ -31,6 +32,10 @@ pub struct BenchArgs {
     /// What to measure.
     #[arg(long, value_enum, default_value_t = Workload::Game)]
     pub workload: Workload,
+    /// Measure a frame's presentation instead of the tick: extracting and batching N
+    /// animated, spinning, textured sprites, headless (`--workload` and the game are unused).
+    #[arg(long)]
+    pub render: bool,
     /// Run every pass of the tick on one thread (by default, passes over large archetypes
     /// split between two threads where the machine has them; the results are the same).
     #[arg(long)]
@@ -228,6 +233,18 @@ pub fn main(args: BenchArgs) -> i32 {
         );
         return 2;
     }
+    let mut ladder = Vec::new();
+    let mut n = args.from;
+    while n <= args.to {
+        ladder.push(n);
+        match n.checked_mul(2) {
+            Some(next) => n = next,
+            None => break,
+        }
+    }
+    if args.render {
+        return render::main(&args, &ladder);
+    }
     let project = match args.workload {
         Workload::Crowd => None,
         Workload::Game => match load(args.game_dir.as_deref()) {
@@ -245,15 +262,6 @@ pub fn main(args: BenchArgs) -> i32 {
         return 1;
     }
 
-    let mut ladder = Vec::new();
-    let mut n = args.from;
-    while n <= args.to {
-        ladder.push(n);
-        match n.checked_mul(2) {
-            Some(next) => n = next,
-            None => break,
-        }
-    }
     let mut rows = Vec::new();
     for (i, n) in ladder.iter().enumerate() {
         let done = i * 30 / ladder.len();

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Draws Swarm's sprite sheets into ../images/ (standard library only).
+"""Draws the bundled examples' sprite sheets into their images/ folders (standard library
+only): swarm's ships, enemies, shots, gems, pillars and floor, and platformer's ground tiles.
 
 Each sheet is a row of equal frames. Shapes are described by signed distances and coloured
 in layers, with 4x4 samples per pixel for smooth edges. Run it from anywhere:
 
-    python3 examples/swarm/art/make_art.py
+    python3 examples/make_art.py
 """
 
 import math
@@ -13,7 +14,6 @@ import struct
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "images")
 SUB = 4  # samples per pixel side
 
 
@@ -35,7 +35,7 @@ def hexc(s, a=255):
     return (int(s[0:2], 16), int(s[2:4], 16), int(s[4:6], 16), a)
 
 
-def sheet(name, size, frames, paint):
+def sheet(game, name, size, frames, paint):
     """`paint(frame, x, y)` gives the colour at (x, y) in [-1, 1]^2 (+x right, +y down) or None."""
     w, h = size * frames, size
     px = bytearray(w * h * 4)
@@ -59,7 +59,9 @@ def sheet(name, size, frames, paint):
                 if acc[3] > 0:
                     px[o:o + 4] = bytes((round(acc[0] / acc[3]), round(acc[1] / acc[3]),
                                          round(acc[2] / acc[3]), round(255 * acc[3] / n)))
-    write_png(os.path.join(OUT, name + ".png"), w, h, px)
+    out = os.path.join(HERE, game, "images")
+    os.makedirs(out, exist_ok=True)
+    write_png(os.path.join(out, name + ".png"), w, h, px)
 
 
 def over(*layers):
@@ -172,15 +174,50 @@ def pillar(f, x, y):
     )
 
 
+def floor(f, x, y):
+    # Floor tiles, dark so the fight stays readable: plain plates with a seam, one with a
+    # crack, one with bolts, one a vent grate.
+    base = hexc("151a28")
+    seam = max(abs(x), abs(y)) > 0.93
+    if seam:
+        return hexc("10131c")
+    if f == 1 and abs(y - 0.4 * x + 0.2) < 0.03 and -0.6 < x < 0.5:
+        return hexc("0e111a")
+    if f == 2 and any(math.hypot(x - sx * 0.7, y - sy * 0.7) < 0.07 for sx in (-1, 1) for sy in (-1, 1)):
+        return hexc("232a3d")
+    if f == 3 and max(abs(x), abs(y)) < 0.7:
+        return hexc("0f121b") if int((y + 1) * 6) % 2 == 0 else hexc("1b2133")
+    return shade(base, 1.0 + 0.06 * (y - x) / 2)
+
+
+def ground(f, x, y):
+    # 32-unit ground tiles: 0 grass on top of earth, 1 earth, 2 earth with pebbles, 3 rock.
+    grass, earth, dark = hexc("5b8c3a"), hexc("7a5a3a"), hexc("5e4329")
+    pebble = any(math.hypot(x - px, y - py) < r for px, py, r in ((-0.5, 0.3, 0.16), (0.35, -0.4, 0.12), (0.5, 0.55, 0.1)))
+    if f == 0:
+        blade = y < -0.45 + 0.12 * math.sin(x * 9.0)
+        return over(shade(grass, 1.1) if y < -0.75 else None, grass if blade else None,
+                    dark if y < -0.35 and not blade else None, earth)
+    if f == 1:
+        return over(dark if abs(y - 0.2 * math.sin(x * 3)) < 0.05 else None, earth)
+    if f == 2:
+        return over(hexc("a89a8a") if pebble else None, earth)
+    rock = hexc("7f6a55")
+    crack = abs(x + 0.3 * y) < 0.04 and y > -0.2
+    return over(hexc("5a4a3c") if crack or max(abs(x), abs(y)) > 0.94 else None,
+                shade(rock, 1.1 if x + y < 0 else 0.95))
+
+
 def main():
-    os.makedirs(OUT, exist_ok=True)
-    sheet("player", 48, 4, player)
-    sheet("grunt", 40, 4, grunt)
-    sheet("brute", 64, 4, brute)
-    sheet("drone", 16, 1, drone)
-    sheet("bullet", 16, 2, bullet)
-    sheet("gem", 24, 6, gem)
-    sheet("pillar", 72, 1, pillar)
+    sheet("swarm", "player", 48, 4, player)
+    sheet("swarm", "grunt", 40, 4, grunt)
+    sheet("swarm", "brute", 64, 4, brute)
+    sheet("swarm", "drone", 16, 1, drone)
+    sheet("swarm", "bullet", 16, 2, bullet)
+    sheet("swarm", "gem", 24, 6, gem)
+    sheet("swarm", "pillar", 72, 1, pillar)
+    sheet("swarm", "floor", 40, 4, floor)
+    sheet("platformer", "ground", 32, 4, ground)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,103 @@
+//! `ludus bench --render`: the CPU cost of presenting a frame at a ladder of sprite counts,
+//! headless. Every sprite is textured from a sprite sheet, animated and spinning, so every
+//! draw is interpolated, turned, given its animation frame and sorted. Measured apart:
+//! extracting the world into a `RenderFrame`, and building the GPU instances and their draw
+//! runs (what the renderer uploads). Uploading and drawing themselves need a GPU and are not
+//! included.
+
+use super::{BenchArgs, median_of};
+use crate::app::atlas::Atlas;
+use crate::app::batch::Batch;
+use crate::app::scene::sprites_def;
+use ludus_core::*;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+/// One rung: sprites and the median times in ms.
+pub struct RenderRow {
+    pub sprites: u32,
+    pub extract_ms: f64,
+    pub batch_ms: f64,
+    pub total_ms: f64,
+    pub calls: usize,
+}
+
+/// Measures one rung.
+pub fn measure(n: u32, ticks: u32, warmup: u32) -> Result<RenderRow, Fault> {
+    let def = Arc::new(sprites_def(n));
+    let mut game = Game::with_entities(def.clone(), Box::new(NoConsequences), n)?;
+    // Two ticks: every sprite has moved and turned, so each one interpolates.
+    game.step(&TickInput::neutral())?;
+    game.step(&TickInput::neutral())?;
+    let atlas = Atlas::pack(&def.images, &[None]);
+    let mut frame = RenderFrame::with_capacity(n as usize + 16);
+    let mut batch = Batch::default();
+    let mut calls = 0;
+    let extract_ms = median_of(ticks, warmup, || {
+        frame.extract(game.world(), &def, Interpolation::Alpha(0.5));
+    });
+    let batch_ms = median_of(ticks, warmup, || {
+        batch.clear();
+        batch.world(&frame.draws, &atlas);
+        calls = batch.runs(1 << 16).count();
+    });
+    let total_ms = median_of(ticks, warmup, || {
+        frame.extract(game.world(), &def, Interpolation::Alpha(0.5));
+        batch.clear();
+        batch.world(&frame.draws, &atlas);
+        calls = batch.runs(1 << 16).count();
+    });
+    assert_eq!(batch.len(), n as usize, "every sprite is drawn");
+    Ok(RenderRow {
+        sprites: n,
+        extract_ms,
+        batch_ms,
+        total_ms,
+        calls,
+    })
+}
+
+/// Runs the ladder and prints the table; writes the CSV to `args.csv`.
+pub fn main(args: &BenchArgs, ladder: &[u32]) -> i32 {
+    let mut rows = Vec::new();
+    for n in ladder {
+        match measure(*n, args.ticks, args.warmup) {
+            Ok(r) => rows.push(r),
+            Err(f) => {
+                eprintln!("\nludus: the sprites faulted at {n}: {f}");
+                return 1;
+            }
+        }
+    }
+    let mut out =
+        String::from("sprites    extract ms    batch ms    total ms    ns/sprite    draw calls\n");
+    let mut csv = String::from("sprites,extract_ms,batch_ms,total_ms,draw_calls\n");
+    for r in &rows {
+        let _ = writeln!(
+            out,
+            "{:>7}    {:>10.3}    {:>8.3}    {:>8.3}    {:>9.1}    {:>10}",
+            r.sprites,
+            r.extract_ms,
+            r.batch_ms,
+            r.total_ms,
+            r.total_ms * 1e6 / f64::from(r.sprites.max(1)),
+            r.calls
+        );
+        let _ = writeln!(
+            csv,
+            "{},{:.4},{:.4},{:.4},{}",
+            r.sprites, r.extract_ms, r.batch_ms, r.total_ms, r.calls
+        );
+    }
+    print!("{out}");
+    println!(
+        "(CPU work of a frame: extract = interpolate, animate, turn and sort every sprite; \
+         batch = GPU instances and draw runs; the GPU upload and draw are not included)"
+    );
+    if let Err(e) = std::fs::write(&args.csv, csv) {
+        eprintln!("ludus: cannot write {}: {e}", args.csv.display());
+        return 1;
+    }
+    println!("wrote {}", args.csv.display());
+    0
+}
