@@ -34,6 +34,7 @@ pub(crate) enum FileKind {
     Level,
     Script,
     Image,
+    Sound,
 }
 
 impl FileKind {
@@ -43,6 +44,7 @@ impl FileKind {
             FileKind::Level => "level file",
             FileKind::Script => "script",
             FileKind::Image => "image",
+            FileKind::Sound => "sound file",
         }
     }
 
@@ -56,6 +58,7 @@ impl FileKind {
             }
             FileKind::Script => "write the script, or remove it from `files` in `[scripts]`",
             FileKind::Image => "export the image again",
+            FileKind::Sound => "export the sound again",
         }
     }
 }
@@ -66,6 +69,8 @@ pub(crate) enum Read {
     Text(usize, Rc<str>),
     /// A PNG image of `width` x `height` pixels (from its header; the bytes are only hashed).
     Image { width: u32, height: u32 },
+    /// A WAV or OGG Vorbis file whose header reads (the bytes are only hashed).
+    Sound,
 }
 
 /// The files read so far, in order, for [`crate::LoadedGame::files`] and the content hash.
@@ -173,6 +178,22 @@ impl<'s> Files<'s> {
                 return None;
             }
             return Some(Read::Image { width, height });
+        }
+        if kind == FileKind::Sound {
+            if bytes.is_empty() {
+                r.error(named.loc, format!("{noun} `{path}` is empty"))
+                    .help(kind.empty_help());
+                return None;
+            }
+            if let Err(why) = crate::sound::info(bytes) {
+                r.error(
+                    named.loc,
+                    format!("{noun} `{path}` cannot be played: {why}"),
+                )
+                .help("sounds are WAV (PCM or float) or OGG Vorbis files, mono or stereo");
+                return None;
+            }
+            return Some(Read::Sound);
         }
         let (file, text) = register_text(r, path, bytes)?;
         if text.trim().is_empty() {

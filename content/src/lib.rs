@@ -30,6 +30,7 @@ mod reference;
 mod report;
 mod schema;
 mod settings;
+mod sound;
 mod source;
 mod suggest;
 mod symbols;
@@ -47,5 +48,6 @@ pub use game::load_dir;
 pub use game::{LoadedGame, load_game};
 pub use reference::reference_markdown;
 #[cfg(not(target_arch = "wasm32"))]
+pub use sound::{MAX_SAMPLES, Pcm, SoundInfo, decode as decode_sound};
 pub use source::DirSource;
 pub use source::{FileSource, MAX_FILE_BYTES, MemorySource};

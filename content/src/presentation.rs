@@ -3,6 +3,7 @@
 //! Defaults come from the schema; a value that fails its check has been reported, so what
 //! stands in for it here never reaches a `GameDef`.
 
+use crate::files::{FileKind, Files, Read};
 use crate::report::Report;
 use crate::table::Table;
 use ludus_core::{EffectDef, SoundDef, Wave};
@@ -32,7 +33,7 @@ pub(crate) fn effects(r: &mut Report, root: &Table<'_, '_>) -> Vec<EffectDef> {
     out
 }
 
-pub(crate) fn sounds(r: &mut Report, root: &Table<'_, '_>) -> Vec<SoundDef> {
+pub(crate) fn sounds(r: &mut Report, root: &Table<'_, '_>, files: &mut Files<'_>) -> Vec<SoundDef> {
     let mut out = Vec::new();
     for (name, t) in root.named(r, "sounds", "sound") {
         if out.len() == MAX_NAMED {
@@ -50,7 +51,27 @@ pub(crate) fn sounds(r: &mut Report, root: &Table<'_, '_>) -> Vec<SoundDef> {
             _ => Wave::Square,
         };
         let freq = t.f32(r, "freq").unwrap_or_default();
+        let file = t.path(r, "file");
+        if file.is_some() {
+            for key in ["wave", "freq", "freq_end", "duration"] {
+                if let Some(loc) = t.key_loc(key) {
+                    r.error(
+                        loc,
+                        format!(
+                            "`{}` is for synthesised tones, not a sound file",
+                            t.what(key)
+                        ),
+                    )
+                    .help("remove it, or remove `file` to synthesise the sound");
+                }
+            }
+        }
+        let file = file.and_then(|f| match files.read_listed(r, &f, FileKind::Sound) {
+            Some(Read::Sound) => Some(f.name),
+            _ => None,
+        });
         out.push(SoundDef {
+            file,
             wave,
             freq,
             freq_end: t.f32(r, "freq_end").unwrap_or(freq),

@@ -48,6 +48,7 @@ const REQUIRED: &[&str] = &[
     "image_missing",
     "image_sheets",
     "tilemap_errors",
+    "sound_files",
     "several_errors_in_one_file",
     "limits_values",
 ];

@@ -1,9 +1,10 @@
-//! Sound: tones synthesised from the game's `[sounds]` declarations, played through the
-//! platform's [`SoundOutput`].
+//! Sound: the game's `[sounds]`, played through the platform's [`SoundOutput`].
 //!
-//! Games need no audio files: each sound is a short generated wave (sine, square, triangle,
-//! saw or noise) with a frequency slide and a click-free envelope. A machine without an audio
-//! device simply plays nothing; that is not an error.
+//! A sound is a file (WAV or OGG Vorbis, decoded once when the app starts, mixed down to mono
+//! and resampled to the output's rate, its pitch by resampling), or a tone generated from its
+//! declaration (sine, square, triangle, saw or noise) with a frequency slide and a click-free
+//! envelope, so games need no audio files. A machine without an audio device simply plays
+//! nothing; that is not an error.
 
 use crate::platform::{OPEN_SOUND_ON_GESTURE, SAMPLE_RATE, SoundOutput};
 use crate::runtime::SoundCue;
@@ -16,8 +17,45 @@ fn key(sound: u16, pitch: f32) -> u64 {
     (u64::from(sound) << 32) | u64::from((pitch * 100.0).round() as u32)
 }
 
-/// A 16-bit mono WAV of `def` at `pitch` times its frequencies (what quad-snd plays).
-/// The 16-bit mono samples of `def` at `pitch` times its frequencies, at 44.1 kHz.
+/// A decoded sound file as the output's samples: mono, at [`RATE`].
+fn mono(pcm: &ludus_content::Pcm) -> Vec<i16> {
+    let channels = usize::from(pcm.channels.max(1));
+    let mixed: Vec<i16> = pcm
+        .samples
+        .chunks_exact(channels)
+        .map(|f| (f.iter().map(|&s| i32::from(s)).sum::<i32>() / channels as i32) as i16)
+        .collect();
+    resample(&mixed, f64::from(pcm.rate) / f64::from(RATE), 1.0)
+}
+
+/// `input` read `step` samples per output sample (linear interpolation), scaled by `volume`.
+fn resample(input: &[i16], step: f64, volume: f32) -> Vec<i16> {
+    if input.is_empty() || step.is_nan() || step <= 0.0 {
+        return Vec::new();
+    }
+    let n = ((input.len() as f64 - 1.0) / step).floor() as usize + 1;
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let at = i as f64 * step;
+        let j = at as usize;
+        let f = (at - j as f64) as f32;
+        let a = f32::from(input[j]);
+        let b = f32::from(*input.get(j + 1).unwrap_or(&input[j]));
+        out.push(((a + (b - a) * f) * volume).clamp(-32768.0, 32767.0) as i16);
+    }
+    out
+}
+
+/// The 16-bit mono samples of a sound at `pitch` times its speed, at 44.1 kHz: the file's
+/// (`decoded`, already mono at the output's rate) when it has one, else its tone.
+pub fn sound_samples(def: &SoundDef, decoded: Option<&[i16]>, pitch: f32) -> Vec<i16> {
+    match decoded {
+        Some(d) => resample(d, f64::from(pitch), def.volume.clamp(0.0, 1.0)),
+        None => samples(def, pitch),
+    }
+}
+
+/// The 16-bit mono samples of `def`'s tone at `pitch` times its frequencies, at 44.1 kHz.
 pub fn samples(def: &SoundDef, pitch: f32) -> Vec<i16> {
     let duration = def.duration.clamp(0.005, 5.0);
     let n = (duration * RATE as f32) as usize;
@@ -60,22 +98,44 @@ pub struct Audio {
     /// Sound is wanted but waits for the first user gesture (browser).
     deferred: bool,
     defs: Vec<SoundDef>,
+    /// Each sound file decoded (mono, at the output's rate); `None` for tones and files that
+    /// could not be decoded (reported once, then silent).
+    decoded: Vec<Option<Vec<i16>>>,
     /// Cues received (played or not), for diagnostics.
     pub cues: u64,
 }
 
 impl Audio {
-    pub fn new(defs: &[SoundDef]) -> Audio {
+    /// `files`: each sound's file bytes by id (`None` for tones).
+    pub fn new(defs: &[SoundDef], files: &[Option<Vec<u8>>]) -> Audio {
         let wanted = std::env::var_os("LUDUS_NO_AUDIO").is_none();
         let backend = if wanted && !OPEN_SOUND_ON_GESTURE {
             SoundOutput::open()
         } else {
             None
         };
+        let decoded = defs
+            .iter()
+            .enumerate()
+            .map(|(i, def)| {
+                let bytes = files.get(i)?.as_deref()?;
+                match ludus_content::decode_sound(bytes) {
+                    Ok(pcm) => Some(mono(&pcm)),
+                    Err(e) => {
+                        crate::platform::error(&format!(
+                            "ludus: sound `{}` cannot be decoded, it stays silent: {e}",
+                            def.name
+                        ));
+                        None
+                    }
+                }
+            })
+            .collect();
         Audio {
             backend,
             deferred: wanted && OPEN_SOUND_ON_GESTURE,
             defs: defs.to_vec(),
+            decoded,
             cues: 0,
         }
     }
@@ -93,7 +153,8 @@ impl Audio {
         self.backend = SoundOutput::open();
         if let Some(b) = &mut self.backend {
             for (i, def) in self.defs.iter().enumerate() {
-                b.prepare(key(i as u16, 1.0), &samples(def, 1.0));
+                let decoded = self.decoded.get(i).and_then(Option::as_deref);
+                b.prepare(key(i as u16, 1.0), &sound_samples(def, decoded, 1.0));
             }
         }
     }
@@ -105,9 +166,13 @@ impl Audio {
             return;
         };
         let pitch = cue.pitch;
+        let decoded = self
+            .decoded
+            .get(cue.sound.0 as usize)
+            .and_then(Option::as_deref);
         backend.play(
             key(cue.sound.0, pitch),
-            || samples(def, pitch),
+            || sound_samples(def, decoded, pitch),
             cue.volume.clamp(0.0, 4.0),
         );
     }
@@ -120,12 +185,40 @@ mod tests {
     fn tone(wave: Wave) -> SoundDef {
         SoundDef {
             name: "t".into(),
+            file: None,
             wave,
             freq: 440.0,
             freq_end: 220.0,
             duration: 0.1,
             volume: 0.5,
         }
+    }
+
+    #[test]
+    fn sound_files_are_mixed_to_mono_at_the_output_rate_and_pitched_by_resampling() {
+        // Stereo at 22050 Hz: left a ramp, right its negative plus 1000.
+        let frames = 1000;
+        let pcm = ludus_content::Pcm {
+            rate: 22_050,
+            channels: 2,
+            samples: (0..frames)
+                .flat_map(|i| [i as i16 * 10, 1000 - i as i16 * 10])
+                .collect(),
+        };
+        let m = mono(&pcm);
+        // Twice the rate: about twice the samples, every one the channels' mean (500).
+        assert_eq!(m.len(), 2 * frames - 1);
+        assert!(m.iter().all(|&s| s == 500), "{:?}", &m[..4]);
+        let def = SoundDef {
+            volume: 0.5,
+            ..tone(Wave::Sine)
+        };
+        // Twice the pitch: half as long; the declared volume scales it.
+        let up = sound_samples(&def, Some(&m), 2.0);
+        assert_eq!(up.len(), m.len() / 2 + 1);
+        assert_eq!(up[0], 250);
+        // Without a file: the tone.
+        assert_eq!(sound_samples(&def, None, 1.0), samples(&def, 1.0));
     }
 
     #[test]

@@ -71,7 +71,7 @@ impl App {
         let pixels = runner.images();
         let images = (runner.def().images.as_slice(), pixels.as_slice());
         let renderer = Renderer::new(ctx.as_mut(), images, window::dpi_scale());
-        let audio = Audio::new(&runner.def().sounds);
+        let audio = Audio::new(&runner.def().sounds, runner.sound_files());
         let watcher = options
             .watch
             .as_ref()

@@ -280,6 +280,11 @@ impl Runner {
         self.project.images()
     }
 
+    /// The bytes of each sound file by sound id (`None` for tones).
+    pub fn sound_files(&self) -> &[Option<Vec<u8>>] {
+        &self.project.sound_files
+    }
+
     /// The pointer is at pixel (`x`, `y`) of a `w` x `h` view (`None`: it left the view); scripts
     /// read it in world units through the camera of the last frame drawn.
     pub fn pointer_at(&mut self, at: Option<(f32, f32, f32, f32)>) {

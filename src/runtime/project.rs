@@ -16,6 +16,8 @@ pub struct Project {
     pub modules: Rc<dyn ModuleSource>,
     /// The bytes of each image in `def.images` (`None`: could not be read).
     pub assets: Vec<Option<Vec<u8>>>,
+    /// The bytes of each sound file in `def.sounds` (`None`: a tone, or could not be read).
+    pub sound_files: Vec<Option<Vec<u8>>>,
 }
 
 /// Modules from files held in memory (the browser build, tests).
@@ -36,8 +38,15 @@ impl Project {
         read: impl Fn(&str) -> Option<Vec<u8>>,
     ) -> Project {
         let assets = loaded.def.images.iter().map(|i| read(&i.file)).collect();
+        let sound_files = loaded
+            .def
+            .sounds
+            .iter()
+            .map(|s| s.file.as_deref().and_then(&read))
+            .collect();
         Project {
             assets,
+            sound_files,
             label,
             def: Arc::new(loaded.def),
             scripts: loaded

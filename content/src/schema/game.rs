@@ -29,7 +29,7 @@ pub(crate) static GAME: TableSchema = TableSchema {
         key("input", Ty::Table(&INPUT), Dflt::Defaults, "", "Actions and the keys that drive them.", "[input.actions.fire]"),
         key("images", Ty::Named(&IMAGE), Dflt::Empty, "", "Images sprites draw by name: whole pictures or sprite sheets.", "[images.hero]"),
         key("effects", Ty::Named(&EFFECT), Dflt::Empty, "", "Particle effects scripts can request by name.", "[effects.spark]"),
-        key("sounds", Ty::Named(&SOUND), Dflt::Empty, "", "Synthesised sounds scripts can request by name.", "[sounds.shoot]"),
+        key("sounds", Ty::Named(&SOUND), Dflt::Empty, "", "Sounds scripts can request by name: files or synthesised tones.", "[sounds.shoot]"),
         key("stress", Ty::Table(&STRESS), Dflt::Unset, "", "What `--entities N` fills a level with.", "[stress]"),
         key("archetypes", Ty::Named(&ARCHETYPE), Dflt::Empty, "", "Kinds of entity (also allowed in archetype files).", "[archetypes.ship]"),
         key("levels", Ty::Named(&LEVEL), Dflt::Empty, "", "Levels written inline; the table key is the level's name.", "[levels.arena]"),
@@ -174,8 +174,10 @@ pub(crate) static EFFECT: TableSchema = TableSchema {
 #[rustfmt::skip]
 pub(crate) static SOUND: TableSchema = TableSchema {
     title: "[sounds.NAME]",
-    doc: "A synthesised tone scripts can request by name, so games need no audio files.",
+    doc: "A sound scripts can request by name: a sound file, or a tone synthesised from `wave`, \
+          `freq`, `freq_end` and `duration` (so a game needs no audio files).",
     keys: &[
+        key("file", Ty::Path { ext: "" }, Dflt::Unset, "", "A WAV (PCM or float) or OGG Vorbis file, mono or stereo, played instead of a tone (at most 10 minutes).", "file = \"sfx/hit.wav\""),
         key("wave", Ty::Choice(&["sine", "square", "triangle", "saw", "noise"]), Dflt::Str("square"), "", "Waveform.", "wave = \"triangle\""),
         key("freq", number(20.0, 20_000.0), Dflt::Num(440.0), "Hz", "Start frequency.", "freq = 880"),
         key("freq_end", number(20.0, 20_000.0), Dflt::Doc("`freq`"), "Hz", "End frequency: the tone slides from `freq` to it.", "freq_end = 220"),

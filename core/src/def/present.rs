@@ -19,10 +19,13 @@ pub struct EffectDef {
     pub size: f32,
 }
 
-/// A sound scripts can request by name: a synthesised tone, so games need no audio files.
+/// A sound scripts can request by name: a sound file, or a synthesised tone (so games need no
+/// audio files).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SoundDef {
     pub name: String,
+    /// A WAV or OGG Vorbis file in the game folder, played instead of the tone.
+    pub file: Option<String>,
     pub wave: Wave,
     /// Start and end frequency in Hz (a slide when they differ).
     pub freq: f32,

@@ -153,6 +153,7 @@ pub fn game_def() -> GameDef {
         }],
         sounds: vec![SoundDef {
             name: "beep".into(),
+            file: None,
             wave: Wave::Square,
             freq: 440.0,
             freq_end: 440.0,

@@ -77,6 +77,7 @@ pub fn def() -> GameDef {
         }],
         sounds: vec![SoundDef {
             name: "hit".into(),
+            file: None,
             wave: Wave::Square,
             freq: 440.0,
             freq_end: 220.0,

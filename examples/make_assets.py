@@ -10,7 +10,9 @@ in layers, with 4x4 samples per pixel for smooth edges. Run it from anywhere:
 
 import math
 import os
+import random
 import struct
+import subprocess
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -208,6 +210,62 @@ def ground(f, x, y):
                 shade(rock, 1.1 if x + y < 0 else 0.95))
 
 
+RATE = 22050
+
+
+def write_wav(path, samples):
+    data = b"".join(struct.pack("<h", max(-32768, min(32767, int(s * 32767)))) for s in samples)
+    head = struct.pack("<4sI4s4sIHHIIHH4sI", b"RIFF", 36 + len(data), b"WAVE", b"fmt ", 16, 1, 1,
+                       RATE, RATE * 2, 2, 16, b"data", len(data))
+    with open(path, "wb") as f:
+        f.write(head + data)
+
+
+def sound(game, name, seconds, voice, ogg=False):
+    """`voice(t)` is the sample at time t in seconds, in [-1, 1]."""
+    out = os.path.join(HERE, game, "sfx")
+    os.makedirs(out, exist_ok=True)
+    samples = [voice(i / RATE) for i in range(int(seconds * RATE))]
+    wav = os.path.join(out, name + ".wav")
+    write_wav(wav, samples)
+    if ogg:
+        subprocess.run(["oggenc", "-Q", "-q", "4", "-o", os.path.join(out, name + ".ogg"), wav],
+                       check=True)
+        os.remove(wav)
+
+
+def hit(t):
+    # A short thud: a falling low tone under a burst of noise.
+    rng = hit.rng
+    env = math.exp(-t * 45)
+    tone = math.sin(2 * math.pi * (180 - 900 * t) * t)
+    return 0.7 * env * (0.6 * tone + 0.4 * (rng.random() * 2 - 1))
+
+
+hit.rng = random.Random(7)
+
+
+def chime(t):
+    # Two bell-like notes, the second a fifth above.
+    def bell(f, start):
+        if t < start:
+            return 0.0
+        u = t - start
+        return math.exp(-u * 9) * (math.sin(2 * math.pi * f * u) + 0.3 * math.sin(2 * math.pi * 2.76 * f * u))
+    return 0.35 * (bell(880, 0.0) + bell(1320, 0.07))
+
+
+def fanfare(t):
+    # Three rising notes with a soft square tone: a new wave is coming.
+    notes = [(0.0, 330), (0.12, 440), (0.24, 660)]
+    v = 0.0
+    for start, f in notes:
+        if t >= start:
+            u = t - start
+            v += math.exp(-u * 5) * (1 if math.sin(2 * math.pi * f * u) > 0 else -1) * 0.25
+    return 0.6 * math.tanh(v)
+
+
 def main():
     sheet("swarm", "player", 48, 4, player)
     sheet("swarm", "grunt", 40, 4, grunt)
@@ -218,6 +276,9 @@ def main():
     sheet("swarm", "pillar", 72, 1, pillar)
     sheet("swarm", "floor", 40, 4, floor)
     sheet("platformer", "ground", 32, 4, ground)
+    sound("swarm", "hit", 0.12, hit)
+    sound("swarm", "gem", 0.45, chime)
+    sound("swarm", "wave", 0.7, fanfare, ogg=True)
 
 
 if __name__ == "__main__":
