@@ -14,7 +14,7 @@ mod atlas;
 #[allow(dead_code)]
 #[path = "../src/app/batch.rs"]
 mod batch;
-#[path = "../src/app/scene.rs"]
+#[path = "../src/cli/bench/scene.rs"]
 mod scene;
 
 use atlas::Atlas;

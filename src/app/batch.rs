@@ -57,10 +57,6 @@ impl Batch {
         self.textures.clear();
     }
 
-    pub fn len(&self) -> usize {
-        self.instances.len()
-    }
-
     pub fn push(&mut self, tex: Tex, instance: Instance) {
         self.textures.push(tex);
         self.instances.push(instance);

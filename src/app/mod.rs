@@ -7,7 +7,6 @@ pub(crate) mod batch;
 pub(crate) mod image;
 pub(crate) mod keys;
 pub(crate) mod renderer;
-pub(crate) mod scene;
 pub(crate) mod text;
 pub(crate) mod ui;
 

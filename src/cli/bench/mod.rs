@@ -4,6 +4,7 @@
 
 mod render;
 mod report;
+pub mod scene;
 
 use crate::cli::common::{clock, load};
 use crate::runtime::project::Project;

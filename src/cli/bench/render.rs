@@ -5,10 +5,10 @@
 //! runs (what the renderer uploads). Uploading and drawing themselves need a GPU and are not
 //! included.
 
+use super::scene::sprites_def;
 use super::{BenchArgs, median_of};
 use crate::app::atlas::Atlas;
 use crate::app::batch::Batch;
-use crate::app::scene::sprites_def;
 use ludus_core::*;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -47,7 +47,7 @@ pub fn measure(n: u32, ticks: u32, warmup: u32) -> Result<RenderRow, Fault> {
         batch.world(&frame.draws, &atlas);
         calls = batch.runs(1 << 16).count();
     });
-    assert_eq!(batch.len(), n as usize, "every sprite is drawn");
+    assert_eq!(batch.instances.len(), n as usize, "every sprite is drawn");
     Ok(RenderRow {
         sprites: n,
         extract_ms,
