@@ -237,6 +237,20 @@ impl Consequences for SwarmRules {
                 send(g, Command::Score(c.gem_score))?;
                 effect(g, "gem", e.a.pos.x, e.a.pos.y)?;
                 sound(g, "gem", 1.0, 1.0)?;
+                // The score it gave, floating up from where it was.
+                let overrides = Overrides {
+                    velocity: Some(Vec2::new(0.0, -40.0)),
+                    text: Some(format!("+{}", c.gem_score)),
+                    ..Overrides::default()
+                };
+                send(
+                    g,
+                    Command::Spawn {
+                        archetype: id(g.def(), "text"),
+                        pos: Vec2::new(e.a.pos.x, e.a.pos.y - 12.0),
+                        overrides,
+                    },
+                )?;
             }
         }
         let timers = g.events().timers.clone();

@@ -1,5 +1,6 @@
 //! Images reach the screen: a sprite sheet's pixels are drawn from the packed atlas, the frame
-//! a sprite names is the one shown, a rotated sprite is drawn rotated, and a tile map draws. A real window under
+//! a sprite names is the one shown, a rotated sprite is drawn rotated, a tile map draws, and a
+//! label's text is drawn in the world. A real window under
 //! Xvfb, read back pixel by pixel.
 
 mod support;
@@ -52,6 +53,9 @@ sprite = { image = "sheet", size = [160, 80] }
 [archetypes.blue]
 sprite = { image = "sheet", frame = 1, size = [60, 30] }
 
+[archetypes.sign]
+label = { text = "HELLO", size = 40, color = "#ff00ff" }
+
 [archetypes.wall]
 collider = { shape = "box", size = 8, layer = "ground", body = "static" }
 
@@ -63,6 +67,7 @@ place = [
   { archetype = "flat", at = [-200, -100] },
   { archetype = "turned", at = [200, -100] },
   { archetype = "blue", at = [0, 200] },
+  { archetype = "sign", at = [0, -250], text = "WORLD" },
 ]
 
 # Ten yellow tiles along the bottom, 40 x 20 units each; the middle gap holds the blue sprite.
@@ -143,6 +148,22 @@ fn sheet_frames_and_tiles_draw_and_a_rotated_sprite_draws_rotated() {
     assert!(
         (ty - (384.0 + 230.0 * 1.28)).abs() < 2.0,
         "along the bottom: {ty}"
+    );
+    // The sign's label, its own text ("WORLD") for the archetype's: magenta glyphs 40 units
+    // (51 pixels) high, centred 250 units up; smoothed edges count while clearly magenta.
+    let (mut lx, mut ly, mut ln) = (0.0, 0.0, 0usize);
+    for (i, p) in f.px.chunks(4).enumerate() {
+        if p[0] > 120 && p[2] > 120 && p[1] < 60 {
+            lx += (i as u32 % f.width) as f32;
+            ly += (i as u32 / f.width) as f32;
+            ln += 1;
+        }
+    }
+    let (lx, ly) = (lx / ln.max(1) as f32, ly / ln.max(1) as f32);
+    assert!(ln > 800, "the label is drawn: {ln} pixels");
+    assert!(
+        (lx - mid as f32).abs() < 12.0 && (ly - (384.0 - 250.0 * 1.28)).abs() < 12.0,
+        "({lx},{ly})"
     );
     let (bx, by, bn) = centroid(&f, BLUE, 0, f.width);
     // 60 x 30 units: about 77 x 38 pixels, centred 200 units below the middle.

@@ -11,8 +11,8 @@ use crate::symbols::Symbols;
 use crate::table::Table;
 use ludus_core::{
     AnimationDef, ArchetypeDef, AssetId, BehaviourDef, BehaviourKind, BodyKind, BoundsPolicy,
-    ColliderDef, CooldownDef, HealthDef, MotionDef, RotateMode, RotationDef, Shape, SpriteDef,
-    SpriteShape, Vec2,
+    ColliderDef, CooldownDef, HealthDef, LabelDef, MotionDef, RotateMode, RotationDef, Shape,
+    SpriteDef, SpriteShape, Vec2,
 };
 
 /// Cooldown slots are `u8`.
@@ -104,6 +104,22 @@ pub(crate) fn read(
         a.collider = collider(r, &c, sprite_size, t.has("sprite"), scope);
     }
     a.sprite = sprite;
+    if let Some(l) = t.table(r, "label") {
+        let text = l.text(r, "text").unwrap_or_default();
+        if text.len() > ludus_core::MAX_TEXT_BYTES {
+            let loc = l.loc_of("text").unwrap_or(l.loc);
+            r.error(
+                loc,
+                format!("a label holds at most {} bytes", ludus_core::MAX_TEXT_BYTES),
+            );
+        }
+        a.label = Some(LabelDef {
+            text,
+            size: l.f32(r, "size").unwrap_or(16.0),
+            color: l.color(r, "color").unwrap_or_default(),
+            offset: l.pair(r, "offset").unwrap_or_default(),
+        });
+    }
     if let Some(h) = t.table(r, "health") {
         a.health = Some(HealthDef {
             max: h

@@ -122,6 +122,10 @@ fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> 
     def.images = images.list;
     def.stress = read_stress(&mut r, &game, &archetypes);
     def.archetypes = archetypes.defs;
+    // `ludus.text` spawns `text`: the game's own, or the built-in one after the game's.
+    if def.archetype_id("text").is_none() {
+        def.archetypes.push(ludus_core::LabelDef::text_archetype());
+    }
     def.actions = actions.set;
     def.bindings = actions.bindings;
     def.tags = tags.names().map(str::to_string).collect();

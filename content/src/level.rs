@@ -30,6 +30,7 @@ struct RawPlace {
     health: Option<Loc>,
     color: Option<Loc>,
     size: Option<Loc>,
+    text: Option<Loc>,
 }
 
 struct RawSpawner {
@@ -109,6 +110,7 @@ pub(crate) fn read(
                 color: p.color(r, "color"),
                 lifetime: p.u32(r, "lifetime"),
                 size: p.pair(r, "size"),
+                text: p.text(r, "text"),
             };
             Some(RawPlace {
                 archetype: archetype?,
@@ -117,6 +119,7 @@ pub(crate) fn read(
                 health: p.key_loc("health"),
                 color: p.key_loc("color"),
                 size: p.key_loc("size"),
+                text: p.key_loc("text"),
             })
         })
         .collect();
@@ -213,6 +216,21 @@ impl RawLevel {
                 )
                 .help(format!(
                     "give `[archetypes.{}]` a `collider` table, or remove `size` here",
+                    a.name
+                ));
+            }
+            if let (Some(loc), Some(a)) = (p.text, a)
+                && a.label.is_none()
+            {
+                r.error(
+                    loc,
+                    format!(
+                        "archetype `{}` has no label whose text could be set",
+                        a.name
+                    ),
+                )
+                .help(format!(
+                    "give `[archetypes.{}]` a `label` table, or remove `text` here",
                     a.name
                 ));
             }

@@ -183,9 +183,9 @@ fn archetypes_resolve_across_files() {
     assert_eq!(
         names,
         [
-            "player", "drone", "shot", "wall", "ghost", "rock", "ship", "runner"
+            "player", "drone", "shot", "wall", "ghost", "rock", "ship", "runner", "text"
         ],
-        "game.toml first, then files"
+        "game.toml first, then files, then the built-in `text`"
     );
     let files: Vec<&str> = def.images.iter().map(|i| i.file.as_str()).collect();
     assert_eq!(files, ["images/ship.png"]);
@@ -668,4 +668,42 @@ legend = { "W" = { frame = 1, solid = "wall" }, "." = { frame = 3 } }
             (Vec2::new(28.0, 20.0), Some(Vec2::new(8.0, 8.0))),
         ]
     );
+}
+
+#[test]
+fn labels_and_the_text_archetype() {
+    let load = |toml: &str| {
+        let mut source = MemorySource::new();
+        source.insert("game.toml", toml.as_bytes().to_vec());
+        match load_game(&source) {
+            Ok(g) => g.def,
+            Err(d) => panic!("{}", d.render()),
+        }
+    };
+    let def = load(
+        r##"name = "Signs"
+[archetypes.sign]
+label = { text = "EXIT", size = 12, color = "#ff0000", offset = [0, -8] }
+[levels.main]
+place = [{ archetype = "sign", at = [0, 0], text = "IN" }]
+"##,
+    );
+    let sign = def.archetypes[0].label.as_ref().unwrap();
+    assert_eq!(
+        (sign.text.as_str(), sign.size, sign.color, sign.offset),
+        ("EXIT", 12.0, Color::rgb(255, 0, 0), Vec2::new(0.0, -8.0))
+    );
+    assert_eq!(
+        def.levels[0].placements[0].overrides.text.as_deref(),
+        Some("IN")
+    );
+    // No `text` of its own: the built-in one, after the game's archetypes.
+    assert_eq!(def.archetypes.len(), 2);
+    assert_eq!(def.archetypes[1], ludus_core::LabelDef::text_archetype());
+    // Its own `text`: kept, nothing added.
+    let own = load(
+        "name = \"Own\"\n[archetypes.text]\nlifetime = 5\nlabel = { size = 30 }\n[levels.main]\n",
+    );
+    assert_eq!(own.archetypes.len(), 1);
+    assert_eq!(own.archetypes[0].label.as_ref().unwrap().size, 30.0);
 }

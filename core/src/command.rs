@@ -201,6 +201,14 @@ impl Command {
                 if overrides.speed.is_some_and(|s| !s.is_finite()) {
                     return Err(CommandError::malformed("a spawn speed must be finite"));
                 }
+                if let Some(t) = &overrides.text
+                    && t.len() > MAX_TEXT_BYTES
+                {
+                    return Err(CommandError::malformed(format!(
+                        "a label's text must have at most {MAX_TEXT_BYTES} bytes, got {}",
+                        t.len()
+                    )));
+                }
             }
             Command::Teleport { pos, .. } => finite(*pos, "a teleport position")?,
             Command::Impulse { impulse, .. } => finite(*impulse, "an impulse")?,

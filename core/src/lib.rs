@@ -45,7 +45,7 @@ pub use def::{
     AiPolicy, Anchor, AnimationDef, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef,
     BehaviourKind, BodyKind, BoundsPolicy, CameraDef, ColliderDef, Constant, ControlDef,
     ControlKind, CooldownDef, EffectDef, EffectId, Filter, GameDef, HealthDef, HudLine, ImageDef,
-    LevelDef, Limits, MAX_LAYERS, MAX_TAGS, MotionDef, Overrides, PhysicsDef, Placement,
+    LabelDef, LevelDef, Limits, MAX_LAYERS, MAX_TAGS, MotionDef, Overrides, PhysicsDef, Placement,
     PlatformerDef, RotateMode, RotationDef, ScriptsDef, Shape, SolidRun, SoundDef, SoundId,
     SpawnerDef, SpriteDef, SpriteShape, StressDef, ThrustDef, TileMapDef, TriggerDef, TriggerOn,
     Wave, WindowDef, merge_solids,
@@ -82,7 +82,7 @@ pub use limits::Limit;
 pub use math::{Color, Rect, Vec2};
 pub use nav::{FlowField, FlowInput, NavDef};
 pub use outbox::{Outbox, OutboxStats, Presentation, PresentationRequest};
-pub use render::{Camera, Draw, Interpolation, RenderFrame};
+pub use render::{Camera, Draw, Interpolation, RenderFrame, TextDraw};
 pub use replay::{
     EntityValues, FORMAT_VERSION, MAGIC, MAX_DECODED_BYTES, MAX_RECORDED_NAME_BYTES,
     MAX_RECORDING_BYTES, MAX_SEGMENTS, Recording, RecordingError, RecordingHeader, Segment,

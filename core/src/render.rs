@@ -9,7 +9,7 @@
 use crate::def::{GameDef, SpriteShape, TileMapDef};
 use crate::math::{Color, Rect, Vec2, wrap_angle};
 use crate::world::components::{
-    Animation, CameraTarget, Identity, Position, PrevPosition, Rotation, Sprite,
+    Animation, CameraTarget, Identity, Label, Position, PrevPosition, Rotation, Sprite,
 };
 use crate::world::{SimWorld, WorldId};
 
@@ -53,6 +53,16 @@ pub struct Draw {
     pub seq: u64,
 }
 
+/// Text drawn in the world (above the sprites): the line's centre, its height, its colour.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextDraw {
+    pub pos: Vec2,
+    pub text: std::sync::Arc<str>,
+    pub size: f32,
+    pub color: Color,
+    pub seq: u64,
+}
+
 /// See the module documentation.
 #[derive(Clone, Debug)]
 pub struct RenderFrame {
@@ -61,6 +71,8 @@ pub struct RenderFrame {
     pub camera: Camera,
     pub background: Color,
     pub draws: Vec<Draw>,
+    /// Labels, in creation order (they share `capacity` with `draws`).
+    pub texts: Vec<TextDraw>,
     /// Draws that did not fit this frame.
     pub overflow: u64,
     capacity: usize,
@@ -76,6 +88,7 @@ impl RenderFrame {
             camera: Camera::default(),
             background: Color::BLACK,
             draws: Vec::with_capacity(capacity),
+            texts: Vec::new(),
             overflow: 0,
             capacity,
             focus: None,
@@ -95,6 +108,7 @@ impl RenderFrame {
         self.world = world.id();
         self.tick = world.tick();
         self.draws.clear();
+        self.texts.clear();
         self.overflow = 0;
         let level = world.level_def(def);
         self.background = level.map_or(Color::BLACK, |l| l.background);
@@ -150,6 +164,27 @@ impl RenderFrame {
             });
         }
 
+        for (id, t, prev, l) in world
+            .ecs()
+            .query::<(&Identity, &Position, &PrevPosition, &Label)>()
+            .iter()
+        {
+            if l.text.is_empty() {
+                continue;
+            }
+            if self.draws.len() + self.texts.len() >= self.capacity {
+                self.overflow += 1;
+                continue;
+            }
+            self.texts.push(TextDraw {
+                pos: place(t, prev) + l.offset,
+                text: l.text.clone(),
+                size: l.size,
+                color: l.color,
+                seq: id.seq,
+            });
+        }
+        self.texts.sort_unstable_by_key(|t| t.seq);
         let camera_def = level.map(|l| l.camera).unwrap_or_default();
         let followed = world
             .ecs()

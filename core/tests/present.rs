@@ -244,3 +244,72 @@ fn a_dead_zone_moves_the_view_only_as_far_as_it_must() {
     let expected: Vec<f32> = (1..=20).map(|t| (t as f32 - 10.0).max(1.0)).collect();
     assert_eq!(centers, expected);
 }
+
+#[test]
+fn labels_follow_their_entity_and_text_entities_carry_their_own_words() {
+    let mut def = sheet_game();
+    def.archetypes[0].velocity = Vec2::new(60.0, 0.0);
+    def.archetypes[0].label = Some(LabelDef {
+        text: "hero".into(),
+        size: 10.0,
+        color: Color::WHITE,
+        offset: Vec2::new(0.0, -20.0),
+    });
+    def.archetypes.push(LabelDef::text_archetype());
+    let text = ArchetypeId(def.archetypes.len() as u16 - 1);
+    let mut g = game(
+        def,
+        rules(move |stage, g| {
+            if stage == Stage::One && g.tick() == 2 {
+                g.send(Command::Spawn {
+                    archetype: text,
+                    pos: Vec2::new(5.0, 5.0),
+                    overrides: Overrides {
+                        text: Some("+5".into()),
+                        color: Some(Color::rgb(1, 2, 3)),
+                        ..Overrides::default()
+                    },
+                })
+                .map_err(CommandError::into_fault)?;
+                let long = "x".repeat(MAX_TEXT_BYTES + 1);
+                let refused = g
+                    .send(Command::Spawn {
+                        archetype: text,
+                        pos: Vec2::ZERO,
+                        overrides: Overrides {
+                            text: Some(long),
+                            ..Overrides::default()
+                        },
+                    })
+                    .unwrap_err();
+                assert!(
+                    refused.message.contains("at most 4096 bytes"),
+                    "{}",
+                    refused.message
+                );
+            }
+            Ok(())
+        }),
+    );
+    run(&mut g, 3);
+    let f = drawn(&g, Interpolation::Alpha(0.5));
+    let texts: Vec<(&str, Vec2, f32, Color)> = f
+        .texts
+        .iter()
+        .map(|t| (&*t.text, t.pos, t.size, t.color))
+        .collect();
+    // The hero moved 1 unit a tick: half-way from 2 to 3, 20 units up. The text entity, made
+    // at the end of tick 2, has not moved.
+    assert_eq!(
+        texts,
+        [
+            ("hero", Vec2::new(2.5, -20.0), 10.0, Color::WHITE),
+            ("+5", Vec2::new(5.0, 5.0), 16.0, Color::rgb(1, 2, 3)),
+        ]
+    );
+    // The built-in text lasts 60 ticks: made at the end of tick 2, gone at tick 62.
+    run(&mut g, 58);
+    assert_eq!(drawn(&g, Interpolation::Exact).texts.len(), 2);
+    run(&mut g, 1);
+    assert_eq!(drawn(&g, Interpolation::Exact).texts.len(), 1);
+}

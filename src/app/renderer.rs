@@ -8,9 +8,9 @@
 use crate::app::atlas::{self, Pixels};
 use crate::app::batch::{Batch, CIRCLE, Instance, RECT, TEXTURED, Tex, WHOLE, rgba};
 use crate::app::text::{Atlas, Face};
-use crate::app::ui::{Label, Ui};
+use crate::app::ui::Ui;
 use crate::runtime::particles::Particles;
-use ludus_core::{Camera, Filter, ImageDef, RenderFrame};
+use ludus_core::{Camera, Color, Filter, ImageDef, RenderFrame};
 use miniquad::*;
 
 #[repr(C)]
@@ -236,6 +236,14 @@ impl Renderer {
                 },
             );
         }
+        // Labels over everything else in the world, in the bundled font scaled to their size.
+        for t in &frame.texts {
+            let face = &self.atlas.body;
+            let k = t.size / face.line_height.max(1.0);
+            let width: f32 = t.text.chars().map(|c| face.glyph(c).advance * k).sum();
+            let at = (t.pos.x - width / 2.0, t.pos.y - t.size / 2.0, k);
+            Self::layout(&mut self.batch, face, &self.atlas, &t.text, at, t.color);
+        }
         let world = Self::world_transform(&frame.camera, w, h);
         self.flush(ctx, world);
 
@@ -273,18 +281,33 @@ impl Renderer {
             } else {
                 &self.atlas.body
             };
-            Self::layout(&mut self.batch, face, &self.atlas, label);
+            let at = (label.x, label.y, label.scale);
+            Self::layout(
+                &mut self.batch,
+                face,
+                &self.atlas,
+                &label.text,
+                at,
+                label.color,
+            );
         }
         self.flush(ctx, screen);
         ctx.end_render_pass();
     }
 
-    fn layout(out: &mut Batch, face: &Face, atlas: &Atlas, label: &Label) {
+    /// Glyph quads of `text` with its top-left at `(x, y)`, glyphs scaled by `k`.
+    fn layout(
+        out: &mut Batch,
+        face: &Face,
+        atlas: &Atlas,
+        text: &str,
+        (x, y, k): (f32, f32, f32),
+        color: Color,
+    ) {
         let (aw, ah) = (atlas.width as f32, atlas.height as f32);
-        let k = label.scale;
-        let mut pen = label.x;
-        let baseline = label.y + face.ascent * k;
-        for c in label.text.chars() {
+        let mut pen = x;
+        let baseline = y + face.ascent * k;
+        for c in text.chars() {
             let g = face.glyph(c);
             if g.w > 0 && g.h > 0 {
                 let (gw, gh) = (g.w as f32, g.h as f32);
@@ -298,7 +321,7 @@ impl Renderer {
                         ],
                         size: [gw * k, gh * k],
                         uv: [g.x as f32 / aw, g.y as f32 / ah, gw / aw, gh / ah],
-                        color: rgba(label.color),
+                        color: rgba(color),
                         kind: TEXTURED,
                     },
                 );

@@ -63,7 +63,14 @@ pub fn check(dir: &Path) -> i32 {
     println!(
         "{}: ok ({}, {}, {}{warned}, content hash {:016x})",
         dir.display(),
-        count(def.archetypes.len(), "archetype"),
+        // The game's own: not the built-in `text` added after them.
+        count(
+            def.archetypes.len()
+                - usize::from(
+                    def.archetypes.last() == Some(&ludus_core::LabelDef::text_archetype())
+                ),
+            "archetype",
+        ),
         count(def.levels.len(), "level"),
         count(project.scripts.len(), "script"),
         def.content_hash

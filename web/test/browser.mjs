@@ -7,8 +7,10 @@
 // the same sources. Headless Chromium (/usr/bin/chromium, or $CHROMIUM) loads the pages; any
 // console error, page error or failed request fails the test. Then, for swarm:
 //
-// 1. the live game draws (the canvas has several colours, the player's #4cc9f0 among them),
-//    keyboard input moves the player, and sound starts only with the first gesture;
+// 1. the live game draws (the canvas has several colours, the player's sprite sheet, the
+//    pillars' image and the floor's tile map among them), keyboard input moves the player,
+//    and sound starts only with the first gesture (the game's WAV and OGG Vorbis sound files
+//    are decoded when it starts: a failure would be a console error);
 // 2. a headless run in the page (window.ludus.sim) with scripted input equals
 //    `ludus sim GAME_DIR --input FILE --ticks N`: summary and every tick's state hash;
 // 3. a recording made in the page replays natively with `ludus replay`, and a native
@@ -49,7 +51,8 @@ mkdirSync(artifacts, { recursive: true });
 
 const TICKS = 600;
 const PLAYER = [0x4c, 0xc9, 0xf0];
-const WALL = [0x2b, 0x30, 0x44]; // the arena's obstacles: the camera follows the player
+const WALL = [0x31, 0x37, 0x4e]; // the lit half of the pillars' image: the camera follows the player
+const FLOOR = [0x15, 0x1a, 0x28]; // the arena's floor tiles (examples/make_assets.py)
 const FAULT = [255, 110, 110]; // the fault screen's title (src/app.rs)
 const failures = [];
 function check(ok, what, detail = "") {
@@ -133,7 +136,7 @@ async function open(label, init, address = url) {
 // colours; how many pixels lie within 2 of the player's colour and of the fault title's, and
 // where the obstacles' colour is on average (its centroid).
 async function analyse(page, png) {
-  return page.evaluate(async ([b64, player, wall, fault]) => {
+  return page.evaluate(async ([b64, player, wall, fault, floorColour]) => {
     const img = new Image();
     img.src = "data:image/png;base64," + b64;
     await img.decode();
@@ -146,18 +149,20 @@ async function analyse(page, png) {
     const near = (i, c) => Math.abs(data[i] - c[0]) <= 2 && Math.abs(data[i + 1] - c[1]) <= 2 &&
       Math.abs(data[i + 2] - c[2]) <= 2;
     const colours = new Set();
-    let n = 0, walls = 0, sx = 0, red = 0;
+    let n = 0, walls = 0, sx = 0, red = 0, floor = 0;
     for (let i = 0; i < data.length; i += 4) {
       colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
       if (near(i, player)) n++;
       if (near(i, fault)) red++;
+      if (Math.abs(data[i] - floorColour[0]) <= 4 && Math.abs(data[i + 1] - floorColour[1]) <= 4 &&
+        Math.abs(data[i + 2] - floorColour[2]) <= 4) floor++;
       if (near(i, wall)) {
         walls++;
         sx += (i / 4) % img.width;
       }
     }
-    return { colours: colours.size, player: n, walls, wallX: walls ? sx / walls : NaN, fault: red };
-  }, [png.toString("base64"), PLAYER, WALL, FAULT]);
+    return { pixels: data.length / 4, colours: colours.size, player: n, walls, wallX: walls ? sx / walls : NaN, fault: red, floor };
+  }, [png.toString("base64"), PLAYER, WALL, FAULT, FLOOR]);
 }
 
 const canvasShot = (page) => page.locator("#glcanvas").screenshot();
@@ -183,7 +188,9 @@ try {
   writeFileSync(join(artifacts, "canvas-after-d.png"), moved);
   const a = await analyse(page, shot);
   check(a.colours >= 4, "the canvas is not blank", `${a.colours} distinct colours`);
-  check(a.player > 20, "the player's colour #4cc9f0 is on the canvas", `${a.player} pixels`);
+  check(a.player > 20, "the player's sprite sheet (#4cc9f0) is on the canvas", `${a.player} pixels`);
+  check(a.floor > a.pixels / 4, "the floor's tile map is on the canvas", `${a.floor} of ${a.pixels} pixels`);
+  check(a.walls > 100, "the pillars' image is on the canvas", `${a.walls} pixels`);
   const after = await analyse(page, moved);
   // Holding D moves the player right: the view follows it, so the obstacles move left.
   check(after.player > 20 && after.wallX < a.wallX - 10, "keyboard input reaches the live game",

@@ -34,6 +34,7 @@ pub(crate) static ARCHETYPE: TableSchema = TableSchema {
         key("health", Ty::Table(&HEALTH), Dflt::Unset, "", "Hit points.", "health = { max = 3 }"),
         key("behaviour", Ty::Table(&BEHAVIOUR), Dflt::Unset, "", "A built-in AI behaviour.", "behaviour = { kind = \"chase\", target = [\"player\"] }"),
         key("control", Ty::Table(&CONTROL), Dflt::Unset, "", "Player control.", "[archetypes.ship.control]"),
+        key("label", Ty::Table(&LABEL), Dflt::Unset, "", "Text drawn with it.", "label = { text = \"BOSS\", offset = [0, -30] }"),
         key("animations", Ty::Named(&ANIMATION), Dflt::Empty, "", "Sequences of its sprite's frames; the first plays from spawn, `ludus.animate(id, name)` switches.", "[archetypes.hero.animations.run]"),
     ],
 };
@@ -51,6 +52,21 @@ pub(crate) static SPRITE: TableSchema = TableSchema {
         key("color", Ty::Color, Dflt::Str("white"), "", "Fill colour (tints an image).", "color = \"#4cc9f0\""),
         key("layer", int(-32_768, 32_767), Dflt::Int(0), "", "Draw layer.", "layer = 2"),
         key("depth", number(-COORD_MAX, COORD_MAX), Dflt::Num(0.0), "", "Draw order inside a layer.", "depth = 0.5"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static LABEL: TableSchema = TableSchema {
+    title: "[archetypes.NAME.label]",
+    doc: "Text drawn in the world with the entity, above every sprite, in the bundled font, \
+          centred on the entity plus `offset`. An archetype named `text` with a label is what \
+          `ludus.text` spawns (a game without one gets a built-in `text`: white, 16 units high, \
+          lasting 60 ticks).",
+    keys: &[
+        key("text", Ty::Text, Dflt::Str(""), "", "The text (`[[place]]` and `ludus.text` may give each entity its own; at most 4096 bytes).", "text = \"BOSS\""),
+        key("size", positive(SIZE_MAX), Dflt::Num(16.0), "world units", "Height of a line.", "size = 12"),
+        key("color", Ty::Color, Dflt::Str("white"), "", "Colour.", "color = \"#ffd166\""),
+        key("offset", Ty::Pair { min: -COORD_MAX, max: COORD_MAX, above_min: false, form: "[x, y]" }, Dflt::Pair(0.0, 0.0), "world units", "Where the text is centred, from the entity's position.", "offset = [0, -24]"),
     ],
 };
 

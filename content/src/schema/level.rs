@@ -89,6 +89,7 @@ pub(crate) static PLACE: TableSchema = TableSchema {
         key("color", Ty::Color, Dflt::Doc("the archetype's"), "", "Sprite colour (the archetype needs a `sprite`).", "color = \"red\""),
         key("lifetime", int(1, TICKS_MAX), Dflt::Doc("the archetype's"), "ticks", "Ticks until it expires.", "lifetime = 600"),
         key("size", Ty::Pair { min: 0.0, max: SIZE_MAX, above_min: true, form: "[w, h]" }, Dflt::Doc("the archetype's"), "world units", "A box collider of this size instead of the archetype's shape (the archetype needs a collider); a sprite is drawn at this size too.", "size = [200, 20]"),
+        key("text", Ty::Text, Dflt::Doc("the archetype's"), "", "The label's text (the archetype needs a `label`).", "text = \"EXIT\""),
     ],
 };
 

@@ -34,6 +34,37 @@ pub struct ArchetypeDef {
     pub rotation: Option<RotationDef>,
     /// Animations of its sprite's frames; the first plays from spawn.
     pub animations: Vec<AnimationDef>,
+    /// Text drawn with it.
+    pub label: Option<LabelDef>,
+}
+
+/// Text an entity carries, drawn in the world above the sprites, centred on the entity plus
+/// `offset`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LabelDef {
+    pub text: String,
+    /// Height of a line in world units.
+    pub size: f32,
+    pub color: Color,
+    pub offset: Vec2,
+}
+
+impl LabelDef {
+    /// The built-in archetype `ludus.text` spawns when a game declares no `text` archetype:
+    /// white 16-unit text that lasts a second at 60 Hz.
+    pub fn text_archetype() -> ArchetypeDef {
+        ArchetypeDef {
+            name: "text".into(),
+            lifetime: Some(60),
+            label: Some(LabelDef {
+                text: String::new(),
+                size: 16.0,
+                color: Color::WHITE,
+                offset: Vec2::ZERO,
+            }),
+            ..ArchetypeDef::default()
+        }
+    }
 }
 
 /// What happens at the level's bounds.

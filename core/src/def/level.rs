@@ -80,6 +80,8 @@ pub struct Overrides {
     pub lifetime: Option<u32>,
     /// A box collider of this size instead of the archetype's shape, and the sprite's size.
     pub size: Option<Vec2>,
+    /// The label's text instead of the archetype's.
+    pub text: Option<String>,
 }
 
 /// Periodic spawning, decided in the tick.

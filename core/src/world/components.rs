@@ -131,6 +131,15 @@ pub struct Animation {
     pub since: u64,
 }
 
+/// Text drawn with the entity (see [`crate::LabelDef`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Label {
+    pub text: std::sync::Arc<str>,
+    pub size: f32,
+    pub color: crate::math::Color,
+    pub offset: Vec2,
+}
+
 /// Marks the entity the camera follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CameraTarget;

@@ -153,6 +153,7 @@ optional! {
     fixed: StaticBody,
     footing: Footing,
     animation: Animation,
+    label: Label,
 }
 
 impl NewEntity {
@@ -257,6 +258,12 @@ impl NewEntity {
             animation: (!a.animations.is_empty()).then_some(Animation {
                 slot: 0,
                 since: tick,
+            }),
+            label: a.label.as_ref().map(|l| Label {
+                text: overrides.text.as_deref().unwrap_or(&l.text).into(),
+                size: l.size,
+                color: overrides.color.unwrap_or(l.color),
+                offset: l.offset,
             }),
         })
     }
@@ -462,6 +469,12 @@ mod tests {
                 fps: 4.0,
                 looping: true,
             }],
+            label: Some(crate::def::LabelDef {
+                text: "full".into(),
+                size: 8.0,
+                color: Color::WHITE,
+                offset: Vec2::new(0.0, -4.0),
+            }),
         };
         let plain = ArchetypeDef {
             name: "plain".into(),
@@ -502,6 +515,7 @@ mod tests {
                             e.get::<&BoundsRule>().map(|c| *c),
                             e.has::<CameraTarget>(),
                             e.get::<&Animation>().map(|c| *c),
+                            e.get::<&Label>().map(|c| Label::clone(&c)),
                             e.component_types().count(),
                         ),
                     )

@@ -33,6 +33,8 @@ function on_trigger_enter(events)
       ludus.add_score(C.gem_score)
       ludus.effect("gem", e.ax, e.ay)
       ludus.sound("gem")
+      -- The score it gave, floating up from where it was.
+      ludus.text(e.ax, e.ay - 12, "+" .. C.gem_score, { vy = -40 })
     end
   end
 end

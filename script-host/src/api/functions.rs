@@ -183,6 +183,24 @@ api! {
         };
         Ok(g.send(command)?.unwrap_or(0) as i64)
     }
+    /// short-lived text in the world: an entity of archetype `text` at (x, y) whose label reads `text` (the built-in `text` is white, 16 units high and lasts 60 ticks; declare `[archetypes.text]` with a `label` to change that); returns its id. `opts` as for `spawn`, e.g. `vy` to float it up, `color`, `lifetime`
+    call text: Command, "text(x, y, text [, opts])", |lua, g, args: (Value, Value, Value, Value)| -> i64 {
+        let def = g.def();
+        let Some(archetype) = def.archetype_id("text") else {
+            return Err("the game has no `text` archetype".to_string().into());
+        };
+        if def.archetype(archetype).is_some_and(|a| a.label.is_none()) {
+            return Err("archetype `text` has no `label` to show the text with".to_string().into());
+        }
+        let mut overrides = spawn_overrides(&args.3)?;
+        overrides.text = Some(text(&args.2, "text")?);
+        let command = Command::Spawn {
+            archetype,
+            pos: vec2(&args.0, &args.1, ("x", "y"))?,
+            overrides,
+        };
+        Ok(g.send(command)?.unwrap_or(0) as i64)
+    }
     /// destroy at the end of the tick; later commands naming it this tick are discarded
     command destroy: "destroy(id)", |lua, g, args: Value| {
         Command::Destroy(entity(&args, "entity")?)
