@@ -313,3 +313,36 @@ fn labels_follow_their_entity_and_text_entities_carry_their_own_words() {
     run(&mut g, 1);
     assert_eq!(drawn(&g, Interpolation::Exact).texts.len(), 1);
 }
+
+#[test]
+fn a_million_tile_map_draws_only_what_the_camera_sees() {
+    let mut def = sheet_game();
+    // 1000 x 1000 tiles of 16 units; a 320 x 240 view at the map's middle.
+    let (cols, rows) = (1000u32, 1000u32);
+    def.levels[0].camera.view = Vec2::new(320.0, 240.0);
+    def.levels[0].bounds = Rect::new(Vec2::ZERO, Vec2::new(16_000.0, 16_000.0));
+    def.levels[0].tilemap = Some(TileMapDef {
+        image: AssetId(0),
+        tile: Vec2::new(16.0, 16.0),
+        origin: Vec2::ZERO,
+        columns: cols,
+        rows,
+        cells: (0..cols * rows).map(|i| (i % 7) as u16 + 1).collect(),
+        layer: -1,
+    });
+    let mut g = game(def, Box::new(NoConsequences));
+    run(&mut g, 1);
+    let mut f = RenderFrame::with_capacity(4096);
+    f.extract(g.world(), g.def(), Interpolation::Exact);
+    assert_eq!(f.overflow, 0);
+    let tiles: Vec<&Draw> = f.draws.iter().filter(|d| d.layer == -1).collect();
+    // The view (7840..8160 x 7880..8120) and a margin of a tile: columns 489..511 and rows
+    // 491..509 of the million.
+    assert_eq!(tiles.len(), 22 * 18, "{}", tiles.len());
+    assert!(tiles.iter().all(|d| {
+        (d.pos.x - 8000.0).abs() <= 160.0 + 32.0 && (d.pos.y - 8000.0).abs() <= 120.0 + 32.0
+    }));
+    // Tiles come first: they are on a lower layer than the sprites.
+    assert_eq!(f.draws[0].layer, -1);
+    assert_eq!(f.draws.len(), tiles.len() + 2);
+}
