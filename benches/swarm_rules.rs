@@ -177,6 +177,8 @@ impl Consequences for SwarmRules {
             })
             .map_err(CommandError::into_fault)?;
             send(g, Command::SetVar("hp".into(), Var::Num(6.0)))?;
+            let theme = g.def().music_id("theme").expect("the swarm has a theme");
+            send(g, Command::Music(Some(theme)))?;
         }
         let actions = g.events().actions.clone();
         for e in actions {

@@ -229,7 +229,7 @@ def sound(game, name, seconds, voice, ogg=False):
     wav = os.path.join(out, name + ".wav")
     write_wav(wav, samples)
     if ogg:
-        subprocess.run(["oggenc", "-Q", "-q", "4", "-o", os.path.join(out, name + ".ogg"), wav],
+        subprocess.run(["oggenc", "-Q", "-q", "4", "-s", "1", "-o", os.path.join(out, name + ".ogg"), wav],
                        check=True)
         os.remove(wav)
 
@@ -266,6 +266,22 @@ def fanfare(t):
     return 0.6 * math.tanh(v)
 
 
+def theme(t):
+    # Eight bars of a minor arpeggio over a pulsing bass at 120 beats a minute, 16 s, ending
+    # where it starts so it loops without a seam.
+    beat = 0.5
+    roots = [110.0, 110.0, 87.31, 87.31, 98.0, 98.0, 82.41, 82.41]  # A, F, G, E
+    bar = int(t / (4 * beat)) % 8
+    root = roots[bar]
+    step = int(t / (beat / 2)) % 8
+    arp = root * 2 * [1, 1.5, 2, 2.4, 3, 2.4, 2, 1.5][step]
+    u = t % (beat / 2)
+    lead = math.exp(-u * 10) * (1 if math.sin(2 * math.pi * arp * t) > 0 else -1) * 0.18
+    v = t % beat
+    bass = math.exp(-v * 4) * math.sin(2 * math.pi * root * t) * 0.45
+    return math.tanh(lead + bass)
+
+
 def main():
     sheet("swarm", "player", 48, 4, player)
     sheet("swarm", "grunt", 40, 4, grunt)
@@ -279,6 +295,7 @@ def main():
     sound("swarm", "hit", 0.12, hit)
     sound("swarm", "gem", 0.45, chime)
     sound("swarm", "wave", 0.7, fanfare, ogg=True)
+    sound("swarm", "theme", 16.0, theme, ogg=True)
 
 
 if __name__ == "__main__":

@@ -88,6 +88,7 @@ fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> 
     let actions = actions::read(&mut r, &game);
     def.effects = presentation::effects(&mut r, &game);
     def.sounds = presentation::sounds(&mut r, &game, &mut files);
+    def.music = presentation::music(&mut r, &game, &mut files);
     let lists = FileLists::read(&mut r, &game, script_paths);
     let scope = Scope {
         tags: &tags,

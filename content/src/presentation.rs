@@ -1,4 +1,5 @@
-//! `[effects.NAME]` and `[sounds.NAME]`: what scripts can ask presentation for, by name.
+//! `[effects.NAME]`, `[sounds.NAME]` and `[music.NAME]`: what scripts can ask presentation
+//! for, by name.
 //!
 //! Defaults come from the schema; a value that fails its check has been reported, so what
 //! stands in for it here never reaches a `GameDef`.
@@ -78,6 +79,36 @@ pub(crate) fn sounds(r: &mut Report, root: &Table<'_, '_>, files: &mut Files<'_>
             duration: t.f32(r, "duration").unwrap_or_default(),
             volume: t.f32(r, "volume").unwrap_or_default(),
             name: name.name,
+        });
+    }
+    out
+}
+
+/// `[music.NAME]`: tracks, each a sound file.
+pub(crate) fn music(r: &mut Report, root: &Table<'_, '_>, files: &mut Files<'_>) -> Vec<SoundDef> {
+    let mut out = Vec::new();
+    for (name, t) in root.named(r, "music", "track") {
+        if out.len() == MAX_NAMED {
+            r.error(
+                name.loc,
+                format!("a game may declare at most {MAX_NAMED} tracks"),
+            );
+            break;
+        }
+        let file =
+            t.path(r, "file")
+                .and_then(|f| match files.read_listed(r, &f, FileKind::Sound) {
+                    Some(Read::Sound) => Some(f.name),
+                    _ => None,
+                });
+        out.push(SoundDef {
+            name: name.name,
+            file,
+            wave: Wave::Sine,
+            freq: 0.0,
+            freq_end: 0.0,
+            duration: 0.0,
+            volume: t.f32(r, "volume").unwrap_or_default(),
         });
     }
     out

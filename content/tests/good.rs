@@ -707,3 +707,31 @@ place = [{ archetype = "sign", at = [0, 0], text = "IN" }]
     assert_eq!(own.archetypes.len(), 1);
     assert_eq!(own.archetypes[0].label.as_ref().unwrap().size, 30.0);
 }
+
+#[test]
+fn music_tracks_are_sound_files() {
+    let mut source = MemorySource::new();
+    source.insert(
+        "game.toml",
+        b"name = \"Tunes\"\n[music.theme]\nfile = \"theme.wav\"\nvolume = 0.3\n[levels.main]\n"
+            .to_vec(),
+    );
+    // A 16-bit mono WAV header with four samples.
+    let mut wav = b"RIFF\0\0\0\0WAVEfmt \x10\0\0\0\x01\0\x01\0\x22\x56\0\0\x44\xac\0\0\x02\0\x10\0data\x08\0\0\0".to_vec();
+    wav.extend_from_slice(&[0; 8]);
+    source.insert("theme.wav", wav);
+    let def = match load_game(&source) {
+        Ok(g) => g.def,
+        Err(d) => panic!("{}", d.render()),
+    };
+    assert_eq!(def.music.len(), 1);
+    assert_eq!(
+        (
+            def.music[0].name.as_str(),
+            def.music[0].file.as_deref(),
+            def.music[0].volume
+        ),
+        ("theme", Some("theme.wav"), 0.3)
+    );
+    assert_eq!(def.music_id("theme").map(|m| m.0), Some(0));
+}

@@ -6,7 +6,7 @@
 //! Commit. Timers are scheduled and cancelled at once, so a cancellation suppresses a timer that
 //! is due later in the same stage.
 
-use crate::def::{ArchetypeId, EffectId, GameDef, Overrides, SoundId};
+use crate::def::{ArchetypeId, EffectId, GameDef, MusicId, Overrides, SoundId};
 use crate::fault::{Fault, FaultKind};
 use crate::math::{Color, Vec2};
 use crate::var::Var;
@@ -76,6 +76,8 @@ pub enum Command {
     CameraShake { strength: f32, ticks: u32 },
     /// Set the camera's zoom (1: the level's view).
     CameraZoom(f32),
+    /// Loop a music track in place of the one playing (`None`: stop the music).
+    Music(Option<MusicId>),
     /// Switch to level `n` (an index into the game's levels) after this tick; the score, the
     /// game variables and the scripts' state are kept.
     LoadLevel(usize),
@@ -142,6 +144,7 @@ impl Command {
             | Command::GameOver(_)
             | Command::CameraShake { .. }
             | Command::CameraZoom(_)
+            | Command::Music(_)
             | Command::LoadLevel(_) => None,
         }
     }
@@ -226,6 +229,9 @@ impl Command {
                 return Err(CommandError::malformed(format!(
                     "a shake's strength must be a finite number, not negative, got {strength}"
                 )));
+            }
+            Command::Music(Some(m)) if def.music.get(m.0 as usize).is_none() => {
+                return Err(CommandError::malformed(format!("unknown music id {}", m.0)));
             }
             Command::CameraZoom(z) => {
                 let (lo, hi) = crate::world::camera::CameraState::ZOOM;

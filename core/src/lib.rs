@@ -45,10 +45,10 @@ pub use def::{
     AiPolicy, Anchor, AnimationDef, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef,
     BehaviourKind, BodyKind, BoundsPolicy, CameraDef, ColliderDef, Constant, ControlDef,
     ControlKind, CooldownDef, EffectDef, EffectId, Filter, GameDef, HealthDef, HudLine, ImageDef,
-    LabelDef, LevelDef, Limits, MAX_LAYERS, MAX_TAGS, MotionDef, Overrides, PhysicsDef, Placement,
-    PlatformerDef, RotateMode, RotationDef, ScriptsDef, Shape, SolidRun, SoundDef, SoundId,
-    SpawnerDef, SpriteDef, SpriteShape, StressDef, ThrustDef, TileMapDef, TriggerDef, TriggerOn,
-    Wave, WindowDef, merge_solids,
+    LabelDef, LevelDef, Limits, MAX_LAYERS, MAX_TAGS, MotionDef, MusicId, Overrides, PhysicsDef,
+    Placement, PlatformerDef, RotateMode, RotationDef, ScriptsDef, Shape, SolidRun, SoundDef,
+    SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef, ThrustDef, TileMapDef, TriggerDef,
+    TriggerOn, Wave, WindowDef, merge_solids,
 };
 pub use event::{
     ActionEvent, ContactEvent, ContactPhase, DamageEvent, EventKind, Events, ExpireEvent,

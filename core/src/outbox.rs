@@ -12,7 +12,7 @@
 //!   copied anchor data, so presentation never looks up an entity that may be gone. Level
 //!   activation clears records of the old world.
 
-use crate::def::{EffectId, SoundId};
+use crate::def::{EffectId, MusicId, SoundId};
 use crate::math::{Color, Vec2};
 use crate::world::ids::WorldId;
 use std::collections::VecDeque;
@@ -30,6 +30,8 @@ pub enum Presentation {
         volume: f32,
         pitch: f32,
     },
+    /// Loop this track from its start, in place of the one playing (`None`: silence).
+    Music(Option<MusicId>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

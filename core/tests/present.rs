@@ -346,3 +346,53 @@ fn a_million_tile_map_draws_only_what_the_camera_sees() {
     assert_eq!(f.draws[0].layer, -1);
     assert_eq!(f.draws.len(), tiles.len() + 2);
 }
+
+#[test]
+fn music_requests_reach_presentation_once_in_order() {
+    let mut def = sheet_game();
+    let track = SoundDef {
+        name: "theme".into(),
+        file: Some("theme.ogg".into()),
+        wave: Wave::Sine,
+        freq: 0.0,
+        freq_end: 0.0,
+        duration: 0.0,
+        volume: 0.5,
+    };
+    def.music = vec![track];
+    let mut g = game(
+        def,
+        rules(|stage, g| {
+            let theme = g.def().music_id("theme");
+            match (stage, g.tick()) {
+                (Stage::One, 2) => {
+                    g.send(Command::Music(theme))
+                        .map_err(CommandError::into_fault)?;
+                    let bad = g.send(Command::Music(Some(MusicId(7)))).unwrap_err();
+                    assert_eq!(bad.message, "unknown music id 7");
+                }
+                (Stage::One, 4) => {
+                    g.send(Command::Music(None))
+                        .map_err(CommandError::into_fault)?;
+                }
+                _ => {}
+            }
+            Ok(())
+        }),
+    );
+    run(&mut g, 5);
+    let music: Vec<(u64, Presentation)> = g
+        .outbox()
+        .drain()
+        .map(|r| (r.tick, r.what))
+        .filter(|(_, w)| matches!(w, Presentation::Music(_)))
+        .collect();
+    assert_eq!(
+        music,
+        [
+            (2, Presentation::Music(Some(MusicId(0)))),
+            (4, Presentation::Music(None))
+        ]
+    );
+    assert!(g.outbox().drain().next().is_none(), "delivered once");
+}

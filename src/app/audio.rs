@@ -8,13 +8,34 @@
 
 use crate::platform::{OPEN_SOUND_ON_GESTURE, SAMPLE_RATE, SoundOutput};
 use crate::runtime::SoundCue;
-use ludus_core::{SoundDef, Wave};
+use ludus_core::{MusicId, SoundDef, Wave};
 
 const RATE: u32 = SAMPLE_RATE;
 
 /// The output's cache key of a sound at a pitch (to the hundredth).
 fn key(sound: u16, pitch: f32) -> u64 {
     (u64::from(sound) << 32) | u64::from((pitch * 100.0).round() as u32)
+}
+
+/// Each sound's file decoded to the output's samples (`None`: a tone, or a file that cannot be
+/// decoded, reported once and then silent).
+fn decode_all(defs: &[SoundDef], files: &[Option<Vec<u8>>]) -> Vec<Option<Vec<i16>>> {
+    defs.iter()
+        .enumerate()
+        .map(|(i, def)| {
+            let bytes = files.get(i)?.as_deref()?;
+            match ludus_content::decode_sound(bytes) {
+                Ok(pcm) => Some(mono(&pcm)),
+                Err(e) => {
+                    crate::platform::error(&format!(
+                        "ludus: `{}` cannot be decoded, it stays silent: {e}",
+                        def.name
+                    ));
+                    None
+                }
+            }
+        })
+        .collect()
 }
 
 /// A decoded sound file as the output's samples: mono, at [`RATE`].
@@ -101,6 +122,10 @@ pub struct Audio {
     /// Each sound file decoded (mono, at the output's rate); `None` for tones and files that
     /// could not be decoded (reported once, then silent).
     decoded: Vec<Option<Vec<i16>>>,
+    /// Each music track decoded like a sound file, and its volume.
+    tracks: Vec<Option<(Vec<i16>, f32)>>,
+    /// The track playing (or asked for while the output waits for a gesture).
+    playing: Option<u16>,
     /// Cues received (played or not), for diagnostics.
     pub cues: u64,
 }
@@ -114,29 +139,51 @@ impl Audio {
         } else {
             None
         };
-        let decoded = defs
-            .iter()
-            .enumerate()
-            .map(|(i, def)| {
-                let bytes = files.get(i)?.as_deref()?;
-                match ludus_content::decode_sound(bytes) {
-                    Ok(pcm) => Some(mono(&pcm)),
-                    Err(e) => {
-                        crate::platform::error(&format!(
-                            "ludus: sound `{}` cannot be decoded, it stays silent: {e}",
-                            def.name
-                        ));
-                        None
-                    }
-                }
-            })
-            .collect();
+        // Sound off: nothing to decode.
+        let decoded = if wanted {
+            decode_all(defs, files)
+        } else {
+            vec![None; defs.len()]
+        };
         Audio {
             backend,
             deferred: wanted && OPEN_SOUND_ON_GESTURE,
             defs: defs.to_vec(),
             decoded,
+            tracks: Vec::new(),
+            playing: None,
             cues: 0,
+        }
+    }
+
+    /// The game's music tracks and their files' bytes by id.
+    pub fn set_music(&mut self, defs: &[SoundDef], files: &[Option<Vec<u8>>]) {
+        if self.backend.is_none() && !self.deferred {
+            return;
+        }
+        self.tracks = decode_all(defs, files)
+            .into_iter()
+            .zip(defs)
+            .map(|(d, def)| d.map(|s| (s, def.volume.clamp(0.0, 1.0))))
+            .collect();
+    }
+
+    /// Loops `track` from its start in place of the one playing; `None` stops the music.
+    pub fn music(&mut self, track: Option<MusicId>) {
+        self.playing = track.map(|t| t.0);
+        self.start_music();
+    }
+
+    fn start_music(&mut self) {
+        let Some(backend) = &mut self.backend else {
+            return;
+        };
+        match self
+            .playing
+            .and_then(|t| self.tracks.get(t as usize)?.as_ref())
+        {
+            Some((samples, volume)) => backend.play_music(samples, *volume),
+            None => backend.stop_music(),
         }
     }
 
@@ -156,6 +203,10 @@ impl Audio {
                 let decoded = self.decoded.get(i).and_then(Option::as_deref);
                 b.prepare(key(i as u16, 1.0), &sound_samples(def, decoded, 1.0));
             }
+        }
+        // Music asked for before the gesture starts now.
+        if self.playing.is_some() {
+            self.start_music();
         }
     }
 

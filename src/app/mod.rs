@@ -70,7 +70,8 @@ impl App {
         let pixels = runner.images();
         let images = (runner.def().images.as_slice(), pixels.as_slice());
         let renderer = Renderer::new(ctx.as_mut(), images, window::dpi_scale());
-        let audio = Audio::new(&runner.def().sounds, runner.sound_files());
+        let mut audio = Audio::new(&runner.def().sounds, runner.sound_files());
+        audio.set_music(&runner.def().music, runner.music_files());
         let watcher = options
             .watch
             .as_ref()
@@ -145,6 +146,9 @@ impl EventHandler for App {
         }
         for cue in self.runner.take_sounds() {
             self.audio.play(cue);
+        }
+        if let Some(track) = self.runner.take_music() {
+            self.audio.music(track);
         }
         let (w, h) = window::screen_size();
         let screen = ui::Screen {

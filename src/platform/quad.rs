@@ -7,6 +7,8 @@ use std::collections::HashMap;
 pub struct Output {
     ctx: quad_snd::AudioContext,
     cache: HashMap<u64, quad_snd::Sound>,
+    /// The music track looping.
+    music: Option<quad_snd::Sound>,
 }
 
 impl Output {
@@ -18,6 +20,7 @@ impl Output {
         Some(Output {
             ctx: quad_snd::AudioContext::new(),
             cache: HashMap::new(),
+            music: None,
         })
     }
 
@@ -41,6 +44,30 @@ impl Output {
                 volume,
             },
         );
+    }
+}
+
+impl Output {
+    /// Loops `pcm` from its start in place of the music playing.
+    pub fn play_music(&mut self, pcm: &[i16], volume: f32) {
+        self.stop_music();
+        let sound = quad_snd::Sound::load(&self.ctx, &wav(pcm));
+        sound.play(
+            &self.ctx,
+            quad_snd::PlaySoundParams {
+                looped: true,
+                volume,
+            },
+        );
+        self.music = Some(sound);
+    }
+
+    /// Stops the music.
+    pub fn stop_music(&mut self) {
+        if let Some(m) = self.music.take() {
+            m.stop(&self.ctx);
+            m.delete(&self.ctx);
+        }
     }
 }
 

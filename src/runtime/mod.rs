@@ -81,6 +81,8 @@ pub struct Runner {
     frame: RenderFrame,
     particles: Particles,
     sounds: Vec<SoundCue>,
+    /// The last music change not yet taken (`Some(None)`: stop).
+    music: Option<Option<MusicId>>,
     overlay: bool,
     /// The script console (the last lines scripts printed) is shown.
     console: bool,
@@ -123,6 +125,7 @@ impl Runner {
             frame,
             particles: Particles::default(),
             sounds: Vec::new(),
+            music: None,
             overlay: false,
             console: false,
             last: None,
@@ -199,6 +202,7 @@ impl Runner {
                     volume,
                     pitch,
                 }),
+                Presentation::Music(m) => self.music = Some(m),
             }
         }
         self.particles.update(dt.clamp(0.0, 0.1));
@@ -225,6 +229,17 @@ impl Runner {
     /// Sound cues since the last call, in order.
     pub fn take_sounds(&mut self) -> Vec<SoundCue> {
         std::mem::take(&mut self.sounds)
+    }
+
+    /// The music to switch to, if a tick since the last call asked (the last ask wins);
+    /// `Some(None)`: stop the music.
+    pub fn take_music(&mut self) -> Option<Option<MusicId>> {
+        self.music.take()
+    }
+
+    /// The bytes of each music track's file by id.
+    pub fn music_files(&self) -> &[Option<Vec<u8>>] {
+        &self.project.music_files
     }
 
     pub fn session(&self) -> &Session {

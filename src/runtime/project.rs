@@ -18,6 +18,8 @@ pub struct Project {
     pub assets: Vec<Option<Vec<u8>>>,
     /// The bytes of each sound file in `def.sounds` (`None`: a tone, or could not be read).
     pub sound_files: Vec<Option<Vec<u8>>>,
+    /// The bytes of each track's file in `def.music`.
+    pub music_files: Vec<Option<Vec<u8>>>,
 }
 
 /// Modules from files held in memory (the browser build, tests).
@@ -44,9 +46,16 @@ impl Project {
             .iter()
             .map(|s| s.file.as_deref().and_then(&read))
             .collect();
+        let music_files = loaded
+            .def
+            .music
+            .iter()
+            .map(|s| s.file.as_deref().and_then(&read))
+            .collect();
         Project {
             assets,
             sound_files,
+            music_files,
             label,
             def: Arc::new(loaded.def),
             scripts: loaded

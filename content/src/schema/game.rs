@@ -30,6 +30,7 @@ pub(crate) static GAME: TableSchema = TableSchema {
         key("images", Ty::Named(&IMAGE), Dflt::Empty, "", "Images sprites draw by name: whole pictures or sprite sheets.", "[images.hero]"),
         key("effects", Ty::Named(&EFFECT), Dflt::Empty, "", "Particle effects scripts can request by name.", "[effects.spark]"),
         key("sounds", Ty::Named(&SOUND), Dflt::Empty, "", "Sounds scripts can request by name: files or synthesised tones.", "[sounds.shoot]"),
+        key("music", Ty::Named(&MUSIC), Dflt::Empty, "", "Tracks scripts loop by name (`ludus.music`).", "[music.theme]"),
         key("stress", Ty::Table(&STRESS), Dflt::Unset, "", "What `--entities N` fills a level with.", "[stress]"),
         key("archetypes", Ty::Named(&ARCHETYPE), Dflt::Empty, "", "Kinds of entity (also allowed in archetype files).", "[archetypes.ship]"),
         key("levels", Ty::Named(&LEVEL), Dflt::Empty, "", "Levels written inline; the table key is the level's name.", "[levels.arena]"),
@@ -183,6 +184,17 @@ pub(crate) static SOUND: TableSchema = TableSchema {
         key("freq_end", number(20.0, 20_000.0), Dflt::Doc("`freq`"), "Hz", "End frequency: the tone slides from `freq` to it.", "freq_end = 220"),
         key("duration", positive(5.0), Dflt::Num(0.1), "seconds", "Length.", "duration = 0.15"),
         key("volume", number(0.0, 1.0), Dflt::Num(0.5), "", "Loudness.", "volume = 0.3"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static MUSIC: TableSchema = TableSchema {
+    title: "[music.NAME]",
+    doc: "A track scripts loop with `ludus.music(\"NAME\")` (one at a time; `ludus.music(nil)` \
+          stops it). Decoded when the game starts, like a sound file.",
+    keys: &[
+        key("file", Ty::Path { ext: "" }, Dflt::Required, "", "A WAV or OGG Vorbis file, mono or stereo (at most 10 minutes).", "file = \"music/theme.ogg\""),
+        key("volume", number(0.0, 1.0), Dflt::Num(0.5), "", "Loudness.", "volume = 0.4"),
     ],
 };
 

@@ -34,6 +34,10 @@ pub struct EffectId(pub u16);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SoundId(pub u16);
 
+/// Index of a music track in [`GameDef::music`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MusicId(pub u16);
+
 /// Index of an image in [`GameDef::images`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct AssetId(pub u16);
@@ -61,6 +65,8 @@ pub struct GameDef {
     pub archetypes: Vec<ArchetypeDef>,
     pub effects: Vec<EffectDef>,
     pub sounds: Vec<SoundDef>,
+    /// Music tracks: sound files that loop (`file` always set).
+    pub music: Vec<SoundDef>,
     /// Images: `[images.NAME]` and those sprites name by path; [`AssetId`] indexes it.
     pub images: Vec<ImageDef>,
     pub levels: Vec<LevelDef>,
@@ -96,6 +102,7 @@ impl Default for GameDef {
             archetypes: Vec::new(),
             effects: Vec::new(),
             sounds: Vec::new(),
+            music: Vec::new(),
             images: Vec::new(),
             levels: Vec::new(),
             entry_level: 0,
@@ -128,6 +135,13 @@ impl GameDef {
             .iter()
             .position(|e| e.name == name)
             .map(|i| EffectId(i as u16))
+    }
+
+    pub fn music_id(&self, name: &str) -> Option<MusicId> {
+        self.music
+            .iter()
+            .position(|s| s.name == name)
+            .map(|i| MusicId(i as u16))
     }
 
     pub fn sound_id(&self, name: &str) -> Option<SoundId> {

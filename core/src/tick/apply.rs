@@ -289,6 +289,9 @@ fn apply_one(
             });
         }
         Command::CameraZoom(z) => world.camera.zoom = *z,
+        Command::Music(m) => {
+            world.stage_presentation(Presentation::Music(*m), tick, def.limits.outbox)
+        }
     }
     Ok(())
 }

@@ -3,6 +3,7 @@ local C = ludus.const
 
 function on_start()
   ludus.set("hp", 6)
+  ludus.music("theme")
 end
 
 -- The fire trigger (held Space), gated by its cooldown, aims at the nearest enemy

@@ -285,6 +285,20 @@ api! {
             pitch,
         }
     }
+    /// loop the track `name` (declared in `[music.NAME]`) from its start in place of the one playing, after this tick; `nil` stops the music
+    command music: "music(name)", |lua, g, args: Value| {
+        if args == Value::Nil {
+            Command::Music(None)
+        } else {
+            let name = text(&args, "track")?;
+            let def = g.def();
+            let Some(track) = def.music_id(&name) else {
+                let names = def.music.iter().map(|s| s.name.as_str());
+                return Err(unknown("track", &name, names).into());
+            };
+            Command::Music(Some(track))
+        }
+    }
     /// end the game; the app shows the message and offers a restart
     command game_over: "game_over([message])", |lua, g, args: Value| {
         Command::GameOver(match &args {

@@ -2,8 +2,8 @@
 //!
 //! `libasound.so.2` is opened with `dlopen` when the game starts, like miniquad opens X11 and
 //! GL, so building needs no ALSA headers and a machine without ALSA or without a sound card
-//! simply plays nothing. The mixer sums the playing voices into 16-bit mono at 44.1 kHz and
-//! writes them with `snd_pcm_writei`, recovering from underruns.
+//! simply plays nothing. The mixer sums the playing voices and the looping music track into
+//! 16-bit mono at 44.1 kHz and writes them with `snd_pcm_writei`, recovering from underruns.
 
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_long, c_uint, c_ulong, c_void};
@@ -115,9 +115,17 @@ struct Voice {
     volume: f32,
 }
 
+/// What the game sends the mixer.
+enum Msg {
+    /// A sound to play once.
+    Play(Voice),
+    /// A track to loop in place of the one looping (`None`: stop it).
+    Music(Option<Voice>),
+}
+
 /// A running output: send it sounds to mix in. See [`crate::platform::SoundOutput`].
 pub struct Output {
-    voices: Sender<Voice>,
+    voices: Sender<Msg>,
     cache: HashMap<u64, Arc<[i16]>>,
 }
 
@@ -149,39 +157,73 @@ impl Output {
             .entry(key)
             .or_insert_with(|| pcm().into())
             .clone();
-        let _ = self.voices.send(Voice {
+        let _ = self.voices.send(Msg::Play(Voice {
             samples,
             at: 0,
             volume,
-        });
+        }));
+    }
+
+    /// Loops `pcm` from its start in place of the music playing.
+    pub fn play_music(&mut self, pcm: &[i16], volume: f32) {
+        let _ = self.voices.send(Msg::Music(Some(Voice {
+            samples: pcm.into(),
+            at: 0,
+            volume,
+        })));
+    }
+
+    /// Stops the music.
+    pub fn stop_music(&mut self) {
+        let _ = self.voices.send(Msg::Music(None));
     }
 }
 
-fn mix(alsa: Alsa, pcm: Pcm, incoming: Receiver<Voice>) {
+/// Mixes the next `acc.len()` samples of the looping `music` and the `playing` voices into
+/// `out` (clamped to 16 bits); voices that end are dropped, the music starts over.
+fn mix_into(acc: &mut [f32], out: &mut [i16], playing: &mut Vec<Voice>, music: Option<&mut Voice>) {
+    acc.iter_mut().for_each(|a| *a = 0.0);
+    if let Some(m) = music {
+        for a in acc.iter_mut() {
+            *a += m.samples[m.at] as f32 * m.volume;
+            m.at = (m.at + 1) % m.samples.len();
+        }
+    }
+    for v in playing.iter_mut() {
+        let n = (v.samples.len() - v.at).min(acc.len());
+        for (a, s) in acc.iter_mut().zip(&v.samples[v.at..v.at + n]) {
+            *a += *s as f32 * v.volume;
+        }
+        v.at += n;
+    }
+    playing.retain(|v| v.at < v.samples.len());
+    for (b, a) in out.iter_mut().zip(acc.iter()) {
+        *b = a.clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+    }
+}
+
+fn mix(alsa: Alsa, pcm: Pcm, incoming: Receiver<Msg>) {
     let mut playing: Vec<Voice> = Vec::new();
+    let mut music: Option<Voice> = None;
     let mut buf = [0i16; FRAMES];
     let mut acc = [0f32; FRAMES];
     loop {
         // Block while silent; the game hanging up ends the thread.
-        if playing.is_empty() {
+        let first = if playing.is_empty() && music.is_none() {
             match incoming.recv() {
-                Ok(v) => playing.push(v),
+                Ok(m) => Some(m),
                 Err(_) => return,
             }
-        }
-        playing.extend(incoming.try_iter());
-        acc.iter_mut().for_each(|a| *a = 0.0);
-        for v in &mut playing {
-            let n = (v.samples.len() - v.at).min(FRAMES);
-            for (a, s) in acc.iter_mut().zip(&v.samples[v.at..v.at + n]) {
-                *a += *s as f32 * v.volume;
+        } else {
+            None
+        };
+        for m in first.into_iter().chain(incoming.try_iter()) {
+            match m {
+                Msg::Play(v) => playing.push(v),
+                Msg::Music(m) => music = m.filter(|v| !v.samples.is_empty()),
             }
-            v.at += n;
         }
-        playing.retain(|v| v.at < v.samples.len());
-        for (b, a) in buf.iter_mut().zip(acc) {
-            *b = a.clamp(i16::MIN as f32, i16::MAX as f32) as i16;
-        }
+        mix_into(&mut acc, &mut buf, &mut playing, music.as_mut());
         // SAFETY: `buf` holds FRAMES interleaved mono frames of the configured format.
         let written =
             unsafe { (alsa.writei)(pcm.0, buf.as_ptr() as *const c_void, FRAMES as c_ulong) };
@@ -192,5 +234,35 @@ fn mix(alsa: Alsa, pcm: Pcm, incoming: Receiver<Voice>) {
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn voice(samples: &[i16], volume: f32) -> Voice {
+        Voice {
+            samples: samples.into(),
+            at: 0,
+            volume,
+        }
+    }
+
+    #[test]
+    fn music_loops_under_the_sounds_that_end() {
+        let (mut acc, mut out) = ([0f32; 4], [0i16; 4]);
+        let mut playing = vec![voice(&[100, 200, 300], 1.0)];
+        let mut music = voice(&[10, 20, 30], 0.5);
+        mix_into(&mut acc, &mut out, &mut playing, Some(&mut music));
+        // The sound's three samples over the music's 5, 10, 15, then the music starts over.
+        assert_eq!(out, [105, 210, 315, 5]);
+        assert!(playing.is_empty(), "the sound ended");
+        mix_into(&mut acc, &mut out, &mut playing, Some(&mut music));
+        assert_eq!(out, [10, 15, 5, 10]);
+        // Loud sums are clamped, silence is silence.
+        let mut loud = vec![voice(&[30_000], 1.0), voice(&[30_000], 1.0)];
+        mix_into(&mut acc, &mut out, &mut loud, None);
+        assert_eq!(out, [32_767, 0, 0, 0]);
     }
 }
