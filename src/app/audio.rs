@@ -156,6 +156,21 @@ impl Audio {
         }
     }
 
+    /// The game's sounds again, after a reload: decoded anew, and the output's prepared
+    /// copies forgotten (a sound's id may now name another sound).
+    pub fn set_sounds(&mut self, defs: &[SoundDef], files: &[Option<Vec<u8>>]) {
+        let wanted = self.backend.is_some() || self.deferred;
+        self.decoded = if wanted {
+            decode_all(defs, files)
+        } else {
+            vec![None; defs.len()]
+        };
+        self.defs = defs.to_vec();
+        if let Some(b) = &mut self.backend {
+            b.forget();
+        }
+    }
+
     /// The game's music tracks and their files' bytes by id.
     pub fn set_music(&mut self, defs: &[SoundDef], files: &[Option<Vec<u8>>]) {
         if self.backend.is_none() && !self.deferred {

@@ -65,9 +65,12 @@ impl Batch {
     /// Appends the world's draws (already in draw order); images' frames come from `images`.
     /// An image the atlas does not hold is drawn as a plain rectangle.
     pub fn world(&mut self, draws: &[Draw], images: &Atlas) {
-        self.instances.reserve(draws.len());
-        self.textures.reserve(draws.len());
-        for d in draws {
+        // One pass filling both arrays.
+        let mut both = (
+            std::mem::take(&mut self.textures),
+            std::mem::take(&mut self.instances),
+        );
+        both.extend(draws.iter().map(|d| {
             let (tex, kind, uv) = match d.shape {
                 SpriteShape::Rect => (Tex::Any, RECT, WHOLE),
                 SpriteShape::Circle => (Tex::Any, CIRCLE, WHOLE),
@@ -76,18 +79,17 @@ impl Batch {
                     None => (Tex::Any, RECT, WHOLE),
                 },
             };
-            self.push(
-                tex,
-                Instance {
-                    pos: [d.pos.x, d.pos.y],
-                    angle: d.angle,
-                    size: [d.size.x, d.size.y],
-                    uv,
-                    color: rgba(d.color),
-                    kind,
-                },
-            );
-        }
+            let instance = Instance {
+                pos: [d.pos.x, d.pos.y],
+                angle: d.angle,
+                size: [d.size.x, d.size.y],
+                uv,
+                color: rgba(d.color),
+                kind,
+            };
+            (tex, instance)
+        }));
+        (self.textures, self.instances) = both;
     }
 
     /// The runs of consecutive instances that one texture can draw, at most `max` long each,

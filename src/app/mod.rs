@@ -132,10 +132,14 @@ impl EventHandler for App {
             && w.changed()
         {
             self.runner.reload();
-            // A changed PNG keeps its definition: pack again whatever changed.
+            // A changed PNG or WAV keeps its definition: load again whatever changed.
             let pixels = self.runner.images();
             let defs = &self.runner.def().images;
             self.renderer.set_images(self.ctx.as_mut(), defs, &pixels);
+            let def = self.runner.def();
+            self.audio
+                .set_sounds(&def.sounds, self.runner.sound_files());
+            self.audio.set_music(&def.music, self.runner.music_files());
         }
         if let Some(line) = self.options.script.get(self.frames as usize) {
             line.pump(self.runner.session_mut());

@@ -48,6 +48,13 @@ impl Output {
 }
 
 impl Output {
+    /// Forgets every prepared sound (the game's sounds changed).
+    pub fn forget(&mut self) {
+        for (_, s) in self.cache.drain() {
+            s.delete(&self.ctx);
+        }
+    }
+
     /// Loops `pcm` from its start in place of the music playing.
     pub fn play_music(&mut self, pcm: &[i16], volume: f32) {
         self.stop_music();

@@ -164,6 +164,11 @@ impl Output {
         }));
     }
 
+    /// Forgets every prepared sound (the game's sounds changed).
+    pub fn forget(&mut self) {
+        self.cache.clear();
+    }
+
     /// Loops `pcm` from its start in place of the music playing.
     pub fn play_music(&mut self, pcm: &[i16], volume: f32) {
         let _ = self.voices.send(Msg::Music(Some(Voice {
