@@ -107,8 +107,13 @@ fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> 
     level_names.complete = levels_complete;
     for raw in raw_levels {
         if level_names.declare(&mut r, raw.name.clone()).is_some() {
-            def.levels
-                .push(raw.resolve(&mut r, &archetypes.names, &archetypes.defs, &images));
+            def.levels.push(raw.resolve(
+                &mut r,
+                &archetypes.names,
+                &archetypes.defs,
+                &images,
+                def.limits.max_entities,
+            ));
         }
     }
     if !lists.declared_levels {

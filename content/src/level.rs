@@ -166,6 +166,7 @@ impl RawLevel {
         names: &Symbols,
         archetypes: &[ArchetypeDef],
         images: &Images,
+        max_entities: u32,
     ) -> LevelDef {
         let mut def = self.def;
         let id = |r: &mut Report, named: &Named| {
@@ -242,7 +243,8 @@ impl RawLevel {
         }
         // Solid tiles after the placed entities: adding a map leaves their sequence numbers.
         if let Some(map) = self.tilemap
-            && let Some((map, solids)) = map.resolve(r, def.bounds, images, names, archetypes)
+            && let Some((map, solids)) =
+                map.resolve(r, def.bounds, max_entities, images, names, archetypes)
         {
             def.placements.extend(solids);
             def.tilemap = Some(map);

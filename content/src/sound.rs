@@ -18,6 +18,9 @@ pub struct Pcm {
 
 /// The most samples a decoded sound may hold (ten minutes of 48 kHz stereo).
 pub const MAX_SAMPLES: usize = 10 * 60 * 48_000 * 2;
+/// The longest sound, in seconds (whatever its rate: resampled to the output's, it stays
+/// within a bound).
+pub const MAX_SECONDS: usize = 10 * 60;
 
 /// The kind of file, from its first bytes.
 fn kind(bytes: &[u8]) -> Option<&'static str> {
@@ -118,6 +121,9 @@ fn ogg(bytes: &[u8]) -> Result<Pcm, String> {
         if samples.len() + packet.len() > MAX_SAMPLES {
             return Err(format!("more than {MAX_SAMPLES} samples"));
         }
+        if (samples.len() + packet.len()) / usize::from(channels) > MAX_SECONDS * rate as usize {
+            return Err(format!("longer than {MAX_SECONDS} seconds"));
+        }
         samples.extend_from_slice(&packet);
     }
     Ok(Pcm {
@@ -177,6 +183,9 @@ fn wav(bytes: &[u8]) -> Result<((SoundInfo, u16, u16), &[u8]), String> {
                 let end = end.unwrap_or(bytes.len());
                 let frame = usize::from(f.2 / 8) * usize::from(f.0.channels);
                 let data = &bytes[body..end];
+                if data.len() / frame > MAX_SECONDS * f.0.rate as usize {
+                    return Err(format!("longer than {MAX_SECONDS} seconds"));
+                }
                 return Ok((f, &data[..data.len() - data.len() % frame]));
             }
             _ => {}
@@ -300,6 +309,9 @@ mod tests {
             assert!(decode(&bytes).is_err());
         }
         assert_eq!(info(b"RIFF\0\0\0\0WAVE").unwrap_err(), "no `fmt ` chunk");
+        // Ten minutes and a second of 8 kHz 8-bit mono: too long, whatever the file's size.
+        let long = wav_file(1, 1, 8_000, 8, &vec![128; 8_000 * (MAX_SECONDS + 1)]);
+        assert_eq!(info(&long).unwrap_err(), "longer than 600 seconds");
         assert_eq!(
             info(b"OggS but nothing more")
                 .unwrap_err()

@@ -76,10 +76,13 @@ pub(crate) fn read(r: &mut Report, t: &Table<'_, '_>) -> Option<RawTileMap> {
 impl RawTileMap {
     /// The map, and the placements of its solid tiles merged into rectangles (static colliders
     /// of each solid tile's archetype, sized to the rectangle). `bounds`: the level's.
+    /// `max_entities`: `[limits] entities`, which the merged rectangles may not pass.
+    #[allow(clippy::too_many_arguments)]
     pub fn resolve(
         self,
         r: &mut Report,
         bounds: Rect,
+        max_entities: u32,
         images: &Images,
         names: &Symbols,
         archetypes: &[ArchetypeDef],
@@ -159,7 +162,20 @@ impl RawTileMap {
             layer: self.layer,
         };
         let w = columns as u32;
-        let places = merge_solids(map.columns, map.rows, |c, r| solids[(r * w + c) as usize])
+        let limit = max_entities as usize;
+        let runs = merge_solids(map.columns, map.rows, limit, |c, r| {
+            solids[(r * w + c) as usize]
+        });
+        if runs.len() > limit {
+            let loc = self.rows.first().map_or(self.image.loc, |(_, l)| *l);
+            r.error(
+                loc,
+                format!("the tile map's solid tiles make more than {limit} rectangles, more entities than `[limits] entities` allows"),
+            )
+            .help("use longer runs of solid tiles (they merge), or raise `entities` in `[limits]`");
+            return None;
+        }
+        let places = runs
             .into_iter()
             .map(|s| {
                 let size = Vec2::new(s.width as f32 * tile.x, s.height as f32 * tile.y);

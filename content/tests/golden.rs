@@ -49,6 +49,7 @@ const REQUIRED: &[&str] = &[
     "image_sheets",
     "tilemap_errors",
     "sound_files",
+    "tilemap_limit",
     "several_errors_in_one_file",
     "limits_values",
 ];

@@ -12,6 +12,10 @@ use ludus_core::{MusicId, SoundDef, Wave};
 
 const RATE: u32 = SAMPLE_RATE;
 
+/// The most decoded audio a game holds, in output samples (30 minutes, 160 MB): sounds past it
+/// stay silent, so many long files cannot exhaust memory.
+const MAX_TOTAL: usize = 30 * 60 * RATE as usize;
+
 /// The output's cache key of a sound at a pitch (to the hundredth).
 fn key(sound: u16, pitch: f32) -> u64 {
     (u64::from(sound) << 32) | u64::from((pitch * 100.0).round() as u32)
@@ -20,12 +24,25 @@ fn key(sound: u16, pitch: f32) -> u64 {
 /// Each sound's file decoded to the output's samples (`None`: a tone, or a file that cannot be
 /// decoded, reported once and then silent).
 fn decode_all(defs: &[SoundDef], files: &[Option<Vec<u8>>]) -> Vec<Option<Vec<i16>>> {
+    let mut total = 0usize;
     defs.iter()
         .enumerate()
         .map(|(i, def)| {
             let bytes = files.get(i)?.as_deref()?;
+            if total >= MAX_TOTAL {
+                crate::platform::error(&format!(
+                    "ludus: `{}` stays silent: the game's sounds already hold {} minutes of audio",
+                    def.name,
+                    MAX_TOTAL / RATE as usize / 60
+                ));
+                return None;
+            }
             match ludus_content::decode_sound(bytes) {
-                Ok(pcm) => Some(mono(&pcm)),
+                Ok(pcm) => {
+                    let samples = mono(&pcm);
+                    total += samples.len();
+                    Some(samples)
+                }
                 Err(e) => {
                     crate::platform::error(&format!(
                         "ludus: `{}` cannot be decoded, it stays silent: {e}",

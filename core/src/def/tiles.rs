@@ -82,10 +82,12 @@ pub struct SolidRun {
 /// Merges the solid tiles of a `columns` x `rows` grid (`solid(column, row)`: the archetype of
 /// a solid tile) into rectangles, greedily: each row's runs of equal tiles, then each run
 /// extended down over rows with the same run. Every solid tile is in exactly one rectangle;
-/// rectangles come in row-major order of their top-left tile.
+/// rectangles come in row-major order of their top-left tile. Stops once it holds more than
+/// `limit` rectangles (the caller reports that), so a hostile map cannot fill memory.
 pub fn merge_solids(
     columns: u32,
     rows: u32,
+    limit: usize,
     solid: impl Fn(u32, u32) -> Option<ArchetypeId>,
 ) -> Vec<SolidRun> {
     let (w, h) = (columns as usize, rows as usize);
@@ -127,6 +129,9 @@ pub fn merge_solids(
                 height,
                 archetype: a,
             });
+            if out.len() > limit {
+                return out;
+            }
             column += width;
         }
     }
@@ -146,7 +151,7 @@ mod tests {
             b'=' => Some(ArchetypeId(2)),
             _ => None,
         };
-        merge_solids(grid[0].len() as u32, grid.len() as u32, solid)
+        merge_solids(grid[0].len() as u32, grid.len() as u32, usize::MAX, solid)
             .iter()
             .map(|s| (s.column, s.row, s.width, s.height, s.archetype.0))
             .collect()
@@ -171,6 +176,9 @@ mod tests {
         );
         // Nothing solid, nothing placed.
         assert_eq!(runs(&["...", "..."]), []);
+        // A limit stops the merge one rectangle past it.
+        let checker = |c: u32, r: u32| (c + r).is_multiple_of(2).then_some(ArchetypeId(1));
+        assert_eq!(merge_solids(100, 100, 10, checker).len(), 11);
         // A staircase: each row's run stands alone.
         assert_eq!(
             runs(&["#..", "##.", "###"]),
@@ -192,7 +200,7 @@ mod tests {
                 .collect();
             let solid = |c: u32, r: u32| grid[(r * w + c) as usize];
             let mut covered = vec![0u8; (w * h) as usize];
-            for s in merge_solids(w, h, solid) {
+            for s in merge_solids(w, h, usize::MAX, solid) {
                 for r in s.row..s.row + s.height {
                     for c in s.column..s.column + s.width {
                         assert_eq!(solid(c, r), Some(s.archetype));
