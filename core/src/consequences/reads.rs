@@ -76,46 +76,42 @@ impl Gameplay<'_> {
     /// The cooldown slot `name` of the entity's archetype (a live entity or one spawned this
     /// tick). `Ok(None)`: no such entity; an error: its archetype declares no such cooldown.
     pub fn cooldown_slot(&self, seq: u64, name: &str) -> Result<Option<u8>, CommandError> {
-        let Some(a) = self.archetype_of(seq).and_then(|a| self.def.archetype(a)) else {
-            return Ok(None);
-        };
-        match a.cooldowns.iter().position(|c| c.name == name) {
-            Some(i) => Ok(Some(i as u8)),
-            None => {
-                let names: Vec<&str> = a.cooldowns.iter().map(|c| c.name.as_str()).collect();
-                Err(CommandError::malformed(format!(
-                    "archetype `{}` declares no cooldown `{name}` ({})",
-                    a.name,
-                    if names.is_empty() {
-                        "it declares none".to_string()
-                    } else {
-                        format!("it declares {}", names.join(", "))
-                    }
-                )))
-            }
-        }
+        self.slot(seq, name, "cooldown", |a| {
+            a.cooldowns.iter().map(|c| c.name.as_str()).collect()
+        })
     }
 
     /// The animation slot `name` of the entity's archetype (a live entity or one spawned this
     /// tick). `Ok(None)`: no such entity; an error: its archetype declares no such animation.
     pub fn animation_slot(&self, seq: u64, name: &str) -> Result<Option<u8>, CommandError> {
+        self.slot(seq, name, "animation", |a| {
+            a.animations.iter().map(|c| c.name.as_str()).collect()
+        })
+    }
+
+    /// The index of `name` among the `kind`s `names` lists of the entity's archetype.
+    fn slot(
+        &self,
+        seq: u64,
+        name: &str,
+        kind: &str,
+        names: impl Fn(&ArchetypeDef) -> Vec<&str>,
+    ) -> Result<Option<u8>, CommandError> {
         let Some(a) = self.archetype_of(seq).and_then(|a| self.def.archetype(a)) else {
             return Ok(None);
         };
-        match a.animations.iter().position(|c| c.name == name) {
+        let names = names(a);
+        match names.iter().position(|n| *n == name) {
             Some(i) => Ok(Some(i as u8)),
-            None => {
-                let names: Vec<&str> = a.animations.iter().map(|c| c.name.as_str()).collect();
-                Err(CommandError::malformed(format!(
-                    "archetype `{}` declares no animation `{name}` ({})",
-                    a.name,
-                    if names.is_empty() {
-                        "it declares none".to_string()
-                    } else {
-                        format!("it declares {}", names.join(", "))
-                    }
-                )))
-            }
+            None => Err(CommandError::malformed(format!(
+                "archetype `{}` declares no {kind} `{name}` ({})",
+                a.name,
+                if names.is_empty() {
+                    "it declares none".to_string()
+                } else {
+                    format!("it declares {}", names.join(", "))
+                }
+            ))),
         }
     }
 
