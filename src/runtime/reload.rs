@@ -43,7 +43,9 @@ fn reload(runner: &mut Runner) {
                 game.set_consequences(Box::new(host));
                 runner.project = fresh;
                 runner.reload_error = None;
-                runner.log.push("scripts reloaded".into());
+                runner
+                    .log
+                    .push("scripts and files reloaded; the world keeps running".into());
             }
             Err(f) => {
                 runner.reload_error = Some(format!(
