@@ -13,6 +13,10 @@ use crate::runtime::particles::Particles;
 use ludus_core::{Camera, Color, Filter, ImageDef, RenderFrame};
 use miniquad::*;
 
+/// The most bytes of label text drawn in one frame: labels past it wait for a frame with room
+/// (many long labels cannot make a frame's instances unbounded).
+const MAX_LABEL_GLYPHS: usize = 1 << 16;
+
 #[repr(C)]
 struct Uniforms {
     transform: [f32; 4],
@@ -236,8 +240,14 @@ impl Renderer {
                 },
             );
         }
-        // Labels over everything else in the world, in the bundled font scaled to their size.
+        // Labels over everything else in the world, in the bundled font scaled to their size,
+        // in creation order until the frame's glyph budget is spent.
+        let mut glyphs = 0usize;
         for t in &frame.texts {
+            glyphs += t.text.len();
+            if glyphs > MAX_LABEL_GLYPHS {
+                break;
+            }
             let face = &self.atlas.body;
             let k = t.size / face.line_height.max(1.0);
             let width: f32 = t.text.chars().map(|c| face.glyph(c).advance * k).sum();
