@@ -178,62 +178,48 @@ impl RawLevel {
                 continue;
             };
             let a = archetypes.get(usize::from(archetype.0));
-            if let (Some(loc), Some(a)) = (p.health, a)
-                && a.health.is_none()
-            {
-                r.error(
-                    loc,
-                    format!("archetype `{}` has no health to override", a.name),
-                )
-                .help(format!(
-                    "give `[archetypes.{}]` a `health` table, or remove `health` here",
-                    a.name
-                ));
-            }
-            if let (Some(loc), Some(a)) = (p.color, a)
-                && a.sprite.is_none()
-            {
-                r.error(
-                    loc,
-                    format!(
-                        "archetype `{}` has no sprite whose colour could be overridden",
-                        a.name
+            // An override needs the component it changes: where it is, whether the archetype
+            // has the component, the component's table, what is missing, the override's key.
+            if let Some(a) = a {
+                let needs = [
+                    (
+                        p.health,
+                        a.health.is_some(),
+                        "health",
+                        "health to override",
+                        "health",
                     ),
-                )
-                .help(format!(
-                    "give `[archetypes.{}]` a `sprite` table, or remove `color` here",
-                    a.name
-                ));
-            }
-            if let (Some(loc), Some(a)) = (p.size, a)
-                && a.collider.is_none()
-            {
-                r.error(
-                    loc,
-                    format!(
-                        "archetype `{}` has no collider whose size could be set",
-                        a.name
+                    (
+                        p.color,
+                        a.sprite.is_some(),
+                        "sprite",
+                        "sprite whose colour could be overridden",
+                        "color",
                     ),
-                )
-                .help(format!(
-                    "give `[archetypes.{}]` a `collider` table, or remove `size` here",
-                    a.name
-                ));
-            }
-            if let (Some(loc), Some(a)) = (p.text, a)
-                && a.label.is_none()
-            {
-                r.error(
-                    loc,
-                    format!(
-                        "archetype `{}` has no label whose text could be set",
-                        a.name
+                    (
+                        p.size,
+                        a.collider.is_some(),
+                        "collider",
+                        "collider whose size could be set",
+                        "size",
                     ),
-                )
-                .help(format!(
-                    "give `[archetypes.{}]` a `label` table, or remove `text` here",
-                    a.name
-                ));
+                    (
+                        p.text,
+                        a.label.is_some(),
+                        "label",
+                        "label whose text could be set",
+                        "text",
+                    ),
+                ];
+                for (loc, has, table, missing, key) in needs {
+                    if let (Some(loc), false) = (loc, has) {
+                        r.error(loc, format!("archetype `{}` has no {missing}", a.name))
+                            .help(format!(
+                                "give `[archetypes.{}]` a `{table}` table, or remove `{key}` here",
+                                a.name
+                            ));
+                    }
+                }
             }
             def.placements.push(Placement {
                 archetype,

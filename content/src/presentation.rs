@@ -7,43 +7,58 @@
 use crate::files::{FileKind, Files, Read};
 use crate::report::Report;
 use crate::table::Table;
+use crate::value::Named;
 use ludus_core::{EffectDef, SoundDef, Wave};
 
-/// Effect and sound ids are `u16`.
+/// Effect, sound and music ids are `u16`.
 const MAX_NAMED: usize = u16::MAX as usize;
 
-pub(crate) fn effects(r: &mut Report, root: &Table<'_, '_>) -> Vec<EffectDef> {
+/// The `[key.NAME]` tables of game.toml, each made into a `T` by `make`, at most
+/// [`MAX_NAMED`] of them (`plural` names them in the error past that).
+fn named<T>(
+    r: &mut Report,
+    root: &Table<'_, '_>,
+    (key, kind, plural): (&str, &str, &str),
+    mut make: impl FnMut(&mut Report, Named, &Table<'_, '_>) -> T,
+) -> Vec<T> {
     let mut out = Vec::new();
-    for (name, t) in root.named(r, "effects", "effect") {
+    for (name, t) in root.named(r, key, kind) {
         if out.len() == MAX_NAMED {
             r.error(
                 name.loc,
-                format!("a game may declare at most {MAX_NAMED} effects"),
+                format!("a game may declare at most {MAX_NAMED} {plural}"),
             );
             break;
         }
-        out.push(EffectDef {
+        out.push(make(r, name, &t));
+    }
+    out
+}
+
+/// A sound table's `file`, when it names a sound file that reads.
+fn sound_file(r: &mut Report, t: &Table<'_, '_>, files: &mut Files<'_>) -> Option<String> {
+    let f = t.path(r, "file")?;
+    match files.read_listed(r, &f, FileKind::Sound) {
+        Some(Read::Sound) => Some(f.name),
+        _ => None,
+    }
+}
+
+pub(crate) fn effects(r: &mut Report, root: &Table<'_, '_>) -> Vec<EffectDef> {
+    named(r, root, ("effects", "effect", "effects"), |r, name, t| {
+        EffectDef {
             color: t.color(r, "color").unwrap_or_default(),
             particles: t.u32(r, "particles").unwrap_or_default(),
             speed: t.f32(r, "speed").unwrap_or_default(),
             duration: t.f32(r, "duration").unwrap_or_default(),
             size: t.f32(r, "size").unwrap_or_default(),
             name: name.name,
-        });
-    }
-    out
+        }
+    })
 }
 
 pub(crate) fn sounds(r: &mut Report, root: &Table<'_, '_>, files: &mut Files<'_>) -> Vec<SoundDef> {
-    let mut out = Vec::new();
-    for (name, t) in root.named(r, "sounds", "sound") {
-        if out.len() == MAX_NAMED {
-            r.error(
-                name.loc,
-                format!("a game may declare at most {MAX_NAMED} sounds"),
-            );
-            break;
-        }
+    named(r, root, ("sounds", "sound", "sounds"), |r, name, t| {
         let wave = match t.choice(r, "wave") {
             Some("sine") => Wave::Sine,
             Some("triangle") => Wave::Triangle,
@@ -52,8 +67,7 @@ pub(crate) fn sounds(r: &mut Report, root: &Table<'_, '_>, files: &mut Files<'_>
             _ => Wave::Square,
         };
         let freq = t.f32(r, "freq").unwrap_or_default();
-        let file = t.path(r, "file");
-        if file.is_some() {
+        if t.has("file") {
             for key in ["wave", "freq", "freq_end", "duration"] {
                 if let Some(loc) = t.key_loc(key) {
                     r.error(
@@ -67,49 +81,29 @@ pub(crate) fn sounds(r: &mut Report, root: &Table<'_, '_>, files: &mut Files<'_>
                 }
             }
         }
-        let file = file.and_then(|f| match files.read_listed(r, &f, FileKind::Sound) {
-            Some(Read::Sound) => Some(f.name),
-            _ => None,
-        });
-        out.push(SoundDef {
-            file,
+        SoundDef {
+            file: sound_file(r, t, files),
             wave,
             freq,
             freq_end: t.f32(r, "freq_end").unwrap_or(freq),
             duration: t.f32(r, "duration").unwrap_or_default(),
             volume: t.f32(r, "volume").unwrap_or_default(),
             name: name.name,
-        });
-    }
-    out
+        }
+    })
 }
 
 /// `[music.NAME]`: tracks, each a sound file.
 pub(crate) fn music(r: &mut Report, root: &Table<'_, '_>, files: &mut Files<'_>) -> Vec<SoundDef> {
-    let mut out = Vec::new();
-    for (name, t) in root.named(r, "music", "track") {
-        if out.len() == MAX_NAMED {
-            r.error(
-                name.loc,
-                format!("a game may declare at most {MAX_NAMED} tracks"),
-            );
-            break;
-        }
-        let file =
-            t.path(r, "file")
-                .and_then(|f| match files.read_listed(r, &f, FileKind::Sound) {
-                    Some(Read::Sound) => Some(f.name),
-                    _ => None,
-                });
-        out.push(SoundDef {
-            name: name.name,
-            file,
+    named(r, root, ("music", "track", "tracks"), |r, name, t| {
+        SoundDef {
+            file: sound_file(r, t, files),
             wave: Wave::Sine,
             freq: 0.0,
             freq_end: 0.0,
             duration: 0.0,
             volume: t.f32(r, "volume").unwrap_or_default(),
-        });
-    }
-    out
+            name: name.name,
+        }
+    })
 }

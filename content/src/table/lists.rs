@@ -90,27 +90,10 @@ impl<'t, 'i> Table<'t, 'i> {
             Some(Ty::Ints { min, max, len }) => (min, max, len),
             _ => (i64::MIN, i64::MAX, usize::MAX),
         };
-        let v = self.value(r, key)?;
-        let what = self.what(key);
-        let items = self.array(r, v, &what, "integers")?;
-        if items.is_empty() || items.len() > len {
-            let msg = format!(
-                "`{what}` must hold 1 to {len} integers, found {}",
-                items.len()
-            );
-            r.error(Loc::new(self.file, v.span()), msg);
-            return None;
-        }
         let hint = self.hint(key);
-        let mut out = Vec::with_capacity(items.len());
-        let mut ok = true;
-        for item in items {
-            match read_int(r, self.file, item, &what, (min, max), &hint) {
-                Some(n) => out.push((n, Loc::new(self.file, item.span()))),
-                None => ok = false,
-            }
-        }
-        ok.then_some(out)
+        self.items(r, key, ("integers", len), |r, file, item, what| {
+            read_int(r, file, item, what, (min, max), &hint)
+        })
     }
 
     /// An array of 1 to `len` strings (`Ty::Lines`) with where each is; `None` when absent
@@ -120,22 +103,33 @@ impl<'t, 'i> Table<'t, 'i> {
             Some(Ty::Lines { len }) => len,
             _ => usize::MAX,
         };
+        self.items(r, key, ("strings", len), |r, file, item, what| {
+            read_str(r, file, item, what, "a string").map(str::to_string)
+        })
+    }
+
+    /// An array of 1 to `len` `of`, each read by `read`, with where each is; `None` when
+    /// absent, not an array, empty, too long, or holding an item `read` refused (reported).
+    fn items<T>(
+        &self,
+        r: &mut Report,
+        key: &str,
+        (of, len): (&str, usize),
+        read: impl Fn(&mut Report, usize, &Node<'i>, &str) -> Option<T>,
+    ) -> Option<Vec<(T, Loc)>> {
         let v = self.value(r, key)?;
         let what = self.what(key);
-        let items = self.array(r, v, &what, "strings")?;
+        let items = self.array(r, v, &what, of)?;
         if items.is_empty() || items.len() > len {
-            let msg = format!(
-                "`{what}` must hold 1 to {len} strings, found {}",
-                items.len()
-            );
+            let msg = format!("`{what}` must hold 1 to {len} {of}, found {}", items.len());
             r.error(Loc::new(self.file, v.span()), msg);
             return None;
         }
         let mut out = Vec::with_capacity(items.len());
         let mut ok = true;
         for item in items {
-            match read_str(r, self.file, item, &what, "a string") {
-                Some(s) => out.push((s.to_string(), Loc::new(self.file, item.span()))),
+            match read(r, self.file, item, &what) {
+                Some(x) => out.push((x, Loc::new(self.file, item.span()))),
                 None => ok = false,
             }
         }
