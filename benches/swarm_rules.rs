@@ -146,6 +146,7 @@ impl Consequences for SwarmRules {
                         send(g, Command::Destroy(d.target.seq))?;
                         effect(g, "death", x, y)?;
                         send(g, Command::GameOver("Game over".into()))?;
+                        send(g, Command::CameraZoom(1.5))?;
                     }
                 } else if d.health <= 0 {
                     send(g, Command::Destroy(d.target.seq))?;

@@ -65,6 +65,7 @@ function on_damage(events)
         ludus.destroy(d.id)
         ludus.effect("death", d.x, d.y)
         ludus.game_over("Game over")
+        ludus.camera_zoom(1.5) -- a closer look at where it ended
       end
     elseif d.health <= 0 then
       ludus.destroy(d.id)
