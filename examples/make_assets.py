@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Draws the bundled examples' sprite sheets into their images/ folders (standard library
-only): swarm's ships, enemies, shots, gems, pillars and floor, and platformer's ground tiles.
+only): swarm's ships, enemies, shots, gems, pillars, floor and pixel font, and platformer's
+ground tiles; and their sounds.
 
 Each sheet is a row of equal frames. Shapes are described by signed distances and coloured
 in layers, with 4x4 samples per pixel for smooth edges. Run it from anywhere:
 
-    python3 examples/make_art.py
+    python3 examples/make_assets.py
 """
 
 import math
@@ -282,7 +283,79 @@ def theme(t):
     return math.tanh(lead + bass)
 
 
+# A 5 x 7 pixel font in 6 x 8 cells (one frame per character, in GLYPHS order), white with a
+# dark shadow one pixel down and right; lowercase text is drawn in capitals.
+GLYPHS = " !+-.:/?0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+FONT_ROWS = """
+00000 00000 00000 00000 00000 00000 00000
+00100 00100 00100 00100 00100 00000 00100
+00000 00100 00100 11111 00100 00100 00000
+00000 00000 00000 11111 00000 00000 00000
+00000 00000 00000 00000 00000 01100 01100
+00000 01100 01100 00000 01100 01100 00000
+00001 00010 00010 00100 01000 01000 10000
+01110 10001 00001 00010 00100 00000 00100
+01110 10001 10011 10101 11001 10001 01110
+00100 01100 00100 00100 00100 00100 01110
+01110 10001 00001 00010 00100 01000 11111
+11111 00010 00100 00010 00001 10001 01110
+00010 00110 01010 10010 11111 00010 00010
+11111 10000 11110 00001 00001 10001 01110
+00110 01000 10000 11110 10001 10001 01110
+11111 00001 00010 00100 01000 01000 01000
+01110 10001 10001 01110 10001 10001 01110
+01110 10001 10001 01111 00001 00010 01100
+01110 10001 10001 11111 10001 10001 10001
+11110 10001 10001 11110 10001 10001 11110
+01110 10001 10000 10000 10000 10001 01110
+11100 10010 10001 10001 10001 10010 11100
+11111 10000 10000 11110 10000 10000 11111
+11111 10000 10000 11110 10000 10000 10000
+01110 10001 10000 10111 10001 10001 01111
+10001 10001 10001 11111 10001 10001 10001
+01110 00100 00100 00100 00100 00100 01110
+00111 00010 00010 00010 00010 10010 01100
+10001 10010 10100 11000 10100 10010 10001
+10000 10000 10000 10000 10000 10000 11111
+10001 11011 10101 10101 10001 10001 10001
+10001 10001 11001 10101 10011 10001 10001
+01110 10001 10001 10001 10001 10001 01110
+11110 10001 10001 11110 10000 10000 10000
+01110 10001 10001 10001 10101 10010 01101
+11110 10001 10001 11110 10100 10010 10001
+01111 10000 10000 01110 00001 00001 11110
+11111 00100 00100 00100 00100 00100 00100
+10001 10001 10001 10001 10001 10001 01110
+10001 10001 10001 10001 10001 01010 00100
+10001 10001 10001 10101 10101 10101 01010
+10001 10001 01010 00100 01010 10001 10001
+10001 10001 10001 01010 00100 00100 00100
+11111 00001 00010 00100 01000 10000 11111
+"""
+
+
+def pixel_font(game, name):
+    rows = [line.split() for line in FONT_ROWS.strip().splitlines()]
+    assert len(rows) == len(GLYPHS) and all(len(r) == 7 for r in rows)
+    cw, ch = 6, 8
+    w = cw * len(rows)
+    px = bytearray(w * ch * 4)
+    for i, glyph in enumerate(rows):
+        ink = {(x, y) for y, bits in enumerate(glyph) for x, b in enumerate(bits) if b == "1"}
+        for (x, y) in ink:
+            sx, sy = x + 1, y + 1
+            if (sx, sy) not in ink:
+                o = (sy * w + i * cw + sx) * 4
+                px[o:o + 4] = bytes((20, 16, 40, 200))
+        for (x, y) in ink:
+            o = (y * w + i * cw + x) * 4
+            px[o:o + 4] = bytes((255, 255, 255, 255))
+    out = os.path.join(HERE, game, "images")
+    write_png(os.path.join(out, name + ".png"), w, ch, px)
+
+
 def main():
+    pixel_font("swarm", "font")
     sheet("swarm", "player", 48, 4, player)
     sheet("swarm", "grunt", 40, 4, grunt)
     sheet("swarm", "brute", 64, 4, brute)

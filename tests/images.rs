@@ -1,7 +1,7 @@
 //! Images reach the screen: a sprite sheet's pixels are drawn from the packed atlas, the frame
-//! a sprite names is the one shown, a rotated sprite is drawn rotated, a tile map draws, and a
-//! label's text is drawn in the world. A real window under
-//! Xvfb, read back pixel by pixel.
+//! a sprite names is the one shown, a rotated sprite is drawn rotated, a tile map draws, a
+//! label's text is drawn in the world, and text is drawn in the game's fonts (a bitmap font's
+//! frames, a font file's glyphs). A real window under Xvfb, read back pixel by pixel.
 
 mod support;
 
@@ -15,20 +15,25 @@ const YELLOW: [u8; 3] = [240, 220, 20];
 /// A 96 x 16 sheet of three 32 x 16 frames: frame 0 red on its left half and green on its
 /// right, frame 1 all blue, frame 2 all yellow.
 fn sheet_png() -> Vec<u8> {
-    let mut px = Vec::with_capacity(96 * 16 * 4);
-    for _ in 0..16 {
-        for x in 0..96 {
-            let c = match x {
-                0..16 => RED,
-                16..32 => GREEN,
-                32..64 => BLUE,
-                _ => YELLOW,
-            };
+    png_of(96, 16, |x| match x {
+        0..16 => RED,
+        16..32 => GREEN,
+        32..64 => BLUE,
+        _ => YELLOW,
+    })
+}
+
+/// A `w` x `h` PNG whose column `x` is `colour(x)`.
+fn png_of(w: u32, h: u32, colour: impl Fn(u32) -> [u8; 3]) -> Vec<u8> {
+    let mut px = Vec::with_capacity((w * h * 4) as usize);
+    for _ in 0..h {
+        for x in 0..w {
+            let c = colour(x);
             px.extend_from_slice(&[c[0], c[1], c[2], 255]);
         }
     }
     let mut out = Vec::new();
-    let mut enc = png::Encoder::new(&mut out, 96, 16);
+    let mut enc = png::Encoder::new(&mut out, w, h);
     enc.set_color(png::ColorType::Rgba);
     enc.set_depth(png::BitDepth::Eight);
     enc.write_header().unwrap().write_image_data(&px).unwrap();
@@ -81,8 +86,18 @@ legend = { "y" = { frame = 2 }, "S" = { frame = 2, solid = "wall" } }
 
 /// The mean (x, y) of the pixels near `rgb` in columns `x0..x1`, and how many there are.
 fn centroid(f: &Frame, rgb: [u8; 3], x0: u32, x1: u32) -> (f32, f32, usize) {
+    centroid_in(f, rgb, (x0, x1), (0, f.height))
+}
+
+/// [`centroid`] in columns `x0..x1` of rows `y0..y1`.
+fn centroid_in(
+    f: &Frame,
+    rgb: [u8; 3],
+    (x0, x1): (u32, u32),
+    (y0, y1): (u32, u32),
+) -> (f32, f32, usize) {
     let (mut sx, mut sy, mut n) = (0.0, 0.0, 0usize);
-    for y in 0..f.height {
+    for y in y0..y1 {
         for x in x0..x1 {
             let o = ((y * f.width + x) * 4) as usize;
             if (0..3).all(|i| (f.px[o + i] as i32 - rgb[i] as i32).abs() <= 12) {
@@ -171,5 +186,91 @@ fn sheet_frames_and_tiles_draw_and_a_rotated_sprite_draws_rotated() {
     assert!(
         (bx - mid as f32).abs() < 2.0 && (by - (384.0 + 256.0)).abs() < 2.0,
         "({bx},{by})"
+    );
+}
+
+const FONTS: &str = r##"name = "Letters"
+font = "pixel"
+hud = [{ text = "AB", size = 32 }]
+
+[images.glyphs]
+file = "glyphs.png"
+frame = [8, 8]
+filter = "nearest"
+
+[fonts.pixel]
+image = "glyphs"
+glyphs = "AB"
+
+[fonts.mono]
+file = "mono.ttf"
+size = 48
+
+[archetypes.pixel_sign]
+label = { text = "BA", size = 80 }
+
+[archetypes.mono_sign]
+label = { text = "WW", size = 80, color = "#ff00ff", font = "mono" }
+
+[levels.main]
+bounds = { size = [800, 600] }
+background = "#000000"
+camera = { view = [800, 600] }
+place = [
+  { archetype = "pixel_sign", at = [0, 100] },
+  { archetype = "mono_sign", at = [0, -150] },
+]
+"##;
+
+#[test]
+fn text_is_drawn_in_the_games_fonts() {
+    if !xvfb_available() {
+        return;
+    }
+    let game = support::scratch("images", "fonts");
+    // A two-glyph bitmap font: "A" all red, "B" all blue.
+    let glyphs = png_of(16, 8, |x| if x < 8 { RED } else { BLUE });
+    std::fs::write(game.join("glyphs.png"), glyphs).unwrap();
+    let ttf =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/fonts/DejaVuSansMono.ttf");
+    std::fs::copy(ttf, game.join("mono.ttf")).unwrap();
+    std::fs::write(game.join("game.toml"), FONTS).unwrap();
+    let run = support::scratch("images", "fonts-run");
+    let f = window_frame(&game, &run, &"{}\n".repeat(10), Some(30));
+    let (mid, top) = (f.width / 2, f.height / 4);
+    // The HUD line "AB" in the game's font at the top left: two 32 x 32 pixel squares.
+    let hud = |rgb| {
+        let (x, _, n) = centroid_in(&f, rgb, (0, mid), (0, top));
+        (x, n)
+    };
+    let ((ax, an), (bx, bn)) = (hud(RED), hud(BLUE));
+    assert!(
+        (900..1200).contains(&an) && (900..1200).contains(&bn),
+        "the HUD's glyphs: {an} and {bn} pixels"
+    );
+    assert!((bx - ax - 32.0).abs() < 2.0, "A, then B: {ax} {bx}");
+    // The label "BA", 80 units (about 102 pixels) high in the same font, 100 units below the
+    // middle: B left of A, each about 102 x 102 pixels.
+    let (lbx, lby, lbn) = centroid(&f, BLUE, mid - 150, mid + 150);
+    let (lax, lay, lan) = centroid(&f, RED, mid - 150, mid + 150);
+    for n in [lan, lbn] {
+        assert!((9500..11500).contains(&n), "a label glyph: {n} pixels");
+    }
+    assert!(lax - lbx > 95.0 && (lay - lby).abs() < 2.0, "B, then A");
+    assert!((lay - (384.0 + 128.0)).abs() < 3.0, "{lay}");
+    // "WW" in the font file, magenta, 150 units above the middle.
+    let (mut wx, mut wy, mut wn) = (0.0, 0.0, 0usize);
+    for (i, p) in f.px.chunks(4).enumerate() {
+        if p[0] > 120 && p[2] > 120 && p[1] < 60 {
+            wx += (i as u32 % f.width) as f32;
+            wy += (i as u32 / f.width) as f32;
+            wn += 1;
+        }
+    }
+    let (wx, wy) = (wx / wn.max(1) as f32, wy / wn.max(1) as f32);
+    assert!(wn > 1500, "the font file's glyphs are drawn: {wn} pixels");
+    assert!(
+        (wx - mid as f32).abs() < 12.0 && (wy - (384.0 - 150.0 * 1.28)).abs() < 15.0,
+        "({wx},{wy})"
     );
 }

@@ -118,6 +118,7 @@ pub(crate) fn read(
             size: l.f32(r, "size").unwrap_or(16.0),
             color: l.color(r, "color").unwrap_or_default(),
             offset: l.pair(r, "offset").unwrap_or_default(),
+            font: images.fonts.key(r, &l),
         });
     }
     if let Some(h) = t.table(r, "health") {

@@ -35,6 +35,9 @@ pub(crate) enum FileKind {
     Script,
     Image,
     Sound,
+    Font,
+    /// A tile map's CSV file (text).
+    Map,
 }
 
 impl FileKind {
@@ -45,6 +48,8 @@ impl FileKind {
             FileKind::Script => "script",
             FileKind::Image => "image",
             FileKind::Sound => "sound file",
+            FileKind::Font => "font file",
+            FileKind::Map => "tile map",
         }
     }
 
@@ -59,6 +64,8 @@ impl FileKind {
             FileKind::Script => "write the script, or remove it from `files` in `[scripts]`",
             FileKind::Image => "export the image again",
             FileKind::Sound => "export the sound again",
+            FileKind::Font => "copy the font file again",
+            FileKind::Map => "export the map again, or write its rows in `rows`",
         }
     }
 }
@@ -71,6 +78,8 @@ pub(crate) enum Read {
     Image { width: u32, height: u32 },
     /// A WAV or OGG Vorbis file whose header reads (the bytes are only hashed).
     Sound,
+    /// A TrueType or OpenType font that parses (the bytes are only hashed).
+    Font,
 }
 
 /// The files read so far, in order, for [`crate::LoadedGame::files`] and the content hash.
@@ -194,6 +203,19 @@ impl<'s> Files<'s> {
                 return None;
             }
             return Some(Read::Sound);
+        }
+        if kind == FileKind::Font {
+            if bytes.is_empty() {
+                r.error(named.loc, format!("{noun} `{path}` is empty"))
+                    .help(kind.empty_help());
+                return None;
+            }
+            if let Err(why) = crate::fonts::parse(bytes) {
+                r.error(named.loc, format!("{noun} `{path}` cannot be read as a font: {why}"))
+                    .help("fonts are TrueType (.ttf) or OpenType (.otf) files; for a pixel font cut from an image, use `image` and `glyphs` instead of `file`");
+                return None;
+            }
+            return Some(Read::Font);
         }
         let (file, text) = register_text(r, path, bytes)?;
         if text.trim().is_empty() {

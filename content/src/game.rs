@@ -6,6 +6,7 @@ use crate::actions;
 use crate::archetype::{self, Scope};
 use crate::diagnostic::Diagnostics;
 use crate::files::{FileKind, Files, Read};
+use crate::fonts::Fonts;
 use crate::images::Images;
 use crate::level::{self, RawLevel};
 use crate::parse::parse_toml;
@@ -96,6 +97,9 @@ fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> 
         actions: &actions,
     };
     let mut images = Images::read(&mut r, &game, &mut files);
+    images.fonts = Fonts::read(&mut r, &game, &mut files, &images);
+    def.hud = hud(&mut r, &game, &images.fonts);
+    def.font = images.fonts.key(&mut r, &game);
     let archetypes = read_archetypes(&mut r, &game, &lists, &scope, &mut files, &mut images);
     let (raw_levels, levels_complete) =
         read_levels(&mut r, &game, &lists, &tags, &layers, &mut files);
@@ -126,11 +130,20 @@ fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> 
         def.entry_level = i;
     }
     def.images = images.list;
+    def.fonts = std::mem::take(&mut images.fonts.list);
     def.stress = read_stress(&mut r, &game, &archetypes);
     def.archetypes = archetypes.defs;
     // `ludus.text` spawns `text`: the game's own, or the built-in one after the game's.
     if def.archetype_id("text").is_none() {
         def.archetypes.push(ludus_core::LabelDef::text_archetype());
+    }
+    // The game's font is every label's and HUD line's that names none.
+    if let Some(font) = def.font {
+        let labels = def.archetypes.iter_mut().filter_map(|a| a.label.as_mut());
+        labels.for_each(|l| _ = l.font.get_or_insert(font));
+        def.hud
+            .iter_mut()
+            .for_each(|h| _ = h.font.get_or_insert(font));
     }
     def.actions = actions.set;
     def.bindings = actions.bindings;
@@ -162,7 +175,6 @@ fn read_settings(r: &mut Report, game: &Table<'_, '_>, def: &mut GameDef) -> Vec
         .int(r, "seed")
         .and_then(|v| u64::try_from(v).ok())
         .unwrap_or_default();
-    def.hud = hud(r, game);
     def.tick = settings::tick(r, game);
     def.ai = settings::ai(r, game);
     def.limits = settings::limits(r, game);
@@ -290,7 +302,7 @@ fn read_levels(
     let mut raw_levels: Vec<RawLevel> = Vec::new();
     let mut complete = lists.levels_ok;
     for (name, t) in game.named(r, "levels", "level") {
-        match level::read(r, &t, Some(name), tags, layers) {
+        match level::read(r, &t, Some(name), tags, layers, files) {
             Some(l) => raw_levels.push(l),
             None => complete = false,
         }
@@ -305,7 +317,7 @@ fn read_levels(
             continue;
         };
         let t = Table::root(r, file, &tree, &schema::LEVEL);
-        match level::read(r, &t, None, tags, layers) {
+        match level::read(r, &t, None, tags, layers, files) {
             Some(l) => raw_levels.push(l),
             None => complete = false,
         }
@@ -389,7 +401,7 @@ fn add_archetypes(
 }
 
 /// `hud`: strings are top-left lines; tables place, size and colour theirs.
-fn hud(r: &mut Report, game: &Table<'_, '_>) -> Vec<HudLine> {
+fn hud(r: &mut Report, game: &Table<'_, '_>, fonts: &Fonts) -> Vec<HudLine> {
     game.texts_or_tables(r, "hud")
         .into_iter()
         .filter_map(|item| match item {
@@ -406,6 +418,7 @@ fn hud(r: &mut Report, game: &Table<'_, '_>) -> Vec<HudLine> {
                 if let Some(color) = t.color(r, "color") {
                     line.color = color;
                 }
+                line.font = fonts.key(r, &t);
                 Some(line)
             }
         })

@@ -20,6 +20,8 @@ pub(crate) struct Images {
     named: HashMap<String, Option<AssetId>>,
     /// Images sprites name by path.
     by_path: HashMap<String, Option<AssetId>>,
+    /// The fonts, some cut from these images (read after them).
+    pub fonts: crate::fonts::Fonts,
 }
 
 impl Images {

@@ -4,6 +4,7 @@
 //! Defaults come from the schema; a value that fails its check has been reported, so what
 //! stands in for it here never reaches a `GameDef`.
 
+use crate::files::Files;
 use crate::images::Images;
 use crate::report::{Loc, Report};
 use crate::symbols::Symbols;
@@ -50,6 +51,7 @@ pub(crate) fn read(
     name: Option<Named>,
     tags: &Symbols,
     layers: &Symbols,
+    files: &mut Files<'_>,
 ) -> Option<RawLevel> {
     let name = match name {
         Some(name) => {
@@ -145,7 +147,7 @@ pub(crate) fn read(
         .collect();
     let tilemap = t
         .table(r, "tilemap")
-        .and_then(|m| crate::tilemap::read(r, &m));
+        .and_then(|m| crate::tilemap::read(r, &m, files));
     let name = name?;
     def.name = name.name.clone();
     Some(RawLevel {

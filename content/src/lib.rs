@@ -20,6 +20,7 @@ mod control;
 mod diagnostic;
 mod disk;
 mod files;
+mod fonts;
 mod game;
 mod images;
 mod level;

@@ -1,7 +1,9 @@
-//! `[tilemap]` in a level: rows of characters, a legend from characters to frames of an image
-//! and to the archetype of solid tiles. Read with the level; resolved once images and
-//! archetypes are known, into a [`TileMapDef`] and the merged solid rectangles' placements.
+//! `[tilemap]` in a level: rows of characters or a CSV file of frame numbers, a legend from
+//! characters to frames of an image and to the archetype of solid tiles. Read with the level;
+//! resolved once images and archetypes are known, into a [`TileMapDef`] and the merged solid
+//! rectangles' placements.
 
+use crate::files::{FileKind, Files, Read};
 use crate::images::Images;
 use crate::report::{Loc, Report};
 use crate::symbols::Symbols;
@@ -20,8 +22,66 @@ pub(crate) struct RawTileMap {
     tile: Option<Vec2>,
     origin: Option<Vec2>,
     layer: i16,
-    rows: Vec<(String, Loc)>,
+    grid: Grid,
+    /// Where the map's cells are given (`rows` or `csv`), for errors about the whole map.
+    at: Loc,
+    columns: usize,
+    rows: usize,
     legend: Vec<Key>,
+}
+
+/// The map's cells as written.
+enum Grid {
+    /// `rows`: a string per row, a character per tile.
+    Chars(Vec<(String, Loc)>),
+    /// `csv`: a file (registered with the report as `file`) of comma-separated cells per line;
+    /// number `first` is frame 0.
+    Csv {
+        file: usize,
+        text: std::rc::Rc<str>,
+        first: i64,
+    },
+}
+
+impl Grid {
+    /// Calls `f(x, y, cell, loc)` for every cell, row by row. A CSV cell is trimmed; a CSV
+    /// line's trailing comma and the file's trailing empty lines make no cells.
+    fn cells(&self, mut f: impl FnMut(usize, usize, &str, Loc)) {
+        match self {
+            Grid::Chars(rows) => {
+                for (y, (line, loc)) in rows.iter().enumerate() {
+                    for (x, (at, ch)) in line.char_indices().enumerate() {
+                        // The string's first byte is its quote.
+                        let start = loc.start + 1 + at;
+                        let here = Loc::new(loc.file, start..start + ch.len_utf8());
+                        f(x, y, &line[at..at + ch.len_utf8()], here);
+                    }
+                }
+            }
+            Grid::Csv { file, text, .. } => {
+                let mut start = 0;
+                for (y, line) in text.trim_end().split('\n').enumerate() {
+                    let line_start = start;
+                    start += line.len() + 1;
+                    let line = line.strip_suffix('\r').unwrap_or(line);
+                    let line = line.strip_suffix(',').unwrap_or(line);
+                    let mut at = line_start;
+                    for (x, cell) in line.split(',').enumerate() {
+                        let lead = cell.len() - cell.trim_start().len();
+                        let token = cell.trim();
+                        let from = at + lead;
+                        f(
+                            x,
+                            y,
+                            token,
+                            Loc::new(*file, from..from + token.len().max(1)),
+                        );
+                        at += cell.len() + 1;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// One legend entry.
@@ -32,9 +92,8 @@ struct Key {
 }
 
 /// Reads `[tilemap]`; `None` when it is too broken to use (reported).
-pub(crate) fn read(r: &mut Report, t: &Table<'_, '_>) -> Option<RawTileMap> {
+pub(crate) fn read(r: &mut Report, t: &Table<'_, '_>, files: &mut Files<'_>) -> Option<RawTileMap> {
     let image = t.name(r, "image", "image");
-    let rows = t.lines(r, "rows");
     let mut legend = Vec::new();
     for (ch, _, e) in t.legend(r, "legend") {
         legend.push(Key {
@@ -43,19 +102,40 @@ pub(crate) fn read(r: &mut Report, t: &Table<'_, '_>) -> Option<RawTileMap> {
             solid: e.name(r, "solid", "archetype"),
         });
     }
-    let rows = rows?;
-    let cells: usize = rows.len()
-        * rows
-            .iter()
-            .map(|(s, _)| s.chars().count())
-            .max()
-            .unwrap_or(0);
+    let (grid, at) = match (t.has("rows"), t.has("csv")) {
+        (true, true) => {
+            let loc = t.key_loc("csv").unwrap_or(t.loc);
+            r.error(loc, "a tile map has `rows` or `csv`, not both")
+                .help("keep the one that holds the map");
+            return None;
+        }
+        (false, false) => {
+            r.error(t.loc, "a tile map needs `rows` or `csv`")
+                .help("e.g. `rows = [\"#####\", \"#   #\"]`, or `csv = \"maps/level1.csv\"` of frame numbers");
+            return None;
+        }
+        (true, false) => (Grid::Chars(t.lines(r, "rows")?), t.loc_of("rows")),
+        (false, true) => {
+            let path = t.path(r, "csv")?;
+            let first = t.int(r, "csv_first").unwrap_or(0);
+            let Some(Read::Text(file, text)) = files.read_listed(r, &path, FileKind::Map) else {
+                return None;
+            };
+            (Grid::Csv { file, text, first }, Some(path.loc))
+        }
+    };
+    let at = at.unwrap_or(t.loc);
+    let (mut columns, mut rows) = (0, 0);
+    grid.cells(|x, y, _, _| {
+        columns = columns.max(x + 1);
+        rows = rows.max(y + 1);
+    });
+    let cells = columns.saturating_mul(rows);
     if cells > MAX_TILES {
-        let loc = t.loc_of("rows").unwrap_or(t.loc);
         r.error(
-            loc,
+            at,
             format!(
-                "a tile map may hold at most {MAX_TILES} tiles (4096 x 4096), this one {cells}"
+                "a tile map may hold at most {MAX_TILES} tiles (4096 x 4096), this one {columns} x {rows}"
             ),
         );
         return None;
@@ -68,6 +148,9 @@ pub(crate) fn read(r: &mut Report, t: &Table<'_, '_>) -> Option<RawTileMap> {
             .int(r, "layer")
             .and_then(|v| i16::try_from(v).ok())
             .unwrap_or(-1),
+        grid,
+        at,
+        columns,
         rows,
         legend,
     })
@@ -111,38 +194,73 @@ impl RawTileMap {
                 .map_or(0, |(f, _)| u16::try_from(f + 1).unwrap_or(0));
             keys.push((k.ch, frame, solid));
         }
-        let columns = self
-            .rows
-            .iter()
-            .map(|(s, _)| s.chars().count())
-            .max()
-            .unwrap_or(0);
-        let rows = self.rows.len();
+        let (columns, rows) = (self.columns, self.rows);
         let mut cells = vec![0u16; columns * rows];
         let mut solids: Vec<Option<ArchetypeId>> = vec![None; columns * rows];
-        for (y, (line, loc)) in self.rows.iter().enumerate() {
-            for (x, (at, ch)) in line.char_indices().enumerate() {
-                let Some(&(_, frame, solid)) = keys.iter().find(|k| k.0 == ch) else {
-                    if ch != ' ' {
-                        // The string's first byte is its quote.
-                        let start = loc.start + 1 + at;
-                        let here = Loc::new(loc.file, start..start + ch.len_utf8());
-                        let known: Vec<String> =
-                            keys.iter().map(|k| format!("`{}`", k.0)).collect();
-                        r.error(here, format!("`{ch}` is not in the tile map's legend"))
-                            .help(if known.is_empty() {
-                                "add it to `[tilemap.legend]`, e.g. `\"#\" = { frame = 0 }`; a space is no tile".to_string()
-                            } else {
-                                format!("the legend has {}; a space is no tile", known.join(", "))
-                            });
-                        ok = false;
+        let csv = matches!(self.grid, Grid::Csv { .. });
+        let first = match self.grid {
+            Grid::Csv { first, .. } => first,
+            Grid::Chars(_) => 0,
+        };
+        let frames = image
+            .and_then(|i| images.get(i))
+            .map(|d| i64::from(d.frames()));
+        self.grid.cells(|x, y, token, here| {
+            let mut chars = token.chars();
+            let key = match (chars.next(), chars.next()) {
+                (Some(c), None) => keys.iter().find(|k| k.0 == c),
+                _ => None,
+            };
+            let (frame, solid) = match key {
+                Some(&(_, frame, solid)) => (frame, solid),
+                None if token == " " && !csv => return,
+                None if token.is_empty() => return,
+                None => match token.parse::<i64>() {
+                    Ok(n) if csv => {
+                        let frame = n.saturating_sub(first);
+                        if frame < 0 {
+                            return;
+                        }
+                        if let (Some(image), Some(count)) = (image, frames)
+                            && frame >= count
+                        {
+                            images.check_frame(r, image, frame, here, "frame");
+                            ok = false;
+                            return;
+                        }
+                        if frame >= i64::from(u16::MAX) {
+                            r.error(here, format!("frame {frame} is past the last a tile may show, {}", u16::MAX - 1));
+                            ok = false;
+                            return;
+                        }
+                        (frame as u16 + 1, None)
                     }
-                    continue;
-                };
-                cells[y * columns + x] = frame;
-                solids[y * columns + x] = solid;
-            }
-        }
+                    _ => {
+                        let known: Vec<String> = keys.iter().map(|k| format!("`{}`", k.0)).collect();
+                        let (what, help) = if csv {
+                            (
+                                format!("`{token}` is neither a frame number nor in the tile map's legend"),
+                                format!("cells are frame numbers counted from `csv_first` = {first} (smaller numbers and empty cells are no tile) or characters of the legend{}", if known.is_empty() { String::new() } else { format!(" ({})", known.join(", ")) }),
+                            )
+                        } else {
+                            (
+                                format!("`{token}` is not in the tile map's legend"),
+                                if known.is_empty() {
+                                    "add it to `[tilemap.legend]`, e.g. `\"#\" = { frame = 0 }`; a space is no tile".to_string()
+                                } else {
+                                    format!("the legend has {}; a space is no tile", known.join(", "))
+                                },
+                            )
+                        };
+                        r.error(here, what).help(help);
+                        ok = false;
+                        return;
+                    }
+                },
+            };
+            cells[y * columns + x] = frame;
+            solids[y * columns + x] = solid;
+        });
         let image = image?;
         let def = images.get(image)?;
         if !ok {
@@ -167,9 +285,8 @@ impl RawTileMap {
             solids[(r * w + c) as usize]
         });
         if runs.len() > limit {
-            let loc = self.rows.first().map_or(self.image.loc, |(_, l)| *l);
             r.error(
-                loc,
+                self.at,
                 format!("the tile map's solid tiles make more than {limit} rectangles, more entities than `[limits] entities` allows"),
             )
             .help("use longer runs of solid tiles (they merge), or raise `entities` in `[limits]`");

@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 
 /// Kinds of error that must each have a folder.
 const REQUIRED: &[&str] = &[
+    "tilemap_csv",
+    "font_errors",
     "syntax_error",
     "unknown_key_suggestion",
     "wrong_type",

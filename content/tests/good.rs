@@ -53,6 +53,7 @@ fn settings_tables_are_converted() {
                 at: Anchor::TopRight,
                 size: 24.0,
                 color: Color::rgb(255, 0, 0),
+                font: None,
             }
         ]
     );
@@ -613,10 +614,21 @@ camera = { zoom = 2, dead_zone = [100, 60] }
 
 #[test]
 fn a_tilemap_becomes_cells_and_merged_solid_placements() {
-    let mut source = MemorySource::new();
-    source.insert(
-        "game.toml",
-        br#"name = "Tiles"
+    // The same map as rows of characters, and as a CSV file the way Tiled writes one
+    // (numbers from 1, 0 for no tile, trailing commas, CRLF), where the legend makes `2` solid.
+    let rows = r#"rows = [
+  "WWWW",
+  "W..",
+  "W .W",
+]
+legend = { "W" = { frame = 1, solid = "wall" }, "." = { frame = 3 } }"#;
+    let csv = r#"csv = "maps/main.csv"
+csv_first = 1
+legend = { "2" = { frame = 1, solid = "wall" } }"#;
+    for map in [rows, csv] {
+        let mut source = MemorySource::new();
+        let game = format!(
+            r#"name = "Tiles"
 layers = ["ground"]
 
 [images.tiles]
@@ -624,50 +636,50 @@ file = "tiles.png"
 frame = [8, 8]
 
 [archetypes.wall]
-collider = { shape = "box", size = 8, layer = "ground", body = "static" }
+collider = {{ shape = "box", size = 8, layer = "ground", body = "static" }}
 
 [levels.main]
-bounds = { min = [0, 0], max = [80, 40] }
-place = [{ archetype = "wall", at = [5, 5], size = [30, 2] }]
+bounds = {{ min = [0, 0], max = [80, 40] }}
+place = [{{ archetype = "wall", at = [5, 5], size = [30, 2] }}]
 
 [levels.main.tilemap]
 image = "tiles"
-rows = [
-  "WWWW",
-  "W..",
-  "W .W",
-]
-legend = { "W" = { frame = 1, solid = "wall" }, "." = { frame = 3 } }
+{map}
 "#
-        .to_vec(),
-    );
-    source.insert("tiles.png", png_header(32, 16));
-    let def = match load_game(&source) {
-        Ok(g) => g.def,
-        Err(d) => panic!("{}", d.render()),
-    };
-    let level = &def.levels[0];
-    let map = level.tilemap.as_ref().expect("the map");
-    assert_eq!((map.columns, map.rows, map.layer), (4, 3, -1));
-    assert_eq!((map.tile, map.origin), (Vec2::new(8.0, 8.0), Vec2::ZERO));
-    // Frame + 1; 0 where there is no tile (a space, or past a short row's end).
-    assert_eq!(map.cells, [2, 2, 2, 2, 2, 4, 4, 0, 2, 0, 4, 2]);
-    // The placed wall first, then the solid tiles: the top row, the left column below it,
-    // the lone tile at the bottom right.
-    let placed: Vec<(Vec2, Option<Vec2>)> = level
-        .placements
-        .iter()
-        .map(|p| (p.pos, p.overrides.size))
-        .collect();
-    assert_eq!(
-        placed,
-        [
-            (Vec2::new(5.0, 5.0), Some(Vec2::new(30.0, 2.0))),
-            (Vec2::new(16.0, 4.0), Some(Vec2::new(32.0, 8.0))),
-            (Vec2::new(4.0, 16.0), Some(Vec2::new(8.0, 16.0))),
-            (Vec2::new(28.0, 20.0), Some(Vec2::new(8.0, 8.0))),
-        ]
-    );
+        );
+        source.insert("game.toml", game.into_bytes());
+        source.insert(
+            "maps/main.csv",
+            b"2,2,2,2,\r\n2,4,4\r\n2, 0 ,4,2\r\n\r\n".to_vec(),
+        );
+        source.insert("tiles.png", png_header(32, 16));
+        let def = match load_game(&source) {
+            Ok(g) => g.def,
+            Err(d) => panic!("{}", d.render()),
+        };
+        let level = &def.levels[0];
+        let map = level.tilemap.as_ref().expect("the map");
+        assert_eq!((map.columns, map.rows, map.layer), (4, 3, -1));
+        assert_eq!((map.tile, map.origin), (Vec2::new(8.0, 8.0), Vec2::ZERO));
+        // Frame + 1; 0 where there is no tile (a space, or past a short row's end).
+        assert_eq!(map.cells, [2, 2, 2, 2, 2, 4, 4, 0, 2, 0, 4, 2]);
+        // The placed wall first, then the solid tiles: the top row, the left column below
+        // it, the lone tile at the bottom right.
+        let placed: Vec<(Vec2, Option<Vec2>)> = level
+            .placements
+            .iter()
+            .map(|p| (p.pos, p.overrides.size))
+            .collect();
+        assert_eq!(
+            placed,
+            [
+                (Vec2::new(5.0, 5.0), Some(Vec2::new(30.0, 2.0))),
+                (Vec2::new(16.0, 4.0), Some(Vec2::new(32.0, 8.0))),
+                (Vec2::new(4.0, 16.0), Some(Vec2::new(8.0, 16.0))),
+                (Vec2::new(28.0, 20.0), Some(Vec2::new(8.0, 8.0))),
+            ]
+        );
+    }
 }
 
 #[test]
@@ -734,4 +746,94 @@ fn music_tracks_are_sound_files() {
         ("theme", Some("theme.wav"), 0.3)
     );
     assert_eq!(def.music_id("theme").map(|m| m.0), Some(0));
+}
+
+#[test]
+fn fonts_files_and_sheets_and_who_uses_them() {
+    let mut source = MemorySource::new();
+    source.insert(
+        "game.toml",
+        br##"name = "Letters"
+font = "pixel"
+hud = ["plain", { text = "big", font = "title" }]
+[images.glyphs]
+file = "glyphs.png"
+frame = [8, 8]
+[fonts.title]
+file = "title.ttf"
+size = 48
+[fonts.pixel]
+image = "glyphs"
+glyphs = "AB"
+[archetypes.sign]
+label = { text = "A" }
+[archetypes.boss]
+label = { text = "B", font = "title" }
+[levels.main]
+"##
+        .to_vec(),
+    );
+    source.insert("glyphs.png", png_header(16, 8));
+    let ttf = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets/fonts/DejaVuSansMono.ttf"),
+    )
+    .unwrap();
+    source.insert("title.ttf", ttf.clone());
+    let def = match load_game(&source) {
+        Ok(g) => g.def,
+        Err(d) => panic!("{}", d.render()),
+    };
+    use ludus_core::{FontId, FontSource};
+    let fonts: Vec<(&str, &FontSource)> = def
+        .fonts
+        .iter()
+        .map(|f| (f.name.as_str(), &f.source))
+        .collect();
+    assert_eq!(
+        fonts,
+        [
+            (
+                "title",
+                &FontSource::File {
+                    file: "title.ttf".into(),
+                    size: 48.0
+                }
+            ),
+            (
+                "pixel",
+                &FontSource::Sheet {
+                    image: ludus_core::AssetId(0),
+                    glyphs: "AB".into()
+                }
+            ),
+        ]
+    );
+    // The game's font is every label's and line's that names none (the built-in `text` too).
+    assert_eq!(def.font, Some(FontId(1)));
+    let labels: Vec<(&str, Option<FontId>)> = def
+        .archetypes
+        .iter()
+        .map(|a| (a.name.as_str(), a.label.as_ref().unwrap().font))
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            ("sign", Some(FontId(1))),
+            ("boss", Some(FontId(0))),
+            ("text", Some(FontId(1)))
+        ]
+    );
+    let hud: Vec<Option<FontId>> = def.hud.iter().map(|h| h.font).collect();
+    assert_eq!(hud, [Some(FontId(1)), Some(FontId(0))]);
+
+    // A damaged font file (the right signature, then garbage) is an error at its path.
+    source.insert("title.ttf", ttf[..64].to_vec());
+    let Err(d) = load_game(&source) else {
+        panic!("a truncated font loads")
+    };
+    let text = d.render();
+    assert!(
+        text.contains("game.toml:8:8: error: font file `title.ttf` cannot be read as a font"),
+        "{text}"
+    );
 }

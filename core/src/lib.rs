@@ -44,11 +44,11 @@ pub use consequences::{Consequences, Gameplay, NoConsequences};
 pub use def::{
     AiPolicy, Anchor, AnimationDef, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef,
     BehaviourKind, BodyKind, BoundsPolicy, CameraDef, ColliderDef, Constant, ControlDef,
-    ControlKind, CooldownDef, EffectDef, EffectId, Filter, GameDef, HealthDef, HudLine, ImageDef,
-    LabelDef, LevelDef, Limits, MAX_LAYERS, MAX_TAGS, MotionDef, MusicId, Overrides, PhysicsDef,
-    Placement, PlatformerDef, RotateMode, RotationDef, ScriptsDef, Shape, SolidRun, SoundDef,
-    SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef, ThrustDef, TileMapDef, TriggerDef,
-    TriggerOn, Wave, WindowDef, merge_solids,
+    ControlKind, CooldownDef, EffectDef, EffectId, Filter, FontDef, FontId, FontSource, GameDef,
+    HealthDef, HudLine, ImageDef, LabelDef, LevelDef, Limits, MAX_LAYERS, MAX_TAGS, MotionDef,
+    MusicId, Overrides, PhysicsDef, Placement, PlatformerDef, RotateMode, RotationDef, ScriptsDef,
+    Shape, SolidRun, SoundDef, SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef, ThrustDef,
+    TileMapDef, TriggerDef, TriggerOn, Wave, WindowDef, merge_solids,
 };
 pub use event::{
     ActionEvent, ContactEvent, ContactPhase, DamageEvent, EventKind, Events, ExpireEvent,

@@ -60,6 +60,8 @@ pub struct TextDraw {
     pub text: std::sync::Arc<str>,
     pub size: f32,
     pub color: Color,
+    /// `None`: the game's font, else the bundled one.
+    pub font: Option<crate::FontId>,
     pub seq: u64,
 }
 
@@ -181,6 +183,7 @@ impl RenderFrame {
                 text: l.text.clone(),
                 size: l.size,
                 color: l.color,
+                font: l.font,
                 seq: id.seq,
             });
         }

@@ -36,6 +36,7 @@ pub struct Placed {
 ///
 /// Invariant: `placed[i]` lies inside `pages[placed[i].page]` with its border, and no two
 /// images' bordered rectangles overlap.
+#[derive(Default)]
 pub struct Atlas {
     pub pages: Vec<Page>,
     pub placed: Vec<Placed>,

@@ -67,9 +67,7 @@ impl App {
             ..PacerPolicy::default()
         });
         let mut ctx = window::new_rendering_backend();
-        let pixels = runner.images();
-        let images = (runner.def().images.as_slice(), pixels.as_slice());
-        let renderer = Renderer::new(ctx.as_mut(), images, window::dpi_scale());
+        let renderer = Renderer::new(ctx.as_mut(), &runner, window::dpi_scale());
         let mut audio = Audio::new(&runner.def().sounds, runner.sound_files());
         audio.set_music(&runner.def().music, runner.music_files());
         let watcher = options
@@ -132,10 +130,8 @@ impl EventHandler for App {
             && w.changed()
         {
             self.runner.reload();
-            // A changed PNG or WAV keeps its definition: load again whatever changed.
-            let pixels = self.runner.images();
-            let defs = &self.runner.def().images;
-            self.renderer.set_images(self.ctx.as_mut(), defs, &pixels);
+            // A changed PNG, font or WAV keeps its definition: load again whatever changed.
+            self.renderer.set_assets(self.ctx.as_mut(), &self.runner);
             let def = self.runner.def();
             self.audio
                 .set_sounds(&def.sounds, self.runner.sound_files());

@@ -9,8 +9,9 @@ use crate::app::atlas::{self, Pixels};
 use crate::app::batch::{Batch, CIRCLE, Instance, RECT, TEXTURED, Tex, WHOLE, rgba};
 use crate::app::text::{Atlas, Face};
 use crate::app::ui::Ui;
+use crate::runtime::Runner;
 use crate::runtime::particles::Particles;
-use ludus_core::{Camera, Color, Filter, ImageDef, RenderFrame};
+use ludus_core::{Camera, Color, Filter, RenderFrame};
 use miniquad::*;
 
 /// The most bytes of label text drawn in one frame: labels past it wait for a frame with room
@@ -82,19 +83,17 @@ pub struct Renderer {
     images: atlas::Atlas,
     pages: Vec<TextureId>,
     pub atlas: Atlas,
+    /// The display's pixel ratio the text atlas was made for.
+    scale: f32,
     batch: Batch,
     /// Draw calls issued by the last frame.
     pub calls: usize,
 }
 
 impl Renderer {
-    /// `images`: the game's images and their decoded pixels by asset id (`None`: missing,
-    /// drawn as a checkerboard).
-    pub fn new(
-        ctx: &mut dyn RenderingBackend,
-        images: (&[ImageDef], &[Option<Pixels>]),
-        scale: f32,
-    ) -> Renderer {
+    /// A renderer of `runner`'s game: its images (one missing or undecodable is drawn as a
+    /// checkerboard) and fonts, at the display's pixel ratio `scale`.
+    pub fn new(ctx: &mut dyn RenderingBackend, runner: &Runner, scale: f32) -> Renderer {
         let corners: [[f32; 2]; 4] = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]];
         let quad = ctx.new_buffer(
             BufferType::VertexBuffer,
@@ -160,39 +159,43 @@ impl Renderer {
             },
         );
         let white = ctx.new_texture_from_rgba8(1, 1, &[255, 255, 255, 255]);
-        let atlas = Atlas::new(scale);
-        let font = ctx.new_texture_from_rgba8(atlas.width as u16, atlas.height as u16, &atlas.rgba);
-        ctx.texture_set_filter(font, FilterMode::Linear, MipmapFilterMode::None);
-        let packed = atlas::Atlas::pack(images.0, images.1);
-        let pages = upload(ctx, &packed);
-        Renderer {
+        let mut renderer = Renderer {
             pipeline,
             quad,
             indices,
             instances,
             capacity,
             white,
-            font,
-            images: packed,
-            pages,
-            atlas,
+            font: white,
+            images: atlas::Atlas::default(),
+            pages: Vec::new(),
+            atlas: Atlas::new(scale),
+            scale,
             batch: Batch::default(),
             calls: 0,
-        }
+        };
+        renderer.set_assets(ctx, runner);
+        renderer
     }
 
-    /// Packs the images again (after a reload), replacing the pages.
-    pub fn set_images(
-        &mut self,
-        ctx: &mut dyn RenderingBackend,
-        defs: &[ImageDef],
-        pixels: &[Option<Pixels>],
-    ) {
+    /// Packs the game's images and makes its fonts' faces (again, after a reload), replacing
+    /// the textures.
+    pub fn set_assets(&mut self, ctx: &mut dyn RenderingBackend, runner: &Runner) {
         for t in self.pages.drain(..) {
             ctx.delete_texture(t);
         }
-        self.images = atlas::Atlas::pack(defs, pixels);
+        if self.font != self.white {
+            ctx.delete_texture(self.font);
+        }
+        let def = runner.def();
+        let pixels: Vec<Option<Pixels>> = runner.images();
+        self.images = atlas::Atlas::pack(&def.images, &pixels);
         self.pages = upload(ctx, &self.images);
+        let files = runner.font_files();
+        self.atlas = Atlas::with_fonts(self.scale, &def.fonts, files, &def.images);
+        let (w, h) = (self.atlas.width as u16, self.atlas.height as u16);
+        self.font = ctx.new_texture_from_rgba8(w, h, &self.atlas.rgba);
+        ctx.texture_set_filter(self.font, FilterMode::Linear, MipmapFilterMode::None);
     }
 
     /// World-to-clip transform for `camera` in a `w` x `h` pixel viewport, letterboxed so the
@@ -248,11 +251,12 @@ impl Renderer {
             if glyphs > MAX_LABEL_GLYPHS {
                 break;
             }
-            let face = &self.atlas.body;
+            let face = &self.atlas.faces[self.atlas.face_of(t.font)];
             let k = t.size / face.line_height.max(1.0);
             let width: f32 = t.text.chars().map(|c| face.glyph(c).advance * k).sum();
             let at = (t.pos.x - width / 2.0, t.pos.y - t.size / 2.0, k);
-            Self::layout(&mut self.batch, face, &self.atlas, &t.text, at, t.color);
+            let textures = (&self.atlas, &self.images);
+            Self::layout(&mut self.batch, face, textures, &t.text, at, t.color);
         }
         let world = Self::world_transform(&frame.camera, w, h);
         self.flush(ctx, world);
@@ -286,16 +290,13 @@ impl Renderer {
             );
         }
         for label in labels.iter() {
-            let face = if label.title {
-                &self.atlas.title
-            } else {
-                &self.atlas.body
-            };
+            let face = &self.atlas.faces[label.face];
             let at = (label.x, label.y, label.scale);
+            let textures = (&self.atlas, &self.images);
             Self::layout(
                 &mut self.batch,
                 face,
-                &self.atlas,
+                textures,
                 &label.text,
                 at,
                 label.color,
@@ -305,11 +306,12 @@ impl Renderer {
         ctx.end_render_pass();
     }
 
-    /// Glyph quads of `text` with its top-left at `(x, y)`, glyphs scaled by `k`.
+    /// Glyph quads of `text` with its top-left at `(x, y)`, glyphs scaled by `k`: from the
+    /// text atlas, or for a bitmap font from its image's frames in the image atlas.
     fn layout(
         out: &mut Batch,
         face: &Face,
-        atlas: &Atlas,
+        (atlas, images): (&Atlas, &atlas::Atlas),
         text: &str,
         (x, y, k): (f32, f32, f32),
         color: Color,
@@ -319,10 +321,23 @@ impl Renderer {
         let baseline = y + face.ascent * k;
         for c in text.chars() {
             let g = face.glyph(c);
-            if g.w > 0 && g.h > 0 {
-                let (gw, gh) = (g.w as f32, g.h as f32);
+            let [gw, gh] = g.size;
+            let found = match face.sheet {
+                None => (g.w > 0 && g.h > 0).then(|| {
+                    let (w, h) = (g.w as f32, g.h as f32);
+                    (
+                        Tex::Font,
+                        [g.x as f32 / aw, g.y as f32 / ah, w / aw, h / ah],
+                    )
+                }),
+                Some(image) if gw > 0.0 => images
+                    .uv(image, g.x as u16, false)
+                    .map(|(page, uv)| (Tex::Page(page), uv)),
+                Some(_) => None,
+            };
+            if let Some((tex, uv)) = found {
                 out.push(
-                    Tex::Font,
+                    tex,
                     Instance {
                         angle: 0.0,
                         pos: [
@@ -330,7 +345,7 @@ impl Renderer {
                             baseline + (g.dy + gh / 2.0) * k,
                         ],
                         size: [gw * k, gh * k],
-                        uv: [g.x as f32 / aw, g.y as f32 / ah, gw / aw, gh / ah],
+                        uv,
                         color: rgba(color),
                         kind: TEXTURED,
                     },

@@ -2,7 +2,7 @@
 //! the banner (pause, game over, fault with the scripts' last lines), the script console (F4)
 //! and the debug overlay (F3), with the dark panels behind the last two.
 
-use crate::app::text::{Atlas, Face};
+use crate::app::text::{self, Atlas, Face};
 use crate::runtime::Runner;
 use ludus_core::{Color, Mode};
 
@@ -12,8 +12,8 @@ pub struct Label {
     pub x: f32,
     pub y: f32,
     pub color: Color,
-    /// Drawn with the large face.
-    pub title: bool,
+    /// The face it is drawn with (an index into [`Atlas::faces`]).
+    pub face: usize,
     /// Glyph scale relative to the face.
     pub scale: f32,
 }
@@ -49,7 +49,7 @@ fn label(text: String, x: f32, y: f32, color: Color) -> Label {
         x,
         y,
         color,
-        title: false,
+        face: text::BODY,
         scale: 1.0,
     }
 }
@@ -57,7 +57,7 @@ fn label(text: String, x: f32, y: f32, color: Color) -> Label {
 /// Lays out the frame's UI.
 pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
     let (w, h) = (screen.w, screen.h);
-    let body = &atlas.body;
+    let body = atlas.body();
     let line = body.line_height;
     let pad = 10.0 * screen.dpi;
     let mut ui = Ui {
@@ -157,13 +157,15 @@ fn hud(runner: &Runner, atlas: &Atlas, screen: &Screen, floor: f32, ui: &mut Ui)
     let pad = 10.0 * screen.dpi;
     let lines = runner.hud_lines();
     // Face and scale of each line, and each anchor's block height.
-    let sized: Vec<(&Face, f32, bool)> = lines
+    let sized: Vec<(&Face, f32, usize)> = lines
         .iter()
         .map(|(_, l)| {
-            let title = l.size >= 28.0;
-            let face_px = if title { 40.0 } else { 16.0 };
-            let face = if title { &atlas.title } else { &atlas.body };
-            (face, l.size / face_px, title)
+            let index = match atlas.face_of(l.font) {
+                text::BODY if l.size >= 28.0 => text::TITLE,
+                i => i,
+            };
+            let face = &atlas.faces[index];
+            (face, l.size / face.px, index)
         })
         .collect();
     let mut totals = [0.0f32; 9];
@@ -173,7 +175,7 @@ fn hud(runner: &Runner, atlas: &Atlas, screen: &Screen, floor: f32, ui: &mut Ui)
     }
     let bottom = floor - pad / 2.0;
     let mut used = [0.0f32; 9];
-    for ((text, l), (face, scale, title)) in lines.into_iter().zip(sized) {
+    for ((text, l), (face, scale, index)) in lines.into_iter().zip(sized) {
         let (col, row) = l.at.grid();
         let slot = (row * 3 + col) as usize;
         let width = face.width(&text) * scale;
@@ -192,7 +194,7 @@ fn hud(runner: &Runner, atlas: &Atlas, screen: &Screen, floor: f32, ui: &mut Ui)
             x,
             y: top + used[slot],
             color: l.color,
-            title,
+            face: index,
             scale,
         });
         used[slot] += face.line_height * scale;
@@ -205,7 +207,7 @@ fn banner(runner: &Runner, atlas: &Atlas, screen: &Screen, ui: &mut Ui) {
         return;
     };
     let (w, h) = (screen.w, screen.h);
-    let (body, title) = (&atlas.body, &atlas.title);
+    let (body, title) = (atlas.body(), atlas.title());
     let pad = 10.0 * screen.dpi;
     let faulted = runner.session().mode() == Mode::Faulted;
     ui.dim = if faulted { 0.6 } else { 0.35 };
@@ -216,7 +218,7 @@ fn banner(runner: &Runner, atlas: &Atlas, screen: &Screen, ui: &mut Ui) {
         Color::WHITE
     };
     ui.labels.push(Label {
-        title: true,
+        face: text::TITLE,
         ..label(head.clone(), (w - title.width(&head)) / 2.0, y0, color)
     });
     let mut y = y0 + title.line_height;

@@ -295,6 +295,11 @@ impl Runner {
         self.project.images()
     }
 
+    /// The bytes of each font file by font id (`None` for bitmap fonts).
+    pub fn font_files(&self) -> &[Option<Vec<u8>>] {
+        &self.project.font_files
+    }
+
     /// The bytes of each sound file by sound id (`None` for tones).
     pub fn sound_files(&self) -> &[Option<Vec<u8>>] {
         &self.project.sound_files

@@ -20,6 +20,8 @@ pub struct Project {
     pub sound_files: Vec<Option<Vec<u8>>>,
     /// The bytes of each track's file in `def.music`.
     pub music_files: Vec<Option<Vec<u8>>>,
+    /// The bytes of each font file in `def.fonts` (`None`: a bitmap font).
+    pub font_files: Vec<Option<Vec<u8>>>,
 }
 
 /// Modules from files held in memory (the browser build, tests).
@@ -52,10 +54,20 @@ impl Project {
             .iter()
             .map(|s| s.file.as_deref().and_then(&read))
             .collect();
+        let font_files = loaded
+            .def
+            .fonts
+            .iter()
+            .map(|f| match &f.source {
+                ludus_core::FontSource::File { file, .. } => read(file),
+                ludus_core::FontSource::Sheet { .. } => None,
+            })
+            .collect();
         Project {
             assets,
             sound_files,
             music_files,
+            font_files,
             label,
             def: Arc::new(loaded.def),
             scripts: loaded

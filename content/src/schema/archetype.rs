@@ -58,7 +58,7 @@ pub(crate) static SPRITE: TableSchema = TableSchema {
 #[rustfmt::skip]
 pub(crate) static LABEL: TableSchema = TableSchema {
     title: "[archetypes.NAME.label]",
-    doc: "Text drawn in the world with the entity, above every sprite, in the bundled font, \
+    doc: "Text drawn in the world with the entity, above every sprite, in its font, \
           centred on the entity plus `offset`. An archetype named `text` with a label is what \
           `ludus.text` spawns (a game without one gets a built-in `text`: white, 16 units high, \
           lasting 60 ticks).",
@@ -67,6 +67,7 @@ pub(crate) static LABEL: TableSchema = TableSchema {
         key("size", positive(SIZE_MAX), Dflt::Num(16.0), "world units", "Height of a line.", "size = 12"),
         key("color", Ty::Color, Dflt::Str("white"), "", "Colour.", "color = \"#ffd166\""),
         key("offset", Ty::Pair { min: -COORD_MAX, max: COORD_MAX, above_min: false, form: "[x, y]" }, Dflt::Pair(0.0, 0.0), "world units", "Where the text is centred, from the entity's position.", "offset = [0, -24]"),
+        key("font", Ty::Name, Dflt::Doc("the game's `font`"), "", "A `[fonts]` name.", "font = \"pixel\""),
     ],
 };
 

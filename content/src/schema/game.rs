@@ -28,6 +28,8 @@ pub(crate) static GAME: TableSchema = TableSchema {
         key("physics", Ty::Table(&PHYSICS), Dflt::Defaults, "", "Collision detection settings.", "[physics]"),
         key("input", Ty::Table(&INPUT), Dflt::Defaults, "", "Actions and the keys that drive them.", "[input.actions.fire]"),
         key("images", Ty::Named(&IMAGE), Dflt::Empty, "", "Images sprites draw by name: whole pictures or sprite sheets.", "[images.hero]"),
+        key("fonts", Ty::Named(&FONT), Dflt::Empty, "", "Fonts labels and HUD lines can name: TrueType/OpenType files or bitmap fonts cut from images.", "[fonts.title]"),
+        key("font", Ty::Name, Dflt::Doc("the bundled font"), "", "The `[fonts]` font of labels and HUD lines that name none. The window's own text (help line, banners, overlay) keeps the bundled font.", "font = \"pixel\""),
         key("effects", Ty::Named(&EFFECT), Dflt::Empty, "", "Particle effects scripts can request by name.", "[effects.spark]"),
         key("sounds", Ty::Named(&SOUND), Dflt::Empty, "", "Sounds scripts can request by name: files or synthesised tones.", "[sounds.shoot]"),
         key("music", Ty::Named(&MUSIC), Dflt::Empty, "", "Tracks scripts loop by name (`ludus.music`).", "[music.theme]"),
@@ -47,6 +49,7 @@ pub(crate) static HUD: TableSchema = TableSchema {
         key("at", Ty::Choice(&Anchor::NAMES), Dflt::Str("top_left"), "", "Where on the screen it sits.", "at = \"top\""),
         key("size", Ty::Number { min: 6.0, max: 200.0, above_min: false }, Dflt::Num(16.0), "px", "Text height.", "size = 40"),
         key("color", Ty::Color, Dflt::Str("white"), "", "Text colour.", "color = \"#ffd000\""),
+        key("font", Ty::Name, Dflt::Doc("the game's `font`"), "", "A `[fonts]` name.", "font = \"title\""),
     ],
 };
 
@@ -156,6 +159,22 @@ pub(crate) static IMAGE: TableSchema = TableSchema {
         key("file", Ty::Path { ext: "png" }, Dflt::Required, "", "The PNG file in the game folder (at most 4094 x 4094 pixels).", "file = \"images/hero.png\""),
         key("frame", Ty::Pair { min: 0.0, max: 4094.0, above_min: true, form: "[w, h]" }, Dflt::Doc("the whole image"), "pixels", "A frame's size: the image's width and height must be whole multiples of it.", "frame = [16, 16]"),
         key("filter", Ty::Choice(&["linear", "nearest"]), Dflt::Str("linear"), "", "Smooth or blocky (pixel art) when drawn larger or smaller than its pixels.", "filter = \"nearest\""),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static FONT: TableSchema = TableSchema {
+    title: "[fonts.NAME]",
+    doc: "A font: a TrueType or OpenType `file`, drawn smoothly at any size from one rasterisation \
+          (printable ASCII and Latin-1), or a bitmap font cut from an `[images]` sprite sheet, one \
+          frame per character of `glyphs`, drawn with the image's colours (tinted by the text's \
+          colour) and filter. A bitmap font's characters are as wide as a frame; a character it \
+          lacks is drawn as its other case, else `?`, else a space.",
+    keys: &[
+        key("file", Ty::Path { ext: "" }, Dflt::Unset, "", "A .ttf or .otf file in the game folder (at most 8 MiB).", "file = \"fonts/title.ttf\""),
+        key("size", number(4.0, 256.0), Dflt::Num(crate::fonts::DEFAULT_SIZE as f64), "pixels", "The height a font file's glyphs are rasterised at: text near this size looks sharpest.", "size = 48"),
+        key("image", Ty::Name, Dflt::Unset, "", "An `[images]` sheet whose frames are the glyphs.", "image = \"glyphs\""),
+        key("glyphs", Ty::Text, Dflt::Unset, "", "With `image`: the character of each frame, in frame order.", "glyphs = \" !0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ\""),
     ],
 };
 

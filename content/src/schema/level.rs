@@ -24,14 +24,17 @@ pub(crate) static LEVEL: TableSchema = TableSchema {
 pub(crate) static TILEMAP: TableSchema = TableSchema {
     title: "[tilemap]",
     doc: "Rows of characters, top to bottom, each character a tile from `legend` (a space is \
-          no tile; rows may differ in length). Tiles are drawn from the frames of one image; \
+          no tile; rows may differ in length), or a CSV file of frame numbers as map editors \
+          export them (Tiled: `csv_first = 1`), a line per row. Tiles are drawn from the frames of one image; \
           only those in view are drawn, so large maps cost what the screen shows. Solid tiles \
           are merged into rectangles (each row's runs of equal tiles, then equal runs below \
           them) placed with the level as static colliders of the legend's archetype.",
     keys: &[
         key("image", Ty::Name, Dflt::Required, "", "An image from `[images]`: a tile is one of its frames.", "image = \"tiles\""),
-        key("rows", Ty::Lines { len: 4096 }, Dflt::Required, "", "The map, a string per row (at most 4096 x 4096 tiles).", "rows = [\"#####\", \"#...#\", \"#####\"]"),
-        key("legend", Ty::Legend(&LEGEND), Dflt::Required, "", "What each character is.", "legend = { \"#\" = { frame = 1, solid = \"wall\" }, \".\" = { frame = 0 } }"),
+        key("rows", Ty::Lines { len: 4096 }, Dflt::Unset, "", "The map, a string per row (at most 4096 x 4096 tiles). Give `rows` or `csv`.", "rows = [\"#####\", \"#...#\", \"#####\"]"),
+        key("csv", Ty::Path { ext: ".csv" }, Dflt::Unset, "", "The map in a file, a line per row of comma-separated cells: a frame number (numbers below `csv_first`, and empty cells, are no tile) or a character of `legend` (which decides first, so a legend may make numbers solid).", "csv = \"maps/cave.csv\""),
+        key("csv_first", int(-65_536, 65_536), Dflt::Int(0), "", "The number that stands for frame 0 in `csv` (Tiled writes 1, and 0 for no tile).", "csv_first = 1"),
+        key("legend", Ty::Legend(&LEGEND), Dflt::Empty, "", "What each character is.", "legend = { \"#\" = { frame = 1, solid = \"wall\" }, \".\" = { frame = 0 } }"),
         key("tile", Ty::Pair { min: 0.0, max: SIZE_MAX, above_min: true, form: "[w, h]" }, Dflt::Doc("the image's frame size"), "world units", "A tile's size.", "tile = [32, 32]"),
         key("origin", POINT, Dflt::Doc("the top-left corner of the level's bounds"), "world units", "The top-left corner of the first row's first tile.", "origin = [-400, -300]"),
         key("layer", int(-32_768, 32_767), Dflt::Int(-1), "", "Draw layer (sprites are on layer 0 unless they say).", "layer = -1"),

@@ -47,6 +47,8 @@ pub struct LabelDef {
     pub size: f32,
     pub color: Color,
     pub offset: Vec2,
+    /// The font it is drawn in (`None`: the game's font, else the bundled one).
+    pub font: Option<crate::FontId>,
 }
 
 impl LabelDef {
@@ -61,6 +63,7 @@ impl LabelDef {
                 size: 16.0,
                 color: Color::WHITE,
                 offset: Vec2::ZERO,
+                font: None,
             }),
             ..ArchetypeDef::default()
         }

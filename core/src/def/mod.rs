@@ -69,6 +69,10 @@ pub struct GameDef {
     pub music: Vec<SoundDef>,
     /// Images: `[images.NAME]` and those sprites name by path; [`AssetId`] indexes it.
     pub images: Vec<ImageDef>,
+    /// Fonts: `[fonts.NAME]`; [`FontId`] indexes it.
+    pub fonts: Vec<FontDef>,
+    /// The font labels and HUD lines use when they name none (`None`: the bundled font).
+    pub font: Option<FontId>,
     pub levels: Vec<LevelDef>,
     pub entry_level: usize,
     /// The archetype `--entities N` fills the level with, if the game defines one.
@@ -104,6 +108,8 @@ impl Default for GameDef {
             sounds: Vec::new(),
             music: Vec::new(),
             images: Vec::new(),
+            fonts: Vec::new(),
+            font: None,
             levels: Vec::new(),
             entry_level: 0,
             stress: None,

@@ -52,6 +52,8 @@ pub struct HudLine {
     /// Text height in pixels at a pixel ratio of 1.
     pub size: f32,
     pub color: Color,
+    /// The font it is drawn in (`None`: the game's font, else the bundled one).
+    pub font: Option<FontId>,
 }
 
 impl HudLine {
@@ -65,6 +67,7 @@ impl HudLine {
             at: Anchor::TopLeft,
             size: Self::SIZE,
             color: Color::WHITE,
+            font: None,
         }
     }
 }
@@ -178,6 +181,33 @@ impl ImageDef {
         let (fw, fh) = self.frame;
         ((n % cols.max(1)) * fw, (n / cols.max(1)) * fh, fw, fh)
     }
+}
+
+/// Index of a font in [`crate::GameDef::fonts`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct FontId(pub u16);
+
+/// A font of the game (`[fonts.NAME]`): labels and HUD lines that name it are drawn in it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FontDef {
+    pub name: String,
+    pub source: FontSource,
+}
+
+/// Where a font's glyphs come from.
+///
+/// Invariant (content checks it): a sheet's `glyphs` are distinct characters, no more than
+/// the image has frames; a file's `size` is positive and its file parsed as a font at load.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum FontSource {
+    /// A TrueType or OpenType file, rasterised once at `size` pixels (scaled for other sizes).
+    File { file: String, size: f32 },
+    /// A bitmap font: frame `i` of the image is the glyph of the `i`-th character of `glyphs`
+    /// (each glyph as wide as a frame, drawn with the image's colours and filter).
+    Sheet {
+        image: crate::AssetId,
+        glyphs: String,
+    },
 }
 
 /// How an image is sampled when drawn larger or smaller than its pixels.

@@ -138,6 +138,7 @@ pub struct Label {
     pub size: f32,
     pub color: crate::math::Color,
     pub offset: Vec2,
+    pub font: Option<crate::FontId>,
 }
 
 /// Marks the entity the camera follows.

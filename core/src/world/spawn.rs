@@ -264,6 +264,7 @@ impl NewEntity {
                 size: l.size,
                 color: overrides.color.unwrap_or(l.color),
                 offset: l.offset,
+                font: l.font,
             }),
         })
     }

@@ -31,7 +31,7 @@ impl Watcher {
                 && event.paths.iter().any(|p| {
                     matches!(
                         p.extension().and_then(|e| e.to_str()),
-                        Some("toml" | "lua" | "png" | "wav" | "ogg")
+                        Some("toml" | "lua" | "png" | "wav" | "ogg" | "ttf" | "otf")
                     )
                 })
             {
