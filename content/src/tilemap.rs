@@ -114,7 +114,11 @@ pub(crate) fn read(r: &mut Report, t: &Table<'_, '_>, files: &mut Files<'_>) -> 
                 .help("e.g. `rows = [\"#####\", \"#   #\"]`, or `csv = \"maps/level1.csv\"` of frame numbers");
             return None;
         }
-        (true, false) => (Grid::Chars(t.lines(r, "rows")?), t.loc_of("rows")),
+        (true, false) => {
+            let rows = t.lines(r, "rows")?;
+            let first = rows.first().map(|(_, loc)| *loc);
+            (Grid::Chars(rows), first.or(t.loc_of("rows")))
+        }
         (false, true) => {
             let path = t.path(r, "csv")?;
             let first = t.int(r, "csv_first").unwrap_or(0);

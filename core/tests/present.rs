@@ -254,6 +254,7 @@ fn labels_follow_their_entity_and_text_entities_carry_their_own_words() {
         size: 10.0,
         color: Color::WHITE,
         offset: Vec2::new(0.0, -20.0),
+        font: None,
     });
     def.archetypes.push(LabelDef::text_archetype());
     let text = ArchetypeId(def.archetypes.len() as u16 - 1);

@@ -475,6 +475,7 @@ mod tests {
                 size: 8.0,
                 color: Color::WHITE,
                 offset: Vec2::new(0.0, -4.0),
+                font: Some(crate::FontId(1)),
             }),
         };
         let plain = ArchetypeDef {
