@@ -1,6 +1,8 @@
 //! The `ludus` command line, end to end: check, new, sim, replay, and their failure modes.
 //! Every test runs the real binary in a fresh process.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -638,4 +640,50 @@ fn bench_render_measures_extracting_and_batching_every_sprite() {
     let written = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(written.lines().count(), 3, "{written}");
     assert!(written.starts_with("sprites,extract_ms,batch_ms,total_ms,draw_calls\n"));
+}
+
+#[test]
+fn bench_render_in_a_window_draws_every_rung_through_the_renderer() {
+    if !support::xvfb_available() {
+        return;
+    }
+    let dir = scratch("bench-render-window");
+    let csv = dir.join("r.csv");
+    let o = std::process::Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(env!("CARGO_BIN_EXE_ludus"))
+        .args([
+            "bench", "--render", "--window", "--from", "300", "--to", "600",
+        ])
+        .args(["--ticks", "3", "--warmup", "1", "--csv"])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(out.contains("in a window (1280 x 720"), "{out}");
+    // sprites, submit ms, frame ms, draw calls: the window's table.
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("in a window"))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w.len() == 4 && w[0].parse::<u32>().is_ok())
+        .collect();
+    let counts: Vec<(&str, &str)> = rows.iter().map(|r| (r[0], r[3])).collect();
+    assert_eq!(counts, [("300", "1"), ("600", "1")], "{out}");
+    for r in &rows {
+        let (submit, frame) = (r[1].parse::<f64>().unwrap(), r[2].parse::<f64>().unwrap());
+        assert!(submit > 0.0 && frame >= submit, "{r:?}");
+    }
+    let written = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = written.lines().collect();
+    assert_eq!(
+        lines[0],
+        "sprites,extract_ms,batch_ms,total_ms,draw_calls,window_submit_ms,window_frame_ms"
+    );
+    assert!(
+        lines[1..].iter().all(|l| l.split(',').count() == 7),
+        "{written}"
+    );
+    assert_eq!(lines.len(), 3, "{written}");
 }

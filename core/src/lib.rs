@@ -28,7 +28,7 @@ mod limits;
 mod math;
 mod nav;
 mod outbox;
-mod par;
+pub mod par;
 pub mod reference;
 mod render;
 mod replay;

@@ -1,13 +1,13 @@
-//! Two things at once where the platform has threads: the one place the tick's passes split
-//! work across cores. Results are joined in a fixed order by the caller, so a split pass gives
+//! Two things at once where the platform has threads: the one place the tick's passes (and the
+//! presentation's extraction and batching) split work across cores. Results are joined in a fixed order by the caller, so a split pass gives
 //! exactly what the serial one does.
 
 /// Rows of one archetype from which a pass splits them between two threads (below, the cost
 /// of starting a thread outweighs the gain).
-pub(crate) const SPLIT_MIN: usize = 16_384;
+pub const SPLIT_MIN: usize = 16_384;
 
 /// Whether this machine can run two passes at once.
-pub(crate) fn available() -> bool {
+pub fn available() -> bool {
     #[cfg(not(target_arch = "wasm32"))]
     {
         static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
@@ -21,7 +21,7 @@ pub(crate) fn available() -> bool {
 
 /// Runs `a` and `b`, on two threads where the platform has them (one after the other where
 /// it has not, or where the system refuses a thread), and returns both results.
-pub(crate) fn join<A: Send, B: Send>(
+pub fn join<A: Send, B: Send>(
     a: impl FnOnce() -> A + Send,
     b: impl FnOnce() -> B + Send,
 ) -> (A, B) {

@@ -7,7 +7,8 @@
 //! texture is uploaded straight from the instance array, without a copy.
 
 use super::atlas::Atlas;
-use ludus_core::{Color, Draw, SpriteShape};
+use ludus_core::{Color, Draw, SpriteShape, par};
+use std::mem::MaybeUninit;
 use std::ops::Range;
 
 /// One quad as the vertex shader reads it.
@@ -63,33 +64,30 @@ impl Batch {
     }
 
     /// Appends the world's draws (already in draw order); images' frames come from `images`.
-    /// An image the atlas does not hold is drawn as a plain rectangle.
+    /// An image the atlas does not hold is drawn as a plain rectangle. Many draws are split
+    /// between two threads, each filling its own part of both arrays.
     pub fn world(&mut self, draws: &[Draw], images: &Atlas) {
-        // One pass filling both arrays.
-        let mut both = (
-            std::mem::take(&mut self.textures),
-            std::mem::take(&mut self.instances),
-        );
-        both.extend(draws.iter().map(|d| {
-            let (tex, kind, uv) = match d.shape {
-                SpriteShape::Rect => (Tex::Any, RECT, WHOLE),
-                SpriteShape::Circle => (Tex::Any, CIRCLE, WHOLE),
-                SpriteShape::Image(a) => match images.uv(a.0, d.frame, d.flip_x) {
-                    Some((page, uv)) => (Tex::Page(page), TEXTURED, uv),
-                    None => (Tex::Any, RECT, WHOLE),
-                },
-            };
-            let instance = Instance {
-                pos: [d.pos.x, d.pos.y],
-                angle: d.angle,
-                size: [d.size.x, d.size.y],
-                uv,
-                color: rgba(d.color),
-                kind,
-            };
-            (tex, instance)
-        }));
-        (self.textures, self.instances) = both;
+        let n = draws.len();
+        self.textures.reserve(n);
+        self.instances.reserve(n);
+        let textures = &mut self.textures.spare_capacity_mut()[..n];
+        let instances = &mut self.instances.spare_capacity_mut()[..n];
+        if n >= par::SPLIT_MIN && par::available() {
+            let mid = n / 2;
+            let (da, db) = draws.split_at(mid);
+            let (ta, tb) = textures.split_at_mut(mid);
+            let (ia, ib) = instances.split_at_mut(mid);
+            par::join(|| fill(da, images, ta, ia), || fill(db, images, tb, ib));
+        } else {
+            fill(draws, images, textures, instances);
+        }
+        // SAFETY: `fill` wrote all `n` slots after the old length of both arrays (each half
+        // its own; `join` returns only once both have finished, and a panic unwinds past
+        // this line), so both stay the same length, the type's invariant.
+        unsafe {
+            self.textures.set_len(self.textures.len() + n);
+            self.instances.set_len(self.instances.len() + n);
+        }
     }
 
     /// The runs of consecutive instances that one texture can draw, at most `max` long each,
@@ -100,6 +98,35 @@ impl Batch {
             start: 0,
             max: max.max(1),
         }
+    }
+}
+
+/// Writes draw `i`'s texture and instance into `textures[i]` and `instances[i]`, for every
+/// draw (the three are as long).
+fn fill(
+    draws: &[Draw],
+    images: &Atlas,
+    textures: &mut [MaybeUninit<Tex>],
+    instances: &mut [MaybeUninit<Instance>],
+) {
+    for ((d, tex), instance) in draws.iter().zip(textures).zip(instances) {
+        let (t, kind, uv) = match d.shape {
+            SpriteShape::Rect => (Tex::Any, RECT, WHOLE),
+            SpriteShape::Circle => (Tex::Any, CIRCLE, WHOLE),
+            SpriteShape::Image(a) => match images.uv(a.0, d.frame, d.flip_x) {
+                Some((page, uv)) => (Tex::Page(page), TEXTURED, uv),
+                None => (Tex::Any, RECT, WHOLE),
+            },
+        };
+        tex.write(t);
+        instance.write(Instance {
+            pos: [d.pos.x, d.pos.y],
+            angle: d.angle,
+            size: [d.size.x, d.size.y],
+            uv,
+            color: rgba(d.color),
+            kind,
+        });
     }
 }
 

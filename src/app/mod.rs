@@ -4,6 +4,8 @@
 pub(crate) mod atlas;
 pub(crate) mod audio;
 pub(crate) mod batch;
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) mod bench;
 pub(crate) mod image;
 pub(crate) mod keys;
 pub(crate) mod renderer;
@@ -67,7 +69,14 @@ impl App {
             ..PacerPolicy::default()
         });
         let mut ctx = window::new_rendering_backend();
-        let renderer = Renderer::new(ctx.as_mut(), &runner, window::dpi_scale());
+        let (def, fonts) = (runner.def(), runner.font_files());
+        let renderer = Renderer::new(
+            ctx.as_mut(),
+            def,
+            &runner.images(),
+            fonts,
+            window::dpi_scale(),
+        );
         let mut audio = Audio::new(&runner.def().sounds, runner.sound_files());
         audio.set_music(&runner.def().music, runner.music_files());
         let watcher = options
@@ -131,7 +140,10 @@ impl EventHandler for App {
         {
             self.runner.reload();
             // A changed PNG, font or WAV keeps its definition: load again whatever changed.
-            self.renderer.set_assets(self.ctx.as_mut(), &self.runner);
+            let (def, fonts) = (self.runner.def(), self.runner.font_files());
+            let pixels = self.runner.images();
+            self.renderer
+                .set_assets(self.ctx.as_mut(), def, &pixels, fonts);
             let def = self.runner.def();
             self.audio
                 .set_sounds(&def.sounds, self.runner.sound_files());

@@ -9,9 +9,8 @@ use crate::app::atlas::{self, Pixels};
 use crate::app::batch::{Batch, CIRCLE, Instance, RECT, TEXTURED, Tex, WHOLE, rgba};
 use crate::app::text::{Atlas, Face};
 use crate::app::ui::Ui;
-use crate::runtime::Runner;
 use crate::runtime::particles::Particles;
-use ludus_core::{Camera, Color, Filter, RenderFrame};
+use ludus_core::{Camera, Color, Filter, GameDef, RenderFrame};
 use miniquad::*;
 
 /// The most bytes of label text drawn in one frame: labels past it wait for a frame with room
@@ -91,9 +90,16 @@ pub struct Renderer {
 }
 
 impl Renderer {
-    /// A renderer of `runner`'s game: its images (one missing or undecodable is drawn as a
-    /// checkerboard) and fonts, at the display's pixel ratio `scale`.
-    pub fn new(ctx: &mut dyn RenderingBackend, runner: &Runner, scale: f32) -> Renderer {
+    /// A renderer of `def`'s game: its images (`pixels` by asset id; one missing or
+    /// undecodable is drawn as a checkerboard) and fonts (`fonts`: each font file's bytes by
+    /// font id), at the display's pixel ratio `scale`.
+    pub fn new(
+        ctx: &mut dyn RenderingBackend,
+        def: &GameDef,
+        pixels: &[Option<Pixels>],
+        fonts: &[Option<Vec<u8>>],
+        scale: f32,
+    ) -> Renderer {
         let corners: [[f32; 2]; 4] = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]];
         let quad = ctx.new_buffer(
             BufferType::VertexBuffer,
@@ -174,25 +180,28 @@ impl Renderer {
             batch: Batch::default(),
             calls: 0,
         };
-        renderer.set_assets(ctx, runner);
+        renderer.set_assets(ctx, def, pixels, fonts);
         renderer
     }
 
     /// Packs the game's images and makes its fonts' faces (again, after a reload), replacing
     /// the textures.
-    pub fn set_assets(&mut self, ctx: &mut dyn RenderingBackend, runner: &Runner) {
+    pub fn set_assets(
+        &mut self,
+        ctx: &mut dyn RenderingBackend,
+        def: &GameDef,
+        pixels: &[Option<Pixels>],
+        fonts: &[Option<Vec<u8>>],
+    ) {
         for t in self.pages.drain(..) {
             ctx.delete_texture(t);
         }
         if self.font != self.white {
             ctx.delete_texture(self.font);
         }
-        let def = runner.def();
-        let pixels: Vec<Option<Pixels>> = runner.images();
-        self.images = atlas::Atlas::pack(&def.images, &pixels);
+        self.images = atlas::Atlas::pack(&def.images, pixels);
         self.pages = upload(ctx, &self.images);
-        let files = runner.font_files();
-        self.atlas = Atlas::with_fonts(self.scale, &def.fonts, files, &def.images);
+        self.atlas = Atlas::with_fonts(self.scale, &def.fonts, fonts, &def.images);
         let (w, h) = (self.atlas.width as u16, self.atlas.height as u16);
         self.font = ctx.new_texture_from_rgba8(w, h, &self.atlas.rgba);
         ctx.texture_set_filter(self.font, FilterMode::Linear, MipmapFilterMode::None);

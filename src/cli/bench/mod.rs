@@ -37,6 +37,10 @@ pub struct BenchArgs {
     /// animated, spinning, textured sprites, headless (`--workload` and the game are unused).
     #[arg(long)]
     pub render: bool,
+    /// With `--render`: also draw the sprites in a real window through the renderer (under
+    /// Xvfb where there is no display), timing the upload and draw calls and the whole frame.
+    #[arg(long, requires = "render")]
+    pub window: bool,
     /// Run every pass of the tick on one thread (by default, passes over large archetypes
     /// split between two threads where the machine has them; the results are the same).
     #[arg(long)]

@@ -2,8 +2,9 @@
 //! headless. Every sprite is textured from a sprite sheet, animated and spinning, so every
 //! draw is interpolated, turned, given its animation frame and sorted. Measured apart:
 //! extracting the world into a `RenderFrame`, and building the GPU instances and their draw
-//! runs (what the renderer uploads). Uploading and drawing themselves need a GPU and are not
-//! included.
+//! runs (what the renderer uploads). With `--window`, the same sprites are then drawn in a real
+//! window through the app's renderer (`crate::app::bench`): the upload and the draw calls are
+//! timed too, and the whole frame until the GPU has finished it.
 
 use super::scene::sprites_def;
 use super::{BenchArgs, median_of};
@@ -71,7 +72,6 @@ pub fn main(args: &BenchArgs, ladder: &[u32]) -> i32 {
     }
     let mut out =
         String::from("sprites    extract ms    batch ms    total ms    ns/sprite    draw calls\n");
-    let mut csv = String::from("sprites,extract_ms,batch_ms,total_ms,draw_calls\n");
     for r in &rows {
         let _ = writeln!(
             out,
@@ -83,17 +83,51 @@ pub fn main(args: &BenchArgs, ladder: &[u32]) -> i32 {
             r.total_ms * 1e6 / f64::from(r.sprites.max(1)),
             r.calls
         );
-        let _ = writeln!(
-            csv,
-            "{},{:.4},{:.4},{:.4},{}",
-            r.sprites, r.extract_ms, r.batch_ms, r.total_ms, r.calls
-        );
     }
     print!("{out}");
     println!(
         "(CPU work of a frame: extract = interpolate, animate, turn and sort every sprite; \
          batch = GPU instances and draw runs; the GPU upload and draw are not included)"
     );
+    let mut windowed = Vec::new();
+    if args.window {
+        match crate::app::bench::measure(sprites_def, ladder, args.ticks, args.warmup) {
+            Ok(rows) => windowed = rows,
+            Err(e) => {
+                eprintln!("ludus: bench --window: {e}");
+                return 1;
+            }
+        }
+        println!("\nin a window (1280 x 720, every sprite in view):");
+        println!("sprites    submit ms    frame ms    draw calls");
+        for r in &windowed {
+            println!(
+                "{:>7}    {:>9.3}    {:>8.3}    {:>10}",
+                r.sprites, r.submit_ms, r.frame_ms, r.calls
+            );
+        }
+        println!(
+            "(submit = extract, batch, upload and draw calls; frame = until the GPU has drawn \
+             it, glFinish: with a software GL such as Xvfb's, the CPU draws the pixels)"
+        );
+    }
+    let mut csv = String::from("sprites,extract_ms,batch_ms,total_ms,draw_calls");
+    csv.push_str(if args.window {
+        ",window_submit_ms,window_frame_ms\n"
+    } else {
+        "\n"
+    });
+    for (i, r) in rows.iter().enumerate() {
+        let _ = write!(
+            csv,
+            "{},{:.4},{:.4},{:.4},{}",
+            r.sprites, r.extract_ms, r.batch_ms, r.total_ms, r.calls
+        );
+        if let Some(w) = windowed.get(i) {
+            let _ = write!(csv, ",{:.4},{:.4}", w.submit_ms, w.frame_ms);
+        }
+        csv.push('\n');
+    }
     if let Err(e) = std::fs::write(&args.csv, csv) {
         eprintln!("ludus: cannot write {}: {e}", args.csv.display());
         return 1;

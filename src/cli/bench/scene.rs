@@ -37,6 +37,11 @@ pub fn sprites_def(n: u32) -> GameDef {
         archetypes: vec![sprite],
         levels: vec![LevelDef {
             bounds: Rect::centered(Vec2::new(4000.0, 4000.0)),
+            // The whole field in view: in a window every sprite is drawn.
+            camera: CameraDef {
+                view: Vec2::new(4000.0, 4000.0),
+                ..CameraDef::default()
+            },
             ..LevelDef::default()
         }],
         stress: Some(StressDef {

@@ -6,11 +6,11 @@
 //! the frame's alpha, or are exactly current when paused. Draws beyond the capacity are counted
 //! in `overflow`, never silently lost.
 
+mod sprites;
+
 use crate::def::{GameDef, SpriteShape, TileMapDef};
-use crate::math::{Color, Rect, Vec2, wrap_angle};
-use crate::world::components::{
-    Animation, CameraTarget, Identity, Label, Position, PrevPosition, Rotation, Sprite,
-};
+use crate::math::{Color, Rect, Vec2};
+use crate::world::components::{CameraTarget, Identity, Label, Position, PrevPosition};
 use crate::world::{SimWorld, WorldId};
 
 /// How to place entities between their previous and current transforms.
@@ -114,57 +114,20 @@ impl RenderFrame {
         self.overflow = 0;
         let level = world.level_def(def);
         self.background = level.map_or(Color::BLACK, |l| l.background);
-        let turn = |r: &Rotation| match interpolation {
-            Interpolation::Exact => r.angle,
-            // Along the shorter arc, so a wrap from pi to -pi does not spin the sprite round.
-            Interpolation::Alpha(a) => r.prev + wrap_angle(r.angle - r.prev) * a,
-        };
         // Animations advance with ticks; between ticks by the same alpha as positions.
         let now = world.tick() as f64
             + match interpolation {
                 Interpolation::Exact => 0.0,
                 Interpolation::Alpha(a) => f64::from(a) - 1.0,
             };
-        let tick_seconds = 1.0 / f64::from(def.tick.rate_hz.max(1));
-        for (id, t, prev, s, r, anim) in world
-            .ecs()
-            .query::<(
-                &Identity,
-                &Position,
-                &PrevPosition,
-                &Sprite,
-                Option<&Rotation>,
-                Option<&Animation>,
-            )>()
-            .iter()
-        {
-            if self.draws.len() >= self.capacity {
-                self.overflow += 1;
-                continue;
-            }
-            let s = &s.0;
-            let frame = anim
-                .and_then(|a| {
-                    let def = def
-                        .archetype(id.archetype)?
-                        .animations
-                        .get(a.slot as usize)?;
-                    Some(def.frame_after((now - a.since as f64) * tick_seconds))
-                })
-                .unwrap_or(s.frame);
-            self.draws.push(Draw {
-                pos: place(t, prev),
-                angle: r.map_or(0.0, turn),
-                size: s.size,
-                color: s.color,
-                shape: s.shape,
-                frame,
-                flip_x: s.flip_x,
-                layer: s.layer,
-                depth: s.depth,
-                seq: id.seq,
-            });
-        }
+        let placing = sprites::Placing {
+            interpolation,
+            now,
+            tick_seconds: 1.0 / f64::from(def.tick.rate_hz.max(1)),
+            def,
+        };
+        let left_out = sprites::extract(world.ecs(), placing, &mut self.draws, self.capacity);
+        self.overflow += left_out as u64;
 
         for (id, t, prev, l) in world
             .ecs()
