@@ -10,7 +10,8 @@
 // 1. the live game draws (the canvas has several colours, the player's sprite sheet, the
 //    pillars' image and the floor's tile map among them), keyboard input moves the player,
 //    and sound starts only with the first gesture (the game's WAV and OGG Vorbis sound files
-//    are decoded when it starts: a failure would be a console error);
+//    are decoded when it starts: a failure would be a console error), when every sound and
+//    the music reach WebAudio as decoded buffers and the music plays, looping;
 // 2. a headless run in the page (window.ludus.sim) with scripted input equals
 //    `ludus sim GAME_DIR --input FILE --ticks N`: summary and every tick's state hash;
 // 3. a recording made in the page replays natively with `ludus replay`, and a native
@@ -198,6 +199,16 @@ try {
   const audio = await page.evaluate(() => (typeof audio_context === "undefined" || audio_context == null)
     ? "none" : audio_context.state);
   check(audio !== "none", "the first gesture opens the audio context", audio);
+  // The gesture also hands every sound to WebAudio (the swarm's six, four of them from WAV and
+  // OGG Vorbis files, and its music, an OGG file the game asked for at its start), each
+  // decoded by the browser into a buffer (quad-snd's `sounds`); the music plays looping.
+  const sound = await page.evaluate(() => ({
+    decoded: typeof sounds === "undefined" ? -1 : sounds.size,
+    looping: typeof playbacks === "undefined" ? -1
+      : playbacks.filter((p) => p.sound_key !== 0 && p.source.loop && p.source.buffer).length,
+  }));
+  check(sound.decoded >= 7, "WebAudio decoded the game's sounds and music", `${sound.decoded} buffers`);
+  check(sound.looping === 1, "the music track plays, looping", `${sound.looping} looping`);
 
   // 2. The same run in the page and natively.
   const web = await page.evaluate(
