@@ -48,7 +48,9 @@ pub use disk::{
 pub use game::load_dir;
 pub use game::{LoadedGame, load_game};
 pub use reference::reference_markdown;
-pub use sound::{MAX_SAMPLES, MAX_SECONDS, Pcm, SoundInfo, decode as decode_sound};
+pub use sound::{
+    MAX_SAMPLES, MAX_SECONDS, Pcm, SoundInfo, Stream as SoundStream, decode as decode_sound,
+};
 #[cfg(not(target_arch = "wasm32"))]
 pub use source::DirSource;
 pub use source::{FileSource, MAX_FILE_BYTES, MemorySource};

@@ -69,68 +69,150 @@ fn check(rate: u32, channels: u16) -> Result<(), String> {
 
 /// Decodes a sound file, refusing one past [`MAX_SAMPLES`] before holding them.
 pub fn decode(bytes: &[u8]) -> Result<Pcm, String> {
-    match kind(bytes) {
-        Some("wav") => {
-            let ((info, format, bits), data) = wav(bytes)?;
-            let width = usize::from(bits / 8);
-            let n = data.len() / width;
-            if n > MAX_SAMPLES {
-                return Err(format!("more than {MAX_SAMPLES} samples"));
-            }
-            let mut samples = Vec::with_capacity(n);
-            for s in data.chunks_exact(width) {
-                samples.push(match (format, bits) {
-                    (1, 8) => (i16::from(s[0]) - 128) << 8,
-                    (1, 16) => i16::from_le_bytes([s[0], s[1]]),
-                    (1, 24) => i16::from_le_bytes([s[1], s[2]]),
-                    (1, _) => i16::from_le_bytes([s[2], s[3]]),
-                    _ => {
-                        let f = f32::from_le_bytes([s[0], s[1], s[2], s[3]]);
-                        (f.clamp(-1.0, 1.0) * f32::from(i16::MAX)) as i16
-                    }
-                });
-            }
-            Ok(Pcm {
-                rate: info.rate,
-                channels: info.channels,
-                samples,
-            })
-        }
-        // The decoder is third-party code reading untrusted bytes: a panic in it is an error
-        // here, never a crash of the app.
-        Some(_) => std::panic::catch_unwind(|| ogg(bytes))
-            .unwrap_or_else(|_| Err("damaged OGG Vorbis data (the decoder gave up)".into())),
-        None => Err(info(bytes).unwrap_err()),
-    }
-}
-
-/// Decodes an OGG Vorbis file.
-fn ogg(bytes: &[u8]) -> Result<Pcm, String> {
-    let mut r = lewton::inside_ogg::OggStreamReader::new(std::io::Cursor::new(bytes))
-        .map_err(|e| format!("not a readable OGG Vorbis file ({e})"))?;
-    let (rate, channels) = (
-        r.ident_hdr.audio_sample_rate,
-        u16::from(r.ident_hdr.audio_channels),
-    );
-    check(rate, channels)?;
+    let mut stream = Stream::open(std::sync::Arc::from(bytes))?;
+    let SoundInfo { rate, channels } = stream.info();
     let mut samples = Vec::new();
-    while let Some(packet) = r
-        .read_dec_packet_itl()
-        .map_err(|e| format!("damaged OGG Vorbis data ({e})"))?
-    {
-        if samples.len() + packet.len() > MAX_SAMPLES {
+    while let Some(piece) = stream.next()? {
+        if samples.len() + piece.len() > MAX_SAMPLES {
             return Err(format!("more than {MAX_SAMPLES} samples"));
         }
-        if (samples.len() + packet.len()) / usize::from(channels) > MAX_SECONDS * rate as usize {
-            return Err(format!("longer than {MAX_SECONDS} seconds"));
-        }
-        samples.extend_from_slice(&packet);
+        samples.extend_from_slice(&piece);
     }
     Ok(Pcm {
         rate,
         channels,
         samples,
     })
+}
+
+/// Frames a WAV file's piece holds.
+const WAV_PIECE: usize = 4096;
+
+/// A sound file decoded a piece at a time (music plays while it decodes): 16-bit samples,
+/// channels interleaved. It ends after [`MAX_SECONDS`] whatever the file says.
+pub struct Stream {
+    bytes: std::sync::Arc<[u8]>,
+    info: SoundInfo,
+    /// Frames handed out so far.
+    frames: usize,
+    source: Source,
+}
+
+enum Source {
+    /// Sample bytes `at..end` of the file are still to come.
+    Wav {
+        format: u16,
+        bits: u16,
+        at: usize,
+        end: usize,
+    },
+    Ogg(Box<lewton::inside_ogg::OggStreamReader<std::io::Cursor<std::sync::Arc<[u8]>>>>),
+}
+
+impl Stream {
+    /// Reads the file's header (`bytes` is the whole file).
+    pub fn open(bytes: std::sync::Arc<[u8]>) -> Result<Stream, String> {
+        let (info, source) = match kind(&bytes) {
+            Some("wav") => {
+                let ((info, format, bits), data) = wav(&bytes)?;
+                let at = data.as_ptr() as usize - bytes.as_ptr() as usize;
+                let end = at + data.len();
+                (
+                    info,
+                    Source::Wav {
+                        format,
+                        bits,
+                        at,
+                        end,
+                    },
+                )
+            }
+            // The decoder is third-party code reading untrusted bytes: a panic in it is an
+            // error here, never a crash of the app.
+            Some(_) => {
+                let cursor = std::io::Cursor::new(bytes.clone());
+                let r =
+                    std::panic::catch_unwind(|| lewton::inside_ogg::OggStreamReader::new(cursor))
+                        .map_err(|_| "a damaged OGG Vorbis header".to_string())?
+                        .map_err(|e| format!("not a readable OGG Vorbis file ({e})"))?;
+                let info = SoundInfo {
+                    rate: r.ident_hdr.audio_sample_rate,
+                    channels: u16::from(r.ident_hdr.audio_channels),
+                };
+                check(info.rate, info.channels)?;
+                (info, Source::Ogg(Box::new(r)))
+            }
+            None => return Err(info(&bytes).unwrap_err()),
+        };
+        Ok(Stream {
+            bytes,
+            info,
+            frames: 0,
+            source,
+        })
+    }
+
+    pub fn info(&self) -> SoundInfo {
+        self.info
+    }
+
+    /// The next piece of samples, or `None` at the end.
+    pub fn next(&mut self) -> Result<Option<Vec<i16>>, String> {
+        let channels = usize::from(self.info.channels.max(1));
+        let most = (MAX_SECONDS * self.info.rate as usize).saturating_sub(self.frames);
+        let piece = match &mut self.source {
+            Source::Wav {
+                format,
+                bits,
+                at,
+                end,
+            } => {
+                let width = usize::from(*bits / 8);
+                let frames = ((*end - *at) / (width * channels)).min(WAV_PIECE);
+                let bytes = &self.bytes[*at..*at + frames * width * channels];
+                *at += bytes.len();
+                let piece: Vec<i16> = bytes
+                    .chunks_exact(width)
+                    .map(|s| wav_sample(*format, *bits, s))
+                    .collect();
+                (!piece.is_empty()).then_some(piece)
+            }
+            Source::Ogg(r) => {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| r.read_dec_packet_itl()))
+                    .map_err(|_| "damaged OGG Vorbis data (the decoder gave up)".to_string())?
+                    .map_err(|e| format!("damaged OGG Vorbis data ({e})"))?
+            }
+        };
+        let Some(mut piece) = piece else {
+            return Ok(None);
+        };
+        if most == 0 {
+            return Ok(None);
+        }
+        piece.truncate(most * channels);
+        self.frames += piece.len() / channels;
+        Ok(Some(piece))
+    }
+
+    /// Starts again from the first sample.
+    pub fn rewind(&mut self) -> Result<(), String> {
+        *self = Stream::open(self.bytes.clone())?;
+        Ok(())
+    }
+}
+
+/// One WAV sample of `format` (1: PCM, 3: float) and `bits`, as 16 bits.
+fn wav_sample(format: u16, bits: u16, s: &[u8]) -> i16 {
+    match (format, bits) {
+        (1, 8) => (i16::from(s[0]) - 128) << 8,
+        (1, 16) => i16::from_le_bytes([s[0], s[1]]),
+        (1, 24) => i16::from_le_bytes([s[1], s[2]]),
+        (1, _) => i16::from_le_bytes([s[2], s[3]]),
+        _ => {
+            let f = f32::from_le_bytes([s[0], s[1], s[2], s[3]]);
+            (f.clamp(-1.0, 1.0) * f32::from(i16::MAX)) as i16
+        }
+    }
 }
 
 /// A WAV file's format (info, format tag, bits per sample) and its sample bytes.

@@ -6,9 +6,11 @@
 //! envelope, so games need no audio files. A machine without an audio device simply plays
 //! nothing; that is not an error.
 
+use crate::app::music::Music;
 use crate::platform::{OPEN_SOUND_ON_GESTURE, SAMPLE_RATE, SoundOutput};
 use crate::runtime::SoundCue;
 use ludus_core::{MusicId, SoundDef, Wave};
+use std::sync::Arc;
 
 const RATE: u32 = SAMPLE_RATE;
 
@@ -139,8 +141,8 @@ pub struct Audio {
     /// Each sound file decoded (mono, at the output's rate); `None` for tones and files that
     /// could not be decoded (reported once, then silent).
     decoded: Vec<Option<Vec<i16>>>,
-    /// Each music track decoded like a sound file, and its volume.
-    tracks: Vec<Option<(Vec<i16>, f32)>>,
+    /// Each music track's file and volume (decoded while it plays).
+    tracks: Vec<Option<(Arc<[u8]>, f32)>>,
     /// The track playing (or asked for while the output waits for a gesture).
     playing: Option<u16>,
     /// Cues received (played or not), for diagnostics.
@@ -193,10 +195,13 @@ impl Audio {
         if self.backend.is_none() && !self.deferred {
             return;
         }
-        self.tracks = decode_all(defs, files)
-            .into_iter()
-            .zip(defs)
-            .map(|(d, def)| d.map(|s| (s, def.volume.clamp(0.0, 1.0))))
+        self.tracks = defs
+            .iter()
+            .enumerate()
+            .map(|(i, def)| {
+                let bytes = files.get(i)?.as_deref()?;
+                Some((Arc::from(bytes), def.volume.clamp(0.0, 1.0)))
+            })
             .collect();
     }
 
@@ -210,12 +215,22 @@ impl Audio {
         let Some(backend) = &mut self.backend else {
             return;
         };
-        match self
-            .playing
-            .and_then(|t| self.tracks.get(t as usize)?.as_ref())
-        {
-            Some((samples, volume)) => backend.play_music(samples, *volume),
-            None => backend.stop_music(),
+        let Some(t) = self.playing else {
+            backend.stop_music();
+            return;
+        };
+        let Some((bytes, volume)) = self.tracks.get(t as usize).and_then(Option::as_ref) else {
+            backend.stop_music();
+            return;
+        };
+        match Music::open(bytes.clone(), *volume) {
+            Ok(music) => backend.play_music(music),
+            Err(e) => {
+                backend.stop_music();
+                crate::platform::error(&format!(
+                    "ludus: music track {t} cannot be played, it stays silent: {e}"
+                ));
+            }
         }
     }
 

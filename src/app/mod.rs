@@ -8,6 +8,7 @@ pub(crate) mod batch;
 pub(crate) mod bench;
 pub(crate) mod image;
 pub(crate) mod keys;
+pub(crate) mod music;
 pub(crate) mod renderer;
 pub(crate) mod text;
 pub(crate) mod ui;
@@ -41,7 +42,11 @@ pub struct RunOptions {
 /// Set once the window is open and the app built (a later panic is not a window problem).
 static OPENED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Whether the window was opened.
+/// Whether the window was opened (`ludus run` tells a window that failed to open from a bug).
+#[cfg_attr(
+    target_arch = "wasm32",
+    allow(dead_code, reason = "the page has no `ludus run`")
+)]
 pub fn opened() -> bool {
     OPENED.load(std::sync::atomic::Ordering::Relaxed)
 }

@@ -55,10 +55,19 @@ impl Output {
         }
     }
 
-    /// Loops `pcm` from its start in place of the music playing.
-    pub fn play_music(&mut self, pcm: &[i16], volume: f32) {
+    /// Loops `music` from its start in place of the music playing. quad-snd loops only a
+    /// whole buffer: the track is decoded whole here (at most ten minutes).
+    pub fn play_music(&mut self, music: crate::app::music::Music) {
         self.stop_music();
-        let sound = quad_snd::Sound::load(&self.ctx, &wav(pcm));
+        let volume = music.volume;
+        let pcm = match music.whole() {
+            Ok(pcm) => pcm,
+            Err(e) => {
+                crate::platform::error(&format!("ludus: the music stops: {e}"));
+                return;
+            }
+        };
+        let sound = quad_snd::Sound::load(&self.ctx, &wav(&pcm));
         sound.play(
             &self.ctx,
             quad_snd::PlaySoundParams {

@@ -210,7 +210,7 @@ pub(crate) static SOUND: TableSchema = TableSchema {
 pub(crate) static MUSIC: TableSchema = TableSchema {
     title: "[music.NAME]",
     doc: "A track scripts loop with `ludus.music(\"NAME\")` (one at a time; `ludus.music(nil)` \
-          stops it). Decoded when the game starts, like a sound file.",
+          stops it). Streamed while it plays on Linux; decoded when it starts where the output loops only whole buffers (browser, macOS, Windows).",
     keys: &[
         key("file", Ty::Path { ext: "" }, Dflt::Required, "", "A WAV or OGG Vorbis file, mono or stereo (at most 10 minutes).", "file = \"music/theme.ogg\""),
         key("volume", number(0.0, 1.0), Dflt::Num(0.5), "", "Loudness.", "volume = 0.4"),

@@ -5,6 +5,7 @@
 //! simply plays nothing. The mixer sums the playing voices and the looping music track into
 //! 16-bit mono at 44.1 kHz and writes them with `snd_pcm_writei`, recovering from underruns.
 
+use crate::app::music::Music;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_long, c_uint, c_ulong, c_void};
 use std::sync::Arc;
@@ -120,7 +121,7 @@ enum Msg {
     /// A sound to play once.
     Play(Voice),
     /// A track to loop in place of the one looping (`None`: stop it).
-    Music(Option<Voice>),
+    Music(Option<Box<Music>>),
 }
 
 /// A running output: send it sounds to mix in. See [`crate::platform::SoundOutput`].
@@ -169,13 +170,9 @@ impl Output {
         self.cache.clear();
     }
 
-    /// Loops `pcm` from its start in place of the music playing.
-    pub fn play_music(&mut self, pcm: &[i16], volume: f32) {
-        let _ = self.voices.send(Msg::Music(Some(Voice {
-            samples: pcm.into(),
-            at: 0,
-            volume,
-        })));
+    /// Loops `music` from its start in place of the music playing, decoding it as it plays.
+    pub fn play_music(&mut self, music: Music) {
+        let _ = self.voices.send(Msg::Music(Some(Box::new(music))));
     }
 
     /// Stops the music.
@@ -185,14 +182,20 @@ impl Output {
 }
 
 /// Mixes the next `acc.len()` samples of the looping `music` and the `playing` voices into
-/// `out` (clamped to 16 bits); voices that end are dropped, the music starts over.
-fn mix_into(acc: &mut [f32], out: &mut [i16], playing: &mut Vec<Voice>, music: Option<&mut Voice>) {
+/// `out` (clamped to 16 bits); voices that end are dropped. Music that cannot go on (a damaged
+/// file) is dropped too, saying why.
+fn mix_into(
+    acc: &mut [f32],
+    out: &mut [i16],
+    playing: &mut Vec<Voice>,
+    music: &mut Option<Box<Music>>,
+) {
     acc.iter_mut().for_each(|a| *a = 0.0);
-    if let Some(m) = music {
-        for a in acc.iter_mut() {
-            *a += m.samples[m.at] as f32 * m.volume;
-            m.at = (m.at + 1) % m.samples.len();
-        }
+    if let Some(m) = music
+        && let Err(e) = m.fill(acc)
+    {
+        crate::platform::error(&format!("ludus: the music stops: {e}"));
+        *music = None;
     }
     for v in playing.iter_mut() {
         let n = (v.samples.len() - v.at).min(acc.len());
@@ -209,7 +212,7 @@ fn mix_into(acc: &mut [f32], out: &mut [i16], playing: &mut Vec<Voice>, music: O
 
 fn mix(alsa: Alsa, pcm: Pcm, incoming: Receiver<Msg>) {
     let mut playing: Vec<Voice> = Vec::new();
-    let mut music: Option<Voice> = None;
+    let mut music: Option<Box<Music>> = None;
     let mut buf = [0i16; FRAMES];
     let mut acc = [0f32; FRAMES];
     loop {
@@ -225,10 +228,10 @@ fn mix(alsa: Alsa, pcm: Pcm, incoming: Receiver<Msg>) {
         for m in first.into_iter().chain(incoming.try_iter()) {
             match m {
                 Msg::Play(v) => playing.push(v),
-                Msg::Music(m) => music = m.filter(|v| !v.samples.is_empty()),
+                Msg::Music(m) => music = m,
             }
         }
-        mix_into(&mut acc, &mut buf, &mut playing, music.as_mut());
+        mix_into(&mut acc, &mut buf, &mut playing, &mut music);
         // SAFETY: `buf` holds FRAMES interleaved mono frames of the configured format.
         let written =
             unsafe { (alsa.writei)(pcm.0, buf.as_ptr() as *const c_void, FRAMES as c_ulong) };
@@ -258,16 +261,23 @@ mod tests {
     fn music_loops_under_the_sounds_that_end() {
         let (mut acc, mut out) = ([0f32; 4], [0i16; 4]);
         let mut playing = vec![voice(&[100, 200, 300], 1.0)];
-        let mut music = voice(&[10, 20, 30], 0.5);
-        mix_into(&mut acc, &mut out, &mut playing, Some(&mut music));
+        // Three samples at the output's rate, at half volume.
+        let track = crate::app::music::tests::wav(RATE, 1, &[10, 20, 30]);
+        let mut music = Some(Box::new(Music::open(track, 0.5).unwrap()));
+        mix_into(&mut acc, &mut out, &mut playing, &mut music);
         // The sound's three samples over the music's 5, 10, 15, then the music starts over.
         assert_eq!(out, [105, 210, 315, 5]);
         assert!(playing.is_empty(), "the sound ended");
-        mix_into(&mut acc, &mut out, &mut playing, Some(&mut music));
+        mix_into(&mut acc, &mut out, &mut playing, &mut music);
         assert_eq!(out, [10, 15, 5, 10]);
         // Loud sums are clamped, silence is silence.
         let mut loud = vec![voice(&[30_000], 1.0), voice(&[30_000], 1.0)];
-        mix_into(&mut acc, &mut out, &mut loud, None);
+        mix_into(&mut acc, &mut out, &mut loud, &mut None);
         assert_eq!(out, [32_767, 0, 0, 0]);
+        // A track without samples is dropped, not spun.
+        let empty = crate::app::music::tests::wav(RATE, 1, &[]);
+        let mut music = Some(Box::new(Music::open(empty, 1.0).unwrap()));
+        mix_into(&mut acc, &mut out, &mut Vec::new(), &mut music);
+        assert!(music.is_none());
     }
 }
