@@ -72,7 +72,7 @@ pub fn decode(bytes: &[u8]) -> Result<Pcm, String> {
     let mut stream = Stream::open(std::sync::Arc::from(bytes))?;
     let SoundInfo { rate, channels } = stream.info();
     let mut samples = Vec::new();
-    while let Some(piece) = stream.next()? {
+    while let Some(piece) = stream.piece()? {
         if samples.len() + piece.len() > MAX_SAMPLES {
             return Err(format!("more than {MAX_SAMPLES} samples"));
         }
@@ -157,7 +157,7 @@ impl Stream {
     }
 
     /// The next piece of samples, or `None` at the end.
-    pub fn next(&mut self) -> Result<Option<Vec<i16>>, String> {
+    pub fn piece(&mut self) -> Result<Option<Vec<i16>>, String> {
         let channels = usize::from(self.info.channels.max(1));
         let most = (MAX_SECONDS * self.info.rate as usize).saturating_sub(self.frames);
         let piece = match &mut self.source {

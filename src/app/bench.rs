@@ -161,9 +161,8 @@ pub fn measure(
     if started.is_err() {
         return Err("the window could not be opened (see the error above)".into());
     }
-    let rows = std::mem::replace(
+    std::mem::replace(
         &mut *out.lock().unwrap_or_else(|p| p.into_inner()),
         Ok(Vec::new()),
-    );
-    rows
+    )
 }

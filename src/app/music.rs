@@ -41,7 +41,7 @@ impl Music {
 
     /// Decodes the next piece into `src`: how many samples it added, `None` at the end.
     fn piece(&mut self) -> Result<Option<usize>, String> {
-        let Some(piece) = self.stream.next()? else {
+        let Some(piece) = self.stream.piece()? else {
             return Ok(None);
         };
         let channels = usize::from(self.stream.info().channels.max(1));
