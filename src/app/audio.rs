@@ -234,6 +234,13 @@ impl Audio {
         }
     }
 
+    /// Once a frame: starts plays that waited for their sound to be ready.
+    pub fn update(&mut self) {
+        if let Some(b) = &mut self.backend {
+            b.poll();
+        }
+    }
+
     pub fn enabled(&self) -> bool {
         self.backend.is_some()
     }

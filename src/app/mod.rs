@@ -167,6 +167,7 @@ impl EventHandler for App {
         if let Some(track) = self.runner.take_music() {
             self.audio.music(track);
         }
+        self.audio.update();
         let (w, h) = window::screen_size();
         let screen = ui::Screen {
             w,

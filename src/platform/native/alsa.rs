@@ -165,6 +165,9 @@ impl Output {
         }));
     }
 
+    /// Nothing waits here: sounds are ready when handed over.
+    pub fn poll(&mut self) {}
+
     /// Forgets every prepared sound (the game's sounds changed).
     pub fn forget(&mut self) {
         self.cache.clear();
