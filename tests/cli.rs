@@ -388,7 +388,7 @@ fn damaged_and_mismatched_recordings_are_refused_cleanly() {
             "{name}: {err}"
         );
     }
-    // The same recording against other content is refused.
+    // The same recording's input cannot run on a game without its level.
     let other = scratch("other").join("g");
     assert!(
         ludus()
@@ -686,4 +686,106 @@ fn bench_render_in_a_window_draws_every_rung_through_the_renderer() {
         "{written}"
     );
     assert_eq!(lines.len(), 3, "{written}");
+}
+
+/// A game whose script faults at its thirtieth tick.
+const FAULTY: &str = "name = \"Faulty\"\n[scripts]\nfiles = [\"main.lua\"]\n[archetypes.dot]\nsprite = { shape = \"circle\", size = 8 }\n[levels.main]\nplace = [{ archetype = \"dot\", at = [0, 0] }]\n";
+
+#[test]
+fn a_faulting_run_records_its_fault_and_replays_to_the_same_fault() {
+    let dir = scratch("faulty");
+    std::fs::write(dir.join("game.toml"), FAULTY).unwrap();
+    let script = "local n = 0\nfunction on_tick()\n  n = n + 1\n  if n == 30 then error(\"the thirtieth tick\") end\nend\n";
+    std::fs::write(dir.join("main.lua"), script).unwrap();
+    let rec = dir.join("run.ludusrec");
+    let o = ludus()
+        .args(["sim", "--ticks", "100", "--record"])
+        .arg(&rec)
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "the run faults");
+    let o = ludus().arg("replay").arg(&rec).output().unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    assert!(
+        out.contains("replayed 29 ticks of Faulty: every state hash matches, and tick 30 faults as recorded: the thirtieth tick"),
+        "{out}"
+    );
+    // Fixed, the same recording no longer faults there: a divergence at tick 30.
+    std::fs::write(dir.join("main.lua"), "function on_tick() end\n").unwrap();
+    let o = ludus()
+        .arg("replay")
+        .arg(&rec)
+        .arg("--game")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    assert!(
+        out.contains("the content differs from the recording's"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the state equals the recording's at every tick rerun (29 of 29)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn replay_reruns_a_recording_on_changed_rules_and_names_the_first_difference() {
+    let dir = scratch("rules");
+    let rec = dir.join("run.ludusrec");
+    let o = ludus()
+        .args(["sim", "--ticks", "600", "--record"])
+        .arg(&rec)
+        .arg(example())
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    // A copy of the game with faster enemies.
+    let copy = dir.join("swarm");
+    let src = example();
+    for entry in walk(&src) {
+        let to = copy.join(entry.strip_prefix(&src).unwrap());
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(&entry, &to).unwrap();
+    }
+    let enemies = copy.join("enemies.toml");
+    let text_of = std::fs::read_to_string(&enemies).unwrap();
+    std::fs::write(&enemies, text_of.replacen("speed = 115", "speed = 300", 1)).unwrap();
+    let o = ludus()
+        .arg("replay")
+        .arg(&rec)
+        .arg("--game")
+        .arg(&copy)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    let summary: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert!(summary["ticks"].as_u64().unwrap() > 0, "{summary}");
+    let first = out
+        .lines()
+        .find_map(|l| l.strip_prefix("the state first differs from the recording at tick "))
+        .unwrap_or_else(|| panic!("{out}"));
+    let tick: u64 = first.split(' ').next().unwrap().parse().unwrap();
+    assert!((1..600).contains(&tick), "{out}");
+    // The same content replays strictly, as before.
+    let o = ludus().arg("replay").arg(&rec).output().unwrap();
+    assert!(text(&o).0.contains("every state hash matches"));
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = entry.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
 }

@@ -127,6 +127,24 @@
     document.getElementById("ludus-hint")?.remove();
   }
 
+  // A recording the game left (a fault): a download link under the canvas.
+  function offerRecording(ptr, len, namePtr, nameLen) {
+    const blob = new Blob([bytes(ptr, len).slice()], { type: "application/octet-stream" });
+    const name = utf8.decode(bytes(namePtr, nameLen).slice());
+    let link = document.getElementById("ludus-recording");
+    if (!link) {
+      link = document.createElement("a");
+      link.id = "ludus-recording";
+      link.style.cssText = "display:block;margin:8px;color:#9cf;font:14px sans-serif";
+      document.body.appendChild(link);
+    }
+    if (link.href) URL.revokeObjectURL(link.href);
+    link.href = URL.createObjectURL(blob);
+    link.download = name;
+    link.dataset.bytes = String(len);
+    link.textContent = "Download the recording of this run (" + name + "): replay it with `ludus replay " + name + "`";
+  }
+
   function hideHintOnGesture() {
     const hide = () => {
       const hint = document.getElementById("ludus-hint");
@@ -153,6 +171,7 @@
     env.ludus_now_ms = () => performance.now();
     env.ludus_audio_available = audioAvailable;
     env.ludus_show_error = showError;
+    env.ludus_offer_recording = offerRecording;
     env.ludus_set_title = (ptr, len) => (document.title = utf8.decode(bytes(ptr, len).slice()));
     guardAudio(env);
   }

@@ -132,6 +132,11 @@ impl Game {
         self.consequences.as_mut()
     }
 
+    /// The stress entities every level build adds.
+    pub fn extra_entities(&self) -> u32 {
+        self.extra_entities
+    }
+
     pub fn last_report(&self) -> Option<&TickReport> {
         self.last_report.as_ref()
     }

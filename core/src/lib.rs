@@ -85,8 +85,8 @@ pub use outbox::{Outbox, OutboxStats, Presentation, PresentationRequest};
 pub use render::{Camera, Draw, Interpolation, RenderFrame, TextDraw};
 pub use replay::{
     EntityValues, FORMAT_VERSION, MAGIC, MAX_DECODED_BYTES, MAX_RECORDED_NAME_BYTES,
-    MAX_RECORDING_BYTES, MAX_SEGMENTS, Recording, RecordingError, RecordingHeader, Segment,
-    TickRecord, describe_difference, entity_values,
+    MAX_RECORDING_BYTES, MAX_SEGMENTS, RecordedFault, Recording, RecordingError, RecordingHeader,
+    Segment, TickRecord, describe_difference, entity_values,
 };
 pub use tick::access::{OrderError, PhaseAccess, Resource, check_order};
 pub use tick::gameplay::run_stage_detached;

@@ -22,6 +22,17 @@ use crate::runtime::frames::Line;
 use ludus_core::{PacerPolicy, Signal};
 use miniquad::*;
 
+/// How `ludus run` reloads a changed game (see `runtime/resim.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(clap::ValueEnum))]
+pub enum Reload {
+    /// The level's kept input runs again on the new content, up to the tick shown.
+    #[default]
+    Resimulate,
+    /// A new Lua VM for the running world (scripts); a TOML change restarts the level.
+    Keep,
+}
+
 /// Options of `ludus run` that the window honours.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
@@ -37,6 +48,8 @@ pub struct RunOptions {
     pub watch: Option<std::path::PathBuf>,
     /// Start with the debug overlay shown.
     pub overlay: bool,
+    /// How a changed game is reloaded.
+    pub reload: Reload,
 }
 
 /// Set once the window is open and the app built (a later panic is not a window problem).
@@ -67,6 +80,7 @@ impl App {
         if options.overlay {
             runner.set_overlay(true);
         }
+        runner.set_reload(options.reload);
         // Background work (flow fields) runs on worker threads in the window.
         runner.use_threads(2);
         runner.set_pacer(PacerPolicy {

@@ -55,6 +55,11 @@ enum Command {
         /// Do not reload content and scripts when their files change.
         #[arg(long)]
         no_watch: bool,
+        /// How a reload meets the running game: `resimulate` (the level's kept input runs
+        /// again on the new content, up to now) or `keep` (a new Lua VM for the running
+        /// world; a TOML change restarts the level).
+        #[arg(long, value_enum, default_value_t = crate::app::Reload::Resimulate)]
+        reload: crate::app::Reload,
         /// Start with the debug overlay shown (F3 toggles it).
         #[arg(long)]
         overlay: bool,
@@ -119,10 +124,12 @@ pub fn main() -> i32 {
             screenshot,
             fps_cap,
             no_watch,
+            reload,
             overlay,
         }) => {
             let mut options = RunOptions {
                 overlay,
+                reload,
                 max_frames: frames_max,
                 screenshot,
                 fps_cap,

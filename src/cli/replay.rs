@@ -1,10 +1,17 @@
 //! `ludus replay`: feed a recording's inputs and background completions into the same tick
-//! function and compare the state hash after every tick; report the first divergence.
+//! function and compare the state hash after every tick; report the first divergence. On
+//! content that differs from the recorded one (`--game DIR` after a rule change), the input is
+//! rerun instead (`runtime/rerun.rs`): the summary, and the first tick whose state differs.
 
 use crate::cli::common::load;
 use std::path::PathBuf;
 
-pub use crate::runtime::verify::{Outcome, mismatch, replay};
+use crate::runtime::headless::RunFigures;
+use crate::runtime::project::Project;
+use crate::runtime::rerun::Rerun;
+use ludus_core::Recording;
+
+pub use crate::runtime::verify::{Outcome, mismatch, replay, unfit};
 
 #[derive(clap::Args, Debug)]
 pub struct ReplayArgs {
@@ -34,6 +41,9 @@ pub fn main(args: ReplayArgs) -> i32 {
         Ok(p) => p,
         Err(code) => return code,
     };
+    if rec.header.content_hash != project.def.content_hash {
+        return rerun(rec, &project, dir.as_deref());
+    }
     if let Some(why) = mismatch(&rec, &project) {
         eprintln!(
             "ludus: refusing to replay {}: {why}",
@@ -45,6 +55,17 @@ pub fn main(args: ReplayArgs) -> i32 {
         Ok(Outcome::Identical { ticks }) => {
             println!(
                 "replayed {ticks} ticks of {}: every state hash matches",
+                rec.header.game
+            );
+            0
+        }
+        Ok(Outcome::Faulted {
+            ticks,
+            tick,
+            message,
+        }) => {
+            println!(
+                "replayed {ticks} ticks of {}: every state hash matches, and tick {tick} faults as recorded: {message}",
                 rec.header.game
             );
             0
@@ -62,4 +83,51 @@ pub fn main(args: ReplayArgs) -> i32 {
             1
         }
     }
+}
+
+/// Reruns `rec`'s input on `project`'s different content: prints the run's summary (as `ludus
+/// sim` does) and where its state first differs from the recording's.
+fn rerun(rec: Recording, project: &Project, dir: Option<&std::path::Path>) -> i32 {
+    let cannot =
+        "the recording was made with different content, and its input cannot run on this game";
+    if let Some(why) = unfit(&rec, project) {
+        eprintln!("ludus: {cannot}: {why}");
+        return 1;
+    }
+    let game = rec.header.game.clone();
+    let dir = dir.map(|d| d.display().to_string());
+    let start = crate::platform::clock_ns();
+    let mut run = match Rerun::new(rec, project, dir.as_deref()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("ludus: {cannot}: {e}");
+            return 1;
+        }
+    };
+    if let Err(e) = run.advance(u64::MAX) {
+        eprintln!("ludus: {cannot}: {e}");
+        return 1;
+    }
+    let (ticks, total) = run.progress();
+    let figures = RunFigures {
+        fault: run.fault.clone(),
+        elapsed_ns: crate::platform::clock_ns().saturating_sub(start),
+        ..RunFigures::default()
+    };
+    println!("{}", run.run.summary(&figures));
+    println!("the content differs from the recording's ({game}): its input was rerun on this game");
+    match run.first_difference {
+        Some((segment, tick)) => {
+            println!(
+                "the state first differs from the recording at tick {tick} (segment {segment})"
+            )
+        }
+        None => {
+            println!("the state equals the recording's at every tick rerun ({ticks} of {total})")
+        }
+    }
+    if run.over {
+        println!("the game ended after {ticks} of the recording's {total} ticks");
+    }
+    if run.fault.is_some() { 1 } else { 0 }
 }

@@ -162,7 +162,7 @@ pub fn main(args: SimArgs) -> i32 {
     {
         d.error = Some("cannot write the trace file".into());
     }
-    if let (Some(path), Some(rec)) = (&args.record, &d.recording)
+    if let (Some(path), Some(rec)) = (&args.record, d.recording())
         && let Err(e) = std::fs::write(path, rec.to_bytes())
     {
         d.error = Some(format!("cannot write {}: {e}", path.display()));

@@ -11,6 +11,7 @@
 //! | [`load_folder`] | reads the game folder | none (the game is compiled in) |
 //! | [`worker_pool`] | threads | none (background work runs in the tick's thread) |
 //! | [`QUIT_ON_ESCAPE`] | Escape quits | a page does not close itself |
+//! | [`save_recording`] | a file in the game folder's `recordings/` | a download link on the page |
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native;
@@ -65,6 +66,12 @@ pub use web::load_folder;
 pub use native::worker_pool;
 #[cfg(target_arch = "wasm32")]
 pub use web::worker_pool;
+
+/// Keeps a recording the person asked for (F8) or a fault left: where it went.
+#[cfg(not(target_arch = "wasm32"))]
+pub use native::save_recording;
+#[cfg(target_arch = "wasm32")]
+pub use web::save_recording;
 
 /// Whether Escape quits the program.
 pub const QUIT_ON_ESCAPE: bool = cfg!(not(target_arch = "wasm32"));

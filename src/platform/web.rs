@@ -9,6 +9,7 @@ unsafe extern "C" {
     fn console_error(msg: *const c_char);
     fn ludus_now_ms() -> f64;
     fn ludus_audio_available() -> bool;
+    fn ludus_offer_recording(bytes: *const u8, len: usize, name: *const u8, name_len: usize);
 }
 
 fn c_string(text: &str) -> CString {
@@ -68,4 +69,15 @@ pub fn load_folder(dir: &std::path::Path) -> Result<crate::runtime::project::Pro
 
 pub fn worker_pool(_workers: usize) -> Option<Box<dyn ludus_core::Executor>> {
     None
+}
+
+/// Offers a recording of game `name` as a download on the page.
+pub fn save_recording(_dir: Option<&str>, name: &str, bytes: &[u8]) -> Result<String, String> {
+    let file = format!(
+        "{}.ludusrec",
+        name.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+    );
+    // SAFETY: ludus.js copies both byte ranges out of wasm memory before returning.
+    unsafe { ludus_offer_recording(bytes.as_ptr(), bytes.len(), file.as_ptr(), file.len()) };
+    Ok(format!("{file}, offered as a download on the page"))
 }

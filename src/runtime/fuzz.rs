@@ -38,7 +38,7 @@ fn recorded() -> &'static [u8] {
         d.start_recording(crate::runtime::headless::header(&project, None, 0), false);
         let lines = parse("input", INPUT, Format::Input, &project.def).unwrap();
         assert!(d.run_input(lines, 90).is_none());
-        d.recording.as_ref().unwrap().to_bytes()
+        d.recording().unwrap().to_bytes()
     })
 }
 
@@ -210,11 +210,14 @@ fn a_recording_stops_before_passing_its_size_limit() {
     let project = project();
     let mut d = crate::runtime::headless::headless_run(&project, 0).unwrap();
     d.start_recording(crate::runtime::headless::header(&project, None, 0), true);
-    d.recorded_bytes = MAX_RECORDING_BYTES - 1000;
+    d.recorder
+        .as_mut()
+        .unwrap()
+        .pretend_size(MAX_RECORDING_BYTES - 1000);
     let lines = parse("input", INPUT, Format::Input, &project.def).unwrap();
     assert!(d.run_input(lines, 50).is_none());
     let error = d.error.clone().unwrap_or_default();
-    assert!(d.recording.is_none());
+    assert!(d.recorder.is_none());
     assert!(
         error.contains("the recording reached its limit of 128 MiB at tick"),
         "{error}"

@@ -7,6 +7,7 @@
 
 use crate::runtime::frames::Line;
 use crate::runtime::project::Project;
+use crate::runtime::recorder::Recorder;
 use ludus_core::*;
 use std::io::Write;
 
@@ -67,16 +68,13 @@ pub struct HeadlessRun {
     /// Replaces the session's input when set (`--input` with `--frames`).
     pub per_tick: Option<PerTick>,
     pub game: Game,
-    pub recording: Option<Recording>,
-    pub detail: bool,
+    pub recorder: Option<Recorder>,
     pub trace: Option<Box<dyn Write>>,
     pub ticks: u64,
     pub last_hash: Option<StateHash>,
     /// Set when the run must end with this message (a trace that cannot be written, a
     /// recording past its limit); runs stop at the next tick.
     pub error: Option<String>,
-    /// An upper bound of the recording's encoded size so far.
-    pub recorded_bytes: u64,
     /// Where the lines scripts print go, as they are printed (`ludus sim`: standard error).
     pub log: Option<Box<dyn Write>>,
 }
@@ -86,31 +84,11 @@ impl HeadlessRun {
         let hash = report.hash.unwrap_or_default();
         self.last_hash = Some(hash);
         self.ticks += 1;
-        if let Some(rec) = &mut self.recording {
-            let completions = self.game.completions().last_batch().to_vec();
-            let detail = self.detail.then(|| entity_values(self.game.world()));
-            let record = TickRecord {
-                tick,
-                input: input.clone(),
-                completions,
-                hash,
-                detail,
-            };
-            self.recorded_bytes = self.recorded_bytes.saturating_add(encoded_bound(&record));
-            if self.recorded_bytes > MAX_RECORDING_BYTES {
-                self.recording = None;
-                self.error = Some(format!(
-                    "the recording reached its limit of {} MiB at tick {tick}; record fewer ticks{}",
-                    MAX_RECORDING_BYTES >> 20,
-                    if self.detail {
-                        " or leave out --record-detail"
-                    } else {
-                        ""
-                    }
-                ));
-            } else if let Some(seg) = rec.segments.last_mut() {
-                seg.ticks.push(record);
-            }
+        if let Some(r) = &mut self.recorder
+            && let Err(e) = r.tick(&mut self.game, tick, input, hash)
+        {
+            self.recorder = None;
+            self.error = Some(e);
         }
         if let Some(t) = &mut self.trace {
             let line = format!(
@@ -128,16 +106,13 @@ impl HeadlessRun {
     /// recording stops, with [`error`](Self::error) set, before its file would pass
     /// [`MAX_RECORDING_BYTES`] or hold more than [`MAX_SEGMENTS`] segments.
     pub fn start_recording(&mut self, header: RecordingHeader, detail: bool) {
-        self.recorded_bytes = 1024
-            + header.game.len() as u64
-            + header.build.len() as u64
-            + header.game_dir.as_ref().map_or(0, |d| d.len() as u64);
-        self.recording = Some(Recording {
-            header,
-            segments: Vec::new(),
-        });
-        self.detail = detail;
-        self.new_segment(false);
+        let level = level_name(&self.game);
+        self.recorder = Some(Recorder::new(header, level, detail));
+    }
+
+    /// The recording made so far, if one is being made.
+    pub fn recording(&self) -> Option<&Recording> {
+        self.recorder.as_ref().map(|r| &r.recording)
     }
 
     /// Writes the lines scripts printed since the last call to [`log`](Self::log).
@@ -152,26 +127,12 @@ impl HeadlessRun {
 
     /// Starts a segment for the level now current; `switched`: a script's `load_level`.
     fn new_segment(&mut self, switched: bool) {
-        let level = self
-            .game
-            .world()
-            .level_def(self.game.def())
-            .map(|l| l.name.clone())
-            .unwrap_or_default();
-        if let Some(rec) = &mut self.recording {
-            if rec.segments.len() >= MAX_SEGMENTS {
-                self.recording = None;
-                self.error = Some(format!(
-                    "the recording reached its limit of {MAX_SEGMENTS} level activations; record fewer restarts"
-                ));
-                return;
-            }
-            self.recorded_bytes = self.recorded_bytes.saturating_add(16 + level.len() as u64);
-            rec.segments.push(Segment {
-                level,
-                switched,
-                ticks: Vec::new(),
-            });
+        let level = level_name(&self.game);
+        if let Some(r) = &mut self.recorder
+            && let Err(e) = r.segment(level, switched)
+        {
+            self.recorder = None;
+            self.error = Some(e);
         }
     }
 
@@ -181,9 +142,22 @@ impl HeadlessRun {
         let tick = self.game.world().tick() + 1;
         let report = self.game.step(input);
         self.flush_log();
-        let report = report?;
+        let report = match report {
+            Ok(r) => r,
+            Err(f) => {
+                if let Some(r) = &mut self.recorder {
+                    r.fault(&mut self.game, tick, input, &f);
+                }
+                return Err(f);
+            }
+        };
         self.record(tick, input, &report);
         Ok(self.game.flow())
+    }
+
+    /// The game loaded a level afresh (outside a session): starts a segment for it.
+    pub fn restarted(&mut self) {
+        self.new_segment(false);
     }
 
     /// Switches level for a script's `load_level`, starting a segment that says so.
@@ -288,6 +262,14 @@ impl HeadlessRun {
     }
 }
 
+/// The name of `game`'s current level (empty for none).
+pub fn level_name(game: &Game) -> String {
+    game.world()
+        .level_def(game.def())
+        .map(|l| l.name.clone())
+        .unwrap_or_default()
+}
+
 /// How a run went, for [`HeadlessRun::summary`].
 #[derive(Debug, Default)]
 pub struct RunFigures {
@@ -346,40 +328,13 @@ pub fn headless_run(project: &Project, entities: u32) -> Result<HeadlessRun, Fau
     Ok(HeadlessRun {
         per_tick: None,
         game,
-        recording: None,
-        detail: false,
+        recorder: None,
         trace: None,
         ticks: 0,
         last_hash: None,
         error: None,
-        recorded_bytes: 0,
         log: None,
     })
-}
-
-/// An upper bound of a tick record's postcard encoding: every integer at its longest varint,
-/// every list with its length prefix.
-fn encoded_bound(t: &TickRecord) -> u64 {
-    const VARINT: u64 = 10;
-    let input = 4 * VARINT + VARINT + 4 * t.input.axes.len() as u64;
-    let completions: u64 = t
-        .completions
-        .iter()
-        .map(|c| {
-            8 * VARINT
-                + match &c.status {
-                    JobStatus::Done(JobOutput::FlowField(f)) => {
-                        12 + 4 * VARINT + f.dirs.len() as u64
-                    }
-                    JobStatus::Failed(why) => why.len() as u64,
-                }
-        })
-        .sum();
-    let detail = t
-        .detail
-        .as_ref()
-        .map_or(0, |d| d.len() as u64 * (3 * VARINT + 16));
-    VARINT * 12 + input + completions + detail + 2
 }
 
 /// The game variables as a JSON object (numbers as numbers, texts as strings).

@@ -7,12 +7,16 @@ pub(crate) mod frames;
 #[cfg(test)]
 mod fuzz;
 pub(crate) mod headless;
+pub(crate) mod history;
 // The page's test API: the browser build exports it, the desktop build only tests it.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(crate) mod page;
 pub(crate) mod particles;
 pub(crate) mod project;
+pub(crate) mod recorder;
 mod reload;
+pub(crate) mod rerun;
+mod resim;
 pub(crate) mod strict_json;
 pub(crate) mod verify;
 
@@ -37,11 +41,12 @@ pub struct TickCost {
     pub avg_ns: f64,
 }
 
-/// The game plus the measurements the overlay shows; the session drives it.
+/// The game plus the measurements the overlay shows and its history; the session drives it.
 pub struct TimedGame {
     pub game: Game,
     pub cost: TickCost,
     clock: fn() -> u64,
+    pub history: history::History,
 }
 
 impl TimedGame {
@@ -54,6 +59,10 @@ impl Simulation for TimedGame {
     fn tick(&mut self, tick: u64, input: &TickInput) -> Result<Flow, Fault> {
         let start = (self.clock)();
         let result = self.game.tick(tick, input);
+        match &result {
+            Ok(_) => self.history.tick(&mut self.game, tick, input),
+            Err(f) => self.history.fault(&mut self.game, tick, input, f),
+        }
         let ns = (self.clock)().saturating_sub(start);
         self.cost.last_ns = ns;
         self.cost.script_ns = self.game.consequences().last_tick_ns().unwrap_or(0);
@@ -66,7 +75,12 @@ impl Simulation for TimedGame {
     }
 
     fn load(&mut self, request: &LoadRequest) -> LoadStatus {
-        self.game.load(request)
+        let status = self.game.load(request);
+        if matches!(status, LoadStatus::Ready(_)) {
+            let switched = matches!(request, LoadRequest::Switch(_));
+            self.history.level(&self.game, switched);
+        }
+        status
     }
 }
 
@@ -94,6 +108,21 @@ pub struct Runner {
     reload_error: Option<String>,
     /// Stress entities the game was started with (kept across reloads).
     stress: u32,
+    /// Where the last recording (F8, or a fault's) went, or why it could not be kept.
+    saved: Option<String>,
+    /// How the app runs this game: kept when a reload makes a new runner.
+    settings: Settings,
+    /// A hot reload re-simulating the level with new content (see `resim.rs`).
+    resim: Option<Box<resim::Resim>>,
+}
+
+/// What the app asked of a runner, carried over to the runner a reload makes.
+#[derive(Clone, Copy, Debug, Default)]
+struct Settings {
+    pacer: PacerPolicy,
+    /// Worker threads for background work (0: the serial executor).
+    threads: usize,
+    reload: crate::app::Reload,
 }
 
 impl Runner {
@@ -102,7 +131,15 @@ impl Runner {
         Runner::with_game(project, game, clock)
     }
 
-    pub fn with_game(project: Project, game: Game, clock: fn() -> u64) -> Result<Runner, Fault> {
+    pub fn with_game(
+        project: Project,
+        mut game: Game,
+        clock: fn() -> u64,
+    ) -> Result<Runner, Fault> {
+        // The history records every tick's state hash.
+        game.options_mut().hash = true;
+        let header = headless::header(&project, project.dir.as_deref(), game.extra_entities());
+        let history = history::History::new(header, &game);
         let def = project.def.clone();
         let entry = def
             .levels
@@ -120,6 +157,7 @@ impl Runner {
                 game,
                 cost: TickCost::default(),
                 clock,
+                history,
             },
             keys,
             frame,
@@ -133,6 +171,9 @@ impl Runner {
             fresh_log: Vec::new(),
             reload_error: None,
             stress: 0,
+            saved: None,
+            settings: Settings::default(),
+            resim: None,
         })
     }
 
@@ -145,18 +186,26 @@ impl Runner {
     }
 
     /// A key went down. UI keys act at once; others go to gameplay through the key map.
+    /// While a reload re-simulates, keys are ignored (and the log says so once).
     pub fn key_down(&mut self, key: &str) {
+        if self.resim_ignores_input() {
+            return;
+        }
         match key {
             "p" => self.session.signal(Signal::TogglePause),
             "n" => self.session.signal(Signal::Step(TickInput::neutral())),
             "r" => self.session.signal(Signal::Restart),
             "f3" => self.overlay = !self.overlay,
             "f4" => self.console = !self.console,
+            "f8" => self.save_history(),
             _ => self.keys.key_down(key, self.session.bridge_mut()),
         }
     }
 
     pub fn key_up(&mut self, key: &str) {
+        if self.resim.is_some() {
+            return;
+        }
         if !UI_KEYS.iter().any(|(k, _)| *k == key) {
             self.keys.key_up(key, self.session.bridge_mut());
         }
@@ -171,7 +220,15 @@ impl Runner {
     /// One presentation callback at `now_ns`; `dt` is the frame's presentation time in seconds
     /// (for particles only: gameplay never sees it).
     pub fn frame(&mut self, now_ns: u64, dt: f32) -> FrameReport {
+        if let (true, Some(last)) = (self.step_resim(), self.last) {
+            // Still re-simulating: no ticks, the last frame stays on screen.
+            return last;
+        }
         let report = self.session.frame(now_ns, &mut self.timed);
+        if report.faulted {
+            // Every fault comes with its recording.
+            self.save_history();
+        }
         if report.published {
             self.particles.clear();
         }
@@ -253,12 +310,14 @@ impl Runner {
 
     /// Paces presented frames with `policy`.
     pub fn set_pacer(&mut self, policy: PacerPolicy) {
+        self.settings.pacer = policy;
         self.session = self.session.clone().with_pacer(policy);
     }
 
     /// Runs background work on `workers` threads where the platform has threads (the window);
     /// headless runs keep the serial executor, whose timing is reproducible.
     pub fn use_threads(&mut self, workers: usize) {
+        self.settings.threads = workers;
         if let Some(pool) = crate::platform::worker_pool(workers) {
             let jobs = self.def().limits.jobs;
             self.timed
@@ -338,6 +397,9 @@ impl Runner {
 
     /// A centred banner: title and lines (pause, game over, fault), if any.
     pub fn banner(&self) -> Option<(String, Vec<String>)> {
+        if let Some(lines) = self.resim_banner() {
+            return Some(("RE-SIMULATING".into(), lines));
+        }
         if let Some(f) = self.session.fault() {
             let mut lines = vec![f.message.lines().next().unwrap_or("").to_string()];
             if let Some(loc) = &f.location {
@@ -345,6 +407,9 @@ impl Runner {
             }
             if f.tick > 0 {
                 lines.push(format!("tick {}", f.tick));
+            }
+            if let Some(saved) = &self.saved {
+                lines.extend(saved.lines().map(str::to_string));
             }
             lines.push("R to restart".into());
             return Some(("FAULT".into(), lines));
@@ -382,6 +447,7 @@ impl Runner {
         parts.push("R restart".into());
         parts.push("F3 overlay".into());
         parts.push("F4 console".into());
+        parts.push("F8 record".into());
         parts.join("  ")
     }
 
@@ -444,6 +510,7 @@ impl Runner {
                 self.frame.overflow,
                 self.particles.len()
             ),
+            self.timed.history.describe(),
         ]
     }
 }

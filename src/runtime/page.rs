@@ -96,11 +96,7 @@ pub fn sim(
         elapsed_ns,
         ..RunFigures::default()
     });
-    let recording = d
-        .recording
-        .as_ref()
-        .map(Recording::to_bytes)
-        .unwrap_or_default();
+    let recording = d.recording().map(Recording::to_bytes).unwrap_or_default();
     drop(d);
     let trace = std::mem::take(&mut *trace.0.borrow_mut());
     SimOutput {
@@ -124,6 +120,17 @@ pub fn replay(project: &Project, bytes: &[u8]) -> String {
         Ok(Outcome::Identical { ticks }) => {
             serde_json::json!({ "outcome": "identical", "ticks": ticks }).to_string()
         }
+        Ok(Outcome::Faulted {
+            ticks,
+            tick,
+            message,
+        }) => serde_json::json!({
+            "outcome": "faulted",
+            "ticks": ticks,
+            "tick": tick,
+            "message": message,
+        })
+        .to_string(),
         Ok(Outcome::Diverged {
             segment,
             tick,

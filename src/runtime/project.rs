@@ -11,6 +11,8 @@ use std::sync::Arc;
 pub struct Project {
     /// Where it came from, for messages (`examples/swarm`).
     pub label: String,
+    /// The game folder it was read from (`None`: files in memory, the bundled game).
+    pub dir: Option<String>,
     pub def: Arc<GameDef>,
     pub scripts: Vec<Script>,
     pub modules: Rc<dyn ModuleSource>,
@@ -68,6 +70,7 @@ impl Project {
             sound_files,
             music_files,
             font_files,
+            dir: None,
             label,
             def: Arc::new(loaded.def),
             scripts: loaded

@@ -1,7 +1,9 @@
 //! Hot reload for `ludus run`: reload what changed in the game folder.
 //!
-//! - A script change swaps in a new Lua VM with the new scripts; the world keeps running.
-//! - A content change (any TOML file) rebuilds the game and restarts the level.
+//! - By default the level's kept input is re-simulated on the new content (`resim.rs`).
+//! - With `--reload keep` (or when the input was not kept): a script change swaps in a new Lua
+//!   VM with the new scripts and the world keeps running; a content change (any TOML file)
+//!   rebuilds the game and restarts the level.
 //! - A reload that fails (bad TOML, a syntax error, a fault in a script's top-level code)
 //!   keeps the running version and shows the error until a later reload succeeds.
 
@@ -17,6 +19,7 @@ impl Runner {
 
 fn reload(runner: &mut Runner) {
     let dir = PathBuf::from(&runner.project.label);
+    runner.resim = None;
     let fresh = match crate::platform::load_folder(&dir) {
         Ok(p) => p,
         Err(diagnostics) => {
@@ -26,6 +29,24 @@ fn reload(runner: &mut Runner) {
             return;
         }
     };
+    if runner.settings.reload == crate::app::Reload::Resimulate {
+        // A script that does not even start is reported as before, the world untouched.
+        if let Err(f) = fresh.host() {
+            runner.reload_error = Some(format!(
+                "reload failed, still running the previous version:\n{f}"
+            ));
+            return;
+        }
+        match runner.start_resim(fresh.clone()) {
+            Ok(()) => {
+                runner.reload_error = None;
+                return;
+            }
+            Err(why) => runner.log.push(format!(
+                "reload cannot re-simulate ({why}); reloading in place instead"
+            )),
+        }
+    }
     let mut old = (*runner.project.def).clone();
     let mut new = (*fresh.def).clone();
     old.content_hash = 0;
@@ -57,9 +78,8 @@ fn reload(runner: &mut Runner) {
         let entities = runner.stress;
         match Runner::new(fresh, entities, runner.timed.clock()) {
             Ok(mut r) => {
-                r.set_stress(entities);
-                r.overlay = runner.overlay;
-                r.log = std::mem::take(&mut runner.log);
+                let settings = runner.settings;
+                r.adopt(runner, settings);
                 r.log.push("content reloaded; level restarted".into());
                 *runner = r;
             }

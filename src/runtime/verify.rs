@@ -12,6 +12,12 @@ pub enum Outcome {
     Identical {
         ticks: usize,
     },
+    /// Every tick matched, and the tick the recording faulted in faulted again, alike.
+    Faulted {
+        ticks: usize,
+        tick: u64,
+        message: String,
+    },
     Diverged {
         segment: usize,
         tick: u64,
@@ -35,6 +41,25 @@ pub fn mismatch(rec: &Recording, project: &Project) -> Option<String> {
             header.content_hash, def.content_hash
         ));
     }
+    policies(rec, project)
+}
+
+/// Why a recording's input cannot run on a game even as a rerun (see `rerun.rs`): inputs
+/// naming actions the game does not declare, or more level builds than a replay allows.
+pub fn unfit(rec: &Recording, project: &Project) -> Option<String> {
+    if rec.header.entities > project.def.limits.max_entities {
+        return Some(format!(
+            "the recording adds {} stress entities, more than the game's limit of {} entities",
+            rec.header.entities, project.def.limits.max_entities
+        ));
+    }
+    inputs_and_builds(rec, project)
+}
+
+/// The policies a replay must share with the recording (see [`mismatch`]).
+fn policies(rec: &Recording, project: &Project) -> Option<String> {
+    let header = &rec.header;
+    let def = &project.def;
     if header.tick != def.tick {
         return Some(format!(
             "the recording's tick policy {:?} differs from the game's {:?}",
@@ -53,6 +78,13 @@ pub fn mismatch(rec: &Recording, project: &Project) -> Option<String> {
             header.entities, def.limits.max_entities
         ));
     }
+    inputs_and_builds(rec, project)
+}
+
+/// Level builds within bounds, and inputs naming only declared actions.
+fn inputs_and_builds(rec: &Recording, project: &Project) -> Option<String> {
+    let header = &rec.header;
+    let def = &project.def;
     // Each segment rebuilds a level: its placements and the stress entities.
     let built: u64 = rec
         .segments
@@ -192,5 +224,47 @@ pub fn replay(rec: &Recording, project: &Project, perturb: Option<u64>) -> Resul
             }
         }
     }
-    Ok(Outcome::Identical { ticks: total })
+    let Some(fault) = &rec.fault else {
+        return Ok(Outcome::Identical { ticks: total });
+    };
+    let segment = rec.segments.len();
+    if game.world().tick() + 1 != fault.tick {
+        return Ok(Outcome::Diverged {
+            segment,
+            tick: fault.tick,
+            report: format!(
+                "the recording faulted at tick {}, but the replay's next tick is {}",
+                fault.tick,
+                game.world().tick() + 1
+            ),
+        });
+    }
+    let mut batch = BTreeMap::new();
+    if !fault.completions.is_empty() {
+        batch.insert(fault.tick, fault.completions.clone());
+    }
+    game.completions().set_recorded(batch);
+    match game.step(&fault.input) {
+        Err(f) if f.message.starts_with(&fault.message) => Ok(Outcome::Faulted {
+            ticks: total,
+            tick: fault.tick,
+            message: fault.message.clone(),
+        }),
+        Err(f) => Ok(Outcome::Diverged {
+            segment,
+            tick: fault.tick,
+            report: format!(
+                "the recording faulted with \"{}\", the replay with \"{}\"",
+                fault.message, f.message
+            ),
+        }),
+        Ok(_) => Ok(Outcome::Diverged {
+            segment,
+            tick: fault.tick,
+            report: format!(
+                "the recording faulted here (\"{}\"), the replay did not",
+                fault.message
+            ),
+        }),
+    }
 }

@@ -21,6 +21,7 @@ pub const UI_KEYS: &[(&str, &str)] = &[
     ("r", "restart"),
     ("f3", "debug overlay"),
     ("f4", "script console"),
+    ("f8", "write a recording of the run"),
     ("escape", "quit"),
 ];
 

@@ -209,6 +209,17 @@ impl Session {
         self
     }
 
+    /// A session over a world that a re-simulation left faulted (`fault`) or over (`over`):
+    /// it starts in that mode, as if its last tick had just ended that way.
+    pub fn ended(mut self, fault: Option<Fault>, over: bool) -> Self {
+        match fault {
+            Some(f) => self.enter_fault(f),
+            None if over => self.end_game(),
+            None => {}
+        }
+        self
+    }
+
     pub fn with_pacer(mut self, policy: PacerPolicy) -> Self {
         self.pacer = FramePacer::new(policy);
         self

@@ -2,6 +2,7 @@
 //!
 //! - Version 1: the header's limits had no `contacts`, `variables` or `state_keys` (they take
 //!   their defaults, which is what the recorded game ran with).
+//! - Version 3: a recording did not say whether the run ended in a fault (none was recorded).
 //! - Versions 1 and 2: a tick's input had no `pointer` (none was recorded: there was none);
 //!   the tick policy had no `mode` (every game ran in real time); a segment did not say
 //!   whether a script switched to it (none could).
@@ -14,12 +15,24 @@ use crate::replay::types::{EntityValues, Recording, RecordingHeader, Segment, Ti
 use crate::world::hash::StateHash;
 use serde::Deserialize;
 
-/// Decodes a payload of format `version` (1 or 2).
+/// Decodes a payload of format `version` (1, 2 or 3).
 pub(crate) fn decode(version: u32, payload: &[u8]) -> postcard::Result<Recording> {
     match version {
         1 => postcard::from_bytes::<V1>(payload).map(Recording::from),
-        _ => postcard::from_bytes::<V2>(payload).map(Recording::from),
+        2 => postcard::from_bytes::<V2>(payload).map(Recording::from),
+        _ => postcard::from_bytes::<V3>(payload).map(|v| Recording {
+            header: v.header,
+            segments: v.segments,
+            fault: None,
+        }),
     }
+}
+
+#[derive(Deserialize)]
+struct V3 {
+    header: RecordingHeader,
+    #[serde(deserialize_with = "crate::budget::vec")]
+    segments: Vec<Segment>,
 }
 
 #[derive(Deserialize)]
@@ -146,6 +159,7 @@ impl From<V2> for Recording {
                 entities: h.entities,
             },
             segments: r.segments.into_iter().map(Segment::from).collect(),
+            fault: None,
         }
     }
 }
@@ -184,6 +198,7 @@ impl From<V1> for Recording {
                 entities: h.entities,
             },
             segments: r.segments.into_iter().map(Segment::from).collect(),
+            fault: None,
         }
     }
 }

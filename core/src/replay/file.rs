@@ -134,6 +134,7 @@ mod tests {
                     })
                     .collect(),
             }],
+            fault: None,
         }
     }
 

@@ -30,7 +30,7 @@ mod values;
 
 pub use types::{
     EntityValues, FORMAT_VERSION, MAGIC, MAX_DECODED_BYTES, MAX_RECORDED_NAME_BYTES,
-    MAX_RECORDING_BYTES, MAX_SEGMENTS, Recording, RecordingError, RecordingHeader, Segment,
-    TickRecord,
+    MAX_RECORDING_BYTES, MAX_SEGMENTS, RecordedFault, Recording, RecordingError, RecordingHeader,
+    Segment, TickRecord,
 };
 pub use values::{describe_difference, entity_values};

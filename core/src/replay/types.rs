@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 pub const MAGIC: [u8; 8] = *b"LUDUSREC";
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 
 /// The largest recording file read or written, in bytes (128 MiB).
 pub const MAX_RECORDING_BYTES: u64 = 128 * 1024 * 1024;
@@ -81,6 +81,21 @@ pub struct Recording {
     pub header: RecordingHeader,
     #[serde(deserialize_with = "crate::budget::vec")]
     pub segments: Vec<Segment>,
+    /// The run ended in a fault at the tick after the last segment's last: a replay runs it
+    /// and expects the same fault.
+    pub fault: Option<RecordedFault>,
+}
+
+/// The tick a recorded run faulted in: what it was given and how it failed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordedFault {
+    pub tick: u64,
+    pub input: TickInput,
+    /// The background completions BeginTick took, in request-id order.
+    #[serde(deserialize_with = "crate::budget::vec")]
+    pub completions: Vec<Completion>,
+    /// The fault's message (its first [`MAX_RECORDED_NAME_BYTES`] bytes).
+    pub message: String,
 }
 
 /// Why a recording could not be read.
@@ -191,6 +206,27 @@ impl Recording {
                         JobStatus::Failed(_) => {}
                     }
                 }
+            }
+        }
+        if let Some(f) = &self.fault {
+            let last = self
+                .segments
+                .last()
+                .and_then(|s| s.ticks.last())
+                .map_or(0, |t| t.tick);
+            let at = |m: String| format!("the fault at tick {}: {m}", f.tick);
+            if f.tick <= last {
+                return Err(at(format!("it must come after the last tick, {last}")));
+            }
+            if self.segments.is_empty() {
+                return Err(at("a fault needs a segment to happen in".into()));
+            }
+            check_input(&f.input).map_err(at)?;
+            if f.completions.len() > jobs {
+                return Err(at(format!("{} background results", f.completions.len())));
+            }
+            if f.message.len() > MAX_RECORDED_NAME_BYTES {
+                return Err(at(format!("a message of {} bytes", f.message.len())));
             }
         }
         Ok(())

@@ -48,12 +48,9 @@ pub fn load_folder(dir: &std::path::Path) -> Result<Project, String> {
     let modules: Rc<dyn ModuleSource> = Rc::new(DirModules(dir.to_path_buf()));
     let limit = ludus_content::MAX_FILE_BYTES as u64;
     let read = |p: &str| ludus_content::read_inside(dir, p, limit).ok();
-    Ok(Project::from_loaded(
-        dir.display().to_string(),
-        loaded,
-        modules,
-        read,
-    ))
+    let mut project = Project::from_loaded(dir.display().to_string(), loaded, modules, read);
+    project.dir = Some(dir.display().to_string());
+    Ok(project)
 }
 
 #[cfg(all(test, unix))]

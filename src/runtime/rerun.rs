@@ -1,0 +1,134 @@
+//! Re-running a recording's input on content that may differ from the recorded one: `ludus
+//! replay --game DIR` after a rule change, and `ludus run`'s hot reload by re-simulation.
+//!
+//! The new content's game starts afresh with the recording's seed and stress entities, then
+//! every recorded tick's input runs in order, segment by segment (a level loaded afresh is
+//! loaded again; a script's `load_level` is followed where the new rules ask for it too, and
+//! forced where they do not). Background work runs anew (the recorded results belong to the
+//! old rules). The state hash after each tick is compared with the recorded one: the first
+//! difference is kept, not an error. A fault, or the game ending, stops the run.
+//!
+//! A rerun advances a bounded number of ticks per call, so a window can draw its progress.
+
+use crate::runtime::headless::{HeadlessRun, header, headless_run, level_name};
+use crate::runtime::project::Project;
+use ludus_core::*;
+
+/// A rerun in progress (see the module documentation).
+pub struct Rerun {
+    rec: Recording,
+    /// The new content's run, recording its own hashes (the new history).
+    pub run: HeadlessRun,
+    segment: usize,
+    index: usize,
+    ticks_run: u64,
+    /// The first tick whose state differs from the recording's: (segment from 1, tick).
+    pub first_difference: Option<(usize, u64)>,
+    /// The fault the rerun ended in.
+    pub fault: Option<Fault>,
+    /// The new rules ended the game before the recording did.
+    pub over: bool,
+}
+
+impl Rerun {
+    /// Starts rerunning `rec` on `project` (whose game folder is `dir`, for the new
+    /// recording's header).
+    pub fn new(rec: Recording, project: &Project, dir: Option<&str>) -> Result<Rerun, String> {
+        let project = project.clone().with_seed(rec.header.seed);
+        let entities = rec.header.entities;
+        let mut run = headless_run(&project, entities)
+            .map_err(|f| format!("the game could not start: {f}"))?;
+        let first = rec.segments.first().map(|s| s.level.clone());
+        if let Some(level) = first.filter(|l| *l != level_name(&run.game)) {
+            load(&mut run.game, &LoadRequest::Level(level))?;
+        }
+        run.start_recording(header(&project, dir, entities), false);
+        Ok(Rerun {
+            rec,
+            run,
+            segment: 0,
+            index: 0,
+            ticks_run: 0,
+            first_difference: None,
+            fault: None,
+            over: false,
+        })
+    }
+
+    /// The recording's ticks, and how many have been rerun.
+    pub fn progress(&self) -> (u64, u64) {
+        (self.ticks_run, self.rec.total_ticks() as u64)
+    }
+
+    /// Whether every tick has run, or the run stopped (a fault, the game over, an error).
+    pub fn finished(&self) -> bool {
+        self.fault.is_some() || self.over || self.segment >= self.rec.segments.len()
+    }
+
+    /// Runs at most `ticks` more ticks; returns whether the rerun is finished.
+    pub fn advance(&mut self, ticks: u64) -> Result<bool, String> {
+        let mut left = ticks;
+        while left > 0 && !self.finished() {
+            let segment = &self.rec.segments[self.segment];
+            let Some(record) = segment.ticks.get(self.index) else {
+                self.segment += 1;
+                self.index = 0;
+                if let Some(next) = self.rec.segments.get(self.segment) {
+                    self.enter(next.level.clone(), next.switched)?;
+                }
+                continue;
+            };
+            let (input, recorded) = (record.input.clone(), record.hash);
+            let tick = record.tick;
+            self.index += 1;
+            left -= 1;
+            match self.run.step(&input) {
+                Ok(flow) => {
+                    self.ticks_run += 1;
+                    if self.first_difference.is_none() && self.run.last_hash != Some(recorded) {
+                        self.first_difference = Some((self.segment + 1, tick));
+                    }
+                    self.over = flow == Flow::Over && !self.last_of_recording();
+                }
+                Err(f) => self.fault = Some(f),
+            }
+        }
+        if let Some(e) = self.run.error.take() {
+            return Err(e);
+        }
+        Ok(self.finished())
+    }
+
+    /// Whether the tick just run was the recording's last.
+    fn last_of_recording(&self) -> bool {
+        self.segment + 1 >= self.rec.segments.len()
+            && self.index >= self.rec.segments[self.segment].ticks.len()
+    }
+
+    /// Starts the next segment: a script's switch where the new rules ask for it (or forced
+    /// where they do not), else the level loaded afresh.
+    fn enter(&mut self, level: String, switched: bool) -> Result<(), String> {
+        let game = &self.run.game;
+        let Some(index) = game.def().level_index(&level) else {
+            return Err(format!("the game has no level named `{level}` any more"));
+        };
+        if switched {
+            self.run
+                .switch(index)
+                .map_err(|f| format!("level `{level}` could not be built: {f}"))
+        } else {
+            load(&mut self.run.game, &LoadRequest::Level(level))?;
+            self.run.restarted();
+            Ok(())
+        }
+    }
+}
+
+/// Loads `request` into `game` now.
+fn load(game: &mut Game, request: &LoadRequest) -> Result<(), String> {
+    match game.load(request) {
+        LoadStatus::Ready(_) => Ok(()),
+        LoadStatus::Failed(f) => Err(f.to_string()),
+        LoadStatus::Pending => Err("a level did not load".into()),
+    }
+}
