@@ -789,3 +789,80 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+#[test]
+fn a_scripted_rewind_returns_to_the_recorded_state_and_goes_on_like_a_fresh_run() {
+    let dir = scratch("rewind");
+    let input = dir.join("input.jsonl");
+    std::fs::write(
+        &input,
+        "{\"tick\":1,\"press\":[\"fire\"],\"axis\":{\"move_x\":1}}\n{\"tick\":90,\"axis\":{\"move_x\":0,\"move_y\":1}}\n{\"tick\":200,\"axis\":{\"move_y\":-1}}\n{\"tick\":320,\"release\":[\"fire\"],\"axis\":{\"move_x\":-1}}\n",
+    )
+    .unwrap();
+    // 400 frames at 60 Hz; at frame 250, back 80 ticks.
+    let frames: String = (0..400)
+        .map(|i| {
+            if i == 250 {
+                "{\"dt_ms\":16.6667,\"signal\":\"rewind\",\"ticks\":80}\n".to_string()
+            } else {
+                "{\"dt_ms\":16.6667}\n".to_string()
+            }
+        })
+        .collect();
+    let frames_file = dir.join("frames.jsonl");
+    std::fs::write(&frames_file, frames).unwrap();
+    let trace = dir.join("trace.jsonl");
+    let o = ludus()
+        .arg("sim")
+        .arg(example())
+        .arg("--frames")
+        .arg(&frames_file)
+        .arg("--input")
+        .arg(&input)
+        .arg("--trace")
+        .arg(&trace)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let rewound = lines.iter().find(|l| l.get("rewound").is_some()).unwrap();
+    let at = rewound["tick"].as_u64().unwrap();
+    let before = lines
+        .iter()
+        .find(|l| l.get("entities").is_some() && l["tick"].as_u64() == Some(at))
+        .unwrap();
+    assert_eq!(
+        rewound["hash"], before["hash"],
+        "back at tick {at}, in that tick's state"
+    );
+    // Going on from there equals a fresh run of the input for as many ticks.
+    let summary: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let ticks = summary["ticks"].as_u64().unwrap();
+    let fresh = ludus()
+        .arg("sim")
+        .arg(example())
+        .arg("--input")
+        .arg(&input)
+        .args(["--ticks", &ticks.to_string()])
+        .output()
+        .unwrap();
+    let fresh: serde_json::Value = serde_json::from_str(text(&fresh).0.trim()).unwrap();
+    assert_eq!(summary["hash"], fresh["hash"]);
+    assert_eq!(summary["world_tick"], fresh["world_tick"]);
+    // `ticks` only goes with a rewind.
+    std::fs::write(&frames_file, "{\"dt_ms\":16,\"ticks\":3}\n").unwrap();
+    let o = ludus()
+        .arg("sim")
+        .arg(example())
+        .arg("--frames")
+        .arg(&frames_file)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("`ticks` goes with"), "{}", text(&o).1);
+}

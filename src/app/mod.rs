@@ -30,6 +30,10 @@ pub enum Reload {
     #[default]
     Resimulate,
     /// A new Lua VM for the running world (scripts); a TOML change restarts the level.
+    #[cfg_attr(
+        target_arch = "wasm32",
+        allow(dead_code, reason = "the page does not reload")
+    )]
     Keep,
 }
 
@@ -169,6 +173,9 @@ impl EventHandler for App {
             self.audio.set_music(&def.music, self.runner.music_files());
         }
         if let Some(line) = self.options.script.get(self.frames as usize) {
+            if let Some(n) = line.rewind {
+                self.runner.rewind(n);
+            }
             line.pump(self.runner.session_mut());
         }
         self.runner.frame(now, dt);

@@ -122,7 +122,11 @@ pub fn main(args: SimArgs) -> i32 {
     // What scripts print goes to standard error as it happens; standard output stays the
     // JSON summary.
     d.log = Some(Box::new(std::io::stderr()));
-    if args.record.is_some() {
+    // A rewind runs the recording so far again: keep one when the frames ask for it.
+    let rewinds = frames
+        .as_ref()
+        .is_some_and(|f| f.iter().any(|l| l.rewind.is_some()));
+    if args.record.is_some() || rewinds {
         let dir = args.game_dir.as_ref().map(|d| d.display().to_string());
         let header = crate::runtime::headless::header(&project, dir.as_deref(), args.entities);
         d.start_recording(header, args.record_detail);
@@ -203,6 +207,20 @@ fn run_frames(
             break;
         }
         now = now.saturating_add(line.dt_ns.unwrap_or(0));
+        if let Some(n) = line.rewind {
+            let tick = d.rewind(project, None, n)?;
+            session = session.clone().with_start_tick(tick);
+            let hash = d.last_hash.unwrap_or_else(|| StateHash::of(d.game.world()));
+            if let Some(t) = &mut d.trace {
+                let text = format!(
+                    "{{\"frame\":{i},\"rewound\":{n},\"tick\":{tick},\"hash\":\"{}\"}}\n",
+                    hash.hex()
+                );
+                if t.write_all(text.as_bytes()).is_err() {
+                    d.error = Some("cannot write the trace file".into());
+                }
+            }
+        }
         line.pump(&mut session);
         let r = session.frame(now, d);
         frames_run += 1;

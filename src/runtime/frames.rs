@@ -26,6 +26,8 @@ pub struct Line {
     pub pointer: Option<Option<[f32; 2]>>,
     pub ui: Vec<ActionId>,
     pub signal: Option<Signal>,
+    /// `{"signal": "rewind", "ticks": N}`: run time back `N` ticks (see `runtime/resim.rs`).
+    pub rewind: Option<u64>,
 }
 
 /// Which of the two formats a file is in.
@@ -42,7 +44,7 @@ pub enum Format {
 
 const KEYS: &[&str] = &[
     "dt_ms", "dt_ns", "tick", "press", "release", "tap", "cancel", "axis", "pointer", "ui",
-    "signal",
+    "signal", "ticks",
 ];
 
 const SIGNALS: &[&str] = &[
@@ -54,6 +56,7 @@ const SIGNALS: &[&str] = &[
     "focus_lost",
     "focus_gained",
     "restart",
+    "rewind",
 ];
 
 /// The longest line of a `--frames`, `--input` or `--script` file, in bytes (64 KiB).
@@ -257,6 +260,18 @@ fn parse_line(v: &Value, format: Format, def: &GameDef) -> Result<Line, String> 
     }
     if let Some(s) = obj.get("signal") {
         let s = s.as_str().ok_or("`signal` must be a string")?;
+        if s == "rewind" {
+            let ticks = obj
+                .get("ticks")
+                .and_then(Value::as_u64)
+                .filter(|t| (1..=1_000_000_000).contains(t))
+                .ok_or("`rewind` needs `ticks`: how many ticks to go back (1 to 1000000000)")?;
+            line.rewind = Some(ticks);
+            if format == Format::Input {
+                return Err("signals belong in --frames files; --input is per tick".into());
+            }
+            return Ok(line);
+        }
         line.signal = Some(match s {
             "pause" => Signal::Pause,
             "resume" => Signal::Resume,
@@ -276,6 +291,9 @@ fn parse_line(v: &Value, format: Format, def: &GameDef) -> Result<Line, String> 
         if format == Format::Input {
             return Err("signals belong in --frames files; --input is per tick".into());
         }
+    }
+    if obj.contains_key("ticks") {
+        return Err("`ticks` goes with `\"signal\": \"rewind\"`".into());
     }
     Ok(line)
 }

@@ -34,6 +34,15 @@ impl PerTick {
         }
     }
 
+    /// Back to the state after tick `tick` (a rewind): the lines up to it applied again.
+    pub fn rewind_to(&mut self, tick: u64) {
+        let lines = std::mem::take(&mut self.lines);
+        *self = PerTick::new(lines);
+        for t in 1..=tick {
+            self.input(t);
+        }
+    }
+
     /// A new level began: what was held is let go (cancelled, not released).
     pub fn level_changed(&mut self) {
         self.cancelled |= self.held.held;

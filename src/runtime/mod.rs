@@ -17,6 +17,7 @@ pub(crate) mod recorder;
 mod reload;
 pub(crate) mod rerun;
 mod resim;
+mod rewind;
 pub(crate) mod strict_json;
 pub(crate) mod verify;
 
@@ -114,6 +115,8 @@ pub struct Runner {
     settings: Settings,
     /// A hot reload re-simulating the level with new content (see `resim.rs`).
     resim: Option<Box<resim::Resim>>,
+    /// Recent frames to rewind through (see `rewind.rs`).
+    past: rewind::Past,
 }
 
 /// What the app asked of a runner, carried over to the runner a reload makes.
@@ -174,9 +177,14 @@ impl Runner {
             saved: None,
             settings: Settings::default(),
             resim: None,
+            past: rewind::Past::default(),
         })
     }
 
+    #[cfg_attr(
+        target_arch = "wasm32",
+        allow(dead_code, reason = "the page adds none")
+    )]
     pub fn set_stress(&mut self, entities: u32) {
         self.stress = entities;
     }
@@ -198,12 +206,17 @@ impl Runner {
             "f3" => self.overlay = !self.overlay,
             "f4" => self.console = !self.console,
             "f8" => self.save_history(),
+            "backspace" => self.start_scrub(),
             _ => self.keys.key_down(key, self.session.bridge_mut()),
         }
     }
 
     pub fn key_up(&mut self, key: &str) {
         if self.resim.is_some() {
+            return;
+        }
+        if key == "backspace" {
+            self.end_scrub();
             return;
         }
         if !UI_KEYS.iter().any(|(k, _)| *k == key) {
@@ -220,8 +233,8 @@ impl Runner {
     /// One presentation callback at `now_ns`; `dt` is the frame's presentation time in seconds
     /// (for particles only: gameplay never sees it).
     pub fn frame(&mut self, now_ns: u64, dt: f32) -> FrameReport {
-        if let (true, Some(last)) = (self.step_resim(), self.last) {
-            // Still re-simulating: no ticks, the last frame stays on screen.
+        if let (true, Some(last)) = (self.step_resim() || self.scrub_frame(), self.last) {
+            // Re-simulating or rewinding: no ticks; the last frame, or a past one, is shown.
             return last;
         }
         let report = self.session.frame(now_ns, &mut self.timed);
@@ -241,6 +254,7 @@ impl Runner {
             self.frame
                 .extract(self.timed.game.world(), &self.project.def, interpolation);
         }
+        self.keep_past(&report);
         // Presentation requests of completed ticks, each exactly once.
         let def = self.project.def.clone();
         for request in self.timed.game.outbox().drain() {
@@ -274,9 +288,9 @@ impl Runner {
         report
     }
 
-    /// The latest completed world as draw data.
+    /// The latest completed world as draw data (while rewinding, the past frame shown).
     pub fn drawn(&self) -> &RenderFrame {
-        &self.frame
+        self.past.shown().unwrap_or(&self.frame)
     }
 
     pub fn particles(&self) -> &Particles {
@@ -448,6 +462,7 @@ impl Runner {
         parts.push("F3 overlay".into());
         parts.push("F4 console".into());
         parts.push("F8 record".into());
+        parts.push("Backspace rewind".into());
         parts.join("  ")
     }
 
@@ -511,6 +526,12 @@ impl Runner {
                 self.particles.len()
             ),
             self.timed.history.describe(),
+            self.past.timeline(
+                self.timed
+                    .history
+                    .recording()
+                    .map_or(0, |r| r.total_ticks() as u64),
+            ),
         ]
     }
 }

@@ -124,6 +124,61 @@ impl Rerun {
     }
 }
 
+/// `rec` without its last `n` ticks (and without a recorded fault): the input up to the tick
+/// a rewind returns to. Segments left empty go, except the first.
+pub fn without_last(rec: &Recording, n: u64) -> Recording {
+    let mut out = rec.clone();
+    out.fault = None;
+    let mut left = n;
+    while left > 0 {
+        let Some(segment) = out.segments.last_mut() else {
+            break;
+        };
+        let drop = (segment.ticks.len() as u64).min(left);
+        segment.ticks.truncate(segment.ticks.len() - drop as usize);
+        left -= drop;
+        if segment.ticks.is_empty() && out.segments.len() > 1 {
+            out.segments.pop();
+        } else if drop == 0 {
+            break;
+        }
+    }
+    out
+}
+
+impl HeadlessRun {
+    /// Rewinds `n` ticks (`ludus sim --frames`' `rewind`): the run's recording without its
+    /// last `n` ticks is run again on `project`, and that run replaces this one. Returns the
+    /// tick it is at now; `Err` when the run keeps no recording, or the rerun differs from
+    /// the recording (rewinding is exact, or it is a bug).
+    pub fn rewind(&mut self, project: &Project, dir: Option<&str>, n: u64) -> Result<u64, String> {
+        let Some(rec) = self.recording() else {
+            return Err("rewinding needs the run's recording".into());
+        };
+        let rec = without_last(rec, n);
+        let kept = rec.total_ticks() as u64;
+        let mut rerun = Rerun::new(rec, project, dir)?;
+        rerun.advance(u64::MAX)?;
+        if let Some((segment, tick)) = rerun.first_difference {
+            return Err(format!(
+                "rewinding is not exact: tick {tick} of segment {segment} differs from the recording"
+            ));
+        }
+        if let Some(f) = rerun.fault {
+            return Err(format!("rewinding faulted: {f}"));
+        }
+        let Rerun { run, .. } = rerun;
+        self.game = run.game;
+        self.recorder = run.recorder;
+        self.last_hash = run.last_hash;
+        self.ticks = kept;
+        if let Some(p) = &mut self.per_tick {
+            p.rewind_to(kept);
+        }
+        Ok(self.game.world().tick())
+    }
+}
+
 /// Loads `request` into `game` now.
 fn load(game: &mut Game, request: &LoadRequest) -> Result<(), String> {
     match game.load(request) {

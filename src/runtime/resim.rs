@@ -25,6 +25,8 @@ pub struct Resim {
     started_ns: u64,
     /// Keys pressed meanwhile (ignored).
     ignored: u64,
+    /// A rewind of this many ticks (same content: the result must equal the recording).
+    rewind: Option<u64>,
 }
 
 impl Runner {
@@ -42,12 +44,25 @@ impl Runner {
         if let Some(why) = crate::runtime::verify::unfit(rec, &fresh) {
             return Err(why);
         }
-        let rerun = Rerun::new(rec.clone(), &fresh, fresh.dir.as_deref())?;
+        let rec = rec.clone();
+        self.start_rerun(fresh, rec, None)
+    }
+
+    /// Starts rerunning `rec` on `project`; `rewind`: it is this runner's history less that
+    /// many ticks.
+    pub(super) fn start_rerun(
+        &mut self,
+        project: Project,
+        rec: Recording,
+        rewind: Option<u64>,
+    ) -> Result<(), String> {
+        let rerun = Rerun::new(rec, &project, project.dir.as_deref())?;
         self.resim = Some(Box::new(Resim {
             rerun,
-            project: fresh,
+            project,
             started_ns: (self.timed.clock())(),
             ignored: 0,
+            rewind,
         }));
         Ok(())
     }
@@ -85,6 +100,10 @@ impl Runner {
         let clock = self.timed.clock();
         let ms = clock().saturating_sub(r.started_ns) as f64 / 1e6;
         let (ticks, _) = r.rerun.progress();
+        let (rewind, inexact) = (
+            r.rewind,
+            r.rerun.first_difference.filter(|_| r.rewind.is_some()),
+        );
         let Rerun {
             run, fault, over, ..
         } = r.rerun;
@@ -121,11 +140,17 @@ impl Runner {
                 }
             }
         }
-        let line = match &fault {
-            None => {
+        let line = match (&fault, rewind, inexact) {
+            (_, Some(_), Some((segment, at))) => format!(
+                "rewind: the rerun differs from the recording at tick {at} of segment {segment} (a bug in ludus: please report it)"
+            ),
+            (None, Some(n), None) => {
+                format!("rewound {n} ticks to tick {tick}: {ticks} ticks rerun in {ms:.0} ms")
+            }
+            (None, None, _) => {
                 format!("reloaded: re-simulated {ticks} ticks with the new rules in {ms:.0} ms")
             }
-            Some(f) => format!(
+            (Some(f), _, _) => format!(
                 "reloaded: the re-simulation faulted at tick {}: {f}",
                 f.tick
             ),
@@ -169,8 +194,12 @@ impl Runner {
             return None;
         }
         let (done, total) = r.rerun.progress();
+        let what = match r.rewind {
+            Some(_) => "to the tick rewound to",
+            None => "with the new rules",
+        };
         Some(vec![
-            format!("tick {done} of {total} with the new rules"),
+            format!("tick {done} of {total} {what}"),
             "input is ignored until it is done".into(),
         ])
     }
@@ -179,14 +208,16 @@ impl Runner {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::cell::Cell;
     use std::path::{Path, PathBuf};
-    use std::sync::atomic::{AtomicU64, Ordering};
 
-    /// Frame time, advanced by the tests (each test thread sees its own runner, one clock).
-    static NOW: AtomicU64 = AtomicU64::new(1);
+    thread_local! {
+        /// Frame time, advanced by each test on its own thread.
+        static NOW: Cell<u64> = const { Cell::new(1) };
+    }
 
     fn clock() -> u64 {
-        NOW.load(Ordering::Relaxed)
+        NOW.get()
     }
 
     fn copy_dir(from: &Path, to: &Path) {
@@ -223,7 +254,8 @@ mod tests {
             let (down, up) = keys(f);
             down.iter().for_each(|k| runner.key_down(k));
             up.iter().for_each(|k| runner.key_up(k));
-            let now = NOW.fetch_add(16_666_667, Ordering::Relaxed) + 16_666_667;
+            let now = NOW.get() + 16_666_667;
+            NOW.set(now);
             runner.frame(now, 1.0 / 60.0);
         }
     }
@@ -367,6 +399,84 @@ mod tests {
             StateHash::of(runner.timed.game.world()),
             before,
             "the world is kept"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The hash the history recorded for its `n`-th tick (1-based, across segments).
+    fn recorded_hash(rec: &Recording, n: u64) -> StateHash {
+        let ticks: Vec<&TickRecord> = rec.segments.iter().flat_map(|s| &s.ticks).collect();
+        ticks[n as usize - 1].hash
+    }
+
+    #[test]
+    fn a_rewind_returns_exactly_to_the_tick_and_new_input_goes_on_from_there() {
+        let dir = swarm("rewind");
+        let project = crate::platform::load_folder(&dir).unwrap();
+        let mut runner = Runner::new(project.clone(), 0, clock).unwrap();
+        play(&mut runner, 240, |f| match f {
+            0 => (&["d", "space"], &[]),
+            120 => (&["s"], &["d"]),
+            _ => (&[], &[]),
+        });
+        let tick = runner.session.tick();
+        let before = runner.timed.history.recording().unwrap().clone();
+        runner.rewind(90);
+        finish(&mut runner);
+        assert_eq!(runner.session.tick(), tick - 90);
+        assert_eq!(
+            StateHash::of(runner.timed.game.world()),
+            recorded_hash(&before, tick - 90),
+            "the state is the one that tick had"
+        );
+        // Other input from there on.
+        play(&mut runner, 60, |f| match f {
+            0 => (&["a"], &["s"]),
+            _ => (&[], &[]),
+        });
+        assert_eq!(runner.session.tick(), tick - 30);
+        // A fresh run of the kept input, then the new, reaches the same state.
+        let after = runner.timed.history.recording().unwrap().clone();
+        assert_eq!(after.total_ticks() as u64, tick - 30);
+        let fresh = rerun_of(&after, &dir);
+        assert_eq!(fresh.first_difference, None);
+        assert_eq!(
+            StateHash::of(fresh.run.game.world()),
+            StateHash::of(runner.timed.game.world())
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn holding_backspace_runs_back_through_kept_frames_and_release_resumes_there() {
+        let dir = swarm("scrub");
+        let project = crate::platform::load_folder(&dir).unwrap();
+        let mut runner = Runner::new(project, 0, clock).unwrap();
+        play(&mut runner, 200, |f| {
+            if f == 0 { (&["d"], &[]) } else { (&[], &[]) }
+        });
+        let tick = runner.session.tick();
+        let before = runner.timed.history.recording().unwrap().clone();
+        let overlay = runner.past.timeline(tick);
+        assert!(overlay.starts_with("rewind ["), "{overlay}");
+        // Held for 50 frames: the view runs back 50 kept frames; no tick runs.
+        play(&mut runner, 50, |f| {
+            if f == 0 {
+                (&["backspace"], &[])
+            } else {
+                (&[], &[])
+            }
+        });
+        assert_eq!(runner.session.tick(), tick, "time does not run forward");
+        let shown = runner.drawn().tick;
+        assert!(shown < tick, "an older frame is shown: {shown}");
+        play(&mut runner, 1, |_| (&[], &["backspace"]));
+        finish(&mut runner);
+        let now = runner.session.tick();
+        assert!(now < tick && now + 60 >= tick - 50, "resumed at {now}");
+        assert_eq!(
+            StateHash::of(runner.timed.game.world()),
+            recorded_hash(&before, now)
         );
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -21,7 +21,8 @@
 //
 // and for web/test/probe: 6. its script folds the bits of thousands of Lua math results into
 // the score, which must be the same in the page as natively; a script error is the same
-// fault in both, and in the live page it shows the fault screen while the page lives on;
+// fault in both, and in the live page it shows the fault screen while the page lives on, and
+// offers the run's recording as a download, which replays natively to the same fault;
 // 7. its level uses every motion key (bodies, bounce, friction, wrap, gravity, drag, rotation,
 // thrust and platformer control): a long run with input has every tick's state hash equal in
 // the page and natively;
@@ -324,6 +325,22 @@ try {
   const faulted = await analyse(probe, faultShot);
   check(calm.fault === 0 && faulted.fault > 20, "a script error shows the fault screen",
     `fault-title pixels ${calm.fault} -> ${faulted.fault}`);
+  // The fault's recording is offered as a download, and it replays to the same fault.
+  const offered = await probe.evaluate(async () => {
+    const link = document.getElementById("ludus-recording");
+    if (!link) return null;
+    const bytes = new Uint8Array(await (await fetch(link.href)).arrayBuffer());
+    return { name: link.download, bytes: Array.from(bytes) };
+  });
+  check(offered !== null && offered.bytes.length > 100 && offered.name.endsWith(".ludusrec"),
+    "the fault's recording is offered as a download", offered ? `${offered.name}, ${offered.bytes.length} bytes` : "no link");
+  if (offered) {
+    const faultRec = join(artifacts, "fault.ludusrec");
+    writeFileSync(faultRec, Buffer.from(offered.bytes));
+    const replayedFault = native(["replay", faultRec, "--game", probeDir], { allowFail: true });
+    check(replayedFault.status === 0 && /faults as recorded/.test(replayedFault.stdout),
+      "the page's fault recording replays natively to the same fault", (replayedFault.stdout + replayedFault.stderr).trim());
+  }
   const alive = await probe.evaluate(() => window.ludus.sim("", 2).summary.ticks);
   check(alive === 2, "the page still works after the fault", `${alive} ticks`);
 

@@ -22,6 +22,7 @@ pub const UI_KEYS: &[(&str, &str)] = &[
     ("f3", "debug overlay"),
     ("f4", "script console"),
     ("f8", "write a recording of the run"),
+    ("backspace", "hold to rewind"),
     ("escape", "quit"),
 ];
 
