@@ -1,5 +1,13 @@
 //! PNG in (sprite images) and out (screenshots).
 
+/// Each image file decoded (`None`: missing or undecodable; drawn as a placeholder).
+pub fn decode_all(files: &[Option<Vec<u8>>]) -> Vec<Option<(u16, u16, Vec<u8>)>> {
+    files
+        .iter()
+        .map(|bytes| bytes.as_deref().and_then(|b| decode_png(b).ok()))
+        .collect()
+}
+
 /// Decodes a PNG into RGBA8 pixels: `(width, height, pixels)`.
 pub fn decode_png(bytes: &[u8]) -> Result<(u16, u16, Vec<u8>), String> {
     let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));

@@ -22,21 +22,6 @@ use crate::runtime::frames::Line;
 use ludus_core::{PacerPolicy, Signal};
 use miniquad::*;
 
-/// How `ludus run` reloads a changed game (see `runtime/resim.rs`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(clap::ValueEnum))]
-pub enum Reload {
-    /// The level's kept input runs again on the new content, up to the tick shown.
-    #[default]
-    Resimulate,
-    /// A new Lua VM for the running world (scripts); a TOML change restarts the level.
-    #[cfg_attr(
-        target_arch = "wasm32",
-        allow(dead_code, reason = "the page does not reload")
-    )]
-    Keep,
-}
-
 /// Options of `ludus run` that the window honours.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
@@ -53,7 +38,7 @@ pub struct RunOptions {
     /// Start with the debug overlay shown.
     pub overlay: bool,
     /// How a changed game is reloaded.
-    pub reload: Reload,
+    pub reload: crate::runtime::Reload,
 }
 
 /// Set once the window is open and the app built (a later panic is not a window problem).
@@ -96,7 +81,7 @@ impl App {
         let renderer = Renderer::new(
             ctx.as_mut(),
             def,
-            &runner.images(),
+            &image::decode_all(runner.image_files()),
             fonts,
             window::dpi_scale(),
         );
@@ -164,7 +149,7 @@ impl EventHandler for App {
             self.runner.reload();
             // A changed PNG, font or WAV keeps its definition: load again whatever changed.
             let (def, fonts) = (self.runner.def(), self.runner.font_files());
-            let pixels = self.runner.images();
+            let pixels = image::decode_all(self.runner.image_files());
             self.renderer
                 .set_assets(self.ctx.as_mut(), def, &pixels, fonts);
             let def = self.runner.def();

@@ -58,8 +58,8 @@ enum Command {
         /// How a reload meets the running game: `resimulate` (the level's kept input runs
         /// again on the new content, up to now) or `keep` (a new Lua VM for the running
         /// world; a TOML change restarts the level).
-        #[arg(long, value_enum, default_value_t = crate::app::Reload::Resimulate)]
-        reload: crate::app::Reload,
+        #[arg(long, value_enum, default_value_t = crate::runtime::Reload::Resimulate)]
+        reload: crate::runtime::Reload,
         /// Start with the debug overlay shown (F3 toggles it).
         #[arg(long)]
         overlay: bool,

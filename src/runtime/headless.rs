@@ -35,6 +35,10 @@ impl PerTick {
     }
 
     /// Back to the state after tick `tick` (a rewind): the lines up to it applied again.
+    #[cfg_attr(
+        target_arch = "wasm32",
+        allow(dead_code, reason = "`ludus sim` rewinds")
+    )]
     pub fn rewind_to(&mut self, tick: u64) {
         let lines = std::mem::take(&mut self.lines);
         *self = PerTick::new(lines);

@@ -119,13 +119,28 @@ pub struct Runner {
     past: rewind::Past,
 }
 
+/// How `ludus run` reloads a changed game (see `resim.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(clap::ValueEnum))]
+pub enum Reload {
+    /// The level's kept input runs again on the new content, up to the tick shown.
+    #[default]
+    Resimulate,
+    /// A new Lua VM for the running world (scripts); a TOML change restarts the level.
+    #[cfg_attr(
+        target_arch = "wasm32",
+        allow(dead_code, reason = "the page does not reload")
+    )]
+    Keep,
+}
+
 /// What the app asked of a runner, carried over to the runner a reload makes.
 #[derive(Clone, Copy, Debug, Default)]
 struct Settings {
     pacer: PacerPolicy,
     /// Worker threads for background work (0: the serial executor).
     threads: usize,
-    reload: crate::app::Reload,
+    reload: Reload,
 }
 
 impl Runner {
@@ -363,9 +378,9 @@ impl Runner {
         self.reload_error.as_deref()
     }
 
-    /// The game's images, decoded (RGBA8), by image id.
-    pub fn images(&self) -> Vec<Option<(u16, u16, Vec<u8>)>> {
-        self.project.images()
+    /// The bytes of each image file by asset id (`None`: could not be read).
+    pub fn image_files(&self) -> &[Option<Vec<u8>>] {
+        &self.project.assets
     }
 
     /// The bytes of each font file by font id (`None` for bitmap fonts).

@@ -108,18 +108,6 @@ impl Project {
         )
     }
 
-    /// Decoded images by asset id (`None`: missing or undecodable; drawn as a placeholder).
-    pub fn images(&self) -> Vec<Option<(u16, u16, Vec<u8>)>> {
-        self.assets
-            .iter()
-            .map(|bytes| {
-                bytes
-                    .as_deref()
-                    .and_then(|b| crate::app::image::decode_png(b).ok())
-            })
-            .collect()
-    }
-
     /// The same game with another world seed (`--seed`).
     pub fn with_seed(mut self, seed: u64) -> Project {
         let mut def = (*self.def).clone();

@@ -29,7 +29,7 @@ fn reload(runner: &mut Runner) {
             return;
         }
     };
-    if runner.settings.reload == crate::app::Reload::Resimulate {
+    if runner.settings.reload == crate::runtime::Reload::Resimulate {
         // A script that does not even start is reported as before, the world untouched.
         if let Err(f) = fresh.host() {
             runner.reload_error = Some(format!(

@@ -151,6 +151,10 @@ impl HeadlessRun {
     /// last `n` ticks is run again on `project`, and that run replaces this one. Returns the
     /// tick it is at now; `Err` when the run keeps no recording, or the rerun differs from
     /// the recording (rewinding is exact, or it is a bug).
+    #[cfg_attr(
+        target_arch = "wasm32",
+        allow(dead_code, reason = "`ludus sim` rewinds")
+    )]
     pub fn rewind(&mut self, project: &Project, dir: Option<&str>, n: u64) -> Result<u64, String> {
         let Some(rec) = self.recording() else {
             return Err("rewinding needs the run's recording".into());

@@ -30,7 +30,7 @@ pub struct Resim {
 }
 
 impl Runner {
-    pub fn set_reload(&mut self, mode: crate::app::Reload) {
+    pub fn set_reload(&mut self, mode: crate::runtime::Reload) {
         self.settings.reload = mode;
     }
 
@@ -384,7 +384,7 @@ mod tests {
         let dir = swarm("keep");
         let project = crate::platform::load_folder(&dir).unwrap();
         let mut runner = Runner::new(project, 0, clock).unwrap();
-        runner.set_reload(crate::app::Reload::Keep);
+        runner.set_reload(crate::runtime::Reload::Keep);
         play(&mut runner, 60, |_| (&[], &[]));
         let before = StateHash::of(runner.timed.game.world());
         edit(

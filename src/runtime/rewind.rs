@@ -40,7 +40,7 @@ impl Past {
         let stride = (PAST_TICKS * size as u64)
             .div_ceil(PAST_BYTES as u64)
             .max(1);
-        if kept % stride != 0
+        if !kept.is_multiple_of(stride)
             || size > PAST_BYTES
             || self.frames.back().is_some_and(|b| b.0 >= kept)
         {
