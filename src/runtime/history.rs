@@ -79,6 +79,14 @@ impl History {
         self.stopped = Some(why);
     }
 
+    /// Tests: a history already this large.
+    #[cfg(test)]
+    pub fn pretend_size(&mut self, bytes: u64) {
+        if let Some(r) = &mut self.recorder {
+            r.pretend_size(bytes);
+        }
+    }
+
     /// The history as a recording (`None`: it stopped at its bound).
     pub fn recording(&self) -> Option<&Recording> {
         self.recorder.as_ref().map(|r| &r.recording)
@@ -116,5 +124,45 @@ impl Runner {
         // To the terminal (the fault screen shows it too); the console holds scripts' lines.
         self.fresh_log.push(line.clone());
         self.saved = Some(line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_history_stops_at_its_bound_says_so_and_a_fresh_level_starts_another() {
+        let project = crate::runtime::bundled::project().unwrap();
+        let mut game = project.start(0).unwrap();
+        game.options_mut().hash = true;
+        let header = crate::runtime::headless::header(&project, None, 0);
+        let mut history = History::new(header, &game);
+        let input = TickInput::neutral();
+        for tick in 1..=3 {
+            game.step(&input).unwrap();
+            history.tick(&mut game, tick, &input);
+        }
+        assert_eq!(history.recording().unwrap().total_ticks(), 3);
+        assert!(
+            history.describe().starts_with("history 3 ticks"),
+            "{}",
+            history.describe()
+        );
+        // Filled to within a tick of its bound: the next tick stops it, not past it.
+        history.pretend_size(MAX_RECORDING_BYTES - 10);
+        game.step(&input).unwrap();
+        history.tick(&mut game, 4, &input);
+        assert!(history.recording().is_none());
+        let why = history.stopped.clone().unwrap();
+        assert!(
+            why.contains("reached its limit of 128 MiB at tick 4"),
+            "{why}"
+        );
+        assert!(history.describe().starts_with("history off"));
+        // A restart begins a new one.
+        history.level(&game, false);
+        assert_eq!(history.recording().unwrap().total_ticks(), 0);
+        assert!(history.stopped.is_none());
     }
 }

@@ -289,10 +289,13 @@ mod tests {
         let dir = swarm("rules");
         let project = crate::platform::load_folder(&dir).unwrap();
         let mut runner = Runner::new(project, 0, clock).unwrap();
-        // Right and firing, a restart at frame 60 (a fresh history), then on.
+        // Right and firing, a restart at frame 60 (a fresh history; keys held through it
+        // must be pressed again), then on.
         play(&mut runner, 300, |f| match f {
             0 => (&["d", "space"], &[]),
             60 => (&["r"], &[]),
+            61 => (&[], &["d", "space"]),
+            62 => (&["d", "space"], &[]),
             150 => (&[], &["d"]),
             _ => (&[], &[]),
         });
@@ -329,6 +332,25 @@ mod tests {
         assert_eq!(now.total_ticks(), kept.total_ticks());
         play(&mut runner, 10, |_| (&[], &[]));
         assert_eq!(runner.session.tick(), tick + 10);
+        // A script edit: every shot scores. Again what a rerun of the kept input makes.
+        let kept = runner.timed.history.recording().unwrap().clone();
+        let shoot = "ludus.sound(\"shoot\")";
+        edit(
+            &dir,
+            "scripts/combat.lua",
+            shoot,
+            "ludus.sound(\"shoot\") ludus.add_score(1)",
+        );
+        runner.reload();
+        finish(&mut runner);
+        assert_eq!(runner.session.tick(), tick + 10);
+        let rerun = rerun_of(&kept, &dir);
+        assert!(rerun.first_difference.is_some(), "shots score now");
+        assert!(runner.timed.game.world().score() > 0);
+        assert_eq!(
+            StateHash::of(runner.timed.game.world()),
+            StateHash::of(rerun.run.game.world())
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 
