@@ -12,6 +12,8 @@ use std::collections::HashMap;
 
 /// The most fonts a game may declare.
 const MAX_FONTS: usize = 256;
+/// The most characters a bitmap font may list (a glyph is an image frame, numbered in 16 bits).
+const MAX_GLYPHS: usize = 65_536;
 /// The pixel height a font file is drawn at unless its table says otherwise.
 pub(crate) const DEFAULT_SIZE: f32 = 32.0;
 
@@ -154,6 +156,13 @@ fn check_glyphs(
     if count == 0 {
         r.error(loc, "`glyphs` is empty")
             .help("list the characters of the image's frames in order, e.g. `glyphs = \" !0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ\"`");
+        return None;
+    }
+    if count > MAX_GLYPHS {
+        r.error(
+            loc,
+            format!("`glyphs` lists {count} characters; a font has at most {MAX_GLYPHS}"),
+        );
         return None;
     }
     let mut seen: Vec<char> = glyphs.chars().collect();

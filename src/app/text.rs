@@ -210,14 +210,19 @@ impl Atlas {
         let mut game = Vec::with_capacity(fonts.len());
         for (i, font) in fonts.iter().enumerate() {
             let face = match &font.source {
-                FontSource::File { size, .. } => files
-                    .get(i)
-                    .and_then(Option::as_deref)
-                    .and_then(|b| Font::from_bytes(b, FontSettings::default()).ok())
-                    .and_then(|f| {
-                        let px = (size * scale).min(MAX_RASTER_PX);
-                        packer.face(&f, px, px / scale, false)
-                    }),
+                // Third-party code reading the game's bytes: a panic in it leaves this font
+                // out (its text is drawn in the bundled font), never the app.
+                FontSource::File { size, .. } => {
+                    files.get(i).and_then(Option::as_deref).and_then(|b| {
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            let f = Font::from_bytes(b, FontSettings::default()).ok()?;
+                            let px = (size * scale).min(MAX_RASTER_PX);
+                            packer.face(&f, px, px / scale, false)
+                        }))
+                        .ok()
+                        .flatten()
+                    })
+                }
                 FontSource::Sheet { image, glyphs } => images
                     .get(image.0 as usize)
                     .map(|def| sheet_face(image.0, def, glyphs, scale)),

@@ -125,18 +125,18 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
     if runner.overlay() {
         let width = 70.0 * body.glyph('M').advance;
         let x = (w - width - pad).max(pad);
-        ui.panels.push((
-            x - pad / 2.0,
-            pad / 2.0,
-            width + pad,
-            8.0 * line + pad,
-            Color::rgba(0, 0, 0, 170),
-        ));
         let mut lines = runner.overlay_lines();
         lines.push(format!(
             "draw calls {}  audio {}",
             screen.draw_calls,
             if screen.audio { "on" } else { "off" }
+        ));
+        ui.panels.push((
+            x - pad / 2.0,
+            pad / 2.0,
+            width + pad,
+            lines.len() as f32 * line + pad,
+            Color::rgba(0, 0, 0, 170),
         ));
         for (i, l) in lines.into_iter().enumerate() {
             ui.labels.push(label(

@@ -78,7 +78,7 @@ impl Past {
         let (Some(first), Some(_)) = (self.frames.front(), self.frames.back()) else {
             return "rewind: nothing kept yet".into();
         };
-        const WIDTH: u64 = 30;
+        const WIDTH: u64 = 24;
         let span = now.saturating_sub(first.0).max(1);
         let at = self
             .scrub
@@ -89,9 +89,8 @@ impl Past {
             .map(|i| if i == mark { '|' } else { '=' })
             .collect();
         format!(
-            "rewind [{bar}] {} of the last {} ticks kept ({} KiB)",
+            "rewind [{bar}] {} frames, {span} ticks, {} KiB",
             self.frames.len(),
-            span,
             self.bytes / 1024
         )
     }
