@@ -89,6 +89,19 @@ fn centroid(f: &Frame, rgb: [u8; 3], x0: u32, x1: u32) -> (f32, f32, usize) {
     centroid_in(f, rgb, (x0, x1), (0, f.height))
 }
 
+/// The mean (x, y) of the clearly magenta pixels (text's smoothed edges count), and how many.
+fn magenta(f: &Frame) -> (f32, f32, usize) {
+    let (mut sx, mut sy, mut n) = (0.0, 0.0, 0usize);
+    for (i, p) in f.px.chunks(4).enumerate() {
+        if p[0] > 120 && p[2] > 120 && p[1] < 60 {
+            sx += (i as u32 % f.width) as f32;
+            sy += (i as u32 / f.width) as f32;
+            n += 1;
+        }
+    }
+    (sx / n.max(1) as f32, sy / n.max(1) as f32, n)
+}
+
 /// [`centroid`] in columns `x0..x1` of rows `y0..y1`.
 fn centroid_in(
     f: &Frame,
@@ -166,15 +179,7 @@ fn sheet_frames_and_tiles_draw_and_a_rotated_sprite_draws_rotated() {
     );
     // The sign's label, its own text ("WORLD") for the archetype's: magenta glyphs 40 units
     // (51 pixels) high, centred 250 units up; smoothed edges count while clearly magenta.
-    let (mut lx, mut ly, mut ln) = (0.0, 0.0, 0usize);
-    for (i, p) in f.px.chunks(4).enumerate() {
-        if p[0] > 120 && p[2] > 120 && p[1] < 60 {
-            lx += (i as u32 % f.width) as f32;
-            ly += (i as u32 / f.width) as f32;
-            ln += 1;
-        }
-    }
-    let (lx, ly) = (lx / ln.max(1) as f32, ly / ln.max(1) as f32);
+    let (lx, ly, ln) = magenta(&f);
     assert!(ln > 800, "the label is drawn: {ln} pixels");
     assert!(
         (lx - mid as f32).abs() < 12.0 && (ly - (384.0 - 250.0 * 1.28)).abs() < 12.0,
@@ -259,15 +264,7 @@ fn text_is_drawn_in_the_games_fonts() {
     assert!(lax - lbx > 95.0 && (lay - lby).abs() < 2.0, "B, then A");
     assert!((lay - (384.0 + 128.0)).abs() < 3.0, "{lay}");
     // "WW" in the font file, magenta, 150 units above the middle.
-    let (mut wx, mut wy, mut wn) = (0.0, 0.0, 0usize);
-    for (i, p) in f.px.chunks(4).enumerate() {
-        if p[0] > 120 && p[2] > 120 && p[1] < 60 {
-            wx += (i as u32 % f.width) as f32;
-            wy += (i as u32 / f.width) as f32;
-            wn += 1;
-        }
-    }
-    let (wx, wy) = (wx / wn.max(1) as f32, wy / wn.max(1) as f32);
+    let (wx, wy, wn) = magenta(&f);
     assert!(wn > 1500, "the font file's glyphs are drawn: {wn} pixels");
     assert!(
         (wx - mid as f32).abs() < 12.0 && (wy - (384.0 - 150.0 * 1.28)).abs() < 15.0,

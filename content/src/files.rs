@@ -157,12 +157,13 @@ impl<'s> Files<'s> {
         };
         self.read.push((path.to_string(), bytes));
         let bytes = self.read.last().map_or(&[][..], |(_, b)| b.as_slice());
+        let binary = matches!(kind, FileKind::Image | FileKind::Sound | FileKind::Font);
+        if binary && bytes.is_empty() {
+            r.error(named.loc, format!("{noun} `{path}` is empty"))
+                .help(kind.empty_help());
+            return None;
+        }
         if kind == FileKind::Image {
-            if bytes.is_empty() {
-                r.error(named.loc, format!("{noun} `{path}` is empty"))
-                    .help(kind.empty_help());
-                return None;
-            }
             if !bytes.starts_with(PNG_SIGNATURE) {
                 r.error(named.loc, format!("{noun} `{path}` is not a PNG file"))
                     .help(
@@ -189,11 +190,6 @@ impl<'s> Files<'s> {
             return Some(Read::Image { width, height });
         }
         if kind == FileKind::Sound {
-            if bytes.is_empty() {
-                r.error(named.loc, format!("{noun} `{path}` is empty"))
-                    .help(kind.empty_help());
-                return None;
-            }
             if let Err(why) = crate::sound::info(bytes) {
                 r.error(
                     named.loc,
@@ -205,11 +201,6 @@ impl<'s> Files<'s> {
             return Some(Read::Sound);
         }
         if kind == FileKind::Font {
-            if bytes.is_empty() {
-                r.error(named.loc, format!("{noun} `{path}` is empty"))
-                    .help(kind.empty_help());
-                return None;
-            }
             if let Err(why) = crate::fonts::parse(bytes) {
                 r.error(named.loc, format!("{noun} `{path}` cannot be read as a font: {why}"))
                     .help("fonts are TrueType (.ttf) or OpenType (.otf) files; for a pixel font cut from an image, use `image` and `glyphs` instead of `file`");

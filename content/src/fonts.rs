@@ -74,20 +74,12 @@ impl Fonts {
     }
 
     fn by_name(&self, r: &mut Report, named: &Named) -> Option<FontId> {
-        if let Some(id) = self.named.get(&named.name) {
-            return *id;
-        }
-        let n = r.error(named.loc, format!("no font is named `{}`", named.name));
-        let mut names: Vec<&str> = self.named.keys().map(String::as_str).collect();
-        names.sort_unstable();
-        match suggest::did_you_mean(&named.name, names.iter().copied()) {
-            Some(hint) => n.help(hint),
-            None => n.help(format!(
+        suggest::look_up(r, named, &self.named, "font", || {
+            format!(
                 "declare it in game.toml: `[fonts.{}] file = \"fonts/{}.ttf\"`",
                 named.name, named.name
-            )),
-        };
-        None
+            )
+        })
     }
 }
 

@@ -81,20 +81,12 @@ impl Images {
 
     /// The image `[images.NAME]` declares (`None`: unknown, reported, or unreadable).
     pub fn by_name(&self, r: &mut Report, named: &Named) -> Option<AssetId> {
-        if let Some(id) = self.named.get(&named.name) {
-            return *id;
-        }
-        let n = r.error(named.loc, format!("no image is named `{}`", named.name));
-        let mut names: Vec<&str> = self.named.keys().map(String::as_str).collect();
-        names.sort_unstable();
-        match suggest::did_you_mean(&named.name, names.iter().copied()) {
-            Some(hint) => n.help(hint),
-            None => n.help(format!(
+        suggest::look_up(r, named, &self.named, "image", || {
+            format!(
                 "declare it in game.toml: `[images.{}] file = \"images/{}.png\"`",
                 named.name, named.name
-            )),
-        };
-        None
+            )
+        })
     }
 
     /// Checks a frame number of image `id` at `loc`; `what` says what uses it.

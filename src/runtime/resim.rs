@@ -244,6 +244,13 @@ mod tests {
         dir
     }
 
+    /// A runner of a fresh copy of the swarm, and the copy's folder.
+    fn start(name: &str) -> (PathBuf, Runner) {
+        let dir = swarm(name);
+        let project = crate::platform::load_folder(&dir).unwrap();
+        (dir, Runner::new(project, 0, clock).unwrap())
+    }
+
     /// Plays `frames` frames at 60 Hz: `keys(frame)` says which keys go down and up.
     fn play(
         runner: &mut Runner,
@@ -286,9 +293,7 @@ mod tests {
 
     #[test]
     fn a_reload_re_simulates_the_level_with_the_new_rules_up_to_the_tick_shown() {
-        let dir = swarm("rules");
-        let project = crate::platform::load_folder(&dir).unwrap();
-        let mut runner = Runner::new(project, 0, clock).unwrap();
+        let (dir, mut runner) = start("rules");
         // Right and firing, a restart at frame 60 (a fresh history; keys held through it
         // must be pressed again), then on.
         play(&mut runner, 300, |f| match f {
@@ -356,9 +361,7 @@ mod tests {
 
     #[test]
     fn a_re_simulation_that_faults_shows_it_and_a_fix_re_simulates_again() {
-        let dir = swarm("fault");
-        let project = crate::platform::load_folder(&dir).unwrap();
-        let mut runner = Runner::new(project, 0, clock).unwrap();
+        let (dir, mut runner) = start("fault");
         play(&mut runner, 120, |f| {
             if f == 0 {
                 (&["space"], &[])
@@ -403,9 +406,7 @@ mod tests {
 
     #[test]
     fn reload_keep_swaps_the_scripts_under_the_running_world() {
-        let dir = swarm("keep");
-        let project = crate::platform::load_folder(&dir).unwrap();
-        let mut runner = Runner::new(project, 0, clock).unwrap();
+        let (dir, mut runner) = start("keep");
         runner.set_reload(crate::runtime::Reload::Keep);
         play(&mut runner, 60, |_| (&[], &[]));
         let before = StateHash::of(runner.timed.game.world());
@@ -433,9 +434,7 @@ mod tests {
 
     #[test]
     fn a_rewind_returns_exactly_to_the_tick_and_new_input_goes_on_from_there() {
-        let dir = swarm("rewind");
-        let project = crate::platform::load_folder(&dir).unwrap();
-        let mut runner = Runner::new(project.clone(), 0, clock).unwrap();
+        let (dir, mut runner) = start("rewind");
         play(&mut runner, 240, |f| match f {
             0 => (&["d", "space"], &[]),
             120 => (&["s"], &["d"]),
@@ -471,9 +470,7 @@ mod tests {
 
     #[test]
     fn holding_backspace_runs_back_through_kept_frames_and_release_resumes_there() {
-        let dir = swarm("scrub");
-        let project = crate::platform::load_folder(&dir).unwrap();
-        let mut runner = Runner::new(project, 0, clock).unwrap();
+        let (dir, mut runner) = start("scrub");
         play(&mut runner, 200, |f| {
             if f == 0 { (&["d"], &[]) } else { (&[], &[]) }
         });
