@@ -201,70 +201,40 @@ impl RawTileMap {
         let (columns, rows) = (self.columns, self.rows);
         let mut cells = vec![0u16; columns * rows];
         let mut solids: Vec<Option<ArchetypeId>> = vec![None; columns * rows];
-        let csv = matches!(self.grid, Grid::Csv { .. });
-        let first = match self.grid {
-            Grid::Csv { first, .. } => first,
-            Grid::Chars(_) => 0,
-        };
         let frames = image
             .and_then(|i| images.get(i))
             .map(|d| i64::from(d.frames()));
-        self.grid.cells(|x, y, token, here| {
-            let mut chars = token.chars();
-            let key = match (chars.next(), chars.next()) {
-                (Some(c), None) => keys.iter().find(|k| k.0 == c),
-                _ => None,
-            };
-            let (frame, solid) = match key {
-                Some(&(_, frame, solid)) => (frame, solid),
-                None if token == " " && !csv => return,
-                None if token.is_empty() => return,
-                None => match token.parse::<i64>() {
-                    Ok(n) if csv => {
-                        let frame = n.saturating_sub(first);
-                        if frame < 0 {
-                            return;
+        let csv_first = match self.grid {
+            Grid::Csv { first, .. } => Some(first),
+            Grid::Chars(_) => None,
+        };
+        self.grid.cells(
+            |x, y, token, here| match cell(token, &keys, csv_first, frames) {
+                Ok(Some((frame, solid))) => {
+                    cells[y * columns + x] = frame;
+                    solids[y * columns + x] = solid;
+                }
+                Ok(None) => {}
+                Err(bad) => {
+                    ok = false;
+                    match (bad, image) {
+                        (Bad::PastImage(frame), Some(image)) => {
+                            images.check_frame(r, image, frame, here, "frame")
                         }
-                        if let (Some(image), Some(count)) = (image, frames)
-                            && frame >= count
-                        {
-                            images.check_frame(r, image, frame, here, "frame");
-                            ok = false;
-                            return;
+                        (Bad::PastImage(frame), None) | (Bad::PastTiles(frame), _) => {
+                            r.error(
+                                here,
+                                format!(
+                                    "frame {frame} is past the last a tile may show, {}",
+                                    u16::MAX - 1
+                                ),
+                            );
                         }
-                        if frame >= i64::from(u16::MAX) {
-                            r.error(here, format!("frame {frame} is past the last a tile may show, {}", u16::MAX - 1));
-                            ok = false;
-                            return;
-                        }
-                        (frame as u16 + 1, None)
+                        (Bad::Unknown, _) => unknown_cell(r, here, token, &keys, csv_first),
                     }
-                    _ => {
-                        let known: Vec<String> = keys.iter().map(|k| format!("`{}`", k.0)).collect();
-                        let (what, help) = if csv {
-                            (
-                                format!("`{token}` is neither a frame number nor in the tile map's legend"),
-                                format!("cells are frame numbers counted from `csv_first` = {first} (smaller numbers and empty cells are no tile) or characters of the legend{}", if known.is_empty() { String::new() } else { format!(" ({})", known.join(", ")) }),
-                            )
-                        } else {
-                            (
-                                format!("`{token}` is not in the tile map's legend"),
-                                if known.is_empty() {
-                                    "add it to `[tilemap.legend]`, e.g. `\"#\" = { frame = 0 }`; a space is no tile".to_string()
-                                } else {
-                                    format!("the legend has {}; a space is no tile", known.join(", "))
-                                },
-                            )
-                        };
-                        r.error(here, what).help(help);
-                        ok = false;
-                        return;
-                    }
-                },
-            };
-            cells[y * columns + x] = frame;
-            solids[y * columns + x] = solid;
-        });
+                }
+            },
+        );
         let image = image?;
         let def = images.get(image)?;
         if !ok {
@@ -313,6 +283,86 @@ impl RawTileMap {
             .collect();
         Some((map, places))
     }
+}
+
+/// Each legend character: its frame plus one (0: none) and the archetype of a solid tile.
+type Keys = [(char, u16, Option<ArchetypeId>)];
+
+/// Why a cell is not a tile.
+enum Bad {
+    /// A frame past the image's last.
+    PastImage(i64),
+    /// A frame past what a cell holds.
+    PastTiles(i64),
+    /// Neither a legend character nor (in CSV) a number.
+    Unknown,
+}
+
+/// What a cell written `token` is: its frame plus one and solid archetype, or no tile.
+/// `csv_first`: the number of frame 0 when the map is CSV; `frames`: the image's frames.
+fn cell(
+    token: &str,
+    keys: &Keys,
+    csv_first: Option<i64>,
+    frames: Option<i64>,
+) -> Result<Option<(u16, Option<ArchetypeId>)>, Bad> {
+    let mut chars = token.chars();
+    if let (Some(c), None) = (chars.next(), chars.next())
+        && let Some(&(_, frame, solid)) = keys.iter().find(|k| k.0 == c)
+    {
+        return Ok(Some((frame, solid)));
+    }
+    let Some(first) = csv_first else {
+        return if token == " " {
+            Ok(None)
+        } else {
+            Err(Bad::Unknown)
+        };
+    };
+    if token.is_empty() {
+        return Ok(None);
+    }
+    let frame = token
+        .parse::<i64>()
+        .map_err(|_| Bad::Unknown)?
+        .saturating_sub(first);
+    if frame < 0 {
+        Ok(None)
+    } else if frames.is_some_and(|count| frame >= count) {
+        Err(Bad::PastImage(frame))
+    } else if frame >= i64::from(u16::MAX) {
+        Err(Bad::PastTiles(frame))
+    } else {
+        Ok(Some((frame as u16 + 1, None)))
+    }
+}
+
+/// Reports a cell that is neither in the legend nor (in CSV) a frame number.
+fn unknown_cell(r: &mut Report, here: Loc, token: &str, keys: &Keys, csv_first: Option<i64>) {
+    let known: Vec<String> = keys.iter().map(|k| format!("`{}`", k.0)).collect();
+    let (what, help) = match csv_first {
+        Some(first) => (
+            format!("`{token}` is neither a frame number nor in the tile map's legend"),
+            format!(
+                "cells are frame numbers counted from `csv_first` = {first} (smaller numbers and empty cells are no tile) or characters of the legend{}",
+                if known.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", known.join(", "))
+                }
+            ),
+        ),
+        None => (
+            format!("`{token}` is not in the tile map's legend"),
+            if known.is_empty() {
+                "add it to `[tilemap.legend]`, e.g. `\"#\" = { frame = 0 }`; a space is no tile"
+                    .to_string()
+            } else {
+                format!("the legend has {}; a space is no tile", known.join(", "))
+            },
+        ),
+    };
+    r.error(here, what).help(help);
 }
 
 /// The archetype solid tiles take their collider from: it must have a static collider.
