@@ -2,13 +2,20 @@
 //! restart or a level loaded by name; a script's `load_level` continues it), recorded as it
 //! plays. It is what hot reload re-simulates, and the recording F8 and a fault write.
 //!
-//! It is bounded like any recording ([`MAX_RECORDING_BYTES`], about six hours at 60 Hz for
-//! a game without background work): past it the history stops, and says so when it is needed.
+//! It is bounded like any recording ([`MAX_RECORDING_BYTES`], more than two hours at 60 Hz):
+//! past it the history stops, and says so when it is needed.
+//!
+//! Each tick's state hash is recorded while the world holds at most [`HASHED_ENTITIES`]
+//! entities; beyond, hashing every entity would cost more than the tick itself, so the hash is
+//! left out (all zero) and a replay of such ticks checks their tick number but not their state.
 
 use crate::runtime::Runner;
 use crate::runtime::headless::level_name;
 use crate::runtime::recorder::Recorder;
 use ludus_core::*;
+
+/// The most entities a world may hold for the window to hash its every tick.
+pub const HASHED_ENTITIES: usize = 16_384;
 
 /// See the module documentation.
 pub struct History {
@@ -43,6 +50,11 @@ impl History {
         {
             self.stop(e);
         }
+    }
+
+    /// Whether the tick about to run should compute its state hash.
+    pub fn wants_hash(game: &Game) -> bool {
+        game.world().entity_count() <= HASHED_ENTITIES
     }
 
     /// `game` completed tick `tick` with `input`.
@@ -164,5 +176,31 @@ mod tests {
         history.level(&game, false);
         assert_eq!(history.recording().unwrap().total_ticks(), 0);
         assert!(history.stopped.is_none());
+    }
+
+    #[test]
+    fn a_large_worlds_history_leaves_hashes_out_and_still_replays() {
+        let project = crate::runtime::bundled::project().unwrap();
+        let mut game = project.start(HASHED_ENTITIES as u32 + 100).unwrap();
+        let header = crate::runtime::headless::header(&project, None, HASHED_ENTITIES as u32 + 100);
+        let mut history = History::new(header, &game);
+        let input = TickInput::neutral();
+        for tick in 1..=3 {
+            game.options_mut().hash = History::wants_hash(&game);
+            game.step(&input).unwrap();
+            history.tick(&mut game, tick, &input);
+        }
+        let rec = history.recording().unwrap();
+        assert!(
+            rec.segments[0]
+                .ticks
+                .iter()
+                .all(|t| t.hash == StateHash::default())
+        );
+        let outcome = crate::runtime::verify::replay(rec, &project, None).unwrap();
+        assert_eq!(
+            outcome,
+            crate::runtime::verify::Outcome::Identical { ticks: 3 }
+        );
     }
 }

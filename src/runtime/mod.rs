@@ -59,6 +59,7 @@ impl TimedGame {
 impl Simulation for TimedGame {
     fn tick(&mut self, tick: u64, input: &TickInput) -> Result<Flow, Fault> {
         let start = (self.clock)();
+        self.game.options_mut().hash = history::History::wants_hash(&self.game);
         let result = self.game.tick(tick, input);
         match &result {
             Ok(_) => self.history.tick(&mut self.game, tick, input),
@@ -149,13 +150,7 @@ impl Runner {
         Runner::with_game(project, game, clock)
     }
 
-    pub fn with_game(
-        project: Project,
-        mut game: Game,
-        clock: fn() -> u64,
-    ) -> Result<Runner, Fault> {
-        // The history records every tick's state hash.
-        game.options_mut().hash = true;
+    pub fn with_game(project: Project, game: Game, clock: fn() -> u64) -> Result<Runner, Fault> {
         let header = headless::header(&project, project.dir.as_deref(), game.extra_entities());
         let history = history::History::new(header, &game);
         let def = project.def.clone();
