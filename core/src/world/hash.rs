@@ -101,6 +101,47 @@ impl Bytes {
     }
 }
 
+/// A record of at most `N` bytes written at known offsets (the per-entity records: no
+/// capacity checks, so a record is a few stores and one hash); the same bytes [`Bytes`] would
+/// write.
+struct Fixed<const N: usize> {
+    a: [u8; N],
+    at: usize,
+}
+
+impl<const N: usize> Fixed<N> {
+    #[inline(always)]
+    fn new() -> Self {
+        Fixed { a: [0; N], at: 0 }
+    }
+    #[inline(always)]
+    fn put<const K: usize>(mut self, b: [u8; K]) -> Self {
+        self.a[self.at..self.at + K].copy_from_slice(&b);
+        self.at += K;
+        self
+    }
+    #[inline(always)]
+    fn u64(self, v: u64) -> Self {
+        self.put(v.to_le_bytes())
+    }
+    #[inline(always)]
+    fn f32(self, v: f32) -> Self {
+        self.put(v.to_bits().to_le_bytes())
+    }
+    #[inline(always)]
+    fn hash(&self) -> u64 {
+        xxh3_64(&self.a[..self.at])
+    }
+}
+
+/// A deadline as hashed: its tick, or `u64::MAX` when inactive.
+fn deadline_word(d: Deadline) -> u64 {
+    match d {
+        Deadline::Inactive => u64::MAX,
+        Deadline::At(t) => t,
+    }
+}
+
 impl StateHash {
     /// The hash of a world as it stands.
     pub fn of(world: &SimWorld) -> StateHash {
@@ -157,15 +198,12 @@ impl StateHash {
         )>();
         for (id, t, v, h, brain, cds, life, control, state, rot, footing, anim) in q.iter() {
             let seq = id.seq;
-            b.u64(seq)
-                .u64(u64::from(id.archetype.0))
-                .f32(t.0.x)
-                .f32(t.0.y);
-            parts[2] = parts[2].wrapping_add(b.take());
+            let record = Fixed::<24>::new().u64(seq).u64(u64::from(id.archetype.0));
+            parts[2] = parts[2].wrapping_add(record.f32(t.0.x).f32(t.0.y).hash());
             if let Some(r) = rot {
                 // A record of its own: entities that never rotate hash as they always did.
-                b.u64(seq).u64(1).f32(r.angle).f32(r.spin);
-                parts[2] = parts[2].wrapping_add(b.take());
+                let record = Fixed::<24>::new().u64(seq).u64(1).f32(r.angle).f32(r.spin);
+                parts[2] = parts[2].wrapping_add(record.hash());
             }
             if let Some(f) = footing {
                 b.u64(seq).u64(2);
@@ -176,25 +214,31 @@ impl StateHash {
                 parts[5] = parts[5].wrapping_add(b.take());
             }
             if let Some(v) = v {
-                b.u64(seq).f32(v.0.x).f32(v.0.y);
-                parts[3] = parts[3].wrapping_add(b.take());
+                let record = Fixed::<16>::new().u64(seq).f32(v.0.x).f32(v.0.y);
+                parts[3] = parts[3].wrapping_add(record.hash());
             }
             if let Some(h) = h {
-                b.u64(seq).i64(i64::from(h.current)).i64(i64::from(h.max));
-                b.deadline(h.invulnerable_until);
-                parts[4] = parts[4].wrapping_add(b.take());
+                let record = Fixed::<32>::new()
+                    .u64(seq)
+                    .u64(i64::from(h.current) as u64)
+                    .u64(i64::from(h.max) as u64)
+                    .u64(deadline_word(h.invulnerable_until));
+                parts[4] = parts[4].wrapping_add(record.hash());
             }
             if brain.is_some() || control.is_some() {
-                b.u64(seq);
+                let mut record = Fixed::<48>::new().u64(seq);
                 if let Some(br) = brain {
-                    b.f32(br.intent.x).f32(br.intent.y);
-                    b.u64(br.target.unwrap_or(0)).u64(br.decided as u64);
-                    b.u64(br.next_decision);
+                    record = record
+                        .f32(br.intent.x)
+                        .f32(br.intent.y)
+                        .u64(br.target.unwrap_or(0))
+                        .u64(br.decided as u64)
+                        .u64(br.next_decision);
                 }
                 if let Some(c) = control {
-                    b.f32(c.facing.x).f32(c.facing.y);
+                    record = record.f32(c.facing.x).f32(c.facing.y);
                 }
-                parts[5] = parts[5].wrapping_add(b.take());
+                parts[5] = parts[5].wrapping_add(record.hash());
             }
             if cds.is_some() || life.is_some() {
                 b.u64(seq);
@@ -208,8 +252,8 @@ impl StateHash {
             }
             if let Some(a) = anim {
                 // Its own record: entities without animations hash as they always did.
-                b.u64(seq).u64(3).u64(u64::from(a.slot)).u64(a.since);
-                parts[6] = parts[6].wrapping_add(b.take());
+                let record = Fixed::<32>::new().u64(seq).u64(3).u64(u64::from(a.slot));
+                parts[6] = parts[6].wrapping_add(record.u64(a.since).hash());
             }
             if let Some(s) = state {
                 b.u64(seq);
