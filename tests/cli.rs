@@ -866,3 +866,23 @@ fn a_scripted_rewind_returns_to_the_recorded_state_and_goes_on_like_a_fresh_run(
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o).1.contains("`ticks` goes with"), "{}", text(&o).1);
 }
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    let mut child = ludus()
+        .args([
+            "bench", "--render", "--from", "300", "--to", "600", "--ticks", "2",
+        ])
+        .args(["--warmup", "0", "--csv"])
+        .arg(scratch("closed-pipe").join("r.csv"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Nobody reads: the first line printed meets a closed pipe.
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("internal error"), "{err}");
+    assert_eq!(o.status.code(), Some(0), "{err}");
+}

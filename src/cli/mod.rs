@@ -93,6 +93,11 @@ pub fn main() -> i32 {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown".into());
+        // The reader of our output went away (`ludus bench | head`): stop quietly, as Unix
+        // tools do, instead of reporting a bug.
+        if msg.starts_with("failed printing to stdout") && msg.contains("Broken pipe") {
+            std::process::exit(0);
+        }
         let at = info
             .location()
             .map(|l| format!(" ({}:{})", l.file(), l.line()))
