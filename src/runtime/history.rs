@@ -99,6 +99,11 @@ impl History {
         }
     }
 
+    /// The ticks the history holds (0 once it stopped).
+    pub fn kept_ticks(&self) -> u64 {
+        self.recording().map_or(0, |r| r.total_ticks() as u64)
+    }
+
     /// The history as a recording (`None`: it stopped at its bound).
     pub fn recording(&self) -> Option<&Recording> {
         self.recorder.as_ref().map(|r| &r.recording)

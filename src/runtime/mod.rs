@@ -536,12 +536,7 @@ impl Runner {
                 self.particles.len()
             ),
             self.timed.history.describe(),
-            self.past.timeline(
-                self.timed
-                    .history
-                    .recording()
-                    .map_or(0, |r| r.total_ticks() as u64),
-            ),
+            self.past.timeline(self.timed.history.kept_ticks()),
         ]
     }
 }

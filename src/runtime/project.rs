@@ -43,28 +43,18 @@ impl Project {
         modules: Rc<dyn ModuleSource>,
         read: impl Fn(&str) -> Option<Vec<u8>>,
     ) -> Project {
-        let assets = loaded.def.images.iter().map(|i| read(&i.file)).collect();
-        let sound_files = loaded
-            .def
-            .sounds
-            .iter()
-            .map(|s| s.file.as_deref().and_then(&read))
-            .collect();
-        let music_files = loaded
-            .def
-            .music
-            .iter()
-            .map(|s| s.file.as_deref().and_then(&read))
-            .collect();
-        let font_files = loaded
-            .def
-            .fonts
-            .iter()
-            .map(|f| match &f.source {
-                ludus_core::FontSource::File { file, .. } => read(file),
-                ludus_core::FontSource::Sheet { .. } => None,
-            })
-            .collect();
+        let def = &loaded.def;
+        let assets = def.images.iter().map(|i| read(&i.file)).collect();
+        // Each file's bytes by id (`None` for entries without a file).
+        let files = |paths: &mut dyn Iterator<Item = Option<&str>>| -> Vec<Option<Vec<u8>>> {
+            paths.map(|p| p.and_then(&read)).collect()
+        };
+        let sound_files = files(&mut def.sounds.iter().map(|s| s.file.as_deref()));
+        let music_files = files(&mut def.music.iter().map(|s| s.file.as_deref()));
+        let font_files = files(&mut def.fonts.iter().map(|f| match &f.source {
+            ludus_core::FontSource::File { file, .. } => Some(file.as_str()),
+            ludus_core::FontSource::Sheet { .. } => None,
+        }));
         Project {
             assets,
             sound_files,

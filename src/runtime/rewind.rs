@@ -141,11 +141,7 @@ impl Runner {
         let Some(i) = self.past.scrub.take() else {
             return;
         };
-        let kept = self
-            .timed
-            .history
-            .recording()
-            .map_or(0, |r| r.total_ticks() as u64);
+        let kept = self.timed.history.kept_ticks();
         if let Some((at, _)) = self.past.frames.get(i) {
             let back = kept.saturating_sub(*at);
             // The frames after it are the future no more.
@@ -160,11 +156,7 @@ impl Runner {
             self.past.clear();
         }
         if report.ticks_run > 0 && report.mode == Mode::Playing {
-            let kept = self
-                .timed
-                .history
-                .recording()
-                .map_or(0, |r| r.total_ticks() as u64);
+            let kept = self.timed.history.kept_ticks();
             self.past.push(kept, &self.frame);
         }
     }
