@@ -52,6 +52,13 @@ fn kitchen_sink() -> GameDef {
             BodyKind::Kinematic,
         ),
         (
+            "chaser",
+            BoundsPolicy::Confine,
+            None,
+            None,
+            BodyKind::Dynamic,
+        ),
+        (
             "block",
             BoundsPolicy::Ignore,
             None,
@@ -82,6 +89,19 @@ fn kitchen_sink() -> GameDef {
             bounds,
             motion,
             rotation,
+            // Every kind thinks: brains decide in the one pass too.
+            behaviour: Some(BehaviourDef {
+                kind: [
+                    BehaviourKind::Chase,
+                    BehaviourKind::Wander,
+                    BehaviourKind::Flee,
+                    BehaviourKind::Chase,
+                ][k % 4],
+                target: T_PLAYER,
+                cadence: Some(5 + k as u32),
+                navigate: false,
+            }),
+            speed: 50.0 + 10.0 * k as f32,
             ..ArchetypeDef::default()
         });
     }

@@ -49,20 +49,6 @@ impl Grid {
     }
 }
 
-/// A collider's position, size, layers and flags, for the passes over every collider.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Hot {
-    pub x: f32,
-    pub y: f32,
-    pub extent: f32,
-    pub layer: u32,
-    /// Effective looks after the plan for bodies it bins (raw looks before).
-    pub looks: u32,
-    /// Raw looks: mask and push.
-    pub raw: u32,
-    pub large: bool,
-}
-
 /// What the grid loop needs of a body, stored in bucket order for locality.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Compact {
@@ -127,28 +113,38 @@ impl Ranges {
 
 impl Bins {
     /// Counting sort into grid buckets, as compact records: the small queriers (sparse) or
-    /// every small body (dense).
-    pub(super) fn bin(&mut self, grid: &Grid, hot: &[Hot], queriers: &[u32], sparse: bool) {
+    /// every small body (dense). `small(run, index)` says whether a body of a run is small.
+    pub(super) fn bin(
+        &mut self,
+        grid: &Grid,
+        pos: &[Vec2],
+        runs: &[Run],
+        queriers: &[Member],
+        sparse: bool,
+        small: impl Fn(&Run, Vec2) -> bool,
+    ) {
         let size = grid.len();
         self.keys.clear();
         self.starts.clear();
         self.starts.resize(size + 1, 0);
-        let place = |h: &Hot| {
-            let (row, col) = grid.place(Vec2::new(h.x, h.y));
+        let place = |p: Vec2| {
+            let (row, col) = grid.place(p);
             row * grid.cols + col
         };
         if sparse {
-            for &i in queriers {
-                let key = place(&hot[i as usize]);
+            for q in queriers {
+                let key = place(pos[q.index as usize]);
                 self.keys.push(key);
                 self.starts[key as usize + 1] += 1;
             }
         } else {
-            for h in hot {
-                let key = if h.large { u32::MAX } else { place(h) };
-                self.keys.push(key);
-                if key != u32::MAX {
-                    self.starts[key as usize + 1] += 1;
+            for r in runs {
+                for &p in &pos[r.range()] {
+                    let key = if small(r, p) { place(p) } else { u32::MAX };
+                    self.keys.push(key);
+                    if key != u32::MAX {
+                        self.starts[key as usize + 1] += 1;
+                    }
                 }
             }
         }
@@ -160,24 +156,35 @@ impl Bins {
             .resize(self.starts[size] as usize, Compact::default());
         self.fill.clear();
         self.fill.extend_from_slice(&self.starts[..size]);
-        for (k, &key) in self.keys.iter().enumerate() {
-            if key == u32::MAX {
-                continue;
-            }
-            let i = if sparse { queriers[k] as usize } else { k };
-            let h = &hot[i];
+        let mut put = |key: u32, i: usize, r: &Run| {
+            let p = pos[i];
             let slot = &mut self.fill[key as usize];
             self.sorted[*slot as usize] = Compact {
-                x: h.x,
-                y: h.y,
-                extent: h.extent,
-                layer: h.layer,
-                looks: h.looks,
+                x: p.x,
+                y: p.y,
+                extent: r.extent,
+                layer: r.layer,
+                looks: r.looks,
                 index: i as u32,
                 row: key / grid.cols,
                 col: key % grid.cols,
             };
             *slot += 1;
+        };
+        if sparse {
+            for (q, &key) in queriers.iter().zip(&self.keys) {
+                put(key, q.index as usize, &runs[q.run as usize]);
+            }
+        } else {
+            let mut keys = self.keys.iter();
+            for r in runs {
+                for i in r.range() {
+                    let key = *keys.next().expect("a key per body");
+                    if key != u32::MAX {
+                        put(key, i, r);
+                    }
+                }
+            }
         }
     }
 
@@ -204,17 +211,19 @@ impl Bins {
     }
 }
 
-/// Consecutive colliders `start..start + len` of one archetype, layer and raw looks.
+/// Consecutive colliders `start..start + len` of one archetype, shape, layer and raw looks:
+/// what the passes over every collider read of a body besides its position.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Run {
     pub start: u32,
     pub len: u32,
     pub archetype: ArchetypeId,
+    pub shape: Shape,
+    /// The shape's extent.
+    pub extent: f32,
     pub layer: u32,
+    /// Raw looks: mask and push.
     pub raw: u32,
-    /// Smallest and largest extent (NaN extents ignored unless all are NaN).
-    pub min: f32,
-    pub max: f32,
     /// Every position is finite.
     pub finite: bool,
     /// Effective looks (see the plan).
@@ -225,55 +234,41 @@ impl Run {
     pub fn range(&self) -> std::ops::Range<usize> {
         self.start as usize..(self.start + self.len) as usize
     }
-}
 
-impl Hot {
-    /// The record of a collider at `pos`.
-    #[inline(always)]
-    pub fn new(pos: Vec2, shape: Shape, layer: u32, looks: u32) -> Hot {
-        Hot {
-            x: pos.x,
-            y: pos.y,
-            extent: shape.extent(),
-            layer,
-            looks,
-            raw: looks,
-            large: false,
-        }
-    }
-}
-
-/// Counts record `index` (the next one) into the last run, or starts a run with it.
-#[inline(always)]
-pub(super) fn extend_runs(runs: &mut Vec<Run>, index: u32, archetype: ArchetypeId, h: &Hot) {
-    let finite = h.x.is_finite() & h.y.is_finite();
-    match runs.last_mut() {
-        Some(r) if r.archetype == archetype && r.layer == h.layer && r.raw == h.raw => {
-            r.len += 1;
-            if h.extent != r.max {
-                r.min = r.min.min(h.extent);
-                r.max = r.max.max(h.extent);
-            }
-            r.finite &= finite;
-        }
-        _ => runs.push(Run {
+    /// A run of one collider, `index`, at `pos`.
+    #[inline]
+    pub(super) fn new(index: u32, archetype: ArchetypeId, pos: Vec2, shape: Shape, layer: u32, raw: u32) -> Run {
+        Run {
             start: index,
             len: 1,
             archetype,
-            layer: h.layer,
-            raw: h.raw,
-            min: h.extent,
-            max: h.extent,
-            finite,
+            shape,
+            extent: shape.extent(),
+            layer,
+            raw,
+            finite: pos.is_finite(),
             looks: 0,
-        }),
+        }
     }
+
+    /// Whether a collider of this kind continues the run.
+    #[inline(always)]
+    pub(super) fn takes(&self, archetype: ArchetypeId, shape: Shape, layer: u32, raw: u32) -> bool {
+        self.archetype == archetype && self.shape == shape && self.layer == layer && self.raw == raw
+    }
+}
+
+/// A collider by index and the index of its run.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Member {
+    pub index: u32,
+    pub run: u32,
 }
 
 /// Records of consecutive colliders filled apart from the broadphase (see
 /// `Broadphase::stretches`): every slot is filled, in order.
 pub(crate) struct Stretch<'a> {
-    hot: &'a mut [Hot],
+    pos: &'a mut [Vec2],
     start: u32,
     next: usize,
     /// The run being added to, and those before it.
@@ -282,9 +277,9 @@ pub(crate) struct Stretch<'a> {
 }
 
 impl<'a> Stretch<'a> {
-    pub(super) fn new(hot: &'a mut [Hot], start: u32) -> Stretch<'a> {
+    pub(super) fn new(pos: &'a mut [Vec2], start: u32) -> Stretch<'a> {
         Stretch {
-            hot,
+            pos,
             start,
             next: 0,
             cur: None,
@@ -295,37 +290,70 @@ impl<'a> Stretch<'a> {
     /// Adds the next collider (as `Broadphase::add`).
     #[inline(always)]
     pub fn add(&mut self, archetype: ArchetypeId, pos: Vec2, shape: Shape, layer: u32, looks: u32) {
-        let h = Hot::new(pos, shape, layer, looks);
-        let finite = h.x.is_finite() & h.y.is_finite();
         match &mut self.cur {
-            Some(r) if r.archetype == archetype && r.layer == layer && r.raw == looks => {
+            Some(r) if r.takes(archetype, shape, layer, looks) => {
                 r.len += 1;
-                if h.extent != r.max {
-                    r.min = r.min.min(h.extent);
-                    r.max = r.max.max(h.extent);
-                }
-                r.finite &= finite;
+                r.finite &= pos.is_finite();
             }
             cur => {
-                let next = Run {
-                    start: self.start + self.next as u32,
-                    len: 1,
-                    archetype,
-                    layer,
-                    raw: looks,
-                    min: h.extent,
-                    max: h.extent,
-                    finite,
-                    looks: 0,
-                };
+                let index = self.start + self.next as u32;
+                let next = Run::new(index, archetype, pos, shape, layer, looks);
                 if let Some(done) = cur.replace(next) {
                     self.runs.push(done);
                 }
             }
         }
-        debug_assert!(self.next < self.hot.len(), "a stretch holds its colliders");
-        if let Some(slot) = self.hot.get_mut(self.next) {
-            *slot = h;
+        self.put(pos);
+    }
+
+    /// Adds the next collider, of the same archetype, shape, layer and looks as the last one
+    /// added (which there is).
+    #[inline(always)]
+    pub fn same(&mut self, pos: Vec2) {
+        debug_assert!(self.cur.is_some(), "a collider was added before");
+        if let Some(r) = &mut self.cur {
+            r.len += 1;
+            r.finite &= pos.is_finite();
+        }
+        self.put(pos);
+    }
+
+    /// Adds the next colliders, all of one archetype, shape, layer and looks, at `pos`.
+    #[inline]
+    pub fn extend(
+        &mut self,
+        archetype: ArchetypeId,
+        shape: Shape,
+        layer: u32,
+        looks: u32,
+        pos: &[crate::world::components::Position],
+    ) {
+        let Some((head, rest)) = pos.split_first() else {
+            return;
+        };
+        self.add(archetype, head.0, shape, layer, looks);
+        let to = self.next + rest.len();
+        debug_assert!(to <= self.pos.len(), "a stretch holds its colliders");
+        let Some(slots) = self.pos.get_mut(self.next..to) else {
+            return;
+        };
+        let mut finite = true;
+        for (slot, p) in slots.iter_mut().zip(rest) {
+            *slot = p.0;
+            finite &= p.0.x.is_finite() & p.0.y.is_finite();
+        }
+        if let Some(r) = &mut self.cur {
+            r.len += rest.len() as u32;
+            r.finite &= finite;
+        }
+        self.next = to;
+    }
+
+    #[inline(always)]
+    fn put(&mut self, pos: Vec2) {
+        debug_assert!(self.next < self.pos.len(), "a stretch holds its colliders");
+        if let Some(slot) = self.pos.get_mut(self.next) {
+            *slot = pos;
         }
         self.next += 1;
     }

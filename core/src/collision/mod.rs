@@ -26,7 +26,7 @@ mod response;
 mod sort;
 
 pub(crate) use crate::collision::body::Body;
-use crate::collision::grid::{Bins, Compact, Grid, Hot, extend_runs, typical_cell};
+use crate::collision::grid::{Bins, Compact, Grid, Member, typical_cell};
 pub(crate) use crate::collision::grid::{Run, Stretch};
 use crate::collision::narrow::overlap;
 pub(crate) use crate::collision::pair::{
@@ -41,7 +41,8 @@ const FEW_QUERIERS: usize = 8;
 
 /// Reusable scratch for one tick's collision pass.
 ///
-/// A tick fills it in four steps: [`add`](Self::add) every collider (a compact record each),
+/// A tick fills it in four steps: [`add`](Self::add) every collider (its position; what else
+/// the passes read is its run's: consecutive colliders of one archetype, shape and layers),
 /// [`plan`](Self::plan) (who looks for whom, the cell, which colliders can be in a pair), then
 /// [`fill`](Self::fill) the full [`Body`] of exactly the colliders it wants
 /// (every one when most bodies look for others; only those near a looking body otherwise), then
@@ -60,21 +61,25 @@ pub(crate) struct Broadphase {
     every: bool,
     /// The binned bodies.
     bins: Bins,
-    /// Every collider: what the passes over all of them read (the first `count`; records
-    /// past it are earlier ticks', kept so a tick overwrites them instead of clearing first).
-    hot: Vec<Hot>,
+    /// Every collider's position (the first `count`; those past it are earlier ticks', kept
+    /// so a tick overwrites them instead of clearing first).
+    pos: Vec<Vec2>,
     count: usize,
     /// Per archetype: largest extent and body count.
     arch: Vec<(f32, usize)>,
-    /// Consecutive colliders of one archetype, layer and looks (hecs stores an archetype's
-    /// entities together, so a crowd is a few runs): statistics and classification are taken
-    /// per run.
+    /// Consecutive colliders of one archetype, shape, layer and looks (hecs stores an
+    /// archetype's entities together, so a crowd is a few runs): every collider's size and
+    /// layers, and statistics and classification are taken per run.
     runs: Vec<Run>,
     /// Small bodies with effective looks.
-    queriers: Vec<u32>,
+    queriers: Vec<Member>,
     /// Sparse search: the small bodies that do not look, inside the queriers' box.
-    near: Vec<u32>,
-    large: Vec<u32>,
+    near: Vec<Member>,
+    large: Vec<Member>,
+    /// The plan's cell (0 before a plan).
+    cell: f32,
+    /// Sparse search: buckets of the cells around a querier (see `plan`).
+    around: Vec<bool>,
     /// The plan: cell, grid, and whether only the queriers are binned.
     grid: Option<(Grid, bool)>,
     /// The pairs found, at most `max_pairs`.
@@ -101,6 +106,14 @@ pub(crate) struct Broadphase {
     fixed: Vec<Option<(Vec2, Vec2)>>,
 }
 
+/// Whether a collider of run `r` at `p` is small for cells of size `cell`: finite, and fits a
+/// cell (else it is a large body, tested against everything).
+#[inline(always)]
+fn small_body(r: &Run, p: Vec2, cell: f32) -> bool {
+    // A NaN extent is small (it never exceeds the cell).
+    (r.extent * 2.0).partial_cmp(&cell) != Some(std::cmp::Ordering::Greater) && p.is_finite()
+}
+
 /// [`Broadphase::full`]: a collider that cannot be in a pair this tick.
 const UNUSED: u32 = u32::MAX;
 /// [`Broadphase::full`]: a collider whose full record is wanted and not filled yet.
@@ -116,14 +129,21 @@ impl Broadphase {
     }
 
     /// Adds the next collider (see the type's documentation).
-    #[inline(always)]
+    #[inline]
     pub fn add(&mut self, archetype: ArchetypeId, pos: Vec2, shape: Shape, layer: u32, looks: u32) {
-        let hot = Hot::new(pos, shape, layer, looks);
         let i = self.count;
-        extend_runs(&mut self.runs, i as u32, archetype, &hot);
-        match self.hot.get_mut(i) {
-            Some(slot) => *slot = hot,
-            None => self.hot.push(hot),
+        match self.runs.last_mut() {
+            Some(r) if r.range().end == i && r.takes(archetype, shape, layer, looks) => {
+                r.len += 1;
+                r.finite &= pos.is_finite();
+            }
+            _ => self
+                .runs
+                .push(Run::new(i as u32, archetype, pos, shape, layer, looks)),
+        }
+        match self.pos.get_mut(i) {
+            Some(slot) => *slot = pos,
+            None => self.pos.push(pos),
         }
         self.count += 1;
     }
@@ -133,20 +153,33 @@ impl Broadphase {
     pub fn stretches(&mut self, n: usize, mid: usize) -> (Stretch<'_>, Stretch<'_>) {
         let start = self.count;
         self.count += n;
-        if self.hot.len() < self.count {
-            self.hot.resize(self.count, Hot::default());
+        if self.pos.len() < self.count {
+            self.pos.resize(self.count, Vec2::ZERO);
         }
-        let (left, right) = self.hot[start..self.count].split_at_mut(mid);
+        let (left, right) = self.pos[start..self.count].split_at_mut(mid);
         (
             Stretch::new(left, start as u32),
             Stretch::new(right, (start + mid) as u32),
         )
     }
 
-    /// Takes the runs of filled [`stretches`](Self::stretches), left then right.
+    /// Takes the runs of filled [`stretches`](Self::stretches), left then right (a run that
+    /// continues across the join stays one).
     pub fn join(&mut self, left: Vec<Run>, right: Vec<Run>) {
-        self.runs.extend(left);
-        self.runs.extend(right);
+        for r in left.into_iter().chain(right) {
+            match self.runs.last_mut() {
+                Some(last)
+                    if last.start + last.len == r.start
+                        && last.archetype == r.archetype
+                        && last.shape == r.shape
+                        && (last.layer, last.raw) == (r.layer, r.raw) =>
+                {
+                    last.len += r.len;
+                    last.finite &= r.finite;
+                }
+                _ => self.runs.push(r),
+            }
+        }
     }
 
     /// Colliders added this tick.
@@ -183,14 +216,16 @@ impl Broadphase {
     ///   P looks at layer E and P has fewer bodies (ties by layer index), bodies of E leave P
     ///   to them. A crowd that looks at one player does not query at all: the player finds it.
     /// - **Sparse or dense**: when queriers are few (a player and its bullets among a crowd),
-    ///   only they are binned and only the other bodies inside their bounding box (grown by a
-    ///   cell) look them up, so only those need full records; otherwise every body is binned
+    ///   only they are binned and only the other bodies in the cells around one (inside their
+    ///   bounding box grown by a cell, and in a bucket of the cells around a querier) look them
+    ///   up, so only those need full records; otherwise every body is binned
     ///   and each querier scans its 3x3 neighbourhood of buckets.
     pub fn plan(&mut self, fixed_cell: Option<f32>) {
         self.large.clear();
         self.queriers.clear();
         self.near.clear();
         self.grid = None;
+        self.cell = 0.0;
         self.wanted_list.clear();
         self.every = false;
         let n = self.count;
@@ -208,7 +243,7 @@ impl Broadphase {
                 self.arch.resize(a + 1, (0.0, 0));
             }
             let e = &mut self.arch[a];
-            e.0 = e.0.max(r.max);
+            e.0 = e.0.max(r.extent);
             e.1 += r.len as usize;
             present |= r.layer;
             // A body on several layers is on each: every layer's count and shared looks.
@@ -247,7 +282,7 @@ impl Broadphase {
         for r in &mut self.runs {
             r.looks = effective(r.layer, r.raw);
             if r.looks != 0 {
-                biggest = biggest.max(r.max * 2.0);
+                biggest = biggest.max(r.extent * 2.0);
             }
         }
         let cell = match fixed_cell.filter(|c| c.is_finite() && *c > 0.0) {
@@ -257,32 +292,32 @@ impl Broadphase {
                 typical.max(biggest.min(typical * 16.0))
             }
         };
+        self.cell = cell;
 
         // Large bodies and small queriers: whole runs at once where every body is small.
         let mut small = 0;
         let mut large_looks = false;
-        for r in &self.runs {
-            if r.finite && r.max * 2.0 <= cell {
+        for (ri, r) in self.runs.iter().enumerate() {
+            let run = ri as u32;
+            let member = |i: usize| Member {
+                index: i as u32,
+                run,
+            };
+            if r.finite && r.extent * 2.0 <= cell {
                 small += r.len as usize;
                 if r.looks != 0 {
-                    self.queriers.extend(r.range().map(|i| i as u32));
-                    for h in &mut self.hot[r.range()] {
-                        h.looks = r.looks;
-                    }
+                    self.queriers.extend(r.range().map(member));
                 }
                 continue;
             }
             for i in r.range() {
-                let h = &mut self.hot[i];
-                h.looks = r.looks;
-                if h.extent * 2.0 > cell || !(h.x.is_finite() && h.y.is_finite()) {
-                    h.large = true;
-                    large_looks |= h.raw != 0;
-                    self.large.push(i as u32);
+                if !small_body(r, self.pos[i], cell) {
+                    large_looks |= r.raw != 0;
+                    self.large.push(member(i));
                 } else {
                     small += 1;
-                    if h.looks != 0 {
-                        self.queriers.push(i as u32);
+                    if r.looks != 0 {
+                        self.queriers.push(member(i));
                     }
                 }
             }
@@ -295,21 +330,15 @@ impl Broadphase {
             self.full.resize(n, WANTED);
             self.every = true;
             if !sparse {
-                // Every small body is binned with its effective looks.
-                for r in self.runs.iter().filter(|r| r.looks != r.raw) {
-                    for h in &mut self.hot[r.range()] {
-                        h.looks = r.looks;
-                    }
-                }
                 return;
             }
         } else {
             self.full.resize(n, UNUSED);
-            for k in self.queriers.iter().chain(&self.large) {
-                self.full[*k as usize] = WANTED;
+            for m in self.queriers.iter().chain(&self.large) {
+                self.full[m.index as usize] = WANTED;
             }
             self.wanted_list
-                .extend(self.queriers.iter().chain(&self.large));
+                .extend(self.queriers.iter().chain(&self.large).map(|m| m.index));
         }
         if self.queriers.is_empty() {
             self.wanted_list.sort_unstable();
@@ -317,20 +346,50 @@ impl Broadphase {
         }
         // The queriers' bounding box, grown by a cell: bodies outside it cannot touch one.
         let (mut lo, mut hi) = (Vec2::new(f32::MAX, f32::MAX), Vec2::new(f32::MIN, f32::MIN));
-        for &q in &self.queriers {
-            let q = &self.hot[q as usize];
+        for q in &self.queriers {
+            let q = self.pos[q.index as usize];
             lo = Vec2::new(lo.x.min(q.x), lo.y.min(q.y));
             hi = Vec2::new(hi.x.max(q.x), hi.y.max(q.y));
         }
         let (lo, hi) = (lo - Vec2::new(cell, cell), hi + Vec2::new(cell, cell));
-        for r in self.runs.iter().filter(|r| r.looks == 0) {
-            for j in r.range() {
-                let b = &self.hot[j];
-                if b.large || b.x < lo.x || b.y < lo.y || b.x > hi.x || b.y > hi.y {
-                    continue;
+        // And the cells around the queriers, hashed into buckets (about a quarter of them
+        // marked): a small body can touch a querier only from the 3x3 cells around its cell.
+        let around = Grid::new(self.queriers.len() * 18, cell);
+        self.around.clear();
+        self.around.resize(around.len(), false);
+        let (rmask, cmask) = (around.rows - 1, around.cols - 1);
+        for q in &self.queriers {
+            let (row, col) = around.place(self.pos[q.index as usize]);
+            for dy in [rmask, 0, 1] {
+                let r = ((row + dy) & rmask) * around.cols;
+                for dx in [cmask, 0, 1] {
+                    self.around[(r + ((col + dx) & cmask)) as usize] = true;
                 }
-                self.near.push(j as u32);
-                self.full[j] = WANTED;
+            }
+        }
+        let marked = &self.around[..];
+        let near_one = |p: Vec2| {
+            let (row, col) = around.place(p);
+            marked[(row * around.cols + col) as usize]
+        };
+        for (ri, r) in self.runs.iter().enumerate() {
+            if r.looks != 0 || r.extent * 2.0 > cell {
+                continue;
+            }
+            let start = r.start as usize;
+            let inside = |p: Vec2| p.x >= lo.x && p.y >= lo.y && p.x <= hi.x && p.y <= hi.y;
+            let run = ri as u32;
+            let pos = &self.pos[r.range()];
+            // Non-finite positions are large bodies (a finite box holds no infinity).
+            for (k, &p) in pos.iter().enumerate() {
+                if inside(p) && (r.finite || p.is_finite()) && near_one(p) {
+                    let i = start + k;
+                    self.near.push(Member {
+                        index: i as u32,
+                        run,
+                    });
+                    self.full[i] = WANTED;
+                }
             }
         }
         if !self.every {
@@ -341,9 +400,10 @@ impl Broadphase {
             self.wanted_list.clear();
             let (mut i, mut j) = (0, 0);
             while i < few.len() || j < self.near.len() {
-                let take_few = j == self.near.len() || (i < few.len() && few[i] < self.near[j]);
+                let near = self.near.get(j).map(|m| m.index);
+                let take_few = near.is_none_or(|k| i < few.len() && few[i] < k);
                 self.wanted_list
-                    .push(if take_few { few[i] } else { self.near[j] });
+                    .push(if take_few { few[i] } else { self.near[j].index });
                 if take_few {
                     i += 1;
                 } else {
@@ -381,7 +441,15 @@ impl Broadphase {
             !self.full.contains(&WANTED),
             "a wanted collider was not filled"
         );
-        self.bins.bin(&grid, &self.hot[..n], &self.queriers, sparse);
+        let cell = self.cell;
+        self.bins.bin(
+            &grid,
+            &self.pos[..n],
+            &self.runs,
+            &self.queriers,
+            sparse,
+            |r, p| small_body(r, p, cell),
+        );
 
         // Binned queriers scan their 3x3 neighbourhood of buckets.
         for qi in 0..self.bins.sorted.len() {
@@ -401,14 +469,14 @@ impl Broadphase {
         if sparse && self.bins.sorted.len() <= FEW_QUERIERS {
             let few = self.bins.sorted.len();
             for ni in 0..self.near.len() {
-                let j = self.near[ni] as usize;
-                let b = self.hot[j];
+                let m = self.near[ni];
+                let (j, b, r) = (m.index as usize, self.pos[m.index as usize], self.runs[m.run as usize]);
                 self.spend(few);
                 for k in 0..few {
                     let q = self.bins.sorted[k];
                     let (dx, dy) = (b.x - q.x, b.y - q.y);
-                    let reach = q.extent + b.extent;
-                    if q.looks & b.layer != 0 && dx * dx + dy * dy < reach * reach {
+                    let reach = q.extent + r.extent;
+                    if q.looks & r.layer != 0 && dx * dx + dy * dy < reach * reach {
                         self.test(q.index as usize, j);
                     }
                 }
@@ -418,9 +486,9 @@ impl Broadphase {
             }
         } else if sparse {
             for ni in 0..self.near.len() {
-                let j = self.near[ni] as usize;
-                let b = self.hot[j];
-                let (row, col) = grid.place(Vec2::new(b.x, b.y));
+                let m = self.near[ni];
+                let (j, b, r) = (m.index as usize, self.pos[m.index as usize], self.runs[m.run as usize]);
+                let (row, col) = grid.place(b);
                 for (s, e) in self.bins.neighbourhood(&grid, row, col).iter() {
                     self.spend(e - s);
                     if self.stop.is_some() {
@@ -428,11 +496,11 @@ impl Broadphase {
                     }
                     for k in s..e {
                         let q = self.bins.sorted[k];
-                        if q.looks & b.layer == 0 {
+                        if q.looks & r.layer == 0 {
                             continue;
                         }
                         let (dx, dy) = (b.x - q.x, b.y - q.y);
-                        let reach = q.extent + b.extent;
+                        let reach = q.extent + r.extent;
                         if dx * dx + dy * dy < reach * reach {
                             self.test(q.index as usize, j);
                             if self.stop.is_some() {
@@ -448,14 +516,15 @@ impl Broadphase {
         }
         // Large bodies: against each other, and against the small bodies that can matter.
         for li in 0..self.large.len() {
-            let i = self.large[li] as usize;
+            let mi = self.large[li];
+            let (i, a) = (mi.index as usize, self.runs[mi.run as usize]);
             self.spend(self.large.len() - li - 1);
             if self.stop.is_some() {
                 return self.result();
             }
             for lj in li + 1..self.large.len() {
-                let j = self.large[lj] as usize;
-                let (a, b) = (&self.hot[i], &self.hot[j]);
+                let mj = self.large[lj];
+                let (j, b) = (mj.index as usize, &self.runs[mj.run as usize]);
                 if a.raw & b.layer != 0 || b.raw & a.layer != 0 {
                     self.test(i, j);
                     if self.stop.is_some() {
@@ -463,11 +532,8 @@ impl Broadphase {
                     }
                 }
             }
-            let (looks_i, layer_i) = (self.hot[i].raw, self.hot[i].layer);
-            let relevant = |bp: &Broadphase, j: usize| {
-                let b = &bp.hot[j];
-                looks_i & b.layer != 0 || b.raw & layer_i != 0
-            };
+            let (looks_i, layer_i) = (a.raw, a.layer);
+            let relevant = |b: &Run| looks_i & b.layer != 0 || b.raw & layer_i != 0;
             if looks_i == 0 {
                 // Only bodies that look at its layer can pair with it; their effective looks
                 // keep that layer (it is not covered: this body of it looks at nothing).
@@ -476,9 +542,9 @@ impl Broadphase {
                     return self.result();
                 }
                 for qi in 0..self.queriers.len() {
-                    let j = self.queriers[qi] as usize;
-                    if relevant(self, j) {
-                        self.test(i, j);
+                    let m = self.queriers[qi];
+                    if relevant(&self.runs[m.run as usize]) {
+                        self.test(i, m.index as usize);
                         if self.stop.is_some() {
                             return self.result();
                         }
@@ -489,11 +555,17 @@ impl Broadphase {
                 if self.stop.is_some() {
                     return self.result();
                 }
-                for j in 0..n {
-                    if !self.hot[j].large && relevant(self, j) {
-                        self.test(i, j);
-                        if self.stop.is_some() {
-                            return self.result();
+                for ri in 0..self.runs.len() {
+                    let r = self.runs[ri];
+                    if !relevant(&r) {
+                        continue;
+                    }
+                    for j in r.range() {
+                        if small_body(&r, self.pos[j], cell) {
+                            self.test(i, j);
+                            if self.stop.is_some() {
+                                return self.result();
+                            }
                         }
                     }
                 }

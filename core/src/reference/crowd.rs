@@ -214,7 +214,7 @@ impl Crowd {
         let level = world
             .level_def(def)
             .expect("the world's level is in the definition");
-        let all = entities(world);
+        let all = entities(world, def);
         let first = all.first().expect("a body");
         let brain = first.brain.expect("a body wanders");
         let c = first.collider.expect("a body has a collider");

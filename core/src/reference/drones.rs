@@ -210,7 +210,7 @@ impl Drones {
         let level = world
             .level_def(def)
             .expect("the world's level is in the definition");
-        let all = entities(world);
+        let all = entities(world, def);
         let is_drone = |e: &Entity| e.brain.is_some_and(|b| b.kind == BehaviourKind::Chase);
         let first = all.iter().find(|e| is_drone(e)).expect("a drone");
         let brain = first.brain.expect("a drone has a brain");

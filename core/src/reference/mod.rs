@@ -25,7 +25,7 @@ mod drones;
 pub use crowd::{Bumps, Crowd, crowd_def};
 pub use drones::{Drones, drones_def};
 
-use crate::def::{BoundsPolicy, ColliderDef};
+use crate::def::{BoundsPolicy, ColliderDef, GameDef};
 use crate::event::Events;
 use crate::math::{Rect, Vec2};
 use crate::world::SimWorld;
@@ -212,7 +212,7 @@ pub(crate) struct Entity {
 }
 
 /// Every entity of `world`, by creation sequence.
-pub(crate) fn entities(world: &SimWorld) -> Vec<Entity> {
+pub(crate) fn entities(world: &SimWorld, def: &GameDef) -> Vec<Entity> {
     let mut q = world.ecs().query::<(
         &Identity,
         &Position,
@@ -241,7 +241,7 @@ pub(crate) fn entities(world: &SimWorld) -> Vec<Entity> {
                 speed: s.0,
                 tags: tags.map_or(0, |t| t.0),
                 brain: brain.copied(),
-                collider: collider.map(|c| c.0),
+                collider: collider.map(|c| c.def(def)),
                 bounds: bounds.map_or(BoundsPolicy::Ignore, |b| b.0),
                 health: health.copied(),
                 unmodelled: other.0.is_some()

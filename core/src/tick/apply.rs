@@ -214,8 +214,8 @@ fn apply_one(
                     .ecs
                     .query_one_mut::<(&mut Velocity, Option<&Collider>)>(e)
             {
-                let inv = c.map_or(1.0, |c| match c.0.body {
-                    BodyKind::Dynamic => 1.0 / c.0.mass,
+                let inv = c.map(|c| c.def(def)).map_or(1.0, |c| match c.body {
+                    BodyKind::Dynamic => 1.0 / c.mass,
                     BodyKind::Kinematic | BodyKind::Static => 0.0,
                 });
                 let next = v.0 + *impulse * inv;

@@ -90,8 +90,13 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         reads_previous: &[R::Position, R::EntitySet],
         writes: &[R::Brain, R::Velocity],
         ..Decl::new("behaviours", Phase::Intent, |t| {
-            let split = !t.options.serial && crate::par::available();
-            behaviours(t.world, t.def, t.tick, split);
+            targets(t.world, t.def);
+            if !t.fused_motion {
+                let split = !t.options.serial && crate::par::available();
+                behaviours(t.world, t.def, t.tick, split);
+            }
+            // Else the brains decide in Motion's pass over every entity, each just before it
+            // moves (see `motion::fused`): from the same targets and their own position.
             Ok(())
         })
     },
@@ -338,10 +343,10 @@ pub(crate) fn entity_random(seed: u64, seq: u64, tick: u64) -> f32 {
     (h >> 40) as f32 / (1u64 << 24) as f32
 }
 
-/// `split`: large archetypes' brains may decide on two threads (see [`par`]).
-fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64, split: bool) {
-    // Candidate targets of every behaviour that looks for tags (tags never change after spawn,
-    // so the archetypes' behaviours name every tag a brain can look for).
+/// Collects this tick's candidate targets of every behaviour that looks for tags (tags never
+/// change after spawn, so the archetypes' behaviours name every tag a brain can look for)
+/// into `world.scratch.targets`, by sequence.
+fn targets(world: &mut SimWorld, def: &GameDef) {
     let wanted = def
         .archetypes
         .iter()
@@ -357,12 +362,13 @@ fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64, split: bool) {
                 targets.push((seq, tags, t.0));
             }
         });
-    let ctx = Deciding {
-        targets,
-        field: world.nav.field.as_ref(),
-        seed: def.seed,
-        tick,
-    };
+}
+
+/// Every brain decides where due and sets its velocity from its intent, from the targets
+/// [`targets`] collected. `split`: large archetypes' brains may decide on two threads (see
+/// [`par`]).
+fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64, split: bool) {
+    let ctx = Deciding::new(world, def, tick);
     let mut decisions = 0u64;
     // Archetype by archetype over the columns: most brains only keep their intent.
     for arch in world.ecs.archetypes() {
@@ -399,7 +405,7 @@ fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64, split: bool) {
 }
 
 /// What every brain's decision reads this tick.
-struct Deciding<'a> {
+pub(crate) struct Deciding<'a> {
     /// Candidate targets `(seq, tags, position)`, by sequence.
     targets: &'a [(u64, u64, Vec2)],
     field: Option<&'a FlowField>,
@@ -443,47 +449,145 @@ impl<'a> BrainCols<'a> {
     }
 }
 
-impl Deciding<'_> {
+impl<'a> Deciding<'a> {
+    /// The decisions of tick `tick` in `world`, whose targets [`targets`] has collected.
+    pub(crate) fn new(world: &'a SimWorld, def: &GameDef, tick: u64) -> Deciding<'a> {
+        Deciding::from_parts(&world.scratch.targets, world.nav.field.as_ref(), def.seed, tick)
+    }
+
+    /// The same from the world's parts: `targets` as [`targets`] collected them.
+    pub(crate) fn from_parts(
+        targets: &'a [(u64, u64, Vec2)],
+        field: Option<&'a FlowField>,
+        seed: u64,
+        tick: u64,
+    ) -> Deciding<'a> {
+        Deciding {
+            targets,
+            field,
+            seed,
+            tick,
+        }
+    }
+
     /// Decides where due and sets velocities from intents; returns the decisions made.
     fn brains(&self, c: BrainCols<'_>) -> u64 {
+        let mut alive = Alive::default();
+        self.think_rows(&mut alive, c.brains, c.ids, c.pos, c.speeds, c.vels)
+    }
+
+    /// Rows of brains: each decides if due (as [`think`](Self::think)), then each sets its
+    /// velocity from its intent; returns the decisions made. Two loops: the first rarely
+    /// decides, the second has no branch.
+    #[inline(always)]
+    pub(crate) fn think_rows(
+        &self,
+        alive: &mut Alive,
+        brains: &mut [Brain],
+        ids: &[Identity],
+        pos: &[Position],
+        speeds: &[Speed],
+        vels: &mut [Velocity],
+    ) -> u64 {
+        let n = brains.len();
+        let (ids, pos, speeds, vels) = (&ids[..n], &pos[..n], &speeds[..n], &mut vels[..n]);
         let tick = self.tick;
-        // Whether a brain's target lives: it is one of the targets (its tags are among the
-        // wanted ones), and most brains share a target, so the last answer is kept.
-        let mut last: Option<(u64, bool)> = None;
-        let mut alive = |seq: u64| match last {
-            Some((s, a)) if s == seq => a,
-            _ => {
-                let a = self.targets.binary_search_by_key(&seq, |t| t.0).is_ok();
-                last = Some((seq, a));
-                a
-            }
-        };
-        let n = c.brains.len();
-        let (ids, speeds, vels, pos) = (&c.ids[..n], &c.speeds[..n], &mut c.vels[..n], &c.pos[..n]);
         let mut decisions = 0;
-        for (i, brain) in c.brains.iter_mut().enumerate() {
-            let target_lost = brain.target.is_some_and(|seq| !alive(seq));
-            if !brain.decided || target_lost || tick >= brain.next_decision {
-                let seq = ids[i].seq;
-                decide(
-                    brain,
-                    seq,
-                    pos[i].0,
-                    self.targets,
-                    self.field,
-                    self.seed,
-                    tick,
-                );
-                // The next tick after this one with (tick + seq) % cadence == 0.
-                let cadence = u64::from(brain.cadence.max(1));
-                brain.next_decision = tick + cadence - (tick.wrapping_add(seq) % cadence);
-                decisions += 1;
-            }
-            if brain.kind != BehaviourKind::Straight {
-                vels[i].0 = brain.intent * speeds[i].0;
+        // The last target known to live: a brain that targets it is due only by its cadence
+        // (most brains share a target); any other target is checked (see `settle`).
+        let mut known = alive.known();
+        for (i, brain) in brains.iter_mut().enumerate() {
+            let other = brain.target.is_some() & (brain.target != known);
+            if !brain.decided | other | (tick >= brain.next_decision) {
+                decisions += u64::from(self.settle(alive, brain, &ids[i], pos[i].0));
+                known = alive.known();
             }
         }
+        for (i, brain) in brains.iter().enumerate() {
+            let v = brain.intent * speeds[i].0;
+            vels[i].0 = if brain.kind != BehaviourKind::Straight {
+                v
+            } else {
+                vels[i].0
+            };
+        }
         decisions
+    }
+
+    /// A brain that may be due: decides (as [`think`](Self::think)) if it is; returns whether
+    /// it did.
+    #[inline(never)]
+    fn settle(&self, alive: &mut Alive, brain: &mut Brain, id: &Identity, pos: Vec2) -> bool {
+        let target_lost = brain.target.is_some_and(|seq| !alive.check(self.targets, seq));
+        let due = !brain.decided || target_lost || self.tick >= brain.next_decision;
+        if due {
+            self.decide_now(brain, id, pos);
+        }
+        due
+    }
+
+    /// A decision due now, and the next one's tick.
+    #[inline(never)]
+    fn decide_now(&self, brain: &mut Brain, id: &Identity, pos: Vec2) {
+        let (tick, seq) = (self.tick, id.seq);
+        decide(brain, seq, pos, self.targets, self.field, self.seed, tick);
+        // The next tick after this one with (tick + seq) % cadence == 0.
+        let cadence = u64::from(brain.cadence.max(1));
+        brain.next_decision = tick + cadence - (tick.wrapping_add(seq) % cadence);
+    }
+
+    /// One brain: decides if due (never decided, target lost, or its cadence tick) from its
+    /// position `pos`, then sets its velocity from its intent; returns whether it decided.
+    #[inline(always)]
+    pub(crate) fn think(
+        &self,
+        alive: &mut Alive,
+        brain: &mut Brain,
+        id: &Identity,
+        pos: Vec2,
+        speed: f32,
+        vel: &mut Velocity,
+    ) -> bool {
+        let tick = self.tick;
+        let target_lost = brain.target.is_some_and(|seq| !alive.check(self.targets, seq));
+        let due = !brain.decided || target_lost || tick >= brain.next_decision;
+        if due {
+            self.decide_now(brain, id, pos);
+        }
+        if brain.kind != BehaviourKind::Straight {
+            vel.0 = brain.intent * speed;
+        }
+        due
+    }
+}
+
+/// Whether a brain's target lives: it is one of the targets (its tags are among the wanted
+/// ones). Most brains share a target, so the last answer is kept.
+#[derive(Default)]
+pub(crate) struct Alive {
+    last: Option<(u64, bool)>,
+}
+
+impl Alive {
+    /// The last target checked, if it lives.
+    #[inline(always)]
+    fn known(&self) -> Option<u64> {
+        match self.last {
+            Some((seq, true)) => Some(seq),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn check(&mut self, targets: &[(u64, u64, Vec2)], seq: u64) -> bool {
+        match self.last {
+            Some((s, a)) if s == seq => a,
+            _ => {
+                let a = targets.binary_search_by_key(&seq, |t| t.0).is_ok();
+                self.last = Some((seq, a));
+                a
+            }
+        }
     }
 }
 

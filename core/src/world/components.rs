@@ -1,7 +1,8 @@
 //! The components archetypes declare. Plain data; systems live in the phases.
 
 use crate::def::{
-    ArchetypeId, BehaviourKind, ColliderDef, ControlKind, RotateMode, SpriteDef, TriggerDef,
+    ArchetypeId, BehaviourKind, ColliderDef, ControlKind, GameDef, RotateMode, Shape, SpriteDef,
+    TriggerDef,
 };
 use crate::math::Vec2;
 use serde::{Deserialize, Serialize};
@@ -39,9 +40,72 @@ pub struct Speed(pub f32);
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tags(pub u64);
 
-/// A collider (shape, layer, mask, trigger) as declared.
+/// An entity's collider: its archetype's `[collider]` (layers, flags, body: see
+/// [`Collider::def`]) with the entity's own shape (a spawn's size override sets it).
+///
+/// Fixed at spawn. Small and without padding on purpose: the passes over every collider read
+/// this column each tick, comparing each row with its neighbour ([`Collider::key`]), and
+/// consecutive rows of one archetype and shape form one run of the broadphase.
+#[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Collider(pub ColliderDef);
+pub struct Collider {
+    pub archetype: ArchetypeId,
+    /// 0: a circle of radius `a`; 1: a box of half size `(a, b)`.
+    kind: u16,
+    a: f32,
+    b: f32,
+}
+
+impl Collider {
+    /// Archetype `archetype`'s collider with shape `shape`.
+    pub fn new(archetype: ArchetypeId, shape: Shape) -> Collider {
+        let (kind, a, b) = match shape {
+            Shape::Circle { radius } => (0, radius, 0.0),
+            Shape::Box { half } => (1, half.x, half.y),
+        };
+        Collider {
+            archetype,
+            kind,
+            a,
+            b,
+        }
+    }
+
+    #[inline(always)]
+    pub fn shape(&self) -> Shape {
+        if self.kind == 0 {
+            Shape::Circle { radius: self.a }
+        } else {
+            Shape::Box {
+                half: Vec2::new(self.a, self.b),
+            }
+        }
+    }
+
+    /// The archetype, the kind of shape and the shape's bits: equal keys are the same
+    /// collider, bit for bit.
+    #[inline(always)]
+    pub fn key(&self) -> [u32; 3] {
+        [
+            u32::from(self.archetype.0) | u32::from(self.kind) << 16,
+            self.a.to_bits(),
+            self.b.to_bits(),
+        ]
+    }
+
+    /// The whole collider: the archetype's declaration in `def` (the definition the world was
+    /// built from) with this entity's shape; one with no layers if `def` declares none there.
+    #[inline]
+    pub fn def(&self, def: &GameDef) -> ColliderDef {
+        match def.archetypes.get(self.archetype.0 as usize).and_then(|a| a.collider) {
+            Some(c) => ColliderDef {
+                shape: self.shape(),
+                ..c
+            },
+            None => ColliderDef::new(self.shape(), 0, 0, 0),
+        }
+    }
+}
 
 /// A u64 tick deadline with an explicit inactive state. Additions are checked: a deadline that
 /// would overflow is an error, never a wrap.

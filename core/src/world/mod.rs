@@ -206,8 +206,8 @@ impl SimWorld {
         };
         let mut grid = crate::nav::FlowInput::grid(level.bounds, nav.cell, level.bounds.center());
         for (t, c) in self.ecs.query::<(&Position, &Collider)>().iter() {
-            if c.0.layer & nav.blocking != 0 {
-                grid.block(t.0, c.0.shape.half_extents());
+            if c.def(def).layer & nav.blocking != 0 {
+                grid.block(t.0, c.shape().half_extents());
             }
         }
         self.nav.base = Some(grid);

@@ -192,13 +192,11 @@ impl NewEntity {
             speed: Speed(overrides.speed.unwrap_or(a.speed)),
             tags: (a.tags != 0).then_some(Tags(a.tags)),
             collider: a.collider.map(|c| {
-                Collider(match overrides.size {
-                    Some(size) => crate::def::ColliderDef {
-                        shape: crate::def::Shape::Box { half: size * 0.5 },
-                        ..c
-                    },
-                    None => c,
-                })
+                let shape = match overrides.size {
+                    Some(size) => crate::def::Shape::Box { half: size * 0.5 },
+                    None => c.shape,
+                };
+                Collider::new(identity.archetype, shape)
             }),
             health: a.health.map(|h| {
                 let current = overrides.health.unwrap_or(h.max);

@@ -22,6 +22,7 @@ pub(crate) fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(
         return Ok(());
     };
     let mut ctx = Bounds {
+        def,
         area: level.bounds,
         tick,
         live: world.index.len(),
@@ -46,6 +47,8 @@ pub(crate) fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(
 
 /// What applying one entity's bounds rule needs besides the entity.
 pub(crate) struct Bounds<'a> {
+    /// The definition the world was built from (colliders' bounce).
+    pub def: &'a GameDef,
     pub area: Rect,
     pub tick: u64,
     /// Live entities: the most destroys one tick can record.
@@ -72,7 +75,7 @@ impl Bounds<'_> {
         c: Option<&Collider>,
         tags: Option<&Tags>,
     ) -> Result<(), Fault> {
-        if !keep(self.area, rule, t, prev, v, c) {
+        if !keep(self.def, self.area, rule, t, prev, v, c) {
             self.destroy(id, t, tags)?;
         }
         Ok(())
@@ -110,6 +113,7 @@ impl Bounds<'_> {
 /// it stays (false: a destroy rule and a centre outside). Touches nothing but the entity.
 #[inline(always)]
 pub(crate) fn keep(
+    def: &GameDef,
     area: Rect,
     rule: BoundsPolicy,
     t: &mut Position,
@@ -120,11 +124,11 @@ pub(crate) fn keep(
     match rule {
         BoundsPolicy::Ignore => {}
         BoundsPolicy::Confine | BoundsPolicy::Bounce => {
-            let walls = Walls::new(area, c.map_or(Vec2::ZERO, |c| c.0.shape.half_extents()));
+            let walls = Walls::new(area, c.map_or(Vec2::ZERO, |c| c.shape().half_extents()));
             if rule == BoundsPolicy::Confine {
                 walls.confine(t, v);
             } else {
-                walls.bounce(t, v, c.and_then(|c| c.0.bounce).unwrap_or(1.0));
+                walls.bounce(t, v, c.and_then(|c| c.def(def).bounce).unwrap_or(1.0));
             }
         }
         BoundsPolicy::Wrap => {
@@ -198,12 +202,9 @@ impl Walls {
     pub fn confine(&self, t: &mut Position, v: &mut Velocity) {
         let p = t.0;
         let to = self.place(p);
-        if to.x != p.x {
-            v.0.x = 0.0;
-        }
-        if to.y != p.y {
-            v.0.y = 0.0;
-        }
+        // Selects rather than branches, so a loop over many stays vectorisable.
+        v.0.x = if to.x != p.x { 0.0 } else { v.0.x };
+        v.0.y = if to.y != p.y { 0.0 } else { v.0.y };
         t.0 = to;
     }
 

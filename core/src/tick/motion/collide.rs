@@ -130,12 +130,12 @@ fn full(
 }
 
 /// Adds every collider to the broadphase as a compact record, in query order.
-pub(crate) fn record(world: &mut SimWorld) {
+pub(crate) fn record(world: &mut SimWorld, def: &GameDef) {
     let bp = &mut world.scratch.broadphase;
     bp.begin();
-    for (id, t, c) in world.ecs.query_mut::<(&Identity, &Position, &Collider)>() {
-        let c = &c.0;
-        bp.add(id.archetype, t.0, c.shape, c.layer, c.mask | c.push);
+    for (t, c) in world.ecs.query_mut::<(&Position, &Collider)>() {
+        let d = c.def(def);
+        bp.add(c.archetype, t.0, d.shape, d.layer, d.mask | d.push);
     }
 }
 
@@ -164,7 +164,7 @@ pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
             .into_iter()
             .enumerate()
         {
-            let body = full(bp, e, id, t, &c.0, tags, footing);
+            let body = full(bp, e, id, t, &c.def(def), tags, footing);
             bp.fill(k, body);
         }
     } else {
@@ -188,7 +188,7 @@ pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
                 let e = unsafe { world.ecs.find_entity_from_id(arch.ids()[row]) };
                 let tag = tags.as_deref().map(|t| &t[row]);
                 let foot = footing.as_deref().map(|f| &f[row]);
-                let body = full(bp, e, &ids[row], &pos[row], &cs[row].0, tag, foot);
+                let body = full(bp, e, &ids[row], &pos[row], &cs[row].def(def), tag, foot);
                 bp.fill(base + row, body);
             }
         }
@@ -304,6 +304,7 @@ pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
         // Exits for cached contacts ordered before this one.
         while pi < prev.len() && (prev[pi].lo, prev[pi].hi) < (key.lo, key.hi) {
             exit(
+                def,
                 world.index.get(&prev[pi].lo),
                 world.index.get(&prev[pi].hi),
                 &world.ecs,
@@ -350,6 +351,7 @@ pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
     }
     while pi < prev.len() {
         exit(
+            def,
             world.index.get(&prev[pi].lo),
             world.index.get(&prev[pi].hi),
             &world.ecs,
@@ -367,7 +369,9 @@ pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
 
 /// An exit of a contact whose two entities both still live (destroyed ones left the cache at
 /// Commit without an exit).
+#[allow(clippy::too_many_arguments)]
 fn exit(
+    def: &GameDef,
     lo: Option<&hecs::Entity>,
     hi: Option<&hecs::Entity>,
     ecs: &hecs::World,
@@ -383,7 +387,7 @@ fn exit(
         let mut q = ecs.query_one::<(&Identity, &Position, Option<&Tags>, Option<&Collider>)>(e);
         let (id, t, tags, c) = q.get().ok()?;
         let party = Party::new(id, tags, t);
-        Some((party, c.is_some_and(|c| c.0.trigger)))
+        Some((party, c.is_some_and(|c| c.def(def).trigger)))
     };
     let (Some((a, at)), Some((b, bt))) = (party(*lo), party(*hi)) else {
         return Ok(());

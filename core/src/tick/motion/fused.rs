@@ -5,18 +5,21 @@
 //! embedding program runs before or between them). The pass also copies each entity's
 //! position to its previous position first, which BeginTick does otherwise: nothing moves
 //! an entity between the two (Intent sets velocities; commands move entities at Gameplay and
-//! Commit). Each entity's steps run in the order the systems declare, and the steps of different entities never read each other's results, so the
+//! Commit). And each brain decides (where due) and sets its velocity just before its entity
+//! moves, which Intent's last system does otherwise: a decision reads only the brain's own
+//! position, which nothing has moved yet, and the targets Intent collected before any motion. Each entity's steps run in the order the systems declare, and the steps of different entities never read each other's results, so the
 //! outcome equals running the systems one after another: positions, velocities and angles,
 //! the order of bounds events (archetype by archetype, row by row, as every query visits
 //! them) and the broadphase's collider order. A fault may leave other entities' steps of
 //! this phase done or not; a faulted tick is never published.
 
-use crate::collision::Stretch;
-use crate::def::{BoundsPolicy, GameDef, Shape};
+use crate::collision::{Broadphase, Stretch};
+use crate::def::{BoundsPolicy, GameDef};
 use crate::fault::Fault;
-use crate::math::Rect;
+use crate::math::{Rect, Vec2};
 use crate::par;
 use crate::tick::motion::bounds::{Bounds, Walls, keep};
+use crate::tick::intent::{Alive, Deciding};
 use crate::tick::motion::{accelerate, step, turn};
 use crate::world::SimWorld;
 use crate::world::components::*;
@@ -32,9 +35,12 @@ pub(crate) fn motion(
     let dt = def.tick.tick_seconds();
     let area = def.levels.get(world.level).map(|l| l.bounds);
     let s = &mut world.scratch;
+    let deciding = Deciding::from_parts(&s.targets, world.nav.field.as_ref(), def.seed, tick);
+    let mut decisions = 0u64;
     let bp = &mut s.broadphase;
     bp.begin();
     let mut bounds = Bounds {
+        def,
         area: area.unwrap_or_default(),
         tick,
         live: world.index.len(),
@@ -61,6 +67,13 @@ pub(crate) fn motion(
         let ident = arch.get::<&Identity>();
         let tags = arch.get::<&Tags>();
         let n = arch.len() as usize;
+        let mut brains = arch.get::<&mut Brain>();
+        let speeds = arch.get::<&Speed>();
+        // Brains think when their columns are all there (as Intent's behaviours require).
+        let mut think = match (brains.as_deref_mut(), &speeds, &ident, vel.is_some()) {
+            (Some(b), Some(s), Some(i), true) => Some((&mut b[..n], &s[..n], &i[..n])),
+            _ => None,
+        };
         // The common archetype: plain steps, no rotation; one loop per combination of
         // bounds and collider, so the loop body has no per-entity checks of what exists.
         if let (Some(vel), true, None, None) = (vel.as_deref_mut(), moves, &motion, &rot) {
@@ -71,31 +84,44 @@ pub(crate) fn motion(
             let tags = tags.as_deref();
             match (rule.as_deref(), prev.as_deref_mut(), ident, colliders) {
                 (Some(rule), Some(prev), Some(ident), Some(colliders)) => {
+                    let (brains, speeds, ids) = match think.take() {
+                        Some((b, s, i)) => (b, s, i),
+                        None => (&mut [][..], &[][..], &[][..]),
+                    };
                     let cols = Cols {
                         pos: &mut pos[..],
                         vel: &mut vel[..],
                         prev: &mut prev[..n],
                         rule: &rule[..n],
-                        ident,
                         colliders,
+                        brains,
+                        speeds,
+                        ids,
                     };
                     let (area, mut gone) = (bounds.area, Vec::new());
+                    let pass = Pass {
+                        def,
+                        deciding: &deciding,
+                        area,
+                        dt,
+                    };
                     if split && n >= par::SPLIT_MIN {
                         // Two halves on two threads, joined in row order.
                         let mid = n / 2;
                         let (a, b) = cols.split_at(mid);
                         let (mut sa, mut sb) = bp.stretches(n, mid);
                         let mut gone_b = Vec::new();
-                        par::join(
-                            || rows(a, area, dt, &mut sa, &mut gone, 0),
-                            || rows(b, area, dt, &mut sb, &mut gone_b, mid),
+                        let (da, db) = par::join(
+                            || pass.rows(a, &mut sa, &mut gone, 0),
+                            || pass.rows(b, &mut sb, &mut gone_b, mid),
                         );
+                        decisions += da + db;
                         let (ra, rb) = (sa.finish(), sb.finish());
                         bp.join(ra, rb);
                         gone.extend(gone_b);
                     } else {
                         let (mut all, _) = bp.stretches(n, n);
-                        rows(cols, area, dt, &mut all, &mut gone, 0);
+                        decisions += pass.rows(cols, &mut all, &mut gone, 0);
                         let runs = all.finish();
                         bp.join(runs, Vec::new());
                     }
@@ -103,7 +129,8 @@ pub(crate) fn motion(
                         bounds.destroy(&ident[i], &pos[i], tags.map(|c| &c[i]))?;
                     }
                 }
-                (None, prev, Some(ident), Some(colliders)) => {
+                (None, prev, Some(_), Some(colliders)) => {
+                    decisions += think_apart(&deciding, think.take(), pos, vel);
                     let mut prev = prev.map(|p| &mut p[..n]);
                     for i in 0..n {
                         let t = &mut pos[i];
@@ -111,22 +138,24 @@ pub(crate) fn motion(
                             prev[i].0 = t.0;
                         }
                         step(t, &vel[i], dt);
-                        let c = &colliders[i].0;
-                        bp.add(ident[i].archetype, t.0, c.shape, c.layer, c.mask | c.push);
+                        add(bp, def, &colliders[i], t.0);
                     }
                 }
                 (None, Some(prev), _, None) => {
+                    decisions += think_apart(&deciding, think.take(), pos, vel);
                     for ((t, v), p) in pos.iter_mut().zip(vel.iter()).zip(&mut prev[..n]) {
                         p.0 = t.0;
                         step(t, v, dt);
                     }
                 }
                 (None, None, _, None) => {
+                    decisions += think_apart(&deciding, think.take(), pos, vel);
                     for (t, v) in pos.iter_mut().zip(vel.iter()) {
                         step(t, v, dt);
                     }
                 }
                 _ => {
+                    decisions += think_apart(&deciding, think.take(), pos, vel);
                     for i in 0..n {
                         let (t, v) = (&mut pos[i], &mut vel[i]);
                         if let Some(prev) = prev.as_deref_mut() {
@@ -140,14 +169,16 @@ pub(crate) fn motion(
                             let tag = tags.map(|c| &c[i]);
                             bounds.apply(&ident[i], rule[i].0, t, &mut prev[i], v, c, tag)?;
                         }
-                        if let (Some(c), Some(ident)) = (colliders, ident) {
-                            let c = &c[i].0;
-                            bp.add(ident[i].archetype, t.0, c.shape, c.layer, c.mask | c.push);
+                        if let (Some(c), Some(_)) = (colliders, ident) {
+                            add(bp, def, &c[i], t.0);
                         }
                     }
                 }
             }
             continue;
+        }
+        if let Some(vel) = vel.as_deref_mut() {
+            decisions += think_apart(&deciding, think.take(), &pos[..n], &mut vel[..n]);
         }
         for i in 0..n {
             let t = &mut pos[i];
@@ -179,23 +210,52 @@ pub(crate) fn motion(
                     )?;
                 }
             }
-            if let (Some(c), Some(ident)) = (collider.as_deref(), ident.as_deref()) {
-                let c = &c[i].0;
-                bp.add(ident[i].archetype, t.0, c.shape, c.layer, c.mask | c.push);
+            if let (Some(c), Some(_)) = (collider.as_deref(), ident.as_deref()) {
+                add(bp, def, &c[i], t.0);
             }
         }
     }
+    world.counters.ai_decisions += decisions;
     Ok(())
 }
 
-/// The columns of the common archetype's pass (see [`rows`]).
+/// The columns of the common archetype's pass (see [`Pass::rows`]); the brain columns are
+/// empty where the archetype's rows do not think.
 struct Cols<'a> {
     pos: &'a mut [Position],
     vel: &'a mut [Velocity],
     prev: &'a mut [PrevPosition],
     rule: &'a [BoundsRule],
-    ident: &'a [Identity],
     colliders: &'a [Collider],
+    brains: &'a mut [Brain],
+    speeds: &'a [Speed],
+    ids: &'a [Identity],
+}
+
+/// Adds a collider at `pos` to the broadphase.
+#[inline]
+fn add(bp: &mut Broadphase, def: &GameDef, c: &Collider, pos: Vec2) {
+    let d = c.def(def);
+    bp.add(c.archetype, pos, d.shape, d.layer, d.mask | d.push);
+}
+
+/// The brains of an archetype outside the common pass, in a pass of their own before its
+/// rows move (the same as thinking row by row: a decision reads only its own row).
+fn think_apart(
+    deciding: &Deciding<'_>,
+    think: Option<(&mut [Brain], &[Speed], &[Identity])>,
+    pos: &[Position],
+    vel: &mut [Velocity],
+) -> u64 {
+    let Some((brains, speeds, ids)) = think else {
+        return 0;
+    };
+    deciding.think_rows(&mut Alive::default(), brains, ids, pos, speeds, vel)
+}
+
+/// Splits a column that is either full or empty at `mid`.
+fn halves<T>(c: &[T], mid: usize) -> (&[T], &[T]) {
+    c.split_at(mid.min(c.len()))
 }
 
 impl<'a> Cols<'a> {
@@ -205,65 +265,192 @@ impl<'a> Cols<'a> {
         let (vel, vel_b) = self.vel.split_at_mut(mid);
         let (prev, prev_b) = self.prev.split_at_mut(mid);
         let (rule, rule_b) = self.rule.split_at(mid);
-        let (ident, ident_b) = self.ident.split_at(mid);
         let (colliders, colliders_b) = self.colliders.split_at(mid);
+        let at = mid.min(self.brains.len());
+        let (brains, brains_b) = self.brains.split_at_mut(at);
+        let (speeds, speeds_b) = halves(self.speeds, mid);
+        let (ids, ids_b) = halves(self.ids, mid);
         (
             Cols {
                 pos,
                 vel,
                 prev,
                 rule,
-                ident,
                 colliders,
+                brains,
+                speeds,
+                ids,
             },
             Cols {
                 pos: pos_b,
                 vel: vel_b,
                 prev: prev_b,
                 rule: rule_b,
-                ident: ident_b,
                 colliders: colliders_b,
+                brains: brains_b,
+                speeds: speeds_b,
+                ids: ids_b,
             },
         )
     }
 }
 
-/// The common archetype's pass over its rows: previous position, plain step, bounds rule and
-/// the collider's record, touching nothing shared; rows its bounds rule destroys are listed in
-/// `gone` (offset by `row0`) for [`Bounds::destroy`], in row order.
-fn rows(
-    c: Cols<'_>,
+/// Rows the common archetype's pass takes at a time (their columns stay in the first-level
+/// cache between its loops).
+const CHUNK: usize = 256;
+
+/// What the common archetype's pass reads besides its columns.
+struct Pass<'a> {
+    def: &'a GameDef,
+    deciding: &'a Deciding<'a>,
     area: Rect,
     dt: f32,
-    out: &mut Stretch<'_>,
-    gone: &mut Vec<usize>,
-    row0: usize,
-) {
-    let n = c.pos.len();
-    let (vel, prev, rule) = (&mut c.vel[..n], &mut c.prev[..n], &c.rule[..n]);
-    let (ident, colliders) = (&c.ident[..n], &c.colliders[..n]);
-    // The confining walls of the last collider shape seen (rows of one archetype share it).
-    let mut walls: Option<(Shape, Walls)> = None;
-    for (i, t) in c.pos.iter_mut().enumerate() {
-        let v = &mut vel[i];
-        prev[i].0 = t.0;
-        step(t, v, dt);
-        let collider = &colliders[i];
-        let c = &collider.0;
-        let policy = rule[i].0;
-        if policy == BoundsPolicy::Confine {
-            let w = match &walls {
-                Some((shape, w)) if *shape == c.shape => w,
-                _ => {
-                    &walls
-                        .insert((c.shape, Walls::new(area, c.shape.half_extents())))
-                        .1
-                }
-            };
-            w.confine(t, v);
-        } else if !keep(area, policy, t, &mut prev[i], v, Some(collider)) {
-            gone.push(row0 + i);
+}
+
+impl Pass<'_> {
+    /// The common archetype's pass over its rows (see [`Pass::each`]); returns the decisions
+    /// made.
+    fn rows(&self, c: Cols<'_>, out: &mut Stretch<'_>, gone: &mut Vec<usize>, row0: usize) -> u64 {
+        if c.brains.is_empty() {
+            self.each::<false>(c, out, gone, row0)
+        } else {
+            self.each::<true>(c, out, gone, row0)
         }
-        out.add(ident[i].archetype, t.0, c.shape, c.layer, c.mask | c.push);
+    }
+
+    /// Per row: the brain's decision and velocity (`THINK`), previous position, plain step,
+    /// bounds rule and the collider's record, touching nothing shared; rows its bounds rule
+    /// destroys are listed in `gone` (offset by `row0`) for [`Bounds::destroy`], in row order.
+    #[inline(always)]
+    fn each<const THINK: bool>(
+        &self,
+        c: Cols<'_>,
+        out: &mut Stretch<'_>,
+        gone: &mut Vec<usize>,
+        row0: usize,
+    ) -> u64 {
+        let (def, area, dt) = (self.def, self.area, self.dt);
+        let n = c.pos.len();
+        let (vel, prev, rule) = (&mut c.vel[..n], &mut c.prev[..n], &c.rule[..n]);
+        let colliders = &c.colliders[..n];
+        let (brains, speeds, ids) = if THINK {
+            (&mut c.brains[..n], &c.speeds[..n], &c.ids[..n])
+        } else {
+            (c.brains, c.speeds, c.ids)
+        };
+        let mut alive = Alive::default();
+        let mut decisions = 0u64;
+        let pos = &mut c.pos[..n];
+        // Chunks of rows with one collider that all confine (the common case: a crowd of one
+        // archetype) go through loops without branches, one step at a time; a chunk of mixed
+        // rows goes row by row.
+        let mut start = 0;
+        while start < n {
+            let end = (start + CHUNK).min(n);
+            let first = colliders[start];
+            let key = first.key();
+            let uniform = rule[start..end]
+                .iter()
+                .fold(true, |all, r| all & (r.0 == BoundsPolicy::Confine))
+                & colliders[start..end]
+                    .iter()
+                    .fold(true, |all, c| all & (c.key() == key));
+            if !uniform {
+                decisions += self.mixed::<THINK>(
+                    Cols {
+                        pos: &mut pos[start..end],
+                        vel: &mut vel[start..end],
+                        prev: &mut prev[start..end],
+                        rule: &rule[start..end],
+                        colliders: &colliders[start..end],
+                        brains: if THINK { &mut brains[start..end] } else { &mut [] },
+                        speeds: if THINK { &speeds[start..end] } else { &[] },
+                        ids: if THINK { &ids[start..end] } else { &[] },
+                    },
+                    &mut alive,
+                    out,
+                    gone,
+                    row0 + start,
+                );
+                start = end;
+                continue;
+            }
+            if THINK {
+                decisions += self.deciding.think_rows(
+                    &mut alive,
+                    &mut brains[start..end],
+                    &ids[start..end],
+                    &pos[start..end],
+                    &speeds[start..end],
+                    &mut vel[start..end],
+                );
+            }
+            let walls = Walls::new(area, first.shape().half_extents());
+            for i in start..end {
+                let (t, v) = (&mut pos[i], &mut vel[i]);
+                prev[i].0 = t.0;
+                step(t, v, dt);
+                walls.confine(t, v);
+            }
+            let d = first.def(def);
+            out.extend(first.archetype, d.shape, d.layer, d.mask | d.push, &pos[start..end]);
+            start = end;
+        }
+        decisions
+    }
+
+    /// [`each`](Self::each) row by row, for rows of several colliders or bounds rules.
+    #[inline(never)]
+    fn mixed<const THINK: bool>(
+        &self,
+        c: Cols<'_>,
+        alive: &mut Alive,
+        out: &mut Stretch<'_>,
+        gone: &mut Vec<usize>,
+        row0: usize,
+    ) -> u64 {
+        let (def, area, dt) = (self.def, self.area, self.dt);
+        let n = c.pos.len();
+        let (vel, prev, rule) = (&mut c.vel[..n], &mut c.prev[..n], &c.rule[..n]);
+        let colliders = &c.colliders[..n];
+        let (brains, speeds, ids) = if THINK {
+            (&mut c.brains[..n], &c.speeds[..n], &c.ids[..n])
+        } else {
+            (c.brains, c.speeds, c.ids)
+        };
+        let mut decisions = 0u64;
+        // The last collider seen and its confining walls (rows of one archetype share them).
+        let mut last: Option<(Collider, Walls)> = None;
+        for (i, t) in c.pos.iter_mut().enumerate() {
+            let v = &mut vel[i];
+            if THINK {
+                let decided = self
+                    .deciding
+                    .think(alive, &mut brains[i], &ids[i], t.0, speeds[i].0, v);
+                decisions += u64::from(decided);
+            }
+            prev[i].0 = t.0;
+            step(t, v, dt);
+            let c = &colliders[i];
+            let policy = rule[i].0;
+            let same = last.as_ref().is_some_and(|(l, _)| l == c);
+            if !same {
+                last = Some((*c, Walls::new(area, c.shape().half_extents())));
+            }
+            if policy == BoundsPolicy::Confine {
+                if let Some((_, w)) = &last {
+                    w.confine(t, v);
+                }
+            } else if !keep(def, area, policy, t, &mut prev[i], v, Some(c)) {
+                gone.push(row0 + i);
+            }
+            if same {
+                out.same(t.0);
+            } else {
+                let d = c.def(def);
+                out.add(c.archetype, t.0, d.shape, d.layer, d.mask | d.push);
+            }
+        }
+        decisions
     }
 }

@@ -83,7 +83,7 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         after: &["bounds"],
         ..Decl::new("collide", Phase::Motion, |t| {
             if !t.fused_motion {
-                collide::record(t.world);
+                collide::record(t.world, t.def);
             }
             collide::collide(t.world, t.def, t.tick)
         })
@@ -117,7 +117,11 @@ pub fn integrate(world: &mut SimWorld, dt: f32) {
 fn step(t: &mut Position, v: &Velocity, dt: f32) {
     let next = t.0 + v.0 * dt;
     // A select rather than a branch, so the loop stays vectorisable.
-    t.0 = if next.is_finite() { next } else { t.0 };
+    t.0 = if next.x.is_finite() & next.y.is_finite() {
+        next
+    } else {
+        t.0
+    };
 }
 
 /// The step with motion rules: gravity exactly for a constant acceleration, drag, speed limit.
