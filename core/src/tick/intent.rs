@@ -495,12 +495,13 @@ impl<'a> Deciding<'a> {
         let mut decisions = 0;
         // The last target known to live: a brain that targets it is due only by its cadence
         // (most brains share a target); any other target is checked (see `settle`).
-        let mut known = alive.known();
+        // (`u64::MAX` when none is known: no creation sequence reaches it.)
+        let mut known = alive.known().unwrap_or(u64::MAX);
         for (i, brain) in brains.iter_mut().enumerate() {
-            let other = brain.target.is_some() & (brain.target != known);
+            let other = brain.target.is_some() & (brain.target.unwrap_or(known) != known);
             if !brain.decided | other | (tick >= brain.next_decision) {
                 decisions += u64::from(self.settle(alive, brain, &ids[i], pos[i].0));
-                known = alive.known();
+                known = alive.known().unwrap_or(u64::MAX);
             }
         }
         for (i, brain) in brains.iter().enumerate() {

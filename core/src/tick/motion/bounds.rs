@@ -154,6 +154,17 @@ pub(crate) fn keep(
     true
 }
 
+/// [`Walls::confine`] for walls whose [`span`](Walls::span) is `(lo, hi)`: the same
+/// results.
+#[inline(always)]
+pub(crate) fn confine_within(t: &mut Position, v: &mut Velocity, lo: Vec2, hi: Vec2) {
+    let p = t.0;
+    let to = Vec2::new(clamp(p.x, lo.x, hi.x), clamp(p.y, lo.y, hi.y));
+    v.0.x = if to.x != p.x { 0.0 } else { v.0.x };
+    v.0.y = if to.y != p.y { 0.0 } else { v.0.y };
+    t.0 = to;
+}
+
 /// `v.clamp(lo, hi)` for `lo <= hi`, bit for bit (a NaN stays NaN, a signed zero keeps its
 /// sign), as two selects without `clamp`'s check of its bounds.
 #[inline(always)]
@@ -195,6 +206,12 @@ impl Walls {
             self.center.y
         };
         Vec2::new(x, y)
+    }
+
+    /// The walls' corners when the area is wide enough on both axes (else a confined centre
+    /// goes to the area's middle on the narrow axis: see [`confine`](Self::confine)).
+    pub fn span(&self) -> Option<(Vec2, Vec2)> {
+        (self.lo.x <= self.hi.x && self.lo.y <= self.hi.y).then_some((self.lo, self.hi))
     }
 
     /// Confine: inside the walls, without the velocity into a wall hit.

@@ -18,7 +18,7 @@ use crate::def::{BoundsPolicy, GameDef};
 use crate::fault::Fault;
 use crate::math::{Rect, Vec2};
 use crate::par;
-use crate::tick::motion::bounds::{Bounds, Walls, keep};
+use crate::tick::motion::bounds::{Bounds, Walls, confine_within, keep};
 use crate::tick::intent::{Alive, Deciding};
 use crate::tick::motion::{accelerate, step, turn};
 use crate::world::SimWorld;
@@ -348,13 +348,15 @@ impl Pass<'_> {
         while start < n {
             let end = (start + CHUNK).min(n);
             let first = colliders[start];
-            let key = first.key();
-            let uniform = rule[start..end]
-                .iter()
-                .fold(true, |all, r| all & (r.0 == BoundsPolicy::Confine))
-                & colliders[start..end]
-                    .iter()
-                    .fold(true, |all, c| all & (c.key() == key));
+            let [k0, k1, k2] = first.key();
+            // Differences folded with bit operations, which vectorise.
+            let confine = BoundsPolicy::Confine as u8;
+            let mut differ = 0u32;
+            for (c, r) in colliders[start..end].iter().zip(&rule[start..end]) {
+                let [a, b, d] = c.key();
+                differ |= (a ^ k0) | (b ^ k1) | (d ^ k2) | u32::from(r.0 as u8 ^ confine);
+            }
+            let uniform = differ == 0;
             if !uniform {
                 decisions += self.mixed::<THINK>(
                     Cols {
@@ -386,11 +388,23 @@ impl Pass<'_> {
                 );
             }
             let walls = Walls::new(area, first.shape().half_extents());
-            for i in start..end {
-                let (t, v) = (&mut pos[i], &mut vel[i]);
-                prev[i].0 = t.0;
-                step(t, v, dt);
-                walls.confine(t, v);
+            let (at, vat, pat) = (&mut pos[start..end], &mut vel[start..end], &mut prev[start..end]);
+            match walls.span() {
+                // Walls on both axes: plain clamps, which vectorise.
+                Some((lo, hi)) => {
+                    for ((t, v), p) in at.iter_mut().zip(vat.iter_mut()).zip(pat.iter_mut()) {
+                        p.0 = t.0;
+                        step(t, v, dt);
+                        confine_within(t, v, lo, hi);
+                    }
+                }
+                None => {
+                    for ((t, v), p) in at.iter_mut().zip(vat.iter_mut()).zip(pat.iter_mut()) {
+                        p.0 = t.0;
+                        step(t, v, dt);
+                        walls.confine(t, v);
+                    }
+                }
             }
             let d = first.def(def);
             out.extend(first.archetype, d.shape, d.layer, d.mask | d.push, &pos[start..end]);
