@@ -84,7 +84,8 @@ pub(super) fn typical_cell(arch: &mut Vec<(f32, usize)>, n: usize) -> f32 {
 pub(super) struct Bins {
     /// Bucket of each binned body (`u32::MAX` for large bodies).
     keys: Vec<u32>,
-    starts: Vec<u32>,
+    /// Where each bucket's records start in `sorted` (and the end, last).
+    pub starts: Vec<u32>,
     fill: Vec<u32>,
     /// Compact copies of the binned bodies, sorted by bucket.
     pub sorted: Vec<Compact>,
@@ -92,13 +93,13 @@ pub(super) struct Bins {
 
 /// Up to nine ranges of sorted records (see [`Bins::neighbourhood`]).
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Ranges {
+pub(crate) struct Ranges {
     ranges: [(u32, u32); 9],
     len: usize,
 }
 
 impl Ranges {
-    fn push(&mut self, s: u32, e: u32) {
+    pub fn push(&mut self, s: u32, e: u32) {
         self.ranges[self.len] = (s, e);
         self.len += 1;
     }

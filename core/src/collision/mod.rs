@@ -19,7 +19,7 @@
 
 pub(crate) mod body;
 pub(crate) mod contact;
-mod grid;
+pub(crate) mod grid;
 pub(crate) mod narrow;
 mod pair;
 mod response;
@@ -451,8 +451,15 @@ impl Broadphase {
             |r, p| small_body(r, p, cell),
         );
 
-        // Binned queriers scan their 3x3 neighbourhood of buckets.
-        for qi in 0..self.bins.sorted.len() {
+        if !sparse {
+            // Dense: every pair of binned bodies in neighbouring buckets, once.
+            self.half_scan(&grid);
+            if self.stop.is_some() {
+                return self.result();
+            }
+        }
+        // Sparse: binned queriers scan their 3x3 neighbourhood of buckets.
+        for qi in (0..self.bins.sorted.len()).filter(|_| sparse) {
             let a = self.bins.sorted[qi];
             if a.looks != 0 {
                 for (s, e) in self.bins.neighbourhood(&grid, a.row, a.col).iter() {
@@ -586,6 +593,84 @@ impl Broadphase {
         self.work += candidates as u64;
         if self.work > self.budget && self.stop.is_none() {
             self.stop = Some(Overflow::Work);
+        }
+    }
+
+    /// Every pair of binned bodies in the same or neighbouring buckets that either side looks
+    /// for, each pair once: each bucket with itself, with the bucket east of it and with the
+    /// three below it (the grid wraps and has at least 4 buckets a side, so no two of these
+    /// are the same bucket, and every neighbouring pair of buckets is visited from one side).
+    fn half_scan(&mut self, grid: &Grid) {
+        let (cols, rows) = (grid.cols, grid.rows);
+        let (cmask, rmask) = (cols - 1, rows - 1);
+        for row in 0..rows {
+            let below = ((row + 1) & rmask) * cols;
+            for col in 0..cols {
+                let b = (row * cols + col) as usize;
+                let (s, e) = (self.bins.starts[b] as usize, self.bins.starts[b + 1] as usize);
+                if s == e {
+                    continue;
+                }
+                // The bucket east of this one, and the three below it: ranges of records.
+                let mut around = grid::Ranges::default();
+                let east = if col < cmask {
+                    // Right after this bucket: scanned with it.
+                    None
+                } else {
+                    Some(row * cols)
+                };
+                let end = match east {
+                    None => self.bins.starts[b + 2] as usize,
+                    Some(w) => {
+                        around.push(self.bins.starts[w as usize], self.bins.starts[w as usize + 1]);
+                        e
+                    }
+                };
+                if col >= 1 && col < cmask {
+                    let (f, l) = ((below + col - 1) as usize, (below + col + 2) as usize);
+                    around.push(self.bins.starts[f], self.bins.starts[l]);
+                } else {
+                    for dx in [cmask, 0, 1] {
+                        let h = (below + ((col + dx) & cmask)) as usize;
+                        around.push(self.bins.starts[h], self.bins.starts[h + 1]);
+                    }
+                }
+                for k in s..e {
+                    let a = self.bins.sorted[k];
+                    self.pairs_in(&a, k + 1, end);
+                    for (rs, re) in around.iter() {
+                        self.pairs_in(&a, rs, re);
+                    }
+                    if self.stop.is_some() {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Tests binned body `a` against the sorted range `s..e`: the pairs either side looks
+    /// for.
+    #[inline]
+    fn pairs_in(&mut self, a: &Compact, s: usize, e: usize) {
+        self.spend(e - s);
+        if self.stop.is_some() {
+            return;
+        }
+        for k in s..e {
+            let b = self.bins.sorted[k];
+            if (a.looks & b.layer) | (b.looks & a.layer) == 0 {
+                continue;
+            }
+            let (dx, dy) = (b.x - a.x, b.y - a.y);
+            let reach = a.extent + b.extent;
+            if dx * dx + dy * dy >= reach * reach {
+                continue;
+            }
+            self.test(a.index as usize, b.index as usize);
+            if self.stop.is_some() {
+                return;
+            }
         }
     }
 
