@@ -238,7 +238,14 @@ impl Run {
 
     /// A run of one collider, `index`, at `pos`.
     #[inline]
-    pub(super) fn new(index: u32, archetype: ArchetypeId, pos: Vec2, shape: Shape, layer: u32, raw: u32) -> Run {
+    pub(super) fn new(
+        index: u32,
+        archetype: ArchetypeId,
+        pos: Vec2,
+        shape: Shape,
+        layer: u32,
+        raw: u32,
+    ) -> Run {
         Run {
             start: index,
             len: 1,

@@ -477,7 +477,11 @@ impl Broadphase {
             let few = self.bins.sorted.len();
             for ni in 0..self.near.len() {
                 let m = self.near[ni];
-                let (j, b, r) = (m.index as usize, self.pos[m.index as usize], self.runs[m.run as usize]);
+                let (j, b, r) = (
+                    m.index as usize,
+                    self.pos[m.index as usize],
+                    self.runs[m.run as usize],
+                );
                 self.spend(few);
                 for k in 0..few {
                     let q = self.bins.sorted[k];
@@ -494,7 +498,11 @@ impl Broadphase {
         } else if sparse {
             for ni in 0..self.near.len() {
                 let m = self.near[ni];
-                let (j, b, r) = (m.index as usize, self.pos[m.index as usize], self.runs[m.run as usize]);
+                let (j, b, r) = (
+                    m.index as usize,
+                    self.pos[m.index as usize],
+                    self.runs[m.run as usize],
+                );
                 let (row, col) = grid.place(b);
                 for (s, e) in self.bins.neighbourhood(&grid, row, col).iter() {
                     self.spend(e - s);
@@ -607,7 +615,10 @@ impl Broadphase {
             let below = ((row + 1) & rmask) * cols;
             for col in 0..cols {
                 let b = (row * cols + col) as usize;
-                let (s, e) = (self.bins.starts[b] as usize, self.bins.starts[b + 1] as usize);
+                let (s, e) = (
+                    self.bins.starts[b] as usize,
+                    self.bins.starts[b + 1] as usize,
+                );
                 if s == e {
                     continue;
                 }
@@ -622,7 +633,10 @@ impl Broadphase {
                 let end = match east {
                     None => self.bins.starts[b + 2] as usize,
                     Some(w) => {
-                        around.push(self.bins.starts[w as usize], self.bins.starts[w as usize + 1]);
+                        around.push(
+                            self.bins.starts[w as usize],
+                            self.bins.starts[w as usize + 1],
+                        );
                         e
                     }
                 };

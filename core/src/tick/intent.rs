@@ -452,7 +452,12 @@ impl<'a> BrainCols<'a> {
 impl<'a> Deciding<'a> {
     /// The decisions of tick `tick` in `world`, whose targets [`targets`] has collected.
     pub(crate) fn new(world: &'a SimWorld, def: &GameDef, tick: u64) -> Deciding<'a> {
-        Deciding::from_parts(&world.scratch.targets, world.nav.field.as_ref(), def.seed, tick)
+        Deciding::from_parts(
+            &world.scratch.targets,
+            world.nav.field.as_ref(),
+            def.seed,
+            tick,
+        )
     }
 
     /// The same from the world's parts: `targets` as [`targets`] collected them.
@@ -519,7 +524,9 @@ impl<'a> Deciding<'a> {
     /// it did.
     #[inline(never)]
     fn settle(&self, alive: &mut Alive, brain: &mut Brain, id: &Identity, pos: Vec2) -> bool {
-        let target_lost = brain.target.is_some_and(|seq| !alive.check(self.targets, seq));
+        let target_lost = brain
+            .target
+            .is_some_and(|seq| !alive.check(self.targets, seq));
         let due = !brain.decided || target_lost || self.tick >= brain.next_decision;
         if due {
             self.decide_now(brain, id, pos);
@@ -550,7 +557,9 @@ impl<'a> Deciding<'a> {
         vel: &mut Velocity,
     ) -> bool {
         let tick = self.tick;
-        let target_lost = brain.target.is_some_and(|seq| !alive.check(self.targets, seq));
+        let target_lost = brain
+            .target
+            .is_some_and(|seq| !alive.check(self.targets, seq));
         let due = !brain.decided || target_lost || tick >= brain.next_decision;
         if due {
             self.decide_now(brain, id, pos);

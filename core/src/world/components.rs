@@ -97,7 +97,11 @@ impl Collider {
     /// built from) with this entity's shape; one with no layers if `def` declares none there.
     #[inline]
     pub fn def(&self, def: &GameDef) -> ColliderDef {
-        match def.archetypes.get(self.archetype.0 as usize).and_then(|a| a.collider) {
+        match def
+            .archetypes
+            .get(self.archetype.0 as usize)
+            .and_then(|a| a.collider)
+        {
             Some(c) => ColliderDef {
                 shape: self.shape(),
                 ..c

@@ -18,8 +18,8 @@ use crate::def::{BoundsPolicy, GameDef};
 use crate::fault::Fault;
 use crate::math::{Rect, Vec2};
 use crate::par;
-use crate::tick::motion::bounds::{Bounds, Walls, confine_within, keep};
 use crate::tick::intent::{Alive, Deciding};
+use crate::tick::motion::bounds::{Bounds, Walls, confine_within, keep};
 use crate::tick::motion::{accelerate, step, turn};
 use crate::world::SimWorld;
 use crate::world::components::*;
@@ -365,7 +365,11 @@ impl Pass<'_> {
                         prev: &mut prev[start..end],
                         rule: &rule[start..end],
                         colliders: &colliders[start..end],
-                        brains: if THINK { &mut brains[start..end] } else { &mut [] },
+                        brains: if THINK {
+                            &mut brains[start..end]
+                        } else {
+                            &mut []
+                        },
                         speeds: if THINK { &speeds[start..end] } else { &[] },
                         ids: if THINK { &ids[start..end] } else { &[] },
                     },
@@ -388,7 +392,11 @@ impl Pass<'_> {
                 );
             }
             let walls = Walls::new(area, first.shape().half_extents());
-            let (at, vat, pat) = (&mut pos[start..end], &mut vel[start..end], &mut prev[start..end]);
+            let (at, vat, pat) = (
+                &mut pos[start..end],
+                &mut vel[start..end],
+                &mut prev[start..end],
+            );
             match walls.span() {
                 // Walls on both axes: plain clamps, which vectorise.
                 Some((lo, hi)) => {
@@ -407,7 +415,13 @@ impl Pass<'_> {
                 }
             }
             let d = first.def(def);
-            out.extend(first.archetype, d.shape, d.layer, d.mask | d.push, &pos[start..end]);
+            out.extend(
+                first.archetype,
+                d.shape,
+                d.layer,
+                d.mask | d.push,
+                &pos[start..end],
+            );
             start = end;
         }
         decisions
@@ -438,9 +452,9 @@ impl Pass<'_> {
         for (i, t) in c.pos.iter_mut().enumerate() {
             let v = &mut vel[i];
             if THINK {
-                let decided = self
-                    .deciding
-                    .think(alive, &mut brains[i], &ids[i], t.0, speeds[i].0, v);
+                let decided =
+                    self.deciding
+                        .think(alive, &mut brains[i], &ids[i], t.0, speeds[i].0, v);
                 decisions += u64::from(decided);
             }
             prev[i].0 = t.0;
