@@ -59,9 +59,6 @@ pub(super) struct Compact {
     pub looks: u32,
     /// Collider index.
     pub index: u32,
-    /// Grid row and column of the body's bucket.
-    pub row: u32,
-    pub col: u32,
 }
 
 /// Twice the extent covering 95% of the bodies, from the per-archetype statistics.
@@ -167,8 +164,6 @@ impl Bins {
                 layer: r.layer,
                 looks: r.looks,
                 index: i as u32,
-                row: key / grid.cols,
-                col: key % grid.cols,
             };
             *slot += 1;
         };

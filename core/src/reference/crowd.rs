@@ -9,7 +9,7 @@ use crate::math::{Color, Rect, Vec2};
 use crate::reference::{
     Confine, Counts, Entity, entities, hash_columns, integrate, next_decision, radix_sort,
 };
-use crate::tick::intent::entity_random;
+use crate::tick::brains::entity_random;
 use crate::world::SimWorld;
 use crate::world::components::{Collider, Deadline, Identity};
 

@@ -5,6 +5,7 @@
 pub(crate) mod access;
 pub(crate) mod apply;
 pub(crate) mod begin;
+pub(crate) mod brains;
 pub(crate) mod commit;
 pub(crate) mod end;
 pub(crate) mod gameplay;

@@ -18,7 +18,7 @@ use crate::def::{BoundsPolicy, GameDef};
 use crate::fault::Fault;
 use crate::math::{Rect, Vec2};
 use crate::par;
-use crate::tick::intent::{Alive, Deciding};
+use crate::tick::brains::{Alive, Deciding};
 use crate::tick::motion::bounds::{Bounds, Walls, confine_within, keep};
 use crate::tick::motion::{accelerate, step, turn};
 use crate::world::SimWorld;
@@ -259,6 +259,25 @@ fn halves<T>(c: &[T], mid: usize) -> (&[T], &[T]) {
 }
 
 impl<'a> Cols<'a> {
+    /// Rows `start..end` (`start < end`; the brain columns stay empty where they are).
+    fn chunk(&mut self, start: usize, end: usize) -> Cols<'_> {
+        let think = !self.brains.is_empty();
+        Cols {
+            pos: &mut self.pos[start..end],
+            vel: &mut self.vel[start..end],
+            prev: &mut self.prev[start..end],
+            rule: &self.rule[start..end],
+            colliders: &self.colliders[start..end],
+            brains: if think {
+                &mut self.brains[start..end]
+            } else {
+                &mut []
+            },
+            speeds: if think { &self.speeds[start..end] } else { &[] },
+            ids: if think { &self.ids[start..end] } else { &[] },
+        }
+    }
+
     /// Rows `..mid` and `mid..`.
     fn split_at(self, mid: usize) -> (Cols<'a>, Cols<'a>) {
         let (pos, pos_b) = self.pos.split_at_mut(mid);
@@ -321,109 +340,93 @@ impl Pass<'_> {
     /// Per row: the brain's decision and velocity (`THINK`), previous position, plain step,
     /// bounds rule and the collider's record, touching nothing shared; rows its bounds rule
     /// destroys are listed in `gone` (offset by `row0`) for [`Bounds::destroy`], in row order.
+    ///
+    /// Chunks of rows with one collider that all confine (the common case: a crowd of one
+    /// archetype) go through loops without branches, one step at a time ([`uniform`]); a
+    /// chunk of mixed rows goes row by row ([`mixed`]).
+    ///
+    /// [`uniform`]: Self::uniform
+    /// [`mixed`]: Self::mixed
     #[inline(always)]
     fn each<const THINK: bool>(
         &self,
-        c: Cols<'_>,
+        mut c: Cols<'_>,
         out: &mut Stretch<'_>,
         gone: &mut Vec<usize>,
         row0: usize,
     ) -> u64 {
-        let (def, area, dt) = (self.def, self.area, self.dt);
         let n = c.pos.len();
-        let (vel, prev, rule) = (&mut c.vel[..n], &mut c.prev[..n], &c.rule[..n]);
-        let colliders = &c.colliders[..n];
-        let (brains, speeds, ids) = if THINK {
-            (&mut c.brains[..n], &c.speeds[..n], &c.ids[..n])
-        } else {
-            (c.brains, c.speeds, c.ids)
-        };
         let mut alive = Alive::default();
         let mut decisions = 0u64;
-        let pos = &mut c.pos[..n];
-        // Chunks of rows with one collider that all confine (the common case: a crowd of one
-        // archetype) go through loops without branches, one step at a time; a chunk of mixed
-        // rows goes row by row.
         let mut start = 0;
         while start < n {
             let end = (start + CHUNK).min(n);
-            let first = colliders[start];
-            let [k0, k1, k2] = first.key();
+            let chunk = c.chunk(start, end);
+            let [k0, k1, k2] = chunk.colliders[0].key();
             // Differences folded with bit operations, which vectorise.
             let confine = BoundsPolicy::Confine as u8;
             let mut differ = 0u32;
-            for (c, r) in colliders[start..end].iter().zip(&rule[start..end]) {
+            for (c, r) in chunk.colliders.iter().zip(chunk.rule) {
                 let [a, b, d] = c.key();
                 differ |= (a ^ k0) | (b ^ k1) | (d ^ k2) | u32::from(r.0 as u8 ^ confine);
             }
-            let uniform = differ == 0;
-            if !uniform {
-                decisions += self.mixed::<THINK>(
-                    Cols {
-                        pos: &mut pos[start..end],
-                        vel: &mut vel[start..end],
-                        prev: &mut prev[start..end],
-                        rule: &rule[start..end],
-                        colliders: &colliders[start..end],
-                        brains: if THINK {
-                            &mut brains[start..end]
-                        } else {
-                            &mut []
-                        },
-                        speeds: if THINK { &speeds[start..end] } else { &[] },
-                        ids: if THINK { &ids[start..end] } else { &[] },
-                    },
-                    &mut alive,
-                    out,
-                    gone,
-                    row0 + start,
-                );
-                start = end;
-                continue;
-            }
-            if THINK {
-                decisions += self.deciding.think_rows(
-                    &mut alive,
-                    &mut brains[start..end],
-                    &ids[start..end],
-                    &pos[start..end],
-                    &speeds[start..end],
-                    &mut vel[start..end],
-                );
-            }
-            let walls = Walls::new(area, first.shape().half_extents());
-            let (at, vat, pat) = (
-                &mut pos[start..end],
-                &mut vel[start..end],
-                &mut prev[start..end],
-            );
-            match walls.span() {
-                // Walls on both axes: plain clamps, which vectorise.
-                Some((lo, hi)) => {
-                    for ((t, v), p) in at.iter_mut().zip(vat.iter_mut()).zip(pat.iter_mut()) {
-                        p.0 = t.0;
-                        step(t, v, dt);
-                        confine_within(t, v, lo, hi);
-                    }
-                }
-                None => {
-                    for ((t, v), p) in at.iter_mut().zip(vat.iter_mut()).zip(pat.iter_mut()) {
-                        p.0 = t.0;
-                        step(t, v, dt);
-                        walls.confine(t, v);
-                    }
-                }
-            }
-            let d = first.def(def);
-            out.extend(
-                first.archetype,
-                d.shape,
-                d.layer,
-                d.mask | d.push,
-                &pos[start..end],
-            );
+            decisions += if differ == 0 {
+                self.uniform::<THINK>(chunk, &mut alive, out)
+            } else {
+                self.mixed::<THINK>(chunk, &mut alive, out, gone, row0 + start)
+            };
             start = end;
         }
+        decisions
+    }
+
+    /// [`each`](Self::each) for rows of one collider that all confine: the brains, then
+    /// previous positions, steps and clamps, then the records, each a loop of its own.
+    #[inline(always)]
+    fn uniform<const THINK: bool>(
+        &self,
+        c: Cols<'_>,
+        alive: &mut Alive,
+        out: &mut Stretch<'_>,
+    ) -> u64 {
+        let Cols {
+            pos,
+            vel,
+            prev,
+            colliders,
+            brains,
+            speeds,
+            ids,
+            ..
+        } = c;
+        let decisions = if THINK {
+            self.deciding
+                .think_rows(alive, brains, ids, pos, speeds, vel)
+        } else {
+            0
+        };
+        let first = colliders[0];
+        let walls = Walls::new(self.area, first.shape().half_extents());
+        let rows = pos.iter_mut().zip(vel.iter_mut()).zip(prev.iter_mut());
+        match walls.span() {
+            // Walls on both axes: plain clamps, which vectorise.
+            Some((lo, hi)) => {
+                for ((t, v), p) in rows {
+                    p.0 = t.0;
+                    step(t, v, self.dt);
+                    confine_within(t, v, lo, hi);
+                }
+            }
+            None => {
+                for ((t, v), p) in rows {
+                    p.0 = t.0;
+                    step(t, v, self.dt);
+                    walls.confine(t, v);
+                }
+            }
+        }
+        let d = first.def(self.def);
+        out.extend(first.archetype, d.shape, d.layer, d.mask | d.push, pos);
         decisions
     }
 
@@ -438,18 +441,20 @@ impl Pass<'_> {
         row0: usize,
     ) -> u64 {
         let (def, area, dt) = (self.def, self.area, self.dt);
-        let n = c.pos.len();
-        let (vel, prev, rule) = (&mut c.vel[..n], &mut c.prev[..n], &c.rule[..n]);
-        let colliders = &c.colliders[..n];
-        let (brains, speeds, ids) = if THINK {
-            (&mut c.brains[..n], &c.speeds[..n], &c.ids[..n])
-        } else {
-            (c.brains, c.speeds, c.ids)
-        };
+        let Cols {
+            pos,
+            vel,
+            prev,
+            rule,
+            colliders,
+            brains,
+            speeds,
+            ids,
+        } = c;
         let mut decisions = 0u64;
         // The last collider seen and its confining walls (rows of one archetype share them).
         let mut last: Option<(Collider, Walls)> = None;
-        for (i, t) in c.pos.iter_mut().enumerate() {
+        for (i, t) in pos.iter_mut().enumerate() {
             let v = &mut vel[i];
             if THINK {
                 let decided =
