@@ -1,6 +1,6 @@
 //! A collider as the broadphase and the narrow phase see it this tick.
 
-use crate::def::{ArchetypeId, Shape};
+use crate::def::ArchetypeId;
 use crate::math::Vec2;
 
 /// One collider as the broadphase sees it this tick.
@@ -11,16 +11,21 @@ pub(crate) struct Body {
     pub archetype: ArchetypeId,
     pub tags: u64,
     pub pos: Vec2,
-    pub shape: Shape,
-    pub layer: u32,
-    pub mask: u32,
-    pub push: u32,
     pub trigger: bool,
-    pub stay: bool,
     /// Its push properties: an index into [`Broadphase::physics`](super::Broadphase), or
     /// [`Body::PLAIN`] for a dynamic body of mass 1 without bounce, friction or footing (the
     /// common case, whose pushes are plain half-and-half corrections).
     pub phys: u32,
+}
+
+/// What an archetype's colliders look for and report (the same for every one of them; see
+/// [`Broadphase::flags`](super::Broadphase)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Flags {
+    pub mask: u32,
+    pub push: u32,
+    pub trigger: bool,
+    pub stay: bool,
 }
 
 /// How a body that is not plain takes part in pushes.
@@ -50,9 +55,4 @@ impl Phys {
 
 impl Body {
     pub const PLAIN: u32 = u32::MAX;
-
-    #[cfg(test)]
-    pub(crate) fn queries(&self) -> u32 {
-        self.mask | self.push
-    }
 }

@@ -59,6 +59,15 @@ pub(super) struct Compact {
     pub looks: u32,
     /// Collider index.
     pub index: u32,
+    /// Its run's index.
+    pub run: u32,
+}
+
+impl Compact {
+    #[inline(always)]
+    pub fn pos(&self) -> Vec2 {
+        Vec2::new(self.x, self.y)
+    }
 }
 
 /// Twice the extent covering 95% of the bodies, from the per-archetype statistics.
@@ -154,8 +163,8 @@ impl Bins {
             .resize(self.starts[size] as usize, Compact::default());
         self.fill.clear();
         self.fill.extend_from_slice(&self.starts[..size]);
-        let mut put = |key: u32, i: usize, r: &Run| {
-            let p = pos[i];
+        let mut put = |key: u32, i: usize, run: usize| {
+            let (p, r) = (pos[i], &runs[run]);
             let slot = &mut self.fill[key as usize];
             self.sorted[*slot as usize] = Compact {
                 x: p.x,
@@ -164,20 +173,21 @@ impl Bins {
                 layer: r.layer,
                 looks: r.looks,
                 index: i as u32,
+                run: run as u32,
             };
             *slot += 1;
         };
         if sparse {
             for (q, &key) in queriers.iter().zip(&self.keys) {
-                put(key, q.index as usize, &runs[q.run as usize]);
+                put(key, q.index as usize, q.run as usize);
             }
         } else {
             let mut keys = self.keys.iter();
-            for r in runs {
+            for (ri, r) in runs.iter().enumerate() {
                 for i in r.range() {
                     let key = *keys.next().expect("a key per body");
                     if key != u32::MAX {
-                        put(key, i, r);
+                        put(key, i, ri);
                     }
                 }
             }

@@ -40,13 +40,15 @@ const FEW_QUERIERS: usize = 8;
 
 /// Reusable scratch for one tick's collision pass.
 ///
-/// A tick fills it in four steps: [`add`](Self::add) every collider (its position; what else
-/// the passes read is its run's: consecutive colliders of one archetype, shape and layers),
-/// [`plan`](Self::plan) (who looks for whom, the cell, which colliders can be in a pair), then
-/// [`fill`](Self::fill) the full [`Body`] of exactly the colliders it wants
-/// (every one when most bodies look for others; only those near a looking body otherwise), then
-/// [`search`](Self::search). Indices given to `add` ("collider indices") are positions in the
-/// order of the calls; [`Pair::i`] and [`Pair::j`] index [`bodies`](Self::bodies).
+/// A tick fills it in five steps: [`add`](Self::add) every collider (its position; what else
+/// the passes read is its run's: consecutive colliders of one archetype, shape and layers, and
+/// the archetype's [`flags`](Self::flags)), [`plan`](Self::plan) (who looks for whom, the
+/// cell, which bodies a sparse search looks up), [`search`](Self::search) (the pairs, between
+/// colliders), [`want`](Self::want) and [`fill`](Self::fill) the full [`Body`] of exactly the
+/// colliders in a pair (or of every one), then [`finish`](Self::finish) (the pairs between
+/// bodies, in canonical order). Indices given to `add` ("collider indices") are positions in
+/// the order of the calls; after `finish`, [`Pair::i`] and [`Pair::j`] index
+/// [`bodies`](Self::bodies).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Broadphase {
     /// Full records of the colliders that can be in a pair, in collider order.
@@ -55,9 +57,10 @@ pub(crate) struct Broadphase {
     full: Vec<u32>,
     /// When not every collider is wanted: the wanted ones, ascending.
     pub wanted_list: Vec<u32>,
-    /// Room kept for building `wanted_list`.
-    spare: Vec<u32>,
     every: bool,
+    /// Per archetype (by index): what its colliders look for and report. The tick sets it
+    /// before the search; an archetype past its end has none.
+    pub flags: Vec<body::Flags>,
     /// The binned bodies.
     bins: Bins,
     /// Every collider's position (the first `count`; those past it are earlier ticks', kept
@@ -225,12 +228,8 @@ impl Broadphase {
         self.near.clear();
         self.grid = None;
         self.cell = 0.0;
-        self.wanted_list.clear();
-        self.every = false;
         let n = self.count;
-        self.full.clear();
         if n < 2 {
-            self.full.resize(n, UNUSED);
             return;
         }
         // Per archetype: largest extent and count; per layer: count and shared looks.
@@ -295,7 +294,6 @@ impl Broadphase {
 
         // Large bodies and small queriers: whole runs at once where every body is small.
         let mut small = 0;
-        let mut large_looks = false;
         for (ri, r) in self.runs.iter().enumerate() {
             let run = ri as u32;
             let member = |i: usize| Member {
@@ -311,7 +309,6 @@ impl Broadphase {
             }
             for i in r.range() {
                 if !small_body(r, self.pos[i], cell) {
-                    large_looks |= r.raw != 0;
                     self.large.push(member(i));
                 } else {
                     small += 1;
@@ -324,23 +321,7 @@ impl Broadphase {
         let sparse = self.queriers.len() * 8 < small;
         let grid = Grid::new(if sparse { self.queriers.len() } else { small }, cell);
         self.grid = Some((grid, sparse));
-        if !sparse || large_looks {
-            // Any body may pair: a large body that looks is tested against every one.
-            self.full.resize(n, WANTED);
-            self.every = true;
-            if !sparse {
-                return;
-            }
-        } else {
-            self.full.resize(n, UNUSED);
-            for m in self.queriers.iter().chain(&self.large) {
-                self.full[m.index as usize] = WANTED;
-            }
-            self.wanted_list
-                .extend(self.queriers.iter().chain(&self.large).map(|m| m.index));
-        }
-        if self.queriers.is_empty() {
-            self.wanted_list.sort_unstable();
+        if !sparse || self.queriers.is_empty() {
             return;
         }
         // The queriers' bounding box, grown by a cell: bodies outside it cannot touch one.
@@ -382,35 +363,60 @@ impl Broadphase {
             // Non-finite positions are large bodies (a finite box holds no infinity).
             for (k, &p) in pos.iter().enumerate() {
                 if inside(p) && (r.finite || p.is_finite()) && near_one(p) {
-                    let i = start + k;
                     self.near.push(Member {
-                        index: i as u32,
+                        index: (start + k) as u32,
                         run,
                     });
-                    self.full[i] = WANTED;
                 }
             }
         }
-        if !self.every {
-            // The queriers and large bodies (few), merged with the near bodies (in order).
-            let mut few = std::mem::take(&mut self.wanted_list);
-            few.sort_unstable();
-            self.wanted_list = std::mem::take(&mut self.spare);
-            self.wanted_list.clear();
-            let (mut i, mut j) = (0, 0);
-            while i < few.len() || j < self.near.len() {
-                let near = self.near.get(j).map(|m| m.index);
-                let take_few = near.is_none_or(|k| i < few.len() && few[i] < k);
-                self.wanted_list
-                    .push(if take_few { few[i] } else { self.near[j].index });
-                if take_few {
-                    i += 1;
-                } else {
-                    j += 1;
-                }
-            }
-            self.spare = few;
+    }
+
+    /// Marks the colliders whose full records are wanted: those in a pair the search found,
+    /// or every one (`all`: cheaper for a small world, whose records come by one query).
+    pub fn want(&mut self, all: bool) {
+        let n = self.count;
+        self.full.clear();
+        self.wanted_list.clear();
+        self.every = all;
+        if all {
+            self.full.resize(n, WANTED);
+            return;
         }
+        self.full.resize(n, UNUSED);
+        for p in &self.pairs {
+            self.full[p.i as usize] = WANTED;
+            self.full[p.j as usize] = WANTED;
+        }
+        if self.pairs.len() * 16 >= n {
+            // Many pairs: one pass over the marks.
+            let full = &self.full;
+            self.wanted_list
+                .extend((0..n as u32).filter(|&k| full[k as usize] == WANTED));
+        } else {
+            self.wanted_list
+                .extend(self.pairs.iter().flat_map(|p| [p.i, p.j]));
+            self.wanted_list.sort_unstable();
+            self.wanted_list.dedup();
+        }
+    }
+
+    /// Makes the pairs canonical (see [`Pair`]) once every wanted collider is filled, and
+    /// sorts them by creation sequence key.
+    pub fn finish(&mut self) {
+        debug_assert!(
+            !self.full.contains(&WANTED),
+            "a wanted collider was not filled"
+        );
+        for p in &mut self.pairs {
+            let (i, j) = (self.full[p.i as usize], self.full[p.j as usize]);
+            let (a, b) = (self.bodies[i as usize].seq, self.bodies[j as usize].seq);
+            (p.lo, p.hi, p.i, p.j) = if a < b { (a, b, i, j) } else { (b, a, j, i) };
+            if a > b {
+                p.normal = -p.normal;
+            }
+        }
+        self.sorter.sort(&mut self.pairs, |p| (p.lo, p.hi));
     }
 }
 

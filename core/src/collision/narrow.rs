@@ -1,13 +1,14 @@
 //! Narrow phase: whether two colliders overlap, along which normal and how deep.
 
-use crate::collision::body::Body;
 use crate::def::Shape;
 use crate::math::Vec2;
 
-/// Overlap test; returns the normal from `a` to `b` and the penetration depth.
-pub(crate) fn overlap(a: &Body, b: &Body) -> Option<(Vec2, f32)> {
-    let d = b.pos - a.pos;
-    match (a.shape, b.shape) {
+/// Overlap test of shape `sa` at `pa` and `sb` at `pb`; returns the normal from `a` to `b`
+/// and the penetration depth.
+#[inline]
+pub(crate) fn overlap(sa: Shape, pa: Vec2, sb: Shape, pb: Vec2) -> Option<(Vec2, f32)> {
+    let d = pb - pa;
+    match (sa, sb) {
         (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {
             let r = ra + rb;
             let dist2 = d.length_squared();
@@ -34,9 +35,9 @@ pub(crate) fn overlap(a: &Body, b: &Body) -> Option<(Vec2, f32)> {
                 Some((Vec2::new(0.0, if d.y < 0.0 { -1.0 } else { 1.0 }), oy))
             }
         }
-        (Shape::Circle { radius }, Shape::Box { half }) => circle_box(a.pos, radius, b.pos, half),
+        (Shape::Circle { radius }, Shape::Box { half }) => circle_box(pa, radius, pb, half),
         (Shape::Box { half }, Shape::Circle { radius }) => {
-            circle_box(b.pos, radius, a.pos, half).map(|(n, depth)| (-n, depth))
+            circle_box(pb, radius, pa, half).map(|(n, depth)| (-n, depth))
         }
     }
 }
@@ -77,39 +78,20 @@ fn circle_box(c: Vec2, r: f32, b: Vec2, half: Vec2) -> Option<(Vec2, f32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::def::ArchetypeId;
-
-    fn body(seq: u64, x: f32, y: f32, r: f32, boxed: bool) -> Body {
-        Body {
-            entity: hecs::Entity::DANGLING,
-            seq,
-            archetype: ArchetypeId(0),
-            tags: 0,
-            pos: Vec2::new(x, y),
-            shape: if boxed {
-                Shape::Box {
-                    half: Vec2::new(r, r * 0.5),
-                }
-            } else {
-                Shape::Circle { radius: r }
-            },
-            layer: 1,
-            mask: 1,
-            push: 0,
-            trigger: false,
-            stay: false,
-            phys: Body::PLAIN,
-        }
-    }
 
     #[test]
     fn circle_box_normals_point_from_a_to_b() {
-        let c = body(1, 0.0, 0.0, 5.0, false);
-        let b = body(2, 6.0, 0.0, 4.0, true); // half (4, 2)
-        let (n, depth) = overlap(&c, &b).unwrap();
+        let c = (Shape::Circle { radius: 5.0 }, Vec2::new(0.0, 0.0));
+        let b = (
+            Shape::Box {
+                half: Vec2::new(4.0, 2.0),
+            },
+            Vec2::new(6.0, 0.0),
+        );
+        let (n, depth) = overlap(c.0, c.1, b.0, b.1).unwrap();
         assert_eq!(n, Vec2::new(1.0, 0.0));
         assert_eq!(depth, 3.0);
-        let (n2, d2) = overlap(&b, &c).unwrap();
+        let (n2, d2) = overlap(b.0, b.1, c.0, c.1).unwrap();
         assert_eq!((n2, d2), (Vec2::new(-1.0, 0.0), 3.0));
     }
 }

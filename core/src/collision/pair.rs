@@ -9,7 +9,12 @@ use crate::math::Vec2;
 pub(crate) const CANDIDATES_PER_CONTACT: u64 = 256;
 pub(crate) const CANDIDATES_PER_BODY: u64 = 64;
 
-/// A contact between two bodies found this tick (indices into the body list).
+/// A contact between two bodies found this tick.
+///
+/// The search finds it between colliders: `i` and `j` are then collider indices (the normal
+/// points from `i` to `j`) and `lo`, `hi` are 0. `Broadphase::finish` makes it canonical:
+/// `lo < hi` the two bodies' creation sequences, `i` and `j` their indices in the body list,
+/// the normal from `i` (`lo`) to `j` (`hi`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Pair {
     pub lo: u64,

@@ -3,12 +3,13 @@
 
 use crate::collision::grid::{self, Compact, Grid};
 use crate::collision::narrow::overlap;
-use crate::collision::{Broadphase, FEW_QUERIERS, Overflow, Pair, Run, WANTED, small_body};
+use crate::collision::{Broadphase, FEW_QUERIERS, Overflow, Pair, Run, small_body};
 use crate::limits::push_within;
+use crate::math::Vec2;
 
 impl Broadphase {
-    /// Finds every overlapping pair of the planned colliders that either side looks for,
-    /// sorted by creation sequence key. Every wanted collider must have been filled.
+    /// Finds every overlapping pair of the planned colliders that either side looks for, as
+    /// pairs of colliders (see [`Pair`]; [`finish`](Self::finish) makes them canonical).
     ///
     /// At most `max_pairs` pairs are kept, and room for no more is ever reserved: the first
     /// pair past it stops the search and returns `false`.
@@ -30,10 +31,6 @@ impl Broadphase {
         let Some((grid, sparse)) = self.grid else {
             return Ok(());
         };
-        debug_assert!(
-            !self.full.contains(&WANTED),
-            "a wanted collider was not filled"
-        );
         let cell = self.cell;
         self.bins.bin(
             &grid,
@@ -57,7 +54,7 @@ impl Broadphase {
             for ni in 0..self.near.len() {
                 let m = self.near[ni];
                 let (j, b, r) = (
-                    m.index as usize,
+                    m.index,
                     self.pos[m.index as usize],
                     self.runs[m.run as usize],
                 );
@@ -67,7 +64,7 @@ impl Broadphase {
                     let (dx, dy) = (b.x - q.x, b.y - q.y);
                     let reach = q.extent + r.extent;
                     if q.looks & r.layer != 0 && dx * dx + dy * dy < reach * reach {
-                        self.test(q.index as usize, j);
+                        self.test(q.index, q.run, q.pos(), j, m.run, b);
                     }
                 }
                 if self.stop.is_some() {
@@ -78,7 +75,7 @@ impl Broadphase {
             for ni in 0..self.near.len() {
                 let m = self.near[ni];
                 let (j, b, r) = (
-                    m.index as usize,
+                    m.index,
                     self.pos[m.index as usize],
                     self.runs[m.run as usize],
                 );
@@ -96,7 +93,7 @@ impl Broadphase {
                         let (dx, dy) = (b.x - q.x, b.y - q.y);
                         let reach = q.extent + r.extent;
                         if dx * dx + dy * dy < reach * reach {
-                            self.test(q.index as usize, j);
+                            self.test(q.index, q.run, q.pos(), j, m.run, b);
                             if self.stop.is_some() {
                                 return self.result();
                             }
@@ -111,16 +108,18 @@ impl Broadphase {
         // Large bodies: against each other, and against the small bodies that can matter.
         for li in 0..self.large.len() {
             let mi = self.large[li];
-            let (i, a) = (mi.index as usize, self.runs[mi.run as usize]);
+            let (i, a) = (mi.index, self.runs[mi.run as usize]);
+            let pi = self.pos[i as usize];
             self.spend(self.large.len() - li - 1);
             if self.stop.is_some() {
                 return self.result();
             }
             for lj in li + 1..self.large.len() {
                 let mj = self.large[lj];
-                let (j, b) = (mj.index as usize, &self.runs[mj.run as usize]);
+                let b = &self.runs[mj.run as usize];
                 if a.raw & b.layer != 0 || b.raw & a.layer != 0 {
-                    self.test(i, j);
+                    let pj = self.pos[mj.index as usize];
+                    self.test(i, mi.run, pi, mj.index, mj.run, pj);
                     if self.stop.is_some() {
                         return self.result();
                     }
@@ -138,7 +137,8 @@ impl Broadphase {
                 for qi in 0..self.queriers.len() {
                     let m = self.queriers[qi];
                     if relevant(&self.runs[m.run as usize]) {
-                        self.test(i, m.index as usize);
+                        let pj = self.pos[m.index as usize];
+                        self.test(i, mi.run, pi, m.index, m.run, pj);
                         if self.stop.is_some() {
                             return self.result();
                         }
@@ -155,8 +155,9 @@ impl Broadphase {
                         continue;
                     }
                     for j in r.range() {
-                        if small_body(&r, self.pos[j], cell) {
-                            self.test(i, j);
+                        let pj = self.pos[j];
+                        if small_body(&r, pj, cell) {
+                            self.test(i, mi.run, pi, j as u32, ri as u32, pj);
                             if self.stop.is_some() {
                                 return self.result();
                             }
@@ -165,7 +166,6 @@ impl Broadphase {
                 }
             }
         }
-        self.sorter.sort(&mut self.pairs, |p| (p.lo, p.hi));
         Ok(())
     }
 
@@ -260,41 +260,38 @@ impl Broadphase {
             if dx * dx + dy * dy >= reach * reach {
                 continue;
             }
-            self.test(a.index as usize, b.index as usize);
+            self.test(a.index, a.run, a.pos(), b.index, b.run, b.pos());
             if self.stop.is_some() {
                 return;
             }
         }
     }
 
-    /// Tests colliders `i` and `j` (collider indices) and keeps their pair if they touch.
-    fn test(&mut self, i: usize, j: usize) {
-        let (i, j) = (self.full[i] as usize, self.full[j] as usize);
-        let (a, b) = (&self.bodies[i], &self.bodies[j]);
-        let report = a.mask & b.layer != 0 || b.mask & a.layer != 0;
-        let trigger = a.trigger || b.trigger;
-        let push = !trigger && (a.push & b.layer != 0 || b.push & a.layer != 0);
+    /// Tests collider `i` (of run `ri`, at `pi`) against collider `j` (of run `rj`, at `pj`)
+    /// and keeps their pair if they touch.
+    fn test(&mut self, i: u32, ri: u32, pi: Vec2, j: u32, rj: u32, pj: Vec2) {
+        let (a, b) = (&self.runs[ri as usize], &self.runs[rj as usize]);
+        let none = super::body::Flags::default();
+        let fa = self.flags.get(a.archetype.0 as usize).unwrap_or(&none);
+        let fb = self.flags.get(b.archetype.0 as usize).unwrap_or(&none);
+        let report = fa.mask & b.layer != 0 || fb.mask & a.layer != 0;
+        let trigger = fa.trigger || fb.trigger;
+        let push = !trigger && (fa.push & b.layer != 0 || fb.push & a.layer != 0);
         if !report && !push {
             return;
         }
-        let Some((normal, depth)) = overlap(a, b) else {
+        let Some((normal, depth)) = overlap(a.shape, pi, b.shape, pj) else {
             return;
         };
-        let (lo_i, hi_i, normal) = if a.seq < b.seq {
-            (i, j, normal)
-        } else {
-            (j, i, -normal)
-        };
-        let (lo, hi) = (&self.bodies[lo_i], &self.bodies[hi_i]);
         let pair = Pair {
-            lo: lo.seq,
-            hi: hi.seq,
-            i: lo_i as u32,
-            j: hi_i as u32,
+            lo: 0,
+            hi: 0,
+            i,
+            j,
             report,
             push,
             trigger,
-            stay: lo.stay || hi.stay,
+            stay: fa.stay || fb.stay,
             normal,
             depth,
         };

@@ -1,44 +1,80 @@
 //! Broadphase tests: the grid against all-pairs testing.
 
 use super::*;
+use crate::collision::body::Flags;
 use crate::collision::narrow::overlap;
 use crate::def::{ArchetypeId, Shape};
 use proptest::prelude::*;
 
+/// A collider as a test gives it.
+#[derive(Clone, Copy, Debug)]
+struct Spec {
+    seq: u64,
+    archetype: u16,
+    pos: Vec2,
+    shape: Shape,
+    layer: u32,
+    mask: u32,
+}
+
 impl Broadphase {
-    /// The whole search over `self.bodies` as given (for tests): every body is a collider.
-    pub fn find_pairs(
+    /// The whole search over `specs` (for tests): each (archetype, layer, mask) combination
+    /// is an archetype of its own, as in a game, where layers and masks are an archetype's.
+    fn find_pairs(
         &mut self,
+        specs: &[Spec],
         fixed_cell: Option<f32>,
         max_pairs: usize,
         budget: u64,
     ) -> Result<(), Overflow> {
-        let bodies = std::mem::take(&mut self.bodies);
+        let mut kinds: Vec<(u16, u32, u32)> = Vec::new();
+        let mut kind = |s: &Spec| {
+            let k = (s.archetype, s.layer, s.mask);
+            let at = kinds.iter().position(|&x| x == k).unwrap_or_else(|| {
+                kinds.push(k);
+                kinds.len() - 1
+            });
+            ArchetypeId(at as u16)
+        };
+        let archetypes: Vec<ArchetypeId> = specs.iter().map(&mut kind).collect();
+        self.flags = kinds
+            .iter()
+            .map(|&(_, _, mask)| Flags {
+                mask,
+                ..Flags::default()
+            })
+            .collect();
         self.begin();
-        for b in &bodies {
-            self.add(b.archetype, b.pos, b.shape, b.layer, b.queries());
+        for (s, &a) in specs.iter().zip(&archetypes) {
+            self.add(a, s.pos, s.shape, s.layer, s.mask);
         }
         self.plan(fixed_cell);
-        for (k, b) in bodies.into_iter().enumerate() {
-            if self.wanted(k) {
-                self.fill(k, b);
-            }
+        self.search(max_pairs, budget)?;
+        self.want(false);
+        for &k in &self.wanted_list.clone() {
+            let s = &specs[k as usize];
+            self.fill(
+                k as usize,
+                Body {
+                    entity: hecs::Entity::DANGLING,
+                    seq: s.seq,
+                    archetype: archetypes[k as usize],
+                    tags: 0,
+                    pos: s.pos,
+                    trigger: false,
+                    phys: Body::PLAIN,
+                },
+            );
         }
-        self.search(max_pairs, budget)
-    }
-
-    /// Whether collider `k`'s full record is wanted (see [`fill`](Self::fill)).
-    pub fn wanted(&self, k: usize) -> bool {
-        self.full[k] == WANTED
+        self.finish();
+        Ok(())
     }
 }
 
-fn body(seq: u64, x: f32, y: f32, r: f32, boxed: bool, layer: u32, mask: u32) -> Body {
-    Body {
-        entity: hecs::Entity::DANGLING,
+fn body(seq: u64, x: f32, y: f32, r: f32, boxed: bool, layer: u32, mask: u32) -> Spec {
+    Spec {
         seq,
-        archetype: ArchetypeId(0),
-        tags: 0,
+        archetype: 0,
         pos: Vec2::new(x, y),
         shape: if boxed {
             Shape::Box {
@@ -49,20 +85,16 @@ fn body(seq: u64, x: f32, y: f32, r: f32, boxed: bool, layer: u32, mask: u32) ->
         },
         layer,
         mask,
-        push: 0,
-        trigger: false,
-        stay: false,
-        phys: Body::PLAIN,
     }
 }
 
-fn brute(bodies: &[Body]) -> Vec<(u64, u64)> {
+fn brute(bodies: &[Spec]) -> Vec<(u64, u64)> {
     let mut out = Vec::new();
     for i in 0..bodies.len() {
         for j in i + 1..bodies.len() {
             let (a, b) = (&bodies[i], &bodies[j]);
             let looks = a.mask & b.layer != 0 || b.mask & a.layer != 0;
-            if looks && overlap(a, b).is_some() {
+            if looks && overlap(a.shape, a.pos, b.shape, b.pos).is_some() {
                 out.push((a.seq.min(b.seq), a.seq.max(b.seq)));
             }
         }
@@ -85,7 +117,7 @@ proptest! {
         uniform in any::<bool>(),
         cell in proptest::option::of(4.0f32..40.0),
     ) {
-        let bodies: Vec<Body> = specs
+        let bodies: Vec<Spec> = specs
             .iter()
             .enumerate()
             .map(|(i, &(x, y, r, boxed, layer, mask, big))| {
@@ -97,12 +129,12 @@ proptest! {
                     (layer.max(1), mask)
                 };
                 let mut b = body(i as u64 * 3 + 1, x, y, r, boxed, layer, mask);
-                b.archetype = ArchetypeId((i % 3) as u16);
+                b.archetype = (i % 3) as u16;
                 b
             })
             .collect();
-        let mut bp = Broadphase { bodies: bodies.clone(), ..Broadphase::default() };
-        prop_assert_eq!(bp.find_pairs(cell, usize::MAX, u64::MAX), Ok(()));
+        let mut bp = Broadphase::default();
+        prop_assert_eq!(bp.find_pairs(&bodies, cell, usize::MAX, u64::MAX), Ok(()));
         let found: Vec<(u64, u64)> = bp.pairs.iter().filter(|p| p.report).map(|p| (p.lo, p.hi)).collect();
         prop_assert_eq!(found, brute(&bodies));
     }
@@ -129,19 +161,16 @@ fn a_few_queriers_among_a_crowd_find_the_same_pairs() {
         .enumerate()
     {
         let mut q = body(k as u64 + 1, x, y, 10.0, false, 1, 2 | 4);
-        q.archetype = ArchetypeId(1);
+        q.archetype = 1;
         bodies.push(q);
     }
     for (k, x) in [-60.0f32, 90.0].into_iter().enumerate() {
         let mut w = body(5000 + k as u64, x, 0.0, 40.0, true, 4, 0);
-        w.archetype = ArchetypeId(2);
+        w.archetype = 2;
         bodies.push(w);
     }
-    let mut bp = Broadphase {
-        bodies: bodies.clone(),
-        ..Broadphase::default()
-    };
-    assert_eq!(bp.find_pairs(None, usize::MAX, u64::MAX), Ok(()));
+    let mut bp = Broadphase::default();
+    assert_eq!(bp.find_pairs(&bodies, None, usize::MAX, u64::MAX), Ok(()));
     let found: Vec<(u64, u64)> = bp
         .pairs
         .iter()

@@ -1,7 +1,7 @@
 //! Collision: broadphase pairs, pushes and velocity responses, footing, and the contact
 //! cache's enter/stay/exit events.
 
-use crate::collision::body::Phys;
+use crate::collision::body::{Flags, Phys};
 use crate::collision::contact::ContactKey;
 use crate::collision::{Body, Broadphase, CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow};
 use crate::def::{BodyKind, ColliderDef, GameDef};
@@ -119,12 +119,7 @@ fn full(
         archetype: id.archetype,
         tags: tags.map_or(0, |t| t.0),
         pos: t.0,
-        shape: c.shape,
-        layer: c.layer,
-        mask: c.mask,
-        push: c.push,
         trigger: c.trigger,
-        stay: c.stay,
         phys,
     }
 }
@@ -144,12 +139,42 @@ pub(crate) fn record(world: &mut SimWorld, def: &GameDef) {
 /// been [`record`]ed (or added by the fused motion pass) this tick.
 pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
     let bp = &mut world.scratch.broadphase;
-    // Full records of the colliders that can be in a pair, in the same query order as the
-    // compact ones (nothing changed the world in between).
     bp.plan(def.physics.cell_size);
+    bp.flags.clear();
+    bp.flags.extend(def.archetypes.iter().map(|a| {
+        a.collider.map_or(Flags::default(), |c| Flags {
+            mask: c.mask,
+            push: c.push,
+            trigger: c.trigger,
+            stay: c.stay,
+        })
+    }));
+    let max_pairs = def.limits.contacts_per_tick;
+    let colliders = bp.len() as u64;
+    let budget = u64::from(max_pairs) * CANDIDATES_PER_CONTACT + colliders * CANDIDATES_PER_BODY;
+    match bp.search(max_pairs as usize, budget) {
+        Ok(()) => {}
+        Err(Overflow::Pairs) => {
+            return Err(Limit::Contacts.exceeded(
+                u64::from(max_pairs),
+                "overlapping collider pairs in one tick",
+            ));
+        }
+        Err(Overflow::Work) => {
+            return Err(Limit::Contacts.exceeded(
+                budget,
+                "candidate collider pairs examined in one tick: colliders are piled up without \
+                 looking at each other, or [physics] cell is far from their size",
+            ));
+        }
+    }
+
+    // Full records of the colliders in a pair, in the same order as the compact ones
+    // (nothing changed the world in between).
+    let small = bp.len() < COLUMNS_MIN;
+    bp.want(small);
     let wanted = std::mem::take(&mut bp.wanted_list);
     // Columns cost a borrow per archetype: a small world takes its records by query.
-    let small = bp.len() < COLUMNS_MIN;
     if bp.every_wanted() && small {
         for (k, (e, id, t, c, tags, footing)) in world
             .ecs
@@ -193,25 +218,7 @@ pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
             }
         }
     }
-    let max_pairs = def.limits.contacts_per_tick;
-    let colliders = bp.len() as u64;
-    let budget = u64::from(max_pairs) * CANDIDATES_PER_CONTACT + colliders * CANDIDATES_PER_BODY;
-    match bp.search(max_pairs as usize, budget) {
-        Ok(()) => {}
-        Err(Overflow::Pairs) => {
-            return Err(Limit::Contacts.exceeded(
-                u64::from(max_pairs),
-                "overlapping collider pairs in one tick",
-            ));
-        }
-        Err(Overflow::Work) => {
-            return Err(Limit::Contacts.exceeded(
-                budget,
-                "candidate collider pairs examined in one tick: colliders are piled up without \
-                 looking at each other, or [physics] cell is far from their size",
-            ));
-        }
-    }
+    bp.finish();
 
     // Push apart and respond, accumulated in canonical pair order.
     let down = -super::up(def.physics.gravity);
