@@ -54,12 +54,9 @@ impl Grid {
 pub(super) struct Compact {
     pub x: f32,
     pub y: f32,
-    pub extent: f32,
-    pub layer: u32,
-    pub looks: u32,
     /// Collider index.
     pub index: u32,
-    /// Its run's index.
+    /// Its run's index (its extent, layer and looks are the run's).
     pub run: u32,
 }
 
@@ -92,7 +89,6 @@ pub(super) struct Bins {
     keys: Vec<u32>,
     /// Where each bucket's records start in `sorted` (and the end, last).
     pub starts: Vec<u32>,
-    fill: Vec<u32>,
     /// Compact copies of the binned bodies, sorted by bucket.
     pub sorted: Vec<Compact>,
 }
@@ -120,7 +116,8 @@ impl Ranges {
 
 impl Bins {
     /// Counting sort into grid buckets, as compact records: the small queriers (sparse) or
-    /// every small body (dense). `small(run, index)` says whether a body of a run is small.
+    /// every small body (dense; small for cells of size `cell`). Each bucket's records keep
+    /// the order of the colliders.
     pub(super) fn bin(
         &mut self,
         grid: &Grid,
@@ -128,7 +125,7 @@ impl Bins {
         runs: &[Run],
         queriers: &[Member],
         sparse: bool,
-        small: impl Fn(&Run, Vec2) -> bool,
+        cell: f32,
     ) {
         let size = grid.len();
         self.keys.clear();
@@ -138,53 +135,67 @@ impl Bins {
             let (row, col) = grid.place(p);
             row * grid.cols + col
         };
+        // Counts.
         if sparse {
             for q in queriers {
                 let key = place(pos[q.index as usize]);
                 self.keys.push(key);
-                self.starts[key as usize + 1] += 1;
+                self.starts[key as usize] += 1;
             }
         } else {
             for r in runs {
-                for &p in &pos[r.range()] {
-                    let key = if small(r, p) { place(p) } else { u32::MAX };
+                let pos = &pos[r.range()];
+                if r.finite && r.extent * 2.0 <= cell {
+                    // A run of small bodies: all binned.
+                    for &p in pos {
+                        let key = place(p);
+                        self.keys.push(key);
+                        self.starts[key as usize] += 1;
+                    }
+                    continue;
+                }
+                for &p in pos {
+                    let key = if super::small_body(r, p, cell) {
+                        place(p)
+                    } else {
+                        u32::MAX
+                    };
                     self.keys.push(key);
                     if key != u32::MAX {
-                        self.starts[key as usize + 1] += 1;
+                        self.starts[key as usize] += 1;
                     }
                 }
             }
         }
-        for k in 1..=size {
+        // Each bucket's end; then filling backwards moves each down to where the bucket's
+        // records start (`starts[b]`), its end being `starts[b + 1]`.
+        for k in 1..size {
             self.starts[k] += self.starts[k - 1];
         }
+        self.starts[size] = self.starts[size - 1];
         self.sorted.clear();
         self.sorted
             .resize(self.starts[size] as usize, Compact::default());
-        self.fill.clear();
-        self.fill.extend_from_slice(&self.starts[..size]);
+        let (starts, sorted) = (&mut self.starts[..], &mut self.sorted[..]);
         let mut put = |key: u32, i: usize, run: usize| {
-            let (p, r) = (pos[i], &runs[run]);
-            let slot = &mut self.fill[key as usize];
-            self.sorted[*slot as usize] = Compact {
+            let slot = &mut starts[key as usize];
+            *slot -= 1;
+            let p = pos[i];
+            sorted[*slot as usize] = Compact {
                 x: p.x,
                 y: p.y,
-                extent: r.extent,
-                layer: r.layer,
-                looks: r.looks,
                 index: i as u32,
                 run: run as u32,
             };
-            *slot += 1;
         };
         if sparse {
-            for (q, &key) in queriers.iter().zip(&self.keys) {
+            for (q, &key) in queriers.iter().zip(&self.keys).rev() {
                 put(key, q.index as usize, q.run as usize);
             }
         } else {
-            let mut keys = self.keys.iter();
-            for (ri, r) in runs.iter().enumerate() {
-                for i in r.range() {
+            let mut keys = self.keys.iter().rev();
+            for (ri, r) in runs.iter().enumerate().rev() {
+                for i in r.range().rev() {
                     let key = *keys.next().expect("a key per body");
                     if key != u32::MAX {
                         put(key, i, ri);

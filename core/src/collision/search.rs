@@ -38,7 +38,7 @@ impl Broadphase {
             &self.runs,
             &self.queriers,
             sparse,
-            |r, p| small_body(r, p, cell),
+            cell,
         );
 
         // Every pair of binned bodies in neighbouring buckets, once (sparse: the queriers).
@@ -61,9 +61,10 @@ impl Broadphase {
                 self.spend(few);
                 for k in 0..few {
                     let q = self.bins.sorted[k];
+                    let qr = &self.runs[q.run as usize];
                     let (dx, dy) = (b.x - q.x, b.y - q.y);
-                    let reach = q.extent + r.extent;
-                    if q.looks & r.layer != 0 && dx * dx + dy * dy < reach * reach {
+                    let reach = qr.extent + r.extent;
+                    if qr.looks & r.layer != 0 && dx * dx + dy * dy < reach * reach {
                         self.test(q.index, q.run, q.pos(), j, m.run, b);
                     }
                 }
@@ -87,11 +88,12 @@ impl Broadphase {
                     }
                     for k in s..e {
                         let q = self.bins.sorted[k];
-                        if q.looks & r.layer == 0 {
+                        let qr = &self.runs[q.run as usize];
+                        if qr.looks & r.layer == 0 {
                             continue;
                         }
                         let (dx, dy) = (b.x - q.x, b.y - q.y);
-                        let reach = q.extent + r.extent;
+                        let reach = qr.extent + r.extent;
                         if dx * dx + dy * dy < reach * reach {
                             self.test(q.index, q.run, q.pos(), j, m.run, b);
                             if self.stop.is_some() {
@@ -228,7 +230,14 @@ impl Broadphase {
                         around.push(self.bins.starts[h], self.bins.starts[h + 1]);
                     }
                 }
+                // Each body's candidates at once: those after it up to `end`, and every
+                // record around.
+                let others: usize = around.iter().map(|(rs, re)| re - rs).sum();
                 for k in s..e {
+                    self.spend(end - k - 1 + others);
+                    if self.stop.is_some() {
+                        return;
+                    }
                     let a = self.bins.sorted[k];
                     self.pairs_in(&a, k + 1, end);
                     for (rs, re) in around.iter() {
@@ -243,21 +252,17 @@ impl Broadphase {
     }
 
     /// Tests binned body `a` against the sorted range `s..e`: the pairs either side looks
-    /// for.
+    /// for (the caller has spent the candidates).
     #[inline]
     fn pairs_in(&mut self, a: &Compact, s: usize, e: usize) {
-        self.spend(e - s);
-        if self.stop.is_some() {
-            return;
-        }
+        let ra = &self.runs[a.run as usize];
+        let (looks, layer, extent) = (ra.looks, ra.layer, ra.extent);
         for k in s..e {
             let b = self.bins.sorted[k];
-            if (a.looks & b.layer) | (b.looks & a.layer) == 0 {
-                continue;
-            }
             let (dx, dy) = (b.x - a.x, b.y - a.y);
-            let reach = a.extent + b.extent;
-            if dx * dx + dy * dy >= reach * reach {
+            let rb = &self.runs[b.run as usize];
+            let reach = extent + rb.extent;
+            if dx * dx + dy * dy >= reach * reach || (looks & rb.layer) | (rb.looks & layer) == 0 {
                 continue;
             }
             self.test(a.index, a.run, a.pos(), b.index, b.run, b.pos());

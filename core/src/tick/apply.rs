@@ -9,7 +9,7 @@
 
 use crate::command::{Command, Stage};
 use crate::def::{BodyKind, GameDef, RotateMode};
-use crate::event::{DamageEvent, push_bounded};
+use crate::event::{DamageEvent, Party, push_bounded};
 use crate::fault::{Fault, FaultKind};
 use crate::limits::{Limit, push_within};
 use crate::math::wrap_angle;
@@ -103,7 +103,12 @@ fn apply_one(
             let Some(e) = resolve(world, *target) else {
                 return Ok(());
             };
-            let Ok(h) = world.ecs.query_one_mut::<&mut Health>(e) else {
+            // One lookup for the health and the event's copy of the target.
+            let Ok((h, id, tags, pos)) =
+                world
+                    .ecs
+                    .query_one_mut::<(&mut Health, &Identity, Option<&Tags>, &Position)>(e)
+            else {
                 world.counters.no_health += 1;
                 return Ok(());
             };
@@ -119,7 +124,7 @@ fn apply_one(
                     })?;
             }
             let (health, max) = (h.current, h.max);
-            let target = world.party(e).expect("resolved above");
+            let target = Party::new(id, tags, pos);
             let ev = DamageEvent {
                 tick,
                 target,

@@ -390,11 +390,16 @@ fn exit(
     let (Some(lo), Some(hi)) = (lo, hi) else {
         return Ok(());
     };
+    // Whether a party is a trigger is its archetype's (every live collider keeps its own).
     let party = |e: hecs::Entity| -> Option<(Party, bool)> {
-        let mut q = ecs.query_one::<(&Identity, &Position, Option<&Tags>, Option<&Collider>)>(e);
-        let (id, t, tags, c) = q.get().ok()?;
-        let party = Party::new(id, tags, t);
-        Some((party, c.is_some_and(|c| c.def(def).trigger)))
+        let mut q = ecs.query_one::<(&Identity, &Position, Option<&Tags>)>(e);
+        let (id, t, tags) = q.get().ok()?;
+        let trigger = def
+            .archetypes
+            .get(id.archetype.0 as usize)
+            .and_then(|a| a.collider)
+            .is_some_and(|c| c.trigger);
+        Some((Party::new(id, tags, t), trigger))
     };
     let (Some((a, at)), Some((b, bt))) = (party(*lo), party(*hi)) else {
         return Ok(());
