@@ -22,9 +22,10 @@ pub(super) struct Grid {
 }
 
 impl Grid {
-    /// About two buckets per body; both sides are powers of two so wrapping is a mask.
-    pub(super) fn new(n: usize, cell: f32) -> Grid {
-        let buckets = (n * 2).max(16);
+    /// At least `buckets` buckets (and 16); both sides are powers of two so wrapping is a
+    /// mask.
+    pub(super) fn new(buckets: usize, cell: f32) -> Grid {
+        let buckets = buckets.max(16);
         let cols = ((buckets as f64).sqrt().ceil() as u32)
             .next_power_of_two()
             .max(4);

@@ -319,7 +319,14 @@ impl Broadphase {
             }
         }
         let sparse = self.queriers.len() * 8 < small;
-        let grid = Grid::new(if sparse { self.queriers.len() } else { small }, cell);
+        // Buckets: two per querier of a sparse search; one per two bodies of a dense one (a
+        // crowd's bodies are spread wider than a cell apart, so most cells are empty: fewer
+        // buckets keep the counting sort's counts in cache for a few more candidates).
+        let grid = if sparse {
+            Grid::new(self.queriers.len() * 2, cell)
+        } else {
+            Grid::new(small / 2, cell)
+        };
         self.grid = Some((grid, sparse));
         if !sparse || self.queriers.is_empty() {
             return;
@@ -334,7 +341,7 @@ impl Broadphase {
         let (lo, hi) = (lo - Vec2::new(cell, cell), hi + Vec2::new(cell, cell));
         // And the cells around the queriers, hashed into buckets (about a quarter of them
         // marked): a small body can touch a querier only from the 3x3 cells around its cell.
-        let around = Grid::new(self.queriers.len() * 18, cell);
+        let around = Grid::new(self.queriers.len() * 36, cell);
         self.around.clear();
         self.around.resize(around.len(), false);
         let (rmask, cmask) = (around.rows - 1, around.cols - 1);
