@@ -14,7 +14,8 @@ pub fn entities() -> impl clap::builder::TypedValueParser<Value = u32> {
     clap::value_parser!(u32).range(0..=i64::from(MAX_ENTITIES))
 }
 
-/// Loads a game folder (or the bundled example), printing diagnostics on failure.
+/// Loads a game folder (or, without one, the game this executable carries, else the bundled
+/// example), printing diagnostics on failure.
 pub fn load(dir: Option<&Path>) -> Result<Project, i32> {
     let loaded = match dir {
         Some(d) => {
@@ -27,7 +28,11 @@ pub fn load(dir: Option<&Path>) -> Result<Project, i32> {
             }
             crate::platform::load_folder(d)
         }
-        None => crate::runtime::bundled::project(),
+        None => match crate::cli::export::embedded() {
+            Some(Ok(bundle)) => crate::runtime::project::Project::from_bundle(bundle),
+            Some(Err(e)) => Err(format!("ludus: {e}")),
+            None => crate::runtime::bundled::project(),
+        },
     };
     loaded.map_err(|diagnostics| {
         eprint!("{diagnostics}");

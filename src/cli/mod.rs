@@ -1,4 +1,4 @@
-//! The command line: `ludus run | check | new | sim | replay | bench | web`.
+//! The command line: `ludus run | check | new | sim | replay | bench | serve | export`.
 //!
 //! Every failure is one clear line (plus the diagnostics it concerns) and an exit code: 0 on
 //! success, 1 when the game or a file is at fault, 2 on a usage error.
@@ -6,6 +6,7 @@
 mod bench;
 mod check;
 mod common;
+mod export;
 mod files;
 mod lint;
 mod new;
@@ -24,7 +25,7 @@ use std::path::PathBuf;
     name = "ludus",
     version,
     about = "Ludus: a data-driven ECS game framework. Games are folders of TOML content and Lua scripts.",
-    after_help = "With no command, `ludus` plays the bundled example game (like `ludus run`)."
+    after_help = "With no command, `ludus` plays the bundled example game (like `ludus run`), or the game an exported executable carries."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -82,6 +83,8 @@ enum Command {
     Bench(crate::cli::bench::BenchArgs),
     /// Serve a web build (web/build.sh) on 127.0.0.1 to open in a browser.
     Serve(crate::cli::serve::ServeArgs),
+    /// Pack a game for players: `ludus export desktop GAME_DIR OUT` writes one executable.
+    Export(crate::cli::export::ExportArgs),
 }
 
 /// Parses the command line and runs; returns the exit code.
@@ -166,5 +169,6 @@ pub fn main() -> i32 {
         Some(Command::Replay(args)) => crate::cli::replay::main(args),
         Some(Command::Bench(args)) => crate::cli::bench::main(args),
         Some(Command::Serve(args)) => crate::cli::serve::main(args),
+        Some(Command::Export(args)) => crate::cli::export::main(args),
     }
 }

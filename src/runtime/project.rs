@@ -89,6 +89,21 @@ impl Project {
         Ok(project)
     }
 
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+    /// Loads a game bundle, refusing one whose files load as other content than it was packed
+    /// from (its content hash differs).
+    pub fn from_bundle(bundle: crate::runtime::bundle::Bundle) -> Result<Project, String> {
+        let project = Project::from_files(&bundle.name, bundle.files)?;
+        if project.def.content_hash != bundle.content_hash {
+            return Err(format!(
+                "{}: the game bundle's files do not load as the game it was packed from \
+                 (content hash {:016x}, expected {:016x})",
+                bundle.name, project.def.content_hash, bundle.content_hash
+            ));
+        }
+        Ok(project)
+    }
+
     /// A new script host for this game's scripts.
     pub fn host(&self) -> Result<ScriptHost, Fault> {
         ScriptHost::new(

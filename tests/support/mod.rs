@@ -60,14 +60,27 @@ pub struct Frame {
 /// `--script` format), at most `fps_cap` frames a second when given, without sound or file
 /// watching, and returns its last frame. The files go in `dir`.
 pub fn window_frame(game: &Path, dir: &Path, script: &str, fps_cap: Option<u32>) -> Frame {
+    let ludus = Path::new(env!("CARGO_BIN_EXE_ludus"));
+    program_frame(ludus, Some(game), dir, script, fps_cap)
+}
+
+/// As [`window_frame`], with `program` as the `ludus` binary (an exported game's executable)
+/// and its own game when `game` is `None`.
+pub fn program_frame(
+    program: &Path,
+    game: Option<&Path>,
+    dir: &Path,
+    script: &str,
+    fps_cap: Option<u32>,
+) -> Frame {
     let (shot, path) = (dir.join("shot.png"), dir.join("script.jsonl"));
     std::fs::write(&path, script).unwrap();
     let frames = script.lines().count().to_string();
     let mut cmd = Command::new("xvfb-run");
     cmd.args(["-a", "-s", "-screen 0 1024x768x24"])
-        .arg(env!("CARGO_BIN_EXE_ludus"))
+        .arg(program)
         .arg("run")
-        .arg(game)
+        .args(game)
         .args(["--frames-max", &frames]);
     if let Some(fps) = fps_cap {
         cmd.args(["--fps-cap", &fps.to_string()]);

@@ -1,0 +1,250 @@
+//! `ludus export desktop GAME_DIR OUT`: a single executable that plays the game, like LÖVE's
+//! fused games: a copy of this `ludus` binary with the game's [`Bundle`] appended, then a
+//! trailer (the bundle's length and [`TRAILER`]). At start, `ludus` looks for a trailer at the
+//! end of its own file ([`embedded`]); with one, the game in it replaces the bundled example:
+//! no arguments play it, and `sim`, `replay`, `run` without a folder use it.
+
+use crate::runtime::bundle::{Bundle, MAX_FILES};
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+/// The last 8 bytes of an executable that carries a game.
+pub const TRAILER: &[u8; 8] = b"LUDUSEXE";
+/// The largest game an executable may carry (1 GiB).
+pub const MAX_BUNDLE_BYTES: u64 = 1 << 30;
+
+#[derive(clap::Args)]
+pub struct ExportArgs {
+    #[command(subcommand)]
+    target: Target,
+}
+
+#[derive(clap::Subcommand)]
+enum Target {
+    /// Write a single executable for this platform that plays the game with no arguments.
+    Desktop {
+        /// The game folder (it must pass `ludus check`).
+        game_dir: PathBuf,
+        /// The executable to write (an existing folder: the game's folder name inside it).
+        out: PathBuf,
+    },
+}
+
+pub fn main(args: ExportArgs) -> i32 {
+    match args.target {
+        Target::Desktop { game_dir, out } => desktop(&game_dir, &out),
+    }
+}
+
+fn desktop(dir: &Path, out: &Path) -> i32 {
+    if crate::cli::check::check(dir) != 0 {
+        eprintln!("ludus: not exported: fix the errors above first");
+        return 1;
+    }
+    let result = pack(dir).and_then(|bundle| {
+        let out = if out.is_dir() {
+            out.join(&bundle.name)
+        } else {
+            out.to_path_buf()
+        };
+        write_executable(&bundle, &out).map(|size| (out, size))
+    });
+    match result {
+        Ok((out, size)) => {
+            println!(
+                "{}: exported to {} ({:.1} MiB); run it to play",
+                dir.display(),
+                out.display(),
+                size as f64 / (1024.0 * 1024.0)
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("ludus: {e}");
+            1
+        }
+    }
+}
+
+/// The game folder's files (hidden ones left out), each read through the content size limit.
+fn pack(dir: &Path) -> Result<Bundle, String> {
+    let project = crate::platform::load_folder(dir)?;
+    let mut paths = Vec::new();
+    walk(dir, "", &mut paths)?;
+    let limit = ludus_content::MAX_FILE_BYTES as u64;
+    let mut files = std::collections::BTreeMap::new();
+    let mut total = 0u64;
+    for rel in paths {
+        let bytes = ludus_content::read_inside(dir, &rel, limit)
+            .map_err(|e| format!("cannot read {}: {e}", dir.join(&rel).display()))?;
+        total += bytes.len() as u64;
+        if total > MAX_BUNDLE_BYTES {
+            return Err(format!(
+                "{}: the game's files exceed {} MiB",
+                dir.display(),
+                MAX_BUNDLE_BYTES >> 20
+            ));
+        }
+        files.insert(rel, bytes);
+    }
+    let folder = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let name = folder
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "game".into());
+    Ok(Bundle {
+        name,
+        content_hash: project.def.content_hash,
+        files,
+    })
+}
+
+/// Every regular file under `dir`/`rel`, sorted, skipping hidden names.
+fn walk(dir: &Path, rel: &str, out: &mut Vec<String>) -> Result<(), String> {
+    let here = dir.join(rel);
+    let entries =
+        std::fs::read_dir(&here).map_err(|e| format!("cannot list {}: {e}", here.display()))?;
+    let mut names: Vec<(String, bool)> = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("cannot list {}: {e}", here.display()))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        names.push((name, is_dir));
+    }
+    names.sort();
+    for (name, is_dir) in names {
+        let path = if rel.is_empty() {
+            name
+        } else {
+            format!("{rel}/{name}")
+        };
+        if is_dir {
+            walk(dir, &path, out)?;
+        } else {
+            out.push(path);
+            if out.len() > MAX_FILES {
+                return Err(format!(
+                    "{}: more than {MAX_FILES} files in the game folder",
+                    dir.display()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes this executable (without any game it carries) plus `bundle` to `out`, executable;
+/// returns the size written.
+fn write_executable(bundle: &Bundle, out: &Path) -> Result<u64, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
+    let mut program = std::fs::read(&exe)
+        .map_err(|e| format!("cannot read this executable {}: {e}", exe.display()))?;
+    if let Some(carried) = carried_len(&program) {
+        program.truncate(program.len() - carried);
+    }
+    let packed = bundle.encode();
+    program.extend_from_slice(&packed);
+    program.extend_from_slice(&(packed.len() as u64).to_le_bytes());
+    program.extend_from_slice(TRAILER);
+    std::fs::write(out, &program).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(out, std::fs::Permissions::from_mode(0o755))
+            .map_err(|e| format!("cannot make {} executable: {e}", out.display()))?;
+    }
+    Ok(program.len() as u64)
+}
+
+/// The bytes a game adds at the end of `program` (bundle and trailer), if it carries one.
+fn carried_len(program: &[u8]) -> Option<usize> {
+    let (rest, trailer) = program.split_last_chunk::<16>()?;
+    let (len, magic) = trailer.split_at(8);
+    let len = u64::from_le_bytes(len.try_into().ok()?);
+    (magic == TRAILER && len <= rest.len() as u64).then_some(len as usize + 16)
+}
+
+/// The game this executable carries, if it carries one (see the module documentation).
+pub fn embedded() -> Option<Result<Bundle, String>> {
+    static FOUND: std::sync::OnceLock<Option<Result<Bundle, String>>> = std::sync::OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let exe = std::env::current_exe().ok()?;
+            read_carried(&exe).transpose()
+        })
+        .clone()
+}
+
+/// The bundle at the end of file `path`: `Ok(None)` when it carries none.
+fn read_carried(path: &Path) -> Result<Option<Bundle>, String> {
+    let shown = path.display();
+    let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let size = file
+        .metadata()
+        .map_err(|e| format!("cannot read {shown}: {e}"))?
+        .len();
+    if size < 16 {
+        return Ok(None);
+    }
+    let mut trailer = [0u8; 16];
+    file.seek(SeekFrom::Start(size - 16))
+        .and_then(|_| file.read_exact(&mut trailer))
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if &trailer[8..] != TRAILER {
+        return Ok(None);
+    }
+    let len = u64::from_le_bytes(trailer[..8].try_into().expect("8 bytes"));
+    if len > size - 16 || len > MAX_BUNDLE_BYTES {
+        return Err(format!(
+            "{shown}: the game it carries is damaged (it claims {len} bytes)"
+        ));
+    }
+    let mut bytes = Vec::new();
+    file.seek(SeekFrom::Start(size - 16 - len))
+        .and_then(|_| (&mut file).take(len).read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
+    Bundle::decode(&bytes)
+        .map(Some)
+        .map_err(|e| format!("{shown}: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_carried_game_is_found_and_a_plain_file_carries_none() {
+        let dir = std::env::temp_dir().join(format!("ludus-carried-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let plain = dir.join("plain");
+        std::fs::write(&plain, b"\x7fELF not a game at all").unwrap();
+        assert_eq!(read_carried(&plain), Ok(None));
+        let bundle = Bundle {
+            name: "g".into(),
+            content_hash: 7,
+            files: [("game.toml".to_string(), b"x".to_vec())]
+                .into_iter()
+                .collect(),
+        };
+        let mut bytes = b"program bytes".to_vec();
+        let packed = bundle.encode();
+        bytes.extend_from_slice(&packed);
+        bytes.extend_from_slice(&(packed.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(TRAILER);
+        let carrier = dir.join("carrier");
+        std::fs::write(&carrier, &bytes).unwrap();
+        assert_eq!(read_carried(&carrier), Ok(Some(bundle)));
+        assert_eq!(carried_len(&bytes), Some(packed.len() + 16));
+        // A length past the file's start is damage, not a game.
+        let n = bytes.len();
+        bytes[n - 16..n - 8].copy_from_slice(&(n as u64).to_le_bytes());
+        std::fs::write(&carrier, &bytes).unwrap();
+        assert!(read_carried(&carrier).unwrap_err().contains("damaged"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,183 @@
+//! `ludus export desktop`: one executable that carries a game. Exported from the breakout
+//! example, it simulates its recorded win exactly as the folder does, records what
+//! `ludus replay` replays against the folder, draws the game in a window under Xvfb with no
+//! folder named, and refuses a damaged copy of itself; a game with errors is not exported.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use support::{example, ludus, program_frame, scratch, xvfb_available};
+
+/// Exports the breakout example into a fresh folder; returns the executable.
+fn exported(name: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch("export", name);
+    let o = ludus()
+        .args(["export", "desktop"])
+        .arg(example("breakout"))
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    let exe = dir.join("breakout");
+    assert!(out.contains("exported to"), "{out}");
+    assert!(exe.is_file(), "the executable is named after the game");
+    (dir, exe)
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// `sim --ticks 20000 --input win.jsonl` of `program` (`game`: a folder, or its own game).
+fn win(program: &Path, game: Option<&Path>, extra: &[&str]) -> serde_json::Value {
+    let o = Command::new(program)
+        .arg("sim")
+        .args(game)
+        .args(["--ticks", "20000", "--input"])
+        .arg(example("breakout").join("tests/win.jsonl"))
+        .args(extra)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    serde_json::from_str(out.trim()).unwrap()
+}
+
+#[test]
+fn an_exported_game_plays_its_recorded_win_like_its_folder() {
+    let (dir, exe) = exported("win");
+    let folder = win(
+        Path::new(env!("CARGO_BIN_EXE_ludus")),
+        Some(&example("breakout")),
+        &[],
+    );
+    let rec = dir.join("win.ludusrec");
+    let carried = win(&exe, None, &["--record", rec.to_str().unwrap()]);
+    assert_eq!(carried["hash"], folder["hash"]);
+    assert_eq!(carried["ticks"], folder["ticks"]);
+    assert_eq!(carried["vars"], folder["vars"]);
+    assert_eq!(carried["score"], folder["score"]);
+    assert_eq!(carried["game_over"]["message"], "YOU WIN", "{carried}");
+    // What the exported game recorded replays, tick by tick, against the game folder.
+    let o = ludus()
+        .arg("replay")
+        .arg(&rec)
+        .arg("--game")
+        .arg(example("breakout"))
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    assert!(
+        out.contains("replayed 5314 ticks of Breakout: every state hash matches"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_damaged_export_is_refused_with_a_reason() {
+    let (dir, exe) = exported("damaged");
+    let mut bytes = std::fs::read(&exe).unwrap();
+    // A byte of the last file packed (inside the bundle, before the checksum and trailer).
+    let at = bytes.len() - 16 - 8 - 4;
+    bytes[at] ^= 0x55;
+    let bad = dir.join("damaged");
+    std::fs::write(&bad, &bytes).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&bad, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let o = Command::new(&bad)
+        .args(["sim", "--ticks", "5"])
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(
+        err.contains("the game bundle is damaged (its checksum does not match)"),
+        "{err}"
+    );
+    // Exporting from an exported game packs the new game only.
+    let again = dir.join("again");
+    let o = Command::new(&exe)
+        .args(["export", "desktop"])
+        .arg(example("swarm"))
+        .arg(&again)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    let o = Command::new(&again)
+        .args(["sim", "--ticks", "30"])
+        .output()
+        .unwrap();
+    let o2 = ludus()
+        .arg("sim")
+        .arg(example("swarm"))
+        .args(["--ticks", "30"])
+        .output()
+        .unwrap();
+    let hash = |o: &Output| {
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["hash"].clone()
+    };
+    assert_eq!(hash(&o), hash(&o2));
+    // As large as the same game exported by `ludus` itself: the breakout is not carried along.
+    let fresh = dir.join("fresh");
+    let o = ludus()
+        .args(["export", "desktop"])
+        .arg(example("swarm"))
+        .arg(&fresh)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    let size = |p: &Path| std::fs::metadata(p).unwrap().len();
+    assert_eq!(size(&again), size(&fresh));
+}
+
+#[test]
+fn a_game_with_errors_is_not_exported() {
+    let dir = scratch("export", "broken");
+    let game = dir.join("broken");
+    std::fs::create_dir_all(&game).unwrap();
+    std::fs::write(game.join("game.toml"), "[game\nname = \"x\"\n").unwrap();
+    let out = dir.join("out");
+    let o = ludus()
+        .args(["export", "desktop"])
+        .arg(&game)
+        .arg(&out)
+        .output()
+        .unwrap();
+    let (stdout, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{stdout}{err}");
+    assert!(err.contains("game.toml:1:"), "a located diagnostic: {err}");
+    assert!(err.contains("not exported"), "{err}");
+    assert!(!out.exists(), "nothing written");
+}
+
+/// The exported breakout, with no folder named, opens its window and draws its court: the
+/// frame after 30 frames shows the four rows of bricks.
+#[test]
+fn an_exported_game_draws_its_own_window_under_xvfb() {
+    if !xvfb_available() {
+        return;
+    }
+    let (dir, exe) = exported("window");
+    let lines = "{}\n".repeat(30);
+    let frame = program_frame(&exe, None, &dir, &lines, Some(60));
+    let near = |rgb: [u8; 3]| support::count(&frame.px, rgb, 3);
+    for (name, rgb) in [
+        ("red", [0xef, 0x47, 0x6f]),
+        ("orange", [0xf7, 0x8c, 0x6b]),
+        ("green", [0x06, 0xd6, 0xa0]),
+        ("yellow", [0xff, 0xd1, 0x66]),
+    ] {
+        let n = near(rgb);
+        assert!((12_000..16_500).contains(&n), "a row of {name} bricks: {n}");
+    }
+}
