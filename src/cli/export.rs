@@ -66,7 +66,8 @@ fn desktop(dir: &Path, out: &Path) -> i32 {
     }
 }
 
-/// The game folder's files (hidden ones left out), each read through the content size limit.
+/// The game folder's files: all but hidden ones and those over the content size limit (which
+/// the loader would refuse).
 fn pack(dir: &Path) -> Result<Bundle, String> {
     let project = crate::platform::load_folder(dir)?;
     let mut paths = Vec::new();
@@ -75,8 +76,15 @@ fn pack(dir: &Path) -> Result<Bundle, String> {
     let mut files = std::collections::BTreeMap::new();
     let mut total = 0u64;
     for rel in paths {
-        let bytes = ludus_content::read_inside(dir, &rel, limit)
-            .map_err(|e| format!("cannot read {}: {e}", dir.join(&rel).display()))?;
+        let bytes = match ludus_content::read_inside(dir, &rel, limit) {
+            Ok(bytes) => bytes,
+            // No game reads a file this large (the loader refuses it): source art, a build.
+            Err(e @ ludus_content::ReadError::TooLarge { .. }) => {
+                eprintln!("warning: {} left out: {e}", dir.join(&rel).display());
+                continue;
+            }
+            Err(e) => return Err(format!("cannot read {}: {e}", dir.join(&rel).display())),
+        };
         total += bytes.len() as u64;
         if total > MAX_BUNDLE_BYTES {
             return Err(format!(
