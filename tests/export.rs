@@ -2,6 +2,7 @@
 //! example, it simulates its recorded win exactly as the folder does, records what
 //! `ludus replay` replays against the folder, draws the game in a window under Xvfb with no
 //! folder named, and refuses a damaged copy of itself; a game with errors is not exported.
+//! `ludus export web` writes a runtime, a page that starts the bundle, and the bundle.
 
 mod support;
 
@@ -180,4 +181,59 @@ fn an_exported_game_draws_its_own_window_under_xvfb() {
         let n = near(rgb);
         assert!((12_000..16_500).contains(&n), "a row of {name} bricks: {n}");
     }
+}
+
+/// `ludus export web` writes the runtime it is given, a page that starts the bundle, and the
+/// bundle; without a runtime it says how to make one. (The browser test runs such sites.)
+#[test]
+fn a_web_export_is_the_runtime_a_page_and_the_bundle() {
+    let dir = scratch("export", "web");
+    let runtime = dir.join("runtime");
+    std::fs::create_dir_all(&runtime).unwrap();
+    let page = "<body><script src=\"ludus.js\"></script><script>load(\"ludus.wasm\");</script>";
+    std::fs::write(runtime.join("index.html"), page).unwrap();
+    for name in ["ludus.wasm", "gl.js", "audio.js", "ludus.js"] {
+        std::fs::write(runtime.join(name), format!("{name} of the runtime")).unwrap();
+    }
+    let site = dir.join("site");
+    let o = ludus()
+        .args(["export", "web"])
+        .arg(example("breakout"))
+        .arg(&site)
+        .arg("--runtime")
+        .arg(&runtime)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    for name in ["ludus.wasm", "gl.js", "audio.js", "ludus.js"] {
+        let copied = std::fs::read_to_string(site.join(name)).unwrap();
+        assert_eq!(copied, format!("{name} of the runtime"));
+    }
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(
+        index.contains("ludus_start(\"ludus.wasm\", \"game.ludus\");") && !index.contains("load("),
+        "{index}"
+    );
+    let bundle = std::fs::read(site.join("game.ludus")).unwrap();
+    assert!(bundle.starts_with(b"LUDUSBUN"), "the bundle");
+    assert!(bundle.windows(9).any(|w| w == b"game.toml"));
+
+    // No runtime where it looks: what to do instead.
+    let o = ludus()
+        .args(["export", "web"])
+        .arg(example("breakout"))
+        .arg(dir.join("site2"))
+        .env("LUDUS_WEB_RUNTIME", dir.join("nowhere"))
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(
+        err.contains("no browser runtime for Ludus")
+            && err.contains("web/build.sh examples/swarm")
+            && err.contains("--runtime"),
+        "{err}"
+    );
+    assert!(!dir.join("site2").exists(), "nothing written");
 }

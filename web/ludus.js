@@ -7,13 +7,14 @@
 // - gives the module a monotonic clock, and opens sound only if the page can play it (the
 //   module itself waits for the first user gesture; see src/audio.rs);
 // - shows a game that cannot start as a message over the canvas;
+// - starts a game from a bundle (`ludus_start`, what `ludus export web` writes in index.html);
 // - exposes `window.ludus`, a small API for tests and tools: headless runs and replays of the
-//   embedded game, through the same code as `ludus sim --input` and `ludus replay`
-//   (src/web_api.rs documents the C ABI underneath).
+//   page's game, through the same code as `ludus sim --input` and `ludus replay`
+//   (src/web/api.rs documents the C ABI underneath).
 "use strict";
 
 (function () {
-  const GLUE_VERSION = 1; // must equal ludus_crate_version() in src/web_api.rs
+  const GLUE_VERSION = 1; // must equal ludus_crate_version() in src/web/api.rs
   const ESUCCESS = 0;
   const EBADF = 8;
   const ENOSYS = 52;
@@ -118,7 +119,10 @@
 
   // ---- Messages ---------------------------------------------------------------------------
   function showError(ptr, len) {
-    const text = utf8.decode(bytes(ptr, len).slice());
+    showMessage(utf8.decode(bytes(ptr, len).slice()));
+  }
+
+  function showMessage(text) {
     const box = document.getElementById("ludus-error");
     if (box) {
       box.textContent = text;
@@ -179,6 +183,13 @@
   function on_init() {
     exports = wasm_exports;
     if (typeof exports.__wasm_call_ctors === "function") exports.__wasm_call_ctors();
+    // The game bundle `start` fetched: handed over before gl.js calls `main`.
+    if (bundle) {
+      const ptr = copyIn(bundle);
+      exports.ludus_set_bundle(ptr, bundle.length);
+      exports.ludus_free(ptr, bundle.length);
+      bundle = null;
+    }
     if (audioAvailable()) {
       hideHintOnGesture();
     } else {
@@ -220,6 +231,28 @@
       exports.ludus_free(input, data.length);
     }
   }
+
+  // ---- Starting a game from a bundle (`ludus export web`) -------------------------------
+  let bundle = null;
+
+  /// Fetches the game bundle at `bundleUrl`, then loads the module at `wasmUrl` to play it
+  /// (the one module runs every game); a bundle that cannot be fetched is a message on the
+  /// page, and one that is damaged or from another version is refused by the module.
+  window.ludus_start = async function (wasmUrl, bundleUrl) {
+    let response;
+    try {
+      response = await fetch(bundleUrl);
+    } catch (e) {
+      showMessage(`The game could not be loaded:\n${bundleUrl}: ${e.message}`);
+      return;
+    }
+    if (!response.ok) {
+      showMessage(`The game could not be loaded:\n${bundleUrl}: HTTP ${response.status}`);
+      return;
+    }
+    bundle = new Uint8Array(await response.arrayBuffer());
+    load(wasmUrl);
+  };
 
   window.ludus = {
     ready,

@@ -1,8 +1,13 @@
-//! `ludus export desktop GAME_DIR OUT`: a single executable that plays the game, like LÖVE's
-//! fused games: a copy of this `ludus` binary with the game's [`Bundle`] appended, then a
-//! trailer (the bundle's length and [`TRAILER`]). At start, `ludus` looks for a trailer at the
-//! end of its own file ([`embedded`]); with one, the game in it replaces the bundled example:
-//! no arguments play it, and `sim`, `replay`, `run` without a folder use it.
+//! `ludus export`: a game packed for players as a [`Bundle`] of its folder.
+//!
+//! - `desktop GAME_DIR OUT`: a single executable that plays the game, like LÖVE's fused games:
+//!   a copy of this `ludus` binary with the bundle appended, then a trailer (the bundle's
+//!   length and [`TRAILER`]). At start, `ludus` looks for a trailer at the end of its own file
+//!   ([`embedded`]); with one, the game in it replaces the bundled example: no arguments play
+//!   it, and `sim`, `replay`, `run` without a folder use it.
+//! - `web GAME_DIR OUT_DIR`: a static site: the generic browser runtime (one module for every
+//!   game, see [`web_runtime`]) and the bundle as `game.ludus`, which the page fetches and hands
+//!   to the module before it starts.
 
 use crate::runtime::bundle::{Bundle, MAX_FILES};
 use std::io::{Read, Seek, SeekFrom};
@@ -28,12 +33,125 @@ enum Target {
         /// The executable to write (an existing folder: the game's folder name inside it).
         out: PathBuf,
     },
+    /// Write a static site that plays the game in a browser (any static file server, or
+    /// `ludus serve OUT_DIR`).
+    Web {
+        /// The game folder (it must pass `ludus check`).
+        game_dir: PathBuf,
+        /// The folder to write the site in.
+        out_dir: PathBuf,
+        /// The browser runtime to use: a folder `web/build.sh` wrote (default: the
+        /// LUDUS_WEB_RUNTIME variable, else ~/.cache/ludus/VERSION/web).
+        #[arg(long)]
+        runtime: Option<PathBuf>,
+    },
 }
 
 pub fn main(args: ExportArgs) -> i32 {
     match args.target {
         Target::Desktop { game_dir, out } => desktop(&game_dir, &out),
+        Target::Web {
+            game_dir,
+            out_dir,
+            runtime,
+        } => web(&game_dir, &out_dir, runtime),
     }
+}
+
+/// The files of a browser runtime, besides index.html.
+const RUNTIME_FILES: [&str; 4] = ["ludus.wasm", "gl.js", "audio.js", "ludus.js"];
+
+/// Where the browser runtime is: `chosen`, else `LUDUS_WEB_RUNTIME`, else the cache folder of
+/// this version (`$XDG_CACHE_HOME/ludus/VERSION/web`, `~/.cache/...`).
+pub fn web_runtime(chosen: Option<PathBuf>) -> Option<PathBuf> {
+    chosen
+        .or_else(|| std::env::var_os("LUDUS_WEB_RUNTIME").map(PathBuf::from))
+        .or_else(|| {
+            let cache = std::env::var_os("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+            Some(
+                cache
+                    .join("ludus")
+                    .join(crate::runtime::bundle::VERSION)
+                    .join("web"),
+            )
+        })
+}
+
+fn web(dir: &Path, out: &Path, chosen: Option<PathBuf>) -> i32 {
+    if crate::cli::check::check(dir) != 0 {
+        eprintln!("ludus: not exported: fix the errors above first");
+        return 1;
+    }
+    let result = web_runtime(chosen)
+        .ok_or_else(|| "no browser runtime named and no home folder to look in".to_string())
+        .and_then(|runtime| {
+            let bundle = pack(dir)?;
+            write_site(&bundle, &runtime, out)
+        });
+    match result {
+        Ok(()) => {
+            println!(
+                "{}: exported to {} (index.html, the runtime and game.ludus); serve it with \
+                 `ludus serve {}` or any static file server",
+                dir.display(),
+                out.display(),
+                out.display()
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("ludus: {e}");
+            1
+        }
+    }
+}
+
+/// Copies the runtime into `out` with an index.html that starts the bundle, written beside it.
+fn write_site(bundle: &Bundle, runtime: &Path, out: &Path) -> Result<(), String> {
+    let missing = || {
+        format!(
+            "no browser runtime for Ludus {} in {}: build one from a Ludus {} source \
+             checkout with `web/build.sh examples/swarm {}` (it needs `rustup target add \
+             wasm32-unknown-unknown` and clang-19, llvm-19 and wasi-libc), or name one with \
+             --runtime",
+            crate::runtime::bundle::VERSION,
+            runtime.display(),
+            crate::runtime::bundle::VERSION,
+            runtime.display()
+        )
+    };
+    if RUNTIME_FILES
+        .iter()
+        .chain(["index.html"].iter())
+        .any(|f| !runtime.join(f).is_file())
+    {
+        return Err(missing());
+    }
+    let page = std::fs::read_to_string(runtime.join("index.html"))
+        .map_err(|e| format!("cannot read {}: {e}", runtime.join("index.html").display()))?;
+    let start = r#"load("ludus.wasm");"#;
+    if !page.contains(start) {
+        return Err(format!(
+            "{}: not a Ludus browser runtime's page (it does not load ludus.wasm)",
+            runtime.join("index.html").display()
+        ));
+    }
+    let page = page.replace(start, r#"ludus_start("ludus.wasm", "game.ludus");"#);
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let write = |name: &str, bytes: &[u8]| {
+        std::fs::write(out.join(name), bytes)
+            .map_err(|e| format!("cannot write {}: {e}", out.join(name).display()))
+    };
+    for name in RUNTIME_FILES {
+        let from = runtime.join(name);
+        let bytes =
+            std::fs::read(&from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
+        write(name, &bytes)?;
+    }
+    write("index.html", page.as_bytes())?;
+    write("game.ludus", &bundle.encode())
 }
 
 fn desktop(dir: &Path, out: &Path) -> i32 {

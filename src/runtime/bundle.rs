@@ -40,7 +40,8 @@ pub struct Bundle {
 }
 
 impl Bundle {
-    /// The bundle's bytes.
+    /// The bundle's bytes (packing is the command line's; the browser only reads bundles).
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);

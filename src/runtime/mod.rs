@@ -2,8 +2,6 @@
 //! and the text the UI shows. The desktop window, the browser and the headless commands all
 //! drive a [`Runner`] the same way: pump input, call [`Runner::frame`], draw what it exposes.
 
-// Packed games: the desktop's exported executables read them; the browser build does not yet.
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 pub(crate) mod bundle;
 pub(crate) mod bundled;
 pub(crate) mod frames;

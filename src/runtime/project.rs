@@ -89,7 +89,6 @@ impl Project {
         Ok(project)
     }
 
-    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     /// Loads a game bundle, refusing one whose files load as other content than it was packed
     /// from (its content hash differs).
     pub fn from_bundle(bundle: crate::runtime::bundle::Bundle) -> Result<Project, String> {

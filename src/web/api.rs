@@ -49,7 +49,18 @@ pub unsafe extern "C" fn ludus_free(ptr: *mut u8, len: usize) {
     }
 }
 
-/// A headless run of the embedded game; `flags`: bit 0 record, bit 1 trace.
+/// Gives the module the game to play: a game bundle (`ludus export web`), read before `main`
+/// runs; without one it plays the game compiled in. Copies the bytes (JS frees its buffer).
+///
+/// # Safety
+/// `ptr`/`len` describe a live buffer from `ludus_alloc` (or null with 0).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ludus_set_bundle(ptr: *const u8, len: usize) {
+    // SAFETY: the caller's contract.
+    super::set_bundle(unsafe { bytes(ptr, len) }.to_vec());
+}
+
+/// A headless run of the page's game; `flags`: bit 0 record, bit 1 trace.
 ///
 /// # Safety
 /// `input`/`len` describe a live buffer from `ludus_alloc` (or null with 0).
@@ -62,7 +73,7 @@ pub unsafe extern "C" fn ludus_sim(
 ) -> *mut u8 {
     // SAFETY: the caller's contract.
     let text = String::from_utf8_lossy(unsafe { bytes(input, len) }).into_owned();
-    let out = match crate::runtime::bundled::project() {
+    let out = match super::project() {
         Ok(project) => sim(
             &project,
             &text,
@@ -90,7 +101,7 @@ pub unsafe extern "C" fn ludus_sim(
 pub unsafe extern "C" fn ludus_replay(rec: *const u8, len: usize) -> *mut u8 {
     // SAFETY: the caller's contract.
     let rec = unsafe { bytes(rec, len) };
-    let json = match crate::runtime::bundled::project() {
+    let json = match super::project() {
         Ok(project) => replay(&project, rec),
         Err(e) => serde_json::json!({ "outcome": "error", "error": e }).to_string(),
     };

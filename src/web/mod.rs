@@ -1,14 +1,19 @@
-//! The browser entry point: the embedded game in a canvas, driven by miniquad's JS loader
+//! The browser entry point: the page's game in a canvas, driven by miniquad's JS loader
 //! (`gl.js`) and our plugin (`web/ludus.js`), and the page's test API (`api`).
 //!
-//! There are no threads (background work runs on the serial executor), no file system (the
-//! game's files are compiled in, see build.rs) and no unwinding: a panic aborts the module, so
-//! nothing here panics on bad content. A game that cannot start shows why on the page; a
-//! script fault while playing is the fault screen, as on desktop.
+//! The game is the bundle the page handed over before `main` (`ludus export web`: one module
+//! runs every game), or else the one compiled in (`web/build.sh`, see build.rs). There are no
+//! threads (background work runs on the serial executor), no file system and no unwinding: a
+//! panic aborts the module, so nothing here panics on bad content. A game that cannot start,
+//! or a damaged bundle, shows why on the page; a script fault while playing is the fault
+//! screen, as on desktop.
 
 use crate::app::{App, RunOptions};
 use crate::platform::{clock_ns, error, log};
 use crate::runtime::Runner;
+use crate::runtime::bundle::Bundle;
+use crate::runtime::project::Project;
+use std::sync::Mutex;
 
 pub(crate) mod api;
 
@@ -25,11 +30,33 @@ fn show_error(text: &str) {
     unsafe { ludus_show_error(text.as_ptr(), text.len()) }
 }
 
+/// The bundle the page handed over, if any.
+static BUNDLE: Mutex<Option<Vec<u8>>> = Mutex::new(None);
+
+fn set_bundle(bytes: Vec<u8>) {
+    if let Ok(mut b) = BUNDLE.lock() {
+        *b = Some(bytes);
+    }
+}
+
+/// The page's game: the bundle handed over, else the one compiled in; the error is what the
+/// page shows.
+pub(crate) fn project() -> Result<Project, String> {
+    let bundle = BUNDLE.lock().ok().and_then(|b| b.clone());
+    match bundle {
+        Some(bytes) => Bundle::decode(&bytes)
+            .and_then(Project::from_bundle)
+            .map_err(|e| format!("The game could not be loaded:\n{e}")),
+        None => crate::runtime::bundled::project()
+            .map_err(|diagnostics| format!("The game's content is invalid:\n{diagnostics}")),
+    }
+}
+
 pub fn main() {
-    let project = match crate::runtime::bundled::project() {
+    let project = match project() {
         Ok(p) => p,
-        Err(diagnostics) => {
-            show_error(&format!("The game's content is invalid:\n{diagnostics}"));
+        Err(e) => {
+            show_error(&e);
             return;
         }
     };

@@ -27,9 +27,12 @@
 // thrust and platformer control): a long run with input has every tick's state hash equal in
 // the page and natively;
 //
-// and for the motion examples (breakout, asteroids, platformer), each built for the web in a
-// folder of its name: 8. the page draws it, and its recorded winning play (examples/NAME/tests/
-// win.jsonl) reaches the same end in the page as natively, every tick's state hash equal.
+// and for the motion examples (breakout, asteroids, platformer), each exported for the web
+// (`ludus export web`: the generic runtime, the swarm's module, playing a fetched game bundle)
+// in a folder of its name: 8. the page draws it, and its recorded winning play (examples/NAME/
+// tests/win.jsonl) reaches the same end in the page as natively, every tick's state hash equal;
+// 9. the swarm exported the same way (`swarm-export/`) runs as natively, and a copy of the
+// breakout export with a damaged bundle (`damaged/`) shows why on the page instead of a game.
 //
 // Exit status 0 when every check passed; each failure is printed.
 
@@ -401,6 +404,28 @@ try {
     check(web.summary.game_over?.message?.startsWith("YOU WIN"), `${name}'s winning play wins in the page`);
     await page.close();
   }
+
+  // 9. The swarm through the generic runtime, and a damaged bundle.
+  const exportPage = await open("swarm-export", null, new URL("swarm-export/", site).href);
+  const webExported = await exportPage.evaluate((n) => window.ludus.sim("", n).summary, TICKS);
+  const natExported = JSON.parse(native(["sim", gameDir, "--ticks", String(TICKS)]).stdout);
+  check(
+    webExported.hash === natExported.hash && webExported.entities === natExported.entities,
+    "the swarm exported as a bundle runs in the generic runtime as natively",
+    `${webExported.hash} / ${natExported.hash}`,
+  );
+  await exportPage.close();
+  // Not watched: its error message is the point.
+  const badPage = await context.newPage();
+  await badPage.goto(new URL("damaged/", site).href);
+  await badPage.waitForSelector("#ludus-error", { state: "visible", timeout: 30000 });
+  const message = await badPage.textContent("#ludus-error");
+  check(
+    message.includes("the game bundle is damaged (its checksum does not match)"),
+    "a damaged game bundle is a message on the page",
+    message.split("\n").slice(0, 2).join(" "),
+  );
+  await badPage.close();
 } catch (e) {
   check(false, "the test ran to the end", e.stack || String(e));
 } finally {
