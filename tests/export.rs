@@ -237,3 +237,23 @@ fn a_web_export_is_the_runtime_a_page_and_the_bundle() {
     );
     assert!(!dir.join("site2").exists(), "nothing written");
 }
+
+/// `ludus serve GAME_DIR` needs a browser runtime; without one it says how to make one. (The
+/// browser test serves a game folder live and edits it.)
+#[test]
+fn serving_a_game_folder_without_a_runtime_says_what_to_do() {
+    let dir = scratch("export", "serve");
+    let o = ludus()
+        .arg("serve")
+        .arg(example("breakout"))
+        .args(["--port", "0", "--runtime"])
+        .arg(dir.join("nowhere"))
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(
+        err.contains("no browser runtime for Ludus") && err.contains("web/build.sh examples/swarm"),
+        "{err}"
+    );
+}

@@ -59,7 +59,7 @@ pub fn main(args: ExportArgs) -> i32 {
 }
 
 /// The files of a browser runtime, besides index.html.
-const RUNTIME_FILES: [&str; 4] = ["ludus.wasm", "gl.js", "audio.js", "ludus.js"];
+pub(crate) const RUNTIME_FILES: [&str; 4] = ["ludus.wasm", "gl.js", "audio.js", "ludus.js"];
 
 /// Where the browser runtime is: `chosen`, else `LUDUS_WEB_RUNTIME`, else the cache folder of
 /// this version (`$XDG_CACHE_HOME/ludus/VERSION/web`, `~/.cache/...`).
@@ -185,9 +185,10 @@ fn desktop(dir: &Path, out: &Path) -> i32 {
 }
 
 /// The game folder's files: all but hidden ones and those over the content size limit (which
-/// the loader would refuse).
-fn pack(dir: &Path) -> Result<Bundle, String> {
-    let project = crate::platform::load_folder(dir)?;
+/// the loader would refuse), with the content hash they load as (0 when they do not load: the
+/// runtime then reports why, as `ludus serve` wants).
+pub(crate) fn pack(dir: &Path) -> Result<Bundle, String> {
+    let content_hash = crate::platform::load_folder(dir).map_or(0, |p| p.def.content_hash);
     let mut paths = Vec::new();
     walk(dir, "", &mut paths)?;
     let limit = ludus_content::MAX_FILE_BYTES as u64;
@@ -221,13 +222,13 @@ fn pack(dir: &Path) -> Result<Bundle, String> {
         .unwrap_or_else(|| "game".into());
     Ok(Bundle {
         name,
-        content_hash: project.def.content_hash,
+        content_hash,
         files,
     })
 }
 
 /// Every regular file under `dir`/`rel`, sorted, skipping hidden names.
-fn walk(dir: &Path, rel: &str, out: &mut Vec<String>) -> Result<(), String> {
+pub(crate) fn walk(dir: &Path, rel: &str, out: &mut Vec<String>) -> Result<(), String> {
     let here = dir.join(rel);
     let entries =
         std::fs::read_dir(&here).map_err(|e| format!("cannot list {}: {e}", here.display()))?;

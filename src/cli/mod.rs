@@ -81,7 +81,7 @@ enum Command {
     Replay(crate::cli::replay::ReplayArgs),
     /// Measure tick cost at a ladder of entity counts next to a raw hecs loop.
     Bench(crate::cli::bench::BenchArgs),
-    /// Serve a web build (web/build.sh) on 127.0.0.1 to open in a browser.
+    /// Serve a web build or export on 127.0.0.1 to open in a browser, or a game folder live.
     Serve(crate::cli::serve::ServeArgs),
     /// Pack a game for players: `ludus export desktop GAME_DIR OUT` writes one executable.
     Export(crate::cli::export::ExportArgs),

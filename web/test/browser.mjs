@@ -32,13 +32,15 @@
 // in a folder of its name: 8. the page draws it, and its recorded winning play (examples/NAME/
 // tests/win.jsonl) reaches the same end in the page as natively, every tick's state hash equal;
 // 9. the swarm exported the same way (`swarm-export/`) runs as natively, and a copy of the
-// breakout export with a damaged bundle (`damaged/`) shows why on the page instead of a game.
+// breakout export with a damaged bundle (`damaged/`) shows why on the page instead of a game;
+// 10. `ludus serve` of a copy of the breakout folder (runtime: $LUDUS_WEB_RUNTIME) reloads the
+// page when its game.toml changes, and the page then plays the changed game.
 //
 // Exit status 0 when every check passed; each failure is printed.
 
 import { chromium } from "playwright-core";
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync, rmSync, mkdirSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -426,6 +428,43 @@ try {
     message.split("\n").slice(0, 2).join(" "),
   );
   await badPage.close();
+
+  // 10. `ludus serve GAME_DIR`: a game folder live in the runtime ($LUDUS_WEB_RUNTIME), the
+  // page reloaded with the new game when a file changes.
+  const liveDir = join(work, "live");
+  cpSync(fileURLToPath(new URL("../../examples/breakout", import.meta.url)), liveDir, { recursive: true });
+  const server = spawn(ludusBin, ["serve", liveDir, "--port", "0"], { stdio: ["ignore", "pipe", "ignore"] });
+  try {
+    const liveUrl = await new Promise((resolve, reject) => {
+      let out = "";
+      server.stdout.on("data", (d) => {
+        out += d;
+        const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
+        if (m) resolve(m[0]);
+      });
+      server.on("exit", (code) => reject(new Error(`ludus serve ${liveDir} exited: ${code}`)));
+    });
+    const live = await open("live", null, liveUrl);
+    const LIVE_TICKS = 200;
+    const hashOf = (page) => page.evaluate((n) => window.ludus.sim("", n).summary.hash, LIVE_TICKS);
+    const before = await hashOf(live);
+    const toml = join(liveDir, "game.toml");
+    const reloaded = live.waitForEvent("load", { timeout: 15000 });
+    writeFileSync(toml, readFileSync(toml, "utf8").replace("serve_delay = 60", "serve_delay = 30"));
+    await reloaded;
+    await live.waitForFunction(() => window.ludus !== undefined, null, { timeout: 30000 });
+    await live.evaluate(() => window.ludus.ready);
+    const after = await hashOf(live);
+    const nat = JSON.parse(native(["sim", liveDir, "--ticks", String(LIVE_TICKS)]).stdout).hash;
+    check(
+      after === nat && after !== before,
+      "ludus serve GAME_DIR reloads the page's game when a file changes, and plays the new one",
+      `${before} -> ${after} (native ${nat})`,
+    );
+    await live.close();
+  } finally {
+    server.kill();
+  }
 } catch (e) {
   check(false, "the test ran to the end", e.stack || String(e));
 } finally {
