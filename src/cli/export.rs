@@ -44,6 +44,10 @@ enum Target {
         /// LUDUS_WEB_RUNTIME variable, else ~/.cache/ludus/VERSION/web).
         #[arg(long)]
         runtime: Option<PathBuf>,
+        /// Build the runtime there first, with web/build.sh from the sources this program was
+        /// built from (needs the wasm32 Rust target, clang-19, llvm-19 and wasi-libc).
+        #[arg(long)]
+        build_runtime: bool,
     },
 }
 
@@ -54,7 +58,8 @@ pub fn main(args: ExportArgs) -> i32 {
             game_dir,
             out_dir,
             runtime,
-        } => web(&game_dir, &out_dir, runtime),
+            build_runtime,
+        } => web(&game_dir, &out_dir, runtime, build_runtime),
     }
 }
 
@@ -79,7 +84,7 @@ pub fn web_runtime(chosen: Option<PathBuf>) -> Option<PathBuf> {
         })
 }
 
-fn web(dir: &Path, out: &Path, chosen: Option<PathBuf>) -> i32 {
+fn web(dir: &Path, out: &Path, chosen: Option<PathBuf>, build: bool) -> i32 {
     if crate::cli::check::check(dir) != 0 {
         eprintln!("ludus: not exported: fix the errors above first");
         return 1;
@@ -87,6 +92,9 @@ fn web(dir: &Path, out: &Path, chosen: Option<PathBuf>) -> i32 {
     let result = web_runtime(chosen)
         .ok_or_else(|| "no browser runtime named and no home folder to look in".to_string())
         .and_then(|runtime| {
+            if build {
+                build_runtime(&runtime)?;
+            }
             let bundle = pack(dir)?;
             write_site(&bundle, &runtime, out)
         });
@@ -108,14 +116,52 @@ fn web(dir: &Path, out: &Path, chosen: Option<PathBuf>) -> i32 {
     }
 }
 
+/// Builds the browser runtime into `runtime` with `web/build.sh` from the sources this binary
+/// was built from (a checkout, or cargo's copy of the published package), which needs the
+/// web toolchain; says what is missing otherwise.
+fn build_runtime(runtime: &Path) -> Result<(), String> {
+    let sources = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let script = sources.join("web").join("build.sh");
+    if !script.is_file() {
+        return Err(format!(
+            "--build-runtime needs the Ludus sources this program was built from, and {} is \
+             gone: build the runtime from a Ludus {} source checkout with `web/build.sh \
+             examples/swarm {}`",
+            sources.display(),
+            crate::runtime::bundle::VERSION,
+            runtime.display()
+        ));
+    }
+    eprintln!(
+        "building the browser runtime into {} (web/build.sh; a few minutes)",
+        runtime.display()
+    );
+    let status = std::process::Command::new("bash")
+        .arg(&script)
+        .arg(sources.join("examples").join("swarm"))
+        .arg(runtime)
+        .current_dir(sources)
+        .status()
+        .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} failed (see above): it needs `rustup target add wasm32-unknown-unknown` and \
+             clang-19, llvm-19 and wasi-libc (Debian: apt-get install clang-19 llvm-19 wasi-libc)",
+            script.display()
+        ))
+    }
+}
+
 /// Copies the runtime into `out` with an index.html that starts the bundle, written beside it.
 fn write_site(bundle: &Bundle, runtime: &Path, out: &Path) -> Result<(), String> {
     let missing = || {
         format!(
             "no browser runtime for Ludus {} in {}: build one from a Ludus {} source \
              checkout with `web/build.sh examples/swarm {}` (it needs `rustup target add \
-             wasm32-unknown-unknown` and clang-19, llvm-19 and wasi-libc), or name one with \
-             --runtime",
+             wasm32-unknown-unknown` and clang-19, llvm-19 and wasi-libc) or `ludus export web \
+             --build-runtime` on such a machine, or name one with --runtime",
             crate::runtime::bundle::VERSION,
             runtime.display(),
             crate::runtime::bundle::VERSION,
