@@ -28,7 +28,7 @@ pub fn load(dir: Option<&Path>) -> Result<Project, i32> {
             }
             crate::platform::load_folder(d)
         }
-        None => match crate::cli::export::embedded() {
+        None => match crate::cli::carried::embedded() {
             Some(Ok(bundle)) => crate::runtime::project::Project::from_bundle(bundle),
             Some(Err(e)) => Err(format!("ludus: {e}")),
             None => crate::runtime::bundled::project(),

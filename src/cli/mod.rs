@@ -4,6 +4,7 @@
 //! success, 1 when the game or a file is at fault, 2 on a usage error.
 
 mod bench;
+mod carried;
 mod check;
 mod common;
 mod export;
