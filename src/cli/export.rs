@@ -147,6 +147,25 @@ fn build_runtime(runtime: &Path) -> Result<(), String> {
     }
 }
 
+/// The runtime's page, starting `game.ludus` instead of the game compiled into the module,
+/// followed by `then` (more script).
+pub(crate) fn start_page(runtime: &Path, then: &str) -> Result<String, String> {
+    let path = runtime.join("index.html");
+    let page = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let start = r#"load("ludus.wasm");"#;
+    if !page.contains(start) {
+        return Err(format!(
+            "{}: not a Ludus browser runtime's page (it does not load ludus.wasm)",
+            path.display()
+        ));
+    }
+    Ok(page.replace(
+        start,
+        &format!(r#"ludus_start("ludus.wasm", "game.ludus");{then}"#),
+    ))
+}
+
 /// Copies the runtime into `out` with an index.html that starts the bundle, written beside it.
 fn write_site(bundle: &Bundle, runtime: &Path, out: &Path) -> Result<(), String> {
     let missing = || {
@@ -168,16 +187,7 @@ fn write_site(bundle: &Bundle, runtime: &Path, out: &Path) -> Result<(), String>
     {
         return Err(missing());
     }
-    let page = std::fs::read_to_string(runtime.join("index.html"))
-        .map_err(|e| format!("cannot read {}: {e}", runtime.join("index.html").display()))?;
-    let start = r#"load("ludus.wasm");"#;
-    if !page.contains(start) {
-        return Err(format!(
-            "{}: not a Ludus browser runtime's page (it does not load ludus.wasm)",
-            runtime.join("index.html").display()
-        ));
-    }
-    let page = page.replace(start, r#"ludus_start("ludus.wasm", "game.ludus");"#);
+    let page = start_page(runtime, "")?;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let write = |name: &str, bytes: &[u8]| {
         std::fs::write(out.join(name), bytes)

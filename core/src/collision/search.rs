@@ -49,7 +49,7 @@ impl Broadphase {
         // Sparse: every other small body near a querier looks up the queriers around it.
         // With a handful of queriers, each near body checks them all: the same pairs (a querier
         // within reach is in the 3x3 buckets around), at most 8 candidates per body either way.
-        if sparse && self.bins.sorted.len() <= FEW_QUERIERS {
+        if sparse {
             let few = self.bins.sorted.len();
             for ni in 0..self.near.len() {
                 let m = self.near[ni];
@@ -58,30 +58,15 @@ impl Broadphase {
                     self.pos[m.index as usize],
                     self.runs[m.run as usize],
                 );
-                self.spend(few);
-                for k in 0..few {
-                    let q = self.bins.sorted[k];
-                    let qr = &self.runs[q.run as usize];
-                    let (dx, dy) = (b.x - q.x, b.y - q.y);
-                    let reach = qr.extent + r.extent;
-                    if qr.looks & r.layer != 0 && dx * dx + dy * dy < reach * reach {
-                        self.test(q.index, q.run, q.pos(), j, m.run, b);
-                    }
-                }
-                if self.stop.is_some() {
-                    return self.result();
-                }
-            }
-        } else if sparse {
-            for ni in 0..self.near.len() {
-                let m = self.near[ni];
-                let (j, b, r) = (
-                    m.index,
-                    self.pos[m.index as usize],
-                    self.runs[m.run as usize],
-                );
-                let (row, col) = grid.place(b);
-                for (s, e) in self.bins.neighbourhood(&grid, row, col).iter() {
+                let ranges = if few <= FEW_QUERIERS {
+                    let mut all = grid::Ranges::default();
+                    all.push(0, few as u32);
+                    all
+                } else {
+                    let (row, col) = grid.place(b);
+                    self.bins.neighbourhood(&grid, row, col)
+                };
+                for (s, e) in ranges.iter() {
                     self.spend(e - s);
                     if self.stop.is_some() {
                         return self.result();
@@ -89,21 +74,15 @@ impl Broadphase {
                     for k in s..e {
                         let q = self.bins.sorted[k];
                         let qr = &self.runs[q.run as usize];
-                        if qr.looks & r.layer == 0 {
-                            continue;
-                        }
                         let (dx, dy) = (b.x - q.x, b.y - q.y);
                         let reach = qr.extent + r.extent;
-                        if dx * dx + dy * dy < reach * reach {
+                        if qr.looks & r.layer != 0 && dx * dx + dy * dy < reach * reach {
                             self.test(q.index, q.run, q.pos(), j, m.run, b);
                             if self.stop.is_some() {
                                 return self.result();
                             }
                         }
                     }
-                }
-                if self.stop.is_some() {
-                    return self.result();
                 }
             }
         }

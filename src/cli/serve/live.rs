@@ -6,7 +6,7 @@
 
 use super::conn::Response;
 use super::{answer, plain, respond};
-use crate::cli::export::{RUNTIME_FILES, pack};
+use crate::cli::export::{RUNTIME_FILES, pack, start_page};
 use std::path::Path;
 
 /// The fingerprint of the game folder's files, as hex; changes when any file is added,
@@ -31,17 +31,8 @@ pub fn version(game: &Path) -> String {
 
 /// The page: the runtime's, starting the folder's game, with the poller that reloads it.
 fn page(runtime: &Path, game: &Path) -> Result<String, String> {
-    let page = std::fs::read_to_string(runtime.join("index.html"))
-        .map_err(|e| format!("cannot read {}: {e}", runtime.join("index.html").display()))?;
-    let start = r#"load("ludus.wasm");"#;
-    if !page.contains(start) {
-        return Err(format!(
-            "{}: not a Ludus browser runtime's page",
-            runtime.join("index.html").display()
-        ));
-    }
     let poll = format!(
-        r#"ludus_start("ludus.wasm", "game.ludus");
+        r#"
   // ludus serve: reload when the game folder changes.
   (async () => {{
     const seen = "{}";
@@ -55,7 +46,7 @@ fn page(runtime: &Path, game: &Path) -> Result<String, String> {
   }})();"#,
         version(game)
     );
-    Ok(page.replace(start, &poll))
+    start_page(runtime, &poll)
 }
 
 /// Answers one request for the live game `game` with the runtime in `runtime`.
