@@ -751,13 +751,13 @@ fn chase_falls_back_when_the_target_disappears() {
     run(&mut g, 3);
     let e = g.world().entity(ENEMY_SEQ).unwrap();
     assert_eq!(
-        g.world().ecs().get::<&Brain>(e).unwrap().target,
+        g.world().ecs().get::<&Brain>(e).unwrap().target(),
         Some(PLAYER_SEQ)
     );
     run(&mut g, 1);
     let brain = *g.world().ecs().get::<&Brain>(e).unwrap();
     assert_eq!(
-        (brain.target, brain.intent),
+        (brain.target(), brain.intent),
         (None, Vec2::ZERO),
         "re-decided at once, not at cadence"
     );

@@ -1,12 +1,27 @@
 /*
-** Ludus: decoding of packed event records into reused Lua tables.
+** Ludus: packed event records as reused Lua tables whose fields are decoded on demand.
 **
 ** The host packs each gameplay stage's events into one little-endian byte string, field by
-** field, in the order and types of ludus-core's event list (EVENT_KINDS). This function fills
-** the reused event tables of one kind straight from those bytes, driven by the kind's layout:
-** one type code per field (below), the field names as Lua strings, and the names of choice
-** fields. It does not know any event kind itself. It runs inside the VM like any C function:
-** bad arguments or records that run past the blob raise Lua errors, never crash.
+** field, in the order and types of ludus-core's event list (EVENT_KINDS). These functions turn
+** the records of one kind into the reused event tables of one script (a "pool"), driven by the
+** kind's layout: one type code per field (below), the field names as Lua strings, and the
+** names of choice fields. They do not know any event kind themselves. They run inside the VM
+** like any C function: bad arguments or records that run past the blob raise Lua errors,
+** never crash.
+**
+** Fields on demand. A pool remembers which fields its script has read (its mask). Filling a
+** table writes only those fields; any other field is decoded from the table's record the
+** first time it is read (the tables' shared metatable's __index) and joins the mask, so from
+** then on it is written when tables are filled. A handler that reads three fields of a
+** fourteen-field event pays for three. What a script sees is the same as if every field were
+** written, with these exceptions: `next` and `rawget` see only the fields decoded so far
+** (`pairs` decodes all first), and the tables' metatable is protected.
+**
+** Per table the pool keeps where its record starts and which fields it holds (`filled`): a
+** field in `filled` that is nil was cleared by the script and stays nil. A table that leaves
+** use (a later stage has fewer events) first gets every field, from the blob it was filled
+** from, so a table a script kept still reads as it did; when reused, the fields filled beyond
+** the mask are cleared again.
 **
 ** Type codes (see src/encode.rs):
 **   i  a whole number (i64)            o  an entity id, nil when 0 (i64)
@@ -15,17 +30,46 @@
 **   c  a choice: choices[field][u8+1]  s  text (u16 length, bytes)
 **   K, T, F  as k, i (tags), f, after a presence byte (0: nil)
 **
-** ludus_decode(blob, pos, n, list, tables, KINDS, ACTIONS, codes, names, choices) -> pos
-**   blob     the packed records; pos is the 1-based offset of the first record
-**   list     receives the n tables at 1..n
-**   tables   the pool of reusable tables (grown as needed)
+** ludus_pool(spec, KINDS, ACTIONS, next) -> pool
+**   spec     the kind's layout: `codes` (one type code per field), `names` (field names),
+**            `index` (field name -> 1-based field number), `choices` (choices[i]: the names
+**            of field i)
 **   KINDS    archetype names by id; ACTIONS action names by id + 1
-**   codes    one type code per field; names the field names; choices[i] the names of field i
+**   next     the base library's `next` (what `pairs` of an event table iterates with)
+** ludus_decode(blob, pos, n, pool) -> list, pos
+**   fills the pool's first n tables from the n records at 1-based offset `pos` of `blob`;
+**   `list` holds them at 1..n (and nothing after). `pool` nil: only skips the records, with
+**   `spec` as a fifth argument, and returns nil, pos.
 */
+#include <stddef.h>
 #include <string.h>
 #include <stdint.h>
 #include "lua.h"
 #include "lauxlib.h"
+
+/* The pool's user values. */
+enum { UV_SPEC = 1, UV_KINDS, UV_ACTIONS, UV_INDEX, UV_BLOB, UV_SLOTS, UV_TABLES, UV_LIST, UV_META, UV_COUNT };
+
+#define MAX_FIELDS 64
+
+/* One table of a pool: where its record starts in the pool's blob (1-based; 0 once it holds
+** every field and no longer reads the blob) and the fields written into it. */
+typedef struct {
+  uint32_t at;
+  uint64_t filled;
+} Slot;
+
+typedef struct {
+  uint64_t mask;   /* fields written when a table is filled */
+  uint64_t all;    /* every field */
+  int size;        /* bytes per record when every field has a fixed size, else -1 */
+  uint16_t at[MAX_FIELDS]; /* with `size` >= 0: where each field starts in its record */
+  int n;           /* tables in use: the last decode's count */
+  int cap;         /* slots allocated */
+  Slot *slots;     /* slots[i - 1] for table i (in the UV_SLOTS userdata) */
+} Pool;
+
+static const char POOL[] = "ludus.events.pool";
 
 /* A cursor over the record bytes (little-endian whatever the host's byte order). */
 typedef struct {
@@ -40,11 +84,11 @@ static const unsigned char *take(Reader *r, size_t n) {
   return at;
 }
 
-static int64_t rd_i64(Reader *r) {
+static uint64_t rd_u64(Reader *r) {
   const unsigned char *b = take(r, 8);
   uint64_t v = 0;
   for (int k = 7; k >= 0; k--) v = (v << 8) | b[k];
-  return (int64_t)v;
+  return v;
 }
 
 static unsigned rd_u16(Reader *r) {
@@ -66,13 +110,40 @@ static lua_Number rd_f32(Reader *r) {
 }
 
 static lua_Number rd_f64(Reader *r) {
-  uint64_t bits = (uint64_t)rd_i64(r);
+  uint64_t bits = rd_u64(r);
   double d;
   memcpy(&d, &bits, sizeof d);
   return (lua_Number)d;
 }
 
-/* Pushes the value of one field of type `code`. */
+/* The size of a field of type `code`, or -1 when it varies. */
+static int fixed_size(char code) {
+  switch (code) {
+    case 'i': case 'o': case 'd': return 8;
+    case 'f': return 4;
+    case 'k': return 2;
+    case 'a': case 'c': return 1;
+    default: return -1;
+  }
+}
+
+/* Moves past one field of type `code`. */
+static void skip_field(Reader *r, char code) {
+  switch (code) {
+    case 'i': case 'o': case 'd': take(r, 8); break;
+    case 'f': take(r, 4); break;
+    case 'k': take(r, 2); break;
+    case 'a': case 'c': take(r, 1); break;
+    case 's': take(r, rd_u16(r)); break;
+    case 'K': if (rd_u8(r)) take(r, 2); break;
+    case 'T': if (rd_u8(r)) take(r, 8); break;
+    case 'F': if (rd_u8(r)) take(r, 4); break;
+    default: luaL_error(r->L, "ludus_decode: unknown field type '%c'", code);
+  }
+}
+
+/* Pushes the value of field `field` (1-based), of type `code`; `kinds`, `actions` and
+** `choices` are stack indices of the tables that name archetypes, actions and choices. */
 static void push_field(Reader *r, char code, int field, int kinds, int actions, int choices) {
   lua_State *L = r->L;
   if (code == 'K' || code == 'T' || code == 'F') {
@@ -83,9 +154,9 @@ static void push_field(Reader *r, char code, int field, int kinds, int actions, 
     code = code == 'K' ? 'k' : code == 'T' ? 'i' : 'f';
   }
   switch (code) {
-    case 'i': lua_pushinteger(L, (lua_Integer)rd_i64(r)); break;
+    case 'i': lua_pushinteger(L, (lua_Integer)rd_u64(r)); break;
     case 'o': {
-      int64_t id = rd_i64(r);
+      uint64_t id = rd_u64(r);
       if (id != 0) lua_pushinteger(L, (lua_Integer)id); else lua_pushnil(L);
       break;
     }
@@ -110,42 +181,352 @@ static void push_field(Reader *r, char code, int field, int kinds, int actions, 
   }
 }
 
+/* The layout of a spec table at stack index `spec`: pushes names, choices (in that order)
+** and returns the type codes. */
+static const char *layout(lua_State *L, int spec, size_t *nfields) {
+  const char *codes;
+  lua_getfield(L, spec, "codes");
+  codes = lua_tolstring(L, -1, nfields);
+  if (codes == NULL) luaL_error(L, "ludus_decode: the kind has no field codes");
+  lua_pop(L, 1); /* the string stays reachable from spec */
+  if (*nfields > MAX_FIELDS) luaL_error(L, "ludus_decode: more than %d fields", MAX_FIELDS);
+  if (lua_getfield(L, spec, "names") != LUA_TTABLE) luaL_error(L, "ludus_decode: no names");
+  if (lua_getfield(L, spec, "choices") != LUA_TTABLE) luaL_error(L, "ludus_decode: no choices");
+  return codes;
+}
+
+/* Stack positions of a pool's parts while decoding (see `parts_of`). */
+typedef struct {
+  lua_State *L;
+  Pool *pool;
+  const char *codes;
+  size_t nfields;
+  int spec, kinds, actions, names, choices;
+} Parts;
+
+/* Pushes the pool's spec, KINDS, ACTIONS, names and choices; `pool` at stack index `at`. */
+static Parts parts_of(lua_State *L, int at) {
+  Parts p;
+  luaL_checkstack(L, 16, "ludus_decode");
+  p.L = L;
+  p.pool = (Pool *)luaL_checkudata(L, at, POOL);
+  lua_getiuservalue(L, at, UV_SPEC);
+  p.spec = lua_gettop(L);
+  lua_getiuservalue(L, at, UV_KINDS);
+  p.kinds = lua_gettop(L);
+  lua_getiuservalue(L, at, UV_ACTIONS);
+  p.actions = lua_gettop(L);
+  p.codes = layout(L, p.spec, &p.nfields);
+  p.names = lua_gettop(L) - 1;
+  p.choices = lua_gettop(L);
+  return p;
+}
+
+/* Writes the fields `want` of the record that `r` starts at into the table at stack index `t`
+** (rawset: the metatable does not see it), leaving `r` after the record. */
+static void fill(Parts *p, Reader *r, int t, uint64_t want) {
+  lua_State *L = p->L;
+  int size = p->pool->size;
+  if (size >= 0) {
+    /* Fixed layout: straight to each wanted field. */
+    const unsigned char *rec = take(r, (size_t)size);
+    while (want != 0) {
+      int f = __builtin_ctzll(want);
+      Reader at;
+      want &= want - 1;
+      at.L = L;
+      at.p = rec + p->pool->at[f];
+      at.end = rec + size;
+      lua_rawgeti(L, p->names, (lua_Integer)f + 1);
+      push_field(&at, p->codes[f], f + 1, p->kinds, p->actions, p->choices);
+      lua_rawset(L, t);
+    }
+    return;
+  }
+  for (size_t f = 0; f < p->nfields; f++) {
+    if (want >> f & 1) {
+      lua_rawgeti(L, p->names, (lua_Integer)f + 1);
+      push_field(r, p->codes[f], (int)f + 1, p->kinds, p->actions, p->choices);
+      lua_rawset(L, t);
+    } else {
+      skip_field(r, p->codes[f]);
+    }
+  }
+}
+
+/* The blob a pool's tables read (pushed), as a reader at 1-based offset `at`. */
+static Reader blob_at(lua_State *L, int pool, uint32_t at) {
+  Reader r;
+  size_t len;
+  const char *blob;
+  lua_getiuservalue(L, pool, UV_BLOB);
+  blob = lua_tolstring(L, -1, &len);
+  r.L = L;
+  if (blob == NULL || at < 1 || (size_t)(at - 1) > len) luaL_error(L, "ludus_decode: no record");
+  r.p = (const unsigned char *)blob + (at - 1);
+  r.end = (const unsigned char *)blob + len;
+  return r;
+}
+
+/* Gives table `i` of the pool (at stack index `pool`), at stack index `t`, every field it
+** does not hold yet, from its record; it then no longer reads the blob. */
+static void complete(Parts *p, int pool, int t, int i) {
+  Slot *s = &p->pool->slots[i - 1];
+  if (s->at != 0 && s->filled != p->pool->all) {
+    Reader r = blob_at(p->L, pool, s->at);
+    fill(p, &r, t, p->pool->all & ~s->filled);
+    lua_pop(p->L, 1);
+  }
+  s->filled = p->pool->all;
+  s->at = 0;
+}
+
+/* Makes room for `n` slots. */
+static void reserve(lua_State *L, int pool, Pool *P, int n) {
+  if (n <= P->cap) return;
+  int cap = P->cap < 16 ? 16 : P->cap;
+  while (cap < n) cap = cap > INT32_MAX / 2 ? n : cap * 2;
+  Slot *slots = (Slot *)lua_newuserdatauv(L, (size_t)cap * sizeof(Slot), 0);
+  if (P->cap > 0) memcpy(slots, P->slots, (size_t)P->cap * sizeof(Slot));
+  memset(slots + P->cap, 0, (size_t)(cap - P->cap) * sizeof(Slot));
+  lua_setiuservalue(L, pool, UV_SLOTS);
+  P->slots = slots;
+  P->cap = cap;
+}
+
+/* __index(t, k) of a pool's tables: decodes field k from t's record. Upvalue 1: the pool. */
+static int lazy_index(lua_State *L) {
+  const int pool = lua_upvalueindex(1);
+  Pool *P = (Pool *)lua_touserdata(L, pool);
+  lua_Integer f, i;
+  Slot *s;
+  Parts p;
+  Reader r;
+  if (lua_type(L, 2) != LUA_TSTRING) return 0;
+  lua_getiuservalue(L, pool, UV_SPEC);
+  lua_getfield(L, -1, "index");
+  lua_pushvalue(L, 2);
+  f = lua_rawget(L, -2) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
+  lua_getiuservalue(L, pool, UV_INDEX);
+  lua_pushvalue(L, 1);
+  i = lua_rawget(L, -2) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
+  lua_settop(L, 2);
+  if (f < 1 || i < 1 || i > P->cap) return 0;
+  s = &P->slots[i - 1];
+  /* Held (and so cleared by the script), or no record to read. */
+  if ((s->filled >> (f - 1) & 1) || s->at == 0) return 0;
+  lua_pushvalue(L, pool);
+  p = parts_of(L, lua_gettop(L));
+  r = blob_at(L, lua_upvalueindex(1), s->at);
+  for (lua_Integer g = 1; g < f; g++) skip_field(&r, p.codes[g - 1]);
+  push_field(&r, p.codes[f - 1], (int)f, p.kinds, p.actions, p.choices);
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, -2);
+  lua_rawset(L, 1);
+  s->filled |= (uint64_t)1 << (f - 1);
+  P->mask |= (uint64_t)1 << (f - 1);
+  return 1;
+}
+
+/* __newindex(t, k, v): a field the script writes is one it uses (filled from then on). */
+static int lazy_newindex(lua_State *L) {
+  const int pool = lua_upvalueindex(1);
+  Pool *P = (Pool *)lua_touserdata(L, pool);
+  if (lua_type(L, 2) == LUA_TSTRING) {
+    lua_Integer f, i;
+    lua_getiuservalue(L, pool, UV_SPEC);
+    lua_getfield(L, -1, "index");
+    lua_pushvalue(L, 2);
+    f = lua_rawget(L, -2) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
+    lua_getiuservalue(L, pool, UV_INDEX);
+    lua_pushvalue(L, 1);
+    i = lua_rawget(L, -2) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
+    if (f >= 1 && i >= 1 && i <= P->cap) {
+      P->slots[i - 1].filled |= (uint64_t)1 << (f - 1);
+      P->mask |= (uint64_t)1 << (f - 1);
+    }
+  }
+  lua_settop(L, 3);
+  lua_rawset(L, 1);
+  return 0;
+}
+
+/* __pairs(t): every field first, then next, t, nil. Upvalues: the pool, `next`. */
+static int lazy_pairs(lua_State *L) {
+  const int pool = lua_upvalueindex(1);
+  Pool *P = (Pool *)lua_touserdata(L, pool);
+  lua_Integer i;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  lua_getiuservalue(L, pool, UV_INDEX);
+  lua_pushvalue(L, 1);
+  i = lua_rawget(L, -2) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
+  lua_settop(L, 1);
+  if (i >= 1 && i <= P->cap && P->slots[i - 1].filled != P->all) {
+    Slot *s = &P->slots[i - 1];
+    if (s->at != 0) {
+      Parts p;
+      Reader r;
+      lua_pushvalue(L, pool);
+      p = parts_of(L, lua_gettop(L));
+      r = blob_at(L, lua_upvalueindex(1), s->at);
+      fill(&p, &r, 1, P->all & ~s->filled);
+      s->filled = P->all;
+      lua_settop(L, 1);
+    }
+  }
+  lua_pushvalue(L, lua_upvalueindex(2));
+  lua_pushvalue(L, 1);
+  lua_pushnil(L);
+  return 3;
+}
+
+int ludus_pool(lua_State *L) {
+  size_t nfields;
+  const char *codes;
+  Pool *P;
+  int pool;
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_checktype(L, 2, LUA_TTABLE);
+  luaL_checktype(L, 3, LUA_TTABLE);
+  luaL_checktype(L, 4, LUA_TFUNCTION);
+  lua_settop(L, 4);
+  luaL_checkstack(L, 8, "ludus_pool");
+  codes = layout(L, 1, &nfields);
+  lua_settop(L, 4);
+  if (lua_getfield(L, 1, "index") != LUA_TTABLE) return luaL_error(L, "ludus_pool: no index");
+  lua_pop(L, 1);
+  P = (Pool *)lua_newuserdatauv(L, sizeof(Pool), UV_COUNT - 1);
+  pool = lua_gettop(L);
+  P->mask = 0;
+  P->all = nfields == 64 ? ~(uint64_t)0 : (((uint64_t)1 << nfields) - 1);
+  P->n = 0;
+  P->cap = 0;
+  P->slots = NULL;
+  P->size = 0;
+  for (size_t f = 0; f < nfields; f++) {
+    int w = fixed_size(codes[f]);
+    P->at[f] = (uint16_t)(P->size < 0 ? 0 : P->size);
+    P->size = P->size < 0 || w < 0 ? -1 : P->size + w;
+  }
+  if (luaL_newmetatable(L, POOL)) {
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+  }
+  lua_setmetatable(L, pool);
+  lua_pushvalue(L, 1);
+  lua_setiuservalue(L, pool, UV_SPEC);
+  lua_pushvalue(L, 2);
+  lua_setiuservalue(L, pool, UV_KINDS);
+  lua_pushvalue(L, 3);
+  lua_setiuservalue(L, pool, UV_ACTIONS);
+  lua_newtable(L);
+  lua_setiuservalue(L, pool, UV_INDEX);
+  lua_pushliteral(L, "");
+  lua_setiuservalue(L, pool, UV_BLOB);
+  lua_newtable(L);
+  lua_setiuservalue(L, pool, UV_TABLES);
+  lua_newtable(L);
+  lua_setiuservalue(L, pool, UV_LIST);
+  /* The event tables' metatable. */
+  lua_createtable(L, 0, 4);
+  lua_pushvalue(L, pool);
+  lua_pushcclosure(L, lazy_index, 1);
+  lua_setfield(L, -2, "__index");
+  lua_pushvalue(L, pool);
+  lua_pushcclosure(L, lazy_newindex, 1);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushvalue(L, pool);
+  lua_pushvalue(L, 4);
+  lua_pushcclosure(L, lazy_pairs, 2);
+  lua_setfield(L, -2, "__pairs");
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
+  lua_setiuservalue(L, pool, UV_META);
+  lua_settop(L, pool);
+  return 1;
+}
+
 int ludus_decode(lua_State *L) {
-  size_t len, nfields;
+  size_t len;
   const char *blob = luaL_checklstring(L, 1, &len);
   lua_Integer pos = luaL_checkinteger(L, 2);
   lua_Integer n = luaL_checkinteger(L, 3);
-  const char *codes;
   Reader r;
-  luaL_checktype(L, 4, LUA_TTABLE);
-  luaL_checktype(L, 5, LUA_TTABLE);
-  luaL_checktype(L, 6, LUA_TTABLE);
-  luaL_checktype(L, 7, LUA_TTABLE);
-  codes = luaL_checklstring(L, 8, &nfields);
-  luaL_checktype(L, 9, LUA_TTABLE);
-  luaL_checktype(L, 10, LUA_TTABLE);
-  if (pos < 1 || n < 0 || (size_t)(pos - 1) > len)
+  if (pos < 1 || n < 0 || (size_t)(pos - 1) > len || n > INT32_MAX)
     return luaL_error(L, "ludus_decode: records exceed the event blob");
-  luaL_checkstack(L, 8, "ludus_decode");
+  if (len >= UINT32_MAX) return luaL_error(L, "ludus_decode: the event blob is too long");
   r.L = L;
   r.p = (const unsigned char *)blob + (pos - 1);
   r.end = (const unsigned char *)blob + len;
-  for (lua_Integer i = 1; i <= n; i++) {
+  if (lua_isnil(L, 4)) {
+    /* Skip: the spec is argument 5. */
+    size_t nfields;
+    const char *codes;
+    luaL_checktype(L, 5, LUA_TTABLE);
+    codes = layout(L, 5, &nfields);
+    for (lua_Integer i = 1; i <= n; i++)
+      for (size_t f = 0; f < nfields; f++) skip_field(&r, codes[f]);
+    lua_pushnil(L);
+    lua_pushinteger(L, (lua_Integer)((const char *)r.p - blob) + 1);
+    return 2;
+  }
+  lua_settop(L, 4);
+  Parts p = parts_of(L, 4);
+  Pool *P = p.pool;
+  int tables, list, index, meta;
+  lua_getiuservalue(L, 4, UV_TABLES);
+  tables = lua_gettop(L);
+  lua_getiuservalue(L, 4, UV_LIST);
+  list = lua_gettop(L);
+  lua_getiuservalue(L, 4, UV_INDEX);
+  index = lua_gettop(L);
+  lua_getiuservalue(L, 4, UV_META);
+  meta = lua_gettop(L);
+  /* Tables leaving use keep every field, from the blob they were filled from. */
+  for (int i = (int)n + 1; i <= P->n; i++) {
+    lua_rawgeti(L, tables, i);
+    complete(&p, 4, lua_gettop(L), i);
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    lua_rawseti(L, list, i);
+  }
+  lua_pushvalue(L, 1);
+  lua_setiuservalue(L, 4, UV_BLOB);
+  reserve(L, 4, P, (int)n);
+  for (int i = 1; i <= (int)n; i++) {
+    Slot *s = &P->slots[i - 1];
     int t;
-    if (lua_rawgeti(L, 5, i) != LUA_TTABLE) {
+    uint64_t stale;
+    if (lua_rawgeti(L, tables, i) != LUA_TTABLE) {
       lua_pop(L, 1);
-      lua_createtable(L, 0, (int)nfields);
+      lua_createtable(L, 0, (int)p.nfields);
+      lua_pushvalue(L, meta);
+      lua_setmetatable(L, -2);
       lua_pushvalue(L, -1);
-      lua_rawseti(L, 5, i);
+      lua_rawseti(L, tables, i);
+      lua_pushvalue(L, -1);
+      lua_pushinteger(L, i);
+      lua_rawset(L, index);
+      s->filled = 0;
     }
     t = lua_gettop(L);
-    for (size_t f = 0; f < nfields; f++) {
-      lua_rawgeti(L, 9, (lua_Integer)f + 1); /* the field's name */
-      push_field(&r, codes[f], (int)f + 1, 6, 7, 10);
-      lua_rawset(L, t);
+    /* Fields a completed table holds beyond the mask are decoded on demand again. */
+    stale = s->filled & ~P->mask;
+    for (size_t f = 0; stale != 0 && f < p.nfields; f++) {
+      if (stale >> f & 1) {
+        lua_rawgeti(L, p.names, (lua_Integer)f + 1);
+        lua_pushnil(L);
+        lua_rawset(L, t);
+      }
     }
-    lua_rawseti(L, 4, i);
+    s->at = (uint32_t)((const char *)r.p - blob) + 1;
+    s->filled = P->mask;
+    fill(&p, &r, t, P->mask);
+    lua_rawseti(L, list, i);
   }
+  P->n = (int)n;
+  lua_pushvalue(L, list);
   lua_pushinteger(L, (lua_Integer)((const char *)r.p - blob) + 1);
-  return 1;
+  return 2;
 }

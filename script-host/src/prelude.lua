@@ -2,14 +2,14 @@
 -- Runs once per VM with: the shared sandbox globals, the API's Rust functions (by name; the
 -- internal ones start with `__`), the function that names the closest API function to a
 -- misspelt one, archetype names, tag bits, action names, constants, the list of script
--- environments (filled as scripts load), the event decoder, the event kinds and the function
--- that makes a table read-only.
+-- environments (filled as scripts load), the event pools and decoder, the event kinds and the
+-- function that makes a table read-only.
 --
 -- Everything used after this chunk returns is captured here, as a local: scripts can replace
 -- what their own environment holds, never what the host runs.
-local G, RAW, NO_SUCH, KINDS, TAGBITS, ACTIONS, CONSTANTS, ENVS, DECODE, KINDSPEC, FREEZE = ...
+local G, RAW, NO_SUCH, KINDS, TAGBITS, ACTIONS, CONSTANTS, ENVS, NEWPOOL, DECODE, KINDSPEC, FREEZE = ...
 
-local type, pairs, error, select, tostring = type, pairs, error, select, tostring
+local type, pairs, error, select, tostring, next = type, pairs, error, select, tostring, next
 local setmetatable, concat, sub = setmetatable, table.concat, string.sub
 
 local ludus = {}
@@ -72,32 +72,33 @@ G.math.randomseed = function()
 end
 
 -- Event decoding: the records of each kind follow its layout in KINDSPEC (ludus-core's event
--- list); csrc/events.c fills the tables.
+-- list); csrc/events.c fills the tables, writing the fields the script has read so far and
+-- decoding any other on its first read.
 --
 -- Each script has its own event lists and tables, reused from stage to stage (no garbage per
 -- event): a handler reads them during its call; a script that wants to keep an event copies
 -- the fields it needs. What one script does to its tables never reaches another script.
 local POOLS = {}
 
--- Decodes the `n` records of kind `k` at `pos` into script `s`'s tables; returns the list and
--- the position after the records.
+-- Decodes the `n` records of kind `k` at `pos` into script `s`'s tables (0: skips them);
+-- returns the list and the position after the records.
 local function decode(s, k, blob, pos, n)
+  local spec = KINDSPEC[k]
+  if s == 0 then
+    return DECODE(blob, pos, n, nil, spec)
+  end
   local pools = POOLS[s]
   if pools == nil then
     pools = {}
     POOLS[s] = pools
   end
-  local p = pools[k]
-  if p == nil then
-    p = { list = {}, tables = {}, n = 0 }
-    pools[k] = p
+  local pool = pools[k]
+  if pool == nil then
+    pool = NEWPOOL(spec, KINDS, ACTIONS, next)
+    pools[k] = pool
   end
-  local list, spec = p.list, KINDSPEC[k]
-  for i = n + 1, p.n do
-    list[i] = nil
-  end
-  p.n = n
-  pos = DECODE(blob, pos, n, list, p.tables, KINDS, ACTIONS, spec.codes, spec.names, spec.choices)
+  local list
+  list, pos = DECODE(blob, pos, n, pool)
   if spec.cancellable then
     -- An event an earlier handler of this stage cancelled is not delivered.
     local live, count = RAW.__timer_live, 0
@@ -111,7 +112,6 @@ local function decode(s, k, blob, pos, n)
     for i = count + 1, n do
       list[i] = nil
     end
-    p.n = count
   end
   return list, pos
 end

@@ -114,6 +114,7 @@ pub(crate) fn prelude(lua: &Lua, def: &GameDef, raw: &Table) -> mlua::Result<(Fu
     for (k, v) in &def.constants {
         constants.raw_set(k.as_str(), constant(lua, v)?)?;
     }
+    let (pool, decode) = crate::decode::decoder(lua)?;
     let dispatch: Function = lua
         .load(PRELUDE)
         .set_name("=ludus")
@@ -127,7 +128,8 @@ pub(crate) fn prelude(lua: &Lua, def: &GameDef, raw: &Table) -> mlua::Result<(Fu
             actions,
             constants,
             envs.clone(),
-            crate::decode::decoder(lua)?,
+            pool,
+            decode,
             crate::decode::kind_specs(lua)?,
             c_function(lua, ludus_freeze)?,
         ))?;

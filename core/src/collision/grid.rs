@@ -50,6 +50,91 @@ impl Grid {
     }
 }
 
+/// The cells around the queriers of a sparse search, one bit each, on a wrapping grid of
+/// cells whose sides are powers of two, anchored at the queriers' box. When the box fits it
+/// (up to [`Marks::MOST_BITS_PER_QUERIER`] bits per querier), no two cells of the box share a
+/// bit, so for a point inside the box the test is exact; a larger box wraps, and cells that
+/// share a bit with a marked one pass too (the caller's overlap tests reject them).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Marks {
+    bits: Vec<u64>,
+    inv_cell: f32,
+    x0: i32,
+    y0: i32,
+    cmask: u32,
+    rmask: u32,
+    shift: u32,
+}
+
+impl Marks {
+    /// Bits per querier the grid may take (and never fewer than 4096 in all).
+    const MOST_BITS_PER_QUERIER: usize = 4096;
+
+    /// Clears the marks for `queriers` queriers whose box (grown by a cell) is `lo..hi`.
+    pub(super) fn reset(&mut self, queriers: usize, lo: Vec2, hi: Vec2, cell: f32) {
+        let inv_cell = 1.0 / cell;
+        let (x0, y0) = (floor_i32(lo.x * inv_cell), floor_i32(lo.y * inv_cell));
+        let span = |a: i32, b: i32| (i64::from(b) - i64::from(a) + 1).clamp(1, 1 << 30) as u64;
+        let (w, h) = (
+            span(x0, floor_i32(hi.x * inv_cell)),
+            span(y0, floor_i32(hi.y * inv_cell)),
+        );
+        let cap =
+            (queriers.saturating_mul(Self::MOST_BITS_PER_QUERIER)).clamp(4096, 1 << 24) as u64;
+        let (mut cols, mut rows) = (w.next_power_of_two().max(4), h.next_power_of_two().max(4));
+        while cols * rows > cap {
+            if cols >= rows {
+                cols /= 2;
+            } else {
+                rows /= 2;
+            }
+        }
+        *self = Marks {
+            bits: std::mem::take(&mut self.bits),
+            inv_cell,
+            x0,
+            y0,
+            cmask: cols as u32 - 1,
+            rmask: rows as u32 - 1,
+            shift: cols.trailing_zeros(),
+        };
+        self.bits.clear();
+        self.bits.resize((cols * rows).div_ceil(64) as usize, 0);
+    }
+
+    /// The bit of cell (`cx`, `cy`).
+    #[inline(always)]
+    fn bit(&self, cx: i32, cy: i32) -> usize {
+        let col = (cx.wrapping_sub(self.x0) as u32) & self.cmask;
+        let row = (cy.wrapping_sub(self.y0) as u32) & self.rmask;
+        ((row << self.shift) | col) as usize
+    }
+
+    /// Marks the 3x3 cells around the cell of `p`.
+    pub(super) fn mark_around(&mut self, p: Vec2) {
+        let (cx, cy) = (
+            floor_i32(p.x * self.inv_cell),
+            floor_i32(p.y * self.inv_cell),
+        );
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let b = self.bit(cx.wrapping_add(dx), cy.wrapping_add(dy));
+                self.bits[b >> 6] |= 1 << (b & 63);
+            }
+        }
+    }
+
+    /// Whether the cell of `p` is marked.
+    #[inline(always)]
+    pub(super) fn marked(&self, p: Vec2) -> bool {
+        let b = self.bit(
+            floor_i32(p.x * self.inv_cell),
+            floor_i32(p.y * self.inv_cell),
+        );
+        self.bits[b >> 6] >> (b & 63) & 1 != 0
+    }
+}
+
 /// What the grid loop needs of a body, stored in bucket order for locality.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Compact {

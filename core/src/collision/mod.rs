@@ -27,7 +27,7 @@ mod search;
 mod sort;
 
 pub(crate) use crate::collision::body::Body;
-use crate::collision::grid::{Bins, Grid, Member, typical_cell};
+use crate::collision::grid::{Bins, Grid, Marks, Member, typical_cell};
 pub(crate) use crate::collision::grid::{Run, Stretch};
 pub(crate) use crate::collision::pair::{
     CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow, Pair,
@@ -80,8 +80,8 @@ pub(crate) struct Broadphase {
     large: Vec<Member>,
     /// The plan's cell (0 before a plan).
     cell: f32,
-    /// Sparse search: buckets of the cells around a querier (see `plan`).
-    around: Vec<bool>,
+    /// Sparse search: the cells around a querier (see `plan`).
+    marks: Marks,
     /// The plan: cell, grid, and whether only the queriers are binned.
     grid: Option<(Grid, bool)>,
     /// The pairs found, at most `max_pairs`.
@@ -219,8 +219,8 @@ impl Broadphase {
     ///   to them. A crowd that looks at one player does not query at all: the player finds it.
     /// - **Sparse or dense**: when queriers are few (a player and its bullets among a crowd),
     ///   only they are binned and only the other bodies in the cells around one (inside their
-    ///   bounding box grown by a cell, and in a bucket of the cells around a querier) look them
-    ///   up, so only those need full records; otherwise every body is binned
+    ///   bounding box grown by a cell, and in the cells around a querier: see [`Marks`]) look
+    ///   them up, so only those need full records; otherwise every body is binned
     ///   and every pair of neighbouring buckets is scanned once.
     pub fn plan(&mut self, fixed_cell: Option<f32>) {
         self.large.clear();
@@ -339,26 +339,14 @@ impl Broadphase {
             hi = Vec2::new(hi.x.max(q.x), hi.y.max(q.y));
         }
         let (lo, hi) = (lo - Vec2::new(cell, cell), hi + Vec2::new(cell, cell));
-        // And the cells around the queriers, hashed into buckets (about a quarter of them
-        // marked): a small body can touch a querier only from the 3x3 cells around its cell.
-        let around = Grid::new(self.queriers.len() * 36, cell);
-        self.around.clear();
-        self.around.resize(around.len(), false);
-        let (rmask, cmask) = (around.rows - 1, around.cols - 1);
+        // And the cells around the queriers: a small body can touch a querier only from the
+        // 3x3 cells around its cell.
+        self.marks.reset(self.queriers.len(), lo, hi, cell);
         for q in &self.queriers {
-            let (row, col) = around.place(self.pos[q.index as usize]);
-            for dy in [rmask, 0, 1] {
-                let r = ((row + dy) & rmask) * around.cols;
-                for dx in [cmask, 0, 1] {
-                    self.around[(r + ((col + dx) & cmask)) as usize] = true;
-                }
-            }
+            self.marks.mark_around(self.pos[q.index as usize]);
         }
-        let marked = &self.around[..];
-        let near_one = |p: Vec2| {
-            let (row, col) = around.place(p);
-            marked[(row * around.cols + col) as usize]
-        };
+        let marks = &self.marks;
+        let near_one = |p: Vec2| marks.marked(p);
         for (ri, r) in self.runs.iter().enumerate() {
             if r.looks != 0 || r.extent * 2.0 > cell {
                 continue;

@@ -185,3 +185,43 @@ fn a_few_queriers_among_a_crowd_find_the_same_pairs() {
     );
     assert_eq!(found, expected);
 }
+
+#[test]
+fn queriers_far_apart_find_the_same_pairs() {
+    // Three queriers so far apart that the cells of their box outnumber the marks, which wrap:
+    // bodies in cells that share a mark with a querier's are looked up and rejected.
+    let mut rng = fastrand::Rng::with_seed(4);
+    let mut bodies = Vec::new();
+    let centres = [
+        (-50_000.0f32, -30_000.0f32),
+        (0.0, 0.0),
+        (48_000.0, 52_000.0),
+    ];
+    for (k, &(cx, cy)) in centres.iter().enumerate() {
+        let mut q = body(k as u64 + 1, cx, cy, 10.0, false, 1, 2);
+        q.archetype = 1;
+        bodies.push(q);
+        for i in 0..300u64 {
+            bodies.push(body(
+                100 + k as u64 * 1000 + i,
+                cx + rng.f32() * 120.0 - 60.0,
+                cy + rng.f32() * 120.0 - 60.0,
+                3.0,
+                false,
+                2,
+                0,
+            ));
+        }
+    }
+    let mut bp = Broadphase::default();
+    assert_eq!(bp.find_pairs(&bodies, None, usize::MAX, u64::MAX), Ok(()));
+    let found: Vec<(u64, u64)> = bp
+        .pairs
+        .iter()
+        .filter(|p| p.report)
+        .map(|p| (p.lo, p.hi))
+        .collect();
+    let expected = brute(&bodies);
+    assert!(expected.len() > 10, "contacts: {}", expected.len());
+    assert_eq!(found, expected);
+}

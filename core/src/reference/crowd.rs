@@ -282,7 +282,11 @@ impl Crowd {
             iy: col(&|e| e.brain.map_or(0.0, |b| b.intent.y)),
             next: all
                 .iter()
-                .map(|e| e.brain.filter(|b| b.decided).map_or(0, |b| b.next_decision))
+                .map(|e| {
+                    e.brain
+                        .filter(|b| b.decided())
+                        .map_or(0, |b| b.next_decision)
+                })
                 .collect(),
             health: all
                 .iter()

@@ -222,9 +222,9 @@ impl Drones {
         for d in &drones {
             let b = d.brain.expect("a drone has a brain");
             assert!(
-                (b.target_tags, b.cadence, b.navigate, d.speed, d.collider)
+                (d.wants, b.cadence, b.navigate, d.speed, d.collider)
                     == (
-                        brain.target_tags,
+                        first.wants,
                         brain.cadence,
                         false,
                         first.speed,
@@ -242,7 +242,7 @@ impl Drones {
         );
         let mut targets = Vec::new();
         let mut stay_mask = 0u64;
-        for t in all.iter().filter(|e| e.tags & brain.target_tags != 0) {
+        for t in all.iter().filter(|e| e.tags & first.wants != 0) {
             assert!(
                 !is_drone(t) && t.brain.is_none() && t.vel == Vec2::ZERO,
                 "target {} holds still",
@@ -315,7 +315,11 @@ impl Drones {
             iy: col(&|d| d.brain.map_or(0.0, |b| b.intent.y)),
             next: drones
                 .iter()
-                .map(|d| d.brain.filter(|b| b.decided).map_or(0, |b| b.next_decision))
+                .map(|d| {
+                    d.brain
+                        .filter(|b| b.decided())
+                        .map_or(0, |b| b.next_decision)
+                })
                 .collect(),
             touching: vec![0; drones.len()],
         }

@@ -203,6 +203,8 @@ pub(crate) struct Entity {
     pub speed: f32,
     pub tags: u64,
     pub brain: Option<Brain>,
+    /// Its behaviour's target tags (its archetype's).
+    pub wants: u64,
     pub collider: Option<ColliderDef>,
     pub bounds: BoundsPolicy,
     pub health: Option<Health>,
@@ -241,6 +243,11 @@ pub(crate) fn entities(world: &SimWorld, def: &GameDef) -> Vec<Entity> {
                 speed: s.0,
                 tags: tags.map_or(0, |t| t.0),
                 brain: brain.copied(),
+                wants: def
+                    .archetypes
+                    .get(id.archetype.0 as usize)
+                    .and_then(|a| a.behaviour.as_ref())
+                    .map_or(0, |b| b.target),
                 collider: collider.map(|c| c.def(def)),
                 bounds: bounds.map_or(BoundsPolicy::Ignore, |b| b.0),
                 health: health.copied(),

@@ -82,6 +82,8 @@ pub(crate) fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64, split: 
 
 /// What every brain's decision reads this tick.
 pub(crate) struct Deciding<'a> {
+    /// Its behaviour's target tags, read from the brain's archetype.
+    def: &'a GameDef,
     /// Candidate targets `(seq, tags, position)`, by sequence.
     targets: &'a [(u64, u64, Vec2)],
     field: Option<&'a FlowField>,
@@ -127,8 +129,9 @@ impl<'a> BrainCols<'a> {
 
 impl<'a> Deciding<'a> {
     /// The decisions of tick `tick` in `world`, whose targets [`targets`] has collected.
-    pub(crate) fn new(world: &'a SimWorld, def: &GameDef, tick: u64) -> Deciding<'a> {
+    pub(crate) fn new(world: &'a SimWorld, def: &'a GameDef, tick: u64) -> Deciding<'a> {
         Deciding::from_parts(
+            def,
             &world.scratch.targets,
             world.nav.field.as_ref(),
             def.seed,
@@ -138,12 +141,14 @@ impl<'a> Deciding<'a> {
 
     /// The same from the world's parts: `targets` as [`targets`] collected them.
     pub(crate) fn from_parts(
+        def: &'a GameDef,
         targets: &'a [(u64, u64, Vec2)],
         field: Option<&'a FlowField>,
         seed: u64,
         tick: u64,
     ) -> Deciding<'a> {
         Deciding {
+            def,
             targets,
             field,
             seed,
@@ -179,8 +184,9 @@ impl<'a> Deciding<'a> {
         // (`u64::MAX` when none is known: no creation sequence reaches it.)
         let mut known = alive.known().unwrap_or(u64::MAX);
         for (i, brain) in brains.iter_mut().enumerate() {
-            let other = brain.target.is_some() & (brain.target.unwrap_or(known) != known);
-            if !brain.decided | other | (tick >= brain.next_decision) {
+            // (Undecided brains are due: their next decision is at tick 0.)
+            let other = brain.target().is_some_and(|t| t != known);
+            if other | (tick >= brain.next_decision) {
                 decisions += u64::from(self.settle(alive, brain, &ids[i], pos[i].0));
                 known = alive.known().unwrap_or(u64::MAX);
             }
@@ -201,9 +207,9 @@ impl<'a> Deciding<'a> {
     #[inline(never)]
     fn settle(&self, alive: &mut Alive, brain: &mut Brain, id: &Identity, pos: Vec2) -> bool {
         let target_lost = brain
-            .target
+            .target()
             .is_some_and(|seq| !alive.check(self.targets, seq));
-        let due = !brain.decided || target_lost || self.tick >= brain.next_decision;
+        let due = !brain.decided() || target_lost || self.tick >= brain.next_decision;
         if due {
             self.decide_now(brain, id, pos);
         }
@@ -214,7 +220,22 @@ impl<'a> Deciding<'a> {
     #[inline(never)]
     fn decide_now(&self, brain: &mut Brain, id: &Identity, pos: Vec2) {
         let (tick, seq) = (self.tick, id.seq);
-        decide(brain, seq, pos, self.targets, self.field, self.seed, tick);
+        let wants = self
+            .def
+            .archetypes
+            .get(id.archetype.0 as usize)
+            .and_then(|a| a.behaviour.as_ref())
+            .map_or(0, |b| b.target);
+        decide(
+            brain,
+            seq,
+            wants,
+            pos,
+            self.targets,
+            self.field,
+            self.seed,
+            tick,
+        );
         // The next tick after this one with (tick + seq) % cadence == 0.
         let cadence = u64::from(brain.cadence.max(1));
         brain.next_decision = tick + cadence - (tick.wrapping_add(seq) % cadence);
@@ -234,9 +255,9 @@ impl<'a> Deciding<'a> {
     ) -> bool {
         let tick = self.tick;
         let target_lost = brain
-            .target
+            .target()
             .is_some_and(|seq| !alive.check(self.targets, seq));
-        let due = !brain.decided || target_lost || tick >= brain.next_decision;
+        let due = !brain.decided() || target_lost || tick >= brain.next_decision;
         if due {
             self.decide_now(brain, id, pos);
         }
@@ -277,21 +298,23 @@ impl Alive {
     }
 }
 
+/// Brain `seq`'s decision at `pos`; it looks for targets with any of the tags `wants`.
+#[allow(clippy::too_many_arguments)]
 fn decide(
     brain: &mut Brain,
     seq: u64,
+    wants: u64,
     pos: Vec2,
     targets: &[(u64, u64, Vec2)],
     field: Option<&FlowField>,
     seed: u64,
     tick: u64,
 ) {
-    brain.decided = true;
     match brain.kind {
         BehaviourKind::Chase | BehaviourKind::Flee => {
             let mut best: Option<(f32, u64, Vec2)> = None;
             for &(tseq, tags, tpos) in targets {
-                if tseq == seq || tags & brain.target_tags == 0 {
+                if tseq == seq || tags & wants == 0 {
                     continue;
                 }
                 let d = (tpos - pos).length_squared();
@@ -319,11 +342,11 @@ fn decide(
                     } else {
                         -toward
                     };
-                    brain.target = Some(tseq);
+                    brain.set_target(Some(tseq));
                 }
                 None => {
                     brain.intent = Vec2::ZERO;
-                    brain.target = None;
+                    brain.set_target(None);
                 }
             }
         }

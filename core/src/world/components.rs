@@ -156,22 +156,54 @@ pub struct Cooldowns(pub Vec<Deadline>);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lifetime(pub Deadline);
 
-/// AI state: the behaviour, its cadence and the last decided intent (a unit direction),
-/// kept between decisions.
+/// AI state: the behaviour's kind and cadence (from its archetype's `behaviour`, whose other
+/// settings the decisions read there), the last decided intent (a unit direction) and when
+/// to decide next, kept between decisions. 32 bytes: every brain's due check reads it every
+/// tick.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Brain {
     pub kind: BehaviourKind,
-    pub target_tags: u64,
     pub cadence: u32,
     pub intent: Vec2,
-    /// Creation sequence of the current target (chase/flee); checked every tick.
-    pub target: Option<u64>,
-    /// Whether a decision has been made since spawn.
-    pub decided: bool,
-    /// The next cadence tick.
+    /// Creation sequence of the current target (chase/flee); checked every tick. (Sequences
+    /// start at 1.)
+    target: Option<std::num::NonZeroU64>,
+    /// The next cadence tick; 0 until the first decision (every later one is after a tick).
     pub next_decision: u64,
     /// Follow the level's flow field when chasing.
     pub navigate: bool,
+}
+
+impl Brain {
+    /// A brain of `kind` that has not decided yet, heading along `intent`.
+    pub fn new(kind: BehaviourKind, cadence: u32, intent: Vec2, navigate: bool) -> Brain {
+        Brain {
+            kind,
+            cadence,
+            intent,
+            target: None,
+            next_decision: 0,
+            navigate,
+        }
+    }
+
+    /// Creation sequence of the current target (chase/flee).
+    #[inline(always)]
+    pub fn target(&self) -> Option<u64> {
+        self.target.map(|t| t.get())
+    }
+
+    /// Sets the current target.
+    #[inline]
+    pub fn set_target(&mut self, seq: Option<u64>) {
+        self.target = seq.and_then(std::num::NonZeroU64::new);
+    }
+
+    /// Whether a decision has been made since spawn.
+    #[inline(always)]
+    pub fn decided(&self) -> bool {
+        self.next_decision != 0
+    }
 }
 
 /// Player control: which axes move the entity and which buttons raise events.

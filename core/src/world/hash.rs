@@ -231,8 +231,8 @@ impl StateHash {
                     record = record
                         .f32(br.intent.x)
                         .f32(br.intent.y)
-                        .u64(br.target.unwrap_or(0))
-                        .u64(br.decided as u64)
+                        .u64(br.target().unwrap_or(0))
+                        .u64(br.decided() as u64)
                         .u64(br.next_decision);
                 }
                 if let Some(c) = control {

@@ -217,15 +217,13 @@ impl NewEntity {
                 }
                 Sprite(s)
             }),
-            brain: a.behaviour.map(|bh| Brain {
-                kind: bh.kind,
-                target_tags: bh.target,
-                cadence: bh.cadence.unwrap_or(def.ai.default_cadence).max(1),
-                intent: velocity.normalized_or_zero(),
-                target: None,
-                decided: false,
-                next_decision: 0,
-                navigate: bh.navigate,
+            brain: a.behaviour.map(|bh| {
+                Brain::new(
+                    bh.kind,
+                    bh.cadence.unwrap_or(def.ai.default_cadence).max(1),
+                    velocity.normalized_or_zero(),
+                    bh.navigate,
+                )
             }),
             control: a.control.as_ref().map(|c| Control {
                 kind: c.kind,

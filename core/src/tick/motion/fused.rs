@@ -35,7 +35,7 @@ pub(crate) fn motion(
     let dt = def.tick.tick_seconds();
     let area = def.levels.get(world.level).map(|l| l.bounds);
     let s = &mut world.scratch;
-    let deciding = Deciding::from_parts(&s.targets, world.nav.field.as_ref(), def.seed, tick);
+    let deciding = Deciding::from_parts(def, &s.targets, world.nav.field.as_ref(), def.seed, tick);
     let mut decisions = 0u64;
     let bp = &mut s.broadphase;
     bp.begin();
