@@ -51,16 +51,23 @@ impl Grid {
 }
 
 /// The cells around the queriers of a sparse search, one bit each, on a wrapping grid of
-/// cells whose sides are powers of two, anchored at the queriers' box. When the box fits it
-/// (up to [`Marks::MOST_BITS_PER_QUERIER`] bits per querier), no two cells of the box share a
-/// bit, so for a point inside the box the test is exact; a larger box wraps, and cells that
-/// share a bit with a marked one pass too (the caller's overlap tests reject them).
+/// cells whose sides are powers of two (at least 64), anchored at the corner of the queriers'
+/// box. When the box fits it with a spare cell each way (up to
+/// [`Marks::MOST_BITS_PER_QUERIER`] bits per querier), no two cells of the box share a bit, so
+/// for a point inside the box the test is exact; points outside it, or inside a box too large
+/// to fit, may share a bit with a marked cell (false positives, which the caller's overlap
+/// tests reject: with few queriers, few of the bits are marked).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Marks {
+    /// The marks, then a spare word that stays 0.
     bits: Vec<u64>,
     inv_cell: f32,
-    x0: i32,
-    y0: i32,
+    lo: Vec2,
+    /// The box's size in cells.
+    w: u32,
+    h: u32,
+    /// A bit of the spare word.
+    spare: usize,
     cmask: u32,
     rmask: u32,
     shift: u32,
@@ -73,15 +80,14 @@ impl Marks {
     /// Clears the marks for `queriers` queriers whose box (grown by a cell) is `lo..hi`.
     pub(super) fn reset(&mut self, queriers: usize, lo: Vec2, hi: Vec2, cell: f32) {
         let inv_cell = 1.0 / cell;
-        let (x0, y0) = (floor_i32(lo.x * inv_cell), floor_i32(lo.y * inv_cell));
-        let span = |a: i32, b: i32| (i64::from(b) - i64::from(a) + 1).clamp(1, 1 << 30) as u64;
-        let (w, h) = (
-            span(x0, floor_i32(hi.x * inv_cell)),
-            span(y0, floor_i32(hi.y * inv_cell)),
-        );
+        // Cells across the box (saturating: a box beyond 2^30 cells simply wraps).
+        let cells = |d: f32| d * inv_cell;
+        let span = |d: f32| (cells(d) as u64).saturating_add(1).min(1 << 30);
+        let (w, h) = (span(hi.x - lo.x), span(hi.y - lo.y));
         let cap =
             (queriers.saturating_mul(Self::MOST_BITS_PER_QUERIER)).clamp(4096, 1 << 24) as u64;
-        let (mut cols, mut rows) = (w.next_power_of_two().max(4), h.next_power_of_two().max(4));
+        let side = |cells: u64| (cells + 2).next_power_of_two().max(64);
+        let (mut cols, mut rows) = (side(w), side(h));
         while cols * rows > cap {
             if cols >= rows {
                 cols /= 2;
@@ -92,46 +98,89 @@ impl Marks {
         *self = Marks {
             bits: std::mem::take(&mut self.bits),
             inv_cell,
-            x0,
-            y0,
+            lo,
+            w: w as u32,
+            h: h as u32,
+            spare: (cols * rows).div_ceil(64) as usize * 64,
             cmask: cols as u32 - 1,
             rmask: rows as u32 - 1,
             shift: cols.trailing_zeros(),
         };
         self.bits.clear();
-        self.bits.resize((cols * rows).div_ceil(64) as usize, 0);
+        self.bits.resize((cols * rows).div_ceil(64) as usize + 1, 0);
+    }
+
+    /// The cell of `p`, counted from the box's corner (saturating at 0 below it).
+    #[inline(always)]
+    fn cell(&self, p: Vec2) -> (u32, u32) {
+        (
+            ((p.x - self.lo.x) * self.inv_cell) as u32,
+            ((p.y - self.lo.y) * self.inv_cell) as u32,
+        )
     }
 
     /// The bit of cell (`cx`, `cy`).
     #[inline(always)]
-    fn bit(&self, cx: i32, cy: i32) -> usize {
-        let col = (cx.wrapping_sub(self.x0) as u32) & self.cmask;
-        let row = (cy.wrapping_sub(self.y0) as u32) & self.rmask;
-        ((row << self.shift) | col) as usize
+    fn bit(&self, cx: u32, cy: u32) -> usize {
+        (((cy & self.rmask) << self.shift) | (cx & self.cmask)) as usize
     }
 
-    /// Marks the 3x3 cells around the cell of `p`.
+    /// Marks the 3x3 cells around the cell of `p` (a querier: at least a cell inside the box).
     pub(super) fn mark_around(&mut self, p: Vec2) {
-        let (cx, cy) = (
-            floor_i32(p.x * self.inv_cell),
-            floor_i32(p.y * self.inv_cell),
-        );
-        for dy in -1..=1 {
-            for dx in -1..=1 {
+        let (cx, cy) = self.cell(p);
+        for dy in [u32::MAX, 0, 1] {
+            for dx in [u32::MAX, 0, 1] {
                 let b = self.bit(cx.wrapping_add(dx), cy.wrapping_add(dy));
                 self.bits[b >> 6] |= 1 << (b & 63);
             }
         }
     }
 
-    /// Whether the cell of `p` is marked.
+    /// The marks as a value the test of many points keeps in registers.
+    pub(super) fn view(&self) -> MarksView<'_> {
+        MarksView {
+            bits: &self.bits,
+            inv_cell: self.inv_cell,
+            lo: self.lo,
+            w: self.w,
+            h: self.h,
+            spare: self.spare,
+            cmask: self.cmask,
+            rmask: self.rmask,
+            shift: self.shift,
+        }
+    }
+}
+
+/// [`Marks`] for testing points.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct MarksView<'a> {
+    bits: &'a [u64],
+    inv_cell: f32,
+    lo: Vec2,
+    w: u32,
+    h: u32,
+    spare: usize,
+    cmask: u32,
+    rmask: u32,
+    shift: u32,
+}
+
+impl MarksView<'_> {
+    /// Whether `p` is inside the box, in a marked cell: always for a point in a cell around a
+    /// querier (the box holds them all), and for no other point of a box that fits. Without a
+    /// branch until the answer (bodies inside and outside the box come in no order): a point
+    /// outside reads the spare word, which is never marked.
     #[inline(always)]
-    pub(super) fn marked(&self, p: Vec2) -> bool {
-        let b = self.bit(
-            floor_i32(p.x * self.inv_cell),
-            floor_i32(p.y * self.inv_cell),
-        );
-        self.bits[b >> 6] >> (b & 63) & 1 != 0
+    pub(super) fn near(&self, p: Vec2) -> bool {
+        // Saturating, so a point far outside stays outside; NaN gives 0 (a NaN body is a
+        // large one, and its overlap tests fail).
+        let cx = ((p.x - self.lo.x) * self.inv_cell) as i32 as u32;
+        let cy = ((p.y - self.lo.y) * self.inv_cell) as i32 as u32;
+        let inside = (cx < self.w) & (cy < self.h);
+        let b = (((cy & self.rmask) << self.shift) | (cx & self.cmask)) as usize;
+        let b = if inside { b } else { self.spare };
+        (self.bits[b >> 6] >> (b & 63)) & 1 != 0
     }
 }
 

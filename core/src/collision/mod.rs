@@ -345,26 +345,21 @@ impl Broadphase {
         for q in &self.queriers {
             self.marks.mark_around(self.pos[q.index as usize]);
         }
-        let marks = &self.marks;
-        let near_one = |p: Vec2| marks.marked(p);
+        // (Locals: pushing to a field would make every body reload the marks.)
+        let (marks, mut near) = (self.marks.view(), std::mem::take(&mut self.near));
         for (ri, r) in self.runs.iter().enumerate() {
             if r.looks != 0 || r.extent * 2.0 > cell {
                 continue;
             }
-            let start = r.start as usize;
-            let inside = |p: Vec2| p.x >= lo.x && p.y >= lo.y && p.x <= hi.x && p.y <= hi.y;
             let run = ri as u32;
-            let pos = &self.pos[r.range()];
-            // Non-finite positions are large bodies (a finite box holds no infinity).
-            for (k, &p) in pos.iter().enumerate() {
-                if inside(p) && (r.finite || p.is_finite()) && near_one(p) {
-                    self.near.push(Member {
-                        index: (start + k) as u32,
-                        run,
-                    });
+            // Non-finite positions are large bodies: the finite box holds no infinity or NaN.
+            for (k, &p) in (r.start..).zip(&self.pos[r.range()]) {
+                if marks.near(p) {
+                    near.push(Member { index: k, run });
                 }
             }
         }
+        self.near = near;
     }
 
     /// Marks the colliders whose full records are wanted: those in a pair the search found,
