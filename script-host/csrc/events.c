@@ -46,6 +46,11 @@
 #include <stdint.h>
 #include "lua.h"
 #include "lauxlib.h"
+/* Lua's own: the fixed-layout fill writes table slots directly (see `put`). */
+#include "lobject.h"
+#include "lstate.h"
+#include "lgc.h"
+#include "ltable.h"
 
 /* The pool's user values. */
 enum { UV_SPEC = 1, UV_KINDS, UV_ACTIONS, UV_INDEX, UV_BLOB, UV_SLOTS, UV_TABLES, UV_LIST, UV_META, UV_COUNT };
@@ -64,6 +69,7 @@ typedef struct {
   uint64_t all;    /* every field */
   int size;        /* bytes per record when every field has a fixed size, else -1 */
   uint16_t at[MAX_FIELDS]; /* with `size` >= 0: where each field starts in its record */
+  TString *name[MAX_FIELDS]; /* the field names (short strings: kept by the spec) */
   int n;           /* tables in use: the last decode's count */
   int cap;         /* slots allocated */
   Slot *slots;     /* slots[i - 1] for table i (in the UV_SLOTS userdata) */
@@ -222,24 +228,77 @@ static Parts parts_of(lua_State *L, int at) {
   return p;
 }
 
+/* Decodes field `f` (1-based), of fixed-size type `code`, at `b` into `v`, as `push_field`
+** would push it; `kinds`, `actions`, `choices` are those tables. */
+static void field_value(lua_State *L, const unsigned char *b, char code, int f, Table *kinds,
+                        Table *actions, Table *choices, TValue *v) {
+  Reader r;
+  const TValue *got = NULL;
+  r.L = L;
+  r.p = b;
+  r.end = b + 8;
+  switch (code) {
+    case 'i': setivalue(v, (lua_Integer)rd_u64(&r)); return;
+    case 'o': {
+      uint64_t id = rd_u64(&r);
+      if (id != 0) {
+        setivalue(v, (lua_Integer)id);
+      } else {
+        setnilvalue(v);
+      }
+      return;
+    }
+    case 'f': setfltvalue(v, rd_f32(&r)); return;
+    case 'd': setfltvalue(v, rd_f64(&r)); return;
+    case 'k': got = luaH_getint(kinds, (lua_Integer)rd_u16(&r)); break;
+    case 'a': got = luaH_getint(actions, (lua_Integer)rd_u8(&r) + 1); break;
+    case 'c': {
+      unsigned n = rd_u8(&r);
+      const TValue *list = luaH_getint(choices, f);
+      if (ttistable(list)) got = luaH_getint(hvalue(list), (lua_Integer)n + 1);
+      break;
+    }
+    default: luaL_error(L, "ludus_decode: unknown field type '%c'", code);
+  }
+  if (got == NULL || isempty(got)) {
+    setnilvalue(v);
+  } else {
+    setobj(L, v, got);
+  }
+}
+
 /* Writes the fields `want` of the record that `r` starts at into the table at stack index `t`
-** (rawset: the metatable does not see it), leaving `r` after the record. */
+** (raw: the metatable does not see it), leaving `r` after the record. */
 static void fill(Parts *p, Reader *r, int t, uint64_t want) {
   lua_State *L = p->L;
   int size = p->pool->size;
   if (size >= 0) {
-    /* Fixed layout: straight to each wanted field. */
+    /* Fixed layout: straight to each wanted field, and straight into the table's slot when
+    ** it has the key already (as lua_rawset would, without the stack). */
     const unsigned char *rec = take(r, (size_t)size);
+    Table *h = (Table *)lua_topointer(L, t);
+    Table *kinds = (Table *)lua_topointer(L, p->kinds);
+    Table *actions = (Table *)lua_topointer(L, p->actions);
+    Table *choices = (Table *)lua_topointer(L, p->choices);
     while (want != 0) {
       int f = __builtin_ctzll(want);
-      Reader at;
+      const TValue *slot = luaH_getshortstr(h, p->pool->name[f]);
       want &= want - 1;
-      at.L = L;
-      at.p = rec + p->pool->at[f];
-      at.end = rec + size;
-      lua_rawgeti(L, p->names, (lua_Integer)f + 1);
-      push_field(&at, p->codes[f], f + 1, p->kinds, p->actions, p->choices);
-      lua_rawset(L, t);
+      if (!isabstkey(slot)) {
+        TValue v;
+        field_value(L, rec + p->pool->at[f], p->codes[f], f + 1, kinds, actions, choices, &v);
+        setobj2t(L, (TValue *)slot, &v);
+        invalidateTMcache(h);
+        luaC_barrierback(L, obj2gco(h), &v);
+      } else {
+        Reader at;
+        at.L = L;
+        at.p = rec + p->pool->at[f];
+        at.end = rec + size;
+        lua_rawgeti(L, p->names, (lua_Integer)f + 1);
+        push_field(&at, p->codes[f], f + 1, p->kinds, p->actions, p->choices);
+        lua_rawset(L, t);
+      }
     }
     return;
   }
@@ -404,11 +463,18 @@ int ludus_pool(lua_State *L) {
   P->cap = 0;
   P->slots = NULL;
   P->size = 0;
+  lua_getfield(L, 1, "names");
   for (size_t f = 0; f < nfields; f++) {
     int w = fixed_size(codes[f]);
     P->at[f] = (uint16_t)(P->size < 0 ? 0 : P->size);
     P->size = P->size < 0 || w < 0 ? -1 : P->size + w;
+    /* The direct writes look names up as short strings. */
+    if (lua_rawgeti(L, -1, (lua_Integer)f + 1) != LUA_TSTRING || lua_rawlen(L, -1) > LUAI_MAXSHORTLEN)
+      return luaL_error(L, "ludus_pool: field names are short strings");
+    P->name[f] = (TString *)lua_topointer(L, -1);
+    lua_pop(L, 1);
   }
+  lua_pop(L, 1);
   if (luaL_newmetatable(L, POOL)) {
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");

@@ -103,7 +103,19 @@ fn apply_one(
             let Some(e) = resolve(world, *target) else {
                 return Ok(());
             };
-            // One lookup for the health and the event's copy of the target.
+            // Blocked damage (a target piled on, hit every tick while invulnerable) reads only
+            // the health; damage that lands reads the event's copy of the target with it.
+            match world.ecs.entity(e).ok().and_then(|r| r.get::<&Health>()) {
+                None => {
+                    world.counters.no_health += 1;
+                    return Ok(());
+                }
+                Some(h) if !h.invulnerable_until.ready(tick) => {
+                    world.counters.damage_blocked += 1;
+                    return Ok(());
+                }
+                Some(_) => {}
+            }
             let Ok((h, id, tags, pos)) =
                 world
                     .ecs
@@ -112,10 +124,6 @@ fn apply_one(
                 world.counters.no_health += 1;
                 return Ok(());
             };
-            if !h.invulnerable_until.ready(tick) {
-                world.counters.damage_blocked += 1;
-                return Ok(());
-            }
             h.current = h.current.saturating_sub(*amount);
             if h.invulnerable_ticks > 0 {
                 h.invulnerable_until = Deadline::after(tick, u64::from(h.invulnerable_ticks))
