@@ -59,15 +59,10 @@ impl Grid {
 /// tests reject: with few queriers, few of the bits are marked).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Marks {
-    /// The marks, then a spare word that stays 0.
     bits: Vec<u64>,
     inv_cell: f32,
     lo: Vec2,
-    /// The box's size in cells.
-    w: u32,
-    h: u32,
-    /// A bit of the spare word.
-    spare: usize,
+    hi: Vec2,
     cmask: u32,
     rmask: u32,
     shift: u32,
@@ -99,15 +94,13 @@ impl Marks {
             bits: std::mem::take(&mut self.bits),
             inv_cell,
             lo,
-            w: w as u32,
-            h: h as u32,
-            spare: (cols * rows).div_ceil(64) as usize * 64,
+            hi,
             cmask: cols as u32 - 1,
             rmask: rows as u32 - 1,
             shift: cols.trailing_zeros(),
         };
         self.bits.clear();
-        self.bits.resize((cols * rows).div_ceil(64) as usize + 1, 0);
+        self.bits.resize((cols * rows).div_ceil(64) as usize, 0);
     }
 
     /// The cell of `p`, counted from the box's corner (saturating at 0 below it).
@@ -142,9 +135,7 @@ impl Marks {
             bits: &self.bits,
             inv_cell: self.inv_cell,
             lo: self.lo,
-            w: self.w,
-            h: self.h,
-            spare: self.spare,
+            hi: self.hi,
             cmask: self.cmask,
             rmask: self.rmask,
             shift: self.shift,
@@ -158,29 +149,43 @@ pub(super) struct MarksView<'a> {
     bits: &'a [u64],
     inv_cell: f32,
     lo: Vec2,
-    w: u32,
-    h: u32,
-    spare: usize,
+    hi: Vec2,
     cmask: u32,
     rmask: u32,
     shift: u32,
 }
 
 impl MarksView<'_> {
-    /// Whether `p` is inside the box, in a marked cell: always for a point in a cell around a
-    /// querier (the box holds them all), and for no other point of a box that fits. Without a
-    /// branch until the answer (bodies inside and outside the box come in no order): a point
-    /// outside reads the spare word, which is never marked.
+    /// Calls `near(k)` for each `pos[k]` inside the box in a marked cell, in order: every
+    /// point in a cell around a querier (the box holds them all), and no other point of a box
+    /// that fits. The box test takes eight points at a time without a branch (points inside
+    /// and outside a box that covers part of a crowd come in no order); only the points inside
+    /// go on to their cell.
     #[inline(always)]
-    pub(super) fn near(&self, p: Vec2) -> bool {
-        // Saturating, so a point far outside stays outside; NaN gives 0 (a NaN body is a
-        // large one, and its overlap tests fail).
-        let cx = ((p.x - self.lo.x) * self.inv_cell) as i32 as u32;
-        let cy = ((p.y - self.lo.y) * self.inv_cell) as i32 as u32;
-        let inside = (cx < self.w) & (cy < self.h);
-        let b = (((cy & self.rmask) << self.shift) | (cx & self.cmask)) as usize;
-        let b = if inside { b } else { self.spare };
-        (self.bits[b >> 6] >> (b & 63)) & 1 != 0
+    pub(super) fn each_near(&self, pos: &[Vec2], mut near: impl FnMut(usize)) {
+        let (lo, hi) = (self.lo, self.hi);
+        for (c, chunk) in pos.chunks(8).enumerate() {
+            let mut inside = 0u32;
+            for (j, p) in chunk.iter().enumerate() {
+                let i = u32::from(p.x >= lo.x)
+                    & u32::from(p.y >= lo.y)
+                    & u32::from(p.x <= hi.x)
+                    & u32::from(p.y <= hi.y);
+                inside |= i << j;
+            }
+            while inside != 0 {
+                let j = inside.trailing_zeros() as usize;
+                inside &= inside - 1;
+                let p = chunk[j];
+                // Inside the box: finite, and at least 0.
+                let cx = ((p.x - lo.x) * self.inv_cell) as u32;
+                let cy = ((p.y - lo.y) * self.inv_cell) as u32;
+                let b = (((cy & self.rmask) << self.shift) | (cx & self.cmask)) as usize;
+                if (self.bits[b >> 6] >> (b & 63)) & 1 != 0 {
+                    near(c * 8 + j);
+                }
+            }
+        }
     }
 }
 

@@ -353,11 +353,12 @@ impl Broadphase {
             }
             let run = ri as u32;
             // Non-finite positions are large bodies: the finite box holds no infinity or NaN.
-            for (k, &p) in (r.start..).zip(&self.pos[r.range()]) {
-                if marks.near(p) {
-                    near.push(Member { index: k, run });
-                }
-            }
+            marks.each_near(&self.pos[r.range()], |k| {
+                near.push(Member {
+                    index: r.start + k as u32,
+                    run,
+                })
+            });
         }
         self.near = near;
     }
