@@ -103,27 +103,24 @@ fn apply_one(
             let Some(e) = resolve(world, *target) else {
                 return Ok(());
             };
-            // Blocked damage (a target piled on, hit every tick while invulnerable) reads only
-            // the health; damage that lands reads the event's copy of the target with it.
-            match world.ecs.entity(e).ok().and_then(|r| r.get::<&Health>()) {
-                None => {
-                    world.counters.no_health += 1;
-                    return Ok(());
-                }
-                Some(h) if !h.invulnerable_until.ready(tick) => {
-                    world.counters.damage_blocked += 1;
-                    return Ok(());
-                }
-                Some(_) => {}
-            }
-            let Ok((h, id, tags, pos)) =
-                world
-                    .ecs
-                    .query_one_mut::<(&mut Health, &Identity, Option<&Tags>, &Position)>(e)
-            else {
+            // One entity lookup; blocked damage (a target piled on, hit every tick while
+            // invulnerable) reads only the health, damage that lands the event's copy too.
+            let Ok(r) = world.ecs.entity(e) else {
+                return Ok(());
+            };
+            let Some(mut h) = r.get::<&mut Health>() else {
                 world.counters.no_health += 1;
                 return Ok(());
             };
+            if !h.invulnerable_until.ready(tick) {
+                world.counters.damage_blocked += 1;
+                return Ok(());
+            }
+            let (Some(id), Some(pos)) = (r.get::<&Identity>(), r.get::<&Position>()) else {
+                world.counters.no_health += 1;
+                return Ok(());
+            };
+            let tags = r.get::<&Tags>();
             h.current = h.current.saturating_sub(*amount);
             if h.invulnerable_ticks > 0 {
                 h.invulnerable_until = Deadline::after(tick, u64::from(h.invulnerable_ticks))
@@ -132,7 +129,7 @@ fn apply_one(
                     })?;
             }
             let (health, max) = (h.current, h.max);
-            let target = Party::new(id, tags, pos);
+            let target = Party::new(&id, tags.as_deref(), &pos);
             let ev = DamageEvent {
                 tick,
                 target,
