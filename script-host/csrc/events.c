@@ -353,30 +353,45 @@ static void reserve(lua_State *L, int pool, Pool *P, int n) {
   P->cap = cap;
 }
 
+/* The number (1-based) of the field named by the value at stack index `k`, or 0. */
+static lua_Integer field_of(lua_State *L, int pool, int k) {
+  lua_Integer f = 0;
+  if (lua_type(L, k) != LUA_TSTRING) return 0;
+  lua_getiuservalue(L, pool, UV_SPEC);
+  lua_getfield(L, -1, "index");
+  lua_pushvalue(L, k);
+  if (lua_rawget(L, -2) == LUA_TNUMBER) f = lua_tointeger(L, -1);
+  lua_pop(L, 3);
+  return f;
+}
+
+/* The number (1-based) of the pool's table at stack index `t`, or 0 for another table. */
+static int table_of(lua_State *L, int pool, Pool *P, int t) {
+  lua_Integer i = 0;
+  lua_getiuservalue(L, pool, UV_INDEX);
+  lua_pushvalue(L, t);
+  if (lua_rawget(L, -2) == LUA_TNUMBER) i = lua_tointeger(L, -1);
+  lua_pop(L, 2);
+  return i >= 1 && i <= P->cap ? (int)i : 0;
+}
+
 /* __index(t, k) of a pool's tables: decodes field k from t's record. Upvalue 1: the pool. */
 static int lazy_index(lua_State *L) {
   const int pool = lua_upvalueindex(1);
   Pool *P = (Pool *)lua_touserdata(L, pool);
-  lua_Integer f, i;
+  lua_Integer f = field_of(L, pool, 2);
+  int i = table_of(L, pool, P, 1);
   Slot *s;
   Parts p;
   Reader r;
-  if (lua_type(L, 2) != LUA_TSTRING) return 0;
-  lua_getiuservalue(L, pool, UV_SPEC);
-  lua_getfield(L, -1, "index");
-  lua_pushvalue(L, 2);
-  f = lua_rawget(L, -2) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
-  lua_getiuservalue(L, pool, UV_INDEX);
-  lua_pushvalue(L, 1);
-  i = lua_rawget(L, -2) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
-  lua_settop(L, 2);
-  if (f < 1 || i < 1 || i > P->cap) return 0;
+  if (f < 1 || i == 0) return 0;
   s = &P->slots[i - 1];
   /* Held (and so cleared by the script), or no record to read. */
   if ((s->filled >> (f - 1) & 1) || s->at == 0) return 0;
+  lua_settop(L, 2);
   lua_pushvalue(L, pool);
   p = parts_of(L, lua_gettop(L));
-  r = blob_at(L, lua_upvalueindex(1), s->at);
+  r = blob_at(L, pool, s->at);
   for (lua_Integer g = 1; g < f; g++) skip_field(&r, p.codes[g - 1]);
   push_field(&r, p.codes[f - 1], (int)f, p.kinds, p.actions, p.choices);
   lua_pushvalue(L, 2);
@@ -391,19 +406,11 @@ static int lazy_index(lua_State *L) {
 static int lazy_newindex(lua_State *L) {
   const int pool = lua_upvalueindex(1);
   Pool *P = (Pool *)lua_touserdata(L, pool);
-  if (lua_type(L, 2) == LUA_TSTRING) {
-    lua_Integer f, i;
-    lua_getiuservalue(L, pool, UV_SPEC);
-    lua_getfield(L, -1, "index");
-    lua_pushvalue(L, 2);
-    f = lua_rawget(L, -2) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
-    lua_getiuservalue(L, pool, UV_INDEX);
-    lua_pushvalue(L, 1);
-    i = lua_rawget(L, -2) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
-    if (f >= 1 && i >= 1 && i <= P->cap) {
-      P->slots[i - 1].filled |= (uint64_t)1 << (f - 1);
-      P->mask |= (uint64_t)1 << (f - 1);
-    }
+  lua_Integer f = field_of(L, pool, 2);
+  int i = table_of(L, pool, P, 1);
+  if (f >= 1 && i != 0) {
+    P->slots[i - 1].filled |= (uint64_t)1 << (f - 1);
+    P->mask |= (uint64_t)1 << (f - 1);
   }
   lua_settop(L, 3);
   lua_rawset(L, 1);
@@ -414,25 +421,16 @@ static int lazy_newindex(lua_State *L) {
 static int lazy_pairs(lua_State *L) {
   const int pool = lua_upvalueindex(1);
   Pool *P = (Pool *)lua_touserdata(L, pool);
-  lua_Integer i;
+  int i;
   luaL_checktype(L, 1, LUA_TTABLE);
   lua_settop(L, 1);
-  lua_getiuservalue(L, pool, UV_INDEX);
-  lua_pushvalue(L, 1);
-  i = lua_rawget(L, -2) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
-  lua_settop(L, 1);
-  if (i >= 1 && i <= P->cap && P->slots[i - 1].filled != P->all) {
-    Slot *s = &P->slots[i - 1];
-    if (s->at != 0) {
-      Parts p;
-      Reader r;
-      lua_pushvalue(L, pool);
-      p = parts_of(L, lua_gettop(L));
-      r = blob_at(L, lua_upvalueindex(1), s->at);
-      fill(&p, &r, 1, P->all & ~s->filled);
-      s->filled = P->all;
-      lua_settop(L, 1);
-    }
+  i = table_of(L, pool, P, 1);
+  if (i != 0) {
+    Parts p;
+    lua_pushvalue(L, pool);
+    p = parts_of(L, lua_gettop(L));
+    complete(&p, pool, 1, i);
+    lua_settop(L, 1);
   }
   lua_pushvalue(L, lua_upvalueindex(2));
   lua_pushvalue(L, 1);

@@ -60,6 +60,12 @@ impl Grid {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Marks {
     bits: Vec<u64>,
+    at: MarkGrid,
+}
+
+/// Where [`Marks`] keeps each cell's bit: the box, the cell and the grid's sides.
+#[derive(Clone, Copy, Debug, Default)]
+struct MarkGrid {
     inv_cell: f32,
     lo: Vec2,
     hi: Vec2,
@@ -68,41 +74,7 @@ pub(super) struct Marks {
     shift: u32,
 }
 
-impl Marks {
-    /// Bits per querier the grid may take (and never fewer than 4096 in all).
-    const MOST_BITS_PER_QUERIER: usize = 4096;
-
-    /// Clears the marks for `queriers` queriers whose box (grown by a cell) is `lo..hi`.
-    pub(super) fn reset(&mut self, queriers: usize, lo: Vec2, hi: Vec2, cell: f32) {
-        let inv_cell = 1.0 / cell;
-        // Cells across the box (saturating: a box beyond 2^30 cells simply wraps).
-        let cells = |d: f32| d * inv_cell;
-        let span = |d: f32| (cells(d) as u64).saturating_add(1).min(1 << 30);
-        let (w, h) = (span(hi.x - lo.x), span(hi.y - lo.y));
-        let cap =
-            (queriers.saturating_mul(Self::MOST_BITS_PER_QUERIER)).clamp(4096, 1 << 24) as u64;
-        let side = |cells: u64| (cells + 2).next_power_of_two().max(64);
-        let (mut cols, mut rows) = (side(w), side(h));
-        while cols * rows > cap {
-            if cols >= rows {
-                cols /= 2;
-            } else {
-                rows /= 2;
-            }
-        }
-        *self = Marks {
-            bits: std::mem::take(&mut self.bits),
-            inv_cell,
-            lo,
-            hi,
-            cmask: cols as u32 - 1,
-            rmask: rows as u32 - 1,
-            shift: cols.trailing_zeros(),
-        };
-        self.bits.clear();
-        self.bits.resize((cols * rows).div_ceil(64) as usize, 0);
-    }
-
+impl MarkGrid {
     /// The cell of `p`, counted from the box's corner (saturating at 0 below it).
     #[inline(always)]
     fn cell(&self, p: Vec2) -> (u32, u32) {
@@ -117,45 +89,52 @@ impl Marks {
     fn bit(&self, cx: u32, cy: u32) -> usize {
         (((cy & self.rmask) << self.shift) | (cx & self.cmask)) as usize
     }
+}
+
+impl Marks {
+    /// Bits per querier the grid may take (and never fewer than 4096 in all).
+    const MOST_BITS_PER_QUERIER: usize = 4096;
+
+    /// Clears the marks for `queriers` queriers whose box (grown by a cell) is `lo..hi`.
+    pub(super) fn reset(&mut self, queriers: usize, lo: Vec2, hi: Vec2, cell: f32) {
+        let inv_cell = 1.0 / cell;
+        // Cells across the box (saturating: a box beyond 2^30 cells simply wraps).
+        let span = |d: f32| ((d * inv_cell) as u64).saturating_add(1).min(1 << 30);
+        let (w, h) = (span(hi.x - lo.x), span(hi.y - lo.y));
+        let cap =
+            (queriers.saturating_mul(Self::MOST_BITS_PER_QUERIER)).clamp(4096, 1 << 24) as u64;
+        let side = |cells: u64| (cells + 2).next_power_of_two().max(64);
+        let (mut cols, mut rows) = (side(w), side(h));
+        while cols * rows > cap {
+            if cols >= rows {
+                cols /= 2;
+            } else {
+                rows /= 2;
+            }
+        }
+        self.at = MarkGrid {
+            inv_cell,
+            lo,
+            hi,
+            cmask: cols as u32 - 1,
+            rmask: rows as u32 - 1,
+            shift: cols.trailing_zeros(),
+        };
+        self.bits.clear();
+        self.bits.resize((cols * rows).div_ceil(64) as usize, 0);
+    }
 
     /// Marks the 3x3 cells around the cell of `p` (a querier: at least a cell inside the box).
     pub(super) fn mark_around(&mut self, p: Vec2) {
-        let (cx, cy) = self.cell(p);
+        let (cx, cy) = self.at.cell(p);
         for dy in [u32::MAX, 0, 1] {
             for dx in [u32::MAX, 0, 1] {
-                let b = self.bit(cx.wrapping_add(dx), cy.wrapping_add(dy));
+                let b = self.at.bit(cx.wrapping_add(dx), cy.wrapping_add(dy));
                 self.bits[b >> 6] |= 1 << (b & 63);
             }
         }
     }
 
-    /// The marks as a value the test of many points keeps in registers.
-    pub(super) fn view(&self) -> MarksView<'_> {
-        MarksView {
-            bits: &self.bits,
-            inv_cell: self.inv_cell,
-            lo: self.lo,
-            hi: self.hi,
-            cmask: self.cmask,
-            rmask: self.rmask,
-            shift: self.shift,
-        }
-    }
-}
-
-/// [`Marks`] for testing points.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct MarksView<'a> {
-    bits: &'a [u64],
-    inv_cell: f32,
-    lo: Vec2,
-    hi: Vec2,
-    cmask: u32,
-    rmask: u32,
-    shift: u32,
-}
-
-impl MarksView<'_> {
     /// Calls `near(k)` for each `pos[k]` inside the box in a marked cell, in order: every
     /// point in a cell around a querier (the box holds them all), and no other point of a box
     /// that fits. The box test takes eight points at a time without a branch (points inside
@@ -163,7 +142,9 @@ impl MarksView<'_> {
     /// go on to their cell.
     #[inline(always)]
     pub(super) fn each_near(&self, pos: &[Vec2], mut near: impl FnMut(usize)) {
-        let (lo, hi) = (self.lo, self.hi);
+        // Locals, which stay in registers whatever `near` writes.
+        let (at, bits) = (self.at, &self.bits[..]);
+        let (lo, hi) = (at.lo, at.hi);
         for (c, chunk) in pos.chunks(8).enumerate() {
             let mut inside = 0u32;
             for (j, p) in chunk.iter().enumerate() {
@@ -176,12 +157,10 @@ impl MarksView<'_> {
             while inside != 0 {
                 let j = inside.trailing_zeros() as usize;
                 inside &= inside - 1;
-                let p = chunk[j];
                 // Inside the box: finite, and at least 0.
-                let cx = ((p.x - lo.x) * self.inv_cell) as u32;
-                let cy = ((p.y - lo.y) * self.inv_cell) as u32;
-                let b = (((cy & self.rmask) << self.shift) | (cx & self.cmask)) as usize;
-                if (self.bits[b >> 6] >> (b & 63)) & 1 != 0 {
+                let (cx, cy) = at.cell(chunk[j]);
+                let b = at.bit(cx, cy);
+                if (bits[b >> 6] >> (b & 63)) & 1 != 0 {
                     near(c * 8 + j);
                 }
             }

@@ -345,8 +345,7 @@ impl Broadphase {
         for q in &self.queriers {
             self.marks.mark_around(self.pos[q.index as usize]);
         }
-        // (Locals: pushing to a field would make every body reload the marks.)
-        let (marks, mut near) = (self.marks.view(), std::mem::take(&mut self.near));
+        let (marks, mut near) = (&self.marks, std::mem::take(&mut self.near));
         for (ri, r) in self.runs.iter().enumerate() {
             if r.looks != 0 || r.extent * 2.0 > cell {
                 continue;

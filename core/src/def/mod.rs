@@ -129,6 +129,13 @@ impl GameDef {
         self.archetypes.get(id.0 as usize)
     }
 
+    /// The tags archetype `id`'s behaviour looks for (0 without a behaviour).
+    pub fn behaviour_targets(&self, id: ArchetypeId) -> u64 {
+        self.archetype(id)
+            .and_then(|a| a.behaviour.as_ref())
+            .map_or(0, |b| b.target)
+    }
+
     pub fn archetype_id(&self, name: &str) -> Option<ArchetypeId> {
         self.archetypes
             .iter()

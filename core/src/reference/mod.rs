@@ -243,11 +243,7 @@ pub(crate) fn entities(world: &SimWorld, def: &GameDef) -> Vec<Entity> {
                 speed: s.0,
                 tags: tags.map_or(0, |t| t.0),
                 brain: brain.copied(),
-                wants: def
-                    .archetypes
-                    .get(id.archetype.0 as usize)
-                    .and_then(|a| a.behaviour.as_ref())
-                    .map_or(0, |b| b.target),
+                wants: def.behaviour_targets(id.archetype),
                 collider: collider.map(|c| c.def(def)),
                 bounds: bounds.map_or(BoundsPolicy::Ignore, |b| b.0),
                 health: health.copied(),

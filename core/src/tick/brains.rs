@@ -220,12 +220,7 @@ impl<'a> Deciding<'a> {
     #[inline(never)]
     fn decide_now(&self, brain: &mut Brain, id: &Identity, pos: Vec2) {
         let (tick, seq) = (self.tick, id.seq);
-        let wants = self
-            .def
-            .archetypes
-            .get(id.archetype.0 as usize)
-            .and_then(|a| a.behaviour.as_ref())
-            .map_or(0, |b| b.target);
+        let wants = self.def.behaviour_targets(id.archetype);
         decide(
             brain,
             seq,
