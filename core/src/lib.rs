@@ -98,7 +98,7 @@ pub use tick::{TickContext, native_systems, run_tick};
 pub use timer::{DueTimer, PendingTimer, TimerId, TimerQueue, TimerSpec, TimerStats};
 pub use var::Var;
 pub use world::components::{
-    BoundsRule, Brain, CameraTarget, Collider, Control, Cooldowns, Deadline, Footing, Health,
+    Aim, BoundsRule, Brain, CameraTarget, Collider, Control, Cooldowns, Deadline, Footing, Health,
     Identity, Lifetime, Motion, Position, PrevPosition, Rotation, ScriptState, Speed, Sprite,
     StaticBody, Tags, Velocity,
 };

@@ -751,15 +751,49 @@ fn chase_falls_back_when_the_target_disappears() {
     run(&mut g, 3);
     let e = g.world().entity(ENEMY_SEQ).unwrap();
     assert_eq!(
-        g.world().ecs().get::<&Brain>(e).unwrap().target(),
+        g.world().ecs().get::<&Aim>(e).unwrap().target(),
         Some(PLAYER_SEQ)
     );
     run(&mut g, 1);
     let brain = *g.world().ecs().get::<&Brain>(e).unwrap();
+    let aim = *g.world().ecs().get::<&Aim>(e).unwrap();
     assert_eq!(
-        (brain.target(), brain.intent),
+        (aim.target(), brain.intent),
         (None, Vec2::ZERO),
         "re-decided at once, not at cadence"
+    );
+}
+
+#[test]
+fn chase_turns_to_the_next_target_the_tick_its_own_is_gone() {
+    let mut def = game_def();
+    place(&mut def, PLAYER, -100.0, 0.0);
+    place(&mut def, PLAYER, 300.0, 0.0);
+    place(&mut def, ENEMY, 0.0, 0.0);
+    let (near, far, enemy) = (1, 2, 3);
+    let mut g = game(
+        def,
+        rules(|stage, g| {
+            if stage == Stage::One && g.tick() == 4 {
+                g.send(Command::Destroy(1)).unwrap();
+            }
+            Ok(())
+        }),
+    );
+    let e = g.world().entity(enemy).unwrap();
+    let aim = |g: &Game| {
+        let brain = *g.world().ecs().get::<&Brain>(e).unwrap();
+        let aim = *g.world().ecs().get::<&Aim>(e).unwrap();
+        (aim.target(), brain.intent, brain.next_decision())
+    };
+    // Cadence 10: decisions at ticks with (tick + 3) % 10 == 0, and at the first tick.
+    run(&mut g, 4);
+    assert_eq!(aim(&g), (Some(near), Vec2::new(-1.0, 0.0), 7));
+    run(&mut g, 1);
+    assert_eq!(
+        aim(&g),
+        (Some(far), Vec2::new(1.0, 0.0), 7),
+        "re-decided the first tick the target was gone (5), not at its cadence (7)"
     );
 }
 

@@ -136,6 +136,22 @@ impl GameDef {
             .map_or(0, |b| b.target)
     }
 
+    /// Ticks between archetype `id`'s decisions (at least 1; the AI policy's default where
+    /// its behaviour sets none, or it has none).
+    pub fn behaviour_cadence(&self, id: ArchetypeId) -> u64 {
+        let cadence = self
+            .archetype(id)
+            .and_then(|a| a.behaviour.as_ref()?.cadence);
+        u64::from(cadence.unwrap_or(self.ai.default_cadence).max(1))
+    }
+
+    /// Whether archetype `id`'s behaviour follows the level's flow field.
+    pub fn behaviour_navigates(&self, id: ArchetypeId) -> bool {
+        self.archetype(id)
+            .and_then(|a| a.behaviour.as_ref())
+            .is_some_and(|b| b.navigate)
+    }
+
     pub fn archetype_id(&self, name: &str) -> Option<ArchetypeId> {
         self.archetypes
             .iter()

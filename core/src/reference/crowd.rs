@@ -216,7 +216,6 @@ impl Crowd {
             .expect("the world's level is in the definition");
         let all = entities(world, def);
         let first = all.first().expect("a body");
-        let brain = first.brain.expect("a body wanders");
         let c = first.collider.expect("a body has a collider");
         let Shape::Circle { radius } = c.shape else {
             panic!("a body's collider is a circle");
@@ -227,9 +226,9 @@ impl Crowd {
             "bodies are plain dynamic bodies of mass 1"
         );
         let alike = |e: &Entity| {
-            e.brain.is_some_and(|b| {
-                (b.kind, b.cadence, b.navigate) == (BehaviourKind::Wander, brain.cadence, false)
-            }) && (e.speed, e.collider, e.bounds) == (first.speed, Some(c), BoundsPolicy::Confine)
+            e.brain.is_some_and(|b| b.kind() == BehaviourKind::Wander)
+                && (e.cadence, e.navigate) == (first.cadence, false)
+                && (e.speed, e.collider, e.bounds) == (first.speed, Some(c), BoundsPolicy::Confine)
                 && e.health.is_some_and(|h| {
                     h.invulnerable_ticks == 0 && h.invulnerable_until == Deadline::Inactive
                 })
@@ -264,7 +263,7 @@ impl Crowd {
             tick: world.tick(),
             dt: def.tick.tick_seconds(),
             speed: first.speed,
-            cadence: u64::from(brain.cadence.max(1)),
+            cadence: first.cadence,
             seed: def.seed,
             confine: Confine::new(level.bounds, c.shape.half_extents()),
             reach,
@@ -285,7 +284,7 @@ impl Crowd {
                 .map(|e| {
                     e.brain
                         .filter(|b| b.decided())
-                        .map_or(0, |b| b.next_decision)
+                        .map_or(0, |b| b.next_decision())
                 })
                 .collect(),
             health: all

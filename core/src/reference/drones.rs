@@ -211,21 +211,19 @@ impl Drones {
             .level_def(def)
             .expect("the world's level is in the definition");
         let all = entities(world, def);
-        let is_drone = |e: &Entity| e.brain.is_some_and(|b| b.kind == BehaviourKind::Chase);
+        let is_drone = |e: &Entity| e.brain.is_some_and(|b| b.kind() == BehaviourKind::Chase);
         let first = all.iter().find(|e| is_drone(e)).expect("a drone");
-        let brain = first.brain.expect("a drone has a brain");
         let collider = first.collider.expect("a drone has a collider");
         let Shape::Circle { radius } = collider.shape else {
             panic!("a drone's collider is a circle");
         };
         let drones: Vec<_> = all.iter().filter(|e| is_drone(e)).collect();
         for d in &drones {
-            let b = d.brain.expect("a drone has a brain");
             assert!(
-                (d.wants, b.cadence, b.navigate, d.speed, d.collider)
+                (d.wants, d.cadence, d.navigate, d.speed, d.collider)
                     == (
                         first.wants,
-                        brain.cadence,
+                        first.cadence,
                         false,
                         first.speed,
                         Some(collider)
@@ -300,7 +298,7 @@ impl Drones {
             tick: world.tick(),
             dt: def.tick.tick_seconds(),
             speed: first.speed,
-            cadence: u64::from(brain.cadence.max(1)),
+            cadence: first.cadence,
             confine: Confine::new(level.bounds, collider.shape.half_extents()),
             stay_mask,
             targets,
@@ -318,7 +316,7 @@ impl Drones {
                 .map(|d| {
                     d.brain
                         .filter(|b| b.decided())
-                        .map_or(0, |b| b.next_decision)
+                        .map_or(0, |b| b.next_decision())
                 })
                 .collect(),
             touching: vec![0; drones.len()],

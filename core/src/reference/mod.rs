@@ -203,8 +203,10 @@ pub(crate) struct Entity {
     pub speed: f32,
     pub tags: u64,
     pub brain: Option<Brain>,
-    /// Its behaviour's target tags (its archetype's).
+    /// Its behaviour's target tags, cadence and navigation (its archetype's).
     pub wants: u64,
+    pub cadence: u64,
+    pub navigate: bool,
     pub collider: Option<ColliderDef>,
     pub bounds: BoundsPolicy,
     pub health: Option<Health>,
@@ -244,6 +246,8 @@ pub(crate) fn entities(world: &SimWorld, def: &GameDef) -> Vec<Entity> {
                 tags: tags.map_or(0, |t| t.0),
                 brain: brain.copied(),
                 wants: def.behaviour_targets(id.archetype),
+                cadence: def.behaviour_cadence(id.archetype),
+                navigate: def.behaviour_navigates(id.archetype),
                 collider: collider.map(|c| c.def(def)),
                 bounds: bounds.map_or(BoundsPolicy::Ignore, |b| b.0),
                 health: health.copied(),

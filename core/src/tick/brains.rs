@@ -21,38 +21,57 @@ pub(crate) fn entity_random(seed: u64, seq: u64, tick: u64) -> f32 {
 
 /// Collects this tick's candidate targets of every behaviour that looks for tags (tags never
 /// change after spawn, so the archetypes' behaviours name every tag a brain can look for)
-/// into `world.scratch.targets`, by sequence.
-pub(crate) fn targets(world: &mut SimWorld, def: &GameDef) {
+/// into `world.scratch.targets`, by sequence, and whether a brain's target may be lost (see
+/// [`Scratch::targets_kept`](crate::world::Scratch)).
+pub(crate) fn targets(world: &mut SimWorld, def: &GameDef, tick: u64) {
     let wanted = def
         .archetypes
         .iter()
         .filter_map(|a| a.behaviour.as_ref())
         .fold(0u64, |acc, b| acc | b.target);
-    let targets = &mut world.scratch.targets;
+    let s = &mut world.scratch;
+    std::mem::swap(&mut s.targets, &mut s.targets_before);
+    let targets = &mut s.targets;
     targets.clear();
     let ecs = &world.ecs;
     world
         .tagged
-        .each(ecs, wanted, &mut world.scratch.tag_merge, |seq, e, tags| {
+        .each(ecs, wanted, &mut s.tag_merge, |seq, e, tags| {
             if let Ok(t) = ecs.get::<&Position>(e) {
                 targets.push((seq, tags, t.0));
             }
         });
+    // Every brain's target was among last tick's targets when every brain was checked
+    // against them: if none of those is gone, no target is lost.
+    let last = s.brains_checked.take();
+    let checked = last.is_some() && last == tick.checked_sub(1);
+    s.targets_kept = checked && kept(&s.targets_before, &s.targets);
+}
+
+/// Whether every sequence of `before` is in `now` (both ascending by sequence).
+fn kept(before: &[(u64, u64, Vec2)], now: &[(u64, u64, Vec2)]) -> bool {
+    let mut now = now.iter().map(|t| t.0);
+    before
+        .iter()
+        .all(|b| now.by_ref().find(|&s| s >= b.0) == Some(b.0))
 }
 
 /// Every brain decides where due and sets its velocity from its intent, from the targets
 /// [`targets`] collected. `split`: large archetypes' brains may decide on two threads (see
 /// [`par`]).
 pub(crate) fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64, split: bool) {
-    let ctx = Deciding::new(world, def, tick);
+    let lost = take_lost(world);
+    let s = &world.scratch;
+    let ctx = Deciding::from_parts(def, &s.targets, lost, world.nav.field.as_ref(), tick);
     let mut decisions = 0u64;
     // Archetype by archetype over the columns: most brains only keep their intent.
     for arch in world.ecs.archetypes() {
         if arch.is_empty() || !arch.has::<Brain>() {
             continue;
         }
-        let (Some(mut brains), Some(ids), Some(speeds), Some(mut vels), Some(pos)) = (
+        let (Some(mut brains), Some(mut aims), Some(ids), Some(speeds), Some(mut vels), Some(pos)) = (
             arch.get::<&mut Brain>(),
+            arch.get::<&mut Aim>(),
             arch.get::<&Identity>(),
             arch.get::<&Speed>(),
             arch.get::<&mut Velocity>(),
@@ -63,10 +82,11 @@ pub(crate) fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64, split: 
         let n = arch.len() as usize;
         let cols = BrainCols {
             brains: &mut brains[..n],
+            aims: &mut aims[..n],
             ids: &ids[..n],
+            pos: &pos[..n],
             speeds: &speeds[..n],
             vels: &mut vels[..n],
-            pos: &pos[..n],
         };
         decisions += if split && n >= par::SPLIT_MIN {
             // Two halves on two threads: brains decide alone, so any split gives the same.
@@ -78,122 +98,137 @@ pub(crate) fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64, split: 
         };
     }
     world.counters.ai_decisions += decisions;
+    checked(world, tick);
+}
+
+/// Whether a brain's target may be lost this tick (see [`targets`]); a tick that does not
+/// collect targets first finds `true`.
+pub(crate) fn take_lost(world: &mut SimWorld) -> bool {
+    !std::mem::take(&mut world.scratch.targets_kept)
+}
+
+/// Records that every brain was checked against tick `tick`'s targets (see [`targets`]).
+pub(crate) fn checked(world: &mut SimWorld, tick: u64) {
+    world.scratch.brains_checked = Some(tick);
 }
 
 /// What every brain's decision reads this tick.
 pub(crate) struct Deciding<'a> {
-    /// Its behaviour's target tags, read from the brain's archetype.
+    /// Its behaviour's target tags, cadence and navigation, read from the brain's archetype.
     def: &'a GameDef,
     /// Candidate targets `(seq, tags, position)`, by sequence.
     targets: &'a [(u64, u64, Vec2)],
     field: Option<&'a FlowField>,
     seed: u64,
     tick: u64,
+    /// Whether some brain's target may be gone since last tick (else only the cadence makes
+    /// a brain due).
+    lost: bool,
 }
 
-/// The brain columns of (part of) an archetype.
-struct BrainCols<'a> {
-    brains: &'a mut [Brain],
-    ids: &'a [Identity],
-    speeds: &'a [Speed],
-    vels: &'a mut [Velocity],
-    pos: &'a [Position],
+/// The brain columns of (part of) an archetype: each a column's rows, all of one length.
+pub(crate) struct BrainCols<'a> {
+    pub brains: &'a mut [Brain],
+    pub aims: &'a mut [Aim],
+    pub ids: &'a [Identity],
+    pub pos: &'a [Position],
+    pub speeds: &'a [Speed],
+    pub vels: &'a mut [Velocity],
 }
 
 impl<'a> BrainCols<'a> {
     /// Rows `..mid` and `mid..`.
-    fn split_at(self, mid: usize) -> (BrainCols<'a>, BrainCols<'a>) {
+    pub fn split_at(self, mid: usize) -> (BrainCols<'a>, BrainCols<'a>) {
         let (brains, brains_b) = self.brains.split_at_mut(mid);
+        let (aims, aims_b) = self.aims.split_at_mut(mid);
         let (ids, ids_b) = self.ids.split_at(mid);
+        let (pos, pos_b) = self.pos.split_at(mid);
         let (speeds, speeds_b) = self.speeds.split_at(mid);
         let (vels, vels_b) = self.vels.split_at_mut(mid);
-        let (pos, pos_b) = self.pos.split_at(mid);
         (
             BrainCols {
                 brains,
+                aims,
                 ids,
+                pos,
                 speeds,
                 vels,
-                pos,
             },
             BrainCols {
                 brains: brains_b,
+                aims: aims_b,
                 ids: ids_b,
+                pos: pos_b,
                 speeds: speeds_b,
                 vels: vels_b,
-                pos: pos_b,
             },
         )
     }
 }
 
 impl<'a> Deciding<'a> {
-    /// The decisions of tick `tick` in `world`, whose targets [`targets`] has collected.
-    pub(crate) fn new(world: &'a SimWorld, def: &'a GameDef, tick: u64) -> Deciding<'a> {
-        Deciding::from_parts(
-            def,
-            &world.scratch.targets,
-            world.nav.field.as_ref(),
-            def.seed,
-            tick,
-        )
-    }
-
-    /// The same from the world's parts: `targets` as [`targets`] collected them.
+    /// The decisions of tick `tick` from `targets` and whether one may be `lost`, as
+    /// [`targets`] left them (see [`take_lost`]).
     pub(crate) fn from_parts(
         def: &'a GameDef,
         targets: &'a [(u64, u64, Vec2)],
+        lost: bool,
         field: Option<&'a FlowField>,
-        seed: u64,
         tick: u64,
     ) -> Deciding<'a> {
         Deciding {
             def,
             targets,
             field,
-            seed,
+            seed: def.seed,
             tick,
+            lost,
         }
     }
 
     /// Decides where due and sets velocities from intents; returns the decisions made.
     fn brains(&self, c: BrainCols<'_>) -> u64 {
-        let mut alive = Alive::default();
-        self.think_rows(&mut alive, c.brains, c.ids, c.pos, c.speeds, c.vels)
+        self.think_rows(&mut Alive::default(), c)
     }
 
     /// Rows of brains: each decides if due (as [`think`](Self::think)), then each sets its
     /// velocity from its intent; returns the decisions made. Two loops: the first rarely
-    /// decides, the second has no branch.
+    /// decides (and reads only the brains when no target was lost), the second has no
+    /// branch.
     #[inline(always)]
-    pub(crate) fn think_rows(
-        &self,
-        alive: &mut Alive,
-        brains: &mut [Brain],
-        ids: &[Identity],
-        pos: &[Position],
-        speeds: &[Speed],
-        vels: &mut [Velocity],
-    ) -> u64 {
-        let n = brains.len();
-        let (ids, pos, speeds, vels) = (&ids[..n], &pos[..n], &speeds[..n], &mut vels[..n]);
+    pub(crate) fn think_rows(&self, alive: &mut Alive, c: BrainCols<'_>) -> u64 {
+        let n = c.brains.len();
+        let (brains, aims, ids, pos) = (c.brains, &mut c.aims[..n], &c.ids[..n], &c.pos[..n]);
+        let (speeds, vels) = (&c.speeds[..n], &mut c.vels[..n]);
         let tick = self.tick;
         let mut decisions = 0;
-        // The last target known to live: a brain that targets it is due only by its cadence
-        // (most brains share a target); any other target is checked (see `settle`).
-        // (`u64::MAX` when none is known: no creation sequence reaches it.)
-        let mut known = alive.known().unwrap_or(u64::MAX);
-        for (i, brain) in brains.iter_mut().enumerate() {
-            // (Undecided brains are due: their next decision is at tick 0.)
-            let other = brain.target().is_some_and(|t| t != known);
-            if other | (tick >= brain.next_decision) {
-                decisions += u64::from(self.settle(alive, brain, &ids[i], pos[i].0));
-                known = alive.known().unwrap_or(u64::MAX);
+        if !self.lost {
+            // No target is lost: due by the cadence alone (undecided brains are due: their
+            // next decision is at tick 0).
+            for (i, brain) in brains.iter_mut().enumerate() {
+                if tick >= brain.next_decision() {
+                    self.decide_now(brain, &mut aims[i], &ids[i], pos[i].0);
+                    decisions += 1;
+                }
+            }
+        } else {
+            // The last target known to live: a brain that targets it is due only by its
+            // cadence (most brains share a target); any other target is checked (see
+            // `settle`). (`u64::MAX` when none is known: no creation sequence reaches it.)
+            let mut known = alive.known().unwrap_or(u64::MAX);
+            for (i, brain) in brains.iter_mut().enumerate() {
+                let aim = &mut aims[i];
+                let other = aim.target().is_some_and(|t| t != known);
+                if other | (tick >= brain.next_decision()) {
+                    let decided = self.settle(alive, brain, aim, &ids[i], pos[i].0);
+                    decisions += u64::from(decided);
+                    known = alive.known().unwrap_or(u64::MAX);
+                }
             }
         }
         for (i, brain) in brains.iter().enumerate() {
             let v = brain.intent * speeds[i].0;
-            vels[i].0 = if brain.kind != BehaviourKind::Straight {
+            vels[i].0 = if brain.kind() != BehaviourKind::Straight {
                 v
             } else {
                 vels[i].0
@@ -205,26 +240,45 @@ impl<'a> Deciding<'a> {
     /// A brain that may be due: decides (as [`think`](Self::think)) if it is; returns whether
     /// it did.
     #[inline(never)]
-    fn settle(&self, alive: &mut Alive, brain: &mut Brain, id: &Identity, pos: Vec2) -> bool {
-        let target_lost = brain
-            .target()
-            .is_some_and(|seq| !alive.check(self.targets, seq));
-        let due = !brain.decided() || target_lost || self.tick >= brain.next_decision;
+    fn settle(
+        &self,
+        alive: &mut Alive,
+        brain: &mut Brain,
+        aim: &mut Aim,
+        id: &Identity,
+        pos: Vec2,
+    ) -> bool {
+        let due = self.due(alive, brain, aim);
         if due {
-            self.decide_now(brain, id, pos);
+            self.decide_now(brain, aim, id, pos);
         }
         due
     }
 
+    /// Whether a brain decides this tick: it never has, its target is lost, or it is its
+    /// cadence tick.
+    #[inline(always)]
+    fn due(&self, alive: &mut Alive, brain: &Brain, aim: &Aim) -> bool {
+        let target_lost = self.lost
+            && aim
+                .target()
+                .is_some_and(|seq| !alive.check(self.targets, seq));
+        !brain.decided() || target_lost || self.tick >= brain.next_decision()
+    }
+
     /// A decision due now, and the next one's tick.
     #[inline(never)]
-    fn decide_now(&self, brain: &mut Brain, id: &Identity, pos: Vec2) {
-        let (tick, seq) = (self.tick, id.seq);
-        let wants = self.def.behaviour_targets(id.archetype);
+    fn decide_now(&self, brain: &mut Brain, aim: &mut Aim, id: &Identity, pos: Vec2) {
+        let (def, tick, seq) = (self.def, self.tick, id.seq);
+        let how = How {
+            wants: def.behaviour_targets(id.archetype),
+            navigate: def.behaviour_navigates(id.archetype),
+        };
         decide(
             brain,
+            aim,
             seq,
-            wants,
+            how,
             pos,
             self.targets,
             self.field,
@@ -232,31 +286,29 @@ impl<'a> Deciding<'a> {
             tick,
         );
         // The next tick after this one with (tick + seq) % cadence == 0.
-        let cadence = u64::from(brain.cadence.max(1));
-        brain.next_decision = tick + cadence - (tick.wrapping_add(seq) % cadence);
+        let cadence = def.behaviour_cadence(id.archetype);
+        brain.set_next_decision(tick + cadence - (tick.wrapping_add(seq) % cadence));
     }
 
     /// One brain: decides if due (never decided, target lost, or its cadence tick) from its
     /// position `pos`, then sets its velocity from its intent; returns whether it decided.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn think(
         &self,
         alive: &mut Alive,
         brain: &mut Brain,
+        aim: &mut Aim,
         id: &Identity,
         pos: Vec2,
         speed: f32,
         vel: &mut Velocity,
     ) -> bool {
-        let tick = self.tick;
-        let target_lost = brain
-            .target()
-            .is_some_and(|seq| !alive.check(self.targets, seq));
-        let due = !brain.decided() || target_lost || tick >= brain.next_decision;
+        let due = self.due(alive, brain, aim);
         if due {
-            self.decide_now(brain, id, pos);
+            self.decide_now(brain, aim, id, pos);
         }
-        if brain.kind != BehaviourKind::Straight {
+        if brain.kind() != BehaviourKind::Straight {
             vel.0 = brain.intent * speed;
         }
         due
@@ -293,23 +345,33 @@ impl Alive {
     }
 }
 
-/// Brain `seq`'s decision at `pos`; it looks for targets with any of the tags `wants`.
+/// What a brain's archetype says of its decisions: the tags it looks for, and whether it
+/// follows the flow field.
+#[derive(Clone, Copy)]
+struct How {
+    wants: u64,
+    navigate: bool,
+}
+
+/// Brain `seq`'s decision at `pos`, and its target (`aim`).
 #[allow(clippy::too_many_arguments)]
 fn decide(
     brain: &mut Brain,
+    aim: &mut Aim,
     seq: u64,
-    wants: u64,
+    how: How,
     pos: Vec2,
     targets: &[(u64, u64, Vec2)],
     field: Option<&FlowField>,
     seed: u64,
     tick: u64,
 ) {
-    match brain.kind {
+    let kind = brain.kind();
+    match kind {
         BehaviourKind::Chase | BehaviourKind::Flee => {
             let mut best: Option<(f32, u64, Vec2)> = None;
             for &(tseq, tags, tpos) in targets {
-                if tseq == seq || tags & wants == 0 {
+                if tseq == seq || tags & how.wants == 0 {
                     continue;
                 }
                 let d = (tpos - pos).length_squared();
@@ -324,7 +386,7 @@ fn decide(
                     // Follow the field around obstacles; where it agrees with the straight
                     // line to within about 40 degrees, take the straight line (no 8-way zigzag).
                     let toward = match field {
-                        Some(f) if brain.navigate && brain.kind == BehaviourKind::Chase => {
+                        Some(f) if how.navigate && kind == BehaviourKind::Chase => {
                             match f.direction(pos) {
                                 Some(d) if d.x * straight.x + d.y * straight.y < 0.75 => d,
                                 _ => straight,
@@ -332,16 +394,16 @@ fn decide(
                         }
                         _ => straight,
                     };
-                    brain.intent = if brain.kind == BehaviourKind::Chase {
+                    brain.intent = if kind == BehaviourKind::Chase {
                         toward
                     } else {
                         -toward
                     };
-                    brain.set_target(Some(tseq));
+                    aim.set(Some(tseq));
                 }
                 None => {
                     brain.intent = Vec2::ZERO;
-                    brain.set_target(None);
+                    aim.set(None);
                 }
             }
         }

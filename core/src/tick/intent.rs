@@ -89,7 +89,7 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         reads_previous: &[R::Position, R::EntitySet],
         writes: &[R::Brain, R::Velocity],
         ..Decl::new("behaviours", Phase::Intent, |t| {
-            targets(t.world, t.def);
+            targets(t.world, t.def, t.tick);
             if !t.fused_motion {
                 let split = !t.options.serial && crate::par::available();
                 behaviours(t.world, t.def, t.tick, split);

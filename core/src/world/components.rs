@@ -156,53 +156,85 @@ pub struct Cooldowns(pub Vec<Deadline>);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lifetime(pub Deadline);
 
-/// AI state: the behaviour's kind and cadence (from its archetype's `behaviour`, whose other
-/// settings the decisions read there), the last decided intent (a unit direction) and when
-/// to decide next, kept between decisions. 32 bytes: every brain's due check reads it every
-/// tick.
+/// AI state kept between decisions: the last decided intent (a unit direction), when to
+/// decide next, and the behaviour's kind (from its archetype's `behaviour`, whose other
+/// settings the decisions read there). 16 bytes: every brain's due check and velocity read it
+/// every tick. Its current target is a column of its own ([`Aim`]), read only on a tick some
+/// target was lost.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Brain {
-    pub kind: BehaviourKind,
-    pub cadence: u32,
     pub intent: Vec2,
-    /// Creation sequence of the current target (chase/flee); checked every tick. (Sequences
-    /// start at 1.)
-    target: Option<std::num::NonZeroU64>,
-    /// The next cadence tick; 0 until the first decision (every later one is after a tick).
-    pub next_decision: u64,
-    /// Follow the level's flow field when chasing.
-    pub navigate: bool,
+    /// The next cadence tick in the low [`Brain::TICK_BITS`] bits (0 until the first decision:
+    /// every later one is after a tick), the kind above them.
+    word: u64,
 }
 
 impl Brain {
+    /// Bits of the next decision's tick (2^60 ticks outlast any game: the tick is saturated
+    /// there).
+    const TICK_BITS: u32 = 60;
+    const TICK_MASK: u64 = (1 << Self::TICK_BITS) - 1;
+
     /// A brain of `kind` that has not decided yet, heading along `intent`.
-    pub fn new(kind: BehaviourKind, cadence: u32, intent: Vec2, navigate: bool) -> Brain {
+    pub fn new(kind: BehaviourKind, intent: Vec2) -> Brain {
+        let code: u64 = match kind {
+            BehaviourKind::Chase => 0,
+            BehaviourKind::Flee => 1,
+            BehaviourKind::Wander => 2,
+            BehaviourKind::Straight => 3,
+        };
         Brain {
-            kind,
-            cadence,
             intent,
-            target: None,
-            next_decision: 0,
-            navigate,
+            word: code << Self::TICK_BITS,
         }
     }
 
-    /// Creation sequence of the current target (chase/flee).
+    /// The behaviour's kind.
     #[inline(always)]
-    pub fn target(&self) -> Option<u64> {
-        self.target.map(|t| t.get())
+    pub fn kind(&self) -> BehaviourKind {
+        match self.word >> Self::TICK_BITS {
+            0 => BehaviourKind::Chase,
+            1 => BehaviourKind::Flee,
+            2 => BehaviourKind::Wander,
+            _ => BehaviourKind::Straight,
+        }
     }
 
-    /// Sets the current target.
+    /// The tick of the next decision; 0 before the first.
+    #[inline(always)]
+    pub fn next_decision(&self) -> u64 {
+        self.word & Self::TICK_MASK
+    }
+
+    /// Sets the tick of the next decision (saturated at 2^60 - 1).
     #[inline]
-    pub fn set_target(&mut self, seq: Option<u64>) {
-        self.target = seq.and_then(std::num::NonZeroU64::new);
+    pub fn set_next_decision(&mut self, tick: u64) {
+        self.word = (self.word & !Self::TICK_MASK) | tick.min(Self::TICK_MASK);
     }
 
     /// Whether a decision has been made since spawn.
     #[inline(always)]
     pub fn decided(&self) -> bool {
-        self.next_decision != 0
+        self.next_decision() != 0
+    }
+}
+
+/// The creation sequence of a brain's current target (chase/flee), if it has one; beside
+/// every [`Brain`]. (Sequences start at 1.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Aim(Option<std::num::NonZeroU64>);
+
+impl Aim {
+    /// The target's creation sequence.
+    #[inline(always)]
+    pub fn target(&self) -> Option<u64> {
+        self.0.map(|t| t.get())
+    }
+
+    /// Sets the target.
+    #[inline]
+    pub fn set(&mut self, seq: Option<u64>) {
+        self.0 = seq.and_then(std::num::NonZeroU64::new);
     }
 }
 

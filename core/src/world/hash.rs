@@ -188,6 +188,7 @@ impl StateHash {
             Option<&Velocity>,
             Option<&Health>,
             Option<&Brain>,
+            Option<&Aim>,
             Option<&Cooldowns>,
             Option<&Lifetime>,
             Option<&Control>,
@@ -196,7 +197,7 @@ impl StateHash {
             Option<&Footing>,
             Option<&Animation>,
         )>();
-        for (id, t, v, h, brain, cds, life, control, state, rot, footing, anim) in q.iter() {
+        for (id, t, v, h, brain, aim, cds, life, control, state, rot, footing, anim) in q.iter() {
             let seq = id.seq;
             let record = Fixed::<24>::new().u64(seq).u64(u64::from(id.archetype.0));
             parts[2] = parts[2].wrapping_add(record.f32(t.0.x).f32(t.0.y).hash());
@@ -231,9 +232,9 @@ impl StateHash {
                     record = record
                         .f32(br.intent.x)
                         .f32(br.intent.y)
-                        .u64(br.target().unwrap_or(0))
+                        .u64(aim.and_then(|a| a.target()).unwrap_or(0))
                         .u64(br.decided() as u64)
-                        .u64(br.next_decision);
+                        .u64(br.next_decision());
                 }
                 if let Some(c) = control {
                     record = record.f32(c.facing.x).f32(c.facing.y);

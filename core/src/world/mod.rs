@@ -75,8 +75,20 @@ pub(crate) struct Scratch {
     pub builder: hecs::EntityBuilder,
     /// Entities destroyed by commands of the current gameplay stage.
     pub destroyed_now: SeqSet,
-    /// Chase/flee target candidates: (seq, tags, pos).
+    /// Chase/flee target candidates: (seq, tags, pos), by sequence.
     pub targets: Vec<(u64, u64, Vec2)>,
+    /// Last tick's targets (read by the next tick's Intent).
+    pub targets_before: Vec<(u64, u64, Vec2)>,
+    /// Whether every brain's target is sure to live: set only when every brain was checked
+    /// last tick (`brains_checked`) and every one of that tick's targets is still one. Each
+    /// brain's target is one of the targets of the tick it was last checked in (a decision
+    /// picks one; a lost one makes it decide again), so then only the cadence makes a brain
+    /// due. (`false`, the default, makes every brain check its target.)
+    pub targets_kept: bool,
+    /// The tick whose targets every brain was last checked against, if that was the last
+    /// tick to collect targets (read by the next tick's Intent; a tick that faults before its
+    /// brains are all checked leaves it `None`, and every brain is checked the next tick).
+    pub brains_checked: Option<u64>,
     /// The merge of several tags' entities (see [`TagIndex::each`](tagged::TagIndex::each)).
     pub tag_merge: Vec<(u64, hecs::Entity, u64)>,
     /// Commands naming entities spawned this tick, applied at Commit right after the spawns.

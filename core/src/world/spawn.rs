@@ -143,6 +143,7 @@ optional! {
     health: Health,
     sprite: Sprite,
     brain: Brain,
+    aim: Aim,
     control: Control,
     cooldowns: Cooldowns,
     lifetime: Lifetime,
@@ -217,14 +218,10 @@ impl NewEntity {
                 }
                 Sprite(s)
             }),
-            brain: a.behaviour.map(|bh| {
-                Brain::new(
-                    bh.kind,
-                    bh.cadence.unwrap_or(def.ai.default_cadence).max(1),
-                    velocity.normalized_or_zero(),
-                    bh.navigate,
-                )
-            }),
+            brain: a
+                .behaviour
+                .map(|bh| Brain::new(bh.kind, velocity.normalized_or_zero())),
+            aim: a.behaviour.map(|_| Aim::default()),
             control: a.control.as_ref().map(|c| Control {
                 kind: c.kind,
                 move_x: c.move_x,
@@ -505,7 +502,7 @@ mod tests {
                         e.get::<&Collider>().map(|c| *c),
                         e.get::<&Health>().map(|c| *c),
                         e.get::<&Sprite>().map(|c| Sprite::clone(&c)),
-                        e.get::<&Brain>().map(|c| *c),
+                        (e.get::<&Brain>().map(|c| *c), e.get::<&Aim>().map(|c| *c)),
                         e.get::<&Control>().map(|c| Control::clone(&c)),
                         (
                             e.get::<&Cooldowns>().map(|c| Cooldowns::clone(&c)),

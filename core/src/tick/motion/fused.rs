@@ -18,7 +18,7 @@ use crate::def::{BoundsPolicy, GameDef};
 use crate::fault::Fault;
 use crate::math::{Rect, Vec2};
 use crate::par;
-use crate::tick::brains::{Alive, Deciding};
+use crate::tick::brains::{Alive, BrainCols, Deciding, checked, take_lost};
 use crate::tick::motion::bounds::{Bounds, Walls, confine_within, keep};
 use crate::tick::motion::{accelerate, step, turn};
 use crate::world::SimWorld;
@@ -34,8 +34,9 @@ pub(crate) fn motion(
 ) -> Result<(), Fault> {
     let dt = def.tick.tick_seconds();
     let area = def.levels.get(world.level).map(|l| l.bounds);
+    let lost = take_lost(world);
     let s = &mut world.scratch;
-    let deciding = Deciding::from_parts(def, &s.targets, world.nav.field.as_ref(), def.seed, tick);
+    let deciding = Deciding::from_parts(def, &s.targets, lost, world.nav.field.as_ref(), tick);
     let mut decisions = 0u64;
     let bp = &mut s.broadphase;
     bp.begin();
@@ -68,10 +69,19 @@ pub(crate) fn motion(
         let tags = arch.get::<&Tags>();
         let n = arch.len() as usize;
         let mut brains = arch.get::<&mut Brain>();
+        let mut aims = arch.get::<&mut Aim>();
         let speeds = arch.get::<&Speed>();
         // Brains think when their columns are all there (as Intent's behaviours require).
-        let mut think = match (brains.as_deref_mut(), &speeds, &ident, vel.is_some()) {
-            (Some(b), Some(s), Some(i), true) => Some((&mut b[..n], &s[..n], &i[..n])),
+        let mut think = match (
+            brains.as_deref_mut(),
+            aims.as_deref_mut(),
+            &speeds,
+            &ident,
+            vel.is_some(),
+        ) {
+            (Some(b), Some(a), Some(s), Some(i), true) => {
+                Some((&mut b[..n], &mut a[..n], &s[..n], &i[..n]))
+            }
             _ => None,
         };
         // The common archetype: plain steps, no rotation; one loop per combination of
@@ -84,9 +94,9 @@ pub(crate) fn motion(
             let tags = tags.as_deref();
             match (rule.as_deref(), prev.as_deref_mut(), ident, colliders) {
                 (Some(rule), Some(prev), Some(ident), Some(colliders)) => {
-                    let (brains, speeds, ids) = match think.take() {
-                        Some((b, s, i)) => (b, s, i),
-                        None => (&mut [][..], &[][..], &[][..]),
+                    let (brains, aims, speeds, ids) = match think.take() {
+                        Some((b, a, s, i)) => (b, a, s, i),
+                        None => (&mut [][..], &mut [][..], &[][..], &[][..]),
                     };
                     let cols = Cols {
                         pos: &mut pos[..],
@@ -95,6 +105,7 @@ pub(crate) fn motion(
                         rule: &rule[..n],
                         colliders,
                         brains,
+                        aims,
                         speeds,
                         ids,
                     };
@@ -216,6 +227,7 @@ pub(crate) fn motion(
         }
     }
     world.counters.ai_decisions += decisions;
+    checked(world, tick);
     Ok(())
 }
 
@@ -228,6 +240,7 @@ struct Cols<'a> {
     rule: &'a [BoundsRule],
     colliders: &'a [Collider],
     brains: &'a mut [Brain],
+    aims: &'a mut [Aim],
     speeds: &'a [Speed],
     ids: &'a [Identity],
 }
@@ -243,14 +256,22 @@ fn add(bp: &mut Broadphase, def: &GameDef, c: &Collider, pos: Vec2) {
 /// rows move (the same as thinking row by row: a decision reads only its own row).
 fn think_apart(
     deciding: &Deciding<'_>,
-    think: Option<(&mut [Brain], &[Speed], &[Identity])>,
+    think: Option<(&mut [Brain], &mut [Aim], &[Speed], &[Identity])>,
     pos: &[Position],
-    vel: &mut [Velocity],
+    vels: &mut [Velocity],
 ) -> u64 {
-    let Some((brains, speeds, ids)) = think else {
+    let Some((brains, aims, speeds, ids)) = think else {
         return 0;
     };
-    deciding.think_rows(&mut Alive::default(), brains, ids, pos, speeds, vel)
+    let cols = BrainCols {
+        brains,
+        aims,
+        ids,
+        pos,
+        speeds,
+        vels,
+    };
+    deciding.think_rows(&mut Alive::default(), cols)
 }
 
 /// Splits a column that is either full or empty at `mid`.
@@ -273,6 +294,11 @@ impl<'a> Cols<'a> {
             } else {
                 &mut []
             },
+            aims: if think {
+                &mut self.aims[start..end]
+            } else {
+                &mut []
+            },
             speeds: if think { &self.speeds[start..end] } else { &[] },
             ids: if think { &self.ids[start..end] } else { &[] },
         }
@@ -287,6 +313,7 @@ impl<'a> Cols<'a> {
         let (colliders, colliders_b) = self.colliders.split_at(mid);
         let at = mid.min(self.brains.len());
         let (brains, brains_b) = self.brains.split_at_mut(at);
+        let (aims, aims_b) = self.aims.split_at_mut(at);
         let (speeds, speeds_b) = halves(self.speeds, mid);
         let (ids, ids_b) = halves(self.ids, mid);
         (
@@ -297,6 +324,7 @@ impl<'a> Cols<'a> {
                 rule,
                 colliders,
                 brains,
+                aims,
                 speeds,
                 ids,
             },
@@ -307,6 +335,7 @@ impl<'a> Cols<'a> {
                 rule: rule_b,
                 colliders: colliders_b,
                 brains: brains_b,
+                aims: aims_b,
                 speeds: speeds_b,
                 ids: ids_b,
             },
@@ -395,13 +424,21 @@ impl Pass<'_> {
             prev,
             colliders,
             brains,
+            aims,
             speeds,
             ids,
             ..
         } = c;
         let decisions = if THINK {
-            self.deciding
-                .think_rows(alive, brains, ids, pos, speeds, vel)
+            let cols = BrainCols {
+                brains,
+                aims,
+                ids,
+                pos,
+                speeds,
+                vels: vel,
+            };
+            self.deciding.think_rows(alive, cols)
         } else {
             0
         };
@@ -448,6 +485,7 @@ impl Pass<'_> {
             rule,
             colliders,
             brains,
+            aims,
             speeds,
             ids,
         } = c;
@@ -457,9 +495,10 @@ impl Pass<'_> {
         for (i, t) in pos.iter_mut().enumerate() {
             let v = &mut vel[i];
             if THINK {
-                let decided =
-                    self.deciding
-                        .think(alive, &mut brains[i], &ids[i], t.0, speeds[i].0, v);
+                let (brain, aim) = (&mut brains[i], &mut aims[i]);
+                let decided = self
+                    .deciding
+                    .think(alive, brain, aim, &ids[i], t.0, speeds[i].0, v);
                 decisions += u64::from(decided);
             }
             prev[i].0 = t.0;
