@@ -3,7 +3,7 @@
 //! The C sources come from the `lua-src` crate (a build dependency, so from the registry like
 //! every other crate). They are copied into `OUT_DIR`, `lua.patch` is applied to the copy (see
 //! the top of that file for what it changes), and the result is compiled together with this
-//! crate's own C (`csrc/`: the event decoder and the library fences).
+//! crate's own C (`csrc/`: the event decoder, the library fences and the hot commands' entry).
 //!
 //! - Native targets use the platform C compiler through `cc`.
 //! - `wasm32-unknown-unknown` uses clang for `wasm32-wasi` with the wasi-libc headers and
@@ -103,9 +103,11 @@ fn main() {
     for f in SOURCES {
         build.file(out.join(f));
     }
-    // The host's own C: packed event records into Lua tables, and the library fences.
+    // The host's own C: packed event records into Lua tables, the library fences and the
+    // hot commands' entry.
     build.file("csrc/events.c");
     build.file("csrc/fence.c");
+    build.file("csrc/fast.c");
     build.compile("ludus_lua54");
 }
 

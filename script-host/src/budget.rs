@@ -159,6 +159,21 @@ impl Budget {
         self.thread.set(thread as usize);
     }
 
+    /// Whether [`charge`](Self::charge) would take `units` without running out.
+    pub fn fits(&self, units: u64) -> bool {
+        // SAFETY: see `reset`.
+        let m = unsafe { &*self.meter() };
+        m.exhausted == 0 && units < m.remaining.max(0) as u64
+    }
+
+    /// Takes `units` that [`fits`](Self::fits) said fit (nothing ran since).
+    pub fn take_fitting(&self, units: u64) {
+        debug_assert!(self.fits(units), "checked just before");
+        // SAFETY: see `reset`.
+        let m = unsafe { &mut *self.meter() };
+        m.remaining = m.remaining.saturating_sub(units as i64);
+    }
+
     /// Takes `units` for work done by the host on a script's behalf (an API call and the bytes
     /// it reads). `Err` when the budget is spent: the caller raises it as a Lua error, and the
     /// running thread's hook is armed so the stage ends at the next instruction.

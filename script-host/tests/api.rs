@@ -3,6 +3,7 @@
 
 mod support;
 
+use ludus_core::{Health, StateHash};
 use support::*;
 
 #[test]
@@ -45,4 +46,55 @@ fn a_misspelt_function_names_the_closest() {
         "{f}"
     );
     assert_eq!(f.location.as_deref(), Some("scripts/main.lua:1"));
+}
+
+/// `damage`, `heal`, `destroy` and `add_score` called with whole numbers (or nil) take their
+/// fast entry; with anything else, the generic one. Both give the same world, and the same
+/// faults with the same lines.
+#[test]
+fn hot_commands_act_the_same_by_either_entry() {
+    let script = |one: &str, two: &str| {
+        format!(
+            "function on_start()\n  ludus.damage(2, {two}, 1)\n  ludus.damage(1, {two}, nil)\n  \
+             ludus.heal(1, {one})\n  ludus.add_score({two})\n  ludus.destroy(3)\n  \
+             ludus.damage(2, {one}, nil, 'ignored')\nend"
+        )
+    };
+    let world = |src: String| {
+        let mut g = game(&src).unwrap();
+        run(&mut g, 2).unwrap();
+        let health = |seq| {
+            let e = g.world().entity(seq)?;
+            g.world().ecs().get::<&Health>(e).ok().map(|h| h.current)
+        };
+        (
+            StateHash::of(g.world()),
+            g.world().score(),
+            [health(1), health(2), health(3)],
+        )
+    };
+    let (fast, generic) = (world(script("1", "2")), world(script("1.0", "2.0")));
+    assert_eq!(fast, generic);
+    assert_eq!((fast.1, fast.2), (2, [Some(9), Some(0), None]));
+
+    for (fast, generic) in [
+        ("ludus.damage(1, -1)", "ludus.damage(1.0, -1)"),
+        ("ludus.damage(0, 1)", "ludus.damage(0.0, 1)"),
+        ("ludus.destroy(-5)", "ludus.destroy(-5.0)"),
+        ("ludus.heal(1, 1 << 40)", "ludus.heal(1.0, 1 << 40)"),
+        ("ludus.damage(nil, 1)", "ludus.damage(nil, 1.0)"),
+    ] {
+        let fault = |call: &str| {
+            let args = call.replacen('(', ", ", 1);
+            let src = format!(
+                "function on_start()\n  pcall({})\nend",
+                args.trim_end_matches(')')
+            );
+            let f = game(&src).and_then(|mut g| run(&mut g, 1)).unwrap_err();
+            (f.message, f.location)
+        };
+        let f = fault(fast);
+        assert_eq!(f, fault(generic), "{fast}");
+        assert_eq!(f.1.as_deref(), Some("scripts/main.lua:2"), "{fast}");
+    }
 }

@@ -7,10 +7,14 @@
 //! Entry forms, each after its `///` description:
 //! - `command NAME: "CALL", |lua, g, args: T| { ... }`: the body gives a `Command`, which is
 //!   sent to the stage (core validates it).
+//! - `fast command NAME: "CALL", |g, args: T| { ... }`: the same, for a command whose
+//!   arguments are whole numbers or nil (`T`: one to three `Value`s); calls with such
+//!   arguments take the fast entry (`fast.rs`), past mlua.
 //! - `call NAME: SECTION, "CALL", |lua, g, args: T| -> R { ... }`: the body gives `Result<R, Bad>`.
 //! - `lua NAME: SECTION, "CALL"`: defined by the prelude.
 
 use super::args::*;
+use super::fast::{Args, Fast};
 use super::spec::{ApiFunction, Section};
 use super::{Bad, charge, malformed, outside};
 use crate::shared::Shared;
@@ -52,19 +56,22 @@ fn ids(lua: &Lua, ids: Vec<u64>) -> Result<Table, Bad> {
 }
 
 macro_rules! api {
-    (@munch [$($spec:tt)*] [$($inst:tt)*]) => {
+    (@munch [$($spec:tt)*] [$($inst:tt)*] [$($fast:tt)*]) => {
         /// Every `ludus.*` function, in the order the docs list them.
         pub const API: &[ApiFunction] = &[$($spec)*];
 
+        /// The commands with a fast entry (see [`fast`](super::fast)), in the order of [`API`].
+        pub(crate) const FAST: &[Fast] = &[$($fast)*];
+
         /// Creates the API's Rust functions into `raw` under their names, plus the internal
-        /// ones (`__log`, `__timer_live`).
+        /// ones (`__log`, `__timer_live`), and the fast commands' entries.
         pub fn install(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> {
             install_log(lua, raw, shared)?;
             $( api!(@register lua raw shared $inst); )*
-            Ok(())
+            super::fast::install(lua, raw, shared)
         }
     };
-    (@munch [$($spec:tt)*] [$($inst:tt)*]
+    (@munch [$($spec:tt)*] [$($inst:tt)*] [$($fast:tt)*]
         #[doc = $doc:literal] command $name:ident: $call:literal,
         |$l:ident, $g:ident, $a:ident: $ty:ty| $body:block $($rest:tt)*) => {
         api!(@munch
@@ -74,29 +81,53 @@ macro_rules! api {
                 $g.send(command)?;
                 Ok(Value::Nil)
             } }]
+            [$($fast)*]
             $($rest)*);
     };
-    (@munch [$($spec:tt)*] [$($inst:tt)*]
+    (@munch [$($spec:tt)*] [$($inst:tt)*] [$($fast:tt)*]
+        #[doc = $doc:literal] fast command $name:ident: $call:literal,
+        |$g:ident, $a:ident: $ty:ty| $body:block $($rest:tt)*) => {
+        api!(@munch
+            [$($spec)* ApiFunction { name: stringify!($name), call: $call, section: Section::Command, lua: false, doc: $doc },]
+            [$($inst)* { stringify!($name), |lua, $g, $a: $ty| -> Value {
+                let command: Command = $body;
+                $g.send(command)?;
+                Ok(Value::Nil)
+            } }]
+            [$($fast)* Fast {
+                name: stringify!($name),
+                build: |$g: &mut ludus_core::Gameplay<'_>, values: [Value; 3]| -> Result<Command, Bad> {
+                    let _ = &$g;
+                    let $a = <$ty as Args>::take(values);
+                    Ok($body)
+                },
+            },]
+            $($rest)*);
+    };
+    (@munch [$($spec:tt)*] [$($inst:tt)*] [$($fast:tt)*]
         #[doc = $doc:literal] call $name:ident: Internal, $call:literal,
         |$l:ident, $g:ident, $a:ident: $ty:ty| -> $ret:ty $body:block $($rest:tt)*) => {
         api!(@munch
             [$($spec)*]
             [$($inst)* { stringify!($name), |$l, $g, $a: $ty| -> $ret $body }]
+            [$($fast)*]
             $($rest)*);
     };
-    (@munch [$($spec:tt)*] [$($inst:tt)*]
+    (@munch [$($spec:tt)*] [$($inst:tt)*] [$($fast:tt)*]
         #[doc = $doc:literal] call $name:ident: $section:ident, $call:literal,
         |$l:ident, $g:ident, $a:ident: $ty:ty| -> $ret:ty $body:block $($rest:tt)*) => {
         api!(@munch
             [$($spec)* ApiFunction { name: stringify!($name), call: $call, section: Section::$section, lua: false, doc: $doc },]
             [$($inst)* { stringify!($name), |$l, $g, $a: $ty| -> $ret $body }]
+            [$($fast)*]
             $($rest)*);
     };
-    (@munch [$($spec:tt)*] [$($inst:tt)*]
+    (@munch [$($spec:tt)*] [$($inst:tt)*] [$($fast:tt)*]
         #[doc = $doc:literal] lua $name:ident: $section:ident, $call:literal $($rest:tt)*) => {
         api!(@munch
             [$($spec)* ApiFunction { name: stringify!($name), call: $call, section: Section::$section, lua: true, doc: $doc },]
             [$($inst)*]
+            [$($fast)*]
             $($rest)*);
     };
     (@register $lua:ident $raw:ident $shared:ident
@@ -104,7 +135,7 @@ macro_rules! api {
         register!($lua, $raw, $shared, $name, |$l, $g, $a: $ty| -> $ret $body)
     };
     ($($entries:tt)*) => {
-        api!(@munch [] [] $($entries)*);
+        api!(@munch [] [] [] $($entries)*);
     };
 }
 
@@ -135,7 +166,7 @@ fn install_log(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> 
 
 api! {
     /// lower health by a whole `amount >= 0` (blocked while the target is invulnerable); produces an `on_damage` event
-    command damage: "damage(id, amount [, source])", |lua, g, args: (Value, Value, Value)| {
+    fast command damage: "damage(id, amount [, source])", |g, args: (Value, Value, Value)| {
         Command::Damage {
             target: entity(&args.0, "target")?,
             amount: amount(&args.1, "amount")?,
@@ -146,14 +177,14 @@ api! {
         }
     }
     /// raise health, up to its maximum
-    command heal: "heal(id, amount)", |lua, g, args: (Value, Value)| {
+    fast command heal: "heal(id, amount)", |g, args: (Value, Value)| {
         Command::Heal {
             target: entity(&args.0, "target")?,
             amount: amount(&args.1, "amount")?,
         }
     }
     /// add a whole number to the score
-    command add_score: "add_score(n)", |lua, g, args: Value| {
+    fast command add_score: "add_score(n)", |g, args: Value| {
         Command::Score(int(&args, "score")?)
     }
     /// set a game variable to a number or a text (shown by `{name}` in HUD lines)
@@ -202,7 +233,7 @@ api! {
         Ok(g.send(command)?.unwrap_or(0) as i64)
     }
     /// destroy at the end of the tick; later commands naming it this tick are discarded
-    command destroy: "destroy(id)", |lua, g, args: Value| {
+    fast command destroy: "destroy(id)", |g, args: Value| {
         Command::Destroy(entity(&args, "entity")?)
     }
     /// move at the end of the tick, without interpolating across the jump

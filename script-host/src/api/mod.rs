@@ -13,6 +13,7 @@
 //! call is charged to the budget.
 
 mod args;
+mod fast;
 mod functions;
 pub mod spec;
 
@@ -22,6 +23,7 @@ use crate::suggest::closest;
 use ludus_core::{CommandError, Fault, FaultKind};
 use mlua::{Lua, Value};
 
+use functions::FAST;
 pub use functions::{API, install};
 
 /// Why a call is refused: the fault kind and a sentence naming the argument.

@@ -252,11 +252,14 @@ fn add(bp: &mut Broadphase, def: &GameDef, c: &Collider, pos: Vec2) {
     bp.add(c.archetype, pos, d.shape, d.layer, d.mask | d.push);
 }
 
+/// An archetype's brain, aim, speed and identity columns.
+type Think<'a> = (&'a mut [Brain], &'a mut [Aim], &'a [Speed], &'a [Identity]);
+
 /// The brains of an archetype outside the common pass, in a pass of their own before its
 /// rows move (the same as thinking row by row: a decision reads only its own row).
 fn think_apart(
     deciding: &Deciding<'_>,
-    think: Option<(&mut [Brain], &mut [Aim], &[Speed], &[Identity])>,
+    think: Option<Think<'_>>,
     pos: &[Position],
     vels: &mut [Velocity],
 ) -> u64 {
