@@ -162,6 +162,7 @@ fn apply_one(
         Command::ClearState(target) => {
             if let Some(e) = resolve(world, *target) {
                 let _ = world.ecs.remove_one::<ScriptState>(e);
+                world.structure += 1;
             }
         }
         Command::Spawn {
@@ -287,6 +288,7 @@ fn apply_one(
                     Ok(a) => *a = playing,
                     Err(_) => {
                         let _ = world.ecs.insert_one(e, playing);
+                        world.structure += 1;
                     }
                 }
             }
@@ -319,6 +321,7 @@ fn turn(world: &mut SimWorld, e: hecs::Entity, f: impl FnOnce(&mut Rotation)) {
             };
             f(&mut r);
             let _ = world.ecs.insert_one(e, r);
+            world.structure += 1;
         }
     }
 }
@@ -375,6 +378,7 @@ fn set_state(
             let mut s = ScriptState::default();
             s.set(key, value);
             let _ = world.ecs.insert_one(e, s);
+            world.structure += 1;
         }
     }
     Ok(())

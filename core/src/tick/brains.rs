@@ -228,11 +228,7 @@ impl<'a> Deciding<'a> {
         }
         for (i, brain) in brains.iter().enumerate() {
             let v = brain.intent * speeds[i].0;
-            vels[i].0 = if brain.kind() != BehaviourKind::Straight {
-                v
-            } else {
-                vels[i].0
-            };
+            vels[i].0 = if brain.straight() { vels[i].0 } else { v };
         }
         decisions
     }
@@ -308,7 +304,7 @@ impl<'a> Deciding<'a> {
         if due {
             self.decide_now(brain, aim, id, pos);
         }
-        if brain.kind() != BehaviourKind::Straight {
+        if !brain.straight() {
             vel.0 = brain.intent * speed;
         }
         due

@@ -174,6 +174,8 @@ impl Brain {
     /// there).
     const TICK_BITS: u32 = 60;
     const TICK_MASK: u64 = (1 << Self::TICK_BITS) - 1;
+    /// The kind's code of [`BehaviourKind::Straight`] (see [`Brain::new`]).
+    const STRAIGHT: u64 = 3;
 
     /// A brain of `kind` that has not decided yet, heading along `intent`.
     pub fn new(kind: BehaviourKind, intent: Vec2) -> Brain {
@@ -181,7 +183,7 @@ impl Brain {
             BehaviourKind::Chase => 0,
             BehaviourKind::Flee => 1,
             BehaviourKind::Wander => 2,
-            BehaviourKind::Straight => 3,
+            BehaviourKind::Straight => Self::STRAIGHT,
         };
         Brain {
             intent,
@@ -198,6 +200,12 @@ impl Brain {
             2 => BehaviourKind::Wander,
             _ => BehaviourKind::Straight,
         }
+    }
+
+    /// Whether the kind is [`BehaviourKind::Straight`] (its velocity is its own).
+    #[inline(always)]
+    pub fn straight(&self) -> bool {
+        self.word >> Self::TICK_BITS == Self::STRAIGHT
     }
 
     /// The tick of the next decision; 0 before the first.

@@ -9,6 +9,7 @@ pub(crate) mod invariants;
 pub(crate) mod spatial;
 pub(crate) mod spawn;
 pub(crate) mod tagged;
+pub(crate) mod uniform;
 
 use crate::collision::Broadphase;
 use crate::collision::contact::ContactCache;
@@ -95,6 +96,9 @@ pub(crate) struct Scratch {
     pub after_spawn: Vec<Command>,
     /// Where entities are, for scripts' spatial reads (built on first use in a tick).
     pub spatial: SpatialIndex,
+    /// Which rows of each archetype share one collider and confine (kept across ticks, taken
+    /// again when the world's `structure` changes).
+    pub uniform: uniform::UniformCache,
 }
 
 /// The world a tick runs over. Entities are created and destroyed only at Commit (and at level
@@ -107,6 +111,10 @@ pub struct SimWorld {
     /// The level's name, shared by the events that carry it.
     pub(crate) level_name: std::sync::Arc<str>,
     pub(crate) next_seq: u64,
+    /// Bumped by every change of which entity sits in which row of which hecs archetype (a
+    /// spawn, a despawn, a component added or removed), so a cache of the rows' fixed
+    /// columns (see `Scratch::uniform`) knows when it is stale.
+    pub(crate) structure: u64,
     pub(crate) index: SeqMap<hecs::Entity>,
     /// Live entities by tag (see [`TagIndex`](tagged::TagIndex)).
     pub(crate) tagged: tagged::TagIndex,
@@ -150,6 +158,7 @@ impl SimWorld {
             level,
             level_name: def.levels.get(level).map_or("", |l| l.name.as_str()).into(),
             next_seq: 1,
+            structure: 0,
             index: SeqMap::default(),
             tagged: tagged::TagIndex::watching(def),
             rng: fastrand::Rng::with_seed(def.seed),
@@ -234,6 +243,7 @@ impl SimWorld {
         match self.index.remove(&seq) {
             Some(e) => {
                 let _ = self.ecs.despawn(e);
+                self.structure += 1;
                 self.counters.destroyed += 1;
                 true
             }

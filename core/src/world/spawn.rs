@@ -340,6 +340,7 @@ impl SimWorld {
                     let b = &mut self.scratch.builder;
                     e.add_to(b);
                     let entity = self.ecs.spawn(b.build());
+                    self.structure += 1;
                     self.index.insert(seq, entity);
                     let t = tags.next().unwrap_or(0);
                     self.tagged.add(&self.ecs, seq, entity, t, self.index.len());
@@ -357,6 +358,7 @@ impl SimWorld {
                     Fault::new(FaultKind::Invariant, "a spawn batch was left incomplete")
                 })?;
                 let entities: Vec<hecs::Entity> = self.ecs.spawn_column_batch(batch).collect();
+                self.structure += 1;
                 for entity in entities {
                     self.index.insert(seq, entity);
                     let t = tags.next().unwrap_or(0);

@@ -23,6 +23,7 @@ use crate::tick::motion::bounds::{Bounds, Walls, confine_within, keep};
 use crate::tick::motion::{accelerate, step, turn};
 use crate::world::SimWorld;
 use crate::world::components::*;
+use crate::world::uniform::Uniformity;
 
 /// Integrates, turns and bounds every entity, and adds every collider to the broadphase.
 /// `split`: large archetypes' common pass may run on two threads (see [`par`]).
@@ -50,7 +51,7 @@ pub(crate) fn motion(
         destroys: &mut s.destroys,
         expired: &mut s.events.expired,
     };
-    for arch in world.ecs.archetypes() {
+    for (index, arch) in world.ecs.archetypes().enumerate() {
         if arch.is_empty() {
             continue;
         }
@@ -94,6 +95,7 @@ pub(crate) fn motion(
             let tags = tags.as_deref();
             match (rule.as_deref(), prev.as_deref_mut(), ident, colliders) {
                 (Some(rule), Some(prev), Some(ident), Some(colliders)) => {
+                    let rows = s.uniform.get(index, world.structure, colliders, &rule[..n]);
                     let (brains, aims, speeds, ids) = match think.take() {
                         Some((b, a, s, i)) => (b, a, s, i),
                         None => (&mut [][..], &mut [][..], &[][..], &[][..]),
@@ -113,6 +115,7 @@ pub(crate) fn motion(
                     let pass = Pass {
                         def,
                         deciding: &deciding,
+                        rows,
                         area,
                         dt,
                     };
@@ -354,6 +357,8 @@ const CHUNK: usize = 256;
 struct Pass<'a> {
     def: &'a GameDef,
     deciding: &'a Deciding<'a>,
+    /// The archetype's rows of one collider that confine.
+    rows: &'a Uniformity,
     area: Rect,
     dt: f32,
 }
@@ -374,8 +379,9 @@ impl Pass<'_> {
     /// destroys are listed in `gone` (offset by `row0`) for [`Bounds::destroy`], in row order.
     ///
     /// Chunks of rows with one collider that all confine (the common case: a crowd of one
-    /// archetype) go through loops without branches, one step at a time ([`uniform`]); a
-    /// chunk of mixed rows goes row by row ([`mixed`]).
+    /// archetype; the pass's [`Uniformity`] says which, without reading the rows) go through
+    /// loops without branches, one step at a time ([`uniform`]); a chunk of mixed rows goes
+    /// row by row ([`mixed`]).
     ///
     /// [`uniform`]: Self::uniform
     /// [`mixed`]: Self::mixed
@@ -394,15 +400,16 @@ impl Pass<'_> {
         while start < n {
             let end = (start + CHUNK).min(n);
             let chunk = c.chunk(start, end);
-            let [k0, k1, k2] = chunk.colliders[0].key();
-            // Differences folded with bit operations, which vectorise.
-            let confine = BoundsPolicy::Confine as u8;
-            let mut differ = 0u32;
-            for (c, r) in chunk.colliders.iter().zip(chunk.rule) {
-                let [a, b, d] = c.key();
-                differ |= (a ^ k0) | (b ^ k1) | (d ^ k2) | u32::from(r.0 as u8 ^ confine);
-            }
-            decisions += if differ == 0 {
+            let uniform = self.rows.uniform(row0 + start, row0 + end);
+            debug_assert_eq!(
+                uniform,
+                chunk.colliders.iter().zip(chunk.rule).all(|(c, r)| {
+                    c.key() == chunk.colliders[0].key() && r.0 == BoundsPolicy::Confine
+                }),
+                "the cached rows agree with the columns (a structural change bumps the world's \
+                 `structure`)"
+            );
+            decisions += if uniform {
                 self.uniform::<THINK>(chunk, &mut alive, out)
             } else {
                 self.mixed::<THINK>(chunk, &mut alive, out, gone, row0 + start)

@@ -1,0 +1,108 @@
+//! Which rows of an archetype share one collider and confine, kept between ticks: colliders
+//! and bounds rules are fixed at spawn, so the rows' answer changes only when rows do (see
+//! [`SimWorld::structure`](super::SimWorld)). Motion's pass over every entity asks it per chunk of rows instead
+//! of reading every row's collider and rule each tick.
+
+use crate::def::BoundsPolicy;
+use crate::world::components::{BoundsRule, Collider};
+
+/// One archetype's rows as of one structure of the world: where the collider changes from
+/// the row before, and which rows do not confine.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Uniformity {
+    /// The world's structure and the archetype's length it was taken at (`None`: never).
+    at: Option<(u64, usize)>,
+    /// Rows `i >= 1` whose collider differs from row `i - 1`'s, ascending.
+    changes: Vec<u32>,
+    /// Rows whose bounds rule is not to confine, ascending.
+    free: Vec<u32>,
+}
+
+impl Uniformity {
+    /// Whether rows `start..end` (`start < end`) have one collider and all confine.
+    #[inline]
+    pub fn uniform(&self, start: usize, end: usize) -> bool {
+        let none_in = |rows: &[u32], from: usize| {
+            let i = rows.partition_point(|&r| (r as usize) < from);
+            rows.get(i).is_none_or(|&r| r as usize >= end)
+        };
+        none_in(&self.changes, start + 1) && none_in(&self.free, start)
+    }
+
+    /// The answer for `colliders` and `rules` (one archetype's columns, one length).
+    fn take(&mut self, colliders: &[Collider], rules: &[BoundsRule]) {
+        self.changes.clear();
+        self.free.clear();
+        for (i, pair) in colliders.windows(2).enumerate() {
+            if pair[0].key() != pair[1].key() {
+                self.changes.push(i as u32 + 1);
+            }
+        }
+        for (i, r) in rules.iter().enumerate() {
+            if r.0 != BoundsPolicy::Confine {
+                self.free.push(i as u32);
+            }
+        }
+    }
+}
+
+/// [`Uniformity`] per hecs archetype, by its place among the world's archetypes (hecs never
+/// removes one, so the place stays).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct UniformCache {
+    arch: Vec<Uniformity>,
+}
+
+impl UniformCache {
+    /// Archetype `index`'s rows (`colliders`, `rules`) in the world of structure `structure`,
+    /// taken again if rows changed since.
+    pub fn get(
+        &mut self,
+        index: usize,
+        structure: u64,
+        colliders: &[Collider],
+        rules: &[BoundsRule],
+    ) -> &Uniformity {
+        if self.arch.len() <= index {
+            self.arch.resize_with(index + 1, Uniformity::default);
+        }
+        let u = &mut self.arch[index];
+        let now = Some((structure, colliders.len()));
+        if u.at != now {
+            u.take(colliders, rules);
+            u.at = now;
+        }
+        u
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::def::{ArchetypeId, Shape};
+
+    #[test]
+    fn chunks_are_uniform_exactly_where_rows_agree() {
+        let circle = |r| Collider::new(ArchetypeId(1), Shape::Circle { radius: r });
+        let (c4, c5) = (circle(4.0), circle(5.0));
+        let colliders = [c4, c4, c5, c5, c5, c4];
+        let rule = |p| BoundsRule(p);
+        let (conf, wrap) = (BoundsPolicy::Confine, BoundsPolicy::Wrap);
+        let rules = [conf, conf, conf, wrap, conf, conf].map(rule);
+        let mut cache = UniformCache::default();
+        let u = cache.get(2, 7, &colliders, &rules).clone();
+        let expect = |s: usize, e: usize| {
+            let k = colliders[s].key();
+            (s..e).all(|i| colliders[i].key() == k && rules[i].0 == conf)
+        };
+        for s in 0..6 {
+            for e in s + 1..=6 {
+                assert_eq!(u.uniform(s, e), expect(s, e), "rows {s}..{e}");
+            }
+        }
+        // Same structure and length: kept; another structure: taken again.
+        let all = [c4; 6];
+        assert!(!cache.get(2, 7, &all, &[rule(conf); 6]).uniform(0, 6));
+        assert!(cache.get(2, 8, &all, &[rule(conf); 6]).uniform(0, 6));
+    }
+}
