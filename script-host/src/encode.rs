@@ -6,6 +6,7 @@
 
 use ludus_core::{
     ActionId, ArchetypeId, EVENT_KINDS, Events, FieldSink, FieldType, Stage, encode_events,
+    event_count,
 };
 
 /// The decoder's type code for a field (see `csrc/events.c`).
@@ -96,13 +97,14 @@ impl FieldSink for Encoder {
 }
 
 impl Encoder {
-    /// Encodes the events of `stage`'s kinds, skipping kinds nobody handles.
-    pub fn stage(&mut self, events: &Events, stage: Stage, wanted: &[bool]) {
+    /// Encodes the events of `stage`'s kinds, skipping kinds nobody handles (`wanted(k)` is
+    /// asked only of kinds with events).
+    pub fn stage(&mut self, events: &Events, stage: Stage, mut wanted: impl FnMut(usize) -> bool) {
         self.blob.clear();
         self.counts.clear();
         self.counts.resize(EVENT_KINDS.len(), 0);
         for (k, spec) in EVENT_KINDS.iter().enumerate() {
-            if spec.stage == stage && wanted[k] {
+            if spec.stage == stage && event_count(events, k) > 0 && wanted(k) {
                 self.counts[k] = encode_events(events, k, self);
             }
         }

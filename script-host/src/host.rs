@@ -35,6 +35,9 @@ struct Vm {
     lua: Lua,
     dispatch: Function,
     envs: Table,
+    /// Each event kind's handler name as a Lua string (made once: a lookup by a Rust `&str`
+    /// makes the Lua string again every time), in [`EVENT_KINDS`] order.
+    handlers: Vec<mlua::LuaString>,
 }
 
 /// See the module documentation. Build one with [`ScriptHost::new`]; it implements
@@ -128,10 +131,16 @@ impl ScriptHost {
         lua.set_memory_limit(def.scripts.memory_limit)
             .map_err(lua_err)?;
         sandbox::install_require(&lua, modules, budget.clone()).map_err(lua_err)?;
+        let handlers = EVENT_KINDS
+            .iter()
+            .map(|spec| lua.create_string(spec.handler))
+            .collect::<mlua::Result<Vec<_>>>()
+            .map_err(lua_err)?;
         let vm = Vm {
             lua,
             dispatch,
             envs,
+            handlers,
         };
         for (i, script) in scripts.iter().enumerate() {
             Self::load_script(&vm, &budget, def, script, i + 1)?;
@@ -169,19 +178,13 @@ impl ScriptHost {
         Ok(())
     }
 
-    /// Which handlers any script defines, per event kind ([`EVENT_KINDS`] order).
-    fn wanted(&self) -> Vec<bool> {
-        let mut wanted = vec![false; EVENT_KINDS.len()];
-        for env in self.vm.envs.sequence_values::<Table>().flatten() {
-            for (k, spec) in EVENT_KINDS.iter().enumerate() {
-                if !wanted[k]
-                    && matches!(env.raw_get::<Value>(spec.handler), Ok(Value::Function(_)))
-                {
-                    wanted[k] = true;
-                }
-            }
-        }
-        wanted
+    /// Whether any script defines a handler of event kind `k` ([`EVENT_KINDS`] order).
+    fn handled(vm: &Vm, k: usize) -> bool {
+        let name = &vm.handlers[k];
+        vm.envs
+            .sequence_values::<Table>()
+            .flatten()
+            .any(|env| matches!(env.raw_get::<Value>(name), Ok(Value::Function(_))))
     }
 }
 
@@ -250,8 +253,9 @@ impl Consequences for ScriptHost {
             self.tick_started = self.clock.as_ref().map_or(0, |c| c());
             self.stats.last_tick_ns = 0;
         }
-        let wanted = self.wanted();
-        self.encoder.stage(g.events(), stage, &wanted);
+        let vm = &self.vm;
+        self.encoder
+            .stage(g.events(), stage, |k| Self::handled(vm, k));
         let total: usize = self.encoder.counts.iter().sum();
         let result = if total == 0 {
             Ok(())
