@@ -6,7 +6,10 @@ use crate::math::Vec2;
 /// One collider as the broadphase sees it this tick.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Body {
-    pub entity: hecs::Entity,
+    /// Its entity's hecs id (`Entity::id`): the collision pass resolves it to the entity
+    /// (`World::find_entity_from_id`, a lookup in hecs's entity table) only for the bodies
+    /// whose own components it writes, while no entity comes or goes.
+    pub id: u32,
     pub seq: u64,
     pub archetype: ArchetypeId,
     pub tags: u64,

@@ -30,7 +30,7 @@ impl Broadphase {
     /// returns whether there is any. `vel_of` reads a body's velocity; it is asked only when a
     /// contact needs velocities (a response or footing), so games without either pay nothing
     /// for them.
-    pub fn respond(&mut self, down: Vec2, vel_of: impl Fn(hecs::Entity) -> Vec2) -> bool {
+    pub fn respond(&mut self, down: Vec2, vel_of: impl Fn(u32) -> Vec2) -> bool {
         self.offsets.clear();
         self.velocities.clear();
         self.turned.clear();
@@ -64,7 +64,7 @@ impl Broadphase {
             let responds = sum > 0.0 && (a.responds || b.responds);
             if (a.footing || b.footing || responds) && self.velocities.is_empty() {
                 self.velocities
-                    .extend(self.bodies.iter().map(|b| vel_of(b.entity)));
+                    .extend(self.bodies.iter().map(|b| vel_of(b.id)));
             }
             for (body, other, normal, footing) in
                 [(i, j, p.normal, a.footing), (j, i, -p.normal, b.footing)]

@@ -56,7 +56,7 @@ impl Broadphase {
             self.fill(
                 k as usize,
                 Body {
-                    entity: hecs::Entity::DANGLING,
+                    id: u32::MAX,
                     seq: s.seq,
                     archetype: archetypes[k as usize],
                     tags: 0,

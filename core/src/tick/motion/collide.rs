@@ -86,7 +86,7 @@ const COLUMNS_MIN: usize = 1024;
 /// The full record of a collider (its push properties kept in `bp` when not plain).
 fn full(
     bp: &mut Broadphase,
-    e: hecs::Entity,
+    e: u32,
     id: &Identity,
     t: &Position,
     c: &ColliderDef,
@@ -114,7 +114,7 @@ fn full(
         (bp.physics.len() - 1) as u32
     };
     Body {
-        entity: e,
+        id: e,
         seq: id.seq,
         archetype: id.archetype,
         tags: tags.map_or(0, |t| t.0),
@@ -189,7 +189,7 @@ pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
             .into_iter()
             .enumerate()
         {
-            let body = full(bp, e, id, t, &c.def(def), tags, footing);
+            let body = full(bp, e.id(), id, t, &c.def(def), tags, footing);
             bp.fill(k, body);
         }
     } else {
@@ -209,8 +209,7 @@ pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
             let (tags, footing) = (arch.get::<&Tags>(), arch.get::<&Footing>());
             let n = arch.len() as usize;
             for row in Rows::new(only, &mut w, base, n) {
-                // SAFETY: the id is a live entity's: it is in a live archetype of this world.
-                let e = unsafe { world.ecs.find_entity_from_id(arch.ids()[row]) };
+                let e = arch.ids()[row];
                 let tag = tags.as_deref().map(|t| &t[row]);
                 let foot = footing.as_deref().map(|f| &f[row]);
                 let body = full(bp, e, &ids[row], &pos[row], &cs[row].def(def), tag, foot);
@@ -222,15 +221,21 @@ pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
 
     // Push apart and respond, accumulated in canonical pair order.
     let down = -super::up(def.physics.gravity);
+    // SAFETY (of each `find_entity_from_id` below): a body's id is a live entity's, taken
+    // from a live archetype of this world this tick, and no entity has come or gone since.
+    let entity = |ecs: &hecs::World, id: u32| unsafe { ecs.find_entity_from_id(id) };
     let ecs = &world.ecs;
-    let vel_of = |e: hecs::Entity| ecs.get::<&Velocity>(e).map_or(Vec2::ZERO, |v| v.0);
+    let vel_of = |id| {
+        ecs.get::<&Velocity>(entity(ecs, id))
+            .map_or(Vec2::ZERO, |v| v.0)
+    };
     if bp.respond(down, vel_of) {
         if small {
             for (i, off) in bp.offsets.iter().enumerate() {
                 if *off != Vec2::ZERO
                     && let Ok(t) = world
                         .ecs
-                        .query_one_mut::<&mut Position>(bp.bodies[i].entity)
+                        .query_one_mut::<&mut Position>(entity(&world.ecs, bp.bodies[i].id))
                 {
                     let next = t.0 + *off;
                     if next.is_finite() {
@@ -269,7 +274,7 @@ pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
             let v = bp.velocities[i as usize];
             if let Ok(vel) = world
                 .ecs
-                .query_one_mut::<&mut Velocity>(bp.bodies[i as usize].entity)
+                .query_one_mut::<&mut Velocity>(entity(&world.ecs, bp.bodies[i as usize].id))
                 && v.is_finite()
             {
                 vel.0 = v;
@@ -277,7 +282,9 @@ pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
         }
         for (i, ground) in bp.grounded.iter().enumerate() {
             if let Some(ground) = ground
-                && let Ok(f) = world.ecs.query_one_mut::<&mut Footing>(bp.bodies[i].entity)
+                && let Ok(f) = world
+                    .ecs
+                    .query_one_mut::<&mut Footing>(entity(&world.ecs, bp.bodies[i].id))
             {
                 f.grounded_at = Some(tick);
                 f.ground_velocity = *ground;
