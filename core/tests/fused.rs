@@ -152,22 +152,31 @@ fn one_pass_and_one_system_after_another_make_the_same_world() {
     assert_eq!(fused.len(), 400);
 }
 
-/// The per-tick state hashes of `n` drones chasing a player, with every pass serial or not.
-fn drone_hashes(n: u32, serial: bool, ticks: u32) -> Vec<StateHash> {
+/// The per-tick state hashes, contacts and events of `n` drones chasing a player, with every
+/// pass serial or not.
+fn drone_hashes(n: u32, serial: bool, ticks: u32) -> Vec<(StateHash, usize, usize)> {
     let def = Arc::new(ludus_core::reference::drones_def());
     let mut g = Game::with_entities(def, Box::new(NoConsequences), n).unwrap();
     g.options_mut().hash = true;
     g.options_mut().serial = serial;
     (0..ticks)
-        .map(|_| g.step(&TickInput::neutral()).unwrap().hash.unwrap())
+        .map(|_| {
+            let r = g.step(&TickInput::neutral()).unwrap();
+            (r.hash.unwrap(), r.contacts, r.events)
+        })
         .collect()
 }
 
 #[test]
 fn a_pass_split_between_threads_makes_the_same_world_as_one_thread() {
-    // Enough drones in one archetype for the motion pass to split them.
-    let split = drone_hashes(40_000, false, 40);
-    let serial = drone_hashes(40_000, true, 40);
+    // Enough drones in one archetype for the motion pass and the broadphase's cell lookups
+    // (from 49152 bodies) to split them.
+    let split = drone_hashes(50_000, false, 40);
+    let serial = drone_hashes(50_000, true, 40);
+    assert!(
+        serial.iter().any(|s| s.1 > 0),
+        "drones reach the player within the run"
+    );
     for (t, (a, b)) in split.iter().zip(&serial).enumerate() {
         assert_eq!(a, b, "tick {}: the split pass differs", t + 1);
     }

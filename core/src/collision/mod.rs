@@ -35,6 +35,11 @@ pub(crate) use crate::collision::pair::{
 use crate::def::{ArchetypeId, Shape};
 use crate::math::Vec2;
 
+/// Bodies of one run from which the plan looks up their cells on two threads: three times
+/// [`par::SPLIT_MIN`](crate::par::SPLIT_MIN), as the lookup does a third of the work per
+/// body that motion's pass does (measured: at 32k bodies the thread costs more than it saves).
+const NEAR_SPLIT_MIN: usize = 3 * crate::par::SPLIT_MIN;
+
 /// Queriers up to which a near body of the sparse search checks every one directly.
 const FEW_QUERIERS: usize = 8;
 
@@ -77,6 +82,8 @@ pub(crate) struct Broadphase {
     queriers: Vec<Member>,
     /// Sparse search: the small bodies that do not look, inside the queriers' box.
     near: Vec<Member>,
+    /// The second half's of a run split between two threads (see `plan`).
+    near_second: Vec<Member>,
     large: Vec<Member>,
     /// The plan's cell (0 before a plan).
     cell: f32,
@@ -222,7 +229,12 @@ impl Broadphase {
     ///   bounding box grown by a cell, and in the cells around a querier: see [`Marks`]) look
     ///   them up, so only those need full records; otherwise every body is binned
     ///   and every pair of neighbouring buckets is scanned once.
-    pub fn plan(&mut self, fixed_cell: Option<f32>) {
+    ///
+    /// `split`: a long run's bodies may look up their cells on two threads (see [`par`]; the
+    /// halves' lists are joined in order, so the plan is the same).
+    ///
+    /// [`par`]: crate::par
+    pub fn plan(&mut self, fixed_cell: Option<f32>, split: bool) {
         self.large.clear();
         self.queriers.clear();
         self.near.clear();
@@ -346,20 +358,37 @@ impl Broadphase {
             self.marks.mark_around(self.pos[q.index as usize]);
         }
         let (marks, mut near) = (&self.marks, std::mem::take(&mut self.near));
+        let mut second = std::mem::take(&mut self.near_second);
         for (ri, r) in self.runs.iter().enumerate() {
             if r.looks != 0 || r.extent * 2.0 > cell {
                 continue;
             }
             let run = ri as u32;
-            // Non-finite positions are large bodies: the finite box holds no infinity or NaN.
-            marks.each_near(&self.pos[r.range()], |k| {
-                near.push(Member {
-                    index: r.start + k as u32,
+            let member = |start: u32| {
+                move |k: usize| Member {
+                    index: start + k as u32,
                     run,
-                })
-            });
+                }
+            };
+            // Non-finite positions are large bodies: the finite box holds no infinity or NaN.
+            let pos = &self.pos[r.range()];
+            if split && pos.len() >= NEAR_SPLIT_MIN {
+                let mid = pos.len() / 2;
+                let (a, b) = pos.split_at(mid);
+                let (first, rest) = (member(r.start), member(r.start + mid as u32));
+                second.clear();
+                crate::par::join(
+                    || marks.each_near(a, |k| near.push(first(k))),
+                    || marks.each_near(b, |k| second.push(rest(k))),
+                );
+                near.extend_from_slice(&second);
+            } else {
+                let at = member(r.start);
+                marks.each_near(pos, |k| near.push(at(k)));
+            }
         }
         self.near = near;
+        self.near_second = second;
     }
 
     /// Marks the colliders whose full records are wanted: those in a pair the search found,

@@ -48,7 +48,7 @@ impl Broadphase {
         for (s, &a) in specs.iter().zip(&archetypes) {
             self.add(a, s.pos, s.shape, s.layer, s.mask);
         }
-        self.plan(fixed_cell);
+        self.plan(fixed_cell, false);
         self.search(max_pairs, budget)?;
         self.want(false);
         for &k in &self.wanted_list.clone() {

@@ -137,9 +137,16 @@ pub(crate) fn record(world: &mut SimWorld, def: &GameDef) {
 /// Broadphase, push corrections, and the contact cache's enter/stay/exit diff in one pass over
 /// the sorted pairs (kept together so the diff walks the pair list once). Every collider has
 /// been [`record`]ed (or added by the fused motion pass) this tick.
-pub(crate) fn collide(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
+///
+/// `split`: parts of the search may run on two threads (see [`Broadphase::plan`]).
+pub(crate) fn collide(
+    world: &mut SimWorld,
+    def: &GameDef,
+    tick: u64,
+    split: bool,
+) -> Result<(), Fault> {
     let bp = &mut world.scratch.broadphase;
-    bp.plan(def.physics.cell_size);
+    bp.plan(def.physics.cell_size, split);
     bp.flags.clear();
     bp.flags.extend(def.archetypes.iter().map(|a| {
         a.collider.map_or(Flags::default(), |c| Flags {

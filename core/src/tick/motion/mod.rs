@@ -85,7 +85,8 @@ pub(crate) const SYSTEMS: &[Decl] = &[
             if !t.fused_motion {
                 collide::record(t.world, t.def);
             }
-            collide::collide(t.world, t.def, t.tick)
+            let split = !t.options.serial && crate::par::available();
+            collide::collide(t.world, t.def, t.tick, split)
         })
     },
 ];
