@@ -80,21 +80,23 @@ pub(crate) fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64, split: 
             continue;
         };
         let n = arch.len() as usize;
-        let cols = BrainCols {
+        let minds = Minds {
             brains: &mut brains[..n],
             aims: &mut aims[..n],
-            ids: &ids[..n],
-            pos: &pos[..n],
             speeds: &speeds[..n],
-            vels: &mut vels[..n],
+            ids: &ids[..n],
         };
+        let (pos, vels) = (&pos[..n], &mut vels[..n]);
+        let think = |m, p, v| ctx.think_rows(&mut Alive::default(), m, p, v);
         decisions += if split && n >= par::SPLIT_MIN {
             // Two halves on two threads: brains decide alone, so any split gives the same.
-            let (a, b) = cols.split_at(n / 2);
-            let (da, db) = par::join(|| ctx.brains(a), || ctx.brains(b));
+            let mid = n / 2;
+            let (a, b) = minds.split_at(mid);
+            let ((pa, pb), (va, vb)) = (pos.split_at(mid), vels.split_at_mut(mid));
+            let (da, db) = par::join(|| think(a, pa, va), || think(b, pb, vb));
             da + db
         } else {
-            ctx.brains(cols)
+            think(minds, pos, vels)
         };
     }
     world.counters.ai_decisions += decisions;
@@ -126,41 +128,49 @@ pub(crate) struct Deciding<'a> {
     lost: bool,
 }
 
-/// The brain columns of (part of) an archetype: each a column's rows, all of one length.
-pub(crate) struct BrainCols<'a> {
+/// The brain columns of (part of) an archetype, row for row: each a column's rows, all of one
+/// length, or all empty (rows that do not think).
+#[derive(Default)]
+pub(crate) struct Minds<'a> {
     pub brains: &'a mut [Brain],
     pub aims: &'a mut [Aim],
-    pub ids: &'a [Identity],
-    pub pos: &'a [Position],
     pub speeds: &'a [Speed],
-    pub vels: &'a mut [Velocity],
+    pub ids: &'a [Identity],
 }
 
-impl<'a> BrainCols<'a> {
-    /// Rows `..mid` and `mid..`.
-    pub fn split_at(self, mid: usize) -> (BrainCols<'a>, BrainCols<'a>) {
-        let (brains, brains_b) = self.brains.split_at_mut(mid);
-        let (aims, aims_b) = self.aims.split_at_mut(mid);
-        let (ids, ids_b) = self.ids.split_at(mid);
-        let (pos, pos_b) = self.pos.split_at(mid);
-        let (speeds, speeds_b) = self.speeds.split_at(mid);
-        let (vels, vels_b) = self.vels.split_at_mut(mid);
+impl<'a> Minds<'a> {
+    /// Rows `start..end` (`start <= end`; empty columns stay empty).
+    pub fn rows(&mut self, start: usize, end: usize) -> Minds<'_> {
+        if self.brains.is_empty() {
+            return Minds::default();
+        }
+        Minds {
+            brains: &mut self.brains[start..end],
+            aims: &mut self.aims[start..end],
+            speeds: &self.speeds[start..end],
+            ids: &self.ids[start..end],
+        }
+    }
+
+    /// Rows `..mid` and `mid..` (empty columns stay empty).
+    pub fn split_at(self, mid: usize) -> (Minds<'a>, Minds<'a>) {
+        let at = mid.min(self.brains.len());
+        let (brains, brains_b) = self.brains.split_at_mut(at);
+        let (aims, aims_b) = self.aims.split_at_mut(at);
+        let (speeds, speeds_b) = self.speeds.split_at(at);
+        let (ids, ids_b) = self.ids.split_at(at);
         (
-            BrainCols {
+            Minds {
                 brains,
                 aims,
-                ids,
-                pos,
                 speeds,
-                vels,
+                ids,
             },
-            BrainCols {
+            Minds {
                 brains: brains_b,
                 aims: aims_b,
-                ids: ids_b,
-                pos: pos_b,
                 speeds: speeds_b,
-                vels: vels_b,
+                ids: ids_b,
             },
         )
     }
@@ -186,20 +196,21 @@ impl<'a> Deciding<'a> {
         }
     }
 
-    /// Decides where due and sets velocities from intents; returns the decisions made.
-    fn brains(&self, c: BrainCols<'_>) -> u64 {
-        self.think_rows(&mut Alive::default(), c)
-    }
-
     /// Rows of brains: each decides if due (as [`think`](Self::think)), then each sets its
     /// velocity from its intent; returns the decisions made. Two loops: the first rarely
     /// decides (and reads only the brains when no target was lost), the second has no
     /// branch.
     #[inline(always)]
-    pub(crate) fn think_rows(&self, alive: &mut Alive, c: BrainCols<'_>) -> u64 {
-        let n = c.brains.len();
-        let (brains, aims, ids, pos) = (c.brains, &mut c.aims[..n], &c.ids[..n], &c.pos[..n]);
-        let (speeds, vels) = (&c.speeds[..n], &mut c.vels[..n]);
+    pub(crate) fn think_rows(
+        &self,
+        alive: &mut Alive,
+        m: Minds<'_>,
+        pos: &[Position],
+        vels: &mut [Velocity],
+    ) -> u64 {
+        let n = m.brains.len();
+        let (brains, aims, ids, pos) = (m.brains, &mut m.aims[..n], &m.ids[..n], &pos[..n]);
+        let (speeds, vels) = (&m.speeds[..n], &mut vels[..n]);
         let tick = self.tick;
         let mut decisions = 0;
         if !self.lost {
@@ -233,9 +244,9 @@ impl<'a> Deciding<'a> {
         decisions
     }
 
-    /// A brain that may be due: decides (as [`think`](Self::think)) if it is; returns whether
-    /// it did.
-    #[inline(never)]
+    /// A brain that may be due decides (at `pos`) if it is: it never has, its target is lost,
+    /// or it is its cadence tick; returns whether it did.
+    #[inline(always)]
     fn settle(
         &self,
         alive: &mut Alive,
@@ -244,22 +255,15 @@ impl<'a> Deciding<'a> {
         id: &Identity,
         pos: Vec2,
     ) -> bool {
-        let due = self.due(alive, brain, aim);
-        if due {
-            self.decide_now(brain, aim, id, pos);
-        }
-        due
-    }
-
-    /// Whether a brain decides this tick: it never has, its target is lost, or it is its
-    /// cadence tick.
-    #[inline(always)]
-    fn due(&self, alive: &mut Alive, brain: &Brain, aim: &Aim) -> bool {
         let target_lost = self.lost
             && aim
                 .target()
                 .is_some_and(|seq| !alive.check(self.targets, seq));
-        !brain.decided() || target_lost || self.tick >= brain.next_decision()
+        let due = !brain.decided() || target_lost || self.tick >= brain.next_decision();
+        if due {
+            self.decide_now(brain, aim, id, pos);
+        }
+        due
     }
 
     /// A decision due now, and the next one's tick.
@@ -300,10 +304,7 @@ impl<'a> Deciding<'a> {
         speed: f32,
         vel: &mut Velocity,
     ) -> bool {
-        let due = self.due(alive, brain, aim);
-        if due {
-            self.decide_now(brain, aim, id, pos);
-        }
+        let due = self.settle(alive, brain, aim, id, pos);
         if !brain.straight() {
             vel.0 = brain.intent * speed;
         }

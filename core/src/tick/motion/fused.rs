@@ -18,7 +18,7 @@ use crate::def::{BoundsPolicy, GameDef};
 use crate::fault::Fault;
 use crate::math::{Rect, Vec2};
 use crate::par;
-use crate::tick::brains::{Alive, BrainCols, Deciding, checked, take_lost};
+use crate::tick::brains::{Alive, Deciding, Minds, checked, take_lost};
 use crate::tick::motion::bounds::{Bounds, Walls, confine_within, keep};
 use crate::tick::motion::{accelerate, step, turn};
 use crate::world::SimWorld;
@@ -80,9 +80,12 @@ pub(crate) fn motion(
             &ident,
             vel.is_some(),
         ) {
-            (Some(b), Some(a), Some(s), Some(i), true) => {
-                Some((&mut b[..n], &mut a[..n], &s[..n], &i[..n]))
-            }
+            (Some(b), Some(a), Some(s), Some(i), true) => Some(Minds {
+                brains: &mut b[..n],
+                aims: &mut a[..n],
+                speeds: &s[..n],
+                ids: &i[..n],
+            }),
             _ => None,
         };
         // The common archetype: plain steps, no rotation; one loop per combination of
@@ -96,20 +99,13 @@ pub(crate) fn motion(
             match (rule.as_deref(), prev.as_deref_mut(), ident, colliders) {
                 (Some(rule), Some(prev), Some(ident), Some(colliders)) => {
                     let rows = s.uniform.get(index, world.structure, colliders, &rule[..n]);
-                    let (brains, aims, speeds, ids) = match think.take() {
-                        Some((b, a, s, i)) => (b, a, s, i),
-                        None => (&mut [][..], &mut [][..], &[][..], &[][..]),
-                    };
                     let cols = Cols {
                         pos: &mut pos[..],
                         vel: &mut vel[..],
                         prev: &mut prev[..n],
                         rule: &rule[..n],
                         colliders,
-                        brains,
-                        aims,
-                        speeds,
-                        ids,
+                        minds: think.take().unwrap_or_default(),
                     };
                     let (area, mut gone) = (bounds.area, Vec::new());
                     let pass = Pass {
@@ -242,10 +238,7 @@ struct Cols<'a> {
     prev: &'a mut [PrevPosition],
     rule: &'a [BoundsRule],
     colliders: &'a [Collider],
-    brains: &'a mut [Brain],
-    aims: &'a mut [Aim],
-    speeds: &'a [Speed],
-    ids: &'a [Identity],
+    minds: Minds<'a>,
 }
 
 /// Adds a collider at `pos` to the broadphase.
@@ -255,58 +248,29 @@ fn add(bp: &mut Broadphase, def: &GameDef, c: &Collider, pos: Vec2) {
     bp.add(c.archetype, pos, d.shape, d.layer, d.mask | d.push);
 }
 
-/// An archetype's brain, aim, speed and identity columns.
-type Think<'a> = (&'a mut [Brain], &'a mut [Aim], &'a [Speed], &'a [Identity]);
-
 /// The brains of an archetype outside the common pass, in a pass of their own before its
 /// rows move (the same as thinking row by row: a decision reads only its own row).
 fn think_apart(
     deciding: &Deciding<'_>,
-    think: Option<Think<'_>>,
+    minds: Option<Minds<'_>>,
     pos: &[Position],
     vels: &mut [Velocity],
 ) -> u64 {
-    let Some((brains, aims, speeds, ids)) = think else {
-        return 0;
-    };
-    let cols = BrainCols {
-        brains,
-        aims,
-        ids,
-        pos,
-        speeds,
-        vels,
-    };
-    deciding.think_rows(&mut Alive::default(), cols)
-}
-
-/// Splits a column that is either full or empty at `mid`.
-fn halves<T>(c: &[T], mid: usize) -> (&[T], &[T]) {
-    c.split_at(mid.min(c.len()))
+    minds.map_or(0, |m| {
+        deciding.think_rows(&mut Alive::default(), m, pos, vels)
+    })
 }
 
 impl<'a> Cols<'a> {
     /// Rows `start..end` (`start < end`; the brain columns stay empty where they are).
     fn chunk(&mut self, start: usize, end: usize) -> Cols<'_> {
-        let think = !self.brains.is_empty();
         Cols {
             pos: &mut self.pos[start..end],
             vel: &mut self.vel[start..end],
             prev: &mut self.prev[start..end],
             rule: &self.rule[start..end],
             colliders: &self.colliders[start..end],
-            brains: if think {
-                &mut self.brains[start..end]
-            } else {
-                &mut []
-            },
-            aims: if think {
-                &mut self.aims[start..end]
-            } else {
-                &mut []
-            },
-            speeds: if think { &self.speeds[start..end] } else { &[] },
-            ids: if think { &self.ids[start..end] } else { &[] },
+            minds: self.minds.rows(start, end),
         }
     }
 
@@ -317,11 +281,7 @@ impl<'a> Cols<'a> {
         let (prev, prev_b) = self.prev.split_at_mut(mid);
         let (rule, rule_b) = self.rule.split_at(mid);
         let (colliders, colliders_b) = self.colliders.split_at(mid);
-        let at = mid.min(self.brains.len());
-        let (brains, brains_b) = self.brains.split_at_mut(at);
-        let (aims, aims_b) = self.aims.split_at_mut(at);
-        let (speeds, speeds_b) = halves(self.speeds, mid);
-        let (ids, ids_b) = halves(self.ids, mid);
+        let (minds, minds_b) = self.minds.split_at(mid);
         (
             Cols {
                 pos,
@@ -329,10 +289,7 @@ impl<'a> Cols<'a> {
                 prev,
                 rule,
                 colliders,
-                brains,
-                aims,
-                speeds,
-                ids,
+                minds,
             },
             Cols {
                 pos: pos_b,
@@ -340,10 +297,7 @@ impl<'a> Cols<'a> {
                 prev: prev_b,
                 rule: rule_b,
                 colliders: colliders_b,
-                brains: brains_b,
-                aims: aims_b,
-                speeds: speeds_b,
-                ids: ids_b,
+                minds: minds_b,
             },
         )
     }
@@ -367,7 +321,7 @@ impl Pass<'_> {
     /// The common archetype's pass over its rows (see [`Pass::each`]); returns the decisions
     /// made.
     fn rows(&self, c: Cols<'_>, out: &mut Stretch<'_>, gone: &mut Vec<usize>, row0: usize) -> u64 {
-        if c.brains.is_empty() {
+        if c.minds.brains.is_empty() {
             self.each::<false>(c, out, gone, row0)
         } else {
             self.each::<true>(c, out, gone, row0)
@@ -433,22 +387,11 @@ impl Pass<'_> {
             vel,
             prev,
             colliders,
-            brains,
-            aims,
-            speeds,
-            ids,
+            minds,
             ..
         } = c;
         let decisions = if THINK {
-            let cols = BrainCols {
-                brains,
-                aims,
-                ids,
-                pos,
-                speeds,
-                vels: vel,
-            };
-            self.deciding.think_rows(alive, cols)
+            self.deciding.think_rows(alive, minds, pos, vel)
         } else {
             0
         };
@@ -494,11 +437,14 @@ impl Pass<'_> {
             prev,
             rule,
             colliders,
+            minds,
+        } = c;
+        let Minds {
             brains,
             aims,
             speeds,
             ids,
-        } = c;
+        } = minds;
         let mut decisions = 0u64;
         // The last collider seen and its confining walls (rows of one archetype share them).
         let mut last: Option<(Collider, Walls)> = None;
