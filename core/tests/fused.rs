@@ -5,6 +5,7 @@
 
 mod support;
 
+use ludus_core::reference::{Bumps, crowd_def};
 use ludus_core::*;
 use std::sync::Arc;
 use support::*;
@@ -152,11 +153,16 @@ fn one_pass_and_one_system_after_another_make_the_same_world() {
     assert_eq!(fused.len(), 400);
 }
 
-/// The per-tick state hashes, contacts and events of `n` drones chasing a player, with every
-/// pass serial or not.
-fn drone_hashes(n: u32, serial: bool, ticks: u32) -> Vec<(StateHash, usize, usize)> {
-    let def = Arc::new(ludus_core::reference::drones_def());
-    let mut g = Game::with_entities(def, Box::new(NoConsequences), n).unwrap();
+/// The per-tick state hashes, contacts and events of a game of `n` entities, with every pass
+/// serial or not.
+fn tick_reports(
+    def: GameDef,
+    rules: Box<dyn Consequences>,
+    n: u32,
+    serial: bool,
+    ticks: u32,
+) -> Vec<(StateHash, usize, usize)> {
+    let mut g = Game::with_entities(Arc::new(def), rules, n).unwrap();
     g.options_mut().hash = true;
     g.options_mut().serial = serial;
     (0..ticks)
@@ -167,17 +173,27 @@ fn drone_hashes(n: u32, serial: bool, ticks: u32) -> Vec<(StateHash, usize, usiz
         .collect()
 }
 
+fn same_with_threads(split: &[(StateHash, usize, usize)], serial: &[(StateHash, usize, usize)]) {
+    assert!(serial.iter().any(|s| s.1 > 0), "there are contacts");
+    for (t, (a, b)) in split.iter().zip(serial).enumerate() {
+        assert_eq!(a, b, "tick {}: the split pass differs", t + 1);
+    }
+}
+
 #[test]
 fn a_pass_split_between_threads_makes_the_same_world_as_one_thread() {
     // Enough drones in one archetype for the motion pass and the broadphase's cell lookups
-    // (from 49152 bodies) to split them.
-    let split = drone_hashes(50_000, false, 40);
-    let serial = drone_hashes(50_000, true, 40);
-    assert!(
-        serial.iter().any(|s| s.1 > 0),
-        "drones reach the player within the run"
-    );
-    for (t, (a, b)) in split.iter().zip(&serial).enumerate() {
-        assert_eq!(a, b, "tick {}: the split pass differs", t + 1);
-    }
+    // to split them; the drones reach the player within the run.
+    let drones = |serial| {
+        let def = ludus_core::reference::drones_def();
+        tick_reports(def, Box::new(NoConsequences), 50_000, serial, 40)
+    };
+    same_with_threads(&drones(false), &drones(true));
+}
+
+#[test]
+fn a_pushing_crowd_split_between_threads_makes_the_same_world_as_one_thread() {
+    // Enough bodies for the bucket scan to split the grid's rows (every body is binned).
+    let crowd = |serial| tick_reports(crowd_def(12_000, true), Box::new(Bumps), 12_000, serial, 30);
+    same_with_threads(&crowd(false), &crowd(true));
 }

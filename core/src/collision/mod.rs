@@ -35,10 +35,11 @@ pub(crate) use crate::collision::pair::{
 use crate::def::{ArchetypeId, Shape};
 use crate::math::Vec2;
 
-/// Bodies of one run from which the plan looks up their cells on two threads: three times
-/// [`par::SPLIT_MIN`](crate::par::SPLIT_MIN), as the lookup does a third of the work per
-/// body that motion's pass does (measured: at 32k bodies the thread costs more than it saves).
-const NEAR_SPLIT_MIN: usize = 3 * crate::par::SPLIT_MIN;
+/// Bodies of one run from which the plan looks up their cells on two threads: twice
+/// [`par::SPLIT_MIN`](crate::par::SPLIT_MIN), as the lookup does less work per body than
+/// motion's pass (measured with `ludus bench`: splitting 32k drones' lookups saves a sixth of
+/// the tick, 8k's costs more than it saves).
+const NEAR_SPLIT_MIN: usize = 2 * crate::par::SPLIT_MIN;
 
 /// Queriers up to which a near body of the sparse search checks every one directly.
 const FEW_QUERIERS: usize = 8;
@@ -91,15 +92,12 @@ pub(crate) struct Broadphase {
     marks: Marks,
     /// The plan: cell, grid, and whether only the queriers are binned.
     grid: Option<(Grid, bool)>,
-    /// The pairs found, at most `max_pairs`.
+    /// The pairs found, at most the search's `max_pairs`.
     pub pairs: Vec<Pair>,
+    /// The pairs of the bottom half of a split bucket scan, at most half the search's
+    /// `max_pairs` (see [`search`](Self::search)).
+    pub pairs_second: Vec<Pair>,
     sorter: sort::PairSort<Pair>,
-    max_pairs: usize,
-    /// Candidates examined so far, and the most the search may examine.
-    work: u64,
-    budget: u64,
-    /// Why the search stopped early, if it did.
-    stop: Option<Overflow>,
     /// Push corrections per body (see [`Broadphase::respond`]).
     pub offsets: Vec<Vec2>,
     /// Velocities after the responses, per body (empty when no contact needed them).

@@ -15,7 +15,7 @@ pub(crate) const CANDIDATES_PER_BODY: u64 = 64;
 /// points from `i` to `j`) and `lo`, `hi` are 0. `Broadphase::finish` makes it canonical:
 /// `lo < hi` the two bodies' creation sequences, `i` and `j` their indices in the body list,
 /// the normal from `i` (`lo`) to `j` (`hi`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Pair {
     pub lo: u64,
     pub hi: u64,

@@ -1,51 +1,151 @@
 //! The broadphase's search: the pairs of the planned colliders that touch (see
 //! [`Broadphase::search`]).
 
-use crate::collision::grid::{self, Compact, Grid};
+use crate::collision::body::Flags;
+use crate::collision::grid::{self, Bins, Compact, Grid, Member};
 use crate::collision::narrow::overlap;
 use crate::collision::{Broadphase, FEW_QUERIERS, Overflow, Pair, Run, small_body};
 use crate::limits::push_within;
 use crate::math::Vec2;
+use crate::par;
+
+/// What the search reads: the planned colliders.
+struct Space<'a> {
+    bins: &'a Bins,
+    runs: &'a [Run],
+    flags: &'a [Flags],
+    pos: &'a [Vec2],
+    near: &'a [Member],
+    large: &'a [Member],
+    queriers: &'a [Member],
+    cell: f32,
+}
+
+/// What a search, or one half of its bucket scan, has found so far, and what it may still
+/// examine.
+struct Found<'a> {
+    /// The pairs, at most `max_pairs`.
+    pairs: &'a mut Vec<Pair>,
+    max_pairs: usize,
+    /// Candidates examined so far, and the most the search may examine.
+    work: u64,
+    budget: u64,
+    /// Why the search stopped early, if it did.
+    stop: Option<Overflow>,
+}
 
 impl Broadphase {
     /// Finds every overlapping pair of the planned colliders that either side looks for, as
     /// pairs of colliders (see [`Pair`]; [`finish`](Self::finish) makes them canonical).
     ///
     /// At most `max_pairs` pairs are kept, and room for no more is ever reserved: the first
-    /// pair past it stops the search and returns `false`.
-    /// Likewise the search examines at most `budget` candidates (bodies in the buckets around
+    /// pair past it stops the search with [`Overflow::Pairs`]. Likewise the search examines at most `budget` candidates (bodies in the buckets around
     /// a querier, bodies a large body is tested against): piles of bodies that do not look at
     /// each other, or a fixed cell far from the bodies' size, stop it instead of taking time
-    /// quadratic in the number of bodies.
+    /// quadratic in the number of bodies ([`Overflow::Work`]).
     ///
-    /// One function on purpose: it is a single pass over the grid whose loop state (bucket
-    /// bounds, budgets, the pair list) would otherwise be threaded through helpers on the
-    /// hottest path of the tick.
-    pub fn search(&mut self, max_pairs: usize, budget: u64) -> Result<(), Overflow> {
-        self.pairs.clear();
-        self.max_pairs = max_pairs;
-        self.work = 0;
-        self.budget = budget;
-        self.stop = None;
+    /// A bucket scan of `split_from` bodies or more ([`par::SPLIT_MIN`] in a tick that may
+    /// split, `usize::MAX` in one that may not) scans the grid's top and bottom rows on two
+    /// threads, each with half the pairs and half the budget, and joins their pairs in row
+    /// order: the pairs of the serial scan. Where a half stops early, the serial scan runs
+    /// instead, so where and why a search stops never depends on the split.
+    pub fn search(
+        &mut self,
+        max_pairs: usize,
+        budget: u64,
+        split_from: usize,
+    ) -> Result<(), Overflow> {
+        let mut pairs = std::mem::take(&mut self.pairs);
+        pairs.clear();
+        let mut found = Found {
+            pairs: &mut pairs,
+            max_pairs,
+            work: 0,
+            budget,
+            stop: None,
+        };
+        let result = self.search_into(&mut found, split_from);
+        self.pairs = pairs;
+        result
+    }
+
+    /// [`search`](Self::search), into `found`.
+    fn search_into(&mut self, found: &mut Found<'_>, split_from: usize) -> Result<(), Overflow> {
         let n = self.count;
         let Some((grid, sparse)) = self.grid else {
             return Ok(());
         };
-        let cell = self.cell;
         self.bins.bin(
             &grid,
             &self.pos[..n],
             &self.runs,
             &self.queriers,
             sparse,
-            cell,
+            self.cell,
         );
-
+        let mut second = std::mem::take(&mut self.pairs_second);
+        let space = Space {
+            bins: &self.bins,
+            runs: &self.runs,
+            flags: &self.flags,
+            pos: &self.pos[..n],
+            near: &self.near,
+            large: &self.large,
+            queriers: &self.queriers,
+            cell: self.cell,
+        };
         // Every pair of binned bodies in neighbouring buckets, once (sparse: the queriers).
-        self.half_scan(&grid);
-        if self.stop.is_some() {
-            return self.result();
+        let halves = self.bins.sorted.len() >= split_from;
+        if !halves || !space.halves(&grid, found, &mut second) {
+            space.half_scan(&grid, 0..grid.rows, found);
         }
+        self.pairs_second = second;
+        if found.stop.is_none() {
+            space.rest(&grid, sparse, found);
+        }
+        found.stop.map_or(Ok(()), Err)
+    }
+}
+
+impl Space<'_> {
+    /// The bucket scan in two halves of the rows on two threads (see
+    /// [`Broadphase::search`]); `false`, with nothing found, where a half stopped early.
+    fn halves(&self, grid: &Grid, found: &mut Found<'_>, second: &mut Vec<Pair>) -> bool {
+        second.clear();
+        let mid = grid.rows / 2;
+        let (max_a, budget_a) = (found.max_pairs.div_ceil(2), found.budget.div_ceil(2));
+        let mut b = Found {
+            pairs: second,
+            max_pairs: found.max_pairs - max_a,
+            work: 0,
+            budget: found.budget - budget_a,
+            stop: None,
+        };
+        let mut a = Found {
+            pairs: &mut *found.pairs,
+            max_pairs: max_a,
+            work: 0,
+            budget: budget_a,
+            stop: None,
+        };
+        par::join(
+            || self.half_scan(grid, 0..mid, &mut a),
+            || self.half_scan(grid, mid..grid.rows, &mut b),
+        );
+        let (work, whole) = (a.work + b.work, a.stop.is_none() && b.stop.is_none());
+        if !whole {
+            found.pairs.clear();
+            return false;
+        }
+        found.pairs.reserve_exact(b.pairs.len());
+        found.pairs.extend_from_slice(b.pairs);
+        found.work = work;
+        true
+    }
+
+    /// After the bucket scan: a sparse search's near bodies, then the large bodies.
+    fn rest(&self, grid: &Grid, sparse: bool, found: &mut Found<'_>) {
+        let n = self.pos.len();
         // Sparse: every other small body near a querier looks up the queriers around it.
         // With a handful of queriers, each near body checks them all: the same pairs (a querier
         // within reach is in the 3x3 buckets around), at most 8 candidates per body either way.
@@ -64,12 +164,12 @@ impl Broadphase {
                     all
                 } else {
                     let (row, col) = grid.place(b);
-                    self.bins.neighbourhood(&grid, row, col)
+                    self.bins.neighbourhood(grid, row, col)
                 };
                 for (s, e) in ranges.iter() {
-                    self.spend(e - s);
-                    if self.stop.is_some() {
-                        return self.result();
+                    found.spend(e - s);
+                    if found.stop.is_some() {
+                        return;
                     }
                     for k in s..e {
                         let q = self.bins.sorted[k];
@@ -77,9 +177,9 @@ impl Broadphase {
                         let (dx, dy) = (b.x - q.x, b.y - q.y);
                         let reach = qr.extent + r.extent;
                         if qr.looks & r.layer != 0 && dx * dx + dy * dy < reach * reach {
-                            self.test(q.index, q.run, q.pos(), j, m.run, b);
-                            if self.stop.is_some() {
-                                return self.result();
+                            found.test(self, q.index, q.run, q.pos(), j, m.run, b);
+                            if found.stop.is_some() {
+                                return;
                             }
                         }
                     }
@@ -91,18 +191,18 @@ impl Broadphase {
             let mi = self.large[li];
             let (i, a) = (mi.index, self.runs[mi.run as usize]);
             let pi = self.pos[i as usize];
-            self.spend(self.large.len() - li - 1);
-            if self.stop.is_some() {
-                return self.result();
+            found.spend(self.large.len() - li - 1);
+            if found.stop.is_some() {
+                return;
             }
             for lj in li + 1..self.large.len() {
                 let mj = self.large[lj];
                 let b = &self.runs[mj.run as usize];
                 if a.raw & b.layer != 0 || b.raw & a.layer != 0 {
                     let pj = self.pos[mj.index as usize];
-                    self.test(i, mi.run, pi, mj.index, mj.run, pj);
-                    if self.stop.is_some() {
-                        return self.result();
+                    found.test(self, i, mi.run, pi, mj.index, mj.run, pj);
+                    if found.stop.is_some() {
+                        return;
                     }
                 }
             }
@@ -111,24 +211,24 @@ impl Broadphase {
             if looks_i == 0 {
                 // Only bodies that look at its layer can pair with it; their effective looks
                 // keep that layer (it is not covered: this body of it looks at nothing).
-                self.spend(self.queriers.len());
-                if self.stop.is_some() {
-                    return self.result();
+                found.spend(self.queriers.len());
+                if found.stop.is_some() {
+                    return;
                 }
                 for qi in 0..self.queriers.len() {
                     let m = self.queriers[qi];
                     if relevant(&self.runs[m.run as usize]) {
                         let pj = self.pos[m.index as usize];
-                        self.test(i, mi.run, pi, m.index, m.run, pj);
-                        if self.stop.is_some() {
-                            return self.result();
+                        found.test(self, i, mi.run, pi, m.index, m.run, pj);
+                        if found.stop.is_some() {
+                            return;
                         }
                     }
                 }
             } else {
-                self.spend(n);
-                if self.stop.is_some() {
-                    return self.result();
+                found.spend(n);
+                if found.stop.is_some() {
+                    return;
                 }
                 for ri in 0..self.runs.len() {
                     let r = self.runs[ri];
@@ -137,30 +237,15 @@ impl Broadphase {
                     }
                     for j in r.range() {
                         let pj = self.pos[j];
-                        if small_body(&r, pj, cell) {
-                            self.test(i, mi.run, pi, j as u32, ri as u32, pj);
-                            if self.stop.is_some() {
-                                return self.result();
+                        if small_body(&r, pj, self.cell) {
+                            found.test(self, i, mi.run, pi, j as u32, ri as u32, pj);
+                            if found.stop.is_some() {
+                                return;
                             }
                         }
                     }
                 }
             }
-        }
-        Ok(())
-    }
-
-    /// How the search ended.
-    fn result(&self) -> Result<(), Overflow> {
-        self.stop.map_or(Ok(()), Err)
-    }
-
-    /// Counts `candidates` about to be examined; past the budget, the search stops.
-    #[inline]
-    fn spend(&mut self, candidates: usize) {
-        self.work += candidates as u64;
-        if self.work > self.budget && self.stop.is_none() {
-            self.stop = Some(Overflow::Work);
         }
     }
 
@@ -168,10 +253,10 @@ impl Broadphase {
     /// for, each pair once: each bucket with itself, with the bucket east of it and with the
     /// three below it (the grid wraps and has at least 4 buckets a side, so no two of these
     /// are the same bucket, and every neighbouring pair of buckets is visited from one side).
-    fn half_scan(&mut self, grid: &Grid) {
-        let (cols, rows) = (grid.cols, grid.rows);
-        let (cmask, rmask) = (cols - 1, rows - 1);
-        for row in 0..rows {
+    fn half_scan(&self, grid: &Grid, rows: std::ops::Range<u32>, found: &mut Found<'_>) {
+        let cols = grid.cols;
+        let (cmask, rmask) = (cols - 1, grid.rows - 1);
+        for row in rows {
             let below = ((row + 1) & rmask) * cols;
             for col in 0..cols {
                 let b = (row * cols + col) as usize;
@@ -213,38 +298,49 @@ impl Broadphase {
                 // record around.
                 let others: usize = around.iter().map(|(rs, re)| re - rs).sum();
                 for k in s..e {
-                    self.spend(end - k - 1 + others);
-                    if self.stop.is_some() {
+                    found.spend(end - k - 1 + others);
+                    if found.stop.is_some() {
                         return;
                     }
                     let a = self.bins.sorted[k];
-                    self.pairs_in(&a, k + 1, end);
+                    found.pairs_in(self, &a, k + 1, end);
                     for (rs, re) in around.iter() {
-                        self.pairs_in(&a, rs, re);
+                        found.pairs_in(self, &a, rs, re);
                     }
-                    if self.stop.is_some() {
+                    if found.stop.is_some() {
                         return;
                     }
                 }
             }
         }
     }
+}
+
+impl Found<'_> {
+    /// Counts `candidates` about to be examined; past the budget, the search stops.
+    #[inline]
+    fn spend(&mut self, candidates: usize) {
+        self.work += candidates as u64;
+        if self.work > self.budget && self.stop.is_none() {
+            self.stop = Some(Overflow::Work);
+        }
+    }
 
     /// Tests binned body `a` against the sorted range `s..e`: the pairs either side looks
     /// for (the caller has spent the candidates).
     #[inline]
-    fn pairs_in(&mut self, a: &Compact, s: usize, e: usize) {
-        let ra = &self.runs[a.run as usize];
+    fn pairs_in(&mut self, space: &Space<'_>, a: &Compact, s: usize, e: usize) {
+        let ra = &space.runs[a.run as usize];
         let (looks, layer, extent) = (ra.looks, ra.layer, ra.extent);
         for k in s..e {
-            let b = self.bins.sorted[k];
+            let b = space.bins.sorted[k];
             let (dx, dy) = (b.x - a.x, b.y - a.y);
-            let rb = &self.runs[b.run as usize];
+            let rb = &space.runs[b.run as usize];
             let reach = extent + rb.extent;
             if dx * dx + dy * dy >= reach * reach || (looks & rb.layer) | (rb.looks & layer) == 0 {
                 continue;
             }
-            self.test(a.index, a.run, a.pos(), b.index, b.run, b.pos());
+            self.test(space, a.index, a.run, a.pos(), b.index, b.run, b.pos());
             if self.stop.is_some() {
                 return;
             }
@@ -253,11 +349,12 @@ impl Broadphase {
 
     /// Tests collider `i` (of run `ri`, at `pi`) against collider `j` (of run `rj`, at `pj`)
     /// and keeps their pair if they touch.
-    fn test(&mut self, i: u32, ri: u32, pi: Vec2, j: u32, rj: u32, pj: Vec2) {
-        let (a, b) = (&self.runs[ri as usize], &self.runs[rj as usize]);
-        let none = super::body::Flags::default();
-        let fa = self.flags.get(a.archetype.0 as usize).unwrap_or(&none);
-        let fb = self.flags.get(b.archetype.0 as usize).unwrap_or(&none);
+    #[allow(clippy::too_many_arguments)]
+    fn test(&mut self, space: &Space<'_>, i: u32, ri: u32, pi: Vec2, j: u32, rj: u32, pj: Vec2) {
+        let (a, b) = (&space.runs[ri as usize], &space.runs[rj as usize]);
+        let none = Flags::default();
+        let fa = space.flags.get(a.archetype.0 as usize).unwrap_or(&none);
+        let fb = space.flags.get(b.archetype.0 as usize).unwrap_or(&none);
         let report = fa.mask & b.layer != 0 || fb.mask & a.layer != 0;
         let trigger = fa.trigger || fb.trigger;
         let push = !trigger && (fa.push & b.layer != 0 || fb.push & a.layer != 0);
@@ -279,7 +376,7 @@ impl Broadphase {
             normal,
             depth,
         };
-        if !push_within(&mut self.pairs, pair, self.max_pairs) {
+        if !push_within(self.pairs, pair, self.max_pairs) {
             self.stop = Some(Overflow::Pairs);
         }
     }

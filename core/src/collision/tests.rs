@@ -26,6 +26,7 @@ impl Broadphase {
         fixed_cell: Option<f32>,
         max_pairs: usize,
         budget: u64,
+        split_from: usize,
     ) -> Result<(), Overflow> {
         let mut kinds: Vec<(u16, u32, u32)> = Vec::new();
         let mut kind = |s: &Spec| {
@@ -49,7 +50,7 @@ impl Broadphase {
             self.add(a, s.pos, s.shape, s.layer, s.mask);
         }
         self.plan(fixed_cell, false);
-        self.search(max_pairs, budget)?;
+        self.search(max_pairs, budget, split_from)?;
         self.want(false);
         for &k in &self.wanted_list.clone() {
             let s = &specs[k as usize];
@@ -134,9 +135,36 @@ proptest! {
             })
             .collect();
         let mut bp = Broadphase::default();
-        prop_assert_eq!(bp.find_pairs(&bodies, cell, usize::MAX, u64::MAX), Ok(()));
+        prop_assert_eq!(bp.find_pairs(&bodies, cell, usize::MAX, u64::MAX, usize::MAX), Ok(()));
         let found: Vec<(u64, u64)> = bp.pairs.iter().filter(|p| p.report).map(|p| (p.lo, p.hi)).collect();
         prop_assert_eq!(found, brute(&bodies));
+        // The bucket scan split between two threads finds the same pairs, in the same order.
+        let mut halves = Broadphase::default();
+        prop_assert_eq!(halves.find_pairs(&bodies, cell, usize::MAX, u64::MAX, 0), Ok(()));
+        prop_assert_eq!(&halves.pairs, &bp.pairs);
+    }
+
+    /// Under tight bounds on pairs and candidates a split search stops exactly where, and
+    /// why, the serial one does, and otherwise finds the same pairs.
+    #[test]
+    fn a_split_search_stops_where_the_serial_one_does(
+        specs in proptest::collection::vec((-60.0f32..60.0, -60.0f32..60.0, 0.5f32..8.0), 0..150),
+        max_pairs in 0usize..60,
+        budget in 0u64..1_500,
+    ) {
+        let bodies: Vec<Spec> = specs
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y, r))| body(i as u64 + 1, x, y, r, false, 1, 1))
+            .collect();
+        let (mut serial, mut split) = (Broadphase::default(), Broadphase::default());
+        let want = serial.find_pairs(&bodies, None, max_pairs, budget, usize::MAX);
+        prop_assert_eq!(split.find_pairs(&bodies, None, max_pairs, budget, 0), want);
+        if want.is_ok() {
+            prop_assert_eq!(&split.pairs, &serial.pairs);
+        }
+        prop_assert!(split.pairs.capacity() + split.pairs_second.capacity() <= max_pairs + max_pairs / 2);
+        prop_assert!(split.pairs_second.capacity() <= max_pairs / 2);
     }
 }
 
@@ -176,7 +204,10 @@ fn a_few_queriers_among_a_crowd_find_the_same_pairs() {
 /// and there are more than `least` of them.
 fn finds_the_same_pairs(bodies: &[Spec], least: usize) {
     let mut bp = Broadphase::default();
-    assert_eq!(bp.find_pairs(bodies, None, usize::MAX, u64::MAX), Ok(()));
+    assert_eq!(
+        bp.find_pairs(bodies, None, usize::MAX, u64::MAX, usize::MAX),
+        Ok(())
+    );
     let found: Vec<(u64, u64)> = bp
         .pairs
         .iter()
@@ -184,6 +215,12 @@ fn finds_the_same_pairs(bodies: &[Spec], least: usize) {
         .map(|p| (p.lo, p.hi))
         .collect();
     let expected = brute(bodies);
+    let mut halves = Broadphase::default();
+    assert_eq!(
+        halves.find_pairs(bodies, None, usize::MAX, u64::MAX, 0),
+        Ok(())
+    );
+    assert_eq!(halves.pairs, bp.pairs, "split between two threads");
     assert!(
         expected.len() > least,
         "the scene has contacts: {}",

@@ -381,6 +381,11 @@ impl SimWorld {
                 l.contacts_per_tick as usize,
             ),
             (
+                "contact pairs, second half",
+                s.broadphase.pairs_second.capacity(),
+                (l.contacts_per_tick / 2) as usize,
+            ),
+            (
                 "contact cache",
                 self.contacts.keys.capacity(),
                 l.contacts_per_tick as usize,

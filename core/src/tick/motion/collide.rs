@@ -159,7 +159,12 @@ pub(crate) fn collide(
     let max_pairs = def.limits.contacts_per_tick;
     let colliders = bp.len() as u64;
     let budget = u64::from(max_pairs) * CANDIDATES_PER_CONTACT + colliders * CANDIDATES_PER_BODY;
-    match bp.search(max_pairs as usize, budget) {
+    let split_from = if split {
+        crate::par::SPLIT_MIN
+    } else {
+        usize::MAX
+    };
+    match bp.search(max_pairs as usize, budget, split_from) {
         Ok(()) => {}
         Err(Overflow::Pairs) => {
             return Err(Limit::Contacts.exceeded(

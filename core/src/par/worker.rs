@@ -1,0 +1,286 @@
+//! The thread behind [`join`](super::join): one worker, started on first use and kept for the
+//! life of the process, that runs the second half of a join while the caller runs the first.
+//! Starting a thread per join cost tens of microseconds, more than a 32k-row pass saves.
+//!
+//! The protocol, which the `unsafe` below relies on:
+//! - One join at a time owns the worker: it sets `claimed` first. A join that finds it set
+//!   (another thread's, or one inside a half) runs both halves itself.
+//! - The owner writes `job` and `caller`, then publishes them with `state = POSTED` (release).
+//! - The worker takes a posted job by `POSTED -> TAKEN` (acquire); the owner, its own half done,
+//!   takes it back by `POSTED -> IDLE` if the worker has not. Exactly one of them runs it.
+//! - The worker writes the half's result into the owner's [`Slot`], then `state = DONE`
+//!   (release). The owner returns only after it has seen `DONE` or taken the job back, so the
+//!   slot, on the owner's stack, outlives every use of it.
+
+use std::cell::UnsafeCell;
+use std::hint::spin_loop;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::OnceLock;
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::AtomicU8;
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::thread::{self, Thread};
+use std::time::{Duration, Instant};
+
+const IDLE: u8 = 0;
+const POSTED: u8 = 1;
+const TAKEN: u8 = 2;
+const DONE: u8 = 3;
+
+/// How long a waiting thread stays busy before it sleeps: a tick's joins come tens to hundreds
+/// of microseconds apart, and waking a sleeping thread takes tens of microseconds, more than a
+/// 16k-row half saves.
+const SPIN: Duration = Duration::from_millis(1);
+
+/// A posted half: its slot on the owner's stack and the function that runs it.
+#[derive(Clone, Copy)]
+struct Job {
+    slot: *const (),
+    run: unsafe fn(*const ()),
+}
+
+/// What the owner and the worker share.
+struct Shared {
+    claimed: AtomicBool,
+    state: AtomicU8,
+    job: UnsafeCell<Job>,
+    caller: UnsafeCell<Option<Thread>>,
+}
+
+// SAFETY: `job` and `caller` are written only by the owner before it posts, and read only by
+// the worker after it has taken the posted job (the protocol above).
+unsafe impl Sync for Shared {}
+
+struct Worker {
+    shared: &'static Shared,
+    thread: Thread,
+}
+
+/// A half's function and, once run, its result.
+struct Slot<F, R> {
+    f: UnsafeCell<Option<F>>,
+    out: UnsafeCell<Option<thread::Result<R>>>,
+}
+
+/// Runs the function in `slot`, keeping its result or panic there.
+///
+/// # Safety
+/// `slot` points to a live `Slot<F, R>` that no one else reads or writes meanwhile.
+unsafe fn run<F: FnOnce() -> R, R>(slot: *const ()) {
+    // SAFETY: as the caller promises.
+    let slot = unsafe { &*(slot as *const Slot<F, R>) };
+    // SAFETY: as the caller promises, this is the only access.
+    if let Some(f) = unsafe { (*slot.f.get()).take() } {
+        let out = panic::catch_unwind(AssertUnwindSafe(f));
+        // SAFETY: as above.
+        unsafe { *slot.out.get() = Some(out) };
+    }
+}
+
+/// Does nothing (the job before the first is posted).
+unsafe fn nothing(_: *const ()) {}
+
+/// The worker, started on the first call; `None` where the system refuses a thread.
+fn worker() -> Option<&'static Worker> {
+    static WORKER: OnceLock<Option<Worker>> = OnceLock::new();
+    WORKER
+        .get_or_init(|| {
+            let shared: &'static Shared = Box::leak(Box::new(Shared {
+                claimed: AtomicBool::new(false),
+                state: AtomicU8::new(IDLE),
+                job: UnsafeCell::new(Job {
+                    slot: std::ptr::null(),
+                    run: nothing,
+                }),
+                caller: UnsafeCell::new(None),
+            }));
+            let handle = thread::Builder::new()
+                .name("ludus-worker".into())
+                .spawn(move || serve(shared))
+                .ok()?;
+            Some(Worker {
+                shared,
+                thread: handle.thread().clone(),
+            })
+        })
+        .as_ref()
+}
+
+/// Waits until `done`: busy for [`SPIN`], then asleep until unparked.
+fn wait(done: impl Fn() -> bool) {
+    let (mut spins, mut until) = (0u32, None);
+    while !done() {
+        spins = spins.wrapping_add(1);
+        // The clock is read once every 128 rounds.
+        if spins % 128 != 0 || Instant::now() < *until.get_or_insert_with(|| Instant::now() + SPIN)
+        {
+            spin_loop();
+        } else {
+            thread::park();
+        }
+    }
+}
+
+/// The worker's loop: take each posted job, run it, wake its owner.
+fn serve(s: &'static Shared) {
+    loop {
+        wait(|| s.state.load(Acquire) == POSTED);
+        if s.state
+            .compare_exchange(POSTED, TAKEN, Acquire, Relaxed)
+            .is_err()
+        {
+            continue; // taken back by its owner
+        }
+        // SAFETY: the job is taken, so the owner has written both and waits for DONE.
+        let (job, caller) = unsafe { (*s.job.get(), (*s.caller.get()).clone()) };
+        // SAFETY: the owner's slot lives until it sees DONE, and only this thread uses it.
+        unsafe { (job.run)(job.slot) };
+        s.state.store(DONE, Release);
+        if let Some(caller) = caller {
+            caller.unpark();
+        }
+    }
+}
+
+/// See [`super::join`].
+pub(super) fn join<A, B, FA, FB>(a: FA, b: FB) -> (A, B)
+where
+    A: Send,
+    B: Send,
+    FA: FnOnce() -> A + Send,
+    FB: FnOnce() -> B + Send,
+{
+    let Some(w) = worker() else {
+        return (a(), b());
+    };
+    let s = w.shared;
+    if s.claimed.swap(true, Acquire) {
+        return (a(), b());
+    }
+    let slot = Slot {
+        f: UnsafeCell::new(Some(b)),
+        out: UnsafeCell::new(None),
+    };
+    let at = &slot as *const Slot<FB, B> as *const ();
+    // SAFETY: this join owns the worker and has not posted, so the worker does not read these.
+    unsafe {
+        *s.job.get() = Job {
+            slot: at,
+            run: run::<FB, B>,
+        };
+        *s.caller.get() = Some(thread::current());
+    }
+    s.state.store(POSTED, Release);
+    w.thread.unpark();
+    let first = panic::catch_unwind(AssertUnwindSafe(a));
+    if s.state
+        .compare_exchange(POSTED, IDLE, Acquire, Acquire)
+        .is_ok()
+    {
+        // Taken back before the worker took it: run it here (unless `a` panicked).
+        if first.is_ok() {
+            // SAFETY: the slot is live and, not taken, only this thread uses it.
+            unsafe { run::<FB, B>(at) };
+        }
+    } else {
+        wait(|| s.state.load(Acquire) == DONE);
+        s.state.store(IDLE, Relaxed);
+    }
+    s.claimed.store(false, Release);
+    let first = first.unwrap_or_else(|p| panic::resume_unwind(p));
+    match slot.out.into_inner() {
+        Some(Ok(second)) => (first, second),
+        Some(Err(p)) => panic::resume_unwind(p),
+        None => unreachable!("the second half ran, on one thread or the other"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    #[test]
+    fn halves_write_their_own_rows_and_results_come_back_in_order() {
+        let mut rows = vec![0u64; 10_000];
+        for round in 0..200u64 {
+            let (lo, hi) = rows.split_at_mut(4_000);
+            let (x, y) = join(
+                || {
+                    lo.iter_mut().for_each(|r| *r += round);
+                    lo.len()
+                },
+                || {
+                    hi.iter_mut().for_each(|r| *r += 2 * round);
+                    hi.len() as u64 * 10
+                },
+            );
+            assert_eq!((x, y), (4_000, 60_000));
+        }
+        let sum: u64 = (0..200).sum();
+        assert!(rows[..4_000].iter().all(|&r| r == sum));
+        assert!(rows[4_000..].iter().all(|&r| r == 2 * sum));
+    }
+
+    #[test]
+    fn the_second_half_runs_while_the_first_does() {
+        // The worker may be owned by another test's join (then both halves run here): retry.
+        let overlapped = (0..20).any(|_| {
+            let started = AtomicBool::new(false);
+            let (seen, _) = join(
+                || {
+                    let deadline = Instant::now() + Duration::from_millis(500);
+                    while !started.load(Acquire) && Instant::now() < deadline {
+                        std::hint::spin_loop();
+                    }
+                    started.load(Acquire)
+                },
+                || started.store(true, Release),
+            );
+            seen
+        });
+        assert!(overlapped, "the second half never ran beside the first");
+    }
+
+    #[test]
+    fn a_panic_in_either_half_reaches_the_caller_and_the_worker_serves_on() {
+        for panics_first in [false, true, false] {
+            let got = panic::catch_unwind(|| {
+                join(
+                    || {
+                        if panics_first {
+                            panic!("first")
+                        }
+                        1
+                    },
+                    || -> i32 {
+                        if !panics_first {
+                            panic!("second")
+                        }
+                        2
+                    },
+                )
+            });
+            let message = got.unwrap_err();
+            let want = if panics_first { "first" } else { "second" };
+            assert_eq!(message.downcast_ref::<&str>(), Some(&want));
+        }
+        assert_eq!(join(|| 3, || 4), (3, 4));
+    }
+
+    #[test]
+    fn joins_inside_halves_and_from_many_threads_all_complete() {
+        let total = AtomicUsize::new(0);
+        thread::scope(|scope| {
+            for _ in 0..4 {
+                scope.spawn(|| {
+                    for _ in 0..100 {
+                        let ((a, b), (c, d)) = join(|| join(|| 1, || 2), || join(|| 3, || 4));
+                        total.fetch_add(a + b + c + d, Relaxed);
+                    }
+                });
+            }
+        });
+        assert_eq!(total.load(Relaxed), 4 * 100 * 10);
+    }
+}
