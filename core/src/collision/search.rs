@@ -254,65 +254,103 @@ impl Space<'_> {
     /// three below it (the grid wraps and has at least 4 buckets a side, so no two of these
     /// are the same bucket, and every neighbouring pair of buckets is visited from one side).
     fn half_scan(&self, grid: &Grid, rows: std::ops::Range<u32>, found: &mut Found<'_>) {
+        if self.uniform() {
+            self.scan::<true>(grid, rows, found);
+        } else {
+            self.scan::<false>(grid, rows, found);
+        }
+    }
+
+    /// Whether every run has one extent, layer and looks, and looks at its own layer: then
+    /// any two binned bodies within reach are a candidate pair, with one reach for all.
+    fn uniform(&self) -> bool {
+        let Some(first) = self.runs.first() else {
+            return false;
+        };
+        let same = |r: &Run| {
+            r.extent.to_bits() == first.extent.to_bits()
+                && r.layer == first.layer
+                && r.looks == first.looks
+        };
+        first.looks & first.layer != 0 && self.runs.iter().all(same)
+    }
+
+    /// [`half_scan`](Self::half_scan); `UNIFORM`: as [`uniform`](Self::uniform) says.
+    fn scan<const UNIFORM: bool>(
+        &self,
+        grid: &Grid,
+        rows: std::ops::Range<u32>,
+        found: &mut Found<'_>,
+    ) {
         let cols = grid.cols;
         let (cmask, rmask) = (cols - 1, grid.rows - 1);
+        let starts = &self.bins.starts[..];
         for row in rows {
             let below = ((row + 1) & rmask) * cols;
             for col in 0..cols {
                 let b = (row * cols + col) as usize;
-                let (s, e) = (
-                    self.bins.starts[b] as usize,
-                    self.bins.starts[b + 1] as usize,
-                );
+                let (s, e) = (starts[b] as usize, starts[b + 1] as usize);
                 if s == e {
                     continue;
                 }
                 // The bucket east of this one, and the three below it: ranges of records.
-                let mut around = grid::Ranges::default();
-                let east = if col < cmask {
-                    // Right after this bucket: scanned with it.
-                    None
-                } else {
-                    Some(row * cols)
-                };
-                let end = match east {
-                    None => self.bins.starts[b + 2] as usize,
-                    Some(w) => {
-                        around.push(
-                            self.bins.starts[w as usize],
-                            self.bins.starts[w as usize + 1],
-                        );
-                        e
-                    }
-                };
-                if col >= 1 && col < cmask {
+                let go = if col >= 1 && col < cmask {
+                    // The east bucket follows this one; the three below are one range.
                     let (f, l) = ((below + col - 1) as usize, (below + col + 2) as usize);
-                    around.push(self.bins.starts[f], self.bins.starts[l]);
+                    let end = starts[b + 2] as usize;
+                    self.bucket::<UNIFORM>(found, s..e, end, &[(starts[f], starts[l])])
                 } else {
-                    for dx in [cmask, 0, 1] {
+                    // At an edge: the east bucket wraps to the row's first (then it is a
+                    // range of its own, first), and so may the ones below.
+                    let mut around = [(0, 0); 4];
+                    let (end, first) = if col < cmask {
+                        (starts[b + 2] as usize, 1)
+                    } else {
+                        let w = (row * cols) as usize;
+                        around[0] = (starts[w], starts[w + 1]);
+                        (e, 0)
+                    };
+                    for (i, dx) in [cmask, 0, 1].into_iter().enumerate() {
                         let h = (below + ((col + dx) & cmask)) as usize;
-                        around.push(self.bins.starts[h], self.bins.starts[h + 1]);
+                        around[i + 1] = (starts[h], starts[h + 1]);
                     }
-                }
-                // Each body's candidates at once: those after it up to `end`, and every
-                // record around.
-                let others: usize = around.iter().map(|(rs, re)| re - rs).sum();
-                for k in s..e {
-                    found.spend(end - k - 1 + others);
-                    if found.stop.is_some() {
-                        return;
-                    }
-                    let a = self.bins.sorted[k];
-                    found.pairs_in(self, &a, k + 1, end);
-                    for (rs, re) in around.iter() {
-                        found.pairs_in(self, &a, rs, re);
-                    }
-                    if found.stop.is_some() {
-                        return;
-                    }
+                    self.bucket::<UNIFORM>(found, s..e, end, &around[first..])
+                };
+                if !go {
+                    return;
                 }
             }
         }
+    }
+
+    /// The pairs of the bodies `bucket` of one bucket: each with those after it up to `end`
+    /// and with every record of the ranges `around`. `false` where the search stopped.
+    #[inline(always)]
+    fn bucket<const UNIFORM: bool>(
+        &self,
+        found: &mut Found<'_>,
+        bucket: std::ops::Range<usize>,
+        end: usize,
+        around: &[(u32, u32)],
+    ) -> bool {
+        let sorted = &self.bins.sorted[..];
+        let others: usize = around.iter().map(|&(rs, re)| (re - rs) as usize).sum();
+        for k in bucket {
+            found.spend(end - k - 1 + others);
+            if found.stop.is_some() {
+                return false;
+            }
+            let a = &sorted[k];
+            let ra = &self.runs[a.run as usize];
+            found.pairs_in::<UNIFORM>(self, a, ra, &sorted[k + 1..end]);
+            for &(rs, re) in around {
+                found.pairs_in::<UNIFORM>(self, a, ra, &sorted[rs as usize..re as usize]);
+            }
+            if found.stop.is_some() {
+                return false;
+            }
+        }
+        true
     }
 }
 
@@ -326,18 +364,29 @@ impl Found<'_> {
         }
     }
 
-    /// Tests binned body `a` against the sorted range `s..e`: the pairs either side looks
-    /// for (the caller has spent the candidates).
-    #[inline]
-    fn pairs_in(&mut self, space: &Space<'_>, a: &Compact, s: usize, e: usize) {
-        let ra = &space.runs[a.run as usize];
+    /// Tests binned body `a` (of run `ra`) against the binned bodies `others`: the pairs
+    /// either side looks for (the caller has spent the candidates). `UNIFORM`: every run has
+    /// `a`'s extent and layers and looks at its own layer (see [`Space::uniform`]).
+    #[inline(always)]
+    fn pairs_in<const UNIFORM: bool>(
+        &mut self,
+        space: &Space<'_>,
+        a: &Compact,
+        ra: &Run,
+        others: &[Compact],
+    ) {
         let (looks, layer, extent) = (ra.looks, ra.layer, ra.extent);
-        for k in s..e {
-            let b = space.bins.sorted[k];
+        for b in others {
             let (dx, dy) = (b.x - a.x, b.y - a.y);
-            let rb = &space.runs[b.run as usize];
-            let reach = extent + rb.extent;
-            if dx * dx + dy * dy >= reach * reach || (looks & rb.layer) | (rb.looks & layer) == 0 {
+            let apart = if UNIFORM {
+                let reach = extent + extent;
+                dx * dx + dy * dy >= reach * reach
+            } else {
+                let rb = &space.runs[b.run as usize];
+                let reach = extent + rb.extent;
+                dx * dx + dy * dy >= reach * reach || (looks & rb.layer) | (rb.looks & layer) == 0
+            };
+            if apart {
                 continue;
             }
             self.test(space, a.index, a.run, a.pos(), b.index, b.run, b.pos());

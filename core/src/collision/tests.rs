@@ -144,6 +144,30 @@ proptest! {
         prop_assert_eq!(&halves.pairs, &bp.pairs);
     }
 
+    /// A crowd of one size and one layer that looks at itself (one reach for every pair of
+    /// candidates), of circles or of boxes, some far apart: the pairs an all-pairs test finds.
+    #[test]
+    fn a_crowd_of_one_size_matches_brute_force(
+        specs in proptest::collection::vec((-80.0f32..80.0, -80.0f32..80.0), 0..200),
+        boxed in any::<bool>(),
+        far in 0usize..4,
+    ) {
+        let bodies: Vec<Spec> = specs
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y))| {
+                let (x, y) = if i < far { (x * 1e4, y * 1e4) } else { (x, y) };
+                body(i as u64 + 1, x, y, 3.0, boxed, 1, 1)
+            })
+            .collect();
+        for split_from in [usize::MAX, 0] {
+            let mut bp = Broadphase::default();
+            prop_assert_eq!(bp.find_pairs(&bodies, None, usize::MAX, u64::MAX, split_from), Ok(()));
+            let found: Vec<(u64, u64)> = bp.pairs.iter().map(|p| (p.lo, p.hi)).collect();
+            prop_assert_eq!(found, brute(&bodies));
+        }
+    }
+
     /// Under tight bounds on pairs and candidates a split search stops exactly where, and
     /// why, the serial one does, and otherwise finds the same pairs.
     #[test]
