@@ -1,9 +1,11 @@
-//! What the bundled examples' end-to-end tests share: the binary, scratch folders, and a
-//! window run under Xvfb with its screenshot.
+//! What the end-to-end tests share: the binary, the bundled examples, scratch folders, and a
+//! window run under Xvfb with its screenshot; `cli` holds what the command-line tests add.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+pub mod cli;
 
 pub fn ludus() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ludus"))

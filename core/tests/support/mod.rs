@@ -1,7 +1,10 @@
-//! Shared fixtures: a small game built in Rust, and consequences written as closures.
+//! Shared fixtures: a small game built in Rust, consequences written as closures, and a
+//! simulation double for the frame loop.
 #![allow(dead_code)]
 
 use ludus_core::*;
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::Arc;
 
 pub const PLAYER: ArchetypeId = ArchetypeId(0);
@@ -237,3 +240,80 @@ pub fn health_of(g: &Game, seq: u64) -> Option<i32> {
     let e = g.world().entity(seq)?;
     g.world().ecs().get::<&Health>(e).ok().map(|h| h.current)
 }
+
+/// The fixture's first player and first enemy, by sequence number.
+pub const PLAYER_SEQ: u64 = 1;
+pub const ENEMY_SEQ: u64 = 2;
+
+/// A log that consequences write lines into and the test reads back.
+pub type Log = Rc<RefCell<Vec<String>>>;
+
+pub fn log() -> Log {
+    Rc::new(RefCell::new(Vec::new()))
+}
+
+/// A one-shot timer without a target.
+pub fn timer(name: &str, delay: u64) -> TimerSpec {
+    TimerSpec {
+        name: name.into(),
+        delay,
+        period: None,
+        target: None,
+        data: 0.0,
+    }
+}
+
+/// An entity's position and velocity.
+pub fn state(g: &Game, seq: u64) -> (Vec2, Vec2) {
+    let e = g.world().entity(seq).unwrap();
+    let ecs = g.world().ecs();
+    (
+        ecs.get::<&Position>(e).unwrap().0,
+        ecs.get::<&Velocity>(e).unwrap().0,
+    )
+}
+
+/// A game without consequences.
+pub fn plain(def: GameDef) -> Game {
+    game(def, Box::new(NoConsequences))
+}
+
+/// A millisecond in nanoseconds.
+pub const MS: u64 = 1_000_000;
+
+/// A simulation double that records every tick and every load.
+#[derive(Default)]
+pub struct Recorder {
+    pub ticks: Vec<(u64, TickInput)>,
+    pub fail_at: Option<u64>,
+    pub loads: Vec<LoadRequest>,
+    pub load_answer: Option<LoadStatus>,
+    /// What the tick of that number asks of the session (default: go on).
+    pub flow: std::collections::BTreeMap<u64, Flow>,
+}
+
+impl Simulation for Recorder {
+    fn tick(&mut self, tick: u64, input: &TickInput) -> Result<Flow, Fault> {
+        if self.fail_at == Some(tick) {
+            return Err(Fault::new(FaultKind::Script, "boom").at(tick, Phase::Gameplay));
+        }
+        self.ticks.push((tick, input.clone()));
+        Ok(self.flow.remove(&tick).unwrap_or_default())
+    }
+
+    fn load(&mut self, request: &LoadRequest) -> LoadStatus {
+        self.loads.push(request.clone());
+        self.load_answer
+            .clone()
+            .unwrap_or(LoadStatus::Ready(Mode::Playing))
+    }
+}
+
+/// A session with four actions that starts in the playing mode.
+pub fn session(policy: TickPolicy) -> Session {
+    Session::new(policy, 4, Mode::Playing).expect("valid policy")
+}
+
+pub const FIRE: ActionId = ActionId(0);
+pub const JUMP: ActionId = ActionId(1);
+pub const MOVE_X: ActionId = ActionId(2);

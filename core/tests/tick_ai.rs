@@ -1,0 +1,190 @@
+//! Headless scenarios for AI in the tick: decision cadence across frame rates, chasers whose
+//! target disappears, and triggers that aim at the nearest tagged entity.
+
+mod support;
+
+use ludus_core::*;
+use support::*;
+
+/// Runs the fixture with chasing enemies for two seconds at `fps`, returning per-tick hashes
+/// and decision counts.
+fn run_at_fps(fps: u64) -> Vec<(u64, u64)> {
+    let mut def = game_def();
+    place(&mut def, PLAYER, 0.0, 0.0);
+    for i in 0..20 {
+        place(&mut def, ENEMY, -300.0 + 30.0 * i as f32, 200.0);
+    }
+    struct Sim {
+        game: Game,
+        out: Vec<(u64, u64)>,
+        last_decisions: u64,
+    }
+    impl Simulation for Sim {
+        fn tick(&mut self, tick: u64, input: &TickInput) -> Result<Flow, Fault> {
+            let mut input = input.clone();
+            input.set_axis(
+                ActionId(0),
+                if (tick / 40).is_multiple_of(2) {
+                    1.0
+                } else {
+                    -0.5
+                },
+            );
+            let r = self.game.step(&input)?;
+            let d = self.game.world().counters().ai_decisions;
+            self.out
+                .push((r.hash.unwrap().total, d - self.last_decisions));
+            self.last_decisions = d;
+            Ok(Flow::Continue)
+        }
+        fn load(&mut self, r: &LoadRequest) -> LoadStatus {
+            self.game.load(r)
+        }
+    }
+    let mut sim = Sim {
+        game: game(def, Box::new(NoConsequences)),
+        out: Vec::new(),
+        last_decisions: 0,
+    };
+    let policy = TickPolicy {
+        max_catch_up_ticks: 16,
+        ..TickPolicy::default()
+    };
+    let mut s = Session::new(policy, 3, Mode::Playing).unwrap();
+    s.frame(0, &mut sim);
+    for k in 1..=2 * fps {
+        s.frame(k * 2_000_000_000 / (2 * fps), &mut sim);
+    }
+    sim.out
+}
+
+#[test]
+fn ai_cadence_is_fixed_across_frame_rates() {
+    let at60 = run_at_fps(60);
+    assert_eq!(at60.len(), 120);
+    assert_eq!(
+        run_at_fps(30),
+        at60,
+        "30 fps: same hashes and decisions per tick"
+    );
+    assert_eq!(run_at_fps(144), at60, "144 fps too");
+    // 20 enemies decide on the first tick, then those with (tick + seq) % 10 == 0: two per tick.
+    assert_eq!(at60[0].1, 20);
+    assert!(at60[1..].iter().all(|(_, d)| *d == 2), "{:?}", &at60[..12]);
+}
+
+#[test]
+fn chase_falls_back_when_the_target_disappears() {
+    let mut def = game_def();
+    place(&mut def, PLAYER, 0.0, 0.0);
+    place(&mut def, ENEMY, 100.0, 0.0);
+    let mut g = game(
+        def,
+        rules(|stage, g| {
+            if stage == Stage::One && g.tick() == 3 {
+                g.send(Command::Destroy(PLAYER_SEQ)).unwrap();
+            }
+            Ok(())
+        }),
+    );
+    run(&mut g, 3);
+    let e = g.world().entity(ENEMY_SEQ).unwrap();
+    assert_eq!(
+        g.world().ecs().get::<&Aim>(e).unwrap().target(),
+        Some(PLAYER_SEQ)
+    );
+    run(&mut g, 1);
+    let brain = *g.world().ecs().get::<&Brain>(e).unwrap();
+    let aim = *g.world().ecs().get::<&Aim>(e).unwrap();
+    assert_eq!(
+        (aim.target(), brain.intent),
+        (None, Vec2::ZERO),
+        "re-decided at once, not at cadence"
+    );
+}
+
+#[test]
+fn chase_turns_to_the_next_target_the_tick_its_own_is_gone() {
+    let mut def = game_def();
+    place(&mut def, PLAYER, -100.0, 0.0);
+    place(&mut def, PLAYER, 300.0, 0.0);
+    place(&mut def, ENEMY, 0.0, 0.0);
+    let (near, far, enemy) = (1, 2, 3);
+    let mut g = game(
+        def,
+        rules(|stage, g| {
+            if stage == Stage::One && g.tick() == 4 {
+                g.send(Command::Destroy(1)).unwrap();
+            }
+            Ok(())
+        }),
+    );
+    let e = g.world().entity(enemy).unwrap();
+    let aim = |g: &Game| {
+        let brain = *g.world().ecs().get::<&Brain>(e).unwrap();
+        let aim = *g.world().ecs().get::<&Aim>(e).unwrap();
+        (aim.target(), brain.intent, brain.next_decision())
+    };
+    // Cadence 10: decisions at ticks with (tick + 3) % 10 == 0, and at the first tick.
+    run(&mut g, 4);
+    assert_eq!(aim(&g), (Some(near), Vec2::new(-1.0, 0.0), 7));
+    run(&mut g, 1);
+    assert_eq!(
+        aim(&g),
+        (Some(far), Vec2::new(1.0, 0.0), 7),
+        "re-decided the first tick the target was gone (5), not at its cadence (7)"
+    );
+}
+
+#[test]
+fn triggers_aim_at_the_nearest_tagged_entity() {
+    let mut def = game_def();
+    def.archetypes[0].control.as_mut().unwrap().triggers[0].aim = T_ENEMY;
+    def.archetypes[1].behaviour = None;
+    place(&mut def, PLAYER, 0.0, 0.0);
+    place(&mut def, ENEMY, 0.0, 300.0);
+    place(&mut def, ENEMY, -100.0, 0.0); // nearest
+    let seen = log();
+    let s = seen.clone();
+    let mut g = game(
+        def.clone(),
+        rules(move |stage, g| {
+            if stage == Stage::One {
+                for a in &g.events().actions {
+                    s.borrow_mut().push(format!("{:?} {:?}", a.aim, a.facing));
+                }
+            }
+            Ok(())
+        }),
+    );
+    let mut fire = TickInput::neutral();
+    fire.set_pressed(ActionId(2), true);
+    fire.set_held(ActionId(2), true);
+    g.step(&fire).unwrap();
+    assert_eq!(
+        *seen.borrow(),
+        vec![format!(
+            "{:?} {:?}",
+            Vec2::new(-1.0, 0.0),
+            Vec2::new(1.0, 0.0)
+        )],
+        "aims at the nearest enemy; facing is unchanged"
+    );
+    // Without enemies the aim falls back to the facing.
+    def.levels[0].placements.truncate(1);
+    let seen = log();
+    let s = seen.clone();
+    let mut g = game(
+        def,
+        rules(move |stage, g| {
+            if stage == Stage::One {
+                for a in &g.events().actions {
+                    s.borrow_mut().push(format!("{:?}", a.aim));
+                }
+            }
+            Ok(())
+        }),
+    );
+    g.step(&fire).unwrap();
+    assert_eq!(*seen.borrow(), vec![format!("{:?}", Vec2::new(1.0, 0.0))]);
+}

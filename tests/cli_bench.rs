@@ -1,0 +1,142 @@
+//! `ludus bench`, end to end: the simulation workloads next to the same work by hand, and the
+//! render bench off screen and in a window under Xvfb.
+
+mod support;
+
+use support::cli::{ludus, scratch, text};
+
+/// The rows of a `ludus bench` table: its cells, without the header.
+fn bench_rows(out: &str) -> Vec<Vec<String>> {
+    out.lines()
+        .filter(|l| l.starts_with("| ") && l.as_bytes().get(2).is_some_and(u8::is_ascii_digit))
+        .map(|l| l.split('|').map(|c| c.trim().to_string()).collect())
+        .collect()
+}
+
+#[test]
+fn bench_measures_each_workload_next_to_the_same_work_by_hand() {
+    let dir = scratch("bench");
+    let bench = |extra: &[&str]| {
+        let (csv, svg) = (dir.join("b.csv"), dir.join("b.svg"));
+        let mut args = vec!["bench", "--from", "500", "--to", "1000", "--ticks", "3"];
+        args.extend_from_slice(&["--warmup", "1"]);
+        args.extend_from_slice(extra);
+        let o = ludus()
+            .args(&args)
+            .arg("--csv")
+            .arg(&csv)
+            .arg("--svg")
+            .arg(&svg)
+            .output()
+            .unwrap();
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{args:?}: {out}\n{err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        let svg = std::fs::read_to_string(&svg).unwrap();
+        (bench_rows(&out), svg)
+    };
+    // The example's drones and the pushing crowd each have their reference: a time and a
+    // ratio in every row, and the reference's line on the plot.
+    for extra in [&[][..], &["--workload", "crowd"], &["--serial"]] {
+        let (rows, svg) = bench(extra);
+        assert_eq!(rows.len(), 2, "{extra:?}: a row per count");
+        for r in &rows {
+            let by_hand: f64 = r[8].parse().unwrap_or_else(|_| panic!("{extra:?}: {r:?}"));
+            assert!(by_hand > 0.0, "{extra:?}: {r:?}");
+            assert!(r[9].ends_with('x'), "{extra:?}: {r:?}");
+        }
+        assert!(svg.contains("the same work by hand"), "{extra:?}");
+    }
+    // A game no reference models: the columns say so, and nothing panics.
+    let game = dir.join("game");
+    let o = ludus().arg("new").arg(&game).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o).1);
+    let toml = std::fs::read_to_string(game.join("game.toml")).unwrap();
+    std::fs::write(
+        game.join("game.toml"),
+        toml + "\n[stress]\narchetype = \"gem\"\n",
+    )
+    .unwrap();
+    let (rows, svg) = bench(&[game.to_str().unwrap()]);
+    assert_eq!(rows.len(), 2);
+    assert!(rows.iter().all(|r| r[8] == "-" && r[9] == "-"), "{rows:?}");
+    assert!(!svg.contains("the same work by hand"));
+}
+
+#[test]
+fn bench_render_measures_extracting_and_batching_every_sprite() {
+    let dir = scratch("bench-render");
+    let csv = dir.join("r.csv");
+    let o = ludus()
+        .args([
+            "bench", "--render", "--from", "300", "--to", "600", "--ticks", "2",
+        ])
+        .args(["--warmup", "0", "--csv"])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    // sprites, extract ms, batch ms, total ms, ns/sprite, draw calls: one sheet, one call.
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w.len() == 6 && w[0].parse::<u32>().is_ok())
+        .collect();
+    let counts: Vec<(&str, &str)> = rows.iter().map(|r| (r[0], r[5])).collect();
+    assert_eq!(counts, [("300", "1"), ("600", "1")], "{out}");
+    for r in &rows {
+        for t in &r[1..4] {
+            assert!(t.parse::<f64>().unwrap() > 0.0, "{r:?}");
+        }
+    }
+    let written = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(written.lines().count(), 3, "{written}");
+    assert!(written.starts_with("sprites,extract_ms,batch_ms,total_ms,draw_calls\n"));
+}
+
+#[test]
+fn bench_render_in_a_window_draws_every_rung_through_the_renderer() {
+    if !support::xvfb_available() {
+        return;
+    }
+    let dir = scratch("bench-render-window");
+    let csv = dir.join("r.csv");
+    let o = std::process::Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(env!("CARGO_BIN_EXE_ludus"))
+        .args([
+            "bench", "--render", "--window", "--from", "300", "--to", "600",
+        ])
+        .args(["--ticks", "3", "--warmup", "1", "--csv"])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(out.contains("in a window (1280 x 720"), "{out}");
+    // sprites, submit ms, frame ms, draw calls: the window's table.
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("in a window"))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w.len() == 4 && w[0].parse::<u32>().is_ok())
+        .collect();
+    let counts: Vec<(&str, &str)> = rows.iter().map(|r| (r[0], r[3])).collect();
+    assert_eq!(counts, [("300", "1"), ("600", "1")], "{out}");
+    for r in &rows {
+        let (submit, frame) = (r[1].parse::<f64>().unwrap(), r[2].parse::<f64>().unwrap());
+        assert!(submit > 0.0 && frame >= submit, "{r:?}");
+    }
+    let written = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = written.lines().collect();
+    assert_eq!(
+        lines[0],
+        "sprites,extract_ms,batch_ms,total_ms,draw_calls,window_submit_ms,window_frame_ms"
+    );
+    assert!(
+        lines[1..].iter().all(|l| l.split(',').count() == 7),
+        "{written}"
+    );
+    assert_eq!(lines.len(), 3, "{written}");
+}
