@@ -478,3 +478,91 @@ fn stress_entities_fill_the_level() {
         .unwrap();
     assert!(err.message.contains("[stress]"), "{err}");
 }
+
+/// What a game sends in the damage test: a player (1), two enemies (2, 3) and a pickup (4);
+/// enemy 3 is destroyed first. Each command of `damages` names a target and an amount; with
+/// `apart`, a command that does nothing separates every two of them.
+fn damage_script(apart: bool) -> (Game, Log) {
+    let mut def = game_def();
+    def.archetypes[1].behaviour = None;
+    place(&mut def, PLAYER, 0.0, 0.0);
+    place(&mut def, ENEMY, 100.0, 0.0);
+    place(&mut def, ENEMY, -100.0, 0.0);
+    place(&mut def, PICKUP, 0.0, 100.0);
+    // The player twice (the second is blocked: invulnerable), an enemy, the destroyed enemy
+    // (pending at tick 1, gone at tick 2), the pickup (no health), the enemy again, an id no
+    // entity had.
+    let damages = [(1, 2), (1, 1), (2, 1), (3, 1), (4, 1), (2, 3), (999, 1)];
+    let seen = log();
+    let s = seen.clone();
+    let send = move |g: &mut Gameplay<'_>| {
+        for (target, amount) in damages {
+            g.send(Command::Damage {
+                target,
+                amount,
+                source: Some(1),
+            })
+            .unwrap();
+            if apart {
+                g.send(Command::Score(0)).unwrap();
+            }
+        }
+    };
+    let g = game(
+        def,
+        rules(move |stage, g| {
+            for e in &g.events().damage {
+                s.borrow_mut().push(format!(
+                    "tick {} {:?}: {} -{} -> {}/{} by {:?}",
+                    g.tick(),
+                    stage,
+                    e.target.seq,
+                    e.amount,
+                    e.health,
+                    e.max,
+                    e.source
+                ));
+            }
+            if g.tick() == 1 && stage == Stage::One {
+                g.send(Command::Destroy(3)).unwrap();
+            }
+            if g.tick() <= 2 {
+                send(g);
+            }
+            Ok(())
+        }),
+    );
+    (g, seen)
+}
+
+#[test]
+fn damage_in_a_run_of_commands_lands_as_it_does_one_command_at_a_time() {
+    let (mut run_of, seen_run) = damage_script(false);
+    let (mut apart, seen_apart) = damage_script(true);
+    for tick in 1..=4 {
+        let a = run_of.step(&TickInput::neutral()).unwrap();
+        let b = apart.step(&TickInput::neutral()).unwrap();
+        assert_eq!(a.hash, b.hash, "tick {tick}");
+    }
+    assert_eq!(*seen_run.borrow(), *seen_apart.borrow());
+    let lines = seen_run.borrow().len();
+    assert!(lines >= 4, "damage landed and was reported: {lines}");
+    let (a, b) = (run_of.world().counters(), apart.world().counters());
+    let counts = |c: &WorldCounters| {
+        (
+            c.stale_commands,
+            c.pending_destroy_filtered,
+            c.no_health,
+            c.damage_blocked,
+        )
+    };
+    assert_eq!(counts(&a), counts(&b));
+    assert!(
+        a.stale_commands > 0
+            && a.pending_destroy_filtered > 0
+            && a.no_health > 0
+            && a.damage_blocked > 0,
+        "every way damage can miss is taken: {:?}",
+        counts(&a)
+    );
+}

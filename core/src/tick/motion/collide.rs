@@ -319,6 +319,7 @@ pub(crate) fn collide(
     let mut next: Vec<ContactKey> = Vec::with_capacity(reported);
     let prev = std::mem::take(&mut world.contacts.keys);
     let events = &mut world.scratch.events;
+    let mut parties = None;
     let mut pi = 0;
     for p in bp.pairs.iter().filter(|p| p.report) {
         let key = ContactKey {
@@ -333,7 +334,7 @@ pub(crate) fn collide(
                 def,
                 world.index.get(&prev[pi].lo),
                 world.index.get(&prev[pi].hi),
-                &world.ecs,
+                (&world.ecs, &mut parties),
                 prev[pi],
                 tick,
                 events,
@@ -380,7 +381,7 @@ pub(crate) fn collide(
             def,
             world.index.get(&prev[pi].lo),
             world.index.get(&prev[pi].hi),
-            &world.ecs,
+            (&world.ecs, &mut parties),
             prev[pi],
             tick,
             events,
@@ -393,14 +394,19 @@ pub(crate) fn collide(
     Ok(())
 }
 
+/// What an exit event copies of its parties, by entity: made at a tick's first exit, so
+/// each exit is two entity lookups instead of two queries.
+type Parties<'w> =
+    hecs::ViewBorrow<'w, (&'static Identity, &'static Position, Option<&'static Tags>)>;
+
 /// An exit of a contact whose two entities both still live (destroyed ones left the cache at
-/// Commit without an exit).
+/// Commit without an exit). `parties`: the world and its view for exits, made on first use.
 #[allow(clippy::too_many_arguments)]
-fn exit(
+fn exit<'w>(
     def: &GameDef,
     lo: Option<&hecs::Entity>,
     hi: Option<&hecs::Entity>,
-    ecs: &hecs::World,
+    (ecs, parties): (&'w hecs::World, &mut Option<Parties<'w>>),
     key: ContactKey,
     tick: u64,
     events: &mut crate::event::Events,
@@ -409,10 +415,10 @@ fn exit(
     let (Some(lo), Some(hi)) = (lo, hi) else {
         return Ok(());
     };
+    let view = parties.get_or_insert_with(|| ecs.view());
     // Whether a party is a trigger is its archetype's (every live collider keeps its own).
     let party = |e: hecs::Entity| -> Option<(Party, bool)> {
-        let mut q = ecs.query_one::<(&Identity, &Position, Option<&Tags>)>(e);
-        let (id, t, tags) = q.get().ok()?;
+        let (id, t, tags) = view.get(e)?;
         let trigger = def
             .archetypes
             .get(id.archetype.0 as usize)
