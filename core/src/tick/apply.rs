@@ -15,8 +15,8 @@ use crate::limits::{Limit, push_within};
 use crate::math::wrap_angle;
 use crate::outbox::Presentation;
 use crate::var::Var;
-use crate::world::SimWorld;
 use crate::world::components::*;
+use crate::world::{SeqMap, SeqSet, SimWorld, WorldCounters};
 
 /// Applies a stage's commands in the order sent.
 pub(crate) fn apply(
@@ -96,33 +96,29 @@ fn damage_run(
         else {
             continue;
         };
-        let Some(&e) = index.get(target) else {
-            counters.stale_commands += 1;
+        let Some(e) = live(index, &scratch.pending, counters, *target) else {
             continue;
         };
-        if scratch.pending.contains(target) {
-            counters.pending_destroy_filtered += 1;
-            continue;
-        }
         // Every entity has an identity and a position: no match is no health.
         let Some((h, id, pos, tags)) = view.get_mut(e) else {
             counters.no_health += 1;
             continue;
         };
-        let Some(ev) = land(h, id, pos, tags, tick, *amount, *source)? else {
+        if !h.invulnerable_until.ready(tick) {
             counters.damage_blocked += 1;
             continue;
-        };
-        match stage {
-            Stage::One => push_bounded(&mut scratch.events.damage, ev, cap, "damage")?,
-            Stage::Two => push_bounded(carried_damage, ev, cap, "damage")?,
         }
+        let ev = land(h, id, pos, tags, tick, *amount, *source)?;
+        let queue = match stage {
+            Stage::One => &mut scratch.events.damage,
+            Stage::Two => &mut *carried_damage,
+        };
+        push_bounded(queue, ev, cap, "damage")?;
     }
     Ok(())
 }
 
-/// Damage landing on a target of health `h`: its event, or `None` while the target is
-/// invulnerable.
+/// Damage landing on a target of health `h` that is not invulnerable at `tick`: its event.
 fn land(
     h: &mut Health,
     id: &Identity,
@@ -131,10 +127,7 @@ fn land(
     tick: u64,
     amount: i32,
     source: Option<u64>,
-) -> Result<Option<DamageEvent>, Fault> {
-    if !h.invulnerable_until.ready(tick) {
-        return Ok(None);
-    }
+) -> Result<DamageEvent, Fault> {
     h.current = h.current.saturating_sub(amount);
     if h.invulnerable_ticks > 0 {
         h.invulnerable_until =
@@ -142,14 +135,14 @@ fn land(
                 Fault::new(FaultKind::Exhausted, "invulnerability deadline overflows")
             })?;
     }
-    Ok(Some(DamageEvent {
+    Ok(DamageEvent {
         tick,
         target: Party::new(id, tags, pos),
         source,
         amount,
         health: h.current,
         max: h.max,
-    }))
+    })
 }
 
 /// Keeps a command naming one of this tick's spawns for Commit; an id past them is stale.
@@ -239,14 +232,12 @@ fn apply_one(
                 return Ok(());
             };
             let tags = r.get::<&Tags>();
-            let Some(ev) = land(&mut h, &id, &pos, tags.as_deref(), tick, *amount, *source)? else {
-                world.counters.damage_blocked += 1;
-                return Ok(());
+            let ev = land(&mut h, &id, &pos, tags.as_deref(), tick, *amount, *source)?;
+            let queue = match stage {
+                Stage::One => &mut world.scratch.events.damage,
+                Stage::Two => &mut world.carried_damage,
             };
-            match stage {
-                Stage::One => push_bounded(&mut world.scratch.events.damage, ev, cap, "damage")?,
-                Stage::Two => push_bounded(&mut world.carried_damage, ev, cap, "damage")?,
-            }
+            push_bounded(queue, ev, cap, "damage")?;
         }
         Command::Heal { target, amount } => {
             let Some(e) = resolve(world, *target) else {
@@ -492,13 +483,29 @@ fn set_state(
 /// The live entity a command names, or `None` (counted) when it is gone or marked for
 /// destruction this tick.
 fn resolve(world: &mut SimWorld, seq: u64) -> Option<hecs::Entity> {
-    match world.index.get(&seq) {
+    live(
+        &world.index,
+        &world.scratch.pending,
+        &mut world.counters,
+        seq,
+    )
+}
+
+/// The entity of sequence `seq` if it lives and is not marked for destruction this tick;
+/// otherwise counts why not.
+fn live(
+    index: &SeqMap<hecs::Entity>,
+    pending: &SeqSet,
+    counters: &mut WorldCounters,
+    seq: u64,
+) -> Option<hecs::Entity> {
+    match index.get(&seq) {
         None => {
-            world.counters.stale_commands += 1;
+            counters.stale_commands += 1;
             None
         }
-        Some(_) if world.scratch.pending.contains(&seq) => {
-            world.counters.pending_destroy_filtered += 1;
+        Some(_) if pending.contains(&seq) => {
+            counters.pending_destroy_filtered += 1;
             None
         }
         Some(e) => Some(*e),
