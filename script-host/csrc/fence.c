@@ -24,6 +24,8 @@
 /* ---------------------------------------------------------------------------------------- */
 /* The meter                                                                                  */
 
+LUDUS_THREAD_LOCAL lua_State *ludus_running = NULL;
+
 static LudusMeter *meter_of(lua_State *L) {
   return *(LudusMeter **)lua_getextraspace(G(L)->mainthread);
 }
@@ -98,6 +100,16 @@ void ludus_match_refill(lua_State *L, long *steps) {
   size_t units = deficit / 8 + 8;
   ludus_charge(L, units);
   *steps += (long)(units * 8);
+}
+
+void ludus_chain_charge(size_t units) {
+  lua_State *L = ludus_running;
+  if (L != NULL) ludus_vm_charge(L, units);
+}
+
+int ludus_spent(lua_State *L) {
+  LudusMeter *m = meter_of(L);
+  return m != NULL && m->exhausted;
 }
 
 void ludus_memory_error(lua_State *L) {

@@ -7,11 +7,20 @@
 ** instruction or C call can do in bulk is charged here too, in proportion to its size:
 **
 **   bytes copied, compared or scanned   1 unit per 16 bytes  (LUDUS_CHARGE_BYTES)
+**   bytes a buffer grows by             1 unit per 16 bytes, before it grows (lauxlib.c)
 **   values moved (varargs, results)     1 unit per 8 values  (LUDUS_CHARGE_VALUES)
 **   pattern-matching steps              1 unit per 8 steps   (LUDUS_STEPS)
+**   steps along a hash chain            1 unit per step past the 7th of one lookup
+**                                       (LUDUS_CHAIN_STEP: tables and the string table)
+**   links of an __index/__newindex chain  1 unit per link past the 4th (LUDUS_CHARGE_LINK)
+**   a call made from C (a metamethod, pcall, a library callback)  1 unit
+**   a step of a __call chain            1 unit, plus 1 per 8 values it moves
 **
 ** Small operations (under 256 bytes or 64 values) are covered by the instruction that does
-** them and charge nothing more. Once the budget is spent the meter is `exhausted`: the count
+** them and charge nothing more. So is a hash chain of 7 steps or fewer: Lua's tables keep
+** chains short, so only keys chosen to collide (a hash flood) walk longer ones, and those pay
+** for every step, at run time and while a file compiles (the lexer stops a compile once the
+** allowance is spent, with the file and line). Once the budget is spent the meter is `exhausted`: the count
 ** hook of the running thread is armed to fire on the very next instruction, where the host
 ** ends the stage, and every further charge from a C function raises an error at once.
 **
@@ -43,6 +52,21 @@ typedef struct LudusMeter {
 /* Matching steps a pattern call may take before it charges anything. */
 #define LUDUS_FREE_STEPS 16
 
+/*
+** The thread running Lua code (or compiling it) on this OS thread: set by
+** luaD_rawrunprotected for what it runs (a pcall, a resume, a compile) and restored when it
+** returns or unwinds, so it always names a live thread, or is NULL outside the VM. Table
+** lookups have no lua_State at hand; they charge through it (ludus_chain_charge).
+*/
+#if defined(__wasm__)
+#define LUDUS_THREAD_LOCAL /* one thread */
+#elif defined(_MSC_VER)
+#define LUDUS_THREAD_LOCAL __declspec(thread)
+#else
+#define LUDUS_THREAD_LOCAL _Thread_local
+#endif
+extern LUDUS_THREAD_LOCAL struct lua_State *ludus_running;
+
 /* Charges `units`; raises a Lua error (from a C function only) when the budget is spent. */
 void ludus_charge(struct lua_State *L, size_t units);
 /* Charges `units`; never raises: when the budget is spent the next instruction faults. */
@@ -51,6 +75,10 @@ void ludus_vm_charge(struct lua_State *L, size_t units);
 void ludus_match_refill(struct lua_State *L, long *steps);
 /* Called as a memory error is thrown: the stage ends at the next instruction. */
 void ludus_memory_error(struct lua_State *L);
+/* Charges the meter of `ludus_running` (if any) as ludus_vm_charge does; never raises. */
+void ludus_chain_charge(size_t units);
+/* Whether the meter of L's state is spent (the lexer stops compiling). */
+int ludus_spent(struct lua_State *L);
 
 #define LUDUS_CHARGE_BYTES(L, n) \
   ((size_t)(n) >= 256 ? ludus_vm_charge(L, (size_t)(n) >> 4) : (void)0)
@@ -58,6 +86,11 @@ void ludus_memory_error(struct lua_State *L);
   ((n) >= 64 ? ludus_vm_charge(L, (size_t)(n) >> 3) : (void)0)
 #define LUDUS_CHARGE_KEY(L, k) \
   (ttislngstring(k) ? LUDUS_CHARGE_BYTES(L, tsvalue(k)->u.lnglen) : (void)0)
+/* One step along a hash chain; `steps` counts the steps of one lookup. */
+#define LUDUS_CHAIN_STEP(steps) \
+  ((++(steps) & 7) == 0 ? ludus_chain_charge(8) : (void)0)
+/* One more link of an __index or __newindex chain (`loop` counts from 0). */
+#define LUDUS_CHARGE_LINK(L, loop) ((loop) >= 4 ? ludus_vm_charge(L, 1) : (void)0)
 #define LUDUS_STEPS(ms, n) \
   (((ms)->ludus_steps -= (long)(n)) < 0 ? ludus_match_refill((ms)->L, &(ms)->ludus_steps) \
                                         : (void)0)

@@ -158,6 +158,8 @@ impl ScriptHost {
         let lua = &vm.lua;
         let env =
             sandbox::new_env(lua).map_err(|e| script_fault(FaultKind::Load, &e.to_string()))?;
+        // One allowance for compiling the file and running its top level.
+        budget.reset(def.scripts.instruction_budget);
         let chunk = lua
             .load(script.text.as_str())
             .set_name(format!("@{}", script.path))
@@ -165,7 +167,6 @@ impl ScriptHost {
             .set_environment(env.clone())
             .into_function()
             .map_err(|e| fault_from_lua(&e, FaultKind::Load, None))?;
-        budget.reset(def.scripts.instruction_budget);
         let thread = lua
             .create_thread(chunk)
             .map_err(|e| fault_from_lua(&e, FaultKind::Load, None))?;
