@@ -12,6 +12,10 @@
 //! them at Commit, right after the spawns, in the order sent.
 
 mod reads;
+mod sent;
+
+pub(crate) use sent::Sent;
+pub use sent::{STATE_ENTRY_BYTES, state_entry_bytes};
 
 use crate::command::{Command, CommandError, Stage, name_length};
 use crate::def::{ArchetypeId, GameDef, Overrides};
@@ -52,6 +56,10 @@ pub struct Gameplay<'a> {
     pub(crate) rng: &'a mut fastrand::Rng,
     pub(crate) timers: &'a mut TimerQueue,
     pub(crate) commands: &'a mut Vec<Command>,
+    /// What this tick's commands add to bounded tables (checked as they are sent).
+    pub(crate) sent: &'a mut Sent,
+    /// Bytes of script state the world holds (see [`state_entry_bytes`]).
+    pub(crate) state_bytes: usize,
 }
 
 impl<'a> Gameplay<'a> {
@@ -167,6 +175,7 @@ impl<'a> Gameplay<'a> {
             });
         }
         command.check(self.def)?;
+        self.within_limits(&command)?;
         let id = match &command {
             Command::Destroy(seq) => {
                 self.destroyed_now.insert(*seq);
@@ -183,6 +192,144 @@ impl<'a> Gameplay<'a> {
         let pushed = push_within(self.commands, command, cap as usize);
         debug_assert!(pushed);
         Ok(id)
+    }
+
+    /// Whether the command just sent asked for the script's location ([`Gameplay::locate`]):
+    /// a spawn that may leave the world over `[limits] entities` at Commit, whose fault then
+    /// names where it was sent.
+    pub fn wants_location(&self) -> bool {
+        self.sent.wants_location
+    }
+
+    /// The location (`file:line`) of the command just sent, when it asked for one.
+    pub fn locate(&mut self, location: Option<String>) {
+        if std::mem::take(&mut self.sent.wants_location) && self.sent.spawn_over.is_none() {
+            self.sent.spawn_over = location;
+        }
+    }
+
+    /// Refuses a command that would take a bounded table past its limit (see [`sent`]), and
+    /// counts what an accepted one adds.
+    fn within_limits(&mut self, command: &Command) -> Result<(), CommandError> {
+        let refuse = |f: Fault| CommandError {
+            kind: f.kind,
+            message: f.message,
+        };
+        match command {
+            Command::Spawn { .. } => {
+                let l = &self.def.limits;
+                let spawns = self.queued.len() as u64 + self.spawned_now;
+                if spawns >= u64::from(l.max_entities) {
+                    return Err(refuse(
+                        Limit::Entities.exceeded(l.max_entities, "spawns in one tick"),
+                    ));
+                }
+                if spawns >= u64::from(l.events_per_tick) {
+                    return Err(refuse(Limit::Events.exceeded(
+                        l.events_per_tick,
+                        "spawn events (one per spawn) in one tick",
+                    )));
+                }
+                let after = (self.index.len() - self.pending.len()) as u64 + spawns + 1;
+                self.sent.wants_location =
+                    after > u64::from(l.max_entities) && self.sent.spawn_over.is_none();
+            }
+            Command::SetVar(name, _)
+                if !self.vars.contains_key(name) && !self.sent.vars.contains(name) =>
+            {
+                let bound = self.def.limits.variables;
+                if self.vars.len() + self.sent.vars.len() >= bound as usize {
+                    return Err(refuse(Limit::Variables.exceeded(
+                        bound,
+                        format_args!("game variables: `{name}` would be one more"),
+                    )));
+                }
+                self.sent.vars.insert(name.clone());
+            }
+            Command::SetState { target, key, .. } => self.add_state_key(*target, key)?,
+            Command::ClearState(target) if self.takes_state(*target) => {
+                let keys = self.sent.keys.entry(*target).or_default();
+                keys.cleared = true;
+                keys.added.clear();
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Whether commands to `seq`'s script state will be applied (it lives, or is spawned this
+    /// tick, and no destroy for it was sent).
+    fn takes_state(&self, seq: u64) -> bool {
+        let gone = self.pending.contains(&seq) || self.destroyed_now.contains(&seq);
+        !gone && (self.index.contains_key(&seq) || self.is_spawning(seq))
+    }
+
+    /// Counts a state key sent to `seq`, refusing one past `[limits] state_keys` on that
+    /// entity or past `[scripts] memory` for all entities' state together.
+    fn add_state_key(&mut self, seq: u64, key: &str) -> Result<(), CommandError> {
+        if !self.takes_state(seq) {
+            return Ok(());
+        }
+        let held = self.index.get(&seq).and_then(|e| {
+            self.ecs
+                .get::<&crate::world::components::ScriptState>(*e)
+                .ok()
+        });
+        let sent = self.sent.keys.get(&seq);
+        let cleared = sent.is_some_and(|k| k.cleared);
+        let held = held.filter(|_| !cleared);
+        if held.as_ref().is_some_and(|s| s.get(key).is_some())
+            || sent.is_some_and(|k| k.added.contains(key))
+        {
+            return Ok(());
+        }
+        let added = sent.map_or(0, |k| {
+            let in_world = |k: &&String| held.as_ref().is_some_and(|s| s.get(k).is_some());
+            k.added.iter().filter(|k| !in_world(k)).count()
+        });
+        let count = held.as_ref().map_or(0, |s| s.len()) + added;
+        drop(held);
+        let bound = self.def.limits.state_keys;
+        if count >= bound as usize {
+            return Err(CommandError {
+                kind: crate::fault::FaultKind::Capacity,
+                message: Limit::StateKeys
+                    .exceeded(
+                        bound,
+                        format_args!(
+                            "script-state keys on entity {seq}: `{key}` would be one more"
+                        ),
+                    )
+                    .message,
+            });
+        }
+        let bytes = state_entry_bytes(key);
+        let spawning = !self.index.contains_key(&seq);
+        let total = self.state_bytes + self.sent.stage_bytes + self.sent.deferred_bytes + bytes;
+        let memory = self.def.scripts.memory_limit;
+        if total > memory {
+            return Err(CommandError {
+                kind: crate::fault::FaultKind::Capacity,
+                message: format!(
+                    "the script state of all entities would take more than {memory} bytes \
+                     (`{key}` on entity {seq}; each entry costs its key's length plus \
+                     {STATE_ENTRY_BYTES}; raise [scripts] memory, or clear state that is \
+                     done with)"
+                ),
+            });
+        }
+        if spawning {
+            self.sent.deferred_bytes += bytes;
+        } else {
+            self.sent.stage_bytes += bytes;
+        }
+        self.sent
+            .keys
+            .entry(seq)
+            .or_default()
+            .added
+            .insert(key.to_string());
+        Ok(())
     }
 }
 

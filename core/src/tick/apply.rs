@@ -168,12 +168,14 @@ pub(crate) fn apply_after_spawn(
     tick: u64,
 ) -> Result<(), Fault> {
     let commands = std::mem::take(&mut world.scratch.after_spawn);
+    // Spawns destroyed here lose their outcomes, in one pass at the end.
+    let mut unborn = false;
     for c in &commands {
         match c {
             Command::Destroy(seq) => {
                 if world.scratch.pending.insert(*seq) {
                     world.despawn(*seq);
-                    world.spawn_outcomes.retain(|o| o.entity.seq != *seq);
+                    unborn = true;
                 } else {
                     world.counters.pending_destroy_filtered += 1;
                 }
@@ -190,6 +192,12 @@ pub(crate) fn apply_after_spawn(
             }
             c => apply_one(world, def, tick, Stage::Two, c)?,
         }
+    }
+    if unborn {
+        let gone = &world.index;
+        world
+            .spawn_outcomes
+            .retain(|o| gone.contains_key(&o.entity.seq));
     }
     world.scratch.after_spawn = commands;
     Ok(())
@@ -256,8 +264,10 @@ fn apply_one(
             }
         }
         Command::ClearState(target) => {
-            if let Some(e) = resolve(world, *target) {
-                let _ = world.ecs.remove_one::<ScriptState>(e);
+            if let Some(e) = resolve(world, *target)
+                && let Ok(state) = world.ecs.remove_one::<ScriptState>(e)
+            {
+                world.state_bytes -= state.bytes();
                 world.structure += 1;
             }
         }
@@ -440,7 +450,9 @@ fn set_var(world: &mut SimWorld, def: &GameDef, name: &str, value: &Var) -> Resu
 }
 
 /// Sets a value of an entity's script state; a key that would be one more than
-/// `[limits] state_keys` on that entity faults.
+/// `[limits] state_keys` on that entity, or take all entities' state past `[scripts] memory`
+/// bytes, faults. (Sending such a command already faults, with the script's line: see
+/// `consequences::sent`; this is the backstop.)
 fn set_state(
     world: &mut SimWorld,
     def: &GameDef,
@@ -450,20 +462,34 @@ fn set_state(
     value: f64,
 ) -> Result<(), Fault> {
     let bound = def.limits.state_keys;
+    let bytes = crate::consequences::state_entry_bytes(key);
+    let over_memory = world.state_bytes + bytes > def.scripts.memory_limit;
     let full = |len: usize| {
-        (len >= bound as usize).then(|| {
-            Limit::StateKeys.exceeded(
+        if len >= bound as usize {
+            Some(Limit::StateKeys.exceeded(
                 bound,
                 format_args!("script-state keys on entity {seq}: `{key}` would be one more"),
-            )
-        })
+            ))
+        } else {
+            over_memory.then(|| {
+                Fault::new(
+                    FaultKind::Capacity,
+                    format!(
+                        "the script state of all entities would take more than {} bytes \
+                         (raise [scripts] memory)",
+                        def.scripts.memory_limit
+                    ),
+                )
+            })
+        }
     };
     match world.ecs.query_one_mut::<&mut ScriptState>(e) {
         Ok(s) => {
-            if s.get(key).is_none()
-                && let Some(f) = full(s.len())
-            {
-                return Err(f);
+            if s.get(key).is_none() {
+                if let Some(f) = full(s.len()) {
+                    return Err(f);
+                }
+                world.state_bytes += bytes;
             }
             s.set(key, value);
         }
@@ -474,6 +500,7 @@ fn set_state(
             let mut s = ScriptState::default();
             s.set(key, value);
             let _ = world.ecs.insert_one(e, s);
+            world.state_bytes += bytes;
             world.structure += 1;
         }
     }

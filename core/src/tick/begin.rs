@@ -58,6 +58,7 @@ fn clear(t: &mut TickState<'_>) -> Result<(), Fault> {
     s.due_timers.clear();
     s.commands.clear();
     s.spawns.clear();
+    s.sent.clear();
     s.destroys.clear();
     s.teleports.clear();
     s.pending.clear();

@@ -50,7 +50,7 @@ fn commit(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(usize, usiz
     let live = world.index.len();
     let after = live - s.destroys.len() + s.spawns.len();
     if after > def.limits.max_entities as usize {
-        return Err(Fault::new(
+        let f = Fault::new(
             FaultKind::Capacity,
             format!(
                 "{} spawns would make {after} entities, more than {} (raise {})",
@@ -58,7 +58,12 @@ fn commit(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(usize, usiz
                 def.limits.max_entities,
                 Limit::Entities
             ),
-        ));
+        );
+        // Where the first spawn sent while the world could be full came from.
+        return Err(match s.sent.spawn_over.take() {
+            Some(location) => f.with_location(location),
+            None => f,
+        });
     }
 
     let destroys = std::mem::take(&mut s.destroys);

@@ -202,6 +202,7 @@ fn stage_over(
     consequences: &mut dyn Consequences,
 ) -> Result<(), Fault> {
     world.scratch.destroyed_now.clear();
+    world.scratch.sent.next_stage();
     let s = &mut world.scratch;
     let mut g = Gameplay {
         tick,
@@ -223,6 +224,8 @@ fn stage_over(
         rng: &mut world.rng,
         timers: &mut world.timers,
         commands,
+        sent: &mut s.sent,
+        state_bytes: world.state_bytes,
     };
     consequences.stage(stage, &mut g)
 }

@@ -187,17 +187,20 @@ fn spawners(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault>
             continue;
         }
         world.spawner_bursts[i] += 1;
-        let (commands, entities) = (def.limits.commands_per_tick, def.limits.max_entities);
+        // Each spawn is a command's worth of work, an entity and an `on_spawn` event.
+        let l = &def.limits;
+        let (bound, limit) = [
+            (l.commands_per_tick, Limit::Commands),
+            (l.max_entities, Limit::Entities),
+            (l.events_per_tick, Limit::Events),
+        ]
+        .into_iter()
+        .min_by_key(|(b, _)| *b)
+        .unwrap_or((l.max_entities, Limit::Entities));
         for _ in 0..sp.count {
             let pos = sp.area.lerp(world.rng.f32(), world.rng.f32());
             let spawn = (sp.archetype, pos, Overrides::default());
-            let bound = commands.min(entities);
             if !push_within(&mut world.scratch.spawns, spawn, bound as usize) {
-                let limit = if commands <= entities {
-                    Limit::Commands
-                } else {
-                    Limit::Entities
-                };
                 return Err(limit.exceeded(bound, "spawns by level spawners in one tick"));
             }
         }

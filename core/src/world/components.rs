@@ -314,6 +314,15 @@ impl ScriptState {
         self.0.len()
     }
 
+    /// What its entries count against `[scripts] memory`
+    /// ([`state_entry_bytes`](crate::consequences::state_entry_bytes) each).
+    pub fn bytes(&self) -> usize {
+        self.0
+            .keys()
+            .map(|k| crate::consequences::state_entry_bytes(k))
+            .sum()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }

@@ -76,6 +76,8 @@ pub(crate) struct Scratch {
     pub builder: hecs::EntityBuilder,
     /// Entities destroyed by commands of the current gameplay stage.
     pub destroyed_now: SeqSet,
+    /// What this tick's commands add to bounded tables, counted as they are sent.
+    pub sent: crate::consequences::Sent,
     /// Chase/flee target candidates: (seq, tags, pos), by sequence.
     pub targets: Vec<(u64, u64, Vec2)>,
     /// Last tick's targets (read by the next tick's Intent).
@@ -121,6 +123,11 @@ pub struct SimWorld {
     pub(crate) rng: fastrand::Rng,
     pub(crate) score: i64,
     pub(crate) vars: BTreeMap<String, Var>,
+    /// Bytes the entities' script state holds together: [`state_entry_bytes`] of each entry
+    /// (kept as keys are added, cleared or despawned; `[scripts] memory` bounds it).
+    ///
+    /// [`state_entry_bytes`]: crate::consequences::state_entry_bytes
+    pub(crate) state_bytes: usize,
     /// Set by a `game_over` command: the tick it was sent in, and its message.
     pub(crate) game_over: Option<(u64, String)>,
     /// Set by a `load_level` command: the level to switch to after this tick.
@@ -164,6 +171,7 @@ impl SimWorld {
             rng: fastrand::Rng::with_seed(def.seed),
             score: 0,
             vars: def.variables.clone(),
+            state_bytes: 0,
             game_over: None,
             next_level: None,
             tick: 0,
@@ -242,6 +250,9 @@ impl SimWorld {
     pub(crate) fn despawn(&mut self, seq: u64) -> bool {
         match self.index.remove(&seq) {
             Some(e) => {
+                if let Ok(state) = self.ecs.get::<&ScriptState>(e) {
+                    self.state_bytes -= state.bytes();
+                }
                 let _ = self.ecs.despawn(e);
                 self.structure += 1;
                 self.counters.destroyed += 1;

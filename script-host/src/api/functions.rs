@@ -16,7 +16,7 @@
 use super::args::*;
 use super::fast::{Args, Fast};
 use super::spec::{ApiFunction, Section};
-use super::{Bad, charge, malformed, outside};
+use super::{Bad, charge, malformed, outside, spawned};
 use crate::shared::Shared;
 use ludus_core::{ActionKind, Color, Command, TimerId, Var, Vec2};
 use mlua::{Lua, Table, Value};
@@ -212,7 +212,7 @@ api! {
             pos: vec2(&args.1, &args.2, ("x", "y"))?,
             overrides: spawn_overrides(&args.3)?,
         };
-        Ok(g.send(command)?.unwrap_or(0) as i64)
+        spawned(lua, g, command)
     }
     /// short-lived text in the world: an entity of archetype `text` at (x, y) whose label reads `text` (the built-in `text` is white, 16 units high and lasts 60 ticks; declare `[archetypes.text]` with a `label` to change that); returns its id. `opts` as for `spawn`, e.g. `vy` to float it up, `color`, `lifetime`
     call text: Command, "text(x, y, text [, opts])", |lua, g, args: (Value, Value, Value, Value)| -> i64 {
@@ -230,7 +230,7 @@ api! {
             pos: vec2(&args.0, &args.1, ("x", "y"))?,
             overrides,
         };
-        Ok(g.send(command)?.unwrap_or(0) as i64)
+        spawned(lua, g, command)
     }
     /// destroy at the end of the tick; later commands naming it this tick are discarded
     fast command destroy: "destroy(id)", |g, args: Value| {

@@ -77,6 +77,20 @@ pub(crate) fn caller(lua: &Lua) -> Option<String> {
     None
 }
 
+/// Sends a spawn and returns its id; a spawn that may leave the world over `[limits] entities`
+/// at Commit is told where it was sent from, for that fault.
+pub(crate) fn spawned(
+    lua: &Lua,
+    g: &mut ludus_core::Gameplay<'_>,
+    command: ludus_core::Command,
+) -> Result<i64, Bad> {
+    let id = g.send(command)?.unwrap_or(0);
+    if g.wants_location() {
+        g.locate(caller(lua));
+    }
+    Ok(id as i64)
+}
+
 /// Records a malformed call and returns the Lua error that interrupts the script; the stage
 /// ends at the script's next instruction (even if it catches the error) with this fault.
 fn malformed(lua: &Lua, shared: &Shared, name: &str, bad: Bad) -> mlua::Error {

@@ -1,0 +1,78 @@
+//! What a tick's commands will add to the world's bounded tables, counted as they are sent.
+//!
+//! Commands are applied after their stage (structural ones at Commit), so a limit checked only
+//! there would fault with no script line to show. [`Gameplay::send`](super::Gameplay::send)
+//! checks each bound the moment a command would cross it, against what the world holds plus
+//! what this tick's commands sent so far will add, and refuses that command: the fault names
+//! the script's file and line. Each check gives the same answer the application gives later
+//! (the application checks again, as a backstop), so a game that stays within its limits
+//! behaves exactly as before.
+//!
+//! | bound | counted here |
+//! | --- | --- |
+//! | `[limits] entities`: spawns in one tick | this tick's spawns so far |
+//! | `[limits] events`: `on_spawn` events one tick's spawns make | the same |
+//! | `[limits] variables` | names this stage adds (earlier stages are applied) |
+//! | `[limits] state_keys` per entity | its keys, plus the keys this tick adds, less a clear |
+//! | `[scripts] memory`: script state of all entities, in bytes | [`STATE_ENTRY_BYTES`] plus the key's length per entry |
+//!
+//! The live-entity bound is checked at Commit, once every destroy is known; a spawn sent while
+//! the world could then be over it asks the host for its location ([`Sent::wants_location`]),
+//! which Commit's fault shows.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What one entry of an entity's script state costs in [`Sent`]'s byte count, besides its
+/// key's bytes: the value and the table's share.
+pub const STATE_ENTRY_BYTES: usize = 16;
+
+/// The bytes one script-state entry with this key takes.
+pub fn state_entry_bytes(key: &str) -> usize {
+    key.len() + STATE_ENTRY_BYTES
+}
+
+/// Keys this tick's commands add to one entity's script state.
+#[derive(Debug, Default)]
+pub(crate) struct KeysSent {
+    /// A clear was sent: the entity's keys from before do not count.
+    pub cleared: bool,
+    /// Keys sent since (or this tick), each once.
+    pub added: BTreeSet<String>,
+}
+
+/// See the module documentation. Lives in the tick's scratch.
+#[derive(Debug, Default)]
+pub(crate) struct Sent {
+    /// Game variable names the current stage adds (earlier stages' are in the world).
+    pub vars: BTreeSet<String>,
+    /// Per entity, the state keys this tick adds.
+    pub keys: BTreeMap<u64, KeysSent>,
+    /// Bytes of script state the current stage adds to live entities (applied after it).
+    pub stage_bytes: usize,
+    /// Bytes of script state this tick adds to entities spawned this tick (applied at Commit).
+    pub deferred_bytes: usize,
+    /// A spawn just sent may leave the world over `[limits] entities` at Commit: the host
+    /// gives its location ([`Gameplay::locate`](super::Gameplay::locate)).
+    pub wants_location: bool,
+    /// Where the first such spawn of the tick was sent from.
+    pub spawn_over: Option<String>,
+}
+
+impl Sent {
+    /// Forgets the tick.
+    pub fn clear(&mut self) {
+        self.vars.clear();
+        self.keys.clear();
+        self.stage_bytes = 0;
+        self.deferred_bytes = 0;
+        self.wants_location = false;
+        self.spawn_over = None;
+    }
+
+    /// A new stage: its variables and bytes start afresh (the last stage's are applied).
+    pub fn next_stage(&mut self) {
+        self.vars.clear();
+        self.stage_bytes = 0;
+        self.wants_location = false;
+    }
+}
