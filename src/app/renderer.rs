@@ -265,7 +265,15 @@ impl Renderer {
             let width: f32 = t.text.chars().map(|c| face.glyph(c).advance * k).sum();
             let at = (t.pos.x - width / 2.0, t.pos.y - t.size / 2.0, k);
             let textures = (&self.atlas, &self.images);
-            Self::layout(&mut self.batch, face, textures, &t.text, at, t.color);
+            Self::layout(
+                &mut self.batch,
+                face,
+                textures,
+                &t.text,
+                at,
+                t.color,
+                f32::INFINITY,
+            );
         }
         let world = Self::world_transform(&frame.camera, w, h);
         self.flush(ctx, world);
@@ -300,6 +308,11 @@ impl Renderer {
         }
         for label in labels.iter() {
             let face = &self.atlas.faces[label.face];
+            // Only what is on screen becomes quads: a line far longer or lower than the
+            // window (a HUD line showing a huge variable) costs its visible glyphs only.
+            if label.y > h || label.y + face.line_height * label.scale < 0.0 {
+                continue;
+            }
             let at = (label.x, label.y, label.scale);
             let textures = (&self.atlas, &self.images);
             Self::layout(
@@ -309,6 +322,7 @@ impl Renderer {
                 &label.text,
                 at,
                 label.color,
+                w,
             );
         }
         self.flush(ctx, screen);
@@ -316,7 +330,9 @@ impl Renderer {
     }
 
     /// Glyph quads of `text` with its top-left at `(x, y)`, glyphs scaled by `k`: from the
-    /// text atlas, or for a bitmap font from its image's frames in the image atlas.
+    /// text atlas, or for a bitmap font from its image's frames in the image atlas. Glyphs
+    /// wholly left of 0 or right of `right` (the screen's width, for screen text) are left out.
+    #[allow(clippy::too_many_arguments)]
     fn layout(
         out: &mut Batch,
         face: &Face,
@@ -324,12 +340,25 @@ impl Renderer {
         text: &str,
         (x, y, k): (f32, f32, f32),
         color: Color,
+        right: f32,
     ) {
         let (aw, ah) = (atlas.width as f32, atlas.height as f32);
         let mut pen = x;
         let baseline = y + face.ascent * k;
+        let left = if right.is_finite() {
+            0.0
+        } else {
+            f32::NEG_INFINITY
+        };
         for c in text.chars() {
+            if pen > right {
+                break;
+            }
             let g = face.glyph(c);
+            if pen + (g.advance.max(g.dx + g.size[0])) * k < left {
+                pen += g.advance * k;
+                continue;
+            }
             let [gw, gh] = g.size;
             let found = match face.sheet {
                 None => (g.w > 0 && g.h > 0).then(|| {
@@ -404,4 +433,47 @@ fn upload(ctx: &mut dyn RenderingBackend, packed: &atlas::Atlas) -> Vec<TextureI
             t
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Quads of a line of `n` "W"s starting at `x`, clipped at a 1000-pixel screen.
+    fn quads(n: usize, x: f32) -> usize {
+        let text = Atlas::new(1.0);
+        let images = atlas::Atlas::pack(&[], &[]);
+        let mut batch = Batch::default();
+        let line = "W".repeat(n);
+        let face = &text.faces[crate::app::text::BODY];
+        let at = (x, 10.0, 2.0);
+        Renderer::layout(
+            &mut batch,
+            face,
+            (&text, &images),
+            &line,
+            at,
+            Color::WHITE,
+            1000.0,
+        );
+        batch.instances.len()
+    }
+
+    #[test]
+    fn screen_text_makes_quads_for_its_visible_glyphs_only() {
+        let all = quads(10, 0.0);
+        assert_eq!(all, 10, "a short line: every glyph");
+        let visible = quads(1_000_000, 0.0);
+        assert!(
+            (1..200).contains(&visible),
+            "a line a million glyphs long: what fits in 1000 pixels, {visible}"
+        );
+        // Centred and far wider than the screen: the middle only.
+        let face_advance = {
+            let text = Atlas::new(1.0);
+            text.faces[crate::app::text::BODY].glyph('W').advance * 2.0
+        };
+        let centred = quads(1_000_000, 500.0 - 500_000.0 * face_advance);
+        assert!((1..200).contains(&centred), "{centred}");
+    }
 }
