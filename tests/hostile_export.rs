@@ -105,6 +105,17 @@ fn an_output_in_the_game_folder_is_refused_and_nothing_is_written() {
             "web, {what}: {err}"
         );
     }
+    let o = export(&[
+        desktop,
+        &game,
+        Path::new(&format!("{}/", dir.join("nowhere").display())),
+    ]);
+    ended_with(&o, 1);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nowhere/ is not a folder"));
+    assert!(
+        !dir.join("nowhere").exists(),
+        "a path ending in `/` names a folder, not a file"
+    );
     assert_eq!(snapshot(&game), before, "the game folder is as it was");
     // The runtime's own folder is not a site either: its page would be replaced.
     let o = export(&[web, &game, &runtime, Path::new("--runtime"), &runtime]);

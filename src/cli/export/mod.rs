@@ -245,6 +245,11 @@ fn desktop(dir: &Path, out: &Path) -> i32 {
     let place = Guarded::new(dir).and_then(|guard| {
         let out = if out.is_dir() {
             out.join(pack::bundle_name(dir))
+        } else if out.as_os_str().as_encoded_bytes().ends_with(b"/") {
+            return Err(format!(
+                "{} is not a folder: create it first, or name the executable without a `/`",
+                out.display()
+            ));
         } else {
             out.to_path_buf()
         };
