@@ -121,9 +121,9 @@ pub fn lint_file(source: &Source, path: &str, role: Role, names: &Names) -> Lint
                 Bound::Tokens => (
                     "this file is too long for the script linter, so it was not linted",
                     format!(
-                        "the linter reads files of at most {MAX_TOKENS} tokens (names, numbers, \
-                         strings and symbols), and this is the next one; Lua itself accepts the \
-                         file"
+                        "the linter reads at most {MAX_TOKENS} tokens of a file (names, \
+                         numbers, strings and symbols), and this is the first past them; Lua \
+                         itself accepts the file"
                     ),
                 ),
                 Bound::Depth => (
