@@ -182,20 +182,32 @@ fn check_lints_scripts_and_their_modules() {
     );
 }
 
+/// Any folder name: one with a line break, quotes and a backslash is the game's name, escaped
+/// in game.toml; one that is only spaces is refused.
 #[test]
 fn new_creates_a_game_that_checks_and_runs() {
-    let dir = scratch("new").join("tiny");
-    let o = ludus().arg("new").arg(&dir).output().unwrap();
-    assert!(o.status.success(), "{:?}", text(&o));
-    let o = ludus().arg("check").arg(&dir).output().unwrap();
-    assert!(o.status.success(), "{:?}", text(&o));
+    for name in ["tiny", "two\nlines \"quoted\" back\\slash"] {
+        let dir = scratch("new").join(name);
+        let o = ludus().arg("new").arg(&dir).output().unwrap();
+        assert!(o.status.success(), "{:?}", text(&o));
+        let o = ludus().arg("check").arg(&dir).output().unwrap();
+        assert!(o.status.success(), "{:?}", text(&o));
+        let o = ludus()
+            .args(["sim", "--ticks", "600"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{:?}", text(&o));
+        assert_eq!(summary(&o)["faulted"], false);
+    }
     let o = ludus()
-        .args(["sim", "--ticks", "600"])
-        .arg(&dir)
+        .arg("new")
+        .arg(scratch("new").join("  "))
         .output()
         .unwrap();
-    assert!(o.status.success(), "{:?}", text(&o));
-    assert_eq!(summary(&o)["faulted"], false);
+    let (_, err) = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("\"  \" is only spaces"), "{err}");
 }
 
 #[test]

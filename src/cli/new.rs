@@ -1,10 +1,17 @@
 //! `ludus new NAME`: a new game folder from a small template that teaches by its comments.
+//!
+//! The folder's name is the game's `name` in game.toml, written as a TOML string with every
+//! character that needs it escaped (quotes, backslashes, line breaks, control characters), so
+//! any name a folder can have gives a game that checks and runs. A name with no character but
+//! spaces is refused (a game's name must show), and so is a path that names no new folder
+//! (`.`, `..`, `/`).
 
+use std::io::Write;
 use std::path::Path;
 
 const GAME: &str = r##"# A Ludus game is a folder: this file declares it, levels place things, scripts react.
 # Every key is documented in docs/content.md; `ludus check .` validates the folder.
-name = "{name}"
+name = {name}
 seed = 1                               # the world's random generator starts here
 tags = ["player", "gem"]               # labels scripts can test with ludus.has(tags, "gem")
 layers = ["body"]                      # collision layers
@@ -93,48 +100,125 @@ function on_trigger_enter(events)
 end
 "##;
 
-/// Creates the folder; returns the exit code.
+/// Creates the folder; returns the exit code: 1 when it exists or cannot be written, 2 when
+/// its name cannot name a game.
 pub fn create(dir: &Path) -> i32 {
-    if dir.exists() {
-        eprintln!(
-            "ludus: {} already exists; choose a new folder name",
-            dir.display()
-        );
+    let name = match game_name(dir) {
+        Ok(name) => name,
+        Err(e) => {
+            eprintln!("ludus: {e}");
+            return 2;
+        }
+    };
+    if let Err(e) = make_folder(dir) {
+        eprintln!("ludus: {e}");
         return 1;
     }
-    let name = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_else(|| "game".into());
-    let title = name.replace(['"', '\\'], "");
     let files = [
-        ("game.toml", GAME.replace("{name}", &title)),
+        ("game.toml", GAME.replace("{name}", &toml_string(&name))),
         ("levels/main.toml", LEVEL.to_string()),
         ("scripts/main.lua", SCRIPT.to_string()),
     ];
     for (path, text) in files {
         let full = dir.join(path);
+        // The folder is new: nothing in it is replaced.
         let made = full
             .parent()
             .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|_| std::fs::write(&full, text));
+            .and_then(|_| {
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(&full)
+            })
+            .and_then(|mut f| f.write_all(text.as_bytes()));
         if let Err(e) = made {
             eprintln!("ludus: cannot write {}: {e}", full.display());
             return 1;
         }
     }
+    let shown = shell_word(dir);
     println!(
-        "created {}: play it with `ludus run {}`, validate it with `ludus check {}`",
+        "created {}: play it with `ludus run {shown}`, validate it with `ludus check {shown}`",
         dir.display(),
-        dir.display(),
-        dir.display()
     );
     0
+}
+
+/// The game's name: the folder's, as text (a name that is not UTF-8 with `U+FFFD` for what is
+/// not); an error a person can act on when it cannot name a game.
+fn game_name(dir: &Path) -> Result<String, String> {
+    let Some(name) = dir.file_name() else {
+        return Err(format!(
+            "`{}` names no new folder: give the new game's folder a name, such as `my_game`",
+            dir.display()
+        ));
+    };
+    let name = name.to_string_lossy().into_owned();
+    if name.trim().is_empty() {
+        return Err(format!(
+            "{name:?} is only spaces; a game's name (its folder's) must show: choose a name \
+             with a letter or digit, such as `my_game`"
+        ));
+    }
+    Ok(name)
+}
+
+/// Creates `dir`'s parents and `dir` itself, which must not exist (not even as a link).
+fn make_folder(dir: &Path) -> Result<(), String> {
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    }
+    std::fs::create_dir(dir).map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => {
+            format!("{} already exists; choose a new folder name", dir.display())
+        }
+        _ => format!("cannot create {}: {e}", dir.display()),
+    })
+}
+
+/// `text` as a TOML basic string, quotes included: `"`, `\` and every control character
+/// escaped.
+fn toml_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `path` as one word a POSIX shell reads back as the same path (for the hint printed): as it
+/// is when it has only plain characters, else in single quotes; `./` before a leading `-` so
+/// that it is not read as an option.
+fn shell_word(path: &Path) -> String {
+    let text = path.display().to_string();
+    let text = if text.starts_with('-') {
+        format!("./{text}")
+    } else {
+        text
+    };
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./+,:@%".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        return text;
+    }
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     #[test]
     fn the_template_passes_validation_and_runs() {
@@ -152,5 +236,90 @@ mod tests {
         }
         assert!(game.world().entity_count() >= 2);
         std::fs::remove_dir_all(dir.parent().unwrap()).ok();
+    }
+
+    /// Every name a folder can have makes a game that checks and runs, named exactly so in
+    /// game.toml; a name that is only spaces or names no folder is refused.
+    #[test]
+    fn any_folder_name_makes_a_game_that_checks_and_runs() {
+        let root = std::env::temp_dir().join(format!("ludus-new-names-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        let long = "n".repeat(255);
+        let names = [
+            "two\nlines",
+            "say \"hi\"",
+            "back\\slash\\",
+            "tab\tand\rreturn",
+            "bell\u{7}escape\u{1b}[31mdel\u{7f}c1\u{85}",
+            "-dash",
+            "--",
+            "it's",
+            "{name} {score}",
+            "'''triple'''",
+            "\"\"\"",
+            " spaced ",
+            "ünïcödé 名前 🎮",
+            "#comment = 1",
+            long.as_str(),
+        ];
+        for name in names {
+            let dir = root.join(name);
+            assert_eq!(create(&dir), 0, "{name:?} is created");
+            assert_eq!(crate::cli::check::check(&dir), 0, "{name:?} checks");
+            let project = crate::platform::load_folder(&dir).expect("valid content");
+            assert_eq!(project.def.name, name, "game.toml names the game {name:?}");
+            let mut game = project.start(0).expect("its scripts load");
+            for _ in 0..60 {
+                game.step(&ludus_core::TickInput::neutral())
+                    .unwrap_or_else(|f| panic!("{name:?} runs: {f}"));
+            }
+        }
+        let refused = [
+            (root.join("   "), "is only spaces"),
+            (root.join("\t"), "is only spaces"),
+            (root.join(".."), "names no new folder"),
+            (PathBuf::from("."), "names no new folder"),
+            (PathBuf::from("/"), "names no new folder"),
+        ];
+        for (dir, says) in refused {
+            assert_eq!(create(&dir), 2, "{dir:?} is refused");
+            let e = game_name(&dir).expect_err("refused");
+            assert!(e.contains(says), "{dir:?}: {e}");
+        }
+        assert_eq!(
+            create(&root.join(&long)),
+            1,
+            "an existing folder is refused"
+        );
+        let too_long = root.join("n".repeat(256));
+        assert_eq!(create(&too_long), 1, "a name the file system refuses");
+        std::fs::remove_dir_all(&root).ok();
+    }
+
+    #[test]
+    fn names_are_written_as_toml_strings_and_shell_words() {
+        let strings = [
+            ("plain", r#""plain""#),
+            ("a\"b\\c", r#""a\"b\\c""#),
+            ("two\nlines\r\t", r#""two\nlines\r\t""#),
+            ("\u{0}\u{1b}\u{7f}\u{85}", r#""\u0000\u001B\u007F\u0085""#),
+            ("é 名", r#""é 名""#),
+        ];
+        for (text, toml) in strings {
+            assert_eq!(toml_string(text), toml, "{text:?}");
+        }
+        let words = [
+            ("my_game", "my_game"),
+            ("games/my-game.v2", "games/my-game.v2"),
+            ("-dash", "./-dash"),
+            ("two words", "'two words'"),
+            ("it's", r"'it'\''s'"),
+            ("two\nlines", "'two\nlines'"),
+            ("$HOME", "'$HOME'"),
+        ];
+        for (path, word) in words {
+            assert_eq!(shell_word(Path::new(path)), word, "{path:?}");
+        }
     }
 }

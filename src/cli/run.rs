@@ -38,7 +38,14 @@ pub fn run(dir: Option<PathBuf>, entities: u32, options: RunOptions) -> i32 {
     runner.set_stress(entities);
     let def = runner.def().clone();
     let conf = miniquad::conf::Conf {
-        window_title: def.window.title.clone(),
+        // A control character (a line break, a NUL written as `\u0000`) has no place in a
+        // title bar, and the window system refuses a NUL.
+        window_title: def
+            .window
+            .title
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect(),
         window_width: def.window.width as i32,
         window_height: def.window.height as i32,
         high_dpi: true,

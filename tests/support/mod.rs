@@ -120,3 +120,67 @@ pub fn assert_replays(recording: &Path, expected: &str) {
     assert!(o.status.success(), "{out}{err}");
     assert!(out.contains(expected), "{out}");
 }
+
+/// Runs `cmd` to its end, which must come within `secs` seconds, with stdin empty; fails the
+/// test (killing the process) otherwise.
+pub fn bounded(cmd: &mut Command, secs: u64) -> std::process::Output {
+    use std::io::Read;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let read_out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = out.read_to_end(&mut v);
+        v
+    });
+    let read_err = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = err.read_to_end(&mut v);
+        v
+    });
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{cmd:?} did not end within {secs} s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    std::process::Output {
+        status,
+        stdout: read_out.join().unwrap(),
+        stderr: read_err.join().unwrap(),
+    }
+}
+
+/// `ludus ARGS` under a 2 GB address-space limit (where the shell can set one), within
+/// `secs` seconds.
+pub fn limited(args: &[&std::ffi::OsStr], secs: u64) -> std::process::Output {
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg("ulimit -v 2000000 2>/dev/null; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_ludus"))
+        .args(args);
+    bounded(&mut cmd, secs)
+}
+
+/// The process ended by itself (not by a signal such as an abort), with `code`.
+#[track_caller]
+pub fn ended_with(o: &std::process::Output, code: i32) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(o.status.signal(), None, "killed by a signal: {err}");
+    }
+    assert!(!err.contains("panicked"), "a panic: {err}");
+    assert_eq!(o.status.code(), Some(code), "{err}");
+}

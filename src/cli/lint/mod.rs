@@ -4,10 +4,12 @@
 //! Each file is compiled by Lua itself, which decides whether it is valid. A file Lua refuses
 //! is one error with Lua's message, at the parser's line and column when the parser refuses it
 //! too, else at Lua's line. A file Lua accepts but the parser does not (the two disagree, as on
-//! `;;`) is a warning that its lints were skipped, never an error. [`rules`] lists the lints
-//! and their severities; [`walk`] what they look at.
+//! `;;`) is a warning that its lints were skipped, never an error; so is a file too long or
+//! nested too deep for the parser ([`shape`] says which: they are not parsed). [`rules`] lists
+//! the lints and their severities; [`walk`] what they look at.
 
 mod rules;
+mod shape;
 mod source;
 mod walk;
 
@@ -20,6 +22,7 @@ use full_moon::LuaVersion;
 use ludus_content::Diagnostic;
 use ludus_core::GameDef;
 use ludus_script::{ModuleSource, Script, module_paths};
+use shape::{Bound, MAX_TOKENS, TooLarge};
 use source::Source;
 use walk::Named;
 
@@ -81,13 +84,12 @@ pub struct Linted {
 }
 
 /// Every lint of one file (`path` in the game folder), not sorted. A file that does not compile
-/// has that one error and no lints.
+/// has that one error and no lints; a file Lua accepts and the parser cannot read, one warning.
 pub fn lint_file(source: &Source, path: &str, role: Role, names: &Names) -> Linted {
     let compiled = ludus_script::compile_check(path, source.text());
-    let parsed = full_moon::parse_fallible(source.text(), LuaVersion::lua54()).into_result();
+    let parsed = parse(source.text());
     let problem = match (compiled, parsed) {
-        (Ok(()), Ok(ast)) => {
-            let facts = walk::facts(&ast);
+        (Ok(()), Parsed::Facts(facts)) => {
             return Linted {
                 diagnostics: rules::lint(source, &facts, role, names),
                 requires: facts.requires,
@@ -96,36 +98,100 @@ pub fn lint_file(source: &Source, path: &str, role: Role, names: &Names) -> Lint
         (Err(fault), parsed) => {
             let lua_says = fault.message.lines().next().unwrap_or("").to_string();
             let message = format!("the script does not compile: {lua_says}");
-            // The parser's position has a column; Lua's has only the line.
-            match parsed.err().as_deref().and_then(<[_]>::first) {
-                Some(e) => source
-                    .at(error_span(e), message)
-                    .with_help(e.error_message().to_string()),
-                None => {
-                    let line = fault.location.as_deref().and_then(|l| l.rsplit(':').next());
-                    source.at_line(line.and_then(|l| l.parse().ok()).unwrap_or(1), message)
-                }
+            // The parser's position has a column; Lua's has only the line, and none when its
+            // own stack runs out ("C stack overflow"): then where the file passed the
+            // parser's bound, inside the same nesting.
+            let line = fault.location.as_deref().and_then(|l| l.rsplit(':').next());
+            match (parsed, line.and_then(|l| l.parse().ok())) {
+                (Parsed::Refused { span, message: e }, _) => source.at(span, message).with_help(e),
+                (_, Some(line)) => source.at_line(line, message),
+                (Parsed::TooLarge(too), None) => source.at(too.span, message),
+                (_, None) => source.at_line(1, message),
             }
         }
-        (Ok(()), Err(errors)) => {
-            let parser_says = errors.first().map(|e| e.error_message().to_string());
-            let span = errors.first().map(error_span).unwrap_or_default();
-            source
-                .at(
-                    span,
-                    "the script linter cannot parse this file, so it was not linted",
-                )
-                .with_help(format!(
-                    "{} (Lua itself accepts the file)",
-                    parser_says.unwrap_or_default()
-                ))
-                .warning()
+        (Ok(()), Parsed::Refused { span, message }) => source
+            .at(
+                span,
+                "the script linter cannot parse this file, so it was not linted",
+            )
+            .with_help(format!("{message} (Lua itself accepts the file)"))
+            .warning(),
+        (Ok(()), Parsed::TooLarge(too)) => {
+            let (message, help) = match too.why {
+                Bound::Tokens => (
+                    "this file is too long for the script linter, so it was not linted",
+                    format!(
+                        "the linter reads at most {MAX_TOKENS} tokens of a file (names, \
+                         numbers, strings and symbols), and this is the first past them; Lua \
+                         itself accepts the file"
+                    ),
+                ),
+                Bound::Depth => (
+                    "the script linter cannot read code nested this deep, so the file was not \
+                     linted",
+                    "the linter reads nested blocks and brackets, and chains of operators in \
+                     one expression, up to a bound that this passes here; Lua itself accepts \
+                     the file: split the expression (or the nesting) to have it linted"
+                        .to_string(),
+                ),
+            };
+            source.at(too.span, message).with_help(help).warning()
         }
+        (Ok(()), Parsed::Failed(why)) => source
+            .at_line(
+                1,
+                "the script linter failed on this file, so it was not linted",
+            )
+            .with_help(format!("{why} (Lua itself accepts the file)"))
+            .warning(),
     };
     Linted {
         diagnostics: vec![problem],
         requires: Vec::new(),
     }
+}
+
+/// What the parser made of a file.
+enum Parsed {
+    /// What the file defines and names.
+    Facts(walk::Facts),
+    /// The parser's first error: where, and its message.
+    Refused { span: walk::Span, message: String },
+    /// Not parsed: the file passes one of the parser's bounds (see [`shape`]).
+    TooLarge(TooLarge),
+    /// The parser could not run, or failed (why).
+    Failed(String),
+}
+
+/// Parses `text` and collects its [`walk::Facts`], on a thread with the stack [`shape`] sizes
+/// for it, when it is within the parser's bounds. The tree never leaves the thread: its drop
+/// recurses too.
+fn parse(text: &str) -> Parsed {
+    if let Err(too) = shape::measure(text) {
+        return Parsed::TooLarge(too);
+    }
+    let work = move || match full_moon::parse_fallible(text, LuaVersion::lua54()).into_result() {
+        Ok(ast) => Parsed::Facts(walk::facts(&ast)),
+        Err(errors) => match errors.first() {
+            Some(e) => Parsed::Refused {
+                span: error_span(e),
+                message: e.error_message().to_string(),
+            },
+            None => Parsed::Failed("the script parser gave no reason".into()),
+        },
+    };
+    std::thread::scope(|scope| {
+        let thread = std::thread::Builder::new()
+            .name("lint".into())
+            .stack_size(shape::PARSER_STACK)
+            .spawn_scoped(scope, work);
+        match thread {
+            Ok(thread) => thread
+                .join()
+                .unwrap_or_else(|_| Parsed::Failed("the script parser stopped on it".into())),
+            Err(e) => Parsed::Failed(format!("the script parser's thread did not start: {e}")),
+        }
+    })
 }
 
 fn error_span(e: &full_moon::Error) -> walk::Span {

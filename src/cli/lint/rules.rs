@@ -17,12 +17,18 @@ use super::walk::{Facts, Named};
 use ludus_content::Diagnostic;
 use ludus_core::{EVENT_KINDS, GameDef};
 use ludus_script::{API, NameKind, closest, edit_distance};
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+
+/// The most unknown names of one file that are compared with the known ones for a "did you
+/// mean": each comparison takes time in proportion to the names the game declares.
+pub const MAX_SUGGESTED: usize = 100;
 
 /// The most edits a global function's name may be from a handler's to be taken for a
 /// misspelt handler when it does not start with `on_`.
 const NEAR_HANDLER: usize = 2;
 
-/// Every name the game declares, by kind.
+/// Every name the game declares, by kind, in the order the game declares them.
 #[derive(Debug, Default)]
 pub struct Names {
     pub archetypes: Vec<String>,
@@ -34,14 +40,18 @@ pub struct Names {
     pub actions: Vec<String>,
     pub tags: Vec<String>,
     pub constants: Vec<String>,
+    /// Each kind's names as a set, made at its first look (one look per use, however many
+    /// names the game declares).
+    pub index: RefCell<HashMap<NameKind, HashSet<String>>>,
 }
 
 impl Names {
     pub fn of_game(def: &GameDef) -> Names {
         let names = |it: &mut dyn Iterator<Item = &String>| it.cloned().collect::<Vec<_>>();
         let mut cooldowns: Vec<String> = Vec::new();
+        let mut seen = HashSet::new();
         for c in def.archetypes.iter().flat_map(|a| &a.cooldowns) {
-            if !cooldowns.contains(&c.name) {
+            if seen.insert(c.name.as_str()) {
                 cooldowns.push(c.name.clone());
             }
         }
@@ -54,7 +64,17 @@ impl Names {
             actions: names(&mut def.actions.iter().map(|(_, a)| &a.name)),
             tags: def.tags.clone(),
             constants: names(&mut def.constants.keys()),
+            index: RefCell::default(),
         }
+    }
+
+    /// Whether the game declares `name` as a `kind`.
+    pub fn declares(&self, kind: NameKind, name: &str) -> bool {
+        let mut index = self.index.borrow_mut();
+        let names = index
+            .entry(kind)
+            .or_insert_with(|| self.of(kind).iter().cloned().collect());
+        names.contains(name)
     }
 
     pub fn of(&self, kind: NameKind) -> &[String] {
@@ -89,7 +109,14 @@ fn handlers() -> impl Iterator<Item = &'static str> {
     EVENT_KINDS.iter().map(|k| k.handler)
 }
 
-/// Every lint of one parsed file.
+/// A name the script uses that the API or the game may not have.
+enum Use<'a> {
+    Api(&'a Named),
+    Declared(NameKind, &'a Named),
+}
+
+/// Every lint of one parsed file. Only the first [`MAX_SUGGESTED`] unknown names (in source
+/// order) are compared with the known ones for a "did you mean".
 pub fn lint(source: &Source, facts: &Facts, role: Role, names: &Names) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for f in &facts.global_functions {
@@ -98,24 +125,54 @@ pub fn lint(source: &Source, facts: &Facts, role: Role, names: &Names) -> Vec<Di
     if facts.ludus_replaced {
         return out;
     }
-    for f in &facts.api {
-        let known = API.iter().any(|a| a.name == f.name) || facts.api_defined.contains(&f.name);
-        if !known {
-            let help = match closest(&f.name, API.iter().map(|a| a.name)) {
-                Some(k) => format!("did you mean `ludus.{k}`?"),
-                None => "the `ludus` functions are listed in docs/scripting.md".into(),
-            };
-            let message = format!("`ludus.{}` does not exist", f.name);
-            out.push(source.at(f.span, message).with_help(help));
-        }
-    }
-    for u in &facts.names {
-        out.extend(undeclared(source, names, u.kind, &u.name));
-    }
-    for c in &facts.constants {
-        out.extend(undeclared(source, names, NameKind::Constant, c));
+    let mut uses: Vec<Use> = facts.api.iter().map(Use::Api).collect();
+    uses.extend(facts.names.iter().map(|u| Use::Declared(u.kind, &u.name)));
+    uses.extend(
+        facts
+            .constants
+            .iter()
+            .map(|c| Use::Declared(NameKind::Constant, c)),
+    );
+    uses.sort_by_key(|u| match u {
+        Use::Api(n) | Use::Declared(_, n) => n.span.start,
+    });
+    let mut suggestions = MAX_SUGGESTED;
+    for u in uses {
+        let problem = match u {
+            Use::Api(f) => unknown_api(source, facts, f, &mut suggestions),
+            Use::Declared(kind, n) => undeclared(source, names, kind, n, &mut suggestions),
+        };
+        out.extend(problem);
     }
     out
+}
+
+/// `ludus.X` where the API has no `X` and the script defines none.
+fn unknown_api(
+    source: &Source,
+    facts: &Facts,
+    f: &Named,
+    suggestions: &mut usize,
+) -> Option<Diagnostic> {
+    if API.iter().any(|a| a.name == f.name) || facts.api_defined.contains(&f.name) {
+        return None;
+    }
+    let help = match suggest(&f.name, API.iter().map(|a| a.name), suggestions) {
+        Some(k) => format!("did you mean `ludus.{k}`?"),
+        None => "the `ludus` functions are listed in docs/scripting.md".into(),
+    };
+    let message = format!("`ludus.{}` does not exist", f.name);
+    Some(source.at(f.span, message).with_help(help))
+}
+
+/// The closest of `known` to `name`, while `left` allows another comparison (one fewer after).
+fn suggest<'a>(
+    name: &str,
+    known: impl IntoIterator<Item = &'a str>,
+    left: &mut usize,
+) -> Option<&'a str> {
+    *left = left.checked_sub(1)?;
+    closest(name, known)
 }
 
 /// A global function `f` that looks like a handler and is not one (or is one in a module).
@@ -138,8 +195,21 @@ fn handler(source: &Source, facts: &Facts, f: &Named, role: Role) -> Option<Diag
         Role::Script => {}
     }
     let prefixed = name.starts_with("on_");
-    let near =
-        closest(name, handlers()).filter(|h| prefixed || edit_distance(name, h) <= NEAR_HANDLER);
+    // A name is at least as many edits from another as their lengths differ: the handlers
+    // whose length is too far off are never compared (the same answer, in bounded time).
+    let chars = name.chars().count();
+    let reach = |h: &str| {
+        if prefixed {
+            2.max(h.len() / 3)
+        } else {
+            NEAR_HANDLER
+        }
+    };
+    let near = closest(
+        name,
+        handlers().filter(|h| chars.abs_diff(h.chars().count()) <= reach(h)),
+    )
+    .filter(|h| prefixed || edit_distance(name, h) <= NEAR_HANDLER);
     let message = format!("`{name}` is not an event handler");
     if let Some(h) = near {
         return Some(
@@ -160,18 +230,24 @@ fn handler(source: &Source, facts: &Facts, f: &Named, role: Role) -> Option<Diag
 }
 
 /// `name` as a `kind` the game does not declare.
-fn undeclared(source: &Source, names: &Names, kind: NameKind, name: &Named) -> Option<Diagnostic> {
-    let known = names.of(kind);
-    if known.contains(&name.name) {
+fn undeclared(
+    source: &Source,
+    names: &Names,
+    kind: NameKind,
+    name: &Named,
+    suggestions: &mut usize,
+) -> Option<Diagnostic> {
+    if names.declares(kind, &name.name) {
         return None;
     }
+    let known = names.of(kind);
     let noun = kind.noun();
     let message = match kind {
         NameKind::Cooldown => format!("no archetype declares a cooldown `{}`", name.name),
         NameKind::Constant => format!("`ludus.const.{}` is not declared", name.name),
         _ => format!("unknown {noun} `{}`", name.name),
     };
-    let help = match closest(&name.name, known.iter().map(String::as_str)) {
+    let help = match suggest(&name.name, known.iter().map(String::as_str), suggestions) {
         Some(k) => format!("did you mean `{k}`?"),
         None if known.is_empty() => format!("the game declares no {noun}s"),
         None => format!("the game's {noun}s are {}", list(known)),

@@ -19,6 +19,7 @@ fn names() -> Names {
         actions: v(&["jump", "move_x"]),
         tags: v(&["player", "enemy"]),
         constants: v(&["speed"]),
+        ..Names::default()
     }
 }
 
@@ -351,4 +352,137 @@ fn required_modules_are_linted_once_and_missing_ones_reported() {
         rendered, expect,
         "scripts first, then modules as first required"
     );
+}
+
+/// The parser's bounds, read from tokens alone (nothing here is parsed, so no case can
+/// overflow a stack): each case is within both bounds, or names the bound and the byte span
+/// of the first token past it. `ludus check` over such files runs in tests/hostile_check.rs.
+#[test]
+fn files_past_the_parsers_bounds_are_found_before_parsing() {
+    use super::shape::{Bound, TooLarge, measure};
+    use super::walk::Span;
+    let past = |why, start, len| {
+        Err(TooLarge {
+            span: Span {
+                start,
+                end: start + len,
+            },
+            why,
+        })
+    };
+    let cases: Vec<(&str, String, Result<(), TooLarge>)> = vec![
+        ("a statement", "x = 1".into(), Ok(())),
+        // 1366 brackets of 24 KiB pass 32 MiB: the 1366th, after `x = ` and 1365.
+        (
+            "brackets",
+            format!("x = {}1", "(".repeat(2000)),
+            past(Bound::Depth, 4 + 1365, 1),
+        ),
+        (
+            "braces",
+            format!("x = {}", "{".repeat(2000)),
+            past(Bound::Depth, 4 + 1365, 1),
+        ),
+        // 512 functions of 64 KiB fill 32 MiB exactly: the 512th's `(` passes it.
+        (
+            "functions",
+            "function f() ".repeat(600),
+            past(Bound::Depth, 13 * 511 + 10, 1),
+        ),
+        (
+            "unary operators",
+            format!("x = {}1", "not ".repeat(3000)),
+            past(Bound::Depth, 4 + 4 * 2048, 3),
+        ),
+        // `..` is right-associative: 6 KiB each, the 5462nd passes.
+        (
+            "a concatenation",
+            format!("x = 'a'{}", " .. 'a'".repeat(6000)),
+            past(Bound::Depth, 7 + 7 * 5461 + 1, 2),
+        ),
+        // `- -1`: a binary minus (256 B) and a unary one (16 KiB); the 2017th unary passes.
+        (
+            "a chain of unary operands",
+            format!("x = 1{}", " - -1".repeat(2100)),
+            past(Bound::Depth, 5 + 5 * 2016 + 3, 1),
+        ),
+        // A function's `end` does not end the expression around it; its `function` and `(`
+        // (88 KiB) pass the bound at the 2012th.
+        (
+            "functions inside one expression",
+            format!("x = 1{}", " - -function() end".repeat(2100)),
+            past(Bound::Depth, 5 + 18 * 2011 + 12, 1),
+        ),
+        // `a[a[...]]`: the tokens inside each index bracket count once per bracket, 1,000,000
+        // in all: 816 levels take 999,192, 817 pass the bound at the last `]`; left open,
+        // 1,000 take 1,000,000 and 1,001 pass it at the end.
+        (
+            "index brackets",
+            format!("x = {}1{}", "a[".repeat(816), "]".repeat(816)),
+            Ok(()),
+        ),
+        (
+            "index brackets past the bound",
+            format!("x = {}1{}", "a[".repeat(817), "]".repeat(817)),
+            past(Bound::Depth, 4 + 2 * 817 + 1 + 816, 1),
+        ),
+        (
+            "open index brackets",
+            format!("x = {}1", "a[".repeat(1000)),
+            Ok(()),
+        ),
+        (
+            "open index brackets past the bound",
+            format!("x = {}1", "a[".repeat(1001)),
+            past(Bound::Depth, 4 + 2 * 1001, 1),
+        ),
+        ("indexes", "x = a[b[1]]\n".repeat(20_000), Ok(())),
+        // A table's keys are not indexes.
+        ("keys", format!("x = {}", "{[".repeat(600)), Ok(())),
+        // 200,000 tokens pass; the 200,001st (`1` of line 66,667) does not.
+        (
+            "tokens",
+            "x=1\n".repeat(66_667),
+            past(Bound::Tokens, 4 * 66_666 + 2, 1),
+        ),
+        (
+            "as many tokens as allowed",
+            format!(
+                "{}x= -- a comment, spaces and the end are not tokens\n",
+                "x=1\n".repeat(66_666)
+            ),
+            Ok(()),
+        ),
+        // A statement ends its expression; a closed bracket takes its cost away.
+        ("statements", "x = 1 + 1\n".repeat(30_000), Ok(())),
+        ("calls", "f(-1 + -1)\n".repeat(20_000), Ok(())),
+        ("conditions", "if not a then end\n".repeat(20_000), Ok(())),
+        (
+            "elseif",
+            format!("if a then {}end", "elseif not b then ".repeat(20_000)),
+            Ok(()),
+        ),
+        ("arguments", format!("f({})", "-1, ".repeat(40_000)), Ok(())),
+        // Closings without openings, unknown characters, comments and strings.
+        (
+            "closings",
+            format!("{}{}", ")end}]".repeat(1000), "(".repeat(10)),
+            Ok(()),
+        ),
+        ("unknown characters", "x = $ 1 @ ! ?".into(), Ok(())),
+        (
+            "a long comment",
+            format!("--[[{}]] x = 1", "(((( not ".repeat(10_000)),
+            Ok(()),
+        ),
+        ("a string", format!("x = '{}'", "(".repeat(10_000)), Ok(())),
+        (
+            "an unfinished string",
+            format!("x = '{}", "(".repeat(10_000)),
+            Ok(()),
+        ),
+    ];
+    for (what, text, expect) in cases {
+        assert_eq!(measure(&text), expect, "{what}");
+    }
 }

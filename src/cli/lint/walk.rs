@@ -15,7 +15,7 @@ use full_moon::ast::{
 use full_moon::tokenizer::{StringLiteralQuoteType, TokenReference, TokenType};
 use full_moon::visitors::Visitor;
 use ludus_script::{NAME_ARGS, NameKind};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// A range of the source, in bytes: `start..end`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -70,8 +70,11 @@ pub fn facts(ast: &full_moon::ast::Ast) -> Facts {
 #[derive(Default)]
 struct Walk {
     facts: Facts,
-    /// The local names of each scope open at this point, innermost last.
-    scopes: Vec<HashSet<String>>,
+    /// The local names each scope open at this point declares, innermost last.
+    scopes: Vec<Vec<String>>,
+    /// How many declarations in open scopes each name has: a name is local when it has an
+    /// entry (one look per name, however deep the scopes).
+    locals: HashMap<String, usize>,
     /// Where the names that `NAME = function` defines are written (byte starts), so that
     /// writing them is not counted as a use.
     definitions: HashSet<usize>,
@@ -133,7 +136,7 @@ fn argument(args: &FunctionArgs, index: usize) -> Option<Named> {
 
 impl Walk {
     fn is_local(&self, name: &str) -> bool {
-        self.scopes.iter().any(|s| s.contains(name))
+        self.locals.contains_key(name)
     }
 
     /// The global called `name`, not shadowed by a local, written as `token`.
@@ -142,13 +145,36 @@ impl Walk {
     }
 
     fn declare(&mut self, token: &TokenReference) {
-        if let (Some(name), Some(scope)) = (ident(token), self.scopes.last_mut()) {
-            scope.insert(name.to_string());
+        if let Some(name) = ident(token) {
+            self.declare_name(name.to_string());
+        }
+    }
+
+    /// `name` is local in the innermost scope (each declaration counted, undone when the
+    /// scope closes).
+    fn declare_name(&mut self, name: String) {
+        if let Some(scope) = self.scopes.last_mut() {
+            *self.locals.entry(name.clone()).or_default() += 1;
+            scope.push(name);
         }
     }
 
     fn open(&mut self, names: impl IntoIterator<Item = String>) {
-        self.scopes.push(names.into_iter().collect());
+        self.scopes.push(Vec::new());
+        for name in names {
+            self.declare_name(name);
+        }
+    }
+
+    fn close(&mut self) {
+        for name in self.scopes.pop().unwrap_or_default() {
+            if let Some(count) = self.locals.get_mut(&name) {
+                *count -= 1;
+                if *count == 0 {
+                    self.locals.remove(&name);
+                }
+            }
+        }
     }
 
     /// `ludus.X...` and `require(...)` as a prefix followed by suffixes (a call or a variable).
@@ -207,7 +233,7 @@ impl Visitor for Walk {
     }
 
     fn visit_block_end(&mut self, _: &Block) {
-        self.scopes.pop();
+        self.close();
     }
 
     fn visit_function_body(&mut self, body: &FunctionBody) {
@@ -219,7 +245,7 @@ impl Visitor for Walk {
     }
 
     fn visit_function_body_end(&mut self, _: &FunctionBody) {
-        self.scopes.pop();
+        self.close();
     }
 
     fn visit_numeric_for(&mut self, f: &NumericFor) {
@@ -227,7 +253,7 @@ impl Visitor for Walk {
     }
 
     fn visit_numeric_for_end(&mut self, _: &NumericFor) {
-        self.scopes.pop();
+        self.close();
     }
 
     fn visit_generic_for(&mut self, f: &GenericFor) {
@@ -239,7 +265,7 @@ impl Visitor for Walk {
     }
 
     fn visit_generic_for_end(&mut self, _: &GenericFor) {
-        self.scopes.pop();
+        self.close();
     }
 
     fn visit_local_assignment(&mut self, local: &LocalAssignment) {

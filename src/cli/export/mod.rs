@@ -6,10 +6,23 @@
 //! - `web GAME_DIR OUT_DIR`: a static site: the generic browser runtime (one module for every
 //!   game, see [`web_runtime`]) and the bundle as `game.ludus`, which the page fetches and hands
 //!   to the module before it starts.
+//!
+//! [`pack`] says which of the folder's files go in; [`output`], how an export writes: never
+//! into the game folder (an output there is refused), never through a link, never a file half
+//! written.
 
-use crate::cli::carried::{MAX_BUNDLE_BYTES, TRAILER, carried_len};
-use crate::runtime::bundle::{Bundle, MAX_FILES};
+mod output;
+mod pack;
+
+pub(crate) use pack::{pack, walk};
+
+use crate::cli::carried::{TRAILER, carried_len};
+use crate::runtime::bundle::Bundle;
+use output::{Guarded, file_place, folder_place, write_whole};
 use std::path::{Path, PathBuf};
+
+/// The most bytes of a browser runtime's file an export reads.
+const MAX_RUNTIME_FILE_BYTES: u64 = 256 << 20;
 
 #[derive(clap::Args)]
 pub struct ExportArgs {
@@ -78,6 +91,14 @@ pub fn web_runtime(chosen: Option<PathBuf>) -> Option<PathBuf> {
 }
 
 fn web(dir: &Path, out: &Path, chosen: Option<PathBuf>, build: bool) -> i32 {
+    // The output is judged before anything else is done.
+    let guard = match Guarded::new(dir).and_then(|g| {
+        g.refuse_inside(out, folder_place(out)?)?;
+        Ok(g)
+    }) {
+        Ok(guard) => guard,
+        Err(e) => return refused(&e),
+    };
     if crate::cli::check::check(dir) != 0 {
         eprintln!("ludus: not exported: fix the errors above first");
         return 1;
@@ -88,8 +109,15 @@ fn web(dir: &Path, out: &Path, chosen: Option<PathBuf>, build: bool) -> i32 {
             if build {
                 build_runtime(&runtime)?;
             }
+            let place = folder_place(out)?;
+            if runtime.canonicalize().is_ok_and(|r| r == place) {
+                return Err(format!(
+                    "{} is the browser runtime's own folder: write the site elsewhere",
+                    out.display()
+                ));
+            }
             let bundle = pack(dir)?;
-            write_site(&bundle, &runtime, out)
+            write_site(&bundle, &runtime, out, &guard)
         });
     match result {
         Ok(()) => {
@@ -102,11 +130,14 @@ fn web(dir: &Path, out: &Path, chosen: Option<PathBuf>, build: bool) -> i32 {
             );
             0
         }
-        Err(e) => {
-            eprintln!("ludus: {e}");
-            1
-        }
+        Err(e) => refused(&e),
     }
+}
+
+/// Says why an export stopped; the exit code.
+fn refused(why: &str) -> i32 {
+    eprintln!("ludus: not exported: {why}");
+    1
 }
 
 /// Builds the browser runtime into `runtime` with `web/build.sh` from the sources this binary
@@ -151,8 +182,9 @@ fn build_runtime(runtime: &Path) -> Result<(), String> {
 /// followed by `then` (more script).
 pub(crate) fn start_page(runtime: &Path, then: &str) -> Result<String, String> {
     let path = runtime.join("index.html");
-    let page = std::fs::read_to_string(&path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let page = read_runtime_file(&path).and_then(|b| {
+        String::from_utf8(b).map_err(|_| format!("{}: not UTF-8 text", path.display()))
+    })?;
     let start = r#"load("ludus.wasm");"#;
     if !page.contains(start) {
         return Err(format!(
@@ -166,8 +198,15 @@ pub(crate) fn start_page(runtime: &Path, then: &str) -> Result<String, String> {
     ))
 }
 
-/// Copies the runtime into `out` with an index.html that starts the bundle, written beside it.
-fn write_site(bundle: &Bundle, runtime: &Path, out: &Path) -> Result<(), String> {
+/// A file of the browser runtime, read up to [`MAX_RUNTIME_FILE_BYTES`].
+fn read_runtime_file(path: &Path) -> Result<Vec<u8>, String> {
+    ludus_content::read_regular(path, MAX_RUNTIME_FILE_BYTES)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// Copies the runtime into `out` with an index.html that starts the bundle, written beside it;
+/// `guard` is the game folder, which `out` must stay outside (checked again once `out` exists).
+fn write_site(bundle: &Bundle, runtime: &Path, out: &Path, guard: &Guarded) -> Result<(), String> {
     let missing = || {
         format!(
             "no browser runtime for Ludus {} in {}: build one from a Ludus {} source \
@@ -189,35 +228,44 @@ fn write_site(bundle: &Bundle, runtime: &Path, out: &Path) -> Result<(), String>
     }
     let page = start_page(runtime, "")?;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let write = |name: &str, bytes: &[u8]| {
-        std::fs::write(out.join(name), bytes)
-            .map_err(|e| format!("cannot write {}: {e}", out.join(name).display()))
-    };
+    let real = out
+        .canonicalize()
+        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    let folder = guard.refuse_inside(out, real)?;
+    let write = |name: &str, bytes: &[u8]| write_whole(&folder.join(name), bytes, false);
     for name in RUNTIME_FILES {
-        let from = runtime.join(name);
-        let bytes =
-            std::fs::read(&from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
-        write(name, &bytes)?;
+        write(name, &read_runtime_file(&runtime.join(name))?)?;
     }
     write("index.html", page.as_bytes())?;
     write("game.ludus", &bundle.encode())
 }
 
 fn desktop(dir: &Path, out: &Path) -> i32 {
+    // The output is judged before anything else is done: a folder gets the game's name in it.
+    let place = Guarded::new(dir).and_then(|guard| {
+        let out = if out.is_dir() {
+            out.join(pack::bundle_name(dir))
+        } else if out.as_os_str().as_encoded_bytes().ends_with(b"/") {
+            return Err(format!(
+                "{} is not a folder: create it first, or name the executable without a `/`",
+                out.display()
+            ));
+        } else {
+            out.to_path_buf()
+        };
+        let place = guard.refuse_inside(&out, file_place(&out)?)?;
+        Ok((out, place))
+    });
+    let (out, place) = match place {
+        Ok(found) => found,
+        Err(e) => return refused(&e),
+    };
     if crate::cli::check::check(dir) != 0 {
         eprintln!("ludus: not exported: fix the errors above first");
         return 1;
     }
-    let result = pack(dir).and_then(|bundle| {
-        let out = if out.is_dir() {
-            out.join(&bundle.name)
-        } else {
-            out.to_path_buf()
-        };
-        write_executable(&bundle, &out).map(|size| (out, size))
-    });
-    match result {
-        Ok((out, size)) => {
+    match pack(dir).and_then(|bundle| write_executable(&bundle, &place)) {
+        Ok(size) => {
             println!(
                 "{}: exported to {} ({:.1} MiB); run it to play",
                 dir.display(),
@@ -226,91 +274,8 @@ fn desktop(dir: &Path, out: &Path) -> i32 {
             );
             0
         }
-        Err(e) => {
-            eprintln!("ludus: {e}");
-            1
-        }
+        Err(e) => refused(&e),
     }
-}
-
-/// The game folder's files: all but hidden ones and those over the content size limit (which
-/// the loader would refuse), with the content hash they load as (0 when they do not load: the
-/// runtime then reports why, as `ludus serve` wants).
-pub(crate) fn pack(dir: &Path) -> Result<Bundle, String> {
-    let content_hash = crate::platform::load_folder(dir).map_or(0, |p| p.def.content_hash);
-    let mut paths = Vec::new();
-    walk(dir, "", &mut paths)?;
-    let limit = ludus_content::MAX_FILE_BYTES as u64;
-    let mut files = std::collections::BTreeMap::new();
-    let mut total = 0u64;
-    for rel in paths {
-        let bytes = match ludus_content::read_inside(dir, &rel, limit) {
-            Ok(bytes) => bytes,
-            // No game reads a file this large (the loader refuses it): source art, a build.
-            Err(e @ ludus_content::ReadError::TooLarge { .. }) => {
-                eprintln!("warning: {} left out: {e}", dir.join(&rel).display());
-                continue;
-            }
-            Err(e) => return Err(format!("cannot read {}: {e}", dir.join(&rel).display())),
-        };
-        total += bytes.len() as u64;
-        if total > MAX_BUNDLE_BYTES {
-            return Err(format!(
-                "{}: the game's files exceed {} MiB",
-                dir.display(),
-                MAX_BUNDLE_BYTES >> 20
-            ));
-        }
-        files.insert(rel, bytes);
-    }
-    let folder = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    let name = folder
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| "game".into());
-    Ok(Bundle {
-        name,
-        content_hash,
-        files,
-    })
-}
-
-/// Every regular file under `dir`/`rel`, sorted, skipping hidden names.
-pub(crate) fn walk(dir: &Path, rel: &str, out: &mut Vec<String>) -> Result<(), String> {
-    let here = dir.join(rel);
-    let entries =
-        std::fs::read_dir(&here).map_err(|e| format!("cannot list {}: {e}", here.display()))?;
-    let mut names: Vec<(String, bool)> = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| format!("cannot list {}: {e}", here.display()))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') {
-            continue;
-        }
-        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-        names.push((name, is_dir));
-    }
-    names.sort();
-    for (name, is_dir) in names {
-        let path = if rel.is_empty() {
-            name
-        } else {
-            format!("{rel}/{name}")
-        };
-        if is_dir {
-            walk(dir, &path, out)?;
-        } else {
-            out.push(path);
-            if out.len() > MAX_FILES {
-                return Err(format!(
-                    "{}: more than {MAX_FILES} files in the game folder",
-                    dir.display()
-                ));
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Writes this executable (without any game it carries) plus `bundle` to `out`, executable;
@@ -326,12 +291,6 @@ fn write_executable(bundle: &Bundle, out: &Path) -> Result<u64, String> {
     program.extend_from_slice(&packed);
     program.extend_from_slice(&(packed.len() as u64).to_le_bytes());
     program.extend_from_slice(TRAILER);
-    std::fs::write(out, &program).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(out, std::fs::Permissions::from_mode(0o755))
-            .map_err(|e| format!("cannot make {} executable: {e}", out.display()))?;
-    }
+    write_whole(out, &program, true)?;
     Ok(program.len() as u64)
 }

@@ -1,0 +1,117 @@
+//! `ludus check` over scripts and modules built to break its linter: nested a hundred thousand
+//! deep, a million operators long. Each run is a fresh process under a 2 GB address-space
+//! limit and ends within a minute with the file and line: an error where Lua refuses the file,
+//! a warning that it was not linted where Lua accepts it. A stack overflow would end the
+//! process with a signal, which fails the test instead of the test binary.
+
+mod support;
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use support::{ended_with, limited, ludus, scratch};
+
+/// A case: its name, `scripts/main.lua`, more files (path, text), the places expected.
+type Case<'a> = (&'a str, String, &'a [(&'a str, &'a str)], &'a [&'a str]);
+
+/// A new game (`ludus new`) whose `scripts/main.lua` is `main`, with more files `extra`.
+fn game(name: &str, main: &str, extra: &[(&str, &str)]) -> PathBuf {
+    let dir = scratch("check", name).join("game");
+    let o = ludus().arg("new").arg(&dir).output().unwrap();
+    assert!(o.status.success(), "{o:?}");
+    std::fs::write(dir.join("scripts/main.lua"), main).unwrap();
+    for (path, text) in extra {
+        std::fs::write(dir.join(path), text).unwrap();
+    }
+    dir
+}
+
+/// `ludus check DIR` within 60 s: its exit code and its stderr's lines that name a place.
+fn check(dir: &Path) -> (i32, Vec<String>, String) {
+    let o = limited(&[OsStr::new("check"), dir.as_os_str()], 60);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let code = o.status.code().unwrap_or(-1);
+    ended_with(&o, code);
+    let prefix = format!("{}/", dir.display());
+    let places = err
+        .lines()
+        .filter_map(|l| l.strip_prefix(&prefix))
+        .map(str::to_string)
+        .collect();
+    (
+        code,
+        places,
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+    )
+}
+
+/// Lua's "C stack overflow" has no line: the place is where the nesting passed the linter's
+/// bound (the 1,366th bracket).
+#[test]
+fn deep_nesting_that_lua_refuses_is_its_error_at_its_place() {
+    let deep_parens = format!("x = {}1{}\n", "(".repeat(100_000), ")".repeat(100_000));
+    let deep_braces = format!(
+        "local n = 1\nreturn {}{}\n",
+        "{".repeat(100_000),
+        "}".repeat(100_000)
+    );
+    let deep_index = format!("x = {}1{}\n", "a[".repeat(50_000), "]".repeat(50_000));
+    let cases: [Case; 3] = [
+        (
+            "parens",
+            deep_parens,
+            &[],
+            &["scripts/main.lua:1:1370: error: the script does not compile: C stack overflow"],
+        ),
+        (
+            "module",
+            "local deep = require('deep')\n".into(),
+            &[("scripts/deep.lua", &deep_braces)],
+            &["scripts/deep.lua:2:1373: error: the script does not compile: C stack overflow"],
+        ),
+        (
+            "index",
+            deep_index,
+            &[],
+            &["scripts/main.lua:1:2736: error: the script does not compile: C stack overflow"],
+        ),
+    ];
+    for (name, main, extra, expect) in cases {
+        let (code, places, _) = check(&game(name, &main, extra));
+        assert_eq!(code, 1, "{name}");
+        assert_eq!(places, expect, "{name}");
+    }
+}
+
+#[test]
+fn code_lua_accepts_and_the_linter_cannot_read_is_a_warning_at_its_line() {
+    // 1,000,000 additions: past 200,000 tokens at the 99,999th `+` (byte 400,004).
+    let long = format!("local x = 1{}\n", " + 1".repeat(1_000_000));
+    // 2,100 `- -1`: the 2,017th unary minus passes the nesting bound (byte 10,091).
+    let nested = format!("return 1{}\n", " - -1".repeat(2100));
+    let cases: [Case; 2] = [
+        (
+            "long",
+            long,
+            &[],
+            &[
+                "scripts/main.lua:1:400005: warning: this file is too long for the script \
+                 linter, so it was not linted",
+            ],
+        ),
+        (
+            "nested",
+            "local n = require('chain')\n".into(),
+            &[("scripts/chain.lua", &nested)],
+            &[
+                "scripts/chain.lua:1:10092: warning: the script linter cannot read code nested \
+                 this deep, so the file was not linted",
+            ],
+        ),
+    ];
+    for (name, main, extra, expect) in cases {
+        let (code, places, out) = check(&game(name, &main, extra));
+        assert_eq!(code, 0, "{name}: a warning, not an error");
+        assert_eq!(places, expect, "{name}");
+        assert!(out.contains("1 warning"), "{name}: {out}");
+    }
+}
