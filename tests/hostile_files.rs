@@ -344,7 +344,7 @@ fn crafted_recordings_with_a_valid_checksum_are_refused_with_a_message() {
                     ticks: Vec::new(),
                 })
             }),
-            "segment 2: there is no level named `nowhere`",
+            "segment 2 is level `nowhere`, which the game does not declare",
         ),
     ];
     for (name, craft, expect) in cases {

@@ -1,6 +1,7 @@
-//! `ludus serve` under hostile clients, end to end: hundreds of idle connections and a
-//! 10 MiB request line. The server keeps answering, stays on one thread, and its memory does
-//! not grow with what clients send.
+//! `ludus serve` under hostile clients, end to end: hundreds of idle connections, a 10 MiB
+//! request line, and a live game folder asked for its bundle again and again by clients that
+//! read slowly. The server keeps answering, stays on one thread, and its memory does not grow
+//! with what clients send or how many ask.
 #![cfg(target_os = "linux")]
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -23,13 +24,19 @@ impl Drop for Server {
 
 impl Server {
     fn start(site: &PathBuf) -> Server {
+        Server::start_with(site, &[], Stdio::null())
+    }
+
+    /// `ludus serve DIR ARGS... --port 0`, its standard error going to `stderr`.
+    fn start_with(site: &PathBuf, args: &[&std::ffi::OsStr], stderr: Stdio) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
             .arg("serve")
             .arg(site)
+            .args(args)
             .args(["--port", "0"])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .unwrap();
         let mut line = String::new();
@@ -60,6 +67,15 @@ impl Server {
         let s = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
         s
+    }
+
+    /// The response's bytes.
+    fn fetch(&self, request: &str) -> Vec<u8> {
+        let mut s = self.connect();
+        s.write_all(request.as_bytes()).unwrap();
+        let mut out = Vec::new();
+        s.read_to_end(&mut out).unwrap();
+        out
     }
 
     fn ask(&self, request: &str) -> String {
@@ -128,4 +144,93 @@ fn idle_connections_and_huge_request_lines_neither_block_nor_grow_the_server() {
     let r = server.ask("GET / HTTP/1.1\r\n\r\n");
     assert!(r.starts_with("HTTP/1.1 200 OK\r\n"), "still serving: {r}");
     drop(idle);
+}
+
+/// A game folder holding a 4 MiB file, and a stand-in browser runtime to serve it with.
+fn live_folders() -> (PathBuf, PathBuf) {
+    let base = std::env::temp_dir().join(format!("ludus-hostile-live-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let (game, runtime) = (base.join("game"), base.join("runtime"));
+    std::fs::create_dir_all(&game).unwrap();
+    std::fs::create_dir_all(&runtime).unwrap();
+    std::fs::write(
+        game.join("game.toml"),
+        "name = \"Live\"\n[archetypes.dot]\nsprite = { shape = \"circle\", size = 8 }\n\
+         [levels.main]\nplace = [{ archetype = \"dot\", at = [0, 0] }]\n",
+    )
+    .unwrap();
+    let art: Vec<u8> = (0..4u32 << 20)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
+        .collect();
+    std::fs::write(game.join("art.bin"), art).unwrap();
+    std::fs::write(
+        runtime.join("index.html"),
+        "<script>load(\"ludus.wasm\");</script>",
+    )
+    .unwrap();
+    for f in ["ludus.wasm", "gl.js", "audio.js", "ludus.js"] {
+        std::fs::write(runtime.join(f), b"stand-in").unwrap();
+    }
+    (game, runtime)
+}
+
+#[test]
+fn a_live_games_bundle_is_built_once_per_change_and_shared_by_slow_clients() {
+    let (game, runtime) = live_folders();
+    let log = game.parent().unwrap().join("serve.log");
+    let server = Server::start_with(
+        &game,
+        &["--runtime".as_ref(), runtime.as_os_str()],
+        Stdio::from(std::fs::File::create(&log).unwrap()),
+    );
+    let get = "GET /game.ludus HTTP/1.1\r\n\r\n";
+    let first = server.fetch(get);
+    assert!(
+        first.starts_with(b"HTTP/1.1 200 OK\r\n"),
+        "{:?}",
+        &first[..80.min(first.len())]
+    );
+    assert!(
+        first.len() > 4 << 20,
+        "the bundle holds the file: {} bytes",
+        first.len()
+    );
+    let baseline_kb = server.status("VmHWM");
+
+    // 40 clients ask at once and read only after all have asked: every answer is pending at
+    // the same time. Each shares the one bundle: memory does not grow by 40 of them.
+    let clients: Vec<TcpStream> = (0..40)
+        .map(|_| {
+            let mut s = server.connect();
+            s.write_all(get.as_bytes()).unwrap();
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    for mut s in clients {
+        let mut out = Vec::new();
+        s.read_to_end(&mut out).unwrap();
+        assert!(out == first, "every client gets the whole bundle");
+    }
+    for _ in 0..20 {
+        assert_eq!(server.fetch(get), first);
+    }
+    let grown_kb = server.status("VmHWM").saturating_sub(baseline_kb);
+    assert!(grown_kb < 24 * 1024, "peak memory grew by {grown_kb} kB");
+    let packed = || {
+        std::fs::read_to_string(&log)
+            .unwrap()
+            .matches("(packed from")
+            .count()
+    };
+    assert_eq!(packed(), 1, "61 requests, one bundle built");
+
+    // A changed file: built again, once.
+    std::fs::write(game.join("game.toml"), "name = \"Live 2\"\n").unwrap();
+    let changed = server.fetch(get);
+    assert!(changed.starts_with(b"HTTP/1.1 200 OK\r\n"));
+    assert!(changed != first, "the new files");
+    assert_eq!(server.fetch(get), changed);
+    assert_eq!(packed(), 2, "built again after the change, once");
+    let _ = std::fs::remove_dir_all(game.parent().unwrap());
 }

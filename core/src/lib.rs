@@ -58,7 +58,9 @@ pub use event_kinds::{
     EVENT_KINDS, EXPIRE_REASONS, EventField, EventSpec, FieldSink, FieldType, TRIGGER_ON,
     encode_events, event_count, events_markdown, stages_markdown,
 };
-pub use fault::{Fault, FaultKind};
+pub use fault::{
+    Fault, FaultKind, MAX_FAULT_MESSAGE_BYTES, printable, printable_line, terminal_control,
+};
 pub use frame::bindings::{KEY_NAMES, KeyBinding, KeyMap, UI_KEYS};
 pub use frame::clock::{FrameClock, FrameTime, PolicyError, TICK_PHASE, TickMode, TickPolicy};
 pub use frame::input::{
@@ -84,9 +86,9 @@ pub use nav::{FlowField, FlowInput, NavDef};
 pub use outbox::{Outbox, OutboxStats, Presentation, PresentationRequest};
 pub use render::{Camera, Draw, Interpolation, RenderFrame, TextDraw};
 pub use replay::{
-    EntityValues, FORMAT_VERSION, MAGIC, MAX_DECODED_BYTES, MAX_RECORDED_NAME_BYTES,
+    EntityValues, FORMAT_VERSION, FREE_SEGMENTS, MAGIC, MAX_DECODED_BYTES, MAX_RECORDED_NAME_BYTES,
     MAX_RECORDING_BYTES, MAX_SEGMENTS, RecordedFault, Recording, RecordingError, RecordingHeader,
-    Segment, TickRecord, describe_difference, entity_values,
+    Segment, TICKS_PER_SEGMENT, TickRecord, describe_difference, entity_values,
 };
 pub use tick::access::{OrderError, PhaseAccess, Resource, check_order};
 pub use tick::gameplay::run_stage_detached;

@@ -216,9 +216,9 @@ fn frame(payload: &[u8]) -> Vec<u8> {
 
 #[test]
 fn lists_that_would_decode_past_the_budget_are_refused_while_filling() {
-    let small = empty_segments(1000);
+    let small = empty_segments(FREE_SEGMENTS as u64);
     let rec = Recording::decode_within(&small, 1 << 20).unwrap();
-    assert_eq!(rec.segments.len(), 1000);
+    assert_eq!(rec.segments.len(), FREE_SEGMENTS);
     let big = empty_segments(100_000);
     assert!(big.len() < 400_000);
     match Recording::decode_within(&big, 1 << 20) {
@@ -227,10 +227,16 @@ fn lists_that_would_decode_past_the_budget_are_refused_while_filling() {
         }
         other => panic!("{other:?}"),
     }
-    // Each segment costs a replay a level build: their number is bounded too.
-    match Recording::from_bytes(&empty_segments(MAX_SEGMENTS as u64 + 1)) {
+    // Each segment costs a replay a level build: their number is bounded too (see
+    // `segments_are_bounded_by_the_ticks_recorded_before_them`).
+    match Recording::from_bytes(&empty_segments(100_000)) {
         Err(RecordingError::Invalid(why)) => {
-            assert!(why.contains("100001 segments (level activations)"), "{why}")
+            assert!(
+                why.contains(
+                    "100000 segments (level activations); segment 257 begins after 0 ticks"
+                ),
+                "{why}"
+            )
         }
         other => panic!("{other:?}"),
     }
@@ -238,6 +244,137 @@ fn lists_that_would_decode_past_the_budget_are_refused_while_filling() {
     let mut lying = empty_segments(3);
     lying[20 + 40..].fill(0xff);
     assert!(Recording::from_bytes(&lying).is_err());
+}
+
+/// A recording of `segments` segments of level `main`, the first holding `first` ticks and the
+/// last `last` more.
+fn segmented(segments: usize, first: u64, last: u64) -> Recording {
+    let mut rec = valid();
+    let ticks = |n: u64| (1..=n).map(tick).collect::<Vec<_>>();
+    rec.segments = (0..segments)
+        .map(|i| Segment {
+            switched: false,
+            level: "main".into(),
+            ticks: match i {
+                0 => ticks(first),
+                i if i + 1 == segments => ticks(last),
+                _ => Vec::new(),
+            },
+        })
+        .collect();
+    rec
+}
+
+#[test]
+fn segments_are_bounded_by_the_ticks_recorded_before_them() {
+    assert_eq!(
+        (FREE_SEGMENTS, TICKS_PER_SEGMENT, MAX_SEGMENTS),
+        (256, 16, 10_000)
+    );
+    // (segments, ticks in the first, ticks in the last, refused with)
+    let cases: [(usize, u64, u64, Option<&str>); 9] = [
+        (1, 0, 0, None),
+        (256, 0, 0, None),
+        (
+            257,
+            0,
+            0,
+            Some("257 segments (level activations); segment 257 begins after 0 ticks"),
+        ),
+        (257, 16, 0, None),
+        (258, 31, 0, Some("segment 258 begins after 31 ticks")),
+        (2000, 16 * 1744, 0, None),
+        (
+            2000,
+            16 * 1744 - 1,
+            0,
+            Some("segment 2000 begins after 27903 ticks"),
+        ),
+        // Ticks that come after a segment do not earn it.
+        (257, 0, 1000, Some("segment 257 begins after 0 ticks")),
+        (
+            10_001,
+            16 * 10_000,
+            0,
+            Some("(here 10000), never more than 10000"),
+        ),
+    ];
+    for (segments, first, last, refused) in cases {
+        let rec = segmented(segments, first, last);
+        let what = format!("{segments} segments, {first} + {last} ticks");
+        match (Recording::from_bytes(&rec.to_bytes()), refused) {
+            (Ok(r), None) => assert_eq!(r.segments.len(), segments, "{what}"),
+            (Err(RecordingError::Invalid(why)), Some(expect)) => {
+                assert!(why.contains(expect), "{what}: {why}");
+                assert!(
+                    why.contains("each costs a replay a level build"),
+                    "{what}: {why}"
+                );
+            }
+            (other, _) => panic!("{what}: {other:?}"),
+        }
+        let most = Recording::most_segments(first);
+        assert_eq!(
+            refused.is_none(),
+            segments <= most || segments == 1,
+            "{what}"
+        );
+    }
+    // Bounded by ticks, a segment costs at least 16 recorded ticks of 18 bytes or more.
+    let least = TickRecord {
+        tick: 1,
+        input: TickInput::default(),
+        completions: Vec::new(),
+        hash: StateHash::default(),
+        detail: None,
+    };
+    let one = valid().to_bytes().len();
+    let mut two = valid();
+    two.segments[0].ticks.push(TickRecord { tick: 6, ..least });
+    assert!(
+        two.to_bytes().len() - one >= 18,
+        "a tick takes 18 bytes or more"
+    );
+}
+
+#[test]
+fn a_recording_begins_afresh_and_its_fault_message_is_bounded() {
+    type Damage = fn(&mut Recording);
+    let cases: [(Damage, Option<&str>); 4] = [
+        (
+            |r| r.segments[0].switched = true,
+            Some("segment 1: a recording begins with a level started afresh, not a switch"),
+        ),
+        (|r| r.fault = Some(recorded_fault("é".repeat(2048))), None),
+        (
+            |r| r.fault = Some(recorded_fault("x".repeat(4097))),
+            Some("the fault at tick 6: a message of 4097 bytes (a fault message has at most 4096)"),
+        ),
+        (
+            |r| r.fault = Some(recorded_fault("x".repeat(10 << 20))),
+            Some(
+                "the fault at tick 6: a message of 10485760 bytes (a fault message has at most 4096)",
+            ),
+        ),
+    ];
+    for (damage, refused) in cases {
+        let mut rec = valid();
+        damage(&mut rec);
+        match (Recording::from_bytes(&rec.to_bytes()), refused) {
+            (Ok(r), None) => assert_eq!(r, rec),
+            (Err(RecordingError::Invalid(why)), Some(expect)) => assert_eq!(why, expect),
+            (other, _) => panic!("{refused:?}: {other:?}"),
+        }
+    }
+}
+
+fn recorded_fault(message: String) -> RecordedFault {
+    RecordedFault {
+        tick: 6,
+        input: TickInput::default(),
+        completions: Vec::new(),
+        message,
+    }
 }
 
 #[test]

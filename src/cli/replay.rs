@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use crate::runtime::headless::RunFigures;
 use crate::runtime::project::Project;
 use crate::runtime::rerun::Rerun;
-use ludus_core::Recording;
+use ludus_core::{Recording, printable_line};
 
 pub use crate::runtime::verify::{Outcome, mismatch, replay, unfit};
 
@@ -25,11 +25,22 @@ pub struct ReplayArgs {
     pub perturb_tick: Option<u64>,
 }
 
+/// Prints one line of output: what a recording or a game's scripts wrote (names, fault
+/// messages) reaches the terminal with its control characters escaped.
+fn say(line: &str) {
+    println!("{}", printable_line(line));
+}
+
+/// [`say`], on standard error.
+fn complain(line: &str) {
+    eprintln!("{}", printable_line(line));
+}
+
 pub fn main(args: ReplayArgs) -> i32 {
     let rec = match crate::cli::files::read_recording(&args.recording) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("ludus: {e}");
+            complain(&format!("ludus: {e}"));
             return 1;
         }
     };
@@ -45,18 +56,18 @@ pub fn main(args: ReplayArgs) -> i32 {
         return rerun(rec, &project, dir.as_deref());
     }
     if let Some(why) = mismatch(&rec, &project) {
-        eprintln!(
+        complain(&format!(
             "ludus: refusing to replay {}: {why}",
             args.recording.display()
-        );
+        ));
         return 1;
     }
     match replay(&rec, &project, args.perturb_tick) {
         Ok(Outcome::Identical { ticks }) => {
-            println!(
+            say(&format!(
                 "replayed {ticks} ticks of {}: every state hash matches",
                 rec.header.game
-            );
+            ));
             0
         }
         Ok(Outcome::Faulted {
@@ -64,10 +75,10 @@ pub fn main(args: ReplayArgs) -> i32 {
             tick,
             message,
         }) => {
-            println!(
+            say(&format!(
                 "replayed {ticks} ticks of {}: every state hash matches, and tick {tick} faults as recorded: {message}",
                 rec.header.game
-            );
+            ));
             0
         }
         Ok(Outcome::Diverged {
@@ -75,11 +86,13 @@ pub fn main(args: ReplayArgs) -> i32 {
             tick,
             report,
         }) => {
-            println!("diverged at tick {tick} (segment {segment}): {report}");
+            say(&format!(
+                "diverged at tick {tick} (segment {segment}): {report}"
+            ));
             1
         }
         Err(e) => {
-            eprintln!("ludus: {e}");
+            complain(&format!("ludus: {e}"));
             1
         }
     }
@@ -91,7 +104,7 @@ fn rerun(rec: Recording, project: &Project, dir: Option<&std::path::Path>) -> i3
     let cannot =
         "the recording was made with different content, and its input cannot run on this game";
     if let Some(why) = unfit(&rec, project) {
-        eprintln!("ludus: {cannot}: {why}");
+        complain(&format!("ludus: {cannot}: {why}"));
         return 1;
     }
     let game = rec.header.game.clone();
@@ -100,12 +113,12 @@ fn rerun(rec: Recording, project: &Project, dir: Option<&std::path::Path>) -> i3
     let mut run = match Rerun::new(rec, project, dir.as_deref()) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("ludus: {cannot}: {e}");
+            complain(&format!("ludus: {cannot}: {e}"));
             return 1;
         }
     };
     if let Err(e) = run.advance(u64::MAX) {
-        eprintln!("ludus: {cannot}: {e}");
+        complain(&format!("ludus: {cannot}: {e}"));
         return 1;
     }
     let (ticks, total) = run.progress();
@@ -115,7 +128,9 @@ fn rerun(rec: Recording, project: &Project, dir: Option<&std::path::Path>) -> i3
         ..RunFigures::default()
     };
     println!("{}", run.run.summary(&figures));
-    println!("the content differs from the recording's ({game}): its input was rerun on this game");
+    say(&format!(
+        "the content differs from the recording's ({game}): its input was rerun on this game"
+    ));
     match run.first_difference {
         Some((segment, tick)) => {
             println!(

@@ -49,7 +49,7 @@ pub struct SimArgs {
     pub check_invariants: bool,
 }
 
-pub use crate::runtime::headless::{HeadlessRun, PerTick};
+pub use crate::runtime::headless::{HeadlessRun, PerTick, run_frames};
 
 /// The most worker threads `--threads` may ask for.
 pub const MAX_THREADS: usize = 64;
@@ -95,7 +95,7 @@ pub fn main(args: SimArgs) -> i32 {
     {
         Ok(v) => v,
         Err(e) => {
-            eprintln!("ludus: {e}");
+            eprintln!("ludus: {}", printable_line(&e));
             return 1;
         }
     };
@@ -107,14 +107,14 @@ pub fn main(args: SimArgs) -> i32 {
     {
         Ok(v) => v,
         Err(e) => {
-            eprintln!("ludus: {e}");
+            eprintln!("ludus: {}", printable_line(&e));
             return 1;
         }
     };
     let mut d = match driver(&project, args.entities, args.threads) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("ludus: {e}");
+            eprintln!("ludus: {}", printable_line(&e));
             return 1;
         }
     };
@@ -151,10 +151,12 @@ pub fn main(args: SimArgs) -> i32 {
         }
         Some(lines) => {
             d.per_tick = input.map(PerTick::new);
-            match run_frames(&mut d, &project, lines, args.ticks) {
+            let path = args.frames.as_ref().map(|p| p.display().to_string());
+            let path = path.as_deref().unwrap_or("--frames");
+            match run_frames(&mut d, &project, (path, lines), args.ticks) {
                 Ok(run) => (fault, discarded, frames_run) = run,
                 Err(e) => {
-                    eprintln!("ludus: {e}");
+                    eprintln!("ludus: {}", printable_line(&e));
                     return 1;
                 }
             }
@@ -172,7 +174,7 @@ pub fn main(args: SimArgs) -> i32 {
         d.error = Some(format!("cannot write {}: {e}", path.display()));
     }
     if let Some(e) = &d.error {
-        eprintln!("ludus: {e}");
+        eprintln!("ludus: {}", printable_line(e));
         return 1;
     }
     let faulted = fault.is_some();
@@ -184,65 +186,4 @@ pub fn main(args: SimArgs) -> i32 {
     };
     println!("{}", d.summary(&figures));
     if faulted { 1 } else { 0 }
-}
-
-/// `--frames`: drives the real frame clock with the recorded frame timings. Returns the fault
-/// the session ended in, if any, the ticks discarded and the frames run.
-fn run_frames(
-    d: &mut HeadlessRun,
-    project: &Project,
-    lines: &[Line],
-    max_ticks: Option<u64>,
-) -> Result<(Option<Fault>, u64, usize), String> {
-    let def = &project.def;
-    let entry = def
-        .levels
-        .get(def.entry_level)
-        .map_or(Mode::Playing, |l| l.entry_mode);
-    let mut session = Session::new(def.tick, def.actions.len(), entry)
-        .map_err(|e| format!("tick policy: {e}"))?;
-    let (mut now, mut discarded, mut frames_run) = (0u64, 0u64, 0usize);
-    for (i, line) in lines.iter().enumerate() {
-        if max_ticks.is_some_and(|t| d.ticks >= t) || d.error.is_some() {
-            break;
-        }
-        now = now.saturating_add(line.dt_ns.unwrap_or(0));
-        if let Some(n) = line.rewind {
-            let tick = d.rewind(project, None, n)?;
-            session = session.clone().with_start_tick(tick);
-            let hash = d.last_hash.unwrap_or_else(|| StateHash::of(d.game.world()));
-            if let Some(t) = &mut d.trace {
-                let text = format!(
-                    "{{\"frame\":{i},\"rewound\":{n},\"tick\":{tick},\"hash\":\"{}\"}}\n",
-                    hash.hex()
-                );
-                if t.write_all(text.as_bytes()).is_err() {
-                    d.error = Some("cannot write the trace file".into());
-                }
-            }
-        }
-        line.pump(&mut session);
-        let r = session.frame(now, d);
-        frames_run += 1;
-        discarded += r.ticks_discarded;
-        if let Some(t) = &mut d.trace {
-            let text = format!(
-                "{{\"frame\":{i},\"raw_ns\":{},\"accepted_ns\":{},\"clamped_ns\":{},\"excluded_ns\":{},\"ticks\":{},\"discarded\":{},\"tick\":{},\"alpha\":{},\"mode\":\"{}\",\"tick_mode\":\"{}\"}}\n",
-                r.time.raw_ns,
-                r.time.accepted_ns,
-                r.time.clamped_ns,
-                r.time.excluded_ns,
-                r.ticks_run,
-                r.ticks_discarded,
-                r.tick,
-                r.alpha,
-                r.mode.name(),
-                def.tick.mode.name()
-            );
-            if t.write_all(text.as_bytes()).is_err() {
-                d.error = Some("cannot write the trace file".into());
-            }
-        }
-    }
-    Ok((session.fault().cloned(), discarded, frames_run))
 }

@@ -74,8 +74,18 @@ pub fn parse(path: &str, text: &str, format: Format, def: &GameDef) -> Result<Ve
 /// Parses a file line by line as it is read: no line longer than [`MAX_LINE_BYTES`] and no more
 /// than [`MAX_LINES`] lines are ever held, and a read error (such as the reader's size limit)
 /// ends parsing with its message. Errors are `path:line: message` (`path:line:col:` where a
-/// position inside the line is known).
+/// position inside the line is known), one line whose control characters are escaped (a
+/// message may quote the file: `unknown key "\u{1b}[2J"`).
 pub fn parse_reader(
+    path: &str,
+    reader: impl BufRead,
+    format: Format,
+    def: &GameDef,
+) -> Result<Vec<Line>, String> {
+    parse_lines(path, reader, format, def).map_err(|e| ludus_core::printable_line(&e).into_owned())
+}
+
+fn parse_lines(
     path: &str,
     mut reader: impl BufRead,
     format: Format,

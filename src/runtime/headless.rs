@@ -1,6 +1,7 @@
 //! Headless driving of a game, shared by `ludus sim` and the browser build's test API: the
 //! [`HeadlessRun`] (records ticks into a recording, writes trace lines), the per-tick input loop of
-//! `--input`, and the one-line JSON summary both print.
+//! `--input`, the frame loop of `--frames` ([`run_frames`]), and the one-line JSON summary both
+//! print.
 //!
 //! Nothing here reads a clock, a file or the command line: callers pass elapsed time and
 //! writers in, so the same code runs natively and in the browser.
@@ -8,6 +9,7 @@
 use crate::runtime::frames::Line;
 use crate::runtime::project::Project;
 use crate::runtime::recorder::Recorder;
+use crate::runtime::work::{FramesWork, Work};
 use ludus_core::*;
 use std::io::Write;
 
@@ -90,6 +92,8 @@ pub struct HeadlessRun {
     pub error: Option<String>,
     /// Where the lines scripts print go, as they are printed (`ludus sim`: standard error).
     pub log: Option<Box<dyn Write>>,
+    /// The ticks run and levels built so far, rewinds' re-simulations included.
+    pub work: Work,
 }
 
 impl HeadlessRun {
@@ -119,8 +123,8 @@ impl HeadlessRun {
     /// recording stops, with [`error`](Self::error) set, before its file would pass
     /// [`MAX_RECORDING_BYTES`] or hold more than [`MAX_SEGMENTS`] segments.
     pub fn start_recording(&mut self, header: RecordingHeader, detail: bool) {
-        let level = level_name(&self.game);
-        self.recorder = Some(Recorder::new(header, level, detail));
+        let (level, built) = level_build(&self.game);
+        self.recorder = Some(Recorder::new(header, level, built, detail));
     }
 
     /// The recording made so far, if one is being made.
@@ -133,16 +137,17 @@ impl HeadlessRun {
         let lines = self.game.consequences_mut().drain_log();
         if let Some(w) = &mut self.log {
             for line in lines {
-                let _ = writeln!(w, "{line}");
+                // One line per call, as it reaches a terminal: control characters escaped.
+                let _ = writeln!(w, "{}", printable_line(&line));
             }
         }
     }
 
     /// Starts a segment for the level now current; `switched`: a script's `load_level`.
     fn new_segment(&mut self, switched: bool) {
-        let level = level_name(&self.game);
+        let (level, built) = level_build(&self.game);
         if let Some(r) = &mut self.recorder
-            && let Err(e) = r.segment(level, switched)
+            && let Err(e) = r.segment(level, switched, built)
         {
             self.recorder = None;
             self.error = Some(e);
@@ -153,6 +158,7 @@ impl HeadlessRun {
     /// next (see [`Game::flow`]).
     pub fn step(&mut self, input: &TickInput) -> Result<Flow, Fault> {
         let tick = self.game.world().tick() + 1;
+        self.work.ticks += 1;
         let report = self.game.step(input);
         self.flush_log();
         let report = match report {
@@ -168,6 +174,17 @@ impl HeadlessRun {
         Ok(self.game.flow())
     }
 
+    /// Loads `request` now, outside a session (a rerun's level loaded afresh): no segment is
+    /// started (see [`restarted`](Self::restarted)).
+    pub fn build(&mut self, request: &LoadRequest) -> Result<(), String> {
+        self.work.builds += 1;
+        match self.game.load(request) {
+            LoadStatus::Ready(_) => Ok(()),
+            LoadStatus::Failed(f) => Err(f.to_string()),
+            LoadStatus::Pending => Err("a level did not load".into()),
+        }
+    }
+
     /// The game loaded a level afresh (outside a session): starts a segment for it.
     pub fn restarted(&mut self) {
         self.new_segment(false);
@@ -175,6 +192,7 @@ impl HeadlessRun {
 
     /// Switches level for a script's `load_level`, starting a segment that says so.
     pub fn switch(&mut self, level: usize) -> Result<(), Fault> {
+        self.work.builds += 1;
         self.game.switch(level)?;
         self.new_segment(true);
         Ok(())
@@ -275,12 +293,98 @@ impl HeadlessRun {
     }
 }
 
+/// `--frames`: drives the real frame clock with the recorded frame timings (the file `path`'s
+/// `lines`). Returns the fault the session ended in, if any, the ticks discarded and the
+/// frames run. Rewinds and restarts are bounded by what the file has read and run (see
+/// `runtime/work.rs`): past the bound, the error names the line.
+#[cfg_attr(
+    target_arch = "wasm32",
+    allow(dead_code, reason = "`ludus sim` runs frames")
+)]
+pub fn run_frames(
+    d: &mut HeadlessRun,
+    project: &Project,
+    (path, lines): (&str, &[Line]),
+    max_ticks: Option<u64>,
+) -> Result<(Option<Fault>, u64, usize), String> {
+    let def = &project.def;
+    let entry = def
+        .levels
+        .get(def.entry_level)
+        .map_or(Mode::Playing, |l| l.entry_mode);
+    let mut session = Session::new(def.tick, def.actions.len(), entry)
+        .map_err(|e| format!("tick policy: {e}"))?;
+    let (mut now, mut discarded, mut frames_run) = (0u64, 0u64, 0usize);
+    let mut work = FramesWork::default();
+    for (i, line) in lines.iter().enumerate() {
+        if max_ticks.is_some_and(|t| d.ticks >= t) || d.error.is_some() {
+            break;
+        }
+        work.line();
+        let at = |e: String| format!("{path}:{}: {e}", line.line);
+        now = now.saturating_add(line.dt_ns.unwrap_or(0));
+        if line.signal == Some(Signal::Restart) {
+            work.restart().map_err(at)?;
+        }
+        if let Some(n) = line.rewind {
+            if let Some(rec) = d.recording() {
+                let (ticks, builds) = crate::runtime::rerun::rewind_cost(rec, n);
+                work.rewind(ticks, builds).map_err(at)?;
+            }
+            let tick = d.rewind(project, None, n).map_err(at)?;
+            session = session.clone().with_start_tick(tick);
+            let hash = d.last_hash.unwrap_or_else(|| StateHash::of(d.game.world()));
+            if let Some(t) = &mut d.trace {
+                let text = format!(
+                    "{{\"frame\":{i},\"rewound\":{n},\"tick\":{tick},\"hash\":\"{}\"}}\n",
+                    hash.hex()
+                );
+                if t.write_all(text.as_bytes()).is_err() {
+                    d.error = Some("cannot write the trace file".into());
+                }
+            }
+        }
+        line.pump(&mut session);
+        let r = session.frame(now, d);
+        work.ran(u64::from(r.ticks_run));
+        frames_run += 1;
+        discarded += r.ticks_discarded;
+        if let Some(t) = &mut d.trace {
+            let text = format!(
+                "{{\"frame\":{i},\"raw_ns\":{},\"accepted_ns\":{},\"clamped_ns\":{},\"excluded_ns\":{},\"ticks\":{},\"discarded\":{},\"tick\":{},\"alpha\":{},\"mode\":\"{}\",\"tick_mode\":\"{}\"}}\n",
+                r.time.raw_ns,
+                r.time.accepted_ns,
+                r.time.clamped_ns,
+                r.time.excluded_ns,
+                r.ticks_run,
+                r.ticks_discarded,
+                r.tick,
+                r.alpha,
+                r.mode.name(),
+                def.tick.mode.name()
+            );
+            if t.write_all(text.as_bytes()).is_err() {
+                d.error = Some("cannot write the trace file".into());
+            }
+        }
+    }
+    Ok((session.fault().cloned(), discarded, frames_run))
+}
+
 /// The name of `game`'s current level (empty for none).
 pub fn level_name(game: &Game) -> String {
     game.world()
         .level_def(game.def())
         .map(|l| l.name.clone())
         .unwrap_or_default()
+}
+
+/// The name of `game`'s current level and the entities its build made (as a replay counts
+/// them: placements and stress entities).
+pub fn level_build(game: &Game) -> (String, u64) {
+    let level = level_name(game);
+    let built = crate::runtime::verify::build_size(game.def(), &level, game.extra_entities());
+    (level, built)
 }
 
 /// How a run went, for [`HeadlessRun::summary`].
@@ -306,6 +410,7 @@ impl Simulation for HeadlessRun {
     }
 
     fn load(&mut self, request: &LoadRequest) -> LoadStatus {
+        self.work.builds += 1;
         let status = self.game.load(request);
         if matches!(status, LoadStatus::Ready(_)) {
             self.new_segment(matches!(request, LoadRequest::Switch(_)));
@@ -347,6 +452,7 @@ pub fn headless_run(project: &Project, entities: u32) -> Result<HeadlessRun, Fau
         last_hash: None,
         error: None,
         log: None,
+        work: Work::default(),
     })
 }
 
@@ -373,6 +479,20 @@ fn vars_json(world: &SimWorld) -> String {
     out
 }
 
+/// `s` as a JSON string that is also safe on a terminal: serde_json escapes C0 controls, and
+/// the other characters a terminal acts on (DEL, C1, bidirectional controls) are escaped too.
 fn json_string(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+    let json = serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into());
+    if !json.chars().any(terminal_control) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if terminal_control(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

@@ -10,7 +10,7 @@
 //! left out (all zero) and a replay of such ticks checks their tick number but not their state.
 
 use crate::runtime::Runner;
-use crate::runtime::headless::level_name;
+use crate::runtime::headless::level_build;
 use crate::runtime::recorder::Recorder;
 use ludus_core::*;
 
@@ -28,7 +28,8 @@ pub struct History {
 impl History {
     /// A history of `game`, just started, with recordings headed `header`.
     pub fn new(header: RecordingHeader, game: &Game) -> History {
-        let recorder = Recorder::new(header.clone(), level_name(game), false);
+        let (level, built) = level_build(game);
+        let recorder = Recorder::new(header.clone(), level, built, false);
         History {
             header,
             recorder: Some(recorder),
@@ -39,14 +40,14 @@ impl History {
     /// `game` has a new level: afresh (a new history), or a script's switch (`switched`: a
     /// new segment of this one).
     pub fn level(&mut self, game: &Game, switched: bool) {
-        let level = level_name(game);
+        let (level, built) = level_build(game);
         if !switched {
-            self.recorder = Some(Recorder::new(self.header.clone(), level, false));
+            self.recorder = Some(Recorder::new(self.header.clone(), level, built, false));
             self.stopped = None;
             return;
         }
         if let Some(r) = &mut self.recorder
-            && let Err(e) = r.segment(level, true)
+            && let Err(e) = r.segment(level, true, built)
         {
             self.stop(e);
         }

@@ -21,6 +21,7 @@ mod resim;
 mod rewind;
 pub(crate) mod strict_json;
 pub(crate) mod verify;
+pub(crate) mod work;
 
 use crate::runtime::particles::Particles;
 use crate::runtime::project::Project;

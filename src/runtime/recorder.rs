@@ -1,20 +1,29 @@
 //! A recording filled as a game runs: `ludus sim --record`, the page's recordings, and the
 //! window's history (time travel, fault recordings). Every bound is checked while it fills.
 
+use crate::runtime::verify::{MAX_REPLAY_BUILT, too_many_built};
 use ludus_core::*;
 
-/// A recording being made. Invariant: `bytes` is an upper bound of the recording's encoded
-/// size, and never passes [`MAX_RECORDING_BYTES`]; it holds at most [`MAX_SEGMENTS`] segments.
+/// A recording being made. Invariants: `bytes` is an upper bound of the recording's encoded
+/// size, and never passes [`MAX_RECORDING_BYTES`]; it holds at most
+/// [`Recording::most_segments`] segments for the ticks it holds, and its level activations
+/// build at most [`MAX_REPLAY_BUILT`] entities: whatever it records replays within the bounds
+/// a replay checks.
 pub struct Recorder {
     pub recording: Recording,
     /// Each tick also keeps every entity's values (pinpoints a divergence; much larger).
     pub detail: bool,
     bytes: u64,
+    /// The ticks recorded.
+    ticks: u64,
+    /// The entities the segments' level builds make, together.
+    built: u64,
 }
 
 impl Recorder {
-    /// A recording with `header` whose first segment is `level`, begun afresh.
-    pub fn new(header: RecordingHeader, level: String, detail: bool) -> Recorder {
+    /// A recording with `header` whose first segment is `level`, begun afresh (its build made
+    /// `built` entities).
+    pub fn new(header: RecordingHeader, level: String, built: u64, detail: bool) -> Recorder {
         let bytes = 1024
             + header.game.len() as u64
             + header.build.len() as u64
@@ -27,9 +36,12 @@ impl Recorder {
             },
             detail,
             bytes,
+            ticks: 0,
+            built: 0,
         };
-        // The first segment always fits: nothing came before it.
-        let _ = r.segment(level, false);
+        // The first segment always fits: nothing came before it (a stress count past the bound
+        // is refused before a run starts).
+        let _ = r.segment(level, false, built);
         r
     }
 
@@ -44,14 +56,33 @@ impl Recorder {
         self.bytes = bytes;
     }
 
-    /// Starts a segment for `level`; `switched`: a script's `load_level`.
-    pub fn segment(&mut self, level: String, switched: bool) -> Result<(), String> {
-        if self.recording.segments.len() >= MAX_SEGMENTS {
+    /// Tests: a recording that has recorded this many ticks.
+    #[cfg(test)]
+    pub fn pretend_ticks(&mut self, ticks: u64) {
+        self.ticks = ticks;
+    }
+
+    /// Starts a segment for `level`, whose build made `built` entities; `switched`: a
+    /// script's `load_level`.
+    pub fn segment(&mut self, level: String, switched: bool, built: u64) -> Result<(), String> {
+        let segments = self.recording.segments.len();
+        if segments >= Recording::most_segments(self.ticks) {
             return Err(format!(
-                "the recording reached its limit of {MAX_SEGMENTS} level activations; record fewer restarts"
+                "the recording reached its limit of level activations at {segments} in {} ticks \
+                 ({FREE_SEGMENTS} plus one per {TICKS_PER_SEGMENT} ticks, at most {MAX_SEGMENTS}); \
+                 record fewer restarts or level switches",
+                self.ticks
+            ));
+        }
+        if segments > 0
+            && let Some(why) = too_many_built(self.built, built, segments + 1)
+        {
+            return Err(format!(
+                "the recording reached its limit: {why} (at most {MAX_REPLAY_BUILT}); record fewer restarts"
             ));
         }
         self.grow(16 + level.len() as u64, 0)?;
+        self.built = self.built.saturating_add(built);
         self.recording.segments.push(Segment {
             level,
             switched,
@@ -78,6 +109,7 @@ impl Recorder {
         self.grow(encoded_bound(&record), tick)?;
         if let Some(seg) = self.recording.segments.last_mut() {
             seg.ticks.push(record);
+            self.ticks += 1;
         }
         Ok(())
     }
@@ -89,11 +121,8 @@ impl Recorder {
             tick,
             input: input.clone(),
             completions: game.completions().last_batch().to_vec(),
-            message: fault
-                .message
-                .chars()
-                .take(MAX_RECORDED_NAME_BYTES / 4)
-                .collect(),
+            // At most MAX_FAULT_MESSAGE_BYTES, as every fault's message.
+            message: fault.message.clone(),
         });
     }
 
@@ -138,4 +167,54 @@ fn encoded_bound(t: &TickRecord) -> u64 {
         .as_ref()
         .map_or(0, |d| d.len() as u64 * (3 * VARINT + 16));
     VARINT * 12 + input + completions + detail + 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> RecordingHeader {
+        let project = crate::runtime::bundled::project().unwrap();
+        crate::runtime::headless::header(&project, None, 0)
+    }
+
+    #[test]
+    fn level_activations_stop_a_recording_at_the_bound_a_replay_checks() {
+        let mut r = Recorder::new(header(), "a".into(), 10, false);
+        for _ in 1..FREE_SEGMENTS {
+            r.segment("a".into(), false, 10).unwrap();
+        }
+        assert_eq!(r.recording.segments.len(), FREE_SEGMENTS);
+        let why = r.segment("a".into(), true, 10).unwrap_err();
+        assert!(
+            why.contains("limit of level activations at 256 in 0 ticks (256 plus one per 16 ticks, at most 10000)"),
+            "{why}"
+        );
+        // (ticks recorded, segments it may reach)
+        for (ticks, most) in [(15, 256), (16, 257), (160, 266), (1_000_000, MAX_SEGMENTS)] {
+            r.pretend_ticks(ticks);
+            while r.segment("a".into(), false, 10).is_ok() {}
+            assert_eq!(r.recording.segments.len(), most, "after {ticks} ticks");
+            assert_eq!(r.recording.segments.len(), Recording::most_segments(ticks));
+        }
+        let rec = Recording::from_bytes(&r.recording.to_bytes()).map(|_| ());
+        assert!(
+            rec.is_err(),
+            "no ticks were really recorded: a replay refuses it too"
+        );
+    }
+
+    #[test]
+    fn level_builds_stop_a_recording_before_a_replay_would_build_too_many_entities() {
+        let mut r = Recorder::new(header(), "a".into(), 6_000_000, false);
+        r.pretend_ticks(1000);
+        r.segment("a".into(), false, 3_000_000).unwrap();
+        let why = r.segment("a".into(), false, 1_000_001).unwrap_err();
+        assert!(
+            why.contains("its 3 level activations would build 10000001 entities; a replay builds at most 10000000"),
+            "{why}"
+        );
+        r.segment("a".into(), false, 1_000_000).unwrap();
+        assert_eq!(r.recording.segments.len(), 3);
+    }
 }

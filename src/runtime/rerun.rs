@@ -40,7 +40,7 @@ impl Rerun {
             .map_err(|f| format!("the game could not start: {f}"))?;
         let first = rec.segments.first().map(|s| s.level.clone());
         if let Some(level) = first.filter(|l| *l != level_name(&run.game)) {
-            load(&mut run.game, &LoadRequest::Level(level))?;
+            run.build(&LoadRequest::Level(level))?;
         }
         run.start_recording(header(&project, dir, entities), false);
         Ok(Rerun {
@@ -123,11 +123,29 @@ impl Rerun {
                 .switch(index)
                 .map_err(|f| format!("level `{level}` could not be built: {f}"))
         } else {
-            load(&mut self.run.game, &LoadRequest::Level(level))?;
+            self.run.build(&LoadRequest::Level(level))?;
             self.run.restarted();
             Ok(())
         }
     }
+}
+
+/// What rerunning `without_last(rec, n)` costs at most: the ticks it keeps, and its level
+/// builds: the rerun's start, one per segment after the first, and one for the first where it
+/// is not the entry level (counted whatever it is).
+pub fn rewind_cost(rec: &Recording, n: u64) -> (u64, u64) {
+    let total = rec.total_ticks() as u64;
+    let mut left = n.min(total);
+    let mut segments = rec.segments.len() as u64;
+    for s in rec.segments.iter().rev() {
+        let len = s.ticks.len() as u64;
+        if left == 0 || left < len || segments <= 1 {
+            break;
+        }
+        left -= len;
+        segments -= 1;
+    }
+    (total - n.min(total), segments.max(1) + 1)
 }
 
 /// `rec` without its last `n` ticks (and without a recorded fault): the input up to the tick
@@ -178,6 +196,9 @@ impl HeadlessRun {
             return Err(format!("rewinding faulted: {f}"));
         }
         let Rerun { run, .. } = rerun;
+        // The rerun's start is a level build too.
+        self.work.builds += 1;
+        self.work.add(run.work);
         self.game = run.game;
         self.recorder = run.recorder;
         self.last_hash = run.last_hash;
@@ -186,14 +207,5 @@ impl HeadlessRun {
             p.rewind_to(kept);
         }
         Ok(self.game.world().tick())
-    }
-}
-
-/// Loads `request` into `game` now.
-fn load(game: &mut Game, request: &LoadRequest) -> Result<(), String> {
-    match game.load(request) {
-        LoadStatus::Ready(_) => Ok(()),
-        LoadStatus::Failed(f) => Err(f.to_string()),
-        LoadStatus::Pending => Err("a level did not load".into()),
     }
 }

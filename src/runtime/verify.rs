@@ -2,7 +2,9 @@
 //! recording's inputs and background completions into the same tick function and compare the
 //! state hash after every tick; report the first divergence.
 
+use crate::runtime::headless::level_name;
 use crate::runtime::project::Project;
+use crate::runtime::work::Work;
 use ludus_core::*;
 use std::collections::BTreeMap;
 
@@ -26,8 +28,29 @@ pub enum Outcome {
 }
 
 /// The most entities a replay builds over all its level activations (placements and stress
-/// entities, per segment), so that a few bytes per segment cannot ask for hours of building.
-pub const MAX_REPLAY_BUILT: u64 = 100_000_000;
+/// entities, per segment), so that a few bytes per segment cannot ask for minutes of building.
+/// `ludus sim --record` stops recording before a run passes it.
+pub const MAX_REPLAY_BUILT: u64 = 10_000_000;
+
+/// The entities a build of level `level` of `def` makes: its placements and `stress` entities.
+pub fn build_size(def: &GameDef, level: &str, stress: u32) -> u64 {
+    let placed = def
+        .level_index(level)
+        .and_then(|i| def.levels.get(i))
+        .map_or(0, |l| l.placements.len() as u64);
+    placed + u64::from(stress)
+}
+
+/// Why a build of `more` entities cannot join `built` already built (see [`MAX_REPLAY_BUILT`]).
+pub fn too_many_built(built: u64, more: u64, activations: usize) -> Option<String> {
+    let total = built.saturating_add(more);
+    (total > MAX_REPLAY_BUILT).then(|| {
+        format!(
+            "its {activations} level activation{} would build {total} entities; a replay builds at most {MAX_REPLAY_BUILT}",
+            if activations == 1 { "" } else { "s" }
+        )
+    })
+}
 
 /// Why a recording does not belong to a game: different content or policies, or inputs naming
 /// actions the game does not declare.
@@ -81,28 +104,28 @@ fn policies(rec: &Recording, project: &Project) -> Option<String> {
     inputs_and_builds(rec, project)
 }
 
-/// Level builds within bounds, and inputs naming only declared actions.
+/// Level builds within bounds, and only names the game declares: levels, actions (inputs) and
+/// archetypes (the per-entity detail).
 fn inputs_and_builds(rec: &Recording, project: &Project) -> Option<String> {
     let header = &rec.header;
     let def = &project.def;
     // Each segment rebuilds a level: its placements and the stress entities.
-    let built: u64 = rec
-        .segments
-        .iter()
-        .map(|seg| {
-            let placed = def
-                .level_index(&seg.level)
-                .and_then(|i| def.levels.get(i))
-                .map_or(0, |l| l.placements.len() as u64);
-            placed + u64::from(header.entities)
-        })
-        .sum();
-    if built > MAX_REPLAY_BUILT {
-        return Some(format!(
-            "its {} level activation{} would build {built} entities; a replay builds at most {MAX_REPLAY_BUILT}",
-            rec.segments.len(),
-            if rec.segments.len() == 1 { "" } else { "s" }
-        ));
+    let mut built = 0u64;
+    for (si, segment) in rec.segments.iter().enumerate() {
+        if def.level_index(&segment.level).is_none() {
+            let names: Vec<&str> = def.levels.iter().map(|l| l.name.as_str()).collect();
+            return Some(format!(
+                "segment {} is level `{}`, which the game does not declare (its levels: {})",
+                si + 1,
+                segment.level,
+                names.join(", ")
+            ));
+        }
+        let size = build_size(def, &segment.level, header.entities);
+        if let Some(why) = too_many_built(built, size, rec.segments.len()) {
+            return Some(why);
+        }
+        built += size;
     }
     let actions = def.actions.len();
     let declared = if actions >= 64 {
@@ -110,18 +133,30 @@ fn inputs_and_builds(rec: &Recording, project: &Project) -> Option<String> {
     } else {
         (1u64 << actions) - 1
     };
+    let archetypes = def.archetypes.len();
     for (si, segment) in rec.segments.iter().enumerate() {
         for t in &segment.ticks {
+            let at = |m: String| format!("segment {}, tick {}: {m}", si + 1, t.tick);
             let i = &t.input;
             let buttons = i.held | i.pressed | i.released | i.cancelled;
             if buttons & !declared != 0 || i.axes.len() > actions {
                 let used = (64 - (buttons & !declared).leading_zeros() as usize).max(i.axes.len());
-                return Some(format!(
-                    "segment {}, tick {}: the input uses action number {used}, but the game declares {actions} action{}",
-                    si + 1,
-                    t.tick,
+                return Some(at(format!(
+                    "the input uses action number {used}, but the game declares {actions} action{}",
                     if actions == 1 { "" } else { "s" }
-                ));
+                )));
+            }
+            let detail = t.detail.iter().flatten();
+            if let Some(e) = detail
+                .into_iter()
+                .find(|e| usize::from(e.archetype) >= archetypes)
+            {
+                return Some(at(format!(
+                    "entity #{} has archetype number {}, but the game declares {archetypes} archetype{}",
+                    e.seq,
+                    e.archetype,
+                    if archetypes == 1 { "" } else { "s" }
+                )));
             }
         }
     }
@@ -130,7 +165,20 @@ fn inputs_and_builds(rec: &Recording, project: &Project) -> Option<String> {
 
 /// Replays `rec` against `project` (whose seed is set from the recording).
 pub fn replay(rec: &Recording, project: &Project, perturb: Option<u64>) -> Result<Outcome, String> {
+    replay_counting(rec, project, perturb, &mut Work::default())
+}
+
+/// [`replay`], adding the ticks it runs and the levels it builds (its start included) to
+/// `work`: at most one tick per recorded tick (and the recorded fault's), one build per
+/// segment and one more where the first segment is not the entry level.
+pub fn replay_counting(
+    rec: &Recording,
+    project: &Project,
+    perturb: Option<u64>,
+    work: &mut Work,
+) -> Result<Outcome, String> {
     let project = project.clone().with_seed(rec.header.seed);
+    work.builds += 1;
     let mut game = project
         .start(rec.header.entities)
         .map_err(|f| format!("the game could not start: {f}"))?;
@@ -139,6 +187,17 @@ pub fn replay(rec: &Recording, project: &Project, perturb: Option<u64>) -> Resul
         project.def.limits.jobs,
         BTreeMap::new(),
     ));
+    // A history that began at a level loaded by name begins there (as a rerun does).
+    if let Some(first) = rec.segments.first()
+        && first.level != level_name(&game)
+    {
+        work.builds += 1;
+        match game.load(&LoadRequest::Level(first.level.clone())) {
+            LoadStatus::Ready(_) => {}
+            LoadStatus::Failed(f) => return Err(format!("segment 1: {f}")),
+            LoadStatus::Pending => return Err("a level did not load".into()),
+        }
+    }
     let mut total = 0;
     for (si, segment) in rec.segments.iter().enumerate() {
         if si > 0 {
@@ -165,6 +224,7 @@ pub fn replay(rec: &Recording, project: &Project, perturb: Option<u64>) -> Resul
             } else {
                 LoadRequest::Level(segment.level.clone())
             };
+            work.builds += 1;
             match game.load(&request) {
                 LoadStatus::Ready(_) => {}
                 LoadStatus::Failed(f) => return Err(format!("segment {}: {f}", si + 1)),
@@ -182,6 +242,7 @@ pub fn replay(rec: &Recording, project: &Project, perturb: Option<u64>) -> Resul
             if perturb == Some(record.tick) {
                 game.nudge_score(1);
             }
+            work.ticks += 1;
             let report = match game.step(&record.input) {
                 Ok(r) => r,
                 Err(f) => {
@@ -247,6 +308,7 @@ pub fn replay(rec: &Recording, project: &Project, perturb: Option<u64>) -> Resul
         batch.insert(fault.tick, fault.completions.clone());
     }
     game.completions().set_recorded(batch);
+    work.ticks += 1;
     match game.step(&fault.input) {
         Err(f) if f.message.starts_with(&fault.message) => Ok(Outcome::Faulted {
             ticks: total,
@@ -269,5 +331,46 @@ pub fn replay(rec: &Recording, project: &Project, perturb: Option<u64>) -> Resul
                 fault.message
             ),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::headless::{header, headless_run};
+
+    #[test]
+    fn a_history_that_began_at_another_level_replays_from_that_level() {
+        // The window's history after a level loaded by name begins there, not at the entry.
+        let project = crate::runtime::fuzz::tiny();
+        let mut d = headless_run(&project, 0).unwrap();
+        d.build(&LoadRequest::Level("b".into())).unwrap();
+        d.start_recording(header(&project, None, 0), false);
+        assert!(d.run_input(Vec::new(), 5).is_none());
+        let rec = d.recording().unwrap().clone();
+        assert_eq!(rec.segments[0].level, "b");
+        assert_eq!(mismatch(&rec, &project), None);
+        let mut work = Work::default();
+        assert_eq!(
+            replay_counting(&rec, &project, None, &mut work),
+            Ok(Outcome::Identical { ticks: 5 })
+        );
+        assert_eq!(
+            work,
+            Work {
+                ticks: 5,
+                builds: 2
+            },
+            "the start, then level b"
+        );
+        // Where the recording names a level the game lacks, it is refused before it runs.
+        let mut nowhere = rec.clone();
+        nowhere.segments[0].level = "nowhere".into();
+        assert_eq!(
+            mismatch(&nowhere, &project).as_deref(),
+            Some(
+                "segment 1 is level `nowhere`, which the game does not declare (its levels: a, b)"
+            )
+        );
     }
 }

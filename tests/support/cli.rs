@@ -61,3 +61,53 @@ pub fn summary(o: &Output) -> serde_json::Value {
     serde_json::from_str(out.trim())
         .unwrap_or_else(|e| panic!("sim printed one JSON object ({e}): {out} {err}"))
 }
+
+/// Runs `cmd` to its end, failing the test if it takes more than `secs` seconds (a generous
+/// hang bound, not a timing). With `mib`, the run's address space is limited to that many MiB
+/// (Linux: the shell's `ulimit -v`), so a run that would allocate past it aborts visibly.
+pub fn within(cmd: &mut Command, secs: u64, mib: Option<u64>) -> Output {
+    use std::process::Stdio;
+    let mut sh = Command::new("sh");
+    let cmd = match mib {
+        Some(mib) if cfg!(target_os = "linux") => {
+            sh.arg("-c")
+                .arg(format!("ulimit -v {}; exec \"$0\" \"$@\"", mib * 1024))
+                .arg(cmd.get_program())
+                .args(cmd.get_args());
+            if let Some(dir) = cmd.get_current_dir() {
+                sh.current_dir(dir);
+            }
+            &mut sh
+        }
+        _ => cmd,
+    };
+    let child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let id = child.id();
+    let (done, wait) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(child.wait_with_output());
+    });
+    match wait.recv_timeout(std::time::Duration::from_secs(secs)) {
+        Ok(out) => out.unwrap(),
+        Err(_) => {
+            let _ = Command::new("kill").arg("-9").arg(id.to_string()).status();
+            panic!("the run did not end within {secs} s: {cmd:?}");
+        }
+    }
+}
+
+/// The characters of `text` a terminal would act on (escape, bell, carriage return, other C0
+/// and C1 controls, bidirectional overrides): what `ludus` must never print raw.
+pub fn raw_controls(text: &str) -> Vec<char> {
+    text.chars()
+        .filter(|&c| {
+            (c.is_control() && c != '\n' && c != '\t')
+                || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        })
+        .collect()
+}

@@ -22,6 +22,11 @@
 //! its lists are decoded under a memory budget of [`MAX_DECODED_BYTES`] enforced while they
 //! fill (see `budget.rs`), and every decoded value a replay uses is checked by
 //! [`Recording::validate`] before it is used.
+//!
+//! The work a replay does is bounded by the file's size: each recorded tick runs once (a tick
+//! takes at least 18 bytes of payload), and each segment costs a level build, so a recording
+//! begins at most [`FREE_SEGMENTS`] segments plus one per [`TICKS_PER_SEGMENT`] ticks recorded
+//! before them, and never more than [`MAX_SEGMENTS`] ([`Recording::most_segments`]).
 
 mod compat;
 mod file;
@@ -29,8 +34,8 @@ mod types;
 mod values;
 
 pub use types::{
-    EntityValues, FORMAT_VERSION, MAGIC, MAX_DECODED_BYTES, MAX_RECORDED_NAME_BYTES,
+    EntityValues, FORMAT_VERSION, FREE_SEGMENTS, MAGIC, MAX_DECODED_BYTES, MAX_RECORDED_NAME_BYTES,
     MAX_RECORDING_BYTES, MAX_SEGMENTS, RecordedFault, Recording, RecordingError, RecordingHeader,
-    Segment, TickRecord,
+    Segment, TICKS_PER_SEGMENT, TickRecord,
 };
 pub use values::{describe_difference, entity_values};

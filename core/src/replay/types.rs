@@ -1,6 +1,7 @@
 //! What a recording holds, and the checks on every value a replay uses.
 
 use crate::def::{AiPolicy, Limits};
+use crate::fault::MAX_FAULT_MESSAGE_BYTES;
 use crate::frame::clock::TickPolicy;
 use crate::frame::input::{MAX_ACTIONS, TickInput};
 use crate::jobs::{Completion, JobOutput, JobStatus};
@@ -21,8 +22,15 @@ pub const MAX_DECODED_BYTES: usize = 512 * 1024 * 1024;
 pub const MAX_RECORDED_NAME_BYTES: usize = 4096;
 
 /// The most segments (level activations) one recording may hold: each costs a replay a level
-/// build, however few bytes it takes in the file.
-pub const MAX_SEGMENTS: usize = 100_000;
+/// build, however few bytes it takes in the file. See [`Recording::most_segments`].
+pub const MAX_SEGMENTS: usize = 10_000;
+
+/// The segments a recording may hold whatever its length (see [`Recording::most_segments`]).
+pub const FREE_SEGMENTS: usize = 256;
+
+/// Past [`FREE_SEGMENTS`], a recording holds at most one segment per this many recorded ticks
+/// (see [`Recording::most_segments`]).
+pub const TICKS_PER_SEGMENT: usize = 16;
 
 /// Everything a replay must match before it runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -94,7 +102,9 @@ pub struct RecordedFault {
     /// The background completions BeginTick took, in request-id order.
     #[serde(deserialize_with = "crate::budget::vec")]
     pub completions: Vec<Completion>,
-    /// The fault's message (its first [`MAX_RECORDED_NAME_BYTES`] bytes).
+    /// The fault's message: at most [`MAX_FAULT_MESSAGE_BYTES`] bytes, as every fault's is
+    /// (earlier builds kept its first 1024 characters; a replay compares the replay's fault
+    /// message's beginning with it).
     pub message: String,
 }
 
@@ -141,8 +151,23 @@ impl fmt::Display for RecordingError {
 impl std::error::Error for RecordingError {}
 
 impl Recording {
-    /// Checks every value a replay uses, whatever wrote it: at most [`MAX_SEGMENTS`] segments,
-    /// names are short and printable, tick
+    /// The most segments a recording may have begun once it holds `ticks` ticks:
+    /// [`FREE_SEGMENTS`], plus one per [`TICKS_PER_SEGMENT`] ticks, and never more than
+    /// [`MAX_SEGMENTS`]; a segment may begin only while fewer have (so the ticks that earn a
+    /// segment come before it, as they do when a run is recorded). Each segment costs a replay
+    /// a level build (a fresh script VM, the level's placements and the stress entities), which
+    /// takes as long as many ticks and only a few bytes to record: bounding segments by ticks
+    /// keeps a replay's work proportional to its file's size, and its builds no faster than
+    /// its ticks earn them. A run that restarts or switches level more often than that stops
+    /// recording, saying so.
+    pub fn most_segments(ticks: u64) -> usize {
+        let earned = usize::try_from(ticks / TICKS_PER_SEGMENT as u64).unwrap_or(usize::MAX);
+        FREE_SEGMENTS.saturating_add(earned).min(MAX_SEGMENTS)
+    }
+
+    /// Checks every value a replay uses, whatever wrote it: each segment begun within
+    /// [`most_segments`](Self::most_segments) of the ticks before it, the first not a switch, names
+    /// short and printable, tick
     /// numbers increase from 1, inputs name at most [`MAX_ACTIONS`] actions with axis values
     /// in [-1, 1], a tick applies at most `limits.jobs` completions, and every flow field is
     /// well formed ([`crate::FlowField::check`]). The error says where the first bad value is.
@@ -155,7 +180,7 @@ impl Recording {
                     s.len()
                 ));
             }
-            if s.chars().any(char::is_control) {
+            if crate::fault::printable_line(s) != s {
                 return Err(format!("the {what} contains control characters"));
             }
             Ok(())
@@ -165,14 +190,27 @@ impl Recording {
         if let Some(dir) = &h.game_dir {
             name("game folder", dir)?;
         }
-        if self.segments.len() > MAX_SEGMENTS {
-            return Err(format!(
-                "{} segments (level activations); a recording holds at most {MAX_SEGMENTS}",
-                self.segments.len()
-            ));
+        if self.segments.first().is_some_and(|s| s.switched) {
+            return Err(
+                "segment 1: a recording begins with a level started afresh, not a switch".into(),
+            );
         }
         let jobs = h.limits.jobs.max(1) as usize;
+        // Ticks recorded before the segment at hand.
+        let mut before = 0u64;
         for (si, segment) in self.segments.iter().enumerate() {
+            let most = Recording::most_segments(before);
+            if si >= most {
+                return Err(format!(
+                    "{} segments (level activations); segment {} begins after {before} ticks, \
+                     and a recording begins at most {FREE_SEGMENTS} plus one per \
+                     {TICKS_PER_SEGMENT} ticks recorded before them (here {most}), never more \
+                     than {MAX_SEGMENTS}: each costs a replay a level build",
+                    self.segments.len(),
+                    si + 1
+                ));
+            }
+            before += segment.ticks.len() as u64;
             let at_segment = |m: String| format!("segment {}: {m}", si + 1);
             name("level name", &segment.level).map_err(at_segment)?;
             let mut last = 0u64;
@@ -225,8 +263,11 @@ impl Recording {
             if f.completions.len() > jobs {
                 return Err(at(format!("{} background results", f.completions.len())));
             }
-            if f.message.len() > MAX_RECORDED_NAME_BYTES {
-                return Err(at(format!("a message of {} bytes", f.message.len())));
+            if f.message.len() > MAX_FAULT_MESSAGE_BYTES {
+                return Err(at(format!(
+                    "a message of {} bytes (a fault message has at most {MAX_FAULT_MESSAGE_BYTES})",
+                    f.message.len()
+                )));
             }
         }
         Ok(())

@@ -9,8 +9,9 @@
 //! - A request head (request line and headers) is at most [`MAX_HEAD`] bytes: past that the
 //!   client gets 414 (the request line alone is too long) or 431, without the server holding
 //!   more than the limit. A head must arrive within [`HEAD_TIMEOUT`].
-//! - A response is sent from a fixed buffer, the file streamed; a client that reads nothing
-//!   for [`SEND_TIMEOUT`] is dropped.
+//! - A response is sent from a fixed buffer, the file streamed, or from bytes every
+//!   connection shares ([`Body::Shared`]: the live game's bundle, built once per change and
+//!   never copied per request); a client that reads nothing for [`SEND_TIMEOUT`] is dropped.
 //! - After a response the server stops writing, discards what the client still sends (at most
 //!   [`MAX_DRAIN`] bytes, [`DRAIN_TIMEOUT`]) so the client reads the response rather than a
 //!   reset, then closes.
@@ -19,6 +20,7 @@ use std::fs::File;
 use std::io::{ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::Path;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 /// The largest request head read, in bytes.
@@ -37,20 +39,29 @@ const CHUNK: usize = 64 * 1024;
 /// Reads or writes per connection per turn of the loop.
 const VISIT_STEPS: usize = 64;
 
-/// A response: its head, and a file to stream after it.
+/// A response: its head, and a body to send after it.
 pub struct Response {
     pub head: Vec<u8>,
-    pub body: Option<std::io::Take<File>>,
+    pub body: Option<Body>,
+}
+
+/// What follows a response's head.
+pub enum Body {
+    /// A file, streamed through the connection's buffer.
+    File(std::io::Take<File>),
+    /// Bytes held once for every connection sending them.
+    Shared(Rc<Vec<u8>>),
 }
 
 enum State {
     /// Reading the request head.
     Head(Vec<u8>),
-    /// Sending `head[sent..]`, then the body through `buf[at..]`.
+    /// Sending `head[sent..]`, then the body: a file through `buf[at..]`, shared bytes from
+    /// `at`.
     Send {
         head: Vec<u8>,
         sent: usize,
-        body: Option<std::io::Take<File>>,
+        body: Option<Body>,
         buf: Vec<u8>,
         at: usize,
     },
@@ -198,34 +209,37 @@ fn send(
     stream: &mut TcpStream,
     head: &[u8],
     sent: &mut usize,
-    body: &mut Option<std::io::Take<File>>,
+    body: &mut Option<Body>,
     buf: &mut Vec<u8>,
     at: &mut usize,
 ) -> Step {
     let pending: &[u8] = if *sent < head.len() {
         &head[*sent..]
-    } else if *at < buf.len() {
-        &buf[*at..]
     } else {
-        let Some(file) = body else {
-            return Step::Sent;
-        };
-        buf.resize(CHUNK, 0);
-        *at = 0;
-        match file.read(buf) {
-            Ok(0) => {
-                *body = None;
-                buf.clear();
-                return Step::Sent;
+        match body {
+            None => return Step::Sent,
+            Some(Body::Shared(bytes)) if *at < bytes.len() => &bytes[*at..],
+            Some(Body::Shared(_)) => return Step::Sent,
+            Some(Body::File(_)) if *at < buf.len() => &buf[*at..],
+            Some(Body::File(file)) => {
+                buf.resize(CHUNK, 0);
+                *at = 0;
+                return match file.read(buf) {
+                    Ok(0) => {
+                        *body = None;
+                        buf.clear();
+                        Step::Sent
+                    }
+                    Ok(n) => {
+                        buf.truncate(n);
+                        Step::Moved
+                    }
+                    Err(_) => Step::Close,
+                };
             }
-            Ok(n) => {
-                buf.truncate(n);
-                return Step::Moved;
-            }
-            Err(_) => return Step::Close,
         }
     };
-    match stream.write(pending) {
+    match stream.write(&pending[..pending.len().min(CHUNK)]) {
         Ok(0) => Step::Close,
         Ok(n) => {
             if *sent < head.len() {

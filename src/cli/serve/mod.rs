@@ -129,7 +129,7 @@ fn plain(status: &str, extra: &[(&str, String)], head_only: bool) -> Response {
 }
 
 /// The request target as logged: control characters escaped, at most 200 characters.
-fn shown(target: &str) -> String {
+pub(super) fn shown(target: &str) -> String {
     let mut s: String = target
         .chars()
         .take(200)
@@ -171,7 +171,7 @@ pub fn answer(head: &[u8], root: &Path) -> Response {
     ];
     let mut response = respond("200 OK", &headers, &[]);
     if !head_only {
-        response.body = Some(std::io::Read::take(file, len));
+        response.body = Some(conn::Body::File(std::io::Read::take(file, len)));
     }
     response
 }
@@ -228,9 +228,10 @@ pub fn main(args: ServeArgs) -> i32 {
     println!("serving {} at http://127.0.0.1:{port}/", root.display());
     let _ = std::io::stdout().flush();
     match runtime {
-        Some(runtime) => conn::serve(listener, &mut |head| {
-            live::answer_live(head, &root, &runtime)
-        }),
+        Some(runtime) => {
+            let mut live = live::Live::new(root, runtime);
+            conn::serve(listener, &mut |head| live.answer(head))
+        }
         None => run(listener, root),
     }
     0

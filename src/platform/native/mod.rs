@@ -14,12 +14,14 @@ pub fn clock_ns() -> u64 {
     START.get_or_init(Instant::now).elapsed().as_nanos() as u64
 }
 
+/// A line for the terminal (what scripts print, the runner's messages), control characters
+/// escaped (see [`ludus_core::printable`]).
 pub fn log(text: &str) {
-    eprintln!("{text}");
+    eprintln!("{}", ludus_core::printable(text));
 }
 
 pub fn error(text: &str) {
-    eprintln!("{text}");
+    eprintln!("{}", ludus_core::printable(text));
 }
 
 pub fn wait_ns(ns: u64) {
