@@ -115,3 +115,31 @@ fn code_lua_accepts_and_the_linter_cannot_read_is_a_warning_at_its_line() {
         assert!(out.contains("1 warning"), "{name}: {out}");
     }
 }
+
+/// Long chains of `or`, `and` and `elseif` (each adds a jump to a list Lua's compiler keeps)
+/// compile in time linear in their length: `check` of each ends, and `sim` runs the chain.
+#[test]
+fn long_jump_chains_compile_in_linear_time() {
+    let or = format!("x = false{}\n", " or false".repeat(300_000));
+    let and = format!("y = true{}\n", " and true".repeat(300_000));
+    let mut elseif = String::from("local v = 7\nif v == 0 then z = 0\n");
+    for i in 1..40_000 {
+        elseif.push_str(&format!("elseif v == {i} then z = {i}\n"));
+    }
+    elseif.push_str("end\n");
+    for (name, main) in [("or", or), ("and", and), ("elseif", elseif)] {
+        let dir = game(name, &main, &[]);
+        let (code, places, _) = check(&dir);
+        assert_eq!(code, 0, "{name}: {places:?}");
+        let o = limited(
+            &[
+                OsStr::new("sim"),
+                dir.as_os_str(),
+                OsStr::new("--ticks"),
+                OsStr::new("2"),
+            ],
+            60,
+        );
+        ended_with(&o, 0);
+    }
+}
