@@ -122,6 +122,57 @@ pub(crate) fn stack_location(thread: &mlua::Thread) -> Option<String> {
     None
 }
 
+/// `file:line` where the handler the host's dispatch (in the prelude) was delivering events to
+/// is defined, read from the failed coroutine's stack: for a fault in the host's own code
+/// (decoding a batch of events, say, when the memory limit runs out there), where no script
+/// frame is running. The dispatch keeps that handler in its local `h`.
+pub(crate) fn handler_location(thread: &mlua::Thread) -> Option<String> {
+    let state = thread.state();
+    for level in 0..16 {
+        // SAFETY: as in `stack_location`; besides, `lua_getlocal` pushes the local's value
+        // (and `lua_getinfo` with '>' pops it) on the coroutine's own stack, checked for room
+        // first, and every value pushed is popped before the next step.
+        let found = unsafe {
+            let mut ar: mlua::ffi::lua_Debug = std::mem::zeroed();
+            if mlua::ffi::lua_getstack(state, level, &mut ar) == 0 {
+                return None;
+            }
+            if mlua::ffi::lua_getinfo(state, c"S".as_ptr(), &mut ar) == 0
+                || std::ffi::CStr::from_ptr(ar.short_src.as_ptr()).to_bytes() != b"ludus"
+                || mlua::ffi::lua_checkstack(state, 2) == 0
+            {
+                continue;
+            }
+            let mut found = None;
+            for n in 1..64 {
+                let name = mlua::ffi::lua_getlocal(state, &ar, n);
+                if name.is_null() {
+                    break;
+                }
+                let is_handler = std::ffi::CStr::from_ptr(name).to_bytes() == b"h"
+                    && mlua::ffi::lua_type(state, -1) == mlua::ffi::LUA_TFUNCTION;
+                if !is_handler {
+                    mlua::ffi::lua_pop(state, 1);
+                    continue;
+                }
+                let mut info: mlua::ffi::lua_Debug = std::mem::zeroed();
+                if mlua::ffi::lua_getinfo(state, c">S".as_ptr(), &mut info) != 0
+                    && info.linedefined > 0
+                {
+                    let src = std::ffi::CStr::from_ptr(info.short_src.as_ptr()).to_string_lossy();
+                    found = Some(format!("{src}:{}", info.linedefined));
+                }
+                break;
+            }
+            found
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -179,6 +179,24 @@ impl ScriptHost {
         Ok(())
     }
 
+    /// `file:line` where the first handler of the first kind with events in `counts` is
+    /// defined.
+    fn first_handler(vm: &Vm, counts: &[usize]) -> Option<String> {
+        let k = counts.iter().position(|&n| n > 0)?;
+        let name = &vm.handlers[k];
+        vm.envs
+            .sequence_values::<Table>()
+            .flatten()
+            .find_map(|env| {
+                let Ok(Value::Function(h)) = env.raw_get::<Value>(name) else {
+                    return None;
+                };
+                let info = h.info();
+                let line = info.line_defined.filter(|&l| l > 0)?;
+                Some(format!("{}:{line}", info.short_src?))
+            })
+    }
+
     /// Whether any script defines a handler of event kind `k` ([`EVENT_KINDS`] order).
     fn handled(vm: &Vm, k: usize) -> bool {
         let name = &vm.handlers[k];
@@ -228,6 +246,7 @@ fn finish(
         Some(f) => match budget
             .location()
             .or_else(|| crate::error::stack_location(thread))
+            .or_else(|| crate::error::handler_location(thread))
         {
             Some(l) => Err(f.with_location(l)),
             None => Err(f),
@@ -289,7 +308,15 @@ impl ScriptHost {
         let shared = &self.shared;
         let sent_before = g.commands_sent();
         *shared.malformed.borrow_mut() = None;
-        let io = |e: mlua::Error| fault_from_lua(&e, FaultKind::Script, None);
+        // Before any handler runs (the batch does not fit in memory, say): the fault is at the
+        // first handler the batch is for.
+        let io = |e: mlua::Error| {
+            let f = fault_from_lua(&e, FaultKind::Script, None);
+            match (&f.location, Self::first_handler(vm, &self.encoder.counts)) {
+                (None, Some(l)) => f.with_location(l),
+                _ => f,
+            }
+        };
         let counts = lua
             .create_sequence_from(self.encoder.counts.iter().copied())
             .map_err(io)?;

@@ -148,3 +148,22 @@ fn spawning_and_destroying_many_in_one_tick_is_linear() {
     );
     assert_eq!(g.world().entity_count(), 3);
 }
+
+#[test]
+fn a_memory_fault_while_events_are_delivered_names_the_handler() {
+    // 60,000 spawn events do not fit in 1 MiB of script memory: the fault happens in the
+    // host's delivery, before the handler runs, and names the handler.
+    let src = "function on_start()\n\
+                 for i = 1, 60000 do ludus.spawn('enemy', i * 20, 9000) end\n\
+               end\n\
+               function on_spawn(events)\n\
+                 ludus.set('n', #events)\n\
+               end";
+    let mut d = def();
+    d.scripts.memory_limit = 1024 * 1024;
+    d.scripts.instruction_budget = 10_000_000;
+    let mut g = game_with(d, &[("scripts/main.lua", src)], &[]).expect("starts");
+    let f = run(&mut g, 3).expect_err("out of memory");
+    assert!(f.message.contains("memory limit"), "{f}");
+    assert_eq!(f.location.as_deref(), Some("scripts/main.lua:4"), "{f}");
+}
