@@ -311,3 +311,21 @@ fn buffers_child() {
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn code_nested_past_the_c_stack_is_refused_at_its_line() {
+    let parens = format!("local a = 1\nx = {}1{}", "(".repeat(300), ")".repeat(300));
+    let blocks = format!("local a = 1\n\n{}{}", "do ".repeat(300), "end ".repeat(300));
+    for (src, line) in [
+        (parens, "scripts/main.lua:2"),
+        (blocks, "scripts/main.lua:3"),
+    ] {
+        match game_with(def(), &[("scripts/main.lua", &src)], &[]) {
+            Err(f) => {
+                assert!(f.message.contains("code nested too deeply"), "{f}");
+                assert_eq!(f.location.as_deref(), Some(line), "{f}");
+            }
+            Ok(_) => panic!("{src:.40}: compiled"),
+        }
+    }
+}

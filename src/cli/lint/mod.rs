@@ -98,9 +98,9 @@ pub fn lint_file(source: &Source, path: &str, role: Role, names: &Names) -> Lint
         (Err(fault), parsed) => {
             let lua_says = fault.message.lines().next().unwrap_or("").to_string();
             let message = format!("the script does not compile: {lua_says}");
-            // The parser's position has a column; Lua's has only the line, and none when its
-            // own stack runs out ("C stack overflow"): then where the file passed the
-            // parser's bound, inside the same nesting.
+            // The parser's position has a column; Lua's has only the line (and would have
+            // none if its own stack ran out: then where the file passed the parser's bound,
+            // inside the same nesting).
             let line = fault.location.as_deref().and_then(|l| l.rsplit(':').next());
             match (parsed, line.and_then(|l| l.parse().ok())) {
                 (Parsed::Refused { span, message: e }, _) => source.at(span, message).with_help(e),
