@@ -17,18 +17,6 @@ const MAX_GLYPHS: usize = 65_536;
 /// The pixel height a font file is drawn at unless its table says otherwise.
 pub(crate) const DEFAULT_SIZE: f32 = 32.0;
 
-/// Parses `bytes` as a TrueType or OpenType font (a panic in the parser is an error here).
-pub(crate) fn parse(bytes: &[u8]) -> Result<fontdue::Font, String> {
-    const SIGNATURES: [&[u8]; 4] = [b"\x00\x01\x00\x00", b"true", b"OTTO", b"ttcf"];
-    if !SIGNATURES.iter().any(|s| bytes.starts_with(s)) {
-        return Err("it does not start with a TrueType or OpenType signature".into());
-    }
-    let settings = fontdue::FontSettings::default();
-    std::panic::catch_unwind(|| fontdue::Font::from_bytes(bytes, settings))
-        .unwrap_or(Err("the font parser gave up"))
-        .map_err(|e| e.trim_end_matches('.').to_lowercase())
-}
-
 /// The game's fonts: [`ludus_core::GameDef::fonts`], by name.
 #[derive(Default)]
 pub(crate) struct Fonts {

@@ -16,6 +16,7 @@
 
 mod actions;
 mod archetype;
+mod assets;
 mod control;
 mod diagnostic;
 mod disk;
@@ -31,7 +32,6 @@ mod reference;
 mod report;
 mod schema;
 mod settings;
-mod sound;
 mod source;
 mod suggest;
 mod symbols;
@@ -40,6 +40,11 @@ mod text;
 mod tilemap;
 mod value;
 
+pub use assets::{
+    FONT_CHARS, MAX_DECODED_BYTES, MAX_GAME_BYTES, MAX_IMAGE_SIDE, MAX_SAMPLES, MAX_SECONDS, Pcm,
+    PngError, SoundInfo, Stream as SoundStream, decode as decode_sound, decode_png,
+    info as sound_info, load_font, png_size,
+};
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};
 pub use disk::{
     Limited, ReadError, open_limited, read_inside, read_limited, read_regular, size_over, size_text,
@@ -48,9 +53,6 @@ pub use disk::{
 pub use game::load_dir;
 pub use game::{LoadedGame, load_game};
 pub use reference::reference_markdown;
-pub use sound::{
-    MAX_SAMPLES, MAX_SECONDS, Pcm, SoundInfo, Stream as SoundStream, decode as decode_sound,
-};
 #[cfg(not(target_arch = "wasm32"))]
 pub use source::DirSource;
 pub use source::{FileSource, MAX_FILE_BYTES, MemorySource};
