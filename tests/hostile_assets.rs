@@ -163,7 +163,7 @@ fn cases() -> Vec<Case> {
                 .collect(),
             names.iter().map(|n| (*n, big.clone())).collect(),
         ),
-        "image `p4.png` (4094x4094 pixels) takes 63.9 MiB once decoded, which would bring the game's decoded images, sounds and tile maps to 319.7 MiB; they may take at most 256 MiB together",
+        "image `p4.png` (4094x4094 pixels) takes 64 MiB once decoded, which would bring the game's decoded images, sounds, fonts and tile maps to 320 MiB; they may take at most 256 MiB together",
     );
     // A CSV map of 4096 x 4096 cells in 12 KiB, used by three levels: 288 MiB decoded.
     let mut csv = ",".repeat(4095);

@@ -71,8 +71,8 @@ pub(crate) enum Read {
     Image { width: u32, height: u32 },
     /// A WAV or OGG Vorbis file whose headers read (the samples are not decoded).
     Sound(SoundInfo),
-    /// A TrueType or OpenType font that loads.
-    Font,
+    /// A TrueType or OpenType font that loads, and the bytes the loaded font holds.
+    Font(u64),
 }
 
 /// The files read so far, in order, for [`crate::LoadedGame::files`] and the content hash.
@@ -103,7 +103,7 @@ impl<'s> Files<'s> {
         }
     }
 
-    /// Counts `bytes` of decoded `what` (an image, a sound, a tile map) declared at `loc`
+    /// Counts `bytes` of decoded `what` (an image, a sound, a font, a tile map) declared at `loc`
     /// against [`MAX_DECODED_BYTES`]; past it, reports the declaration that crossed it and
     /// returns false (nothing is counted then).
     pub fn charge(&mut self, r: &mut Report, loc: Loc, what: &str, bytes: u64) -> bool {
@@ -112,13 +112,13 @@ impl<'s> Files<'s> {
             r.error(
                 loc,
                 format!(
-                    "{what} takes {} once decoded, which would bring the game's decoded images, sounds and tile maps to {}; they may take at most {} together",
+                    "{what} takes {} once decoded, which would bring the game's decoded images, sounds, fonts and tile maps to {}; they may take at most {} together",
                     size_text(bytes),
                     size_text(total),
                     size_text(MAX_DECODED_BYTES)
                 ),
             )
-            .help("use fewer or smaller images, shorter sounds (music streams and does not count) or smaller tile maps");
+            .help("use fewer or smaller images, shorter sounds (music streams and does not count), fewer fonts or smaller tile maps");
             return false;
         }
         self.decoded = total;
@@ -328,12 +328,14 @@ fn check(r: &mut Report, named: &Named, kind: FileKind, bytes: &[u8]) -> Option<
         };
     }
     if kind == FileKind::Font {
-        if let Err(why) = assets::load_font(bytes) {
-            r.error(named.loc, format!("{noun} `{path}` cannot be read as a font: {why}"))
-                .help("fonts are TrueType (.ttf) or OpenType (.otf) files; for a pixel font cut from an image, use `image` and `glyphs` instead of `file`");
-            return None;
-        }
-        return Some(Read::Font);
+        return match assets::load_font_measured(bytes) {
+            Ok((_, held)) => Some(Read::Font(held)),
+            Err(why) => {
+                r.error(named.loc, format!("{noun} `{path}` cannot be read as a font: {why}"))
+                    .help("fonts are TrueType (.ttf) or OpenType (.otf) files; for a pixel font cut from an image, use `image` and `glyphs` instead of `file`");
+                None
+            }
+        };
     }
     let (file, text) = register_text(r, path, bytes)?;
     if text.trim().is_empty() {

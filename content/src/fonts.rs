@@ -23,6 +23,8 @@ pub(crate) struct Fonts {
     pub list: Vec<FontDef>,
     /// Declared names (`None`: declared but unusable, already reported).
     named: HashMap<String, Option<FontId>>,
+    /// Each font file counted against the game's decoded total, and whether it fit.
+    charged: HashMap<String, bool>,
 }
 
 impl Fonts {
@@ -35,7 +37,7 @@ impl Fonts {
     ) -> Fonts {
         let mut fonts = Fonts::default();
         for (name, t) in root.named(r, "fonts", "font") {
-            let id = font(r, &t, &name, files, images).and_then(|source| {
+            let id = font(r, &t, &name, files, images, &mut fonts.charged).and_then(|source| {
                 if fonts.list.len() >= MAX_FONTS {
                     r.error(
                         name.loc,
@@ -78,6 +80,7 @@ fn font(
     name: &Named,
     files: &mut Files<'_>,
     images: &Images,
+    charged: &mut HashMap<String, bool>,
 ) -> Option<FontSource> {
     match (t.has("file"), t.has("image")) {
         (true, true) => {
@@ -98,13 +101,23 @@ fn font(
             }
             let file = t.path(r, "file")?;
             let size = t.f32(r, "size").unwrap_or(DEFAULT_SIZE);
-            match files.read_listed(r, &file, FileKind::Font) {
-                Some(Read::Font) => Some(FontSource::File {
-                    file: file.name,
-                    size,
-                }),
-                _ => None,
-            }
+            let Some(Read::Font(held)) = files.read_listed(r, &file, FileKind::Font) else {
+                return None;
+            };
+            // The app holds each font file loaded once, whatever sizes it is declared at.
+            let fits = match charged.get(&file.name) {
+                Some(fits) => *fits,
+                None => {
+                    let what = format!("font file `{}`", file.name);
+                    let fits = files.charge(r, file.loc, &what, held);
+                    charged.insert(file.name.clone(), fits);
+                    fits
+                }
+            };
+            fits.then_some(FontSource::File {
+                file: file.name,
+                size,
+            })
         }
         (false, true) => {
             if let Some(loc) = t.key_loc("size") {

@@ -57,7 +57,8 @@ impl Images {
         if let Some(ok) = self.charged.get(&key) {
             return *ok;
         }
-        let bytes = u64::from(def.width) * u64::from(def.height) * 4;
+        // Its pixels and the one-texel border it is packed with.
+        let bytes = (u64::from(def.width) + 2) * (u64::from(def.height) + 2) * 4;
         let what = format!("image `{}` ({}x{} pixels)", def.file, def.width, def.height);
         let ok = files.charge(r, file.loc, &what, bytes);
         self.charged.insert(key, ok);

@@ -242,12 +242,14 @@ declares, never a crash, a hang or memory without bound (`ludus check` reports t
   once curves are flattened, and reach at most {ems} ems from a glyph's origin. Variable fonts
   with CFF2 outlines are not supported.
 - **Tile maps** hold at most {tiles} cells (4096 x 4096).
-- **Decoded total**: the game's images, sounds and tile maps together take at most {decoded}
-  once decoded. Each image file counts 4 bytes a pixel, once per filter it is drawn with; each
-  `[sounds]` entry with a file 2 bytes a sample of each channel for the length the file declares
-  (the player keeps a copy per entry; `[music]` streams and does not count); each tile map 6
-  bytes a cell, plus its CSV file's size. The declaration that would pass the total is the
-  error.
+- **Decoded total**: the game's images, sounds, fonts and tile maps together take at most
+  {decoded} once decoded. Each image file counts 4 bytes a texel of its pixels and of the
+  one-texel border it is packed with, once per filter it is drawn with; each `[sounds]` entry
+  with a file 2 bytes a sample of each channel for the length the file declares (the player
+  keeps a copy per entry; `[music]` streams and does not count); each font file what the
+  rasteriser keeps of it (96 bytes a glyph, 64 a line of the outlines it draws), once whatever
+  sizes it is declared at; each tile map 6 bytes a cell, plus its CSV file's size. The
+  declaration that would pass the total is the error.
 ",
         file = mib(crate::MAX_FILE_BYTES as u64),
         game = mib(MAX_GAME_BYTES),

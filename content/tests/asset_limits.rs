@@ -145,7 +145,7 @@ fn the_games_decoded_images_sounds_and_tile_maps_are_bounded_in_total() {
     assert_eq!(
         errors,
         [
-            "game.toml:20:8: error: image `p4.png` (4094x4094 pixels) takes 63.9 MiB once decoded, which would bring the game's decoded images, sounds and tile maps to 319.7 MiB; they may take at most 256 MiB together"
+            "game.toml:20:8: error: image `p4.png` (4094x4094 pixels) takes 64 MiB once decoded, which would bring the game's decoded images, sounds, fonts and tile maps to 320 MiB; they may take at most 256 MiB together"
         ],
         "{out}"
     );
@@ -166,7 +166,7 @@ fn the_games_decoded_images_sounds_and_tile_maps_are_bounded_in_total() {
     assert_eq!(
         errors,
         [
-            "game.toml:8:8: error: sound file `long.ogg` takes 109.9 MiB once decoded, which would bring the game's decoded images, sounds and tile maps to 329.6 MiB; they may take at most 256 MiB together"
+            "game.toml:8:8: error: sound file `long.ogg` takes 109.9 MiB once decoded, which would bring the game's decoded images, sounds, fonts and tile maps to 329.6 MiB; they may take at most 256 MiB together"
         ],
         "{out}"
     );
@@ -193,7 +193,7 @@ fn the_games_decoded_images_sounds_and_tile_maps_are_bounded_in_total() {
     assert_eq!(
         errors,
         [
-            "game.toml:18:7: error: a tile map of 4096 x 4096 takes 96 MiB once decoded, which would bring the game's decoded images, sounds and tile maps to 288.0 MiB; they may take at most 256 MiB together"
+            "game.toml:18:7: error: a tile map of 4096 x 4096 takes 96 MiB once decoded, which would bring the game's decoded images, sounds, fonts and tile maps to 288.0 MiB; they may take at most 256 MiB together"
         ],
         "{out}"
     );
@@ -212,6 +212,39 @@ impl FileSource for ManyBig {
         }
         Ok(padded_png(8 * 1024 * 1024 - 4096))
     }
+}
+
+#[test]
+fn fonts_count_what_the_rasteriser_keeps_of_them() {
+    // Fonts of 65535 glyphs (about 6 MiB each once loaded) in 512 KiB files: fifty of them
+    // pass the total; one file declared at fifty sizes counts once.
+    let mut glyphs = vec![Glyph::Empty; 65_535];
+    glyphs[1] = square(500);
+    let font = truetype(&glyphs, 1000, cmap4(&[('A', 1)]));
+    let mut decls = String::new();
+    let mut source = MemorySource::new();
+    for i in 0..50 {
+        decls.push_str(&format!("[fonts.f{i}]\nfile = \"f{i}.ttf\"\n"));
+        decls.push_str(&format!(
+            "[fonts.g{i}]\nfile = \"f0.ttf\"\nsize = {}\n",
+            10 + i
+        ));
+        source.insert(format!("f{i}.ttf"), font.clone());
+    }
+    source.insert(
+        "game.toml",
+        format!("name = \"Fonts\"\n{decls}[levels.main]\n"),
+    );
+    let out = match load(source).0 {
+        Ok(_) => "ok".into(),
+        Err(d) => d.render(),
+    };
+    let errors: Vec<&str> = out.lines().filter(|l| l.contains("error:")).collect();
+    assert_eq!(errors.len(), 8, "{out}");
+    assert!(
+        errors[0].starts_with("game.toml:") && errors[0].contains(": error: font file `f42.ttf` takes 6.0 MiB once decoded, which would bring the game's decoded images, sounds, fonts and tile maps to 258.0 MiB; they may take at most 256 MiB together"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -324,6 +324,25 @@ fn fonts_with_bogus_tables_load_as_far_as_ludus_draws_or_are_refused() {
         ),
         ("a kerning table of 2^32 pairs", kern_bomb(), Ok(())),
         (
+            "64 subtables of 100,000 many-to-one groups",
+            {
+                // Every group covers every code but `A`'s; the last one maps `A`.
+                let mut groups = [(0, 0x40, 1), (0x42, u32::MAX, 1)].repeat(50_000);
+                groups.push((0x41, 0x41, 1));
+                truetype(&[square(10), square(500)], 1000, cmap13_shared(64, &groups))
+            },
+            Ok(()),
+        ),
+        (
+            "65 character map subtables",
+            truetype(
+                &[square(10), square(500)],
+                1000,
+                cmap13_shared(65, &[(0x41, 0x41, 1)]),
+            ),
+            Err("its character map has 65 subtables; at most 64 are read"),
+        ),
+        (
             "a composite tower",
             composite_tower(),
             // Glyph 10 visits 6 (itself, its contour, 4 points), glyph 9 11 + 10 x 6, ...

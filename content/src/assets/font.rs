@@ -34,6 +34,15 @@ const RASTER_SCALE: f32 = 40.0;
 
 /// Loads a font file for [`FONT_CHARS`], or says why it cannot be.
 pub fn load_font(bytes: &[u8]) -> Result<fontdue::Font, String> {
+    load(bytes).map(|(font, _)| font)
+}
+
+/// Bytes the rasteriser keeps of a glyph, and of each line of an outline.
+const GLYPH_BYTES: u64 = 96;
+const LINE_BYTES: u64 = 64;
+
+/// [`load_font`], with the bytes the loaded font holds (its glyphs and their lines).
+pub(crate) fn load(bytes: &[u8]) -> Result<(fontdue::Font, u64), String> {
     const SIGNATURES: [&[u8]; 4] = [b"\x00\x01\x00\x00", b"true", b"OTTO", b"ttcf"];
     if !SIGNATURES.iter().any(|s| bytes.starts_with(s)) {
         return Err("it does not start with a TrueType or OpenType signature".into());
@@ -60,7 +69,8 @@ pub fn load_font(bytes: &[u8]) -> Result<fontdue::Font, String> {
             "its outlines of the characters Ludus draws take {steps} steps; at most {MAX_OUTLINE_POINTS} are allowed"
         ));
     }
-    measure(&face, &glyphs)?;
+    let lines = measure(&face, &glyphs)?;
+    let held = u64::from(face.number_of_glyphs()) * GLYPH_BYTES + lines * LINE_BYTES;
     let copy = subset(bytes, &map)?;
     let settings = fontdue::FontSettings {
         load_substitutions: false,
@@ -69,10 +79,12 @@ pub fn load_font(bytes: &[u8]) -> Result<fontdue::Font, String> {
     std::panic::catch_unwind(|| fontdue::Font::from_bytes(copy, settings))
         .unwrap_or(Err("the font parser gave up"))
         .map_err(|e| e.trim_end_matches('.').to_lowercase())
+        .map(|font| (font, held))
 }
 
 /// Each of [`FONT_CHARS`] the font maps, with its glyph: as fontdue maps it, the last
-/// subtable that gives a glyph wins.
+/// subtable that gives a glyph wins. A lookup in most subtables is a search; a many-to-one
+/// subtable (format 13) is read once, its groups in order, rather than once a character.
 fn char_map(face: &Face<'_>) -> Result<Vec<(char, u16)>, String> {
     let Some(cmap) = face.tables().cmap else {
         return Ok(Vec::new());
@@ -83,24 +95,77 @@ fn char_map(face: &Face<'_>) -> Result<Vec<(char, u16)>, String> {
             "its character map has {n} subtables; at most {MAX_SUBTABLES} are read"
         ));
     }
-    let mut map = Vec::new();
-    for c in FONT_CHARS.iter().flat_map(|r| r.clone()) {
-        let mut glyph = None;
-        for t in cmap.subtables {
-            if let Some(g) = t.glyph_index(u32::from(c)).filter(|g| g.0 != 0) {
-                glyph = Some(g.0);
+    let chars: Vec<char> = FONT_CHARS.iter().flat_map(|r| r.clone()).collect();
+    let mut glyphs: Vec<Option<u16>> = vec![None; chars.len()];
+    let raw = face
+        .raw_face()
+        .table(Tag::from_bytes(b"cmap"))
+        .unwrap_or(&[]);
+    for (i, t) in cmap.subtables.into_iter().enumerate() {
+        if let ttf_parser::cmap::Format::ManyToOneRangeMappings(_) = t.format {
+            many_to_one(raw, i, &chars, &mut glyphs);
+            continue;
+        }
+        for (c, glyph) in chars.iter().zip(&mut glyphs) {
+            if let Some(g) = t.glyph_index(u32::from(*c)).filter(|g| g.0 != 0) {
+                *glyph = Some(g.0);
             }
         }
-        if let Some(g) = glyph {
-            map.push((c, g));
+    }
+    Ok(chars
+        .into_iter()
+        .zip(glyphs)
+        .filter_map(|(c, g)| Some((c, g?)))
+        .collect())
+}
+
+/// The glyphs subtable `index` of the `cmap` table `raw` (format 13: groups of codes mapped to
+/// one glyph, the first group holding a code deciding it) gives `chars`, over `glyphs`.
+fn many_to_one(raw: &[u8], index: usize, chars: &[char], glyphs: &mut [Option<u16>]) {
+    let be32 = |at: usize| {
+        raw.get(at..at + 4)
+            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize)
+    };
+    // The record's offset, the group count after the subtable's 12-byte header (the parser
+    // read them all already).
+    let Some(at) = be32(4 + 8 * index + 4) else {
+        return;
+    };
+    let Some(count) = be32(at + 12) else { return };
+    let Some(groups) = raw
+        .get(at + 16..)
+        .and_then(|g| g.get(..count.checked_mul(12)?))
+    else {
+        return;
+    };
+    // The characters no group has decided yet, by code.
+    let mut open: std::collections::BTreeMap<u32, usize> = chars
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (u32::from(*c), i))
+        .collect();
+    for g in groups.chunks_exact(12) {
+        if open.is_empty() {
+            break;
+        }
+        let word = |k: usize| u32::from_be_bytes([g[k], g[k + 1], g[k + 2], g[k + 3]]);
+        let (start, end, glyph) = (word(0), word(4), word(8));
+        if start > end {
+            continue;
+        }
+        let decided: Vec<u32> = open.range(start..=end).map(|(c, _)| *c).collect();
+        for c in decided {
+            let i = open.remove(&c).unwrap_or(0);
+            if let Some(g) = u16::try_from(glyph).ok().filter(|g| *g != 0) {
+                glyphs[i] = Some(g);
+            }
         }
     }
-    Ok(map)
 }
 
 /// Outlines `glyphs` (their cost already bounded) counting the lines fontdue would make and
-/// checking how far they reach.
-fn measure(face: &Face<'_>, glyphs: &[u16]) -> Result<(), String> {
+/// checking how far they reach; the lines made.
+fn measure(face: &Face<'_>, glyphs: &[u16]) -> Result<u64, String> {
     let em = f32::from(face.units_per_em());
     let mut m = Measure {
         reach: MAX_EMS * em,
@@ -123,7 +188,7 @@ fn measure(face: &Face<'_>, glyphs: &[u16]) -> Result<(), String> {
             ));
         }
     }
-    Ok(())
+    Ok(m.lines)
 }
 
 /// An outline builder that counts the lines fontdue splits an outline into.

@@ -23,6 +23,7 @@ mod ogg;
 mod sound;
 mod vorbis;
 
+pub(crate) use font::load as load_font_measured;
 pub use font::{FONT_CHARS, load_font};
 pub(crate) use font::{MAX_EMS, MAX_GLYPH_POINTS, MAX_LINES, MAX_OUTLINE_POINTS, MAX_SUBTABLES};
 pub use image::{MAX_IMAGE_SIDE, PngError, decode_png, png_size};
@@ -33,9 +34,10 @@ pub(crate) use vorbis::{MAX_CODEBOOK_ENTRIES, MAX_VQ_VALUES};
 /// however many declarations name it (256 MiB).
 pub const MAX_GAME_BYTES: u64 = 256 * 1024 * 1024;
 
-/// The most bytes a game's decoded images, sounds and tile maps may take together (256 MiB):
-/// each image file 4 bytes a pixel, once per filter it is drawn with; each `[sounds]` entry
-/// with a file 2 bytes a sample of every channel, for as long as the file declares (the player
-/// keeps one copy per entry); each tile map 6 bytes a cell (2 kept, 4 while its solid tiles are
-/// merged) plus its CSV file's size.
+/// The most bytes a game's decoded images, sounds, fonts and tile maps may take together (256
+/// MiB): each image file 4 bytes a texel of its pixels and the one-texel border it is packed
+/// with, once per filter it is drawn with; each `[sounds]` entry with a file 2 bytes a sample
+/// of every channel, for as long as the file declares (the player keeps one copy per entry);
+/// each font file what the rasteriser keeps of its glyphs and their outlines' lines; each tile
+/// map 6 bytes a cell (2 kept, 4 while its solid tiles are merged) plus its CSV file's size.
 pub const MAX_DECODED_BYTES: u64 = 256 * 1024 * 1024;

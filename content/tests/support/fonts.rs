@@ -30,6 +30,8 @@ pub enum Glyph {
     Simple(Vec<(i16, i16)>),
     /// Other glyphs placed at no offset.
     Composite(Vec<u16>),
+    /// No outline.
+    Empty,
 }
 
 fn be16(v: &mut Vec<u8>, x: u16) {
@@ -158,6 +160,33 @@ pub fn cmap12(groups: &[(u32, u32, u32)]) -> Vec<u8> {
     cmap_of(&[(3, 10, sub)])
 }
 
+/// A character map whose `records` subtable records all point at one format 13 subtable of
+/// `groups` (`(first code, last code, glyph)`).
+pub fn cmap13_shared(records: u16, groups: &[(u32, u32, u32)]) -> Vec<u8> {
+    let mut sub = Vec::new();
+    be16(&mut sub, 13);
+    be16(&mut sub, 0);
+    be32(&mut sub, 16 + 12 * groups.len() as u32);
+    be32(&mut sub, 0);
+    be32(&mut sub, groups.len() as u32);
+    for g in groups {
+        be32(&mut sub, g.0);
+        be32(&mut sub, g.1);
+        be32(&mut sub, g.2);
+    }
+    let mut t = Vec::new();
+    be16(&mut t, 0);
+    be16(&mut t, records);
+    let at = 4 + 8 * u32::from(records);
+    for _ in 0..records {
+        be16(&mut t, 3);
+        be16(&mut t, 10);
+        be32(&mut t, at);
+    }
+    t.extend_from_slice(&sub);
+    t
+}
+
 /// A `cmap` table of subtables `(platform, encoding, data)`.
 pub fn cmap_of(subtables: &[(u16, u16, Vec<u8>)]) -> Vec<u8> {
     let mut t = Vec::new();
@@ -208,6 +237,7 @@ pub fn truetype_with(
                 }
                 glyf.extend_from_slice(&ys);
             }
+            Glyph::Empty => {}
             Glyph::Composite(parts) => {
                 be16(&mut glyf, 0xFFFF);
                 glyf.extend_from_slice(&[0; 8]);
