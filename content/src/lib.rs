@@ -10,7 +10,14 @@
 //! - Nothing panics on any input: oversized files, deep nesting, bad encodings and numbers out of
 //!   any range are all diagnostics.
 //! - [`LoadedGame::files`] lists every file read, and [`ludus_core::GameDef::content_hash`] is an
-//!   xxh3-64 over them, so any change to content, scripts or images changes it.
+//!   xxh3-64 over them, so any change to content, scripts or images changes it. Each distinct
+//!   file is read and checked once however many declarations name it
+//!   ([`LoadedGame::assets`] holds the binary ones' bytes once), and the game's files and
+//!   decoded assets are bounded in total ([`MAX_GAME_BYTES`], [`MAX_DECODED_BYTES`]).
+//! - [`decode_png`], [`sound_info`], [`decode_sound`], [`SoundStream`] and [`load_font`] read
+//!   images, sounds and fonts under limits, checking every size a file declares before
+//!   allocating it: the loader checks files with them and the app decodes with them
+//!   (`docs/content.md`, File limits).
 //! - [`reference_markdown`] is the authoring reference, generated from the same schema that
 //!   drives validation (`docs/content.md`).
 

@@ -57,8 +57,8 @@ pub fn png_size(bytes: &[u8]) -> Result<(u32, u32), PngError> {
 }
 
 /// Decodes a PNG into RGBA8 pixels: `(width, height, pixels)`. The size its header declares is
-/// checked before the pixels are allocated, and the decoder may allocate at most
-/// [`DECODER_BYTES`] besides them.
+/// checked before the pixels are allocated, and the decoder may allocate at most 16 MiB
+/// besides them.
 pub fn decode_png(bytes: &[u8]) -> Result<(u16, u16, Vec<u8>), String> {
     let (width, height) = png_size(bytes).map_err(|e| e.to_string())?;
     let limits = png::Limits {
