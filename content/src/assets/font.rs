@@ -310,7 +310,8 @@ fn subset(bytes: &[u8], map: &[(char, u16)]) -> Result<Vec<u8>, String> {
     copy.extend_from_slice(&cmap);
     for i in 0..tables {
         let record = dir + 12 + 16 * i;
-        let tag = bytes.get(record..record + 4).ok_or_else(damaged)?;
+        let tag = bytes.get(record..record + 16).ok_or_else(damaged)?;
+        let tag = &tag[..4];
         let (offset, length) = (record + 8, record + 12);
         match tag {
             b"cmap" => {
