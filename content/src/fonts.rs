@@ -17,24 +17,14 @@ const MAX_GLYPHS: usize = 65_536;
 /// The pixel height a font file is drawn at unless its table says otherwise.
 pub(crate) const DEFAULT_SIZE: f32 = 32.0;
 
-/// Parses `bytes` as a TrueType or OpenType font (a panic in the parser is an error here).
-pub(crate) fn parse(bytes: &[u8]) -> Result<fontdue::Font, String> {
-    const SIGNATURES: [&[u8]; 4] = [b"\x00\x01\x00\x00", b"true", b"OTTO", b"ttcf"];
-    if !SIGNATURES.iter().any(|s| bytes.starts_with(s)) {
-        return Err("it does not start with a TrueType or OpenType signature".into());
-    }
-    let settings = fontdue::FontSettings::default();
-    std::panic::catch_unwind(|| fontdue::Font::from_bytes(bytes, settings))
-        .unwrap_or(Err("the font parser gave up"))
-        .map_err(|e| e.trim_end_matches('.').to_lowercase())
-}
-
 /// The game's fonts: [`ludus_core::GameDef::fonts`], by name.
 #[derive(Default)]
 pub(crate) struct Fonts {
     pub list: Vec<FontDef>,
     /// Declared names (`None`: declared but unusable, already reported).
     named: HashMap<String, Option<FontId>>,
+    /// Each font file counted against the game's decoded total, and whether it fit.
+    charged: HashMap<String, bool>,
 }
 
 impl Fonts {
@@ -47,7 +37,7 @@ impl Fonts {
     ) -> Fonts {
         let mut fonts = Fonts::default();
         for (name, t) in root.named(r, "fonts", "font") {
-            let id = font(r, &t, &name, files, images).and_then(|source| {
+            let id = font(r, &t, &name, files, images, &mut fonts.charged).and_then(|source| {
                 if fonts.list.len() >= MAX_FONTS {
                     r.error(
                         name.loc,
@@ -90,6 +80,7 @@ fn font(
     name: &Named,
     files: &mut Files<'_>,
     images: &Images,
+    charged: &mut HashMap<String, bool>,
 ) -> Option<FontSource> {
     match (t.has("file"), t.has("image")) {
         (true, true) => {
@@ -110,13 +101,23 @@ fn font(
             }
             let file = t.path(r, "file")?;
             let size = t.f32(r, "size").unwrap_or(DEFAULT_SIZE);
-            match files.read_listed(r, &file, FileKind::Font) {
-                Some(Read::Font) => Some(FontSource::File {
-                    file: file.name,
-                    size,
-                }),
-                _ => None,
-            }
+            let Some(Read::Font(held)) = files.read_listed(r, &file, FileKind::Font) else {
+                return None;
+            };
+            // The app holds each font file loaded once, whatever sizes it is declared at.
+            let fits = match charged.get(&file.name) {
+                Some(fits) => *fits,
+                None => {
+                    let what = format!("font file `{}`", file.name);
+                    let fits = files.charge(r, file.loc, &what, held);
+                    charged.insert(file.name.clone(), fits);
+                    fits
+                }
+            };
+            fits.then_some(FontSource::File {
+                file: file.name,
+                size,
+            })
         }
         (false, true) => {
             if let Some(loc) = t.key_loc("size") {

@@ -33,6 +33,9 @@ pub struct LoadedGame {
     pub files: Vec<String>,
     /// Every script, in load order: its path and its text.
     pub scripts: Vec<(String, String)>,
+    /// The bytes of every image, sound and font file the game uses, by path, each once:
+    /// exactly the bytes that were checked.
+    pub assets: std::collections::BTreeMap<String, std::sync::Arc<[u8]>>,
 }
 
 /// Loads the game whose folder `source` reads. Diagnostics name files relative to the game
@@ -158,6 +161,7 @@ fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> 
         def,
         files: files.paths(),
         scripts,
+        assets: files.binary(),
     })
 }
 

@@ -20,6 +20,9 @@ pub(crate) struct Images {
     named: HashMap<String, Option<AssetId>>,
     /// Images sprites name by path.
     by_path: HashMap<String, Option<AssetId>>,
+    /// Each image file and filter counted against the game's decoded total (the app packs
+    /// each once).
+    charged: HashMap<(String, bool), bool>,
     /// The fonts, some cut from these images (read after them).
     pub fonts: crate::fonts::Fonts,
 }
@@ -31,11 +34,35 @@ impl Images {
         for (name, t) in root.named(r, "images", "image") {
             let id = t
                 .path(r, "file")
-                .and_then(|file| image(r, &t, &name, &file, files))
+                .and_then(|file| {
+                    let def = image(r, &t, &name, &file, files)?;
+                    images.charge(r, files, &file, &def).then_some(def)
+                })
                 .and_then(|def| images.push(r, name.loc, def));
             images.named.insert(name.name, id);
         }
         images
+    }
+
+    /// Counts an image's pixels against the game's decoded total, once per file and filter
+    /// (false: past the total, reported at `file`).
+    fn charge(
+        &mut self,
+        r: &mut Report,
+        files: &mut Files<'_>,
+        file: &Named,
+        def: &ImageDef,
+    ) -> bool {
+        let key = (def.file.clone(), def.filter == Filter::Linear);
+        if let Some(ok) = self.charged.get(&key) {
+            return *ok;
+        }
+        // Its pixels and the one-texel border it is packed with.
+        let bytes = (u64::from(def.width) + 2) * (u64::from(def.height) + 2) * 4;
+        let what = format!("image `{}` ({}x{} pixels)", def.file, def.width, def.height);
+        let ok = files.charge(r, file.loc, &what, bytes);
+        self.charged.insert(key, ok);
+        ok
     }
 
     fn push(&mut self, r: &mut Report, loc: Loc, def: ImageDef) -> Option<AssetId> {
@@ -71,7 +98,11 @@ impl Images {
         let id = match files.read_listed(r, named, FileKind::Image) {
             Some(Read::Image { width, height }) => {
                 let def = ImageDef::whole(&named.name, &named.name, width, height);
-                self.push(r, named.loc, def)
+                if self.charge(r, files, named, &def) {
+                    self.push(r, named.loc, def)
+                } else {
+                    None
+                }
             }
             _ => None,
         };

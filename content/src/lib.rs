@@ -10,12 +10,20 @@
 //! - Nothing panics on any input: oversized files, deep nesting, bad encodings and numbers out of
 //!   any range are all diagnostics.
 //! - [`LoadedGame::files`] lists every file read, and [`ludus_core::GameDef::content_hash`] is an
-//!   xxh3-64 over them, so any change to content, scripts or images changes it.
+//!   xxh3-64 over them, so any change to content, scripts or images changes it. Each distinct
+//!   file is read and checked once however many declarations name it
+//!   ([`LoadedGame::assets`] holds the binary ones' bytes once), and the game's files and
+//!   decoded assets are bounded in total ([`MAX_GAME_BYTES`], [`MAX_DECODED_BYTES`]).
+//! - [`decode_png`], [`sound_info`], [`decode_sound`], [`SoundStream`] and [`load_font`] read
+//!   images, sounds and fonts under limits, checking every size a file declares before
+//!   allocating it: the loader checks files with them and the app decodes with them
+//!   (`docs/content.md`, File limits).
 //! - [`reference_markdown`] is the authoring reference, generated from the same schema that
 //!   drives validation (`docs/content.md`).
 
 mod actions;
 mod archetype;
+mod assets;
 mod control;
 mod diagnostic;
 mod disk;
@@ -31,7 +39,6 @@ mod reference;
 mod report;
 mod schema;
 mod settings;
-mod sound;
 mod source;
 mod suggest;
 mod symbols;
@@ -40,6 +47,11 @@ mod text;
 mod tilemap;
 mod value;
 
+pub use assets::{
+    FONT_CHARS, MAX_DECODED_BYTES, MAX_GAME_BYTES, MAX_IMAGE_SIDE, MAX_SAMPLES, MAX_SECONDS, Pcm,
+    PngError, SoundInfo, Stream as SoundStream, decode as decode_sound, decode_png,
+    info as sound_info, load_font, png_size,
+};
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};
 pub use disk::{
     Limited, ReadError, open_limited, read_inside, read_limited, read_regular, size_over, size_text,
@@ -48,9 +60,6 @@ pub use disk::{
 pub use game::load_dir;
 pub use game::{LoadedGame, load_game};
 pub use reference::reference_markdown;
-pub use sound::{
-    MAX_SAMPLES, MAX_SECONDS, Pcm, SoundInfo, Stream as SoundStream, decode as decode_sound,
-};
 #[cfg(not(target_arch = "wasm32"))]
 pub use source::DirSource;
 pub use source::{FileSource, MAX_FILE_BYTES, MemorySource};

@@ -4,6 +4,7 @@
 //! Defaults come from the schema; a value that fails its check has been reported, so what
 //! stands in for it here never reaches a `GameDef`.
 
+use crate::assets::SoundInfo;
 use crate::files::{FileKind, Files, Read};
 use crate::report::Report;
 use crate::table::Table;
@@ -35,11 +36,15 @@ fn named<T>(
     out
 }
 
-/// A sound table's `file`, when it names a sound file that reads.
-fn sound_file(r: &mut Report, t: &Table<'_, '_>, files: &mut Files<'_>) -> Option<String> {
+/// A sound table's `file`, when it names a sound file that reads, with what it holds.
+fn sound_file(
+    r: &mut Report,
+    t: &Table<'_, '_>,
+    files: &mut Files<'_>,
+) -> Option<(Named, SoundInfo)> {
     let f = t.path(r, "file")?;
     match files.read_listed(r, &f, FileKind::Sound) {
-        Some(Read::Sound) => Some(f.name),
+        Some(Read::Sound(info)) => Some((f, info)),
         _ => None,
     }
 }
@@ -81,8 +86,15 @@ pub(crate) fn sounds(r: &mut Report, root: &Table<'_, '_>, files: &mut Files<'_>
                 }
             }
         }
+        // The player keeps each sound's samples decoded: they count against the game's total.
+        let file = sound_file(r, t, files).and_then(|(f, info)| {
+            let what = format!("sound file `{}`", f.name);
+            files
+                .charge(r, f.loc, &what, info.decoded_bytes())
+                .then_some(f.name)
+        });
         SoundDef {
-            file: sound_file(r, t, files),
+            file,
             wave,
             freq,
             freq_end: t.f32(r, "freq_end").unwrap_or(freq),
@@ -96,8 +108,9 @@ pub(crate) fn sounds(r: &mut Report, root: &Table<'_, '_>, files: &mut Files<'_>
 /// `[music.NAME]`: tracks, each a sound file.
 pub(crate) fn music(r: &mut Report, root: &Table<'_, '_>, files: &mut Files<'_>) -> Vec<SoundDef> {
     named(r, root, ("music", "track", "tracks"), |r, name, t| {
+        // Music is decoded a piece at a time while it plays.
         SoundDef {
-            file: sound_file(r, t, files),
+            file: sound_file(r, t, files).map(|(f, _)| f.name),
             wave: Wave::Sine,
             freq: 0.0,
             freq_end: 0.0,

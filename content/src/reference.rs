@@ -124,6 +124,8 @@ pub fn reference_markdown() -> String {
     }
     out.push_str(CONVENTIONS);
     out.push('\n');
+    out.push_str(&file_limits());
+    out.push('\n');
     table(&mut out, &schema::RECT, 3);
 
     // Archetypes and levels have sections of their own.
@@ -205,6 +207,63 @@ fn row(k: &KeySchema) -> String {
         k.ty.range(),
         k.doc,
         k.example
+    )
+}
+
+/// What is bounded in the files a game names, from the limits the loader and the decoders
+/// enforce.
+fn file_limits() -> String {
+    use crate::assets::*;
+    use crate::disk::size_text;
+    let mib = |b: u64| size_text(b);
+    format!(
+        "## File limits
+
+Every bound on a game's files is checked before anything of the size a file declares is
+allocated or decoded: a file past one is an error naming the file, the limit and what the file
+declares, never a crash, a hang or memory without bound (`ludus check` reports them all).
+
+- **Each file** is at most {file}, and **all the game's files** together at most {game}. Each
+  file is read and checked **once**, however many declarations name it: they share its bytes,
+  and a file refused is reported at the first declaration.
+- **Images** (PNG) are at most {side} x {side} pixels, read from the file's header before any
+  pixel is decoded.
+- **Sounds** (WAV, OGG Vorbis) are mono or stereo, from 8000 to 192000 Hz, and at most
+  {seconds} seconds: a WAV file's data chunk is its length; an OGG file plays at most the length
+  its last page declares (the longest is cut at {seconds} seconds). An OGG file is whole pages
+  with correct checksums holding one stream at a time (a chain of streams of the same rate and
+  channels is allowed); its comment header is not read, and its setup headers' codebooks may
+  declare at most {entries} entries and {values} vector values in all.
+- **Fonts** (TrueType, OpenType) are loaded for the characters Ludus draws (printable ASCII and
+  Latin-1); their kerning and glyph substitution tables are not read, and at most {subtables}
+  character map subtables are. The outline of each of those glyphs may visit at most {points}
+  points (composite parts count once per use) or take as many charstring steps (subroutine
+  calls count each time), all of them together {outline}; they may make at most {lines} lines
+  once curves are flattened, and reach at most {ems} ems from a glyph's origin. Variable fonts
+  with CFF2 outlines are not supported.
+- **Tile maps** hold at most {tiles} cells (4096 x 4096).
+- **Decoded total**: the game's images, sounds, fonts and tile maps together take at most
+  {decoded} once decoded. Each image file counts 4 bytes a texel of its pixels and of the
+  one-texel border it is packed with, once per filter it is drawn with; each `[sounds]` entry
+  with a file 2 bytes a sample of each channel for the length the file declares (the player
+  keeps a copy per entry; `[music]` streams and does not count); each font file what the
+  rasteriser keeps of it (96 bytes a glyph, 64 a line of the outlines it draws), once whatever
+  sizes it is declared at; each tile map 6 bytes a cell, plus its CSV file's size. The
+  declaration that would pass the total is the error.
+",
+        file = mib(crate::MAX_FILE_BYTES as u64),
+        game = mib(MAX_GAME_BYTES),
+        side = MAX_IMAGE_SIDE,
+        seconds = MAX_SECONDS,
+        entries = MAX_CODEBOOK_ENTRIES,
+        values = MAX_VQ_VALUES,
+        subtables = MAX_SUBTABLES,
+        points = MAX_GLYPH_POINTS,
+        outline = MAX_OUTLINE_POINTS,
+        lines = MAX_LINES,
+        ems = MAX_EMS,
+        tiles = crate::tilemap::MAX_TILES,
+        decoded = mib(MAX_DECODED_BYTES),
     )
 }
 

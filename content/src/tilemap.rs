@@ -14,7 +14,7 @@ use ludus_core::{
 };
 
 /// The most tiles a map may hold (4096 x 4096).
-const MAX_TILES: usize = 4096 * 4096;
+pub(crate) const MAX_TILES: usize = 4096 * 4096;
 
 /// A tile map as read, before names are resolved.
 pub(crate) struct RawTileMap {
@@ -125,6 +125,12 @@ pub(crate) fn read(r: &mut Report, t: &Table<'_, '_>, files: &mut Files<'_>) -> 
             let Some(Read::Text(file, text)) = files.read_listed(r, &path, FileKind::Map) else {
                 return None;
             };
+            // Each map that uses the file reads it through again: its size counts each time,
+            // before it is read.
+            let what = format!("tile map `{}`", path.name);
+            if !files.charge(r, path.loc, &what, text.len() as u64) {
+                return None;
+            }
             (Grid::Csv { file, text, first }, Some(path.loc))
         }
     };
@@ -142,6 +148,15 @@ pub(crate) fn read(r: &mut Report, t: &Table<'_, '_>, files: &mut Files<'_>) -> 
                 "a tile map may hold at most {MAX_TILES} tiles (4096 x 4096), this one {columns} x {rows}"
             ),
         );
+        return None;
+    }
+    // Its cells: 2 bytes each, and 4 more for the solid tiles while they are merged.
+    if !files.charge(
+        r,
+        at,
+        &format!("a tile map of {columns} x {rows}"),
+        cells as u64 * 6,
+    ) {
         return None;
     }
     Some(RawTileMap {

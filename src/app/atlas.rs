@@ -7,6 +7,8 @@
 //! inside their rectangle for the same reason.
 
 use ludus_core::{Filter, ImageDef};
+use std::collections::HashMap;
+use std::rc::Rc;
 
 /// The largest page side, in texels (WebGL 1 devices all allow 4096).
 pub const PAGE_MAX: u32 = 4096;
@@ -51,8 +53,19 @@ pub struct Atlas {
 impl Atlas {
     /// Packs `defs` with their decoded `pixels` (`None`, or a size other than the definition's:
     /// a checkerboard of the defined size stands in, so missing art is seen, never dropped).
-    pub fn pack(defs: &[ImageDef], pixels: &[Option<Pixels>]) -> Atlas {
-        let mut order: Vec<usize> = (0..defs.len()).collect();
+    /// Images of the same file and filter are packed once and share its place.
+    pub fn pack(defs: &[ImageDef], pixels: &[Option<Rc<Pixels>>]) -> Atlas {
+        let mut first: HashMap<(&str, bool), usize> = HashMap::new();
+        let same: Vec<usize> = defs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                *first
+                    .entry((d.file.as_str(), d.filter == Filter::Linear))
+                    .or_insert(i)
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..defs.len()).filter(|&i| same[i] == i).collect();
         // Tallest first, then widest, then by id: the same layout every run.
         order.sort_by_key(|&i| {
             let d = &defs[i];
@@ -94,6 +107,9 @@ impl Atlas {
                 y: page.2 + PAD,
             };
         }
+        for (i, &f) in same.iter().enumerate() {
+            placed[i] = placed[f];
+        }
         let mut pages: Vec<Page> = shelves
             .iter()
             .map(|s| {
@@ -109,7 +125,7 @@ impl Atlas {
                 }
             })
             .collect();
-        for (i, d) in defs.iter().enumerate() {
+        for (i, d) in defs.iter().enumerate().filter(|&(i, _)| same[i] == i) {
             let p = placed[i];
             let page = &mut pages[p.page as usize];
             let (w, h) = (
@@ -117,7 +133,7 @@ impl Atlas {
                 d.height.min(PAGE_MAX - 2 * PAD),
             );
             let texel = |x: u32, y: u32| -> [u8; 4] {
-                match pixels.get(i).and_then(Option::as_ref) {
+                match pixels.get(i).and_then(Option::as_deref) {
                     Some((pw, ph, px))
                         if u32::from(*pw) == d.width && u32::from(*ph) == d.height =>
                     {
@@ -262,8 +278,8 @@ impl Shelves {
 mod tests {
     use super::*;
 
-    fn solid(w: u16, h: u16, c: [u8; 4]) -> Option<Pixels> {
-        Some((w, h, c.repeat(usize::from(w) * usize::from(h))))
+    fn solid(w: u16, h: u16, c: [u8; 4]) -> Option<Rc<Pixels>> {
+        Some(Rc::new((w, h, c.repeat(usize::from(w) * usize::from(h)))))
     }
 
     fn texel(page: &Page, x: u32, y: u32) -> [u8; 4] {
@@ -347,7 +363,7 @@ mod tests {
     #[test]
     fn images_that_outgrow_a_page_open_another() {
         let defs: Vec<ImageDef> = (0..5)
-            .map(|i| ImageDef::whole(&format!("i{i}"), "i.png", 2000, 2000))
+            .map(|i| ImageDef::whole(&format!("i{i}"), &format!("i{i}.png"), 2000, 2000))
             .collect();
         let atlas = Atlas::pack(&defs, &vec![None; 5]);
         // Four 2002-texel squares cannot share a 4096 page: two per page side by side at most.
@@ -358,5 +374,21 @@ mod tests {
                 .iter()
                 .all(|p| p.width <= PAGE_MAX && p.height <= PAGE_MAX)
         );
+    }
+
+    #[test]
+    fn images_of_one_file_and_filter_are_packed_once() {
+        let mut defs: Vec<ImageDef> = (0..200)
+            .map(|i| ImageDef::whole(&format!("i{i}"), "one.png", 2000, 2000))
+            .collect();
+        defs[199].filter = Filter::Nearest;
+        let px = solid(2000, 2000, [9, 9, 9, 255]);
+        let pixels: Vec<Option<Rc<Pixels>>> = vec![px; defs.len()];
+        let atlas = Atlas::pack(&defs, &pixels);
+        // One place for the smooth ones, one for the blocky one: a page each.
+        assert_eq!(atlas.pages.len(), 2);
+        assert!(atlas.placed[..199].iter().all(|p| *p == atlas.placed[0]));
+        assert_ne!(atlas.placed[199].page, atlas.placed[0].page);
+        assert_eq!(atlas.uv(150, 0, false), atlas.uv(0, 0, false));
     }
 }

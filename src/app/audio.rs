@@ -10,6 +10,7 @@ use crate::app::music::Music;
 use crate::platform::{OPEN_SOUND_ON_GESTURE, SAMPLE_RATE, SoundOutput};
 use crate::runtime::SoundCue;
 use ludus_core::{MusicId, SoundDef, Wave};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 const RATE: u32 = SAMPLE_RATE;
@@ -24,13 +25,19 @@ fn key(sound: u16, pitch: f32) -> u64 {
 }
 
 /// Each sound's file decoded to the output's samples (`None`: a tone, or a file that cannot be
-/// decoded, reported once and then silent).
-fn decode_all(defs: &[SoundDef], files: &[Option<Vec<u8>>]) -> Vec<Option<Vec<i16>>> {
+/// decoded, reported once and then silent), each file once: sounds of the same file share its
+/// samples.
+fn decode_all(defs: &[SoundDef], files: &[Option<Arc<[u8]>>]) -> Vec<Option<Arc<[i16]>>> {
     let mut total = 0usize;
+    let mut decoded: HashMap<&str, Option<Arc<[i16]>>> = HashMap::new();
     defs.iter()
         .enumerate()
         .map(|(i, def)| {
             let bytes = files.get(i)?.as_deref()?;
+            let file = def.file.as_deref()?;
+            if let Some(done) = decoded.get(file) {
+                return done.clone();
+            }
             if total >= MAX_TOTAL {
                 crate::platform::error(&format!(
                     "ludus: `{}` stays silent: the game's sounds already hold {} minutes of audio",
@@ -39,9 +46,9 @@ fn decode_all(defs: &[SoundDef], files: &[Option<Vec<u8>>]) -> Vec<Option<Vec<i1
                 ));
                 return None;
             }
-            match ludus_content::decode_sound(bytes) {
+            let samples = match ludus_content::decode_sound(bytes) {
                 Ok(pcm) => {
-                    let samples = mono(&pcm);
+                    let samples: Arc<[i16]> = Arc::from(mono(&pcm));
                     total += samples.len();
                     Some(samples)
                 }
@@ -52,7 +59,9 @@ fn decode_all(defs: &[SoundDef], files: &[Option<Vec<u8>>]) -> Vec<Option<Vec<i1
                     ));
                     None
                 }
-            }
+            };
+            decoded.insert(file, samples.clone());
+            samples
         })
         .collect()
 }
@@ -140,7 +149,7 @@ pub struct Audio {
     defs: Vec<SoundDef>,
     /// Each sound file decoded (mono, at the output's rate); `None` for tones and files that
     /// could not be decoded (reported once, then silent).
-    decoded: Vec<Option<Vec<i16>>>,
+    decoded: Vec<Option<Arc<[i16]>>>,
     /// Each music track's file and volume (decoded while it plays).
     tracks: Vec<Option<(Arc<[u8]>, f32)>>,
     /// The track playing (or asked for while the output waits for a gesture).
@@ -151,7 +160,7 @@ pub struct Audio {
 
 impl Audio {
     /// `files`: each sound's file bytes by id (`None` for tones).
-    pub fn new(defs: &[SoundDef], files: &[Option<Vec<u8>>]) -> Audio {
+    pub fn new(defs: &[SoundDef], files: &[Option<Arc<[u8]>>]) -> Audio {
         let wanted = std::env::var_os("LUDUS_NO_AUDIO").is_none();
         let backend = if wanted && !OPEN_SOUND_ON_GESTURE {
             SoundOutput::open()
@@ -177,7 +186,7 @@ impl Audio {
 
     /// The game's sounds again, after a reload: decoded anew, and the output's prepared
     /// copies forgotten (a sound's id may now name another sound).
-    pub fn set_sounds(&mut self, defs: &[SoundDef], files: &[Option<Vec<u8>>]) {
+    pub fn set_sounds(&mut self, defs: &[SoundDef], files: &[Option<Arc<[u8]>>]) {
         let wanted = self.backend.is_some() || self.deferred;
         self.decoded = if wanted {
             decode_all(defs, files)
@@ -191,7 +200,7 @@ impl Audio {
     }
 
     /// The game's music tracks and their files' bytes by id.
-    pub fn set_music(&mut self, defs: &[SoundDef], files: &[Option<Vec<u8>>]) {
+    pub fn set_music(&mut self, defs: &[SoundDef], files: &[Option<Arc<[u8]>>]) {
         if self.backend.is_none() && !self.deferred {
             return;
         }
@@ -199,8 +208,8 @@ impl Audio {
             .iter()
             .enumerate()
             .map(|(i, def)| {
-                let bytes = files.get(i)?.as_deref()?;
-                Some((Arc::from(bytes), def.volume.clamp(0.0, 1.0)))
+                let bytes = files.get(i)?.clone()?;
+                Some((bytes, def.volume.clamp(0.0, 1.0)))
             })
             .collect();
     }
@@ -346,6 +355,32 @@ mod tests {
             samples(&tone(Wave::Sine), 1.0),
             samples(&tone(Wave::Sine), 2.0),
             "pitch changes the tone"
+        );
+    }
+
+    #[test]
+    fn a_sound_file_named_by_many_sounds_is_decoded_once() {
+        // A WAV file of four 16-bit mono samples at 44.1 kHz.
+        let mut wav = b"RIFF\0\0\0\0WAVEfmt \x10\0\0\0\x01\0\x01\0\x44\xac\0\0".to_vec();
+        wav.extend_from_slice(b"\x88\x58\x01\0\x02\0\x10\0data\x08\0\0\0");
+        wav.extend_from_slice(&[1, 0, 2, 0, 3, 0, 4, 0]);
+        let bytes: Arc<[u8]> = Arc::from(wav);
+        let defs: Vec<SoundDef> = (0..100)
+            .map(|i| SoundDef {
+                name: format!("s{i}"),
+                file: Some("one.wav".into()),
+                ..tone(Wave::Sine)
+            })
+            .collect();
+        let files = vec![Some(bytes); defs.len()];
+        let decoded = decode_all(&defs, &files);
+        let first = decoded[0].as_ref().expect("decoded");
+        assert_eq!(&first[..], &[1, 2, 3, 4]);
+        assert!(
+            decoded
+                .iter()
+                .all(|d| d.as_ref().is_some_and(|d| Arc::ptr_eq(d, first))),
+            "every sound shares the one decode"
         );
     }
 }

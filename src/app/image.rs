@@ -1,40 +1,28 @@
-//! PNG in (sprite images) and out (screenshots).
+//! PNG in (sprite images, decoded by `ludus_content::decode_png` under its limits) and out
+//! (screenshots).
 
-/// Each image file decoded (`None`: missing or undecodable; drawn as a placeholder).
-pub fn decode_all(files: &[Option<Vec<u8>>]) -> Vec<Option<(u16, u16, Vec<u8>)>> {
-    files
-        .iter()
-        .map(|bytes| bytes.as_deref().and_then(|b| decode_png(b).ok()))
+use crate::app::atlas::Pixels;
+use ludus_core::ImageDef;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// Each image decoded (`None`: missing or undecodable; drawn as a placeholder), each file once:
+/// images of the same file share its pixels.
+pub fn decode_all(defs: &[ImageDef], files: &[Option<Arc<[u8]>>]) -> Vec<Option<Rc<Pixels>>> {
+    let mut decoded: HashMap<&str, Option<Rc<Pixels>>> = HashMap::new();
+    defs.iter()
+        .enumerate()
+        .map(|(i, def)| {
+            decoded
+                .entry(def.file.as_str())
+                .or_insert_with(|| {
+                    let bytes = files.get(i)?.as_deref()?;
+                    ludus_content::decode_png(bytes).ok().map(Rc::new)
+                })
+                .clone()
+        })
         .collect()
-}
-
-/// Decodes a PNG into RGBA8 pixels: `(width, height, pixels)`.
-pub fn decode_png(bytes: &[u8]) -> Result<(u16, u16, Vec<u8>), String> {
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
-    let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
-    let size = reader.output_buffer_size();
-    if size > 64 * 1024 * 1024 {
-        return Err("image larger than 64 MiB decoded".into());
-    }
-    let mut buf = vec![0; size];
-    let info = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
-    let (w, h) = (info.width, info.height);
-    if w > 8192 || h > 8192 {
-        return Err(format!("image of {w}x{h} is larger than 8192x8192"));
-    }
-    let px = &buf[..info.buffer_size()];
-    let rgba = match info.color_type {
-        png::ColorType::Rgba => px.to_vec(),
-        png::ColorType::Rgb => px.chunks(3).flat_map(|c| [c[0], c[1], c[2], 255]).collect(),
-        png::ColorType::GrayscaleAlpha => px
-            .chunks(2)
-            .flat_map(|c| [c[0], c[0], c[0], c[1]])
-            .collect(),
-        png::ColorType::Grayscale => px.iter().flat_map(|g| [*g, *g, *g, 255]).collect(),
-        png::ColorType::Indexed => return Err("indexed PNG was not expanded".into()),
-    };
-    Ok((w as u16, h as u16, rgba))
 }
 
 /// Encodes RGBA8 pixels as a PNG file.
@@ -58,10 +46,40 @@ mod tests {
         let path = dir.join("t.png");
         let px: Vec<u8> = (0..4 * 3 * 2).map(|i| (i * 10) as u8).collect();
         write_png(&path, 3, 2, &px).unwrap();
-        let (w, h, back) = decode_png(&std::fs::read(&path).unwrap()).unwrap();
+        let (w, h, back) = ludus_content::decode_png(&std::fs::read(&path).unwrap()).unwrap();
         assert_eq!((w, h), (3, 2));
         assert_eq!(back, px);
-        assert!(decode_png(b"not a png").is_err());
+        assert!(ludus_content::decode_png(b"not a png").is_err());
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn each_file_is_decoded_once_and_shared() {
+        let dir = std::env::temp_dir().join(format!("ludus-png-share-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.png");
+        write_png(&path, 2, 2, &[7; 16]).unwrap();
+        let bytes: Arc<[u8]> = Arc::from(std::fs::read(&path).unwrap());
+        let defs: Vec<ImageDef> = (0..3)
+            .map(|i| {
+                ImageDef::whole(
+                    &format!("i{i}"),
+                    if i < 2 { "a.png" } else { "b.png" },
+                    2,
+                    2,
+                )
+            })
+            .collect();
+        let files = [
+            Some(bytes.clone()),
+            Some(bytes),
+            Some(Arc::from(&b"not a png"[..])),
+        ];
+        let px = decode_all(&defs, &files);
+        let (a, b) = (px[0].as_ref().unwrap(), px[1].as_ref().unwrap());
+        assert!(Rc::ptr_eq(a, b), "one decode for both images of a.png");
+        assert_eq!(**a, (2, 2, vec![7; 16]));
+        assert!(px[2].is_none(), "an undecodable file is a placeholder");
         std::fs::remove_dir_all(dir).ok();
     }
 }

@@ -81,7 +81,7 @@ impl App {
         let renderer = Renderer::new(
             ctx.as_mut(),
             def,
-            &image::decode_all(runner.image_files()),
+            &image::decode_all(&def.images, runner.image_files()),
             fonts,
             window::dpi_scale(),
         );
@@ -149,7 +149,7 @@ impl EventHandler for App {
             self.runner.reload();
             // A changed PNG, font or WAV keeps its definition: load again whatever changed.
             let (def, fonts) = (self.runner.def(), self.runner.font_files());
-            let pixels = image::decode_all(self.runner.image_files());
+            let pixels = image::decode_all(&def.images, self.runner.image_files());
             self.renderer
                 .set_assets(self.ctx.as_mut(), def, &pixels, fonts);
             let def = self.runner.def();

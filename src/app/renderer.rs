@@ -12,6 +12,8 @@ use crate::app::ui::Ui;
 use crate::runtime::particles::Particles;
 use ludus_core::{Camera, Color, Filter, GameDef, RenderFrame};
 use miniquad::*;
+use std::rc::Rc;
+use std::sync::Arc;
 
 /// The most bytes of label text drawn in one frame: labels past it wait for a frame with room
 /// (many long labels cannot make a frame's instances unbounded).
@@ -96,8 +98,8 @@ impl Renderer {
     pub fn new(
         ctx: &mut dyn RenderingBackend,
         def: &GameDef,
-        pixels: &[Option<Pixels>],
-        fonts: &[Option<Vec<u8>>],
+        pixels: &[Option<Rc<Pixels>>],
+        fonts: &[Option<Arc<[u8]>>],
         scale: f32,
     ) -> Renderer {
         let corners: [[f32; 2]; 4] = [[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]];
@@ -190,8 +192,8 @@ impl Renderer {
         &mut self,
         ctx: &mut dyn RenderingBackend,
         def: &GameDef,
-        pixels: &[Option<Pixels>],
-        fonts: &[Option<Vec<u8>>],
+        pixels: &[Option<Rc<Pixels>>],
+        fonts: &[Option<Arc<[u8]>>],
     ) {
         for t in self.pages.drain(..) {
             ctx.delete_texture(t);

@@ -1,13 +1,16 @@
 //! Text: the bundled font and the game's `[fonts]`, as faces whose glyphs are rectangles of a
-//! texture. Font files (and the bundled font) are rasterised once by fontdue into the text
-//! atlas; a bitmap font's glyphs are frames of its image in the image atlas.
+//! texture. Font files (and the bundled font) are loaded once each by
+//! `ludus_content::load_font` (under its limits) and rasterised by fontdue into the text atlas;
+//! a bitmap font's glyphs are frames of its image in the image atlas.
 
 use fontdue::{Font, FontSettings};
 use ludus_core::{FontDef, FontId, FontSource, ImageDef};
+use std::collections::HashMap;
+use std::sync::Arc;
 
 const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
 /// Printable ASCII and the printable Latin-1 supplement: what a font file is rasterised for.
-const CHARS: [std::ops::RangeInclusive<char>; 2] = [' '..='~', '\u{a0}'..='\u{ff}'];
+const CHARS: [std::ops::RangeInclusive<char>; 2] = ludus_content::FONT_CHARS;
 /// The text atlas's width, and the most rows it may grow to (a face that does not fit is left
 /// out, and its text drawn in the bundled font).
 const WIDTH: u32 = 2048;
@@ -105,18 +108,26 @@ impl Packer {
             if !all && c != ' ' && font.lookup_glyph_index(c) == 0 {
                 continue;
             }
-            let (m, bitmap) = font.rasterize(c, px);
+            // The glyph's size first: one too large for the atlas is never rasterised.
+            let m = font.metrics(c, px);
             let (w, h) = (m.width as u32, m.height as u32);
+            if w + 2 >= WIDTH || h + 2 > MAX_HEIGHT {
+                self.pixels.truncate(start.0);
+                self.height = start.1;
+                return None;
+            }
             if x + w + 1 >= WIDTH {
                 x = 1;
                 self.height += row_h + 1;
                 row_h = 0;
             }
-            if self.height + h + 2 > MAX_HEIGHT || w + 2 >= WIDTH {
+            if self.height + h + 2 > MAX_HEIGHT {
                 self.pixels.truncate(start.0);
                 self.height = start.1;
                 return None;
             }
+            let (m, bitmap) = font.rasterize(c, px);
+            let (w, h) = (m.width as u32, m.height as u32);
             let need = ((self.height + h + 2) * WIDTH) as usize;
             if self.pixels.len() < need {
                 self.pixels.resize(need, 0);
@@ -193,7 +204,7 @@ impl Atlas {
     pub fn with_fonts(
         scale: f32,
         fonts: &[FontDef],
-        files: &[Option<Vec<u8>>],
+        files: &[Option<Arc<[u8]>>],
         images: &[ImageDef],
     ) -> Atlas {
         let bundled = Font::from_bytes(FONT, FontSettings::default())
@@ -208,29 +219,47 @@ impl Atlas {
             faces.push(face.expect("the bundled faces fit the atlas"));
         }
         let mut game = Vec::with_capacity(fonts.len());
+        // Each font file loaded once, whatever sizes it is declared at, and each file and
+        // size made into a face once.
+        let mut loaded: HashMap<&str, Option<Font>> = HashMap::new();
+        let mut made: HashMap<(&str, u32), Option<usize>> = HashMap::new();
         for (i, font) in fonts.iter().enumerate() {
+            if let FontSource::File { file, size } = &font.source
+                && let Some(face) = made.get(&(file.as_str(), size.to_bits()))
+            {
+                game.push(*face);
+                continue;
+            }
             let face = match &font.source {
                 // Third-party code reading the game's bytes: a panic in it leaves this font
                 // out (its text is drawn in the bundled font), never the app.
-                FontSource::File { size, .. } => {
-                    files.get(i).and_then(Option::as_deref).and_then(|b| {
+                FontSource::File { file, size } => loaded
+                    .entry(file.as_str())
+                    .or_insert_with(|| {
+                        let bytes = files.get(i)?.as_deref()?;
+                        ludus_content::load_font(bytes).ok()
+                    })
+                    .as_ref()
+                    .and_then(|f| {
                         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                            let f = Font::from_bytes(b, FontSettings::default()).ok()?;
                             let px = (size * scale).min(MAX_RASTER_PX);
-                            packer.face(&f, px, px / scale, false)
+                            packer.face(f, px, px / scale, false)
                         }))
                         .ok()
                         .flatten()
-                    })
-                }
+                    }),
                 FontSource::Sheet { image, glyphs } => images
                     .get(image.0 as usize)
                     .map(|def| sheet_face(image.0, def, glyphs, scale)),
             };
-            game.push(face.map(|f| {
+            let face = face.map(|f| {
                 faces.push(f);
                 faces.len() - 1
-            }));
+            });
+            if let FontSource::File { file, size } = &font.source {
+                made.insert((file.as_str(), size.to_bits()), face);
+            }
+            game.push(face);
         }
         let width = WIDTH;
         let height = packer.height.next_power_of_two();
@@ -322,7 +351,11 @@ mod tests {
                 },
             },
         ];
-        let files = [Some(FONT.to_vec()), Some(b"not a font".to_vec()), None];
+        let files = [
+            Some(Arc::from(FONT)),
+            Some(Arc::from(&b"not a font"[..])),
+            None,
+        ];
         let atlas = Atlas::with_fonts(2.0, &fonts, &files, &[sheet(3)]);
         assert_eq!(atlas.faces.len(), 4);
         let big = &atlas.faces[atlas.face_of(Some(FontId(0)))];
@@ -352,15 +385,15 @@ mod tests {
 
     #[test]
     fn a_font_too_large_for_the_atlas_falls_back() {
-        let big = |name: &str| FontDef {
-            name: name.into(),
+        let big = |i: usize| FontDef {
+            name: format!("f{i}"),
             source: FontSource::File {
-                file: "big.ttf".into(),
+                file: format!("big{i}.ttf"),
                 size: 128.0,
             },
         };
-        let fonts: Vec<FontDef> = (0..12).map(|i| big(&format!("f{i}"))).collect();
-        let files: Vec<Option<Vec<u8>>> = fonts.iter().map(|_| Some(FONT.to_vec())).collect();
+        let fonts: Vec<FontDef> = (0..12).map(big).collect();
+        let files: Vec<Option<Arc<[u8]>>> = fonts.iter().map(|_| Some(Arc::from(FONT))).collect();
         let atlas = Atlas::with_fonts(1.0, &fonts, &files, &[]);
         assert!(atlas.height <= MAX_HEIGHT);
         assert_ne!(atlas.face_of(Some(FontId(0))), BODY);
@@ -369,5 +402,25 @@ mod tests {
             BODY,
             "left out, not overflowing"
         );
+    }
+
+    #[test]
+    fn a_font_file_declared_many_times_is_made_into_one_face_per_size() {
+        let font = |i: usize, size: f32| FontDef {
+            name: format!("f{i}"),
+            source: FontSource::File {
+                file: "one.ttf".into(),
+                size,
+            },
+        };
+        let fonts: Vec<FontDef> = (0..300)
+            .map(|i| font(i, if i % 2 == 0 { 20.0 } else { 30.0 }))
+            .collect();
+        let files: Vec<Option<Arc<[u8]>>> = vec![Some(Arc::from(FONT)); fonts.len()];
+        let atlas = Atlas::with_fonts(1.0, &fonts, &files, &[]);
+        // The bundled font's two faces, then one per size.
+        assert_eq!(atlas.faces.len(), 4);
+        let faces: Vec<usize> = (0..4).map(|i| atlas.face_of(Some(FontId(i)))).collect();
+        assert_eq!(faces, [2, 3, 2, 3]);
     }
 }

@@ -321,7 +321,7 @@ impl Runner {
     }
 
     /// The bytes of each music track's file by id.
-    pub fn music_files(&self) -> &[Option<Vec<u8>>] {
+    pub fn music_files(&self) -> &[Option<std::sync::Arc<[u8]>>] {
         &self.project.music_files
     }
 
@@ -376,17 +376,17 @@ impl Runner {
     }
 
     /// The bytes of each image file by asset id (`None`: could not be read).
-    pub fn image_files(&self) -> &[Option<Vec<u8>>] {
+    pub fn image_files(&self) -> &[Option<std::sync::Arc<[u8]>>] {
         &self.project.assets
     }
 
     /// The bytes of each font file by font id (`None` for bitmap fonts).
-    pub fn font_files(&self) -> &[Option<Vec<u8>>] {
+    pub fn font_files(&self) -> &[Option<std::sync::Arc<[u8]>>] {
         &self.project.font_files
     }
 
     /// The bytes of each sound file by sound id (`None` for tones).
-    pub fn sound_files(&self) -> &[Option<Vec<u8>>] {
+    pub fn sound_files(&self) -> &[Option<std::sync::Arc<[u8]>>] {
         &self.project.sound_files
     }
 

@@ -16,14 +16,15 @@ pub struct Project {
     pub def: Arc<GameDef>,
     pub scripts: Vec<Script>,
     pub modules: Rc<dyn ModuleSource>,
-    /// The bytes of each image in `def.images` (`None`: could not be read).
-    pub assets: Vec<Option<Vec<u8>>>,
+    /// The bytes of each image in `def.images` (`None`: could not be read). Declarations of
+    /// the same file share its bytes, here and below.
+    pub assets: Vec<Option<Arc<[u8]>>>,
     /// The bytes of each sound file in `def.sounds` (`None`: a tone, or could not be read).
-    pub sound_files: Vec<Option<Vec<u8>>>,
+    pub sound_files: Vec<Option<Arc<[u8]>>>,
     /// The bytes of each track's file in `def.music`.
-    pub music_files: Vec<Option<Vec<u8>>>,
+    pub music_files: Vec<Option<Arc<[u8]>>>,
     /// The bytes of each font file in `def.fonts` (`None`: a bitmap font).
-    pub font_files: Vec<Option<Vec<u8>>>,
+    pub font_files: Vec<Option<Arc<[u8]>>>,
 }
 
 /// Modules from files held in memory (the browser build, tests).
@@ -37,17 +38,19 @@ impl ModuleSource for MemoryModules {
 }
 
 impl Project {
+    /// A loaded game with the bytes of its images, sounds and fonts as the loader checked
+    /// them (each file's bytes once, shared by every declaration of it).
     pub(crate) fn from_loaded(
         label: String,
         loaded: ludus_content::LoadedGame,
         modules: Rc<dyn ModuleSource>,
-        read: impl Fn(&str) -> Option<Vec<u8>>,
     ) -> Project {
         let def = &loaded.def;
+        let read = |p: &str| loaded.assets.get(p).cloned();
         let assets = def.images.iter().map(|i| read(&i.file)).collect();
         // Each file's bytes by id (`None` for entries without a file).
-        let files = |paths: &mut dyn Iterator<Item = Option<&str>>| -> Vec<Option<Vec<u8>>> {
-            paths.map(|p| p.and_then(&read)).collect()
+        let files = |paths: &mut dyn Iterator<Item = Option<&str>>| -> Vec<Option<Arc<[u8]>>> {
+            paths.map(|p| p.and_then(read)).collect()
         };
         let sound_files = files(&mut def.sounds.iter().map(|s| s.file.as_deref()));
         let music_files = files(&mut def.music.iter().map(|s| s.file.as_deref()));
@@ -79,12 +82,10 @@ impl Project {
             source.insert(path.clone(), bytes.clone());
         }
         let loaded = ludus_content::load_game(&source).map_err(|d| d.render())?;
-        let read = |p: &str| files.get(p).cloned();
         let project = Project::from_loaded(
             label.to_string(),
             loaded,
             Rc::new(MemoryModules(files.clone())),
-            read,
         );
         Ok(project)
     }

@@ -46,9 +46,7 @@ impl ModuleSource for DirModules {
 pub fn load_folder(dir: &std::path::Path) -> Result<Project, String> {
     let loaded = ludus_content::load_dir(dir).map_err(|d| d.render())?;
     let modules: Rc<dyn ModuleSource> = Rc::new(DirModules(dir.to_path_buf()));
-    let limit = ludus_content::MAX_FILE_BYTES as u64;
-    let read = |p: &str| ludus_content::read_inside(dir, p, limit).ok();
-    let mut project = Project::from_loaded(dir.display().to_string(), loaded, modules, read);
+    let mut project = Project::from_loaded(dir.display().to_string(), loaded, modules);
     project.dir = Some(dir.display().to_string());
     Ok(project)
 }

@@ -1,11 +1,28 @@
 //! Sound files: WAV (PCM 8, 16, 24 or 32 bit, or 32-bit float) and OGG Vorbis, checked at
-//! load (`info`) and decoded by the app (`decode`) to 16-bit samples.
+//! load (`info`) and decoded by the app (`decode`, or a piece at a time with [`Stream`]) to
+//! 16-bit samples. A sound lasts at most what its file declares (a WAV file's data chunk, an
+//! OGG file's last granule position) and at most [`MAX_SECONDS`]; its headers are checked
+//! before anything of the size they declare is allocated (see the OGG side in `vorbis`).
+
+use super::ogg::Demux;
+use super::vorbis::{self, Headers, Totals};
+use std::sync::Arc;
 
 /// What a sound file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SoundInfo {
     pub rate: u32,
     pub channels: u16,
+    /// Its length in frames (a sample of each channel), as the file declares it, at most
+    /// [`MAX_SECONDS`] of them: what decoding gives at most.
+    pub frames: u64,
+}
+
+impl SoundInfo {
+    /// Its samples' size once decoded: 2 bytes a sample of every channel.
+    pub fn decoded_bytes(&self) -> u64 {
+        self.frames * u64::from(self.channels) * 2
+    }
 }
 
 /// Decoded sound: 16-bit samples, channels interleaved.
@@ -33,21 +50,20 @@ fn kind(bytes: &[u8]) -> Option<&'static str> {
     }
 }
 
-/// Checks a sound file's header: what it holds, or what is wrong with it.
+/// Checks a sound file's headers (for OGG, every page and every stream's headers): what it
+/// holds, or what is wrong with it.
 pub fn info(bytes: &[u8]) -> Result<SoundInfo, String> {
     match kind(bytes) {
         Some("wav") => wav(bytes).map(|(i, _)| i.0),
-        Some(_) => std::panic::catch_unwind(|| {
-            let r = lewton::inside_ogg::OggStreamReader::new(std::io::Cursor::new(bytes))
-                .map_err(|e| format!("not a readable OGG Vorbis file ({e})"))?;
-            let (rate, channels) = (
-                r.ident_hdr.audio_sample_rate,
-                u16::from(r.ident_hdr.audio_channels),
-            );
-            check(rate, channels)?;
-            Ok(SoundInfo { rate, channels })
-        })
-        .unwrap_or_else(|_| Err("a damaged OGG Vorbis header".into())),
+        Some(_) => {
+            let scan = vorbis::scan(bytes)?;
+            let most = MAX_SECONDS as u64 * u64::from(scan.rate);
+            Ok(SoundInfo {
+                rate: scan.rate,
+                channels: scan.channels,
+                frames: scan.frames.min(most),
+            })
+        }
         None => Err(
             "not a WAV or OGG Vorbis file (it starts with neither `RIFF....WAVE` nor `OggS`)"
                 .into(),
@@ -55,7 +71,7 @@ pub fn info(bytes: &[u8]) -> Result<SoundInfo, String> {
     }
 }
 
-fn check(rate: u32, channels: u16) -> Result<(), String> {
+pub(crate) fn check(rate: u32, channels: u16) -> Result<(), String> {
     if !(1..=2).contains(&channels) {
         return Err(format!("{channels} channels; sounds are mono or stereo"));
     }
@@ -69,13 +85,19 @@ fn check(rate: u32, channels: u16) -> Result<(), String> {
 
 /// Decodes a sound file, refusing one past [`MAX_SAMPLES`] before holding them.
 pub fn decode(bytes: &[u8]) -> Result<Pcm, String> {
-    let mut stream = Stream::open(std::sync::Arc::from(bytes))?;
-    let SoundInfo { rate, channels } = stream.info();
+    let mut stream = Stream::open(Arc::from(bytes))?;
+    let SoundInfo {
+        rate,
+        channels,
+        frames,
+    } = stream.info();
+    if frames.saturating_mul(u64::from(channels)) > MAX_SAMPLES as u64 {
+        return Err(format!("more than {MAX_SAMPLES} samples"));
+    }
+    // Grown as samples come (at most the frames declared): a file may declare more than it
+    // holds.
     let mut samples = Vec::new();
     while let Some(piece) = stream.piece()? {
-        if samples.len() + piece.len() > MAX_SAMPLES {
-            return Err(format!("more than {MAX_SAMPLES} samples"));
-        }
         samples.extend_from_slice(&piece);
     }
     Ok(Pcm {
@@ -89,12 +111,13 @@ pub fn decode(bytes: &[u8]) -> Result<Pcm, String> {
 const WAV_PIECE: usize = 4096;
 
 /// A sound file decoded a piece at a time (music plays while it decodes): 16-bit samples,
-/// channels interleaved. It ends after [`MAX_SECONDS`] whatever the file says.
+/// channels interleaved. It ends after the frames its file declares ([`SoundInfo::frames`]),
+/// whatever the data goes on to hold.
 pub struct Stream {
-    bytes: std::sync::Arc<[u8]>,
+    bytes: Arc<[u8]>,
     info: SoundInfo,
     /// Frames handed out so far.
-    frames: usize,
+    frames: u64,
     source: Source,
 }
 
@@ -106,43 +129,49 @@ enum Source {
         at: usize,
         end: usize,
     },
-    Ogg(Box<lewton::inside_ogg::OggStreamReader<std::io::Cursor<std::sync::Arc<[u8]>>>>),
+    Ogg(Box<Ogg>),
+}
+
+/// An OGG Vorbis file being decoded.
+struct Ogg {
+    demux: Demux,
+    headers: Headers,
+    totals: Totals,
+    window: lewton::audio::PreviousWindowRight,
+    /// The granule position the samples handed out reach, once a page declared one.
+    granule: Option<u64>,
 }
 
 impl Stream {
-    /// Reads the file's header (`bytes` is the whole file).
-    pub fn open(bytes: std::sync::Arc<[u8]>) -> Result<Stream, String> {
-        let (info, source) = match kind(&bytes) {
+    /// Reads the file's headers (`bytes` is the whole file; an OGG file is read through once
+    /// to check every page and stream).
+    pub fn open(bytes: Arc<[u8]>) -> Result<Stream, String> {
+        let info = info(&bytes)?;
+        let source = match kind(&bytes) {
             Some("wav") => {
-                let ((info, format, bits), data) = wav(&bytes)?;
+                let ((_, format, bits), data) = wav(&bytes)?;
                 let at = data.as_ptr() as usize - bytes.as_ptr() as usize;
                 let end = at + data.len();
-                (
-                    info,
-                    Source::Wav {
-                        format,
-                        bits,
-                        at,
-                        end,
-                    },
-                )
+                Source::Wav {
+                    format,
+                    bits,
+                    at,
+                    end,
+                }
             }
-            // The decoder is third-party code reading untrusted bytes: a panic in it is an
-            // error here, never a crash of the app.
-            Some(_) => {
-                let cursor = std::io::Cursor::new(bytes.clone());
-                let r =
-                    std::panic::catch_unwind(|| lewton::inside_ogg::OggStreamReader::new(cursor))
-                        .map_err(|_| "a damaged OGG Vorbis header".to_string())?
-                        .map_err(|e| format!("not a readable OGG Vorbis file ({e})"))?;
-                let info = SoundInfo {
-                    rate: r.ident_hdr.audio_sample_rate,
-                    channels: u16::from(r.ident_hdr.audio_channels),
-                };
-                check(info.rate, info.channels)?;
-                (info, Source::Ogg(Box::new(r)))
+            _ => {
+                let mut demux = Demux::default();
+                let mut totals = Totals::default();
+                let first = demux.next(&bytes)?.ok_or("it holds no Vorbis stream")?;
+                let headers = vorbis::headers(&first, &mut demux, &bytes, &mut totals)?;
+                Source::Ogg(Box::new(Ogg {
+                    demux,
+                    headers,
+                    totals,
+                    window: lewton::audio::PreviousWindowRight::new(),
+                    granule: None,
+                }))
             }
-            None => return Err(info(&bytes).unwrap_err()),
         };
         Ok(Stream {
             bytes,
@@ -159,7 +188,10 @@ impl Stream {
     /// The next piece of samples, or `None` at the end.
     pub fn piece(&mut self) -> Result<Option<Vec<i16>>, String> {
         let channels = usize::from(self.info.channels.max(1));
-        let most = (MAX_SECONDS * self.info.rate as usize).saturating_sub(self.frames);
+        let most = self.info.frames.saturating_sub(self.frames);
+        if most == 0 {
+            return Ok(None);
+        }
         let piece = match &mut self.source {
             Source::Wav {
                 format,
@@ -177,20 +209,17 @@ impl Stream {
                     .collect();
                 (!piece.is_empty()).then_some(piece)
             }
-            Source::Ogg(r) => {
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| r.read_dec_packet_itl()))
-                    .map_err(|_| "damaged OGG Vorbis data (the decoder gave up)".to_string())?
-                    .map_err(|e| format!("damaged OGG Vorbis data ({e})"))?
-            }
+            Source::Ogg(ogg) => ogg.piece(&self.bytes)?,
         };
         let Some(mut piece) = piece else {
             return Ok(None);
         };
-        if most == 0 {
-            return Ok(None);
-        }
-        piece.truncate(most * channels);
-        self.frames += piece.len() / channels;
+        piece.truncate(
+            usize::try_from(most)
+                .unwrap_or(usize::MAX)
+                .saturating_mul(channels),
+        );
+        self.frames += (piece.len() / channels) as u64;
         Ok(Some(piece))
     }
 
@@ -198,6 +227,42 @@ impl Stream {
     pub fn rewind(&mut self) -> Result<(), String> {
         *self = Stream::open(self.bytes.clone())?;
         Ok(())
+    }
+}
+
+impl Ogg {
+    /// The samples of the next audio packet that gives some (a stream's first gives none),
+    /// `None` after the last. A packet whose page ends the stream is cut to the stream's last
+    /// granule position, as the format says.
+    fn piece(&mut self, bytes: &[u8]) -> Result<Option<Vec<i16>>, String> {
+        let channels = usize::from(self.headers.ident.audio_channels.max(1));
+        while let Some(p) = self.demux.next(bytes)? {
+            if p.first {
+                // The next stream of a chain (checked alike when the file was opened).
+                self.headers = vorbis::headers(&p, &mut self.demux, bytes, &mut self.totals)?;
+                self.window = lewton::audio::PreviousWindowRight::new();
+                self.granule = None;
+                continue;
+            }
+            // An empty packet holds no audio.
+            if p.data.is_empty() {
+                continue;
+            }
+            let mut samples = vorbis::audio(&self.headers, &p.data, &mut self.window)?;
+            if let (Some(g), true, Some(page)) = (self.granule, p.last, p.granule) {
+                let keep = usize::try_from(page.saturating_sub(g)).unwrap_or(usize::MAX);
+                samples.truncate(keep.saturating_mul(channels));
+            }
+            if p.last_in_page {
+                self.granule = p.granule;
+            } else if let Some(g) = &mut self.granule {
+                *g += (samples.len() / channels) as u64;
+            }
+            if !samples.is_empty() {
+                return Ok(Some(samples));
+            }
+        }
+        Ok(None)
     }
 }
 
@@ -255,10 +320,18 @@ fn wav(bytes: &[u8]) -> Result<((SoundInfo, u16, u16), &[u8]), String> {
                     }
                 }
                 check(rate, channels)?;
-                format = Some((SoundInfo { rate, channels }, tag, bits));
+                format = Some((
+                    SoundInfo {
+                        rate,
+                        channels,
+                        frames: 0,
+                    },
+                    tag,
+                    bits,
+                ));
             }
             b"data" => {
-                let Some(f) = format else {
+                let Some(mut f) = format else {
                     return Err("its `data` chunk comes before its `fmt ` chunk".into());
                 };
                 // A truncated file: the samples that are there.
@@ -268,6 +341,7 @@ fn wav(bytes: &[u8]) -> Result<((SoundInfo, u16, u16), &[u8]), String> {
                 if data.len() / frame > MAX_SECONDS * f.0.rate as usize {
                     return Err(format!("longer than {MAX_SECONDS} seconds"));
                 }
+                f.0.frames = (data.len() / frame) as u64;
                 return Ok((f, &data[..data.len() - data.len() % frame]));
             }
             _ => {}
@@ -345,7 +419,8 @@ mod tests {
                 info(&bytes),
                 Ok(SoundInfo {
                     rate: 22_050,
-                    channels: 1
+                    channels: 1,
+                    frames: 3,
                 })
             );
             let pcm = decode(&bytes).unwrap();
@@ -395,11 +470,8 @@ mod tests {
         let long = wav_file(1, 1, 8_000, 8, &vec![128; 8_000 * (MAX_SECONDS + 1)]);
         assert_eq!(info(&long).unwrap_err(), "longer than 600 seconds");
         assert_eq!(
-            info(b"OggS but nothing more")
-                .unwrap_err()
-                .split(' ')
-                .next(),
-            Some("not")
+            info(b"OggS but nothing more").unwrap_err(),
+            "a damaged Ogg page at byte 0: the file ends inside its header"
         );
     }
 
@@ -444,7 +516,8 @@ mod tests {
             info(&bytes),
             Ok(SoundInfo {
                 rate: 22_050,
-                channels: 1
+                channels: 1,
+                frames: 22_050,
             })
         );
         let pcm = decode(&bytes).unwrap();

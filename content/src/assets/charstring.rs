@@ -1,0 +1,215 @@
+//! A CFF glyph's charstring run with the outliner's control flow but without drawing: its
+//! steps counted, stopping past a limit (see `cff` for why).
+
+use super::cff::{Cff, DEPTH_LIMIT, Index, MAX_ARGS};
+
+/// Why a run stopped early.
+pub(super) enum Stop {
+    /// Where the outliner stops with an error.
+    Error,
+    /// More steps than allowed.
+    Steps,
+}
+
+/// One glyph's charstring run.
+pub(super) struct Run<'c, 'a> {
+    pub cff: &'c Cff<'a>,
+    pub glyph: u16,
+    /// A CID-keyed font's local subroutines, once looked up.
+    pub local: Option<Option<Index<'a>>>,
+    pub steps: u64,
+    pub limit: u64,
+    pub stack: Vec<f32>,
+    pub width: bool,
+    pub stems: u32,
+    pub endchar: bool,
+    pub seac: bool,
+}
+
+impl<'a> Run<'_, 'a> {
+    fn push(&mut self, v: f32) -> Result<(), Stop> {
+        if self.stack.len() >= MAX_ARGS {
+            return Err(Stop::Error);
+        }
+        self.stack.push(v);
+        Ok(())
+    }
+
+    fn pop(&mut self) -> f32 {
+        self.stack.pop().unwrap_or(0.0)
+    }
+
+    /// Runs `cs` at call depth `depth`.
+    pub fn charstring(&mut self, cs: &[u8], depth: u8) -> Result<(), Stop> {
+        let mut i = 0;
+        let byte = |k: usize| cs.get(k).copied().ok_or(Stop::Error);
+        while i < cs.len() {
+            self.steps += 1;
+            if self.steps > self.limit {
+                return Err(Stop::Steps);
+            }
+            let op = cs[i];
+            i += 1;
+            match op {
+                0 | 2 | 9 | 13 | 15 | 16 | 17 => return Err(Stop::Error),
+                // Stems: an odd count's first value is the width.
+                1 | 3 | 18 | 23 => {
+                    let mut len = self.stack.len();
+                    if len % 2 == 1 && !self.width {
+                        self.width = true;
+                        len -= 1;
+                    }
+                    self.stems += (len >> 1) as u32;
+                    self.stack.clear();
+                }
+                // Moves: one value more than the move's is the width.
+                4 | 21 | 22 => {
+                    let own = if op == 21 { 2 } else { 1 };
+                    if self.stack.len() == own + 1 {
+                        self.width = true;
+                    }
+                    self.stack.clear();
+                }
+                5..=8 | 24..=27 | 30 | 31 => self.stack.clear(),
+                10 | 29 => {
+                    if self.stack.is_empty() || depth == DEPTH_LIMIT {
+                        return Err(Stop::Error);
+                    }
+                    let subrs = if op == 29 {
+                        self.cff.global
+                    } else {
+                        self.local_subrs().ok_or(Stop::Error)?
+                    };
+                    let bias: i64 = match subrs.len() {
+                        0..1240 => 107,
+                        1240..33900 => 1131,
+                        _ => 32768,
+                    };
+                    let n = self.pop();
+                    if !(n >= i32::MIN as f32 && n < i32::MAX as f32) {
+                        return Err(Stop::Error);
+                    }
+                    let index =
+                        u32::try_from(i64::from(n as i32) + bias).map_err(|_| Stop::Error)?;
+                    let sub = subrs.get(index).ok_or(Stop::Error)?;
+                    self.charstring(sub, depth + 1)?;
+                    if self.endchar && !self.seac {
+                        return if i < cs.len() {
+                            Err(Stop::Error)
+                        } else {
+                            Ok(())
+                        };
+                    }
+                }
+                11 => return Ok(()),
+                12 => {
+                    let op2 = byte(i)?;
+                    i += 1;
+                    match op2 {
+                        34..=37 => self.stack.clear(),
+                        _ => return Err(Stop::Error),
+                    }
+                }
+                14 => {
+                    let len = self.stack.len();
+                    if len == 4 || (!self.width && len == 5) {
+                        self.accented(depth)?;
+                    } else if len == 1 && !self.width {
+                        self.width = true;
+                        self.pop();
+                    }
+                    if i < cs.len() {
+                        return Err(Stop::Error);
+                    }
+                    self.endchar = true;
+                    return Ok(());
+                }
+                19 | 20 => {
+                    let mut len = self.stack.len();
+                    self.stack.clear();
+                    if len % 2 == 1 {
+                        len -= 1;
+                        self.width = true;
+                    }
+                    self.stems += (len >> 1) as u32;
+                    i = i.saturating_add(((self.stems + 7) >> 3) as usize);
+                }
+                28 => {
+                    let n = i16::from_be_bytes([byte(i)?, byte(i + 1)?]);
+                    i += 2;
+                    self.push(f32::from(n))?;
+                }
+                32..=246 => self.push(f32::from(i16::from(op) - 139))?,
+                247..=250 => {
+                    let n = (i16::from(op) - 247) * 256 + i16::from(byte(i)?) + 108;
+                    i += 1;
+                    self.push(f32::from(n))?;
+                }
+                251..=254 => {
+                    let n = -(i16::from(op) - 251) * 256 - i16::from(byte(i)?) - 108;
+                    i += 1;
+                    self.push(f32::from(n))?;
+                }
+                255 => {
+                    let n =
+                        i32::from_be_bytes([byte(i)?, byte(i + 1)?, byte(i + 2)?, byte(i + 3)?]);
+                    i += 4;
+                    self.push(n as f32 / 65536.0)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `endchar` with an accented glyph's parts: the base glyph's charstring, then the
+    /// accent's, one level deeper.
+    fn accented(&mut self, depth: u8) -> Result<(), Stop> {
+        // As the outliner converts: truncated to an integer, then it must be a byte.
+        let code = |n: f32| {
+            (n >= i32::MIN as f32 && n < i32::MAX as f32)
+                .then(|| u8::try_from(n as i32).ok())
+                .flatten()
+                .ok_or(Stop::Error)
+        };
+        let accent = self
+            .cff
+            .charset
+            .glyph(code(self.pop())?)
+            .ok_or(Stop::Error)?;
+        let base = self
+            .cff
+            .charset
+            .glyph(code(self.pop())?)
+            .ok_or(Stop::Error)?;
+        self.pop();
+        self.pop();
+        if !self.width && !self.stack.is_empty() {
+            self.width = true;
+            self.pop();
+        }
+        self.seac = true;
+        if depth == DEPTH_LIMIT {
+            return Err(Stop::Error);
+        }
+        for part in [base, accent] {
+            let cs = self
+                .cff
+                .char_strings
+                .get(u32::from(part))
+                .ok_or(Stop::Error)?;
+            self.charstring(cs, depth + 1)?;
+        }
+        Ok(())
+    }
+
+    /// The local subroutines this glyph calls (`None`: it has none, an error when called).
+    fn local_subrs(&mut self) -> Option<Index<'a>> {
+        let Some(cid) = &self.cff.cid else {
+            return Some(self.cff.local);
+        };
+        if self.local.is_none() {
+            self.local = Some(self.cff.cid_subrs(cid, self.glyph));
+        }
+        self.local.flatten()
+    }
+}
