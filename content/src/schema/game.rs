@@ -116,7 +116,7 @@ pub(crate) static SCRIPTS: TableSchema = TableSchema {
     keys: &[
         key("files", Ty::Paths { ext: ".lua" }, Dflt::Empty, "", "Script files, each non-empty UTF-8.", "files = [\"scripts/main.lua\"]"),
         key("budget", int(1_000, 1_000_000_000), Dflt::Int(2_000_000), "units", "Script budget per tick, all handlers together: one unit per Lua instruction, plus bulk work (copies, searches, library loops) by its size; see docs/scripting.md.", "budget = 2000000"),
-        key("memory", int(1, 4_096), Dflt::Int(64), "MiB", "The most memory the Lua heap may hold.", "memory = 64"),
+        key("memory", int(1, 4_096), Dflt::Int(64), "MiB", "The most memory the Lua heap may hold; the script state of all entities (`ludus.set_state`: each entry its key's length plus 16 bytes) is held to the same number of bytes, counted apart.", "memory = 64"),
     ],
 };
 

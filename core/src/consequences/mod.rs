@@ -248,7 +248,7 @@ impl<'a> Gameplay<'a> {
             }
             Command::SetState { target, key, .. } => self.add_state_key(*target, key)?,
             Command::ClearState(target) if self.takes_state(*target) => {
-                let keys = self.sent.keys.entry(*target).or_default();
+                let keys = self.keys_sent(*target);
                 keys.cleared = true;
                 keys.added.clear();
             }
@@ -264,30 +264,41 @@ impl<'a> Gameplay<'a> {
         !gone && (self.index.contains_key(&seq) || self.is_spawning(seq))
     }
 
+    /// What this stage (a live entity) or tick (one spawned this tick) adds to `seq`'s state.
+    fn keys_sent(&mut self, seq: u64) -> &mut sent::KeysSent {
+        let map = if self.index.contains_key(&seq) {
+            &mut self.sent.keys
+        } else {
+            &mut self.sent.spawn_keys
+        };
+        map.entry(seq).or_default()
+    }
+
     /// Counts a state key sent to `seq`, refusing one past `[limits] state_keys` on that
-    /// entity or past `[scripts] memory` for all entities' state together.
+    /// entity or past `[scripts] memory` for all entities' state together. `O(log n)`.
     fn add_state_key(&mut self, seq: u64, key: &str) -> Result<(), CommandError> {
         if !self.takes_state(seq) {
             return Ok(());
         }
+        let spawning = !self.index.contains_key(&seq);
+        let sent = if spawning {
+            self.sent.spawn_keys.get(&seq)
+        } else {
+            self.sent.keys.get(&seq)
+        };
+        let cleared = sent.is_some_and(|k| k.cleared);
         let held = self.index.get(&seq).and_then(|e| {
             self.ecs
                 .get::<&crate::world::components::ScriptState>(*e)
                 .ok()
+                .filter(|_| !cleared)
         });
-        let sent = self.sent.keys.get(&seq);
-        let cleared = sent.is_some_and(|k| k.cleared);
-        let held = held.filter(|_| !cleared);
         if held.as_ref().is_some_and(|s| s.get(key).is_some())
             || sent.is_some_and(|k| k.added.contains(key))
         {
             return Ok(());
         }
-        let added = sent.map_or(0, |k| {
-            let in_world = |k: &&String| held.as_ref().is_some_and(|s| s.get(k).is_some());
-            k.added.iter().filter(|k| !in_world(k)).count()
-        });
-        let count = held.as_ref().map_or(0, |s| s.len()) + added;
+        let count = held.as_ref().map_or(0, |s| s.len()) + sent.map_or(0, |k| k.added.len());
         drop(held);
         let bound = self.def.limits.state_keys;
         if count >= bound as usize {
@@ -304,7 +315,6 @@ impl<'a> Gameplay<'a> {
             });
         }
         let bytes = state_entry_bytes(key);
-        let spawning = !self.index.contains_key(&seq);
         let total = self.state_bytes + self.sent.stage_bytes + self.sent.deferred_bytes + bytes;
         let memory = self.def.scripts.memory_limit;
         if total > memory {
@@ -323,12 +333,7 @@ impl<'a> Gameplay<'a> {
         } else {
             self.sent.stage_bytes += bytes;
         }
-        self.sent
-            .keys
-            .entry(seq)
-            .or_default()
-            .added
-            .insert(key.to_string());
+        self.keys_sent(seq).added.insert(key.to_string());
         Ok(())
     }
 }

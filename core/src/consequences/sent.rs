@@ -31,12 +31,17 @@ pub fn state_entry_bytes(key: &str) -> usize {
     key.len() + STATE_ENTRY_BYTES
 }
 
-/// Keys this tick's commands add to one entity's script state.
+/// Keys commands add to one entity's script state: for a live entity, this stage's (the
+/// stages before are applied); for one spawned this tick, the tick's (applied at Commit).
+///
+/// Invariant: `added` holds only keys the entity's state does not hold (or held before a clear
+/// sent since), so the entity will hold `added.len()` keys more than it does, or exactly
+/// `added.len()` once cleared.
 #[derive(Debug, Default)]
 pub(crate) struct KeysSent {
     /// A clear was sent: the entity's keys from before do not count.
     pub cleared: bool,
-    /// Keys sent since (or this tick), each once.
+    /// Keys sent since (or this stage, or tick), each once.
     pub added: BTreeSet<String>,
 }
 
@@ -45,8 +50,10 @@ pub(crate) struct KeysSent {
 pub(crate) struct Sent {
     /// Game variable names the current stage adds (earlier stages' are in the world).
     pub vars: BTreeSet<String>,
-    /// Per entity, the state keys this tick adds.
+    /// Per live entity, the state keys this stage adds.
     pub keys: BTreeMap<u64, KeysSent>,
+    /// Per entity spawned this tick, the state keys this tick adds.
+    pub spawn_keys: BTreeMap<u64, KeysSent>,
     /// Bytes of script state the current stage adds to live entities (applied after it).
     pub stage_bytes: usize,
     /// Bytes of script state this tick adds to entities spawned this tick (applied at Commit).
@@ -63,15 +70,18 @@ impl Sent {
     pub fn clear(&mut self) {
         self.vars.clear();
         self.keys.clear();
+        self.spawn_keys.clear();
         self.stage_bytes = 0;
         self.deferred_bytes = 0;
         self.wants_location = false;
         self.spawn_over = None;
     }
 
-    /// A new stage: its variables and bytes start afresh (the last stage's are applied).
+    /// A new stage: its variables, live entities' keys and bytes start afresh (the last
+    /// stage's are applied).
     pub fn next_stage(&mut self) {
         self.vars.clear();
+        self.keys.clear();
         self.stage_bytes = 0;
         self.wants_location = false;
     }
