@@ -4,9 +4,9 @@
 //! 8 MiB file named by hundreds of declarations is read once. The worst cases run under a
 //! memory limit. Every case runs the real binary in a fresh process.
 
-#[path = "../content/tests/support/files.rs"]
+#[path = "../decode/tests/support/files.rs"]
 mod files;
-#[path = "../content/tests/support/fonts.rs"]
+#[path = "../decode/tests/support/fonts.rs"]
 mod fonts;
 
 use files::*;

@@ -7,17 +7,29 @@
 //! images, sounds and tile maps take once decoded by [`MAX_DECODED_BYTES`]
 //! ([`Files::charge`]); each refusal names the file that crossed the bound.
 
-use crate::assets::{self, MAX_DECODED_BYTES, MAX_GAME_BYTES, PngError, SoundInfo};
 use crate::disk::{ReadError, size_over, size_text};
 use crate::path;
 use crate::report::{Loc, Report};
 use crate::source::{FileSource, MAX_FILE_BYTES};
 use crate::suggest;
 use crate::value::Named;
+use ludus_decode::{PngError, SoundInfo};
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 use std::sync::Arc;
 use xxhash_rust::xxh3::Xxh3Default;
+
+/// The most bytes a game's content files may hold together, each distinct file counted once
+/// however many declarations name it (256 MiB).
+pub const MAX_GAME_BYTES: u64 = 256 * 1024 * 1024;
+
+/// The most bytes a game's decoded images, sounds, fonts and tile maps may take together (256
+/// MiB): each image file 4 bytes a texel of its pixels and the one-texel border it is packed
+/// with, once per filter it is drawn with; each `[sounds]` entry with a file 2 bytes a sample
+/// of every channel, for as long as the file declares (the player keeps one copy per entry);
+/// each font file what the rasteriser keeps of its glyphs and their outlines' lines; each tile
+/// map 6 bytes a cell (2 kept, 4 while its solid tiles are merged) plus its CSV file's size.
+pub const MAX_DECODED_BYTES: u64 = 256 * 1024 * 1024;
 
 /// What a listed file is expected to hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -292,7 +304,7 @@ fn check(r: &mut Report, named: &Named, kind: FileKind, bytes: &[u8]) -> Option<
         return None;
     }
     if kind == FileKind::Image {
-        let (why, help) = match assets::png_size(bytes) {
+        let (why, help) = match ludus_decode::png_size(bytes) {
             Ok((width, height)) => return Some(Read::Image { width, height }),
             Err(PngError::NotPng) => (
                 "is not a PNG file".to_string(),
@@ -305,7 +317,7 @@ fn check(r: &mut Report, named: &Named, kind: FileKind, bytes: &[u8]) -> Option<
             Err(PngError::TooLarge { width, height }) => (
                 format!(
                     "is {width}x{height} pixels, larger than {m}x{m}",
-                    m = assets::MAX_IMAGE_SIDE
+                    m = ludus_decode::MAX_IMAGE_SIDE
                 ),
                 "scale it down, or split it into several images",
             ),
@@ -315,7 +327,7 @@ fn check(r: &mut Report, named: &Named, kind: FileKind, bytes: &[u8]) -> Option<
         return None;
     }
     if kind == FileKind::Sound {
-        return match assets::info(bytes) {
+        return match ludus_decode::sound_info(bytes) {
             Ok(info) => Some(Read::Sound(info)),
             Err(why) => {
                 r.error(
@@ -328,7 +340,7 @@ fn check(r: &mut Report, named: &Named, kind: FileKind, bytes: &[u8]) -> Option<
         };
     }
     if kind == FileKind::Font {
-        return match assets::load_font_measured(bytes) {
+        return match ludus_decode::load_font_measured(bytes) {
             Ok((_, held)) => Some(Read::Font(held)),
             Err(why) => {
                 r.error(named.loc, format!("{noun} `{path}` cannot be read as a font: {why}"))

@@ -14,16 +14,14 @@
 //!   file is read and checked once however many declarations name it
 //!   ([`LoadedGame::assets`] holds the binary ones' bytes once), and the game's files and
 //!   decoded assets are bounded in total ([`MAX_GAME_BYTES`], [`MAX_DECODED_BYTES`]).
-//! - [`decode_png`], [`sound_info`], [`decode_sound`], [`SoundStream`] and [`load_font`] read
-//!   images, sounds and fonts under limits, checking every size a file declares before
-//!   allocating it: the loader checks files with them and the app decodes with them
-//!   (`docs/content.md`, File limits).
+//! - Images, sounds and fonts are checked with `ludus-decode`, the decoders the app draws
+//!   and plays them with, so what loads is what the app can decode (`docs/content.md`, File
+//!   limits).
 //! - [`reference_markdown`] is the authoring reference, generated from the same schema that
 //!   drives validation (`docs/content.md`).
 
 mod actions;
 mod archetype;
-mod assets;
 mod control;
 mod diagnostic;
 mod disk;
@@ -47,15 +45,11 @@ mod text;
 mod tilemap;
 mod value;
 
-pub use assets::{
-    FONT_CHARS, MAX_DECODED_BYTES, MAX_GAME_BYTES, MAX_IMAGE_SIDE, MAX_SAMPLES, MAX_SECONDS, Pcm,
-    PngError, SoundInfo, Stream as SoundStream, decode as decode_sound, decode_png,
-    info as sound_info, load_font, png_size,
-};
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};
 pub use disk::{
     Limited, ReadError, open_limited, read_inside, read_limited, read_regular, size_over, size_text,
 };
+pub use files::{MAX_DECODED_BYTES, MAX_GAME_BYTES};
 #[cfg(not(target_arch = "wasm32"))]
 pub use game::load_dir;
 pub use game::{LoadedGame, load_game};

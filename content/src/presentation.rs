@@ -4,12 +4,12 @@
 //! Defaults come from the schema; a value that fails its check has been reported, so what
 //! stands in for it here never reaches a `GameDef`.
 
-use crate::assets::SoundInfo;
 use crate::files::{FileKind, Files, Read};
 use crate::report::Report;
 use crate::table::Table;
 use crate::value::Named;
 use ludus_core::{EffectDef, SoundDef, Wave};
+use ludus_decode::SoundInfo;
 
 /// Effect, sound and music ids are `u16`.
 const MAX_NAMED: usize = u16::MAX as usize;

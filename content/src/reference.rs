@@ -213,8 +213,9 @@ fn row(k: &KeySchema) -> String {
 /// What is bounded in the files a game names, from the limits the loader and the decoders
 /// enforce.
 fn file_limits() -> String {
-    use crate::assets::*;
     use crate::disk::size_text;
+    use crate::files::{MAX_DECODED_BYTES, MAX_GAME_BYTES};
+    use ludus_decode::*;
     let mib = |b: u64| size_text(b);
     format!(
         "## File limits

@@ -3,9 +3,9 @@
 //! and its images, sounds and tile maps once decoded, are bounded in total, each refusal at the
 //! declaration that crossed the bound and naming the file.
 
-#[path = "support/files.rs"]
+#[path = "../../decode/tests/support/files.rs"]
 mod files;
-#[path = "support/fonts.rs"]
+#[path = "../../decode/tests/support/fonts.rs"]
 mod fonts;
 
 use files::*;

@@ -46,7 +46,7 @@ fn decode_all(defs: &[SoundDef], files: &[Option<Arc<[u8]>>]) -> Vec<Option<Arc<
                 ));
                 return None;
             }
-            let samples = match ludus_content::decode_sound(bytes) {
+            let samples = match ludus_decode::decode_sound(bytes) {
                 Ok(pcm) => {
                     let samples: Arc<[i16]> = Arc::from(mono(&pcm));
                     total += samples.len();
@@ -67,7 +67,7 @@ fn decode_all(defs: &[SoundDef], files: &[Option<Arc<[u8]>>]) -> Vec<Option<Arc<
 }
 
 /// A decoded sound file as the output's samples: mono, at [`RATE`].
-fn mono(pcm: &ludus_content::Pcm) -> Vec<i16> {
+fn mono(pcm: &ludus_decode::Pcm) -> Vec<i16> {
     let channels = usize::from(pcm.channels.max(1));
     let mixed: Vec<i16> = pcm
         .samples
@@ -312,7 +312,7 @@ mod tests {
     fn sound_files_are_mixed_to_mono_at_the_output_rate_and_pitched_by_resampling() {
         // Stereo at 22050 Hz: left a ramp, right its negative plus 1000.
         let frames = 1000;
-        let pcm = ludus_content::Pcm {
+        let pcm = ludus_decode::Pcm {
             rate: 22_050,
             channels: 2,
             samples: (0..frames)

@@ -1,4 +1,4 @@
-//! PNG in (sprite images, decoded by `ludus_content::decode_png` under its limits) and out
+//! PNG in (sprite images, decoded by `ludus_decode::decode_png` under its limits) and out
 //! (screenshots).
 
 use crate::app::atlas::Pixels;
@@ -18,7 +18,7 @@ pub fn decode_all(defs: &[ImageDef], files: &[Option<Arc<[u8]>>]) -> Vec<Option<
                 .entry(def.file.as_str())
                 .or_insert_with(|| {
                     let bytes = files.get(i)?.as_deref()?;
-                    ludus_content::decode_png(bytes).ok().map(Rc::new)
+                    ludus_decode::decode_png(bytes).ok().map(Rc::new)
                 })
                 .clone()
         })
@@ -46,10 +46,10 @@ mod tests {
         let path = dir.join("t.png");
         let px: Vec<u8> = (0..4 * 3 * 2).map(|i| (i * 10) as u8).collect();
         write_png(&path, 3, 2, &px).unwrap();
-        let (w, h, back) = ludus_content::decode_png(&std::fs::read(&path).unwrap()).unwrap();
+        let (w, h, back) = ludus_decode::decode_png(&std::fs::read(&path).unwrap()).unwrap();
         assert_eq!((w, h), (3, 2));
         assert_eq!(back, px);
-        assert!(ludus_content::decode_png(b"not a png").is_err());
+        assert!(ludus_decode::decode_png(b"not a png").is_err());
         std::fs::remove_dir_all(dir).ok();
     }
 

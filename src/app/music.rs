@@ -4,7 +4,7 @@
 //! same samples, decoded when the track starts.
 
 use crate::platform::SAMPLE_RATE;
-use ludus_content::SoundStream;
+use ludus_decode::SoundStream;
 use std::sync::Arc;
 
 /// A track playing. Invariant: `pos < src.len()` or `src` is empty (more must be decoded).

@@ -1,6 +1,6 @@
 //! Text: the bundled font and the game's `[fonts]`, as faces whose glyphs are rectangles of a
 //! texture. Font files (and the bundled font) are loaded once each by
-//! `ludus_content::load_font` (under its limits) and rasterised by fontdue into the text atlas;
+//! `ludus_decode::load_font` (under its limits) and rasterised by fontdue into the text atlas;
 //! a bitmap font's glyphs are frames of its image in the image atlas.
 
 use fontdue::{Font, FontSettings};
@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
 /// Printable ASCII and the printable Latin-1 supplement: what a font file is rasterised for.
-const CHARS: [std::ops::RangeInclusive<char>; 2] = ludus_content::FONT_CHARS;
+const CHARS: [std::ops::RangeInclusive<char>; 2] = ludus_decode::FONT_CHARS;
 /// The text atlas's width, and the most rows it may grow to (a face that does not fit is left
 /// out, and its text drawn in the bundled font).
 const WIDTH: u32 = 2048;
@@ -237,7 +237,7 @@ impl Atlas {
                     .entry(file.as_str())
                     .or_insert_with(|| {
                         let bytes = files.get(i)?.as_deref()?;
-                        ludus_content::load_font(bytes).ok()
+                        ludus_decode::load_font(bytes).ok()
                     })
                     .as_ref()
                     .and_then(|f| {

@@ -4,9 +4,13 @@
 //! OGG file's last granule position) and at most [`MAX_SECONDS`]; its headers are checked
 //! before anything of the size they declare is allocated (see the OGG side in `vorbis`).
 
-use super::ogg::Demux;
-use super::vorbis::{self, Headers, Totals};
+mod ogg;
+mod vorbis;
+
+use ogg::Demux;
 use std::sync::Arc;
+use vorbis::{Headers, Totals};
+pub use vorbis::{MAX_CODEBOOK_ENTRIES, MAX_VQ_VALUES};
 
 /// What a sound file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,8 +1,8 @@
-//! Hostile images, sounds and fonts as the loader and the app's decoders read them: small
-//! files declaring huge sizes (image sides, sound lengths and channels, OGG comment counts and
-//! codebooks, font tables and outlines) each end within a bounded time as a clear error naming
-//! what they declare, or load as the little they hold; never a panic, an abort or an
-//! allocation of what they declare.
+//! Hostile images, sounds and fonts as the decoders read them (the loader's checks and the
+//! app's decoding alike): small files declaring huge sizes (image sides, sound lengths and
+//! channels, OGG comment counts and codebooks, font tables and outlines) each end within a
+//! bounded time as a clear error naming what they declare, or load as the little they hold;
+//! never a panic, an abort or an allocation of what they declare.
 
 #[path = "support/files.rs"]
 mod files;
@@ -11,7 +11,7 @@ mod fonts;
 
 use files::*;
 use fonts::*;
-use ludus_content::*;
+use ludus_decode::*;
 use std::time::{Duration, Instant};
 
 /// Runs `f`, which must end within a generous hang bound.

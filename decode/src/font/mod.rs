@@ -12,7 +12,10 @@
 //!   before any is outlined (`glyf`), or the charstring steps they take (CFF, `cff`), then the
 //!   lines fontdue would make of them and how far they reach, each against the limits below.
 
-use super::{cff, glyf};
+mod cff;
+mod charstring;
+mod glyf;
+
 use ttf_parser::{Face, GlyphId, OutlineBuilder, Tag};
 
 /// The characters a font file is loaded for: printable ASCII and the printable Latin-1
@@ -20,21 +23,21 @@ use ttf_parser::{Face, GlyphId, OutlineBuilder, Tag};
 pub const FONT_CHARS: [std::ops::RangeInclusive<char>; 2] = [' '..='~', '\u{a0}'..='\u{ff}'];
 
 /// The most points one glyph's outline may visit.
-pub(crate) const MAX_GLYPH_POINTS: u64 = 1 << 16;
+pub const MAX_GLYPH_POINTS: u64 = 1 << 16;
 /// The most points, or charstring steps, outlining every glyph of a font may take.
-pub(crate) const MAX_OUTLINE_POINTS: u64 = 1 << 20;
+pub const MAX_OUTLINE_POINTS: u64 = 1 << 20;
 /// The most lines the rasteriser may make of a font's outlines (64 bytes each).
-pub(crate) const MAX_LINES: u64 = 1 << 20;
+pub const MAX_LINES: u64 = 1 << 20;
 /// How far an outline may reach from the origin, in ems.
-pub(crate) const MAX_EMS: f32 = 16.0;
+pub const MAX_EMS: f32 = 16.0;
 /// The most character map subtables read.
-pub(crate) const MAX_SUBTABLES: usize = 64;
+pub const MAX_SUBTABLES: usize = 64;
 /// The rasteriser's default scale (pixels per em its curves are split for).
 const RASTER_SCALE: f32 = 40.0;
 
 /// Loads a font file for [`FONT_CHARS`], or says why it cannot be.
 pub fn load_font(bytes: &[u8]) -> Result<fontdue::Font, String> {
-    load(bytes).map(|(font, _)| font)
+    load_font_measured(bytes).map(|(font, _)| font)
 }
 
 /// Bytes the rasteriser keeps of a glyph, and of each line of an outline.
@@ -42,7 +45,7 @@ const GLYPH_BYTES: u64 = 96;
 const LINE_BYTES: u64 = 64;
 
 /// [`load_font`], with the bytes the loaded font holds (its glyphs and their lines).
-pub(crate) fn load(bytes: &[u8]) -> Result<(fontdue::Font, u64), String> {
+pub fn load_font_measured(bytes: &[u8]) -> Result<(fontdue::Font, u64), String> {
     const SIGNATURES: [&[u8]; 4] = [b"\x00\x01\x00\x00", b"true", b"OTTO", b"ttcf"];
     if !SIGNATURES.iter().any(|s| bytes.starts_with(s)) {
         return Err("it does not start with a TrueType or OpenType signature".into());

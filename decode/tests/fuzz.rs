@@ -14,7 +14,7 @@ mod fonts;
 
 use files::*;
 use fonts::*;
-use ludus_content::*;
+use ludus_decode::*;
 use proptest::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -265,7 +265,7 @@ fn pngs() -> &'static [Vec<u8>] {
             png_declaring(4094, 4094),
             std::fs::read(concat!(
                 env!("CARGO_MANIFEST_DIR"),
-                "/tests/good/images/ship.png"
+                "/../content/tests/good/images/ship.png"
             ))
             .unwrap(),
         ]

@@ -15,10 +15,10 @@ use lewton::header::{IdentHeader, SetupHeader};
 
 /// The most codebook entries a file's setup headers may declare together (lewton builds a
 /// Huffman tree of each; real encoders use a few thousand).
-pub(crate) const MAX_CODEBOOK_ENTRIES: u64 = 1 << 18;
+pub const MAX_CODEBOOK_ENTRIES: u64 = 1 << 18;
 /// The most vector values (entries x dimensions) a file's codebooks may declare together (4
 /// bytes each once decoded).
-pub(crate) const MAX_VQ_VALUES: u64 = 1 << 20;
+pub const MAX_VQ_VALUES: u64 = 1 << 20;
 
 /// One stream's headers, checked.
 pub(crate) struct Headers {
@@ -86,7 +86,7 @@ pub(crate) fn headers(
 ) -> Result<Headers, String> {
     let ident = lewton::header::read_header_ident(&first.data)
         .map_err(|e| format!("not a readable OGG Vorbis file ({e})"))?;
-    super::sound::check(ident.audio_sample_rate, u16::from(ident.audio_channels))?;
+    super::check(ident.audio_sample_rate, u16::from(ident.audio_channels))?;
     let mut next = |what: &str, kind: u8| -> Result<Vec<u8>, String> {
         let p = demux
             .next(bytes)?

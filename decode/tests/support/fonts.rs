@@ -1,6 +1,6 @@
 //! Small TrueType (`glyf`) and OpenType (CFF) fonts built in tests, valid or with tables that
-//! declare far more work than their size. Shared by the content tests and the command line's
-//! (through `#[path]`).
+//! declare far more work than their size. Shared by the decoders' tests, the loader's and the
+//! command line's (through `#[path]`).
 
 #![allow(dead_code)]
 

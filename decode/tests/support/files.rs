@@ -1,6 +1,6 @@
 //! Small image and sound files built in tests, valid or declaring what they do not hold: PNG,
-//! WAV and OGG Vorbis (a complete stream of silence). Shared by the content tests and the
-//! command line's (through `#[path]`); fonts are in `fonts.rs`.
+//! WAV and OGG Vorbis (a complete stream of silence). Shared by the decoders' tests, the
+//! loader's and the command line's (through `#[path]`); fonts are in `fonts.rs`.
 
 #![allow(dead_code)]
 
