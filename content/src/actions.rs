@@ -1,11 +1,12 @@
 //! `[input.actions.NAME]`: the game's actions and the keys bound to them, and references to
 //! actions from archetypes.
 
+use crate::key::Key;
 use crate::report::{Loc, Report};
 use crate::suggest;
 use crate::table::Table;
 use crate::value::{Named, declared_help, kind_of, read_number};
-use ludus_core::{ActionError, ActionId, ActionKind, ActionSet, KEY_NAMES, KeyBinding, UI_KEYS};
+use ludus_core::{ActionError, ActionId, ActionKind, ActionSet, KeyBinding};
 use std::collections::HashMap;
 use toml::de::DeValue;
 
@@ -17,8 +18,9 @@ pub(crate) struct Actions {
     pub complete: bool,
 }
 
-/// Reads `[input]`.
-pub(crate) fn read(r: &mut Report, root: &Table<'_, '_>) -> Actions {
+/// Reads `[input]`; a binding of one of the `reserved` keys (the program's own, with what each
+/// does) is an error.
+pub(crate) fn read(r: &mut Report, root: &Table<'_, '_>, reserved: &[(Key, &str)]) -> Actions {
     let mut out = Actions {
         set: ActionSet::new(),
         bindings: Vec::new(),
@@ -53,17 +55,17 @@ pub(crate) fn read(r: &mut Report, root: &Table<'_, '_>) -> Actions {
                 continue;
             }
         };
-        keys(r, &t, id, kind, &mut out.bindings);
+        keys(r, &t, id, kind, reserved, &mut out.bindings);
     }
     out
 }
 
-/// A key name from `KEY_NAMES` that the app does not keep for itself, or a report at `loc`.
-fn key_name(r: &mut Report, loc: Loc, key: &str) -> bool {
-    if let Some((_, does)) = UI_KEYS.iter().find(|(k, _)| *k == key) {
-        let keys: Vec<String> = UI_KEYS
+/// The name of a [`Key`] that is not one of the `reserved` keys, or a report at `loc`.
+fn key_name(r: &mut Report, loc: Loc, key: &str, reserved: &[(Key, &str)]) -> bool {
+    if let Some((_, does)) = reserved.iter().find(|(k, _)| k.name() == key) {
+        let keys: Vec<String> = reserved
             .iter()
-            .map(|(k, d)| format!("{} {d}", k.to_uppercase()))
+            .map(|(k, d)| format!("{} {d}", k.name().to_uppercase()))
             .collect();
         r.error(
             loc,
@@ -75,12 +77,16 @@ fn key_name(r: &mut Report, loc: Loc, key: &str) -> bool {
         ));
         return false;
     }
-    if KEY_NAMES.contains(&key) {
+    if Key::from_name(key).is_some() {
         return true;
     }
     let shown: String = key.chars().take(40).collect();
-    let help = suggest::did_you_mean(key, KEY_NAMES.iter().copied())
-        .unwrap_or_else(|| format!("key names are {}", KEY_NAMES.join(" ")));
+    let help = suggest::did_you_mean(key, Key::names()).unwrap_or_else(|| {
+        format!(
+            "key names are {}",
+            Key::names().collect::<Vec<_>>().join(" ")
+        )
+    });
     r.error(loc, format!("unknown input key `{shown}`"))
         .help(help);
     false
@@ -92,6 +98,7 @@ fn keys(
     t: &Table<'_, '_>,
     action: ActionId,
     kind: ActionKind,
+    reserved: &[(Key, &str)],
     out: &mut Vec<KeyBinding>,
 ) {
     let Some(node) = t.get("keys") else {
@@ -127,7 +134,7 @@ fn keys(
                     );
                     continue;
                 };
-                if key_name(r, at, key) && !twice(r, key, at) {
+                if key_name(r, at, key, reserved) && !twice(r, key, at) {
                     out.push(KeyBinding {
                         key: key.to_string(),
                         action,
@@ -151,7 +158,7 @@ fn keys(
                     (-1.0, 1.0, false),
                     "the value an axis takes while this key is held, usually -1 or 1",
                 );
-                if key_name(r, at, key)
+                if key_name(r, at, key, reserved)
                     && !twice(r, key, at)
                     && let Some(scale) = scale
                 {

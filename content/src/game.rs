@@ -8,6 +8,7 @@ use crate::diagnostic::Diagnostics;
 use crate::files::{FileKind, Files, Read};
 use crate::fonts::Fonts;
 use crate::images::Images;
+use crate::key::Key;
 use crate::level::{self, RawLevel};
 use crate::parse::parse_toml;
 use crate::presentation;
@@ -38,18 +39,43 @@ pub struct LoadedGame {
     pub assets: std::collections::BTreeMap<String, std::sync::Arc<[u8]>>,
 }
 
+/// What the program loading a game keeps for itself, which the game may not use.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LoadOptions<'a> {
+    /// Keys the program handles itself, each with what it does: they never reach the game, so
+    /// binding one is an error that says what the key does.
+    pub reserved_keys: &'a [(Key, &'a str)],
+}
+
 /// Loads the game whose folder `source` reads. Diagnostics name files relative to the game
 /// folder.
 pub fn load_game(source: &dyn FileSource) -> Result<LoadedGame, Diagnostics> {
-    load(source, "")
+    load_game_with(source, &LoadOptions::default())
+}
+
+/// [`load_game`] for a program that keeps what `options` say.
+pub fn load_game_with(
+    source: &dyn FileSource,
+    options: &LoadOptions<'_>,
+) -> Result<LoadedGame, Diagnostics> {
+    load(source, "", options)
 }
 
 /// Loads the game in folder `path`. Diagnostics name files as `path` was given, e.g.
 /// `examples/swarm/game.toml:3:7`.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn load_dir(path: &std::path::Path) -> Result<LoadedGame, Diagnostics> {
+    load_dir_with(path, &LoadOptions::default())
+}
+
+/// [`load_dir`] for a program that keeps what `options` say.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn load_dir_with(
+    path: &std::path::Path,
+    options: &LoadOptions<'_>,
+) -> Result<LoadedGame, Diagnostics> {
     let source = crate::source::DirSource::new(path);
-    load(&source, &path.display().to_string())
+    load(&source, &path.display().to_string(), options)
 }
 
 /// Archetypes as they are declared, in id order.
@@ -61,7 +87,11 @@ struct Archetypes {
 /// Loads a game: game.toml's settings and declarations, then the listed archetype, level and
 /// script files, then the names that cross files (levels, the entry level, the stress
 /// archetype). Every problem is collected; nothing is returned unless there is none.
-fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> {
+fn load(
+    source: &dyn FileSource,
+    root: &str,
+    options: &LoadOptions<'_>,
+) -> Result<LoadedGame, Diagnostics> {
     let mut r = Report::new(root);
     let mut files = Files::new(source);
     let Some((gfile, text)) = files.read_game(&mut r) else {
@@ -89,7 +119,7 @@ fn load(source: &dyn FileSource, root: &str) -> Result<LoadedGame, Diagnostics> 
         MAX_LAYERS,
         "add it to `layers` in game.toml",
     );
-    let actions = actions::read(&mut r, &game);
+    let actions = actions::read(&mut r, &game, options.reserved_keys);
     def.effects = presentation::effects(&mut r, &game);
     def.sounds = presentation::sounds(&mut r, &game, &mut files);
     def.music = presentation::music(&mut r, &game, &mut files);

@@ -17,6 +17,8 @@
 //! - Images, sounds and fonts are checked with `ludus-decode`, the decoders the app draws
 //!   and plays them with, so what loads is what the app can decode (`docs/content.md`, File
 //!   limits).
+//! - [`Key`] lists the keys a game can bind; a program keeping some for itself says so in
+//!   [`LoadOptions`], and content binding one of them is refused.
 //! - [`reference_markdown`] is the authoring reference, generated from the same schema that
 //!   drives validation (`docs/content.md`).
 
@@ -29,6 +31,7 @@ mod files;
 mod fonts;
 mod game;
 mod images;
+mod key;
 mod level;
 mod parse;
 mod path;
@@ -50,9 +53,10 @@ pub use disk::{
     Limited, ReadError, open_limited, read_inside, read_limited, read_regular, size_over, size_text,
 };
 pub use files::{MAX_DECODED_BYTES, MAX_GAME_BYTES};
+pub use game::{LoadOptions, LoadedGame, load_game, load_game_with};
 #[cfg(not(target_arch = "wasm32"))]
-pub use game::load_dir;
-pub use game::{LoadedGame, load_game};
+pub use game::{load_dir, load_dir_with};
+pub use key::Key;
 pub use reference::reference_markdown;
 #[cfg(not(target_arch = "wasm32"))]
 pub use source::DirSource;

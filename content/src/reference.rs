@@ -1,7 +1,7 @@
 //! The authoring reference, generated from the schema: `docs/content.md`.
 
+use crate::key::Key;
 use crate::schema::{self, KeySchema, TableSchema, Ty};
-use ludus_core::KEY_NAMES;
 
 /// A complete small game: the reference shows it, and a test loads it.
 pub(crate) const EXAMPLE: &[(&str, &str)] = &[
@@ -143,7 +143,7 @@ pub fn reference_markdown() -> String {
 
     out.push_str("## Key names\n\n");
     out.push_str("The names `keys` of an action may use:\n\n");
-    let names: Vec<String> = KEY_NAMES.iter().map(|k| format!("`{k}`")).collect();
+    let names: Vec<String> = Key::names().map(|k| format!("`{k}`")).collect();
     out.push_str(&names.join(" "));
     out.push('\n');
     out

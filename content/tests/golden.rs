@@ -27,7 +27,6 @@ const REQUIRED: &[&str] = &[
     "bad_colour",
     "hud_lines",
     "control_kinds",
-    "reserved_key",
     "variables_values",
     "unknown_archetype",
     "unknown_tag",

@@ -61,7 +61,7 @@ pub use event_kinds::{
 pub use fault::{
     Fault, FaultKind, MAX_FAULT_MESSAGE_BYTES, printable, printable_line, terminal_control,
 };
-pub use frame::bindings::{KEY_NAMES, KeyBinding, KeyMap, UI_KEYS};
+pub use frame::bindings::{KeyBinding, KeyMap};
 pub use frame::clock::{FrameClock, FrameTime, PolicyError, TICK_PHASE, TickMode, TickPolicy};
 pub use frame::input::{
     ActionDef, ActionError, ActionId, ActionKind, ActionSet, BridgeStats, InputBridge, MAX_ACTIONS,

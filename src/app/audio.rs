@@ -233,7 +233,7 @@ impl Audio {
             return;
         };
         match Music::open(bytes.clone(), *volume) {
-            Ok(music) => backend.play_music(music),
+            Ok(music) => backend.play_music(Box::new(music)),
             Err(e) => {
                 backend.stop_music();
                 crate::platform::error(&format!(

@@ -14,11 +14,11 @@ pub(crate) mod text;
 pub(crate) mod ui;
 
 use crate::app::audio::Audio;
-use crate::app::keys::{button_name, key_name};
+use crate::app::keys::{button_of, key_of};
 use crate::app::renderer::Renderer;
 use crate::platform::{QUIT_ON_ESCAPE, Watcher, clock_ns, error, log, wait_ns};
-use crate::runtime::Runner;
 use crate::runtime::frames::Line;
+use crate::runtime::{Runner, UiAction, ui_action};
 use ludus_core::{PacerPolicy, Signal};
 use miniquad::*;
 
@@ -67,7 +67,7 @@ pub struct App {
 impl App {
     pub fn new(mut runner: Runner, options: RunOptions) -> App {
         if options.overlay {
-            runner.set_overlay(true);
+            runner.ui_mut().set_overlay(true);
         }
         runner.set_reload(options.reload);
         // Background work (flow fields) runs on worker threads in the window.
@@ -77,16 +77,17 @@ impl App {
             ..PacerPolicy::default()
         });
         let mut ctx = window::new_rendering_backend();
-        let (def, fonts) = (runner.def(), runner.font_files());
+        let project = runner.play().project();
+        let def = &project.def;
         let renderer = Renderer::new(
             ctx.as_mut(),
             def,
-            &image::decode_all(&def.images, runner.image_files()),
-            fonts,
+            &image::decode_all(&def.images, &project.assets),
+            &project.font_files,
             window::dpi_scale(),
         );
-        let mut audio = Audio::new(&runner.def().sounds, runner.sound_files());
-        audio.set_music(&runner.def().music, runner.music_files());
+        let mut audio = Audio::new(&def.sounds, &project.sound_files);
+        audio.set_music(&def.music, &project.music_files);
         let watcher = options
             .watch
             .as_ref()
@@ -148,29 +149,28 @@ impl EventHandler for App {
         {
             self.runner.reload();
             // A changed PNG, font or WAV keeps its definition: load again whatever changed.
-            let (def, fonts) = (self.runner.def(), self.runner.font_files());
-            let pixels = image::decode_all(&def.images, self.runner.image_files());
+            let project = self.runner.play().project();
+            let def = &project.def;
+            let pixels = image::decode_all(&def.images, &project.assets);
             self.renderer
-                .set_assets(self.ctx.as_mut(), def, &pixels, fonts);
-            let def = self.runner.def();
-            self.audio
-                .set_sounds(&def.sounds, self.runner.sound_files());
-            self.audio.set_music(&def.music, self.runner.music_files());
+                .set_assets(self.ctx.as_mut(), def, &pixels, &project.font_files);
+            self.audio.set_sounds(&def.sounds, &project.sound_files);
+            self.audio.set_music(&def.music, &project.music_files);
         }
         if let Some(line) = self.options.script.get(self.frames as usize) {
             if let Some(n) = line.rewind {
                 self.runner.rewind(n);
             }
-            line.pump(self.runner.session_mut());
+            line.pump(self.runner.play_mut().session_mut());
         }
         self.runner.frame(now, dt);
-        for line in self.runner.take_fresh_log() {
+        for line in self.runner.ui_mut().take_fresh_log() {
             log(&line);
         }
-        for cue in self.runner.take_sounds() {
+        for cue in self.runner.play_mut().take_sounds() {
             self.audio.play(cue);
         }
-        if let Some(track) = self.runner.take_music() {
+        if let Some(track) = self.runner.play_mut().take_music() {
             self.audio.music(track);
         }
         self.audio.update();
@@ -185,8 +185,8 @@ impl EventHandler for App {
         let ui = ui::layout(&self.runner, &self.renderer.atlas, &screen);
         self.renderer.draw(
             self.ctx.as_mut(),
-            self.runner.drawn(),
-            self.runner.particles(),
+            self.runner.play().drawn(),
+            self.runner.play().particles(),
             &ui,
         );
         self.frames += 1;
@@ -199,7 +199,11 @@ impl EventHandler for App {
             window::order_quit();
         }
         let after = clock_ns();
-        if let Some(target) = self.runner.session_mut().next_frame_target(after, true)
+        if let Some(target) = self
+            .runner
+            .play_mut()
+            .session_mut()
+            .next_frame_target(after, true)
             && target > after
         {
             wait_ns(target - after);
@@ -211,49 +215,50 @@ impl EventHandler for App {
             return;
         }
         self.audio.gesture();
-        if key == KeyCode::Escape && QUIT_ON_ESCAPE {
+        let Some(key) = key_of(key) else {
+            return;
+        };
+        if ui_action(key) == Some(UiAction::Quit) && QUIT_ON_ESCAPE {
             window::order_quit();
             return;
         }
-        if let Some(name) = key_name(key) {
-            self.runner.key_down(name);
-        }
+        self.runner.key_down(key);
     }
 
     fn key_up_event(&mut self, key: KeyCode, _mods: KeyMods) {
-        if let Some(name) = key_name(key) {
-            self.runner.key_up(name);
+        if let Some(key) = key_of(key) {
+            self.runner.key_up(key);
         }
     }
 
     fn mouse_button_down_event(&mut self, button: MouseButton, _x: f32, _y: f32) {
         self.audio.gesture();
-        if let Some(name) = button_name(button) {
-            self.runner.key_down(name);
+        if let Some(key) = button_of(button) {
+            self.runner.key_down(key);
         }
     }
 
     fn mouse_button_up_event(&mut self, button: MouseButton, _x: f32, _y: f32) {
-        if let Some(name) = button_name(button) {
-            self.runner.key_up(name);
+        if let Some(key) = button_of(button) {
+            self.runner.key_up(key);
         }
     }
 
     fn window_minimized_event(&mut self) {
         self.runner.focus_lost();
-        self.runner.session_mut().signal(Signal::Hide);
+        self.runner.play_mut().session_mut().signal(Signal::Hide);
     }
 
     fn window_restored_event(&mut self) {
-        self.runner.session_mut().signal(Signal::Show);
+        self.runner.play_mut().session_mut().signal(Signal::Show);
     }
 
     fn mouse_motion_event(&mut self, x: f32, y: f32) {
         let (w, h) = window::screen_size();
-        self.runner.pointer_at(Some((x, y, w, h)));
+        self.runner.play_mut().pointer_at(Some((x, y, w, h)));
     }
 
     fn mouse_leave_event(&mut self) {
-        self.runner.pointer_at(None);
+        self.runner.play_mut().pointer_at(None);
     }
 }

@@ -1,26 +1,22 @@
 //! Music: a track decoded a piece at a time while it plays (a few kilobytes held, however long
 //! the file), mixed down to mono, resampled to the output's rate and looped without a gap.
-//! An output that can only loop a whole buffer (quad-snd) takes [`Music::whole`] instead: the
-//! same samples, decoded when the track starts.
+//! An output that can only loop a whole buffer (quad-snd) takes the whole track instead
+//! ([`Track::whole`]): the same samples, decoded when the track starts.
 
-use crate::platform::SAMPLE_RATE;
+use crate::platform::{SAMPLE_RATE, Track};
 use ludus_decode::SoundStream;
 use std::sync::Arc;
 
 /// A track playing. Invariant: `pos < src.len()` or `src` is empty (more must be decoded).
 pub struct Music {
     stream: SoundStream,
-    pub volume: f32,
+    volume: f32,
     /// Source samples per output sample.
     step: f64,
     /// Mono source samples decoded and not yet passed: the output's next sample lies at `pos`.
     src: Vec<f32>,
     pos: f64,
     /// Samples decoded since the track last started (none in a whole pass: silence, stop).
-    #[cfg_attr(
-        not(target_os = "linux"),
-        allow(dead_code, reason = "ALSA's mixer streams")
-    )]
     since_start: usize,
 }
 
@@ -65,10 +61,6 @@ impl Music {
 
     /// Decodes the next piece (starting the track over at its end); `false` when it cannot
     /// go on: a file without a sample.
-    #[cfg_attr(
-        not(target_os = "linux"),
-        allow(dead_code, reason = "ALSA's mixer streams")
-    )]
     fn refill(&mut self) -> Result<bool, String> {
         let passed = (self.pos as usize).min(self.src.len());
         self.src.drain(..passed);
@@ -86,14 +78,14 @@ impl Music {
             }
         }
     }
+}
 
-    /// Adds the next `out.len()` samples, at the track's volume, to `out`. `Err` when the
-    /// track cannot go on (it is then over; what was added stays).
-    #[cfg_attr(
-        not(target_os = "linux"),
-        allow(dead_code, reason = "ALSA's mixer streams")
-    )]
-    pub fn fill(&mut self, out: &mut [f32]) -> Result<(), String> {
+impl Track for Music {
+    fn volume(&self) -> f32 {
+        self.volume
+    }
+
+    fn fill(&mut self, out: &mut [f32]) -> Result<(), String> {
         for o in out.iter_mut() {
             while self.pos as usize + 1 >= self.src.len() {
                 if !self.refill()? {
@@ -106,13 +98,8 @@ impl Music {
         Ok(())
     }
 
-    /// The whole track, once, as output samples without the volume (for an output that loops
-    /// a buffer itself at a volume of its own); at most ten minutes, like any sound file.
-    #[cfg_attr(
-        target_os = "linux",
-        allow(dead_code, reason = "quad-snd's outputs use it")
-    )]
-    pub fn whole(mut self) -> Result<Vec<i16>, String> {
+    /// At most ten minutes, like any sound file.
+    fn whole(mut self: Box<Self>) -> Result<Vec<i16>, String> {
         while self.piece()?.is_some() {}
         if self.src.is_empty() {
             return Ok(Vec::new());
@@ -125,11 +112,11 @@ impl Music {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
 
     /// A 16-bit PCM WAV at `rate` with `channels` interleaved `samples`.
-    pub(crate) fn wav(rate: u32, channels: u16, samples: &[i16]) -> Arc<[u8]> {
+    fn wav(rate: u32, channels: u16, samples: &[i16]) -> Arc<[u8]> {
         let data = (samples.len() * 2) as u32;
         let mut b = b"RIFF".to_vec();
         b.extend_from_slice(&(36 + data).to_le_bytes());
@@ -154,7 +141,9 @@ pub(crate) mod tests {
             .flat_map(|i| [(i % 3000) as i16 * 10, 0])
             .collect();
         let bytes = wav(32_000, 2, &frames);
-        let whole = Music::open(bytes.clone(), 1.0).unwrap().whole().unwrap();
+        let whole = Box::new(Music::open(bytes.clone(), 1.0).unwrap())
+            .whole()
+            .unwrap();
         let mut music = Music::open(bytes, 1.0).unwrap();
         let mut streamed = vec![0.0f32; whole.len() + 500];
         // In uneven slices, as a mixer asks.

@@ -85,7 +85,7 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
         ));
     }
     hud(runner, atlas, screen, help_top, &mut ui);
-    if let Some(err) = runner.reload_error() {
+    if let Some(err) = runner.ui().reload_error() {
         for (i, l) in err.lines().take(6).enumerate() {
             ui.labels.push(label(
                 l.to_string(),
@@ -96,8 +96,8 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
         }
     }
     banner(runner, atlas, screen, &mut ui);
-    if runner.console() {
-        let lines = runner.recent_log(CONSOLE_LINES);
+    if runner.ui().console() {
+        let lines = runner.ui().recent_log(CONSOLE_LINES);
         let top = h - pad - line * (CONSOLE_LINES as f32 + 2.5);
         ui.panels.push((
             pad / 2.0,
@@ -122,7 +122,7 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
             ));
         }
     }
-    if runner.overlay() {
+    if runner.ui().overlay() {
         let width = 70.0 * body.glyph('M').advance;
         let x = (w - width - pad).max(pad);
         let mut lines = runner.overlay_lines();
@@ -155,7 +155,7 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
 fn hud(runner: &Runner, atlas: &Atlas, screen: &Screen, floor: f32, ui: &mut Ui) {
     let (w, h) = (screen.w, screen.h);
     let pad = 10.0 * screen.dpi;
-    let lines = runner.hud_lines();
+    let lines = runner.play().hud_lines();
     // Face and scale of each line, and each anchor's block height.
     let sized: Vec<(&Face, f32, usize)> = lines
         .iter()
@@ -209,7 +209,7 @@ fn banner(runner: &Runner, atlas: &Atlas, screen: &Screen, ui: &mut Ui) {
     let (w, h) = (screen.w, screen.h);
     let (body, title) = (atlas.body(), atlas.title());
     let pad = 10.0 * screen.dpi;
-    let faulted = runner.session().mode() == Mode::Faulted;
+    let faulted = runner.play().session().mode() == Mode::Faulted;
     ui.dim = if faulted { 0.6 } else { 0.35 };
     let y0 = h * 0.32;
     let color = if faulted {
@@ -232,7 +232,7 @@ fn banner(runner: &Runner, atlas: &Atlas, screen: &Screen, ui: &mut Ui) {
         y += body.line_height * 1.2;
     }
     if faulted {
-        let recent = runner.recent_log(FAULT_LINES);
+        let recent = runner.ui().recent_log(FAULT_LINES);
         if !recent.is_empty() {
             y += body.line_height;
             ui.labels.push(label(

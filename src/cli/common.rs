@@ -26,10 +26,10 @@ pub fn load(dir: Option<&Path>) -> Result<Project, i32> {
                 );
                 return Err(1);
             }
-            crate::platform::load_folder(d)
+            Project::from_folder(d)
         }
         None => match crate::cli::carried::embedded() {
-            Some(Ok(bundle)) => crate::runtime::project::Project::from_bundle(bundle),
+            Some(Ok(bundle)) => Project::from_bundle(bundle),
             Some(Err(e)) => Err(format!("ludus: {e}")),
             None => crate::runtime::bundled::project(),
         },

@@ -228,7 +228,8 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         assert_eq!(create(&dir), 0);
         assert_eq!(create(&dir), 1, "an existing folder is refused");
-        let project = crate::platform::load_folder(&dir).expect("the template is valid content");
+        let project = crate::runtime::project::Project::from_folder(&dir)
+            .expect("the template is valid content");
         let mut game = project.start(0).expect("the template's scripts load");
         for _ in 0..600 {
             game.step(&ludus_core::TickInput::neutral())
@@ -267,7 +268,8 @@ mod tests {
             let dir = root.join(name);
             assert_eq!(create(&dir), 0, "{name:?} is created");
             assert_eq!(crate::cli::check::check(&dir), 0, "{name:?} checks");
-            let project = crate::platform::load_folder(&dir).expect("valid content");
+            let project =
+                crate::runtime::project::Project::from_folder(&dir).expect("valid content");
             assert_eq!(project.def.name, name, "game.toml names the game {name:?}");
             let mut game = project.start(0).expect("its scripts load");
             for _ in 0..60 {

@@ -1,6 +1,10 @@
 //! What differs between the desktop and the browser, one item per capability, each chosen by
 //! one `cfg` here; the rest of the program uses these names and never tests the target.
 //!
+//! The floor of the program: it knows nothing of `runtime` or `app`. It returns plain data
+//! (a loaded game folder, a recording's place) and takes what it plays as sample sources
+//! ([`Track`]).
+//!
 //! | capability | desktop | browser |
 //! | --- | --- | --- |
 //! | [`clock_ns`] | `std::time::Instant` (monotonic) | `performance.now()` |
@@ -8,7 +12,7 @@
 //! | [`SoundOutput`] | ALSA loaded at run time (Linux), quad-snd elsewhere | WebAudio through quad-snd, opened by the first gesture |
 //! | [`Watcher`] | `notify` on the game folder | none (the game is compiled in) |
 //! | [`wait_ns`] | sleeps | returns (the browser paces frames) |
-//! | [`load_folder`] | reads the game folder | none (the game is compiled in) |
+//! | [`load_folder`] | reads the game folder ([`GameFolder`]) | none (the game is compiled in) |
 //! | [`worker_pool`] | threads | none (background work runs in the tick's thread) |
 //! | [`QUIT_ON_ESCAPE`] | Escape quits | a page does not close itself |
 //! | [`save_recording`] | a file in the game folder's `recordings/` | a download link on the page |
@@ -38,6 +42,41 @@ pub use native::alsa::Output as SoundOutput;
 #[cfg(not(target_os = "linux"))]
 pub use quad::Output as SoundOutput;
 
+/// Whether quad-snd can play at all: a page needs WebAudio and audio.js.
+#[cfg(all(not(target_os = "linux"), not(target_arch = "wasm32")))]
+fn audio_available() -> bool {
+    true
+}
+#[cfg(target_arch = "wasm32")]
+use web::audio_available;
+
+/// A looping music track a [`SoundOutput`] plays, made by its owner (the app decodes a sound
+/// file while it plays): the output only asks it for samples.
+pub trait Track: Send {
+    /// The volume the track plays at (0 to 1).
+    #[cfg_attr(
+        target_os = "linux",
+        allow(dead_code, reason = "quad-snd's outputs use it")
+    )]
+    fn volume(&self) -> f32;
+
+    /// Adds the next `out.len()` samples (mono, at [`SAMPLE_RATE`]) at the track's volume to
+    /// `out`, starting over at its end. `Err` when it cannot go on (it is then over; what was
+    /// added stays).
+    #[cfg_attr(
+        not(target_os = "linux"),
+        allow(dead_code, reason = "ALSA's mixer streams")
+    )]
+    fn fill(&mut self, out: &mut [f32]) -> Result<(), String>;
+
+    /// The whole track, once, without the volume, for an output that loops a buffer itself.
+    #[cfg_attr(
+        target_os = "linux",
+        allow(dead_code, reason = "quad-snd's outputs use it")
+    )]
+    fn whole(self: Box<Self>) -> Result<Vec<i16>, String>;
+}
+
 /// Browsers let a page make sound only after a user gesture: the output is opened by the first
 /// key or button press, and cues before it are dropped.
 pub const OPEN_SOUND_ON_GESTURE: bool = cfg!(target_arch = "wasm32");
@@ -55,7 +94,15 @@ pub use native::wait_ns;
 #[cfg(target_arch = "wasm32")]
 pub use web::wait_ns;
 
-/// Loads a game folder from disk (`ludus run`, `check`, `sim`...; hot reload).
+/// A game folder loaded from disk: the game, and the modules its scripts `require` (read
+/// under the content's rules).
+pub struct GameFolder {
+    pub loaded: ludus_content::LoadedGame,
+    pub modules: std::rc::Rc<dyn ludus_script::ModuleSource>,
+}
+
+/// Loads a game folder from disk with the loader's `options` (`ludus run`, `check`, `sim`...;
+/// hot reload); the error is the rendered diagnostics.
 #[cfg(not(target_arch = "wasm32"))]
 pub use native::folder::load_folder;
 #[cfg(target_arch = "wasm32")]

@@ -24,8 +24,7 @@ pub struct Output {
 
 impl Output {
     pub fn open() -> Option<Output> {
-        #[cfg(target_arch = "wasm32")]
-        if !super::web::audio_available() {
+        if !super::audio_available() {
             return None;
         }
         Some(Output {
@@ -104,9 +103,9 @@ impl Output {
 
     /// Loops `music` from its start in place of the music playing. quad-snd loops only a
     /// whole buffer: the track is decoded whole here (at most ten minutes).
-    pub fn play_music(&mut self, music: crate::app::music::Music) {
+    pub fn play_music(&mut self, music: Box<dyn super::Track>) {
         self.stop_music();
-        let volume = music.volume;
+        let volume = music.volume();
         let pcm = match music.whole() {
             Ok(pcm) => pcm,
             Err(e) => {

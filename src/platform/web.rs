@@ -60,7 +60,10 @@ impl Watcher {
 pub fn wait_ns(_ns: u64) {}
 
 /// The browser has no game folders: its game is compiled into the module.
-pub fn load_folder(dir: &std::path::Path) -> Result<crate::runtime::project::Project, String> {
+pub fn load_folder(
+    dir: &std::path::Path,
+    _options: &ludus_content::LoadOptions<'_>,
+) -> Result<super::GameFolder, String> {
     Err(format!(
         "{}: the browser cannot read game folders",
         dir.display()

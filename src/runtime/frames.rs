@@ -26,7 +26,7 @@ pub struct Line {
     pub pointer: Option<Option<[f32; 2]>>,
     pub ui: Vec<ActionId>,
     pub signal: Option<Signal>,
-    /// `{"signal": "rewind", "ticks": N}`: run time back `N` ticks (see `runtime/resim.rs`).
+    /// `{"signal": "rewind", "ticks": N}`: run time back `N` ticks (see `runtime/runner/resim.rs`).
     pub rewind: Option<u64>,
 }
 

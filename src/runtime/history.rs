@@ -9,7 +9,6 @@
 //! entities; beyond, hashing every entity would cost more than the tick itself, so the hash is
 //! left out (all zero) and a replay of such ticks checks their tick number but not their state.
 
-use crate::runtime::Runner;
 use crate::runtime::headless::level_build;
 use crate::runtime::recorder::Recorder;
 use ludus_core::*;
@@ -117,31 +116,6 @@ impl History {
             .is_none()
             .then(|| "the re-simulation's history passed its bound".to_string());
         self.recorder = recorder;
-    }
-}
-
-impl Runner {
-    /// Keeps the history as a recording (F8, and every fault): a file in the game folder's
-    /// `recordings/` (a download in the browser). Says where, or why not, in the log and on
-    /// the fault screen.
-    pub fn save_history(&mut self) {
-        let history = &self.timed.history;
-        let saved = match history.recording() {
-            Some(rec) => crate::platform::save_recording(
-                self.project.dir.as_deref(),
-                &self.project.def.name,
-                &rec.to_bytes(),
-            )
-            .map(|place| format!("recording written: {place}\nreplay it: ludus replay {place}")),
-            None => Err(history
-                .stopped
-                .clone()
-                .unwrap_or_else(|| "there is no history to record".into())),
-        };
-        let line = saved.unwrap_or_else(|e| format!("no recording kept: {e}"));
-        // To the terminal (the fault screen shows it too); the console holds scripts' lines.
-        self.fresh_log.push(line.clone());
-        self.saved = Some(line);
     }
 }
 

@@ -1,5 +1,7 @@
 //! A game folder loaded for running: its definition, scripts and module source.
 
+use crate::runtime::runner::RESERVED_KEYS;
+use ludus_content::LoadOptions;
 use ludus_core::{Fault, Game, GameDef};
 use ludus_script::{ModuleSource, Script, ScriptHost};
 use std::collections::BTreeMap;
@@ -27,6 +29,11 @@ pub struct Project {
     pub font_files: Vec<Option<Arc<[u8]>>>,
 }
 
+/// How the app loads every game: the keys it keeps for itself may not be bound.
+pub const LOAD_OPTIONS: LoadOptions<'static> = LoadOptions {
+    reserved_keys: &RESERVED_KEYS,
+};
+
 /// Modules from files held in memory (the browser build, tests).
 pub struct MemoryModules(pub BTreeMap<String, Vec<u8>>);
 
@@ -40,7 +47,7 @@ impl ModuleSource for MemoryModules {
 impl Project {
     /// A loaded game with the bytes of its images, sounds and fonts as the loader checked
     /// them (each file's bytes once, shared by every declaration of it).
-    pub(crate) fn from_loaded(
+    fn from_loaded(
         label: String,
         loaded: ludus_content::LoadedGame,
         modules: Rc<dyn ModuleSource>,
@@ -81,12 +88,23 @@ impl Project {
         for (path, bytes) in &files {
             source.insert(path.clone(), bytes.clone());
         }
-        let loaded = ludus_content::load_game(&source).map_err(|d| d.render())?;
+        let loaded =
+            ludus_content::load_game_with(&source, &LOAD_OPTIONS).map_err(|d| d.render())?;
         let project = Project::from_loaded(
             label.to_string(),
             loaded,
             Rc::new(MemoryModules(files.clone())),
         );
+        Ok(project)
+    }
+
+    /// Loads and validates a game folder (where the platform has folders); the error is the
+    /// rendered diagnostics.
+    pub fn from_folder(dir: &std::path::Path) -> Result<Project, String> {
+        let folder = crate::platform::load_folder(dir, &LOAD_OPTIONS)?;
+        let label = dir.display().to_string();
+        let mut project = Project::from_loaded(label.clone(), folder.loaded, folder.modules);
+        project.dir = Some(label);
         Ok(project)
     }
 

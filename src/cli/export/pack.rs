@@ -14,6 +14,7 @@
 
 use crate::cli::carried::MAX_BUNDLE_BYTES;
 use crate::runtime::bundle::{Bundle, MAX_FILES, relative};
+use crate::runtime::project::Project;
 use std::path::Path;
 
 /// The files of a game folder that go in its bundle, and what is left out.
@@ -29,7 +30,7 @@ pub(crate) struct Listing {
 /// documentation), with the content hash they load as (0 when they do not load: the runtime
 /// then reports why, as `ludus serve` wants). Each file left out is a warning on stderr.
 pub(crate) fn pack(dir: &Path) -> Result<Bundle, String> {
-    let content_hash = crate::platform::load_folder(dir).map_or(0, |p| p.def.content_hash);
+    let content_hash = Project::from_folder(dir).map_or(0, |p| p.def.content_hash);
     let Listing {
         files: paths,
         mut left_out,

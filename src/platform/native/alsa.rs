@@ -5,7 +5,7 @@
 //! simply plays nothing. The mixer sums the playing voices and the looping music track into
 //! 16-bit mono at 44.1 kHz and writes them with `snd_pcm_writei`, recovering from underruns.
 
-use crate::app::music::Music;
+use crate::platform::Track;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_long, c_uint, c_ulong, c_void};
 use std::sync::Arc;
@@ -121,7 +121,7 @@ enum Msg {
     /// A sound to play once.
     Play(Voice),
     /// A track to loop in place of the one looping (`None`: stop it).
-    Music(Option<Box<Music>>),
+    Music(Option<Box<dyn Track>>),
 }
 
 /// A running output: send it sounds to mix in. See [`crate::platform::SoundOutput`].
@@ -174,8 +174,8 @@ impl Output {
     }
 
     /// Loops `music` from its start in place of the music playing, decoding it as it plays.
-    pub fn play_music(&mut self, music: Music) {
-        let _ = self.voices.send(Msg::Music(Some(Box::new(music))));
+    pub fn play_music(&mut self, music: Box<dyn Track>) {
+        let _ = self.voices.send(Msg::Music(Some(music)));
     }
 
     /// Stops the music.
@@ -191,7 +191,7 @@ fn mix_into(
     acc: &mut [f32],
     out: &mut [i16],
     playing: &mut Vec<Voice>,
-    music: &mut Option<Box<Music>>,
+    music: &mut Option<Box<dyn Track>>,
 ) {
     acc.iter_mut().for_each(|a| *a = 0.0);
     if let Some(m) = music
@@ -215,7 +215,7 @@ fn mix_into(
 
 fn mix(alsa: Alsa, pcm: Pcm, incoming: Receiver<Msg>) {
     let mut playing: Vec<Voice> = Vec::new();
-    let mut music: Option<Box<Music>> = None;
+    let mut music: Option<Box<dyn Track>> = None;
     let mut buf = [0i16; FRAMES];
     let mut acc = [0f32; FRAMES];
     loop {
@@ -260,13 +260,46 @@ mod tests {
         }
     }
 
+    /// A track of `samples` looping at `volume`; without samples it cannot go on.
+    struct Loop {
+        samples: Vec<f32>,
+        at: usize,
+        volume: f32,
+    }
+
+    impl Track for Loop {
+        fn volume(&self) -> f32 {
+            self.volume
+        }
+
+        fn fill(&mut self, out: &mut [f32]) -> Result<(), String> {
+            for o in out.iter_mut() {
+                let s = self.samples.get(self.at).ok_or("it holds no samples")?;
+                *o += s * self.volume;
+                self.at = (self.at + 1) % self.samples.len();
+            }
+            Ok(())
+        }
+
+        fn whole(self: Box<Self>) -> Result<Vec<i16>, String> {
+            Ok(self.samples.iter().map(|&s| s as i16).collect())
+        }
+    }
+
+    fn track(samples: &[f32], volume: f32) -> Option<Box<dyn Track>> {
+        Some(Box::new(Loop {
+            samples: samples.to_vec(),
+            at: 0,
+            volume,
+        }))
+    }
+
     #[test]
     fn music_loops_under_the_sounds_that_end() {
         let (mut acc, mut out) = ([0f32; 4], [0i16; 4]);
         let mut playing = vec![voice(&[100, 200, 300], 1.0)];
-        // Three samples at the output's rate, at half volume.
-        let track = crate::app::music::tests::wav(RATE, 1, &[10, 20, 30]);
-        let mut music = Some(Box::new(Music::open(track, 0.5).unwrap()));
+        // Three samples at half volume.
+        let mut music = track(&[10.0, 20.0, 30.0], 0.5);
         mix_into(&mut acc, &mut out, &mut playing, &mut music);
         // The sound's three samples over the music's 5, 10, 15, then the music starts over.
         assert_eq!(out, [105, 210, 315, 5]);
@@ -277,9 +310,8 @@ mod tests {
         let mut loud = vec![voice(&[30_000], 1.0), voice(&[30_000], 1.0)];
         mix_into(&mut acc, &mut out, &mut loud, &mut None);
         assert_eq!(out, [32_767, 0, 0, 0]);
-        // A track without samples is dropped, not spun.
-        let empty = crate::app::music::tests::wav(RATE, 1, &[]);
-        let mut music = Some(Box::new(Music::open(empty, 1.0).unwrap()));
+        // A track that cannot go on is dropped, not spun.
+        let mut music = track(&[], 1.0);
         mix_into(&mut acc, &mut out, &mut Vec::new(), &mut music);
         assert!(music.is_none());
     }

@@ -1,7 +1,8 @@
 //! Game folders on disk: content and modules read under the same rules (only regular files
 //! inside the folder, size-checked before reading).
 
-use crate::runtime::project::Project;
+use crate::platform::GameFolder;
+use ludus_content::LoadOptions;
 use ludus_script::ModuleSource;
 use std::rc::Rc;
 
@@ -43,12 +44,10 @@ impl ModuleSource for DirModules {
 }
 
 /// Loads and validates a game folder; the error is the rendered diagnostics.
-pub fn load_folder(dir: &std::path::Path) -> Result<Project, String> {
-    let loaded = ludus_content::load_dir(dir).map_err(|d| d.render())?;
+pub fn load_folder(dir: &std::path::Path, options: &LoadOptions<'_>) -> Result<GameFolder, String> {
+    let loaded = ludus_content::load_dir_with(dir, options).map_err(|d| d.render())?;
     let modules: Rc<dyn ModuleSource> = Rc::new(DirModules(dir.to_path_buf()));
-    let mut project = Project::from_loaded(dir.display().to_string(), loaded, modules);
-    project.dir = Some(dir.display().to_string());
-    Ok(project)
+    Ok(GameFolder { loaded, modules })
 }
 
 #[cfg(all(test, unix))]

@@ -7,8 +7,8 @@
 //! The ring keeps about ten seconds of frames within [`PAST_BYTES`]: every tick's frame for a
 //! small world, every few ticks' for a large one (rewinding then steps by that many ticks).
 
-use crate::runtime::Runner;
 use crate::runtime::rerun::without_last;
+use crate::runtime::runner::{PlayState, Runner};
 use ludus_core::*;
 use std::collections::VecDeque;
 
@@ -103,21 +103,38 @@ impl Runner {
         if self.resim.is_some() || ticks == 0 {
             return;
         }
-        let Some(rec) = self.timed.history.recording() else {
-            let why = self.timed.history.stopped.clone().unwrap_or_default();
-            self.fresh_log.push(format!(
+        let Some(rec) = self.play.timed.history.recording() else {
+            let why = self.play.timed.history.stopped.clone().unwrap_or_default();
+            self.ui.fresh.push(format!(
                 "cannot rewind: the level's input was not kept ({why})"
             ));
             return;
         };
         let n = ticks.min(rec.total_ticks() as u64);
         let rec = without_last(rec, n);
-        self.past.scrub = None;
-        if let Err(e) = self.start_rerun(self.project.clone(), rec, Some(n)) {
-            self.fresh_log.push(format!("cannot rewind: {e}"));
+        self.play.past.scrub = None;
+        if let Err(e) = self.start_rerun(self.play.project.clone(), rec, Some(n)) {
+            self.ui.fresh.push(format!("cannot rewind: {e}"));
         }
     }
 
+    /// Backspace came up: play resumes from the frame shown.
+    pub(super) fn end_scrub(&mut self) {
+        let past = &mut self.play.past;
+        let Some(i) = past.scrub.take() else {
+            return;
+        };
+        let kept = self.play.timed.history.kept_ticks();
+        if let Some((at, _)) = past.frames.get(i) {
+            let back = kept.saturating_sub(*at);
+            // The frames after it are the future no more.
+            past.frames.truncate(i + 1);
+            self.rewind(back);
+        }
+    }
+}
+
+impl PlayState {
     /// Backspace went down: the view starts running back through the kept frames.
     pub(super) fn start_scrub(&mut self) {
         if !self.past.frames.is_empty() && self.session.mode() != Mode::Faulted {
@@ -133,20 +150,6 @@ impl Runner {
                 true
             }
             None => false,
-        }
-    }
-
-    /// Backspace came up: play resumes from the frame shown.
-    pub(super) fn end_scrub(&mut self) {
-        let Some(i) = self.past.scrub.take() else {
-            return;
-        };
-        let kept = self.timed.history.kept_ticks();
-        if let Some((at, _)) = self.past.frames.get(i) {
-            let back = kept.saturating_sub(*at);
-            // The frames after it are the future no more.
-            self.past.frames.truncate(i + 1);
-            self.rewind(back);
         }
     }
 

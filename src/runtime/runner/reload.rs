@@ -7,7 +7,8 @@
 //! - A reload that fails (bad TOML, a syntax error, a fault in a script's top-level code)
 //!   keeps the running version and shows the error until a later reload succeeds.
 
-use crate::runtime::Runner;
+use crate::runtime::project::Project;
+use crate::runtime::runner::{Reload, Runner};
 use std::path::PathBuf;
 
 impl Runner {
@@ -18,36 +19,36 @@ impl Runner {
 }
 
 fn reload(runner: &mut Runner) {
-    let dir = PathBuf::from(&runner.project.label);
+    let dir = PathBuf::from(&runner.play.project.label);
     runner.resim = None;
-    let fresh = match crate::platform::load_folder(&dir) {
+    let fresh = match Project::from_folder(&dir) {
         Ok(p) => p,
         Err(diagnostics) => {
-            runner.reload_error = Some(format!(
+            runner.ui.reload_error = Some(format!(
                 "reload failed, still running the previous version:\n{diagnostics}"
             ));
             return;
         }
     };
-    if runner.settings.reload == crate::runtime::Reload::Resimulate {
+    if runner.settings.reload == Reload::Resimulate {
         // A script that does not even start is reported as before, the world untouched.
         if let Err(f) = fresh.host() {
-            runner.reload_error = Some(format!(
+            runner.ui.reload_error = Some(format!(
                 "reload failed, still running the previous version:\n{f}"
             ));
             return;
         }
         match runner.start_resim(fresh.clone()) {
             Ok(()) => {
-                runner.reload_error = None;
+                runner.ui.reload_error = None;
                 return;
             }
-            Err(why) => runner.log.push(format!(
+            Err(why) => runner.ui.log.push(format!(
                 "reload cannot re-simulate ({why}); reloading in place instead"
             )),
         }
     }
-    let mut old = (*runner.project.def).clone();
+    let mut old = (*runner.play.project.def).clone();
     let mut new = (*fresh.def).clone();
     old.content_hash = 0;
     new.content_hash = 0;
@@ -56,35 +57,36 @@ fn reload(runner: &mut Runner) {
         match fresh.host() {
             Ok(mut host) => {
                 use ludus_core::Consequences;
-                let game = &mut runner.timed.game;
+                let game = &mut runner.play.timed.game;
                 if let Err(f) = host.begin_world(&fresh.def, game.world()) {
-                    runner.reload_error = Some(format!("reload failed: {f}"));
+                    runner.ui.reload_error = Some(format!("reload failed: {f}"));
                     return;
                 }
                 game.set_consequences(Box::new(host));
-                runner.project = fresh;
-                runner.reload_error = None;
+                runner.play.project = fresh;
+                runner.ui.reload_error = None;
                 runner
+                    .ui
                     .log
                     .push("scripts and files reloaded; the world keeps running".into());
             }
             Err(f) => {
-                runner.reload_error = Some(format!(
+                runner.ui.reload_error = Some(format!(
                     "reload failed, still running the previous scripts:\n{f}"
                 ))
             }
         }
     } else {
-        let entities = runner.stress;
-        match Runner::new(fresh, entities, runner.timed.clock()) {
+        let entities = runner.settings.stress;
+        match Runner::new(fresh, entities, runner.play.timed.clock()) {
             Ok(mut r) => {
                 let settings = runner.settings;
                 r.adopt(runner, settings);
-                r.log.push("content reloaded; level restarted".into());
+                r.ui.log.push("content reloaded; level restarted".into());
                 *runner = r;
             }
             Err(f) => {
-                runner.reload_error = Some(format!(
+                runner.ui.reload_error = Some(format!(
                     "reload failed, still running the previous version:\n{f}"
                 ))
             }

@@ -1,0 +1,232 @@
+//! The platform-independent half of a running game. The desktop window and the browser drive a
+//! [`Runner`] the same way: pump input, call [`Runner::frame`], draw what it exposes.
+//!
+//! - `play.rs`: the play state ([`PlayState`]): the game, its session and key map, and what
+//!   completed ticks present;
+//! - `ui.rs`: the UI state ([`UiState`]): what the developer's view shows over the game, and
+//!   its text; `ui_keys.rs`: the keys the app keeps for itself;
+//! - time travel: `reload.rs` (in place), `resim.rs` (hot reload by re-simulation), `rewind.rs`.
+
+mod play;
+mod reload;
+mod resim;
+mod rewind;
+#[cfg(test)]
+mod tests;
+mod ui;
+mod ui_keys;
+
+pub use play::{PlayState, SoundCue};
+pub use ui::UiState;
+pub use ui_keys::{RESERVED_KEYS, UiAction, ui_action};
+
+use crate::runtime::project::Project;
+use ludus_content::Key;
+use ludus_core::*;
+
+/// A game played with the developer's view over it: the play state, the UI state, and how a
+/// changed game is reloaded.
+///
+/// Invariants: the play state alone decides what the game does ([`UiState`] is never read
+/// by a tick). A re-simulation, a rewind or a content reload makes a new runner, which takes
+/// over the settings and the view's toggles and log; only a scripts-only reload (`--reload
+/// keep`) changes the play state in place, swapping the project and the script host under
+/// the running world. While a re-simulation runs (`resim`), no tick of the play state runs
+/// and keys are ignored.
+pub struct Runner {
+    play: PlayState,
+    ui: UiState,
+    /// A hot reload re-simulating the level with new content (see `resim.rs`).
+    resim: Option<Box<resim::Resim>>,
+    /// How the app runs this game: kept when a reload makes a new runner.
+    settings: Settings,
+}
+
+/// How `ludus run` reloads a changed game (see `resim.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(clap::ValueEnum))]
+pub enum Reload {
+    /// The level's kept input runs again on the new content, up to the tick shown.
+    #[default]
+    Resimulate,
+    /// A new Lua VM for the running world (scripts); a TOML change restarts the level.
+    #[cfg_attr(
+        target_arch = "wasm32",
+        allow(dead_code, reason = "the page does not reload")
+    )]
+    Keep,
+}
+
+/// What the app asked of a runner, carried over to the runner a reload makes.
+#[derive(Clone, Copy, Debug, Default)]
+struct Settings {
+    pacer: PacerPolicy,
+    /// Worker threads for background work (0: the serial executor).
+    threads: usize,
+    reload: Reload,
+    /// Stress entities the game was started with (kept across reloads).
+    stress: u32,
+}
+
+impl Runner {
+    pub fn new(project: Project, entities: u32, clock: fn() -> u64) -> Result<Runner, Fault> {
+        let game = project.start_timed(entities, clock)?;
+        Runner::with_game(project, game, clock)
+    }
+
+    fn with_game(project: Project, game: Game, clock: fn() -> u64) -> Result<Runner, Fault> {
+        Ok(Runner {
+            play: PlayState::new(project, game, clock)?,
+            ui: UiState::default(),
+            resim: None,
+            settings: Settings::default(),
+        })
+    }
+
+    /// Takes over what the app set on `old` (settings, the view's toggles and log).
+    fn adopt(&mut self, old: &mut Runner, settings: Settings) {
+        self.settings = settings;
+        self.set_pacer(settings.pacer);
+        if settings.threads > 0 {
+            self.use_threads(settings.threads);
+        }
+        self.ui = UiState::carried(&mut old.ui);
+    }
+
+    /// The game being played.
+    pub fn play(&self) -> &PlayState {
+        &self.play
+    }
+
+    pub fn play_mut(&mut self) -> &mut PlayState {
+        &mut self.play
+    }
+
+    /// What the developer's view shows.
+    pub fn ui(&self) -> &UiState {
+        &self.ui
+    }
+
+    pub fn ui_mut(&mut self) -> &mut UiState {
+        &mut self.ui
+    }
+
+    pub fn def(&self) -> &GameDef {
+        self.play.def()
+    }
+
+    #[cfg_attr(
+        target_arch = "wasm32",
+        allow(dead_code, reason = "the page adds none")
+    )]
+    pub fn set_stress(&mut self, entities: u32) {
+        self.settings.stress = entities;
+    }
+
+    pub fn set_reload(&mut self, mode: Reload) {
+        self.settings.reload = mode;
+    }
+
+    /// Paces presented frames with `policy`.
+    pub fn set_pacer(&mut self, policy: PacerPolicy) {
+        self.settings.pacer = policy;
+        let play = &mut self.play;
+        play.session = play.session.clone().with_pacer(policy);
+    }
+
+    /// Runs background work on `workers` threads where the platform has threads (the window);
+    /// headless runs keep the serial executor, whose timing is reproducible.
+    pub fn use_threads(&mut self, workers: usize) {
+        self.settings.threads = workers;
+        if let Some(pool) = crate::platform::worker_pool(workers) {
+            let jobs = self.def().limits.jobs;
+            self.play
+                .timed
+                .game
+                .set_completions(Completions::with_executor(jobs, pool));
+        }
+    }
+
+    /// A key went down. Keys the app keeps act at once; others go to gameplay through the key
+    /// map. While a reload re-simulates, keys are ignored (and the log says so once).
+    pub fn key_down(&mut self, key: Key) {
+        if self.resim_ignores_input() {
+            return;
+        }
+        let session = &mut self.play.session;
+        match ui_action(key) {
+            Some(UiAction::Pause) => session.signal(Signal::TogglePause),
+            Some(UiAction::Step) => session.signal(Signal::Step(TickInput::neutral())),
+            Some(UiAction::Restart) => session.signal(Signal::Restart),
+            Some(UiAction::Overlay) => self.ui.overlay = !self.ui.overlay,
+            Some(UiAction::Console) => self.ui.console = !self.ui.console,
+            Some(UiAction::Record) => self.save_history(),
+            Some(UiAction::Rewind) => self.play.start_scrub(),
+            // The app quits, where the platform lets it.
+            Some(UiAction::Quit) => {}
+            None => self.play.keys.key_down(key.name(), session.bridge_mut()),
+        }
+    }
+
+    pub fn key_up(&mut self, key: Key) {
+        if self.resim.is_some() {
+            return;
+        }
+        match ui_action(key) {
+            Some(UiAction::Rewind) => self.end_scrub(),
+            Some(_) => {}
+            None => {
+                let play = &mut self.play;
+                play.keys.key_up(key.name(), play.session.bridge_mut());
+            }
+        }
+    }
+
+    /// Focus left the window: every held key is cancelled and must be pressed again.
+    pub fn focus_lost(&mut self) {
+        let play = &mut self.play;
+        play.keys.cancel_all(play.session.bridge_mut());
+        play.session.signal(Signal::FocusLost);
+    }
+
+    /// One presentation callback at `now_ns`; `dt` is the frame's presentation time in seconds
+    /// (for particles only: gameplay never sees it).
+    pub fn frame(&mut self, now_ns: u64, dt: f32) -> FrameReport {
+        if let (true, Some(last)) = (self.step_resim() || self.play.scrub_frame(), self.play.last) {
+            // Re-simulating or rewinding: no ticks; the last frame, or a past one, is shown.
+            return last;
+        }
+        let report = self.play.present(now_ns, dt);
+        if report.faulted {
+            // Every fault comes with its recording.
+            self.save_history();
+        }
+        let lines = self.play.timed.game.consequences_mut().drain_log();
+        self.ui.scripts_printed(lines);
+        self.play.last = Some(report);
+        report
+    }
+
+    /// Keeps the history as a recording (F8, and every fault): a file in the game folder's
+    /// `recordings/` (a download in the browser). Says where, or why not, in the log and on
+    /// the fault screen.
+    fn save_history(&mut self) {
+        let (project, history) = (&self.play.project, &self.play.timed.history);
+        let saved = match history.recording() {
+            Some(rec) => crate::platform::save_recording(
+                project.dir.as_deref(),
+                &project.def.name,
+                &rec.to_bytes(),
+            )
+            .map(|place| format!("recording written: {place}\nreplay it: ludus replay {place}")),
+            None => Err(history
+                .stopped
+                .clone()
+                .unwrap_or_else(|| "there is no history to record".into())),
+        };
+        let line = saved.unwrap_or_else(|e| format!("no recording kept: {e}"));
+        // To the terminal (the fault screen shows it too); the console holds scripts' lines.
+        self.ui.fresh.push(line.clone());
+        self.ui.saved = Some(line);
+    }
+}

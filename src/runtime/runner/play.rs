@@ -1,0 +1,337 @@
+//! The play state of a running game: the project, the session driving the timed game, the key
+//! map, and what completed ticks present (the frame, particles, sound and music cues).
+
+use crate::runtime::history::History;
+use crate::runtime::particles::Particles;
+use crate::runtime::project::Project;
+use crate::runtime::runner::rewind::Past;
+use ludus_core::*;
+
+/// A sound the frame asks the audio service to play.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SoundCue {
+    pub sound: SoundId,
+    pub volume: f32,
+    pub pitch: f32,
+}
+
+/// Per-tick cost, measured around each tick with the injected clock.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TickCost {
+    pub last_ns: u64,
+    pub script_ns: u64,
+    /// Exponential average, for a steady display.
+    pub avg_ns: f64,
+}
+
+/// The game plus the measurements the overlay shows and its history; the session drives it.
+pub struct TimedGame {
+    pub game: Game,
+    pub cost: TickCost,
+    clock: fn() -> u64,
+    pub history: History,
+}
+
+impl TimedGame {
+    pub fn new(game: Game, clock: fn() -> u64, history: History) -> TimedGame {
+        TimedGame {
+            game,
+            cost: TickCost::default(),
+            clock,
+            history,
+        }
+    }
+
+    pub fn clock(&self) -> fn() -> u64 {
+        self.clock
+    }
+}
+
+impl Simulation for TimedGame {
+    fn tick(&mut self, tick: u64, input: &TickInput) -> Result<Flow, Fault> {
+        let start = (self.clock)();
+        self.game.options_mut().hash = History::wants_hash(&self.game);
+        let result = self.game.tick(tick, input);
+        match &result {
+            Ok(_) => self.history.tick(&mut self.game, tick, input),
+            Err(f) => self.history.fault(&mut self.game, tick, input, f),
+        }
+        let ns = (self.clock)().saturating_sub(start);
+        self.cost.last_ns = ns;
+        self.cost.script_ns = self.game.consequences().last_tick_ns().unwrap_or(0);
+        self.cost.avg_ns = if self.cost.avg_ns == 0.0 {
+            ns as f64
+        } else {
+            self.cost.avg_ns * 0.9 + ns as f64 * 0.1
+        };
+        result
+    }
+
+    fn load(&mut self, request: &LoadRequest) -> LoadStatus {
+        let status = self.game.load(request);
+        if matches!(status, LoadStatus::Ready(_)) {
+            let switched = matches!(request, LoadRequest::Switch(_));
+            self.history.level(&self.game, switched);
+        }
+        status
+    }
+}
+
+/// The game being played and what it presents.
+///
+/// Invariants:
+/// - `frame` is the game's world at its last completed tick as draw data (interpolated while
+///   playing in real time). While faulted it is not refreshed: it is the last valid frame,
+///   the fault screen's background.
+/// - `particles`, `sounds` and `music` come only from the outbox of completed ticks, each
+///   request exactly once; cues wait here until the app takes them.
+/// - `keys` maps keys to `project.def`'s actions; `past` holds frames of the current level's
+///   history only (a published level clears it).
+/// - Ticks read nothing else: what the developer's view holds ([`super::UiState`]) never
+///   reaches the game, so nothing shown or toggled there changes a state hash.
+pub struct PlayState {
+    pub(super) project: Project,
+    pub(super) session: Session,
+    pub(super) timed: TimedGame,
+    pub(super) keys: KeyMap,
+    pub(super) frame: RenderFrame,
+    pub(super) particles: Particles,
+    pub(super) sounds: Vec<SoundCue>,
+    /// The last music change not yet taken (`Some(None)`: stop).
+    pub(super) music: Option<Option<MusicId>>,
+    /// The last frame's report (`None` before the first frame).
+    pub(super) last: Option<FrameReport>,
+    /// Recent frames to rewind through (see `rewind.rs`).
+    pub(super) past: Past,
+}
+
+impl PlayState {
+    /// `game` at its current tick, ready to play `project`; the history starts at its level.
+    pub(super) fn new(project: Project, game: Game, clock: fn() -> u64) -> Result<Self, Fault> {
+        let header = crate::runtime::headless::header(
+            &project,
+            project.dir.as_deref(),
+            game.extra_entities(),
+        );
+        let history = History::new(header, &game);
+        let def = project.def.clone();
+        let entry = def
+            .levels
+            .get(def.entry_level)
+            .map_or(Mode::Playing, |l| l.entry_mode);
+        let session = Session::new(def.tick, def.actions.len(), entry)
+            .map_err(|e| Fault::new(FaultKind::Load, format!("tick policy: {e}")))?;
+        let keys = KeyMap::new(&def.actions, def.bindings.clone());
+        let mut frame = RenderFrame::with_capacity(def.limits.draws as usize);
+        frame.extract(game.world(), &def, Interpolation::Exact);
+        Ok(PlayState {
+            project,
+            session,
+            timed: TimedGame::new(game, clock, history),
+            keys,
+            frame,
+            particles: Particles::default(),
+            sounds: Vec::new(),
+            music: None,
+            last: None,
+            past: Past::default(),
+        })
+    }
+
+    /// The game as loaded: its definition and the bytes of its images, sounds and fonts.
+    pub fn project(&self) -> &Project {
+        &self.project
+    }
+
+    pub fn def(&self) -> &GameDef {
+        &self.project.def
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The session, to pump input and lifecycle signals into.
+    pub fn session_mut(&mut self) -> &mut Session {
+        &mut self.session
+    }
+
+    /// Runs the session's frame, then takes what its completed ticks present: the frame to
+    /// draw, particles, sound and music cues, each request once.
+    pub(super) fn present(&mut self, now_ns: u64, dt: f32) -> FrameReport {
+        let report = self.session.frame(now_ns, &mut self.timed);
+        if report.published {
+            self.particles.clear();
+        }
+        if self.session.mode() != Mode::Faulted {
+            let turns = self.project.def.tick.mode == TickMode::Turns;
+            let interpolation = match self.session.mode() {
+                Mode::Playing if !report.loading && !turns => Interpolation::Alpha(report.alpha),
+                _ => Interpolation::Exact,
+            };
+            self.frame
+                .extract(self.timed.game.world(), &self.project.def, interpolation);
+        }
+        self.keep_past(&report);
+        // Presentation requests of completed ticks, each exactly once.
+        let def = self.project.def.clone();
+        for request in self.timed.game.outbox().drain() {
+            match request.what {
+                Presentation::Effect { effect, pos, color } => {
+                    if let Some(e) = def.effects.get(effect.0 as usize) {
+                        self.particles.burst(e, pos, color, request.seq);
+                    }
+                }
+                Presentation::Sound {
+                    sound,
+                    volume,
+                    pitch,
+                } => self.sounds.push(SoundCue {
+                    sound,
+                    volume,
+                    pitch,
+                }),
+                Presentation::Music(m) => self.music = Some(m),
+            }
+        }
+        self.particles.update(dt.clamp(0.0, 0.1));
+        report
+    }
+
+    /// The latest completed world as draw data (while rewinding, the past frame shown).
+    pub fn drawn(&self) -> &RenderFrame {
+        self.past.shown().unwrap_or(&self.frame)
+    }
+
+    pub fn particles(&self) -> &Particles {
+        &self.particles
+    }
+
+    /// Sound cues since the last call, in order.
+    pub fn take_sounds(&mut self) -> Vec<SoundCue> {
+        std::mem::take(&mut self.sounds)
+    }
+
+    /// The music to switch to, if a tick since the last call asked (the last ask wins);
+    /// `Some(None)`: stop the music.
+    pub fn take_music(&mut self) -> Option<Option<MusicId>> {
+        self.music.take()
+    }
+
+    /// The pointer is at pixel (`x`, `y`) of a `w` x `h` view (`None`: it left the view); scripts
+    /// read it in world units through the camera of the last frame drawn.
+    pub fn pointer_at(&mut self, at: Option<(f32, f32, f32, f32)>) {
+        let world = at.map(|(x, y, w, h)| {
+            let cam = &self.frame.camera;
+            let scale = (w / cam.view.x.max(1e-3)).min(h / cam.view.y.max(1e-3));
+            [
+                cam.center.x + (x - w * 0.5) / scale,
+                cam.center.y + (y - h * 0.5) / scale,
+            ]
+        });
+        self.session.input(InputEvent::Pointer(world));
+    }
+
+    /// HUD lines with `{score}`, `{tick}` and game variables substituted, each with its
+    /// declaration (place, size, colour).
+    pub fn hud_lines(&self) -> Vec<(String, &HudLine)> {
+        let world = self.timed.game.world();
+        self.project
+            .def
+            .hud
+            .iter()
+            .map(|line| (substitute(&line.text, world), line))
+            .collect()
+    }
+
+    /// The frame loop's own figures, for the debug overlay.
+    pub(super) fn figures(&self) -> Vec<String> {
+        let Some(r) = self.last else {
+            return Vec::new();
+        };
+        let ms = |ns: u64| ns as f64 / 1e6;
+        let world = self.timed.game.world();
+        let c = world.counters();
+        let s = self.session.stats();
+        let out = self.timed.game.outbox_stats();
+        let cost = self.timed.cost;
+        vec![
+            format!(
+                "frame {}  {}  tick {}  {}",
+                r.frame,
+                r.mode.name(),
+                r.tick,
+                match self.session.policy().mode {
+                    TickMode::Turns => "turns: a tick per press".to_string(),
+                    TickMode::Realtime => format!("alpha {:.2}", r.alpha),
+                }
+            ),
+            format!(
+                "raw {:.2} ms  accepted {:.2}  clamped {:.2}  excluded {:.2}",
+                ms(r.time.raw_ns),
+                ms(r.time.accepted_ns),
+                ms(r.time.clamped_ns),
+                ms(r.time.excluded_ns)
+            ),
+            format!(
+                "ticks run {}  discarded {} (total {})",
+                r.ticks_run, r.ticks_discarded, s.discarded_ticks
+            ),
+            format!(
+                "tick cost {:.3} ms (avg {:.3})  scripts {:.3} ms",
+                ms(cost.last_ns),
+                cost.avg_ns / 1e6,
+                ms(cost.script_ns)
+            ),
+            format!(
+                "entities {}  contacts {}  timers {}",
+                world.entity_count(),
+                world.contacts().len(),
+                world.timers().len()
+            ),
+            format!(
+                "stale commands {}  filtered {}  outbox {} delivered {} dropped {}",
+                c.stale_commands,
+                c.pending_destroy_filtered,
+                out.published,
+                out.delivered,
+                out.dropped
+            ),
+            format!(
+                "draws {}  overflow {}  particles {}",
+                self.frame.draws.len(),
+                self.frame.overflow,
+                self.particles.len()
+            ),
+            self.timed.history.describe(),
+            self.past.timeline(self.timed.history.kept_ticks()),
+        ]
+    }
+}
+
+/// Replaces `{score}`, `{tick}` and `{name}` of game variables in a HUD line.
+fn substitute(line: &str, world: &SimWorld) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            out.push_str(&rest[open..]);
+            return out;
+        };
+        let key = &after[..close];
+        match key {
+            "score" => out.push_str(&world.score().to_string()),
+            "tick" => out.push_str(&world.tick().to_string()),
+            "entities" => out.push_str(&world.entity_count().to_string()),
+            _ => match world.vars().get(key) {
+                Some(v) => out.push_str(&v.to_string()),
+                None => out.push('-'),
+            },
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}

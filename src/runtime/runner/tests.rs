@@ -1,0 +1,297 @@
+//! Time travel in the window, end to end on a copy of the swarm: hot reload by
+//! re-simulation (new rules, a fault and its fix, in place with `--reload keep`), rewinds and
+//! holding Backspace.
+
+use super::*;
+use crate::runtime::rerun::Rerun;
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+
+thread_local! {
+    /// Frame time, advanced by each test on its own thread.
+    static NOW: Cell<u64> = const { Cell::new(1) };
+}
+
+fn clock() -> u64 {
+    NOW.get()
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let path = entry.path();
+        let target = to.join(entry.file_name());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+/// A copy of the bundled swarm to edit.
+fn swarm(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ludus-resim-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/swarm"),
+        &dir,
+    );
+    dir
+}
+
+/// A runner of a fresh copy of the swarm, and the copy's folder.
+fn start(name: &str) -> (PathBuf, Runner) {
+    let dir = swarm(name);
+    let project = Project::from_folder(&dir).unwrap();
+    (dir, Runner::new(project, 0, clock).unwrap())
+}
+
+/// Plays `frames` frames at 60 Hz: `keys(frame)` says which keys go down and up.
+fn play(runner: &mut Runner, frames: u64, keys: impl Fn(u64) -> (&'static [Key], &'static [Key])) {
+    for f in 0..frames {
+        let (down, up) = keys(f);
+        down.iter().for_each(|k| runner.key_down(*k));
+        up.iter().for_each(|k| runner.key_up(*k));
+        let now = NOW.get() + 16_666_667;
+        NOW.set(now);
+        runner.frame(now, 1.0 / 60.0);
+    }
+}
+
+fn finish(runner: &mut Runner) {
+    let mut frames = 0;
+    while runner.resim.is_some() {
+        runner.frame(clock(), 0.0);
+        frames += 1;
+        assert!(frames < 10_000, "the re-simulation ends");
+    }
+}
+
+fn edit(dir: &Path, file: &str, from: &str, to: &str) {
+    let path = dir.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{file} holds {from}");
+    std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// What `ludus replay --game DIR` makes of `rec` on the folder's content.
+fn rerun_of(rec: &Recording, dir: &Path) -> Rerun {
+    let fresh = Project::from_folder(dir).unwrap();
+    let mut rerun = Rerun::new(rec.clone(), &fresh, None).unwrap();
+    rerun.advance(u64::MAX).unwrap();
+    rerun
+}
+
+#[test]
+fn a_reload_re_simulates_the_level_with_the_new_rules_up_to_the_tick_shown() {
+    let (dir, mut runner) = start("rules");
+    // Right and firing, a restart at frame 60 (a fresh history; keys held through it
+    // must be pressed again), then on.
+    play(&mut runner, 300, |f| match f {
+        0 => (&[Key::D, Key::Space], &[]),
+        60 => (&[Key::R], &[]),
+        61 => (&[], &[Key::D, Key::Space]),
+        62 => (&[Key::D, Key::Space], &[]),
+        150 => (&[], &[Key::D]),
+        _ => (&[], &[]),
+    });
+    let tick = runner.play.session.tick();
+    assert!(tick > 200, "{tick}");
+    let kept = runner.play.timed.history.recording().unwrap().clone();
+    assert_eq!(
+        kept.total_ticks() as u64,
+        tick,
+        "the history holds the level's ticks"
+    );
+    // Faster enemies.
+    edit(&dir, "enemies.toml", "speed = 115", "speed = 300");
+    runner.reload();
+    assert!(runner.resim.is_some());
+    finish(&mut runner);
+    assert_eq!(runner.ui.reload_error(), None);
+    assert_eq!(
+        runner.play.session.tick(),
+        tick,
+        "play goes on from the same tick"
+    );
+    assert_eq!(runner.play.session.mode(), Mode::Playing);
+    let rerun = rerun_of(&kept, &dir);
+    assert!(
+        rerun.first_difference.is_some(),
+        "the new rules changed the play"
+    );
+    let world = runner.play.timed.game.world();
+    assert_eq!(world.tick(), rerun.run.game.world().tick());
+    assert_eq!(StateHash::of(world), StateHash::of(rerun.run.game.world()));
+    // The history now holds the new rules' hashes, and play goes on.
+    let now = runner.play.timed.history.recording().unwrap().clone();
+    assert_eq!(now.total_ticks(), kept.total_ticks());
+    play(&mut runner, 10, |_| (&[], &[]));
+    assert_eq!(runner.play.session.tick(), tick + 10);
+    // A script edit: every shot scores. Again what a rerun of the kept input makes.
+    let kept = runner.play.timed.history.recording().unwrap().clone();
+    let shoot = "ludus.sound(\"shoot\")";
+    edit(
+        &dir,
+        "scripts/combat.lua",
+        shoot,
+        "ludus.sound(\"shoot\") ludus.add_score(1)",
+    );
+    runner.reload();
+    finish(&mut runner);
+    assert_eq!(runner.play.session.tick(), tick + 10);
+    let rerun = rerun_of(&kept, &dir);
+    assert!(rerun.first_difference.is_some(), "shots score now");
+    assert!(runner.play.timed.game.world().score() > 0);
+    assert_eq!(
+        StateHash::of(runner.play.timed.game.world()),
+        StateHash::of(rerun.run.game.world())
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_re_simulation_that_faults_shows_it_and_a_fix_re_simulates_again() {
+    let (dir, mut runner) = start("fault");
+    play(&mut runner, 120, |f| {
+        if f == 0 {
+            (&[Key::Space], &[])
+        } else {
+            (&[], &[])
+        }
+    });
+    let tick = runner.play.session.tick();
+    let kept = runner.play.timed.history.recording().unwrap().total_ticks();
+    // Every shot fired now faults.
+    let combat = "scripts/combat.lua";
+    edit(
+        &dir,
+        combat,
+        "ludus.sound(\"shoot\")",
+        "error(\"no more shots\")",
+    );
+    runner.reload();
+    finish(&mut runner);
+    assert_eq!(runner.play.session.mode(), Mode::Faulted);
+    let fault = runner.play.session.fault().unwrap().clone();
+    assert!(fault.message.contains("no more shots"), "{fault}");
+    assert!(fault.tick < tick, "it faulted on the way: {}", fault.tick);
+    assert_eq!(
+        runner.play.timed.history.recording().unwrap().total_ticks(),
+        kept,
+        "the old history is kept whole"
+    );
+    // The fix: the whole history again, to the tick shown before.
+    edit(
+        &dir,
+        combat,
+        "error(\"no more shots\")",
+        "ludus.sound(\"shoot\")",
+    );
+    runner.reload();
+    finish(&mut runner);
+    assert_eq!(runner.play.session.mode(), Mode::Playing);
+    assert_eq!(runner.play.session.tick(), tick);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn reload_keep_swaps_the_scripts_under_the_running_world() {
+    let (dir, mut runner) = start("keep");
+    runner.set_reload(Reload::Keep);
+    play(&mut runner, 60, |_| (&[], &[]));
+    let before = StateHash::of(runner.play.timed.game.world());
+    edit(
+        &dir,
+        "scripts/combat.lua",
+        "ludus.sound(\"shoot\")",
+        "ludus.sound(\"hit\")",
+    );
+    runner.reload();
+    assert!(runner.resim.is_none());
+    assert_eq!(
+        StateHash::of(runner.play.timed.game.world()),
+        before,
+        "the world is kept"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The hash the history recorded for its `n`-th tick (1-based, across segments).
+fn recorded_hash(rec: &Recording, n: u64) -> StateHash {
+    let ticks: Vec<&TickRecord> = rec.segments.iter().flat_map(|s| &s.ticks).collect();
+    ticks[n as usize - 1].hash
+}
+
+#[test]
+fn a_rewind_returns_exactly_to_the_tick_and_new_input_goes_on_from_there() {
+    let (dir, mut runner) = start("rewind");
+    play(&mut runner, 240, |f| match f {
+        0 => (&[Key::D, Key::Space], &[]),
+        120 => (&[Key::S], &[Key::D]),
+        _ => (&[], &[]),
+    });
+    let tick = runner.play.session.tick();
+    let before = runner.play.timed.history.recording().unwrap().clone();
+    runner.rewind(90);
+    finish(&mut runner);
+    assert_eq!(runner.play.session.tick(), tick - 90);
+    assert_eq!(
+        StateHash::of(runner.play.timed.game.world()),
+        recorded_hash(&before, tick - 90),
+        "the state is the one that tick had"
+    );
+    // Other input from there on.
+    play(&mut runner, 60, |f| match f {
+        0 => (&[Key::A], &[Key::S]),
+        _ => (&[], &[]),
+    });
+    assert_eq!(runner.play.session.tick(), tick - 30);
+    // A fresh run of the kept input, then the new, reaches the same state.
+    let after = runner.play.timed.history.recording().unwrap().clone();
+    assert_eq!(after.total_ticks() as u64, tick - 30);
+    let fresh = rerun_of(&after, &dir);
+    assert_eq!(fresh.first_difference, None);
+    assert_eq!(
+        StateHash::of(fresh.run.game.world()),
+        StateHash::of(runner.play.timed.game.world())
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn holding_backspace_runs_back_through_kept_frames_and_release_resumes_there() {
+    let (dir, mut runner) = start("scrub");
+    play(&mut runner, 200, |f| {
+        if f == 0 { (&[Key::D], &[]) } else { (&[], &[]) }
+    });
+    let tick = runner.play.session.tick();
+    let before = runner.play.timed.history.recording().unwrap().clone();
+    let overlay = runner.play.past.timeline(tick);
+    assert!(overlay.starts_with("rewind ["), "{overlay}");
+    // Held for 50 frames: the view runs back 50 kept frames; no tick runs.
+    play(&mut runner, 50, |f| {
+        if f == 0 {
+            (&[Key::Backspace], &[])
+        } else {
+            (&[], &[])
+        }
+    });
+    assert_eq!(
+        runner.play.session.tick(),
+        tick,
+        "time does not run forward"
+    );
+    let shown = runner.play.drawn().tick;
+    assert!(shown < tick, "an older frame is shown: {shown}");
+    play(&mut runner, 1, |_| (&[], &[Key::Backspace]));
+    finish(&mut runner);
+    let now = runner.play.session.tick();
+    assert!(now < tick && now + 60 >= tick - 50, "resumed at {now}");
+    assert_eq!(
+        StateHash::of(runner.play.timed.game.world()),
+        recorded_hash(&before, now)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
