@@ -42,14 +42,6 @@ pub use native::alsa::Output as SoundOutput;
 #[cfg(not(target_os = "linux"))]
 pub use quad::Output as SoundOutput;
 
-/// Whether quad-snd can play at all: a page needs WebAudio and audio.js.
-#[cfg(all(not(target_os = "linux"), not(target_arch = "wasm32")))]
-fn audio_available() -> bool {
-    true
-}
-#[cfg(target_arch = "wasm32")]
-use web::audio_available;
-
 /// A looping music track a [`SoundOutput`] plays, made by its owner (the app decodes a sound
 /// file while it plays): the output only asks it for samples.
 pub trait Track: Send {

@@ -24,7 +24,8 @@ pub struct Output {
 
 impl Output {
     pub fn open() -> Option<Output> {
-        if !super::audio_available() {
+        #[cfg(target_arch = "wasm32")]
+        if !super::web::audio_available() {
             return None;
         }
         Some(Output {

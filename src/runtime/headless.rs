@@ -6,6 +6,7 @@
 //! Nothing here reads a clock, a file or the command line: callers pass elapsed time and
 //! writers in, so the same code runs natively and in the browser.
 
+use crate::runtime::builds::{level_build, rewind_cost};
 use crate::runtime::frames::Line;
 use crate::runtime::project::Project;
 use crate::runtime::recorder::Recorder;
@@ -328,7 +329,7 @@ pub fn run_frames(
         }
         if let Some(n) = line.rewind {
             if let Some(rec) = d.recording() {
-                let (ticks, builds) = crate::runtime::rerun::rewind_cost(rec, n);
+                let (ticks, builds) = rewind_cost(rec, n);
                 work.rewind(ticks, builds).map_err(at)?;
             }
             let tick = d.rewind(project, None, n).map_err(at)?;
@@ -369,22 +370,6 @@ pub fn run_frames(
         }
     }
     Ok((session.fault().cloned(), discarded, frames_run))
-}
-
-/// The name of `game`'s current level (empty for none).
-pub fn level_name(game: &Game) -> String {
-    game.world()
-        .level_def(game.def())
-        .map(|l| l.name.clone())
-        .unwrap_or_default()
-}
-
-/// The name of `game`'s current level and the entities its build made (as a replay counts
-/// them: placements and stress entities).
-pub fn level_build(game: &Game) -> (String, u64) {
-    let level = level_name(game);
-    let built = crate::runtime::verify::build_size(game.def(), &level, game.extra_entities());
-    (level, built)
 }
 
 /// How a run went, for [`HeadlessRun::summary`].

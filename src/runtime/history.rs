@@ -9,7 +9,7 @@
 //! entities; beyond, hashing every entity would cost more than the tick itself, so the hash is
 //! left out (all zero) and a replay of such ticks checks their tick number but not their state.
 
-use crate::runtime::headless::level_build;
+use crate::runtime::builds::level_build;
 use crate::runtime::recorder::Recorder;
 use ludus_core::*;
 

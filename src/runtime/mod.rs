@@ -1,9 +1,11 @@
 //! A game folder loaded and run, with or without a window: the project (`project.rs`), the
 //! [`Runner`] the window and the page drive (`runner/`: play state, UI state, time travel),
-//! headless runs (`headless.rs`, with `frames.rs` for scripted input and `work.rs` for
-//! what a scripted frame may ask), recordings (`recorder.rs`, `history.rs`, `verify.rs`, `rerun.rs`), game
-//! bundles (`bundle.rs`, `bundled.rs`) and the page's test API (`page.rs`).
+//! headless runs (`headless.rs`, with `frames.rs` for scripted input and `work.rs` for what a
+//! scripted frame may ask), recordings (`recorder.rs`, `history.rs`, `verify.rs`, `rerun.rs`;
+//! `builds.rs`: the bound on what they build), game bundles (`bundle.rs`, `bundled.rs`) and
+//! the page's test API (`page.rs`).
 
+pub(crate) mod builds;
 pub(crate) mod bundle;
 pub(crate) mod bundled;
 pub(crate) mod frames;

@@ -1,7 +1,7 @@
 //! A recording filled as a game runs: `ludus sim --record`, the page's recordings, and the
 //! window's history (time travel, fault recordings). Every bound is checked while it fills.
 
-use crate::runtime::verify::{MAX_REPLAY_BUILT, too_many_built};
+use crate::runtime::builds::{MAX_REPLAY_BUILT, too_many_built};
 use ludus_core::*;
 
 /// A recording being made. Invariants: `bytes` is an upper bound of the recording's encoded

@@ -10,7 +10,8 @@
 //!
 //! A rerun advances a bounded number of ticks per call, so a window can draw its progress.
 
-use crate::runtime::headless::{HeadlessRun, header, headless_run, level_name};
+use crate::runtime::builds::level_name;
+use crate::runtime::headless::{HeadlessRun, header, headless_run};
 use crate::runtime::project::Project;
 use ludus_core::*;
 
@@ -128,24 +129,6 @@ impl Rerun {
             Ok(())
         }
     }
-}
-
-/// What rerunning `without_last(rec, n)` costs at most: the ticks it keeps, and its level
-/// builds: the rerun's start, one per segment after the first, and one for the first where it
-/// is not the entry level (counted whatever it is).
-pub fn rewind_cost(rec: &Recording, n: u64) -> (u64, u64) {
-    let total = rec.total_ticks() as u64;
-    let mut left = n.min(total);
-    let mut segments = rec.segments.len() as u64;
-    for s in rec.segments.iter().rev() {
-        let len = s.ticks.len() as u64;
-        if left == 0 || left < len || segments <= 1 {
-            break;
-        }
-        left -= len;
-        segments -= 1;
-    }
-    (total - n.min(total), segments.max(1) + 1)
 }
 
 /// `rec` without its last `n` ticks (and without a recorded fault): the input up to the tick

@@ -2,7 +2,7 @@
 //! recording's inputs and background completions into the same tick function and compare the
 //! state hash after every tick; report the first divergence.
 
-use crate::runtime::headless::level_name;
+use crate::runtime::builds::{build_size, level_name, too_many_built};
 use crate::runtime::project::Project;
 use crate::runtime::work::Work;
 use ludus_core::*;
@@ -25,31 +25,6 @@ pub enum Outcome {
         tick: u64,
         report: String,
     },
-}
-
-/// The most entities a replay builds over all its level activations (placements and stress
-/// entities, per segment), so that a few bytes per segment cannot ask for minutes of building.
-/// `ludus sim --record` stops recording before a run passes it.
-pub const MAX_REPLAY_BUILT: u64 = 10_000_000;
-
-/// The entities a build of level `level` of `def` makes: its placements and `stress` entities.
-pub fn build_size(def: &GameDef, level: &str, stress: u32) -> u64 {
-    let placed = def
-        .level_index(level)
-        .and_then(|i| def.levels.get(i))
-        .map_or(0, |l| l.placements.len() as u64);
-    placed + u64::from(stress)
-}
-
-/// Why a build of `more` entities cannot join `built` already built (see [`MAX_REPLAY_BUILT`]).
-pub fn too_many_built(built: u64, more: u64, activations: usize) -> Option<String> {
-    let total = built.saturating_add(more);
-    (total > MAX_REPLAY_BUILT).then(|| {
-        format!(
-            "its {activations} level activation{} would build {total} entities; a replay builds at most {MAX_REPLAY_BUILT}",
-            if activations == 1 { "" } else { "s" }
-        )
-    })
 }
 
 /// Why a recording does not belong to a game: different content or policies, or inputs naming

@@ -4,6 +4,7 @@
 //! OGG file's last granule position) and at most [`MAX_SECONDS`]; its headers are checked
 //! before anything of the size they declare is allocated (see the OGG side in `vorbis`).
 
+mod format;
 mod ogg;
 mod vorbis;
 
@@ -73,18 +74,6 @@ pub fn info(bytes: &[u8]) -> Result<SoundInfo, String> {
                 .into(),
         ),
     }
-}
-
-pub(crate) fn check(rate: u32, channels: u16) -> Result<(), String> {
-    if !(1..=2).contains(&channels) {
-        return Err(format!("{channels} channels; sounds are mono or stereo"));
-    }
-    if !(8_000..=192_000).contains(&rate) {
-        return Err(format!(
-            "a sample rate of {rate} Hz; from 8000 to 192000 Hz is supported"
-        ));
-    }
-    Ok(())
 }
 
 /// Decodes a sound file, refusing one past [`MAX_SAMPLES`] before holding them.
@@ -323,7 +312,7 @@ fn wav(bytes: &[u8]) -> Result<((SoundInfo, u16, u16), &[u8]), String> {
                         ));
                     }
                 }
-                check(rate, channels)?;
+                format::check(rate, channels)?;
                 format = Some((
                     SoundInfo {
                         rate,

@@ -2,102 +2,21 @@
 //! written by hand ([`ludus_core::reference`]) and a raw hecs loop of bare motion, in the same
 //! process, as a table, a CSV file and an SVG plot (see `report`).
 
+mod args;
 mod render;
 mod report;
 pub mod scene;
+mod timing;
+
+pub use args::{BenchArgs, Workload};
 
 use crate::cli::common::{clock, load};
 use crate::runtime::project::Project;
 use ludus_core::reference::{Bumps, Counts, Crowd, Drones, crowd_def};
 use ludus_core::*;
 use report::{Row, csv, svg, table};
-use std::path::PathBuf;
 use std::sync::Arc;
-
-/// What `ludus bench` measures.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Workload {
-    /// The game folder's level plus N of its [stress] archetype, with its scripts. For the
-    /// bundled example: drones chasing the player, next to the drones' rules by hand.
-    Game,
-    /// N wandering circles that push each other apart and lose health on every new contact
-    /// (Rust rules, no scripts), next to the same rules by hand.
-    Crowd,
-}
-
-#[derive(clap::Args, Debug)]
-pub struct BenchArgs {
-    /// The game folder (it must declare a [stress] archetype); the bundled example by default.
-    /// Only for `--workload game`.
-    pub game_dir: Option<PathBuf>,
-    /// What to measure.
-    #[arg(long, value_enum, default_value_t = Workload::Game)]
-    pub workload: Workload,
-    /// Measure a frame's presentation instead of the tick: extracting and batching N
-    /// animated, spinning, textured sprites, headless (`--workload` and the game are unused).
-    #[arg(long)]
-    pub render: bool,
-    /// With `--render`: also draw the sprites in a real window through the renderer (under
-    /// Xvfb where there is no display), timing the upload and draw calls and the whole frame.
-    #[arg(long, requires = "render")]
-    pub window: bool,
-    /// Run every pass of the tick on one thread (by default, passes over large archetypes
-    /// split between two threads where the machine has them; the results are the same).
-    #[arg(long)]
-    pub serial: bool,
-    /// Smallest entity count of the ladder (1 to 1000000).
-    #[arg(long, default_value_t = 1_000, value_parser = ladder())]
-    pub from: u32,
-    /// Largest entity count (1 to 1000000); the ladder doubles from `--from` up to it.
-    #[arg(long, default_value_t = 256_000, value_parser = ladder())]
-    pub to: u32,
-    /// Measured ticks per step of the ladder (1 to 100000).
-    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u32).range(1..=MAX_BENCH_TICKS))]
-    pub ticks: u32,
-    /// Unmeasured ticks before measuring (0 to 100000).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=MAX_BENCH_TICKS))]
-    pub warmup: u32,
-    /// The tick budget in milliseconds the report checks against (half a 60 Hz frame), more
-    /// than 0 and at most 60000.
-    #[arg(long, default_value_t = 8.0, value_parser = budget_ms)]
-    pub budget_ms: f64,
-    /// Where to write the CSV table.
-    #[arg(long, default_value = "bench.csv")]
-    pub csv: PathBuf,
-    /// Where to write the SVG plot.
-    #[arg(long, default_value = "bench.svg")]
-    pub svg: PathBuf,
-}
-
-/// The most measured (or warm-up) ticks per rung.
-const MAX_BENCH_TICKS: i64 = 100_000;
-
-/// The parser of `--from` and `--to`: 1 to [`crate::cli::common::MAX_ENTITIES`].
-fn ladder() -> impl clap::builder::TypedValueParser<Value = u32> {
-    clap::value_parser!(u32).range(1..=i64::from(crate::cli::common::MAX_ENTITIES))
-}
-
-/// The parser of `--budget-ms`: a number of milliseconds in (0, 60000].
-fn budget_ms(text: &str) -> Result<f64, String> {
-    let v: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{text}` is not a number of milliseconds"))?;
-    if !(v.is_finite() && v > 0.0 && v <= 60_000.0) {
-        return Err(format!(
-            "{text} is not in the accepted range: more than 0 and at most 60000 (ms)"
-        ));
-    }
-    Ok(v)
-}
-
-pub(crate) fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
-    sorted[i.min(sorted.len() - 1)]
-}
+use timing::{median_of, percentile};
 
 #[derive(Clone, Copy)]
 struct Pos(Vec2);
@@ -167,20 +86,6 @@ fn quietly<T>(f: impl FnOnce() -> T) -> Option<T> {
     let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok();
     std::panic::set_hook(hook);
     out
-}
-
-/// The median of `warmup + ticks` calls of `step` (the first `warmup` unmeasured), in ms.
-fn median_of(ticks: u32, warmup: u32, mut step: impl FnMut()) -> f64 {
-    let mut times = Vec::with_capacity(ticks as usize);
-    for i in 0..warmup + ticks {
-        let start = clock();
-        step();
-        if i >= warmup {
-            times.push(clock().saturating_sub(start) as f64 / 1e6);
-        }
-    }
-    times.sort_by(f64::total_cmp);
-    percentile(&times, 0.5)
 }
 
 /// Measures one rung: the game's ticks, then its reference's as many, then raw hecs motion.

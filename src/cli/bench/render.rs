@@ -6,8 +6,9 @@
 //! window through the app's renderer (`crate::app::bench`): the upload and the draw calls are
 //! timed too, and the whole frame until the GPU has finished it.
 
+use super::args::BenchArgs;
 use super::scene::sprites_def;
-use super::{BenchArgs, median_of};
+use super::timing::median_of;
 use crate::app::atlas::Atlas;
 use crate::app::batch::Batch;
 use ludus_core::*;

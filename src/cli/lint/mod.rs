@@ -16,7 +16,7 @@ mod walk;
 #[cfg(test)]
 mod tests;
 
-pub use rules::Names;
+pub use rules::{Names, Role};
 
 use full_moon::LuaVersion;
 use ludus_content::Diagnostic;
@@ -25,14 +25,6 @@ use ludus_script::{ModuleSource, Script, module_paths};
 use shape::{Bound, MAX_TOKENS, TooLarge};
 use source::Source;
 use walk::Named;
-
-/// What a file is to the host: one of `[scripts] files`, whose global `on_*` functions are its
-/// handlers, or a module loaded by `require`, whose globals only it sees.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    Script,
-    Module,
-}
 
 /// Every lint of the game's scripts and their modules, file by file (scripts in their order,
 /// then modules in the order they are first required), each file's in source order. `shown`

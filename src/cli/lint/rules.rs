@@ -11,7 +11,6 @@
 //! Each is a fault (or a handler never called) once the game runs; the warnings are names that
 //! may be deliberate.
 
-use super::Role;
 use super::source::Source;
 use super::walk::{Facts, Named};
 use ludus_content::Diagnostic;
@@ -19,6 +18,14 @@ use ludus_core::{EVENT_KINDS, GameDef};
 use ludus_script::{API, NameKind, closest, edit_distance};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+
+/// What a file is to the host: one of `[scripts] files`, whose global `on_*` functions are its
+/// handlers, or a module loaded by `require`, whose globals only it sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Script,
+    Module,
+}
 
 /// The most unknown names of one file that are compared with the known ones for a "did you
 /// mean": each comparison takes time in proportion to the names the game declares.

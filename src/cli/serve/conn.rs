@@ -16,11 +16,11 @@
 //!   [`MAX_DRAIN`] bytes, [`DRAIN_TIMEOUT`]) so the client reads the response rather than a
 //!   reset, then closes.
 
+use super::response::{Body, Response, plain};
 use std::fs::File;
 use std::io::{ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::Path;
-use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 /// The largest request head read, in bytes.
@@ -38,20 +38,6 @@ const DRAIN_TIMEOUT: Duration = Duration::from_secs(1);
 const CHUNK: usize = 64 * 1024;
 /// Reads or writes per connection per turn of the loop.
 const VISIT_STEPS: usize = 64;
-
-/// A response: its head, and a body to send after it.
-pub struct Response {
-    pub head: Vec<u8>,
-    pub body: Option<Body>,
-}
-
-/// What follows a response's head.
-pub enum Body {
-    /// A file, streamed through the connection's buffer.
-    File(std::io::Take<File>),
-    /// Bytes held once for every connection sending them.
-    Shared(Rc<Vec<u8>>),
-}
 
 enum State {
     /// Reading the request head.
@@ -134,7 +120,7 @@ impl Conn {
                 Step::Head(Err(status)) => {
                     moved = true;
                     self.moved = now;
-                    self.start(crate::cli::serve::plain(status, &[], false));
+                    self.start(plain(status, &[], false));
                 }
                 Step::Sent => {
                     let _ = self.stream.shutdown(Shutdown::Write);
@@ -324,7 +310,7 @@ fn admit(conns: &mut Vec<Conn>, mut stream: TcpStream, now: Instant) {
                 conns.swap_remove(i);
             }
             None => {
-                let busy = crate::cli::serve::plain("503 Service Unavailable", &[], false);
+                let busy = plain("503 Service Unavailable", &[], false);
                 let _ = stream.set_nonblocking(true);
                 let _ = stream.write(&busy.head);
                 return;

@@ -9,8 +9,8 @@
 //! repeated and concurrent requests cost a directory listing each and share one copy of the
 //! bytes (connections still sending an older bundle keep it until they finish).
 
-use super::conn::{Body, Response};
-use super::{answer, plain, respond, shown};
+use super::files::answer;
+use super::response::{Body, Response, plain, respond, shown};
 use crate::cli::export::{RUNTIME_FILES, pack, start_page};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;

@@ -3,10 +3,15 @@
 //!
 //! - `play.rs`: the play state ([`PlayState`]): the game, its session and key map, and what
 //!   completed ticks present;
-//! - `ui.rs`: the UI state ([`UiState`]): what the developer's view shows over the game, and
-//!   its text; `ui_keys.rs`: the keys the app keeps for itself;
-//! - time travel: `reload.rs` (in place), `resim.rs` (hot reload by re-simulation), `rewind.rs`.
+//! - `ui.rs`: the UI state ([`UiState`]): what the developer's view shows over the game;
+//!   `view.rs`: the view's text; `ui_keys.rs`: the keys the app keeps for itself;
+//! - time travel: `reload.rs` (in place), `resim.rs` (hot reload by re-simulation), `rewind.rs`
+//!   (through the ring of past frames in `past.rs`).
+//!
+//! Files below use the ones above them, never back: this file names only `play`, `ui` and
+//! `ui_keys`; the others add methods to [`Runner`].
 
+mod past;
 mod play;
 mod reload;
 mod resim;
@@ -15,12 +20,14 @@ mod rewind;
 mod tests;
 mod ui;
 mod ui_keys;
+mod view;
 
 pub use play::{PlayState, SoundCue};
 pub use ui::UiState;
 pub use ui_keys::{RESERVED_KEYS, UiAction, ui_action};
 
 use crate::runtime::project::Project;
+use crate::runtime::rerun::Rerun;
 use ludus_content::Key;
 use ludus_core::*;
 
@@ -37,9 +44,20 @@ pub struct Runner {
     play: PlayState,
     ui: UiState,
     /// A hot reload re-simulating the level with new content (see `resim.rs`).
-    resim: Option<Box<resim::Resim>>,
+    resim: Option<Box<Resim>>,
     /// How the app runs this game: kept when a reload makes a new runner.
     settings: Settings,
+}
+
+/// A re-simulation in progress.
+struct Resim {
+    rerun: Rerun,
+    project: Project,
+    started_ns: u64,
+    /// Keys pressed meanwhile (ignored).
+    ignored: u64,
+    /// A rewind of this many ticks (same content: the result must equal the recording).
+    rewind: Option<u64>,
 }
 
 /// How `ludus run` reloads a changed game (see `resim.rs`).

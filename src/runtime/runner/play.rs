@@ -4,7 +4,7 @@
 use crate::runtime::history::History;
 use crate::runtime::particles::Particles;
 use crate::runtime::project::Project;
-use crate::runtime::runner::rewind::Past;
+use crate::runtime::runner::past::Past;
 use ludus_core::*;
 
 /// A sound the frame asks the audio service to play.

@@ -11,23 +11,12 @@
 
 use crate::runtime::project::Project;
 use crate::runtime::rerun::Rerun;
-use crate::runtime::runner::{Runner, Settings};
+use crate::runtime::runner::{Resim, Runner};
 use ludus_core::*;
 
 /// The time a re-simulation takes per frame, and before its progress is shown.
 const SLICE_NS: u64 = 30_000_000;
 const SHOW_AFTER_NS: u64 = 100_000_000;
-
-/// A re-simulation in progress.
-pub struct Resim {
-    rerun: Rerun,
-    project: Project,
-    started_ns: u64,
-    /// Keys pressed meanwhile (ignored).
-    ignored: u64,
-    /// A rewind of this many ticks (same content: the result must equal the recording).
-    rewind: Option<u64>,
-}
 
 impl Runner {
     /// Starts re-simulating the history on `fresh` (`Err`: it cannot, and why).
@@ -119,7 +108,7 @@ impl Runner {
                 return;
             }
         };
-        fresh.adopt(self, Settings { ..self.settings });
+        fresh.adopt(self, self.settings);
         let play = &mut fresh.play;
         play.session = play
             .session

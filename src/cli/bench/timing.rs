@@ -1,0 +1,26 @@
+//! Timing a step: the median of its measured calls.
+
+use crate::cli::common::clock;
+
+/// The median of `warmup + ticks` calls of `step` (the first `warmup` unmeasured), in ms.
+pub(super) fn median_of(ticks: u32, warmup: u32, mut step: impl FnMut()) -> f64 {
+    let mut times = Vec::with_capacity(ticks as usize);
+    for i in 0..warmup + ticks {
+        let start = clock();
+        step();
+        if i >= warmup {
+            times.push(clock().saturating_sub(start) as f64 / 1e6);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    percentile(&times, 0.5)
+}
+
+/// The value at fraction `p` of `sorted` (0: the smallest, 1: the largest).
+pub(super) fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
