@@ -12,6 +12,7 @@
 **   pattern-matching steps              1 unit per 8 steps   (LUDUS_STEPS)
 **   steps along a hash chain            1 unit per step past the 7th of one lookup
 **                                       (LUDUS_CHAIN_STEP: tables and the string table)
+**   empty slots `next` passes over     1 unit per 8, past 63 in one call (LUDUS_CHARGE_SLOTS)
 **   links of an __index/__newindex chain  1 unit per link past the 4th (LUDUS_CHARGE_LINK)
 **   a call made from C (a metamethod, pcall, a library callback)  1 unit
 **   a step of a __call chain            1 unit, plus 1 per 8 values it moves
@@ -89,6 +90,9 @@ int ludus_spent(struct lua_State *L);
 /* One step along a hash chain; `steps` counts the steps of one lookup. */
 #define LUDUS_CHAIN_STEP(steps) \
   ((++(steps) & 7) == 0 ? ludus_chain_charge(8) : (void)0)
+/* Empty table slots `next` passed over in one call (charged past 63, 1 unit per 8). */
+#define LUDUS_CHARGE_SLOTS(L, n) \
+  ((size_t)(n) >= 64 ? ludus_vm_charge(L, (size_t)(n) >> 3) : (void)0)
 /* One more link of an __index or __newindex chain (`loop` counts from 0). */
 #define LUDUS_CHARGE_LINK(L, loop) ((loop) >= 4 ? ludus_vm_charge(L, 1) : (void)0)
 #define LUDUS_STEPS(ms, n) \

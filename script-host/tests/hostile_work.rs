@@ -153,6 +153,13 @@ fn single_instructions_that_do_much_work_are_charged_for_it() {
              ludus.set('ok', 1)"
                 .into(),
         ),
+        // `next` passing a long run of empty array slots on every call.
+        (
+            "next_over_empty_slots",
+            "local t = { table.unpack({}, 1, 262144) } t[262145] = 1 \
+             for i = 1, 2000 do local _ = next(t) end ludus.set('ok', 1)"
+                .into(),
+        ),
         // A hash flood: 256 keys in one chain (made at run time from one long string, which
         // the compiler does not intern), then lookups.
         (
