@@ -6,7 +6,8 @@
 ** hook (script-host/src/budget.rs) takes one unit per VM instruction, and work that a single
 ** instruction or C call can do in bulk is charged here too, in proportion to its size:
 **
-**   bytes copied, compared or scanned   1 unit per 16 bytes  (LUDUS_CHARGE_BYTES)
+**   bytes copied, compared or scanned   1 unit per 16 bytes  (LUDUS_CHARGE_BYTES; also
+**                                       a number read from a string of 256 bytes or more)
 **   bytes a buffer grows by             1 unit per 16 bytes, before it grows (lauxlib.c)
 **   values moved (varargs, results)     1 unit per 8 values  (LUDUS_CHARGE_VALUES)
 **   pattern-matching steps              1 unit per 8 steps   (LUDUS_STEPS)

@@ -153,6 +153,19 @@ fn single_instructions_that_do_much_work_are_charged_for_it() {
              ludus.set('ok', 1)"
                 .into(),
         ),
+        // Numbers read from long strings, by arithmetic and by a library argument.
+        (
+            "arithmetic_on_a_long_numeric_string",
+            "local s = ' ' for i = 1, 19 do s = s .. s end s = s .. '1' \
+             local x = 0 for i = 1, 200 do x = x + (s + 1) end ludus.set('ok', 1)"
+                .into(),
+        ),
+        (
+            "a_long_numeric_string_as_a_number_argument",
+            "local s = ' ' for i = 1, 19 do s = s .. s end s = s .. '1' \
+             local x = 0 for i = 1, 200 do x = x + math.floor(s) end ludus.set('ok', 1)"
+                .into(),
+        ),
         // `next` passing a long run of empty array slots on every call.
         (
             "next_over_empty_slots",
