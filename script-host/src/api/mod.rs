@@ -17,10 +17,10 @@ mod fast;
 mod functions;
 pub mod spec;
 
-use crate::budget::Cause;
 use crate::shared::Shared;
 use crate::suggest::closest;
 use ludus_core::{CommandError, Fault, FaultKind};
+use ludus_lua::Cause;
 use mlua::{Lua, Value};
 
 use functions::FAST;
