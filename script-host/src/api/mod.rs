@@ -15,6 +15,7 @@
 mod args;
 mod fast;
 mod functions;
+mod names;
 pub mod spec;
 
 use crate::shared::Shared;
