@@ -15,8 +15,9 @@
 //!   `LUDUS_WASM_AR` (llvm-ar-19), `LUDUS_WASI_SYSROOT` (/usr, as laid out by Debian's
 //!   wasi-libc package: headers in include/wasm32-wasi, libraries in lib/wasm32-wasi).
 //!
-//! On every target the string-hash seed is fixed (stock Lua seeds it from the time and
-//! addresses, which changes `pairs` order between runs and would break replays), and
+//! On every target the string-hash seed and `table.sort`'s pivot choice are fixed (stock Lua
+//! takes them from the time and addresses, which changes `pairs` order and the order of equal
+//! sorted elements between runs and would break replays), and
 //! `csrc/ludus_math.h` is force-included so Lua's transcendental functions come from the Rust
 //! `libm` crate: the same bits natively and in the browser.
 
@@ -99,6 +100,10 @@ fn main() {
         .define("LUA_COMPAT_5_3", None)
         // A fixed string-hash seed: identical table layouts, hence `pairs` order, every run.
         .define("luai_makeseed(L)", Some("0x4c756475U"))
+        // `table.sort` re-picks the pivot of an unbalanced partition at "random" (stock Lua
+        // reads the clock; wasi-libc, arc4random), which changes the order of equal elements
+        // and which comparisons run: a fixed value, the same every run and on every target.
+        .define("l_randomizePivot()", Some("0x4c756475U"))
         // One implementation of sin, exp, pow... on every target (see the header).
         .flag("-include")
         .flag("csrc/ludus_math.h");

@@ -24,6 +24,7 @@ const CHARGES: &[(&str, u64)] = &[
     ("local _ = S:gsub('x', 'y')", 25955),
     ("local _ = table.concat({ S, S, S })", 36808),
     ("local _ = select('#', table.unpack(N))", 1380),
+    ("table.sort(N)", 21209),
     ("local _ = string.format('%s', S)", 8133),
     ("local _ = utf8.len(S)", 4097),
     ("local t = { [S] = 1 } local _ = t[T]", 8193),

@@ -1,5 +1,6 @@
 //! The determinism fence at the VM: what C and Rust share agrees, math is the same bits on
-//! every target, no value shows an address, and `pairs` order does not depend on addresses.
+//! every target, no value shows an address, and neither `pairs` order nor `table.sort`
+//! depends on addresses, the clock or the process.
 
 mod support;
 
@@ -103,6 +104,38 @@ const STRING_ORDER: &[&str] = &[
     "string 6",
     "string 1",
 ];
+
+#[test]
+fn table_sort_does_not_read_the_clock() {
+    // Descending input makes partitions unbalanced, where Lua re-picks the pivot "at random";
+    // equal keys show the order the choice gives them.
+    let code = "COMPARED = 0 local t = {} \
+                for i = 1, 2000 do t[i] = { key = (2000 - i) // 3, id = i } end \
+                table.sort(t, function(a, b) COMPARED = COMPARED + 1 return a.key < b.key end) \
+                local ids = {} for i = 1, #t do ids[i] = t[i].id end \
+                IDS = table.concat(ids, ',')";
+    let mut runs = Vec::new();
+    for _ in 0..3 {
+        let (lua, _) = vm(1 << 40, 0);
+        run(&lua, code).expect("the sort");
+        let g = lua.globals();
+        let compared: i64 = g.raw_get("COMPARED").expect("COMPARED");
+        let ids: String = g.raw_get("IDS").expect("IDS");
+        runs.push((compared, fingerprint(&ids)));
+    }
+    assert_eq!(
+        runs,
+        [(22699, 17768789995579028411); 3],
+        "comparisons and the order of equal keys"
+    );
+}
+
+fn fingerprint(s: &str) -> u64 {
+    // FNV-1a: a short fingerprint of the order.
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
 
 /// A Lua function, its `libm` counterpart, and inputs to compare them on.
 type Case = (&'static str, fn(f64) -> f64, &'static [f64]);
