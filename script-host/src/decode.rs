@@ -1,32 +1,9 @@
-//! The C event decoder (`csrc/events.c`) as a Lua function, and the event kinds as the prelude
-//! reads them.
+//! The event kinds as the prelude reads them: what it dispatches, and each kind's layout for the
+//! decoder ([`ludus_lua::decoder`]).
 
 use crate::encode::layout_codes;
 use ludus_core::{EVENT_KINDS, FieldType, Stage};
-use mlua::{Function, Lua, Table};
-
-unsafe extern "C-unwind" {
-    fn ludus_decode(state: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
-    fn ludus_pool(state: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
-}
-
-/// `ludus_pool(spec, KINDS, ACTIONS, next) -> pool` and
-/// `ludus_decode(blob, pos, n, pool) -> list, pos` (see `csrc/events.c`).
-pub(crate) fn decoder(lua: &Lua) -> mlua::Result<(Function, Function)> {
-    // SAFETY:
-    // - Both are ordinary Lua C functions compiled into the same Lua library as the VM: they
-    //   only use the Lua C API on the state they are called with.
-    // - They check every argument's type (a pool is a userdata of their own metatable), and
-    //   the length left in the blob before every read, and report problems with `luaL_error`
-    //   (a Lua error), never by reading out of bounds.
-    // - They keep no global state, so VMs on different threads may call them at once.
-    unsafe {
-        Ok((
-            lua.create_c_function(ludus_pool)?,
-            lua.create_c_function(ludus_decode)?,
-        ))
-    }
-}
+use mlua::{Lua, Table};
 
 /// `KINDSPEC[k]` for each event kind `k` (1-based, in [`EVENT_KINDS`] order): `handler`,
 /// `stage` (1 or 2), `single`, `cancellable`, and the layout the decoder reads: `codes`,

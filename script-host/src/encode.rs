@@ -1,37 +1,39 @@
-//! Events to the packed little-endian records `csrc/events.c` decodes.
+//! Events to the packed little-endian records the decoder ([`ludus_lua::decoder`]) reads.
 //!
 //! One byte string per stage crosses into Lua, so the cost of the boundary does not grow with
 //! the number of events. The records follow ludus-core's event list ([`EVENT_KINDS`]) field by
-//! field; [`layout_codes`] gives the decoder the type code of each field.
+//! field; [`layout_codes`] gives the decoder the [`FieldCode`] of each field, and the
+//! [`FieldSink`] below writes each field as that code says.
 
 use ludus_core::{
     ActionId, ArchetypeId, EVENT_KINDS, Events, FieldSink, FieldType, Stage, encode_events,
     event_count,
 };
+use ludus_lua::FieldCode;
 
-/// The decoder's type code for a field (see `csrc/events.c`).
-fn code(ty: FieldType) -> char {
+/// How the decoder reads a field of type `ty`.
+fn code(ty: FieldType) -> FieldCode {
     match ty {
-        FieldType::Int | FieldType::Id | FieldType::Tags => 'i',
-        FieldType::OptId => 'o',
-        FieldType::Num => 'f',
-        FieldType::Num64 => 'd',
-        FieldType::Kind => 'k',
-        FieldType::Action => 'a',
-        FieldType::Choice(_) => 'c',
-        FieldType::Text => 's',
-        FieldType::OptKind => 'K',
-        FieldType::OptTags => 'T',
-        FieldType::OptNum => 'F',
+        FieldType::Int | FieldType::Id | FieldType::Tags => FieldCode::Int,
+        FieldType::OptId => FieldCode::OptId,
+        FieldType::Num => FieldCode::Num,
+        FieldType::Num64 => FieldCode::Num64,
+        FieldType::Kind => FieldCode::Kind,
+        FieldType::Action => FieldCode::Action,
+        FieldType::Choice(_) => FieldCode::Choice,
+        FieldType::Text => FieldCode::Text,
+        FieldType::OptKind => FieldCode::OptKind,
+        FieldType::OptTags => FieldCode::OptTags,
+        FieldType::OptNum => FieldCode::OptNum,
     }
 }
 
-/// The type codes of event kind `kind`'s fields, in order.
+/// The field codes of event kind `kind`'s fields, in order, as the decoder reads them.
 pub(crate) fn layout_codes(kind: usize) -> String {
     EVENT_KINDS[kind]
         .fields
         .iter()
-        .map(|f| code(f.ty))
+        .map(|f| char::from(code(f.ty) as u8))
         .collect()
 }
 

@@ -2,7 +2,7 @@
 //! and [`Consequences`] implemented by dispatching each gameplay stage's events to handlers.
 
 use crate::api;
-use crate::budget::{self, Budget, Cause};
+use crate::budget::{self, Budget};
 use crate::encode::Encoder;
 use crate::error::{fault_from_lua, script_fault};
 use crate::sandbox;
@@ -10,6 +10,7 @@ use crate::shared::{ScriptLog, Shared};
 use crate::source::{ModuleSource, Script};
 use crate::stage::StageSlot;
 use ludus_core::{Consequences, EVENT_KINDS, Fault, FaultKind, GameDef, Gameplay, SimWorld, Stage};
+use ludus_lua::Cause;
 use mlua::thread::ThreadStatus;
 use mlua::{Function, Lua, Table, Value};
 use std::cell::RefCell;

@@ -8,7 +8,8 @@
 //!
 //! Fences: a sandbox without io/os/package/debug/load/bytecode, a per-tick instruction budget
 //! that neither `pcall` nor a script's own coroutines escape, a memory limit, and a fixed
-//! string-hash seed so table order is the same in every process. See docs/scripting.md.
+//! string-hash seed so table order is the same in every process. The VM and its C are
+//! `ludus-lua`'s; this crate is the Rust above them. See docs/scripting.md.
 
 mod api;
 mod budget;
@@ -16,7 +17,6 @@ mod decode;
 mod encode;
 mod error;
 mod host;
-mod math;
 mod sandbox;
 mod shared;
 mod source;
@@ -32,7 +32,7 @@ pub use suggest::{closest, edit_distance};
 
 /// Compiles a script without running it; the error names `path:line`.
 pub fn compile_check(path: &str, text: &str) -> Result<(), ludus_core::Fault> {
-    let lua = sandbox_lua()
+    let lua = ludus_lua::sandboxed()
         .map_err(|e| ludus_core::Fault::new(ludus_core::FaultKind::Load, e.to_string()))?;
     lua.load(text)
         .set_name(format!("@{path}"))
@@ -40,8 +40,4 @@ pub fn compile_check(path: &str, text: &str) -> Result<(), ludus_core::Fault> {
         .into_function()
         .map(|_| ())
         .map_err(|e| error::fault_from_lua(&e, ludus_core::FaultKind::Load, None))
-}
-
-fn sandbox_lua() -> mlua::Result<mlua::Lua> {
-    sandbox::new_lua()
 }

@@ -1,13 +1,13 @@
--- The Lua half of the host: the `ludus` API table and event dispatch.
--- Runs once per VM with: the shared sandbox globals, the API's Rust functions (by name; the
--- internal ones start with `__`), the function that names the closest API function to a
--- misspelt one, archetype names, tag bits, action names, constants, the list of script
--- environments (filled as scripts load), the event pools and decoder, the event kinds and the
--- function that makes a table read-only.
---
--- Everything used after this chunk returns is captured here, as a local: scripts can replace
--- what their own environment holds, never what the host runs.
-local G, RAW, NO_SUCH, KINDS, TAGBITS, ACTIONS, CONSTANTS, ENVS, NEWPOOL, DECODE, KINDSPEC, FREEZE = ...
+-- The Lua half of the host: the `ludus` API table and event dispatch. Runs once per VM with
+-- one table of what it needs, by name (sandbox.rs `prelude` says what each field is). Everything
+-- used after this chunk returns is captured here, as a local: scripts can replace what their
+-- own environment holds, never what the host runs.
+local HOST = ...
+local G, RAW, NO_SUCH = HOST.globals, HOST.api, HOST.no_such_function
+local KINDS, TAGBITS, ACTIONS = HOST.kinds, HOST.tag_bits, HOST.actions
+local CONSTANTS, ENVS, FREEZE = HOST.constants, HOST.envs, HOST.freeze
+local NEWPOOL, DECODE, KINDSPEC = HOST.new_pool, HOST.decode, HOST.event_kinds
+HOST = nil
 
 local type, pairs, error, select, tostring, next = type, pairs, error, select, tostring, next
 local setmetatable, concat, sub = setmetatable, table.concat, string.sub
@@ -72,7 +72,7 @@ G.math.randomseed = function()
 end
 
 -- Event decoding: the records of each kind follow its layout in KINDSPEC (ludus-core's event
--- list); csrc/events.c fills the tables, writing the fields the script has read so far and
+-- list); lua/csrc/events.c fills the tables, writing the fields the script has read so far and
 -- decoding any other on its first read.
 --
 -- Each script has its own event lists and tables, reused from stage to stage (no garbage per

@@ -1,13 +1,9 @@
-//! The sandboxed VM: which libraries exist, their fences, the prelude, per-script environments
-//! and `require`.
+//! The sandbox above the VM: the prelude, per-script environments and `require`.
 //!
-//! Scripts get the base library without `load`, `loadfile`, `dofile` and `collectgarbage`;
-//! `table`, `string` (without `dump`), `math` (with `random` drawing from the world's seeded
-//! generator), `utf8` and `coroutine`. There is no `io`, `os`, `package`, `debug`, no bytecode
-//! (chunks load in text mode only) and no way to reach the file system except `require` of a
-//! module inside the game folder. The library functions whose work grows with their arguments
-//! are fenced (`csrc/fence.c`): they charge the budget for that work, `tostring` and
-//! `string.format` never show an address, and `setmetatable` refuses `__gc` and `__mode`.
+//! The VM itself ([`ludus_lua::sandboxed`]) has only the libraries scripts may use, fenced;
+//! here `math.random` comes to draw from the world's seeded generator, chunks load in text
+//! mode only (no bytecode), and the only way to reach the file system is `require` of a
+//! module inside the game folder.
 //!
 //! Every script file (and every module) runs in its own environment whose reads fall through
 //! to the shared globals; the shared globals themselves are not reachable, and the library
@@ -19,7 +15,8 @@
 use crate::budget::Budget;
 use crate::source::ModuleSource;
 use ludus_core::{Constant, GameDef};
-use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value};
+use ludus_lua::shallow_copy;
+use mlua::{Function, Lua, Table, Value};
 use std::rc::Rc;
 
 const PRELUDE: &str = include_str!("prelude.lua");
@@ -27,62 +24,9 @@ const PRELUDE: &str = include_str!("prelude.lua");
 /// The tables copied into every script environment.
 const PER_SCRIPT: &[&str] = &["string", "table", "math", "utf8", "coroutine", "ludus"];
 
-unsafe extern "C-unwind" {
-    fn ludus_fence_open(state: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
-    fn ludus_freeze(state: *mut mlua::ffi::lua_State) -> std::ffi::c_int;
-}
-
-/// A C function of `csrc/fence.c` as a Lua function.
-fn c_function(
-    lua: &Lua,
-    f: unsafe extern "C-unwind" fn(*mut mlua::ffi::lua_State) -> std::ffi::c_int,
-) -> mlua::Result<Function> {
-    // SAFETY: the functions of fence.c are ordinary Lua C functions compiled into the same Lua
-    // library as the VM; they check their arguments and report problems as Lua errors.
-    unsafe { lua.create_c_function(f) }
-}
-
-/// A new table with the same fields and metatable as `t`.
-fn shallow_copy(lua: &Lua, t: &Table) -> mlua::Result<Table> {
-    let copy = lua.create_table()?;
-    for pair in t.pairs::<Value, Value>() {
-        let (k, v) = pair?;
-        copy.raw_set(k, v)?;
-    }
-    copy.set_metatable(t.metatable())?;
-    Ok(copy)
-}
-
-/// A VM with only the libraries scripts may use, fenced, and the dangerous base functions
-/// removed.
+/// A VM with only the libraries scripts may use, fenced (see [`ludus_lua::sandboxed`]).
 pub(crate) fn new_lua() -> mlua::Result<Lua> {
-    let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
-    let lua = Lua::new_with(libs, LuaOptions::new())?;
-    let g = lua.globals();
-    for name in [
-        "load",
-        "loadfile",
-        "dofile",
-        "collectgarbage",
-        "require",
-        "loadstring",
-    ] {
-        g.raw_set(name, Value::Nil)?;
-    }
-    for name in ["io", "os", "package", "debug"] {
-        g.raw_set(name, Value::Nil)?;
-    }
-    let string: Table = g.raw_get("string")?;
-    string.raw_set("dump", Value::Nil)?;
-    c_function(&lua, ludus_fence_open)?.call::<()>(g.clone())?;
-    // String methods (`s:upper()`) come from a copy that no script can reach or change.
-    let meta: Table = lua
-        .load("return getmetatable('')")
-        .set_mode(mlua::chunk::ChunkMode::Text)
-        .call(())?;
-    meta.raw_set("__index", shallow_copy(&lua, &string)?)?;
-    meta.raw_set("__metatable", false)?;
-    Ok(lua)
+    ludus_lua::sandboxed()
 }
 
 fn constant(lua: &Lua, c: &Constant) -> mlua::Result<Value> {
@@ -114,25 +58,51 @@ pub(crate) fn prelude(lua: &Lua, def: &GameDef, raw: &Table) -> mlua::Result<(Fu
     for (k, v) in &def.constants {
         constants.raw_set(k.as_str(), constant(lua, v)?)?;
     }
-    let (pool, decode) = crate::decode::decoder(lua)?;
+    let (pool, decode) = ludus_lua::decoder(lua)?;
+    let no_such = lua.create_function(|_, name: String| Ok(crate::api::no_such_function(&name)))?;
+    // What the prelude runs with, by name (its first lines read every field).
+    let fields: [(&str, Value); 12] = [
+        // The shared sandbox globals.
+        ("globals", Value::Table(lua.globals())),
+        // The API's Rust functions by name; the internal ones start with `__`.
+        ("api", Value::Table(raw.clone())),
+        // The sentence naming the closest API function to a misspelt one.
+        ("no_such_function", Value::Function(no_such)),
+        // Archetype names by id.
+        ("kinds", Value::Table(kinds)),
+        // Each tag's bit by name.
+        ("tag_bits", Value::Table(tags)),
+        // Action names by id + 1.
+        ("actions", Value::Table(actions)),
+        // The game's constants by name.
+        ("constants", Value::Table(constants)),
+        // The script environments, filled as scripts load.
+        ("envs", Value::Table(envs.clone())),
+        // The event decoder (`ludus_lua::decoder`).
+        ("new_pool", Value::Function(pool)),
+        ("decode", Value::Function(decode)),
+        // The event kinds and their layouts (`decode::kind_specs`).
+        ("event_kinds", Value::Table(crate::decode::kind_specs(lua)?)),
+        // Makes a table read-only to `rawset` (`ludus_lua::freeze`).
+        ("freeze", Value::Function(ludus_lua::freeze(lua)?)),
+    ];
+    let host = lua.create_table_from(fields)?;
+    // A field the prelude reads that is not above is a mistake here, not a nil there.
+    let strict = lua.create_table()?;
+    strict.raw_set(
+        "__index",
+        lua.create_function(|_, (_, k): (Value, String)| -> mlua::Result<()> {
+            Err(mlua::Error::runtime(format!(
+                "the prelude reads `{k}`, which the host does not give it"
+            )))
+        })?,
+    )?;
+    host.set_metatable(Some(strict))?;
     let dispatch: Function = lua
         .load(PRELUDE)
         .set_name("=ludus")
         .set_mode(mlua::chunk::ChunkMode::Text)
-        .call((
-            lua.globals(),
-            raw.clone(),
-            lua.create_function(|_, name: String| Ok(crate::api::no_such_function(&name)))?,
-            kinds,
-            tags,
-            actions,
-            constants,
-            envs.clone(),
-            pool,
-            decode,
-            crate::decode::kind_specs(lua)?,
-            c_function(lua, ludus_freeze)?,
-        ))?;
+        .call(host)?;
     Ok((dispatch, envs))
 }
 

@@ -5,7 +5,7 @@
 //! copied, so a script cannot make the host copy megabytes to refuse them.
 
 use crate::suggest::closest;
-use ludus_core::{ActionId, Color, GameDef, Overrides, TimerSpec, Var, Vec2};
+use ludus_core::{Color, Overrides, TimerSpec, Var, Vec2};
 use mlua::Value;
 use std::sync::Arc;
 
@@ -123,32 +123,6 @@ pub(crate) fn var_value(v: &Value, what: &str) -> Result<Var, String> {
             type_name(other)
         )),
     }
-}
-
-/// A tag the game declares, by name: its bit.
-pub(crate) fn tag(def: &GameDef, v: &Value) -> Result<u64, String> {
-    let name = text(v, "tag")?;
-    def.tag_bit(&name)
-        .ok_or_else(|| unknown("tag", &name, def.tags.iter().map(String::as_str)))
-}
-
-/// An action the game declares, by name.
-pub(crate) fn action(def: &GameDef, v: &Value) -> Result<ActionId, String> {
-    let name = text(v, "action")?;
-    def.actions.find(&name).ok_or_else(|| {
-        unknown(
-            "action",
-            &name,
-            def.actions.iter().map(|(_, a)| a.name.as_str()),
-        )
-    })
-}
-
-/// A level the game declares, by name: its index.
-pub(crate) fn level(def: &GameDef, v: &Value) -> Result<usize, String> {
-    let name = text(v, "level")?;
-    def.level_index(&name)
-        .ok_or_else(|| unknown("level", &name, def.levels.iter().map(|l| l.name.as_str())))
 }
 
 /// A radius: a finite number, not negative.

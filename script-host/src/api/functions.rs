@@ -11,10 +11,16 @@
 //!   arguments are whole numbers or nil (`T`: one to three `Value`s); calls with such
 //!   arguments take the fast entry (`fast.rs`), past mlua.
 //! - `call NAME: SECTION, "CALL", |lua, g, args: T| -> R { ... }`: the body gives `Result<R, Bad>`.
-//! - `lua NAME: SECTION, "CALL"`: defined by the prelude.
+//! - `lua NAME: SECTION, "CALL"` (and `, args: (T, ...)` when an argument names something):
+//!   defined by the prelude.
+//!
+//! `T` types the arguments: a tuple of `Value`s (converted in the body), with a
+//! [`Name`] for an argument that names something the game declares (an archetype, a tag...):
+//! [`NAME_ARGS`](super::spec::NAME_ARGS), which `ludus check` reads, comes from those.
 
 use super::args::*;
 use super::fast::{Args, Fast};
+use super::names::{Action, Archetype, Cooldown, Effect, Level, Name, Signature, Sound, Tag};
 use super::spec::{ApiFunction, Section};
 use super::{Bad, charge, malformed, outside, spawned};
 use crate::shared::Shared;
@@ -75,7 +81,7 @@ macro_rules! api {
         #[doc = $doc:literal] command $name:ident: $call:literal,
         |$l:ident, $g:ident, $a:ident: $ty:ty| $body:block $($rest:tt)*) => {
         api!(@munch
-            [$($spec)* ApiFunction { name: stringify!($name), call: $call, section: Section::Command, lua: false, doc: $doc },]
+            [$($spec)* ApiFunction { name: stringify!($name), call: $call, section: Section::Command, lua: false, doc: $doc, name_arg: <$ty as Signature>::NAME_ARG },]
             [$($inst)* { stringify!($name), |$l, $g, $a: $ty| -> Value {
                 let command: Command = $body;
                 $g.send(command)?;
@@ -88,7 +94,7 @@ macro_rules! api {
         #[doc = $doc:literal] fast command $name:ident: $call:literal,
         |$g:ident, $a:ident: $ty:ty| $body:block $($rest:tt)*) => {
         api!(@munch
-            [$($spec)* ApiFunction { name: stringify!($name), call: $call, section: Section::Command, lua: false, doc: $doc },]
+            [$($spec)* ApiFunction { name: stringify!($name), call: $call, section: Section::Command, lua: false, doc: $doc, name_arg: <$ty as Signature>::NAME_ARG },]
             [$($inst)* { stringify!($name), |lua, $g, $a: $ty| -> Value {
                 let command: Command = $body;
                 $g.send(command)?;
@@ -117,15 +123,23 @@ macro_rules! api {
         #[doc = $doc:literal] call $name:ident: $section:ident, $call:literal,
         |$l:ident, $g:ident, $a:ident: $ty:ty| -> $ret:ty $body:block $($rest:tt)*) => {
         api!(@munch
-            [$($spec)* ApiFunction { name: stringify!($name), call: $call, section: Section::$section, lua: false, doc: $doc },]
+            [$($spec)* ApiFunction { name: stringify!($name), call: $call, section: Section::$section, lua: false, doc: $doc, name_arg: <$ty as Signature>::NAME_ARG },]
             [$($inst)* { stringify!($name), |$l, $g, $a: $ty| -> $ret $body }]
+            [$($fast)*]
+            $($rest)*);
+    };
+    (@munch [$($spec:tt)*] [$($inst:tt)*] [$($fast:tt)*]
+        #[doc = $doc:literal] lua $name:ident: $section:ident, $call:literal, args: $ty:tt $($rest:tt)*) => {
+        api!(@munch
+            [$($spec)* ApiFunction { name: stringify!($name), call: $call, section: Section::$section, lua: true, doc: $doc, name_arg: <$ty as Signature>::NAME_ARG },]
+            [$($inst)*]
             [$($fast)*]
             $($rest)*);
     };
     (@munch [$($spec:tt)*] [$($inst:tt)*] [$($fast:tt)*]
         #[doc = $doc:literal] lua $name:ident: $section:ident, $call:literal $($rest:tt)*) => {
         api!(@munch
-            [$($spec)* ApiFunction { name: stringify!($name), call: $call, section: Section::$section, lua: true, doc: $doc },]
+            [$($spec)* ApiFunction { name: stringify!($name), call: $call, section: Section::$section, lua: true, doc: $doc, name_arg: None },]
             [$($inst)*]
             [$($fast)*]
             $($rest)*);
@@ -200,13 +214,8 @@ api! {
         }
     }
     /// create an entity at the end of the tick and return its id at once; commands sent later may name it (they apply right after it is created), reads see it from the next tick. `opts`: `vx`, `vy`, `speed`, `health`, `color`, `lifetime`. It appears in the next tick's `on_spawn`
-    call spawn: Command, "spawn(kind, x, y [, opts])", |lua, g, args: (Value, Value, Value, Value)| -> i64 {
-        let kind = text(&args.0, "archetype")?;
-        let def = g.def();
-        let Some(archetype) = def.archetype_id(&kind) else {
-            let names = def.archetypes.iter().map(|a| a.name.as_str());
-            return Err(unknown("archetype", &kind, names).into());
-        };
+    call spawn: Command, "spawn(kind, x, y [, opts])", |lua, g, args: (Name<Archetype>, Value, Value, Value)| -> i64 {
+        let archetype = args.0.resolve(g.def())?;
         let command = Command::Spawn {
             archetype,
             pos: vec2(&args.1, &args.2, ("x", "y"))?,
@@ -272,13 +281,8 @@ api! {
         }
     }
     /// a particle effect declared in `[effects.NAME]`
-    command effect: "effect(name, x, y [, color])", |lua, g, args: (Value, Value, Value, Value)| {
-        let name = text(&args.0, "effect")?;
-        let def = g.def();
-        let Some(effect) = def.effect_id(&name) else {
-            let names = def.effects.iter().map(|e| e.name.as_str());
-            return Err(unknown("effect", &name, names).into());
-        };
+    command effect: "effect(name, x, y [, color])", |lua, g, args: (Name<Effect>, Value, Value, Value)| {
+        let effect = args.0.resolve(g.def())?;
         let color = match &args.3 {
             Value::Nil => None,
             v => {
@@ -295,13 +299,8 @@ api! {
         }
     }
     /// a sound declared in `[sounds.NAME]`; `volume` in 0..4, `pitch` in 0.05..20
-    command sound: "sound(name [, volume [, pitch]])", |lua, g, args: (Value, Value, Value)| {
-        let name = text(&args.0, "sound")?;
-        let def = g.def();
-        let Some(sound) = def.sound_id(&name) else {
-            let names = def.sounds.iter().map(|s| s.name.as_str());
-            return Err(unknown("sound", &name, names).into());
-        };
+    command sound: "sound(name [, volume [, pitch]])", |lua, g, args: (Name<Sound>, Value, Value)| {
+        let sound = args.0.resolve(g.def())?;
         let volume = opt_num(&args.1, "volume")?.unwrap_or(1.0) as f32;
         let pitch = opt_num(&args.2, "pitch")?.unwrap_or(1.0) as f32;
         if !(0.0..=4.0).contains(&volume) || !(0.05..=20.0).contains(&pitch) {
@@ -338,9 +337,9 @@ api! {
         })
     }
     /// restart the entity's cooldown `name` (declared by its archetype in `cooldowns`)
-    command use_cooldown: "use_cooldown(id, name)", |lua, g, args: (Value, Value)| {
+    command use_cooldown: "use_cooldown(id, name)", |lua, g, args: (Value, Name<Cooldown>)| {
         let target = entity(&args.0, "entity")?;
-        let name = text(&args.1, "cooldown")?;
+        let name = args.1.text()?;
         match g.cooldown_slot(target, &name)? {
             Some(slot) => Command::UseCooldown { target, slot },
             // Gone: counted as a stale command, like any other.
@@ -371,8 +370,8 @@ api! {
         Command::CameraZoom(num32(&args, "zoom")?)
     }
     /// switch to the level `name` after this tick: the score, game variables and scripts' state are kept; `on_start` runs for it
-    command load_level: "load_level(name)", |lua, g, args: Value| {
-        Command::LoadLevel(level(g.def(), &args)?)
+    command load_level: "load_level(name)", |lua, g, args: Name<Level>| {
+        Command::LoadLevel(args.resolve(g.def())?)
     }
     /// a one-shot timer; returns its id. `opts`: `target` (an entity id: no delivery if it is gone), `data` (a number). A delay of 0 fires next tick
     call after: Command, "after(ticks, name [, opts])", |lua, g, args: (Value, Value, Value)| -> Value {
@@ -432,19 +431,19 @@ api! {
         Ok(g.tags(entity(&args, "entity")?).map(|t| t as i64))
     }
     /// an array of the ids carrying `tag`, in creation order (entities being destroyed this tick are left out, as in the other collections)
-    call find: Read, "find(tag)", |lua, g, args: Value| -> Table {
-        let bits = tag(g.def(), &args)?;
+    call find: Read, "find(tag)", |lua, g, args: Name<Tag>| -> Table {
+        let bits = args.resolve(g.def())?;
         ids(lua, g.find(bits))
     }
     /// how many entities carry `tag`
-    call count: Read, "count(tag)", |lua, g, args: Value| -> i64 {
-        let bits = tag(g.def(), &args)?;
+    call count: Read, "count(tag)", |lua, g, args: Name<Tag>| -> i64 {
+        let bits = args.resolve(g.def())?;
         Ok(g.count(bits) as i64)
     }
     /// the id of the entity carrying `tag` nearest (`x`, `y`), within `radius` if given, or nil; ties go to the lower id. Uses the spatial grid; its work is charged to the budget
-    call nearest: Read, "nearest(x, y, tag [, radius])", |lua, g, args: (Value, Value, Value, Value)| -> Option<i64> {
+    call nearest: Read, "nearest(x, y, tag [, radius])", |lua, g, args: (Value, Value, Name<Tag>, Value)| -> Option<i64> {
         let at = vec2(&args.0, &args.1, ("x", "y"))?;
-        let bits = tag(g.def(), &args.2)?;
+        let bits = args.2.resolve(g.def())?;
         let r = match &args.3 {
             Value::Nil => None,
             v => Some(radius(v)?),
@@ -452,24 +451,25 @@ api! {
         Ok(g.nearest(at, r, bits).map(|i| i as i64))
     }
     /// an array of the ids within `radius` of (`x`, `y`) (carrying `tag`, if given), nearest first, ties by id. Uses the spatial grid; its work is charged to the budget
-    call within: Read, "within(x, y, radius [, tag])", |lua, g, args: (Value, Value, Value, Value)| -> Table {
+    call within: Read, "within(x, y, radius [, tag])", |lua, g, args: (Value, Value, Value, Name<Tag>)| -> Table {
         let at = vec2(&args.0, &args.1, ("x", "y"))?;
         let r = radius(&args.2)?;
-        let bits = match &args.3 {
-            Value::Nil => 0,
-            v => tag(g.def(), v)?,
+        let bits = if args.3.is_nil() {
+            0
+        } else {
+            args.3.resolve(g.def())?
         };
         ids(lua, g.within(at, r, bits))
     }
     /// ticks until the entity's cooldown `name` is ready (0: ready), or nil
-    call cooldown: Read, "cooldown(id, name)", |lua, g, args: (Value, Value)| -> Option<i64> {
+    call cooldown: Read, "cooldown(id, name)", |lua, g, args: (Value, Name<Cooldown>)| -> Option<i64> {
         let target = entity(&args.0, "entity")?;
-        let name = text(&args.1, "cooldown")?;
+        let name = args.1.text()?;
         Ok(g.cooldown(target, &name)?.map(|t| t.min(i64::MAX as u64) as i64))
     }
     /// the value of action `name` this tick: an axis in -1..1, a button 1 while held, else 0
-    call axis: Read, "axis(name)", |lua, g, args: Value| -> f64 {
-        let a = action(g.def(), &args)?;
+    call axis: Read, "axis(name)", |lua, g, args: Name<Action>| -> f64 {
+        let a = args.resolve(g.def())?;
         let input = g.input();
         Ok(match g.def().actions.get(a).map(|d| d.kind) {
             Some(ActionKind::Axis) => f64::from(input.axis(a)),
@@ -477,18 +477,18 @@ api! {
         })
     }
     /// whether button `name` is held this tick (an axis: away from 0)
-    call held: Read, "held(name)", |lua, g, args: Value| -> bool {
-        let a = action(g.def(), &args)?;
+    call held: Read, "held(name)", |lua, g, args: Name<Action>| -> bool {
+        let a = args.resolve(g.def())?;
         Ok(g.input().held(a) || g.input().axis(a) != 0.0)
     }
     /// whether button `name` went down since the last tick
-    call pressed: Read, "pressed(name)", |lua, g, args: Value| -> bool {
-        let a = action(g.def(), &args)?;
+    call pressed: Read, "pressed(name)", |lua, g, args: Name<Action>| -> bool {
+        let a = args.resolve(g.def())?;
         Ok(g.input().pressed(a))
     }
     /// whether button `name` went up since the last tick
-    call released: Read, "released(name)", |lua, g, args: Value| -> bool {
-        let a = action(g.def(), &args)?;
+    call released: Read, "released(name)", |lua, g, args: Name<Action>| -> bool {
+        let a = args.resolve(g.def())?;
         Ok(g.input().released(a))
     }
     /// `x, y` of the pointer in world units, or nil when it is not over the game
@@ -536,7 +536,7 @@ api! {
     }
 
     /// whether a tag set (an event's `tags`, `a_tags`...) contains a tag
-    lua has: Helper, "has(tags, name)"
+    lua has: Helper, "has(tags, name)", args: (Value, Name<Tag>)
     /// a constant from `[constants]` in game.toml (read-only)
     lua const: Helper, "const.NAME"
     /// a line in the app's log, its values separated by tabs (`print` is the same function)

@@ -15,12 +15,13 @@
 mod args;
 mod fast;
 mod functions;
+mod names;
 pub mod spec;
 
-use crate::budget::Cause;
 use crate::shared::Shared;
 use crate::suggest::closest;
 use ludus_core::{CommandError, Fault, FaultKind};
+use ludus_lua::Cause;
 use mlua::{Lua, Value};
 
 use functions::FAST;

@@ -2,6 +2,8 @@
 //! modules from memory, and games built around scripts.
 #![allow(dead_code)]
 
+pub mod hostile;
+
 use ludus_core::*;
 use ludus_script::{ModuleSource, Script, ScriptHost};
 use std::collections::BTreeMap;

@@ -46,12 +46,12 @@ static void arm(lua_State *L) {
 static void locate(lua_State *L, LudusMeter *m) {
   lua_Debug ar;
   int level;
-  if (m->where[0] != '\0') return;
+  if (m->place[0] != '\0') return;
   for (level = 0; level < 64 && lua_getstack(L, level, &ar); level++) {
     if (!lua_getinfo(L, "Sl", &ar)) continue;
     if (ar.currentline <= 0 || strcmp(ar.what, "C") == 0) continue;
     if (strcmp(ar.short_src, "ludus") == 0) continue;
-    snprintf(m->where, sizeof m->where, "%s:%d", ar.short_src, ar.currentline);
+    snprintf(m->place, sizeof m->place, "%s:%d", ar.short_src, ar.currentline);
     return;
   }
 }
@@ -77,7 +77,8 @@ static int over(LudusMeter *m, size_t units) {
 static l_noret raise_spent(lua_State *L, LudusMeter *m) {
   if (m->cause == LUDUS_CAUSE_MEMORY)
     luaL_error(L, "the script memory limit was exceeded");
-  luaL_error(L, "instruction budget exceeded (%lld instructions per tick)", m->limit);
+  /* %I: lua_pushfstring knows no %lld */
+  luaL_error(L, "instruction budget exceeded (%I instructions per tick)", (LUAI_UACINT)m->limit);
   for (;;) {} /* not reached: luaL_error does not return */
 }
 

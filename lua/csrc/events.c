@@ -23,12 +23,12 @@
 ** from, so a table a script kept still reads as it did; when reused, the fields filled beyond
 ** the mask are cleared again.
 **
-** Type codes (see src/encode.rs):
-**   i  a whole number (i64)            o  an entity id, nil when 0 (i64)
-**   f  a number (f32)                  d  a number (f64)
-**   k  an archetype: KINDS[u16]        a  an action: ACTIONS[u8]
-**   c  a choice: choices[field][u8+1]  s  text (u16 length, bytes)
-**   K, T, F  as k, i (tags), f, after a presence byte (0: nil)
+** Type codes (LUDUS_FIELD_*, ludus_abi.h; declared as `FieldCode` in lua/src/abi.rs):
+**   INT      a whole number (i64)            OPT_ID    an entity id, nil when 0 (i64)
+**   NUM      a number (f32)                  NUM64     a number (f64)
+**   KIND     an archetype: KINDS[u16]        ACTION    an action: ACTIONS[u8]
+**   CHOICE   a choice: choices[field][u8+1]  TEXT      text (u16 length, bytes)
+**   OPT_KIND, OPT_TAGS, OPT_NUM  as KIND, INT (tags), NUM, after a presence byte (0: nil)
 **
 ** ludus_pool(spec, KINDS, ACTIONS, next) -> pool
 **   spec     the kind's layout: `codes` (one type code per field), `names` (field names),
@@ -51,6 +51,8 @@
 #include "lstate.h"
 #include "lgc.h"
 #include "ltable.h"
+
+#include "ludus_abi.h"
 
 /* The pool's user values. */
 enum { UV_SPEC = 1, UV_KINDS, UV_ACTIONS, UV_INDEX, UV_BLOB, UV_SLOTS, UV_TABLES, UV_LIST, UV_META, UV_COUNT };
@@ -125,10 +127,10 @@ static lua_Number rd_f64(Reader *r) {
 /* The size of a field of type `code`, or -1 when it varies. */
 static int fixed_size(char code) {
   switch (code) {
-    case 'i': case 'o': case 'd': return 8;
-    case 'f': return 4;
-    case 'k': return 2;
-    case 'a': case 'c': return 1;
+    case LUDUS_FIELD_INT: case LUDUS_FIELD_OPT_ID: case LUDUS_FIELD_NUM64: return 8;
+    case LUDUS_FIELD_NUM: return 4;
+    case LUDUS_FIELD_KIND: return 2;
+    case LUDUS_FIELD_ACTION: case LUDUS_FIELD_CHOICE: return 1;
     default: return -1;
   }
 }
@@ -136,14 +138,14 @@ static int fixed_size(char code) {
 /* Moves past one field of type `code`. */
 static void skip_field(Reader *r, char code) {
   switch (code) {
-    case 'i': case 'o': case 'd': take(r, 8); break;
-    case 'f': take(r, 4); break;
-    case 'k': take(r, 2); break;
-    case 'a': case 'c': take(r, 1); break;
-    case 's': take(r, rd_u16(r)); break;
-    case 'K': if (rd_u8(r)) take(r, 2); break;
-    case 'T': if (rd_u8(r)) take(r, 8); break;
-    case 'F': if (rd_u8(r)) take(r, 4); break;
+    case LUDUS_FIELD_INT: case LUDUS_FIELD_OPT_ID: case LUDUS_FIELD_NUM64: take(r, 8); break;
+    case LUDUS_FIELD_NUM: take(r, 4); break;
+    case LUDUS_FIELD_KIND: take(r, 2); break;
+    case LUDUS_FIELD_ACTION: case LUDUS_FIELD_CHOICE: take(r, 1); break;
+    case LUDUS_FIELD_TEXT: take(r, rd_u16(r)); break;
+    case LUDUS_FIELD_OPT_KIND: if (rd_u8(r)) take(r, 2); break;
+    case LUDUS_FIELD_OPT_TAGS: if (rd_u8(r)) take(r, 8); break;
+    case LUDUS_FIELD_OPT_NUM: if (rd_u8(r)) take(r, 4); break;
     default: luaL_error(r->L, "ludus_decode: unknown field type '%c'", code);
   }
 }
@@ -152,25 +154,28 @@ static void skip_field(Reader *r, char code) {
 ** `choices` are stack indices of the tables that name archetypes, actions and choices. */
 static void push_field(Reader *r, char code, int field, int kinds, int actions, int choices) {
   lua_State *L = r->L;
-  if (code == 'K' || code == 'T' || code == 'F') {
+  if (code == LUDUS_FIELD_OPT_KIND || code == LUDUS_FIELD_OPT_TAGS ||
+      code == LUDUS_FIELD_OPT_NUM) {
     if (rd_u8(r) == 0) {
       lua_pushnil(L);
       return;
     }
-    code = code == 'K' ? 'k' : code == 'T' ? 'i' : 'f';
+    code = code == LUDUS_FIELD_OPT_KIND   ? LUDUS_FIELD_KIND
+           : code == LUDUS_FIELD_OPT_TAGS ? LUDUS_FIELD_INT
+                                          : LUDUS_FIELD_NUM;
   }
   switch (code) {
-    case 'i': lua_pushinteger(L, (lua_Integer)rd_u64(r)); break;
-    case 'o': {
+    case LUDUS_FIELD_INT: lua_pushinteger(L, (lua_Integer)rd_u64(r)); break;
+    case LUDUS_FIELD_OPT_ID: {
       uint64_t id = rd_u64(r);
       if (id != 0) lua_pushinteger(L, (lua_Integer)id); else lua_pushnil(L);
       break;
     }
-    case 'f': lua_pushnumber(L, rd_f32(r)); break;
-    case 'd': lua_pushnumber(L, rd_f64(r)); break;
-    case 'k': lua_rawgeti(L, kinds, rd_u16(r)); break;
-    case 'a': lua_rawgeti(L, actions, (lua_Integer)rd_u8(r) + 1); break;
-    case 'c': {
+    case LUDUS_FIELD_NUM: lua_pushnumber(L, rd_f32(r)); break;
+    case LUDUS_FIELD_NUM64: lua_pushnumber(L, rd_f64(r)); break;
+    case LUDUS_FIELD_KIND: lua_rawgeti(L, kinds, rd_u16(r)); break;
+    case LUDUS_FIELD_ACTION: lua_rawgeti(L, actions, (lua_Integer)rd_u8(r) + 1); break;
+    case LUDUS_FIELD_CHOICE: {
       unsigned v = rd_u8(r);
       if (lua_rawgeti(L, choices, field) == LUA_TTABLE) {
         lua_rawgeti(L, -1, (lua_Integer)v + 1);
@@ -178,7 +183,7 @@ static void push_field(Reader *r, char code, int field, int kinds, int actions, 
       }
       break;
     }
-    case 's': {
+    case LUDUS_FIELD_TEXT: {
       unsigned len = rd_u16(r);
       lua_pushlstring(L, (const char *)take(r, len), len);
       break;
@@ -238,8 +243,8 @@ static void field_value(lua_State *L, const unsigned char *b, char code, int f, 
   r.p = b;
   r.end = b + 8;
   switch (code) {
-    case 'i': setivalue(v, (lua_Integer)rd_u64(&r)); return;
-    case 'o': {
+    case LUDUS_FIELD_INT: setivalue(v, (lua_Integer)rd_u64(&r)); return;
+    case LUDUS_FIELD_OPT_ID: {
       uint64_t id = rd_u64(&r);
       if (id != 0) {
         setivalue(v, (lua_Integer)id);
@@ -248,11 +253,11 @@ static void field_value(lua_State *L, const unsigned char *b, char code, int f, 
       }
       return;
     }
-    case 'f': setfltvalue(v, rd_f32(&r)); return;
-    case 'd': setfltvalue(v, rd_f64(&r)); return;
-    case 'k': got = luaH_getint(kinds, (lua_Integer)rd_u16(&r)); break;
-    case 'a': got = luaH_getint(actions, (lua_Integer)rd_u8(&r) + 1); break;
-    case 'c': {
+    case LUDUS_FIELD_NUM: setfltvalue(v, rd_f32(&r)); return;
+    case LUDUS_FIELD_NUM64: setfltvalue(v, rd_f64(&r)); return;
+    case LUDUS_FIELD_KIND: got = luaH_getint(kinds, (lua_Integer)rd_u16(&r)); break;
+    case LUDUS_FIELD_ACTION: got = luaH_getint(actions, (lua_Integer)rd_u8(&r) + 1); break;
+    case LUDUS_FIELD_CHOICE: {
       unsigned n = rd_u8(&r);
       const TValue *list = luaH_getint(choices, f);
       if (ttistable(list)) got = luaH_getint(hvalue(list), (lua_Integer)n + 1);

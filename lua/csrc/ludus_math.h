@@ -5,7 +5,7 @@
 ** for sin, exp, pow and the rest on a few percent of inputs, and a replay recorded on one must
 ** match on the other. The build force-includes this header into every Lua source file
 ** (`-include`), so `math.sin`, `math.exp`, the `^` operator (luai_numpow) and the others call
-** the Rust `libm` crate instead (script-host/src/math.rs), which is the same code everywhere.
+** the Rust `libm` crate instead (lua/src/math.rs), which is the same code everywhere.
 **
 ** floor, ceil, fabs, sqrt, fmod, frexp and ldexp stay with the C library: they are exact
 ** (correctly rounded or error-free) by definition, so every library agrees on them.

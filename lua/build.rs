@@ -4,6 +4,8 @@
 //! every other crate). They are copied into `OUT_DIR`, `lua.patch` is applied to the copy (see
 //! the top of that file for what it changes), and the result is compiled together with this
 //! crate's own C (`csrc/`: the event decoder, the library fences and the hot commands' entry).
+//! `ludus_abi.h`, which that C includes, is written first from `src/abi.rs` (the values and the
+//! struct the C shares with Rust).
 //!
 //! - Native targets use the platform C compiler through `cc`.
 //! - `wasm32-unknown-unknown` uses clang for `wasm32-wasi` with the wasi-libc headers and
@@ -13,10 +15,15 @@
 //!   `LUDUS_WASM_AR` (llvm-ar-19), `LUDUS_WASI_SYSROOT` (/usr, as laid out by Debian's
 //!   wasi-libc package: headers in include/wasm32-wasi, libraries in lib/wasm32-wasi).
 //!
-//! On every target the string-hash seed is fixed (stock Lua seeds it from the time and
-//! addresses, which changes `pairs` order between runs and would break replays), and
+//! On every target the string-hash seed and `table.sort`'s pivot choice are fixed (stock Lua
+//! takes them from the time and addresses, which changes `pairs` order and the order of equal
+//! sorted elements between runs and would break replays), and
 //! `csrc/ludus_math.h` is force-included so Lua's transcendental functions come from the Rust
 //! `libm` crate: the same bits natively and in the browser.
+
+#[allow(dead_code)]
+#[path = "src/abi.rs"]
+mod abi;
 
 use std::env;
 use std::fs;
@@ -67,6 +74,7 @@ fn main() {
     println!("cargo:rerun-if-changed=lua.patch");
     println!("cargo:rerun-if-changed=wasm");
     println!("cargo:rerun-if-changed=csrc");
+    println!("cargo:rerun-if-changed=src/abi.rs");
     for var in [
         "LUDUS_WASM_CC",
         "LUDUS_WASM_AR",
@@ -79,15 +87,23 @@ fn main() {
     let upstream = lua_sources();
     let out = PathBuf::from(env::var("OUT_DIR").expect("set by cargo")).join("lua");
     patch_sources(&upstream, &out);
+    let generated = PathBuf::from(env::var("OUT_DIR").expect("set by cargo")).join("include");
+    fs::create_dir_all(&generated).expect("OUT_DIR is writable");
+    fs::write(generated.join("ludus_abi.h"), abi_header()).expect("OUT_DIR is writable");
 
     let mut build = cc::Build::new();
     build
         .include(&out)
         .include("csrc")
+        .include(&generated)
         .warnings(false)
         .define("LUA_COMPAT_5_3", None)
         // A fixed string-hash seed: identical table layouts, hence `pairs` order, every run.
         .define("luai_makeseed(L)", Some("0x4c756475U"))
+        // `table.sort` re-picks the pivot of an unbalanced partition at "random" (stock Lua
+        // reads the clock; wasi-libc, arc4random), which changes the order of equal elements
+        // and which comparisons run: a fixed value, the same every run and on every target.
+        .define("l_randomizePivot()", Some("0x4c756475U"))
         // One implementation of sin, exp, pow... on every target (see the header).
         .flag("-include")
         .flag("csrc/ludus_math.h");
@@ -103,11 +119,12 @@ fn main() {
     for f in SOURCES {
         build.file(out.join(f));
     }
-    // The host's own C: packed event records into Lua tables, the library fences and the
-    // hot commands' entry.
+    // Ludus's own C: packed event records into Lua tables, the library fences, the hot
+    // commands' entry and the shared values as C sees them.
     build.file("csrc/events.c");
     build.file("csrc/fence.c");
     build.file("csrc/fast.c");
+    build.file("csrc/abi.c");
     build.compile("ludus_lua54");
 }
 
@@ -162,6 +179,92 @@ fn check_sources(dir: &Path, from: &str) {
     }
 }
 
+/// `ludus_abi.h`: the lists of `src/abi.rs` as C.
+fn abi_header() -> String {
+    let mut h = String::from(
+        "/* Written by lua/build.rs from lua/src/abi.rs, which declares these values for Rust and\n\
+         ** C alike: change them there. */\n\
+         #ifndef LUDUS_ABI_H\n#define LUDUS_ABI_H\n",
+    );
+    let mut all = Vec::new();
+    for c in abi::CONSTANTS {
+        h.push_str(&format!("\n{}", c_comment(c.doc)));
+        for (name, value) in c.items {
+            let name = format!("{}_{}", c.prefix, upper_snake(name));
+            let value = match u8::try_from(*value) {
+                Ok(b) if c.chars && b.is_ascii_graphic() && b != b'\'' && b != b'\\' => {
+                    format!("'{}'", b as char)
+                }
+                _ if c.chars => panic!("src/abi.rs: {name} is not a printable character"),
+                _ => value.to_string(),
+            };
+            h.push_str(&format!("#define {name} {value}\n"));
+            all.push(name);
+        }
+    }
+    for s in abi::STRUCTS {
+        h.push_str(&format!("\n{}", c_comment(s.doc)));
+        h.push_str(&format!("typedef struct {} {{\n", s.name));
+        all.push(format!("(long long)sizeof({})", s.name));
+        for (field, ty, doc) in s.fields {
+            let declaration = match *ty {
+                "i64" => format!("long long {field}"),
+                "i32" => format!("int {field}"),
+                array => match array
+                    .strip_prefix("[c_char; ")
+                    .and_then(|n| n.strip_suffix(']'))
+                {
+                    Some(n) => format!("char {field}[{n}]"),
+                    None => panic!("src/abi.rs: no C type for `{array}` ({}.{field})", s.name),
+                },
+            };
+            h.push_str(&format!(
+                "{:<24}{}",
+                format!("  {declaration};"),
+                c_comment(doc)
+            ));
+            all.push(format!("(long long)offsetof({}, {field})", s.name));
+        }
+        h.push_str(&format!("}} {};\n", s.name));
+    }
+    h.push_str(
+        "\n/* Every value above, then each struct's size and field offsets, in the order of\n\
+         ** `values` (src/abi.rs): csrc/abi.c hands them to the test that compares. */\n",
+    );
+    h.push_str(&format!(
+        "#define LUDUS_ABI_VALUES {{ \\\n  {} }}\n",
+        all.join(", \\\n  ")
+    ));
+    h.push_str("\n#endif\n");
+    h
+}
+
+/// `OptId` as C names it: `OPT_ID`.
+fn upper_snake(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_uppercase());
+    }
+    out
+}
+
+/// Doc lines as one C comment, ending its line.
+fn c_comment(doc: &str) -> String {
+    let lines: Vec<&str> = doc
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    match lines.as_slice() {
+        [] => "\n".into(),
+        [one] => format!("/* {one} */\n"),
+        _ => format!("/*\n** {}\n*/\n", lines.join("\n** ")),
+    }
+}
+
 /// Copies the upstream sources into `out` and applies `lua.patch` to the copy.
 fn patch_sources(upstream: &Path, out: &Path) {
     fs::create_dir_all(out).expect("OUT_DIR is writable");
@@ -173,7 +276,7 @@ fn patch_sources(upstream: &Path, out: &Path) {
             fs::copy(&path, out.join(name)).expect("copy a Lua source");
         }
     }
-    let patch = fs::read_to_string("lua.patch").expect("script-host/lua.patch is readable");
+    let patch = fs::read_to_string("lua.patch").expect("lua/lua.patch is readable");
     for (file, hunks) in parse_patch(&patch) {
         let path = out.join(&file);
         let mut text = fs::read_to_string(&path)

@@ -2,16 +2,19 @@
 ** Ludus: the work meter shared by the Lua VM, the C library fences and the Rust host.
 **
 ** Every Lua state the host creates carries a pointer to one LudusMeter in the extra space
-** of its main thread. The meter holds the budget of the running tick in units: the count
-** hook (script-host/src/budget.rs) takes one unit per VM instruction, and work that a single
+** of its main thread (LudusMeter, declared in lua/src/abi.rs and written into ludus_abi.h by
+** lua/build.rs). The meter holds the budget of the running tick in units: the count hook
+** (script-host/src/budget.rs) takes one unit per VM instruction, and work that a single
 ** instruction or C call can do in bulk is charged here too, in proportion to its size:
 **
-**   bytes copied, compared or scanned   1 unit per 16 bytes  (LUDUS_CHARGE_BYTES)
+**   bytes copied, compared or scanned   1 unit per 16 bytes  (LUDUS_CHARGE_BYTES; also
+**                                       a number read from a string of 256 bytes or more)
 **   bytes a buffer grows by             1 unit per 16 bytes, before it grows (lauxlib.c)
 **   values moved (varargs, results)     1 unit per 8 values  (LUDUS_CHARGE_VALUES)
 **   pattern-matching steps              1 unit per 8 steps   (LUDUS_STEPS)
 **   steps along a hash chain            1 unit per step past the 7th of one lookup
 **                                       (LUDUS_CHAIN_STEP: tables and the string table)
+**   empty slots `next` passes over     1 unit per 8, past 63 in one call (LUDUS_CHARGE_SLOTS)
 **   links of an __index/__newindex chain  1 unit per link past the 4th (LUDUS_CHARGE_LINK)
 **   a call made from C (a metamethod, pcall, a library callback)  1 unit
 **   a step of a __call chain            1 unit, plus 1 per 8 values it moves
@@ -24,7 +27,7 @@
 ** hook of the running thread is armed to fire on the very next instruction, where the host
 ** ends the stage, and every further charge from a C function raises an error at once.
 **
-** The Lua sources are patched at build time (script-host/lua.patch) to call the VM half of
+** The Lua sources are patched at build time (lua/lua.patch) to call the VM half of
 ** this header; csrc/fence.c fences the standard library.
 */
 #ifndef LUDUS_FENCE_H
@@ -32,22 +35,9 @@
 
 #include <stddef.h>
 
+#include "ludus_abi.h" /* LudusMeter and LUDUS_CAUSE_* */
+
 struct lua_State;
-
-/* Why a meter was exhausted. */
-#define LUDUS_CAUSE_NONE 0
-#define LUDUS_CAUSE_BUDGET 1
-#define LUDUS_CAUSE_MEMORY 2
-#define LUDUS_CAUSE_HOST 3
-
-/* Mirrored by `Meter` in script-host/src/budget.rs: keep the two in step. */
-typedef struct LudusMeter {
-  long long remaining; /* units left in this allowance */
-  long long limit;     /* units in a whole allowance (for messages) */
-  int exhausted;       /* the allowance is spent: nothing more may run */
-  int cause;           /* LUDUS_CAUSE_* */
-  char where[200];     /* "file:line" where it ran out, or "" */
-} LudusMeter;
 
 /* Matching steps a pattern call may take before it charges anything. */
 #define LUDUS_FREE_STEPS 16
@@ -89,6 +79,9 @@ int ludus_spent(struct lua_State *L);
 /* One step along a hash chain; `steps` counts the steps of one lookup. */
 #define LUDUS_CHAIN_STEP(steps) \
   ((++(steps) & 7) == 0 ? ludus_chain_charge(8) : (void)0)
+/* Empty table slots `next` passed over in one call (charged past 63, 1 unit per 8). */
+#define LUDUS_CHARGE_SLOTS(L, n) \
+  ((size_t)(n) >= 64 ? ludus_vm_charge(L, (size_t)(n) >> 3) : (void)0)
 /* One more link of an __index or __newindex chain (`loop` counts from 0). */
 #define LUDUS_CHARGE_LINK(L, loop) ((loop) >= 4 ? ludus_vm_charge(L, 1) : (void)0)
 #define LUDUS_STEPS(ms, n) \

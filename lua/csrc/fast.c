@@ -1,0 +1,67 @@
+/*
+** Ludus: the entry of the hot commands (`ludus.damage`, `ludus.destroy`...), past mlua's
+** generic callback.
+**
+** A call whose arguments are all whole numbers or nil (at most three) goes straight to the
+** host's function (upvalue LUDUS_FAST_CALL, made by lua/src/fast.rs), with the numbers and
+** which of them are present. The host builds the command with the same conversions as the API
+** list and sends it. Any other call, or one the host does not take (a wrong argument, a spent
+** budget, outside a stage), goes to the command's generic function, which converts, checks,
+** charges and reports it as every other call: so the two paths differ only in speed.
+**
+** Upvalues (LUDUS_FAST_*, ludus_abi.h): the host's state (light userdata), the generic
+** function, the command's number in the host's list of fast commands, the host's function
+** (light userdata).
+*/
+
+#include <stdint.h>
+
+#include "lua.h"
+#include "lauxlib.h"
+
+#include "lobject.h"
+#include "lstate.h"
+
+#include "ludus_abi.h"
+
+/* 0 when the host sent the command; anything else: the generic function must handle it. */
+typedef int (*LudusFastCall)(void *host, lua_Integer which, const int64_t *args,
+                             unsigned present, int n);
+
+#define UPVALUE(self, which) (&(self)->upvalue[(which) - 1])
+
+int ludus_fast(lua_State *L) {
+  /* The arguments and upvalues read in place (as lua_isinteger and lua_touserdata would,
+  ** without a call each): this closure is the running C function. */
+  StkId func = L->ci->func.p;
+  int n = (int)(L->top.p - (func + 1));
+  if (n <= 3) {
+    CClosure *self = clCvalue(s2v(func));
+    int64_t args[3] = {0, 0, 0};
+    unsigned present = 0;
+    int plain = 1;
+    for (int i = 1; i <= n; i++) {
+      const TValue *v = s2v(func + i);
+      if (ttisinteger(v)) {
+        args[i - 1] = (int64_t)ivalue(v);
+        present |= 1u << (i - 1);
+      } else if (!ttisnil(v)) {
+        plain = 0;
+        break;
+      }
+    }
+    if (plain && self->nupvalues >= LUDUS_FAST_CALL &&
+        ttislightuserdata(UPVALUE(self, LUDUS_FAST_HOST)) &&
+        ttisinteger(UPVALUE(self, LUDUS_FAST_WHICH)) &&
+        ttislightuserdata(UPVALUE(self, LUDUS_FAST_CALL))) {
+      LudusFastCall call = (LudusFastCall)pvalue(UPVALUE(self, LUDUS_FAST_CALL));
+      if (call(pvalue(UPVALUE(self, LUDUS_FAST_HOST)), ivalue(UPVALUE(self, LUDUS_FAST_WHICH)),
+               args, present, n) == 0)
+        return 0;
+    }
+  }
+  lua_pushvalue(L, lua_upvalueindex(LUDUS_FAST_GENERIC));
+  lua_insert(L, 1);
+  lua_call(L, n, LUA_MULTRET);
+  return lua_gettop(L);
+}
