@@ -4,6 +4,7 @@
 
 use crate::consequences::Consequences;
 use crate::def::GameDef;
+use crate::event::Events;
 use crate::fault::{Fault, FaultKind};
 use crate::frame::input::TickInput;
 use crate::frame::session::{Flow, LoadRequest, LoadStatus, Simulation};
@@ -89,6 +90,18 @@ impl Game {
 
     pub fn world(&self) -> &SimWorld {
         &self.world
+    }
+
+    /// Events of the tick in progress or the last completed tick.
+    pub fn events(&self) -> &Events {
+        self.ctx.events()
+    }
+
+    /// Each bounded tick queue as `(name, room reserved, bound)`. Every bound is enforced
+    /// while filling, so room never exceeds the bound, even after a fault. For tests.
+    #[doc(hidden)]
+    pub fn queue_room(&self) -> Vec<(&'static str, usize, usize)> {
+        self.ctx.scratch.queue_room(&self.world, &self.def)
     }
 
     pub fn outbox(&mut self) -> &mut Outbox {
@@ -178,6 +191,7 @@ impl Game {
             self.start_level = level;
         }
         self.world = world;
+        self.ctx.begin_world();
         self.ctx.outbox.retain_world(id);
         self.last_report = None;
         Ok(())

@@ -13,6 +13,7 @@
 
 mod reads;
 mod sent;
+pub(crate) mod spatial;
 
 pub(crate) use sent::Sent;
 pub use sent::{STATE_ENTRY_BYTES, state_entry_bytes};
@@ -28,7 +29,7 @@ use crate::timer::{TimerId, TimerQueue, TimerSpec};
 use crate::var::Var;
 use crate::world::SimWorld;
 use crate::world::ids::{SeqMap, SeqSet};
-use crate::world::spatial::SpatialIndex;
+use spatial::SpatialIndex;
 use std::collections::BTreeMap;
 
 /// What a gameplay stage sees and how it sends commands.

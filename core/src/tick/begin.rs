@@ -53,18 +53,7 @@ pub(crate) const SYSTEMS: &[Decl] = &[
 
 /// Empties every tick-local queue.
 fn clear(t: &mut TickState<'_>) -> Result<(), Fault> {
-    let s = &mut t.world.scratch;
-    s.events.clear();
-    s.due_timers.clear();
-    s.commands.clear();
-    s.spawns.clear();
-    s.sent.clear();
-    s.destroys.clear();
-    s.teleports.clear();
-    s.pending.clear();
-    s.staged.clear();
-    s.after_spawn.clear();
-    s.spatial.invalidate();
+    t.scratch.clear();
     Ok(())
 }
 
@@ -76,7 +65,7 @@ fn completions(t: &mut TickState<'_>) -> Result<(), Fault> {
 /// The level start, the tick event, last tick's spawn outcomes and the damage carried from its stage 2.
 fn carried(t: &mut TickState<'_>) -> Result<(), Fault> {
     let world = &mut *t.world;
-    let s = &mut world.scratch;
+    let s = &mut *t.scratch;
     let now = StartEvent {
         tick: t.tick,
         level: world.level_name.clone(),
@@ -93,10 +82,9 @@ fn carried(t: &mut TickState<'_>) -> Result<(), Fault> {
 }
 
 fn due_timers(t: &mut TickState<'_>) -> Result<(), Fault> {
-    let world = &mut *t.world;
-    world
+    t.world
         .timers
-        .snapshot_due(t.tick, &mut world.scratch.due_timers)
+        .snapshot_due(t.tick, &mut t.scratch.due_timers)
 }
 
 /// Copies current to previous transforms (after completions, so a jump they cause is not

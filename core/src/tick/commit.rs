@@ -16,6 +16,7 @@ use crate::fault::{Fault, FaultKind};
 use crate::limits::Limit;
 use crate::tick::access::Resource;
 use crate::tick::phase::Phase;
+use crate::tick::scratch::Scratch;
 use crate::tick::system::Decl;
 use crate::world::SimWorld;
 use crate::world::components::{Position, PrevPosition};
@@ -37,15 +38,19 @@ pub(crate) const SYSTEMS: &[Decl] = &[Decl {
         R::Cooldowns,
     ],
     ..Decl::new("commit", Phase::Commit, |t| {
-        let (spawned, destroyed) = commit(t.world, t.def, t.tick)?;
+        let (spawned, destroyed) = commit(t.world, t.scratch, t.def, t.tick)?;
         t.report.spawned = spawned;
         t.report.destroyed = destroyed;
         Ok(())
     })
 }];
 
-fn commit(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(usize, usize), Fault> {
-    let s = &mut world.scratch;
+fn commit(
+    world: &mut SimWorld,
+    s: &mut Scratch,
+    def: &GameDef,
+    tick: u64,
+) -> Result<(usize, usize), Fault> {
     // Preflight. Destroys are unique (pending set) and name live entities.
     let live = world.index.len();
     let after = live - s.destroys.len() + s.spawns.len();
@@ -77,7 +82,7 @@ fn commit(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(usize, usiz
         }
     }
     if gone > 0 && !world.contacts.is_empty() {
-        let pending = &world.scratch.pending;
+        let pending = &s.pending;
         world
             .contacts
             .remove_destroyed(&|seq| pending.contains(&seq));
@@ -92,14 +97,17 @@ fn commit(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(usize, usiz
             prev.0 = *pos;
         }
     }
-    world.spawn_all(def, &spawns, tick, |(archetype, pos, overrides)| {
-        (*archetype, *pos, overrides)
-    })?;
+    world.spawn_all(
+        def,
+        &mut s.builder,
+        &spawns,
+        tick,
+        |(archetype, pos, overrides)| (*archetype, *pos, overrides),
+    )?;
     let counts = (spawns.len(), gone);
-    if !world.scratch.after_spawn.is_empty() {
-        crate::tick::apply::apply_after_spawn(world, def, tick)?;
+    if !s.after_spawn.is_empty() {
+        crate::tick::apply::apply_after_spawn(world, s, def, tick)?;
     }
-    let s = &mut world.scratch;
     s.destroys = destroys;
     s.teleports = teleports;
     s.spawns = spawns;

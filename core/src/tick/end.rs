@@ -50,11 +50,11 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         writes: &[R::Outbox],
         after: &["hash"],
         ..Decl::new("publish", Phase::EndTick, |t| {
-            let world = &mut *t.world;
-            t.outbox.publish(&mut world.scratch.staged);
+            let (world, s) = (&*t.world, &mut *t.scratch);
+            t.outbox.publish(&mut s.staged);
             let r = &mut t.report;
-            r.events = world.scratch.events.stage1_len() + world.scratch.events.damage.len();
-            r.commands = world.scratch.commands.len();
+            r.events = s.events.stage1_len() + s.events.damage.len();
+            r.commands = s.commands.len();
             r.contacts = world.contacts.len();
             r.entities = world.entity_count();
             Ok(())

@@ -31,6 +31,7 @@ use crate::frame::input::TickInput;
 use crate::tick::access::Resource;
 use crate::tick::apply::apply;
 use crate::tick::phase::Phase;
+use crate::tick::scratch::Scratch;
 use crate::tick::system::Decl;
 use crate::world::SimWorld;
 
@@ -78,7 +79,7 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         writes: &[R::Timers],
         consumes: &[EventKind::Timer],
         ..Decl::new("deliverable_timers", Phase::Gameplay, |t| {
-            deliverable_timers(t.world, t.def, t.tick)
+            deliverable_timers(t.world, t.scratch, t.def, t.tick)
         })
     },
     Decl {
@@ -88,10 +89,18 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         consumes: STAGE_ONE_EVENTS,
         after: &["deliverable_timers"],
         ..Decl::new("stage_one", Phase::Gameplay, |t| {
-            run_stage(t.world, t.def, t.tick, t.input, Stage::One, t.consequences)?;
-            let world = &mut *t.world;
-            for timer in &world.scratch.events.timers {
-                world.timers.finish(timer.id);
+            let stage = Stage::One;
+            run_stage(
+                t.world,
+                t.scratch,
+                t.def,
+                t.tick,
+                t.input,
+                stage,
+                t.consequences,
+            )?;
+            for timer in &t.scratch.events.timers {
+                t.world.timers.finish(timer.id);
             }
             Ok(())
         })
@@ -101,7 +110,7 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         produces: &[EventKind::Damage],
         after: &["stage_one"],
         ..Decl::new("apply_one", Phase::Gameplay, |t| {
-            apply(t.world, t.def, t.tick, Stage::One)
+            apply(t.world, t.scratch, t.def, t.tick, Stage::One)
         })
     },
     Decl {
@@ -111,20 +120,34 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         consumes: &[EventKind::Damage],
         after: &["apply_one"],
         ..Decl::new("stage_two", Phase::Gameplay, |t| {
-            run_stage(t.world, t.def, t.tick, t.input, Stage::Two, t.consequences)
+            let stage = Stage::Two;
+            run_stage(
+                t.world,
+                t.scratch,
+                t.def,
+                t.tick,
+                t.input,
+                stage,
+                t.consequences,
+            )
         })
     },
     Decl {
         writes: APPLY_WRITES,
         after: &["stage_two"],
         ..Decl::new("apply_two", Phase::Gameplay, |t| {
-            apply(t.world, t.def, t.tick, Stage::Two)
+            apply(t.world, t.scratch, t.def, t.tick, Stage::Two)
         })
     },
 ];
 
-fn deliverable_timers(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
-    let due = std::mem::take(&mut world.scratch.due_timers);
+fn deliverable_timers(
+    world: &mut SimWorld,
+    s: &mut Scratch,
+    def: &GameDef,
+    tick: u64,
+) -> Result<(), Fault> {
+    let due = std::mem::take(&mut s.due_timers);
     for d in &due {
         if !world.timers.is_live(d.id) {
             continue;
@@ -132,7 +155,7 @@ fn deliverable_timers(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
         let target = match d.target {
             None => None,
             Some(seq) => {
-                let party = if world.scratch.pending.contains(&seq) {
+                let party = if s.pending.contains(&seq) {
                     None
                 } else {
                     world.party_of(seq)
@@ -147,7 +170,7 @@ fn deliverable_timers(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
             }
         };
         push_bounded(
-            &mut world.scratch.events.timers,
+            &mut s.events.timers,
             TimerEvent {
                 tick,
                 id: d.id,
@@ -160,22 +183,24 @@ fn deliverable_timers(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
             "timer",
         )?;
     }
-    world.scratch.due_timers = due;
+    s.due_timers = due;
     Ok(())
 }
 
 fn run_stage(
     world: &mut SimWorld,
+    s: &mut Scratch,
     def: &GameDef,
     tick: u64,
     input: &TickInput,
     stage: Stage,
     consequences: &mut dyn Consequences,
 ) -> Result<(), Fault> {
-    let mut commands = std::mem::take(&mut world.scratch.commands);
+    let mut commands = std::mem::take(&mut s.commands);
     commands.clear();
     let result = stage_over(
         world,
+        s,
         def,
         tick,
         input,
@@ -184,7 +209,7 @@ fn run_stage(
         &mut commands,
         consequences,
     );
-    world.scratch.commands = commands;
+    s.commands = commands;
     result
 }
 
@@ -193,6 +218,7 @@ fn run_stage(
 #[allow(clippy::too_many_arguments)]
 fn stage_over(
     world: &mut SimWorld,
+    s: &mut Scratch,
     def: &GameDef,
     tick: u64,
     input: &TickInput,
@@ -201,9 +227,8 @@ fn stage_over(
     commands: &mut Vec<Command>,
     consequences: &mut dyn Consequences,
 ) -> Result<(), Fault> {
-    world.scratch.destroyed_now.clear();
-    world.scratch.sent.next_stage();
-    let s = &mut world.scratch;
+    s.destroyed_now.clear();
+    s.sent.next_stage();
     let mut g = Gameplay {
         tick,
         stage,
@@ -232,7 +257,8 @@ fn stage_over(
 
 /// Runs one gameplay stage of `consequences` over `events` against `world`, outside any tick,
 /// and returns the commands it sent without applying them (timers it schedules are scheduled).
-/// For benchmarks and tools that exercise consequences in isolation.
+/// For benchmarks and tools that exercise consequences in isolation: the stage's working
+/// buffers are its own.
 pub fn run_stage_detached(
     world: &mut SimWorld,
     def: &GameDef,
@@ -244,6 +270,7 @@ pub fn run_stage_detached(
     let tick = world.tick + 1;
     let result = stage_over(
         world,
+        &mut Scratch::default(),
         def,
         tick,
         &TickInput::neutral(),
@@ -252,6 +279,5 @@ pub fn run_stage_detached(
         &mut commands,
         consequences,
     );
-    world.scratch.spatial.invalidate();
     result.map(|()| commands)
 }

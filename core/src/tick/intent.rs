@@ -22,6 +22,7 @@ use crate::math::Vec2;
 use crate::tick::access::Resource;
 use crate::tick::brains::{behaviours, targets};
 use crate::tick::phase::Phase;
+use crate::tick::scratch::Scratch;
 use crate::tick::steer::{self, Steer};
 use crate::tick::system::Decl;
 use crate::world::SimWorld;
@@ -37,13 +38,13 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         writes: &[R::StructuralCommands],
         produces: &[EventKind::Expired],
         ..Decl::new("expirations", Phase::Intent, |t| {
-            expirations(t.world, t.tick, t.def.limits.events_per_tick)
+            expirations(t.world, t.scratch, t.tick, t.def.limits.events_per_tick)
         })
     },
     Decl {
         writes: &[R::Rng, R::StructuralCommands],
         ..Decl::new("spawners", Phase::Intent, |t| {
-            spawners(t.world, t.def, t.tick)
+            spawners(t.world, t.scratch, t.def, t.tick)
         })
     },
     Decl {
@@ -68,6 +69,7 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         ..Decl::new("control", Phase::Intent, |t| {
             control(
                 t.world,
+                t.scratch,
                 t.def,
                 t.tick,
                 t.input,
@@ -80,7 +82,7 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         reads_previous: &[R::Position],
         writes: &[R::Requests],
         ..Decl::new("navigation", Phase::Intent, |t| {
-            navigation(t.world, t.def, t.completions);
+            navigation(t.world, t.scratch, t.def, t.completions);
             Ok(())
         })
     },
@@ -89,10 +91,10 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         reads_previous: &[R::Position, R::EntitySet],
         writes: &[R::Brain, R::Velocity],
         ..Decl::new("behaviours", Phase::Intent, |t| {
-            targets(t.world, t.def, t.tick);
+            targets(t.world, t.scratch, t.def, t.tick);
             if !t.fused_motion {
                 let split = !t.options.serial && crate::par::available();
-                behaviours(t.world, t.def, t.tick, split);
+                behaviours(t.world, t.scratch, t.def, t.tick, split);
             }
             // Else the brains decide in Motion's pass over every entity, each just before it
             // moves (see `motion::fused`): from the same targets and their own position.
@@ -103,7 +105,7 @@ pub(crate) const SYSTEMS: &[Decl] = &[
 
 /// Requests a new flow field when the goal entity has moved to another cell and no request is
 /// in flight. The grid is copied into the request: the job owns its input.
-fn navigation(world: &mut SimWorld, def: &GameDef, completions: &mut Completions) {
+fn navigation(world: &mut SimWorld, s: &mut Scratch, def: &GameDef, completions: &mut Completions) {
     let Some(nav) = def.levels.get(world.level).and_then(|l| l.nav.as_ref()) else {
         return;
     };
@@ -115,7 +117,6 @@ fn navigation(world: &mut SimWorld, def: &GameDef, completions: &mut Completions
     };
     // The goal: the earliest created live entity with the goal tags.
     let mut goal = None;
-    let s = &mut world.scratch;
     world
         .tagged
         .each(&world.ecs, nav.goal, &mut s.tag_merge, |seq, e, _| {
@@ -146,9 +147,8 @@ fn navigation(world: &mut SimWorld, def: &GameDef, completions: &mut Completions
     }
 }
 
-fn expirations(world: &mut SimWorld, tick: u64, cap: u32) -> Result<(), Fault> {
+fn expirations(world: &mut SimWorld, s: &mut Scratch, tick: u64, cap: u32) -> Result<(), Fault> {
     let live = world.index.len();
-    let s = &mut world.scratch;
     for (id, life, t, tags) in world
         .ecs
         .query_mut::<(&Identity, &Lifetime, &Position, Option<&Tags>)>()
@@ -174,7 +174,7 @@ fn expirations(world: &mut SimWorld, tick: u64, cap: u32) -> Result<(), Fault> {
     Ok(())
 }
 
-fn spawners(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
+fn spawners(world: &mut SimWorld, s: &mut Scratch, def: &GameDef, tick: u64) -> Result<(), Fault> {
     let Some(level) = def.levels.get(world.level) else {
         return Ok(());
     };
@@ -200,7 +200,7 @@ fn spawners(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault>
         for _ in 0..sp.count {
             let pos = sp.area.lerp(world.rng.f32(), world.rng.f32());
             let spawn = (sp.archetype, pos, Overrides::default());
-            if !push_within(&mut world.scratch.spawns, spawn, bound as usize) {
+            if !push_within(&mut s.spawns, spawn, bound as usize) {
                 return Err(limit.exceeded(bound, "spawns by level spawners in one tick"));
             }
         }
@@ -222,7 +222,7 @@ fn fires(trig: &crate::def::TriggerDef, input: &TickInput) -> bool {
 /// Entries: `(shooter seq, aim tags, shooter position, nearest target position)`.
 type Aim = (u64, u64, Vec2, Option<(f32, u64, Vec2)>);
 
-fn aims(world: &mut SimWorld, input: &TickInput) -> Vec<Aim> {
+fn aims(world: &mut SimWorld, s: &mut Scratch, input: &TickInput) -> Vec<Aim> {
     let mut out: Vec<Aim> = Vec::new();
     for (id, c, t) in world.ecs.query_mut::<(&Identity, &Control, &Position)>() {
         for trig in c.triggers.iter().filter(|t| t.aim != 0 && fires(t, input)) {
@@ -238,7 +238,7 @@ fn aims(world: &mut SimWorld, input: &TickInput) -> Vec<Aim> {
     let ecs = &world.ecs;
     world
         .tagged
-        .each(ecs, wanted, &mut world.scratch.tag_merge, |seq, e, tags| {
+        .each(ecs, wanted, &mut s.tag_merge, |seq, e, tags| {
             let Ok(t) = ecs.get::<&Position>(e) else {
                 return;
             };
@@ -259,13 +259,13 @@ fn aims(world: &mut SimWorld, input: &TickInput) -> Vec<Aim> {
 
 fn control(
     world: &mut SimWorld,
+    s: &mut Scratch,
     def: &GameDef,
     tick: u64,
     input: &TickInput,
     cap: u32,
 ) -> Result<(), Fault> {
-    let aims = aims(world, input);
-    let s = &mut world.scratch;
+    let aims = aims(world, s, input);
     let steer = Steer {
         input,
         tick,

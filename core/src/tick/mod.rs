@@ -13,6 +13,7 @@ pub(crate) mod intent;
 pub(crate) mod motion;
 pub(crate) mod phase;
 pub(crate) mod report;
+pub(crate) mod scratch;
 pub(crate) mod steer;
 pub(crate) mod system;
 
@@ -24,6 +25,7 @@ use crate::jobs::Completions;
 use crate::outbox::Outbox;
 use crate::tick::phase::Phase;
 use crate::tick::report::{TickOptions, TickReport};
+use crate::tick::scratch::Scratch;
 use crate::tick::system::{Schedule, TickState};
 use crate::world::SimWorld;
 
@@ -44,13 +46,15 @@ fn native_schedule() -> Schedule {
     .expect("the native systems form a valid schedule")
 }
 
-/// State the tick uses that outlives one world: the outbox, background completions and the
-/// schedule of systems.
+/// What the tick uses besides the world: the outbox, background completions, the schedule of
+/// systems, and the tick's working buffers (made afresh with every world: see
+/// [`TickContext::begin_world`]).
 pub struct TickContext {
     pub outbox: Outbox,
     pub options: TickOptions,
     pub completions: Completions,
     pub schedule: Schedule,
+    pub(crate) scratch: Scratch,
 }
 
 impl TickContext {
@@ -61,7 +65,18 @@ impl TickContext {
             options: TickOptions::default(),
             completions: Completions::new(def.limits.jobs),
             schedule: native_schedule(),
+            scratch: Scratch::default(),
         }
+    }
+
+    /// A new world begins: the working buffers start empty, as for the first world.
+    pub fn begin_world(&mut self) {
+        self.scratch = Scratch::default();
+    }
+
+    /// Events of the tick in progress or the last completed tick.
+    pub fn events(&self) -> &crate::event::Events {
+        &self.scratch.events
     }
 }
 
@@ -99,6 +114,7 @@ pub fn run_tick(
     let large = world.entity_count() >= FUSE_MIN;
     let mut state = TickState {
         world,
+        scratch: &mut ctx.scratch,
         def,
         tick,
         input,

@@ -25,6 +25,7 @@ use crate::outbox::Outbox;
 use crate::tick::access::{PhaseAccess, Resource};
 use crate::tick::phase::Phase;
 use crate::tick::report::{TickOptions, TickReport};
+use crate::tick::scratch::Scratch;
 use crate::world::SimWorld;
 use std::borrow::Cow;
 use std::fmt;
@@ -32,6 +33,8 @@ use std::fmt;
 /// What a system gets: the tick being run, the world, and what the phase needs.
 pub struct TickState<'a> {
     pub(crate) world: &'a mut SimWorld,
+    /// The tick's working buffers (see [`scratch`](crate::tick::scratch)).
+    pub(crate) scratch: &'a mut Scratch,
     pub(crate) def: &'a GameDef,
     pub(crate) tick: u64,
     pub(crate) input: &'a TickInput,

@@ -1,30 +1,25 @@
 //! The simulation world: a hecs world plus identity, creation sequences, random generator,
-//! score, timers, contact cache and the tick-local queues.
+//! score, timers and contact cache: the state a tick hashes and a replay reproduces. The
+//! tick's working buffers are not here (see `tick::scratch`).
 
 pub(crate) mod camera;
 pub(crate) mod components;
 pub(crate) mod hash;
 pub(crate) mod ids;
 pub(crate) mod invariants;
-pub(crate) mod spatial;
 pub(crate) mod spawn;
 pub(crate) mod tagged;
-pub(crate) mod uniform;
 
-use crate::collision::Broadphase;
 use crate::collision::contact::ContactCache;
-use crate::command::Command;
-use crate::def::{ArchetypeId, GameDef, LevelDef, Overrides};
-use crate::event::{DamageEvent, Events, Party, SpawnEvent};
+use crate::def::{GameDef, LevelDef, Overrides};
+use crate::event::{DamageEvent, Party, SpawnEvent};
 use crate::fault::{Fault, FaultKind};
-use crate::limits::{Limit, push_within};
+use crate::limits::Limit;
 use crate::math::Vec2;
-use crate::outbox::PresentationRequest;
-use crate::timer::{DueTimer, TimerQueue};
+use crate::timer::TimerQueue;
 use crate::var::Var;
 use crate::world::components::*;
 pub use crate::world::ids::{SeqMap, SeqSet, WorldId};
-use crate::world::spatial::SpatialIndex;
 use std::collections::BTreeMap;
 
 /// Navigation state of a world: the static grid, the installed field and the request in flight.
@@ -58,51 +53,6 @@ pub struct WorldCounters {
     pub contacts_peak: u64,
 }
 
-/// Tick-local scratch: cleared at BeginTick, never read across ticks except where noted.
-#[derive(Default)]
-pub(crate) struct Scratch {
-    pub events: Events,
-    pub due_timers: Vec<DueTimer>,
-    pub commands: Vec<Command>,
-    /// Structural commands recorded for Commit, in order.
-    pub spawns: Vec<(ArchetypeId, Vec2, Overrides)>,
-    pub destroys: Vec<u64>,
-    pub teleports: Vec<(u64, Vec2)>,
-    /// Entities marked for destruction this tick.
-    pub pending: SeqSet,
-    pub staged: Vec<PresentationRequest>,
-    pub broadphase: Broadphase,
-    /// Reused for every spawn (building an entity allocates otherwise).
-    pub builder: hecs::EntityBuilder,
-    /// Entities destroyed by commands of the current gameplay stage.
-    pub destroyed_now: SeqSet,
-    /// What this tick's commands add to bounded tables, counted as they are sent.
-    pub sent: crate::consequences::Sent,
-    /// Chase/flee target candidates: (seq, tags, pos), by sequence.
-    pub targets: Vec<(u64, u64, Vec2)>,
-    /// Last tick's targets (read by the next tick's Intent).
-    pub targets_before: Vec<(u64, u64, Vec2)>,
-    /// Whether every brain's target is sure to live: set only when every brain was checked
-    /// last tick (`brains_checked`) and every one of that tick's targets is still one. Each
-    /// brain's target is one of the targets of the tick it was last checked in (a decision
-    /// picks one; a lost one makes it decide again), so then only the cadence makes a brain
-    /// due. (`false`, the default, makes every brain check its target.)
-    pub targets_kept: bool,
-    /// The tick whose targets every brain was last checked against, if that was the last
-    /// tick to collect targets (read by the next tick's Intent; a tick that faults before its
-    /// brains are all checked leaves it `None`, and every brain is checked the next tick).
-    pub brains_checked: Option<u64>,
-    /// The merge of several tags' entities (see [`TagIndex::each`](tagged::TagIndex::each)).
-    pub tag_merge: Vec<(u64, hecs::Entity, u64)>,
-    /// Commands naming entities spawned this tick, applied at Commit right after the spawns.
-    pub after_spawn: Vec<Command>,
-    /// Where entities are, for scripts' spatial reads (built on first use in a tick).
-    pub spatial: SpatialIndex,
-    /// Which rows of each archetype share one collider and confine (kept across ticks, taken
-    /// again when the world's `structure` changes).
-    pub uniform: uniform::UniformCache,
-}
-
 /// The world a tick runs over. Entities are created and destroyed only at Commit (and at level
 /// construction); every entity carries an [`Identity`] with a creation sequence that is never
 /// reused, and handles are generation-checked by hecs, so a destroyed entity never resolves again.
@@ -115,7 +65,7 @@ pub struct SimWorld {
     pub(crate) next_seq: u64,
     /// Bumped by every change of which entity sits in which row of which hecs archetype (a
     /// spawn, a despawn, a component added or removed), so a cache of the rows' fixed
-    /// columns (see `Scratch::uniform`) knows when it is stale.
+    /// columns (see `tick::scratch::Scratch::uniform`) knows when it is stale.
     pub(crate) structure: u64,
     pub(crate) index: SeqMap<hecs::Entity>,
     /// Live entities by tag (see [`TagIndex`](tagged::TagIndex)).
@@ -146,7 +96,6 @@ pub struct SimWorld {
     pub(crate) camera: camera::CameraState,
     pub(crate) nav: NavState,
     pub(crate) counters: WorldCounters,
-    pub(crate) scratch: Scratch,
 }
 
 impl SimWorld {
@@ -184,7 +133,6 @@ impl SimWorld {
             camera: camera::CameraState::default(),
             nav: NavState::default(),
             counters: WorldCounters::default(),
-            scratch: Scratch::default(),
         };
         let stress = if extra > 0 {
             let stress = def.stress.ok_or_else(|| {
@@ -210,7 +158,8 @@ impl SimWorld {
             ));
         }
         world.index.reserve(total as usize);
-        world.spawn_all(def, &level_def.placements, 0, |p| {
+        let builder = &mut hecs::EntityBuilder::new();
+        world.spawn_all(def, builder, &level_def.placements, 0, |p| {
             (p.archetype, p.pos, &p.overrides)
         })?;
         if let Some(stress) = stress {
@@ -219,7 +168,9 @@ impl SimWorld {
             let positions: Vec<Vec2> = (0..extra)
                 .map(|_| area.lerp(world.rng.f32(), world.rng.f32()))
                 .collect();
-            world.spawn_all(def, &positions, 0, |pos| (stress.archetype, *pos, &none))?;
+            world.spawn_all(def, builder, &positions, 0, |pos| {
+                (stress.archetype, *pos, &none)
+            })?;
         }
         world.build_nav(def);
         Ok(world)
@@ -350,94 +301,6 @@ impl SimWorld {
         let mut v: Vec<u64> = self.index.keys().copied().collect();
         v.sort_unstable();
         v
-    }
-
-    /// Events of the tick in progress or the last completed tick.
-    pub fn events(&self) -> &Events {
-        &self.scratch.events
-    }
-
-    pub(crate) fn stage_presentation(
-        &mut self,
-        what: crate::outbox::Presentation,
-        tick: u64,
-        capacity: u32,
-    ) {
-        let request = PresentationRequest {
-            world: self.id,
-            tick,
-            seq: self.presentation_seq + 1,
-            what,
-        };
-        if push_within(&mut self.scratch.staged, request, capacity as usize) {
-            self.presentation_seq += 1;
-        } else {
-            self.counters.staged_dropped += 1;
-        }
-    }
-
-    /// Each bounded tick queue as `(name, room reserved, bound)`. Every bound is enforced while
-    /// filling, so room never exceeds the bound, even after a fault. For tests.
-    #[doc(hidden)]
-    pub fn queue_room(&self, def: &GameDef) -> Vec<(&'static str, usize, usize)> {
-        let l = &def.limits;
-        let (entities, events) = (l.max_entities as usize, l.events_per_tick as usize);
-        let commands = l.commands_per_tick as usize;
-        let s = &self.scratch;
-        let e = &s.events;
-        let mut room = vec![
-            (
-                "contact pairs",
-                s.broadphase.pairs.capacity(),
-                l.contacts_per_tick as usize,
-            ),
-            (
-                "contact pairs, second half",
-                s.broadphase.pairs_second.capacity(),
-                (l.contacts_per_tick / 2) as usize,
-            ),
-            (
-                "contact cache",
-                self.contacts.keys.capacity(),
-                l.contacts_per_tick as usize,
-            ),
-            ("spawned events", e.spawned.capacity(), entities),
-            ("spawn outcomes", self.spawn_outcomes.capacity(), entities),
-            ("carried damage", self.carried_damage.capacity(), events),
-            ("commands", s.commands.capacity(), commands),
-            ("spawns", s.spawns.capacity(), entities),
-            ("destroys", s.destroys.capacity(), entities),
-            ("teleports", s.teleports.capacity(), 2 * commands),
-            (
-                "staged presentation",
-                s.staged.capacity(),
-                l.outbox as usize,
-            ),
-            ("timers", self.timers.reserved(), l.timers as usize),
-            ("due timers", s.due_timers.capacity(), l.timers as usize),
-            ("variables", self.vars.len(), l.variables as usize),
-        ];
-        let queues = [
-            ("action events", e.actions.capacity()),
-            ("collision events", e.collision_enter.capacity()),
-            ("collision stay events", e.collision_stay.capacity()),
-            ("collision exit events", e.collision_exit.capacity()),
-            ("trigger events", e.trigger_enter.capacity()),
-            ("trigger stay events", e.trigger_stay.capacity()),
-            ("trigger exit events", e.trigger_exit.capacity()),
-            ("expired events", e.expired.capacity()),
-            ("timer events", e.timers.capacity()),
-            ("damage events", e.damage.capacity()),
-        ];
-        room.extend(queues.map(|(name, cap)| (name, cap, events)));
-        let keys = self
-            .ecs
-            .query::<&ScriptState>()
-            .iter()
-            .map(|s| s.len())
-            .max();
-        room.push(("state keys", keys.unwrap_or(0), l.state_keys as usize));
-        room
     }
 
     /// The level this world was built from.

@@ -287,16 +287,18 @@ fn archetype(def: &GameDef, id: ArchetypeId) -> Result<&ArchetypeDef, Fault> {
 
 impl SimWorld {
     /// Creates one entity per item, in order, and records a spawn outcome (at `tick`) for
-    /// each. `get` reads an item's archetype, position and overrides. On a fault, the
-    /// entities of earlier runs exist and the rest do not.
+    /// each. `get` reads an item's archetype, position and overrides; `builder` is reused for
+    /// entities spawned one at a time. On a fault, the entities of earlier runs exist and the
+    /// rest do not.
     pub(crate) fn spawn_all<'a, T>(
         &mut self,
         def: &GameDef,
+        builder: &mut hecs::EntityBuilder,
         items: &'a [T],
         tick: u64,
         get: impl Fn(&'a T) -> (ArchetypeId, Vec2, &'a Overrides),
     ) -> Result<(), Fault> {
-        self.spawn_runs(def, items, tick, get, BATCH_MIN)
+        self.spawn_runs(def, builder, items, tick, get, BATCH_MIN)
     }
 
     /// [`spawn_all`](Self::spawn_all) with runs of at least `batch_min` entities stored as
@@ -304,6 +306,7 @@ impl SimWorld {
     fn spawn_runs<'a, T>(
         &mut self,
         def: &GameDef,
+        b: &mut hecs::EntityBuilder,
         items: &'a [T],
         tick: u64,
         get: impl Fn(&'a T) -> (ArchetypeId, Vec2, &'a Overrides),
@@ -337,7 +340,6 @@ impl SimWorld {
             let run = made.by_ref().take(len);
             if len < batch_min {
                 for e in run {
-                    let b = &mut self.scratch.builder;
                     e.add_to(b);
                     let entity = self.ecs.spawn(b.build());
                     self.structure += 1;
@@ -553,8 +555,15 @@ mod tests {
         }
         let build = |batch_min: usize| {
             let mut w = SimWorld::build(&def, 0, WorldId(1), 0).unwrap();
-            w.spawn_runs(&def, &items, 3, |(a, p, o)| (*a, *p, *o), batch_min)
-                .unwrap();
+            w.spawn_runs(
+                &def,
+                &mut hecs::EntityBuilder::new(),
+                &items,
+                3,
+                |(a, p, o)| (*a, *p, *o),
+                batch_min,
+            )
+            .unwrap();
             w
         };
         let single = build(usize::MAX);

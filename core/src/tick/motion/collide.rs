@@ -9,6 +9,7 @@ use crate::event::{ContactEvent, ContactPhase, Party, push_bounded};
 use crate::fault::Fault;
 use crate::limits::Limit;
 use crate::math::Vec2;
+use crate::tick::scratch::Scratch;
 use crate::world::SimWorld;
 use crate::world::components::*;
 
@@ -125,8 +126,8 @@ fn full(
 }
 
 /// Adds every collider to the broadphase as a compact record, in query order.
-pub(crate) fn record(world: &mut SimWorld, def: &GameDef) {
-    let bp = &mut world.scratch.broadphase;
+pub(crate) fn record(world: &mut SimWorld, s: &mut Scratch, def: &GameDef) {
+    let bp = &mut s.broadphase;
     bp.begin();
     for (t, c) in world.ecs.query_mut::<(&Position, &Collider)>() {
         let d = c.def(def);
@@ -141,11 +142,12 @@ pub(crate) fn record(world: &mut SimWorld, def: &GameDef) {
 /// `split`: parts of the search may run on two threads (see [`Broadphase::plan`]).
 pub(crate) fn collide(
     world: &mut SimWorld,
+    s: &mut Scratch,
     def: &GameDef,
     tick: u64,
     split: bool,
 ) -> Result<(), Fault> {
-    let bp = &mut world.scratch.broadphase;
+    let bp = &mut s.broadphase;
     bp.plan(def.physics.cell_size, split);
     bp.flags.clear();
     bp.flags.extend(def.archetypes.iter().map(|a| {
@@ -318,7 +320,7 @@ pub(crate) fn collide(
     let reported = bp.pairs.iter().filter(|p| p.report).count();
     let mut next: Vec<ContactKey> = Vec::with_capacity(reported);
     let prev = std::mem::take(&mut world.contacts.keys);
-    let events = &mut world.scratch.events;
+    let events = &mut s.events;
     let mut parties = None;
     let mut pi = 0;
     for p in bp.pairs.iter().filter(|p| p.report) {

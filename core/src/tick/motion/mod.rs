@@ -20,6 +20,7 @@
 mod bounds;
 mod collide;
 mod fused;
+pub(crate) mod uniform;
 
 use crate::def::RotateMode;
 use crate::event::EventKind;
@@ -41,7 +42,8 @@ pub(crate) const SYSTEMS: &[Decl] = &[
             if t.fused_motion {
                 // Rotate, bounds and collide's records too (see `fused`).
                 let split = !t.options.serial;
-                return fused::motion(t.world, t.def, t.tick, split && crate::par::available());
+                let split = split && crate::par::available();
+                return fused::motion(t.world, t.scratch, t.def, t.tick, split);
             }
             integrate(t.world, t.def.tick.tick_seconds());
             Ok(())
@@ -73,7 +75,7 @@ pub(crate) const SYSTEMS: &[Decl] = &[
             if t.fused_motion {
                 return Ok(());
             }
-            bounds::bounds(t.world, t.def, t.tick)
+            bounds::bounds(t.world, t.scratch, t.def, t.tick)
         })
     },
     Decl {
@@ -83,10 +85,10 @@ pub(crate) const SYSTEMS: &[Decl] = &[
         after: &["bounds"],
         ..Decl::new("collide", Phase::Motion, |t| {
             if !t.fused_motion {
-                collide::record(t.world, t.def);
+                collide::record(t.world, t.scratch, t.def);
             }
             let split = !t.options.serial && crate::par::available();
-            collide::collide(t.world, t.def, t.tick, split)
+            collide::collide(t.world, t.scratch, t.def, t.tick, split)
         })
     },
 ];
