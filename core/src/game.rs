@@ -8,13 +8,14 @@ use crate::event::Events;
 use crate::fault::{Fault, FaultKind};
 use crate::frame::input::TickInput;
 use crate::frame::session::{Flow, LoadRequest, LoadStatus, Simulation};
+use crate::ids::WorldId;
 use crate::jobs::Completions;
 use crate::outbox::Outbox;
 use crate::tick::access::check_order;
 use crate::tick::report::{TickOptions, TickReport};
 use crate::tick::system::{ScheduleError, System};
 use crate::tick::{TickContext, run_tick};
-use crate::world::{SimWorld, WorldId};
+use crate::world::SimWorld;
 use std::sync::Arc;
 
 /// Owns one game's simulation. World identities increase with every level activation.

@@ -23,12 +23,14 @@ mod event_kinds;
 mod fault;
 mod frame;
 mod game;
+mod ids;
 mod jobs;
 mod limits;
 mod math;
 mod nav;
 mod outbox;
 pub mod par;
+mod phase;
 pub mod reference;
 mod render;
 mod replay;
@@ -37,7 +39,6 @@ mod timer;
 mod var;
 mod world;
 
-pub use collision::contact::{ContactCache, ContactKey};
 pub use command::{Command, CommandError, Stage};
 pub use command::{MAX_NAME_BYTES, MAX_TEXT_BYTES};
 pub use consequences::{Consequences, Gameplay, NoConsequences};
@@ -74,6 +75,7 @@ pub use frame::session::{
     Simulation,
 };
 pub use game::Game;
+pub use ids::WorldId;
 #[cfg(not(target_arch = "wasm32"))]
 pub use jobs::ThreadPool;
 pub use jobs::{
@@ -84,6 +86,7 @@ pub use limits::Limit;
 pub use math::{Color, Rect, Vec2};
 pub use nav::{FlowField, FlowInput, NavDef};
 pub use outbox::{Outbox, OutboxStats, Presentation, PresentationRequest};
+pub use phase::Phase;
 pub use render::{Camera, Draw, Interpolation, RenderFrame, TextDraw};
 pub use replay::{
     EntityValues, FORMAT_VERSION, FREE_SEGMENTS, MAGIC, MAX_DECODED_BYTES, MAX_RECORDED_NAME_BYTES,
@@ -93,7 +96,6 @@ pub use replay::{
 pub use tick::access::{OrderError, PhaseAccess, Resource, check_order};
 pub use tick::gameplay::run_stage_detached;
 pub use tick::motion::integrate;
-pub use tick::phase::Phase;
 pub use tick::report::{TickOptions, TickReport};
 pub use tick::system::{Access, Schedule, ScheduleError, ScheduleWarning, System, TickState};
 pub use tick::{TickContext, native_systems, run_tick};
@@ -104,5 +106,6 @@ pub use world::components::{
     Identity, Lifetime, Motion, Position, PrevPosition, Rotation, ScriptState, Speed, Sprite,
     StaticBody, Tags, Velocity,
 };
+pub use world::contact::{ContactCache, ContactKey};
 pub use world::hash::{HashPart, StateHash};
-pub use world::{NavState, SimWorld, WorldCounters, WorldId};
+pub use world::{NavState, SimWorld, WorldCounters};

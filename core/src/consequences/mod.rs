@@ -16,19 +16,19 @@ mod sent;
 pub(crate) mod spatial;
 
 pub(crate) use sent::Sent;
-pub use sent::{STATE_ENTRY_BYTES, state_entry_bytes};
 
 use crate::command::{Command, CommandError, Stage, name_length};
 use crate::def::{ArchetypeId, GameDef, Overrides};
 use crate::event::Events;
 use crate::fault::Fault;
 use crate::frame::input::TickInput;
+use crate::ids::{SeqMap, SeqSet};
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::timer::{TimerId, TimerQueue, TimerSpec};
 use crate::var::Var;
 use crate::world::SimWorld;
-use crate::world::ids::{SeqMap, SeqSet};
+use crate::world::components::{STATE_ENTRY_BYTES, state_entry_bytes};
 use spatial::SpatialIndex;
 use std::collections::BTreeMap;
 

@@ -2,7 +2,7 @@
 //! that the phase order agrees with it.
 
 use crate::event::EventKind;
-use crate::tick::phase::Phase;
+use crate::phase::Phase;
 
 /// State a phase reads or writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -9,15 +9,16 @@
 
 use crate::command::{Command, Stage};
 use crate::def::{BodyKind, GameDef, RotateMode};
-use crate::event::{DamageEvent, Party, push_bounded};
+use crate::event::{DamageEvent, push_bounded};
 use crate::fault::{Fault, FaultKind};
+use crate::ids::{SeqMap, SeqSet};
 use crate::limits::{Limit, push_within};
 use crate::math::wrap_angle;
 use crate::outbox::{Presentation, PresentationRequest};
 use crate::tick::scratch::Scratch;
 use crate::var::Var;
 use crate::world::components::*;
-use crate::world::{SeqMap, SeqSet, SimWorld, WorldCounters};
+use crate::world::{SimWorld, WorldCounters};
 
 /// Applies a stage's commands in the order sent.
 pub(crate) fn apply(
@@ -140,7 +141,7 @@ fn land(
     }
     Ok(DamageEvent {
         tick,
-        target: Party::new(id, tags, pos),
+        target: id.party(tags, pos),
         source,
         amount,
         health: h.current,
@@ -477,7 +478,7 @@ fn set_state(
     value: f64,
 ) -> Result<(), Fault> {
     let bound = def.limits.state_keys;
-    let bytes = crate::consequences::state_entry_bytes(key);
+    let bytes = crate::world::components::state_entry_bytes(key);
     let over_memory = world.state_bytes + bytes > def.scripts.memory_limit;
     let full = |len: usize| {
         if len >= bound as usize {

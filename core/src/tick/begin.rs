@@ -8,8 +8,8 @@
 use crate::event::{EventKind, StartEvent};
 use crate::fault::Fault;
 use crate::jobs::{Completions, JobOutput, JobStatus};
+use crate::phase::Phase;
 use crate::tick::access::Resource;
-use crate::tick::phase::Phase;
 use crate::tick::system::{Decl, TickState};
 use crate::world::SimWorld;
 use crate::world::components::{Position, PrevPosition, Rotation};

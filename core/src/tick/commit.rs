@@ -14,8 +14,8 @@
 use crate::def::GameDef;
 use crate::fault::{Fault, FaultKind};
 use crate::limits::Limit;
+use crate::phase::Phase;
 use crate::tick::access::Resource;
-use crate::tick::phase::Phase;
 use crate::tick::scratch::Scratch;
 use crate::tick::system::Decl;
 use crate::world::SimWorld;

@@ -4,8 +4,8 @@
 //! world's tick number, the outbox. Nothing is published unless every earlier phase
 //! succeeded: a fault stops the tick before EndTick.
 
+use crate::phase::Phase;
 use crate::tick::access::Resource;
-use crate::tick::phase::Phase;
 use crate::tick::system::Decl;
 use crate::world::hash::StateHash;
 

@@ -13,15 +13,15 @@
 //! rate or CPU time.
 
 use crate::def::{GameDef, Overrides, TriggerOn};
-use crate::event::{ActionEvent, EventKind, ExpireEvent, ExpireReason, Party, push_bounded};
+use crate::event::{ActionEvent, EventKind, ExpireEvent, ExpireReason, push_bounded};
 use crate::fault::{Fault, FaultKind};
 use crate::frame::input::TickInput;
 use crate::jobs::{Completions, JobInput};
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
+use crate::phase::Phase;
 use crate::tick::access::Resource;
 use crate::tick::brains::{behaviours, targets};
-use crate::tick::phase::Phase;
 use crate::tick::scratch::Scratch;
 use crate::tick::steer::{self, Steer};
 use crate::tick::system::Decl;
@@ -158,7 +158,7 @@ fn expirations(world: &mut SimWorld, s: &mut Scratch, tick: u64, cap: u32) -> Re
             if !push_within(&mut s.destroys, id.seq, live) {
                 return Err(Limit::Entities.exceeded(live as u64, "destroys in one tick"));
             }
-            let entity = Party::new(id, tags, t);
+            let entity = id.party(tags, t);
             push_bounded(
                 &mut s.events.expired,
                 ExpireEvent {
@@ -308,7 +308,7 @@ fn control(
                     )
                 })?;
             }
-            let entity = Party::new(id, tags, t);
+            let entity = id.party(tags, t);
             let aim = aims
                 .iter()
                 .find(|a| a.0 == id.seq && a.1 == trig.aim)

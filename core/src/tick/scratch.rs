@@ -15,11 +15,11 @@ use crate::consequences::Sent;
 use crate::consequences::spatial::SpatialIndex;
 use crate::def::{ArchetypeId, GameDef, Overrides};
 use crate::event::Events;
+use crate::ids::SeqSet;
 use crate::math::Vec2;
 use crate::outbox::PresentationRequest;
 use crate::tick::motion::uniform::UniformCache;
 use crate::timer::DueTimer;
-use crate::world::SeqSet;
 use crate::world::SimWorld;
 use crate::world::components::ScriptState;
 

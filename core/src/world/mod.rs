@@ -4,22 +4,22 @@
 
 pub(crate) mod camera;
 pub(crate) mod components;
+pub(crate) mod contact;
 pub(crate) mod hash;
-pub(crate) mod ids;
 pub(crate) mod invariants;
 pub(crate) mod spawn;
 pub(crate) mod tagged;
 
-use crate::collision::contact::ContactCache;
 use crate::def::{GameDef, LevelDef, Overrides};
 use crate::event::{DamageEvent, Party, SpawnEvent};
 use crate::fault::{Fault, FaultKind};
+use crate::ids::{SeqMap, WorldId};
 use crate::limits::Limit;
 use crate::math::Vec2;
 use crate::timer::TimerQueue;
 use crate::var::Var;
 use crate::world::components::*;
-pub use crate::world::ids::{SeqMap, SeqSet, WorldId};
+use crate::world::contact::ContactCache;
 use std::collections::BTreeMap;
 
 /// Navigation state of a world: the static grid, the installed field and the request in flight.
@@ -76,7 +76,7 @@ pub struct SimWorld {
     /// Bytes the entities' script state holds together: [`state_entry_bytes`] of each entry
     /// (kept as keys are added, cleared or despawned; `[scripts] memory` bounds it).
     ///
-    /// [`state_entry_bytes`]: crate::consequences::state_entry_bytes
+    /// [`state_entry_bytes`]: crate::world::components::state_entry_bytes
     pub(crate) state_bytes: usize,
     /// Set by a `game_over` command: the tick it was sent in, and its message.
     pub(crate) game_over: Option<(u64, String)>,
@@ -218,9 +218,7 @@ impl SimWorld {
         let mut q = self
             .ecs
             .query_one::<(&Identity, Option<&Tags>, &Position)>(e);
-        q.get()
-            .ok()
-            .map(|(id, tags, pos)| Party::new(id, tags, pos))
+        q.get().ok().map(|(id, tags, pos)| id.party(tags, pos))
     }
 
     pub(crate) fn party_of(&self, seq: u64) -> Option<Party> {

@@ -404,8 +404,8 @@ impl SimWorld {
 mod tests {
     use super::*;
     use crate::def::*;
+    use crate::ids::WorldId;
     use crate::math::Color;
-    use crate::world::WorldId;
 
     fn def() -> GameDef {
         let sprite = SpriteDef {

@@ -1,13 +1,14 @@
 //! The level's bounds: confine, bounce, wrap or destroy.
 
 use crate::def::{BoundsPolicy, GameDef};
-use crate::event::{ExpireEvent, ExpireReason, Party, push_bounded};
+use crate::event::{ExpireEvent, ExpireReason, push_bounded};
 use crate::fault::Fault;
+use crate::ids::SeqSet;
 use crate::limits::{Limit, push_within};
 use crate::math::{Rect, Vec2};
 use crate::tick::scratch::Scratch;
+use crate::world::SimWorld;
 use crate::world::components::*;
-use crate::world::{SeqSet, SimWorld};
 
 /// Applies each entity's bounds rule (see [`BoundsPolicy`]).
 ///
@@ -99,7 +100,7 @@ impl Bounds<'_> {
             if !push_within(self.destroys, id.seq, self.live) {
                 return Err(Limit::Entities.exceeded(self.live as u64, "destroys in one tick"));
             }
-            let entity = Party::new(id, tags, t);
+            let entity = id.party(tags, t);
             push_bounded(
                 self.expired,
                 ExpireEvent {

@@ -2,16 +2,17 @@
 //! cache's enter/stay/exit events.
 
 use crate::collision::body::{Flags, Phys};
-use crate::collision::contact::ContactKey;
 use crate::collision::{Body, Broadphase, CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow};
 use crate::def::{BodyKind, ColliderDef, GameDef};
 use crate::event::{ContactEvent, ContactPhase, Party, push_bounded};
 use crate::fault::Fault;
 use crate::limits::Limit;
 use crate::math::Vec2;
+use crate::tick::motion::step::up;
 use crate::tick::scratch::Scratch;
 use crate::world::SimWorld;
 use crate::world::components::*;
+use crate::world::contact::ContactKey;
 
 /// Where a walk over the colliders in collider order meets archetype `arch`: the collider
 /// index of its first row, when it holds colliders and rows to visit (all rows, or the next of
@@ -234,7 +235,7 @@ pub(crate) fn collide(
     bp.finish();
 
     // Push apart and respond, accumulated in canonical pair order.
-    let down = -super::up(def.physics.gravity);
+    let down = -up(def.physics.gravity);
     // SAFETY (of each `find_entity_from_id` below): a body's id is a live entity's, taken
     // from a live archetype of this world this tick, and no entity has come or gone since.
     let entity = |ecs: &hecs::World, id: u32| unsafe { ecs.find_entity_from_id(id) };
@@ -426,7 +427,7 @@ fn exit<'w>(
             .get(id.archetype.0 as usize)
             .and_then(|a| a.collider)
             .is_some_and(|c| c.trigger);
-        Some((Party::new(id, tags, t), trigger))
+        Some((id.party(tags, t), trigger))
     };
     let (Some((a, at)), Some((b, bt))) = (party(*lo), party(*hi)) else {
         return Ok(());
