@@ -9,10 +9,10 @@
 //!   given a copy whose map lists just those, with no kerning or substitution tables (Ludus
 //!   uses neither);
 //! - the outlines of those glyphs are measured: their points from the composite structure
-//!   before any is outlined (`glyf`), or the charstring steps they take (CFF, `cff`), then the
+//!   before any is outlined (`glyf`), or the charstring steps they take (CFF, `charstring`), then the
 //!   lines fontdue would make of them and how far they reach, each against the limits below.
 
-use super::{cff, glyf};
+use super::{charstring, glyf};
 use ttf_parser::{Face, GlyphId, OutlineBuilder, Tag};
 
 /// The characters a font file is loaded for: printable ASCII and the printable Latin-1
@@ -56,7 +56,7 @@ pub(crate) fn load(bytes: &[u8]) -> Result<(fontdue::Font, u64), String> {
     let steps = if face.tables().glyf.is_some() {
         glyf::points(&face, &glyphs, MAX_GLYPH_POINTS)?
     } else if face.tables().cff.is_some() {
-        cff::steps(&face, &glyphs, MAX_GLYPH_POINTS)?
+        charstring::steps(&face, &glyphs, MAX_GLYPH_POINTS)?
     } else if face.raw_face().table(Tag::from_bytes(b"CFF2")).is_some() {
         return Err(
             "variable CFF2 outlines are not supported; use a TrueType (glyf) or CFF font".into(),

@@ -41,3 +41,16 @@ pub const MAX_GAME_BYTES: u64 = 256 * 1024 * 1024;
 /// each font file what the rasteriser keeps of its glyphs and their outlines' lines; each tile
 /// map 6 bytes a cell (2 kept, 4 while its solid tiles are merged) plus its CSV file's size.
 pub const MAX_DECODED_BYTES: u64 = 256 * 1024 * 1024;
+
+/// What every sound must be, WAV or OGG Vorbis: mono or stereo, at 8000 to 192000 Hz.
+pub(crate) fn check_sound(rate: u32, channels: u16) -> Result<(), String> {
+    if !(1..=2).contains(&channels) {
+        return Err(format!("{channels} channels; sounds are mono or stereo"));
+    }
+    if !(8_000..=192_000).contains(&rate) {
+        return Err(format!(
+            "a sample rate of {rate} Hz; from 8000 to 192000 Hz is supported"
+        ));
+    }
+    Ok(())
+}

@@ -71,18 +71,6 @@ pub fn info(bytes: &[u8]) -> Result<SoundInfo, String> {
     }
 }
 
-pub(crate) fn check(rate: u32, channels: u16) -> Result<(), String> {
-    if !(1..=2).contains(&channels) {
-        return Err(format!("{channels} channels; sounds are mono or stereo"));
-    }
-    if !(8_000..=192_000).contains(&rate) {
-        return Err(format!(
-            "a sample rate of {rate} Hz; from 8000 to 192000 Hz is supported"
-        ));
-    }
-    Ok(())
-}
-
 /// Decodes a sound file, refusing one past [`MAX_SAMPLES`] before holding them.
 pub fn decode(bytes: &[u8]) -> Result<Pcm, String> {
     let mut stream = Stream::open(Arc::from(bytes))?;
@@ -319,7 +307,7 @@ fn wav(bytes: &[u8]) -> Result<((SoundInfo, u16, u16), &[u8]), String> {
                         ));
                     }
                 }
-                check(rate, channels)?;
+                super::check_sound(rate, channels)?;
                 format = Some((
                     SoundInfo {
                         rate,

@@ -86,7 +86,7 @@ pub(crate) fn headers(
 ) -> Result<Headers, String> {
     let ident = lewton::header::read_header_ident(&first.data)
         .map_err(|e| format!("not a readable OGG Vorbis file ({e})"))?;
-    super::sound::check(ident.audio_sample_rate, u16::from(ident.audio_channels))?;
+    super::check_sound(ident.audio_sample_rate, u16::from(ident.audio_channels))?;
     let mut next = |what: &str, kind: u8| -> Result<Vec<u8>, String> {
         let p = demux
             .next(bytes)?
