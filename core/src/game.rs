@@ -71,7 +71,16 @@ impl Game {
     /// ordered again; an error names the systems that cannot be ordered. Orders that hold only
     /// by registration (see [`Schedule::warnings`](crate::Schedule::warnings)) are returned.
     pub fn add_system(&mut self, system: System) -> Result<Vec<String>, ScheduleError> {
-        self.ctx.schedule.add(system)?;
+        self.add_systems([system])
+    }
+
+    /// Adds systems of the embedding program that may name each other (a [`System::chain`]),
+    /// as [`Game::add_system`] does one.
+    pub fn add_systems(
+        &mut self,
+        systems: impl IntoIterator<Item = System>,
+    ) -> Result<Vec<String>, ScheduleError> {
+        self.ctx.schedule.add_all(systems)?;
         Ok(self
             .ctx
             .schedule

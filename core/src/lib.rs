@@ -97,7 +97,9 @@ pub use tick::access::{OrderError, PhaseAccess, Resource, check_order};
 pub use tick::gameplay::run_stage_detached;
 pub use tick::motion::integrate;
 pub use tick::report::{TickOptions, TickReport};
-pub use tick::system::{Access, Schedule, ScheduleError, ScheduleWarning, System, TickState};
+pub use tick::system::{
+    Access, Schedule, ScheduleError, ScheduleWarning, System, SystemId, TickState,
+};
 pub use tick::{TickContext, native_systems, run_tick};
 pub use timer::{DueTimer, PendingTimer, TimerId, TimerQueue, TimerSpec, TimerStats};
 pub use var::Var;
@@ -109,3 +111,17 @@ pub use world::components::{
 pub use world::contact::{ContactCache, ContactKey};
 pub use world::hash::{HashPart, StateHash};
 pub use world::{NavState, SimWorld, WorldCounters};
+
+/// The handles of the framework's own systems, by phase, for ordering a program's systems
+/// against them ([`System::after`], [`System::before`]). Each phase's file under `tick/`
+/// declares its systems; docs/architecture.md lists them with what they touch.
+pub mod systems {
+    pub use crate::tick::begin::{CARRIED, CLEAR, COMPLETIONS, DUE_TIMERS, PREVIOUS};
+    pub use crate::tick::commit::COMMIT;
+    pub use crate::tick::end::{HASH, INVARIANTS, PUBLISH};
+    pub use crate::tick::gameplay::{
+        APPLY_ONE, APPLY_TWO, DELIVERABLE_TIMERS, STAGE_ONE, STAGE_TWO,
+    };
+    pub use crate::tick::intent::{BEHAVIOURS, CONTROL, EXPIRATIONS, NAVIGATION, SPAWNERS};
+    pub use crate::tick::motion::{BOUNDS, COLLIDE, INTEGRATE, ROTATE};
+}

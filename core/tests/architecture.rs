@@ -1,7 +1,8 @@
 //! docs/architecture.md holds: no crate of the workspace has an import circle between its
 //! files or two top-level folders that use each other (read from the sources: see
-//! [`imports`]), and the document's generated parts (core's layers) are current. After a
-//! change of structure, regenerate them with `LUDUS_BLESS=1 cargo test -p ludus-core --test
+//! [`imports`]), and the document's generated parts (core's layers, the tick's phases and
+//! systems from their declarations) are current. After a change of structure or of a
+//! system's declaration, regenerate them with `LUDUS_BLESS=1 cargo test -p ludus-core --test
 //! architecture`.
 
 #[path = "architecture/imports.rs"]
@@ -160,9 +161,73 @@ fn core_layers() -> String {
     out
 }
 
+/// The tick's phases in order, what each does and its systems in run order.
+fn tick_table() -> String {
+    let schedule = ludus_core::native_systems();
+    let mut out = String::from("| phase | does | systems, in order |\n| --- | --- | --- |\n");
+    for phase in ludus_core::Phase::ALL {
+        let systems: Vec<String> = schedule
+            .order(phase)
+            .iter()
+            .map(|s| format!("`{}`", s.name()))
+            .collect();
+        out.push_str(&format!(
+            "| {} | {} | {} |\n",
+            phase.name(),
+            phase.summary(),
+            systems.join(", ")
+        ));
+    }
+    out
+}
+
+/// Every native system's declaration, phase by phase in run order.
+fn systems_table() -> String {
+    fn list<T: std::fmt::Debug>(items: &[T]) -> String {
+        let names: Vec<String> = items.iter().map(|i| format!("{i:?}")).collect();
+        names.join(", ")
+    }
+    let schedule = ludus_core::native_systems();
+    let mut out = String::from(
+        "| system | after | reads | reads as last tick left it | writes | events made | \
+         events used |\n| --- | --- | --- | --- | --- | --- | --- |\n",
+    );
+    for phase in ludus_core::Phase::ALL {
+        for s in schedule.order(phase) {
+            let a = s.access();
+            let (after, before) = s.ordering();
+            assert!(before.is_empty(), "native systems order by `after`");
+            let mut used = list(&a.consumes);
+            if !a.consumes_carried.is_empty() {
+                let carried = format!("{} (of the last tick)", list(&a.consumes_carried));
+                used = if used.is_empty() {
+                    carried
+                } else {
+                    format!("{used}; {carried}")
+                };
+            }
+            out.push_str(&format!(
+                "| `{}` | {} | {} | {} | {} | {} | {} |\n",
+                s.name(),
+                list(after),
+                list(&a.reads),
+                list(&a.reads_previous),
+                list(&a.writes),
+                list(&a.produces),
+                used
+            ));
+        }
+    }
+    out
+}
+
 #[test]
 fn the_architectures_generated_parts_are_current() {
-    check_doc(&[("core layers", core_layers())]);
+    check_doc(&[
+        ("core layers", core_layers()),
+        ("tick", tick_table()),
+        ("systems", systems_table()),
+    ]);
 }
 
 /// The reader on a crate made for it: every kind of use it knows, and what it leaves out.

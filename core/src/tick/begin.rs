@@ -10,46 +10,61 @@ use crate::fault::Fault;
 use crate::jobs::{Completions, JobOutput, JobStatus};
 use crate::phase::Phase;
 use crate::tick::access::Resource;
-use crate::tick::system::{Decl, TickState};
+use crate::tick::system::{Decl, PhaseSystems, SystemId, TickState};
 use crate::world::SimWorld;
 use crate::world::components::{Position, PrevPosition, Rotation};
 
 use Resource as R;
 
+/// Empties every tick-local queue.
+pub const CLEAR: SystemId = SystemId::native("clear");
+/// Applies the tick's background results.
+pub const COMPLETIONS: SystemId = SystemId::native("completions");
+/// The level start, the tick event, and what the last tick carried over.
+pub const CARRIED: SystemId = SystemId::native("carried");
+/// Snapshots the timers due this tick.
+pub const DUE_TIMERS: SystemId = SystemId::native("due_timers");
+/// Copies current to previous transforms.
+pub const PREVIOUS: SystemId = SystemId::native("previous");
+
 /// BeginTick's systems, in registration order.
-pub(crate) const SYSTEMS: &[Decl] = &[
-    Decl {
-        writes: &[R::StructuralCommands],
-        ..Decl::new("clear", Phase::BeginTick, clear)
-    },
-    Decl {
-        reads: &[R::Completions],
-        reads_previous: &[R::EntitySet],
-        writes: &[R::NavField, R::Health, R::Velocity],
-        after: &["clear"],
-        ..Decl::new("completions", Phase::BeginTick, completions)
-    },
-    Decl {
-        reads_previous: &[R::SpawnOutcomes],
-        produces: &[EventKind::LevelStarted, EventKind::Tick, EventKind::Spawned],
-        consumes_carried: &[EventKind::Spawned, EventKind::Damage],
-        after: &["clear"],
-        ..Decl::new("carried", Phase::BeginTick, carried)
-    },
-    Decl {
-        reads_previous: &[R::Timers],
-        writes: &[R::Timers],
-        produces: &[EventKind::Timer],
-        after: &["clear"],
-        ..Decl::new("due_timers", Phase::BeginTick, due_timers)
-    },
-    Decl {
-        reads_previous: &[R::Position, R::Rotation],
-        writes: &[R::PrevPosition, R::Rotation],
-        after: &["completions"],
-        ..Decl::new("previous", Phase::BeginTick, previous)
-    },
-];
+pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
+    phase: Phase::BeginTick,
+    chain: false,
+    systems: &[
+        Decl {
+            writes: &[R::StructuralCommands],
+            ..Decl::new(CLEAR, clear)
+        },
+        Decl {
+            reads: &[R::Completions],
+            reads_previous: &[R::EntitySet],
+            writes: &[R::NavField, R::Health, R::Velocity],
+            after: &[CLEAR],
+            ..Decl::new(COMPLETIONS, completions)
+        },
+        Decl {
+            reads_previous: &[R::SpawnOutcomes],
+            produces: &[EventKind::LevelStarted, EventKind::Tick, EventKind::Spawned],
+            consumes_carried: &[EventKind::Spawned, EventKind::Damage],
+            after: &[CLEAR],
+            ..Decl::new(CARRIED, carried)
+        },
+        Decl {
+            reads_previous: &[R::Timers],
+            writes: &[R::Timers],
+            produces: &[EventKind::Timer],
+            after: &[CLEAR],
+            ..Decl::new(DUE_TIMERS, due_timers)
+        },
+        Decl {
+            reads_previous: &[R::Position, R::Rotation],
+            writes: &[R::PrevPosition, R::Rotation],
+            after: &[COMPLETIONS],
+            ..Decl::new(PREVIOUS, previous)
+        },
+    ],
+};
 
 /// Empties every tick-local queue.
 fn clear(t: &mut TickState<'_>) -> Result<(), Fault> {

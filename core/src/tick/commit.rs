@@ -17,33 +17,40 @@ use crate::limits::Limit;
 use crate::phase::Phase;
 use crate::tick::access::Resource;
 use crate::tick::scratch::Scratch;
-use crate::tick::system::Decl;
+use crate::tick::system::{Decl, PhaseSystems, SystemId};
 use crate::world::SimWorld;
 use crate::world::components::{Position, PrevPosition};
 
 use Resource as R;
 
+/// Applies the tick's structural changes.
+pub const COMMIT: SystemId = SystemId::native("commit");
+
 /// Commit's one system.
-pub(crate) const SYSTEMS: &[Decl] = &[Decl {
-    reads: &[R::StructuralCommands],
-    writes: &[
-        R::EntitySet,
-        R::Position,
-        R::PrevPosition,
-        R::ContactCache,
-        R::SpawnOutcomes,
-        R::Health,
-        R::ScriptState,
-        R::Velocity,
-        R::Cooldowns,
-    ],
-    ..Decl::new("commit", Phase::Commit, |t| {
-        let (spawned, destroyed) = commit(t.world, t.scratch, t.def, t.tick)?;
-        t.report.spawned = spawned;
-        t.report.destroyed = destroyed;
-        Ok(())
-    })
-}];
+pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
+    phase: Phase::Commit,
+    chain: false,
+    systems: &[Decl {
+        reads: &[R::StructuralCommands],
+        writes: &[
+            R::EntitySet,
+            R::Position,
+            R::PrevPosition,
+            R::ContactCache,
+            R::SpawnOutcomes,
+            R::Health,
+            R::ScriptState,
+            R::Velocity,
+            R::Cooldowns,
+        ],
+        ..Decl::new(COMMIT, |t| {
+            let (spawned, destroyed) = commit(t.world, t.scratch, t.def, t.tick)?;
+            t.report.spawned = spawned;
+            t.report.destroyed = destroyed;
+            Ok(())
+        })
+    }],
+};
 
 fn commit(
     world: &mut SimWorld,

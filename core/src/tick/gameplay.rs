@@ -32,7 +32,7 @@ use crate::phase::Phase;
 use crate::tick::access::Resource;
 use crate::tick::apply::apply;
 use crate::tick::scratch::Scratch;
-use crate::tick::system::Decl;
+use crate::tick::system::{Decl, PhaseSystems, SystemId};
 use crate::world::SimWorld;
 
 use Resource as R;
@@ -70,76 +70,87 @@ const APPLY_WRITES: &[R] = &[
     R::StagedPresentation,
 ];
 
-/// Gameplay's systems, in registration order: the two stages and Rust's application of their
-/// commands, strictly one after the other.
-pub(crate) const SYSTEMS: &[Decl] = &[
-    Decl {
-        reads: &[R::Timers],
-        reads_previous: &[R::EntitySet],
-        writes: &[R::Timers],
-        consumes: &[EventKind::Timer],
-        ..Decl::new("deliverable_timers", Phase::Gameplay, |t| {
-            deliverable_timers(t.world, t.scratch, t.def, t.tick)
-        })
-    },
-    Decl {
-        reads: STAGE_READS,
-        reads_previous: STAGE_READS_PREVIOUS,
-        writes: &[R::Rng, R::Timers],
-        consumes: STAGE_ONE_EVENTS,
-        after: &["deliverable_timers"],
-        ..Decl::new("stage_one", Phase::Gameplay, |t| {
-            let stage = Stage::One;
-            run_stage(
-                t.world,
-                t.scratch,
-                t.def,
-                t.tick,
-                t.input,
-                stage,
-                t.consequences,
-            )?;
-            for timer in &t.scratch.events.timers {
-                t.world.timers.finish(timer.id);
-            }
-            Ok(())
-        })
-    },
-    Decl {
-        writes: APPLY_WRITES,
-        produces: &[EventKind::Damage],
-        after: &["stage_one"],
-        ..Decl::new("apply_one", Phase::Gameplay, |t| {
-            apply(t.world, t.scratch, t.def, t.tick, Stage::One)
-        })
-    },
-    Decl {
-        reads: STAGE_READS,
-        reads_previous: STAGE_READS_PREVIOUS,
-        writes: &[R::Rng, R::Timers],
-        consumes: &[EventKind::Damage],
-        after: &["apply_one"],
-        ..Decl::new("stage_two", Phase::Gameplay, |t| {
-            let stage = Stage::Two;
-            run_stage(
-                t.world,
-                t.scratch,
-                t.def,
-                t.tick,
-                t.input,
-                stage,
-                t.consequences,
-            )
-        })
-    },
-    Decl {
-        writes: APPLY_WRITES,
-        after: &["stage_two"],
-        ..Decl::new("apply_two", Phase::Gameplay, |t| {
-            apply(t.world, t.scratch, t.def, t.tick, Stage::Two)
-        })
-    },
-];
+/// The due timers still live, as timer events.
+pub const DELIVERABLE_TIMERS: SystemId = SystemId::native("deliverable_timers");
+/// Consequences' first stage.
+pub const STAGE_ONE: SystemId = SystemId::native("stage_one");
+/// Applies stage one's commands.
+pub const APPLY_ONE: SystemId = SystemId::native("apply_one");
+/// Consequences' second stage: damage.
+pub const STAGE_TWO: SystemId = SystemId::native("stage_two");
+/// Applies stage two's commands.
+pub const APPLY_TWO: SystemId = SystemId::native("apply_two");
+
+/// Gameplay's systems: the two stages and Rust's application of their commands, each after
+/// the one before.
+pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
+    phase: Phase::Gameplay,
+    chain: true,
+    systems: &[
+        Decl {
+            reads: &[R::Timers],
+            reads_previous: &[R::EntitySet],
+            writes: &[R::Timers],
+            consumes: &[EventKind::Timer],
+            ..Decl::new(DELIVERABLE_TIMERS, |t| {
+                deliverable_timers(t.world, t.scratch, t.def, t.tick)
+            })
+        },
+        Decl {
+            reads: STAGE_READS,
+            reads_previous: STAGE_READS_PREVIOUS,
+            writes: &[R::Rng, R::Timers],
+            consumes: STAGE_ONE_EVENTS,
+            ..Decl::new(STAGE_ONE, |t| {
+                let stage = Stage::One;
+                run_stage(
+                    t.world,
+                    t.scratch,
+                    t.def,
+                    t.tick,
+                    t.input,
+                    stage,
+                    t.consequences,
+                )?;
+                for timer in &t.scratch.events.timers {
+                    t.world.timers.finish(timer.id);
+                }
+                Ok(())
+            })
+        },
+        Decl {
+            writes: APPLY_WRITES,
+            produces: &[EventKind::Damage],
+            ..Decl::new(APPLY_ONE, |t| {
+                apply(t.world, t.scratch, t.def, t.tick, Stage::One)
+            })
+        },
+        Decl {
+            reads: STAGE_READS,
+            reads_previous: STAGE_READS_PREVIOUS,
+            writes: &[R::Rng, R::Timers],
+            consumes: &[EventKind::Damage],
+            ..Decl::new(STAGE_TWO, |t| {
+                let stage = Stage::Two;
+                run_stage(
+                    t.world,
+                    t.scratch,
+                    t.def,
+                    t.tick,
+                    t.input,
+                    stage,
+                    t.consequences,
+                )
+            })
+        },
+        Decl {
+            writes: APPLY_WRITES,
+            ..Decl::new(APPLY_TWO, |t| {
+                apply(t.world, t.scratch, t.def, t.tick, Stage::Two)
+            })
+        },
+    ],
+};
 
 fn deliverable_timers(
     world: &mut SimWorld,

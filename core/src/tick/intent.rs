@@ -24,84 +24,97 @@ use crate::tick::access::Resource;
 use crate::tick::brains::{behaviours, targets};
 use crate::tick::scratch::Scratch;
 use crate::tick::steer::{self, Steer};
-use crate::tick::system::Decl;
+use crate::tick::system::{Decl, PhaseSystems, SystemId};
 use crate::world::SimWorld;
 use crate::world::components::*;
 
 use Resource as R;
 
+/// Records the destruction of entities whose lifetime ended.
+pub const EXPIRATIONS: SystemId = SystemId::native("expirations");
+/// Runs the level's spawners.
+pub const SPAWNERS: SystemId = SystemId::native("spawners");
+/// Player intent: steering, facing, triggers and their action events.
+pub const CONTROL: SystemId = SystemId::native("control");
+/// Asks for a new flow field when the goal moved.
+pub const NAVIGATION: SystemId = SystemId::native("navigation");
+/// Collects targets; the brains decide on their cadence (unless Motion runs fused).
+pub const BEHAVIOURS: SystemId = SystemId::native("behaviours");
+
 /// Intent's systems, in registration order.
-pub(crate) const SYSTEMS: &[Decl] = &[
-    Decl {
-        reads: &[R::Lifetime],
-        reads_previous: &[R::Position, R::EntitySet],
-        writes: &[R::StructuralCommands],
-        produces: &[EventKind::Expired],
-        ..Decl::new("expirations", Phase::Intent, |t| {
-            expirations(t.world, t.scratch, t.tick, t.def.limits.events_per_tick)
-        })
-    },
-    Decl {
-        writes: &[R::Rng, R::StructuralCommands],
-        ..Decl::new("spawners", Phase::Intent, |t| {
-            spawners(t.world, t.scratch, t.def, t.tick)
-        })
-    },
-    Decl {
-        reads: &[R::Input, R::Control],
-        // Scripts restart cooldowns in Gameplay; triggers see that from the next tick. Footing
-        // is last tick's collisions'; velocities and angles are last tick's too.
-        reads_previous: &[
-            R::Position,
-            R::Cooldowns,
-            R::Footing,
-            R::Velocity,
-            R::Rotation,
-        ],
-        writes: &[
-            R::Velocity,
-            R::Control,
-            R::Cooldowns,
-            R::Rotation,
-            R::Footing,
-        ],
-        produces: &[EventKind::Action],
-        ..Decl::new("control", Phase::Intent, |t| {
-            control(
-                t.world,
-                t.scratch,
-                t.def,
-                t.tick,
-                t.input,
-                t.def.limits.events_per_tick,
-            )
-        })
-    },
-    Decl {
-        reads: &[R::NavField],
-        reads_previous: &[R::Position],
-        writes: &[R::Requests],
-        ..Decl::new("navigation", Phase::Intent, |t| {
-            navigation(t.world, t.scratch, t.def, t.completions);
-            Ok(())
-        })
-    },
-    Decl {
-        reads: &[R::Brain, R::NavField],
-        reads_previous: &[R::Position, R::EntitySet],
-        writes: &[R::Brain, R::Velocity],
-        ..Decl::new("behaviours", Phase::Intent, |t| {
-            targets(t.world, t.scratch, t.def, t.tick);
-            if !t.fused_motion {
-                let split = !t.options.serial && crate::par::available();
-                behaviours(t.world, t.scratch, t.def, t.tick, split);
-            }
-            // Else the brains decide in Motion's pass over every entity, each just before it
-            // moves (see `motion::fused`): from the same targets and their own position.
-            Ok(())
-        })
-    },
-];
+pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
+    phase: Phase::Intent,
+    chain: false,
+    systems: &[
+        Decl {
+            reads: &[R::Lifetime],
+            reads_previous: &[R::Position, R::EntitySet],
+            writes: &[R::StructuralCommands],
+            produces: &[EventKind::Expired],
+            ..Decl::new(EXPIRATIONS, |t| {
+                expirations(t.world, t.scratch, t.tick, t.def.limits.events_per_tick)
+            })
+        },
+        Decl {
+            writes: &[R::Rng, R::StructuralCommands],
+            ..Decl::new(SPAWNERS, |t| spawners(t.world, t.scratch, t.def, t.tick))
+        },
+        Decl {
+            reads: &[R::Input, R::Control],
+            // Scripts restart cooldowns in Gameplay; triggers see that from the next tick. Footing
+            // is last tick's collisions'; velocities and angles are last tick's too.
+            reads_previous: &[
+                R::Position,
+                R::Cooldowns,
+                R::Footing,
+                R::Velocity,
+                R::Rotation,
+            ],
+            writes: &[
+                R::Velocity,
+                R::Control,
+                R::Cooldowns,
+                R::Rotation,
+                R::Footing,
+            ],
+            produces: &[EventKind::Action],
+            ..Decl::new(CONTROL, |t| {
+                control(
+                    t.world,
+                    t.scratch,
+                    t.def,
+                    t.tick,
+                    t.input,
+                    t.def.limits.events_per_tick,
+                )
+            })
+        },
+        Decl {
+            reads: &[R::NavField],
+            reads_previous: &[R::Position],
+            writes: &[R::Requests],
+            ..Decl::new(NAVIGATION, |t| {
+                navigation(t.world, t.scratch, t.def, t.completions);
+                Ok(())
+            })
+        },
+        Decl {
+            reads: &[R::Brain, R::NavField],
+            reads_previous: &[R::Position, R::EntitySet],
+            writes: &[R::Brain, R::Velocity],
+            ..Decl::new(BEHAVIOURS, |t| {
+                targets(t.world, t.scratch, t.def, t.tick);
+                if !t.fused_motion {
+                    let split = !t.options.serial && crate::par::available();
+                    behaviours(t.world, t.scratch, t.def, t.tick, split);
+                }
+                // Else the brains decide in Motion's pass over every entity, each just before it
+                // moves (see `motion::fused`): from the same targets and their own position.
+                Ok(())
+            })
+        },
+    ],
+};
 
 /// Requests a new flow field when the goal entity has moved to another cell and no request is
 /// in flight. The grid is copied into the request: the job owns its input.

@@ -1,6 +1,6 @@
 //! One simulation tick: [`run_tick`] runs the phases in [`Phase::ALL`] order, each phase its
 //! systems in the order their declarations give (see [`system`]). One file per phase declares
-//! that phase's systems.
+//! that phase's systems; docs/architecture.md's tick table is generated from them.
 
 pub(crate) mod access;
 pub(crate) mod apply;
@@ -25,24 +25,30 @@ use crate::outbox::Outbox;
 use crate::phase::Phase;
 use crate::tick::report::{TickOptions, TickReport};
 use crate::tick::scratch::Scratch;
-use crate::tick::system::{Schedule, TickState};
+use crate::tick::system::{PhaseSystems, Schedule, TickState};
 use crate::world::SimWorld;
 
 /// Entities from which Motion runs as one pass over columns (see `motion::fused`): below, the
 /// systems' queries cost less than taking every archetype's columns.
 const FUSE_MIN: usize = 1024;
 
-/// The framework's own systems, by phase (each list in registration order).
+/// Each phase's native systems: declared in the phase's file.
+fn native(phase: Phase) -> &'static PhaseSystems {
+    match phase {
+        Phase::BeginTick => &begin::SYSTEMS,
+        Phase::Intent => &intent::SYSTEMS,
+        Phase::Motion => &motion::SYSTEMS,
+        Phase::Gameplay => &gameplay::SYSTEMS,
+        Phase::Commit => &commit::SYSTEMS,
+        Phase::EndTick => &end::SYSTEMS,
+    }
+}
+
+/// The framework's own systems.
 fn native_schedule() -> Schedule {
-    Schedule::of(&[
-        begin::SYSTEMS,
-        intent::SYSTEMS,
-        motion::SYSTEMS,
-        gameplay::SYSTEMS,
-        commit::SYSTEMS,
-        end::SYSTEMS,
-    ])
-    .expect("the native systems form a valid schedule")
+    let phases: Vec<&PhaseSystems> = Phase::ALL.iter().map(|&p| native(p)).collect();
+    debug_assert!(phases.iter().zip(Phase::ALL).all(|(s, p)| s.phase == p));
+    Schedule::of(&phases).expect("the native systems form a valid schedule")
 }
 
 /// What the tick uses besides the world: the outbox, background completions, the schedule of
@@ -84,16 +90,8 @@ pub fn native_systems() -> Schedule {
     native_schedule()
 }
 
-/// Runs one tick: every phase in [`Phase::ALL`] order.
-///
-/// | phase | does |
-/// | --- | --- |
-/// | BeginTick | clear tick-local queues; apply the background completion batch in request-id order; consume last tick's spawn outcomes (and the level start); snapshot due timers; copy current to previous transforms |
-/// | Intent | player intent from `input`; lifetimes; level spawners; Rust-native behaviours decide on their cadence and keep the last intent between decisions |
-/// | Motion and collision | integrate; bounds; broadphase, narrow phase, push; contact cache gives enter/stay/exit collision and trigger events in canonical pair order |
-/// | Gameplay | stage 1: consequences of spawns, actions, contacts, expirations and timers; Rust applies their commands (damage produces damage events); stage 2: consequences of damage |
-/// | Commit | preflight capacity, then destroys (leaving the contact cache without exits), teleports (equal history), spawns (equal history; outcomes for next tick) |
-/// | EndTick | optional invariants; state hash; publish the tick number and this tick's presentation requests |
+/// Runs one tick: every phase in [`Phase::ALL`] order (see [`Phase::summary`] for what each
+/// does), each phase's systems in the schedule's order.
 ///
 /// A fault stops the chain: the world keeps what the failing phase left for inspection, and
 /// nothing of the tick is published (no tick number, no presentation requests).

@@ -1,19 +1,21 @@
 //! Systems: the steps of a phase, declared rather than implied.
 //!
 //! Every Rust step of a tick (integrate, bounds, collide, the gameplay stages...) is a
-//! [`System`]: a name, the phase it belongs to, what it reads and writes, and the systems it
-//! must run after or before. The order inside a phase comes from those declarations by Kahn's
-//! algorithm, ties broken by registration order, computed once when the [`Schedule`] is built;
-//! the order of the phases themselves is [`run_tick`](crate::tick::run_tick)'s.
+//! [`System`]: a handle ([`SystemId`]), the phase it belongs to, what it reads and writes, and
+//! the systems it must run after or before, named by their handles. The order inside a phase
+//! comes from those declarations by Kahn's algorithm, ties broken by registration order,
+//! computed once when the [`Schedule`] is built; the order of the phases themselves is
+//! [`Phase::ALL`].
 //!
-//! Building a schedule fails, naming the systems, on a cycle, on a name that `after`/`before`
-//! gives but no system has, and on an ordering across phases. It warns (see
+//! Building a schedule fails, naming the systems, on a cycle, on a handle that `after`/`before`
+//! gives but no system of the schedule has, and on an ordering across phases. It warns (see
 //! [`Schedule::warnings`]) when a system reads something an earlier system of the same phase
-//! writes without declaring `after` it: the order then holds only by registration order. The
-//! checks cost nothing per tick.
+//! writes without being ordered after it: the order then holds only by registration order.
+//! The checks cost nothing per tick.
 //!
 //! A program that embeds Ludus adds its own systems with [`System::new`] (see
-//! `examples/embed`).
+//! `examples/embed`), ordered against the framework's by the handles in
+//! [`systems`](crate::systems).
 
 use crate::consequences::Consequences;
 use crate::def::GameDef;
@@ -87,6 +89,36 @@ enum Run {
     Custom(Custom),
 }
 
+/// A system's handle: how `after`, `before` and [`System::chain`] name it. The framework's
+/// own systems' handles are the constants of [`systems`](crate::systems); a program's own
+/// system gets its handle from [`System::id`]. A handle is its system's name, unique in a
+/// schedule.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SystemId(&'static str);
+
+impl SystemId {
+    /// The handle of a native system (declared in its phase's file).
+    pub(crate) const fn native(name: &'static str) -> SystemId {
+        SystemId(name)
+    }
+
+    pub fn name(self) -> &'static str {
+        self.0
+    }
+}
+
+impl fmt::Debug for SystemId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl fmt::Display for SystemId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
 /// What a system touches; see [`PhaseAccess`](crate::tick::access::PhaseAccess) for the
 /// meaning of each list.
 #[derive(Clone, Debug, Default)]
@@ -101,18 +133,18 @@ pub struct Access {
 
 /// One step of a phase. See the module documentation.
 pub struct System {
-    name: Cow<'static, str>,
+    id: SystemId,
     phase: Phase,
     access: Access,
-    after: Vec<Cow<'static, str>>,
-    before: Vec<Cow<'static, str>>,
+    after: Vec<SystemId>,
+    before: Vec<SystemId>,
     run: Run,
 }
 
 impl fmt::Debug for System {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("System")
-            .field("name", &self.name)
+            .field("id", &self.id)
             .field("phase", &self.phase)
             .field("after", &self.after)
             .field("before", &self.before)
@@ -120,26 +152,33 @@ impl fmt::Debug for System {
     }
 }
 
-/// A native system's declaration (the phase files list theirs as constants).
-pub(crate) struct Decl {
-    pub name: &'static str,
+/// A phase's native systems, in registration order (each phase's file declares its own).
+pub(crate) struct PhaseSystems {
     pub phase: Phase,
+    /// Whether each system runs after the one before it (besides what it declares itself).
+    pub chain: bool,
+    pub systems: &'static [Decl],
+}
+
+/// A native system's declaration.
+pub(crate) struct Decl {
+    pub id: SystemId,
     pub reads: &'static [Resource],
     pub reads_previous: &'static [Resource],
     pub writes: &'static [Resource],
     pub produces: &'static [EventKind],
     pub consumes: &'static [EventKind],
     pub consumes_carried: &'static [EventKind],
-    pub after: &'static [&'static str],
+    /// Systems of this phase or earlier ones it runs after.
+    pub after: &'static [SystemId],
     pub run: Native,
 }
 
 impl Decl {
     /// A declaration touching nothing (fill in what the system does).
-    pub const fn new(name: &'static str, phase: Phase, run: Native) -> Decl {
+    pub const fn new(id: SystemId, run: Native) -> Decl {
         Decl {
-            name,
-            phase,
+            id,
             reads: &[],
             reads_previous: &[],
             writes: &[],
@@ -151,10 +190,10 @@ impl Decl {
         }
     }
 
-    fn system(&self) -> System {
+    fn system(&self, phase: Phase) -> System {
         System {
-            name: Cow::Borrowed(self.name),
-            phase: self.phase,
+            id: self.id,
+            phase,
             access: Access {
                 reads: Cow::Borrowed(self.reads),
                 reads_previous: Cow::Borrowed(self.reads_previous),
@@ -163,7 +202,7 @@ impl Decl {
                 consumes: Cow::Borrowed(self.consumes),
                 consumes_carried: Cow::Borrowed(self.consumes_carried),
             },
-            after: self.after.iter().map(|a| Cow::Borrowed(*a)).collect(),
+            after: self.after.to_vec(),
             before: Vec::new(),
             run: Run::Native(self.run),
         }
@@ -171,14 +210,15 @@ impl Decl {
 }
 
 impl System {
-    /// A system of the embedding program, run in `phase` every tick.
+    /// A system of the embedding program, run in `phase` every tick; `name` is its handle
+    /// ([`System::id`]) and names it in messages.
     pub fn new(
-        name: impl Into<Cow<'static, str>>,
+        name: &'static str,
         phase: Phase,
         run: impl FnMut(&mut TickState<'_>) -> Result<(), Fault> + 'static,
     ) -> System {
         System {
-            name: name.into(),
+            id: SystemId(name),
             phase,
             access: Access::default(),
             after: Vec::new(),
@@ -199,20 +239,43 @@ impl System {
         self
     }
 
-    /// Runs after the named system (of this phase, or of an earlier one).
-    pub fn after(mut self, name: impl Into<Cow<'static, str>>) -> System {
-        self.after.push(name.into());
+    /// Runs after the system `id` (of this phase, or of an earlier one).
+    pub fn after(mut self, id: SystemId) -> System {
+        self.after.push(id);
         self
     }
 
-    /// Runs before the named system (of this phase, or of a later one).
-    pub fn before(mut self, name: impl Into<Cow<'static, str>>) -> System {
-        self.before.push(name.into());
+    /// Runs before the system `id` (of this phase, or of a later one).
+    pub fn before(mut self, id: SystemId) -> System {
+        self.before.push(id);
         self
     }
 
-    pub fn name(&self) -> &str {
-        &self.name
+    /// `systems`, each ordered after the one before it.
+    pub fn chain(systems: impl IntoIterator<Item = System>) -> Vec<System> {
+        let mut out: Vec<System> = Vec::new();
+        for s in systems {
+            let s = match out.last() {
+                Some(prev) => s.after(prev.id),
+                None => s,
+            };
+            out.push(s);
+        }
+        out
+    }
+
+    /// Its handle.
+    pub fn id(&self) -> SystemId {
+        self.id
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.id.0
+    }
+
+    /// The systems it is declared to run after, and before.
+    pub fn ordering(&self) -> (&[SystemId], &[SystemId]) {
+        (&self.after, &self.before)
     }
 
     pub fn phase(&self) -> Phase {
@@ -236,12 +299,8 @@ impl System {
 pub enum ScheduleError {
     /// Two systems share a name.
     Duplicate(String),
-    /// `system` names `missing` in `after` or `before`, and no system is called that.
-    Unknown {
-        system: String,
-        missing: String,
-        closest: Option<String>,
-    },
+    /// `system` is ordered against `missing`, a system the schedule does not hold.
+    Unknown { system: String, missing: String },
     /// `system` must run after `other`, which belongs to a later phase (or before one of an
     /// earlier phase).
     AcrossPhases { system: String, other: String },
@@ -253,20 +312,11 @@ impl fmt::Display for ScheduleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ScheduleError::Duplicate(n) => write!(f, "two systems are called `{n}`"),
-            ScheduleError::Unknown {
-                system,
-                missing,
-                closest,
-            } => {
-                write!(
-                    f,
-                    "system `{system}` names `{missing}`, which no system is called"
-                )?;
-                if let Some(c) = closest {
-                    write!(f, " (did you mean `{c}`?)")?;
-                }
-                Ok(())
-            }
+            ScheduleError::Unknown { system, missing } => write!(
+                f,
+                "system `{system}` is ordered against `{missing}`, which is not in the schedule \
+                 (add it first)"
+            ),
             ScheduleError::AcrossPhases { system, other } => write!(
                 f,
                 "system `{system}` is ordered against `{other}` of another phase the wrong way \
@@ -301,12 +351,11 @@ impl fmt::Display for ScheduleWarning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "in {}, system `{}` reads {:?}, which `{}` writes before it, without declaring \
-             `after(\"{}\")`",
+            "in {}, system `{}` reads {:?}, which `{}` writes before it, without being ordered \
+             after it",
             self.phase.name(),
             self.reader,
             self.resource,
-            self.writer,
             self.writer
         )
     }
@@ -335,15 +384,21 @@ fn slot(phase: Phase) -> usize {
 }
 
 impl Schedule {
-    /// A schedule of native systems.
-    pub(crate) fn of(decls: &[&[Decl]]) -> Result<Schedule, ScheduleError> {
-        Schedule::build(
-            decls
-                .iter()
-                .flat_map(|d| d.iter())
-                .map(Decl::system)
-                .collect(),
-        )
+    /// A schedule of native systems, phase by phase.
+    pub(crate) fn of(phases: &[&PhaseSystems]) -> Result<Schedule, ScheduleError> {
+        let mut systems = Vec::new();
+        for p in phases {
+            let mut before: Option<SystemId> = None;
+            for d in p.systems {
+                let mut s = d.system(p.phase);
+                if let (true, Some(prev)) = (p.chain, before) {
+                    s.after.insert(0, prev);
+                }
+                before = Some(s.id);
+                systems.push(s);
+            }
+        }
+        Schedule::build(systems)
     }
 
     /// Orders `systems` (see the module documentation).
@@ -358,7 +413,17 @@ impl Schedule {
 
     /// Adds a system and orders the schedule again; on an error the schedule is unchanged.
     pub fn add(&mut self, system: System) -> Result<(), ScheduleError> {
-        self.systems.push(system);
+        self.add_all([system])
+    }
+
+    /// Adds systems (which may name each other, as a [`System::chain`] does) and orders the
+    /// schedule again; on an error the schedule is unchanged.
+    pub fn add_all(
+        &mut self,
+        systems: impl IntoIterator<Item = System>,
+    ) -> Result<(), ScheduleError> {
+        let before = self.systems.len();
+        self.systems.extend(systems);
         match order_of(&self.systems) {
             Ok((order, warnings)) => {
                 self.order = order;
@@ -366,7 +431,7 @@ impl Schedule {
                 Ok(())
             }
             Err(e) => {
-                self.systems.pop();
+                self.systems.truncate(before);
                 Err(e)
             }
         }
@@ -379,12 +444,17 @@ impl Schedule {
             .all(|&i| matches!(self.systems[i].run, Run::Native(_)))
     }
 
-    /// The names of `phase`'s systems, in run order.
-    pub fn order(&self, phase: Phase) -> Vec<&str> {
+    /// `phase`'s systems, in run order.
+    pub fn order(&self, phase: Phase) -> Vec<&System> {
         self.order[slot(phase)]
             .iter()
-            .map(|&i| self.systems[i].name.as_ref())
+            .map(|&i| &self.systems[i])
             .collect()
+    }
+
+    /// The handles of `phase`'s systems, in run order.
+    pub fn order_ids(&self, phase: Phase) -> Vec<SystemId> {
+        self.order(phase).iter().map(|s| s.id).collect()
     }
 
     /// Orders that hold only by registration order (see [`ScheduleWarning`]).
@@ -447,10 +517,10 @@ type Order = (Vec<Vec<usize>>, Vec<ScheduleWarning>);
 
 /// The run order of each phase, and the orders that hold only by registration.
 fn order_of(systems: &[System]) -> Result<Order, ScheduleError> {
-    let index = |name: &str| systems.iter().position(|s| s.name == name);
+    let index = |id: SystemId| systems.iter().position(|s| s.id == id);
     for (i, s) in systems.iter().enumerate() {
-        if systems[..i].iter().any(|o| o.name == s.name) {
-            return Err(ScheduleError::Duplicate(s.name.to_string()));
+        if systems[..i].iter().any(|o| o.id == s.id) {
+            return Err(ScheduleError::Duplicate(s.name().to_string()));
         }
     }
     // Edges `from -> to` (from runs first) inside a phase; across phases they must agree with
@@ -462,20 +532,19 @@ fn order_of(systems: &[System]) -> Result<Order, ScheduleError> {
             .iter()
             .map(|n| (n, true))
             .chain(s.before.iter().map(|n| (n, false)));
-        for (name, after) in named {
-            let Some(j) = index(name) else {
+        for (&id, after) in named {
+            let Some(j) = index(id) else {
                 return Err(ScheduleError::Unknown {
-                    system: s.name.to_string(),
-                    missing: name.to_string(),
-                    closest: closest(name, systems.iter().map(|s| s.name.as_ref())),
+                    system: s.name().to_string(),
+                    missing: id.name().to_string(),
                 });
             };
             let (first, then) = if after { (j, i) } else { (i, j) };
             let (pf, pt) = (slot(systems[first].phase), slot(systems[then].phase));
             if pf > pt {
                 return Err(ScheduleError::AcrossPhases {
-                    system: s.name.to_string(),
-                    other: name.to_string(),
+                    system: s.name().to_string(),
+                    other: id.name().to_string(),
                 });
             }
             if pf == pt {
@@ -489,7 +558,12 @@ fn order_of(systems: &[System]) -> Result<Order, ScheduleError> {
             .filter(|&i| systems[i].phase == *phase)
             .collect();
         order[p] = kahn(&members, &edges).map_err(|cycle| {
-            ScheduleError::Cycle(cycle.iter().map(|&i| systems[i].name.to_string()).collect())
+            ScheduleError::Cycle(
+                cycle
+                    .iter()
+                    .map(|&i| systems[i].name().to_string())
+                    .collect(),
+            )
         })?;
     }
     let warnings = implicit_orders(systems, &order, &edges);
@@ -556,8 +630,8 @@ fn implicit_orders(
                     if systems[w].access.writes.contains(&resource) && !reaches(w, r, edges) {
                         out.push(ScheduleWarning {
                             phase: Phase::ALL[p],
-                            reader: systems[r].name.to_string(),
-                            writer: systems[w].name.to_string(),
+                            reader: systems[r].name().to_string(),
+                            writer: systems[w].name().to_string(),
                             resource,
                         });
                     }
@@ -566,26 +640,4 @@ fn implicit_orders(
         }
     }
     out
-}
-
-fn closest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<String> {
-    let distance = |a: &str, b: &str| {
-        let b: Vec<char> = b.chars().collect();
-        let mut row: Vec<usize> = (0..=b.len()).collect();
-        for (i, ca) in a.chars().enumerate() {
-            let mut prev = row[0];
-            row[0] = i + 1;
-            for (j, cb) in b.iter().enumerate() {
-                let cur = row[j + 1];
-                row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-                prev = cur;
-            }
-        }
-        row[b.len()]
-    };
-    known
-        .map(|k| (distance(name, k), k))
-        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
-        .min()
-        .map(|(_, k)| k.to_string())
 }

@@ -29,71 +29,81 @@ use crate::event::EventKind;
 use crate::phase::Phase;
 use crate::tick::access::Resource;
 use crate::tick::motion::step::{accelerate, step, turn};
-use crate::tick::system::Decl;
+use crate::tick::system::{Decl, PhaseSystems, SystemId};
 use crate::world::SimWorld;
 use crate::world::components::*;
 
 use Resource as R;
 
-/// Motion and collision's systems, in registration order.
-pub(crate) const SYSTEMS: &[Decl] = &[
-    Decl {
-        reads_previous: &[R::Velocity, R::Position],
-        writes: &[R::Position, R::Velocity],
-        ..Decl::new("integrate", Phase::Motion, |t| {
-            if t.fused_motion {
-                // Rotate, bounds and collide's records too (see `fused`).
-                let split = !t.options.serial;
-                let split = split && crate::par::available();
-                return fused::motion(t.world, t.scratch, t.def, t.tick, split);
-            }
-            integrate(t.world, t.def.tick.tick_seconds());
-            Ok(())
-        })
-    },
-    Decl {
-        // The velocity as integrate left it; Gameplay's changes reach it next tick.
-        reads_previous: &[R::Rotation, R::Control, R::Velocity],
-        writes: &[R::Rotation],
-        after: &["integrate"],
-        ..Decl::new("rotate", Phase::Motion, |t| {
-            if !t.fused_motion {
-                rotate(t.world, t.def.tick.tick_seconds());
-            }
-            Ok(())
-        })
-    },
-    Decl {
-        reads_previous: &[R::Position],
-        writes: &[
-            R::Position,
-            R::PrevPosition,
-            R::Velocity,
-            R::StructuralCommands,
-        ],
-        produces: &[EventKind::Expired],
-        after: &["rotate"],
-        ..Decl::new("bounds", Phase::Motion, |t| {
-            if t.fused_motion {
-                return Ok(());
-            }
-            bounds::bounds(t.world, t.scratch, t.def, t.tick)
-        })
-    },
-    Decl {
-        reads_previous: &[R::Position, R::ContactCache, R::EntitySet],
-        writes: &[R::Position, R::Velocity, R::ContactCache, R::Footing],
-        produces: &[EventKind::Collision, EventKind::Trigger],
-        after: &["bounds"],
-        ..Decl::new("collide", Phase::Motion, |t| {
-            if !t.fused_motion {
-                collide::record(t.world, t.scratch, t.def);
-            }
-            let split = !t.options.serial && crate::par::available();
-            collide::collide(t.world, t.scratch, t.def, t.tick, split)
-        })
-    },
-];
+/// Moves every entity by its velocity (and, fused, does the whole of Motion's per-entity work).
+pub const INTEGRATE: SystemId = SystemId::native("integrate");
+/// Turns rotating entities.
+pub const ROTATE: SystemId = SystemId::native("rotate");
+/// Applies the level's bounds rules.
+pub const BOUNDS: SystemId = SystemId::native("bounds");
+/// Broadphase, pushes and responses, and the contact events.
+pub const COLLIDE: SystemId = SystemId::native("collide");
+
+/// Motion and collision's systems, each after the one before.
+pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
+    phase: Phase::Motion,
+    chain: true,
+    systems: &[
+        Decl {
+            reads_previous: &[R::Velocity, R::Position],
+            writes: &[R::Position, R::Velocity],
+            ..Decl::new(INTEGRATE, |t| {
+                if t.fused_motion {
+                    // Rotate, bounds and collide's records too (see `fused`).
+                    let split = !t.options.serial;
+                    let split = split && crate::par::available();
+                    return fused::motion(t.world, t.scratch, t.def, t.tick, split);
+                }
+                integrate(t.world, t.def.tick.tick_seconds());
+                Ok(())
+            })
+        },
+        Decl {
+            // The velocity as integrate left it; Gameplay's changes reach it next tick.
+            reads_previous: &[R::Rotation, R::Control, R::Velocity],
+            writes: &[R::Rotation],
+            ..Decl::new(ROTATE, |t| {
+                if !t.fused_motion {
+                    rotate(t.world, t.def.tick.tick_seconds());
+                }
+                Ok(())
+            })
+        },
+        Decl {
+            reads_previous: &[R::Position],
+            writes: &[
+                R::Position,
+                R::PrevPosition,
+                R::Velocity,
+                R::StructuralCommands,
+            ],
+            produces: &[EventKind::Expired],
+            ..Decl::new(BOUNDS, |t| {
+                if t.fused_motion {
+                    return Ok(());
+                }
+                bounds::bounds(t.world, t.scratch, t.def, t.tick)
+            })
+        },
+        Decl {
+            reads_previous: &[R::Position, R::ContactCache, R::EntitySet],
+            writes: &[R::Position, R::Velocity, R::ContactCache, R::Footing],
+            produces: &[EventKind::Collision, EventKind::Trigger],
+            ..Decl::new(COLLIDE, |t| {
+                if !t.fused_motion {
+                    collide::record(t.world, t.scratch, t.def);
+                }
+                let split = !t.options.serial && crate::par::available();
+                collide::collide(t.world, t.scratch, t.def, t.tick, split)
+            })
+        },
+    ],
+};
 
 /// Moves every entity by its velocity over `dt` seconds (the first step of Motion), applying
 /// motion rules where an entity has them. A result that is not finite leaves the position (or
