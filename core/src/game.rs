@@ -13,7 +13,8 @@ use crate::jobs::Completions;
 use crate::outbox::Outbox;
 use crate::tick::access::check_order;
 use crate::tick::report::{TickOptions, TickReport};
-use crate::tick::system::{ScheduleError, System};
+use crate::tick::schedule::{Schedule, ScheduleError};
+use crate::tick::system::System;
 use crate::tick::{TickContext, run_tick};
 use crate::world::SimWorld;
 use std::sync::Arc;
@@ -94,6 +95,11 @@ impl Game {
         &self.def
     }
 
+    /// The systems every tick runs.
+    pub fn schedule(&self) -> &Schedule {
+        &self.ctx.schedule
+    }
+
     pub fn def_arc(&self) -> &Arc<GameDef> {
         &self.def
     }
@@ -143,7 +149,7 @@ impl Game {
     /// Debugging aid: changes the score outside any tick, so the next state hash differs.
     /// Replay tests use it to prove divergences are reported at the right tick.
     pub fn nudge_score(&mut self, delta: i64) {
-        self.world.score = self.world.score.saturating_add(delta);
+        *self.world.score = self.world.score.saturating_add(delta);
     }
 
     /// Replaces the consequences (a script reload); the world keeps running.
@@ -212,7 +218,7 @@ impl Game {
     pub fn flow(&self) -> Flow {
         if self.world.game_over.is_some() {
             Flow::Over
-        } else if let Some(level) = self.world.next_level {
+        } else if let Some(level) = *self.world.next_level {
             Flow::Switch(level)
         } else {
             Flow::Continue

@@ -34,6 +34,7 @@ mod phase;
 pub mod reference;
 mod render;
 mod replay;
+mod resource;
 mod tick;
 mod timer;
 mod var;
@@ -93,13 +94,13 @@ pub use replay::{
     MAX_RECORDING_BYTES, MAX_SEGMENTS, RecordedFault, Recording, RecordingError, RecordingHeader,
     Segment, TICKS_PER_SEGMENT, TickRecord, describe_difference, entity_values,
 };
-pub use tick::access::{OrderError, PhaseAccess, Resource, check_order};
+pub use resource::Resource;
+pub use tick::access::{OrderError, PhaseAccess, check_order};
 pub use tick::gameplay::run_stage_detached;
 pub use tick::motion::integrate;
 pub use tick::report::{TickOptions, TickReport};
-pub use tick::system::{
-    Access, Schedule, ScheduleError, ScheduleWarning, System, SystemId, TickState,
-};
+pub use tick::schedule::{Schedule, ScheduleError, ScheduleWarning};
+pub use tick::system::{Access, System, SystemId, TickState};
 pub use tick::{TickContext, native_systems, run_tick};
 pub use timer::{DueTimer, PendingTimer, TimerId, TimerQueue, TimerSpec, TimerStats};
 pub use var::Var;

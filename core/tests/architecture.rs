@@ -5,8 +5,12 @@
 //! system's declaration, regenerate them with `LUDUS_BLESS=1 cargo test -p ludus-core --test
 //! architecture`.
 
+#[path = "architecture/graph.rs"]
+mod graph;
 #[path = "architecture/imports.rs"]
 mod imports;
+#[path = "architecture/tokens.rs"]
+mod tokens;
 
 use std::path::{Path, PathBuf};
 

@@ -130,6 +130,10 @@ fn an_undeclared_order_is_a_warning() {
     assert_eq!(
         warnings,
         vec![
+            "in Motion and collision, system `drag` reads PrevPosition, which `integrate` \
+             writes before it, without being ordered after it",
+            "in Motion and collision, system `gust` reads PrevPosition, which `integrate` \
+             writes before it, without being ordered after it",
             "in Motion and collision, system `drag` reads PrevPosition, which `bounds` writes \
              before it, without being ordered after it",
             "in Motion and collision, system `gust` reads PrevPosition, which `bounds` writes \
@@ -182,4 +186,21 @@ fn a_system_of_the_embedding_program_runs_every_tick() {
     // v grows by 1 unit/s each tick; x after 60 ticks = sum(i/60 for i in 1..=60) / 60 * 60.
     let expected: f32 = (1..=60).map(|i| i as f32 / 60.0).sum();
     assert!((x - expected).abs() < 1e-3, "x = {x}, expected {expected}");
+}
+
+#[test]
+fn begin_tick_empties_every_tick_local_resource() {
+    // `check_order` lets a phase read a tick-local resource a later phase writes, because
+    // every tick starts it empty: BeginTick's first system must empty it.
+    let s = native_systems();
+    let clear = s.order(Phase::BeginTick)[0];
+    assert_eq!(clear.id(), systems::CLEAR);
+    let local: Vec<Resource> = Resource::ALL
+        .into_iter()
+        .filter(|r| r.tick_local())
+        .collect();
+    assert_eq!(local, [Resource::StructuralCommands, Resource::Commands]);
+    for r in local {
+        assert!(clear.access().writes.contains(&r), "`clear` empties {r:?}");
+    }
 }

@@ -29,6 +29,7 @@ use crate::timer::{TimerId, TimerQueue, TimerSpec};
 use crate::var::Var;
 use crate::world::SimWorld;
 use crate::world::components::{STATE_ENTRY_BYTES, state_entry_bytes};
+use crate::world::ecs::Ecs;
 use spatial::SpatialIndex;
 use std::collections::BTreeMap;
 
@@ -38,7 +39,7 @@ pub struct Gameplay<'a> {
     pub(crate) stage: Stage,
     pub(crate) def: &'a GameDef,
     pub(crate) events: &'a Events,
-    pub(crate) ecs: &'a hecs::World,
+    pub(crate) ecs: &'a Ecs,
     pub(crate) index: &'a SeqMap<hecs::Entity>,
     pub(crate) pending: &'a SeqSet,
     pub(crate) destroyed_now: &'a mut SeqSet,

@@ -129,7 +129,7 @@ impl RenderFrame {
             (Some(target), None) => target,
             (None, _) => fallback(),
         };
-        let state = world.camera;
+        let state = *world.camera;
         let view = camera_def.view * (1.0 / (camera_def.zoom * state.zoom).max(1e-6));
         if let Some(b) = camera_def.bounds {
             let half = view * 0.5;

@@ -28,9 +28,9 @@ pub(crate) fn apply(
     tick: u64,
     stage: Stage,
 ) -> Result<(), Fault> {
-    let commands = std::mem::take(&mut s.commands);
+    let commands = std::mem::take(&mut *s.commands);
     let result = apply_all(world, s, def, tick, stage, &commands);
-    s.commands = commands;
+    *s.commands = commands;
     result
 }
 
@@ -50,7 +50,7 @@ fn apply_all(
     let mut i = 0;
     while i < commands.len() {
         let now =
-            |c: &Command| matches!(c, Command::Damage { target, .. } if *target < world.next_seq);
+            |c: &Command| matches!(c, Command::Damage { target, .. } if *target < *world.next_seq);
         let run = commands[i..]
             .iter()
             .take(DAMAGE_RUN_MIN)
@@ -64,7 +64,7 @@ fn apply_all(
         }
         let c = &commands[i];
         match c.target() {
-            Some(seq) if seq >= world.next_seq => defer(world, s, def, c, seq)?,
+            Some(seq) if seq >= *world.next_seq => defer(world, s, def, c, seq)?,
             _ => apply_one(world, s, def, tick, stage, c)?,
         }
         i += 1;
@@ -157,7 +157,7 @@ fn defer(
     c: &Command,
     seq: u64,
 ) -> Result<(), Fault> {
-    if seq >= world.next_seq + s.spawns.len() as u64 {
+    if seq >= *world.next_seq + s.spawns.len() as u64 {
         world.counters.stale_commands += 1;
         return Ok(());
     }
@@ -178,7 +178,7 @@ pub(crate) fn apply_after_spawn(
     def: &GameDef,
     tick: u64,
 ) -> Result<(), Fault> {
-    let commands = std::mem::take(&mut s.after_spawn);
+    let commands = std::mem::take(&mut *s.after_spawn);
     // Spawns destroyed here lose their outcomes, in one pass at the end.
     let mut unborn = false;
     for c in &commands {
@@ -210,7 +210,7 @@ pub(crate) fn apply_after_spawn(
             .spawn_outcomes
             .retain(|o| gone.contains_key(&o.entity.seq));
     }
-    s.after_spawn = commands;
+    *s.after_spawn = commands;
     Ok(())
 }
 
@@ -268,7 +268,7 @@ fn apply_one(
                 Err(_) => world.counters.no_health += 1,
             }
         }
-        Command::Score(delta) => world.score = world.score.saturating_add(*delta),
+        Command::Score(delta) => *world.score = world.score.saturating_add(*delta),
         Command::SetVar(name, value) => set_var(world, def, name, value)?,
         Command::SetState { target, key, value } => {
             if let Some(e) = resolve(world, s, *target) {
@@ -279,7 +279,7 @@ fn apply_one(
             if let Some(e) = resolve(world, s, *target)
                 && let Ok(state) = world.ecs.remove_one::<ScriptState>(e)
             {
-                world.state_bytes -= state.bytes();
+                *world.state_bytes -= state.bytes();
                 world.structure += 1;
             }
         }
@@ -395,10 +395,10 @@ fn apply_one(
         ),
         Command::GameOver(message) => {
             if world.game_over.is_none() {
-                world.game_over = Some((tick, message.clone()));
+                *world.game_over = Some((tick, message.clone()));
             }
         }
-        Command::LoadLevel(level) => world.next_level = Some(*level),
+        Command::LoadLevel(level) => *world.next_level = Some(*level),
         Command::Animate { target, slot } => {
             if let Some(e) = resolve(world, s, *target) {
                 let playing = Animation {
@@ -479,7 +479,7 @@ fn set_state(
 ) -> Result<(), Fault> {
     let bound = def.limits.state_keys;
     let bytes = crate::world::components::state_entry_bytes(key);
-    let over_memory = world.state_bytes + bytes > def.scripts.memory_limit;
+    let over_memory = *world.state_bytes + bytes > def.scripts.memory_limit;
     let full = |len: usize| {
         if len >= bound as usize {
             Some(Limit::StateKeys.exceeded(
@@ -505,7 +505,7 @@ fn set_state(
                 if let Some(f) = full(s.len()) {
                     return Err(f);
                 }
-                world.state_bytes += bytes;
+                *world.state_bytes += bytes;
             }
             s.set(key, value);
         }
@@ -516,7 +516,7 @@ fn set_state(
             let mut s = ScriptState::default();
             s.set(key, value);
             let _ = world.ecs.insert_one(e, s);
-            world.state_bytes += bytes;
+            *world.state_bytes += bytes;
             world.structure += 1;
         }
     }
@@ -562,11 +562,11 @@ fn stage_presentation(
     let request = PresentationRequest {
         world: world.id,
         tick,
-        seq: world.presentation_seq + 1,
+        seq: *world.presentation_seq + 1,
         what,
     };
     if push_within(&mut s.staged, request, capacity as usize) {
-        world.presentation_seq += 1;
+        *world.presentation_seq += 1;
     } else {
         world.counters.staged_dropped += 1;
     }

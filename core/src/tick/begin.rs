@@ -9,7 +9,7 @@ use crate::event::{EventKind, StartEvent};
 use crate::fault::Fault;
 use crate::jobs::{Completions, JobOutput, JobStatus};
 use crate::phase::Phase;
-use crate::tick::access::Resource;
+use crate::resource::Resource;
 use crate::tick::system::{Decl, PhaseSystems, SystemId, TickState};
 use crate::world::SimWorld;
 use crate::world::components::{Position, PrevPosition, Rotation};
@@ -33,18 +33,26 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
     chain: false,
     systems: &[
         Decl {
-            writes: &[R::StructuralCommands],
+            // Every tick-local resource (see `Resource::tick_local`), and the due timers.
+            writes: &[
+                R::StructuralCommands,
+                R::Commands,
+                R::StagedPresentation,
+                R::Timers,
+            ],
             ..Decl::new(CLEAR, clear)
         },
         Decl {
-            reads: &[R::Completions],
-            reads_previous: &[R::EntitySet],
-            writes: &[R::NavField, R::Health, R::Velocity],
+            // The request in flight and the results the session accepted, as the last tick
+            // (and frame) left them.
+            reads_previous: &[R::Completions, R::EntitySet, R::NavField],
+            writes: &[R::Completions, R::NavField],
             after: &[CLEAR],
             ..Decl::new(COMPLETIONS, completions)
         },
         Decl {
-            reads_previous: &[R::SpawnOutcomes],
+            reads_previous: &[R::SpawnOutcomes, R::CarriedDamage],
+            writes: &[R::SpawnOutcomes, R::CarriedDamage],
             produces: &[EventKind::LevelStarted, EventKind::Tick, EventKind::Spawned],
             consumes_carried: &[EventKind::Spawned, EventKind::Damage],
             after: &[CLEAR],
@@ -73,7 +81,7 @@ fn clear(t: &mut TickState<'_>) -> Result<(), Fault> {
 }
 
 fn completions(t: &mut TickState<'_>) -> Result<(), Fault> {
-    t.report.completions_applied = apply_completions(t.world, t.completions, t.tick);
+    t.report.completions_applied = apply_completions(t.world, &mut t.completions, t.tick);
     Ok(())
 }
 
@@ -89,9 +97,9 @@ fn carried(t: &mut TickState<'_>) -> Result<(), Fault> {
         s.events.level_start.push(now.clone());
     }
     s.events.ticked.push(now);
-    std::mem::swap(&mut s.events.spawned, &mut world.spawn_outcomes);
+    std::mem::swap(&mut s.events.spawned, &mut *world.spawn_outcomes);
     world.spawn_outcomes.clear();
-    std::mem::swap(&mut s.events.damage, &mut world.carried_damage);
+    std::mem::swap(&mut s.events.damage, &mut *world.carried_damage);
     world.carried_damage.clear();
     Ok(())
 }

@@ -30,7 +30,7 @@ pub(crate) fn targets(world: &mut SimWorld, s: &mut Scratch, def: &GameDef, tick
         .iter()
         .filter_map(|a| a.behaviour.as_ref())
         .fold(0u64, |acc, b| acc | b.target);
-    std::mem::swap(&mut s.targets, &mut s.targets_before);
+    std::mem::swap(&mut *s.targets, &mut *s.targets_before);
     let targets = &mut s.targets;
     targets.clear();
     let ecs = &world.ecs;
@@ -45,7 +45,7 @@ pub(crate) fn targets(world: &mut SimWorld, s: &mut Scratch, def: &GameDef, tick
     // against them: if none of those is gone, no target is lost.
     let last = s.brains_checked.take();
     let checked = last.is_some() && last == tick.checked_sub(1);
-    s.targets_kept = checked && kept(&s.targets_before, &s.targets);
+    *s.targets_kept = checked && kept(&s.targets_before, &s.targets);
 }
 
 /// Whether every sequence of `before` is in `now` (both ascending by sequence).
@@ -111,12 +111,12 @@ pub(crate) fn behaviours(
 /// Whether a brain's target may be lost this tick (see [`targets`]); a tick that does not
 /// collect targets first finds `true`.
 pub(crate) fn take_lost(s: &mut Scratch) -> bool {
-    !std::mem::take(&mut s.targets_kept)
+    !std::mem::take(&mut *s.targets_kept)
 }
 
 /// Records that every brain was checked against tick `tick`'s targets (see [`targets`]).
 pub(crate) fn checked(s: &mut Scratch, tick: u64) {
-    s.brains_checked = Some(tick);
+    *s.brains_checked = Some(tick);
 }
 
 /// What every brain's decision reads this tick.

@@ -15,7 +15,7 @@ use crate::def::GameDef;
 use crate::fault::{Fault, FaultKind};
 use crate::limits::Limit;
 use crate::phase::Phase;
-use crate::tick::access::Resource;
+use crate::resource::Resource;
 use crate::tick::scratch::Scratch;
 use crate::tick::system::{Decl, PhaseSystems, SystemId};
 use crate::world::SimWorld;
@@ -31,17 +31,23 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
     phase: Phase::Commit,
     chain: false,
     systems: &[Decl {
-        reads: &[R::StructuralCommands],
+        // Besides the structural changes, the commands that named this tick's spawns. (Over
+        // the entity bound, its fault names where the first spawn that could overflow was
+        // sent, from the stages' bookkeeping; a faulted tick is never published.)
         writes: &[
             R::EntitySet,
             R::Position,
             R::PrevPosition,
             R::ContactCache,
             R::SpawnOutcomes,
+            R::StructuralCommands,
             R::Health,
             R::ScriptState,
             R::Velocity,
             R::Cooldowns,
+            R::Rotation,
+            R::Animation,
+            R::CarriedDamage,
         ],
         ..Decl::new(COMMIT, |t| {
             let (spawned, destroyed) = commit(t.world, t.scratch, t.def, t.tick)?;
@@ -78,9 +84,9 @@ fn commit(
         });
     }
 
-    let destroys = std::mem::take(&mut s.destroys);
-    let teleports = std::mem::take(&mut s.teleports);
-    let spawns = std::mem::take(&mut s.spawns);
+    let destroys = std::mem::take(&mut *s.destroys);
+    let teleports = std::mem::take(&mut *s.teleports);
+    let spawns = std::mem::take(&mut *s.spawns);
     // Destroys are unique and live (the pending set admitted each once).
     let mut gone = 0;
     for seq in &destroys {
@@ -115,8 +121,8 @@ fn commit(
     if !s.after_spawn.is_empty() {
         crate::tick::apply::apply_after_spawn(world, s, def, tick)?;
     }
-    s.destroys = destroys;
-    s.teleports = teleports;
-    s.spawns = spawns;
+    *s.destroys = destroys;
+    *s.teleports = teleports;
+    *s.spawns = spawns;
     Ok(counts)
 }

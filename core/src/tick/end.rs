@@ -5,21 +5,41 @@
 //! succeeded: a fault stops the tick before EndTick.
 
 use crate::phase::Phase;
-use crate::tick::access::Resource;
+use crate::resource::Resource;
 use crate::tick::system::{Decl, PhaseSystems, SystemId};
 use crate::world::hash::StateHash;
 
 use Resource as R;
 
-const WORLD: &[R] = &[
-    R::Position,
-    R::Velocity,
-    R::Health,
-    R::Timers,
+/// What the state hash covers (see [`StateHash`]).
+const HASHED: &[R] = &[
+    R::EntitySet,
     R::Score,
     R::Vars,
     R::Rng,
+    R::Timers,
+    R::Flow,
+    R::Camera,
+    R::Position,
+    R::Velocity,
+    R::Health,
+    R::Brain,
+    R::Control,
+    R::Cooldowns,
+    R::Lifetime,
+    R::ScriptState,
+    R::Rotation,
+    R::Footing,
+    R::Animation,
+];
+/// What the invariants check.
+const CHECKED: &[R] = &[
     R::EntitySet,
+    R::Position,
+    R::PrevPosition,
+    R::Health,
+    R::ContactCache,
+    R::Timers,
 ];
 
 /// Checks the world's invariants (when asked).
@@ -35,7 +55,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
     chain: true,
     systems: &[
         Decl {
-            reads: WORLD,
+            reads: CHECKED,
             ..Decl::new(INVARIANTS, |t| {
                 if t.options.check_invariants {
                     crate::world::invariants::check(t.world, t.def)?;
@@ -44,10 +64,10 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
             })
         },
         Decl {
-            reads: WORLD,
+            reads: HASHED,
             writes: &[R::TickNumber],
             ..Decl::new(HASH, |t| {
-                t.world.tick = t.tick;
+                *t.world.tick = t.tick;
                 if t.options.hash {
                     t.report.hash = Some(StateHash::of(t.world));
                 }
@@ -55,8 +75,8 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
             })
         },
         Decl {
-            reads: &[R::StagedPresentation, R::EntitySet, R::ContactCache],
-            writes: &[R::Outbox],
+            reads: &[R::EntitySet, R::ContactCache, R::Commands],
+            writes: &[R::StagedPresentation, R::Outbox],
             ..Decl::new(PUBLISH, |t| {
                 let (world, s) = (&*t.world, &mut *t.scratch);
                 t.outbox.publish(&mut s.staged);

@@ -29,7 +29,7 @@ use crate::event::{EventKind, TimerEvent, push_bounded};
 use crate::fault::Fault;
 use crate::frame::input::TickInput;
 use crate::phase::Phase;
-use crate::tick::access::Resource;
+use crate::resource::Resource;
 use crate::tick::apply::apply;
 use crate::tick::scratch::Scratch;
 use crate::tick::system::{Decl, PhaseSystems, SystemId};
@@ -47,27 +47,56 @@ const STAGE_ONE_EVENTS: &[EventKind] = &[
     EventKind::Expired,
     EventKind::Timer,
 ];
-const STAGE_READS: &[R] = &[R::Score, R::Vars, R::Timers, R::Rng, R::Input];
-/// Entity state a stage reads; Commit writes it later in the tick (spawns, teleports and
-/// commands naming new entities), which the stage sees next tick.
+/// What a stage reads as the systems before it left it, besides what it writes: among them
+/// the destroys and spawns recorded so far (what its reads leave out, the ids spawns get).
+const STAGE_READS: &[R] = &[R::Score, R::Vars, R::Input, R::StructuralCommands];
+/// Entity state a stage reads (every read `Gameplay` offers); Commit writes it later in the
+/// tick (spawns, teleports and commands naming new entities), which the stage sees next tick.
 const STAGE_READS_PREVIOUS: &[R] = &[
     R::EntitySet,
     R::Position,
     R::Velocity,
+    R::Rotation,
     R::Health,
     R::ScriptState,
     R::Cooldowns,
 ];
+/// What a stage changes: the generator and the timers scripts use, the commands it sends.
+const STAGE_WRITES: &[R] = &[R::Rng, R::Timers, R::Commands];
+/// What applying commands reads of entities: which live, and where (for damage events).
+const APPLY_READS_PREVIOUS: &[R] = &[R::EntitySet, R::Position];
+/// What applying stage 1's commands changes.
 const APPLY_WRITES: &[R] = &[
     R::Health,
     R::Score,
     R::Vars,
     R::ScriptState,
-    R::Timers,
     R::Velocity,
     R::Cooldowns,
+    R::Rotation,
+    R::Animation,
+    R::Camera,
+    R::Flow,
+    R::Commands,
     R::StructuralCommands,
     R::StagedPresentation,
+];
+/// Stage 2's: the same, and the damage it carries to the next tick.
+const APPLY_TWO_WRITES: &[R] = &[
+    R::Health,
+    R::Score,
+    R::Vars,
+    R::ScriptState,
+    R::Velocity,
+    R::Cooldowns,
+    R::Rotation,
+    R::Animation,
+    R::Camera,
+    R::Flow,
+    R::Commands,
+    R::StructuralCommands,
+    R::StagedPresentation,
+    R::CarriedDamage,
 ];
 
 /// The due timers still live, as timer events.
@@ -88,8 +117,8 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
     chain: true,
     systems: &[
         Decl {
-            reads: &[R::Timers],
-            reads_previous: &[R::EntitySet],
+            reads: &[R::StructuralCommands],
+            reads_previous: &[R::EntitySet, R::Position],
             writes: &[R::Timers],
             consumes: &[EventKind::Timer],
             ..Decl::new(DELIVERABLE_TIMERS, |t| {
@@ -99,7 +128,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
         Decl {
             reads: STAGE_READS,
             reads_previous: STAGE_READS_PREVIOUS,
-            writes: &[R::Rng, R::Timers],
+            writes: STAGE_WRITES,
             consumes: STAGE_ONE_EVENTS,
             ..Decl::new(STAGE_ONE, |t| {
                 let stage = Stage::One;
@@ -108,7 +137,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
                     t.scratch,
                     t.def,
                     t.tick,
-                    t.input,
+                    *t.input,
                     stage,
                     t.consequences,
                 )?;
@@ -119,6 +148,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
             })
         },
         Decl {
+            reads_previous: APPLY_READS_PREVIOUS,
             writes: APPLY_WRITES,
             produces: &[EventKind::Damage],
             ..Decl::new(APPLY_ONE, |t| {
@@ -128,7 +158,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
         Decl {
             reads: STAGE_READS,
             reads_previous: STAGE_READS_PREVIOUS,
-            writes: &[R::Rng, R::Timers],
+            writes: STAGE_WRITES,
             consumes: &[EventKind::Damage],
             ..Decl::new(STAGE_TWO, |t| {
                 let stage = Stage::Two;
@@ -137,14 +167,15 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
                     t.scratch,
                     t.def,
                     t.tick,
-                    t.input,
+                    *t.input,
                     stage,
                     t.consequences,
                 )
             })
         },
         Decl {
-            writes: APPLY_WRITES,
+            reads_previous: APPLY_READS_PREVIOUS,
+            writes: APPLY_TWO_WRITES,
             ..Decl::new(APPLY_TWO, |t| {
                 apply(t.world, t.scratch, t.def, t.tick, Stage::Two)
             })
@@ -158,7 +189,7 @@ fn deliverable_timers(
     def: &GameDef,
     tick: u64,
 ) -> Result<(), Fault> {
-    let due = std::mem::take(&mut s.due_timers);
+    let due = std::mem::take(&mut *s.due_timers);
     for d in &due {
         if !world.timers.is_live(d.id) {
             continue;
@@ -194,7 +225,7 @@ fn deliverable_timers(
             "timer",
         )?;
     }
-    s.due_timers = due;
+    *s.due_timers = due;
     Ok(())
 }
 
@@ -207,7 +238,7 @@ fn run_stage(
     stage: Stage,
     consequences: &mut dyn Consequences,
 ) -> Result<(), Fault> {
-    let mut commands = std::mem::take(&mut s.commands);
+    let mut commands = std::mem::take(&mut *s.commands);
     commands.clear();
     let result = stage_over(
         world,
@@ -220,7 +251,7 @@ fn run_stage(
         &mut commands,
         consequences,
     );
-    s.commands = commands;
+    *s.commands = commands;
     result
 }
 
@@ -249,10 +280,10 @@ fn stage_over(
         index: &world.index,
         pending: &s.pending,
         destroyed_now: &mut s.destroyed_now,
-        score: world.score,
+        score: *world.score,
         vars: &world.vars,
         input,
-        next_seq: world.next_seq,
+        next_seq: *world.next_seq,
         queued: &s.spawns,
         spawned_now: 0,
         spatial: &mut s.spatial,
@@ -261,7 +292,7 @@ fn stage_over(
         timers: &mut world.timers,
         commands,
         sent: &mut s.sent,
-        state_bytes: world.state_bytes,
+        state_bytes: *world.state_bytes,
     };
     consequences.stage(stage, &mut g)
 }
@@ -278,7 +309,7 @@ pub fn run_stage_detached(
     consequences: &mut dyn Consequences,
 ) -> Result<Vec<Command>, Fault> {
     let mut commands = Vec::new();
-    let tick = world.tick + 1;
+    let tick = *world.tick + 1;
     let result = stage_over(
         world,
         &mut Scratch::default(),

@@ -20,7 +20,7 @@ use crate::jobs::{Completions, JobInput};
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::phase::Phase;
-use crate::tick::access::Resource;
+use crate::resource::Resource;
 use crate::tick::brains::{behaviours, targets};
 use crate::tick::scratch::Scratch;
 use crate::tick::steer::{self, Steer};
@@ -56,7 +56,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
             })
         },
         Decl {
-            writes: &[R::Rng, R::StructuralCommands],
+            writes: &[R::Rng, R::StructuralCommands, R::Spawners],
             ..Decl::new(SPAWNERS, |t| spawners(t.world, t.scratch, t.def, t.tick))
         },
         Decl {
@@ -69,6 +69,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
                 R::Footing,
                 R::Velocity,
                 R::Rotation,
+                R::EntitySet,
             ],
             writes: &[
                 R::Velocity,
@@ -84,24 +85,27 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
                     t.scratch,
                     t.def,
                     t.tick,
-                    t.input,
+                    *t.input,
                     t.def.limits.events_per_tick,
                 )
             })
         },
         Decl {
             reads: &[R::NavField],
-            reads_previous: &[R::Position],
-            writes: &[R::Requests],
+            reads_previous: &[R::Position, R::EntitySet],
+            writes: &[R::NavField, R::Completions],
             ..Decl::new(NAVIGATION, |t| {
-                navigation(t.world, t.scratch, t.def, t.completions);
+                navigation(t.world, t.scratch, t.def, &mut t.completions);
                 Ok(())
             })
         },
         Decl {
-            reads: &[R::Brain, R::NavField],
-            reads_previous: &[R::Position, R::EntitySet],
-            writes: &[R::Brain, R::Velocity],
+            // The brains as the last tick left them (Motion's fused pass decides too), the
+            // navigation state as `navigation` left it.
+            reads: &[R::NavField],
+            reads_previous: &[R::Brain, R::Position, R::EntitySet],
+            writes: &[R::Brain, R::Velocity, R::Targets],
+            after: &[NAVIGATION],
             ..Decl::new(BEHAVIOURS, |t| {
                 targets(t.world, t.scratch, t.def, t.tick);
                 if !t.fused_motion {

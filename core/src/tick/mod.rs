@@ -12,6 +12,7 @@ pub(crate) mod gameplay;
 pub(crate) mod intent;
 pub(crate) mod motion;
 pub(crate) mod report;
+pub(crate) mod schedule;
 pub(crate) mod scratch;
 pub(crate) mod steer;
 pub(crate) mod system;
@@ -23,9 +24,11 @@ use crate::frame::input::TickInput;
 use crate::jobs::Completions;
 use crate::outbox::Outbox;
 use crate::phase::Phase;
+use crate::resource::{Resource, Tracked};
 use crate::tick::report::{TickOptions, TickReport};
+use crate::tick::schedule::Schedule;
 use crate::tick::scratch::Scratch;
-use crate::tick::system::{PhaseSystems, Schedule, TickState};
+use crate::tick::system::{PhaseSystems, TickState};
 use crate::world::SimWorld;
 
 /// Entities from which Motion runs as one pass over columns (see `motion::fused`): below, the
@@ -114,9 +117,9 @@ pub fn run_tick(
         scratch: &mut ctx.scratch,
         def,
         tick,
-        input,
-        completions: &mut ctx.completions,
-        outbox: &mut ctx.outbox,
+        input: Tracked::new(input, Resource::Input),
+        completions: Tracked::new(&mut ctx.completions, Resource::Completions),
+        outbox: Tracked::new(&mut ctx.outbox, Resource::Outbox),
         options: ctx.options,
         consequences,
         report: TickReport {

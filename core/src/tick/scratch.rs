@@ -18,6 +18,7 @@ use crate::event::Events;
 use crate::ids::SeqSet;
 use crate::math::Vec2;
 use crate::outbox::PresentationRequest;
+use crate::resource::{Resource, Tracked};
 use crate::tick::motion::uniform::UniformCache;
 use crate::timer::DueTimer;
 use crate::world::SimWorld;
@@ -27,51 +28,80 @@ use crate::world::components::ScriptState;
 pub(crate) type Target = (u64, u64, Vec2);
 
 /// Tick-local buffers: cleared at BeginTick, never read across ticks except where noted.
-/// Made afresh with every world (a level's first tick finds them empty).
-#[derive(Default)]
+/// Made afresh with every world (a level's first tick finds them empty). Each buffer stands
+/// for the [`Resource`] its systems declare (the event queues for their event kinds).
 pub(crate) struct Scratch {
     pub events: Events,
-    pub due_timers: Vec<DueTimer>,
-    pub commands: Vec<Command>,
+    pub due_timers: Tracked<Vec<DueTimer>>,
+    pub commands: Tracked<Vec<Command>>,
     /// Structural commands recorded for Commit, in order.
-    pub spawns: Vec<(ArchetypeId, Vec2, Overrides)>,
-    pub destroys: Vec<u64>,
-    pub teleports: Vec<(u64, Vec2)>,
+    pub spawns: Tracked<Vec<(ArchetypeId, Vec2, Overrides)>>,
+    pub destroys: Tracked<Vec<u64>>,
+    pub teleports: Tracked<Vec<(u64, Vec2)>>,
     /// Entities marked for destruction this tick.
-    pub pending: SeqSet,
-    pub staged: Vec<PresentationRequest>,
-    pub broadphase: Broadphase,
+    pub pending: Tracked<SeqSet>,
+    pub staged: Tracked<Vec<PresentationRequest>>,
+    pub broadphase: Tracked<Broadphase>,
     /// Reused for every spawn (building an entity allocates otherwise).
     pub builder: hecs::EntityBuilder,
     /// Entities destroyed by commands of the current gameplay stage.
-    pub destroyed_now: SeqSet,
+    pub destroyed_now: Tracked<SeqSet>,
     /// What this tick's commands add to bounded tables, counted as they are sent.
-    pub sent: Sent,
+    pub sent: Tracked<Sent>,
     /// Chase/flee target candidates, by sequence.
-    pub targets: Vec<Target>,
+    pub targets: Tracked<Vec<Target>>,
     /// Last tick's targets (read by the next tick's Intent).
-    pub targets_before: Vec<Target>,
+    pub targets_before: Tracked<Vec<Target>>,
     /// Whether every brain's target is sure to live: set only when every brain was checked
     /// last tick (`brains_checked`) and every one of that tick's targets is still one. Each
     /// brain's target is one of the targets of the tick it was last checked in (a decision
     /// picks one; a lost one makes it decide again), so then only the cadence makes a brain
     /// due. (`false`, the default, makes every brain check its target.)
-    pub targets_kept: bool,
+    pub targets_kept: Tracked<bool>,
     /// The tick whose targets every brain was last checked against, if that was the last
     /// tick to collect targets (read by the next tick's Intent; a tick that faults before its
     /// brains are all checked leaves it `None`, and every brain is checked the next tick).
-    pub brains_checked: Option<u64>,
+    pub brains_checked: Tracked<Option<u64>>,
     /// The merge of several tags' entities (see [`TagIndex::each`]).
     ///
     /// [`TagIndex::each`]: crate::world::tagged::TagIndex::each
     pub tag_merge: Vec<(u64, hecs::Entity, u64)>,
     /// Commands naming entities spawned this tick, applied at Commit right after the spawns.
-    pub after_spawn: Vec<Command>,
-    /// Where entities are, for scripts' spatial reads (built on first use in a tick).
+    pub after_spawn: Tracked<Vec<Command>>,
+    /// Where entities are, for scripts' spatial reads (built on first use in a tick, from
+    /// what the reads record).
     pub spatial: SpatialIndex,
     /// Which rows of each archetype share one collider and confine (kept across ticks, taken
-    /// again when the world's `structure` changes).
+    /// again when the world's `structure` changes; it reads only what spawns fix).
     pub uniform: UniformCache,
+}
+
+impl Default for Scratch {
+    fn default() -> Scratch {
+        use Resource as R;
+        Scratch {
+            events: Events::default(),
+            due_timers: Tracked::new(Vec::new(), R::Timers),
+            commands: Tracked::new(Vec::new(), R::Commands),
+            spawns: Tracked::new(Vec::new(), R::StructuralCommands),
+            destroys: Tracked::new(Vec::new(), R::StructuralCommands),
+            teleports: Tracked::new(Vec::new(), R::StructuralCommands),
+            pending: Tracked::new(SeqSet::default(), R::StructuralCommands),
+            staged: Tracked::new(Vec::new(), R::StagedPresentation),
+            broadphase: Tracked::new(Broadphase::default(), R::Broadphase),
+            builder: hecs::EntityBuilder::new(),
+            destroyed_now: Tracked::new(SeqSet::default(), R::Commands),
+            sent: Tracked::new(Sent::default(), R::Commands),
+            targets: Tracked::new(Vec::new(), R::Targets),
+            targets_before: Tracked::new(Vec::new(), R::Targets),
+            targets_kept: Tracked::new(false, R::Targets),
+            brains_checked: Tracked::new(None, R::Targets),
+            tag_merge: Vec::new(),
+            after_spawn: Tracked::new(Vec::new(), R::StructuralCommands),
+            spatial: SpatialIndex::default(),
+            uniform: UniformCache::default(),
+        }
+    }
 }
 
 impl Scratch {

@@ -5,6 +5,7 @@
 pub(crate) mod camera;
 pub(crate) mod components;
 pub(crate) mod contact;
+pub(crate) mod ecs;
 pub(crate) mod hash;
 pub(crate) mod invariants;
 pub(crate) mod spawn;
@@ -16,10 +17,12 @@ use crate::fault::{Fault, FaultKind};
 use crate::ids::{SeqMap, WorldId};
 use crate::limits::Limit;
 use crate::math::Vec2;
+use crate::resource::{Resource, Resource as R, Tracked};
 use crate::timer::TimerQueue;
 use crate::var::Var;
 use crate::world::components::*;
 use crate::world::contact::ContactCache;
+use crate::world::ecs::Ecs;
 use std::collections::BTreeMap;
 
 /// Navigation state of a world: the static grid, the installed field and the request in flight.
@@ -57,44 +60,44 @@ pub struct WorldCounters {
 /// construction); every entity carries an [`Identity`] with a creation sequence that is never
 /// reused, and handles are generation-checked by hecs, so a destroyed entity never resolves again.
 pub struct SimWorld {
-    pub(crate) ecs: hecs::World,
+    pub(crate) ecs: Ecs,
     pub(crate) id: WorldId,
     pub(crate) level: usize,
     /// The level's name, shared by the events that carry it.
     pub(crate) level_name: std::sync::Arc<str>,
-    pub(crate) next_seq: u64,
+    pub(crate) next_seq: Tracked<u64>,
     /// Bumped by every change of which entity sits in which row of which hecs archetype (a
     /// spawn, a despawn, a component added or removed), so a cache of the rows' fixed
     /// columns (see `tick::scratch::Scratch::uniform`) knows when it is stale.
     pub(crate) structure: u64,
-    pub(crate) index: SeqMap<hecs::Entity>,
-    /// Live entities by tag (see [`TagIndex`](tagged::TagIndex)).
+    pub(crate) index: Tracked<SeqMap<hecs::Entity>>,
+    /// Live entities by tag (see [`TagIndex`](tagged::TagIndex)), which records its reads.
     pub(crate) tagged: tagged::TagIndex,
-    pub(crate) rng: fastrand::Rng,
-    pub(crate) score: i64,
-    pub(crate) vars: BTreeMap<String, Var>,
+    pub(crate) rng: Tracked<fastrand::Rng>,
+    pub(crate) score: Tracked<i64>,
+    pub(crate) vars: Tracked<BTreeMap<String, Var>>,
     /// Bytes the entities' script state holds together: [`state_entry_bytes`] of each entry
     /// (kept as keys are added, cleared or despawned; `[scripts] memory` bounds it).
     ///
     /// [`state_entry_bytes`]: crate::world::components::state_entry_bytes
-    pub(crate) state_bytes: usize,
+    pub(crate) state_bytes: Tracked<usize>,
     /// Set by a `game_over` command: the tick it was sent in, and its message.
-    pub(crate) game_over: Option<(u64, String)>,
+    pub(crate) game_over: Tracked<Option<(u64, String)>>,
     /// Set by a `load_level` command: the level to switch to after this tick.
-    pub(crate) next_level: Option<usize>,
-    pub(crate) tick: u64,
-    pub(crate) timers: TimerQueue,
-    pub(crate) contacts: ContactCache,
+    pub(crate) next_level: Tracked<Option<usize>>,
+    pub(crate) tick: Tracked<u64>,
+    pub(crate) timers: Tracked<TimerQueue>,
+    pub(crate) contacts: Tracked<ContactCache>,
     /// Spawn outcomes of the last Commit, consumed by the next tick.
-    pub(crate) spawn_outcomes: Vec<SpawnEvent>,
+    pub(crate) spawn_outcomes: Tracked<Vec<SpawnEvent>>,
     /// Damage applied after stage 2, delivered to the next tick's stage 2.
-    pub(crate) carried_damage: Vec<DamageEvent>,
+    pub(crate) carried_damage: Tracked<Vec<DamageEvent>>,
     /// Bursts each level spawner has done.
-    pub(crate) spawner_bursts: Vec<u32>,
-    pub(crate) presentation_seq: u64,
+    pub(crate) spawner_bursts: Tracked<Vec<u32>>,
+    pub(crate) presentation_seq: Tracked<u64>,
     /// Zoom and shake set by scripts.
-    pub(crate) camera: camera::CameraState,
-    pub(crate) nav: NavState,
+    pub(crate) camera: Tracked<camera::CameraState>,
+    pub(crate) nav: Tracked<NavState>,
     pub(crate) counters: WorldCounters,
 }
 
@@ -109,29 +112,29 @@ impl SimWorld {
             )
         })?;
         let mut world = SimWorld {
-            ecs: hecs::World::new(),
+            ecs: Ecs::default(),
             id,
             level,
             level_name: def.levels.get(level).map_or("", |l| l.name.as_str()).into(),
-            next_seq: 1,
+            next_seq: Tracked::new(1, R::EntitySet),
             structure: 0,
-            index: SeqMap::default(),
+            index: Tracked::new(SeqMap::default(), R::EntitySet),
             tagged: tagged::TagIndex::watching(def),
-            rng: fastrand::Rng::with_seed(def.seed),
-            score: 0,
-            vars: def.variables.clone(),
-            state_bytes: 0,
-            game_over: None,
-            next_level: None,
-            tick: 0,
-            timers: TimerQueue::new(def.limits.timers),
-            contacts: ContactCache::default(),
-            spawn_outcomes: Vec::new(),
-            carried_damage: Vec::new(),
-            spawner_bursts: vec![0; level_def.spawners.len()],
-            presentation_seq: 0,
-            camera: camera::CameraState::default(),
-            nav: NavState::default(),
+            rng: Tracked::new(fastrand::Rng::with_seed(def.seed), R::Rng),
+            score: Tracked::new(0, R::Score),
+            vars: Tracked::new(def.variables.clone(), R::Vars),
+            state_bytes: Tracked::new(0, R::ScriptState),
+            game_over: Tracked::new(None, R::Flow),
+            next_level: Tracked::new(None, R::Flow),
+            tick: Tracked::new(0, R::TickNumber),
+            timers: Tracked::new(TimerQueue::new(def.limits.timers), R::Timers),
+            contacts: Tracked::new(ContactCache::default(), R::ContactCache),
+            spawn_outcomes: Tracked::new(Vec::new(), R::SpawnOutcomes),
+            carried_damage: Tracked::new(Vec::new(), R::CarriedDamage),
+            spawner_bursts: Tracked::new(vec![0; level_def.spawners.len()], R::Spawners),
+            presentation_seq: Tracked::new(0, R::StagedPresentation),
+            camera: Tracked::new(camera::CameraState::default(), R::Camera),
+            nav: Tracked::new(NavState::default(), R::NavField),
             counters: WorldCounters::default(),
         };
         let stress = if extra > 0 {
@@ -202,7 +205,7 @@ impl SimWorld {
         match self.index.remove(&seq) {
             Some(e) => {
                 if let Ok(state) = self.ecs.get::<&ScriptState>(e) {
-                    self.state_bytes -= state.bytes();
+                    *self.state_bytes -= state.bytes();
                 }
                 let _ = self.ecs.despawn(e);
                 self.structure += 1;
@@ -235,11 +238,11 @@ impl SimWorld {
 
     /// The last completed tick.
     pub fn tick(&self) -> u64 {
-        self.tick
+        *self.tick
     }
 
     pub fn score(&self) -> i64 {
-        self.score
+        *self.score
     }
 
     pub fn vars(&self) -> &BTreeMap<String, Var> {
@@ -253,14 +256,14 @@ impl SimWorld {
 
     /// The level a script asked to switch to after the last tick (`load_level`).
     pub fn next_level(&self) -> Option<usize> {
-        self.next_level
+        *self.next_level
     }
 
     /// Carries the score and the game variables into a new world (a level switch keeps
     /// them; a restart does not).
     pub fn carry_over(&mut self, from: &SimWorld) {
-        self.score = from.score;
-        self.vars = from.vars.clone();
+        *self.score = *from.score;
+        *self.vars = (*from.vars).clone();
     }
 
     pub fn entity_count(&self) -> usize {
@@ -273,8 +276,13 @@ impl SimWorld {
     }
 
     /// Read access to the ECS for inspection, rendering and tests. The tick owns all writes.
+    /// (A system that takes it reads every component, as far as debug builds' check of its
+    /// declaration goes.)
     pub fn ecs(&self) -> &hecs::World {
-        &self.ecs
+        for r in Resource::COMPONENTS {
+            crate::resource::touch(r, false);
+        }
+        self.ecs.raw()
     }
 
     pub fn timers(&self) -> &TimerQueue {

@@ -158,6 +158,7 @@ optional! {
 }
 
 impl NewEntity {
+    #[inline]
     fn new(
         def: &GameDef,
         a: &ArchetypeDef,
@@ -325,7 +326,7 @@ impl SimWorld {
             let e = self.next_entity(def, a, id, pos, overrides, tick)?;
             made.push((id, e.shape(), e));
         }
-        let mut seq = self.next_seq - made.len() as u64;
+        let mut seq = *self.next_seq - made.len() as u64;
         let mut runs = Vec::new();
         let mut i = 0;
         while i < made.len() {
@@ -384,9 +385,9 @@ impl SimWorld {
         overrides: &Overrides,
         tick: u64,
     ) -> Result<NewEntity, Fault> {
-        let seq = self.next_seq;
+        let seq = *self.next_seq;
         let e = NewEntity::new(def, a, Identity { seq, archetype }, pos, overrides, tick)?;
-        self.next_seq += 1;
+        *self.next_seq += 1;
         self.spawn_outcomes.push(SpawnEvent {
             tick,
             entity: Party {
@@ -492,6 +493,7 @@ mod tests {
     /// Every entity's components, in storage order (archetype by archetype).
     fn contents(w: &SimWorld) -> Vec<String> {
         w.ecs
+            .raw()
             .iter()
             .map(|e| {
                 format!(
@@ -574,10 +576,10 @@ mod tests {
                 contents(&single),
                 "batch_min {batch_min}"
             );
-            assert_eq!(batched.spawn_outcomes, single.spawn_outcomes);
-            assert_eq!(batched.next_seq, single.next_seq);
+            assert_eq!(*batched.spawn_outcomes, *single.spawn_outcomes);
+            assert_eq!(*batched.next_seq, *single.next_seq);
             assert_eq!(batched.counters.spawned, 200);
-            for seq in batched.next_seq - 200..batched.next_seq {
+            for seq in *batched.next_seq - 200..*batched.next_seq {
                 let e = batched.index[&seq];
                 assert_eq!(batched.ecs.get::<&Identity>(e).unwrap().seq, seq);
             }

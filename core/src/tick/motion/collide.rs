@@ -13,16 +13,12 @@ use crate::tick::scratch::Scratch;
 use crate::world::SimWorld;
 use crate::world::components::*;
 use crate::world::contact::ContactKey;
+use crate::world::ecs::{Archetype, Ecs};
 
 /// Where a walk over the colliders in collider order meets archetype `arch`: the collider
 /// index of its first row, when it holds colliders and rows to visit (all rows, or the next of
 /// the ascending indices `only` from position `w`); `base` moves past its rows either way.
-fn visit(
-    arch: &hecs::Archetype,
-    only: Option<&[u32]>,
-    w: usize,
-    base: &mut usize,
-) -> Option<usize> {
+fn visit(arch: Archetype<'_>, only: Option<&[u32]>, w: usize, base: &mut usize) -> Option<usize> {
     let n = arch.len() as usize;
     if n == 0 || !(arch.has::<Identity>() && arch.has::<Position>() && arch.has::<Collider>()) {
         return None;
@@ -238,7 +234,7 @@ pub(crate) fn collide(
     let down = -up(def.physics.gravity);
     // SAFETY (of each `find_entity_from_id` below): a body's id is a live entity's, taken
     // from a live archetype of this world this tick, and no entity has come or gone since.
-    let entity = |ecs: &hecs::World, id: u32| unsafe { ecs.find_entity_from_id(id) };
+    let entity = |ecs: &Ecs, id: u32| unsafe { ecs.find_entity_from_id(id) };
     let ecs = &world.ecs;
     let vel_of = |id| {
         ecs.get::<&Velocity>(entity(ecs, id))
@@ -409,7 +405,7 @@ fn exit<'w>(
     def: &GameDef,
     lo: Option<&hecs::Entity>,
     hi: Option<&hecs::Entity>,
-    (ecs, parties): (&'w hecs::World, &mut Option<Parties<'w>>),
+    (ecs, parties): (&'w Ecs, &mut Option<Parties<'w>>),
     key: ContactKey,
     tick: u64,
     events: &mut crate::event::Events,

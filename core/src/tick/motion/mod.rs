@@ -27,7 +27,7 @@ pub(crate) use step::up;
 
 use crate::event::EventKind;
 use crate::phase::Phase;
-use crate::tick::access::Resource;
+use crate::resource::Resource;
 use crate::tick::motion::step::{accelerate, step, turn};
 use crate::tick::system::{Decl, PhaseSystems, SystemId};
 use crate::world::SimWorld;
@@ -50,8 +50,22 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
     chain: true,
     systems: &[
         Decl {
-            reads_previous: &[R::Velocity, R::Position],
-            writes: &[R::Position, R::Velocity],
+            // Fused (see `fused`), it also does what `previous` (the position copy),
+            // `behaviours` (the decisions), `rotate` and `bounds` do otherwise, and records
+            // the colliders for the broadphase: its declaration covers all of it.
+            reads: &[R::Control, R::NavField, R::Targets],
+            reads_previous: &[R::Velocity, R::Position, R::EntitySet],
+            writes: &[
+                R::Position,
+                R::Velocity,
+                R::PrevPosition,
+                R::Rotation,
+                R::Brain,
+                R::Targets,
+                R::StructuralCommands,
+                R::Broadphase,
+            ],
+            produces: &[EventKind::Expired],
             ..Decl::new(INTEGRATE, |t| {
                 if t.fused_motion {
                     // Rotate, bounds and collide's records too (see `fused`).
@@ -65,7 +79,8 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
         },
         Decl {
             // The velocity as integrate left it; Gameplay's changes reach it next tick.
-            reads_previous: &[R::Rotation, R::Control, R::Velocity],
+            reads: &[R::Control],
+            reads_previous: &[R::Rotation, R::Velocity],
             writes: &[R::Rotation],
             ..Decl::new(ROTATE, |t| {
                 if !t.fused_motion {
@@ -75,7 +90,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
             })
         },
         Decl {
-            reads_previous: &[R::Position],
+            reads_previous: &[R::Position, R::EntitySet],
             writes: &[
                 R::Position,
                 R::PrevPosition,
@@ -92,7 +107,13 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
         },
         Decl {
             reads_previous: &[R::Position, R::ContactCache, R::EntitySet],
-            writes: &[R::Position, R::Velocity, R::ContactCache, R::Footing],
+            writes: &[
+                R::Position,
+                R::Velocity,
+                R::ContactCache,
+                R::Footing,
+                R::Broadphase,
+            ],
             produces: &[EventKind::Collision, EventKind::Trigger],
             ..Decl::new(COLLIDE, |t| {
                 if !t.fused_motion {
