@@ -226,16 +226,13 @@ pub(crate) fn touch(resource: Resource, write: bool) {
 }
 
 /// Records a change of `component`, which is fixed at spawn (debug builds).
-#[inline(always)]
+#[cfg(debug_assertions)]
 pub(crate) fn touch_fixed(component: &'static str) {
-    #[cfg(debug_assertions)]
     TOUCHED.with(|t| {
         let mut now = t.get();
         now.fixed = now.fixed.or(Some(component));
         t.set(now);
     });
-    #[cfg(not(debug_assertions))]
-    let _ = component;
 }
 
 /// What was touched since the last call, clearing the record (always empty in release

@@ -163,6 +163,40 @@ fn everything() -> GameDef {
     if let Some(c) = player.control.as_mut() {
         c.triggers[0].aim = T_ENEMY;
     }
+    add_jumper_and_floor(&mut def);
+    add_movers(&mut def);
+    def.levels[0].spawners.push(SpawnerDef {
+        archetype: PICKUP,
+        period: 7,
+        count: 1,
+        area: Rect::centered(Vec2::new(100.0, 100.0)),
+        start: 1,
+        bursts: Some(3),
+    });
+    place(&mut def, PLAYER, 200.0, 0.0);
+    for i in -2..=2 {
+        place(&mut def, WALL, 0.0, i as f32 * 32.0);
+    }
+    place(&mut def, ENEMY, -200.0, 0.0);
+    place(&mut def, ENEMY, 150.0, 0.0);
+    place(&mut def, PICKUP, 205.0, 0.0);
+    place_moving(&mut def, BULLET, 100.0, 100.0, 0.0, 0.0);
+    let jumper = ArchetypeId(5);
+    place(&mut def, jumper, -100.0, -150.0);
+    place(&mut def, ArchetypeId(6), -100.0, -120.0);
+    let mut rng = fastrand::Rng::with_seed(5);
+    for a in 7..def.archetypes.len() as u16 {
+        for _ in 0..6 {
+            let (x, y) = (rng.f32() * 560.0 - 280.0, rng.f32() * 360.0 - 180.0);
+            let (vx, vy) = (rng.f32() * 400.0 - 200.0, rng.f32() * 400.0 - 200.0);
+            place_moving(&mut def, ArchetypeId(a), x, y, vx, vy);
+        }
+    }
+    def
+}
+
+/// A platformer (its footing) and a static floor under it.
+fn add_jumper_and_floor(def: &mut GameDef) {
     let jump = def.actions.find("fire").unwrap();
     let run = def.actions.find("move_x").unwrap();
     def.archetypes.push(ArchetypeDef {
@@ -205,6 +239,10 @@ fn everything() -> GameDef {
         }),
         ..ArchetypeDef::default()
     });
+}
+
+/// One archetype per bounds rule, with motion rules, rotation and brains.
+fn add_movers(def: &mut GameDef) {
     let kinds = [
         (BoundsPolicy::Bounce, Some(RotateMode::Velocity)),
         (BoundsPolicy::Wrap, None),
@@ -241,34 +279,6 @@ fn everything() -> GameDef {
             ..ArchetypeDef::default()
         });
     }
-    def.levels[0].spawners.push(SpawnerDef {
-        archetype: PICKUP,
-        period: 7,
-        count: 1,
-        area: Rect::centered(Vec2::new(100.0, 100.0)),
-        start: 1,
-        bursts: Some(3),
-    });
-    place(&mut def, PLAYER, 200.0, 0.0);
-    for i in -2..=2 {
-        place(&mut def, WALL, 0.0, i as f32 * 32.0);
-    }
-    place(&mut def, ENEMY, -200.0, 0.0);
-    place(&mut def, ENEMY, 150.0, 0.0);
-    place(&mut def, PICKUP, 205.0, 0.0);
-    place_moving(&mut def, BULLET, 100.0, 100.0, 0.0, 0.0);
-    let jumper = ArchetypeId(5);
-    place(&mut def, jumper, -100.0, -150.0);
-    place(&mut def, ArchetypeId(6), -100.0, -120.0);
-    let mut rng = fastrand::Rng::with_seed(5);
-    for a in 7..def.archetypes.len() as u16 {
-        for _ in 0..6 {
-            let (x, y) = (rng.f32() * 560.0 - 280.0, rng.f32() * 360.0 - 180.0);
-            let (vx, vy) = (rng.f32() * 400.0 - 200.0, rng.f32() * 400.0 - 200.0);
-            place_moving(&mut def, ArchetypeId(a), x, y, vx, vy);
-        }
-    }
-    def
 }
 
 /// Reads everything a stage can, in both stages; sends every command in stage 1 on some

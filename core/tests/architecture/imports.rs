@@ -13,7 +13,7 @@
 //! This is a reader of Rust source, not a compiler: it knows items, `use` trees, paths and
 //! globs, which is what the crates here use to name each other's items.
 
-use crate::tokens::{is_ident, tokens, use_tree};
+use crate::tokens::{Tok, is_ident, tokens, use_tree};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -42,19 +42,61 @@ const ITEM_KEYWORDS: [&str; 9] = [
 
 /// Reads one file of module `module`, whose child modules are `children`.
 fn scan(src: &str, module: &[String], children: &HashSet<String>) -> Scan {
-    let toks = tokens(src);
-    let mut s = Scan::default();
-    // Brace depth, and the depths at which inline modules opened.
-    let (mut depth, mut inline): (usize, Vec<usize>) = (0, Vec::new());
-    let mut test_attr = false;
-    let mut i = 0;
-    let absolute = |segs: &[String], inline: usize| -> Option<Vec<String>> {
-        let first = segs.first()?.as_str();
-        match first {
+    let mut r = Reader {
+        toks: tokens(src),
+        module,
+        children,
+        at: 0,
+        depth: 0,
+        inline: Vec::new(),
+        test_attr: false,
+        out: Scan::default(),
+    };
+    while r.at < r.toks.len() {
+        let next = r.toks.get(r.at + 1).map(|t| t.text.as_str());
+        match (r.toks[r.at].text.as_str(), next) {
+            ("#", Some("[")) => r.attribute(),
+            ("mod", Some(n)) if is_ident(n) => {
+                if !r.module_item() {
+                    r.token();
+                }
+            }
+            ("use", _) => r.use_item(),
+            _ => r.token(),
+        }
+    }
+    r.out
+}
+
+/// A pass over one file's tokens (see [`scan`]).
+struct Reader<'a> {
+    toks: Vec<Tok>,
+    module: &'a [String],
+    children: &'a HashSet<String>,
+    /// The token being read.
+    at: usize,
+    /// Brace depth, and the depths at which inline modules opened.
+    depth: usize,
+    inline: Vec<usize>,
+    /// Whether the next item is `#[cfg(test)]`.
+    test_attr: bool,
+    out: Scan,
+}
+
+impl Reader<'_> {
+    /// Whether the reader is at the file's top level.
+    fn top(&self) -> bool {
+        self.depth == 0 && self.inline.is_empty()
+    }
+
+    /// The path `segs` names from the crate root, if it starts in this crate (`crate`,
+    /// `self`, `super` or a child module); `None` inside an inline module for a path to it.
+    fn absolute(&self, segs: &[String]) -> Option<Vec<String>> {
+        match segs.first()?.as_str() {
             "crate" | "$crate" => Some(segs[1..].to_vec()),
             "self" | "super" => {
-                let mut at: Vec<Option<&String>> = module.iter().map(Some).collect();
-                at.extend(std::iter::repeat_n(None, inline));
+                let mut at: Vec<Option<&String>> = self.module.iter().map(Some).collect();
+                at.extend(std::iter::repeat_n(None, self.inline.len()));
                 let mut k = 0;
                 while k < segs.len() && (segs[k] == "self" || segs[k] == "super") {
                     if segs[k] == "super" {
@@ -62,164 +104,162 @@ fn scan(src: &str, module: &[String], children: &HashSet<String>) -> Scan {
                     }
                     k += 1;
                 }
-                // Inside an inline module: a path to the module itself or below it.
-                let at: Option<Vec<String>> = at.into_iter().map(|m| m.cloned()).collect();
-                let mut at = at?;
+                let mut at: Vec<String> =
+                    at.into_iter().map(|m| m.cloned()).collect::<Option<_>>()?;
                 at.extend_from_slice(&segs[k..]);
                 Some(at)
             }
-            name if inline == 0 && children.contains(name) => {
-                let mut at = module.to_vec();
+            name if self.inline.is_empty() && self.children.contains(name) => {
+                let mut at = self.module.to_vec();
                 at.extend_from_slice(segs);
                 Some(at)
             }
             _ => None,
         }
-    };
-    while i < toks.len() {
-        let t = toks[i].text.as_str();
-        let line = toks[i].line;
-        let top = depth == 0 && inline.is_empty();
-        if t == "#" && toks.get(i + 1).is_some_and(|t| t.text == "[") {
-            let mut j = i + 2;
-            let mut d = 1;
-            while j < toks.len() && d > 0 {
-                match toks[j].text.as_str() {
-                    "[" => d += 1,
-                    "]" => d -= 1,
-                    _ => {}
-                }
-                j += 1;
-            }
-            let attr: Vec<&str> = toks[i + 2..j - 1].iter().map(|t| t.text.as_str()).collect();
-            test_attr |= attr == ["cfg", "(", "test", ")"];
-            i = j;
-            continue;
-        }
-        if t == "mod" && toks.get(i + 1).is_some_and(|t| is_ident(&t.text)) {
-            let name = toks[i + 1].text.clone();
-            match toks.get(i + 2).map(|t| t.text.as_str()) {
-                Some(";") => {
-                    if test_attr {
-                        s.test_children.push(name);
-                    }
-                    test_attr = false;
-                    i += 3;
-                    continue;
-                }
-                Some("{") => {
-                    if test_attr {
-                        // Skip the test module.
-                        let (mut d, mut j) = (0, i + 2);
-                        while j < toks.len() {
-                            match toks[j].text.as_str() {
-                                "{" => d += 1,
-                                "}" => {
-                                    d -= 1;
-                                    if d == 0 {
-                                        break;
-                                    }
-                                }
-                                _ => {}
-                            }
-                            j += 1;
-                        }
-                        test_attr = false;
-                        i = j + 1;
-                        continue;
-                    }
-                    if top {
-                        s.items.insert(name);
-                    }
-                    inline.push(depth);
-                    depth += 1;
-                    i += 3;
-                    continue;
-                }
-                _ => {}
-            }
-        }
-        if t == "use" {
-            let public = toks[..i]
-                .iter()
-                .rev()
-                .take_while(|t| {
-                    matches!(
-                        t.text.as_str(),
-                        "pub" | "(" | ")" | "crate" | "in" | "super" | "self"
-                    )
-                })
-                .any(|t| t.text == "pub");
-            let mut leaves = Vec::new();
-            let end = use_tree(&toks, i + 1, &[], &mut leaves);
-            if !test_attr {
-                for leaf in leaves {
-                    let Some(path) = absolute(&leaf.path, inline.len()) else {
-                        continue;
-                    };
-                    if leaf.glob {
-                        s.globs.push((path, line, top));
-                    } else if let Some(name) = leaf.name {
-                        if top {
-                            s.aliases.insert(name.clone(), path.clone());
-                        }
-                        if public {
-                            s.reexports.push((name, path, line));
-                        } else {
-                            s.uses.push((path, line));
-                        }
-                    }
+    }
+
+    /// The index past the group opened at `from` (`open`...`close`, nested).
+    fn past_group(&self, from: usize, open: &str, close: &str) -> usize {
+        let (mut d, mut j) = (0, from);
+        while j < self.toks.len() {
+            let t = self.toks[j].text.as_str();
+            j += 1;
+            if t == open {
+                d += 1;
+            } else if t == close {
+                d -= 1;
+                if d == 0 {
+                    break;
                 }
             }
-            test_attr = false;
-            i = end;
-            continue;
         }
-        match t {
-            "{" => depth += 1,
+        j
+    }
+
+    /// `#[...]`: notes `#[cfg(test)]`.
+    fn attribute(&mut self) {
+        let end = self.past_group(self.at + 1, "[", "]");
+        let attr: Vec<&str> = self.toks[self.at + 2..end - 1]
+            .iter()
+            .map(|t| t.text.as_str())
+            .collect();
+        self.test_attr |= attr == ["cfg", "(", "test", ")"];
+        self.at = end;
+    }
+
+    /// `mod name;` or `mod name { ... }`: a test module is left out. Returns whether it was
+    /// one of those.
+    fn module_item(&mut self) -> bool {
+        let name = self.toks[self.at + 1].text.clone();
+        match self.toks.get(self.at + 2).map(|t| t.text.as_str()) {
+            Some(";") => {
+                if self.test_attr {
+                    self.out.test_children.push(name);
+                }
+                self.at += 3;
+            }
+            Some("{") if self.test_attr => self.at = self.past_group(self.at + 2, "{", "}"),
+            Some("{") => {
+                if self.top() {
+                    self.out.items.insert(name);
+                }
+                self.inline.push(self.depth);
+                self.depth += 1;
+                self.at += 3;
+            }
+            _ => return false,
+        }
+        self.test_attr = false;
+        true
+    }
+
+    /// `use ...;`: its paths, the names it binds, its globs.
+    fn use_item(&mut self) {
+        let (i, line, top) = (self.at, self.toks[self.at].line, self.top());
+        let public = self.toks[..i]
+            .iter()
+            .rev()
+            .take_while(|t| {
+                matches!(
+                    t.text.as_str(),
+                    "pub" | "(" | ")" | "crate" | "in" | "super" | "self"
+                )
+            })
+            .any(|t| t.text == "pub");
+        let mut leaves = Vec::new();
+        let end = use_tree(&self.toks, i + 1, &[], &mut leaves);
+        for leaf in leaves.into_iter().filter(|_| !self.test_attr) {
+            let Some(path) = self.absolute(&leaf.path) else {
+                continue;
+            };
+            let s = &mut self.out;
+            if leaf.glob {
+                s.globs.push((path, line, top));
+            } else if let Some(name) = leaf.name {
+                if top {
+                    s.aliases.insert(name.clone(), path.clone());
+                }
+                if public {
+                    s.reexports.push((name, path, line));
+                } else {
+                    s.uses.push((path, line));
+                }
+            }
+        }
+        self.test_attr = false;
+        self.at = end;
+    }
+
+    /// Any other token: braces, an item's name, a path into the crate, an identifier the
+    /// code mentions.
+    fn token(&mut self) {
+        let (t, line) = (self.toks[self.at].text.clone(), self.toks[self.at].line);
+        match t.as_str() {
+            "{" => self.depth += 1,
             "}" => {
-                depth = depth.saturating_sub(1);
-                if inline.last() == Some(&depth) {
-                    inline.pop();
+                self.depth = self.depth.saturating_sub(1);
+                if self.inline.last() == Some(&self.depth) {
+                    self.inline.pop();
                 }
             }
-            ";" => test_attr = false,
+            ";" => self.test_attr = false,
             _ => {}
         }
-        if top
-            && (ITEM_KEYWORDS.contains(&t) || t == "macro_rules")
-            && let Some(next) = toks.get(i + 1 + usize::from(t == "macro_rules"))
+        let name_at = self.at + 1 + usize::from(t == "macro_rules");
+        if self.top()
+            && (ITEM_KEYWORDS.contains(&t.as_str()) || t == "macro_rules")
+            && let Some(next) = self.toks.get(name_at)
             && is_ident(&next.text)
             && !ITEM_KEYWORDS.contains(&next.text.as_str())
             && !["_", "unsafe", "extern", "async"].contains(&next.text.as_str())
         {
-            s.items.insert(next.text.clone());
+            self.out.items.insert(next.text.clone());
         }
-        let prev = i.checked_sub(1).map(|p| toks[p].text.as_str());
-        let path_start = !matches!(prev, Some("::" | "."))
-            && toks.get(i + 1).is_some_and(|t| t.text == "::")
-            && is_ident(t);
-        if path_start {
-            let mut segs = vec![t.to_string()];
-            let mut j = i + 1;
-            while toks.get(j).is_some_and(|t| t.text == "::")
-                && toks.get(j + 1).is_some_and(|t| is_ident(&t.text))
+        let prev = self.at.checked_sub(1).map(|p| self.toks[p].text.as_str());
+        let after_dot = prev == Some(".");
+        if !matches!(prev, Some("::" | "."))
+            && is_ident(&t)
+            && self.toks.get(self.at + 1).is_some_and(|t| t.text == "::")
+        {
+            let mut segs = vec![t.clone()];
+            let mut j = self.at + 1;
+            while self.toks.get(j).is_some_and(|t| t.text == "::")
+                && self.toks.get(j + 1).is_some_and(|t| is_ident(&t.text))
             {
-                segs.push(toks[j + 1].text.clone());
+                segs.push(self.toks[j + 1].text.clone());
                 j += 2;
             }
-            if let Some(path) = absolute(&segs, inline.len()) {
-                s.uses.push((path, line));
-                i = j;
-                continue;
+            if let Some(path) = self.absolute(&segs) {
+                self.out.uses.push((path, line));
+                self.at = j;
+                return;
             }
         }
-        if is_ident(t) && prev != Some(".") {
-            s.code.entry(t.to_string()).or_insert(line);
+        if is_ident(&t) && !after_dot {
+            self.out.code.entry(t).or_insert(line);
         }
-        i += 1;
+        self.at += 1;
     }
-    s
 }
 
 /// One crate's files and the uses between them.
@@ -235,27 +275,7 @@ pub struct Graph {
 /// Reads the crate whose sources are under `src` (named `name` in messages, its files by
 /// their paths relative to `workspace`).
 pub fn read(workspace: &Path, name: &str, src: &Path) -> Graph {
-    let mut paths = Vec::new();
-    collect(src, &mut paths);
-    paths.sort();
-    let mut modules: Vec<(Vec<String>, PathBuf)> = paths
-        .into_iter()
-        .filter_map(|p| {
-            let rel = p.strip_prefix(src).ok()?.with_extension("");
-            let mut module: Vec<String> = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            if module.first().is_some_and(|m| m == "bin") {
-                return None;
-            }
-            if module.last().is_some_and(|m| m == "mod") || module == ["lib"] || module == ["main"]
-            {
-                module.pop();
-            }
-            Some((module, p))
-        })
-        .collect();
+    let mut modules = modules(src);
     let mut scans: Vec<Scan> = Vec::new();
     for (module, path) in &modules {
         let children: HashSet<String> = modules
@@ -287,6 +307,48 @@ pub fn read(workspace: &Path, name: &str, src: &Path) -> Graph {
     modules.retain(|_| *k.next().unwrap_or(&true));
     let mut k = keep.iter();
     scans.retain(|_| *k.next().unwrap_or(&true));
+    let edges = edges(&modules, &scans);
+    let files = modules
+        .into_iter()
+        .map(|(m, p)| {
+            let rel = p.strip_prefix(workspace).unwrap_or(&p);
+            (m, rel.to_string_lossy().replace('\\', "/"))
+        })
+        .collect();
+    Graph {
+        name: name.to_string(),
+        files,
+        edges,
+    }
+}
+
+/// Every source file under `src` with its module path (`src/bin/` holds other crates).
+fn modules(src: &Path) -> Vec<(Vec<String>, PathBuf)> {
+    let mut paths = Vec::new();
+    collect(src, &mut paths);
+    paths.sort();
+    paths
+        .into_iter()
+        .filter_map(|p| {
+            let rel = p.strip_prefix(src).ok()?.with_extension("");
+            let mut module: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            if module.first().is_some_and(|m| m == "bin") {
+                return None;
+            }
+            if module.last().is_some_and(|m| m == "mod") || module == ["lib"] || module == ["main"]
+            {
+                module.pop();
+            }
+            Some((module, p))
+        })
+        .collect()
+}
+
+/// The uses between files (see the module documentation), each with its first line.
+fn edges(modules: &[(Vec<String>, PathBuf)], scans: &[Scan]) -> BTreeMap<(usize, usize), u32> {
     let index: HashMap<Vec<String>, usize> = modules
         .iter()
         .enumerate()
@@ -294,7 +356,7 @@ pub fn read(workspace: &Path, name: &str, src: &Path) -> Graph {
         .collect();
     let r = Resolver {
         index: &index,
-        scans: &scans,
+        scans,
     };
     let mut edges = BTreeMap::new();
     for (from, s) in scans.iter().enumerate() {
@@ -328,18 +390,7 @@ pub fn read(workspace: &Path, name: &str, src: &Path) -> Graph {
             }
         }
     }
-    let files = modules
-        .into_iter()
-        .map(|(m, p)| {
-            let rel = p.strip_prefix(workspace).unwrap_or(&p);
-            (m, rel.to_string_lossy().replace('\\', "/"))
-        })
-        .collect();
-    Graph {
-        name: name.to_string(),
-        files,
-        edges,
-    }
+    edges
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
