@@ -5,6 +5,7 @@
 
 use crate::actions::Actions;
 use crate::files::Files;
+use crate::fonts::Fonts;
 use crate::images::Images;
 use crate::report::Report;
 use crate::symbols::Symbols;
@@ -25,6 +26,7 @@ pub(crate) struct Scope<'a> {
     pub tags: &'a Symbols,
     pub layers: &'a Symbols,
     pub actions: &'a Actions,
+    pub fonts: &'a Fonts,
 }
 
 /// Reads one archetype. `name` has been checked.
@@ -118,7 +120,7 @@ pub(crate) fn read(
             size: l.f32(r, "size").unwrap_or(16.0),
             color: l.color(r, "color").unwrap_or_default(),
             offset: l.pair(r, "offset").unwrap_or_default(),
-            font: images.fonts.key(r, &l),
+            font: scope.fonts.key(r, &l),
         });
     }
     if let Some(h) = t.table(r, "health") {
@@ -134,7 +136,13 @@ pub(crate) fn read(
         a.behaviour = behaviour(r, &b, scope);
     }
     if let Some(c) = t.table(r, "control") {
-        a.control = Some(crate::control::read(r, &c, scope, &cooldowns));
+        a.control = Some(crate::control::read(
+            r,
+            &c,
+            scope.actions,
+            scope.tags,
+            &cooldowns,
+        ));
     }
     a
 }

@@ -2,7 +2,7 @@
 //! events for it.
 
 use crate::actions;
-use crate::archetype::Scope;
+use crate::actions::Actions;
 use crate::report::Report;
 use crate::symbols::Symbols;
 use crate::table::Table;
@@ -29,7 +29,8 @@ const KIND_KEYS: &[(&str, &str)] = &[
 pub(crate) fn read(
     r: &mut Report,
     c: &Table<'_, '_>,
-    scope: &Scope<'_>,
+    actions: &Actions,
+    tags: &Symbols,
     cooldowns: &Symbols,
 ) -> ControlDef {
     let kind_name = c.choice(r, "kind").unwrap_or("top_down");
@@ -49,7 +50,7 @@ pub(crate) fn read(
     }
     let mut action = |key: &str, want: ActionKind| -> Option<ActionId> {
         let named = c.name(r, key, "action")?;
-        actions::resolve(r, scope.actions, &named, want, &c.what(key))
+        actions::resolve(r, actions, &named, want, &c.what(key))
     };
     let (move_x, move_y) = (
         action("move_x", ActionKind::Axis),
@@ -82,7 +83,7 @@ pub(crate) fn read(
         move_x,
         move_y,
         accel,
-        triggers: triggers(r, c, scope, cooldowns),
+        triggers: triggers(r, c, actions, tags, cooldowns),
     }
 }
 
@@ -90,14 +91,15 @@ pub(crate) fn read(
 fn triggers(
     r: &mut Report,
     c: &Table<'_, '_>,
-    scope: &Scope<'_>,
+    actions: &Actions,
+    tags: &Symbols,
     cooldowns: &Symbols,
 ) -> Vec<TriggerDef> {
     let mut out = Vec::new();
     for t in c.tables(r, "triggers") {
-        let action = t.name(r, "action", "action").and_then(|a| {
-            actions::resolve(r, scope.actions, &a, ActionKind::Button, &t.what("action"))
-        });
+        let action = t
+            .name(r, "action", "action")
+            .and_then(|a| actions::resolve(r, actions, &a, ActionKind::Button, &t.what("action")));
         let on = match t.choice(r, "on") {
             Some("hold") => TriggerOn::Hold,
             Some("release") => TriggerOn::Release,
@@ -109,7 +111,7 @@ fn triggers(
         });
         let aim = t
             .names(r, "aim", "tag")
-            .map_or(0, |names| scope.tags.bits(r, &names));
+            .map_or(0, |names| tags.bits(r, &names));
         if let Some(action) = action {
             out.push(TriggerDef {
                 action,

@@ -4,7 +4,6 @@
 use crate::files::{FileKind, Files, Read};
 use crate::images::Images;
 use crate::report::{Loc, Report};
-use crate::suggest;
 use crate::table::Table;
 use crate::value::Named;
 use ludus_core::{FontDef, FontId, FontSource};
@@ -64,7 +63,7 @@ impl Fonts {
     }
 
     fn by_name(&self, r: &mut Report, named: &Named) -> Option<FontId> {
-        suggest::look_up(r, named, &self.named, "font", || {
+        crate::value::look_up(r, named, &self.named, "font", || {
             format!(
                 "declare it in game.toml: `[fonts.{}] file = \"fonts/{}.ttf\"`",
                 named.name, named.name

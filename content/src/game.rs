@@ -124,15 +124,17 @@ fn load(
     def.sounds = presentation::sounds(&mut r, &game, &mut files);
     def.music = presentation::music(&mut r, &game, &mut files);
     let lists = FileLists::read(&mut r, &game, script_paths);
+    let mut images = Images::read(&mut r, &game, &mut files);
+    // Fonts may be cut from images, so they are read after them.
+    let mut fonts = Fonts::read(&mut r, &game, &mut files, &images);
+    def.hud = hud(&mut r, &game, &fonts);
+    def.font = fonts.key(&mut r, &game);
     let scope = Scope {
         tags: &tags,
         layers: &layers,
         actions: &actions,
+        fonts: &fonts,
     };
-    let mut images = Images::read(&mut r, &game, &mut files);
-    images.fonts = Fonts::read(&mut r, &game, &mut files, &images);
-    def.hud = hud(&mut r, &game, &images.fonts);
-    def.font = images.fonts.key(&mut r, &game);
     let archetypes = read_archetypes(&mut r, &game, &lists, &scope, &mut files, &mut images);
     let (raw_levels, levels_complete) =
         read_levels(&mut r, &game, &lists, &tags, &layers, &mut files);
@@ -163,7 +165,7 @@ fn load(
         def.entry_level = i;
     }
     def.images = images.list;
-    def.fonts = std::mem::take(&mut images.fonts.list);
+    def.fonts = std::mem::take(&mut fonts.list);
     def.stress = read_stress(&mut r, &game, &archetypes);
     def.archetypes = archetypes.defs;
     // `ludus.text` spawns `text`: the game's own, or the built-in one after the game's.

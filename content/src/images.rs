@@ -3,7 +3,6 @@
 
 use crate::files::{FileKind, Files, Read};
 use crate::report::{Loc, Report};
-use crate::suggest;
 use crate::table::Table;
 use crate::value::Named;
 use ludus_core::{AssetId, Filter, ImageDef};
@@ -23,8 +22,6 @@ pub(crate) struct Images {
     /// Each image file and filter counted against the game's decoded total (the app packs
     /// each once).
     charged: HashMap<(String, bool), bool>,
-    /// The fonts, some cut from these images (read after them).
-    pub fonts: crate::fonts::Fonts,
 }
 
 impl Images {
@@ -112,7 +109,7 @@ impl Images {
 
     /// The image `[images.NAME]` declares (`None`: unknown, reported, or unreadable).
     pub fn by_name(&self, r: &mut Report, named: &Named) -> Option<AssetId> {
-        suggest::look_up(r, named, &self.named, "image", || {
+        crate::value::look_up(r, named, &self.named, "image", || {
             format!(
                 "declare it in game.toml: `[images.{}] file = \"images/{}.png\"`",
                 named.name, named.name

@@ -89,29 +89,6 @@ pub(crate) fn list<'a>(items: impl IntoIterator<Item = &'a str>) -> String {
     out.join(", ")
 }
 
-/// The id `named` names in `declared` (`None` for a name declared but unusable); an unknown
-/// name is reported at its place as "no WHAT is named `x`", with the nearest declared name,
-/// or else `declare` as the help.
-pub(crate) fn look_up<T: Copy>(
-    r: &mut crate::report::Report,
-    named: &crate::value::Named,
-    declared: &std::collections::HashMap<String, Option<T>>,
-    what: &str,
-    declare: impl FnOnce() -> String,
-) -> Option<T> {
-    if let Some(id) = declared.get(&named.name) {
-        return *id;
-    }
-    let n = r.error(named.loc, format!("no {what} is named `{}`", named.name));
-    let mut names: Vec<&str> = declared.keys().map(String::as_str).collect();
-    names.sort_unstable();
-    match did_you_mean(&named.name, names.iter().copied()) {
-        Some(hint) => n.help(hint),
-        None => n.help(declare()),
-    };
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

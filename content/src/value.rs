@@ -27,6 +27,29 @@ pub(crate) struct Named {
     pub loc: Loc,
 }
 
+/// The id `named` names in `declared` (`None` for a name declared but unusable); an unknown
+/// name is reported at its place as "no WHAT is named `x`", with the nearest declared name,
+/// or else `declare` as the help.
+pub(crate) fn look_up<T: Copy>(
+    r: &mut Report,
+    named: &Named,
+    declared: &std::collections::HashMap<String, Option<T>>,
+    what: &str,
+    declare: impl FnOnce() -> String,
+) -> Option<T> {
+    if let Some(id) = declared.get(&named.name) {
+        return *id;
+    }
+    let n = r.error(named.loc, format!("no {what} is named `{}`", named.name));
+    let mut names: Vec<&str> = declared.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    match suggest::did_you_mean(&named.name, names.iter().copied()) {
+        Some(hint) => n.help(hint),
+        None => n.help(declare()),
+    };
+    None
+}
+
 /// `a string`, `an integer`...: what a value is, for messages.
 pub(crate) fn kind_of(v: &DeValue<'_>) -> &'static str {
     match v {

@@ -12,7 +12,6 @@ use crate::frame::input::ActionId;
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::timer::TimerId;
-use crate::world::components::{Identity, Position, Tags};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -24,18 +23,6 @@ pub struct Party {
     pub archetype: ArchetypeId,
     pub tags: u64,
     pub pos: Vec2,
-}
-
-impl Party {
-    /// The event data of an entity with these components.
-    pub(crate) fn new(id: &Identity, tags: Option<&Tags>, pos: &Position) -> Party {
-        Party {
-            seq: id.seq,
-            archetype: id.archetype,
-            tags: tags.map_or(0, |t| t.0),
-            pos: pos.0,
-        }
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

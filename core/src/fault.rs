@@ -1,6 +1,6 @@
 //! Simulation faults: the one way a tick fails.
 
-use crate::tick::phase::Phase;
+use crate::phase::Phase;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::borrow::Cow;
 use std::fmt;

@@ -4,16 +4,19 @@
 
 use crate::consequences::Consequences;
 use crate::def::GameDef;
+use crate::event::Events;
 use crate::fault::{Fault, FaultKind};
 use crate::frame::input::TickInput;
 use crate::frame::session::{Flow, LoadRequest, LoadStatus, Simulation};
+use crate::ids::WorldId;
 use crate::jobs::Completions;
 use crate::outbox::Outbox;
 use crate::tick::access::check_order;
 use crate::tick::report::{TickOptions, TickReport};
-use crate::tick::system::{ScheduleError, System};
+use crate::tick::schedule::{Schedule, ScheduleError};
+use crate::tick::system::System;
 use crate::tick::{TickContext, run_tick};
-use crate::world::{SimWorld, WorldId};
+use crate::world::SimWorld;
 use std::sync::Arc;
 
 /// Owns one game's simulation. World identities increase with every level activation.
@@ -69,7 +72,16 @@ impl Game {
     /// ordered again; an error names the systems that cannot be ordered. Orders that hold only
     /// by registration (see [`Schedule::warnings`](crate::Schedule::warnings)) are returned.
     pub fn add_system(&mut self, system: System) -> Result<Vec<String>, ScheduleError> {
-        self.ctx.schedule.add(system)?;
+        self.add_systems([system])
+    }
+
+    /// Adds systems of the embedding program that may name each other (a [`System::chain`]),
+    /// as [`Game::add_system`] does one.
+    pub fn add_systems(
+        &mut self,
+        systems: impl IntoIterator<Item = System>,
+    ) -> Result<Vec<String>, ScheduleError> {
+        self.ctx.schedule.add_all(systems)?;
         Ok(self
             .ctx
             .schedule
@@ -83,12 +95,29 @@ impl Game {
         &self.def
     }
 
+    /// The systems every tick runs.
+    pub fn schedule(&self) -> &Schedule {
+        &self.ctx.schedule
+    }
+
     pub fn def_arc(&self) -> &Arc<GameDef> {
         &self.def
     }
 
     pub fn world(&self) -> &SimWorld {
         &self.world
+    }
+
+    /// Events of the tick in progress or the last completed tick.
+    pub fn events(&self) -> &Events {
+        self.ctx.events()
+    }
+
+    /// Each bounded tick queue as `(name, room reserved, bound)`. Every bound is enforced
+    /// while filling, so room never exceeds the bound, even after a fault. For tests.
+    #[doc(hidden)]
+    pub fn queue_room(&self) -> Vec<(&'static str, usize, usize)> {
+        self.ctx.scratch.queue_room(&self.world, &self.def)
     }
 
     pub fn outbox(&mut self) -> &mut Outbox {
@@ -120,7 +149,7 @@ impl Game {
     /// Debugging aid: changes the score outside any tick, so the next state hash differs.
     /// Replay tests use it to prove divergences are reported at the right tick.
     pub fn nudge_score(&mut self, delta: i64) {
-        self.world.score = self.world.score.saturating_add(delta);
+        *self.world.score = self.world.score.saturating_add(delta);
     }
 
     /// Replaces the consequences (a script reload); the world keeps running.
@@ -178,6 +207,7 @@ impl Game {
             self.start_level = level;
         }
         self.world = world;
+        self.ctx.begin_world();
         self.ctx.outbox.retain_world(id);
         self.last_report = None;
         Ok(())
@@ -188,7 +218,7 @@ impl Game {
     pub fn flow(&self) -> Flow {
         if self.world.game_over.is_some() {
             Flow::Over
-        } else if let Some(level) = self.world.next_level {
+        } else if let Some(level) = *self.world.next_level {
             Flow::Switch(level)
         } else {
             Flow::Continue

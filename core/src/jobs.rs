@@ -17,8 +17,8 @@
 //!   deterministic headless runs use the serial one. Replay feeds the recorded batches back at
 //!   the ticks they were applied in, so a threaded run replays exactly.
 
+use crate::ids::WorldId;
 use crate::nav::{FlowField, FlowInput};
-use crate::world::ids::WorldId;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 

@@ -23,21 +23,23 @@ mod event_kinds;
 mod fault;
 mod frame;
 mod game;
+mod ids;
 mod jobs;
 mod limits;
 mod math;
 mod nav;
 mod outbox;
 pub mod par;
+mod phase;
 pub mod reference;
 mod render;
 mod replay;
+mod resource;
 mod tick;
 mod timer;
 mod var;
 mod world;
 
-pub use collision::contact::{ContactCache, ContactKey};
 pub use command::{Command, CommandError, Stage};
 pub use command::{MAX_NAME_BYTES, MAX_TEXT_BYTES};
 pub use consequences::{Consequences, Gameplay, NoConsequences};
@@ -74,6 +76,7 @@ pub use frame::session::{
     Simulation,
 };
 pub use game::Game;
+pub use ids::WorldId;
 #[cfg(not(target_arch = "wasm32"))]
 pub use jobs::ThreadPool;
 pub use jobs::{
@@ -84,18 +87,20 @@ pub use limits::Limit;
 pub use math::{Color, Rect, Vec2};
 pub use nav::{FlowField, FlowInput, NavDef};
 pub use outbox::{Outbox, OutboxStats, Presentation, PresentationRequest};
+pub use phase::Phase;
 pub use render::{Camera, Draw, Interpolation, RenderFrame, TextDraw};
 pub use replay::{
     EntityValues, FORMAT_VERSION, FREE_SEGMENTS, MAGIC, MAX_DECODED_BYTES, MAX_RECORDED_NAME_BYTES,
     MAX_RECORDING_BYTES, MAX_SEGMENTS, RecordedFault, Recording, RecordingError, RecordingHeader,
     Segment, TICKS_PER_SEGMENT, TickRecord, describe_difference, entity_values,
 };
-pub use tick::access::{OrderError, PhaseAccess, Resource, check_order};
+pub use resource::Resource;
+pub use tick::access::{OrderError, PhaseAccess, check_order};
 pub use tick::gameplay::run_stage_detached;
 pub use tick::motion::integrate;
-pub use tick::phase::Phase;
 pub use tick::report::{TickOptions, TickReport};
-pub use tick::system::{Access, Schedule, ScheduleError, ScheduleWarning, System, TickState};
+pub use tick::schedule::{Schedule, ScheduleError, ScheduleWarning};
+pub use tick::system::{Access, System, SystemId, TickState};
 pub use tick::{TickContext, native_systems, run_tick};
 pub use timer::{DueTimer, PendingTimer, TimerId, TimerQueue, TimerSpec, TimerStats};
 pub use var::Var;
@@ -104,5 +109,20 @@ pub use world::components::{
     Identity, Lifetime, Motion, Position, PrevPosition, Rotation, ScriptState, Speed, Sprite,
     StaticBody, Tags, Velocity,
 };
+pub use world::contact::{ContactCache, ContactKey};
 pub use world::hash::{HashPart, StateHash};
-pub use world::{NavState, SimWorld, WorldCounters, WorldId};
+pub use world::{NavState, SimWorld, WorldCounters};
+
+/// The handles of the framework's own systems, by phase, for ordering a program's systems
+/// against them ([`System::after`], [`System::before`]). Each phase's file under `tick/`
+/// declares its systems; docs/architecture.md lists them with what they touch.
+pub mod systems {
+    pub use crate::tick::begin::{CARRIED, CLEAR, COMPLETIONS, DUE_TIMERS, PREVIOUS};
+    pub use crate::tick::commit::COMMIT;
+    pub use crate::tick::end::{HASH, INVARIANTS, PUBLISH};
+    pub use crate::tick::gameplay::{
+        APPLY_ONE, APPLY_TWO, DELIVERABLE_TIMERS, STAGE_ONE, STAGE_TWO,
+    };
+    pub use crate::tick::intent::{BEHAVIOURS, CONTROL, EXPIRATIONS, NAVIGATION, SPAWNERS};
+    pub use crate::tick::motion::{BOUNDS, COLLIDE, INTEGRATE, ROTATE};
+}

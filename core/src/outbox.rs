@@ -13,8 +13,8 @@
 //!   activation clears records of the old world.
 
 use crate::def::{EffectId, MusicId, SoundId};
+use crate::ids::WorldId;
 use crate::math::{Color, Vec2};
-use crate::world::ids::WorldId;
 use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -47,7 +47,7 @@ fn pile(def: &mut GameDef, crowd: &[(ArchetypeId, usize)]) {
 
 /// Every bounded queue of the world holds no more room than its bound.
 fn assert_room_within_bounds(g: &Game, case: &str) {
-    for (queue, room, bound) in g.world().queue_room(g.def()) {
+    for (queue, room, bound) in g.queue_room() {
         assert!(
             room <= bound,
             "{case}: {queue} reserved {room}, bound {bound}"
@@ -162,7 +162,7 @@ fn a_raised_contact_bound_admits_the_crowd() {
     def.limits.events_per_tick = 100 * 99 / 2;
     let mut g = game(def.clone(), Box::new(NoConsequences));
     let report = g.step(&TickInput::neutral()).expect("every pair fits");
-    assert_eq!(g.world().events().collision_enter.len(), 4950, "{report:?}");
+    assert_eq!(g.events().collision_enter.len(), 4950, "{report:?}");
     assert_room_within_bounds(&g, "exactly at the bound");
 
     def.limits.contacts_per_tick -= 1;

@@ -110,7 +110,7 @@ fn compare(game: &mut Game, r: &mut dyn Reference, ticks: u64) -> Result<Counts,
     for t in start + 1..=start + ticks {
         game.step(&TickInput::neutral())
             .map_err(|f| (t, format!("the tick faulted: {f}")))?;
-        let ludus = Counts::of(game.world().events());
+        let ludus = Counts::of(game.events());
         let by_hand = r.step();
         same(game, r, Some((ludus, by_hand))).map_err(|e| (t, e))?;
         total.enter += ludus.enter;

@@ -5,7 +5,7 @@
 //! loads a game folder, builds the [`Game`], and adds Rust systems to its tick.
 //!
 //! Implementation: the `wind` system pushes every entity tagged `kite` to the right. It runs in
-//! the Motion phase, declared `before("integrate")`, so the wind it adds this tick moves the
+//! the Motion phase, declared `before(systems::INTEGRATE)`, so the wind it adds this tick moves the
 //! kites this tick; it declares that it writes velocities, so the schedule can check the order
 //! of everything else that reads them. The game's own Lua script scores each kite that crosses
 //! the finish line.
@@ -15,6 +15,7 @@
 
 use ludus_core::{
     Fault, Game, Identity, Phase, Position, Resource, System, Tags, TickInput, TickState, Velocity,
+    systems,
 };
 use ludus_script::{Script, ScriptHost};
 use std::path::Path;
@@ -56,7 +57,7 @@ fn kites() -> Result<Game, String> {
         },
     )
     .writes(&[Resource::Velocity])
-    .before("integrate");
+    .before(systems::INTEGRATE);
     let warnings = game.add_system(wind).map_err(|e| e.to_string())?;
     for w in warnings {
         eprintln!("warning: {w}");

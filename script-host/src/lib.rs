@@ -24,7 +24,8 @@ mod stage;
 mod suggest;
 
 pub use api::API;
-pub use api::spec::{ApiFunction, NAME_ARGS, NameKind, Section, markdown as api_markdown};
+pub use api::list::{NAME_ARGS, markdown as api_markdown};
+pub use api::spec::{ApiFunction, NameKind, Section};
 pub use host::{Clock, HostStats, ScriptHost};
 pub use sandbox::module_paths;
 pub use source::{ModuleSource, Script};

@@ -274,7 +274,7 @@ impl Bins {
                     continue;
                 }
                 for &p in pos {
-                    let key = if super::small_body(r, p, cell) {
+                    let key = if small_body(r, p, cell) {
                         place(p)
                     } else {
                         u32::MAX
@@ -506,4 +506,12 @@ impl<'a> Stretch<'a> {
         self.runs.extend(self.cur.take());
         self.runs
     }
+}
+
+/// Whether a collider of run `r` at `p` is small for cells of size `cell`: finite, and fits a
+/// cell (else it is a large body, tested against everything).
+#[inline(always)]
+pub(crate) fn small_body(r: &Run, p: Vec2, cell: f32) -> bool {
+    // A NaN extent is small (it never exceeds the cell).
+    (r.extent * 2.0).partial_cmp(&cell) != Some(std::cmp::Ordering::Greater) && p.is_finite()
 }

@@ -18,7 +18,6 @@
 //!   memory.
 
 pub(crate) mod body;
-pub(crate) mod contact;
 mod grid;
 pub(crate) mod narrow;
 mod pair;
@@ -27,7 +26,7 @@ mod search;
 mod sort;
 
 pub(crate) use crate::collision::body::Body;
-use crate::collision::grid::{Bins, Grid, Marks, Member, typical_cell};
+use crate::collision::grid::{Bins, Grid, Marks, Member, small_body, typical_cell};
 pub(crate) use crate::collision::grid::{Run, Stretch};
 pub(crate) use crate::collision::pair::{
     CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow, Pair,
@@ -111,14 +110,6 @@ pub(crate) struct Broadphase {
     pub physics: Vec<body::Phys>,
     /// Per body, the corrections from immovable bodies, kept as the largest each way per axis.
     fixed: Vec<Option<(Vec2, Vec2)>>,
-}
-
-/// Whether a collider of run `r` at `p` is small for cells of size `cell`: finite, and fits a
-/// cell (else it is a large body, tested against everything).
-#[inline(always)]
-fn small_body(r: &Run, p: Vec2, cell: f32) -> bool {
-    // A NaN extent is small (it never exceeds the cell).
-    (r.extent * 2.0).partial_cmp(&cell) != Some(std::cmp::Ordering::Greater) && p.is_finite()
 }
 
 /// [`Broadphase::full`]: a collider that cannot be in a pair this tick.

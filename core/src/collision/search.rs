@@ -2,9 +2,10 @@
 //! [`Broadphase::search`]).
 
 use crate::collision::body::Flags;
+use crate::collision::grid::small_body;
 use crate::collision::grid::{self, Bins, Compact, Grid, Member};
 use crate::collision::narrow::overlap;
-use crate::collision::{Broadphase, FEW_QUERIERS, Overflow, Pair, Run, small_body};
+use crate::collision::{Broadphase, FEW_QUERIERS, Overflow, Pair, Run};
 use crate::limits::push_within;
 use crate::math::Vec2;
 use crate::par;

@@ -13,22 +13,24 @@
 
 mod reads;
 mod sent;
+pub(crate) mod spatial;
 
 pub(crate) use sent::Sent;
-pub use sent::{STATE_ENTRY_BYTES, state_entry_bytes};
 
 use crate::command::{Command, CommandError, Stage, name_length};
 use crate::def::{ArchetypeId, GameDef, Overrides};
 use crate::event::Events;
 use crate::fault::Fault;
 use crate::frame::input::TickInput;
+use crate::ids::{SeqMap, SeqSet};
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::timer::{TimerId, TimerQueue, TimerSpec};
 use crate::var::Var;
 use crate::world::SimWorld;
-use crate::world::ids::{SeqMap, SeqSet};
-use crate::world::spatial::SpatialIndex;
+use crate::world::components::{STATE_ENTRY_BYTES, state_entry_bytes};
+use crate::world::ecs::Ecs;
+use spatial::SpatialIndex;
 use std::collections::BTreeMap;
 
 /// What a gameplay stage sees and how it sends commands.
@@ -37,7 +39,7 @@ pub struct Gameplay<'a> {
     pub(crate) stage: Stage,
     pub(crate) def: &'a GameDef,
     pub(crate) events: &'a Events,
-    pub(crate) ecs: &'a hecs::World,
+    pub(crate) ecs: &'a Ecs,
     pub(crate) index: &'a SeqMap<hecs::Entity>,
     pub(crate) pending: &'a SeqSet,
     pub(crate) destroyed_now: &'a mut SeqSet,

@@ -10,10 +10,10 @@
 
 use super::Gameplay;
 use crate::command::CommandError;
+use crate::consequences::spatial::Entry;
 use crate::def::{ArchetypeDef, ArchetypeId};
 use crate::math::Vec2;
 use crate::world::components::{Cooldowns, Deadline, Identity, Position, Rotation, Tags, Velocity};
-use crate::world::spatial::Entry;
 
 impl Gameplay<'_> {
     fn entity(&self, seq: u64) -> Option<hecs::Entity> {

@@ -20,16 +20,10 @@
 //! the world could then be over it asks the host for its location ([`Sent::wants_location`]),
 //! which Commit's fault shows.
 
+//!
+//! [`STATE_ENTRY_BYTES`]: crate::world::components::STATE_ENTRY_BYTES
+
 use std::collections::{BTreeMap, BTreeSet};
-
-/// What one entry of an entity's script state costs in [`Sent`]'s byte count, besides its
-/// key's bytes: the value and the table's share.
-pub const STATE_ENTRY_BYTES: usize = 16;
-
-/// The bytes one script-state entry with this key takes.
-pub fn state_entry_bytes(key: &str) -> usize {
-    key.len() + STATE_ENTRY_BYTES
-}
 
 /// Keys commands add to one entity's script state: for a live entity, this stage's (the
 /// stages before are applied); for one spawned this tick, the tick's (applied at Commit).

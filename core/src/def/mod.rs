@@ -11,36 +11,18 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 mod archetype;
+mod ids;
 mod level;
 mod motion;
 mod present;
 mod tiles;
 
 pub use archetype::*;
+pub use ids::*;
 pub use level::*;
 pub use motion::*;
 pub use present::*;
 pub use tiles::*;
-
-/// Index of an archetype in [`GameDef::archetypes`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct ArchetypeId(pub u16);
-
-/// Index of an effect in [`GameDef::effects`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct EffectId(pub u16);
-
-/// Index of a sound in [`GameDef::sounds`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct SoundId(pub u16);
-
-/// Index of a music track in [`GameDef::music`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct MusicId(pub u16);
-
-/// Index of an image in [`GameDef::images`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct AssetId(pub u16);
 
 /// The most tags a game may declare (one bit each).
 pub const MAX_TAGS: usize = 64;

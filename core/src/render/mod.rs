@@ -6,64 +6,16 @@
 //! the frame's alpha, or are exactly current when paused. Draws beyond the capacity are counted
 //! in `overflow`, never silently lost.
 
+mod draw;
 mod sprites;
 
+pub use draw::{Camera, Draw, Interpolation, TextDraw};
+
 use crate::def::{GameDef, SpriteShape, TileMapDef};
+use crate::ids::WorldId;
 use crate::math::{Color, Rect, Vec2};
+use crate::world::SimWorld;
 use crate::world::components::{CameraTarget, Identity, Label, Position, PrevPosition};
-use crate::world::{SimWorld, WorldId};
-
-/// How to place entities between their previous and current transforms.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Interpolation {
-    /// `prev + (cur - prev) * alpha`, alpha in `[0, 1)`.
-    Alpha(f32),
-    /// Current transforms exactly (paused, faulted, or a stepped world).
-    Exact,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Camera {
-    /// World position at the centre of the view.
-    pub center: Vec2,
-    /// World units visible.
-    pub view: Vec2,
-}
-
-impl Camera {
-    /// The visible world rectangle.
-    pub fn rect(&self) -> Rect {
-        Rect::new(self.center - self.view * 0.5, self.center + self.view * 0.5)
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Draw {
-    pub pos: Vec2,
-    /// Rotation in radians about the centre (0 for entities that do not rotate).
-    pub angle: f32,
-    pub size: Vec2,
-    pub color: Color,
-    pub shape: SpriteShape,
-    /// The frame of an image (0 for shapes and whole images).
-    pub frame: u16,
-    pub flip_x: bool,
-    pub layer: i16,
-    pub depth: f32,
-    pub seq: u64,
-}
-
-/// Text drawn in the world (above the sprites): the line's centre, its height, its colour.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TextDraw {
-    pub pos: Vec2,
-    pub text: std::sync::Arc<str>,
-    pub size: f32,
-    pub color: Color,
-    /// `None`: the game's font, else the bundled one.
-    pub font: Option<crate::FontId>,
-    pub seq: u64,
-}
 
 /// See the module documentation.
 #[derive(Clone, Debug)]
@@ -177,7 +129,7 @@ impl RenderFrame {
             (Some(target), None) => target,
             (None, _) => fallback(),
         };
-        let state = world.camera;
+        let state = *world.camera;
         let view = camera_def.view * (1.0 / (camera_def.zoom * state.zoom).max(1e-6));
         if let Some(b) = camera_def.bounds {
             let half = view * 0.5;

@@ -2,10 +2,10 @@
 //! frame's draws; an archetype of many sprites is split between two threads (each half writes
 //! its own part of the draws, in row order, so the result is the serial one).
 
-use super::{Draw, Interpolation};
 use crate::def::GameDef;
 use crate::math::wrap_angle;
 use crate::par;
+use crate::render::draw::{Draw, Interpolation};
 use crate::world::components::{Animation, Identity, Position, PrevPosition, Rotation, Sprite};
 use std::mem::MaybeUninit;
 

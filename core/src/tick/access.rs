@@ -2,51 +2,14 @@
 //! that the phase order agrees with it.
 
 use crate::event::EventKind;
-use crate::tick::phase::Phase;
-
-/// State a phase reads or writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Resource {
-    /// The `Position` component.
-    Position,
-    /// The `PrevPosition` component.
-    PrevPosition,
-    Velocity,
-    Health,
-    Brain,
-    Control,
-    Cooldowns,
-    Lifetime,
-    ScriptState,
-    Timers,
-    ContactCache,
-    Score,
-    Vars,
-    Rng,
-    /// Which entities exist.
-    EntitySet,
-    SpawnOutcomes,
-    StructuralCommands,
-    StagedPresentation,
-    Outbox,
-    TickNumber,
-    Input,
-    /// Background results waiting for BeginTick.
-    Completions,
-    /// Background requests submitted.
-    Requests,
-    /// The installed flow field.
-    NavField,
-    /// Angles and spins.
-    Rotation,
-    /// Whether platformer-controlled bodies stand on something.
-    Footing,
-}
+use crate::phase::Phase;
+use crate::resource::Resource;
 
 /// What one phase touches.
 ///
 /// - `reads`: state the phase needs as earlier phases of this tick left it. A later phase
-///   writing it would mean the read sees a stale value: an ordering error.
+///   writing it would mean the read sees a stale value: an ordering error (unless every tick
+///   starts it empty: see [`Resource::tick_local`]).
 /// - `reads_previous`: state the phase reads knowing that later phases of this tick also write
 ///   it, so their writes reach it only in the next tick (for example Motion integrates the
 ///   positions Commit's teleports and spawns set at the end of the previous tick).
@@ -90,7 +53,7 @@ pub fn check_order(table: &[PhaseAccess]) -> Result<(), Vec<OrderError>> {
                 phase: access.phase,
             });
         }
-        for &resource in &access.reads {
+        for &resource in access.reads.iter().filter(|r| !r.tick_local()) {
             for later in &table[i + 1..] {
                 if later.writes.contains(&resource) {
                     errors.push(OrderError::ReadBeforeWrite {

@@ -9,25 +9,28 @@
 
 use crate::command::{Command, Stage};
 use crate::def::{BodyKind, GameDef, RotateMode};
-use crate::event::{DamageEvent, Party, push_bounded};
+use crate::event::{DamageEvent, push_bounded};
 use crate::fault::{Fault, FaultKind};
+use crate::ids::{SeqMap, SeqSet};
 use crate::limits::{Limit, push_within};
 use crate::math::wrap_angle;
-use crate::outbox::Presentation;
+use crate::outbox::{Presentation, PresentationRequest};
+use crate::tick::scratch::Scratch;
 use crate::var::Var;
 use crate::world::components::*;
-use crate::world::{SeqMap, SeqSet, SimWorld, WorldCounters};
+use crate::world::{SimWorld, WorldCounters};
 
 /// Applies a stage's commands in the order sent.
 pub(crate) fn apply(
     world: &mut SimWorld,
+    s: &mut Scratch,
     def: &GameDef,
     tick: u64,
     stage: Stage,
 ) -> Result<(), Fault> {
-    let commands = std::mem::take(&mut world.scratch.commands);
-    let result = apply_all(world, def, tick, stage, &commands);
-    world.scratch.commands = commands;
+    let commands = std::mem::take(&mut *s.commands);
+    let result = apply_all(world, s, def, tick, stage, &commands);
+    *s.commands = commands;
     result
 }
 
@@ -38,6 +41,7 @@ const DAMAGE_RUN_MIN: usize = 4;
 /// [`apply`] of `commands`, in order.
 fn apply_all(
     world: &mut SimWorld,
+    s: &mut Scratch,
     def: &GameDef,
     tick: u64,
     stage: Stage,
@@ -46,7 +50,7 @@ fn apply_all(
     let mut i = 0;
     while i < commands.len() {
         let now =
-            |c: &Command| matches!(c, Command::Damage { target, .. } if *target < world.next_seq);
+            |c: &Command| matches!(c, Command::Damage { target, .. } if *target < *world.next_seq);
         let run = commands[i..]
             .iter()
             .take(DAMAGE_RUN_MIN)
@@ -54,14 +58,14 @@ fn apply_all(
             .count();
         if run == DAMAGE_RUN_MIN {
             let run = commands[i..].iter().take_while(|c| now(c)).count();
-            damage_run(world, def, tick, stage, &commands[i..i + run])?;
+            damage_run(world, s, def, tick, stage, &commands[i..i + run])?;
             i += run;
             continue;
         }
         let c = &commands[i];
         match c.target() {
-            Some(seq) if seq >= world.next_seq => defer(world, def, c, seq)?,
-            _ => apply_one(world, def, tick, stage, c)?,
+            Some(seq) if seq >= *world.next_seq => defer(world, s, def, c, seq)?,
+            _ => apply_one(world, s, def, tick, stage, c)?,
         }
         i += 1;
     }
@@ -72,6 +76,7 @@ fn apply_all(
 /// one view of health, identity, position and tags: what [`apply_one`] does for each.
 fn damage_run(
     world: &mut SimWorld,
+    scratch: &mut Scratch,
     def: &GameDef,
     tick: u64,
     stage: Stage,
@@ -82,7 +87,6 @@ fn damage_run(
         ecs,
         index,
         counters,
-        scratch,
         carried_damage,
         ..
     } = world;
@@ -137,7 +141,7 @@ fn land(
     }
     Ok(DamageEvent {
         tick,
-        target: Party::new(id, tags, pos),
+        target: id.party(tags, pos),
         source,
         amount,
         health: h.current,
@@ -146,14 +150,20 @@ fn land(
 }
 
 /// Keeps a command naming one of this tick's spawns for Commit; an id past them is stale.
-fn defer(world: &mut SimWorld, def: &GameDef, c: &Command, seq: u64) -> Result<(), Fault> {
-    if seq >= world.next_seq + world.scratch.spawns.len() as u64 {
+fn defer(
+    world: &mut SimWorld,
+    s: &mut Scratch,
+    def: &GameDef,
+    c: &Command,
+    seq: u64,
+) -> Result<(), Fault> {
+    if seq >= *world.next_seq + s.spawns.len() as u64 {
         world.counters.stale_commands += 1;
         return Ok(());
     }
     // At most one per command of the two stages.
     let bound = 2 * def.limits.commands_per_tick as usize;
-    if !push_within(&mut world.scratch.after_spawn, c.clone(), bound) {
+    if !push_within(&mut s.after_spawn, c.clone(), bound) {
         return Err(Limit::Commands.exceeded(bound as u64, "commands naming new entities"));
     }
     Ok(())
@@ -164,16 +174,17 @@ fn defer(world: &mut SimWorld, def: &GameDef, c: &Command, seq: u64) -> Result<(
 /// it.
 pub(crate) fn apply_after_spawn(
     world: &mut SimWorld,
+    s: &mut Scratch,
     def: &GameDef,
     tick: u64,
 ) -> Result<(), Fault> {
-    let commands = std::mem::take(&mut world.scratch.after_spawn);
+    let commands = std::mem::take(&mut *s.after_spawn);
     // Spawns destroyed here lose their outcomes, in one pass at the end.
     let mut unborn = false;
     for c in &commands {
         match c {
             Command::Destroy(seq) => {
-                if world.scratch.pending.insert(*seq) {
+                if s.pending.insert(*seq) {
                     world.despawn(*seq);
                     unborn = true;
                 } else {
@@ -181,7 +192,7 @@ pub(crate) fn apply_after_spawn(
                 }
             }
             Command::Teleport { target, pos } => {
-                if let Some(e) = resolve(world, *target)
+                if let Some(e) = resolve(world, s, *target)
                     && let Ok((cur, prev)) = world
                         .ecs
                         .query_one_mut::<(&mut Position, &mut PrevPosition)>(e)
@@ -190,7 +201,7 @@ pub(crate) fn apply_after_spawn(
                     prev.0 = *pos;
                 }
             }
-            c => apply_one(world, def, tick, Stage::Two, c)?,
+            c => apply_one(world, s, def, tick, Stage::Two, c)?,
         }
     }
     if unborn {
@@ -199,7 +210,7 @@ pub(crate) fn apply_after_spawn(
             .spawn_outcomes
             .retain(|o| gone.contains_key(&o.entity.seq));
     }
-    world.scratch.after_spawn = commands;
+    *s.after_spawn = commands;
     Ok(())
 }
 
@@ -207,6 +218,7 @@ pub(crate) fn apply_after_spawn(
 /// command, which reads best in one place.
 fn apply_one(
     world: &mut SimWorld,
+    s: &mut Scratch,
     def: &GameDef,
     tick: u64,
     stage: Stage,
@@ -219,7 +231,7 @@ fn apply_one(
             amount,
             source,
         } => {
-            let Some(e) = resolve(world, *target) else {
+            let Some(e) = resolve(world, s, *target) else {
                 return Ok(());
             };
             // One entity lookup; blocked damage (a target piled on, hit every tick while
@@ -242,13 +254,13 @@ fn apply_one(
             let tags = r.get::<&Tags>();
             let ev = land(&mut h, &id, &pos, tags.as_deref(), tick, *amount, *source)?;
             let queue = match stage {
-                Stage::One => &mut world.scratch.events.damage,
+                Stage::One => &mut s.events.damage,
                 Stage::Two => &mut world.carried_damage,
             };
             push_bounded(queue, ev, cap, "damage")?;
         }
         Command::Heal { target, amount } => {
-            let Some(e) = resolve(world, *target) else {
+            let Some(e) = resolve(world, s, *target) else {
                 return Ok(());
             };
             match world.ecs.query_one_mut::<&mut Health>(e) {
@@ -256,18 +268,18 @@ fn apply_one(
                 Err(_) => world.counters.no_health += 1,
             }
         }
-        Command::Score(delta) => world.score = world.score.saturating_add(*delta),
+        Command::Score(delta) => *world.score = world.score.saturating_add(*delta),
         Command::SetVar(name, value) => set_var(world, def, name, value)?,
         Command::SetState { target, key, value } => {
-            if let Some(e) = resolve(world, *target) {
+            if let Some(e) = resolve(world, s, *target) {
                 set_state(world, def, e, *target, key, *value)?;
             }
         }
         Command::ClearState(target) => {
-            if let Some(e) = resolve(world, *target)
+            if let Some(e) = resolve(world, s, *target)
                 && let Ok(state) = world.ecs.remove_one::<ScriptState>(e)
             {
-                world.state_bytes -= state.bytes();
+                *world.state_bytes -= state.bytes();
                 world.structure += 1;
             }
         }
@@ -278,17 +290,17 @@ fn apply_one(
         } => {
             let bound = def.limits.max_entities;
             let spawn = (*archetype, *pos, overrides.clone());
-            if !push_within(&mut world.scratch.spawns, spawn, bound as usize) {
+            if !push_within(&mut s.spawns, spawn, bound as usize) {
                 return Err(Limit::Entities.exceeded(bound, "spawns in one tick"));
             }
         }
         Command::Destroy(seq) => {
             if !world.index.contains_key(seq) {
                 world.counters.stale_commands += 1;
-            } else if world.scratch.pending.insert(*seq) {
+            } else if s.pending.insert(*seq) {
                 // Each live entity at most once: within the live count.
                 let bound = world.index.len();
-                if !push_within(&mut world.scratch.destroys, *seq, bound) {
+                if !push_within(&mut s.destroys, *seq, bound) {
                     return Err(Limit::Entities.exceeded(bound as u64, "destroys in one tick"));
                 }
             } else {
@@ -296,23 +308,23 @@ fn apply_one(
             }
         }
         Command::Teleport { target, pos } => {
-            if resolve(world, *target).is_some() {
+            if resolve(world, s, *target).is_some() {
                 // At most one per command of the two stages.
                 let bound = 2 * def.limits.commands_per_tick as usize;
-                if !push_within(&mut world.scratch.teleports, (*target, *pos), bound) {
+                if !push_within(&mut s.teleports, (*target, *pos), bound) {
                     return Err(Limit::Commands.exceeded(bound as u64, "teleports in one tick"));
                 }
             }
         }
         Command::SetVelocity { target, velocity } => {
-            if let Some(e) = resolve(world, *target)
+            if let Some(e) = resolve(world, s, *target)
                 && let Ok(v) = world.ecs.query_one_mut::<&mut Velocity>(e)
             {
                 v.0 = *velocity;
             }
         }
         Command::UseCooldown { target, slot } => {
-            if let Some(e) = resolve(world, *target)
+            if let Some(e) = resolve(world, s, *target)
                 && let Ok((id, cds)) = world.ecs.query_one_mut::<(&Identity, &mut Cooldowns)>(e)
                 && let Some(deadline) = cds.0.get_mut(*slot as usize)
             {
@@ -326,7 +338,7 @@ fn apply_one(
             }
         }
         Command::Impulse { target, impulse } => {
-            if let Some(e) = resolve(world, *target)
+            if let Some(e) = resolve(world, s, *target)
                 && let Ok((v, c)) = world
                     .ecs
                     .query_one_mut::<(&mut Velocity, Option<&Collider>)>(e)
@@ -342,7 +354,7 @@ fn apply_one(
             }
         }
         Command::SetAngle { target, angle } => {
-            if let Some(e) = resolve(world, *target) {
+            if let Some(e) = resolve(world, s, *target) {
                 let angle = wrap_angle(*angle);
                 turn(world, e, |r| {
                     r.angle = angle;
@@ -351,11 +363,13 @@ fn apply_one(
             }
         }
         Command::SetSpin { target, spin } => {
-            if let Some(e) = resolve(world, *target) {
+            if let Some(e) = resolve(world, s, *target) {
                 turn(world, e, |r| r.spin = *spin);
             }
         }
-        Command::Effect { effect, pos, color } => world.stage_presentation(
+        Command::Effect { effect, pos, color } => stage_presentation(
+            world,
+            s,
             Presentation::Effect {
                 effect: *effect,
                 pos: *pos,
@@ -368,7 +382,9 @@ fn apply_one(
             sound,
             volume,
             pitch,
-        } => world.stage_presentation(
+        } => stage_presentation(
+            world,
+            s,
             Presentation::Sound {
                 sound: *sound,
                 volume: *volume,
@@ -379,12 +395,12 @@ fn apply_one(
         ),
         Command::GameOver(message) => {
             if world.game_over.is_none() {
-                world.game_over = Some((tick, message.clone()));
+                *world.game_over = Some((tick, message.clone()));
             }
         }
-        Command::LoadLevel(level) => world.next_level = Some(*level),
+        Command::LoadLevel(level) => *world.next_level = Some(*level),
         Command::Animate { target, slot } => {
-            if let Some(e) = resolve(world, *target) {
+            if let Some(e) = resolve(world, s, *target) {
                 let playing = Animation {
                     slot: *slot,
                     since: tick,
@@ -408,7 +424,7 @@ fn apply_one(
         }
         Command::CameraZoom(z) => world.camera.zoom = *z,
         Command::Music(m) => {
-            world.stage_presentation(Presentation::Music(*m), tick, def.limits.outbox)
+            stage_presentation(world, s, Presentation::Music(*m), tick, def.limits.outbox)
         }
     }
     Ok(())
@@ -462,8 +478,8 @@ fn set_state(
     value: f64,
 ) -> Result<(), Fault> {
     let bound = def.limits.state_keys;
-    let bytes = crate::consequences::state_entry_bytes(key);
-    let over_memory = world.state_bytes + bytes > def.scripts.memory_limit;
+    let bytes = crate::world::components::state_entry_bytes(key);
+    let over_memory = *world.state_bytes + bytes > def.scripts.memory_limit;
     let full = |len: usize| {
         if len >= bound as usize {
             Some(Limit::StateKeys.exceeded(
@@ -489,7 +505,7 @@ fn set_state(
                 if let Some(f) = full(s.len()) {
                     return Err(f);
                 }
-                world.state_bytes += bytes;
+                *world.state_bytes += bytes;
             }
             s.set(key, value);
         }
@@ -500,7 +516,7 @@ fn set_state(
             let mut s = ScriptState::default();
             s.set(key, value);
             let _ = world.ecs.insert_one(e, s);
-            world.state_bytes += bytes;
+            *world.state_bytes += bytes;
             world.structure += 1;
         }
     }
@@ -509,13 +525,8 @@ fn set_state(
 
 /// The live entity a command names, or `None` (counted) when it is gone or marked for
 /// destruction this tick.
-fn resolve(world: &mut SimWorld, seq: u64) -> Option<hecs::Entity> {
-    live(
-        &world.index,
-        &world.scratch.pending,
-        &mut world.counters,
-        seq,
-    )
+fn resolve(world: &mut SimWorld, s: &Scratch, seq: u64) -> Option<hecs::Entity> {
+    live(&world.index, &s.pending, &mut world.counters, seq)
 }
 
 /// The entity of sequence `seq` if it lives and is not marked for destruction this tick;
@@ -536,5 +547,27 @@ fn live(
             None
         }
         Some(e) => Some(*e),
+    }
+}
+
+/// Stages a presentation request for EndTick to publish; past the outbox's capacity for one
+/// tick it is dropped and counted.
+fn stage_presentation(
+    world: &mut SimWorld,
+    s: &mut Scratch,
+    what: Presentation,
+    tick: u64,
+    capacity: u32,
+) {
+    let request = PresentationRequest {
+        world: world.id,
+        tick,
+        seq: *world.presentation_seq + 1,
+        what,
+    };
+    if push_within(&mut s.staged, request, capacity as usize) {
+        *world.presentation_seq += 1;
+    } else {
+        world.counters.staged_dropped += 1;
     }
 }

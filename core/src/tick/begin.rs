@@ -8,75 +8,87 @@
 use crate::event::{EventKind, StartEvent};
 use crate::fault::Fault;
 use crate::jobs::{Completions, JobOutput, JobStatus};
-use crate::tick::access::Resource;
-use crate::tick::phase::Phase;
-use crate::tick::system::{Decl, TickState};
+use crate::phase::Phase;
+use crate::resource::Resource;
+use crate::tick::system::{Decl, PhaseSystems, SystemId, TickState};
 use crate::world::SimWorld;
 use crate::world::components::{Position, PrevPosition, Rotation};
 
 use Resource as R;
 
+/// Empties every tick-local queue.
+pub const CLEAR: SystemId = SystemId::native("clear");
+/// Applies the tick's background results.
+pub const COMPLETIONS: SystemId = SystemId::native("completions");
+/// The level start, the tick event, and what the last tick carried over.
+pub const CARRIED: SystemId = SystemId::native("carried");
+/// Snapshots the timers due this tick.
+pub const DUE_TIMERS: SystemId = SystemId::native("due_timers");
+/// Copies current to previous transforms.
+pub const PREVIOUS: SystemId = SystemId::native("previous");
+
 /// BeginTick's systems, in registration order.
-pub(crate) const SYSTEMS: &[Decl] = &[
-    Decl {
-        writes: &[R::StructuralCommands],
-        ..Decl::new("clear", Phase::BeginTick, clear)
-    },
-    Decl {
-        reads: &[R::Completions],
-        reads_previous: &[R::EntitySet],
-        writes: &[R::NavField, R::Health, R::Velocity],
-        after: &["clear"],
-        ..Decl::new("completions", Phase::BeginTick, completions)
-    },
-    Decl {
-        reads_previous: &[R::SpawnOutcomes],
-        produces: &[EventKind::LevelStarted, EventKind::Tick, EventKind::Spawned],
-        consumes_carried: &[EventKind::Spawned, EventKind::Damage],
-        after: &["clear"],
-        ..Decl::new("carried", Phase::BeginTick, carried)
-    },
-    Decl {
-        reads_previous: &[R::Timers],
-        writes: &[R::Timers],
-        produces: &[EventKind::Timer],
-        after: &["clear"],
-        ..Decl::new("due_timers", Phase::BeginTick, due_timers)
-    },
-    Decl {
-        reads_previous: &[R::Position, R::Rotation],
-        writes: &[R::PrevPosition, R::Rotation],
-        after: &["completions"],
-        ..Decl::new("previous", Phase::BeginTick, previous)
-    },
-];
+pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
+    phase: Phase::BeginTick,
+    chain: false,
+    systems: &[
+        Decl {
+            // Every tick-local resource (see `Resource::tick_local`), and the due timers.
+            writes: &[
+                R::StructuralCommands,
+                R::Commands,
+                R::StagedPresentation,
+                R::Timers,
+            ],
+            ..Decl::new(CLEAR, clear)
+        },
+        Decl {
+            // The request in flight and the results the session accepted, as the last tick
+            // (and frame) left them.
+            reads_previous: &[R::Completions, R::EntitySet, R::NavField],
+            writes: &[R::Completions, R::NavField],
+            after: &[CLEAR],
+            ..Decl::new(COMPLETIONS, completions)
+        },
+        Decl {
+            reads_previous: &[R::SpawnOutcomes, R::CarriedDamage],
+            writes: &[R::SpawnOutcomes, R::CarriedDamage],
+            produces: &[EventKind::LevelStarted, EventKind::Tick, EventKind::Spawned],
+            consumes_carried: &[EventKind::Spawned, EventKind::Damage],
+            after: &[CLEAR],
+            ..Decl::new(CARRIED, carried)
+        },
+        Decl {
+            reads_previous: &[R::Timers],
+            writes: &[R::Timers],
+            produces: &[EventKind::Timer],
+            after: &[CLEAR],
+            ..Decl::new(DUE_TIMERS, due_timers)
+        },
+        Decl {
+            reads_previous: &[R::Position, R::Rotation],
+            writes: &[R::PrevPosition, R::Rotation],
+            after: &[COMPLETIONS],
+            ..Decl::new(PREVIOUS, previous)
+        },
+    ],
+};
 
 /// Empties every tick-local queue.
 fn clear(t: &mut TickState<'_>) -> Result<(), Fault> {
-    let s = &mut t.world.scratch;
-    s.events.clear();
-    s.due_timers.clear();
-    s.commands.clear();
-    s.spawns.clear();
-    s.sent.clear();
-    s.destroys.clear();
-    s.teleports.clear();
-    s.pending.clear();
-    s.staged.clear();
-    s.after_spawn.clear();
-    s.spatial.invalidate();
+    t.scratch.clear();
     Ok(())
 }
 
 fn completions(t: &mut TickState<'_>) -> Result<(), Fault> {
-    t.report.completions_applied = apply_completions(t.world, t.completions, t.tick);
+    t.report.completions_applied = apply_completions(t.world, &mut t.completions, t.tick);
     Ok(())
 }
 
 /// The level start, the tick event, last tick's spawn outcomes and the damage carried from its stage 2.
 fn carried(t: &mut TickState<'_>) -> Result<(), Fault> {
     let world = &mut *t.world;
-    let s = &mut world.scratch;
+    let s = &mut *t.scratch;
     let now = StartEvent {
         tick: t.tick,
         level: world.level_name.clone(),
@@ -85,18 +97,17 @@ fn carried(t: &mut TickState<'_>) -> Result<(), Fault> {
         s.events.level_start.push(now.clone());
     }
     s.events.ticked.push(now);
-    std::mem::swap(&mut s.events.spawned, &mut world.spawn_outcomes);
+    std::mem::swap(&mut s.events.spawned, &mut *world.spawn_outcomes);
     world.spawn_outcomes.clear();
-    std::mem::swap(&mut s.events.damage, &mut world.carried_damage);
+    std::mem::swap(&mut s.events.damage, &mut *world.carried_damage);
     world.carried_damage.clear();
     Ok(())
 }
 
 fn due_timers(t: &mut TickState<'_>) -> Result<(), Fault> {
-    let world = &mut *t.world;
-    world
+    t.world
         .timers
-        .snapshot_due(t.tick, &mut world.scratch.due_timers)
+        .snapshot_due(t.tick, &mut t.scratch.due_timers)
 }
 
 /// Copies current to previous transforms (after completions, so a jump they cause is not

@@ -5,6 +5,7 @@ use crate::def::{BehaviourKind, GameDef};
 use crate::math::Vec2;
 use crate::nav::FlowField;
 use crate::par;
+use crate::tick::scratch::Scratch;
 use crate::world::SimWorld;
 use crate::world::components::*;
 
@@ -21,16 +22,15 @@ pub(crate) fn entity_random(seed: u64, seq: u64, tick: u64) -> f32 {
 
 /// Collects this tick's candidate targets of every behaviour that looks for tags (tags never
 /// change after spawn, so the archetypes' behaviours name every tag a brain can look for)
-/// into `world.scratch.targets`, by sequence, and whether a brain's target may be lost (see
-/// [`Scratch::targets_kept`](crate::world::Scratch)).
-pub(crate) fn targets(world: &mut SimWorld, def: &GameDef, tick: u64) {
+/// into `s.targets`, by sequence, and whether a brain's target may be lost (see
+/// [`Scratch::targets_kept`]).
+pub(crate) fn targets(world: &mut SimWorld, s: &mut Scratch, def: &GameDef, tick: u64) {
     let wanted = def
         .archetypes
         .iter()
         .filter_map(|a| a.behaviour.as_ref())
         .fold(0u64, |acc, b| acc | b.target);
-    let s = &mut world.scratch;
-    std::mem::swap(&mut s.targets, &mut s.targets_before);
+    std::mem::swap(&mut *s.targets, &mut *s.targets_before);
     let targets = &mut s.targets;
     targets.clear();
     let ecs = &world.ecs;
@@ -45,7 +45,7 @@ pub(crate) fn targets(world: &mut SimWorld, def: &GameDef, tick: u64) {
     // against them: if none of those is gone, no target is lost.
     let last = s.brains_checked.take();
     let checked = last.is_some() && last == tick.checked_sub(1);
-    s.targets_kept = checked && kept(&s.targets_before, &s.targets);
+    *s.targets_kept = checked && kept(&s.targets_before, &s.targets);
 }
 
 /// Whether every sequence of `before` is in `now` (both ascending by sequence).
@@ -59,9 +59,14 @@ fn kept(before: &[(u64, u64, Vec2)], now: &[(u64, u64, Vec2)]) -> bool {
 /// Every brain decides where due and sets its velocity from its intent, from the targets
 /// [`targets`] collected. `split`: large archetypes' brains may decide on two threads (see
 /// [`par`]).
-pub(crate) fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64, split: bool) {
-    let lost = take_lost(world);
-    let s = &world.scratch;
+pub(crate) fn behaviours(
+    world: &mut SimWorld,
+    s: &mut Scratch,
+    def: &GameDef,
+    tick: u64,
+    split: bool,
+) {
+    let lost = take_lost(s);
     let ctx = Deciding::from_parts(def, &s.targets, lost, world.nav.field.as_ref(), tick);
     let mut decisions = 0u64;
     // Archetype by archetype over the columns: most brains only keep their intent.
@@ -100,18 +105,18 @@ pub(crate) fn behaviours(world: &mut SimWorld, def: &GameDef, tick: u64, split: 
         };
     }
     world.counters.ai_decisions += decisions;
-    checked(world, tick);
+    checked(s, tick);
 }
 
 /// Whether a brain's target may be lost this tick (see [`targets`]); a tick that does not
 /// collect targets first finds `true`.
-pub(crate) fn take_lost(world: &mut SimWorld) -> bool {
-    !std::mem::take(&mut world.scratch.targets_kept)
+pub(crate) fn take_lost(s: &mut Scratch) -> bool {
+    !std::mem::take(&mut *s.targets_kept)
 }
 
 /// Records that every brain was checked against tick `tick`'s targets (see [`targets`]).
-pub(crate) fn checked(world: &mut SimWorld, tick: u64) {
-    world.scratch.brains_checked = Some(tick);
+pub(crate) fn checked(s: &mut Scratch, tick: u64) {
+    *s.brains_checked = Some(tick);
 }
 
 /// What every brain's decision reads this tick.

@@ -14,38 +14,56 @@
 use crate::def::GameDef;
 use crate::fault::{Fault, FaultKind};
 use crate::limits::Limit;
-use crate::tick::access::Resource;
-use crate::tick::phase::Phase;
-use crate::tick::system::Decl;
+use crate::phase::Phase;
+use crate::resource::Resource;
+use crate::tick::scratch::Scratch;
+use crate::tick::system::{Decl, PhaseSystems, SystemId};
 use crate::world::SimWorld;
 use crate::world::components::{Position, PrevPosition};
 
 use Resource as R;
 
-/// Commit's one system.
-pub(crate) const SYSTEMS: &[Decl] = &[Decl {
-    reads: &[R::StructuralCommands],
-    writes: &[
-        R::EntitySet,
-        R::Position,
-        R::PrevPosition,
-        R::ContactCache,
-        R::SpawnOutcomes,
-        R::Health,
-        R::ScriptState,
-        R::Velocity,
-        R::Cooldowns,
-    ],
-    ..Decl::new("commit", Phase::Commit, |t| {
-        let (spawned, destroyed) = commit(t.world, t.def, t.tick)?;
-        t.report.spawned = spawned;
-        t.report.destroyed = destroyed;
-        Ok(())
-    })
-}];
+/// Applies the tick's structural changes.
+pub const COMMIT: SystemId = SystemId::native("commit");
 
-fn commit(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(usize, usize), Fault> {
-    let s = &mut world.scratch;
+/// Commit's one system.
+pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
+    phase: Phase::Commit,
+    chain: false,
+    systems: &[Decl {
+        // Besides the structural changes, the commands that named this tick's spawns. (Over
+        // the entity bound, its fault names where the first spawn that could overflow was
+        // sent, from the stages' bookkeeping; a faulted tick is never published.)
+        writes: &[
+            R::EntitySet,
+            R::Position,
+            R::PrevPosition,
+            R::ContactCache,
+            R::SpawnOutcomes,
+            R::StructuralCommands,
+            R::Health,
+            R::ScriptState,
+            R::Velocity,
+            R::Cooldowns,
+            R::Rotation,
+            R::Animation,
+            R::CarriedDamage,
+        ],
+        ..Decl::new(COMMIT, |t| {
+            let (spawned, destroyed) = commit(t.world, t.scratch, t.def, t.tick)?;
+            t.report.spawned = spawned;
+            t.report.destroyed = destroyed;
+            Ok(())
+        })
+    }],
+};
+
+fn commit(
+    world: &mut SimWorld,
+    s: &mut Scratch,
+    def: &GameDef,
+    tick: u64,
+) -> Result<(usize, usize), Fault> {
     // Preflight. Destroys are unique (pending set) and name live entities.
     let live = world.index.len();
     let after = live - s.destroys.len() + s.spawns.len();
@@ -66,9 +84,9 @@ fn commit(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(usize, usiz
         });
     }
 
-    let destroys = std::mem::take(&mut s.destroys);
-    let teleports = std::mem::take(&mut s.teleports);
-    let spawns = std::mem::take(&mut s.spawns);
+    let destroys = std::mem::take(&mut *s.destroys);
+    let teleports = std::mem::take(&mut *s.teleports);
+    let spawns = std::mem::take(&mut *s.spawns);
     // Destroys are unique and live (the pending set admitted each once).
     let mut gone = 0;
     for seq in &destroys {
@@ -77,7 +95,7 @@ fn commit(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(usize, usiz
         }
     }
     if gone > 0 && !world.contacts.is_empty() {
-        let pending = &world.scratch.pending;
+        let pending = &s.pending;
         world
             .contacts
             .remove_destroyed(&|seq| pending.contains(&seq));
@@ -92,16 +110,19 @@ fn commit(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(usize, usiz
             prev.0 = *pos;
         }
     }
-    world.spawn_all(def, &spawns, tick, |(archetype, pos, overrides)| {
-        (*archetype, *pos, overrides)
-    })?;
+    world.spawn_all(
+        def,
+        &mut s.builder,
+        &spawns,
+        tick,
+        |(archetype, pos, overrides)| (*archetype, *pos, overrides),
+    )?;
     let counts = (spawns.len(), gone);
-    if !world.scratch.after_spawn.is_empty() {
-        crate::tick::apply::apply_after_spawn(world, def, tick)?;
+    if !s.after_spawn.is_empty() {
+        crate::tick::apply::apply_after_spawn(world, s, def, tick)?;
     }
-    let s = &mut world.scratch;
-    s.destroys = destroys;
-    s.teleports = teleports;
-    s.spawns = spawns;
+    *s.destroys = destroys;
+    *s.teleports = teleports;
+    *s.spawns = spawns;
     Ok(counts)
 }

@@ -4,60 +4,89 @@
 //! world's tick number, the outbox. Nothing is published unless every earlier phase
 //! succeeded: a fault stops the tick before EndTick.
 
-use crate::tick::access::Resource;
-use crate::tick::phase::Phase;
-use crate::tick::system::Decl;
+use crate::phase::Phase;
+use crate::resource::Resource;
+use crate::tick::system::{Decl, PhaseSystems, SystemId};
 use crate::world::hash::StateHash;
 
 use Resource as R;
 
-const WORLD: &[R] = &[
-    R::Position,
-    R::Velocity,
-    R::Health,
-    R::Timers,
+/// What the state hash covers (see [`StateHash`]).
+const HASHED: &[R] = &[
+    R::EntitySet,
     R::Score,
     R::Vars,
     R::Rng,
+    R::Timers,
+    R::Flow,
+    R::Camera,
+    R::Position,
+    R::Velocity,
+    R::Health,
+    R::Brain,
+    R::Control,
+    R::Cooldowns,
+    R::Lifetime,
+    R::ScriptState,
+    R::Rotation,
+    R::Footing,
+    R::Animation,
+];
+/// What the invariants check.
+const CHECKED: &[R] = &[
     R::EntitySet,
+    R::Position,
+    R::PrevPosition,
+    R::Health,
+    R::ContactCache,
+    R::Timers,
 ];
 
-/// EndTick's systems, in registration order.
-pub(crate) const SYSTEMS: &[Decl] = &[
-    Decl {
-        reads: WORLD,
-        ..Decl::new("invariants", Phase::EndTick, |t| {
-            if t.options.check_invariants {
-                crate::world::invariants::check(t.world, t.def)?;
-            }
-            Ok(())
-        })
-    },
-    Decl {
-        reads: WORLD,
-        writes: &[R::TickNumber],
-        after: &["invariants"],
-        ..Decl::new("hash", Phase::EndTick, |t| {
-            t.world.tick = t.tick;
-            if t.options.hash {
-                t.report.hash = Some(StateHash::of(t.world));
-            }
-            Ok(())
-        })
-    },
-    Decl {
-        reads: &[R::StagedPresentation, R::EntitySet, R::ContactCache],
-        writes: &[R::Outbox],
-        after: &["hash"],
-        ..Decl::new("publish", Phase::EndTick, |t| {
-            let world = &mut *t.world;
-            t.outbox.publish(&mut world.scratch.staged);
-            let r = &mut t.report;
-            r.events = world.scratch.events.stage1_len() + world.scratch.events.damage.len();
-            r.commands = world.scratch.commands.len();
-            r.contacts = world.contacts.len();
-            r.entities = world.entity_count();
-            Ok(())
-        })
-    },
-];
+/// Checks the world's invariants (when asked).
+pub const INVARIANTS: SystemId = SystemId::native("invariants");
+/// Counts the tick and hashes the state (when asked).
+pub const HASH: SystemId = SystemId::native("hash");
+/// Publishes the tick's presentation requests and report.
+pub const PUBLISH: SystemId = SystemId::native("publish");
+
+/// EndTick's systems, each after the one before.
+pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
+    phase: Phase::EndTick,
+    chain: true,
+    systems: &[
+        Decl {
+            reads: CHECKED,
+            ..Decl::new(INVARIANTS, |t| {
+                if t.options.check_invariants {
+                    crate::world::invariants::check(t.world, t.def)?;
+                }
+                Ok(())
+            })
+        },
+        Decl {
+            reads: HASHED,
+            writes: &[R::TickNumber],
+            ..Decl::new(HASH, |t| {
+                *t.world.tick = t.tick;
+                if t.options.hash {
+                    t.report.hash = Some(StateHash::of(t.world));
+                }
+                Ok(())
+            })
+        },
+        Decl {
+            reads: &[R::EntitySet, R::ContactCache, R::Commands],
+            writes: &[R::StagedPresentation, R::Outbox],
+            ..Decl::new(PUBLISH, |t| {
+                let (world, s) = (&*t.world, &mut *t.scratch);
+                t.outbox.publish(&mut s.staged);
+                let r = &mut t.report;
+                r.events = s.events.stage1_len() + s.events.damage.len();
+                r.commands = s.commands.len();
+                r.contacts = world.contacts.len();
+                r.entities = world.entity_count();
+                Ok(())
+            })
+        },
+    ],
+};

@@ -28,10 +28,11 @@ use crate::def::GameDef;
 use crate::event::{EventKind, TimerEvent, push_bounded};
 use crate::fault::Fault;
 use crate::frame::input::TickInput;
-use crate::tick::access::Resource;
+use crate::phase::Phase;
+use crate::resource::Resource;
 use crate::tick::apply::apply;
-use crate::tick::phase::Phase;
-use crate::tick::system::Decl;
+use crate::tick::scratch::Scratch;
+use crate::tick::system::{Decl, PhaseSystems, SystemId};
 use crate::world::SimWorld;
 
 use Resource as R;
@@ -46,85 +47,149 @@ const STAGE_ONE_EVENTS: &[EventKind] = &[
     EventKind::Expired,
     EventKind::Timer,
 ];
-const STAGE_READS: &[R] = &[R::Score, R::Vars, R::Timers, R::Rng, R::Input];
-/// Entity state a stage reads; Commit writes it later in the tick (spawns, teleports and
-/// commands naming new entities), which the stage sees next tick.
+/// What a stage reads as the systems before it left it, besides what it writes: among them
+/// the destroys and spawns recorded so far (what its reads leave out, the ids spawns get).
+const STAGE_READS: &[R] = &[R::Score, R::Vars, R::Input, R::StructuralCommands];
+/// Entity state a stage reads (every read `Gameplay` offers); Commit writes it later in the
+/// tick (spawns, teleports and commands naming new entities), which the stage sees next tick.
 const STAGE_READS_PREVIOUS: &[R] = &[
     R::EntitySet,
     R::Position,
     R::Velocity,
+    R::Rotation,
     R::Health,
     R::ScriptState,
     R::Cooldowns,
 ];
+/// What a stage changes: the generator and the timers scripts use, the commands it sends.
+const STAGE_WRITES: &[R] = &[R::Rng, R::Timers, R::Commands];
+/// What applying commands reads of entities: which live, and where (for damage events).
+const APPLY_READS_PREVIOUS: &[R] = &[R::EntitySet, R::Position];
+/// What applying stage 1's commands changes.
 const APPLY_WRITES: &[R] = &[
     R::Health,
     R::Score,
     R::Vars,
     R::ScriptState,
-    R::Timers,
     R::Velocity,
     R::Cooldowns,
+    R::Rotation,
+    R::Animation,
+    R::Camera,
+    R::Flow,
+    R::Commands,
     R::StructuralCommands,
     R::StagedPresentation,
 ];
-
-/// Gameplay's systems, in registration order: the two stages and Rust's application of their
-/// commands, strictly one after the other.
-pub(crate) const SYSTEMS: &[Decl] = &[
-    Decl {
-        reads: &[R::Timers],
-        reads_previous: &[R::EntitySet],
-        writes: &[R::Timers],
-        consumes: &[EventKind::Timer],
-        ..Decl::new("deliverable_timers", Phase::Gameplay, |t| {
-            deliverable_timers(t.world, t.def, t.tick)
-        })
-    },
-    Decl {
-        reads: STAGE_READS,
-        reads_previous: STAGE_READS_PREVIOUS,
-        writes: &[R::Rng, R::Timers],
-        consumes: STAGE_ONE_EVENTS,
-        after: &["deliverable_timers"],
-        ..Decl::new("stage_one", Phase::Gameplay, |t| {
-            run_stage(t.world, t.def, t.tick, t.input, Stage::One, t.consequences)?;
-            let world = &mut *t.world;
-            for timer in &world.scratch.events.timers {
-                world.timers.finish(timer.id);
-            }
-            Ok(())
-        })
-    },
-    Decl {
-        writes: APPLY_WRITES,
-        produces: &[EventKind::Damage],
-        after: &["stage_one"],
-        ..Decl::new("apply_one", Phase::Gameplay, |t| {
-            apply(t.world, t.def, t.tick, Stage::One)
-        })
-    },
-    Decl {
-        reads: STAGE_READS,
-        reads_previous: STAGE_READS_PREVIOUS,
-        writes: &[R::Rng, R::Timers],
-        consumes: &[EventKind::Damage],
-        after: &["apply_one"],
-        ..Decl::new("stage_two", Phase::Gameplay, |t| {
-            run_stage(t.world, t.def, t.tick, t.input, Stage::Two, t.consequences)
-        })
-    },
-    Decl {
-        writes: APPLY_WRITES,
-        after: &["stage_two"],
-        ..Decl::new("apply_two", Phase::Gameplay, |t| {
-            apply(t.world, t.def, t.tick, Stage::Two)
-        })
-    },
+/// Stage 2's: the same, and the damage it carries to the next tick.
+const APPLY_TWO_WRITES: &[R] = &[
+    R::Health,
+    R::Score,
+    R::Vars,
+    R::ScriptState,
+    R::Velocity,
+    R::Cooldowns,
+    R::Rotation,
+    R::Animation,
+    R::Camera,
+    R::Flow,
+    R::Commands,
+    R::StructuralCommands,
+    R::StagedPresentation,
+    R::CarriedDamage,
 ];
 
-fn deliverable_timers(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
-    let due = std::mem::take(&mut world.scratch.due_timers);
+/// The due timers still live, as timer events.
+pub const DELIVERABLE_TIMERS: SystemId = SystemId::native("deliverable_timers");
+/// Consequences' first stage.
+pub const STAGE_ONE: SystemId = SystemId::native("stage_one");
+/// Applies stage one's commands.
+pub const APPLY_ONE: SystemId = SystemId::native("apply_one");
+/// Consequences' second stage: damage.
+pub const STAGE_TWO: SystemId = SystemId::native("stage_two");
+/// Applies stage two's commands.
+pub const APPLY_TWO: SystemId = SystemId::native("apply_two");
+
+/// Gameplay's systems: the two stages and Rust's application of their commands, each after
+/// the one before.
+pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
+    phase: Phase::Gameplay,
+    chain: true,
+    systems: &[
+        Decl {
+            reads: &[R::StructuralCommands],
+            reads_previous: &[R::EntitySet, R::Position],
+            writes: &[R::Timers],
+            consumes: &[EventKind::Timer],
+            ..Decl::new(DELIVERABLE_TIMERS, |t| {
+                deliverable_timers(t.world, t.scratch, t.def, t.tick)
+            })
+        },
+        Decl {
+            reads: STAGE_READS,
+            reads_previous: STAGE_READS_PREVIOUS,
+            writes: STAGE_WRITES,
+            consumes: STAGE_ONE_EVENTS,
+            ..Decl::new(STAGE_ONE, |t| {
+                let stage = Stage::One;
+                run_stage(
+                    t.world,
+                    t.scratch,
+                    t.def,
+                    t.tick,
+                    *t.input,
+                    stage,
+                    t.consequences,
+                )?;
+                for timer in &t.scratch.events.timers {
+                    t.world.timers.finish(timer.id);
+                }
+                Ok(())
+            })
+        },
+        Decl {
+            reads_previous: APPLY_READS_PREVIOUS,
+            writes: APPLY_WRITES,
+            produces: &[EventKind::Damage],
+            ..Decl::new(APPLY_ONE, |t| {
+                apply(t.world, t.scratch, t.def, t.tick, Stage::One)
+            })
+        },
+        Decl {
+            reads: STAGE_READS,
+            reads_previous: STAGE_READS_PREVIOUS,
+            writes: STAGE_WRITES,
+            consumes: &[EventKind::Damage],
+            ..Decl::new(STAGE_TWO, |t| {
+                let stage = Stage::Two;
+                run_stage(
+                    t.world,
+                    t.scratch,
+                    t.def,
+                    t.tick,
+                    *t.input,
+                    stage,
+                    t.consequences,
+                )
+            })
+        },
+        Decl {
+            reads_previous: APPLY_READS_PREVIOUS,
+            writes: APPLY_TWO_WRITES,
+            ..Decl::new(APPLY_TWO, |t| {
+                apply(t.world, t.scratch, t.def, t.tick, Stage::Two)
+            })
+        },
+    ],
+};
+
+fn deliverable_timers(
+    world: &mut SimWorld,
+    s: &mut Scratch,
+    def: &GameDef,
+    tick: u64,
+) -> Result<(), Fault> {
+    let due = std::mem::take(&mut *s.due_timers);
     for d in &due {
         if !world.timers.is_live(d.id) {
             continue;
@@ -132,7 +197,7 @@ fn deliverable_timers(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
         let target = match d.target {
             None => None,
             Some(seq) => {
-                let party = if world.scratch.pending.contains(&seq) {
+                let party = if s.pending.contains(&seq) {
                     None
                 } else {
                     world.party_of(seq)
@@ -147,7 +212,7 @@ fn deliverable_timers(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
             }
         };
         push_bounded(
-            &mut world.scratch.events.timers,
+            &mut s.events.timers,
             TimerEvent {
                 tick,
                 id: d.id,
@@ -160,22 +225,24 @@ fn deliverable_timers(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<
             "timer",
         )?;
     }
-    world.scratch.due_timers = due;
+    *s.due_timers = due;
     Ok(())
 }
 
 fn run_stage(
     world: &mut SimWorld,
+    s: &mut Scratch,
     def: &GameDef,
     tick: u64,
     input: &TickInput,
     stage: Stage,
     consequences: &mut dyn Consequences,
 ) -> Result<(), Fault> {
-    let mut commands = std::mem::take(&mut world.scratch.commands);
+    let mut commands = std::mem::take(&mut *s.commands);
     commands.clear();
     let result = stage_over(
         world,
+        s,
         def,
         tick,
         input,
@@ -184,7 +251,7 @@ fn run_stage(
         &mut commands,
         consequences,
     );
-    world.scratch.commands = commands;
+    *s.commands = commands;
     result
 }
 
@@ -193,6 +260,7 @@ fn run_stage(
 #[allow(clippy::too_many_arguments)]
 fn stage_over(
     world: &mut SimWorld,
+    s: &mut Scratch,
     def: &GameDef,
     tick: u64,
     input: &TickInput,
@@ -201,9 +269,8 @@ fn stage_over(
     commands: &mut Vec<Command>,
     consequences: &mut dyn Consequences,
 ) -> Result<(), Fault> {
-    world.scratch.destroyed_now.clear();
-    world.scratch.sent.next_stage();
-    let s = &mut world.scratch;
+    s.destroyed_now.clear();
+    s.sent.next_stage();
     let mut g = Gameplay {
         tick,
         stage,
@@ -213,10 +280,10 @@ fn stage_over(
         index: &world.index,
         pending: &s.pending,
         destroyed_now: &mut s.destroyed_now,
-        score: world.score,
+        score: *world.score,
         vars: &world.vars,
         input,
-        next_seq: world.next_seq,
+        next_seq: *world.next_seq,
         queued: &s.spawns,
         spawned_now: 0,
         spatial: &mut s.spatial,
@@ -225,14 +292,15 @@ fn stage_over(
         timers: &mut world.timers,
         commands,
         sent: &mut s.sent,
-        state_bytes: world.state_bytes,
+        state_bytes: *world.state_bytes,
     };
     consequences.stage(stage, &mut g)
 }
 
 /// Runs one gameplay stage of `consequences` over `events` against `world`, outside any tick,
 /// and returns the commands it sent without applying them (timers it schedules are scheduled).
-/// For benchmarks and tools that exercise consequences in isolation.
+/// For benchmarks and tools that exercise consequences in isolation: the stage's working
+/// buffers are its own.
 pub fn run_stage_detached(
     world: &mut SimWorld,
     def: &GameDef,
@@ -241,9 +309,10 @@ pub fn run_stage_detached(
     consequences: &mut dyn Consequences,
 ) -> Result<Vec<Command>, Fault> {
     let mut commands = Vec::new();
-    let tick = world.tick + 1;
+    let tick = *world.tick + 1;
     let result = stage_over(
         world,
+        &mut Scratch::default(),
         def,
         tick,
         &TickInput::neutral(),
@@ -252,6 +321,5 @@ pub fn run_stage_detached(
         &mut commands,
         consequences,
     );
-    world.scratch.spatial.invalidate();
     result.map(|()| commands)
 }

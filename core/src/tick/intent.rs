@@ -13,97 +13,116 @@
 //! rate or CPU time.
 
 use crate::def::{GameDef, Overrides, TriggerOn};
-use crate::event::{ActionEvent, EventKind, ExpireEvent, ExpireReason, Party, push_bounded};
+use crate::event::{ActionEvent, EventKind, ExpireEvent, ExpireReason, push_bounded};
 use crate::fault::{Fault, FaultKind};
 use crate::frame::input::TickInput;
 use crate::jobs::{Completions, JobInput};
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
-use crate::tick::access::Resource;
+use crate::phase::Phase;
+use crate::resource::Resource;
 use crate::tick::brains::{behaviours, targets};
-use crate::tick::phase::Phase;
+use crate::tick::scratch::Scratch;
 use crate::tick::steer::{self, Steer};
-use crate::tick::system::Decl;
+use crate::tick::system::{Decl, PhaseSystems, SystemId};
 use crate::world::SimWorld;
 use crate::world::components::*;
 
 use Resource as R;
 
+/// Records the destruction of entities whose lifetime ended.
+pub const EXPIRATIONS: SystemId = SystemId::native("expirations");
+/// Runs the level's spawners.
+pub const SPAWNERS: SystemId = SystemId::native("spawners");
+/// Player intent: steering, facing, triggers and their action events.
+pub const CONTROL: SystemId = SystemId::native("control");
+/// Asks for a new flow field when the goal moved.
+pub const NAVIGATION: SystemId = SystemId::native("navigation");
+/// Collects targets; the brains decide on their cadence (unless Motion runs fused).
+pub const BEHAVIOURS: SystemId = SystemId::native("behaviours");
+
 /// Intent's systems, in registration order.
-pub(crate) const SYSTEMS: &[Decl] = &[
-    Decl {
-        reads: &[R::Lifetime],
-        reads_previous: &[R::Position, R::EntitySet],
-        writes: &[R::StructuralCommands],
-        produces: &[EventKind::Expired],
-        ..Decl::new("expirations", Phase::Intent, |t| {
-            expirations(t.world, t.tick, t.def.limits.events_per_tick)
-        })
-    },
-    Decl {
-        writes: &[R::Rng, R::StructuralCommands],
-        ..Decl::new("spawners", Phase::Intent, |t| {
-            spawners(t.world, t.def, t.tick)
-        })
-    },
-    Decl {
-        reads: &[R::Input, R::Control],
-        // Scripts restart cooldowns in Gameplay; triggers see that from the next tick. Footing
-        // is last tick's collisions'; velocities and angles are last tick's too.
-        reads_previous: &[
-            R::Position,
-            R::Cooldowns,
-            R::Footing,
-            R::Velocity,
-            R::Rotation,
-        ],
-        writes: &[
-            R::Velocity,
-            R::Control,
-            R::Cooldowns,
-            R::Rotation,
-            R::Footing,
-        ],
-        produces: &[EventKind::Action],
-        ..Decl::new("control", Phase::Intent, |t| {
-            control(
-                t.world,
-                t.def,
-                t.tick,
-                t.input,
-                t.def.limits.events_per_tick,
-            )
-        })
-    },
-    Decl {
-        reads: &[R::NavField],
-        reads_previous: &[R::Position],
-        writes: &[R::Requests],
-        ..Decl::new("navigation", Phase::Intent, |t| {
-            navigation(t.world, t.def, t.completions);
-            Ok(())
-        })
-    },
-    Decl {
-        reads: &[R::Brain, R::NavField],
-        reads_previous: &[R::Position, R::EntitySet],
-        writes: &[R::Brain, R::Velocity],
-        ..Decl::new("behaviours", Phase::Intent, |t| {
-            targets(t.world, t.def, t.tick);
-            if !t.fused_motion {
-                let split = !t.options.serial && crate::par::available();
-                behaviours(t.world, t.def, t.tick, split);
-            }
-            // Else the brains decide in Motion's pass over every entity, each just before it
-            // moves (see `motion::fused`): from the same targets and their own position.
-            Ok(())
-        })
-    },
-];
+pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
+    phase: Phase::Intent,
+    chain: false,
+    systems: &[
+        Decl {
+            reads: &[R::Lifetime],
+            reads_previous: &[R::Position, R::EntitySet],
+            writes: &[R::StructuralCommands],
+            produces: &[EventKind::Expired],
+            ..Decl::new(EXPIRATIONS, |t| {
+                expirations(t.world, t.scratch, t.tick, t.def.limits.events_per_tick)
+            })
+        },
+        Decl {
+            writes: &[R::Rng, R::StructuralCommands, R::Spawners],
+            ..Decl::new(SPAWNERS, |t| spawners(t.world, t.scratch, t.def, t.tick))
+        },
+        Decl {
+            reads: &[R::Input, R::Control],
+            // Scripts restart cooldowns in Gameplay; triggers see that from the next tick. Footing
+            // is last tick's collisions'; velocities and angles are last tick's too.
+            reads_previous: &[
+                R::Position,
+                R::Cooldowns,
+                R::Footing,
+                R::Velocity,
+                R::Rotation,
+                R::EntitySet,
+            ],
+            writes: &[
+                R::Velocity,
+                R::Control,
+                R::Cooldowns,
+                R::Rotation,
+                R::Footing,
+            ],
+            produces: &[EventKind::Action],
+            ..Decl::new(CONTROL, |t| {
+                control(
+                    t.world,
+                    t.scratch,
+                    t.def,
+                    t.tick,
+                    *t.input,
+                    t.def.limits.events_per_tick,
+                )
+            })
+        },
+        Decl {
+            reads: &[R::NavField],
+            reads_previous: &[R::Position, R::EntitySet],
+            writes: &[R::NavField, R::Completions],
+            ..Decl::new(NAVIGATION, |t| {
+                navigation(t.world, t.scratch, t.def, &mut t.completions);
+                Ok(())
+            })
+        },
+        Decl {
+            // The brains as the last tick left them (Motion's fused pass decides too), the
+            // navigation state as `navigation` left it.
+            reads: &[R::NavField],
+            reads_previous: &[R::Brain, R::Position, R::EntitySet],
+            writes: &[R::Brain, R::Velocity, R::Targets],
+            after: &[NAVIGATION],
+            ..Decl::new(BEHAVIOURS, |t| {
+                targets(t.world, t.scratch, t.def, t.tick);
+                if !t.fused_motion {
+                    let split = !t.options.serial && crate::par::available();
+                    behaviours(t.world, t.scratch, t.def, t.tick, split);
+                }
+                // Else the brains decide in Motion's pass over every entity, each just before it
+                // moves (see `motion::fused`): from the same targets and their own position.
+                Ok(())
+            })
+        },
+    ],
+};
 
 /// Requests a new flow field when the goal entity has moved to another cell and no request is
 /// in flight. The grid is copied into the request: the job owns its input.
-fn navigation(world: &mut SimWorld, def: &GameDef, completions: &mut Completions) {
+fn navigation(world: &mut SimWorld, s: &mut Scratch, def: &GameDef, completions: &mut Completions) {
     let Some(nav) = def.levels.get(world.level).and_then(|l| l.nav.as_ref()) else {
         return;
     };
@@ -115,7 +134,6 @@ fn navigation(world: &mut SimWorld, def: &GameDef, completions: &mut Completions
     };
     // The goal: the earliest created live entity with the goal tags.
     let mut goal = None;
-    let s = &mut world.scratch;
     world
         .tagged
         .each(&world.ecs, nav.goal, &mut s.tag_merge, |seq, e, _| {
@@ -146,9 +164,8 @@ fn navigation(world: &mut SimWorld, def: &GameDef, completions: &mut Completions
     }
 }
 
-fn expirations(world: &mut SimWorld, tick: u64, cap: u32) -> Result<(), Fault> {
+fn expirations(world: &mut SimWorld, s: &mut Scratch, tick: u64, cap: u32) -> Result<(), Fault> {
     let live = world.index.len();
-    let s = &mut world.scratch;
     for (id, life, t, tags) in world
         .ecs
         .query_mut::<(&Identity, &Lifetime, &Position, Option<&Tags>)>()
@@ -158,7 +175,7 @@ fn expirations(world: &mut SimWorld, tick: u64, cap: u32) -> Result<(), Fault> {
             if !push_within(&mut s.destroys, id.seq, live) {
                 return Err(Limit::Entities.exceeded(live as u64, "destroys in one tick"));
             }
-            let entity = Party::new(id, tags, t);
+            let entity = id.party(tags, t);
             push_bounded(
                 &mut s.events.expired,
                 ExpireEvent {
@@ -174,7 +191,7 @@ fn expirations(world: &mut SimWorld, tick: u64, cap: u32) -> Result<(), Fault> {
     Ok(())
 }
 
-fn spawners(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
+fn spawners(world: &mut SimWorld, s: &mut Scratch, def: &GameDef, tick: u64) -> Result<(), Fault> {
     let Some(level) = def.levels.get(world.level) else {
         return Ok(());
     };
@@ -200,7 +217,7 @@ fn spawners(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault>
         for _ in 0..sp.count {
             let pos = sp.area.lerp(world.rng.f32(), world.rng.f32());
             let spawn = (sp.archetype, pos, Overrides::default());
-            if !push_within(&mut world.scratch.spawns, spawn, bound as usize) {
+            if !push_within(&mut s.spawns, spawn, bound as usize) {
                 return Err(limit.exceeded(bound, "spawns by level spawners in one tick"));
             }
         }
@@ -222,7 +239,7 @@ fn fires(trig: &crate::def::TriggerDef, input: &TickInput) -> bool {
 /// Entries: `(shooter seq, aim tags, shooter position, nearest target position)`.
 type Aim = (u64, u64, Vec2, Option<(f32, u64, Vec2)>);
 
-fn aims(world: &mut SimWorld, input: &TickInput) -> Vec<Aim> {
+fn aims(world: &mut SimWorld, s: &mut Scratch, input: &TickInput) -> Vec<Aim> {
     let mut out: Vec<Aim> = Vec::new();
     for (id, c, t) in world.ecs.query_mut::<(&Identity, &Control, &Position)>() {
         for trig in c.triggers.iter().filter(|t| t.aim != 0 && fires(t, input)) {
@@ -238,7 +255,7 @@ fn aims(world: &mut SimWorld, input: &TickInput) -> Vec<Aim> {
     let ecs = &world.ecs;
     world
         .tagged
-        .each(ecs, wanted, &mut world.scratch.tag_merge, |seq, e, tags| {
+        .each(ecs, wanted, &mut s.tag_merge, |seq, e, tags| {
             let Ok(t) = ecs.get::<&Position>(e) else {
                 return;
             };
@@ -259,13 +276,13 @@ fn aims(world: &mut SimWorld, input: &TickInput) -> Vec<Aim> {
 
 fn control(
     world: &mut SimWorld,
+    s: &mut Scratch,
     def: &GameDef,
     tick: u64,
     input: &TickInput,
     cap: u32,
 ) -> Result<(), Fault> {
-    let aims = aims(world, input);
-    let s = &mut world.scratch;
+    let aims = aims(world, s, input);
     let steer = Steer {
         input,
         tick,
@@ -308,7 +325,7 @@ fn control(
                     )
                 })?;
             }
-            let entity = Party::new(id, tags, t);
+            let entity = id.party(tags, t);
             let aim = aims
                 .iter()
                 .find(|a| a.0 == id.seq && a.1 == trig.aim)

@@ -1,6 +1,6 @@
 //! One simulation tick: [`run_tick`] runs the phases in [`Phase::ALL`] order, each phase its
 //! systems in the order their declarations give (see [`system`]). One file per phase declares
-//! that phase's systems.
+//! that phase's systems; docs/architecture.md's tick table is generated from them.
 
 pub(crate) mod access;
 pub(crate) mod apply;
@@ -11,8 +11,9 @@ pub(crate) mod end;
 pub(crate) mod gameplay;
 pub(crate) mod intent;
 pub(crate) mod motion;
-pub(crate) mod phase;
 pub(crate) mod report;
+pub(crate) mod schedule;
+pub(crate) mod scratch;
 pub(crate) mod steer;
 pub(crate) mod system;
 
@@ -22,35 +23,46 @@ use crate::fault::{Fault, FaultKind};
 use crate::frame::input::TickInput;
 use crate::jobs::Completions;
 use crate::outbox::Outbox;
-use crate::tick::phase::Phase;
+use crate::phase::Phase;
+use crate::resource::{Resource, Tracked};
 use crate::tick::report::{TickOptions, TickReport};
-use crate::tick::system::{Schedule, TickState};
+use crate::tick::schedule::Schedule;
+use crate::tick::scratch::Scratch;
+use crate::tick::system::{PhaseSystems, TickState};
 use crate::world::SimWorld;
 
 /// Entities from which Motion runs as one pass over columns (see `motion::fused`): below, the
 /// systems' queries cost less than taking every archetype's columns.
 const FUSE_MIN: usize = 1024;
 
-/// The framework's own systems, by phase (each list in registration order).
-fn native_schedule() -> Schedule {
-    Schedule::of(&[
-        begin::SYSTEMS,
-        intent::SYSTEMS,
-        motion::SYSTEMS,
-        gameplay::SYSTEMS,
-        commit::SYSTEMS,
-        end::SYSTEMS,
-    ])
-    .expect("the native systems form a valid schedule")
+/// Each phase's native systems: declared in the phase's file.
+fn native(phase: Phase) -> &'static PhaseSystems {
+    match phase {
+        Phase::BeginTick => &begin::SYSTEMS,
+        Phase::Intent => &intent::SYSTEMS,
+        Phase::Motion => &motion::SYSTEMS,
+        Phase::Gameplay => &gameplay::SYSTEMS,
+        Phase::Commit => &commit::SYSTEMS,
+        Phase::EndTick => &end::SYSTEMS,
+    }
 }
 
-/// State the tick uses that outlives one world: the outbox, background completions and the
-/// schedule of systems.
+/// The framework's own systems.
+fn native_schedule() -> Schedule {
+    let phases: Vec<&PhaseSystems> = Phase::ALL.iter().map(|&p| native(p)).collect();
+    debug_assert!(phases.iter().zip(Phase::ALL).all(|(s, p)| s.phase == p));
+    Schedule::of(&phases).expect("the native systems form a valid schedule")
+}
+
+/// What the tick uses besides the world: the outbox, background completions, the schedule of
+/// systems, and the tick's working buffers (made afresh with every world: see
+/// [`TickContext::begin_world`]).
 pub struct TickContext {
     pub outbox: Outbox,
     pub options: TickOptions,
     pub completions: Completions,
     pub schedule: Schedule,
+    pub(crate) scratch: Scratch,
 }
 
 impl TickContext {
@@ -61,7 +73,18 @@ impl TickContext {
             options: TickOptions::default(),
             completions: Completions::new(def.limits.jobs),
             schedule: native_schedule(),
+            scratch: Scratch::default(),
         }
+    }
+
+    /// A new world begins: the working buffers start empty, as for the first world.
+    pub fn begin_world(&mut self) {
+        self.scratch = Scratch::default();
+    }
+
+    /// Events of the tick in progress or the last completed tick.
+    pub fn events(&self) -> &crate::event::Events {
+        &self.scratch.events
     }
 }
 
@@ -70,16 +93,8 @@ pub fn native_systems() -> Schedule {
     native_schedule()
 }
 
-/// Runs one tick: every phase in [`Phase::ALL`] order.
-///
-/// | phase | does |
-/// | --- | --- |
-/// | BeginTick | clear tick-local queues; apply the background completion batch in request-id order; consume last tick's spawn outcomes (and the level start); snapshot due timers; copy current to previous transforms |
-/// | Intent | player intent from `input`; lifetimes; level spawners; Rust-native behaviours decide on their cadence and keep the last intent between decisions |
-/// | Motion and collision | integrate; bounds; broadphase, narrow phase, push; contact cache gives enter/stay/exit collision and trigger events in canonical pair order |
-/// | Gameplay | stage 1: consequences of spawns, actions, contacts, expirations and timers; Rust applies their commands (damage produces damage events); stage 2: consequences of damage |
-/// | Commit | preflight capacity, then destroys (leaving the contact cache without exits), teleports (equal history), spawns (equal history; outcomes for next tick) |
-/// | EndTick | optional invariants; state hash; publish the tick number and this tick's presentation requests |
+/// Runs one tick: every phase in [`Phase::ALL`] order (see [`Phase::summary`] for what each
+/// does), each phase's systems in the schedule's order.
 ///
 /// A fault stops the chain: the world keeps what the failing phase left for inspection, and
 /// nothing of the tick is published (no tick number, no presentation requests).
@@ -99,11 +114,12 @@ pub fn run_tick(
     let large = world.entity_count() >= FUSE_MIN;
     let mut state = TickState {
         world,
+        scratch: &mut ctx.scratch,
         def,
         tick,
-        input,
-        completions: &mut ctx.completions,
-        outbox: &mut ctx.outbox,
+        input: Tracked::new(input, Resource::Input),
+        completions: Tracked::new(&mut ctx.completions, Resource::Completions),
+        outbox: Tracked::new(&mut ctx.outbox, Resource::Outbox),
         options: ctx.options,
         consequences,
         report: TickReport {

@@ -1,19 +1,15 @@
 //! Systems: the steps of a phase, declared rather than implied.
 //!
 //! Every Rust step of a tick (integrate, bounds, collide, the gameplay stages...) is a
-//! [`System`]: a name, the phase it belongs to, what it reads and writes, and the systems it
-//! must run after or before. The order inside a phase comes from those declarations by Kahn's
-//! algorithm, ties broken by registration order, computed once when the [`Schedule`] is built;
-//! the order of the phases themselves is [`run_tick`](crate::tick::run_tick)'s.
-//!
-//! Building a schedule fails, naming the systems, on a cycle, on a name that `after`/`before`
-//! gives but no system has, and on an ordering across phases. It warns (see
-//! [`Schedule::warnings`]) when a system reads something an earlier system of the same phase
-//! writes without declaring `after` it: the order then holds only by registration order. The
-//! checks cost nothing per tick.
+//! [`System`]: a handle ([`SystemId`]), the phase it belongs to, what it reads and writes, and
+//! the systems it must run after or before, named by their handles. A [`Schedule`] orders
+//! them. Each phase's file declares its native systems ([`Decl`], [`PhaseSystems`]).
 //!
 //! A program that embeds Ludus adds its own systems with [`System::new`] (see
-//! `examples/embed`).
+//! `examples/embed`), ordered against the framework's by the handles in
+//! [`systems`](crate::systems).
+//!
+//! [`Schedule`]: crate::tick::schedule::Schedule
 
 use crate::consequences::Consequences;
 use crate::def::GameDef;
@@ -22,21 +18,26 @@ use crate::fault::Fault;
 use crate::frame::input::TickInput;
 use crate::jobs::Completions;
 use crate::outbox::Outbox;
-use crate::tick::access::{PhaseAccess, Resource};
-use crate::tick::phase::Phase;
+use crate::phase::Phase;
+use crate::resource::{Resource, Touched, Tracked};
 use crate::tick::report::{TickOptions, TickReport};
+use crate::tick::scratch::Scratch;
 use crate::world::SimWorld;
 use std::borrow::Cow;
 use std::fmt;
 
-/// What a system gets: the tick being run, the world, and what the phase needs.
+/// What a system gets: the tick being run, the world, and what the phase needs. In debug
+/// builds, what a system reads and changes through it is recorded and checked against its
+/// declaration (see [`resource`](crate::resource)).
 pub struct TickState<'a> {
     pub(crate) world: &'a mut SimWorld,
+    /// The tick's working buffers (see [`scratch`](crate::tick::scratch)).
+    pub(crate) scratch: &'a mut Scratch,
     pub(crate) def: &'a GameDef,
     pub(crate) tick: u64,
-    pub(crate) input: &'a TickInput,
-    pub(crate) completions: &'a mut Completions,
-    pub(crate) outbox: &'a mut Outbox,
+    pub(crate) input: Tracked<&'a TickInput>,
+    pub(crate) completions: Tracked<&'a mut Completions>,
+    pub(crate) outbox: Tracked<&'a mut Outbox>,
     pub(crate) options: TickOptions,
     pub(crate) consequences: &'a mut dyn Consequences,
     pub(crate) report: TickReport,
@@ -66,7 +67,7 @@ impl TickState<'_> {
 
     /// The tick's input.
     pub fn input(&self) -> &TickInput {
-        self.input
+        *self.input
     }
 
     /// Iterates and changes component values (never which entities exist: entities are created
@@ -79,9 +80,39 @@ impl TickState<'_> {
 type Native = fn(&mut TickState<'_>) -> Result<(), Fault>;
 type Custom = Box<dyn FnMut(&mut TickState<'_>) -> Result<(), Fault>>;
 
-enum Run {
+pub(crate) enum Run {
     Native(Native),
     Custom(Custom),
+}
+
+/// A system's handle: how `after`, `before` and [`System::chain`] name it. The framework's
+/// own systems' handles are the constants of [`systems`](crate::systems); a program's own
+/// system gets its handle from [`System::id`]. A handle is its system's name, unique in a
+/// schedule.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SystemId(&'static str);
+
+impl SystemId {
+    /// The handle of a native system (declared in its phase's file).
+    pub(crate) const fn native(name: &'static str) -> SystemId {
+        SystemId(name)
+    }
+
+    pub fn name(self) -> &'static str {
+        self.0
+    }
+}
+
+impl fmt::Debug for SystemId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl fmt::Display for SystemId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
 }
 
 /// What a system touches; see [`PhaseAccess`](crate::tick::access::PhaseAccess) for the
@@ -98,18 +129,20 @@ pub struct Access {
 
 /// One step of a phase. See the module documentation.
 pub struct System {
-    name: Cow<'static, str>,
-    phase: Phase,
-    access: Access,
-    after: Vec<Cow<'static, str>>,
-    before: Vec<Cow<'static, str>>,
-    run: Run,
+    pub(crate) id: SystemId,
+    pub(crate) phase: Phase,
+    pub(crate) access: Access,
+    pub(crate) after: Vec<SystemId>,
+    pub(crate) before: Vec<SystemId>,
+    pub(crate) run: Run,
+    /// What it touched in the ticks run so far (debug builds).
+    pub(crate) seen: Touched,
 }
 
 impl fmt::Debug for System {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("System")
-            .field("name", &self.name)
+            .field("id", &self.id)
             .field("phase", &self.phase)
             .field("after", &self.after)
             .field("before", &self.before)
@@ -117,26 +150,33 @@ impl fmt::Debug for System {
     }
 }
 
-/// A native system's declaration (the phase files list theirs as constants).
-pub(crate) struct Decl {
-    pub name: &'static str,
+/// A phase's native systems, in registration order (each phase's file declares its own).
+pub(crate) struct PhaseSystems {
     pub phase: Phase,
+    /// Whether each system runs after the one before it (besides what it declares itself).
+    pub chain: bool,
+    pub systems: &'static [Decl],
+}
+
+/// A native system's declaration.
+pub(crate) struct Decl {
+    pub id: SystemId,
     pub reads: &'static [Resource],
     pub reads_previous: &'static [Resource],
     pub writes: &'static [Resource],
     pub produces: &'static [EventKind],
     pub consumes: &'static [EventKind],
     pub consumes_carried: &'static [EventKind],
-    pub after: &'static [&'static str],
+    /// Systems of this phase or earlier ones it runs after.
+    pub after: &'static [SystemId],
     pub run: Native,
 }
 
 impl Decl {
     /// A declaration touching nothing (fill in what the system does).
-    pub const fn new(name: &'static str, phase: Phase, run: Native) -> Decl {
+    pub const fn new(id: SystemId, run: Native) -> Decl {
         Decl {
-            name,
-            phase,
+            id,
             reads: &[],
             reads_previous: &[],
             writes: &[],
@@ -148,10 +188,10 @@ impl Decl {
         }
     }
 
-    fn system(&self) -> System {
+    pub(crate) fn system(&self, phase: Phase) -> System {
         System {
-            name: Cow::Borrowed(self.name),
-            phase: self.phase,
+            id: self.id,
+            phase,
             access: Access {
                 reads: Cow::Borrowed(self.reads),
                 reads_previous: Cow::Borrowed(self.reads_previous),
@@ -160,27 +200,30 @@ impl Decl {
                 consumes: Cow::Borrowed(self.consumes),
                 consumes_carried: Cow::Borrowed(self.consumes_carried),
             },
-            after: self.after.iter().map(|a| Cow::Borrowed(*a)).collect(),
+            after: self.after.to_vec(),
             before: Vec::new(),
             run: Run::Native(self.run),
+            seen: Touched::default(),
         }
     }
 }
 
 impl System {
-    /// A system of the embedding program, run in `phase` every tick.
+    /// A system of the embedding program, run in `phase` every tick; `name` is its handle
+    /// ([`System::id`]) and names it in messages.
     pub fn new(
-        name: impl Into<Cow<'static, str>>,
+        name: &'static str,
         phase: Phase,
         run: impl FnMut(&mut TickState<'_>) -> Result<(), Fault> + 'static,
     ) -> System {
         System {
-            name: name.into(),
+            id: SystemId(name),
             phase,
             access: Access::default(),
             after: Vec::new(),
             before: Vec::new(),
             run: Run::Custom(Box::new(run)),
+            seen: Touched::default(),
         }
     }
 
@@ -196,20 +239,55 @@ impl System {
         self
     }
 
-    /// Runs after the named system (of this phase, or of an earlier one).
-    pub fn after(mut self, name: impl Into<Cow<'static, str>>) -> System {
-        self.after.push(name.into());
+    /// Runs after the system `id` (of this phase, or of an earlier one).
+    pub fn after(mut self, id: SystemId) -> System {
+        self.after.push(id);
         self
     }
 
-    /// Runs before the named system (of this phase, or of a later one).
-    pub fn before(mut self, name: impl Into<Cow<'static, str>>) -> System {
-        self.before.push(name.into());
+    /// Runs before the system `id` (of this phase, or of a later one).
+    pub fn before(mut self, id: SystemId) -> System {
+        self.before.push(id);
         self
     }
 
-    pub fn name(&self) -> &str {
-        &self.name
+    /// `systems`, each ordered after the one before it.
+    pub fn chain(systems: impl IntoIterator<Item = System>) -> Vec<System> {
+        let mut out: Vec<System> = Vec::new();
+        for s in systems {
+            let s = match out.last() {
+                Some(prev) => s.after(prev.id),
+                None => s,
+            };
+            out.push(s);
+        }
+        out
+    }
+
+    /// Its handle.
+    pub fn id(&self) -> SystemId {
+        self.id
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.id.0
+    }
+
+    /// What it read and what it changed in the ticks run so far, as debug builds record it
+    /// (see [`Schedule`](crate::tick::schedule::Schedule)); nothing in release builds.
+    pub fn touched(&self) -> (Vec<Resource>, Vec<Resource>) {
+        let named = |bits: u64| -> Vec<Resource> {
+            Resource::ALL
+                .into_iter()
+                .filter(|r| bits & r.bit() != 0)
+                .collect()
+        };
+        (named(self.seen.reads), named(self.seen.writes))
+    }
+
+    /// The systems it is declared to run after, and before.
+    pub fn ordering(&self) -> (&[SystemId], &[SystemId]) {
+        (&self.after, &self.before)
     }
 
     pub fn phase(&self) -> Phase {
@@ -220,369 +298,37 @@ impl System {
         &self.access
     }
 
-    fn run(&mut self, state: &mut TickState<'_>) -> Result<(), Fault> {
+    pub(crate) fn run(&mut self, state: &mut TickState<'_>) -> Result<(), Fault> {
         match &mut self.run {
             Run::Native(f) => f(state),
             Run::Custom(f) => f(state),
         }
     }
-}
 
-/// Why a schedule cannot be built.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ScheduleError {
-    /// Two systems share a name.
-    Duplicate(String),
-    /// `system` names `missing` in `after` or `before`, and no system is called that.
-    Unknown {
-        system: String,
-        missing: String,
-        closest: Option<String>,
-    },
-    /// `system` must run after `other`, which belongs to a later phase (or before one of an
-    /// earlier phase).
-    AcrossPhases { system: String, other: String },
-    /// These systems' `after`/`before` declarations form a cycle.
-    Cycle(Vec<String>),
-}
-
-impl fmt::Display for ScheduleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ScheduleError::Duplicate(n) => write!(f, "two systems are called `{n}`"),
-            ScheduleError::Unknown {
-                system,
-                missing,
-                closest,
-            } => {
-                write!(
-                    f,
-                    "system `{system}` names `{missing}`, which no system is called"
-                )?;
-                if let Some(c) = closest {
-                    write!(f, " (did you mean `{c}`?)")?;
-                }
-                Ok(())
-            }
-            ScheduleError::AcrossPhases { system, other } => write!(
-                f,
-                "system `{system}` is ordered against `{other}` of another phase the wrong way \
-                 round (phases run in a fixed order)"
-            ),
-            ScheduleError::Cycle(names) => write!(
-                f,
-                "systems {} must each run after another: a cycle",
-                names
-                    .iter()
-                    .map(|n| format!("`{n}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+    /// What of `touched` its declaration leaves out, if anything: a resource written but not
+    /// declared written, or read but declared neither read nor written, or a component that
+    /// is fixed at spawn changed.
+    pub(crate) fn undeclared(&self, touched: Touched) -> Option<String> {
+        let a = &self.access;
+        let writes = Resource::bits(&a.writes);
+        let reads = writes | Resource::bits(&a.reads) | Resource::bits(&a.reads_previous);
+        let mut out: Vec<String> = Vec::new();
+        let named = |bits: u64| {
+            Resource::ALL
+                .into_iter()
+                .filter(move |r| bits & r.bit() != 0)
+        };
+        out.extend(named(touched.writes & !writes).map(|r| format!("writes {r:?}")));
+        out.extend(named(touched.reads & !reads).map(|r| format!("reads {r:?}")));
+        if let Some(component) = touched.fixed {
+            out.push(format!("changes {component}, which is fixed at spawn"));
         }
-    }
-}
-
-impl std::error::Error for ScheduleError {}
-
-/// An order that holds only by registration order: `reader` reads `resource`, which the
-/// earlier `writer` of the same phase writes, and does not declare `after` it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScheduleWarning {
-    pub phase: Phase,
-    pub reader: String,
-    pub writer: String,
-    pub resource: Resource,
-}
-
-impl fmt::Display for ScheduleWarning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "in {}, system `{}` reads {:?}, which `{}` writes before it, without declaring \
-             `after(\"{}\")`",
-            self.phase.name(),
-            self.reader,
-            self.resource,
-            self.writer,
-            self.writer
-        )
-    }
-}
-
-/// The systems of every phase, in run order. See the module documentation.
-pub struct Schedule {
-    /// Registered systems, in registration order.
-    systems: Vec<System>,
-    /// Per phase (in [`Phase`] declaration order), indices into `systems` in run order.
-    order: Vec<Vec<usize>>,
-    warnings: Vec<ScheduleWarning>,
-}
-
-impl fmt::Debug for Schedule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Schedule")
-            .field("systems", &self.systems)
-            .field("order", &self.order)
-            .finish()
-    }
-}
-
-fn slot(phase: Phase) -> usize {
-    Phase::ALL.iter().position(|p| *p == phase).unwrap_or(0)
-}
-
-impl Schedule {
-    /// A schedule of native systems.
-    pub(crate) fn of(decls: &[&[Decl]]) -> Result<Schedule, ScheduleError> {
-        Schedule::build(
-            decls
-                .iter()
-                .flat_map(|d| d.iter())
-                .map(Decl::system)
-                .collect(),
-        )
-    }
-
-    /// Orders `systems` (see the module documentation).
-    pub fn build(systems: Vec<System>) -> Result<Schedule, ScheduleError> {
-        let (order, warnings) = order_of(&systems)?;
-        Ok(Schedule {
-            systems,
-            order,
-            warnings,
+        (!out.is_empty()).then(|| {
+            format!(
+                "system `{}` {}, which it does not declare",
+                self.name(),
+                out.join(", ")
+            )
         })
     }
-
-    /// Adds a system and orders the schedule again; on an error the schedule is unchanged.
-    pub fn add(&mut self, system: System) -> Result<(), ScheduleError> {
-        self.systems.push(system);
-        match order_of(&self.systems) {
-            Ok((order, warnings)) => {
-                self.order = order;
-                self.warnings = warnings;
-                Ok(())
-            }
-            Err(e) => {
-                self.systems.pop();
-                Err(e)
-            }
-        }
-    }
-
-    /// Whether `phase` runs only native systems.
-    pub(crate) fn native_only(&self, phase: Phase) -> bool {
-        self.order[slot(phase)]
-            .iter()
-            .all(|&i| matches!(self.systems[i].run, Run::Native(_)))
-    }
-
-    /// The names of `phase`'s systems, in run order.
-    pub fn order(&self, phase: Phase) -> Vec<&str> {
-        self.order[slot(phase)]
-            .iter()
-            .map(|&i| self.systems[i].name.as_ref())
-            .collect()
-    }
-
-    /// Orders that hold only by registration order (see [`ScheduleWarning`]).
-    pub fn warnings(&self) -> &[ScheduleWarning] {
-        &self.warnings
-    }
-
-    /// What each phase touches: the union of its systems' declarations, in [`Phase::ALL`]
-    /// order (see [`check_order`](crate::tick::access::check_order)).
-    pub fn access(&self) -> Vec<PhaseAccess> {
-        fn add<T: Copy + PartialEq>(to: &mut Vec<T>, from: &[T]) {
-            for x in from {
-                if !to.contains(x) {
-                    to.push(*x);
-                }
-            }
-        }
-        Phase::ALL
-            .iter()
-            .enumerate()
-            .map(|(p, &phase)| {
-                let mut a = PhaseAccess {
-                    phase,
-                    reads: Vec::new(),
-                    reads_previous: Vec::new(),
-                    writes: Vec::new(),
-                    produces: Vec::new(),
-                    consumes: Vec::new(),
-                    consumes_carried: Vec::new(),
-                };
-                for &i in &self.order[p] {
-                    let s = &self.systems[i].access;
-                    add(&mut a.reads, &s.reads);
-                    add(&mut a.reads_previous, &s.reads_previous);
-                    add(&mut a.writes, &s.writes);
-                    add(&mut a.produces, &s.produces);
-                    add(&mut a.consumes, &s.consumes);
-                    add(&mut a.consumes_carried, &s.consumes_carried);
-                }
-                a
-            })
-            .collect()
-    }
-
-    /// Every system, in registration order.
-    pub fn systems(&self) -> &[System] {
-        &self.systems
-    }
-
-    /// Runs `phase`'s systems in order; the first fault stops the phase.
-    pub(crate) fn run(&mut self, phase: Phase, state: &mut TickState<'_>) -> Result<(), Fault> {
-        for &i in &self.order[slot(phase)] {
-            self.systems[i].run(state)?;
-        }
-        Ok(())
-    }
-}
-
-type Order = (Vec<Vec<usize>>, Vec<ScheduleWarning>);
-
-/// The run order of each phase, and the orders that hold only by registration.
-fn order_of(systems: &[System]) -> Result<Order, ScheduleError> {
-    let index = |name: &str| systems.iter().position(|s| s.name == name);
-    for (i, s) in systems.iter().enumerate() {
-        if systems[..i].iter().any(|o| o.name == s.name) {
-            return Err(ScheduleError::Duplicate(s.name.to_string()));
-        }
-    }
-    // Edges `from -> to` (from runs first) inside a phase; across phases they must agree with
-    // the phase order.
-    let mut edges: Vec<(usize, usize)> = Vec::new();
-    for (i, s) in systems.iter().enumerate() {
-        let named = s
-            .after
-            .iter()
-            .map(|n| (n, true))
-            .chain(s.before.iter().map(|n| (n, false)));
-        for (name, after) in named {
-            let Some(j) = index(name) else {
-                return Err(ScheduleError::Unknown {
-                    system: s.name.to_string(),
-                    missing: name.to_string(),
-                    closest: closest(name, systems.iter().map(|s| s.name.as_ref())),
-                });
-            };
-            let (first, then) = if after { (j, i) } else { (i, j) };
-            let (pf, pt) = (slot(systems[first].phase), slot(systems[then].phase));
-            if pf > pt {
-                return Err(ScheduleError::AcrossPhases {
-                    system: s.name.to_string(),
-                    other: name.to_string(),
-                });
-            }
-            if pf == pt {
-                edges.push((first, then));
-            }
-        }
-    }
-    let mut order = vec![Vec::new(); Phase::ALL.len()];
-    for (p, phase) in Phase::ALL.iter().enumerate() {
-        let members: Vec<usize> = (0..systems.len())
-            .filter(|&i| systems[i].phase == *phase)
-            .collect();
-        order[p] = kahn(&members, &edges).map_err(|cycle| {
-            ScheduleError::Cycle(cycle.iter().map(|&i| systems[i].name.to_string()).collect())
-        })?;
-    }
-    let warnings = implicit_orders(systems, &order, &edges);
-    Ok((order, warnings))
-}
-
-/// Kahn's algorithm over `members` (registration order breaks ties); `Err` holds the systems
-/// left in a cycle.
-fn kahn(members: &[usize], edges: &[(usize, usize)]) -> Result<Vec<usize>, Vec<usize>> {
-    let mut indegree: Vec<usize> = members
-        .iter()
-        .map(|&m| edges.iter().filter(|&&(_, t)| t == m).count())
-        .collect();
-    let mut done = vec![false; members.len()];
-    let mut out = Vec::with_capacity(members.len());
-    while out.len() < members.len() {
-        let Some(k) = (0..members.len()).find(|&k| !done[k] && indegree[k] == 0) else {
-            let left = (0..members.len()).filter(|&k| !done[k]).map(|k| members[k]);
-            return Err(left.collect());
-        };
-        done[k] = true;
-        out.push(members[k]);
-        for &(f, t) in edges {
-            if f == members[k]
-                && let Some(tk) = members.iter().position(|&m| m == t)
-            {
-                indegree[tk] -= 1;
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// Whether `to` is reachable from `from` through declared edges.
-fn reaches(from: usize, to: usize, edges: &[(usize, usize)]) -> bool {
-    let mut seen = vec![from];
-    let mut stack = vec![from];
-    while let Some(n) = stack.pop() {
-        if n == to {
-            return true;
-        }
-        for &(f, t) in edges {
-            if f == n && !seen.contains(&t) {
-                seen.push(t);
-                stack.push(t);
-            }
-        }
-    }
-    false
-}
-
-fn implicit_orders(
-    systems: &[System],
-    order: &[Vec<usize>],
-    edges: &[(usize, usize)],
-) -> Vec<ScheduleWarning> {
-    let mut out = Vec::new();
-    for (p, phase_order) in order.iter().enumerate() {
-        for (a, &w) in phase_order.iter().enumerate() {
-            for &r in &phase_order[a + 1..] {
-                let reader = &systems[r].access;
-                let read = reader.reads.iter().chain(reader.reads_previous.iter());
-                for &resource in read {
-                    if systems[w].access.writes.contains(&resource) && !reaches(w, r, edges) {
-                        out.push(ScheduleWarning {
-                            phase: Phase::ALL[p],
-                            reader: systems[r].name.to_string(),
-                            writer: systems[w].name.to_string(),
-                            resource,
-                        });
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
-fn closest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<String> {
-    let distance = |a: &str, b: &str| {
-        let b: Vec<char> = b.chars().collect();
-        let mut row: Vec<usize> = (0..=b.len()).collect();
-        for (i, ca) in a.chars().enumerate() {
-            let mut prev = row[0];
-            row[0] = i + 1;
-            for (j, cb) in b.iter().enumerate() {
-                let cur = row[j + 1];
-                row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-                prev = cur;
-            }
-        }
-        row[b.len()]
-    };
-    known
-        .map(|k| (distance(name, k), k))
-        .filter(|(d, k)| *d <= 2.max(k.len() / 3))
-        .min()
-        .map(|(_, k)| k.to_string())
 }

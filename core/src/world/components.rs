@@ -4,6 +4,7 @@ use crate::def::{
     ArchetypeId, BehaviourKind, ColliderDef, ControlKind, GameDef, RotateMode, Shape, SpriteDef,
     TriggerDef,
 };
+use crate::event::Party;
 use crate::math::Vec2;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -54,6 +55,18 @@ pub struct Collider {
     kind: u16,
     a: f32,
     b: f32,
+}
+
+impl Identity {
+    /// What an event copies of this entity, with these components.
+    pub(crate) fn party(&self, tags: Option<&Tags>, pos: &Position) -> Party {
+        Party {
+            seq: self.seq,
+            archetype: self.archetype,
+            tags: tags.map_or(0, |t| t.0),
+            pos: pos.0,
+        }
+    }
 }
 
 impl Collider {
@@ -285,6 +298,15 @@ pub struct Label {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CameraTarget;
 
+/// What one entry of an entity's script state costs against `[scripts] memory`, besides its
+/// key's bytes: the value and the table's share.
+pub const STATE_ENTRY_BYTES: usize = 16;
+
+/// The bytes one script-state entry with this key takes.
+pub fn state_entry_bytes(key: &str) -> usize {
+    key.len() + STATE_ENTRY_BYTES
+}
+
 /// A small per-entity key/value store scripts write through commands and read back, in key
 /// order. Gameplay holds it to `[limits] state_keys` keys per entity.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -314,13 +336,9 @@ impl ScriptState {
         self.0.len()
     }
 
-    /// What its entries count against `[scripts] memory`
-    /// ([`state_entry_bytes`](crate::consequences::state_entry_bytes) each).
+    /// What its entries count against `[scripts] memory` ([`state_entry_bytes`] each).
     pub fn bytes(&self) -> usize {
-        self.0
-            .keys()
-            .map(|k| crate::consequences::state_entry_bytes(k))
-            .sum()
+        self.0.keys().map(|k| state_entry_bytes(k)).sum()
     }
 
     pub fn is_empty(&self) -> bool {

@@ -148,12 +148,12 @@ impl StateHash {
         let mut parts = [0u64; 8];
         let mut b = Bytes::default();
 
-        b.u64(world.tick)
-            .u64(world.next_seq)
-            .i64(world.score)
+        b.u64(*world.tick)
+            .u64(*world.next_seq)
+            .i64(*world.score)
             .u64(world.rng.get_seed());
         b.u64(world.vars.len() as u64);
-        for (k, v) in &world.vars {
+        for (k, v) in world.vars.iter() {
             b.str(k);
             match v {
                 Var::Num(n) => b.f64(*n),
@@ -163,7 +163,7 @@ impl StateHash {
         }
         b.str(world.game_over.as_ref().map_or("", |(_, m)| m.as_str()))
             .u64(world.game_over.is_some() as u64);
-        let camera = world.camera;
+        let camera = *world.camera;
         if camera != crate::world::camera::CameraState::default() {
             // Only once a script set it: games that never do hash as they always did.
             b.f32(camera.zoom);
@@ -265,7 +265,7 @@ impl StateHash {
             }
         }
 
-        b.u64(world.tick);
+        b.u64(*world.tick);
         for p in parts {
             b.u64(p);
         }

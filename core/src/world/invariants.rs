@@ -18,7 +18,7 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
             world.index.len()
         )));
     }
-    for (seq, e) in &world.index {
+    for (seq, e) in world.index.iter() {
         let id = world
             .ecs
             .get::<&Identity>(*e)
@@ -26,7 +26,7 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
         if id.seq != *seq {
             return Err(broken(format!("entity #{seq} carries sequence {}", id.seq)));
         }
-        if id.seq >= world.next_seq {
+        if id.seq >= *world.next_seq {
             return Err(broken(format!(
                 "entity #{seq} is not below the next sequence"
             )));

@@ -1,30 +1,28 @@
 //! The simulation world: a hecs world plus identity, creation sequences, random generator,
-//! score, timers, contact cache and the tick-local queues.
+//! score, timers and contact cache: the state a tick hashes and a replay reproduces. The
+//! tick's working buffers are not here (see `tick::scratch`).
 
 pub(crate) mod camera;
 pub(crate) mod components;
+pub(crate) mod contact;
+pub(crate) mod ecs;
 pub(crate) mod hash;
-pub(crate) mod ids;
 pub(crate) mod invariants;
-pub(crate) mod spatial;
 pub(crate) mod spawn;
 pub(crate) mod tagged;
-pub(crate) mod uniform;
 
-use crate::collision::Broadphase;
-use crate::collision::contact::ContactCache;
-use crate::command::Command;
-use crate::def::{ArchetypeId, GameDef, LevelDef, Overrides};
-use crate::event::{DamageEvent, Events, Party, SpawnEvent};
+use crate::def::{GameDef, LevelDef, Overrides};
+use crate::event::{DamageEvent, Party, SpawnEvent};
 use crate::fault::{Fault, FaultKind};
-use crate::limits::{Limit, push_within};
+use crate::ids::{SeqMap, WorldId};
+use crate::limits::Limit;
 use crate::math::Vec2;
-use crate::outbox::PresentationRequest;
-use crate::timer::{DueTimer, TimerQueue};
+use crate::resource::{Resource, Resource as R, Tracked};
+use crate::timer::TimerQueue;
 use crate::var::Var;
 use crate::world::components::*;
-pub use crate::world::ids::{SeqMap, SeqSet, WorldId};
-use crate::world::spatial::SpatialIndex;
+use crate::world::contact::ContactCache;
+use crate::world::ecs::Ecs;
 use std::collections::BTreeMap;
 
 /// Navigation state of a world: the static grid, the installed field and the request in flight.
@@ -58,95 +56,49 @@ pub struct WorldCounters {
     pub contacts_peak: u64,
 }
 
-/// Tick-local scratch: cleared at BeginTick, never read across ticks except where noted.
-#[derive(Default)]
-pub(crate) struct Scratch {
-    pub events: Events,
-    pub due_timers: Vec<DueTimer>,
-    pub commands: Vec<Command>,
-    /// Structural commands recorded for Commit, in order.
-    pub spawns: Vec<(ArchetypeId, Vec2, Overrides)>,
-    pub destroys: Vec<u64>,
-    pub teleports: Vec<(u64, Vec2)>,
-    /// Entities marked for destruction this tick.
-    pub pending: SeqSet,
-    pub staged: Vec<PresentationRequest>,
-    pub broadphase: Broadphase,
-    /// Reused for every spawn (building an entity allocates otherwise).
-    pub builder: hecs::EntityBuilder,
-    /// Entities destroyed by commands of the current gameplay stage.
-    pub destroyed_now: SeqSet,
-    /// What this tick's commands add to bounded tables, counted as they are sent.
-    pub sent: crate::consequences::Sent,
-    /// Chase/flee target candidates: (seq, tags, pos), by sequence.
-    pub targets: Vec<(u64, u64, Vec2)>,
-    /// Last tick's targets (read by the next tick's Intent).
-    pub targets_before: Vec<(u64, u64, Vec2)>,
-    /// Whether every brain's target is sure to live: set only when every brain was checked
-    /// last tick (`brains_checked`) and every one of that tick's targets is still one. Each
-    /// brain's target is one of the targets of the tick it was last checked in (a decision
-    /// picks one; a lost one makes it decide again), so then only the cadence makes a brain
-    /// due. (`false`, the default, makes every brain check its target.)
-    pub targets_kept: bool,
-    /// The tick whose targets every brain was last checked against, if that was the last
-    /// tick to collect targets (read by the next tick's Intent; a tick that faults before its
-    /// brains are all checked leaves it `None`, and every brain is checked the next tick).
-    pub brains_checked: Option<u64>,
-    /// The merge of several tags' entities (see [`TagIndex::each`](tagged::TagIndex::each)).
-    pub tag_merge: Vec<(u64, hecs::Entity, u64)>,
-    /// Commands naming entities spawned this tick, applied at Commit right after the spawns.
-    pub after_spawn: Vec<Command>,
-    /// Where entities are, for scripts' spatial reads (built on first use in a tick).
-    pub spatial: SpatialIndex,
-    /// Which rows of each archetype share one collider and confine (kept across ticks, taken
-    /// again when the world's `structure` changes).
-    pub uniform: uniform::UniformCache,
-}
-
 /// The world a tick runs over. Entities are created and destroyed only at Commit (and at level
 /// construction); every entity carries an [`Identity`] with a creation sequence that is never
 /// reused, and handles are generation-checked by hecs, so a destroyed entity never resolves again.
 pub struct SimWorld {
-    pub(crate) ecs: hecs::World,
+    pub(crate) ecs: Ecs,
     pub(crate) id: WorldId,
     pub(crate) level: usize,
     /// The level's name, shared by the events that carry it.
     pub(crate) level_name: std::sync::Arc<str>,
-    pub(crate) next_seq: u64,
+    pub(crate) next_seq: Tracked<u64>,
     /// Bumped by every change of which entity sits in which row of which hecs archetype (a
     /// spawn, a despawn, a component added or removed), so a cache of the rows' fixed
-    /// columns (see `Scratch::uniform`) knows when it is stale.
+    /// columns (see `tick::scratch::Scratch::uniform`) knows when it is stale.
     pub(crate) structure: u64,
-    pub(crate) index: SeqMap<hecs::Entity>,
-    /// Live entities by tag (see [`TagIndex`](tagged::TagIndex)).
+    pub(crate) index: Tracked<SeqMap<hecs::Entity>>,
+    /// Live entities by tag (see [`TagIndex`](tagged::TagIndex)), which records its reads.
     pub(crate) tagged: tagged::TagIndex,
-    pub(crate) rng: fastrand::Rng,
-    pub(crate) score: i64,
-    pub(crate) vars: BTreeMap<String, Var>,
+    pub(crate) rng: Tracked<fastrand::Rng>,
+    pub(crate) score: Tracked<i64>,
+    pub(crate) vars: Tracked<BTreeMap<String, Var>>,
     /// Bytes the entities' script state holds together: [`state_entry_bytes`] of each entry
     /// (kept as keys are added, cleared or despawned; `[scripts] memory` bounds it).
     ///
-    /// [`state_entry_bytes`]: crate::consequences::state_entry_bytes
-    pub(crate) state_bytes: usize,
+    /// [`state_entry_bytes`]: crate::world::components::state_entry_bytes
+    pub(crate) state_bytes: Tracked<usize>,
     /// Set by a `game_over` command: the tick it was sent in, and its message.
-    pub(crate) game_over: Option<(u64, String)>,
+    pub(crate) game_over: Tracked<Option<(u64, String)>>,
     /// Set by a `load_level` command: the level to switch to after this tick.
-    pub(crate) next_level: Option<usize>,
-    pub(crate) tick: u64,
-    pub(crate) timers: TimerQueue,
-    pub(crate) contacts: ContactCache,
+    pub(crate) next_level: Tracked<Option<usize>>,
+    pub(crate) tick: Tracked<u64>,
+    pub(crate) timers: Tracked<TimerQueue>,
+    pub(crate) contacts: Tracked<ContactCache>,
     /// Spawn outcomes of the last Commit, consumed by the next tick.
-    pub(crate) spawn_outcomes: Vec<SpawnEvent>,
+    pub(crate) spawn_outcomes: Tracked<Vec<SpawnEvent>>,
     /// Damage applied after stage 2, delivered to the next tick's stage 2.
-    pub(crate) carried_damage: Vec<DamageEvent>,
+    pub(crate) carried_damage: Tracked<Vec<DamageEvent>>,
     /// Bursts each level spawner has done.
-    pub(crate) spawner_bursts: Vec<u32>,
-    pub(crate) presentation_seq: u64,
+    pub(crate) spawner_bursts: Tracked<Vec<u32>>,
+    pub(crate) presentation_seq: Tracked<u64>,
     /// Zoom and shake set by scripts.
-    pub(crate) camera: camera::CameraState,
-    pub(crate) nav: NavState,
+    pub(crate) camera: Tracked<camera::CameraState>,
+    pub(crate) nav: Tracked<NavState>,
     pub(crate) counters: WorldCounters,
-    pub(crate) scratch: Scratch,
 }
 
 impl SimWorld {
@@ -160,31 +112,30 @@ impl SimWorld {
             )
         })?;
         let mut world = SimWorld {
-            ecs: hecs::World::new(),
+            ecs: Ecs::default(),
             id,
             level,
             level_name: def.levels.get(level).map_or("", |l| l.name.as_str()).into(),
-            next_seq: 1,
+            next_seq: Tracked::new(1, R::EntitySet),
             structure: 0,
-            index: SeqMap::default(),
+            index: Tracked::new(SeqMap::default(), R::EntitySet),
             tagged: tagged::TagIndex::watching(def),
-            rng: fastrand::Rng::with_seed(def.seed),
-            score: 0,
-            vars: def.variables.clone(),
-            state_bytes: 0,
-            game_over: None,
-            next_level: None,
-            tick: 0,
-            timers: TimerQueue::new(def.limits.timers),
-            contacts: ContactCache::default(),
-            spawn_outcomes: Vec::new(),
-            carried_damage: Vec::new(),
-            spawner_bursts: vec![0; level_def.spawners.len()],
-            presentation_seq: 0,
-            camera: camera::CameraState::default(),
-            nav: NavState::default(),
+            rng: Tracked::new(fastrand::Rng::with_seed(def.seed), R::Rng),
+            score: Tracked::new(0, R::Score),
+            vars: Tracked::new(def.variables.clone(), R::Vars),
+            state_bytes: Tracked::new(0, R::ScriptState),
+            game_over: Tracked::new(None, R::Flow),
+            next_level: Tracked::new(None, R::Flow),
+            tick: Tracked::new(0, R::TickNumber),
+            timers: Tracked::new(TimerQueue::new(def.limits.timers), R::Timers),
+            contacts: Tracked::new(ContactCache::default(), R::ContactCache),
+            spawn_outcomes: Tracked::new(Vec::new(), R::SpawnOutcomes),
+            carried_damage: Tracked::new(Vec::new(), R::CarriedDamage),
+            spawner_bursts: Tracked::new(vec![0; level_def.spawners.len()], R::Spawners),
+            presentation_seq: Tracked::new(0, R::StagedPresentation),
+            camera: Tracked::new(camera::CameraState::default(), R::Camera),
+            nav: Tracked::new(NavState::default(), R::NavField),
             counters: WorldCounters::default(),
-            scratch: Scratch::default(),
         };
         let stress = if extra > 0 {
             let stress = def.stress.ok_or_else(|| {
@@ -210,7 +161,8 @@ impl SimWorld {
             ));
         }
         world.index.reserve(total as usize);
-        world.spawn_all(def, &level_def.placements, 0, |p| {
+        let builder = &mut hecs::EntityBuilder::new();
+        world.spawn_all(def, builder, &level_def.placements, 0, |p| {
             (p.archetype, p.pos, &p.overrides)
         })?;
         if let Some(stress) = stress {
@@ -219,7 +171,9 @@ impl SimWorld {
             let positions: Vec<Vec2> = (0..extra)
                 .map(|_| area.lerp(world.rng.f32(), world.rng.f32()))
                 .collect();
-            world.spawn_all(def, &positions, 0, |pos| (stress.archetype, *pos, &none))?;
+            world.spawn_all(def, builder, &positions, 0, |pos| {
+                (stress.archetype, *pos, &none)
+            })?;
         }
         world.build_nav(def);
         Ok(world)
@@ -251,7 +205,7 @@ impl SimWorld {
         match self.index.remove(&seq) {
             Some(e) => {
                 if let Ok(state) = self.ecs.get::<&ScriptState>(e) {
-                    self.state_bytes -= state.bytes();
+                    *self.state_bytes -= state.bytes();
                 }
                 let _ = self.ecs.despawn(e);
                 self.structure += 1;
@@ -267,9 +221,7 @@ impl SimWorld {
         let mut q = self
             .ecs
             .query_one::<(&Identity, Option<&Tags>, &Position)>(e);
-        q.get()
-            .ok()
-            .map(|(id, tags, pos)| Party::new(id, tags, pos))
+        q.get().ok().map(|(id, tags, pos)| id.party(tags, pos))
     }
 
     pub(crate) fn party_of(&self, seq: u64) -> Option<Party> {
@@ -286,11 +238,11 @@ impl SimWorld {
 
     /// The last completed tick.
     pub fn tick(&self) -> u64 {
-        self.tick
+        *self.tick
     }
 
     pub fn score(&self) -> i64 {
-        self.score
+        *self.score
     }
 
     pub fn vars(&self) -> &BTreeMap<String, Var> {
@@ -304,14 +256,14 @@ impl SimWorld {
 
     /// The level a script asked to switch to after the last tick (`load_level`).
     pub fn next_level(&self) -> Option<usize> {
-        self.next_level
+        *self.next_level
     }
 
     /// Carries the score and the game variables into a new world (a level switch keeps
     /// them; a restart does not).
     pub fn carry_over(&mut self, from: &SimWorld) {
-        self.score = from.score;
-        self.vars = from.vars.clone();
+        *self.score = *from.score;
+        *self.vars = (*from.vars).clone();
     }
 
     pub fn entity_count(&self) -> usize {
@@ -324,8 +276,13 @@ impl SimWorld {
     }
 
     /// Read access to the ECS for inspection, rendering and tests. The tick owns all writes.
+    /// (A system that takes it reads every component, as far as debug builds' check of its
+    /// declaration goes.)
     pub fn ecs(&self) -> &hecs::World {
-        &self.ecs
+        for r in Resource::COMPONENTS {
+            crate::resource::touch(r, false);
+        }
+        self.ecs.raw()
     }
 
     pub fn timers(&self) -> &TimerQueue {
@@ -350,94 +307,6 @@ impl SimWorld {
         let mut v: Vec<u64> = self.index.keys().copied().collect();
         v.sort_unstable();
         v
-    }
-
-    /// Events of the tick in progress or the last completed tick.
-    pub fn events(&self) -> &Events {
-        &self.scratch.events
-    }
-
-    pub(crate) fn stage_presentation(
-        &mut self,
-        what: crate::outbox::Presentation,
-        tick: u64,
-        capacity: u32,
-    ) {
-        let request = PresentationRequest {
-            world: self.id,
-            tick,
-            seq: self.presentation_seq + 1,
-            what,
-        };
-        if push_within(&mut self.scratch.staged, request, capacity as usize) {
-            self.presentation_seq += 1;
-        } else {
-            self.counters.staged_dropped += 1;
-        }
-    }
-
-    /// Each bounded tick queue as `(name, room reserved, bound)`. Every bound is enforced while
-    /// filling, so room never exceeds the bound, even after a fault. For tests.
-    #[doc(hidden)]
-    pub fn queue_room(&self, def: &GameDef) -> Vec<(&'static str, usize, usize)> {
-        let l = &def.limits;
-        let (entities, events) = (l.max_entities as usize, l.events_per_tick as usize);
-        let commands = l.commands_per_tick as usize;
-        let s = &self.scratch;
-        let e = &s.events;
-        let mut room = vec![
-            (
-                "contact pairs",
-                s.broadphase.pairs.capacity(),
-                l.contacts_per_tick as usize,
-            ),
-            (
-                "contact pairs, second half",
-                s.broadphase.pairs_second.capacity(),
-                (l.contacts_per_tick / 2) as usize,
-            ),
-            (
-                "contact cache",
-                self.contacts.keys.capacity(),
-                l.contacts_per_tick as usize,
-            ),
-            ("spawned events", e.spawned.capacity(), entities),
-            ("spawn outcomes", self.spawn_outcomes.capacity(), entities),
-            ("carried damage", self.carried_damage.capacity(), events),
-            ("commands", s.commands.capacity(), commands),
-            ("spawns", s.spawns.capacity(), entities),
-            ("destroys", s.destroys.capacity(), entities),
-            ("teleports", s.teleports.capacity(), 2 * commands),
-            (
-                "staged presentation",
-                s.staged.capacity(),
-                l.outbox as usize,
-            ),
-            ("timers", self.timers.reserved(), l.timers as usize),
-            ("due timers", s.due_timers.capacity(), l.timers as usize),
-            ("variables", self.vars.len(), l.variables as usize),
-        ];
-        let queues = [
-            ("action events", e.actions.capacity()),
-            ("collision events", e.collision_enter.capacity()),
-            ("collision stay events", e.collision_stay.capacity()),
-            ("collision exit events", e.collision_exit.capacity()),
-            ("trigger events", e.trigger_enter.capacity()),
-            ("trigger stay events", e.trigger_stay.capacity()),
-            ("trigger exit events", e.trigger_exit.capacity()),
-            ("expired events", e.expired.capacity()),
-            ("timer events", e.timers.capacity()),
-            ("damage events", e.damage.capacity()),
-        ];
-        room.extend(queues.map(|(name, cap)| (name, cap, events)));
-        let keys = self
-            .ecs
-            .query::<&ScriptState>()
-            .iter()
-            .map(|s| s.len())
-            .max();
-        room.push(("state keys", keys.unwrap_or(0), l.state_keys as usize));
-        room
     }
 
     /// The level this world was built from.

@@ -158,6 +158,7 @@ optional! {
 }
 
 impl NewEntity {
+    #[inline]
     fn new(
         def: &GameDef,
         a: &ArchetypeDef,
@@ -287,16 +288,18 @@ fn archetype(def: &GameDef, id: ArchetypeId) -> Result<&ArchetypeDef, Fault> {
 
 impl SimWorld {
     /// Creates one entity per item, in order, and records a spawn outcome (at `tick`) for
-    /// each. `get` reads an item's archetype, position and overrides. On a fault, the
-    /// entities of earlier runs exist and the rest do not.
+    /// each. `get` reads an item's archetype, position and overrides; `builder` is reused for
+    /// entities spawned one at a time. On a fault, the entities of earlier runs exist and the
+    /// rest do not.
     pub(crate) fn spawn_all<'a, T>(
         &mut self,
         def: &GameDef,
+        builder: &mut hecs::EntityBuilder,
         items: &'a [T],
         tick: u64,
         get: impl Fn(&'a T) -> (ArchetypeId, Vec2, &'a Overrides),
     ) -> Result<(), Fault> {
-        self.spawn_runs(def, items, tick, get, BATCH_MIN)
+        self.spawn_runs(def, builder, items, tick, get, BATCH_MIN)
     }
 
     /// [`spawn_all`](Self::spawn_all) with runs of at least `batch_min` entities stored as
@@ -304,6 +307,7 @@ impl SimWorld {
     fn spawn_runs<'a, T>(
         &mut self,
         def: &GameDef,
+        b: &mut hecs::EntityBuilder,
         items: &'a [T],
         tick: u64,
         get: impl Fn(&'a T) -> (ArchetypeId, Vec2, &'a Overrides),
@@ -322,7 +326,7 @@ impl SimWorld {
             let e = self.next_entity(def, a, id, pos, overrides, tick)?;
             made.push((id, e.shape(), e));
         }
-        let mut seq = self.next_seq - made.len() as u64;
+        let mut seq = *self.next_seq - made.len() as u64;
         let mut runs = Vec::new();
         let mut i = 0;
         while i < made.len() {
@@ -337,7 +341,6 @@ impl SimWorld {
             let run = made.by_ref().take(len);
             if len < batch_min {
                 for e in run {
-                    let b = &mut self.scratch.builder;
                     e.add_to(b);
                     let entity = self.ecs.spawn(b.build());
                     self.structure += 1;
@@ -382,9 +385,9 @@ impl SimWorld {
         overrides: &Overrides,
         tick: u64,
     ) -> Result<NewEntity, Fault> {
-        let seq = self.next_seq;
+        let seq = *self.next_seq;
         let e = NewEntity::new(def, a, Identity { seq, archetype }, pos, overrides, tick)?;
-        self.next_seq += 1;
+        *self.next_seq += 1;
         self.spawn_outcomes.push(SpawnEvent {
             tick,
             entity: Party {
@@ -402,8 +405,8 @@ impl SimWorld {
 mod tests {
     use super::*;
     use crate::def::*;
+    use crate::ids::WorldId;
     use crate::math::Color;
-    use crate::world::WorldId;
 
     fn def() -> GameDef {
         let sprite = SpriteDef {
@@ -490,6 +493,7 @@ mod tests {
     /// Every entity's components, in storage order (archetype by archetype).
     fn contents(w: &SimWorld) -> Vec<String> {
         w.ecs
+            .raw()
             .iter()
             .map(|e| {
                 format!(
@@ -553,8 +557,15 @@ mod tests {
         }
         let build = |batch_min: usize| {
             let mut w = SimWorld::build(&def, 0, WorldId(1), 0).unwrap();
-            w.spawn_runs(&def, &items, 3, |(a, p, o)| (*a, *p, *o), batch_min)
-                .unwrap();
+            w.spawn_runs(
+                &def,
+                &mut hecs::EntityBuilder::new(),
+                &items,
+                3,
+                |(a, p, o)| (*a, *p, *o),
+                batch_min,
+            )
+            .unwrap();
             w
         };
         let single = build(usize::MAX);
@@ -565,10 +576,10 @@ mod tests {
                 contents(&single),
                 "batch_min {batch_min}"
             );
-            assert_eq!(batched.spawn_outcomes, single.spawn_outcomes);
-            assert_eq!(batched.next_seq, single.next_seq);
+            assert_eq!(*batched.spawn_outcomes, *single.spawn_outcomes);
+            assert_eq!(*batched.next_seq, *single.next_seq);
             assert_eq!(batched.counters.spawned, 200);
-            for seq in batched.next_seq - 200..batched.next_seq {
+            for seq in *batched.next_seq - 200..*batched.next_seq {
                 let e = batched.index[&seq];
                 assert_eq!(batched.ecs.get::<&Identity>(e).unwrap().seq, seq);
             }

@@ -2,6 +2,7 @@
 //! tags (behaviour targets, the navigation goal, aims), without visiting every entity.
 
 use crate::def::GameDef;
+use crate::world::ecs::Ecs;
 
 /// Per watched tag bit, the entities spawned with it: `(creation sequence, entity, all its
 /// tags)` in creation order. Only the tags the tick looks entities up by are watched (see
@@ -41,14 +42,7 @@ impl TagIndex {
     }
 
     /// Records a new entity; `live` is the number of live entities (the compaction bound).
-    pub fn add(
-        &mut self,
-        ecs: &hecs::World,
-        seq: u64,
-        entity: hecs::Entity,
-        tags: u64,
-        live: usize,
-    ) {
+    pub fn add(&mut self, ecs: &Ecs, seq: u64, entity: hecs::Entity, tags: u64, live: usize) {
         let mut bits = tags & self.watched;
         if bits == 0 {
             return;
@@ -60,24 +54,27 @@ impl TagIndex {
             let list = &mut self.lists[bits.trailing_zeros() as usize];
             bits &= bits - 1;
             if list.len() > live * 2 + SLACK {
-                list.retain(|e| ecs.contains(e.1));
+                list.retain(|e| ecs.raw().contains(e.1));
             }
             list.push((seq, entity, tags));
         }
     }
 
     /// Calls `f(seq, entity, tags)` for each live entity carrying any of `tags`, once each, in
-    /// creation order; drops the dead entries it meets. `scratch` holds the merge of several
+    /// creation order (a read of which entities exist); drops the dead entries it meets. `scratch` holds the merge of several
     /// tags' lists.
     pub fn each(
         &mut self,
-        ecs: &hecs::World,
+        ecs: &Ecs,
         tags: u64,
         scratch: &mut Vec<(u64, hecs::Entity, u64)>,
         mut f: impl FnMut(u64, hecs::Entity, u64),
     ) {
         debug_assert!(tags & !self.watched == 0, "only watched tags are indexed");
-        debug_assert!(tags & !self.watched == 0, "only watched tags are indexed");
+        // Which entities exist, by tag; dropping the dead entries changes nothing a reader
+        // sees.
+        crate::resource::touch(crate::resource::Resource::EntitySet, false);
+        let ecs = ecs.raw();
         if tags == 0 || self.lists.is_empty() {
             return;
         }

@@ -6,10 +6,9 @@
 //! command's generic function, which converts, checks, charges and reports it as every other
 //! call, so scripts see no difference but the speed.
 
-use super::Bad;
+use super::call::Bad;
 use crate::shared::Shared;
 use ludus_core::{Command, Gameplay};
-use ludus_lua::FastCall;
 use mlua::{Function, Lua, Table, Value};
 use std::rc::Rc;
 
@@ -45,36 +44,17 @@ impl Args for (Value, Value, Value) {
 
 /// Replaces each fast command's generic function in `raw` (installed first) with its fast
 /// entry ([`ludus_lua::fast_entry`]), which calls the generic one for what it does not take.
-pub(crate) fn install(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> {
-    for (which, fast) in super::FAST.iter().enumerate() {
+/// `commands` is the API list's fast commands (`FastCall for Shared` builds them).
+pub(crate) fn install(
+    lua: &Lua,
+    raw: &Table,
+    shared: &Rc<Shared>,
+    commands: &'static [Fast],
+) -> mlua::Result<()> {
+    for (which, fast) in commands.iter().enumerate() {
         let generic: Function = raw.raw_get(fast.name)?;
         let entry = ludus_lua::fast_entry(lua, shared, generic, which)?;
         raw.raw_set(fast.name, entry)?;
     }
     Ok(())
-}
-
-impl FastCall for Shared {
-    /// Sends fast command `which` with arguments `args`. It takes the call only when the
-    /// budget has the unit every API call costs, a stage is running, and the command builds
-    /// and sends: otherwise it changes nothing and the generic function handles the call (and
-    /// reports what is wrong).
-    fn call(&self, which: usize, args: [Option<i64>; 3]) -> bool {
-        let Some(fast) = super::FAST.get(which) else {
-            return false;
-        };
-        if !self.budget.fits(1) {
-            return false;
-        }
-        let values = args.map(|a| a.map_or(Value::Nil, Value::Integer));
-        let sent = self.stage.with(|g| match (fast.build)(g, values) {
-            Ok(command) => g.send(command).is_ok(),
-            Err(_) => false,
-        });
-        if sent != Some(true) {
-            return false;
-        }
-        self.budget.take_fitting(1);
-        true
-    }
 }

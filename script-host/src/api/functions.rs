@@ -19,12 +19,13 @@
 //! [`NAME_ARGS`](super::spec::NAME_ARGS), which `ludus check` reads, comes from those.
 
 use super::args::*;
+use super::call::{Bad, caller, charge, malformed, outside, spawned};
 use super::fast::{Args, Fast};
 use super::names::{Action, Archetype, Cooldown, Effect, Level, Name, Signature, Sound, Tag};
 use super::spec::{ApiFunction, Section};
-use super::{Bad, charge, malformed, outside, spawned};
 use crate::shared::Shared;
 use ludus_core::{ActionKind, Color, Command, TimerId, Var, Vec2};
+use ludus_lua::FastCall;
 use mlua::{Lua, Table, Value};
 use std::rc::Rc;
 
@@ -45,7 +46,7 @@ macro_rules! register {
                 None => Err(outside(name)),
                 Some((r, work)) => {
                     if work > 0 {
-                        s.budget.charge($l, work, || super::caller($l))?;
+                        s.budget.charge($l, work, || caller($l))?;
                     }
                     r.map_err(|bad| malformed($l, &s, name, bad))
                 }
@@ -74,7 +75,7 @@ macro_rules! api {
         pub fn install(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> {
             install_log(lua, raw, shared)?;
             $( api!(@register lua raw shared $inst); )*
-            super::fast::install(lua, raw, shared)
+            super::fast::install(lua, raw, shared, FAST)
         }
     };
     (@munch [$($spec:tt)*] [$($inst:tt)*] [$($fast:tt)*]
@@ -168,7 +169,7 @@ fn install_log(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> 
         charge(lua, &s, &[&line])?;
         if let Value::String(line) = &line {
             let tick = s.stage.with(|g| g.tick());
-            let location = super::caller(lua);
+            let location = caller(lua);
             s.log
                 .borrow_mut()
                 .push(tick, location.as_deref(), &line.as_bytes());
@@ -541,4 +542,29 @@ api! {
     lua const: Helper, "const.NAME"
     /// a line in the app's log, its values separated by tabs (`print` is the same function)
     lua log: Helper, "log(...)"
+}
+
+impl FastCall for Shared {
+    /// Sends fast command `which` with arguments `args`. It takes the call only when the
+    /// budget has the unit every API call costs, a stage is running, and the command builds
+    /// and sends: otherwise it changes nothing and the generic function handles the call (and
+    /// reports what is wrong).
+    fn call(&self, which: usize, args: [Option<i64>; 3]) -> bool {
+        let Some(fast) = FAST.get(which) else {
+            return false;
+        };
+        if !self.budget.fits(1) {
+            return false;
+        }
+        let values = args.map(|a| a.map_or(Value::Nil, Value::Integer));
+        let sent = self.stage.with(|g| match (fast.build)(g, values) {
+            Ok(command) => g.send(command).is_ok(),
+            Err(_) => false,
+        });
+        if sent != Some(true) {
+            return false;
+        }
+        self.budget.take_fitting(1);
+        true
+    }
 }

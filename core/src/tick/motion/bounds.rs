@@ -1,12 +1,14 @@
 //! The level's bounds: confine, bounce, wrap or destroy.
 
 use crate::def::{BoundsPolicy, GameDef};
-use crate::event::{ExpireEvent, ExpireReason, Party, push_bounded};
+use crate::event::{ExpireEvent, ExpireReason, push_bounded};
 use crate::fault::Fault;
+use crate::ids::SeqSet;
 use crate::limits::{Limit, push_within};
 use crate::math::{Rect, Vec2};
+use crate::tick::scratch::Scratch;
+use crate::world::SimWorld;
 use crate::world::components::*;
-use crate::world::{SeqSet, SimWorld};
 
 /// Applies each entity's bounds rule (see [`BoundsPolicy`]).
 ///
@@ -17,7 +19,12 @@ use crate::world::{SeqSet, SimWorld};
 ///   modulo the bounds), and the previous position with it, so nothing is drawn sweeping
 ///   across the screen. Velocity is unchanged.
 /// - Destroy records the destruction and an `expired` event once.
-pub(crate) fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(), Fault> {
+pub(crate) fn bounds(
+    world: &mut SimWorld,
+    s: &mut Scratch,
+    def: &GameDef,
+    tick: u64,
+) -> Result<(), Fault> {
     let Some(level) = def.levels.get(world.level) else {
         return Ok(());
     };
@@ -27,9 +34,9 @@ pub(crate) fn bounds(world: &mut SimWorld, def: &GameDef, tick: u64) -> Result<(
         tick,
         live: world.index.len(),
         cap: def.limits.events_per_tick,
-        pending: &mut world.scratch.pending,
-        destroys: &mut world.scratch.destroys,
-        expired: &mut world.scratch.events.expired,
+        pending: &mut s.pending,
+        destroys: &mut s.destroys,
+        expired: &mut s.events.expired,
     };
     for (id, rule, t, prev, v, c, tags) in world.ecs.query_mut::<(
         &Identity,
@@ -93,7 +100,7 @@ impl Bounds<'_> {
             if !push_within(self.destroys, id.seq, self.live) {
                 return Err(Limit::Entities.exceeded(self.live as u64, "destroys in one tick"));
             }
-            let entity = Party::new(id, tags, t);
+            let entity = id.party(tags, t);
             push_bounded(
                 self.expired,
                 ExpireEvent {

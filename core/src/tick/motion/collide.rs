@@ -2,25 +2,23 @@
 //! cache's enter/stay/exit events.
 
 use crate::collision::body::{Flags, Phys};
-use crate::collision::contact::ContactKey;
 use crate::collision::{Body, Broadphase, CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow};
 use crate::def::{BodyKind, ColliderDef, GameDef};
 use crate::event::{ContactEvent, ContactPhase, Party, push_bounded};
 use crate::fault::Fault;
 use crate::limits::Limit;
 use crate::math::Vec2;
+use crate::tick::motion::step::up;
+use crate::tick::scratch::Scratch;
 use crate::world::SimWorld;
 use crate::world::components::*;
+use crate::world::contact::ContactKey;
+use crate::world::ecs::{Archetype, Ecs};
 
 /// Where a walk over the colliders in collider order meets archetype `arch`: the collider
 /// index of its first row, when it holds colliders and rows to visit (all rows, or the next of
 /// the ascending indices `only` from position `w`); `base` moves past its rows either way.
-fn visit(
-    arch: &hecs::Archetype,
-    only: Option<&[u32]>,
-    w: usize,
-    base: &mut usize,
-) -> Option<usize> {
+fn visit(arch: Archetype<'_>, only: Option<&[u32]>, w: usize, base: &mut usize) -> Option<usize> {
     let n = arch.len() as usize;
     if n == 0 || !(arch.has::<Identity>() && arch.has::<Position>() && arch.has::<Collider>()) {
         return None;
@@ -125,8 +123,8 @@ fn full(
 }
 
 /// Adds every collider to the broadphase as a compact record, in query order.
-pub(crate) fn record(world: &mut SimWorld, def: &GameDef) {
-    let bp = &mut world.scratch.broadphase;
+pub(crate) fn record(world: &mut SimWorld, s: &mut Scratch, def: &GameDef) {
+    let bp = &mut s.broadphase;
     bp.begin();
     for (t, c) in world.ecs.query_mut::<(&Position, &Collider)>() {
         let d = c.def(def);
@@ -141,11 +139,12 @@ pub(crate) fn record(world: &mut SimWorld, def: &GameDef) {
 /// `split`: parts of the search may run on two threads (see [`Broadphase::plan`]).
 pub(crate) fn collide(
     world: &mut SimWorld,
+    s: &mut Scratch,
     def: &GameDef,
     tick: u64,
     split: bool,
 ) -> Result<(), Fault> {
-    let bp = &mut world.scratch.broadphase;
+    let bp = &mut s.broadphase;
     bp.plan(def.physics.cell_size, split);
     bp.flags.clear();
     bp.flags.extend(def.archetypes.iter().map(|a| {
@@ -232,10 +231,10 @@ pub(crate) fn collide(
     bp.finish();
 
     // Push apart and respond, accumulated in canonical pair order.
-    let down = -super::up(def.physics.gravity);
+    let down = -up(def.physics.gravity);
     // SAFETY (of each `find_entity_from_id` below): a body's id is a live entity's, taken
     // from a live archetype of this world this tick, and no entity has come or gone since.
-    let entity = |ecs: &hecs::World, id: u32| unsafe { ecs.find_entity_from_id(id) };
+    let entity = |ecs: &Ecs, id: u32| unsafe { ecs.find_entity_from_id(id) };
     let ecs = &world.ecs;
     let vel_of = |id| {
         ecs.get::<&Velocity>(entity(ecs, id))
@@ -318,7 +317,7 @@ pub(crate) fn collide(
     let reported = bp.pairs.iter().filter(|p| p.report).count();
     let mut next: Vec<ContactKey> = Vec::with_capacity(reported);
     let prev = std::mem::take(&mut world.contacts.keys);
-    let events = &mut world.scratch.events;
+    let events = &mut s.events;
     let mut parties = None;
     let mut pi = 0;
     for p in bp.pairs.iter().filter(|p| p.report) {
@@ -406,7 +405,7 @@ fn exit<'w>(
     def: &GameDef,
     lo: Option<&hecs::Entity>,
     hi: Option<&hecs::Entity>,
-    (ecs, parties): (&'w hecs::World, &mut Option<Parties<'w>>),
+    (ecs, parties): (&'w Ecs, &mut Option<Parties<'w>>),
     key: ContactKey,
     tick: u64,
     events: &mut crate::event::Events,
@@ -424,7 +423,7 @@ fn exit<'w>(
             .get(id.archetype.0 as usize)
             .and_then(|a| a.collider)
             .is_some_and(|c| c.trigger);
-        Some((Party::new(id, tags, t), trigger))
+        Some((id.party(tags, t), trigger))
     };
     let (Some((a, at)), Some((b, bt))) = (party(*lo), party(*hi)) else {
         return Ok(());

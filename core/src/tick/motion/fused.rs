@@ -20,23 +20,24 @@ use crate::math::{Rect, Vec2};
 use crate::par;
 use crate::tick::brains::{Alive, Deciding, Minds, checked, take_lost};
 use crate::tick::motion::bounds::{Bounds, Walls, confine_within, keep};
-use crate::tick::motion::{accelerate, step, turn};
+use crate::tick::motion::step::{accelerate, step, turn};
+use crate::tick::motion::uniform::Uniformity;
+use crate::tick::scratch::Scratch;
 use crate::world::SimWorld;
 use crate::world::components::*;
-use crate::world::uniform::Uniformity;
 
 /// Integrates, turns and bounds every entity, and adds every collider to the broadphase.
 /// `split`: large archetypes' common pass may run on two threads (see [`par`]).
 pub(crate) fn motion(
     world: &mut SimWorld,
+    s: &mut Scratch,
     def: &GameDef,
     tick: u64,
     split: bool,
 ) -> Result<(), Fault> {
     let dt = def.tick.tick_seconds();
     let area = def.levels.get(world.level).map(|l| l.bounds);
-    let lost = take_lost(world);
-    let s = &mut world.scratch;
+    let lost = take_lost(s);
     let deciding = Deciding::from_parts(def, &s.targets, lost, world.nav.field.as_ref(), tick);
     let mut decisions = 0u64;
     let bp = &mut s.broadphase;
@@ -226,7 +227,7 @@ pub(crate) fn motion(
         }
     }
     world.counters.ai_decisions += decisions;
-    checked(world, tick);
+    checked(s, tick);
     Ok(())
 }
 

@@ -20,76 +20,111 @@
 mod bounds;
 mod collide;
 mod fused;
+mod step;
+pub(crate) mod uniform;
 
-use crate::def::RotateMode;
+pub(crate) use step::up;
+
 use crate::event::EventKind;
-use crate::math::{Vec2, wrap_angle};
-use crate::tick::access::Resource;
-use crate::tick::phase::Phase;
-use crate::tick::system::Decl;
+use crate::phase::Phase;
+use crate::resource::Resource;
+use crate::tick::motion::step::{accelerate, step, turn};
+use crate::tick::system::{Decl, PhaseSystems, SystemId};
 use crate::world::SimWorld;
 use crate::world::components::*;
 
 use Resource as R;
 
-/// Motion and collision's systems, in registration order.
-pub(crate) const SYSTEMS: &[Decl] = &[
-    Decl {
-        reads_previous: &[R::Velocity, R::Position],
-        writes: &[R::Position, R::Velocity],
-        ..Decl::new("integrate", Phase::Motion, |t| {
-            if t.fused_motion {
-                // Rotate, bounds and collide's records too (see `fused`).
-                let split = !t.options.serial;
-                return fused::motion(t.world, t.def, t.tick, split && crate::par::available());
-            }
-            integrate(t.world, t.def.tick.tick_seconds());
-            Ok(())
-        })
-    },
-    Decl {
-        // The velocity as integrate left it; Gameplay's changes reach it next tick.
-        reads_previous: &[R::Rotation, R::Control, R::Velocity],
-        writes: &[R::Rotation],
-        after: &["integrate"],
-        ..Decl::new("rotate", Phase::Motion, |t| {
-            if !t.fused_motion {
-                rotate(t.world, t.def.tick.tick_seconds());
-            }
-            Ok(())
-        })
-    },
-    Decl {
-        reads_previous: &[R::Position],
-        writes: &[
-            R::Position,
-            R::PrevPosition,
-            R::Velocity,
-            R::StructuralCommands,
-        ],
-        produces: &[EventKind::Expired],
-        after: &["rotate"],
-        ..Decl::new("bounds", Phase::Motion, |t| {
-            if t.fused_motion {
-                return Ok(());
-            }
-            bounds::bounds(t.world, t.def, t.tick)
-        })
-    },
-    Decl {
-        reads_previous: &[R::Position, R::ContactCache, R::EntitySet],
-        writes: &[R::Position, R::Velocity, R::ContactCache, R::Footing],
-        produces: &[EventKind::Collision, EventKind::Trigger],
-        after: &["bounds"],
-        ..Decl::new("collide", Phase::Motion, |t| {
-            if !t.fused_motion {
-                collide::record(t.world, t.def);
-            }
-            let split = !t.options.serial && crate::par::available();
-            collide::collide(t.world, t.def, t.tick, split)
-        })
-    },
-];
+/// Moves every entity by its velocity (and, fused, does the whole of Motion's per-entity work).
+pub const INTEGRATE: SystemId = SystemId::native("integrate");
+/// Turns rotating entities.
+pub const ROTATE: SystemId = SystemId::native("rotate");
+/// Applies the level's bounds rules.
+pub const BOUNDS: SystemId = SystemId::native("bounds");
+/// Broadphase, pushes and responses, and the contact events.
+pub const COLLIDE: SystemId = SystemId::native("collide");
+
+/// Motion and collision's systems, each after the one before.
+pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
+    phase: Phase::Motion,
+    chain: true,
+    systems: &[
+        Decl {
+            // Fused (see `fused`), it also does what `previous` (the position copy),
+            // `behaviours` (the decisions), `rotate` and `bounds` do otherwise, and records
+            // the colliders for the broadphase: its declaration covers all of it.
+            reads: &[R::Control, R::NavField, R::Targets],
+            reads_previous: &[R::Velocity, R::Position, R::EntitySet],
+            writes: &[
+                R::Position,
+                R::Velocity,
+                R::PrevPosition,
+                R::Rotation,
+                R::Brain,
+                R::Targets,
+                R::StructuralCommands,
+                R::Broadphase,
+            ],
+            produces: &[EventKind::Expired],
+            ..Decl::new(INTEGRATE, |t| {
+                if t.fused_motion {
+                    // Rotate, bounds and collide's records too (see `fused`).
+                    let split = !t.options.serial;
+                    let split = split && crate::par::available();
+                    return fused::motion(t.world, t.scratch, t.def, t.tick, split);
+                }
+                integrate(t.world, t.def.tick.tick_seconds());
+                Ok(())
+            })
+        },
+        Decl {
+            // The velocity as integrate left it; Gameplay's changes reach it next tick.
+            reads: &[R::Control],
+            reads_previous: &[R::Rotation, R::Velocity],
+            writes: &[R::Rotation],
+            ..Decl::new(ROTATE, |t| {
+                if !t.fused_motion {
+                    rotate(t.world, t.def.tick.tick_seconds());
+                }
+                Ok(())
+            })
+        },
+        Decl {
+            reads_previous: &[R::Position, R::EntitySet],
+            writes: &[
+                R::Position,
+                R::PrevPosition,
+                R::Velocity,
+                R::StructuralCommands,
+            ],
+            produces: &[EventKind::Expired],
+            ..Decl::new(BOUNDS, |t| {
+                if t.fused_motion {
+                    return Ok(());
+                }
+                bounds::bounds(t.world, t.scratch, t.def, t.tick)
+            })
+        },
+        Decl {
+            reads_previous: &[R::Position, R::ContactCache, R::EntitySet],
+            writes: &[
+                R::Position,
+                R::Velocity,
+                R::ContactCache,
+                R::Footing,
+                R::Broadphase,
+            ],
+            produces: &[EventKind::Collision, EventKind::Trigger],
+            ..Decl::new(COLLIDE, |t| {
+                if !t.fused_motion {
+                    collide::record(t.world, t.scratch, t.def);
+                }
+                let split = !t.options.serial && crate::par::available();
+                collide::collide(t.world, t.scratch, t.def, t.tick, split)
+            })
+        },
+    ],
+};
 
 /// Moves every entity by its velocity over `dt` seconds (the first step of Motion), applying
 /// motion rules where an entity has them. A result that is not finite leaves the position (or
@@ -113,38 +148,6 @@ pub fn integrate(world: &mut SimWorld, dt: f32) {
     }
 }
 
-/// The plain step: `p += v dt`.
-#[inline(always)]
-fn step(t: &mut Position, v: &Velocity, dt: f32) {
-    let next = t.0 + v.0 * dt;
-    // A select rather than a branch, so the loop stays vectorisable.
-    t.0 = if next.x.is_finite() & next.y.is_finite() {
-        next
-    } else {
-        t.0
-    };
-}
-
-/// The step with motion rules: gravity exactly for a constant acceleration, drag, speed limit.
-#[inline]
-fn accelerate(t: &mut Position, v: &mut Velocity, m: &Motion, dt: f32) {
-    let next = t.0 + v.0 * dt + m.gravity * (0.5 * dt * dt);
-    if next.is_finite() {
-        t.0 = next;
-    }
-    let mut nv = v.0 + m.gravity * dt;
-    if m.drag > 0.0 {
-        nv = nv * (1.0 / (1.0 + m.drag * dt));
-    }
-    let speed2 = nv.length_squared();
-    if speed2 > m.max_speed * m.max_speed {
-        nv = nv * (m.max_speed / speed2.sqrt());
-    }
-    if nv.is_finite() {
-        v.0 = nv;
-    }
-}
-
 /// Turns every rotating entity: by its spin, then toward its velocity or its controller's
 /// facing when its mode says so.
 fn rotate(world: &mut SimWorld, dt: f32) {
@@ -153,37 +156,5 @@ fn rotate(world: &mut SimWorld, dt: f32) {
         .query_mut::<(&mut Rotation, &Velocity, Option<&Control>)>()
     {
         turn(r, v, control, dt);
-    }
-}
-
-/// Turns one entity (see [`rotate`]).
-#[inline]
-fn turn(r: &mut Rotation, v: &Velocity, control: Option<&Control>, dt: f32) {
-    let mut angle = r.angle + r.spin * dt;
-    match r.mode {
-        RotateMode::None => {}
-        RotateMode::Velocity => {
-            if v.0.length_squared() > 1e-12 {
-                angle = v.0.angle();
-            }
-        }
-        RotateMode::Facing => {
-            if let Some(c) = control {
-                angle = c.facing.angle();
-            }
-        }
-    }
-    if angle.is_finite() {
-        r.angle = wrap_angle(angle);
-    }
-}
-
-/// The unit "up" of a game: against gravity, or screen up (-y) without gravity.
-pub(crate) fn up(gravity: Vec2) -> Vec2 {
-    let up = (-gravity).normalized_or_zero();
-    if up == Vec2::ZERO {
-        Vec2::new(0.0, -1.0)
-    } else {
-        up
     }
 }

@@ -1,7 +1,7 @@
 //! Which rows of an archetype share one collider and confine, kept between ticks: colliders
 //! and bounds rules are fixed at spawn, so the rows' answer changes only when rows do (see
-//! [`SimWorld::structure`](super::SimWorld)). Motion's pass over every entity asks it per chunk of rows instead
-//! of reading every row's collider and rule each tick.
+//! [`SimWorld::structure`](crate::world::SimWorld)). Motion's pass over every entity asks it
+//! per chunk of rows instead of reading every row's collider and rule each tick.
 
 use crate::def::BoundsPolicy;
 use crate::world::components::{BoundsRule, Collider};

@@ -1,0 +1,189 @@
+//! The tick's working buffers: what one tick fills and empties, kept apart from the world.
+//!
+//! A [`SimWorld`] holds only the state that is hashed and replayed; the queues a tick fills
+//! on its way (events, commands, structural changes, staged presentation), the broadphase
+//! and the caches that only save work live here, in the [`TickContext`] the game owns, and
+//! reach each system beside the world (as a physics pipeline takes its broad and narrow
+//! phases). Nothing here changes what a tick computes: a fresh `Scratch` and a reused one
+//! give the same world.
+//!
+//! [`TickContext`]: crate::tick::TickContext
+
+use crate::collision::Broadphase;
+use crate::command::Command;
+use crate::consequences::Sent;
+use crate::consequences::spatial::SpatialIndex;
+use crate::def::{ArchetypeId, GameDef, Overrides};
+use crate::event::Events;
+use crate::ids::SeqSet;
+use crate::math::Vec2;
+use crate::outbox::PresentationRequest;
+use crate::resource::{Resource, Tracked};
+use crate::tick::motion::uniform::UniformCache;
+use crate::timer::DueTimer;
+use crate::world::SimWorld;
+use crate::world::components::ScriptState;
+
+/// A chase or flee target candidate: `(seq, tags, pos)`.
+pub(crate) type Target = (u64, u64, Vec2);
+
+/// Tick-local buffers: cleared at BeginTick, never read across ticks except where noted.
+/// Made afresh with every world (a level's first tick finds them empty). Each buffer stands
+/// for the [`Resource`] its systems declare (the event queues for their event kinds).
+pub(crate) struct Scratch {
+    pub events: Events,
+    pub due_timers: Tracked<Vec<DueTimer>>,
+    pub commands: Tracked<Vec<Command>>,
+    /// Structural commands recorded for Commit, in order.
+    pub spawns: Tracked<Vec<(ArchetypeId, Vec2, Overrides)>>,
+    pub destroys: Tracked<Vec<u64>>,
+    pub teleports: Tracked<Vec<(u64, Vec2)>>,
+    /// Entities marked for destruction this tick.
+    pub pending: Tracked<SeqSet>,
+    pub staged: Tracked<Vec<PresentationRequest>>,
+    pub broadphase: Tracked<Broadphase>,
+    /// Reused for every spawn (building an entity allocates otherwise).
+    pub builder: hecs::EntityBuilder,
+    /// Entities destroyed by commands of the current gameplay stage.
+    pub destroyed_now: Tracked<SeqSet>,
+    /// What this tick's commands add to bounded tables, counted as they are sent.
+    pub sent: Tracked<Sent>,
+    /// Chase/flee target candidates, by sequence.
+    pub targets: Tracked<Vec<Target>>,
+    /// Last tick's targets (read by the next tick's Intent).
+    pub targets_before: Tracked<Vec<Target>>,
+    /// Whether every brain's target is sure to live: set only when every brain was checked
+    /// last tick (`brains_checked`) and every one of that tick's targets is still one. Each
+    /// brain's target is one of the targets of the tick it was last checked in (a decision
+    /// picks one; a lost one makes it decide again), so then only the cadence makes a brain
+    /// due. (`false`, the default, makes every brain check its target.)
+    pub targets_kept: Tracked<bool>,
+    /// The tick whose targets every brain was last checked against, if that was the last
+    /// tick to collect targets (read by the next tick's Intent; a tick that faults before its
+    /// brains are all checked leaves it `None`, and every brain is checked the next tick).
+    pub brains_checked: Tracked<Option<u64>>,
+    /// The merge of several tags' entities (see [`TagIndex::each`]).
+    ///
+    /// [`TagIndex::each`]: crate::world::tagged::TagIndex::each
+    pub tag_merge: Vec<(u64, hecs::Entity, u64)>,
+    /// Commands naming entities spawned this tick, applied at Commit right after the spawns.
+    pub after_spawn: Tracked<Vec<Command>>,
+    /// Where entities are, for scripts' spatial reads (built on first use in a tick, from
+    /// what the reads record).
+    pub spatial: SpatialIndex,
+    /// Which rows of each archetype share one collider and confine (kept across ticks, taken
+    /// again when the world's `structure` changes; it reads only what spawns fix).
+    pub uniform: UniformCache,
+}
+
+impl Default for Scratch {
+    fn default() -> Scratch {
+        use Resource as R;
+        Scratch {
+            events: Events::default(),
+            due_timers: Tracked::new(Vec::new(), R::Timers),
+            commands: Tracked::new(Vec::new(), R::Commands),
+            spawns: Tracked::new(Vec::new(), R::StructuralCommands),
+            destroys: Tracked::new(Vec::new(), R::StructuralCommands),
+            teleports: Tracked::new(Vec::new(), R::StructuralCommands),
+            pending: Tracked::new(SeqSet::default(), R::StructuralCommands),
+            staged: Tracked::new(Vec::new(), R::StagedPresentation),
+            broadphase: Tracked::new(Broadphase::default(), R::Broadphase),
+            builder: hecs::EntityBuilder::new(),
+            destroyed_now: Tracked::new(SeqSet::default(), R::Commands),
+            sent: Tracked::new(Sent::default(), R::Commands),
+            targets: Tracked::new(Vec::new(), R::Targets),
+            targets_before: Tracked::new(Vec::new(), R::Targets),
+            targets_kept: Tracked::new(false, R::Targets),
+            brains_checked: Tracked::new(None, R::Targets),
+            tag_merge: Vec::new(),
+            after_spawn: Tracked::new(Vec::new(), R::StructuralCommands),
+            spatial: SpatialIndex::default(),
+            uniform: UniformCache::default(),
+        }
+    }
+}
+
+impl Scratch {
+    /// Empties every tick-local queue (BeginTick's first system).
+    pub fn clear(&mut self) {
+        self.events.clear();
+        self.due_timers.clear();
+        self.commands.clear();
+        self.spawns.clear();
+        self.sent.clear();
+        self.destroys.clear();
+        self.teleports.clear();
+        self.pending.clear();
+        self.staged.clear();
+        self.after_spawn.clear();
+        self.spatial.invalidate();
+    }
+
+    /// Each bounded tick queue as `(name, room reserved, bound)`, the world's carried queues
+    /// among them. Every bound is enforced while filling, so room never exceeds the bound,
+    /// even after a fault.
+    pub(crate) fn queue_room(
+        &self,
+        world: &SimWorld,
+        def: &GameDef,
+    ) -> Vec<(&'static str, usize, usize)> {
+        let l = &def.limits;
+        let (entities, events) = (l.max_entities as usize, l.events_per_tick as usize);
+        let commands = l.commands_per_tick as usize;
+        let e = &self.events;
+        let mut room = vec![
+            (
+                "contact pairs",
+                self.broadphase.pairs.capacity(),
+                l.contacts_per_tick as usize,
+            ),
+            (
+                "contact pairs, second half",
+                self.broadphase.pairs_second.capacity(),
+                (l.contacts_per_tick / 2) as usize,
+            ),
+            (
+                "contact cache",
+                world.contacts.keys.capacity(),
+                l.contacts_per_tick as usize,
+            ),
+            ("spawned events", e.spawned.capacity(), entities),
+            ("spawn outcomes", world.spawn_outcomes.capacity(), entities),
+            ("carried damage", world.carried_damage.capacity(), events),
+            ("commands", self.commands.capacity(), commands),
+            ("spawns", self.spawns.capacity(), entities),
+            ("destroys", self.destroys.capacity(), entities),
+            ("teleports", self.teleports.capacity(), 2 * commands),
+            (
+                "staged presentation",
+                self.staged.capacity(),
+                l.outbox as usize,
+            ),
+            ("timers", world.timers.reserved(), l.timers as usize),
+            ("due timers", self.due_timers.capacity(), l.timers as usize),
+            ("variables", world.vars.len(), l.variables as usize),
+        ];
+        let queues = [
+            ("action events", e.actions.capacity()),
+            ("collision events", e.collision_enter.capacity()),
+            ("collision stay events", e.collision_stay.capacity()),
+            ("collision exit events", e.collision_exit.capacity()),
+            ("trigger events", e.trigger_enter.capacity()),
+            ("trigger stay events", e.trigger_stay.capacity()),
+            ("trigger exit events", e.trigger_exit.capacity()),
+            ("expired events", e.expired.capacity()),
+            ("timer events", e.timers.capacity()),
+            ("damage events", e.damage.capacity()),
+        ];
+        room.extend(queues.map(|(name, cap)| (name, cap, events)));
+        let keys = world
+            .ecs
+            .query::<&ScriptState>()
+            .iter()
+            .map(|s| s.len())
+            .max();
+        room.push(("state keys", keys.unwrap_or(0), l.state_keys as usize));
+        room
+    }
+}
