@@ -50,3 +50,57 @@ pub fn markdown(section: &[Section]) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The argument's name in the function's documented call: `spawn(kind, x, y [, opts])`
+    /// has `kind` at 0.
+    fn argument(call: &str, index: usize) -> Option<String> {
+        let inside = call.split_once('(')?.1.rsplit_once(')')?.0;
+        let names: Vec<String> = inside
+            .split(',')
+            .map(|a| a.trim_matches(|c: char| c == '[' || c == ']' || c.is_whitespace()))
+            .map(str::to_string)
+            .collect();
+        names.get(index).cloned()
+    }
+
+    #[test]
+    fn every_name_argument_is_an_argument_of_a_function_of_the_api() {
+        // (function, index, kind, the argument's name in the documented call), in API order.
+        let expect = [
+            ("spawn", 0, NameKind::Archetype, "kind"),
+            ("effect", 0, NameKind::Effect, "name"),
+            ("sound", 0, NameKind::Sound, "name"),
+            ("use_cooldown", 1, NameKind::Cooldown, "name"),
+            ("load_level", 0, NameKind::Level, "name"),
+            ("find", 0, NameKind::Tag, "tag"),
+            ("count", 0, NameKind::Tag, "tag"),
+            ("nearest", 2, NameKind::Tag, "tag"),
+            ("within", 3, NameKind::Tag, "tag"),
+            ("cooldown", 1, NameKind::Cooldown, "name"),
+            ("axis", 0, NameKind::Action, "name"),
+            ("held", 0, NameKind::Action, "name"),
+            ("pressed", 0, NameKind::Action, "name"),
+            ("released", 0, NameKind::Action, "name"),
+            ("has", 1, NameKind::Tag, "name"),
+        ];
+        assert_eq!(NAME_ARGS.len(), expect.len(), "one row per name argument");
+        for (row, (name, index, kind, arg)) in NAME_ARGS.iter().zip(expect) {
+            assert_eq!(*row, (name, index, kind), "rows in API order");
+            let f = super::super::API.iter().find(|f| f.name == name);
+            let Some(f) = f else {
+                panic!("ludus.{name} is in NAME_ARGS but not in the API list");
+            };
+            assert_eq!(
+                argument(f.call, index).as_deref(),
+                Some(arg),
+                "argument {index} of ludus.{} names the {}",
+                f.call,
+                kind.noun()
+            );
+        }
+    }
+}
