@@ -32,6 +32,7 @@ pub mod par;
 pub mod reference;
 mod render;
 mod replay;
+mod suggest;
 mod tick;
 mod timer;
 mod var;
@@ -90,6 +91,7 @@ pub use replay::{
     MAX_RECORDING_BYTES, MAX_SEGMENTS, RecordedFault, Recording, RecordingError, RecordingHeader,
     Segment, TICKS_PER_SEGMENT, TickRecord, describe_difference, entity_values,
 };
+pub use suggest::{closest, edit_distance};
 pub use tick::access::{OrderError, PhaseAccess, Resource, check_order};
 pub use tick::gameplay::run_stage_detached;
 pub use tick::motion::integrate;

@@ -21,14 +21,12 @@ mod sandbox;
 mod shared;
 mod source;
 mod stage;
-mod suggest;
 
 pub use api::API;
 pub use api::spec::{ApiFunction, NAME_ARGS, NameKind, Section, markdown as api_markdown};
 pub use host::{Clock, HostStats, ScriptHost};
 pub use sandbox::module_paths;
 pub use source::{ModuleSource, Script};
-pub use suggest::{closest, edit_distance};
 
 /// Compiles a script without running it; the error names `path:line`.
 pub fn compile_check(path: &str, text: &str) -> Result<(), ludus_core::Fault> {

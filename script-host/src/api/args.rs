@@ -4,8 +4,7 @@
 //! argument (`target must be an entity id (>= 1), got 0`). Strings are measured before they are
 //! copied, so a script cannot make the host copy megabytes to refuse them.
 
-use crate::suggest::closest;
-use ludus_core::{Color, Overrides, TimerSpec, Var, Vec2};
+use ludus_core::{Color, Overrides, TimerSpec, Var, Vec2, closest};
 use mlua::Value;
 use std::sync::Arc;
 

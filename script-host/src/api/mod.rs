@@ -19,8 +19,7 @@ mod names;
 pub mod spec;
 
 use crate::shared::Shared;
-use crate::suggest::closest;
-use ludus_core::{CommandError, Fault, FaultKind};
+use ludus_core::{CommandError, Fault, FaultKind, closest};
 use ludus_lua::Cause;
 use mlua::{Lua, Value};
 
