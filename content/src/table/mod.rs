@@ -9,8 +9,8 @@ use crate::report::{Loc, Report};
 use crate::schema::{Dflt, KeySchema, RECT, TableSchema, Ty, one_of};
 use crate::suggest;
 use crate::value::{
-    Key, Named, Node, found, parse_color, read_bool, read_color, read_int, read_name, read_number,
-    read_pair, read_path, read_size, read_str,
+    Key, Named, Node, found, read_bool, read_color, read_int, read_name, read_number, read_pair,
+    read_path, read_size, read_str,
 };
 use ludus_core::{Color, Rect, Vec2};
 use toml::Spanned;
@@ -378,7 +378,7 @@ impl<'t, 'i> Table<'t, 'i> {
         match self.value(r, key) {
             Some(v) => read_color(r, self.file, v, &self.what(key)),
             None => match self.default(key) {
-                Dflt::Str(s) => parse_color(s),
+                Dflt::Str(s) => Color::parse(s),
                 _ => None,
             },
         }
