@@ -117,7 +117,7 @@ pub(crate) fn read(
         }
         a.label = Some(LabelDef {
             text,
-            size: l.f32(r, "size").unwrap_or(16.0),
+            size: l.f32(r, "size").unwrap_or(LabelDef::SIZE),
             color: l.color(r, "color").unwrap_or_default(),
             offset: l.pair(r, "offset").unwrap_or_default(),
             font: scope.fonts.key(r, &l),
@@ -210,7 +210,10 @@ fn sprite(
     };
     SpriteDef {
         shape,
-        size: natural.unwrap_or_else(|| s.size(r, "size").unwrap_or(Vec2::new(16.0, 16.0))),
+        size: natural.unwrap_or_else(|| {
+            s.size(r, "size")
+                .unwrap_or(Vec2::new(SpriteDef::SIZE, SpriteDef::SIZE))
+        }),
         color: s.color(r, "color").unwrap_or_default(),
         layer: s
             .int(r, "layer")
@@ -263,8 +266,8 @@ fn animations(
                 .iter()
                 .map(|&(f, _)| u16::try_from(f).unwrap_or_default())
                 .collect(),
-            fps: a.f32(r, "fps").unwrap_or(10.0),
-            looping: a.bool(r, "loop").unwrap_or(true),
+            fps: a.f32(r, "fps").unwrap_or(AnimationDef::FPS),
+            looping: a.bool(r, "loop").unwrap_or(AnimationDef::LOOPING),
         });
     }
     out
@@ -348,7 +351,7 @@ fn collider(
             Some("static") => BodyKind::Static,
             _ => BodyKind::Dynamic,
         },
-        mass: c.f32(r, "mass").unwrap_or(1.0),
+        mass: c.f32(r, "mass").unwrap_or(ColliderDef::MASS),
         bounce: c.f32(r, "bounce"),
         friction: c.f32(r, "friction").unwrap_or_default(),
         ..ColliderDef::new(shape, layer, mask, push)

@@ -13,8 +13,6 @@ use std::collections::HashMap;
 const MAX_FONTS: usize = 256;
 /// The most characters a bitmap font may list (a glyph is an image frame, numbered in 16 bits).
 const MAX_GLYPHS: usize = 65_536;
-/// The pixel height a font file is drawn at unless its table says otherwise.
-pub(crate) const DEFAULT_SIZE: f32 = 32.0;
 
 /// The game's fonts: [`ludus_core::GameDef::fonts`], by name.
 #[derive(Default)]
@@ -99,7 +97,7 @@ fn font(
                     .help("a font file holds its own glyphs: remove `glyphs`");
             }
             let file = t.path(r, "file")?;
-            let size = t.f32(r, "size").unwrap_or(DEFAULT_SIZE);
+            let size = t.f32(r, "size").unwrap_or(FontSource::SIZE);
             let Some(Read::Font(held)) = files.read_listed(r, &file, FileKind::Font) else {
                 return None;
             };

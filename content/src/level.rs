@@ -86,7 +86,7 @@ pub(crate) fn read(
         def.camera = CameraDef {
             view: c.pair(r, "view").unwrap_or_default(),
             bounds: c.rect(r, "bounds"),
-            zoom: c.f32(r, "zoom").unwrap_or(1.0),
+            zoom: c.f32(r, "zoom").unwrap_or(CameraDef::DEFAULT.zoom),
             dead_zone: c.pair(r, "dead_zone"),
         };
     }

@@ -2,6 +2,7 @@
 
 use crate::key::Key;
 use crate::schema::{self, KeySchema, TableSchema, Ty};
+use ludus_core::Color;
 
 /// A complete small game: the reference shows it, and a test loads it.
 pub(crate) const EXAMPLE: &[(&str, &str)] = &[
@@ -123,6 +124,8 @@ pub fn reference_markdown() -> String {
         out.push_str(&format!("`{path}`:\n\n```{lang}\n{text}```\n\n"));
     }
     out.push_str(CONVENTIONS);
+    out.push_str(&colours());
+    out.push_str(CONVENTIONS_AFTER_COLOURS);
     out.push('\n');
     out.push_str(&file_limits());
     out.push('\n');
@@ -212,6 +215,26 @@ fn row(k: &KeySchema) -> String {
 
 /// What is bounded in the files a game names, from the limits the loader and the decoders
 /// enforce.
+/// The colours bullet of the conventions: the grammar of `ludus_core::Color`, with its names
+/// (a second name of the same colour in parentheses).
+fn colours() -> String {
+    let mut names = String::new();
+    let mut previous: Option<Color> = None;
+    for (name, colour) in Color::NAMES {
+        if previous == Some(colour) {
+            names.push_str(&format!(" (`{name}`)"));
+        } else {
+            let comma = if previous.is_some() { ", " } else { "" };
+            names.push_str(&format!("{comma}`{name}`"));
+        }
+        previous = Some(colour);
+    }
+    format!(
+        "- **Colours** are `\"#rgb\"`, `\"#rrggbb\"` or `\"#rrggbbaa\"` (hexadecimal digits; the `#` may \
+         be left out),\n  or a name, in any case: {names}.\n"
+    )
+}
+
 fn file_limits() -> String {
     use crate::disk::size_text;
     use crate::files::{MAX_DECODED_BYTES, MAX_GAME_BYTES};
@@ -297,9 +320,10 @@ const CONVENTIONS: &str = "## Conventions
   pipes, devices and folders are refused unread.
 - **Numbers** may be written as integers or floats where a number is expected; an integer is
   required where the type says so. `nan` and `inf` are never accepted.
-- **Colours** are `\"#rgb\"`, `\"#rrggbb\"`, `\"#rrggbbaa\"` or a name: `white`, `black`,
-  `red`, `green`, `blue`, `yellow`, `orange`, `purple`, `gray` (`grey`).
-- **Points and pairs** (`[x, y]`, `[w, h]`) are arrays of exactly two numbers. A **size** is one
+";
+
+/// The conventions after [`colours`].
+const CONVENTIONS_AFTER_COLOURS: &str = "- **Points and pairs** (`[x, y]`, `[w, h]`) are arrays of exactly two numbers. A **size** is one
   number (a square) or `[w, h]`.
 - **Rects** are tables, either `{ min = [x, y], max = [x, y] }` (each coordinate of `min` below
   that of `max`) or `{ size = [w, h] }`, centred on the origin.

@@ -166,7 +166,7 @@ pub(crate) fn read(r: &mut Report, t: &Table<'_, '_>, files: &mut Files<'_>) -> 
         layer: t
             .int(r, "layer")
             .and_then(|v| i16::try_from(v).ok())
-            .unwrap_or(-1),
+            .unwrap_or(TileMapDef::LAYER),
         grid,
         at,
         columns,

@@ -15,10 +15,6 @@ pub(crate) type Key<'i> = Spanned<DeString<'i>>;
 
 /// The longest a name may be, in characters.
 const NAME_MAX: usize = 64;
-/// Colour names tried for suggestions; only those `Color::parse` accepts are offered.
-const COLOR_NAMES: &[&str] = &[
-    "white", "black", "red", "green", "blue", "yellow", "orange", "purple", "gray", "grey",
-];
 
 /// A name or path written in content, and where.
 #[derive(Clone, Debug)]
@@ -314,43 +310,20 @@ pub(crate) fn read_color(
 ) -> Option<Color> {
     let expect = "a colour: `\"#rgb\"`, `\"#rrggbb\"`, `\"#rrggbbaa\"` or a colour name";
     let text = read_str(r, file, node, what, expect)?;
-    if let Some(c) = parse_color(text) {
+    if let Some(c) = Color::parse(text) {
         return Some(c);
     }
-    let names: Vec<&str> = COLOR_NAMES
-        .iter()
-        .copied()
-        .filter(|n| Color::parse(n).is_some())
-        .collect();
+    let names = Color::NAMES.iter().map(|(name, _)| *name);
     let msg = format!("`{what}` must be {expect}, found {}", found(r, file, node));
-    let bare_hex = matches!(text.len(), 3 | 6 | 8) && text.bytes().all(|b| b.is_ascii_hexdigit());
-    let help = match suggest::closest(text, names.iter().copied()) {
-        _ if bare_hex => format!("did you mean `\"#{text}\"`? Hexadecimal colours start with `#`"),
+    let help = match suggest::closest(text, names.clone()) {
         Some(n) => format!("did you mean `\"{n}\"`?"),
         None if text.starts_with('#') => {
             "after `#` write 3, 6 or 8 hexadecimal digits, e.g. `\"#f80\"`, `\"#ff8800\"` or `\"#ff880080\"`".to_string()
         }
-        None => format!("colour names are {}", suggest::list(names.iter().copied())),
+        None => format!("colour names are {}", suggest::list(names)),
     };
     r.error(Loc::new(file, node.span()), msg).help(help);
     None
-}
-
-/// `#rgb`, `#rrggbb`, `#rrggbbaa`, or a name `Color::parse` knows. Bare hex without `#` is not
-/// a colour here, even though `Color::parse` would take it.
-pub(crate) fn parse_color(text: &str) -> Option<Color> {
-    if let Some(hex) = text.strip_prefix('#') {
-        let digits = hex.bytes().all(|b| b.is_ascii_hexdigit());
-        return if digits && matches!(hex.len(), 3 | 6 | 8) {
-            Color::parse(text)
-        } else {
-            None
-        };
-    }
-    if text.is_empty() || text.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    Color::parse(text)
 }
 
 /// The names of a pair's two components.

@@ -486,33 +486,3 @@ fn load_dir_shows_paths_as_given() {
         Some("first listed at tests/bad/duplicate_tag/game.toml:2:9")
     );
 }
-
-/// Defaults are written once, in ludus-core: a game that sets nothing gets exactly core's
-/// defaults for every settings table (the schema's documented defaults must agree with them).
-#[test]
-fn an_empty_game_gets_cores_defaults() {
-    let mut source = MemorySource::new();
-    source.insert(
-        "game.toml",
-        b"name = \"Empty\"\n[levels.one]\nbounds = { size = [100, 100] }\n".to_vec(),
-    );
-    let def = match load_game(&source) {
-        Ok(g) => g.def,
-        Err(d) => panic!("{}", d.render()),
-    };
-    let core = ludus_core::GameDef::default();
-    assert_eq!(def.tick, core.tick, "[tick]");
-    assert_eq!(def.ai, core.ai, "[ai]");
-    assert_eq!(def.limits, core.limits, "[limits]");
-    assert_eq!(def.physics, core.physics, "[physics]");
-    assert_eq!(
-        (def.scripts.instruction_budget, def.scripts.memory_limit),
-        (core.scripts.instruction_budget, core.scripts.memory_limit),
-        "[scripts]"
-    );
-    assert_eq!(
-        (def.window.width, def.window.height),
-        (core.window.width, core.window.height),
-        "[window]"
-    );
-}

@@ -35,6 +35,7 @@ pub mod reference;
 mod render;
 mod replay;
 mod resource;
+mod suggest;
 mod tick;
 mod timer;
 mod var;
@@ -95,6 +96,7 @@ pub use replay::{
     Segment, TICKS_PER_SEGMENT, TickRecord, describe_difference, entity_values,
 };
 pub use resource::Resource;
+pub use suggest::{closest, edit_distance};
 pub use tick::access::{OrderError, PhaseAccess, check_order};
 pub use tick::gameplay::run_stage_detached;
 pub use tick::motion::integrate;

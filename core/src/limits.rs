@@ -62,19 +62,24 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            max_entities: 300_000,
-            events_per_tick: 65_536,
-            commands_per_tick: 65_536,
-            outbox: 1_024,
-            timers: 4_096,
-            draws: 300_000,
-            jobs: 16,
-            contacts_per_tick: 262_144,
-            variables: 1_024,
-            state_keys: 64,
-        }
+        Limits::DEFAULT
     }
+}
+
+impl Limits {
+    /// The capacities of a game that sets none (the `[limits]` defaults).
+    pub const DEFAULT: Limits = Limits {
+        max_entities: 300_000,
+        events_per_tick: 65_536,
+        commands_per_tick: 65_536,
+        outbox: 1_024,
+        timers: 4_096,
+        draws: 300_000,
+        jobs: 16,
+        contacts_per_tick: 262_144,
+        variables: 1_024,
+        state_keys: 64,
+    };
 }
 
 /// One capacity of [`Limits`]: the `[limits]` key a game author edits to change it. Messages

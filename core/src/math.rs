@@ -4,6 +4,7 @@
 //! anything transcendental, so the same inputs give the same bits on every target.
 
 use serde::{Deserialize, Serialize};
+use std::fmt;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -162,6 +163,12 @@ impl Rect {
 }
 
 /// An sRGB colour with alpha, 8 bits per channel.
+///
+/// The one grammar of colours, in content and in scripts alike ([`Color::parse`]): `#rgb`,
+/// `#rrggbb` or `#rrggbbaa` in hexadecimal digits of either case (the `#` may be left out;
+/// `#rgb` doubles each digit, and alpha is 255 unless given), or one of [`Color::NAMES`] in
+/// any case. `Display` writes a colour back in it: its name when it has one, else `#rrggbb`,
+/// or `#rrggbbaa` when it is not opaque.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Color {
     pub r: u8,
@@ -180,6 +187,21 @@ impl Color {
     pub const WHITE: Color = Color::rgb(255, 255, 255);
     pub const BLACK: Color = Color::rgb(0, 0, 0);
 
+    /// The colours known by name. A colour with two names (`gray`, `grey`) lists the one
+    /// `Display` writes first.
+    pub const NAMES: [(&'static str, Color); 10] = [
+        ("white", Color::WHITE),
+        ("black", Color::BLACK),
+        ("red", Color::rgb(230, 57, 70)),
+        ("green", Color::rgb(87, 204, 153)),
+        ("blue", Color::rgb(69, 123, 214)),
+        ("yellow", Color::rgb(255, 209, 102)),
+        ("orange", Color::rgb(244, 140, 6)),
+        ("purple", Color::rgb(155, 93, 229)),
+        ("gray", Color::rgb(128, 128, 128)),
+        ("grey", Color::rgb(128, 128, 128)),
+    ];
+
     pub const fn rgb(r: u8, g: u8, b: u8) -> Self {
         Color { r, g, b, a: 255 }
     }
@@ -188,22 +210,13 @@ impl Color {
         Color { r, g, b, a }
     }
 
-    /// Parses `#rgb`, `#rrggbb` or `#rrggbbaa` (the `#` is optional), or a few names.
+    /// Reads a colour written in the grammar of [`Color`]; `None` for anything else.
     pub fn parse(text: &str) -> Option<Color> {
-        let named = match text.to_ascii_lowercase().as_str() {
-            "white" => Some(Color::WHITE),
-            "black" => Some(Color::BLACK),
-            "red" => Some(Color::rgb(230, 57, 70)),
-            "green" => Some(Color::rgb(87, 204, 153)),
-            "blue" => Some(Color::rgb(69, 123, 214)),
-            "yellow" => Some(Color::rgb(255, 209, 102)),
-            "orange" => Some(Color::rgb(244, 140, 6)),
-            "purple" => Some(Color::rgb(155, 93, 229)),
-            "gray" | "grey" => Some(Color::rgb(128, 128, 128)),
-            _ => None,
-        };
-        if named.is_some() {
-            return named;
+        if let Some((_, c)) = Color::NAMES
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case(text))
+        {
+            return Some(*c);
         }
         let hex = text.strip_prefix('#').unwrap_or(text);
         if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
@@ -231,5 +244,18 @@ impl Color {
             self.b as f32 / 255.0,
             self.a as f32 / 255.0,
         ]
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((name, _)) = Color::NAMES.iter().find(|(_, c)| c == self) {
+            return f.write_str(name);
+        }
+        write!(f, "#{:02x}{:02x}{:02x}", self.r, self.g, self.b)?;
+        if self.a != 255 {
+            write!(f, "{:02x}", self.a)?;
+        }
+        Ok(())
     }
 }

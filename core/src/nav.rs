@@ -22,6 +22,11 @@ pub struct NavDef {
     pub goal: u64,
 }
 
+impl NavDef {
+    /// The cell size of a navigation grid that sets none, in world units.
+    pub const CELL: f32 = 32.0;
+}
+
 /// Input of one flow-field computation (owned, immutable).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FlowInput {

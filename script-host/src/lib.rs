@@ -21,7 +21,6 @@ mod sandbox;
 mod shared;
 mod source;
 mod stage;
-mod suggest;
 
 pub use api::API;
 pub use api::list::{NAME_ARGS, markdown as api_markdown};
@@ -29,7 +28,6 @@ pub use api::spec::{ApiFunction, NameKind, Section};
 pub use host::{Clock, HostStats, ScriptHost};
 pub use sandbox::module_paths;
 pub use source::{ModuleSource, Script};
-pub use suggest::{closest, edit_distance};
 
 /// Compiles a script without running it; the error names `path:line`.
 pub fn compile_check(path: &str, text: &str) -> Result<(), ludus_core::Fault> {

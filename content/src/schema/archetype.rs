@@ -1,6 +1,10 @@
 //! The tables of an archetype.
 
 use crate::schema::*;
+use ludus_core::{
+    AnimationDef, ArchetypeDef, BehaviourDef, ColliderDef, HealthDef, LabelDef, MotionDef,
+    PlatformerDef, RotationDef, SpriteDef, ThrustDef,
+};
 
 #[rustfmt::skip]
 pub(crate) static ARCHETYPE_FILE: TableSchema = TableSchema {
@@ -17,15 +21,15 @@ pub(crate) static ARCHETYPE: TableSchema = TableSchema {
           optional.",
     keys: &[
         key("tags", Ty::Names { max: 64 }, Dflt::Empty, "", "Tags from the game's `tags`.", "tags = [\"enemy\"]"),
-        key("speed", number(0.0, SPEED_MAX), Dflt::Num(0.0), "world units/s", "Movement speed for behaviours and player control.", "speed = 180"),
-        key("velocity", VELOCITY, Dflt::Pair(0.0, 0.0), "world units/s", "Initial velocity.", "velocity = [0, -300]"),
-        key("camera", Ty::Bool, Dflt::Bool(false), "", "The camera follows the first live entity of an archetype with this set.", "camera = true"),
+        key("speed", number(0.0, SPEED_MAX), Dflt::Num(ArchetypeDef::SPEED), "world units/s", "Movement speed for behaviours and player control.", "speed = 180"),
+        key("velocity", VELOCITY, pair(ArchetypeDef::VELOCITY), "world units/s", "Initial velocity.", "velocity = [0, -300]"),
+        key("camera", Ty::Bool, Dflt::Bool(ArchetypeDef::CAMERA_TARGET), "", "The camera follows the first live entity of an archetype with this set.", "camera = true"),
         key("bounds", Ty::Choice(&["ignore", "confine", "bounce", "wrap", "destroy"]), Dflt::Str("ignore"), "", "At the level's bounds: nothing; kept inside (velocity into the wall removed); kept inside bouncing off (velocity reflected, scaled by the collider's `bounce`); wrapped round to the opposite edge; or destroyed (an `expired` event).", "bounds = \"wrap\""),
         key("gravity_scale", number(-1000.0, 1000.0), Dflt::Doc("1 for a dynamic, non-trigger collider, else 0"), "", "How strongly `[physics] gravity` pulls it.", "gravity_scale = 0"),
-        key("drag", number(0.0, 1000.0), Dflt::Num(0.0), "1/s", "Linear damping: each tick the velocity is divided by `1 + drag * dt`.", "drag = 0.8"),
+        key("drag", number(0.0, 1000.0), Dflt::Num(MotionDef::DEFAULT.drag), "1/s", "Linear damping: each tick the velocity is divided by `1 + drag * dt`.", "drag = 0.8"),
         key("max_speed", positive(SPEED_MAX), Dflt::Unset, "world units/s", "The fastest it may go.", "max_speed = 400"),
-        key("angle", number(-1000.0, 1000.0), Dflt::Num(0.0), "radians", "Starting angle: 0 faces +x, positive turns toward +y (down the screen). Sprites draw rotated; colliders stay unrotated (boxes stay axis-aligned).", "angle = 1.5708"),
-        key("spin", number(-1000.0, 1000.0), Dflt::Num(0.0), "radians/s", "Turning speed.", "spin = 2"),
+        key("angle", number(-1000.0, 1000.0), Dflt::Num(RotationDef::DEFAULT.angle), "radians", "Starting angle: 0 faces +x, positive turns toward +y (down the screen). Sprites draw rotated; colliders stay unrotated (boxes stay axis-aligned).", "angle = 1.5708"),
+        key("spin", number(-1000.0, 1000.0), Dflt::Num(RotationDef::DEFAULT.spin), "radians/s", "Turning speed.", "spin = 2"),
         key("rotate", Ty::Choice(&["none", "velocity", "facing"]), Dflt::Str("none"), "", "What else turns it: nothing (only spin and scripts), its velocity (it faces where it moves), or its controller's facing.", "rotate = \"velocity\""),
         key("lifetime", int(1, TICKS_MAX), Dflt::Unset, "ticks", "Ticks until the entity expires (an `expired` event, then it is destroyed).", "lifetime = 90"),
         key("cooldowns", Ty::Counts { min: 0, max: 1_000_000 }, Dflt::Empty, "ticks", "Named cooldowns and their lengths (at most 256), for triggers and scripts.", "cooldowns = { shoot = 8 }"),
@@ -46,12 +50,12 @@ pub(crate) static SPRITE: TableSchema = TableSchema {
     keys: &[
         key("shape", Ty::Choice(&["circle", "rect", "image"]), Dflt::Doc("`\"image\"` when `image` is given, else `\"circle\"`"), "", "What is drawn.", "shape = \"rect\""),
         key("image", Ty::Path { ext: "" }, Dflt::Doc("required when `shape = \"image\"`"), "", "An image from `[images]` by name, or a PNG file in the game folder by path. Drawn rotated with the entity's angle.", "image = \"hero\""),
-        key("frame", int(0, 65_535), Dflt::Int(0), "", "The frame of a sprite sheet drawn when no animation plays.", "frame = 3"),
-        key("flip_x", Ty::Bool, Dflt::Bool(false), "", "Mirror the image left to right.", "flip_x = true"),
+        key("frame", int(0, 65_535), Dflt::Int(SpriteDef::FRAME as i64), "", "The frame of a sprite sheet drawn when no animation plays.", "frame = 3"),
+        key("flip_x", Ty::Bool, Dflt::Bool(SpriteDef::FLIP_X), "", "Mirror the image left to right.", "flip_x = true"),
         key("size", Ty::Size { max: SIZE_MAX }, Dflt::Doc("an image's frame size in pixels when `image` is given without `shape`, else 16"), "world units", "Width and height (one number: a square).", "size = [24, 16]"),
-        key("color", Ty::Color, Dflt::Str("white"), "", "Fill colour (tints an image).", "color = \"#4cc9f0\""),
-        key("layer", int(-32_768, 32_767), Dflt::Int(0), "", "Draw layer.", "layer = 2"),
-        key("depth", number(-COORD_MAX, COORD_MAX), Dflt::Num(0.0), "", "Draw order inside a layer.", "depth = 0.5"),
+        key("color", Ty::Color, Dflt::Color(SpriteDef::COLOR), "", "Fill colour (tints an image).", "color = \"#4cc9f0\""),
+        key("layer", int(-32_768, 32_767), Dflt::Int(SpriteDef::LAYER as i64), "", "Draw layer.", "layer = 2"),
+        key("depth", number(-COORD_MAX, COORD_MAX), Dflt::Num(SpriteDef::DEPTH), "", "Draw order inside a layer.", "depth = 0.5"),
     ],
 };
 
@@ -63,10 +67,10 @@ pub(crate) static LABEL: TableSchema = TableSchema {
           `ludus.text` spawns (a game without one gets a built-in `text`: white, 16 units high, \
           lasting 60 ticks).",
     keys: &[
-        key("text", Ty::Text, Dflt::Str(""), "", "The text (`[[place]]` and `ludus.text` may give each entity its own; at most 4096 bytes).", "text = \"BOSS\""),
-        key("size", positive(SIZE_MAX), Dflt::Num(16.0), "world units", "Height of a line.", "size = 12"),
-        key("color", Ty::Color, Dflt::Str("white"), "", "Colour.", "color = \"#ffd166\""),
-        key("offset", Ty::Pair { min: -COORD_MAX, max: COORD_MAX, above_min: false, form: "[x, y]" }, Dflt::Pair(0.0, 0.0), "world units", "Where the text is centred, from the entity's position.", "offset = [0, -24]"),
+        key("text", Ty::Text, Dflt::Str(LabelDef::TEXT), "", "The text (`[[place]]` and `ludus.text` may give each entity its own; at most 4096 bytes).", "text = \"BOSS\""),
+        key("size", positive(SIZE_MAX), Dflt::Num(LabelDef::SIZE), "world units", "Height of a line.", "size = 12"),
+        key("color", Ty::Color, Dflt::Color(LabelDef::COLOR), "", "Colour.", "color = \"#ffd166\""),
+        key("offset", Ty::Pair { min: -COORD_MAX, max: COORD_MAX, above_min: false, form: "[x, y]" }, pair(LabelDef::OFFSET), "world units", "Where the text is centred, from the entity's position.", "offset = [0, -24]"),
         key("font", Ty::Name, Dflt::Doc("the game's `font`"), "", "A `[fonts]` name.", "font = \"pixel\""),
     ],
 };
@@ -80,8 +84,8 @@ pub(crate) static ANIMATION: TableSchema = TableSchema {
           its place.",
     keys: &[
         key("frames", Ty::Ints { min: 0, max: 65_535, len: 1024 }, Dflt::Required, "", "Frame numbers of the sprite's image, in order (1 to 1024 of them).", "frames = [0, 1, 2, 3]"),
-        key("fps", positive(1000.0), Dflt::Num(10.0), "frames/s", "Frames per second of game time.", "fps = 12"),
-        key("loop", Ty::Bool, Dflt::Bool(true), "", "Start again after the last frame; otherwise stay on it.", "loop = false"),
+        key("fps", positive(1000.0), Dflt::Num(AnimationDef::FPS), "frames/s", "Frames per second of game time.", "fps = 12"),
+        key("loop", Ty::Bool, Dflt::Bool(AnimationDef::LOOPING), "", "Start again after the last frame; otherwise stay on it.", "loop = false"),
     ],
 };
 
@@ -98,12 +102,12 @@ pub(crate) static COLLIDER: TableSchema = TableSchema {
         key("layer", Ty::Name, Dflt::Required, "", "Its layer, from the game's `layers`.", "layer = \"ships\""),
         key("mask", Ty::Names { max: 32 }, Dflt::Empty, "", "Layers whose contacts it reports.", "mask = [\"shots\"]"),
         key("push", Ty::Names { max: 32 }, Dflt::Empty, "", "Layers it is pushed apart from.", "push = [\"walls\"]"),
-        key("trigger", Ty::Bool, Dflt::Bool(false), "", "Reports trigger events instead of collisions and is never pushed.", "trigger = true"),
-        key("stay", Ty::Bool, Dflt::Bool(false), "", "Also reports a `stay` event every tick a contact lasts.", "stay = true"),
+        key("trigger", Ty::Bool, Dflt::Bool(ColliderDef::TRIGGER), "", "Reports trigger events instead of collisions and is never pushed.", "trigger = true"),
+        key("stay", Ty::Bool, Dflt::Bool(ColliderDef::STAY), "", "Also reports a `stay` event every tick a contact lasts.", "stay = true"),
         key("body", Ty::Choice(&["dynamic", "kinematic", "static"]), Dflt::Str("dynamic"), "", "Dynamic: pushed by what it touches. Kinematic: moves by its velocity, never pushed (paddles, moving platforms). Static: never moves (walls, floors, bricks).", "body = \"static\""),
-        key("mass", positive(1_000_000.0), Dflt::Num(1.0), "", "Pushes between dynamic bodies split by mass: the lighter moves more.", "mass = 4"),
+        key("mass", positive(1_000_000.0), Dflt::Num(ColliderDef::MASS), "", "Pushes between dynamic bodies split by mass: the lighter moves more.", "mass = 4"),
         key("bounce", number(0.0, 1.0), Dflt::Unset, "", "Restitution on pushing contacts: 1 bounces back at full speed, 0 stops dead (the larger of two bodies' applies). Without it, two dynamic bodies are pushed apart and keep their velocities; contacts with static and kinematic bodies stop the motion into them.", "bounce = 1"),
-        key("friction", number(0.0, 1.0), Dflt::Num(0.0), "", "Friction on pushing contacts (the larger of the two applies).", "friction = 0.3"),
+        key("friction", number(0.0, 1.0), Dflt::Num(ColliderDef::FRICTION), "", "Friction on pushing contacts (the larger of the two applies).", "friction = 0.3"),
     ],
 };
 
@@ -113,7 +117,7 @@ pub(crate) static HEALTH: TableSchema = TableSchema {
     doc: "Hit points, changed by `damage` and `heal` commands.",
     keys: &[
         key("max", int(1, 1_000_000_000), Dflt::Required, "", "Starting and largest health.", "max = 3"),
-        key("invulnerable", int(0, 1_000_000), Dflt::Int(0), "ticks", "Invulnerability after taking damage.", "invulnerable = 30"),
+        key("invulnerable", int(0, 1_000_000), count(HealthDef::INVULNERABLE_TICKS), "ticks", "Invulnerability after taking damage.", "invulnerable = 30"),
     ],
 };
 
@@ -126,7 +130,7 @@ pub(crate) static BEHAVIOUR: TableSchema = TableSchema {
         key("kind", Ty::Choice(&["chase", "flee", "wander", "straight"]), Dflt::Required, "", "The behaviour.", "kind = \"chase\""),
         key("target", Ty::Names { max: 64 }, Dflt::Doc("required for chase and flee; not allowed otherwise"), "", "Tags of what it chases or flees.", "target = [\"player\"]"),
         key("cadence", int(1, 3600), Dflt::Doc("`ai.cadence`"), "ticks", "Ticks between decisions.", "cadence = 5"),
-        key("navigate", Ty::Bool, Dflt::Bool(false), "", "Chase along the level's `nav` flow field, around obstacles (chase only).", "navigate = true"),
+        key("navigate", Ty::Bool, Dflt::Bool(BehaviourDef::NAVIGATE), "", "Chase along the level's `nav` flow field, around obstacles (chase only).", "navigate = true"),
     ],
 };
 
@@ -146,13 +150,13 @@ pub(crate) static CONTROL: TableSchema = TableSchema {
         key("accel", positive(SPEED_MAX * 100.0), Dflt::Doc("top_down and platformer: at once; thrust: 300"), "world units/s²", "How fast it gets up to speed (thrust: the thrust's acceleration).", "accel = 1200"),
         key("turn", Ty::Name, Dflt::Unset, "", "`thrust`: an axis action that turns it.", "turn = \"turn\""),
         key("thrust", Ty::Name, Dflt::Unset, "", "`thrust`: a button action that pushes it forward.", "thrust = \"thrust\""),
-        key("turn_speed", number(0.0, 1000.0), Dflt::Num(3.0), "radians/s", "`thrust`: turning speed at full turn.", "turn_speed = 4"),
+        key("turn_speed", number(0.0, 1000.0), Dflt::Num(ThrustDef::TURN_SPEED), "radians/s", "`thrust`: turning speed at full turn.", "turn_speed = 4"),
         key("run", Ty::Name, Dflt::Unset, "", "`platformer`: an axis action that runs.", "run = \"run\""),
         key("jump", Ty::Name, Dflt::Unset, "", "`platformer`: a button action that jumps.", "jump = \"jump\""),
-        key("jump_speed", number(0.0, SPEED_MAX), Dflt::Num(400.0), "world units/s", "`platformer`: upward speed at the start of a jump.", "jump_speed = 520"),
-        key("coyote", int(0, 600), Dflt::Int(6), "ticks", "`platformer`: a jump still works this long after leaving the ground.", "coyote = 6"),
-        key("buffer", int(0, 600), Dflt::Int(6), "ticks", "`platformer`: a jump pressed this long before landing happens on landing.", "buffer = 6"),
-        key("cut", number(0.0, 1.0), Dflt::Num(0.5), "", "`platformer`: releasing jump while rising multiplies the upward speed by this (1: no variable height).", "cut = 0.4"),
+        key("jump_speed", number(0.0, SPEED_MAX), Dflt::Num(PlatformerDef::JUMP_SPEED), "world units/s", "`platformer`: upward speed at the start of a jump.", "jump_speed = 520"),
+        key("coyote", int(0, 600), count(PlatformerDef::COYOTE), "ticks", "`platformer`: a jump still works this long after leaving the ground.", "coyote = 6"),
+        key("buffer", int(0, 600), count(PlatformerDef::BUFFER), "ticks", "`platformer`: a jump pressed this long before landing happens on landing.", "buffer = 6"),
+        key("cut", number(0.0, 1.0), Dflt::Num(PlatformerDef::CUT), "", "`platformer`: releasing jump while rising multiplies the upward speed by this (1: no variable height).", "cut = 0.4"),
         key("triggers", Ty::Tables(&TRIGGER), Dflt::Empty, "", "Button actions that raise events.", "triggers = [{ action = \"fire\", on = \"hold\", cooldown = \"shoot\" }]"),
     ],
 };

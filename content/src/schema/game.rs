@@ -1,7 +1,13 @@
 //! The tables of game.toml.
 
 use crate::schema::*;
-use ludus_core::Anchor;
+use ludus_core::{
+    AiPolicy, Anchor, EffectDef, FontSource, GameDef, HudLine, Limits, PhysicsDef, ScriptsDef,
+    SoundDef, TickPolicy, WindowDef,
+};
+
+/// `[scripts] memory` is in MiB.
+const MIB: usize = 1024 * 1024;
 
 /// The top level of `game.toml`.
 #[rustfmt::skip]
@@ -11,7 +17,7 @@ pub(crate) static GAME: TableSchema = TableSchema {
           after a header belongs to that table.",
     keys: &[
         key("name", Ty::Text, Dflt::Required, "", "The game's name: the window title unless `[window]` sets one.", "name = \"Swarm\""),
-        key("seed", int(0, i64::MAX), Dflt::Int(0), "", "Seed of the world's random generator. The same seed and the same input play the same game.", "seed = 7"),
+        key("seed", int(0, i64::MAX), Dflt::Int(GameDef::SEED as i64), "", "Seed of the world's random generator. The same seed and the same input play the same game.", "seed = 7"),
         key("entry", Ty::Name, Dflt::Doc("the first level"), "", "Name of the level the game starts in.", "entry = \"arena\""),
         key("hud", Ty::TextsOr(&HUD), Dflt::Empty, "", "Lines drawn over the game: strings (at the top left) or `{ text, at, size, color }` tables. `{score}`, `{tick}`, `{entities}` and `{NAME}` of any game variable are replaced by their values.", "hud = [\"score {score}\", { text = \"{banner}\", at = \"center\", size = 40 }]"),
         key("tags", Ty::Names { max: 64 }, Dflt::Empty, "", "Tags entities can carry. Behaviours find their targets by tag; scripts test them.", "tags = [\"player\", \"enemy\"]"),
@@ -46,9 +52,9 @@ pub(crate) static HUD: TableSchema = TableSchema {
           form a block in declaration order, at that edge or centre of the screen.",
     keys: &[
         key("text", Ty::Text, Dflt::Required, "", "The line; `{score}`, `{tick}`, `{entities}` and `{NAME}` of game variables are replaced (`-` for a variable not set).", "text = \"score {score}\""),
-        key("at", Ty::Choice(&Anchor::NAMES), Dflt::Str("top_left"), "", "Where on the screen it sits.", "at = \"top\""),
-        key("size", Ty::Number { min: 6.0, max: 200.0, above_min: false }, Dflt::Num(16.0), "px", "Text height.", "size = 40"),
-        key("color", Ty::Color, Dflt::Str("white"), "", "Text colour.", "color = \"#ffd000\""),
+        key("at", Ty::Choice(&Anchor::NAMES), Dflt::Str(HudLine::AT.name()), "", "Where on the screen it sits.", "at = \"top\""),
+        key("size", Ty::Number { min: 6.0, max: 200.0, above_min: false }, Dflt::Num(HudLine::SIZE), "px", "Text height.", "size = 40"),
+        key("color", Ty::Color, Dflt::Color(HudLine::COLOR), "", "Text colour.", "color = \"#ffd000\""),
         key("font", Ty::Name, Dflt::Doc("the game's `font`"), "", "A `[fonts]` name.", "font = \"title\""),
     ],
 };
@@ -62,10 +68,10 @@ pub(crate) static TICK: TableSchema = TableSchema {
           of spiralling). In `mode = \"turns\"` wall time does not count: a level's first tick \
           runs at once, then one tick runs for each frame in which a button was pressed.",
     keys: &[
-        key("mode", Ty::Choice(&["realtime", "turns"]), Dflt::Str("realtime"), "", "What runs a tick: wall time, or the player's presses (a turn-based game).", "mode = \"turns\""),
-        key("rate", int(1, 1000), Dflt::Int(60), "Hz", "Simulation ticks per second (in turns mode, the seconds one tick integrates: `1 / rate`).", "rate = 60"),
-        key("max_frame_delta", positive(10_000.0), Dflt::Num(250.0), "ms", "The most wall time one frame may contribute.", "max_frame_delta = 250"),
-        key("catch_up", int(1, 64), Dflt::Int(4), "ticks", "The most ticks one frame may run.", "catch_up = 4"),
+        key("mode", Ty::Choice(&["realtime", "turns"]), Dflt::Str(TickPolicy::DEFAULT.mode.name()), "", "What runs a tick: wall time, or the player's presses (a turn-based game).", "mode = \"turns\""),
+        key("rate", int(1, 1000), count(TickPolicy::DEFAULT.rate_hz), "Hz", "Simulation ticks per second (in turns mode, the seconds one tick integrates: `1 / rate`).", "rate = 60"),
+        key("max_frame_delta", positive(10_000.0), Dflt::Num(TickPolicy::DEFAULT.max_frame_delta_ns as f32 / 1e6), "ms", "The most wall time one frame may contribute.", "max_frame_delta = 250"),
+        key("catch_up", int(1, 64), count(TickPolicy::DEFAULT.max_catch_up_ticks), "ticks", "The most ticks one frame may run.", "catch_up = 4"),
     ],
 };
 
@@ -73,7 +79,7 @@ pub(crate) static TICK: TableSchema = TableSchema {
 pub(crate) static AI: TableSchema = TableSchema {
     title: "[ai]",
     doc: "Behaviours decide on a cadence and keep their last decision in between.",
-    keys: &[key("cadence", int(1, 3600), Dflt::Int(10), "ticks", "Ticks between decisions of a behaviour that sets no cadence of its own.", "cadence = 10")],
+    keys: &[key("cadence", int(1, 3600), count(AiPolicy::DEFAULT.default_cadence), "ticks", "Ticks between decisions of a behaviour that sets no cadence of its own.", "cadence = 10")],
 };
 
 #[rustfmt::skip]
@@ -84,16 +90,16 @@ pub(crate) static LIMITS: TableSchema = TableSchema {
           `draws` overflows are counted and reported. Each limit is checked as its queue or table \
           fills, so it also bounds the memory and time hostile content or scripts can take.",
     keys: &[
-        key("entities", int(1, 10_000_000), Dflt::Int(300_000), "", "Live entities.", "entities = 300000"),
-        key("events", int(1, 10_000_000), Dflt::Int(65_536), "", "Events of one kind in one tick.", "events = 65536"),
-        key("commands", int(1, 10_000_000), Dflt::Int(65_536), "", "Commands one gameplay stage may send.", "commands = 65536"),
-        key("outbox", int(1, 10_000_000), Dflt::Int(1_024), "", "Effect and sound requests waiting for presentation.", "outbox = 1024"),
-        key("timers", int(1, 10_000_000), Dflt::Int(4_096), "", "Pending timers.", "timers = 4096"),
-        key("draws", int(1, 10_000_000), Dflt::Int(300_000), "", "Draws in one frame.", "draws = 300000"),
-        key("jobs", int(1, 10_000_000), Dflt::Int(16), "", "Background requests admitted at once.", "jobs = 16"),
-        key("contacts", int(1, 10_000_000), Dflt::Int(262_144), "", "Overlapping collider pairs found in one tick, reported or pushed apart. The search for them may also examine at most 256 candidates per pair allowed here plus 64 per collider, so colliders piled up without looking at each other stop the game instead of stalling it.", "contacts = 262144"),
-        key("variables", int(1, 1_000_000), Dflt::Int(1_024), "", "Distinct game variable names scripts may set (`ludus.set`).", "variables = 1024"),
-        key("state_keys", int(1, 1_000_000), Dflt::Int(64), "", "Distinct state keys scripts may set on one entity (`ludus.set_state`).", "state_keys = 64"),
+        key("entities", int(1, 10_000_000), count(Limits::DEFAULT.max_entities), "", "Live entities.", "entities = 300000"),
+        key("events", int(1, 10_000_000), count(Limits::DEFAULT.events_per_tick), "", "Events of one kind in one tick.", "events = 65536"),
+        key("commands", int(1, 10_000_000), count(Limits::DEFAULT.commands_per_tick), "", "Commands one gameplay stage may send.", "commands = 65536"),
+        key("outbox", int(1, 10_000_000), count(Limits::DEFAULT.outbox), "", "Effect and sound requests waiting for presentation.", "outbox = 1024"),
+        key("timers", int(1, 10_000_000), count(Limits::DEFAULT.timers), "", "Pending timers.", "timers = 4096"),
+        key("draws", int(1, 10_000_000), count(Limits::DEFAULT.draws), "", "Draws in one frame.", "draws = 300000"),
+        key("jobs", int(1, 10_000_000), count(Limits::DEFAULT.jobs), "", "Background requests admitted at once.", "jobs = 16"),
+        key("contacts", int(1, 10_000_000), count(Limits::DEFAULT.contacts_per_tick), "", "Overlapping collider pairs found in one tick, reported or pushed apart. The search for them may also examine at most 256 candidates per pair allowed here plus 64 per collider, so colliders piled up without looking at each other stop the game instead of stalling it.", "contacts = 262144"),
+        key("variables", int(1, 1_000_000), count(Limits::DEFAULT.variables), "", "Distinct game variable names scripts may set (`ludus.set`).", "variables = 1024"),
+        key("state_keys", int(1, 1_000_000), count(Limits::DEFAULT.state_keys), "", "Distinct state keys scripts may set on one entity (`ludus.set_state`).", "state_keys = 64"),
     ],
 };
 
@@ -103,8 +109,8 @@ pub(crate) static WINDOW: TableSchema = TableSchema {
     doc: "The desktop window (the browser uses the page's canvas).",
     keys: &[
         key("title", Ty::Text, Dflt::Doc("the game's `name`"), "", "Window title.", "title = \"Swarm\""),
-        key("width", int(64, 16_384), Dflt::Int(1024), "pixels", "Initial width.", "width = 1280"),
-        key("height", int(64, 16_384), Dflt::Int(768), "pixels", "Initial height.", "height = 720"),
+        key("width", int(64, 16_384), count(WindowDef::WIDTH), "pixels", "Initial width.", "width = 1280"),
+        key("height", int(64, 16_384), count(WindowDef::HEIGHT), "pixels", "Initial height.", "height = 720"),
     ],
 };
 
@@ -115,8 +121,8 @@ pub(crate) static SCRIPTS: TableSchema = TableSchema {
           fault.",
     keys: &[
         key("files", Ty::Paths { ext: ".lua" }, Dflt::Empty, "", "Script files, each non-empty UTF-8.", "files = [\"scripts/main.lua\"]"),
-        key("budget", int(1_000, 1_000_000_000), Dflt::Int(2_000_000), "units", "Script budget per tick, all handlers together: one unit per Lua instruction, plus bulk work (copies, searches, library loops) by its size; see docs/scripting.md.", "budget = 2000000"),
-        key("memory", int(1, 4_096), Dflt::Int(64), "MiB", "The most memory the Lua heap may hold; the script state of all entities (`ludus.set_state`: each entry its key's length plus 16 bytes) is held to the same number of bytes, counted apart.", "memory = 64"),
+        key("budget", int(1_000, 1_000_000_000), Dflt::Int(ScriptsDef::INSTRUCTION_BUDGET as i64), "units", "Script budget per tick, all handlers together: one unit per Lua instruction, plus bulk work (copies, searches, library loops) by its size; see docs/scripting.md.", "budget = 2000000"),
+        key("memory", int(1, 4_096), Dflt::Int((ScriptsDef::MEMORY_LIMIT / MIB) as i64), "MiB", "The most memory the Lua heap may hold; the script state of all entities (`ludus.set_state`: each entry its key's length plus 16 bytes) is held to the same number of bytes, counted apart.", "memory = 64"),
     ],
 };
 
@@ -126,7 +132,7 @@ pub(crate) static PHYSICS: TableSchema = TableSchema {
     doc: "Collision detection and gravity.",
     keys: &[
         key("cell", positive(SIZE_MAX), Dflt::Doc("twice the largest collider extent"), "world units", "Broadphase grid cell size.", "cell = 64"),
-        key("gravity", VELOCITY, Dflt::Pair(0.0, 0.0), "world units/s²", "Acceleration of everything gravity pulls (y is down): dynamic, non-trigger colliders, and any archetype with a `gravity_scale`.", "gravity = [0, 900]"),
+        key("gravity", VELOCITY, pair(PhysicsDef::DEFAULT.gravity), "world units/s²", "Acceleration of everything gravity pulls (y is down): dynamic, non-trigger colliders, and any archetype with a `gravity_scale`.", "gravity = [0, 900]"),
     ],
 };
 
@@ -172,7 +178,7 @@ pub(crate) static FONT: TableSchema = TableSchema {
           lacks is drawn as its other case, else `?`, else a space.",
     keys: &[
         key("file", Ty::Path { ext: "" }, Dflt::Unset, "", "A .ttf or .otf file in the game folder (at most 8 MiB).", "file = \"fonts/title.ttf\""),
-        key("size", number(4.0, 256.0), Dflt::Num(crate::fonts::DEFAULT_SIZE as f64), "pixels", "The height a font file's glyphs are rasterised at: text near this size looks sharpest.", "size = 48"),
+        key("size", number(4.0, 256.0), Dflt::Num(FontSource::SIZE), "pixels", "The height a font file's glyphs are rasterised at: text near this size looks sharpest.", "size = 48"),
         key("image", Ty::Name, Dflt::Unset, "", "An `[images]` sheet whose frames are the glyphs.", "image = \"glyphs\""),
         key("glyphs", Ty::Text, Dflt::Unset, "", "With `image`: the character of each frame, in frame order.", "glyphs = \" !0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ\""),
     ],
@@ -183,11 +189,11 @@ pub(crate) static EFFECT: TableSchema = TableSchema {
     title: "[effects.NAME]",
     doc: "A burst of particles scripts can request by name.",
     keys: &[
-        key("color", Ty::Color, Dflt::Str("white"), "", "Particle colour.", "color = \"#ffd166\""),
-        key("particles", int(0, 1000), Dflt::Int(12), "", "Particles per burst.", "particles = 24"),
-        key("speed", number(0.0, SPEED_MAX), Dflt::Num(120.0), "world units/s", "Particle speed.", "speed = 200"),
-        key("duration", positive(10.0), Dflt::Num(0.4), "seconds", "Particle life.", "duration = 0.5"),
-        key("size", positive(SIZE_MAX), Dflt::Num(3.0), "world units", "Particle size.", "size = 4"),
+        key("color", Ty::Color, Dflt::Color(EffectDef::COLOR), "", "Particle colour.", "color = \"#ffd166\""),
+        key("particles", int(0, 1000), count(EffectDef::PARTICLES), "", "Particles per burst.", "particles = 24"),
+        key("speed", number(0.0, SPEED_MAX), Dflt::Num(EffectDef::SPEED), "world units/s", "Particle speed.", "speed = 200"),
+        key("duration", positive(10.0), Dflt::Num(EffectDef::DURATION), "seconds", "Particle life.", "duration = 0.5"),
+        key("size", positive(SIZE_MAX), Dflt::Num(EffectDef::SIZE), "world units", "Particle size.", "size = 4"),
     ],
 };
 
@@ -199,10 +205,10 @@ pub(crate) static SOUND: TableSchema = TableSchema {
     keys: &[
         key("file", Ty::Path { ext: "" }, Dflt::Unset, "", "A WAV (PCM or float) or OGG Vorbis file, mono or stereo, played instead of a tone (at most 10 minutes).", "file = \"sfx/hit.wav\""),
         key("wave", Ty::Choice(&["sine", "square", "triangle", "saw", "noise"]), Dflt::Str("square"), "", "Waveform.", "wave = \"triangle\""),
-        key("freq", number(20.0, 20_000.0), Dflt::Num(440.0), "Hz", "Start frequency.", "freq = 880"),
+        key("freq", number(20.0, 20_000.0), Dflt::Num(SoundDef::FREQ), "Hz", "Start frequency.", "freq = 880"),
         key("freq_end", number(20.0, 20_000.0), Dflt::Doc("`freq`"), "Hz", "End frequency: the tone slides from `freq` to it.", "freq_end = 220"),
-        key("duration", positive(5.0), Dflt::Num(0.1), "seconds", "Length.", "duration = 0.15"),
-        key("volume", number(0.0, 1.0), Dflt::Num(0.5), "", "Loudness.", "volume = 0.3"),
+        key("duration", positive(5.0), Dflt::Num(SoundDef::DURATION), "seconds", "Length.", "duration = 0.15"),
+        key("volume", number(0.0, 1.0), Dflt::Num(SoundDef::VOLUME), "", "Loudness.", "volume = 0.3"),
     ],
 };
 
@@ -213,7 +219,7 @@ pub(crate) static MUSIC: TableSchema = TableSchema {
           stops it). Streamed while it plays on Linux; decoded when it starts where the output loops only whole buffers (browser, macOS, Windows).",
     keys: &[
         key("file", Ty::Path { ext: "" }, Dflt::Required, "", "A WAV or OGG Vorbis file, mono or stereo (at most 10 minutes).", "file = \"music/theme.ogg\""),
-        key("volume", number(0.0, 1.0), Dflt::Num(0.5), "", "Loudness.", "volume = 0.4"),
+        key("volume", number(0.0, 1.0), Dflt::Num(SoundDef::VOLUME), "", "Loudness.", "volume = 0.4"),
     ],
 };
 

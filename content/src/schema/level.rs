@@ -1,6 +1,7 @@
 //! The tables of a level.
 
 use crate::schema::*;
+use ludus_core::{CameraDef, LevelDef, NavDef, SpawnerDef, TileMapDef};
 
 #[rustfmt::skip]
 pub(crate) static LEVEL: TableSchema = TableSchema {
@@ -9,9 +10,9 @@ pub(crate) static LEVEL: TableSchema = TableSchema {
           key is the name, so it has no `name` key). Level names are unique across the game.",
     keys: &[
         key("name", Ty::Name, Dflt::Doc("required in level files"), "", "The level's name.", "name = \"arena\""),
-        key("mode", Ty::Choice(&["playing", "paused"]), Dflt::Str("playing"), "", "The mode the level starts in.", "mode = \"paused\""),
+        key("mode", Ty::Choice(&["playing", "paused"]), Dflt::Str(LevelDef::ENTRY_MODE.name()), "", "The mode the level starts in.", "mode = \"paused\""),
         key("bounds", Ty::Rect, Dflt::Doc("`{ size = [800, 600] }`"), "", "The playfield; `confine` and `destroy` bounds use it.", "bounds = { min = [0, 0], max = [1600, 1200] }"),
-        key("background", Ty::Color, Dflt::Str("#14161e"), "", "Clear colour.", "background = \"#101018\""),
+        key("background", Ty::Color, Dflt::Color(LevelDef::BACKGROUND), "", "Clear colour.", "background = \"#101018\""),
         key("tilemap", Ty::Table(&TILEMAP), Dflt::Unset, "", "A grid of tiles drawn from an image's frames; solid tiles collide.", "[tilemap]"),
         key("camera", Ty::Table(&CAMERA), Dflt::Defaults, "", "What the camera shows.", "camera = { view = [800, 600] }"),
         key("nav", Ty::Table(&NAV), Dflt::Unset, "", "A navigation grid for `navigate` behaviours.", "[nav]"),
@@ -37,7 +38,7 @@ pub(crate) static TILEMAP: TableSchema = TableSchema {
         key("legend", Ty::Legend(&LEGEND), Dflt::Empty, "", "What each character is.", "legend = { \"#\" = { frame = 1, solid = \"wall\" }, \".\" = { frame = 0 } }"),
         key("tile", Ty::Pair { min: 0.0, max: SIZE_MAX, above_min: true, form: "[w, h]" }, Dflt::Doc("the image's frame size"), "world units", "A tile's size.", "tile = [32, 32]"),
         key("origin", POINT, Dflt::Doc("the top-left corner of the level's bounds"), "world units", "The top-left corner of the first row's first tile.", "origin = [-400, -300]"),
-        key("layer", int(-32_768, 32_767), Dflt::Int(-1), "", "Draw layer (sprites are on layer 0 unless they say).", "layer = -1"),
+        key("layer", int(-32_768, 32_767), Dflt::Int(TileMapDef::LAYER as i64), "", "Draw layer (sprites are on layer 0 unless they say).", "layer = -1"),
     ],
 };
 
@@ -58,9 +59,9 @@ pub(crate) static CAMERA: TableSchema = TableSchema {
     doc: "The camera follows the archetype with `camera = true`, else looks at the centre of \
           the bounds. Scripts shake it (`ludus.camera_shake`) and zoom it (`ludus.camera_zoom`).",
     keys: &[
-        key("view", Ty::Pair { min: 0.0, max: SIZE_MAX, above_min: true, form: "[w, h]" }, Dflt::Pair(800.0, 600.0), "world units", "World units visible; the window letterboxes to keep the aspect.", "view = [960, 540]"),
+        key("view", Ty::Pair { min: 0.0, max: SIZE_MAX, above_min: true, form: "[w, h]" }, pair(CameraDef::DEFAULT.view), "world units", "World units visible; the window letterboxes to keep the aspect.", "view = [960, 540]"),
         key("bounds", Ty::Rect, Dflt::Unset, "", "The view never shows outside this rectangle (a view larger than it stays centred on it).", "bounds = { size = [1600, 1200] }"),
-        key("zoom", number(0.01, 100.0), Dflt::Num(1.0), "", "Magnification: 2 shows half of `view`, twice as large. Scripts change it with `ludus.camera_zoom(z)` (relative to this).", "zoom = 2"),
+        key("zoom", number(0.01, 100.0), Dflt::Num(CameraDef::DEFAULT.zoom), "", "Magnification: 2 shows half of `view`, twice as large. Scripts change it with `ludus.camera_zoom(z)` (relative to this).", "zoom = 2"),
         key("dead_zone", Ty::Pair { min: 0.0, max: SIZE_MAX, above_min: false, form: "[w, h]" }, Dflt::Unset, "world units", "A box about the view's centre in which the followed entity moves without moving the camera.", "dead_zone = [120, 80]"),
     ],
 };
@@ -72,7 +73,7 @@ pub(crate) static NAV: TableSchema = TableSchema {
           blocked; chasers with `navigate = true` follow a flow field toward the first entity \
           with a `goal` tag.",
     keys: &[
-        key("cell", positive(SIZE_MAX), Dflt::Num(32.0), "world units", "Cell size.", "cell = 32"),
+        key("cell", positive(SIZE_MAX), Dflt::Num(NavDef::CELL), "world units", "Cell size.", "cell = 32"),
         key("blocking", Ty::Names { max: 32 }, Dflt::Required, "", "Layers that block cells.", "blocking = [\"walls\"]"),
         key("goal", Ty::Names { max: 64 }, Dflt::Required, "", "Tags of the goal entity.", "goal = [\"player\"]"),
     ],
@@ -104,7 +105,7 @@ pub(crate) static SPAWNER: TableSchema = TableSchema {
     keys: &[
         key("archetype", Ty::Name, Dflt::Required, "", "What to spawn.", "archetype = \"drone\""),
         key("every", int(1, TICKS_MAX), Dflt::Required, "ticks", "Ticks between bursts.", "every = 120"),
-        key("count", int(1, 100_000), Dflt::Int(1), "", "Entities per burst.", "count = 5"),
+        key("count", int(1, 100_000), count(SpawnerDef::COUNT), "", "Entities per burst.", "count = 5"),
         key("area", Ty::Rect, Dflt::Doc("the level's bounds"), "", "Where they appear.", "area = { min = [-400, -300], max = [400, -250] }"),
         key("start", int(0, TICKS_MAX), Dflt::Doc("`every`"), "tick", "Tick of the first burst.", "start = 0"),
         key("bursts", int(1, TICKS_MAX), Dflt::Unset, "", "Stop after this many bursts (none: forever).", "bursts = 10"),

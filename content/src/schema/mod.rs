@@ -6,12 +6,16 @@
 //! what they are made of.
 
 mod archetype;
+#[cfg(test)]
+mod defaults;
 mod game;
 mod level;
 
 pub(crate) use archetype::*;
 pub(crate) use game::*;
 pub(crate) use level::*;
+
+use ludus_core::{Color, Vec2};
 
 /// Ticks are counted in `u32`.
 const TICKS_MAX: i64 = u32::MAX as i64;
@@ -119,7 +123,9 @@ pub(crate) enum Ty {
     Variables,
 }
 
-/// What a key is when it is absent.
+/// What a key is when it is absent. A value is read from `ludus_core`'s constant for it
+/// (`ColliderDef::MASS`...), so a default is written once; a choice names its default
+/// choice, which loads to core's default variant.
 #[derive(Clone, Copy)]
 pub(crate) enum Dflt {
     Required,
@@ -130,10 +136,12 @@ pub(crate) enum Dflt {
     /// Absent means an empty array or table.
     Empty,
     Int(i64),
-    Num(f64),
+    /// A number: every number of a definition is an `f32`.
+    Num(f32),
     Bool(bool),
     Str(&'static str),
-    Pair(f64, f64),
+    Color(Color),
+    Pair(f32, f32),
     /// Computed from other values; the text says how.
     Doc(&'static str),
 }
@@ -242,6 +250,7 @@ impl Dflt {
             Dflt::Num(v) => v.to_string(),
             Dflt::Bool(v) => v.to_string(),
             Dflt::Str(s) => format!("`\"{s}\"`"),
+            Dflt::Color(c) => format!("`\"{c}\"`"),
             Dflt::Pair(a, b) => format!("`[{a}, {b}]`"),
             Dflt::Doc(s) => (*s).into(),
         }
@@ -264,6 +273,16 @@ const fn key(
         doc,
         example,
     }
+}
+
+/// The default of an integer key, from core's constant.
+const fn count(v: u32) -> Dflt {
+    Dflt::Int(v as i64)
+}
+
+/// The default of a pair key, from core's constant.
+const fn pair(v: Vec2) -> Dflt {
+    Dflt::Pair(v.x, v.y)
 }
 
 const fn int(min: i64, max: i64) -> Ty {

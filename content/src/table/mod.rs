@@ -9,8 +9,8 @@ use crate::report::{Loc, Report};
 use crate::schema::{Dflt, KeySchema, RECT, TableSchema, Ty, one_of};
 use crate::suggest;
 use crate::value::{
-    Key, Named, Node, found, parse_color, read_bool, read_color, read_int, read_name, read_number,
-    read_pair, read_path, read_size, read_str,
+    Key, Named, Node, found, read_bool, read_color, read_int, read_name, read_number, read_pair,
+    read_path, read_size, read_str,
 };
 use ludus_core::{Color, Rect, Vec2};
 use toml::Spanned;
@@ -302,7 +302,7 @@ impl<'t, 'i> Table<'t, 'i> {
         match self.value(r, key) {
             Some(v) => read_number(r, self.file, v, &self.what(key), range, &self.hint(key)),
             None => match self.default(key) {
-                Dflt::Num(v) => Some(v),
+                Dflt::Num(v) => Some(f64::from(v)),
                 Dflt::Int(v) => Some(v as f64),
                 _ => None,
             },
@@ -378,7 +378,7 @@ impl<'t, 'i> Table<'t, 'i> {
         match self.value(r, key) {
             Some(v) => read_color(r, self.file, v, &self.what(key)),
             None => match self.default(key) {
-                Dflt::Str(s) => parse_color(s),
+                Dflt::Color(c) => Some(c),
                 _ => None,
             },
         }
@@ -397,7 +397,7 @@ impl<'t, 'i> Table<'t, 'i> {
         match self.value(r, key) {
             Some(v) => read_pair(r, self.file, v, &self.what(key), form, range),
             None => match self.default(key) {
-                Dflt::Pair(a, b) => Some(Vec2::new(a as f32, b as f32)),
+                Dflt::Pair(a, b) => Some(Vec2::new(a, b)),
                 _ => None,
             },
         }
@@ -411,7 +411,7 @@ impl<'t, 'i> Table<'t, 'i> {
         match self.value(r, key) {
             Some(v) => read_size(r, self.file, v, &self.what(key), max),
             None => match self.default(key) {
-                Dflt::Num(n) => Some(Vec2::new(n as f32, n as f32)),
+                Dflt::Num(n) => Some(Vec2::new(n, n)),
                 _ => None,
             },
         }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::{AnimationDef, AssetId, BodyKind, ControlKind, MotionDef, RotationDef};
 
 /// One kind of entity.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ArchetypeDef {
     pub name: String,
     pub sprite: Option<SpriteDef>,
@@ -38,6 +38,40 @@ pub struct ArchetypeDef {
     pub label: Option<LabelDef>,
 }
 
+impl ArchetypeDef {
+    /// The speed of an archetype that sets none.
+    pub const SPEED: f32 = 0.0;
+    /// The initial velocity of an archetype that sets none.
+    pub const VELOCITY: Vec2 = Vec2::ZERO;
+    /// Whether an archetype that does not say is followed by the camera.
+    pub const CAMERA_TARGET: bool = false;
+}
+
+impl Default for ArchetypeDef {
+    /// An unnamed archetype with no components, standing still.
+    fn default() -> Self {
+        ArchetypeDef {
+            name: String::new(),
+            sprite: None,
+            collider: None,
+            health: None,
+            speed: ArchetypeDef::SPEED,
+            velocity: ArchetypeDef::VELOCITY,
+            behaviour: None,
+            control: None,
+            cooldowns: Vec::new(),
+            lifetime: None,
+            tags: 0,
+            bounds: BoundsPolicy::default(),
+            camera_target: ArchetypeDef::CAMERA_TARGET,
+            motion: None,
+            rotation: None,
+            animations: Vec::new(),
+            label: None,
+        }
+    }
+}
+
 /// Text an entity carries, drawn in the world above the sprites, centred on the entity plus
 /// `offset`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -52,17 +86,26 @@ pub struct LabelDef {
 }
 
 impl LabelDef {
+    /// The text of a label that sets none.
+    pub const TEXT: &'static str = "";
+    /// The line height of a label that sets none, in world units.
+    pub const SIZE: f32 = 16.0;
+    /// The colour of a label that sets none.
+    pub const COLOR: Color = Color::WHITE;
+    /// Where a label that sets no offset is centred, from its entity.
+    pub const OFFSET: Vec2 = Vec2::ZERO;
+
     /// The built-in archetype `ludus.text` spawns when a game declares no `text` archetype:
-    /// white 16-unit text that lasts a second at 60 Hz.
+    /// a label of the default size and colour that lasts a second at 60 Hz.
     pub fn text_archetype() -> ArchetypeDef {
         ArchetypeDef {
             name: "text".into(),
             lifetime: Some(60),
             label: Some(LabelDef {
-                text: String::new(),
-                size: 16.0,
-                color: Color::WHITE,
-                offset: Vec2::ZERO,
+                text: LabelDef::TEXT.into(),
+                size: LabelDef::SIZE,
+                color: LabelDef::COLOR,
+                offset: LabelDef::OFFSET,
                 font: None,
             }),
             ..ArchetypeDef::default()
@@ -100,6 +143,21 @@ pub struct SpriteDef {
     pub frame: u16,
     /// Drawn mirrored left to right.
     pub flip_x: bool,
+}
+
+impl SpriteDef {
+    /// The width and height of a sprite that sets no size and draws no image, in world units.
+    pub const SIZE: f32 = 16.0;
+    /// The colour (an image's tint) of a sprite that sets none.
+    pub const COLOR: Color = Color::WHITE;
+    /// The draw layer of a sprite that sets none.
+    pub const LAYER: i16 = 0;
+    /// The depth inside its layer of a sprite that sets none.
+    pub const DEPTH: f32 = 0.0;
+    /// The frame of its image a sprite draws when it sets none and no animation plays.
+    pub const FRAME: u16 = 0;
+    /// Whether a sprite that does not say is drawn mirrored.
+    pub const FLIP_X: bool = false;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -159,19 +217,30 @@ pub struct ColliderDef {
 }
 
 impl ColliderDef {
-    /// A dynamic collider of mass 1, without bounce or friction.
+    /// Whether a collider that does not say is a trigger.
+    pub const TRIGGER: bool = false;
+    /// Whether a collider that does not say reports `stay` events.
+    pub const STAY: bool = false;
+    /// The mass of a collider that sets none.
+    pub const MASS: f32 = 1.0;
+    /// The friction of a collider that sets none.
+    pub const FRICTION: f32 = 0.0;
+
+    /// A collider of `shape` on `layer`, reporting `mask` and pushed apart from `push`, with
+    /// every other field at its default: the constants above, the default [`BodyKind`], no
+    /// bounce.
     pub fn new(shape: Shape, layer: u32, mask: u32, push: u32) -> ColliderDef {
         ColliderDef {
             shape,
             layer,
             mask,
             push,
-            trigger: false,
-            stay: false,
-            body: BodyKind::Dynamic,
-            mass: 1.0,
+            trigger: ColliderDef::TRIGGER,
+            stay: ColliderDef::STAY,
+            body: BodyKind::default(),
+            mass: ColliderDef::MASS,
             bounce: None,
-            friction: 0.0,
+            friction: ColliderDef::FRICTION,
         }
     }
 }
@@ -181,6 +250,11 @@ pub struct HealthDef {
     pub max: i32,
     /// Ticks of invulnerability after taking damage (0: none).
     pub invulnerable_ticks: u32,
+}
+
+impl HealthDef {
+    /// The invulnerability of a health that sets none, in ticks.
+    pub const INVULNERABLE_TICKS: u32 = 0;
 }
 
 /// A Rust-native behaviour, decided on its cadence.
@@ -193,6 +267,11 @@ pub struct BehaviourDef {
     pub cadence: Option<u32>,
     /// Chase along the level's flow field (around obstacles) where one is available.
     pub navigate: bool,
+}
+
+impl BehaviourDef {
+    /// Whether a behaviour that does not say follows the flow field.
+    pub const NAVIGATE: bool = false;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -22,14 +22,21 @@ pub struct LevelDef {
     pub tilemap: Option<super::TileMapDef>,
 }
 
+impl LevelDef {
+    /// The mode a level that sets none starts in.
+    pub const ENTRY_MODE: Mode = Mode::Playing;
+    /// The clear colour of a level that sets none.
+    pub const BACKGROUND: Color = Color::rgb(20, 22, 30);
+}
+
 impl Default for LevelDef {
     fn default() -> Self {
         LevelDef {
             name: "main".into(),
             bounds: Rect::centered(Vec2::new(800.0, 600.0)),
-            camera: CameraDef::default(),
-            entry_mode: Mode::Playing,
-            background: Color::rgb(20, 22, 30),
+            camera: CameraDef::DEFAULT,
+            entry_mode: LevelDef::ENTRY_MODE,
+            background: LevelDef::BACKGROUND,
             placements: Vec::new(),
             spawners: Vec::new(),
             nav: None,
@@ -51,14 +58,19 @@ pub struct CameraDef {
     pub dead_zone: Option<Vec2>,
 }
 
+impl CameraDef {
+    /// The camera of a level that sets none: 800 x 600 world units, unzoomed, unbounded.
+    pub const DEFAULT: CameraDef = CameraDef {
+        view: Vec2::new(800.0, 600.0),
+        bounds: None,
+        zoom: 1.0,
+        dead_zone: None,
+    };
+}
+
 impl Default for CameraDef {
     fn default() -> Self {
-        CameraDef {
-            view: Vec2::new(800.0, 600.0),
-            bounds: None,
-            zoom: 1.0,
-            dead_zone: None,
-        }
+        CameraDef::DEFAULT
     }
 }
 
@@ -98,6 +110,11 @@ pub struct SpawnerDef {
     pub start: u32,
     /// Stop after this many bursts (`None`: forever).
     pub bursts: Option<u32>,
+}
+
+impl SpawnerDef {
+    /// The entities per burst of a spawner that sets none.
+    pub const COUNT: u32 = 1;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

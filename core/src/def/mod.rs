@@ -77,12 +77,12 @@ impl Default for GameDef {
     fn default() -> Self {
         GameDef {
             name: "untitled".into(),
-            tick: TickPolicy::default(),
-            ai: AiPolicy::default(),
-            limits: Limits::default(),
+            tick: TickPolicy::DEFAULT,
+            ai: AiPolicy::DEFAULT,
+            limits: Limits::DEFAULT,
             actions: ActionSet::new(),
             bindings: Vec::new(),
-            seed: 0,
+            seed: GameDef::SEED,
             tags: Vec::new(),
             layers: Vec::new(),
             archetypes: Vec::new(),
@@ -95,7 +95,7 @@ impl Default for GameDef {
             levels: Vec::new(),
             entry_level: 0,
             stress: None,
-            physics: PhysicsDef::default(),
+            physics: PhysicsDef::DEFAULT,
             scripts: ScriptsDef::default(),
             constants: BTreeMap::new(),
             variables: BTreeMap::new(),
@@ -107,6 +107,9 @@ impl Default for GameDef {
 }
 
 impl GameDef {
+    /// The seed of a game that sets none.
+    pub const SEED: u64 = 0;
+
     pub fn archetype(&self, id: ArchetypeId) -> Option<&ArchetypeDef> {
         self.archetypes.get(id.0 as usize)
     }
@@ -204,20 +207,39 @@ pub struct AiPolicy {
     pub default_cadence: u32,
 }
 
+impl AiPolicy {
+    /// The policy of a game that sets none (the `[ai]` defaults).
+    pub const DEFAULT: AiPolicy = AiPolicy {
+        default_cadence: 10,
+    };
+}
+
 impl Default for AiPolicy {
     fn default() -> Self {
-        AiPolicy {
-            default_cadence: 10,
-        }
+        AiPolicy::DEFAULT
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PhysicsDef {
     /// Broadphase cell size; by default twice the largest collider extent.
     pub cell_size: Option<f32>,
     /// Acceleration of everything gravity pulls, in world units per second² (y is down).
     pub gravity: Vec2,
+}
+
+impl PhysicsDef {
+    /// The settings of a game that sets none (the `[physics]` defaults): no gravity.
+    pub const DEFAULT: PhysicsDef = PhysicsDef {
+        cell_size: None,
+        gravity: Vec2::ZERO,
+    };
+}
+
+impl Default for PhysicsDef {
+    fn default() -> Self {
+        PhysicsDef::DEFAULT
+    }
 }
 
 /// Script files and their fences.
@@ -231,12 +253,19 @@ pub struct ScriptsDef {
     pub memory_limit: usize,
 }
 
+impl ScriptsDef {
+    /// The instruction budget of a game that sets none.
+    pub const INSTRUCTION_BUDGET: u64 = 2_000_000;
+    /// The memory limit of a game that sets none, in bytes.
+    pub const MEMORY_LIMIT: usize = 64 * 1024 * 1024;
+}
+
 impl Default for ScriptsDef {
     fn default() -> Self {
         ScriptsDef {
             files: Vec::new(),
-            instruction_budget: 2_000_000,
-            memory_limit: 64 * 1024 * 1024,
+            instruction_budget: ScriptsDef::INSTRUCTION_BUDGET,
+            memory_limit: ScriptsDef::MEMORY_LIMIT,
         }
     }
 }
@@ -257,12 +286,19 @@ pub struct WindowDef {
     pub height: u32,
 }
 
+impl WindowDef {
+    /// The initial width of a window that sets none, in pixels.
+    pub const WIDTH: u32 = 1024;
+    /// The initial height of a window that sets none, in pixels.
+    pub const HEIGHT: u32 = 768;
+}
+
 impl Default for WindowDef {
     fn default() -> Self {
         WindowDef {
             title: "Ludus".into(),
-            width: 1024,
-            height: 768,
+            width: WindowDef::WIDTH,
+            height: WindowDef::HEIGHT,
         }
     }
 }

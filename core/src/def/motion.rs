@@ -32,13 +32,18 @@ pub struct MotionDef {
     pub max_speed: Option<f32>,
 }
 
+impl MotionDef {
+    /// No motion rules: the gravity scale its collider gives, no drag, no speed limit.
+    pub const DEFAULT: MotionDef = MotionDef {
+        gravity_scale: None,
+        drag: 0.0,
+        max_speed: None,
+    };
+}
+
 impl Default for MotionDef {
     fn default() -> Self {
-        MotionDef {
-            gravity_scale: None,
-            drag: 0.0,
-            max_speed: None,
-        }
+        MotionDef::DEFAULT
     }
 }
 
@@ -56,11 +61,26 @@ pub enum RotateMode {
 
 /// An entity's rotation: an angle in radians (0 faces +x, positive turns toward +y, which is
 /// down on screen), a spin in radians per second, and what else turns it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RotationDef {
     pub angle: f32,
     pub spin: f32,
     pub rotate: RotateMode,
+}
+
+impl RotationDef {
+    /// Facing +x, not spinning, turned by nothing else.
+    pub const DEFAULT: RotationDef = RotationDef {
+        angle: 0.0,
+        spin: 0.0,
+        rotate: RotateMode::None,
+    };
+}
+
+impl Default for RotationDef {
+    fn default() -> Self {
+        RotationDef::DEFAULT
+    }
 }
 
 /// How player control moves an entity.
@@ -89,6 +109,13 @@ pub struct ThrustDef {
     pub accel: f32,
 }
 
+impl ThrustDef {
+    /// The turning speed of a thrust control that sets none, in radians per second.
+    pub const TURN_SPEED: f32 = 3.0;
+    /// The thrust of a thrust control that sets none, in world units per second².
+    pub const ACCEL: f32 = 300.0;
+}
+
 /// `kind = "platformer"`. Up is against `[physics] gravity` (screen up when there is none).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlatformerDef {
@@ -106,4 +133,17 @@ pub struct PlatformerDef {
     pub buffer: u32,
     /// Releasing jump while rising multiplies the upward speed by this (1: no effect).
     pub cut: f32,
+}
+
+impl PlatformerDef {
+    /// The run acceleration of a platformer control that sets none: 0, at once.
+    pub const ACCEL: f32 = 0.0;
+    /// The jump speed of a platformer control that sets none, in world units per second.
+    pub const JUMP_SPEED: f32 = 400.0;
+    /// Coyote time of a platformer control that sets none, in ticks.
+    pub const COYOTE: u32 = 6;
+    /// The jump buffer of a platformer control that sets none, in ticks.
+    pub const BUFFER: u32 = 6;
+    /// The jump cut of a platformer control that sets none.
+    pub const CUT: f32 = 0.5;
 }

@@ -19,6 +19,19 @@ pub struct EffectDef {
     pub size: f32,
 }
 
+impl EffectDef {
+    /// The particle colour of an effect that sets none.
+    pub const COLOR: Color = Color::WHITE;
+    /// The particles per burst of an effect that sets none.
+    pub const PARTICLES: u32 = 12;
+    /// The particle speed of an effect that sets none, in world units per second.
+    pub const SPEED: f32 = 120.0;
+    /// The particle life of an effect that sets none, in seconds.
+    pub const DURATION: f32 = 0.4;
+    /// The particle size of an effect that sets none, in world units.
+    pub const SIZE: f32 = 3.0;
+}
+
 /// A sound scripts can request by name: a sound file, or a synthesised tone (so games need no
 /// audio files).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -32,6 +45,15 @@ pub struct SoundDef {
     pub freq_end: f32,
     pub duration: f32,
     pub volume: f32,
+}
+
+impl SoundDef {
+    /// The start frequency of a tone that sets none, in Hz.
+    pub const FREQ: f32 = 440.0;
+    /// The length of a tone that sets none, in seconds.
+    pub const DURATION: f32 = 0.1;
+    /// The loudness of a sound or track that sets none.
+    pub const VOLUME: f32 = 0.5;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,26 +79,30 @@ pub struct HudLine {
 }
 
 impl HudLine {
+    /// Where a line that says nothing sits.
+    pub const AT: Anchor = Anchor::TopLeft;
     /// The default size, in pixels.
     pub const SIZE: f32 = 16.0;
+    /// The default colour.
+    pub const COLOR: Color = Color::WHITE;
 
-    /// A line at the top left in the default size and colour.
+    /// A line at the default place, in the default size and colour.
     pub fn plain(text: impl Into<String>) -> HudLine {
         HudLine {
             text: text.into(),
-            at: Anchor::TopLeft,
+            at: Self::AT,
             size: Self::SIZE,
-            color: Color::WHITE,
+            color: Self::COLOR,
             font: None,
         }
     }
 }
 
 /// Where on the screen a HUD line sits. The lines at one anchor form a block in declaration
-/// order, at that edge or centre of the screen.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// order, at that edge or centre of the screen. The variants are in the order of
+/// [`Anchor::ALL`] (a variant's discriminant is its index there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Anchor {
-    #[default]
     TopLeft,
     Top,
     TopRight,
@@ -86,6 +112,12 @@ pub enum Anchor {
     BottomLeft,
     Bottom,
     BottomRight,
+}
+
+impl Default for Anchor {
+    fn default() -> Self {
+        HudLine::AT
+    }
 }
 
 impl Anchor {
@@ -113,6 +145,11 @@ impl Anchor {
         "bottom",
         "bottom_right",
     ];
+
+    /// The name `at` takes for it.
+    pub const fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
 
     pub fn from_name(name: &str) -> Option<Anchor> {
         Self::NAMES
@@ -210,6 +247,11 @@ pub enum FontSource {
     },
 }
 
+impl FontSource {
+    /// The pixel height a font file is rasterised at unless its table says otherwise.
+    pub const SIZE: f32 = 32.0;
+}
+
 /// How an image is sampled when drawn larger or smaller than its pixels.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Filter {
@@ -233,6 +275,11 @@ pub struct AnimationDef {
 }
 
 impl AnimationDef {
+    /// The frames per second of an animation that sets none.
+    pub const FPS: f32 = 10.0;
+    /// Whether an animation that does not say starts again after its last frame.
+    pub const LOOPING: bool = true;
+
     /// The frame shown `ticks` ticks (a fraction between ticks when interpolating) after the
     /// animation started, at `rate_hz` ticks per second.
     pub fn frame_at(&self, ticks: f64, rate_hz: f64) -> u16 {

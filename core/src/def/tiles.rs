@@ -24,6 +24,10 @@ pub struct TileMapDef {
 }
 
 impl TileMapDef {
+    /// The draw layer of a tile map that sets none: below sprites, which are on layer 0
+    /// unless they say.
+    pub const LAYER: i16 = -1;
+
     /// The frame of the tile at `(column, row)`, if there is one.
     pub fn frame(&self, column: u32, row: u32) -> Option<u16> {
         if column >= self.columns || row >= self.rows {

@@ -29,31 +29,31 @@ pub struct TickPolicy {
 }
 
 impl Default for TickPolicy {
-    /// 60 Hz in real time, a 250 ms frame clamp, at most 4 ticks per callback.
     fn default() -> Self {
-        TickPolicy {
-            rate_hz: 60,
-            max_frame_delta_ns: 250_000_000,
-            max_catch_up_ticks: 4,
-            mode: TickMode::Realtime,
-        }
+        TickPolicy::DEFAULT
     }
 }
 
-/// What makes a tick run (the tick source).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// What makes a tick run (the tick source). A game that says nothing runs in real time
+/// ([`TickPolicy::DEFAULT`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TickMode {
     /// Accepted wall time becomes ticks at `rate_hz`.
-    #[default]
     Realtime,
     /// A turn-based game: the first tick of a level runs at once, with no input, then one tick
     /// per frame in which a button was pressed; time between does not count.
     Turns,
 }
 
+impl Default for TickMode {
+    fn default() -> Self {
+        TickPolicy::DEFAULT.mode
+    }
+}
+
 impl TickMode {
     /// The name `[tick] mode` uses.
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             TickMode::Realtime => "realtime",
             TickMode::Turns => "turns",
@@ -108,6 +108,15 @@ impl fmt::Display for PolicyError {
 impl std::error::Error for PolicyError {}
 
 impl TickPolicy {
+    /// The policy of a game that sets none (the `[tick]` defaults): 60 Hz in real time, a
+    /// 250 ms frame clamp, at most 4 ticks per callback.
+    pub const DEFAULT: TickPolicy = TickPolicy {
+        rate_hz: 60,
+        max_frame_delta_ns: 250_000_000,
+        max_catch_up_ticks: 4,
+        mode: TickMode::Realtime,
+    };
+
     /// Checks the policy. The largest phase a frame can hold is the carried remainder
     /// (`< TICK_PHASE`) plus one clamped frame (`max_frame_delta_ns * rate_hz`); it must fit a u64.
     pub fn validate(&self) -> Result<(), PolicyError> {

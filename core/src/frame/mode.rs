@@ -13,7 +13,7 @@ pub enum Mode {
 }
 
 impl Mode {
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Mode::Playing => "playing",
             Mode::Paused => "paused",

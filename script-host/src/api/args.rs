@@ -4,8 +4,7 @@
 //! argument (`target must be an entity id (>= 1), got 0`). Strings are measured before they are
 //! copied, so a script cannot make the host copy megabytes to refuse them.
 
-use crate::suggest::closest;
-use ludus_core::{Color, Overrides, TimerSpec, Var, Vec2};
+use ludus_core::{Color, Overrides, TimerSpec, Var, Vec2, closest};
 use mlua::Value;
 use std::sync::Arc;
 
@@ -113,6 +112,13 @@ pub(crate) fn text(v: &Value, what: &str) -> Result<String, String> {
     text_max(v, what, NAME_MAX)
 }
 
+/// A colour, in the grammar of [`Color`] (the same as content's).
+pub(crate) fn color(v: &Value) -> Result<Color, String> {
+    let c = text(v, "color")?;
+    Color::parse(&c)
+        .ok_or_else(|| format!("color `{c}` is not #rgb, #rrggbb, #rrggbbaa or a colour name"))
+}
+
 /// A game variable's value: a number or a text.
 pub(crate) fn var_value(v: &Value, what: &str) -> Result<Var, String> {
     match v {
@@ -195,12 +201,7 @@ pub(crate) fn spawn_overrides(opts: &Value) -> Result<Overrides, String> {
                         format!("lifetime must be a number of ticks >= 1, got {l}")
                     })?);
             }
-            "color" => {
-                let c = text(&v, "color")?;
-                o.color = Some(Color::parse(&c).ok_or_else(|| {
-                    format!("color `{c}` is not #rgb, #rrggbb, #rrggbbaa or a colour name")
-                })?);
-            }
+            "color" => o.color = Some(color(&v)?),
             other => {
                 return Err(unknown(
                     "spawn option",

@@ -24,7 +24,7 @@ use super::fast::{Args, Fast};
 use super::names::{Action, Archetype, Cooldown, Effect, Level, Name, Signature, Sound, Tag};
 use super::spec::{ApiFunction, Section};
 use crate::shared::Shared;
-use ludus_core::{ActionKind, Color, Command, TimerId, Var, Vec2};
+use ludus_core::{ActionKind, Command, TimerId, Var, Vec2};
 use ludus_lua::FastCall;
 use mlua::{Lua, Table, Value};
 use std::rc::Rc;
@@ -286,12 +286,7 @@ api! {
         let effect = args.0.resolve(g.def())?;
         let color = match &args.3 {
             Value::Nil => None,
-            v => {
-                let c = text(v, "color")?;
-                Some(Color::parse(&c).ok_or_else(|| {
-                    format!("color `{c}` is not #rgb, #rrggbb, #rrggbbaa or a colour name")
-                })?)
-            }
+            v => Some(color(v)?),
         };
         Command::Effect {
             effect,

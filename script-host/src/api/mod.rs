@@ -20,7 +20,7 @@ pub mod list;
 mod names;
 pub mod spec;
 
-use crate::suggest::closest;
+use ludus_core::closest;
 
 pub use functions::{API, install};
 

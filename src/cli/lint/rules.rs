@@ -14,8 +14,8 @@
 use super::source::Source;
 use super::walk::{Facts, Named};
 use ludus_content::Diagnostic;
-use ludus_core::{EVENT_KINDS, GameDef};
-use ludus_script::{API, NameKind, closest, edit_distance};
+use ludus_core::{EVENT_KINDS, GameDef, closest, edit_distance};
+use ludus_script::{API, NameKind};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
@@ -202,21 +202,10 @@ fn handler(source: &Source, facts: &Facts, f: &Named, role: Role) -> Option<Diag
         Role::Script => {}
     }
     let prefixed = name.starts_with("on_");
-    // A name is at least as many edits from another as their lengths differ: the handlers
-    // whose length is too far off are never compared (the same answer, in bounded time).
-    let chars = name.chars().count();
-    let reach = |h: &str| {
-        if prefixed {
-            2.max(h.len() / 3)
-        } else {
-            NEAR_HANDLER
-        }
-    };
-    let near = closest(
-        name,
-        handlers().filter(|h| chars.abs_diff(h.chars().count()) <= reach(h)),
-    )
-    .filter(|h| prefixed || edit_distance(name, h) <= NEAR_HANDLER);
+    // Without `on_`, only a name within `NEAR_HANDLER` edits (case counting) is taken for a
+    // misspelt handler.
+    let near =
+        closest(name, handlers()).filter(|h| prefixed || edit_distance(name, h) <= NEAR_HANDLER);
     let message = format!("`{name}` is not an event handler");
     if let Some(h) = near {
         return Some(
