@@ -121,51 +121,70 @@ impl Consequences for SwarmRules {
     }
 
     fn stage(&mut self, stage: Stage, g: &mut Gameplay<'_>) -> Result<(), Fault> {
-        let c = &self.constants;
         if stage == Stage::Two {
-            let events = g.events().damage.clone();
-            let player = id(g.def(), "player");
-            let brute = id(g.def(), "brute");
-            for d in events {
-                let (x, y) = (d.target.pos.x, d.target.pos.y);
-                if d.target.archetype == player {
-                    send(
-                        g,
-                        Command::SetVar("hp".into(), Var::Num(f64::from(d.health.max(0)))),
-                    )?;
-                    effect(g, "hurt", x, y)?;
-                    sound(g, "hurt", 1.0, 1.0)?;
-                    send(
-                        g,
-                        Command::CameraShake {
-                            strength: 8.0,
-                            ticks: 18,
-                        },
-                    )?;
-                    if d.health <= 0 {
-                        send(g, Command::Destroy(d.target.seq))?;
-                        effect(g, "death", x, y)?;
-                        send(g, Command::GameOver("Game over".into()))?;
-                        send(g, Command::CameraZoom(1.5))?;
-                    }
-                } else if d.health <= 0 {
-                    send(g, Command::Destroy(d.target.seq))?;
-                    send(
-                        g,
-                        Command::Score(if d.target.archetype == brute { 5 } else { 1 }),
-                    )?;
-                    effect(g, "death", x, y)?;
-                    let pitch = 0.9 + g.rng().f64() * 0.2;
-                    sound(g, "death", 0.8, pitch as f32)?;
-                    if g.rng().f64() < c.gem_chance {
-                        spawn(g, "gem", x, y, None)?;
-                    }
-                } else {
-                    sound(g, "hit", 1.0, 1.0)?;
-                }
-            }
-            return Ok(());
+            return self.damaged(g);
         }
+        self.started(g)?;
+        self.shoot(g)?;
+        touched(g)?;
+        self.triggered(g)?;
+        self.waves(g)
+    }
+}
+
+impl SwarmRules {
+    /// combat.lua's `on_damage`: the player hurt (and the game over at no health left), an
+    /// enemy killed (score, and sometimes a gem), or only hit.
+    fn damaged(&self, g: &mut Gameplay<'_>) -> Result<(), Fault> {
+        let c = &self.constants;
+        let events = g.events().damage.clone();
+        let player = id(g.def(), "player");
+        let brute = id(g.def(), "brute");
+        for d in events {
+            let (x, y) = (d.target.pos.x, d.target.pos.y);
+            if d.target.archetype == player {
+                send(
+                    g,
+                    Command::SetVar("hp".into(), Var::Num(f64::from(d.health.max(0)))),
+                )?;
+                effect(g, "hurt", x, y)?;
+                sound(g, "hurt", 1.0, 1.0)?;
+                send(
+                    g,
+                    Command::CameraShake {
+                        strength: 8.0,
+                        ticks: 18,
+                    },
+                )?;
+                if d.health <= 0 {
+                    send(g, Command::Destroy(d.target.seq))?;
+                    effect(g, "death", x, y)?;
+                    send(g, Command::GameOver("Game over".into()))?;
+                    send(g, Command::CameraZoom(1.5))?;
+                }
+            } else if d.health <= 0 {
+                send(g, Command::Destroy(d.target.seq))?;
+                send(
+                    g,
+                    Command::Score(if d.target.archetype == brute { 5 } else { 1 }),
+                )?;
+                effect(g, "death", x, y)?;
+                let pitch = 0.9 + g.rng().f64() * 0.2;
+                sound(g, "death", 0.8, pitch as f32)?;
+                if g.rng().f64() < c.gem_chance {
+                    spawn(g, "gem", x, y, None)?;
+                }
+            } else {
+                sound(g, "hit", 1.0, 1.0)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// waves.lua's, then combat.lua's `on_start`: the wave timer, the health and the
+    /// music.
+    fn started(&self, g: &mut Gameplay<'_>) -> Result<(), Fault> {
+        let c = &self.constants;
         if g.events().level_started() {
             // waves.lua, then combat.lua
             send(g, Command::SetVar("wave".into(), Var::Num(0.0)))?;
@@ -181,6 +200,12 @@ impl Consequences for SwarmRules {
             let theme = g.def().music_id("theme").expect("the swarm has a theme");
             send(g, Command::Music(Some(theme)))?;
         }
+        Ok(())
+    }
+
+    /// combat.lua's `on_action`: a bullet where the player aims, and its sound.
+    fn shoot(&self, g: &mut Gameplay<'_>) -> Result<(), Fault> {
+        let c = &self.constants;
         let actions = g.events().actions.clone();
         for e in actions {
             // Lua computes in doubles; so do we, converting at the same point.
@@ -192,30 +217,14 @@ impl Consequences for SwarmRules {
             spawn(g, "bullet", x, y, Some(velocity))?;
             sound(g, "shoot", 1.0, 1.0)?;
         }
+        Ok(())
+    }
+
+    /// combat.lua's `on_trigger_enter`: a bullet spent on what it hit (damaging an enemy), a gem
+    /// picked up by the player (its score floating up).
+    fn triggered(&self, g: &mut Gameplay<'_>) -> Result<(), Fault> {
+        let c = &self.constants;
         let player = id(g.def(), "player");
-        let mut touches = g.events().collision_enter.clone();
-        touches.extend(g.events().collision_stay.iter().copied());
-        for e in touches {
-            if e.a.archetype == player {
-                send(
-                    g,
-                    Command::Damage {
-                        target: e.a.seq,
-                        amount: 1,
-                        source: Some(e.b.seq),
-                    },
-                )?;
-            } else if e.b.archetype == player {
-                send(
-                    g,
-                    Command::Damage {
-                        target: e.b.seq,
-                        amount: 1,
-                        source: Some(e.a.seq),
-                    },
-                )?;
-            }
-        }
         let bullet = id(g.def(), "bullet");
         let gem = id(g.def(), "gem");
         let enemy = g.def().tag_bit("enemy").expect("declared tag");
@@ -256,6 +265,12 @@ impl Consequences for SwarmRules {
                 )?;
             }
         }
+        Ok(())
+    }
+
+    /// waves.lua's `on_timer`: the next wave, larger each time, brutes among it from a wave on.
+    fn waves(&mut self, g: &mut Gameplay<'_>) -> Result<(), Fault> {
+        let c = &self.constants;
         let timers = g.events().timers.clone();
         for t in timers {
             if !g.timer_live(t.id) || &*t.name != "wave" {
@@ -278,4 +293,33 @@ impl Consequences for SwarmRules {
         }
         Ok(())
     }
+}
+
+/// combat.lua's `on_collision_enter` and `on_collision_stay`: whatever touches the player hurts it.
+fn touched(g: &mut Gameplay<'_>) -> Result<(), Fault> {
+    let player = id(g.def(), "player");
+    let mut touches = g.events().collision_enter.clone();
+    touches.extend(g.events().collision_stay.iter().copied());
+    for e in touches {
+        if e.a.archetype == player {
+            send(
+                g,
+                Command::Damage {
+                    target: e.a.seq,
+                    amount: 1,
+                    source: Some(e.b.seq),
+                },
+            )?;
+        } else if e.b.archetype == player {
+            send(
+                g,
+                Command::Damage {
+                    target: e.b.seq,
+                    amount: 1,
+                    source: Some(e.a.seq),
+                },
+            )?;
+        }
+    }
+    Ok(())
 }

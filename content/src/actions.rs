@@ -170,24 +170,31 @@ fn keys(
                 }
             }
         }
-        (ActionKind::Button, other) => {
+        (kind, found) => wrong_keys(r, loc, &what, kind, found),
+    }
+}
+
+/// Reports `keys` (`what`, at `loc`) that are not of the shape its action's `kind` takes.
+fn wrong_keys(r: &mut Report, loc: Loc, what: &str, kind: ActionKind, found: &DeValue<'_>) {
+    match kind {
+        ActionKind::Button => {
             r.error(
                 loc,
                 format!(
                     "`{what}` of a button must be an array of key names, found {}",
-                    kind_of(other)
+                    kind_of(found)
                 ),
             )
             .help(
                 "e.g. `keys = [\"space\", \"j\"]`; a table of key = scale is for `kind = \"axis\"`",
             );
         }
-        (ActionKind::Axis, other) => {
+        ActionKind::Axis => {
             r.error(
                 loc,
                 format!(
                     "`{what}` of an axis must be a table of key name = scale, found {}",
-                    kind_of(other)
+                    kind_of(found)
                 ),
             )
             .help(

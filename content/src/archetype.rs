@@ -55,50 +55,9 @@ pub(crate) fn read(
         Some("destroy") => BoundsPolicy::Destroy,
         _ => BoundsPolicy::Ignore,
     };
-    let motion = MotionDef {
-        gravity_scale: t.f32(r, "gravity_scale"),
-        drag: t.f32(r, "drag").unwrap_or_default(),
-        max_speed: t.f32(r, "max_speed"),
-    };
-    a.motion = (motion != MotionDef::default()).then_some(motion);
-    let rotation = RotationDef {
-        angle: t.f32(r, "angle").unwrap_or_default(),
-        spin: t.f32(r, "spin").unwrap_or_default(),
-        rotate: match t.choice(r, "rotate") {
-            Some("velocity") => RotateMode::Velocity,
-            Some("facing") => RotateMode::Facing,
-            _ => RotateMode::None,
-        },
-    };
-    let turns = ["angle", "spin", "rotate"].iter().any(|k| t.has(k));
-    a.rotation = turns.then_some(rotation);
+    (a.motion, a.rotation) = (motion(r, t), rotation(r, t));
     a.lifetime = t.u32(r, "lifetime");
-    let mut cooldowns = Symbols::new(
-        "cooldown",
-        format!(
-            "declare it in `cooldowns` of `[{}]`, e.g. `cooldowns = {{ shoot = 10 }}`",
-            t.path
-        ),
-    );
-    let before = r.count();
-    for (cd, ticks) in t.counts(r, "cooldowns", "cooldown") {
-        if a.cooldowns.len() == MAX_COOLDOWNS {
-            r.error(
-                cd.loc,
-                format!("an archetype may declare at most {MAX_COOLDOWNS} cooldowns"),
-            );
-            cooldowns.complete = false;
-            break;
-        }
-        a.cooldowns.push(CooldownDef {
-            name: cd.name.clone(),
-            ticks: u32::try_from(ticks).unwrap_or_default(),
-        });
-        cooldowns.declare(r, cd);
-    }
-    if r.count() > before {
-        cooldowns.complete = false;
-    }
+    let cooldowns = cooldowns(r, t, &mut a.cooldowns);
     let sprite = t.table(r, "sprite").map(|s| sprite(r, &s, files, images));
     a.animations = animations(r, t, sprite.as_ref(), images);
     if let Some(c) = t.table(r, "collider") {
@@ -145,6 +104,63 @@ pub(crate) fn read(
         ));
     }
     a
+}
+
+/// An archetype's motion settings, where it has any other than the defaults.
+fn motion(r: &mut Report, t: &Table<'_, '_>) -> Option<MotionDef> {
+    let motion = MotionDef {
+        gravity_scale: t.f32(r, "gravity_scale"),
+        drag: t.f32(r, "drag").unwrap_or_default(),
+        max_speed: t.f32(r, "max_speed"),
+    };
+    (motion != MotionDef::default()).then_some(motion)
+}
+
+/// An archetype's angle, spin and rotation rule, where it sets any of them.
+fn rotation(r: &mut Report, t: &Table<'_, '_>) -> Option<RotationDef> {
+    let rotation = RotationDef {
+        angle: t.f32(r, "angle").unwrap_or_default(),
+        spin: t.f32(r, "spin").unwrap_or_default(),
+        rotate: match t.choice(r, "rotate") {
+            Some("velocity") => RotateMode::Velocity,
+            Some("facing") => RotateMode::Facing,
+            _ => RotateMode::None,
+        },
+    };
+    let turns = ["angle", "spin", "rotate"].iter().any(|k| t.has(k));
+    turns.then_some(rotation)
+}
+
+/// An archetype's `cooldowns`, into `out`, and the names they declare (incomplete where one
+/// was refused, so a control naming it is not reported as unknown).
+fn cooldowns(r: &mut Report, t: &Table<'_, '_>, out: &mut Vec<CooldownDef>) -> Symbols {
+    let mut cooldowns = Symbols::new(
+        "cooldown",
+        format!(
+            "declare it in `cooldowns` of `[{}]`, e.g. `cooldowns = {{ shoot = 10 }}`",
+            t.path
+        ),
+    );
+    let before = r.count();
+    for (cd, ticks) in t.counts(r, "cooldowns", "cooldown") {
+        if out.len() == MAX_COOLDOWNS {
+            r.error(
+                cd.loc,
+                format!("an archetype may declare at most {MAX_COOLDOWNS} cooldowns"),
+            );
+            cooldowns.complete = false;
+            break;
+        }
+        out.push(CooldownDef {
+            name: cd.name.clone(),
+            ticks: u32::try_from(ticks).unwrap_or_default(),
+        });
+        cooldowns.declare(r, cd);
+    }
+    if r.count() > before {
+        cooldowns.complete = false;
+    }
+    cooldowns
 }
 
 fn sprite(

@@ -139,22 +139,14 @@ fn load(
     let (raw_levels, levels_complete) =
         read_levels(&mut r, &game, &lists, &tags, &layers, &mut files);
     let scripts = read_scripts(&mut r, &lists.scripts, &mut files, &mut def);
-    let mut level_names = Symbols::new(
-        "level",
-        "add a level file to `level_files` or a `[levels.NAME]` table to game.toml",
+    let level_names = resolve_levels(
+        &mut r,
+        raw_levels,
+        levels_complete,
+        &archetypes,
+        &images,
+        &mut def,
     );
-    level_names.complete = levels_complete;
-    for raw in raw_levels {
-        if level_names.declare(&mut r, raw.name.clone()).is_some() {
-            def.levels.push(raw.resolve(
-                &mut r,
-                &archetypes.names,
-                &archetypes.defs,
-                &images,
-                def.limits.max_entities,
-            ));
-        }
-    }
     if !lists.declared_levels {
         r.error(game.loc, "the game has no levels")
             .help("list level files in `level_files = [\"levels/arena.toml\"]`, or add a `[levels.NAME]` table");
@@ -168,18 +160,7 @@ fn load(
     def.fonts = std::mem::take(&mut fonts.list);
     def.stress = read_stress(&mut r, &game, &archetypes);
     def.archetypes = archetypes.defs;
-    // `ludus.text` spawns `text`: the game's own, or the built-in one after the game's.
-    if def.archetype_id("text").is_none() {
-        def.archetypes.push(ludus_core::LabelDef::text_archetype());
-    }
-    // The game's font is every label's and HUD line's that names none.
-    if let Some(font) = def.font {
-        let labels = def.archetypes.iter_mut().filter_map(|a| a.label.as_mut());
-        labels.for_each(|l| _ = l.font.get_or_insert(font));
-        def.hud
-            .iter_mut()
-            .for_each(|h| _ = h.font.get_or_insert(font));
-    }
+    text_and_fonts(&mut def);
     def.actions = actions.set;
     def.bindings = actions.bindings;
     def.tags = tags.names().map(str::to_string).collect();
@@ -195,6 +176,52 @@ fn load(
         scripts,
         assets: files.binary(),
     })
+}
+
+/// The levels read, their archetype names resolved, into `def.levels`; and their names, for
+/// the entry level.
+fn resolve_levels(
+    r: &mut Report,
+    raw_levels: Vec<RawLevel>,
+    levels_complete: bool,
+    archetypes: &Archetypes,
+    images: &Images,
+    def: &mut GameDef,
+) -> Symbols {
+    let mut level_names = Symbols::new(
+        "level",
+        "add a level file to `level_files` or a `[levels.NAME]` table to game.toml",
+    );
+    level_names.complete = levels_complete;
+    for raw in raw_levels {
+        if level_names.declare(r, raw.name.clone()).is_some() {
+            def.levels.push(raw.resolve(
+                r,
+                &archetypes.names,
+                &archetypes.defs,
+                images,
+                def.limits.max_entities,
+            ));
+        }
+    }
+    level_names
+}
+
+/// The built-in `text` archetype where the game has none of its own, and the game's font
+/// for every label and HUD line that names none.
+fn text_and_fonts(def: &mut GameDef) {
+    // `ludus.text` spawns `text`: the game's own, or the built-in one after the game's.
+    if def.archetype_id("text").is_none() {
+        def.archetypes.push(ludus_core::LabelDef::text_archetype());
+    }
+    // The game's font is every label's and HUD line's that names none.
+    if let Some(font) = def.font {
+        let labels = def.archetypes.iter_mut().filter_map(|a| a.label.as_mut());
+        labels.for_each(|l| _ = l.font.get_or_insert(font));
+        def.hud
+            .iter_mut()
+            .for_each(|h| _ = h.font.get_or_insert(font));
+    }
 }
 
 /// game.toml's own settings; returns the listed script paths.

@@ -102,48 +102,12 @@ pub(crate) fn read(
     let places = t
         .tables(r, "place")
         .iter()
-        .filter_map(|p| {
-            let archetype = p.name(r, "archetype", "archetype");
-            let pos = p.pair(r, "at");
-            let overrides = Overrides {
-                velocity: p.pair(r, "velocity"),
-                speed: p.f32(r, "speed"),
-                health: p.int(r, "health").and_then(|v| i32::try_from(v).ok()),
-                color: p.color(r, "color"),
-                lifetime: p.u32(r, "lifetime"),
-                size: p.pair(r, "size"),
-                text: p.text(r, "text"),
-            };
-            Some(RawPlace {
-                archetype: archetype?,
-                pos: pos?,
-                overrides,
-                health: p.key_loc("health"),
-                color: p.key_loc("color"),
-                size: p.key_loc("size"),
-                text: p.key_loc("text"),
-            })
-        })
+        .filter_map(|p| place(r, p))
         .collect();
     let spawners = t
         .tables(r, "spawner")
         .iter()
-        .filter_map(|s| {
-            let archetype = s.name(r, "archetype", "archetype");
-            let period = s.u32(r, "every");
-            let count = s.u32(r, "count").unwrap_or_default();
-            let area = s.rect(r, "area");
-            let start = s.u32(r, "start");
-            let bursts = s.u32(r, "bursts");
-            Some(RawSpawner {
-                archetype: archetype?,
-                period: period?,
-                count,
-                area,
-                start,
-                bursts,
-            })
-        })
+        .filter_map(|s| spawner(r, s))
         .collect();
     let tilemap = t
         .table(r, "tilemap")
@@ -156,6 +120,48 @@ pub(crate) fn read(
         places,
         spawners,
         tilemap,
+    })
+}
+
+/// A `[[place]]` entry, its names unresolved; `None` when it lacks its archetype or place.
+fn place(r: &mut Report, p: &Table<'_, '_>) -> Option<RawPlace> {
+    let archetype = p.name(r, "archetype", "archetype");
+    let pos = p.pair(r, "at");
+    let overrides = Overrides {
+        velocity: p.pair(r, "velocity"),
+        speed: p.f32(r, "speed"),
+        health: p.int(r, "health").and_then(|v| i32::try_from(v).ok()),
+        color: p.color(r, "color"),
+        lifetime: p.u32(r, "lifetime"),
+        size: p.pair(r, "size"),
+        text: p.text(r, "text"),
+    };
+    Some(RawPlace {
+        archetype: archetype?,
+        pos: pos?,
+        overrides,
+        health: p.key_loc("health"),
+        color: p.key_loc("color"),
+        size: p.key_loc("size"),
+        text: p.key_loc("text"),
+    })
+}
+
+/// A `[[spawner]]` entry, its names unresolved; `None` when it lacks its archetype or period.
+fn spawner(r: &mut Report, s: &Table<'_, '_>) -> Option<RawSpawner> {
+    let archetype = s.name(r, "archetype", "archetype");
+    let period = s.u32(r, "every");
+    let count = s.u32(r, "count").unwrap_or_default();
+    let area = s.rect(r, "area");
+    let start = s.u32(r, "start");
+    let bursts = s.u32(r, "bursts");
+    Some(RawSpawner {
+        archetype: archetype?,
+        period: period?,
+        count,
+        area,
+        start,
+        bursts,
     })
 }
 

@@ -10,7 +10,8 @@ use crate::symbols::Symbols;
 use crate::table::Table;
 use crate::value::Named;
 use ludus_core::{
-    ArchetypeDef, ArchetypeId, BodyKind, Overrides, Placement, Rect, TileMapDef, Vec2, merge_solids,
+    ArchetypeDef, ArchetypeId, AssetId, BodyKind, Overrides, Placement, Rect, TileMapDef, Vec2,
+    merge_solids,
 };
 
 /// The most tiles a map may hold (4096 x 4096).
@@ -191,28 +192,7 @@ impl RawTileMap {
     ) -> Option<(TileMapDef, Vec<Placement>)> {
         // Unknown names are all reported before giving up.
         let image = images.by_name(r, &self.image);
-        // Each character: its frame plus one (0: none) and the archetype of a solid tile.
-        let mut keys: Vec<(char, u16, Option<ArchetypeId>)> = Vec::with_capacity(self.legend.len());
-        let mut ok = true;
-        for k in &self.legend {
-            if let (Some((frame, loc)), Some(image)) = (k.frame, image) {
-                images.check_frame(r, image, frame, loc, "frame");
-            }
-            let solid = match &k.solid {
-                Some(named) => match solid_archetype(r, named, names, archetypes) {
-                    Some(a) => Some(a),
-                    None => {
-                        ok = false;
-                        None
-                    }
-                },
-                None => None,
-            };
-            let frame = k
-                .frame
-                .map_or(0, |(f, _)| u16::try_from(f + 1).unwrap_or(0));
-            keys.push((k.ch, frame, solid));
-        }
+        let (keys, mut ok) = self.keys(r, image, images, names, archetypes);
         let (columns, rows) = (self.columns, self.rows);
         let mut cells = vec![0u16; columns * rows];
         let mut solids: Vec<Option<ArchetypeId>> = vec![None; columns * rows];
@@ -268,7 +248,55 @@ impl RawTileMap {
             cells,
             layer: self.layer,
         };
-        let w = columns as u32;
+        let places = self.solid_placements(r, &map, &solids, max_entities)?;
+        Some((map, places))
+    }
+
+    /// Each legend character's frame plus one (0: none) and the archetype of a solid tile,
+    /// reporting frames past the image and unknown archetypes; and whether all were known.
+    fn keys(
+        &self,
+        r: &mut Report,
+        image: Option<AssetId>,
+        images: &Images,
+        names: &Symbols,
+        archetypes: &[ArchetypeDef],
+    ) -> (Vec<(char, u16, Option<ArchetypeId>)>, bool) {
+        let mut keys = Vec::with_capacity(self.legend.len());
+        let mut ok = true;
+        for k in &self.legend {
+            if let (Some((frame, loc)), Some(image)) = (k.frame, image) {
+                images.check_frame(r, image, frame, loc, "frame");
+            }
+            let solid = match &k.solid {
+                Some(named) => match solid_archetype(r, named, names, archetypes) {
+                    Some(a) => Some(a),
+                    None => {
+                        ok = false;
+                        None
+                    }
+                },
+                None => None,
+            };
+            let frame = k
+                .frame
+                .map_or(0, |(f, _)| u16::try_from(f + 1).unwrap_or(0));
+            keys.push((k.ch, frame, solid));
+        }
+        (keys, ok)
+    }
+
+    /// The map's solid tiles (`solids`, by cell) merged into rectangles, each placed as its
+    /// archetype sized to it: at most `max_entities` of them.
+    fn solid_placements(
+        &self,
+        r: &mut Report,
+        map: &TileMapDef,
+        solids: &[Option<ArchetypeId>],
+        max_entities: u32,
+    ) -> Option<Vec<Placement>> {
+        let (tile, origin) = (map.tile, map.origin);
+        let w = map.columns;
         let limit = max_entities as usize;
         let runs = merge_solids(map.columns, map.rows, limit, |c, r| {
             solids[(r * w + c) as usize]
@@ -296,7 +324,7 @@ impl RawTileMap {
                 }
             })
             .collect();
-        Some((map, places))
+        Some(places)
     }
 }
 

@@ -192,6 +192,14 @@ fn archetypes_resolve_across_files() {
     assert_eq!(files, ["images/ship.png"]);
     assert_eq!((def.images[0].width, def.images[0].height), (1, 1));
 
+    let stress = def.stress.expect("stress");
+    assert_eq!(stress.archetype, ArchetypeId(1));
+    assert_eq!(stress.area, Some(Rect::centered(Vec2::new(400.0, 300.0))));
+}
+
+#[test]
+fn the_player_archetype_reads_each_component() {
+    let def = load_good().def;
     let player = &def.archetypes[0];
     assert_eq!(player.tags, 0b0001);
     assert_eq!(player.speed, 200.0);
@@ -233,7 +241,11 @@ fn archetypes_resolve_across_files() {
     assert_eq!(control.triggers[1].action, ActionId(3));
     assert_eq!(control.triggers[1].on, TriggerOn::Release);
     assert_eq!(control.triggers[1].cooldown, None);
+}
 
+#[test]
+fn drones_shots_walls_and_ghosts_read_their_components() {
+    let def = load_good().def;
     let drone = &def.archetypes[1];
     assert_eq!(drone.tags, 0b0010);
     let brain = drone.behaviour.expect("drone behaviour");
@@ -285,12 +297,11 @@ fn archetypes_resolve_across_files() {
         (BehaviourKind::Wander, 0, None, false)
     );
     assert!(ghost.collider.is_none() && ghost.health.is_none());
+}
 
-    let stress = def.stress.expect("stress");
-    assert_eq!(stress.archetype, ArchetypeId(1));
-    assert_eq!(stress.area, Some(Rect::centered(Vec2::new(400.0, 300.0))));
-
-    // The motion vocabulary.
+#[test]
+fn archetypes_read_the_motion_vocabulary() {
+    let def = load_good().def;
     assert_eq!(def.physics.gravity, Vec2::new(0.0, 900.0));
     let find = |name: &str| def.archetypes.iter().find(|a| a.name == name).unwrap();
     let rock = find("rock");
@@ -316,7 +327,9 @@ fn archetypes_resolve_across_files() {
         (c.body, c.mass, c.bounce, c.friction),
         (BodyKind::Kinematic, 3.0, Some(0.8), 0.2)
     );
+    let player = find("player");
     assert_eq!((player.motion, player.rotation), (None, None));
+    let collider = find("shot").collider.unwrap();
     assert_eq!(
         (
             collider.body,
@@ -351,7 +364,7 @@ fn archetypes_resolve_across_files() {
             cut: 0.4,
         })
     );
-    assert_eq!(control.kind, ControlKind::TopDown);
+    assert_eq!(player.control.as_ref().unwrap().kind, ControlKind::TopDown);
 }
 
 #[test]

@@ -9,6 +9,53 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(100_000);
+    let mut g = Game::with_entities(Arc::new(game()), Box::new(NoConsequences), n).unwrap();
+    for _ in 0..20 {
+        g.step(&TickInput::neutral()).unwrap();
+    }
+    let ticks = 200;
+    let start = std::time::Instant::now();
+    for _ in 0..ticks {
+        g.step(&TickInput::neutral()).unwrap();
+    }
+    let el = start.elapsed();
+    println!(
+        "{n} drones: {:.3} ms/tick, contacts {}",
+        el.as_secs_f64() * 1000.0 / ticks as f64,
+        g.world().contacts().len()
+    );
+}
+
+/// The game: its tags and layers, the three archetypes and the level; its stress entities
+/// are drones.
+fn game() -> GameDef {
+    GameDef {
+        tags: vec![
+            "player".into(),
+            "enemy".into(),
+            "bullet".into(),
+            "gem".into(),
+            "wall".into(),
+        ],
+        layers: vec![
+            "player".into(),
+            "enemy".into(),
+            "bullet".into(),
+            "gem".into(),
+            "wall".into(),
+        ],
+        archetypes: archetypes().into(),
+        levels: vec![level()],
+        stress: Some(StressDef {
+            archetype: ArchetypeId(1),
+            area: None,
+        }),
+        ..GameDef::default()
+    }
+}
+
+/// The player, the drone and the pillar, in that order.
+fn archetypes() -> [ArchetypeDef; 3] {
     let circle = |r: f32, layer: u32, mask: u32, push: u32| ColliderDef {
         shape: Shape::Circle { radius: r },
         layer,
@@ -81,6 +128,11 @@ fn main() {
         }),
         ..ArchetypeDef::default()
     };
+    [player, drone, pillar]
+}
+
+/// The arena: the player at its centre and four pillars around.
+fn level() -> LevelDef {
     let mut level = LevelDef {
         bounds: Rect::centered(Vec2::new(1800.0, 1200.0)),
         ..LevelDef::default()
@@ -102,42 +154,5 @@ fn main() {
             overrides: Overrides::default(),
         });
     }
-    let def = GameDef {
-        tags: vec![
-            "player".into(),
-            "enemy".into(),
-            "bullet".into(),
-            "gem".into(),
-            "wall".into(),
-        ],
-        layers: vec![
-            "player".into(),
-            "enemy".into(),
-            "bullet".into(),
-            "gem".into(),
-            "wall".into(),
-        ],
-        archetypes: vec![player, drone, pillar],
-        levels: vec![level],
-        stress: Some(StressDef {
-            archetype: ArchetypeId(1),
-            area: None,
-        }),
-        ..GameDef::default()
-    };
-    let mut g = Game::with_entities(Arc::new(def), Box::new(NoConsequences), n).unwrap();
-    for _ in 0..20 {
-        g.step(&TickInput::neutral()).unwrap();
-    }
-    let ticks = 200;
-    let start = std::time::Instant::now();
-    for _ in 0..ticks {
-        g.step(&TickInput::neutral()).unwrap();
-    }
-    let el = start.elapsed();
-    println!(
-        "{n} drones: {:.3} ms/tick, contacts {}",
-        el.as_secs_f64() * 1000.0 / ticks as f64,
-        g.world().contacts().len()
-    );
+    level
 }

@@ -151,6 +151,9 @@ impl Command {
 
     /// Checks a command against the game definition: ids that exist, finite numbers, names of
     /// allowed length, amounts that are not negative. Gameplay runs it on every command sent.
+    ///
+    /// Long because it is one `match` with an arm per kind of command that takes values to
+    /// check, which reads best in one place beside the commands it checks.
     pub(crate) fn check(&self, def: &GameDef) -> Result<(), CommandError> {
         match self {
             Command::Damage { amount, .. } | Command::Heal { amount, .. } if *amount < 0 => {

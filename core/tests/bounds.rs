@@ -363,6 +363,8 @@ fn long_names_are_malformed() {
 
 /// Every other bounded queue a tick fills overflows into a capacity fault naming its key, with
 /// no room reserved past the bound.
+///
+/// Long because it is one table of cases, one per queue, each with the game that fills it.
 #[test]
 fn every_tick_queue_faults_at_its_bound() {
     type Rules = fn(&mut GameDef) -> Box<dyn Consequences>;

@@ -68,43 +68,8 @@ fn kitchen_sink() -> GameDef {
         ),
     ];
     for (k, (name, bounds, motion, rotation, body)) in kinds.into_iter().enumerate() {
-        def.archetypes.push(ArchetypeDef {
-            name: name.into(),
-            sprite: Some(sprite(10.0, 1)),
-            collider: Some(ColliderDef {
-                body,
-                bounce: (k % 2 == 0).then_some(0.7),
-                ..ColliderDef::new(
-                    if k % 2 == 0 {
-                        Shape::Circle { radius: 5.0 }
-                    } else {
-                        Shape::Box {
-                            half: Vec2::new(6.0, 4.0),
-                        }
-                    },
-                    L_ENEMY,
-                    L_PLAYER | L_BULLET,
-                    L_ENEMY | L_WALL,
-                )
-            }),
-            bounds,
-            motion,
-            rotation,
-            // Every kind thinks: brains decide in the one pass too.
-            behaviour: Some(BehaviourDef {
-                kind: [
-                    BehaviourKind::Chase,
-                    BehaviourKind::Wander,
-                    BehaviourKind::Flee,
-                    BehaviourKind::Chase,
-                ][k % 4],
-                target: T_PLAYER,
-                cadence: Some(5 + k as u32),
-                navigate: false,
-            }),
-            speed: 50.0 + 10.0 * k as f32,
-            ..ArchetypeDef::default()
-        });
+        def.archetypes
+            .push(mover(k, name, bounds, motion, rotation, body));
     }
     let mut rng = fastrand::Rng::with_seed(11);
     for a in 5..def.archetypes.len() as u16 {
@@ -117,6 +82,55 @@ fn kitchen_sink() -> GameDef {
     place(&mut def, PLAYER, 0.0, 0.0);
     place(&mut def, WALL, 100.0, 40.0);
     def
+}
+
+/// The archetype of kind `k` of [`kitchen_sink`]: a collider of one shape or the other, a
+/// brain of one of the behaviours, and the motion rules given.
+fn mover(
+    k: usize,
+    name: &str,
+    bounds: BoundsPolicy,
+    motion: Option<MotionDef>,
+    rotation: Option<RotationDef>,
+    body: BodyKind,
+) -> ArchetypeDef {
+    ArchetypeDef {
+        name: name.into(),
+        sprite: Some(sprite(10.0, 1)),
+        collider: Some(ColliderDef {
+            body,
+            bounce: k.is_multiple_of(2).then_some(0.7),
+            ..ColliderDef::new(
+                if k.is_multiple_of(2) {
+                    Shape::Circle { radius: 5.0 }
+                } else {
+                    Shape::Box {
+                        half: Vec2::new(6.0, 4.0),
+                    }
+                },
+                L_ENEMY,
+                L_PLAYER | L_BULLET,
+                L_ENEMY | L_WALL,
+            )
+        }),
+        bounds,
+        motion,
+        rotation,
+        // Every kind thinks: brains decide in the one pass too.
+        behaviour: Some(BehaviourDef {
+            kind: [
+                BehaviourKind::Chase,
+                BehaviourKind::Wander,
+                BehaviourKind::Flee,
+                BehaviourKind::Chase,
+            ][k % 4],
+            target: T_PLAYER,
+            cadence: Some(5 + k as u32),
+            navigate: false,
+        }),
+        speed: 50.0 + 10.0 * k as f32,
+        ..ArchetypeDef::default()
+    }
 }
 
 /// Runs `ticks` ticks with input that moves and fires; the state hash of each.

@@ -119,6 +119,7 @@ fn wav_files_declaring_what_they_do_not_hold() {
     }
 }
 
+/// Long because it is one table of cases, each an OGG file and what reading it gives.
 #[test]
 fn ogg_files_declaring_huge_headers_are_refused_or_read_as_what_they_hold() {
     let v = Vorbis::default();

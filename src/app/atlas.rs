@@ -55,105 +55,9 @@ impl Atlas {
     /// a checkerboard of the defined size stands in, so missing art is seen, never dropped).
     /// Images of the same file and filter are packed once and share its place.
     pub fn pack(defs: &[ImageDef], pixels: &[Option<Rc<Pixels>>]) -> Atlas {
-        let mut first: HashMap<(&str, bool), usize> = HashMap::new();
-        let same: Vec<usize> = defs
-            .iter()
-            .enumerate()
-            .map(|(i, d)| {
-                *first
-                    .entry((d.file.as_str(), d.filter == Filter::Linear))
-                    .or_insert(i)
-            })
-            .collect();
-        let mut order: Vec<usize> = (0..defs.len()).filter(|&i| same[i] == i).collect();
-        // Tallest first, then widest, then by id: the same layout every run.
-        order.sort_by_key(|&i| {
-            let d = &defs[i];
-            (std::cmp::Reverse(d.height), std::cmp::Reverse(d.width), i)
-        });
-        let mut shelves: Vec<Shelves> = Vec::new();
-        let mut placed = vec![
-            Placed {
-                page: 0,
-                x: 0,
-                y: 0
-            };
-            defs.len()
-        ];
-        for i in order {
-            let d = &defs[i];
-            let (w, h) = (
-                d.width.min(PAGE_MAX - 2 * PAD),
-                d.height.min(PAGE_MAX - 2 * PAD),
-            );
-            let page = match shelves.iter_mut().enumerate().find_map(|(p, s)| {
-                (s.filter == d.filter)
-                    .then(|| s.fit(w, h).map(|at| (p, at)))
-                    .flatten()
-            }) {
-                Some((p, (x, y))) => (p, x, y),
-                None => {
-                    let mut s = Shelves::new(d.filter);
-                    let (x, y) = s
-                        .fit(w, h)
-                        .expect("an empty page fits any image up to its size");
-                    shelves.push(s);
-                    (shelves.len() - 1, x, y)
-                }
-            };
-            placed[i] = Placed {
-                page: page.0 as u16,
-                x: page.1 + PAD,
-                y: page.2 + PAD,
-            };
-        }
-        for (i, &f) in same.iter().enumerate() {
-            placed[i] = placed[f];
-        }
-        let mut pages: Vec<Page> = shelves
-            .iter()
-            .map(|s| {
-                let (width, height) = (
-                    s.used_width().next_power_of_two(),
-                    s.used_height().next_power_of_two(),
-                );
-                Page {
-                    width,
-                    height,
-                    filter: s.filter,
-                    rgba: vec![0; (width * height * 4) as usize],
-                }
-            })
-            .collect();
-        for (i, d) in defs.iter().enumerate().filter(|&(i, _)| same[i] == i) {
-            let p = placed[i];
-            let page = &mut pages[p.page as usize];
-            let (w, h) = (
-                d.width.min(PAGE_MAX - 2 * PAD),
-                d.height.min(PAGE_MAX - 2 * PAD),
-            );
-            let texel = |x: u32, y: u32| -> [u8; 4] {
-                match pixels.get(i).and_then(Option::as_deref) {
-                    Some((pw, ph, px))
-                        if u32::from(*pw) == d.width && u32::from(*ph) == d.height =>
-                    {
-                        let o = ((y * d.width + x) * 4) as usize;
-                        [px[o], px[o + 1], px[o + 2], px[o + 3]]
-                    }
-                    _ => checker(x, y),
-                }
-            };
-            // The image and its border: each border texel copies the nearest edge texel.
-            for y in 0..h + 2 * PAD {
-                let sy = y.saturating_sub(PAD).min(h - 1);
-                let row = ((p.y - PAD + y) * page.width) as usize;
-                for x in 0..w + 2 * PAD {
-                    let sx = x.saturating_sub(PAD).min(w - 1);
-                    let o = (row + (p.x - PAD + x) as usize) * 4;
-                    page.rgba[o..o + 4].copy_from_slice(&texel(sx, sy));
-                }
-            }
-        }
+        let same = sharing(defs);
+        let (placed, shelves) = place(defs, &same);
+        let mut pages = paint(defs, pixels, &same, &placed, &shelves);
         if pages.is_empty() {
             pages.push(Page {
                 width: 1,
@@ -213,6 +117,127 @@ impl Atlas {
         let dv = fh as f32 - 2.0 * inset;
         (p.page, [u / pw, v / ph, du / pw, dv / ph])
     }
+}
+
+/// For each image, the first image of the same file and filter (itself where it is the
+/// first): the one packed for both.
+fn sharing(defs: &[ImageDef]) -> Vec<usize> {
+    let mut first: HashMap<(&str, bool), usize> = HashMap::new();
+    defs.iter()
+        .enumerate()
+        .map(|(i, d)| {
+            *first
+                .entry((d.file.as_str(), d.filter == Filter::Linear))
+                .or_insert(i)
+        })
+        .collect()
+}
+
+/// An image's size as packed: at most a page's side less its border.
+fn packed_size(d: &ImageDef) -> (u32, u32) {
+    (
+        d.width.min(PAGE_MAX - 2 * PAD),
+        d.height.min(PAGE_MAX - 2 * PAD),
+    )
+}
+
+/// Where each image lies (an image sharing another's file, where that one does) and the
+/// shelves of each page, placing the images tallest first.
+fn place(defs: &[ImageDef], same: &[usize]) -> (Vec<Placed>, Vec<Shelves>) {
+    let mut order: Vec<usize> = (0..defs.len()).filter(|&i| same[i] == i).collect();
+    // Tallest first, then widest, then by id: the same layout every run.
+    order.sort_by_key(|&i| {
+        let d = &defs[i];
+        (std::cmp::Reverse(d.height), std::cmp::Reverse(d.width), i)
+    });
+    let mut shelves: Vec<Shelves> = Vec::new();
+    let mut placed = vec![
+        Placed {
+            page: 0,
+            x: 0,
+            y: 0
+        };
+        defs.len()
+    ];
+    for i in order {
+        let d = &defs[i];
+        let (w, h) = packed_size(d);
+        let page = match shelves.iter_mut().enumerate().find_map(|(p, s)| {
+            (s.filter == d.filter)
+                .then(|| s.fit(w, h).map(|at| (p, at)))
+                .flatten()
+        }) {
+            Some((p, (x, y))) => (p, x, y),
+            None => {
+                let mut s = Shelves::new(d.filter);
+                let (x, y) = s
+                    .fit(w, h)
+                    .expect("an empty page fits any image up to its size");
+                shelves.push(s);
+                (shelves.len() - 1, x, y)
+            }
+        };
+        placed[i] = Placed {
+            page: page.0 as u16,
+            x: page.1 + PAD,
+            y: page.2 + PAD,
+        };
+    }
+    for (i, &f) in same.iter().enumerate() {
+        placed[i] = placed[f];
+    }
+    (placed, shelves)
+}
+
+/// The pages' pixels: each packed image (or its checkerboard) where it was placed, with its
+/// border.
+fn paint(
+    defs: &[ImageDef],
+    pixels: &[Option<Rc<Pixels>>],
+    same: &[usize],
+    placed: &[Placed],
+    shelves: &[Shelves],
+) -> Vec<Page> {
+    let mut pages: Vec<Page> = shelves
+        .iter()
+        .map(|s| {
+            let (width, height) = (
+                s.used_width().next_power_of_two(),
+                s.used_height().next_power_of_two(),
+            );
+            Page {
+                width,
+                height,
+                filter: s.filter,
+                rgba: vec![0; (width * height * 4) as usize],
+            }
+        })
+        .collect();
+    for (i, d) in defs.iter().enumerate().filter(|&(i, _)| same[i] == i) {
+        let p = placed[i];
+        let page = &mut pages[p.page as usize];
+        let (w, h) = packed_size(d);
+        let texel = |x: u32, y: u32| -> [u8; 4] {
+            match pixels.get(i).and_then(Option::as_deref) {
+                Some((pw, ph, px)) if u32::from(*pw) == d.width && u32::from(*ph) == d.height => {
+                    let o = ((y * d.width + x) * 4) as usize;
+                    [px[o], px[o + 1], px[o + 2], px[o + 3]]
+                }
+                _ => checker(x, y),
+            }
+        };
+        // The image and its border: each border texel copies the nearest edge texel.
+        for y in 0..h + 2 * PAD {
+            let sy = y.saturating_sub(PAD).min(h - 1);
+            let row = ((p.y - PAD + y) * page.width) as usize;
+            for x in 0..w + 2 * PAD {
+                let sx = x.saturating_sub(PAD).min(w - 1);
+                let o = (row + (p.x - PAD + x) as usize) * 4;
+                page.rgba[o..o + 4].copy_from_slice(&texel(sx, sy));
+            }
+        }
+    }
+    pages
 }
 
 /// Magenta and dark squares of 4 texels: the stand-in for an image that could not be decoded.

@@ -228,14 +228,26 @@ impl Renderer {
         particles: &Particles,
         ui: &Ui,
     ) {
-        let (labels, dim, panels) = (&ui.labels, ui.dim, &ui.panels);
         let (w, h) = window::screen_size();
         let bg = frame.background.to_f32();
         ctx.begin_default_pass(PassAction::clear_color(bg[0], bg[1], bg[2], 1.0));
         ctx.apply_pipeline(&self.pipeline);
         self.calls = 0;
 
-        // The world, in its sort order; particles on top.
+        self.fill_world(frame, particles);
+        let world = Self::world_transform(&frame.camera, w, h);
+        self.flush(ctx, world);
+
+        // Screen space: a dimming veil (pause, fault), then text.
+        let screen = [2.0 / w, -2.0 / h, -1.0, 1.0];
+        self.fill_screen(ui, w, h);
+        self.flush(ctx, screen);
+        ctx.end_render_pass();
+    }
+
+    /// Fills the batch with the world: its draws in their sort order, particles on top, and
+    /// its labels over everything else.
+    fn fill_world(&mut self, frame: &RenderFrame, particles: &Particles) {
         self.batch.clear();
         self.batch.world(&frame.draws, &self.images);
         for p in particles.iter() {
@@ -277,11 +289,12 @@ impl Renderer {
                 f32::INFINITY,
             );
         }
-        let world = Self::world_transform(&frame.camera, w, h);
-        self.flush(ctx, world);
+    }
 
-        // Screen space: a dimming veil (pause, fault), then text.
-        let screen = [2.0 / w, -2.0 / h, -1.0, 1.0];
+    /// Fills the batch with the screen's layer: a dimming veil (pause, fault), the panels, then
+    /// text, in a `w` x `h` pixel window.
+    fn fill_screen(&mut self, ui: &Ui, w: f32, h: f32) {
+        let (labels, dim, panels) = (&ui.labels, ui.dim, &ui.panels);
         if dim > 0.0 {
             self.batch.push(
                 Tex::Any,
@@ -327,8 +340,6 @@ impl Renderer {
                 w,
             );
         }
-        self.flush(ctx, screen);
-        ctx.end_render_pass();
     }
 
     /// Glyph quads of `text` with its top-left at `(x, y)`, glyphs scaled by `k`: from the

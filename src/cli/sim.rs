@@ -49,6 +49,7 @@ pub struct SimArgs {
     pub check_invariants: bool,
 }
 
+use crate::runtime::headless::RunFigures;
 pub use crate::runtime::headless::{HeadlessRun, PerTick, run_frames};
 
 /// The most worker threads `--threads` may ask for.
@@ -84,62 +85,17 @@ pub fn main(args: SimArgs) -> i32 {
     if let Some(seed) = args.seed {
         project = project.with_seed(seed);
     }
-    let parse = |path: &PathBuf, format| -> Result<Vec<Line>, String> {
-        crate::cli::files::read_lines(path, format, &project.def)
-    };
-    let input = match args
-        .input
-        .as_ref()
-        .map(|p| parse(p, Format::Input))
-        .transpose()
-    {
-        Ok(v) => v,
+    let (input, frames) = match read_files(&args, &project) {
+        Ok(files) => files,
         Err(e) => {
             eprintln!("ludus: {}", printable_line(&e));
             return 1;
         }
     };
-    let frames = match args
-        .frames
-        .as_ref()
-        .map(|p| parse(p, Format::Frames))
-        .transpose()
-    {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("ludus: {}", printable_line(&e));
-            return 1;
-        }
-    };
-    let mut d = match driver(&project, args.entities, args.threads) {
+    let mut d = match prepare(&args, &project, frames.as_deref()) {
         Ok(d) => d,
-        Err(e) => {
-            eprintln!("ludus: {}", printable_line(&e));
-            return 1;
-        }
+        Err(code) => return code,
     };
-    d.game.options_mut().check_invariants = args.check_invariants;
-    // What scripts print goes to standard error as it happens; standard output stays the
-    // JSON summary.
-    d.log = Some(Box::new(std::io::stderr()));
-    // A rewind runs the recording so far again: keep one when the frames ask for it.
-    let rewinds = frames
-        .as_ref()
-        .is_some_and(|f| f.iter().any(|l| l.rewind.is_some()));
-    if args.record.is_some() || rewinds {
-        let dir = args.game_dir.as_ref().map(|d| d.display().to_string());
-        let header = crate::runtime::headless::header(&project, dir.as_deref(), args.entities);
-        d.start_recording(header, args.record_detail);
-    }
-    if let Some(path) = &args.trace {
-        match std::fs::File::create(path) {
-            Ok(f) => d.trace = Some(Box::new(std::io::BufWriter::new(f))),
-            Err(e) => {
-                eprintln!("ludus: cannot create {}: {e}", path.display());
-                return 1;
-            }
-        }
-    }
 
     let start = clock();
     let fault: Option<Fault>;
@@ -162,7 +118,72 @@ pub fn main(args: SimArgs) -> i32 {
             }
         }
     }
-    let elapsed_ns = clock().saturating_sub(start);
+    let figures = RunFigures {
+        fault,
+        discarded,
+        frames: frames_run,
+        elapsed_ns: clock().saturating_sub(start),
+    };
+    finish(&args, &mut d, &figures)
+}
+
+/// The `--input` and `--frames` files' lines, where they are given.
+#[allow(clippy::type_complexity)]
+fn read_files(
+    args: &SimArgs,
+    project: &Project,
+) -> Result<(Option<Vec<Line>>, Option<Vec<Line>>), String> {
+    let parse = |path: &PathBuf, format| -> Result<Vec<Line>, String> {
+        crate::cli::files::read_lines(path, format, &project.def)
+    };
+    let input = args
+        .input
+        .as_ref()
+        .map(|p| parse(p, Format::Input))
+        .transpose()?;
+    let frames = args
+        .frames
+        .as_ref()
+        .map(|p| parse(p, Format::Frames))
+        .transpose()?;
+    Ok((input, frames))
+}
+
+/// The driver, with the checks, log, recording and trace the options ask for; or the exit
+/// code, the reason printed.
+fn prepare(args: &SimArgs, project: &Project, frames: Option<&[Line]>) -> Result<HeadlessRun, i32> {
+    let mut d = match driver(project, args.entities, args.threads) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("ludus: {}", printable_line(&e));
+            return Err(1);
+        }
+    };
+    d.game.options_mut().check_invariants = args.check_invariants;
+    // What scripts print goes to standard error as it happens; standard output stays the
+    // JSON summary.
+    d.log = Some(Box::new(std::io::stderr()));
+    // A rewind runs the recording so far again: keep one when the frames ask for it.
+    let rewinds = frames.is_some_and(|f| f.iter().any(|l| l.rewind.is_some()));
+    if args.record.is_some() || rewinds {
+        let dir = args.game_dir.as_ref().map(|d| d.display().to_string());
+        let header = crate::runtime::headless::header(project, dir.as_deref(), args.entities);
+        d.start_recording(header, args.record_detail);
+    }
+    if let Some(path) = &args.trace {
+        match std::fs::File::create(path) {
+            Ok(f) => d.trace = Some(Box::new(std::io::BufWriter::new(f))),
+            Err(e) => {
+                eprintln!("ludus: cannot create {}: {e}", path.display());
+                return Err(1);
+            }
+        }
+    }
+    Ok(d)
+}
+
+/// Writes the trace and the recording out and prints the run's summary: the exit code.
+fn finish(args: &SimArgs, d: &mut HeadlessRun, figures: &RunFigures) -> i32 {
     if let Some(t) = &mut d.trace
         && t.flush().is_err()
     {
@@ -177,13 +198,6 @@ pub fn main(args: SimArgs) -> i32 {
         eprintln!("ludus: {}", printable_line(e));
         return 1;
     }
-    let faulted = fault.is_some();
-    let figures = crate::runtime::headless::RunFigures {
-        fault,
-        discarded,
-        frames: frames_run,
-        elapsed_ns,
-    };
-    println!("{}", d.summary(&figures));
-    if faulted { 1 } else { 0 }
+    println!("{}", d.summary(figures));
+    if figures.fault.is_some() { 1 } else { 0 }
 }

@@ -5,7 +5,7 @@
 pub const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
 
 use ludus_core::{ActionId, ActionKind, GameDef, InputEvent, Session, Signal, TickInput};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::io::{BufRead, Read};
 
 /// One line: a presentation callback (`--frames`) or one tick's input (`--input`).
@@ -180,6 +180,8 @@ fn short_number(v: f64) -> String {
     }
 }
 
+/// One line's object, checked key by key in a fixed order (so a line with several mistakes
+/// is reported the same way each time).
 fn parse_line(v: &Value, format: Format, def: &GameDef) -> Result<Line, String> {
     let obj = v.as_object().ok_or("each line must be a JSON object")?;
     for k in obj.keys() {
@@ -191,52 +193,7 @@ fn parse_line(v: &Value, format: Format, def: &GameDef) -> Result<Line, String> 
         }
     }
     let mut line = Line::default();
-    let number = |key: &str| -> Result<Option<f64>, String> {
-        match obj.get(key) {
-            None => Ok(None),
-            Some(v) => v
-                .as_f64()
-                .filter(|f| f.is_finite() && *f >= 0.0)
-                .map(Some)
-                .ok_or_else(|| format!("`{key}` must be a non-negative number")),
-        }
-    };
-    let dt_ms = number("dt_ms")?;
-    let dt_ns = match obj.get("dt_ns") {
-        None => None,
-        Some(v) => Some(v.as_u64().ok_or("`dt_ns` must be a whole number >= 0")?),
-    };
-    line.dt_ns = match (dt_ms, dt_ns) {
-        (Some(_), Some(_)) => return Err("give `dt_ms` or `dt_ns`, not both".into()),
-        (Some(ms), None) => {
-            if ms > 3.6e6 {
-                return Err(format!("`dt_ms` {} is more than an hour", short_number(ms)));
-            }
-            Some((ms * 1e6).round() as u64)
-        }
-        (None, ns) => ns,
-    };
-    line.tick = match obj.get("tick") {
-        None => None,
-        Some(v) => Some(
-            v.as_u64()
-                .filter(|t| *t >= 1)
-                .ok_or("`tick` must be a whole number >= 1")?,
-        ),
-    };
-    match format {
-        Format::Frames if line.dt_ns.is_none() => {
-            return Err("every frame needs `dt_ms` or `dt_ns`".into());
-        }
-        Format::Input if line.tick.is_none() => return Err("every line needs `tick`".into()),
-        Format::Input | Format::Script if line.dt_ns.is_some() => {
-            return Err("`dt_ms`/`dt_ns` only belong in --frames files".into());
-        }
-        Format::Frames | Format::Script if line.tick.is_some() => {
-            return Err("`tick` only belongs in --input files".into());
-        }
-        _ => {}
-    }
+    (line.dt_ns, line.tick) = timing(obj, format)?;
     line.press = actions(obj.get("press"), "press", def, Some(ActionKind::Button))?;
     line.release = actions(obj.get("release"), "release", def, Some(ActionKind::Button))?;
     line.tap = actions(obj.get("tap"), "tap", def, Some(ActionKind::Button))?;
@@ -268,6 +225,63 @@ fn parse_line(v: &Value, format: Format, def: &GameDef) -> Result<Line, String> 
             Some([xy[0] as f32, xy[1] as f32])
         });
     }
+    signal(obj, format, &mut line)?;
+    Ok(line)
+}
+
+/// A line's `dt_ms` or `dt_ns` (as nanoseconds) and its `tick`, each where its format wants it.
+fn timing(obj: &Map<String, Value>, format: Format) -> Result<(Option<u64>, Option<u64>), String> {
+    let number = |key: &str| -> Result<Option<f64>, String> {
+        match obj.get(key) {
+            None => Ok(None),
+            Some(v) => v
+                .as_f64()
+                .filter(|f| f.is_finite() && *f >= 0.0)
+                .map(Some)
+                .ok_or_else(|| format!("`{key}` must be a non-negative number")),
+        }
+    };
+    let dt_ms = number("dt_ms")?;
+    let dt_ns = match obj.get("dt_ns") {
+        None => None,
+        Some(v) => Some(v.as_u64().ok_or("`dt_ns` must be a whole number >= 0")?),
+    };
+    let dt_ns = match (dt_ms, dt_ns) {
+        (Some(_), Some(_)) => return Err("give `dt_ms` or `dt_ns`, not both".into()),
+        (Some(ms), None) => {
+            if ms > 3.6e6 {
+                return Err(format!("`dt_ms` {} is more than an hour", short_number(ms)));
+            }
+            Some((ms * 1e6).round() as u64)
+        }
+        (None, ns) => ns,
+    };
+    let tick = match obj.get("tick") {
+        None => None,
+        Some(v) => Some(
+            v.as_u64()
+                .filter(|t| *t >= 1)
+                .ok_or("`tick` must be a whole number >= 1")?,
+        ),
+    };
+    match format {
+        Format::Frames if dt_ns.is_none() => {
+            return Err("every frame needs `dt_ms` or `dt_ns`".into());
+        }
+        Format::Input if tick.is_none() => return Err("every line needs `tick`".into()),
+        Format::Input | Format::Script if dt_ns.is_some() => {
+            return Err("`dt_ms`/`dt_ns` only belong in --frames files".into());
+        }
+        Format::Frames | Format::Script if tick.is_some() => {
+            return Err("`tick` only belongs in --input files".into());
+        }
+        _ => {}
+    }
+    Ok((dt_ns, tick))
+}
+
+/// A line's `signal` (with `ticks` for a rewind), which only `--frames` files hold.
+fn signal(obj: &Map<String, Value>, format: Format, line: &mut Line) -> Result<(), String> {
     if let Some(s) = obj.get("signal") {
         let s = s.as_str().ok_or("`signal` must be a string")?;
         if s == "rewind" {
@@ -280,7 +294,7 @@ fn parse_line(v: &Value, format: Format, def: &GameDef) -> Result<Line, String> 
             if format == Format::Input {
                 return Err("signals belong in --frames files; --input is per tick".into());
             }
-            return Ok(line);
+            return Ok(());
         }
         line.signal = Some(match s {
             "pause" => Signal::Pause,
@@ -305,7 +319,7 @@ fn parse_line(v: &Value, format: Format, def: &GameDef) -> Result<Line, String> 
     if obj.contains_key("ticks") {
         return Err("`ticks` goes with `\"signal\": \"rewind\"`".into());
     }
-    Ok(line)
+    Ok(())
 }
 
 fn action(name: &str, def: &GameDef, kind: Option<ActionKind>) -> Result<ActionId, String> {

@@ -153,6 +153,32 @@ pub fn replay_counting(
     work: &mut Work,
 ) -> Result<Outcome, String> {
     let project = project.clone().with_seed(rec.header.seed);
+    let mut game = start(rec, &project, work)?;
+    let mut total = 0;
+    for (si, segment) in rec.segments.iter().enumerate() {
+        if si > 0
+            && let Some(diverged) = load_segment(&mut game, &project, si, segment, work)?
+        {
+            return Ok(diverged);
+        }
+        if let Some(diverged) = replay_ticks(&mut game, si, segment, perturb, work, &mut total) {
+            return Ok(diverged);
+        }
+    }
+    let Some(fault) = &rec.fault else {
+        return Ok(Outcome::Identical { ticks: total });
+    };
+    Ok(replay_fault(
+        &mut game,
+        fault,
+        rec.segments.len(),
+        total,
+        work,
+    ))
+}
+
+/// The game a replay of `rec` starts from, at its first segment's level.
+fn start(rec: &Recording, project: &Project, work: &mut Work) -> Result<Game, String> {
     work.builds += 1;
     let mut game = project
         .start(rec.header.entities)
@@ -173,102 +199,136 @@ pub fn replay_counting(
             LoadStatus::Pending => return Err("a level did not load".into()),
         }
     }
-    let mut total = 0;
-    for (si, segment) in rec.segments.iter().enumerate() {
-        if si > 0 {
-            let request = if segment.switched {
-                // A script's `load_level`: the replay's last tick must have asked for it too.
-                let Some(level) = project.def.level_index(&segment.level) else {
-                    return Err(format!(
-                        "segment {}: there is no level named `{}`",
-                        si + 1,
-                        segment.level
-                    ));
-                };
-                if game.world().next_level() != Some(level) {
-                    return Ok(Outcome::Diverged {
-                        segment: si + 1,
-                        tick: 0,
-                        report: format!(
-                            "the recording switched to level `{}` here, the replay did not",
-                            segment.level
-                        ),
-                    });
-                }
-                LoadRequest::Switch(level)
-            } else {
-                LoadRequest::Level(segment.level.clone())
-            };
-            work.builds += 1;
-            match game.load(&request) {
-                LoadStatus::Ready(_) => {}
-                LoadStatus::Failed(f) => return Err(format!("segment {}: {f}", si + 1)),
-                LoadStatus::Pending => return Err("a level did not load".into()),
-            }
+    Ok(game)
+}
+
+/// Builds the level of segment `si` (after the first): a fresh start, or the switch a
+/// script asked for, which the replay's last tick must have asked for too (the divergence
+/// where it did not).
+fn load_segment(
+    game: &mut Game,
+    project: &Project,
+    si: usize,
+    segment: &Segment,
+    work: &mut Work,
+) -> Result<Option<Outcome>, String> {
+    let request = if segment.switched {
+        // A script's `load_level`: the replay's last tick must have asked for it too.
+        let Some(level) = project.def.level_index(&segment.level) else {
+            return Err(format!(
+                "segment {}: there is no level named `{}`",
+                si + 1,
+                segment.level
+            ));
+        };
+        if game.world().next_level() != Some(level) {
+            return Ok(Some(Outcome::Diverged {
+                segment: si + 1,
+                tick: 0,
+                report: format!(
+                    "the recording switched to level `{}` here, the replay did not",
+                    segment.level
+                ),
+            }));
         }
-        let batches: BTreeMap<u64, Vec<Completion>> = segment
-            .ticks
-            .iter()
-            .filter(|t| !t.completions.is_empty())
-            .map(|t| (t.tick, t.completions.clone()))
-            .collect();
-        game.completions().set_recorded(batches);
-        for record in &segment.ticks {
-            if perturb == Some(record.tick) {
-                game.nudge_score(1);
-            }
-            work.ticks += 1;
-            let report = match game.step(&record.input) {
-                Ok(r) => r,
-                Err(f) => {
-                    return Ok(Outcome::Diverged {
-                        segment: si + 1,
-                        tick: record.tick,
-                        report: format!("the replay faulted where the recording did not: {f}"),
-                    });
-                }
-            };
-            total += 1;
-            let hash = report.hash.unwrap_or_default();
-            // A recording may leave a tick's hash out (all zero: the window does in large
-            // worlds, see runtime/history.rs); its tick number is still checked.
-            let unrecorded = record.hash == StateHash::default();
-            if (hash != record.hash && !unrecorded) || report.tick != record.tick {
-                let parts: Vec<&str> = hash
-                    .differing_parts(&record.hash)
-                    .iter()
-                    .map(|p| p.name())
-                    .collect();
-                let mut text = format!(
-                    "state hash {} but the recording has {}; differing: {}",
-                    hash.hex(),
-                    record.hash.hex(),
-                    if parts.is_empty() {
-                        "tick number".into()
-                    } else {
-                        parts.join(", ")
-                    }
-                );
-                if let Some(expected) = &record.detail {
-                    let found = entity_values(game.world());
-                    if let Some(d) = describe_difference(expected, &found) {
-                        text.push_str(&format!("; first difference: {d}"));
-                    }
-                }
-                return Ok(Outcome::Diverged {
+        LoadRequest::Switch(level)
+    } else {
+        LoadRequest::Level(segment.level.clone())
+    };
+    work.builds += 1;
+    match game.load(&request) {
+        LoadStatus::Ready(_) => Ok(None),
+        LoadStatus::Failed(f) => Err(format!("segment {}: {f}", si + 1)),
+        LoadStatus::Pending => Err("a level did not load".into()),
+    }
+}
+
+/// Runs segment `si`'s recorded ticks, counting in `total` those that matched: the first
+/// divergence, if any.
+fn replay_ticks(
+    game: &mut Game,
+    si: usize,
+    segment: &Segment,
+    perturb: Option<u64>,
+    work: &mut Work,
+    total: &mut usize,
+) -> Option<Outcome> {
+    let batches: BTreeMap<u64, Vec<Completion>> = segment
+        .ticks
+        .iter()
+        .filter(|t| !t.completions.is_empty())
+        .map(|t| (t.tick, t.completions.clone()))
+        .collect();
+    game.completions().set_recorded(batches);
+    for record in &segment.ticks {
+        if perturb == Some(record.tick) {
+            game.nudge_score(1);
+        }
+        work.ticks += 1;
+        let report = match game.step(&record.input) {
+            Ok(r) => r,
+            Err(f) => {
+                return Some(Outcome::Diverged {
                     segment: si + 1,
                     tick: record.tick,
-                    report: text,
+                    report: format!("the replay faulted where the recording did not: {f}"),
                 });
             }
+        };
+        *total += 1;
+        let hash = report.hash.unwrap_or_default();
+        // A recording may leave a tick's hash out (all zero: the window does in large
+        // worlds, see runtime/history.rs); its tick number is still checked.
+        let unrecorded = record.hash == StateHash::default();
+        if (hash != record.hash && !unrecorded) || report.tick != record.tick {
+            return Some(Outcome::Diverged {
+                segment: si + 1,
+                tick: record.tick,
+                report: difference(game, hash, record),
+            });
         }
     }
-    let Some(fault) = &rec.fault else {
-        return Ok(Outcome::Identical { ticks: total });
-    };
-    let segment = rec.segments.len();
+    None
+}
+
+/// What differs between the replay's tick (its state `hash`) and the recorded one: the
+/// hash's parts, and the first entity value where the recording holds them.
+fn difference(game: &Game, hash: StateHash, record: &TickRecord) -> String {
+    let parts: Vec<&str> = hash
+        .differing_parts(&record.hash)
+        .iter()
+        .map(|p| p.name())
+        .collect();
+    let mut text = format!(
+        "state hash {} but the recording has {}; differing: {}",
+        hash.hex(),
+        record.hash.hex(),
+        if parts.is_empty() {
+            "tick number".into()
+        } else {
+            parts.join(", ")
+        }
+    );
+    if let Some(expected) = &record.detail {
+        let found = entity_values(game.world());
+        if let Some(d) = describe_difference(expected, &found) {
+            text.push_str(&format!("; first difference: {d}"));
+        }
+    }
+    text
+}
+
+/// Runs the tick the recording faulted in (after `total` matching ticks, in its last
+/// segment): alike when it faults again with the same message.
+fn replay_fault(
+    game: &mut Game,
+    fault: &RecordedFault,
+    segment: usize,
+    total: usize,
+    work: &mut Work,
+) -> Outcome {
     if game.world().tick() + 1 != fault.tick {
-        return Ok(Outcome::Diverged {
+        return Outcome::Diverged {
             segment,
             tick: fault.tick,
             report: format!(
@@ -276,7 +336,7 @@ pub fn replay_counting(
                 fault.tick,
                 game.world().tick() + 1
             ),
-        });
+        };
     }
     let mut batch = BTreeMap::new();
     if !fault.completions.is_empty() {
@@ -285,27 +345,27 @@ pub fn replay_counting(
     game.completions().set_recorded(batch);
     work.ticks += 1;
     match game.step(&fault.input) {
-        Err(f) if f.message.starts_with(&fault.message) => Ok(Outcome::Faulted {
+        Err(f) if f.message.starts_with(&fault.message) => Outcome::Faulted {
             ticks: total,
             tick: fault.tick,
             message: fault.message.clone(),
-        }),
-        Err(f) => Ok(Outcome::Diverged {
+        },
+        Err(f) => Outcome::Diverged {
             segment,
             tick: fault.tick,
             report: format!(
                 "the recording faulted with \"{}\", the replay with \"{}\"",
                 fault.message, f.message
             ),
-        }),
-        Ok(_) => Ok(Outcome::Diverged {
+        },
+        Ok(_) => Outcome::Diverged {
             segment,
             tick: fault.tick,
             report: format!(
                 "the recording faulted here (\"{}\"), the replay did not",
                 fault.message
             ),
-        }),
+        },
     }
 }
 

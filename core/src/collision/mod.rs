@@ -222,6 +222,10 @@ impl Broadphase {
     /// `split`: a long run's bodies may look up their cells on two threads (see [`par`]; the
     /// halves' lists are joined in order, so the plan is the same).
     ///
+    /// Long because it is one decision taken in order (counts per layer, effective looks, the
+    /// cell, large bodies and queriers, a sparse search's near bodies), each step reading the
+    /// locals of the steps before; it runs on every tick's broadphase and is kept as measured.
+    ///
     /// [`par`]: crate::par
     pub fn plan(&mut self, fixed_cell: Option<f32>, split: bool) {
         self.large.clear();

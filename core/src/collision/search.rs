@@ -145,6 +145,10 @@ impl Space<'_> {
     }
 
     /// After the bucket scan: a sparse search's near bodies, then the large bodies.
+    ///
+    /// Long because it is the search's inner loops, each stopping the whole search (`return`)
+    /// the moment the work or pair budget runs out; split, every loop would pass that stop
+    /// back up through its caller, on the broadphase's hot path.
     fn rest(&self, grid: &Grid, sparse: bool, found: &mut Found<'_>) {
         let n = self.pos.len();
         // Sparse: every other small body near a querier looks up the queriers around it.

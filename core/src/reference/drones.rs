@@ -21,64 +21,13 @@ const T_ENEMY: u64 = 2;
 /// waves, bullets and gems are left out: drones never meet them.
 pub fn drones_def() -> GameDef {
     let mut actions = ActionSet::new();
-    let added = "three distinct actions fit";
-    let move_x = actions.add("move_x", ActionKind::Axis).expect(added);
-    let move_y = actions.add("move_y", ActionKind::Axis).expect(added);
-    let fire = actions.add("fire", ActionKind::Button).expect(added);
-    let sprite = |size: f32, color: Color, layer: i16| SpriteDef {
-        shape: SpriteShape::Circle,
-        size: Vec2::new(size, size),
-        color,
-        layer,
-        depth: 0.0,
-        frame: 0,
-        flip_x: false,
-    };
-    let player = ArchetypeDef {
-        name: "player".into(),
-        tags: T_PLAYER,
-        speed: 230.0,
-        camera_target: true,
-        bounds: BoundsPolicy::Confine,
-        cooldowns: vec![CooldownDef {
-            name: "fire".into(),
-            ticks: 7,
-        }],
-        sprite: Some(sprite(24.0, Color::rgb(0x4c, 0xc9, 0xf0), 3)),
-        // A circle's radius defaults to half the sprite's larger side.
-        collider: Some(ColliderDef {
-            stay: true,
-            ..ColliderDef::new(
-                Shape::Circle { radius: 12.0 },
-                L_PLAYER,
-                L_ENEMY | L_GEM,
-                L_WALL,
-            )
-        }),
-        health: Some(HealthDef {
-            max: 6,
-            invulnerable_ticks: 50,
-        }),
-        control: Some(ControlDef {
-            kind: ControlKind::TopDown,
-            move_x: Some(move_x),
-            move_y: Some(move_y),
-            accel: None,
-            triggers: vec![TriggerDef {
-                action: fire,
-                on: TriggerOn::Hold,
-                cooldown: Some(0),
-                aim: T_ENEMY,
-            }],
-        }),
-        ..ArchetypeDef::default()
-    };
+    let player = player(&mut actions);
     let drone = ArchetypeDef {
         name: "drone".into(),
         tags: T_ENEMY,
         speed: 40.0,
         bounds: BoundsPolicy::Confine,
-        sprite: Some(sprite(8.0, Color::rgb(0xf4, 0xa2, 0x61), 1)),
+        sprite: Some(circle_sprite(8.0, Color::rgb(0xf4, 0xa2, 0x61), 1)),
         collider: Some(ColliderDef::new(
             Shape::Circle { radius: 4.0 },
             L_ENEMY,
@@ -122,6 +71,66 @@ pub fn drones_def() -> GameDef {
             area: None,
         }),
         ..GameDef::default()
+    }
+}
+
+/// The swarm's player, with its controls (their actions added to `actions`).
+fn player(actions: &mut ActionSet) -> ArchetypeDef {
+    let added = "three distinct actions fit";
+    let move_x = actions.add("move_x", ActionKind::Axis).expect(added);
+    let move_y = actions.add("move_y", ActionKind::Axis).expect(added);
+    let fire = actions.add("fire", ActionKind::Button).expect(added);
+    ArchetypeDef {
+        name: "player".into(),
+        tags: T_PLAYER,
+        speed: 230.0,
+        camera_target: true,
+        bounds: BoundsPolicy::Confine,
+        cooldowns: vec![CooldownDef {
+            name: "fire".into(),
+            ticks: 7,
+        }],
+        sprite: Some(circle_sprite(24.0, Color::rgb(0x4c, 0xc9, 0xf0), 3)),
+        // A circle's radius defaults to half the sprite's larger side.
+        collider: Some(ColliderDef {
+            stay: true,
+            ..ColliderDef::new(
+                Shape::Circle { radius: 12.0 },
+                L_PLAYER,
+                L_ENEMY | L_GEM,
+                L_WALL,
+            )
+        }),
+        health: Some(HealthDef {
+            max: 6,
+            invulnerable_ticks: 50,
+        }),
+        control: Some(ControlDef {
+            kind: ControlKind::TopDown,
+            move_x: Some(move_x),
+            move_y: Some(move_y),
+            accel: None,
+            triggers: vec![TriggerDef {
+                action: fire,
+                on: TriggerOn::Hold,
+                cooldown: Some(0),
+                aim: T_ENEMY,
+            }],
+        }),
+        ..ArchetypeDef::default()
+    }
+}
+
+/// A circle sprite of `size` at `layer`.
+fn circle_sprite(size: f32, color: Color, layer: i16) -> SpriteDef {
+    SpriteDef {
+        shape: SpriteShape::Circle,
+        size: Vec2::new(size, size),
+        color,
+        layer,
+        depth: 0.0,
+        frame: 0,
+        flip_x: false,
     }
 }
 
@@ -211,7 +220,6 @@ impl Drones {
             .level_def(def)
             .expect("the world's level is in the definition");
         let all = entities(world, def);
-        let is_drone = |e: &Entity| e.brain.is_some_and(|b| b.kind() == BehaviourKind::Chase);
         let first = all.iter().find(|e| is_drone(e)).expect("a drone");
         let collider = first.collider.expect("a drone has a collider");
         let Shape::Circle { radius } = collider.shape else {
@@ -238,59 +246,10 @@ impl Drones {
             !collider.trigger && collider.push == 0 && collider.mask & collider.layer == 0,
             "drones neither trigger, push nor touch each other"
         );
-        let mut targets = Vec::new();
-        let mut stay_mask = 0u64;
-        for t in all.iter().filter(|e| e.tags & first.wants != 0) {
-            assert!(
-                !is_drone(t) && t.brain.is_none() && t.vel == Vec2::ZERO,
-                "target {} holds still",
-                t.seq
-            );
-            let reach2 = match t.collider {
-                Some(c) => {
-                    let Shape::Circle { radius: r } = c.shape else {
-                        panic!("target {}'s collider is a circle", t.seq);
-                    };
-                    assert!(
-                        !c.trigger && c.push & collider.layer == 0,
-                        "target {} neither triggers nor pushes drones",
-                        t.seq
-                    );
-                    if c.stay || collider.stay {
-                        stay_mask |= 1 << targets.len();
-                    }
-                    let report = c.mask & collider.layer != 0 || collider.mask & c.layer != 0;
-                    let reach = r + radius;
-                    if report {
-                        reach * reach
-                    } else {
-                        f32::NEG_INFINITY
-                    }
-                }
-                None => f32::NEG_INFINITY,
-            };
-            targets.push(Target {
-                seq: t.seq,
-                pos: t.pos,
-                reach2,
-            });
-        }
+        let (targets, stay_mask) = targets(&all, first, collider, radius);
         assert!(targets.len() <= 64, "at most 64 targets");
-        for (i, a) in all.iter().enumerate().filter(|_| strict) {
-            let (Some(ca), false) = (a.collider, is_drone(a)) else {
-                continue;
-            };
-            assert!(
-                targets.iter().any(|t| t.seq == a.seq),
-                "collider {} is neither a drone nor a target",
-                a.seq
-            );
-            for b in all[i + 1..].iter().filter(|b| !is_drone(b)) {
-                let Some(cb) = b.collider else { continue };
-                let meet =
-                    (ca.mask | ca.push) & cb.layer != 0 || (cb.mask | cb.push) & ca.layer != 0;
-                assert!(!meet, "targets {} and {} may touch", a.seq, b.seq);
-            }
+        if strict {
+            only_drones_and_targets(&all, &targets);
         }
         let col =
             |f: &dyn Fn(&Entity) -> f32| -> Vec<f32> { drones.iter().map(|d| f(d)).collect() };
@@ -467,5 +426,78 @@ fn heading(targets: &[Target], x: f32, y: f32) -> (f32, f32) {
             (h.x, h.y)
         }
         None => (0.0, 0.0),
+    }
+}
+
+/// Whether an entity is a drone: a chaser.
+fn is_drone(e: &Entity) -> bool {
+    e.brain.is_some_and(|b| b.kind() == BehaviourKind::Chase)
+}
+
+/// The drones' targets (what `first`, a drone with `collider` of `radius`, wants), each
+/// checked to hold still and to be a circle or have no collider; and the mask of those whose
+/// contacts stay.
+fn targets(
+    all: &[Entity],
+    first: &Entity,
+    collider: ColliderDef,
+    radius: f32,
+) -> (Vec<Target>, u64) {
+    let mut targets = Vec::new();
+    let mut stay_mask = 0u64;
+    for t in all.iter().filter(|e| e.tags & first.wants != 0) {
+        assert!(
+            !is_drone(t) && t.brain.is_none() && t.vel == Vec2::ZERO,
+            "target {} holds still",
+            t.seq
+        );
+        let reach2 = match t.collider {
+            Some(c) => {
+                let Shape::Circle { radius: r } = c.shape else {
+                    panic!("target {}'s collider is a circle", t.seq);
+                };
+                assert!(
+                    !c.trigger && c.push & collider.layer == 0,
+                    "target {} neither triggers nor pushes drones",
+                    t.seq
+                );
+                if c.stay || collider.stay {
+                    stay_mask |= 1 << targets.len();
+                }
+                let report = c.mask & collider.layer != 0 || collider.mask & c.layer != 0;
+                let reach = r + radius;
+                if report {
+                    reach * reach
+                } else {
+                    f32::NEG_INFINITY
+                }
+            }
+            None => f32::NEG_INFINITY,
+        };
+        targets.push(Target {
+            seq: t.seq,
+            pos: t.pos,
+            reach2,
+        });
+    }
+    (targets, stay_mask)
+}
+
+/// Checks that every collider is a drone or a target, and that no two targets may touch.
+fn only_drones_and_targets(all: &[Entity], targets: &[Target]) {
+    for (i, a) in all.iter().enumerate() {
+        let (Some(ca), false) = (a.collider, is_drone(a)) else {
+            continue;
+        };
+        assert!(
+            targets.iter().any(|t| t.seq == a.seq),
+            "collider {} is neither a drone nor a target",
+            a.seq
+        );
+        for b in all[i + 1..].iter().filter(|b| !is_drone(b)) {
+            let Some(cb) = b.collider else { continue };
+            let meet = (ca.mask | ca.push) & cb.layer != 0 || (cb.mask | cb.push) & ca.layer != 0;
+            assert!(!meet, "targets {} and {} may touch", a.seq, b.seq);
+        }
     }
 }

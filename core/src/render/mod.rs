@@ -11,7 +11,7 @@ mod sprites;
 
 pub use draw::{Camera, Draw, Interpolation, TextDraw};
 
-use crate::def::{GameDef, SpriteShape, TileMapDef};
+use crate::def::{GameDef, LevelDef, SpriteShape, TileMapDef};
 use crate::ids::WorldId;
 use crate::math::{Color, Rect, Vec2};
 use crate::world::SimWorld;
@@ -55,10 +55,6 @@ impl RenderFrame {
 
     /// Refills the frame from `world`.
     pub fn extract(&mut self, world: &SimWorld, def: &GameDef, interpolation: Interpolation) {
-        let place = |cur: &Position, prev: &PrevPosition| match interpolation {
-            Interpolation::Exact => cur.0,
-            Interpolation::Alpha(a) => prev.0.lerp(cur.0, a),
-        };
         self.world = world.id();
         self.tick = world.tick();
         self.draws.clear();
@@ -80,7 +76,21 @@ impl RenderFrame {
         };
         let left_out = sprites::extract(world.ecs(), placing, &mut self.draws, self.capacity);
         self.overflow += left_out as u64;
+        self.labels(world, interpolation);
+        self.camera = self.look(world, level, interpolation);
+        if let Some(map) = level.and_then(|l| l.tilemap.as_ref()) {
+            self.tiles(map);
+        }
+        self.draws.sort_unstable_by(|a, b| {
+            a.layer
+                .cmp(&b.layer)
+                .then(a.depth.total_cmp(&b.depth))
+                .then(a.seq.cmp(&b.seq))
+        });
+    }
 
+    /// The labels' texts, in creation order, within the frame's capacity.
+    fn labels(&mut self, world: &SimWorld, interpolation: Interpolation) {
         for (id, t, prev, l) in world
             .ecs()
             .query::<(&Identity, &Position, &PrevPosition, &Label)>()
@@ -94,7 +104,7 @@ impl RenderFrame {
                 continue;
             }
             self.texts.push(TextDraw {
-                pos: place(t, prev) + l.offset,
+                pos: place(interpolation, t, prev) + l.offset,
                 text: l.text.clone(),
                 size: l.size,
                 color: l.color,
@@ -103,13 +113,24 @@ impl RenderFrame {
             });
         }
         self.texts.sort_unstable_by_key(|t| t.seq);
+    }
+
+    /// The camera of `level` (none: the default camera at the origin): following its first
+    /// target (within its dead zone, from where it looked last frame), kept inside its bounds,
+    /// zoomed and shaken as the world says.
+    fn look(
+        &mut self,
+        world: &SimWorld,
+        level: Option<&LevelDef>,
+        interpolation: Interpolation,
+    ) -> Camera {
         let camera_def = level.map(|l| l.camera).unwrap_or_default();
         let followed = world
             .ecs()
             .query::<(&Identity, &Position, &PrevPosition, &CameraTarget)>()
             .iter()
             .min_by_key(|(id, ..)| id.seq)
-            .map(|(_, t, prev, _)| place(t, prev));
+            .map(|(_, t, prev, _)| place(interpolation, t, prev));
         let fallback = || level.map_or(Vec2::ZERO, |l| l.bounds.center());
         let mut center = match (followed, camera_def.dead_zone) {
             (Some(target), Some(zone)) => {
@@ -147,16 +168,7 @@ impl RenderFrame {
             };
         }
         center += state.shake_offset(world.tick());
-        self.camera = Camera { center, view };
-        if let Some(map) = level.and_then(|l| l.tilemap.as_ref()) {
-            self.tiles(map);
-        }
-        self.draws.sort_unstable_by(|a, b| {
-            a.layer
-                .cmp(&b.layer)
-                .then(a.depth.total_cmp(&b.depth))
-                .then(a.seq.cmp(&b.seq))
-        });
+        Camera { center, view }
     }
 
     /// The tiles of `map` the camera sees (a margin of one tile for shakes and rounding), as
@@ -189,5 +201,13 @@ impl RenderFrame {
                 });
             }
         }
+    }
+}
+
+/// Where an entity is drawn: its position, or between its previous and current ones.
+fn place(interpolation: Interpolation, cur: &Position, prev: &PrevPosition) -> Vec2 {
+    match interpolation {
+        Interpolation::Exact => cur.0,
+        Interpolation::Alpha(a) => prev.0.lerp(cur.0, a),
     }
 }

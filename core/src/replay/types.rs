@@ -166,29 +166,17 @@ impl Recording {
     }
 
     /// Checks every value a replay uses, whatever wrote it: each segment begun within
-    /// [`most_segments`](Self::most_segments) of the ticks before it, the first not a switch, names
-    /// short and printable, tick
-    /// numbers increase from 1, inputs name at most [`MAX_ACTIONS`] actions with axis values
-    /// in [-1, 1], a tick applies at most `limits.jobs` completions, and every flow field is
-    /// well formed ([`crate::FlowField::check`]). The error says where the first bad value is.
+    /// [`most_segments`](Self::most_segments) of the ticks before it, the first not a switch,
+    /// names short and printable, tick numbers increase from 1, inputs name at most
+    /// [`MAX_ACTIONS`] actions with axis values in [-1, 1], a tick applies at most
+    /// `limits.jobs` completions, and every flow field is well formed
+    /// ([`crate::FlowField::check`]). The error says where the first bad value is.
     pub fn validate(&self) -> Result<(), String> {
         let h = &self.header;
-        let name = |what: &str, s: &str| -> Result<(), String> {
-            if s.len() > MAX_RECORDED_NAME_BYTES {
-                return Err(format!(
-                    "the {what} is {} bytes long (at most {MAX_RECORDED_NAME_BYTES})",
-                    s.len()
-                ));
-            }
-            if crate::fault::printable_line(s) != s {
-                return Err(format!("the {what} contains control characters"));
-            }
-            Ok(())
-        };
-        name("build", &h.build)?;
-        name("game name", &h.game)?;
+        check_name("build", &h.build)?;
+        check_name("game name", &h.game)?;
         if let Some(dir) = &h.game_dir {
-            name("game folder", dir)?;
+            check_name("game folder", dir)?;
         }
         if self.segments.first().is_some_and(|s| s.switched) {
             return Err(
@@ -212,7 +200,7 @@ impl Recording {
             }
             before += segment.ticks.len() as u64;
             let at_segment = |m: String| format!("segment {}: {m}", si + 1);
-            name("level name", &segment.level).map_err(at_segment)?;
+            check_name("level name", &segment.level).map_err(at_segment)?;
             let mut last = 0u64;
             for record in &segment.ticks {
                 let at = |m: String| format!("segment {}, tick {}: {m}", si + 1, record.tick);
@@ -229,46 +217,39 @@ impl Recording {
                         record.completions.len()
                     )));
                 }
-                for c in &record.completions {
-                    match &c.status {
-                        JobStatus::Done(JobOutput::FlowField(field)) => field
-                            .check()
-                            .map_err(|m| at(format!("request {}: {m}", c.id.0)))?,
-                        JobStatus::Failed(why) if why.len() > MAX_RECORDED_NAME_BYTES => {
-                            return Err(at(format!(
-                                "request {}: a failure message of {} bytes",
-                                c.id.0,
-                                why.len()
-                            )));
-                        }
-                        JobStatus::Failed(_) => {}
-                    }
-                }
+                check_completions(&record.completions).map_err(at)?;
             }
         }
-        if let Some(f) = &self.fault {
-            let last = self
-                .segments
-                .last()
-                .and_then(|s| s.ticks.last())
-                .map_or(0, |t| t.tick);
-            let at = |m: String| format!("the fault at tick {}: {m}", f.tick);
-            if f.tick <= last {
-                return Err(at(format!("it must come after the last tick, {last}")));
-            }
-            if self.segments.is_empty() {
-                return Err(at("a fault needs a segment to happen in".into()));
-            }
-            check_input(&f.input).map_err(at)?;
-            if f.completions.len() > jobs {
-                return Err(at(format!("{} background results", f.completions.len())));
-            }
-            if f.message.len() > MAX_FAULT_MESSAGE_BYTES {
-                return Err(at(format!(
-                    "a message of {} bytes (a fault message has at most {MAX_FAULT_MESSAGE_BYTES})",
-                    f.message.len()
-                )));
-            }
+        match &self.fault {
+            Some(f) => self.check_fault(f, jobs),
+            None => Ok(()),
+        }
+    }
+
+    /// The recorded fault: after the last tick, in a segment, its input, results and message
+    /// within their bounds.
+    fn check_fault(&self, f: &RecordedFault, jobs: usize) -> Result<(), String> {
+        let last = self
+            .segments
+            .last()
+            .and_then(|s| s.ticks.last())
+            .map_or(0, |t| t.tick);
+        let at = |m: String| format!("the fault at tick {}: {m}", f.tick);
+        if f.tick <= last {
+            return Err(at(format!("it must come after the last tick, {last}")));
+        }
+        if self.segments.is_empty() {
+            return Err(at("a fault needs a segment to happen in".into()));
+        }
+        check_input(&f.input).map_err(at)?;
+        if f.completions.len() > jobs {
+            return Err(at(format!("{} background results", f.completions.len())));
+        }
+        if f.message.len() > MAX_FAULT_MESSAGE_BYTES {
+            return Err(at(format!(
+                "a message of {} bytes (a fault message has at most {MAX_FAULT_MESSAGE_BYTES})",
+                f.message.len()
+            )));
         }
         Ok(())
     }
@@ -276,6 +257,42 @@ impl Recording {
     pub fn total_ticks(&self) -> usize {
         self.segments.iter().map(|s| s.ticks.len()).sum()
     }
+}
+
+/// A name a recording holds (`what` it is): at most [`MAX_RECORDED_NAME_BYTES`] bytes,
+/// without control characters.
+fn check_name(what: &str, s: &str) -> Result<(), String> {
+    if s.len() > MAX_RECORDED_NAME_BYTES {
+        return Err(format!(
+            "the {what} is {} bytes long (at most {MAX_RECORDED_NAME_BYTES})",
+            s.len()
+        ));
+    }
+    if crate::fault::printable_line(s) != s {
+        return Err(format!("the {what} contains control characters"));
+    }
+    Ok(())
+}
+
+/// A tick's recorded background results: each flow field well formed, each failure message
+/// within [`MAX_RECORDED_NAME_BYTES`].
+fn check_completions(completions: &[Completion]) -> Result<(), String> {
+    for c in completions {
+        match &c.status {
+            JobStatus::Done(JobOutput::FlowField(field)) => field
+                .check()
+                .map_err(|m| format!("request {}: {m}", c.id.0))?,
+            JobStatus::Failed(why) if why.len() > MAX_RECORDED_NAME_BYTES => {
+                return Err(format!(
+                    "request {}: a failure message of {} bytes",
+                    c.id.0,
+                    why.len()
+                ));
+            }
+            JobStatus::Failed(_) => {}
+        }
+    }
+    Ok(())
 }
 
 /// A recorded input: at most [`MAX_ACTIONS`] axis values, each a number in [-1, 1].

@@ -214,8 +214,10 @@ pub(crate) fn apply_after_spawn(
     Ok(())
 }
 
-/// Applies one command. Long because it is one `match` with one short arm per kind of
-/// command, which reads best in one place.
+/// Applies one command.
+///
+/// Long because it is one `match` with a short arm per kind of command, which reads best in
+/// one place (the compiler checks every kind has its arm) and runs once per command sent.
 fn apply_one(
     world: &mut SimWorld,
     s: &mut Scratch,

@@ -144,6 +144,10 @@ fn deadline_word(d: Deadline) -> u64 {
 
 impl StateHash {
     /// The hash of a world as it stands.
+    ///
+    /// Long because it is one query over every entity with each hashed component, each record
+    /// laid out byte for byte as every recording was hashed: one visit per entity (the tick's
+    /// cost when hashing), and one place to read the whole layout that a recording depends on.
     pub fn of(world: &SimWorld) -> StateHash {
         let mut parts = [0u64; 8];
         let mut b = Bytes::default();

@@ -158,6 +158,11 @@ optional! {
 }
 
 impl NewEntity {
+    /// An entity of archetype `a` with `overrides`, spawned at `tick`.
+    ///
+    /// Long because it is one struct literal with a field per component, each read from the
+    /// archetype and the overrides; it runs for every entity spawned, inlined into the batch
+    /// that writes the columns.
     #[inline]
     fn new(
         def: &GameDef,

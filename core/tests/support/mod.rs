@@ -56,35 +56,7 @@ pub fn game_def() -> GameDef {
     let move_y = actions.add("move_y", ActionKind::Axis).unwrap();
     let fire = actions.add("fire", ActionKind::Button).unwrap();
     let archetypes = vec![
-        ArchetypeDef {
-            name: "player".into(),
-            sprite: Some(sprite(16.0, 2)),
-            collider: Some(circle(8.0, L_PLAYER, L_ENEMY | L_PICKUP)),
-            health: Some(HealthDef {
-                max: 5,
-                invulnerable_ticks: 30,
-            }),
-            speed: 120.0,
-            control: Some(ControlDef {
-                kind: ControlKind::TopDown,
-                move_x: Some(move_x),
-                accel: None,
-                move_y: Some(move_y),
-                triggers: vec![TriggerDef {
-                    action: fire,
-                    on: TriggerOn::Hold,
-                    cooldown: Some(0),
-                    aim: 0,
-                }],
-            }),
-            cooldowns: vec![CooldownDef {
-                name: "fire".into(),
-                ticks: 10,
-            }],
-            tags: T_PLAYER,
-            camera_target: true,
-            ..ArchetypeDef::default()
-        },
+        player(move_x, move_y, fire),
         ArchetypeDef {
             name: "enemy".into(),
             sprite: Some(sprite(12.0, 1)),
@@ -169,6 +141,39 @@ pub fn game_def() -> GameDef {
             area: None,
         }),
         ..GameDef::default()
+    }
+}
+
+/// The fixture's player: moved by two axes, firing while a button is held.
+fn player(move_x: ActionId, move_y: ActionId, fire: ActionId) -> ArchetypeDef {
+    ArchetypeDef {
+        name: "player".into(),
+        sprite: Some(sprite(16.0, 2)),
+        collider: Some(circle(8.0, L_PLAYER, L_ENEMY | L_PICKUP)),
+        health: Some(HealthDef {
+            max: 5,
+            invulnerable_ticks: 30,
+        }),
+        speed: 120.0,
+        control: Some(ControlDef {
+            kind: ControlKind::TopDown,
+            move_x: Some(move_x),
+            accel: None,
+            move_y: Some(move_y),
+            triggers: vec![TriggerDef {
+                action: fire,
+                on: TriggerOn::Hold,
+                cooldown: Some(0),
+                aim: 0,
+            }],
+        }),
+        cooldowns: vec![CooldownDef {
+            name: "fire".into(),
+            ticks: 10,
+        }],
+        tags: T_PLAYER,
+        camera_target: true,
+        ..ArchetypeDef::default()
     }
 }
 

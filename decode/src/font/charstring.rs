@@ -117,27 +117,7 @@ impl<'a> Run<'_, 'a> {
                 }
                 5..=8 | 24..=27 | 30 | 31 => self.stack.clear(),
                 10 | 29 => {
-                    if self.stack.is_empty() || depth == DEPTH_LIMIT {
-                        return Err(Stop::Error);
-                    }
-                    let subrs = if op == 29 {
-                        self.cff.global
-                    } else {
-                        self.local_subrs().ok_or(Stop::Error)?
-                    };
-                    let bias: i64 = match subrs.len() {
-                        0..1240 => 107,
-                        1240..33900 => 1131,
-                        _ => 32768,
-                    };
-                    let n = self.pop();
-                    if !(n >= i32::MIN as f32 && n < i32::MAX as f32) {
-                        return Err(Stop::Error);
-                    }
-                    let index =
-                        u32::try_from(i64::from(n as i32) + bias).map_err(|_| Stop::Error)?;
-                    let sub = subrs.get(index).ok_or(Stop::Error)?;
-                    self.charstring(sub, depth + 1)?;
+                    self.call(op == 29, depth)?;
                     if self.endchar && !self.seac {
                         return if i < cs.len() {
                             Err(Stop::Error)
@@ -155,20 +135,7 @@ impl<'a> Run<'_, 'a> {
                         _ => return Err(Stop::Error),
                     }
                 }
-                14 => {
-                    let len = self.stack.len();
-                    if len == 4 || (!self.width && len == 5) {
-                        self.accented(depth)?;
-                    } else if len == 1 && !self.width {
-                        self.width = true;
-                        self.pop();
-                    }
-                    if i < cs.len() {
-                        return Err(Stop::Error);
-                    }
-                    self.endchar = true;
-                    return Ok(());
-                }
+                14 => return self.end(depth, i < cs.len()),
                 19 | 20 => {
                     let mut len = self.stack.len();
                     self.stack.clear();
@@ -203,6 +170,48 @@ impl<'a> Run<'_, 'a> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// A subroutine call (`callgsubr` when `global`, else `callsubr`): the number on the
+    /// stack, biased by the subroutines' count, run one level deeper.
+    fn call(&mut self, global: bool, depth: u8) -> Result<(), Stop> {
+        if self.stack.is_empty() || depth == DEPTH_LIMIT {
+            return Err(Stop::Error);
+        }
+        let subrs = if global {
+            self.cff.global
+        } else {
+            self.local_subrs().ok_or(Stop::Error)?
+        };
+        let bias: i64 = match subrs.len() {
+            0..1240 => 107,
+            1240..33900 => 1131,
+            _ => 32768,
+        };
+        let n = self.pop();
+        if !(n >= i32::MIN as f32 && n < i32::MAX as f32) {
+            return Err(Stop::Error);
+        }
+        let index = u32::try_from(i64::from(n as i32) + bias).map_err(|_| Stop::Error)?;
+        let sub = subrs.get(index).ok_or(Stop::Error)?;
+        self.charstring(sub, depth + 1)
+    }
+
+    /// `endchar` (`more`: bytes follow it): the width or an accented glyph's parts on the
+    /// stack, and the glyph's end.
+    fn end(&mut self, depth: u8, more: bool) -> Result<(), Stop> {
+        let len = self.stack.len();
+        if len == 4 || (!self.width && len == 5) {
+            self.accented(depth)?;
+        } else if len == 1 && !self.width {
+            self.width = true;
+            self.pop();
+        }
+        if more {
+            return Err(Stop::Error);
+        }
+        self.endchar = true;
         Ok(())
     }
 

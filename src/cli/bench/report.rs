@@ -87,63 +87,15 @@ pub fn csv(rows: &[Row]) -> String {
     s
 }
 
-/// A log-log plot of tick time against entity count with the 60 Hz and budget lines. One
-/// function: it draws one chart top to bottom (frame, axes, lines, points, labels).
+/// A log-log plot of tick time against entity count with the 60 Hz and budget lines.
 pub fn svg(rows: &[Row], budget_ms: f64, title: &str) -> String {
-    let (w, h, left, right, top, bottom) = (780.0, 440.0, 84.0, 20.0, 40.0, 50.0);
-    let pw = w - left - right;
-    let ph = h - top - bottom;
     let xs: Vec<f64> = rows
         .iter()
         .map(|r| (r.entities as f64).max(1.0).log2())
         .collect();
-    let (x0, x1) = (
-        xs.iter().cloned().fold(f64::INFINITY, f64::min).floor(),
-        xs.iter()
-            .cloned()
-            .fold(f64::NEG_INFINITY, f64::max)
-            .ceil()
-            .max(1.0),
-    );
-    let all: Vec<f64> = rows
-        .iter()
-        .flat_map(|r| {
-            [
-                r.median_ms,
-                r.raw_median_ms,
-                r.p99_ms,
-                r.reference_ms.unwrap_or(0.0),
-            ]
-        })
-        .chain([budget_ms, 1000.0 / 60.0])
-        .filter(|v| *v > 0.0)
-        .collect();
-    let y0 = all
-        .iter()
-        .cloned()
-        .fold(f64::INFINITY, f64::min)
-        .log10()
-        .floor();
-    let y1 = all
-        .iter()
-        .cloned()
-        .fold(f64::NEG_INFINITY, f64::max)
-        .log10()
-        .ceil();
-    // Decades drawn: at most 24 (1 ns to 10^15 ms), whatever the values.
-    let y0 = if y0.is_finite() {
-        y0.clamp(-6.0, 15.0)
-    } else {
-        -6.0
-    };
-    let y1 = if y1.is_finite() {
-        y1.clamp(y0, y0 + 24.0)
-    } else {
-        y0 + 1.0
-    };
-    let px = |x: f64| left + (x - x0) / (x1 - x0).max(1e-9) * pw;
-    let py = |ms: f64| top + ph - (ms.max(1e-9).log10() - y0) / (y1 - y0).max(1e-9) * ph;
+    let f = Frame::new(rows, &xs, budget_ms);
     let mut s = String::new();
+    let (w, h) = (f.w, f.h);
     let _ = writeln!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif" font-size="12">"#
@@ -152,11 +104,118 @@ pub fn svg(rows: &[Row], budget_ms: f64, title: &str) -> String {
     let _ = writeln!(
         s,
         r#"<text x="{}" y="22" font-size="15">{}</text>"#,
-        left,
+        f.left,
         xml(title)
     );
-    for (r, x) in rows.iter().zip(&xs) {
-        let x = px(*x);
+    axes(&mut s, &f, rows, &xs);
+    marks(&mut s, &f, budget_ms);
+    series(&mut s, &f, rows, &xs);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// The plot's geometry: the picture's size, the plotting area inside its margins, and the
+/// ranges its axes show (log2 of the entity count; decades of milliseconds).
+struct Frame {
+    w: f64,
+    h: f64,
+    left: f64,
+    top: f64,
+    pw: f64,
+    ph: f64,
+    x0: f64,
+    x1: f64,
+    y0: f64,
+    y1: f64,
+}
+
+impl Frame {
+    /// The frame that holds every row's times (`xs`: each row's log2 entity count) and the
+    /// two marked lines.
+    fn new(rows: &[Row], xs: &[f64], budget_ms: f64) -> Frame {
+        let (w, h, left, right, top, bottom) = (780.0, 440.0, 84.0, 20.0, 40.0, 50.0);
+        let (x0, x1) = (
+            xs.iter().cloned().fold(f64::INFINITY, f64::min).floor(),
+            xs.iter()
+                .cloned()
+                .fold(f64::NEG_INFINITY, f64::max)
+                .ceil()
+                .max(1.0),
+        );
+        let all: Vec<f64> = rows
+            .iter()
+            .flat_map(|r| {
+                [
+                    r.median_ms,
+                    r.raw_median_ms,
+                    r.p99_ms,
+                    r.reference_ms.unwrap_or(0.0),
+                ]
+            })
+            .chain([budget_ms, 1000.0 / 60.0])
+            .filter(|v| *v > 0.0)
+            .collect();
+        let y0 = all
+            .iter()
+            .cloned()
+            .fold(f64::INFINITY, f64::min)
+            .log10()
+            .floor();
+        let y1 = all
+            .iter()
+            .cloned()
+            .fold(f64::NEG_INFINITY, f64::max)
+            .log10()
+            .ceil();
+        // Decades drawn: at most 24 (1 ns to 10^15 ms), whatever the values.
+        let y0 = if y0.is_finite() {
+            y0.clamp(-6.0, 15.0)
+        } else {
+            -6.0
+        };
+        let y1 = if y1.is_finite() {
+            y1.clamp(y0, y0 + 24.0)
+        } else {
+            y0 + 1.0
+        };
+        Frame {
+            w,
+            h,
+            left,
+            top,
+            pw: w - left - right,
+            ph: h - top - bottom,
+            x0,
+            x1,
+            y0,
+            y1,
+        }
+    }
+
+    /// The horizontal position of a log2 entity count.
+    fn px(&self, x: f64) -> f64 {
+        self.left + (x - self.x0) / (self.x1 - self.x0).max(1e-9) * self.pw
+    }
+
+    /// The vertical position of a time in milliseconds.
+    fn py(&self, ms: f64) -> f64 {
+        self.top + self.ph
+            - (ms.max(1e-9).log10() - self.y0) / (self.y1 - self.y0).max(1e-9) * self.ph
+    }
+}
+
+/// The grid and labels: a line per row's entity count, a line per decade of milliseconds.
+fn axes(s: &mut String, f: &Frame, rows: &[Row], xs: &[f64]) {
+    let Frame {
+        h,
+        left,
+        top,
+        pw,
+        ph,
+        ..
+    } = *f;
+    for (r, x) in rows.iter().zip(xs) {
+        let x = f.px(*x);
         let _ = writeln!(
             s,
             r##"<line x1="{x}" y1="{top}" x2="{x}" y2="{}" stroke="#eee"/>"##,
@@ -169,8 +228,8 @@ pub fn svg(rows: &[Row], budget_ms: f64, title: &str) -> String {
             human(r.entities as f64)
         );
     }
-    for e in (y0 as i64)..=(y1 as i64) {
-        let y = py(10f64.powi(e as i32));
+    for e in (f.y0 as i64)..=(f.y1 as i64) {
+        let y = f.py(10f64.powi(e as i32));
         let _ = writeln!(
             s,
             r##"<line x1="{left}" y1="{y}" x2="{}" y2="{y}" stroke="#eee"/>"##,
@@ -190,11 +249,16 @@ pub fn svg(rows: &[Row], budget_ms: f64, title: &str) -> String {
         left + pw / 2.0,
         h - 8.0
     );
+}
+
+/// The dashed lines of a 60 Hz frame and of the budget.
+fn marks(s: &mut String, f: &Frame, budget_ms: f64) {
+    let (left, pw) = (f.left, f.pw);
     for (ms, label, color) in [
         (1000.0 / 60.0, "60 Hz frame", "#d62828"),
         (budget_ms, "budget", "#f77f00"),
     ] {
-        let y = py(ms);
+        let y = f.py(ms);
         let _ = writeln!(
             s,
             r#"<line x1="{left}" y1="{y}" x2="{}" y2="{y}" stroke="{color}" stroke-dasharray="6 4"/>"#,
@@ -207,6 +271,11 @@ pub fn svg(rows: &[Row], budget_ms: f64, title: &str) -> String {
             y - 5.0
         );
     }
+}
+
+/// The measured series, each a line through its points with its name: the median tick, the
+/// hand-written reference (where there is one) and bare motion.
+fn series(s: &mut String, f: &Frame, rows: &[Row], xs: &[f64]) {
     for (series, color, name) in [
         (0, "#1d3557", "ludus median tick"),
         (1, "#e76f51", "the same work by hand"),
@@ -214,14 +283,14 @@ pub fn svg(rows: &[Row], budget_ms: f64, title: &str) -> String {
     ] {
         let pts: Vec<String> = rows
             .iter()
-            .zip(&xs)
+            .zip(xs)
             .filter_map(|(r, x)| {
                 let ms = match series {
                     0 => Some(r.median_ms),
                     1 => r.reference_ms,
                     _ => Some(r.raw_median_ms),
                 }?;
-                Some(format!("{:.1},{:.1}", px(*x), py(ms)))
+                Some(format!("{:.1},{:.1}", f.px(*x), f.py(ms)))
             })
             .collect();
         if pts.is_empty() {
@@ -236,15 +305,13 @@ pub fn svg(rows: &[Row], budget_ms: f64, title: &str) -> String {
             let (x, y) = p.split_once(',').unwrap_or(("0", "0"));
             let _ = writeln!(s, r#"<circle cx="{x}" cy="{y}" r="3" fill="{color}"/>"#);
         }
-        let ly = top + 16.0 + series as f64 * 16.0;
+        let ly = f.top + 16.0 + series as f64 * 16.0;
         let _ = writeln!(
             s,
             r#"<text x="{}" y="{ly}" fill="{color}">{name}</text>"#,
-            left + pw - 170.0
+            f.left + f.pw - 170.0
         );
     }
-    s.push_str("</svg>\n");
-    s
 }
 
 fn human(n: f64) -> String {

@@ -357,6 +357,8 @@ fn required_modules_are_linted_once_and_missing_ones_reported() {
 /// The parser's bounds, read from tokens alone (nothing here is parsed, so no case can
 /// overflow a stack): each case is within both bounds, or names the bound and the byte span
 /// of the first token past it. `ludus check` over such files runs in tests/hostile_check.rs.
+///
+/// Long because it is one table of cases, each a text and what measuring it gives.
 #[test]
 fn files_past_the_parsers_bounds_are_found_before_parsing() {
     use super::shape::{Bound, TooLarge, measure};

@@ -28,6 +28,11 @@ use crate::world::components::*;
 
 /// Integrates, turns and bounds every entity, and adds every collider to the broadphase.
 /// `split`: large archetypes' common pass may run on two threads (see [`par`]).
+///
+/// Long because it is the fused pass itself: every step of Motion's native systems for one
+/// entity, in their order, inside one walk of each archetype's columns. Split into a function
+/// per step, it would become the separate passes (or a call per entity and step) that fusing
+/// them removes.
 pub(crate) fn motion(
     world: &mut SimWorld,
     s: &mut Scratch,
