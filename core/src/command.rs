@@ -111,15 +111,6 @@ impl fmt::Display for CommandError {
 
 impl std::error::Error for CommandError {}
 
-/// The gameplay stages of a tick.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Stage {
-    /// Level start, spawns, actions, collisions, triggers, expirations, timers.
-    One,
-    /// Damage outcomes.
-    Two,
-}
-
 impl Command {
     /// The entity the command acts on, if it acts on one.
     pub fn target(&self) -> Option<u64> {
