@@ -304,6 +304,13 @@ macro_rules! event_kinds {
                 self.len() == 0
             }
 
+            /// The events each kind's queues hold, in the order of `EventKind::ALL` (debug
+            /// builds compare them before and after a system runs: a system that adds events of
+            /// a kind it does not declare producing faults).
+            pub(crate) fn kind_lens(&self) -> Vec<usize> {
+                vec![$($( 0 $( + self.$queue.len() )+ ),+),+]
+            }
+
             /// The events of the kinds `stage` delivers.
             pub fn stage_len(&self, stage: $crate::phase::Stage) -> usize {
                 match stage {$(

@@ -110,7 +110,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
             reads: &[R::StructuralCommands],
             reads_previous: &[R::EntitySet, R::Position],
             writes: &[R::Timers],
-            consumes: &[EventKind::Timer],
+            produces: &[EventKind::Timer],
             ..Decl::new(DELIVERABLE_TIMERS, |t| {
                 deliverable_timers(t.world, t.scratch, t.def, t.tick)
             })
