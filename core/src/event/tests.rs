@@ -116,6 +116,8 @@ fn probe(seq: u64, way: u8, note: Option<f32>) -> added::ProbeEvent {
     }
 }
 
+/// Long because it checks every part the macro generates from one list, in one place: the
+/// kinds, stages, handler table, lengths, bounded-queue rows, encoding and clearing.
 #[test]
 fn a_kind_added_to_the_list_is_in_every_generated_part() {
     use added::EventKind as K;
