@@ -51,7 +51,7 @@ pub use def::{
     HealthDef, HudLine, ImageDef, LabelDef, LevelDef, Limits, MAX_LAYERS, MAX_TAGS, MotionDef,
     MusicId, Overrides, PhysicsDef, Placement, PlatformerDef, RotateMode, RotationDef, ScriptsDef,
     Shape, SolidRun, SoundDef, SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef, ThrustDef,
-    TileMapDef, TriggerDef, TriggerOn, Wave, WindowDef, merge_solids,
+    TileMapDef, TriggerDef, TriggerOn, Wave, WindowDef, FlowDef, merge_solids,
 };
 pub use event::{
     ActionEvent, ContactEvent, ContactPhase, DamageEvent, EventKind, Events, ExpireEvent,
@@ -73,7 +73,7 @@ pub use frame::input::{
 pub use frame::mode::Mode;
 pub use frame::pacer::{FrameKind, FramePacer, PacerPolicy};
 pub use frame::session::{
-    Flow, FrameReport, InputEvent, LoadRequest, LoadStatus, Session, SessionStats, Signal,
+    Flow, FlowActions, FrameReport, InputEvent, LoadRequest, LoadStatus, Session, SessionStats, Signal,
     Simulation,
 };
 pub use game::Game;
@@ -113,7 +113,7 @@ pub use world::components::{
 };
 pub use world::contact::{ContactCache, ContactKey};
 pub use world::hash::{HashPart, StateHash};
-pub use world::{NavState, SimWorld, WorldCounters};
+pub use world::{Asked, NavState, SimWorld, WorldCounters};
 
 /// The handles of the framework's own systems, by phase, for ordering a program's systems
 /// against them ([`System::after`], [`System::before`]). Each phase's file under `tick/`
