@@ -28,7 +28,7 @@ pub struct Project {
     /// The bytes of each font file in `def.fonts` (`None`: a bitmap font).
     pub font_files: Vec<Option<Arc<[u8]>>>,
     /// A player's game (an exported bundle, not made with `--dev`): it runs in release mode,
-    /// without the developer's view (see [`Runner::set_release`](crate::runtime::Runner)).
+    /// without the developer's view (see [`Runner::release`](crate::runtime::Runner::release)).
     pub release: bool,
 }
 

@@ -8,7 +8,7 @@
 //!   to the module before it starts.
 //!
 //! Both play in release mode (only what the game asks for: no help line, no developer keys;
-//! see [`Runner::set_release`](crate::runtime::Runner::set_release)) unless exported with
+//! see [`Runner::release`](crate::runtime::Runner::release)) unless exported with
 //! `--dev`, which the bundle records.
 //!
 //! [`pack`] says which of the folder's files go in; [`output`], how an export writes: never
