@@ -110,3 +110,39 @@ pub fn cut(face: &Face, text: &str, width: f32) -> String {
     out.push_str("...");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::text::Atlas;
+
+    /// (text, width, most lines) -> (lines, whether it shrank): every line fits, and only the
+    /// spaces at the breaks are lost.
+    #[test]
+    fn text_wraps_at_spaces_then_shrinks_to_fit() {
+        let atlas = Atlas::new(1.0);
+        let title = atlas.title();
+        let long = "Supercalifragilisticexpialidocious".repeat(2);
+        let cases: [(&str, f32, usize, &[&str], bool); 5] = [
+            ("YOU HIT THE WALL   score 0", 624.0, 3, &["YOU HIT THE WALL   score", "0"], false),
+            ("YOU HIT THE WALL   score 0", 300.0, 3, &["YOU HIT THE", "WALL   score", "0"], false),
+            (
+                "You hit the wall   score 0 and so on and so forth for a while",
+                200.0,
+                3,
+                &["You hit the wall", "score 0 and so on and", "so forth for a while"],
+                true,
+            ),
+            (&long, 440.0, 3, &[long.as_str()], true),
+            ("a\nb", 440.0, 3, &["a", "b"], false),
+        ];
+        for (text, width, most, lines, shrank) in cases {
+            let f = Fitted::new(title, text, width, most);
+            assert_eq!(f.lines, lines, "{text:?} in {width}: {f:?}");
+            assert_eq!(f.scale < 1.0, shrank, "{text:?} in {width}: {f:?}");
+            for l in &f.lines {
+                assert!(title.width(l) * f.scale <= width, "{l:?} fits {width}: {f:?}");
+            }
+        }
+    }
+}
