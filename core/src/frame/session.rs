@@ -181,6 +181,9 @@ pub struct Session {
     /// A tick asked for the pending load (a level switch, a restart): no tick runs until it
     /// is published, so it happens at the tick boundary.
     boundary: bool,
+    /// A tick asked to pause: the chain ends, and the session pauses when the frame's ticks
+    /// are done (the tick that asked is paid for first).
+    pausing: bool,
     step: Option<TickInput>,
     tick: u64,
     frame: u64,
@@ -222,6 +225,7 @@ impl Session {
             suspended: false,
             loading: None,
             boundary: false,
+            pausing: false,
             step: None,
             tick: 0,
             frame: 0,
@@ -441,7 +445,7 @@ impl Session {
     /// Whether the tick chain must stop after a tick (the game ended, or a level switch is
     /// waiting for the boundary).
     fn chain_ends(&self) -> bool {
-        self.mode != Mode::Playing || self.boundary
+        self.mode != Mode::Playing || self.boundary || self.pausing
     }
 
     /// A load a tick asked for: it is published before any further tick runs.
@@ -468,7 +472,7 @@ impl Session {
                     Flow::Over => self.end_game(),
                     Flow::Switch(level) => self.load_at_boundary(LoadRequest::Switch(level)),
                     Flow::Restart => self.load_at_boundary(LoadRequest::Restart),
-                    Flow::Pause => self.pause(),
+                    Flow::Pause => self.pausing = true,
                 }
                 true
             }
@@ -545,6 +549,10 @@ impl Session {
             if self.run_one(sim, &input) {
                 ticks_run = 1;
             }
+        }
+
+        if std::mem::take(&mut self.pausing) {
+            self.pause();
         }
 
         // 4. Trim.
