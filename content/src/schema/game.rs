@@ -119,7 +119,10 @@ pub(crate) static WINDOW: TableSchema = TableSchema {
 #[rustfmt::skip]
 pub(crate) static FLOW: TableSchema = TableSchema {
     title: "[flow]",
-    doc: "The game's own pause and restart. Exported games run in release mode: no developer           keys, and the app's pause and restart exist only where the game names an action for           them here (its keys, and P or R, then pause or restart). In `ludus run` P and R keep           working too. Scripts ask the same with `ludus.pause()` and `ludus.restart()`.",
+    doc: "The game's own pause and restart. Exported games run in release mode, without the \
+          developer keys: there the app pauses and restarts only through the actions named \
+          here (their keys, and then P or R too). In `ludus run` P and R always work. Scripts \
+          ask the same with `ludus.pause()` and `ludus.restart()`.",
     keys: &[
         key("pause", Ty::Name, Dflt::Unset, "", "A button action that pauses and resumes the game (a click resumes too).", "pause = \"pause\""),
         key("restart", Ty::Name, Dflt::Unset, "", "A button action that starts the game again, as `ludus.restart()` does.", "restart = \"restart\""),
