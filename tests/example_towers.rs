@@ -72,7 +72,10 @@ fn building_towers_wins_and_the_recording_replays() {
     assert_eq!(s["game_over"], serde_json::Value::Null, "{s}");
     assert_eq!(s["vars"]["ended"], 5199, "{s}");
     assert_eq!(s["vars"]["banner"], "YOU WIN", "the game's own ending: {s}");
-    assert_eq!(s["vars"]["hint"], "click, Space or Enter to play again", "{s}");
+    assert_eq!(
+        s["vars"]["hint"], "click, Space or Enter to play again",
+        "{s}"
+    );
     assert_eq!(s["ticks"], 5400, "the game runs on after its end: {s}");
     assert_eq!(s["score"], 385, "{s}");
     assert_eq!(s["vars"]["money"], 185, "{s}");

@@ -105,7 +105,10 @@ fn the_help_line_shows_only_in_the_developers_view() {
     ];
     for (what, text, shown) in cases {
         if shown {
-            assert!(text > 200, "{what}: the help line is drawn ({text} light pixels)");
+            assert!(
+                text > 200,
+                "{what}: the help line is drawn ({text} light pixels)"
+            );
         } else {
             assert_eq!(text, 0, "{what}: nothing is drawn at the bottom");
         }

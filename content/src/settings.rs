@@ -6,8 +6,8 @@ use crate::report::Report;
 use crate::table::Table;
 use crate::value::{Named, check_name, kind_of};
 use ludus_core::{
-    ActionKind, AiPolicy, Constant, FlowDef, Limit, Limits, MAX_TEXT_BYTES, PhysicsDef,
-    ScriptsDef, TickMode, TickPolicy, Var, WindowDef,
+    ActionKind, AiPolicy, Constant, FlowDef, Limit, Limits, MAX_TEXT_BYTES, PhysicsDef, ScriptsDef,
+    TickMode, TickPolicy, Var, WindowDef,
 };
 use std::collections::BTreeMap;
 use toml::de::DeValue;

@@ -47,11 +47,11 @@ pub use consequences::{Consequences, Gameplay, NoConsequences};
 pub use def::{
     AiPolicy, Anchor, AnimationDef, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef,
     BehaviourKind, BodyKind, BoundsPolicy, CameraDef, ColliderDef, Constant, ControlDef,
-    ControlKind, CooldownDef, EffectDef, EffectId, Filter, FontDef, FontId, FontSource, GameDef,
-    HealthDef, HudLine, ImageDef, LabelDef, LevelDef, Limits, MAX_LAYERS, MAX_TAGS, MotionDef,
-    MusicId, Overrides, PhysicsDef, Placement, PlatformerDef, RotateMode, RotationDef, ScriptsDef,
-    Shape, SolidRun, SoundDef, SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef, ThrustDef,
-    TileMapDef, TriggerDef, TriggerOn, Wave, WindowDef, FlowDef, merge_solids,
+    ControlKind, CooldownDef, EffectDef, EffectId, Filter, FlowDef, FontDef, FontId, FontSource,
+    GameDef, HealthDef, HudLine, ImageDef, LabelDef, LevelDef, Limits, MAX_LAYERS, MAX_TAGS,
+    MotionDef, MusicId, Overrides, PhysicsDef, Placement, PlatformerDef, RotateMode, RotationDef,
+    ScriptsDef, Shape, SolidRun, SoundDef, SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef,
+    ThrustDef, TileMapDef, TriggerDef, TriggerOn, Wave, WindowDef, merge_solids,
 };
 pub use event::{
     ActionEvent, ContactEvent, ContactPhase, DamageEvent, EventKind, Events, ExpireEvent,
@@ -73,8 +73,8 @@ pub use frame::input::{
 pub use frame::mode::Mode;
 pub use frame::pacer::{FrameKind, FramePacer, PacerPolicy};
 pub use frame::session::{
-    Flow, FlowActions, FrameReport, InputEvent, LoadRequest, LoadStatus, Session, SessionStats, Signal,
-    Simulation,
+    Flow, FlowActions, FrameReport, InputEvent, LoadRequest, LoadStatus, Session, SessionStats,
+    Signal, Simulation,
 };
 pub use game::Game;
 pub use ids::WorldId;

@@ -246,7 +246,11 @@ fn a_tick_asking_to_restart_or_pause_is_obeyed_at_the_tick_boundary() {
     let r = s.frame(200 * MS, &mut sim);
     assert_eq!((r.ticks_run, r.tick, r.mode), (1, 1, Mode::Paused));
     let r = s.frame(1_000 * MS, &mut sim);
-    assert_eq!((r.ticks_run, r.mode), (0, Mode::Paused), "no time while paused");
+    assert_eq!(
+        (r.ticks_run, r.mode),
+        (0, Mode::Paused),
+        "no time while paused"
+    );
 }
 
 /// The game's own pause and restart actions (`[flow]`) are signals: never gameplay input.
@@ -263,7 +267,12 @@ fn the_games_flow_actions_pause_and_restart_and_never_reach_gameplay() {
         (&[InputEvent::Press(JUMP)], 17, Mode::Paused, 0),
         (&[InputEvent::Release(JUMP)], 34, Mode::Paused, 0),
         (&[InputEvent::Press(JUMP)], 51, Mode::Playing, 0),
-        (&[InputEvent::Release(JUMP), InputEvent::Press(MOVE_X)], 68, Mode::Playing, 1),
+        (
+            &[InputEvent::Release(JUMP), InputEvent::Press(MOVE_X)],
+            68,
+            Mode::Playing,
+            1,
+        ),
     ];
     for (i, (events, ms, mode, ticks)) in rows.iter().enumerate() {
         for e in *events {
@@ -277,7 +286,9 @@ fn the_games_flow_actions_pause_and_restart_and_never_reach_gameplay() {
     assert!(r.published, "the restart action restarts");
     assert_eq!(sim.loads, vec![LoadRequest::Restart]);
     assert!(
-        sim.ticks.iter().all(|(_, i)| !i.pressed(JUMP) && !i.pressed(FIRE) && !i.held(JUMP)),
+        sim.ticks
+            .iter()
+            .all(|(_, i)| !i.pressed(JUMP) && !i.pressed(FIRE) && !i.held(JUMP)),
         "no tick saw them"
     );
     assert!(sim.ticks[0].1.pressed(MOVE_X), "other actions play on");

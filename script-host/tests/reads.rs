@@ -503,9 +503,25 @@ fn restart_and_pause_are_asked_of_the_app_for_after_the_tick() {
     // (tick, flow, asked, hashes as a game that asks nothing)
     let rows = [
         (1, Flow::Continue, Asked::default(), true),
-        (2, Flow::Pause, Asked { restart: false, pause: true }, false),
+        (
+            2,
+            Flow::Pause,
+            Asked {
+                restart: false,
+                pause: true,
+            },
+            false,
+        ),
         (3, Flow::Continue, Asked::default(), true),
-        (4, Flow::Restart, Asked { restart: true, pause: true }, false),
+        (
+            4,
+            Flow::Restart,
+            Asked {
+                restart: true,
+                pause: true,
+            },
+            false,
+        ),
     ];
     for (tick, flow, asked, same) in rows {
         run(&mut g, 1).unwrap();
@@ -515,7 +531,10 @@ fn restart_and_pause_are_asked_of_the_app_for_after_the_tick() {
         let hashes = (StateHash::of(g.world()), StateHash::of(plain.world()));
         assert_eq!(hashes.0 == hashes.1, same, "tick {tick}: {hashes:?}");
     }
-    assert_eq!(g.load(&LoadRequest::Restart), LoadStatus::Ready(Mode::Playing));
+    assert_eq!(
+        g.load(&LoadRequest::Restart),
+        LoadStatus::Ready(Mode::Playing)
+    );
     assert_eq!((g.world().tick(), g.flow()), (0, Flow::Continue));
 }
 

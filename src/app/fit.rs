@@ -124,13 +124,29 @@ mod tests {
         let title = atlas.title();
         let long = "Supercalifragilisticexpialidocious".repeat(2);
         let cases: [(&str, f32, usize, &[&str], bool); 5] = [
-            ("YOU HIT THE WALL   score 0", 624.0, 3, &["YOU HIT THE WALL   score", "0"], false),
-            ("YOU HIT THE WALL   score 0", 300.0, 3, &["YOU HIT THE", "WALL   score", "0"], false),
+            (
+                "YOU HIT THE WALL   score 0",
+                624.0,
+                3,
+                &["YOU HIT THE WALL   score", "0"],
+                false,
+            ),
+            (
+                "YOU HIT THE WALL   score 0",
+                300.0,
+                3,
+                &["YOU HIT THE", "WALL   score", "0"],
+                false,
+            ),
             (
                 "You hit the wall   score 0 and so on and so forth for a while",
                 200.0,
                 3,
-                &["You hit the wall", "score 0 and so on and", "so forth for a while"],
+                &[
+                    "You hit the wall",
+                    "score 0 and so on and",
+                    "so forth for a while",
+                ],
                 true,
             ),
             (&long, 440.0, 3, &[long.as_str()], true),
@@ -141,7 +157,10 @@ mod tests {
             assert_eq!(f.lines, lines, "{text:?} in {width}: {f:?}");
             assert_eq!(f.scale < 1.0, shrank, "{text:?} in {width}: {f:?}");
             for l in &f.lines {
-                assert!(title.width(l) * f.scale <= width, "{l:?} fits {width}: {f:?}");
+                assert!(
+                    title.width(l) * f.scale <= width,
+                    "{l:?} fits {width}: {f:?}"
+                );
             }
         }
     }

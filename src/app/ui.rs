@@ -260,9 +260,23 @@ fn banner(runner: &Runner, atlas: &Atlas, screen: &Screen, ui: &mut Ui) {
             *y += face.line_height * fitted.scale;
         }
     };
-    centred(ui, &mut y, title, text::TITLE, Fitted::new(title, &head, room, 3), color);
+    centred(
+        ui,
+        &mut y,
+        title,
+        text::TITLE,
+        Fitted::new(title, &head, room, 3),
+        color,
+    );
     for l in &lines {
-        centred(ui, &mut y, body, text::BODY, Fitted::new(body, l, room, 2), Color::WHITE);
+        centred(
+            ui,
+            &mut y,
+            body,
+            text::BODY,
+            Fitted::new(body, l, room, 2),
+            Color::WHITE,
+        );
         y += body.line_height * 0.2;
     }
     if faulted {

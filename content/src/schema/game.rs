@@ -2,8 +2,8 @@
 
 use crate::schema::*;
 use ludus_core::{
-    AiPolicy, Anchor, EffectDef, FontSource, GameDef, HudLine, Limits, PhysicsDef, ScriptsDef,
-    SoundDef, TickPolicy, WindowDef, FlowDef,
+    AiPolicy, Anchor, EffectDef, FlowDef, FontSource, GameDef, HudLine, Limits, PhysicsDef,
+    ScriptsDef, SoundDef, TickPolicy, WindowDef,
 };
 
 /// `[scripts] memory` is in MiB.
