@@ -100,6 +100,114 @@ impl Runner {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime::project::Project;
+    use ludus_content::Key;
+    use ludus_core::Signal;
+
+    /// A runner of a small game whose game.toml ends with `extra` and whose script ends the
+    /// game on its first tick; `release`: as an exported game.
+    fn runner(extra: &str, release: bool) -> Runner {
+        let toml = format!(
+            "name = \"T\"\n[scripts]\nfiles = [\"main.lua\"]\n[levels.one]\n\
+             [input.actions.again]\nkind = \"button\"\nkeys = [\"enter\"]\n\
+             [input.actions.hold]\nkind = \"button\"\nkeys = [\"space\"]\n{extra}"
+        );
+        let script =
+            "function on_tick(t) if t.tick == 3 then ludus.game_over('You hit the wall') end end";
+        let files = [("game.toml", toml.as_str()), ("main.lua", script)]
+            .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
+            .into();
+        let mut project = Project::from_files("t", files).unwrap();
+        project.release = release;
+        Runner::new(project, 0, crate::platform::clock_ns).unwrap()
+    }
+
+    /// (game.toml's end, release, help line shown, the game-over banner)
+    #[test]
+    fn release_mode_shows_only_what_the_game_asks_for() {
+        let over = |lines: &[&str]| {
+            Some((
+                "You hit the wall".to_string(),
+                lines.iter().map(|l| l.to_string()).collect::<Vec<_>>(),
+            ))
+        };
+        let cases = [
+            ("", false, true, over(&["R to restart"])),
+            (
+                "[window]\nhelp = false",
+                false,
+                false,
+                over(&["R to restart"]),
+            ),
+            (
+                "[flow]\nrestart = \"again\"",
+                false,
+                true,
+                over(&["enter to restart"]),
+            ),
+            ("", true, false, over(&[])),
+            (
+                "[flow]\nrestart = \"again\"",
+                true,
+                false,
+                over(&["enter to restart"]),
+            ),
+            ("[flow]\nbanner = false", false, true, None),
+        ];
+        for (extra, release, help, banner) in cases {
+            let mut r = runner(extra, release);
+            for ms in [0u64, 100, 200] {
+                r.frame(ms * 1_000_000, 0.0);
+            }
+            assert_eq!(r.help_line().is_some(), help, "{extra:?} release {release}");
+            assert_eq!(r.banner(), banner, "{extra:?} release {release}");
+        }
+    }
+
+    /// (game.toml's end, release, key pressed) -> the mode after it, starting from playing.
+    #[test]
+    fn release_mode_keeps_p_and_r_only_where_the_game_names_its_own_actions() {
+        let (flow, none) = ("[flow]\npause = \"hold\"\nrestart = \"again\"", "");
+        let cases = [
+            (none, false, Key::P, Mode::Paused, false),
+            (none, false, Key::R, Mode::Playing, true),
+            (none, true, Key::P, Mode::Playing, false),
+            (none, true, Key::R, Mode::Playing, false),
+            (none, true, Key::N, Mode::Playing, false),
+            (flow, true, Key::P, Mode::Paused, false),
+            (flow, true, Key::Space, Mode::Paused, false),
+            (flow, true, Key::R, Mode::Playing, true),
+            (flow, true, Key::Enter, Mode::Playing, true),
+            (flow, false, Key::Space, Mode::Paused, false),
+        ];
+        for (extra, release, key, mode, restarts) in cases {
+            let mut r = runner(extra, release);
+            r.key_down(key);
+            let session = r.play().session();
+            let what = format!("{extra:?} release {release}, {key}");
+            assert_eq!(session.mode(), mode, "{what}");
+            assert_eq!(session.is_loading(), restarts, "{what}: restarts");
+        }
+        // A click resumes a paused game, in either mode; the pause action does too.
+        for release in [false, true] {
+            let mut r = runner(flow, release);
+            r.play_mut().session_mut().signal(Signal::Pause);
+            r.key_down(Key::MouseLeft);
+            assert_eq!(
+                r.play().session().mode(),
+                Mode::Playing,
+                "release {release}"
+            );
+            r.key_down(Key::Space);
+            r.key_up(Key::Space);
+            r.key_down(Key::Space);
+            assert_eq!(
+                r.play().session().mode(),
+                Mode::Playing,
+                "release {release}"
+            );
+        }
+    }
 
     #[test]
     fn the_help_line_lists_the_games_actions_then_the_keys_the_app_keeps() {
