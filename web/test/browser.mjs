@@ -437,7 +437,8 @@ try {
   const releaseShot = await canvasShot(exportPage);
   writeFileSync(join(artifacts, "canvas-exported.png"), releaseShot);
   const releaseHelp = await helpPixels(exportPage, releaseShot);
-  check(releaseHelp === 0, "an exported page runs in release mode: no help line", `${releaseHelp} pixels`);
+  // A help line is hundreds of such pixels; a stray light pixel of the game's own may be there.
+  check(releaseHelp < 30, "an exported page runs in release mode: no help line", `${releaseHelp} pixels`);
   const webExported = await exportPage.evaluate((n) => window.ludus.sim("", n).summary, TICKS);
   const natExported = JSON.parse(native(["sim", gameDir, "--ticks", String(TICKS)]).stdout);
   check(
