@@ -53,6 +53,7 @@ const REQUIRED: &[&str] = &[
     "tilemap_limit",
     "several_errors_in_one_file",
     "limits_values",
+    "flow_actions",
 ];
 
 fn bad_games() -> Vec<PathBuf> {

@@ -81,6 +81,10 @@ pub enum Command {
     /// Switch to level `n` (an index into the game's levels) after this tick; the score, the
     /// game variables and the scripts' state are kept.
     LoadLevel(usize),
+    /// Start the game again after this tick, as the restart key does (a script's `restart`).
+    Restart,
+    /// Pause the window after this tick (a script's `pause`; headless runs go on).
+    Pause,
 }
 
 /// Why a command was refused when it was sent. The script host adds the script location.
@@ -136,7 +140,9 @@ impl Command {
             | Command::CameraShake { .. }
             | Command::CameraZoom(_)
             | Command::Music(_)
-            | Command::LoadLevel(_) => None,
+            | Command::LoadLevel(_)
+            | Command::Restart
+            | Command::Pause => None,
         }
     }
 

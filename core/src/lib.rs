@@ -46,11 +46,11 @@ pub use consequences::{Consequences, Gameplay, NoConsequences};
 pub use def::{
     AiPolicy, Anchor, AnimationDef, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef,
     BehaviourKind, BodyKind, BoundsPolicy, CameraDef, ColliderDef, Constant, ControlDef,
-    ControlKind, CooldownDef, EffectDef, EffectId, Filter, FontDef, FontId, FontSource, GameDef,
-    HealthDef, HudLine, ImageDef, LabelDef, LevelDef, Limits, MAX_LAYERS, MAX_TAGS, MotionDef,
-    MusicId, Overrides, PhysicsDef, Placement, PlatformerDef, RotateMode, RotationDef, ScriptsDef,
-    Shape, SolidRun, SoundDef, SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef, ThrustDef,
-    TileMapDef, TriggerDef, TriggerOn, Wave, WindowDef, merge_solids,
+    ControlKind, CooldownDef, EffectDef, EffectId, Filter, FlowDef, FontDef, FontId, FontSource,
+    GameDef, HealthDef, HudLine, ImageDef, LabelDef, LevelDef, Limits, MAX_LAYERS, MAX_TAGS,
+    MotionDef, MusicId, Overrides, PhysicsDef, Placement, PlatformerDef, RotateMode, RotationDef,
+    ScriptsDef, Shape, SolidRun, SoundDef, SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef,
+    ThrustDef, TileMapDef, TriggerDef, TriggerOn, Wave, WindowDef, merge_solids,
 };
 // The event records and what the event list generates from them, whole: a new kind or
 // record needs no line here.
@@ -70,8 +70,8 @@ pub use frame::input::{
 pub use frame::mode::Mode;
 pub use frame::pacer::{FrameKind, FramePacer, PacerPolicy};
 pub use frame::session::{
-    Flow, FrameReport, InputEvent, LoadRequest, LoadStatus, Session, SessionStats, Signal,
-    Simulation,
+    Flow, FlowActions, FrameReport, InputEvent, LoadRequest, LoadStatus, Session, SessionStats,
+    Signal, Simulation,
 };
 pub use game::Game;
 pub use ids::WorldId;
@@ -110,7 +110,7 @@ pub use world::components::{
 };
 pub use world::contact::{ContactCache, ContactKey};
 pub use world::hash::{HashPart, StateHash};
-pub use world::{NavState, SimWorld, WorldCounters};
+pub use world::{Asked, NavState, SimWorld, WorldCounters};
 
 /// The handles of the framework's own systems, by phase, for ordering a program's systems
 /// against them ([`System::after`], [`System::before`]). Each phase's file under `tick/`

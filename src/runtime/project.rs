@@ -27,6 +27,9 @@ pub struct Project {
     pub music_files: Vec<Option<Arc<[u8]>>>,
     /// The bytes of each font file in `def.fonts` (`None`: a bitmap font).
     pub font_files: Vec<Option<Arc<[u8]>>>,
+    /// A player's game (an exported bundle, not made with `--dev`): it runs in release mode,
+    /// without the developer's view (see [`Runner::release`](crate::runtime::Runner::release)).
+    pub release: bool,
 }
 
 /// How the app loads every game: the keys it keeps for itself may not be bound.
@@ -70,6 +73,7 @@ impl Project {
             sound_files,
             music_files,
             font_files,
+            release: false,
             dir: None,
             label,
             def: Arc::new(loaded.def),
@@ -111,7 +115,8 @@ impl Project {
     /// Loads a game bundle, refusing one whose files load as other content than it was packed
     /// from (its content hash differs).
     pub fn from_bundle(bundle: crate::runtime::bundle::Bundle) -> Result<Project, String> {
-        let project = Project::from_files(&bundle.name, bundle.files)?;
+        let mut project = Project::from_files(&bundle.name, bundle.files)?;
+        project.release = !bundle.dev;
         if project.def.content_hash != bundle.content_hash {
             return Err(format!(
                 "{}: the game bundle's files do not load as the game it was packed from \

@@ -402,6 +402,8 @@ fn apply_one(
             }
         }
         Command::LoadLevel(level) => *world.next_level = Some(*level),
+        Command::Restart => world.asked.restart = true,
+        Command::Pause => world.asked.pause = true,
         Command::Animate { target, slot } => {
             if let Some(e) = resolve(world, s, *target) {
                 let playing = Animation {

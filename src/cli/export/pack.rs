@@ -63,6 +63,7 @@ pub(crate) fn pack(dir: &Path) -> Result<Bundle, String> {
     Ok(Bundle {
         name: bundle_name(dir),
         content_hash,
+        dev: false,
         files,
     })
 }
