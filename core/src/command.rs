@@ -9,6 +9,7 @@
 use crate::def::{ArchetypeId, EffectId, GameDef, MusicId, Overrides, SoundId};
 use crate::fault::{Fault, FaultKind};
 use crate::math::{Color, Vec2};
+use crate::saved::{check_key, check_value};
 use crate::var::Var;
 use std::fmt;
 
@@ -81,6 +82,8 @@ pub enum Command {
     /// Switch to level `n` (an index into the game's levels) after this tick; the score, the
     /// game variables and the scripts' state are kept.
     LoadLevel(usize),
+    /// Save `value` under `key` in the game's saved data (`None`: delete it).
+    Save { key: String, value: Option<Var> },
 }
 
 /// Why a command was refused when it was sent. The script host adds the script location.
@@ -145,7 +148,8 @@ impl Command {
             | Command::CameraShake { .. }
             | Command::CameraZoom(_)
             | Command::Music(_)
-            | Command::LoadLevel(_) => None,
+            | Command::LoadLevel(_)
+            | Command::Save { .. } => None,
         }
     }
 
@@ -189,6 +193,12 @@ impl Command {
                 return Err(CommandError::malformed(format!("unknown level number {n}")));
             }
             Command::SetState { key, .. } => name_length(key, "a state key")?,
+            Command::Save { key, value } => {
+                check_key(key.as_bytes()).map_err(CommandError::malformed)?;
+                if let Some(v) = value {
+                    check_value(v).map_err(CommandError::malformed)?;
+                }
+            }
             Command::Spawn {
                 archetype,
                 pos,
