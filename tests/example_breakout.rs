@@ -322,7 +322,11 @@ fn the_window_shows_the_best_score_kept_in_the_data_folder() {
         return;
     }
     let lit = |best: Option<&str>| {
-        let dir = scratch(if best.is_some() { "best-kept" } else { "best-none" });
+        let dir = scratch(if best.is_some() {
+            "best-kept"
+        } else {
+            "best-none"
+        });
         if let Some(text) = best {
             let folder = dir.join("ludus/breakout");
             std::fs::create_dir_all(&folder).unwrap();
@@ -338,5 +342,8 @@ fn the_window_shows_the_best_score_kept_in_the_data_folder() {
     assert_eq!(nothing_kept, None, "nothing to keep: nothing written");
     assert_eq!(file.as_deref(), Some(r#"{"best":4321}"#), "left as it was");
     assert!(none > 30, "\"best 0\" is drawn: {none}");
-    assert!(kept > none * 5 / 4, "\"best 4321\" is longer: {kept} against {none}");
+    assert!(
+        kept > none * 5 / 4,
+        "\"best 4321\" is longer: {kept} against {none}"
+    );
 }

@@ -171,8 +171,19 @@ fn keep_a_best_score() {
     let probe = "function on_tick() ludus.add_score(1) end";
     let (mut g, _) = play(cookbook_def(), "best", probe, 10, idle);
     let best = |g: &Game| (g.world().saved().get("best").cloned(), var(g, "best"));
-    assert_eq!(best(&g), (Some(Var::Num(9.0)), Some(9.0)), "saved and shown");
-    assert!(matches!(g.load(&LoadRequest::Restart), LoadStatus::Ready(_)));
+    assert_eq!(
+        best(&g),
+        (Some(Var::Num(9.0)), Some(9.0)),
+        "saved and shown"
+    );
+    assert!(matches!(
+        g.load(&LoadRequest::Restart),
+        LoadStatus::Ready(_)
+    ));
     g.step(&TickInput::neutral()).unwrap();
-    assert_eq!(best(&g), (Some(Var::Num(9.0)), Some(9.0)), "read back after a restart");
+    assert_eq!(
+        best(&g),
+        (Some(Var::Num(9.0)), Some(9.0)),
+        "read back after a restart"
+    );
 }
