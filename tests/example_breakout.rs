@@ -312,3 +312,38 @@ fn the_app_draws_bricks_paddle_ball_and_hud_under_xvfb() {
     assert!(balls > 80, "the balls left are drawn: {balls}");
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// The best score comes from the saved data in the data folder (`$XDG_DATA_HOME/ludus/breakout/
+/// save.json`) and shows at the top of the screen: "best 4321" lights more pixels there than
+/// the "best 0" of a first game.
+#[test]
+fn the_window_shows_the_best_score_kept_in_the_data_folder() {
+    if !xvfb_available() {
+        return;
+    }
+    let lit = |best: Option<&str>| {
+        let dir = scratch(if best.is_some() {
+            "best-kept"
+        } else {
+            "best-none"
+        });
+        if let Some(text) = best {
+            let folder = dir.join("ludus/breakout");
+            std::fs::create_dir_all(&folder).unwrap();
+            std::fs::write(folder.join("save.json"), text).unwrap();
+        }
+        let frame = window_frame(&game(), &dir, &"{}\n".repeat(20), Some(60));
+        let kept = std::fs::read_to_string(dir.join("ludus/breakout/save.json")).ok();
+        std::fs::remove_dir_all(dir).ok();
+        (count(&frame.px, 1024, [400, 0, 624, 40], None, 0), kept)
+    };
+    let (none, nothing_kept) = lit(None);
+    let (kept, file) = lit(Some(r#"{"best":4321}"#));
+    assert_eq!(nothing_kept, None, "nothing to keep: nothing written");
+    assert_eq!(file.as_deref(), Some(r#"{"best":4321}"#), "left as it was");
+    assert!(none > 30, "\"best 0\" is drawn: {none}");
+    assert!(
+        kept > none * 5 / 4,
+        "\"best 4321\" is longer: {kept} against {none}"
+    );
+}

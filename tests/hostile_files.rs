@@ -364,18 +364,19 @@ fn amplifying(dir: &Path, segments: u64) -> PathBuf {
         header: rec.header,
         segments: Vec::new(),
         fault: None,
+        saved: SaveStore::default(),
     };
     let bytes = bare.to_bytes();
-    // Without the checksum, the segment count 0 and the absent fault.
-    let mut payload = bytes[20..bytes.len() - 10].to_vec();
+    // Without the checksum, the segment count 0, the absent fault and the empty saved data.
+    let mut payload = bytes[20..bytes.len() - 11].to_vec();
     let mut n = segments;
     while n >= 0x80 {
         payload.push((n & 0x7f) as u8 | 0x80);
         n >>= 7;
     }
     payload.push(n as u8);
-    // The segments, then no fault.
-    payload.resize(payload.len() + 3 * segments as usize + 1, 0);
+    // The segments, then no fault and no saved data.
+    payload.resize(payload.len() + 3 * segments as usize + 2, 0);
     let mut file = Vec::new();
     file.extend_from_slice(&MAGIC);
     file.extend_from_slice(&FORMAT_VERSION.to_le_bytes());

@@ -3,22 +3,39 @@
 //!
 //! `tests/fixtures/swarm-v1.ludusrec` is 900 ticks of scripted play of
 //! `tests/fixtures/swarm-v1` (a frozen copy of the bundled example), recorded by the first
-//! release of the recording format (version 1). Every state hash must still match.
+//! release of the recording format (version 1); `swarm-v4.ludusrec`, 300 ticks of the same
+//! game recorded by the last build of version 4 (before recordings held saved data and the
+//! limits `save_bytes`). Every state hash must still match.
 
 use std::process::Command;
 
-#[test]
-fn a_version_1_recording_replays_identically() {
+/// Replays `file` (under tests/fixtures) and checks it names `ticks` ticks, all matching.
+fn replays_identically(file: &str, ticks: u32) {
     let out = Command::new(env!("CARGO_BIN_EXE_ludus"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["replay", "tests/fixtures/swarm-v1.ludusrec"])
+        .arg("replay")
+        .arg(format!("tests/fixtures/{file}"))
         .output()
         .expect("ludus runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(out.status.success(), "{file}: {stdout}{stderr}");
     assert!(
-        stdout.contains("replayed 900 ticks of Swarm: every state hash matches"),
-        "{stdout}{stderr}"
+        stdout.contains(&format!(
+            "replayed {ticks} ticks of Swarm: every state hash matches"
+        )),
+        "{file}: {stdout}{stderr}"
     );
+}
+
+#[test]
+fn a_version_1_recording_replays_identically() {
+    replays_identically("swarm-v1.ludusrec", 900);
+}
+
+#[test]
+fn a_version_4_recording_replays_identically() {
+    let bytes = std::fs::read("tests/fixtures/swarm-v4.ludusrec").expect("the fixture");
+    assert_eq!(bytes[8..12], 4u32.to_le_bytes(), "it is of version 4");
+    replays_identically("swarm-v4.ludusrec", 300);
 }

@@ -7,6 +7,7 @@
 // - gives the module a monotonic clock, and opens sound only if the page can play it (the
 //   module itself waits for the first user gesture; see src/audio.rs);
 // - shows a game that cannot start as a message over the canvas;
+// - keeps the game's saved data in the page's localStorage, under the game's name;
 // - starts a game from a bundle (`ludus_start`, what `ludus export web` writes in index.html);
 // - exposes `window.ludus`, a small API for tests and tools: headless runs and replays of the
 //   page's game, through the same code as `ludus sim --input` and `ludus replay`
@@ -149,6 +150,41 @@
     link.textContent = "Download the recording of this run (" + name + "): replay it with `ludus replay " + name + "`";
   }
 
+  // ---- Saved data: the page's localStorage, under the game's name -------------------------
+  // The module asks a text's length in UTF-8 bytes first (-1: none; -2: the storage refused),
+  // and copies it only when it is within its bound.
+  let savedBytes = null;
+  const storageKey = (ptr, len) => utf8.decode(bytes(ptr, len).slice());
+
+  function savedLen(keyPtr, keyLen) {
+    try {
+      const text = localStorage.getItem(storageKey(keyPtr, keyLen));
+      savedBytes = text === null ? null : encoder.encode(text);
+      return savedBytes === null ? -1 : savedBytes.length;
+    } catch (e) {
+      console.warn("ludus: cannot read saved data (" + e + ")");
+      return -2;
+    }
+  }
+
+  function savedRead(keyPtr, keyLen, ptr, cap) {
+    if (savedLen(keyPtr, keyLen) < 0 || savedBytes.length > cap) return -1;
+    bytes(ptr, savedBytes.length).set(savedBytes);
+    const n = savedBytes.length;
+    savedBytes = null;
+    return n;
+  }
+
+  function savedWrite(keyPtr, keyLen, ptr, len) {
+    try {
+      localStorage.setItem(storageKey(keyPtr, keyLen), utf8.decode(bytes(ptr, len).slice()));
+      return true;
+    } catch (e) {
+      console.warn("ludus: cannot keep saved data (" + e + ")");
+      return false;
+    }
+  }
+
   function hideHintOnGesture() {
     const hide = () => {
       const hint = document.getElementById("ludus-hint");
@@ -176,6 +212,9 @@
     env.ludus_audio_available = audioAvailable;
     env.ludus_show_error = showError;
     env.ludus_offer_recording = offerRecording;
+    env.ludus_saved_len = savedLen;
+    env.ludus_saved_read = savedRead;
+    env.ludus_saved_write = savedWrite;
     env.ludus_set_title = (ptr, len) => (document.title = utf8.decode(bytes(ptr, len).slice()));
     guardAudio(env);
   }

@@ -9,6 +9,7 @@
 use crate::def::{ArchetypeId, EffectId, GameDef, MusicId, Overrides, SoundId};
 use crate::fault::{Fault, FaultKind};
 use crate::math::{Color, Vec2};
+use crate::saved::{check_key, check_value};
 use crate::var::Var;
 use std::fmt;
 
@@ -85,6 +86,8 @@ pub enum Command {
     Restart,
     /// Pause the window after this tick (a script's `pause`; headless runs go on).
     Pause,
+    /// Save `value` under `key` in the game's saved data (`None`: delete it).
+    Save { key: String, value: Option<Var> },
 }
 
 /// Why a command was refused when it was sent. The script host adds the script location.
@@ -142,7 +145,8 @@ impl Command {
             | Command::Music(_)
             | Command::LoadLevel(_)
             | Command::Restart
-            | Command::Pause => None,
+            | Command::Pause
+            | Command::Save { .. } => None,
         }
     }
 
@@ -186,6 +190,12 @@ impl Command {
                 return Err(CommandError::malformed(format!("unknown level number {n}")));
             }
             Command::SetState { key, .. } => name_length(key, "a state key")?,
+            Command::Save { key, value } => {
+                check_key(key.as_bytes()).map_err(CommandError::malformed)?;
+                if let Some(v) = value {
+                    check_value(v).map_err(CommandError::malformed)?;
+                }
+            }
             Command::Spawn {
                 archetype,
                 pos,

@@ -10,7 +10,9 @@ use crate::frame::input::TickInput;
 use crate::frame::session::{Flow, LoadRequest, LoadStatus, Simulation};
 use crate::ids::WorldId;
 use crate::jobs::Completions;
+use crate::limits::Limit;
 use crate::outbox::Outbox;
+use crate::saved::SaveStore;
 use crate::tick::access::check_order;
 use crate::tick::report::{TickOptions, TickReport};
 use crate::tick::schedule::{Schedule, ScheduleError};
@@ -146,6 +148,21 @@ impl Game {
         self.consequences.as_ref()
     }
 
+    /// Replaces the saved data (what the store held when the run began: a program sets it
+    /// before the first tick, a replay from its recording). A store past the game's
+    /// `[limits] save_bytes` is refused with the fault a save past it makes.
+    pub fn set_saved(&mut self, store: SaveStore) -> Result<(), Fault> {
+        let bound = self.def.limits.save_bytes;
+        if store.bytes() > bound as usize {
+            return Err(Limit::SaveBytes.exceeded(
+                bound,
+                format_args!("bytes of saved data: the store takes {}", store.bytes()),
+            ));
+        }
+        *self.world.saved = store;
+        Ok(())
+    }
+
     /// Debugging aid: changes the score outside any tick, so the next state hash differs.
     /// Replay tests use it to prove divergences are reported at the right tick.
     pub fn nudge_score(&mut self, delta: i64) {
@@ -203,6 +220,8 @@ impl Game {
         let id = WorldId(self.next_world);
         self.next_world += 1;
         let mut world = SimWorld::build(&self.def, level, id, self.extra_entities)?;
+        // One store per game: a restart and a level switch keep it.
+        *world.saved = (*self.world.saved).clone();
         if keep {
             world.carry_over(&self.world);
             self.consequences.switch_world(&self.def, &world)?;

@@ -34,6 +34,7 @@ pub mod reference;
 mod render;
 mod replay;
 mod resource;
+mod saved;
 mod suggest;
 mod tick;
 mod timer;
@@ -93,6 +94,7 @@ pub use replay::{
     Segment, TICKS_PER_SEGMENT, TickRecord, describe_difference, entity_values,
 };
 pub use resource::Resource;
+pub use saved::{MAX_SAVE_KEY_BYTES, SaveStore, check_key as check_save_key};
 pub use suggest::{closest, edit_distance};
 pub use tick::access::{OrderError, PhaseAccess, check_order};
 pub use tick::gameplay::run_stage_detached;

@@ -21,6 +21,7 @@
 //! | the contact cache, push corrections | the pairs of the tick | - |
 //! | game variables | `variables` distinct names | fault naming the variable |
 //! | script state of one entity | `state_keys` distinct keys | fault naming the key |
+//! | saved data | `save_bytes` bytes | fault naming the key |
 
 use crate::fault::{Fault, FaultKind};
 use serde::{Deserialize, Serialize};
@@ -58,6 +59,11 @@ pub struct Limits {
     /// Distinct script-state keys of one entity (`[limits] state_keys`). A command that would
     /// add one more faults, naming the key. The world holds at most `entities * state_keys`.
     pub state_keys: u32,
+    /// Bytes of saved data (`[limits] save_bytes`), as [`SaveStore::bytes`] counts them. A
+    /// save that would take the store past it faults, naming the key.
+    ///
+    /// [`SaveStore::bytes`]: crate::saved::SaveStore::bytes
+    pub save_bytes: u32,
 }
 
 impl Default for Limits {
@@ -79,6 +85,7 @@ impl Limits {
         contacts_per_tick: 262_144,
         variables: 1_024,
         state_keys: 64,
+        save_bytes: 65_536,
     };
 }
 
@@ -97,11 +104,12 @@ pub enum Limit {
     Contacts,
     Variables,
     StateKeys,
+    SaveBytes,
 }
 
 impl Limit {
     /// Every limit, in the order game.toml's reference lists them.
-    pub const ALL: [Limit; 10] = [
+    pub const ALL: [Limit; 11] = [
         Limit::Entities,
         Limit::Events,
         Limit::Commands,
@@ -112,6 +120,7 @@ impl Limit {
         Limit::Contacts,
         Limit::Variables,
         Limit::StateKeys,
+        Limit::SaveBytes,
     ];
 
     /// The key in game.toml's `[limits]` table.
@@ -127,6 +136,7 @@ impl Limit {
             Limit::Contacts => "contacts",
             Limit::Variables => "variables",
             Limit::StateKeys => "state_keys",
+            Limit::SaveBytes => "save_bytes",
         }
     }
 
@@ -143,6 +153,7 @@ impl Limit {
             Limit::Contacts => &mut limits.contacts_per_tick,
             Limit::Variables => &mut limits.variables,
             Limit::StateKeys => &mut limits.state_keys,
+            Limit::SaveBytes => &mut limits.save_bytes,
         }
     }
 

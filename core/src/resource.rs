@@ -41,6 +41,8 @@ pub enum Resource {
     ContactCache,
     Score,
     Vars,
+    /// The game's saved data (`ludus.save`).
+    Saved,
     Rng,
     /// Which entities exist, looked up by creation sequence or tag (the index, the next
     /// sequence, the tag index). Iterating components does not read it.
@@ -75,7 +77,7 @@ pub enum Resource {
 
 impl Resource {
     /// Every resource, in declaration order.
-    pub const ALL: [Resource; 33] = [
+    pub const ALL: [Resource; 34] = [
         Resource::Position,
         Resource::PrevPosition,
         Resource::Velocity,
@@ -92,6 +94,7 @@ impl Resource {
         Resource::ContactCache,
         Resource::Score,
         Resource::Vars,
+        Resource::Saved,
         Resource::Rng,
         Resource::EntitySet,
         Resource::SpawnOutcomes,

@@ -306,7 +306,7 @@ fn consequences() -> Box<dyn Consequences> {
             g.nearest(at, None, T_ENEMY),
         );
         let _ = (g.within(at, 50.0, T_ENEMY), g.score(), g.rng().u32(..));
-        let _ = g.var("v");
+        let _ = (g.var("v"), g.saved("best"));
         if stage == Stage::One && tick % 10 == 1 {
             g.schedule_timer(TimerSpec {
                 target: Some(me),
@@ -354,6 +354,10 @@ fn send_everything(g: &mut Gameplay<'_>, at: Vec2) -> Result<(), Fault> {
         },
         Command::Score(1),
         Command::SetVar("v".into(), Var::Num(f64::from(g.tick() as u32))),
+        Command::Save {
+            key: "best".into(),
+            value: Some(Var::Num(f64::from(g.tick() as u32))),
+        },
         Command::Effect {
             effect: EffectId(0),
             pos: at,

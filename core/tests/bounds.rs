@@ -523,6 +523,7 @@ fn limit_keys_are_the_toml_keys() {
             "[limits] contacts",
             "[limits] variables",
             "[limits] state_keys",
+            "[limits] save_bytes",
         ]
     );
 }

@@ -73,6 +73,7 @@ fn valid() -> Recording {
             ticks,
         }],
         fault: None,
+        saved: SaveStore::default(),
     }
 }
 
@@ -179,12 +180,13 @@ fn empty_segments(segments: u64) -> Vec<u8> {
         header: header(),
         segments: Vec::new(),
         fault: None,
+        saved: SaveStore::default(),
     };
     let bytes = bare.to_bytes();
     let payload = &bytes[20..bytes.len() - 8];
-    // The bare payload ends with the segment count 0 and no fault (0); replace the count
-    // with `segments`.
-    let mut crafted = payload[..payload.len() - 2].to_vec();
+    // The bare payload ends with the segment count 0, no fault (0) and no saved data (0);
+    // replace the count with `segments`.
+    let mut crafted = payload[..payload.len() - 3].to_vec();
     let mut n = segments;
     loop {
         let b = (n & 0x7f) as u8;
@@ -199,7 +201,7 @@ fn empty_segments(segments: u64) -> Vec<u8> {
         // An empty level name, not switched, no ticks.
         crafted.extend_from_slice(&[0, 0, 0]);
     }
-    crafted.push(0);
+    crafted.extend_from_slice(&[0, 0]);
     frame(&crafted)
 }
 

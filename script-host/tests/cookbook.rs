@@ -170,3 +170,26 @@ fn a_turn_based_move() {
     assert_eq!(lines, ["64.0\t32.0"]);
     assert_eq!(g.world().vars().get("turn"), Some(&Var::Num(3.0)));
 }
+
+#[test]
+fn keep_a_best_score() {
+    // Another script scores a point a tick; the recipe sees each score a stage later.
+    let probe = "function on_tick() ludus.add_score(1) end";
+    let (mut g, _) = play(cookbook_def(), "best", probe, 10, idle);
+    let best = |g: &Game| (g.world().saved().get("best").cloned(), var(g, "best"));
+    assert_eq!(
+        best(&g),
+        (Some(Var::Num(9.0)), Some(9.0)),
+        "saved and shown"
+    );
+    assert!(matches!(
+        g.load(&LoadRequest::Restart),
+        LoadStatus::Ready(_)
+    ));
+    g.step(&TickInput::neutral()).unwrap();
+    assert_eq!(
+        best(&g),
+        (Some(Var::Num(9.0)), Some(9.0)),
+        "read back after a restart"
+    );
+}

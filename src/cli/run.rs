@@ -36,6 +36,10 @@ pub fn run(dir: Option<PathBuf>, entities: u32, options: RunOptions) -> i32 {
         }
     };
     runner.set_stress(entities);
+    match crate::platform::SavePlace::of_game(&runner.def().name) {
+        Ok(place) => runner.keep_saved(place),
+        Err(e) => eprintln!("ludus: the saved data is not kept: {e}"),
+    }
     let def = runner.def().clone();
     let conf = miniquad::conf::Conf {
         // A control character (a line break, a NUL written as `\u0000`) has no place in a

@@ -2,8 +2,10 @@
 //! recording and tracing; print one JSON summary.
 
 use crate::cli::common::{clock, load};
+use crate::platform::SavePlace;
 use crate::runtime::frames::{Format, Line};
 use crate::runtime::project::Project;
+use crate::runtime::saved;
 use ludus_core::*;
 use std::io::Write;
 use std::path::PathBuf;
@@ -47,6 +49,11 @@ pub struct SimArgs {
     /// Check the world's invariants after every tick.
     #[arg(long)]
     pub check_invariants: bool,
+    /// The game's saved data: read from FILE at the start if it exists (one that is damaged,
+    /// too large or unreadable is a warning and no saved data), and written to it when the run
+    /// ends. Without it a run starts with no saved data and writes none.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
 }
 
 use crate::runtime::headless::RunFigures;
@@ -160,6 +167,18 @@ fn prepare(args: &SimArgs, project: &Project, frames: Option<&[Line]>) -> Result
         }
     };
     d.game.options_mut().check_invariants = args.check_invariants;
+    if let Some(path) = &args.save {
+        let place = SavePlace::file(path.clone());
+        let (store, warning) = saved::load(&place, project.def.limits.save_bytes);
+        if let Some(w) = warning {
+            eprintln!("ludus: warning: {}", printable_line(&w));
+        }
+        // What `load` gives is within the bound `set_saved` checks.
+        if let Err(f) = d.game.set_saved(store) {
+            eprintln!("ludus: {}", printable_line(&f.to_string()));
+            return Err(1);
+        }
+    }
     // What scripts print goes to standard error as it happens; standard output stays the
     // JSON summary.
     d.log = Some(Box::new(std::io::stderr()));
@@ -188,6 +207,11 @@ fn finish(args: &SimArgs, d: &mut HeadlessRun, figures: &RunFigures) -> i32 {
         && t.flush().is_err()
     {
         d.error = Some("cannot write the trace file".into());
+    }
+    if let Some(path) = &args.save
+        && let Err(e) = saved::keep(&SavePlace::file(path.clone()), d.game.world().saved())
+    {
+        d.error = Some(e);
     }
     if let (Some(path), Some(rec)) = (&args.record, d.recording())
         && let Err(e) = std::fs::write(path, rec.to_bytes())

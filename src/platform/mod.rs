@@ -16,6 +16,7 @@
 //! | [`worker_pool`] | threads | none (background work runs in the tick's thread) |
 //! | [`QUIT_ON_ESCAPE`] | Escape quits | a page does not close itself |
 //! | [`save_recording`] | a file in the game folder's `recordings/` | a download link on the page |
+//! | [`SavePlace`] | `ludus/GAME/save.json` in the data folder (`$XDG_DATA_HOME`, else `~/.local/share`; macOS `~/Library/Application Support`; Windows `%APPDATA%`), replaced by a rename | `localStorage` under the game's name |
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native;
@@ -111,6 +112,13 @@ pub use web::worker_pool;
 pub use native::save_recording;
 #[cfg(target_arch = "wasm32")]
 pub use web::save_recording;
+
+/// Where a game's saved data is kept between runs: `of_game(name)`, then `read(most)` (at
+/// most `most` bytes, `None` when nothing is kept) and `write(text)` (whole, atomically).
+#[cfg(not(target_arch = "wasm32"))]
+pub use native::saved::SavePlace;
+#[cfg(target_arch = "wasm32")]
+pub use web::SavePlace;
 
 /// Whether Escape quits the program.
 pub const QUIT_ON_ESCAPE: bool = cfg!(not(target_arch = "wasm32"));

@@ -10,6 +10,9 @@ unsafe extern "C" {
     fn ludus_now_ms() -> f64;
     fn ludus_audio_available() -> bool;
     fn ludus_offer_recording(bytes: *const u8, len: usize, name: *const u8, name_len: usize);
+    fn ludus_saved_len(key: *const u8, key_len: usize) -> f64;
+    fn ludus_saved_read(key: *const u8, key_len: usize, out: *mut u8, cap: usize) -> f64;
+    fn ludus_saved_write(key: *const u8, key_len: usize, text: *const u8, len: usize) -> bool;
 }
 
 fn c_string(text: &str) -> CString {
@@ -83,4 +86,62 @@ pub fn save_recording(_dir: Option<&str>, name: &str, bytes: &[u8]) -> Result<St
     // SAFETY: ludus.js copies both byte ranges out of wasm memory before returning.
     unsafe { ludus_offer_recording(bytes.as_ptr(), bytes.len(), file.as_ptr(), file.len()) };
     Ok(format!("{file}, offered as a download on the page"))
+}
+
+/// A game's saved data in the page's `localStorage`, under the game's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SavePlace {
+    key: String,
+}
+
+impl SavePlace {
+    pub fn of_game(name: &str) -> Result<SavePlace, String> {
+        Ok(SavePlace { key: name.into() })
+    }
+
+    /// The stored text's UTF-8 bytes (`None`: nothing is stored), refusing more than `most`
+    /// bytes before any is copied into the module.
+    pub fn read(&self, most: usize) -> Result<Option<Vec<u8>>, String> {
+        let key = self.key.as_bytes();
+        // SAFETY: ludus.js reads the key's bytes before returning.
+        let len = unsafe { ludus_saved_len(key.as_ptr(), key.len()) };
+        if len == -1.0 {
+            return Ok(None);
+        }
+        if len < 0.0 {
+            return Err(format!("cannot read {self}: the page's storage refused"));
+        }
+        if len > most as f64 {
+            return Err(format!(
+                "{self} is larger than the game's saved data may be ({most} bytes at most)"
+            ));
+        }
+        let mut out = vec![0u8; len as usize];
+        // SAFETY: ludus.js writes at most `out.len()` bytes at `out` before returning.
+        let n = unsafe { ludus_saved_read(key.as_ptr(), key.len(), out.as_mut_ptr(), out.len()) };
+        if n != len {
+            return Err(format!("cannot read {self}: it changed while it was read"));
+        }
+        Ok(Some(out))
+    }
+
+    /// Replaces the stored text (`localStorage.setItem` replaces it whole).
+    pub fn write(&self, text: &str) -> Result<(), String> {
+        let key = self.key.as_bytes();
+        // SAFETY: ludus.js copies both byte ranges out of wasm memory before returning.
+        let ok = unsafe { ludus_saved_write(key.as_ptr(), key.len(), text.as_ptr(), text.len()) };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "cannot write {self}: the page's storage refused (full, or off)"
+            ))
+        }
+    }
+}
+
+impl std::fmt::Display for SavePlace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "localStorage[{:?}]", self.key)
+    }
 }

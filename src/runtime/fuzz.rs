@@ -297,6 +297,7 @@ fn generated(segments: &[(u8, u8)], flaw: Flaw, fault: bool) -> Recording {
             })
             .collect(),
         fault: None,
+        saved: SaveStore::default(),
     };
     let n = rec.segments.len().max(1);
     match flaw {

@@ -124,8 +124,9 @@ impl HeadlessRun {
     /// recording stops, with [`error`](Self::error) set, before its file would pass
     /// [`MAX_RECORDING_BYTES`] or hold more than [`MAX_SEGMENTS`] segments.
     pub fn start_recording(&mut self, header: RecordingHeader, detail: bool) {
-        let (level, built) = level_build(&self.game);
-        self.recorder = Some(Recorder::new(header, level, built, detail));
+        let saved = self.game.world().saved().clone();
+        let level = level_build(&self.game);
+        self.recorder = Some(Recorder::new(header, saved, level, detail));
     }
 
     /// The recording made so far, if one is being made.

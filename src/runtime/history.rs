@@ -27,8 +27,8 @@ pub struct History {
 impl History {
     /// A history of `game`, just started, with recordings headed `header`.
     pub fn new(header: RecordingHeader, game: &Game) -> History {
-        let (level, built) = level_build(game);
-        let recorder = Recorder::new(header.clone(), level, built, false);
+        let saved = game.world().saved().clone();
+        let recorder = Recorder::new(header.clone(), saved, level_build(game), false);
         History {
             header,
             recorder: Some(recorder),
@@ -39,12 +39,14 @@ impl History {
     /// `game` has a new level: afresh (a new history), or a script's switch (`switched`: a
     /// new segment of this one).
     pub fn level(&mut self, game: &Game, switched: bool) {
-        let (level, built) = level_build(game);
         if !switched {
-            self.recorder = Some(Recorder::new(self.header.clone(), level, built, false));
+            let saved = game.world().saved().clone();
+            let recorder = Recorder::new(self.header.clone(), saved, level_build(game), false);
+            self.recorder = Some(recorder);
             self.stopped = None;
             return;
         }
+        let (level, built) = level_build(game);
         if let Some(r) = &mut self.recorder
             && let Err(e) = r.segment(level, true, built)
         {

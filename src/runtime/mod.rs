@@ -2,8 +2,8 @@
 //! [`Runner`] the window and the page drive (`runner/`: play state, UI state, time travel),
 //! headless runs (`headless.rs`, with `frames.rs` for scripted input and `work.rs` for what a
 //! scripted frame may ask), recordings (`recorder.rs`, `history.rs`, `verify.rs`, `rerun.rs`;
-//! `builds.rs`: the bound on what they build), game bundles (`bundle.rs`, `bundled.rs`) and
-//! the page's test API (`page.rs`).
+//! `builds.rs`: the bound on what they build), saved data between runs (`saved.rs`), game
+//! bundles (`bundle.rs`, `bundled.rs`) and the page's test API (`page.rs`).
 
 pub(crate) mod builds;
 pub(crate) mod bundle;
@@ -21,6 +21,7 @@ pub(crate) mod project;
 pub(crate) mod recorder;
 pub(crate) mod rerun;
 mod runner;
+pub(crate) mod saved;
 pub(crate) mod strict_json;
 pub(crate) mod verify;
 pub(crate) mod work;

@@ -21,18 +21,27 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// A recording with `header` whose first segment is `level`, begun afresh (its build made
-    /// `built` entities).
-    pub fn new(header: RecordingHeader, level: String, built: u64, detail: bool) -> Recorder {
+    /// A recording with `header` of a game whose saved data is `saved`, whose first segment
+    /// is `level`, begun afresh (its build made `built` entities).
+    pub fn new(
+        header: RecordingHeader,
+        saved: SaveStore,
+        (level, built): (String, u64),
+        detail: bool,
+    ) -> Recorder {
+        // A saved entry takes at most twice its text's bytes in the recording (a number's nine
+        // bytes are at least one digit there, and its key's quotes, colon and comma are four).
         let bytes = 1024
             + header.game.len() as u64
             + header.build.len() as u64
-            + header.game_dir.as_ref().map_or(0, |d| d.len() as u64);
+            + header.game_dir.as_ref().map_or(0, |d| d.len() as u64)
+            + 2 * saved.bytes() as u64;
         let mut r = Recorder {
             recording: Recording {
                 header,
                 segments: Vec::new(),
                 fault: None,
+                saved,
             },
             detail,
             bytes,
@@ -180,7 +189,7 @@ mod tests {
 
     #[test]
     fn level_activations_stop_a_recording_at_the_bound_a_replay_checks() {
-        let mut r = Recorder::new(header(), "a".into(), 10, false);
+        let mut r = Recorder::new(header(), SaveStore::default(), ("a".into(), 10), false);
         for _ in 1..FREE_SEGMENTS {
             r.segment("a".into(), false, 10).unwrap();
         }
@@ -206,7 +215,12 @@ mod tests {
 
     #[test]
     fn level_builds_stop_a_recording_before_a_replay_would_build_too_many_entities() {
-        let mut r = Recorder::new(header(), "a".into(), 6_000_000, false);
+        let mut r = Recorder::new(
+            header(),
+            SaveStore::default(),
+            ("a".into(), 6_000_000),
+            false,
+        );
         r.pretend_ticks(1000);
         r.segment("a".into(), false, 3_000_000).unwrap();
         let why = r.segment("a".into(), false, 1_000_001).unwrap_err();

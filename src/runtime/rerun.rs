@@ -39,6 +39,9 @@ impl Rerun {
         let entities = rec.header.entities;
         let mut run = headless_run(&project, entities)
             .map_err(|f| format!("the game could not start: {f}"))?;
+        run.game
+            .set_saved(rec.saved.clone())
+            .map_err(|f| format!("the recording's saved data: {f}"))?;
         let first = rec.segments.first().map(|s| s.level.clone());
         if let Some(level) = first.filter(|l| *l != level_name(&run.game)) {
             run.build(&LoadRequest::Level(level))?;

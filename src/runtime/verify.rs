@@ -184,6 +184,8 @@ fn start(rec: &Recording, project: &Project, work: &mut Work) -> Result<Game, St
         .start(rec.header.entities)
         .map_err(|f| format!("the game could not start: {f}"))?;
     game.options_mut().hash = true;
+    game.set_saved(rec.saved.clone())
+        .map_err(|f| format!("the recording's saved data: {f}"))?;
     game.set_completions(Completions::replaying(
         project.def.limits.jobs,
         BTreeMap::new(),

@@ -61,13 +61,16 @@ pub fn main() {
         }
     };
     let label = project.label.clone();
-    let runner = match Runner::new(project, 0, clock_ns) {
+    let mut runner = match Runner::new(project, 0, clock_ns) {
         Ok(r) => r,
         Err(fault) => {
             show_error(&format!("{label} could not start:\n{fault}"));
             return;
         }
     };
+    if let Ok(place) = crate::platform::SavePlace::of_game(&runner.def().name) {
+        runner.keep_saved(place);
+    }
     let def = runner.def().clone();
     // SAFETY: ludus.js copies `len` bytes from the pointer before returning.
     unsafe { ludus_set_title(def.window.title.as_ptr(), def.window.title.len()) };

@@ -60,7 +60,8 @@ pub struct Frame {
 
 /// Plays `game` in a real 1024 x 768 window under Xvfb, one frame per line of `script` (the
 /// `--script` format), at most `fps_cap` frames a second when given, without sound or file
-/// watching, and returns its last frame. The files go in `dir`.
+/// watching, and returns its last frame. The files go in `dir`, which is also the data folder
+/// (`XDG_DATA_HOME`) where the game's saved data is kept.
 pub fn window_frame(game: &Path, dir: &Path, script: &str, fps_cap: Option<u32>) -> Frame {
     let ludus = Path::new(env!("CARGO_BIN_EXE_ludus"));
     program_frame(ludus, Some(game), dir, script, fps_cap)
@@ -93,6 +94,7 @@ pub fn program_frame(
         .arg("--screenshot")
         .arg(&shot)
         .env("LUDUS_NO_AUDIO", "1")
+        .env("XDG_DATA_HOME", dir)
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);

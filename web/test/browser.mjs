@@ -22,7 +22,9 @@
 // and for web/test/probe: 6. its script folds the bits of thousands of Lua math results into
 // the score, which must be the same in the page as natively; a script error is the same
 // fault in both, and in the live page it shows the fault screen while the page lives on, and
-// offers the run's recording as a download, which replays natively to the same fault;
+// offers the run's recording as a download, which replays natively to the same fault; the
+// live game's saved data (a count of its starts) is in localStorage["probe"] after the first
+// page load, and the next load reads it and counts on;
 // 7. its level uses every motion key (bodies, bounce, friction, wrap, gravity, drag, rotation,
 // thrust and platformer control): a long run with input has every tick's state hash equal in
 // the page and natively;
@@ -335,6 +337,19 @@ try {
 
   // 6. Lua's math library computes the same bits in the page as natively.
   const probe = await open("probe", null, probeUrl);
+  const saved = () => probe.evaluate(() => localStorage.getItem("probe"));
+  const savedIs = (text) => probe.waitForFunction((t) => localStorage.getItem("probe") === t, text,
+    { timeout: 15000 }).catch(() => {});
+  await savedIs('{"loads":1}');
+  const firstLoad = await saved();
+  await probe.reload();
+  await probe.waitForFunction(() => window.ludus !== undefined, null, { timeout: 30000 });
+  await probe.evaluate(() => window.ludus.ready);
+  await savedIs('{"loads":2}');
+  const secondLoad = await saved();
+  check(firstLoad === '{"loads":1}' && secondLoad === '{"loads":2}',
+    "saved data is kept in localStorage: a page load reads what the one before saved",
+    `${firstLoad} -> ${secondLoad}`);
   const webMath = await probe.evaluate(() => window.ludus.sim("", 3).summary);
   const nativeMath = JSON.parse(native(["sim", probeDir, "--ticks", "3"]).stdout);
   check(!webMath.faulted && webMath.score !== 0, "the Lua math digest ran in the page", `score ${webMath.score}`);

@@ -87,7 +87,7 @@ pub(crate) static AI: TableSchema = TableSchema {
 pub(crate) static LIMITS: TableSchema = TableSchema {
     title: "[limits]",
     doc: "Capacities. Exceeding `entities`, `events`, `commands`, `timers`, `contacts`, \
-          `variables` or `state_keys` stops the game with a fault naming the limit; `outbox` and \
+          `variables`, `state_keys` or `save_bytes` stops the game with a fault naming the limit; `outbox` and \
           `draws` overflows are counted and reported. Each limit is checked as its queue or table \
           fills, so it also bounds the memory and time hostile content or scripts can take.",
     keys: &[
@@ -101,6 +101,7 @@ pub(crate) static LIMITS: TableSchema = TableSchema {
         key("contacts", int(1, 10_000_000), count(Limits::DEFAULT.contacts_per_tick), "", "Overlapping collider pairs found in one tick, reported or pushed apart. The search for them may also examine at most 256 candidates per pair allowed here plus 64 per collider, so colliders piled up without looking at each other stop the game instead of stalling it.", "contacts = 262144"),
         key("variables", int(1, 1_000_000), count(Limits::DEFAULT.variables), "", "Distinct game variable names scripts may set (`ludus.set`).", "variables = 1024"),
         key("state_keys", int(1, 1_000_000), count(Limits::DEFAULT.state_keys), "", "Distinct state keys scripts may set on one entity (`ludus.set_state`).", "state_keys = 64"),
+        key("save_bytes", int(2, 16_777_216), count(Limits::DEFAULT.save_bytes), "bytes", "The game's saved data (`ludus.save`), measured as its `save.json` takes it with a comma after each entry: `{\"best\":1200}` takes 14. Keys have 1 to 64 bytes.", "save_bytes = 65536"),
     ],
 };
 

@@ -26,6 +26,7 @@ use crate::ids::{SeqMap, SeqSet};
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::phase::Stage;
+use crate::saved::{SaveStore, entry_bytes, past_bound};
 use crate::timer::{TimerId, TimerQueue, TimerSpec};
 use crate::var::Var;
 use crate::world::SimWorld;
@@ -46,6 +47,7 @@ pub struct Gameplay<'a> {
     pub(crate) destroyed_now: &'a mut SeqSet,
     pub(crate) score: i64,
     pub(crate) vars: &'a BTreeMap<String, Var>,
+    pub(crate) saved: &'a SaveStore,
     pub(crate) input: &'a TickInput,
     /// The world's next creation sequence: ids from here on are this tick's spawns.
     pub(crate) next_seq: u64,
@@ -90,6 +92,11 @@ impl<'a> Gameplay<'a> {
     /// A game variable as of the start of the stage.
     pub fn var(&self, name: &str) -> Option<&Var> {
         self.vars.get(name)
+    }
+
+    /// A value of the game's saved data as of the start of the stage.
+    pub fn saved(&self, key: &str) -> Option<&Var> {
+        self.saved.get(key)
     }
 
     /// The tick's input (what a recording stores).
@@ -250,6 +257,22 @@ impl<'a> Gameplay<'a> {
                 self.sent.vars.insert(name.clone());
             }
             Command::SetState { target, key, .. } => self.add_state_key(*target, key)?,
+            Command::Save { key, value } => {
+                let bound = self.def.limits.save_bytes;
+                let (now, sent) = (self.saved.bytes(), &mut self.sent);
+                let old = match sent.saves.get(key) {
+                    Some(cost) => *cost,
+                    None => self.saved.cost_of(key),
+                };
+                let new = value.as_ref().map_or(0, |v| entry_bytes(key, v));
+                let after = (now + sent.save_added + new).saturating_sub(sent.save_removed + old);
+                if new > old && after > bound as usize {
+                    return Err(refuse(past_bound(bound, key, after)));
+                }
+                sent.save_added += new;
+                sent.save_removed += old;
+                sent.saves.insert(key.clone(), new);
+            }
             Command::ClearState(target) if self.takes_state(*target) => {
                 let keys = self.keys_sent(*target);
                 keys.cleared = true;

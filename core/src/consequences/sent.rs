@@ -15,6 +15,7 @@
 //! | `[limits] variables` | names this stage adds (earlier stages are applied) |
 //! | `[limits] state_keys` per entity | its keys, plus the keys this tick adds, less a clear |
 //! | `[scripts] memory`: script state of all entities, in bytes | [`STATE_ENTRY_BYTES`] plus the key's length per entry |
+//! | `[limits] save_bytes`: saved data, in bytes | what this stage's saves add and remove |
 //!
 //! The live-entity bound is checked at Commit, once every destroy is known; a spawn sent while
 //! the world could then be over it asks the host for its location ([`Sent::wants_location`]),
@@ -57,6 +58,12 @@ pub(crate) struct Sent {
     pub wants_location: bool,
     /// Where the first such spawn of the tick was sent from.
     pub spawn_over: Option<String>,
+    /// Per key saved this stage, what its entry will cost (0: deleted).
+    pub saves: BTreeMap<String, usize>,
+    /// Bytes this stage's saves add to the saved data, and remove (entries replaced or
+    /// deleted): the store will take its bytes plus the one less the other.
+    pub save_added: usize,
+    pub save_removed: usize,
 }
 
 impl Sent {
@@ -69,6 +76,7 @@ impl Sent {
         self.deferred_bytes = 0;
         self.wants_location = false;
         self.spawn_over = None;
+        self.next_saves();
     }
 
     /// A new stage: its variables, live entities' keys and bytes start afresh (the last
@@ -78,5 +86,13 @@ impl Sent {
         self.keys.clear();
         self.stage_bytes = 0;
         self.wants_location = false;
+        self.next_saves();
+    }
+
+    /// Saves are applied after their stage.
+    fn next_saves(&mut self) {
+        self.saves.clear();
+        self.save_added = 0;
+        self.save_removed = 0;
     }
 }

@@ -2,6 +2,8 @@
 //!
 //! - Version 1: the header's limits had no `contacts`, `variables` or `state_keys` (they take
 //!   their defaults, which is what the recorded game ran with).
+//! - Versions 1 to 4: a recording held no saved data (none could be saved), and the header's
+//!   limits had no `save_bytes` (it takes its default).
 //! - Version 3: a recording did not say whether the run ended in a fault (none was recorded).
 //! - Versions 1 and 2: a tick's input had no `pointer` (none was recorded: there was none);
 //!   the tick policy had no `mode` (every game ran in real time); a segment did not say
@@ -11,28 +13,110 @@ use crate::def::{AiPolicy, Limits};
 use crate::frame::clock::{TickMode, TickPolicy};
 use crate::frame::input::TickInput;
 use crate::jobs::Completion;
-use crate::replay::types::{EntityValues, Recording, RecordingHeader, Segment, TickRecord};
+use crate::replay::types::{
+    EntityValues, RecordedFault, Recording, RecordingHeader, Segment, TickRecord,
+};
+use crate::saved::SaveStore;
 use crate::world::hash::StateHash;
 use serde::Deserialize;
 
-/// Decodes a payload of format `version` (1, 2 or 3).
+/// Decodes a payload of format `version` (1 to 4).
 pub(crate) fn decode(version: u32, payload: &[u8]) -> postcard::Result<Recording> {
     match version {
         1 => postcard::from_bytes::<V1>(payload).map(Recording::from),
         2 => postcard::from_bytes::<V2>(payload).map(Recording::from),
-        _ => postcard::from_bytes::<V3>(payload).map(|v| Recording {
-            header: v.header,
+        3 => postcard::from_bytes::<V3>(payload).map(|v| Recording {
+            header: v.header.into(),
             segments: v.segments,
             fault: None,
+            saved: SaveStore::default(),
+        }),
+        _ => postcard::from_bytes::<V4>(payload).map(|v| Recording {
+            header: v.header.into(),
+            segments: v.segments,
+            fault: v.fault,
+            saved: SaveStore::default(),
         }),
     }
 }
 
 #[derive(Deserialize)]
-struct V3 {
-    header: RecordingHeader,
+struct V4 {
+    header: HeaderV4,
     #[serde(deserialize_with = "crate::budget::vec")]
     segments: Vec<Segment>,
+    fault: Option<RecordedFault>,
+}
+
+#[derive(Deserialize)]
+struct V3 {
+    header: HeaderV4,
+    #[serde(deserialize_with = "crate::budget::vec")]
+    segments: Vec<Segment>,
+}
+
+/// The header of versions 3 and 4.
+#[derive(Deserialize)]
+struct HeaderV4 {
+    build: String,
+    game: String,
+    game_dir: Option<String>,
+    content_hash: u64,
+    tick: TickPolicy,
+    ai: AiPolicy,
+    seed: u64,
+    limits: LimitsV4,
+    entities: u32,
+}
+
+impl From<HeaderV4> for RecordingHeader {
+    fn from(h: HeaderV4) -> Self {
+        RecordingHeader {
+            build: h.build,
+            game: h.game,
+            game_dir: h.game_dir,
+            content_hash: h.content_hash,
+            tick: h.tick,
+            ai: h.ai,
+            seed: h.seed,
+            limits: h.limits.into(),
+            entities: h.entities,
+        }
+    }
+}
+
+/// The limits of versions 2 to 4: all but `save_bytes`.
+#[derive(Deserialize)]
+struct LimitsV4([u32; 10]);
+
+impl From<LimitsV4> for Limits {
+    fn from(l: LimitsV4) -> Self {
+        let [
+            max_entities,
+            events_per_tick,
+            commands_per_tick,
+            outbox,
+            timers,
+            draws,
+            jobs,
+            contacts_per_tick,
+            variables,
+            state_keys,
+        ] = l.0;
+        Limits {
+            max_entities,
+            events_per_tick,
+            commands_per_tick,
+            outbox,
+            timers,
+            draws,
+            jobs,
+            contacts_per_tick,
+            variables,
+            state_keys,
+            ..Limits::default()
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -69,7 +153,7 @@ struct HeaderV2 {
     tick: OldTickPolicy,
     ai: AiPolicy,
     seed: u64,
-    limits: Limits,
+    limits: LimitsV4,
     entities: u32,
 }
 
@@ -155,11 +239,12 @@ impl From<V2> for Recording {
                 tick: h.tick.into(),
                 ai: h.ai,
                 seed: h.seed,
-                limits: h.limits,
+                limits: h.limits.into(),
                 entities: h.entities,
             },
             segments: r.segments.into_iter().map(Segment::from).collect(),
             fault: None,
+            saved: SaveStore::default(),
         }
     }
 }
@@ -199,6 +284,7 @@ impl From<V1> for Recording {
             },
             segments: r.segments.into_iter().map(Segment::from).collect(),
             fault: None,
+            saved: SaveStore::default(),
         }
     }
 }

@@ -100,6 +100,8 @@ mod tests {
     use crate::frame::clock::TickPolicy;
     use crate::frame::input::TickInput;
     use crate::replay::types::*;
+    use crate::saved::SaveStore;
+    use crate::var::Var;
     use crate::world::hash::StateHash;
 
     fn sample() -> Recording {
@@ -135,6 +137,14 @@ mod tests {
                     .collect(),
             }],
             fault: None,
+            saved: {
+                let mut saved = SaveStore::default();
+                saved.set("best", Some(Var::Num(1200.0)), 100).unwrap();
+                saved
+                    .set("name", Some(Var::Text("Ann".into())), 100)
+                    .unwrap();
+                saved
+            },
         }
     }
 
@@ -187,5 +197,34 @@ mod tests {
             Recording::from_bytes(&huge),
             Err(RecordingError::Truncated { .. })
         ));
+    }
+
+    #[test]
+    fn saved_data_is_checked_against_the_recorded_limits_and_its_keys() {
+        let mut r = sample();
+        r.header.limits.save_bytes = 20;
+        assert_eq!(
+            Recording::from_bytes(&r.to_bytes()),
+            Err(RecordingError::Invalid(
+                "the saved data takes 27 bytes, more than the recorded limits' save_bytes, 20"
+                    .into()
+            ))
+        );
+        let r = sample();
+        let bytes = r.to_bytes();
+        // The store ends the payload: `best` renamed `name`, the same key twice.
+        let mut twice = bytes[20..bytes.len() - 8].to_vec();
+        let at = twice.windows(4).position(|w| w == b"best").unwrap();
+        twice[at..at + 4].copy_from_slice(b"name");
+        let mut file = bytes[..20].to_vec();
+        file.extend_from_slice(&twice);
+        file.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(&twice).to_le_bytes());
+        assert!(
+            matches!(
+                Recording::from_bytes(&file),
+                Err(RecordingError::Corrupt(_))
+            ),
+            "a key twice is refused as it decodes"
+        );
     }
 }

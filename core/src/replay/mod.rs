@@ -1,7 +1,8 @@
 //! Recordings: what a run needs to be replayed tick for tick, and the versioned file format.
 //!
 //! A recording holds a header (format version, build, content hash, and every policy that
-//! affects the simulation: tick policy, AI cadence, seed, limits, stress entities) and, per
+//! affects the simulation: tick policy, AI cadence, seed, limits, stress entities), the
+//! game's saved data as the run began, and, per
 //! level activation (a *segment*: restarts start a new one), every completed tick's
 //! [`TickInput`], the background completions applied at its BeginTick, and its EndTick
 //! [`StateHash`]. Entities are never named by runtime handle: inputs carry none, completions
@@ -12,7 +13,7 @@
 //! | bytes | content |
 //! | --- | --- |
 //! | 8 | magic `LUDUSREC` |
-//! | 4 | format version ([`FORMAT_VERSION`]; versions 1 and 2 are still read, see `compat.rs`) |
+//! | 4 | format version ([`FORMAT_VERSION`]; versions 1 to 4 are still read, see `compat.rs`) |
 //! | 8 | payload length |
 //! | n | payload: the [`Recording`] encoded with postcard 1.x |
 //! | 8 | XXH3-64 of the payload |

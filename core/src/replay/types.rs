@@ -5,12 +5,13 @@ use crate::fault::MAX_FAULT_MESSAGE_BYTES;
 use crate::frame::clock::TickPolicy;
 use crate::frame::input::{MAX_ACTIONS, TickInput};
 use crate::jobs::{Completion, JobOutput, JobStatus};
+use crate::saved::SaveStore;
 use crate::world::hash::StateHash;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
 pub const MAGIC: [u8; 8] = *b"LUDUSREC";
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 
 /// The largest recording file read or written, in bytes (128 MiB).
 pub const MAX_RECORDING_BYTES: u64 = 128 * 1024 * 1024;
@@ -92,6 +93,9 @@ pub struct Recording {
     /// The run ended in a fault at the tick after the last segment's last: a replay runs it
     /// and expects the same fault.
     pub fault: Option<RecordedFault>,
+    /// The game's saved data when the recording began (empty for a run that had none, and in
+    /// recordings of earlier versions): a replay starts from it.
+    pub saved: SaveStore,
 }
 
 /// The tick a recorded run faulted in: what it was given and how it failed.
@@ -168,7 +172,8 @@ impl Recording {
     /// Checks every value a replay uses, whatever wrote it: each segment begun within
     /// [`most_segments`](Self::most_segments) of the ticks before it, the first not a switch,
     /// names short and printable, tick numbers increase from 1, inputs name at most
-    /// [`MAX_ACTIONS`] actions with axis values in [-1, 1], a tick applies at most
+    /// [`MAX_ACTIONS`] actions with axis values in [-1, 1], the saved data within the
+    /// limits' `save_bytes` (its keys and values are checked as it decodes), a tick applies at most
     /// `limits.jobs` completions, and every flow field is well formed
     /// ([`crate::FlowField::check`]). The error says where the first bad value is.
     pub fn validate(&self) -> Result<(), String> {
@@ -177,6 +182,13 @@ impl Recording {
         check_name("game name", &h.game)?;
         if let Some(dir) = &h.game_dir {
             check_name("game folder", dir)?;
+        }
+        if self.saved.bytes() > h.limits.save_bytes as usize {
+            return Err(format!(
+                "the saved data takes {} bytes, more than the recorded limits' save_bytes, {}",
+                self.saved.bytes(),
+                h.limits.save_bytes
+            ));
         }
         if self.segments.first().is_some_and(|s| s.switched) {
             return Err(

@@ -404,6 +404,13 @@ fn apply_one(
         Command::LoadLevel(level) => *world.next_level = Some(*level),
         Command::Restart => world.asked.restart = true,
         Command::Pause => world.asked.pause = true,
+        Command::Save { key, value } => {
+            let bound = def.limits.save_bytes;
+            world
+                .saved
+                .set(key, value.clone(), bound as usize)
+                .map_err(|after| crate::saved::past_bound(bound, key, after))?;
+        }
         Command::Animate { target, slot } => {
             if let Some(e) = resolve(world, s, *target) {
                 let playing = Animation {

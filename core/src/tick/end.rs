@@ -16,6 +16,7 @@ const HASHED: &[R] = &[
     R::EntitySet,
     R::Score,
     R::Vars,
+    R::Saved,
     R::Rng,
     R::Timers,
     R::Flow,

@@ -1,8 +1,8 @@
 //! Gameplay: consequences in two fixed stages, and Rust's application of their commands.
 //!
 //! Reads: the tick's events and input, entities (positions, velocities, tags, health, script
-//! state, cooldowns), score, variables, timers.
-//! Writes: health, score, variables, script state, cooldowns, timers, the RNG (through
+//! state, cooldowns), score, variables, saved data, timers.
+//! Writes: health, score, variables, saved data, script state, cooldowns, timers, the RNG (through
 //! consequences), velocities; records structural commands for Commit and stages presentation
 //! requests; the game's flow (game over, the next level).
 //! Produces: damage events.
@@ -39,7 +39,7 @@ use Resource as R;
 
 /// What a stage reads as the systems before it left it, besides what it writes: among them
 /// the destroys and spawns recorded so far (what its reads leave out, the ids spawns get).
-const STAGE_READS: &[R] = &[R::Score, R::Vars, R::Input, R::StructuralCommands];
+const STAGE_READS: &[R] = &[R::Score, R::Vars, R::Saved, R::Input, R::StructuralCommands];
 /// Entity state a stage reads (every read `Gameplay` offers); Commit writes it later in the
 /// tick (spawns, teleports and commands naming new entities), which the stage sees next tick.
 const STAGE_READS_PREVIOUS: &[R] = &[
@@ -60,6 +60,7 @@ const APPLY_WRITES: &[R] = &[
     R::Health,
     R::Score,
     R::Vars,
+    R::Saved,
     R::ScriptState,
     R::Velocity,
     R::Cooldowns,
@@ -76,6 +77,7 @@ const APPLY_TWO_WRITES: &[R] = &[
     R::Health,
     R::Score,
     R::Vars,
+    R::Saved,
     R::ScriptState,
     R::Velocity,
     R::Cooldowns,
@@ -272,6 +274,7 @@ fn stage_over(
         destroyed_now: &mut s.destroyed_now,
         score: *world.score,
         vars: &world.vars,
+        saved: &world.saved,
         input,
         next_seq: *world.next_seq,
         queued: &s.spawns,

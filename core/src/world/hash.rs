@@ -4,8 +4,8 @@
 //! and spin, velocity, health (current, max, invulnerability deadline), AI state (intent,
 //! target, decided), platformer footing, cooldown and lifetime deadlines, the animation playing and since when, control facing and
 //! script state; and globally the tick number, next creation sequence, score, game variables,
-//! game-over message, the camera's zoom and shake once a script set them, the RNG state and
-//! every pending timer. Not covered: runtime handles, storage order, previous transforms
+//! game-over message, the camera's zoom and shake once a script set them, the saved data once
+//! it holds something, the RNG state and every pending timer. Not covered: runtime handles, storage order, previous transforms
 //! (presentation history), the world identity, counters and anything wall-clock.
 //!
 //! Function: XXH3-64 (`xxhash-rust`, seed 0) over little-endian bytes of each value; floats by
@@ -178,6 +178,17 @@ impl StateHash {
             b.f32(camera.zoom);
             if let Some(s) = camera.shake {
                 b.f32(s.strength).u64(s.start).u64(u64::from(s.ticks));
+            }
+        }
+        if !world.saved.is_empty() {
+            // Only once the store holds something: games that never save hash as they did.
+            b.u64(world.saved.len() as u64);
+            for (k, v) in world.saved.iter() {
+                b.str(k);
+                match v {
+                    Var::Num(n) => b.f64(*n),
+                    Var::Text(t) => b.u64(u64::MAX).str(t),
+                };
             }
         }
         parts[0] = b.take();

@@ -18,6 +18,7 @@ use crate::ids::{SeqMap, WorldId};
 use crate::limits::Limit;
 use crate::math::Vec2;
 use crate::resource::{Resource, Resource as R, Tracked};
+use crate::saved::SaveStore;
 use crate::timer::TimerQueue;
 use crate::var::Var;
 use crate::world::components::*;
@@ -85,6 +86,8 @@ pub struct SimWorld {
     pub(crate) rng: Tracked<fastrand::Rng>,
     pub(crate) score: Tracked<i64>,
     pub(crate) vars: Tracked<BTreeMap<String, Var>>,
+    /// The game's saved data: carried into every new world of the game (see `saved.rs`).
+    pub(crate) saved: Tracked<SaveStore>,
     /// Bytes the entities' script state holds together: [`state_entry_bytes`] of each entry
     /// (kept as keys are added, cleared or despawned; `[scripts] memory` bounds it).
     ///
@@ -135,6 +138,7 @@ impl SimWorld {
             rng: Tracked::new(fastrand::Rng::with_seed(def.seed), R::Rng),
             score: Tracked::new(0, R::Score),
             vars: Tracked::new(def.variables.clone(), R::Vars),
+            saved: Tracked::new(SaveStore::default(), R::Saved),
             state_bytes: Tracked::new(0, R::ScriptState),
             game_over: Tracked::new(None, R::Flow),
             next_level: Tracked::new(None, R::Flow),
@@ -278,10 +282,16 @@ impl SimWorld {
     }
 
     /// Carries the score and the game variables into a new world (a level switch keeps
-    /// them; a restart does not).
+    /// them; a restart does not). The saved data is carried by [`Game`](crate::Game) into
+    /// every new world.
     pub fn carry_over(&mut self, from: &SimWorld) {
         *self.score = *from.score;
         *self.vars = (*from.vars).clone();
+    }
+
+    /// The game's saved data, as the last completed tick left it.
+    pub fn saved(&self) -> &SaveStore {
+        &self.saved
     }
 
     pub fn entity_count(&self) -> usize {

@@ -1,4 +1,6 @@
--- Breakout's rules: the bricks, the score, the balls left, serving, winning and losing.
+-- Breakout's rules: the bricks, the score, the balls left, serving, winning and losing, and
+-- the best score of every game played, kept in the game's saved data (`ludus.save`), which
+-- outlives a restart and the program itself.
 --
 -- What this script does NOT do is move the ball. The ball is a dynamic body with
 -- `bounce = 1` (game.toml): the engine pushes it out of the walls, the paddle and the bricks
@@ -23,6 +25,8 @@ local LEFT, TOP, STEP_X, STEP_Y = -252, -200, 56, 22
 local bricks = 0   -- bricks still standing (a destroy shows in ludus.count only next tick)
 local lives        -- balls left; the HUD shows the variable "lives"
 local over = false -- the game has ended: nothing more to serve or count
+local score = 0    -- this game's score (ludus.score() shows it only from the next stage)
+local best         -- the best score of any game; the HUD shows the variable "best"
 
 local function serve_later()
   ludus.after(C.serve_delay, "serve")
@@ -39,6 +43,8 @@ function on_start()
     end
   end
   lives = ludus.get("lives")
+  best = ludus.saved("best") or 0
+  ludus.set("best", best)
   serve_later()
 end
 
@@ -71,6 +77,12 @@ function on_collision_enter(events)
     if POINTS[kind] then
       ludus.destroy(id)
       ludus.add_score(POINTS[kind])
+      score = score + POINTS[kind]
+      if score > best then
+        best = score
+        ludus.save("best", best)
+        ludus.set("best", best)
+      end
       ludus.effect("crack", x, y)
       ludus.sound("brick")
       bricks = bricks - 1

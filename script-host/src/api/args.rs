@@ -131,6 +131,39 @@ pub(crate) fn var_value(v: &Value, what: &str) -> Result<Var, String> {
     }
 }
 
+/// A key of saved data: refused, naming it, before a long one is copied.
+pub(crate) fn save_key(v: &Value) -> Result<String, String> {
+    match v {
+        Value::String(s) => {
+            let bytes = s.as_bytes();
+            ludus_core::check_save_key(&bytes)?;
+            std::str::from_utf8(&bytes)
+                .map(str::to_string)
+                .map_err(|_| "a saved key must be UTF-8 text".to_string())
+        }
+        other => Err(format!(
+            "a saved key must be a string, got {}",
+            type_name(other)
+        )),
+    }
+}
+
+/// A value of saved data under `key`: a finite number, or a string no longer than the store
+/// may take (`bound`: `[limits] save_bytes`), measured before it is copied.
+pub(crate) fn save_value(v: &Value, key: &str, bound: u32) -> Result<Var, String> {
+    match v {
+        Value::String(s) if s.as_bytes().len() > bound as usize => Err(format!(
+            "more than {bound} bytes of saved data: saving `{key}` would take the store past \
+             it (its text alone has {} bytes) (raise [limits] save_bytes)",
+            s.as_bytes().len()
+        )),
+        Value::String(_) => {
+            text_max(v, "a saved text", bound as usize).map(|t| Var::Text(t.into()))
+        }
+        _ => var_value(v, "a saved value"),
+    }
+}
+
 /// A radius: a finite number, not negative.
 pub(crate) fn radius(v: &Value) -> Result<f32, String> {
     let r = num32(v, "radius")?;

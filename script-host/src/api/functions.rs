@@ -162,6 +162,22 @@ fn split(v: Option<Vec2>) -> (Option<f32>, Option<f32>) {
     }
 }
 
+/// A game variable or saved value as Lua sees it (nil when absent); a whole number comes back
+/// as an integer.
+fn lua_var(lua: &Lua, v: Option<&Var>) -> Result<Value, Bad> {
+    Ok(match v {
+        None => Value::Nil,
+        Some(Var::Num(n)) if n.fract() == 0.0 && n.abs() < 9.007_199_254_740_992e15 => {
+            Value::Integer(*n as i64)
+        }
+        Some(Var::Num(n)) => Value::Number(*n),
+        Some(Var::Text(t)) => Value::String(
+            lua.create_string(t.as_bytes())
+                .map_err(|e| Bad::from(e.to_string()))?,
+        ),
+    })
+}
+
 /// `__log`: the sink of the prelude's `ludus.log`, usable anywhere.
 fn install_log(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> {
     let s = shared.clone();
@@ -205,6 +221,15 @@ api! {
     /// set a game variable to a number or a text (shown by `{name}` in HUD lines)
     command set: "set(name, value)", |lua, g, args: (Value, Value)| {
         Command::SetVar(text(&args.0, "variable name")?, var_value(&args.1, "value")?)
+    }
+    /// save a number or a string under `key` (1 to 64 bytes) in the game's saved data, which outlives the run (nil deletes it); `[limits] save_bytes` bounds it
+    command save: "save(key, value)", |lua, g, args: (Value, Value)| {
+        let key = save_key(&args.0)?;
+        let value = match &args.1 {
+            Value::Nil => None,
+            v => Some(save_value(v, &key, g.def().limits.save_bytes)?),
+        };
+        Command::Save { key, value }
     }
     /// set a number in an entity's own state
     command set_state: "set_state(id, key, value)", |lua, g, args: (Value, Value, Value)| {
@@ -399,16 +424,11 @@ api! {
     call score: Read, "score()", |lua, g, _args: ()| -> i64 { Ok(g.score()) }
     /// a game variable (a number or a text) at the start of this stage, or nil; a whole number comes back as an integer
     call get: Read, "get(name)", |lua, g, args: Value| -> Value {
-        Ok(match g.var(&text(&args, "variable name")?) {
-            None => Value::Nil,
-            Some(Var::Num(n)) if n.fract() == 0.0 && n.abs() < 9.007_199_254_740_992e15 => {
-                Value::Integer(*n as i64)
-            }
-            Some(Var::Num(n)) => Value::Number(*n),
-            Some(Var::Text(t)) => Value::String(
-                lua.create_string(t.as_bytes()).map_err(|e| Bad::from(e.to_string()))?,
-            ),
-        })
+        lua_var(lua, g.var(&text(&args, "variable name")?))
+    }
+    /// a value of the game's saved data (a number or a string) at the start of this stage, or nil
+    call saved: Read, "saved(key)", |lua, g, args: Value| -> Value {
+        lua_var(lua, g.saved(&save_key(&args)?))
     }
     /// `x, y` of an entity, or nil (also for one spawned this tick: it exists from the next)
     call pos: Read, "pos(id)", |lua, g, args: Value| -> (Option<f32>, Option<f32>) {

@@ -26,8 +26,10 @@ pub use play::{PlayState, SoundCue};
 pub use ui::UiState;
 pub use ui_keys::{RESERVED_KEYS, UiAction, ui_action};
 
+use crate::platform::SavePlace;
 use crate::runtime::project::Project;
 use crate::runtime::rerun::Rerun;
+use crate::runtime::saved::{self, Keeper};
 use ludus_content::Key;
 use ludus_core::*;
 
@@ -116,6 +118,20 @@ impl Runner {
             self.use_threads(settings.threads);
         }
         self.ui = UiState::carried(&mut old.ui);
+        self.play.saves = old.play.saves.take();
+    }
+
+    /// Keeps the game's saved data at `place` (the window and the page): the game starts
+    /// from what is kept there (what cannot be used is a warning and an empty store), and it
+    /// is written again after every frame whose ticks changed it. Called before the first
+    /// tick.
+    pub fn keep_saved(&mut self, place: SavePlace) {
+        let (store, warning) = saved::load(&place, self.def().limits.save_bytes);
+        self.ui.fresh.extend(warning);
+        if let Err(f) = self.play.start_saved(store.clone()) {
+            self.ui.fresh.push(f.to_string());
+        }
+        self.play.saves = Some(Keeper::new(place, store));
     }
 
     /// The game being played.
@@ -261,6 +277,13 @@ impl Runner {
         if report.faulted && !self.settings.release {
             // Every fault comes with its recording (a player's game writes none).
             self.save_history();
+        }
+        // The saved data as completed ticks left it (a faulted tick completed nothing).
+        if let Some(saves) = &mut self.play.saves
+            && self.play.session.mode() != Mode::Faulted
+            && let Some(e) = saves.update(self.play.timed.game.world().saved())
+        {
+            self.ui.fresh.push(e);
         }
         let lines = self.play.timed.game.consequences_mut().drain_log();
         self.ui.scripts_printed(lines);

@@ -5,6 +5,7 @@ use crate::runtime::history::History;
 use crate::runtime::particles::Particles;
 use crate::runtime::project::Project;
 use crate::runtime::runner::past::Past;
+use crate::runtime::saved::Keeper;
 use ludus_core::*;
 
 /// A sound the frame asks the audio service to play.
@@ -103,6 +104,8 @@ pub struct PlayState {
     pub(super) last: Option<FrameReport>,
     /// Recent frames to rewind through (see `rewind.rs`).
     pub(super) past: Past,
+    /// Where the game's saved data is kept between runs, if it is (see `runtime/saved.rs`).
+    pub(super) saves: Option<Keeper>,
 }
 
 impl PlayState {
@@ -136,7 +139,17 @@ impl PlayState {
             music: None,
             last: None,
             past: Past::default(),
+            saves: None,
         })
+    }
+
+    /// Gives the game, before its first tick, the saved data it starts from; its history
+    /// starts again from it.
+    pub(super) fn start_saved(&mut self, store: SaveStore) -> Result<(), Fault> {
+        let timed = &mut self.timed;
+        timed.game.set_saved(store)?;
+        timed.history.level(&timed.game, false);
+        Ok(())
     }
 
     /// The game as loaded: its definition and the bytes of its images, sounds and fonts.

@@ -80,8 +80,17 @@ fn reload(runner: &mut Runner) {
         let entities = runner.settings.stress;
         match Runner::new(fresh, entities, runner.play.timed.clock()) {
             Ok(mut r) => {
+                // One store per game: the restarted level keeps it.
+                let store = runner.play.timed.game.world().saved().clone();
+                let kept = r.play.start_saved(store);
                 let settings = runner.settings;
                 r.adopt(runner, settings);
+                if let Err(f) = kept {
+                    // Not written over with less: kept as it was until the next run.
+                    r.play.saves = None;
+                    r.ui.log
+                        .push(format!("{f}; the saved data is not kept in this run"));
+                }
                 r.ui.log.push("content reloaded; level restarted".into());
                 *runner = r;
             }

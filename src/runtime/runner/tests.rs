@@ -295,3 +295,65 @@ fn holding_backspace_runs_back_through_kept_frames_and_release_resumes_there() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A game that counts, in its saved data, how many times its tick 30 was played.
+const COUNTER: &str = "name = \"Counter\"\n[scripts]\nfiles = [\"main.lua\"]\n[levels.main]\n";
+const COUNTER_LUA: &str = "function on_tick(t)\n  if t.tick == 30 then\n    \
+                           ludus.save('seen', (ludus.saved('seen') or 0) + 1)\n  end\nend\n";
+
+#[test]
+fn the_window_keeps_saved_data_through_restarts_rewinds_and_reloads() {
+    let dir = std::env::temp_dir().join(format!("ludus-saved-window-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("game.toml"), COUNTER).unwrap();
+    std::fs::write(dir.join("main.lua"), COUNTER_LUA).unwrap();
+    let file = dir.join("save.json");
+    std::fs::write(&file, r#"{"seen":5}"#).unwrap();
+    let mut runner = Runner::new(Project::from_folder(&dir).unwrap(), 0, clock).unwrap();
+    runner.keep_saved(crate::platform::SavePlace::file(file.clone()));
+    let kept = |runner: &Runner| {
+        let world = runner.play.timed.game.world();
+        let text = std::fs::read_to_string(&file).unwrap();
+        (world.tick(), world.saved().to_json(), text)
+    };
+    let seen = |n: u32| format!(r#"{{"seen":{n}}}"#);
+    play(&mut runner, 40, |_| (&[], &[]));
+    assert_eq!(
+        kept(&runner),
+        (39, seen(6), seen(6)),
+        "written after tick 30"
+    );
+    // R: a new world with the same store, whose tick 30 counts again.
+    play(&mut runner, 40, |f| {
+        if f == 0 { (&[Key::R], &[]) } else { (&[], &[]) }
+    });
+    let (tick, store, text) = kept(&runner);
+    assert!((30..40).contains(&tick), "{tick}");
+    assert_eq!(
+        (store, text),
+        (seen(7), seen(7)),
+        "the restart kept the store"
+    );
+    // Back before tick 30: the store as the level began, written again.
+    runner.rewind(tick - 20);
+    finish(&mut runner);
+    assert_eq!(
+        kept(&runner),
+        (20, seen(6), seen(6)),
+        "the rewind restored it"
+    );
+    // A content change restarts the level with the same store.
+    runner.set_reload(Reload::Keep);
+    edit(
+        &dir,
+        "game.toml",
+        "[levels.main]",
+        "[variables]\nx = 1\n[levels.main]",
+    );
+    runner.reload();
+    assert_eq!(runner.ui.reload_error(), None);
+    play(&mut runner, 40, |_| (&[], &[]));
+    assert_eq!(kept(&runner), (39, seen(7), seen(7)), "the reload kept it");
+    std::fs::remove_dir_all(dir).ok();
+}
