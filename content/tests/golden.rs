@@ -14,6 +14,7 @@ const REQUIRED: &[&str] = &[
     "tilemap_csv",
     "font_errors",
     "syntax_error",
+    "missing_value",
     "unknown_key_suggestion",
     "wrong_type",
     "rate_zero",
