@@ -16,6 +16,7 @@ fn names() -> Names {
         sounds: v(&["shoot"]),
         levels: v(&["main", "boss"]),
         cooldowns: v(&["fire"]),
+        animations: v(&["idle", "run"]),
         actions: v(&["jump", "move_x"]),
         tags: v(&["player", "enemy"]),
         constants: v(&["speed"]),
@@ -208,6 +209,14 @@ fn literal_names_the_game_does_not_declare() {
                     "1:24+6 error: no archetype declares a cooldown `fier` | did you mean `fire`?",
                     "2:30+8 error: no archetype declares a cooldown `reload` | the game's \
                      cooldowns are `fire`",
+                ],
+            ),
+            (
+                "ludus.animate(id, \"idel\")\nludus.animate(id, 'run')\nludus.animate(id, 'fly')",
+                &[
+                    "1:19+6 error: no archetype declares an animation `idel` | did you mean `idle`?",
+                    "3:19+5 error: no archetype declares an animation `fly` | the game's \
+                     animations are `idle`, `run`",
                 ],
             ),
             (
