@@ -128,6 +128,7 @@ fn load(
     // Fonts may be cut from images, so they are read after them.
     let mut fonts = Fonts::read(&mut r, &game, &mut files, &images);
     def.hud = hud(&mut r, &game, &fonts);
+    def.export = crate::export::read(&mut r, &game);
     def.font = fonts.key(&mut r, &game);
     let scope = Scope {
         tags: &tags,

@@ -54,6 +54,7 @@ const REQUIRED: &[&str] = &[
     "tilemap_limit",
     "several_errors_in_one_file",
     "limits_values",
+    "export_exclude",
 ];
 
 fn bad_games() -> Vec<PathBuf> {

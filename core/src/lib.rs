@@ -44,6 +44,7 @@ mod world;
 pub use command::{Command, CommandError, Stage};
 pub use command::{MAX_NAME_BYTES, MAX_TEXT_BYTES};
 pub use consequences::{Consequences, Gameplay, NoConsequences};
+pub use def::ExportDef;
 pub use def::{
     AiPolicy, Anchor, AnimationDef, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef,
     BehaviourKind, BodyKind, BoundsPolicy, CameraDef, ColliderDef, Constant, ControlDef,

@@ -51,6 +51,7 @@ const CONTEXTS: &[Context] = &[
     game("[ai]", "name = \"T\"\n[ai]\n@\n\n[levels.one]\n"),
     game("[limits]", "name = \"T\"\n[limits]\n@\n\n[levels.one]\n"),
     game("[window]", "name = \"T\"\n[window]\n@\n\n[levels.one]\n"),
+    game("[export]", "name = \"T\"\n[export]\n@\n\n[levels.one]\n"),
     game("[scripts]", "name = \"T\"\n[scripts]\n@\n\n[levels.one]\n"),
     game("[physics]", "name = \"T\"\n[physics]\n@\n\n[levels.one]\n"),
     game("[input]", "name = \"T\"\n[input]\n@\n\n[levels.one]\n"),

@@ -42,6 +42,7 @@ pub(crate) static GAME: TableSchema = TableSchema {
         key("stress", Ty::Table(&STRESS), Dflt::Unset, "", "What `--entities N` fills a level with.", "[stress]"),
         key("archetypes", Ty::Named(&ARCHETYPE), Dflt::Empty, "", "Kinds of entity (also allowed in archetype files).", "[archetypes.ship]"),
         key("levels", Ty::Named(&LEVEL), Dflt::Empty, "", "Levels written inline; the table key is the level's name.", "[levels.arena]"),
+        key("export", Ty::Table(&EXPORT), Dflt::Defaults, "", "What `ludus export` packs.", "[export]"),
     ],
 };
 
@@ -56,6 +57,20 @@ pub(crate) static HUD: TableSchema = TableSchema {
         key("size", Ty::Number { min: 6.0, max: 200.0, above_min: false }, Dflt::Num(HudLine::SIZE), "px", "Text height.", "size = 40"),
         key("color", Ty::Color, Dflt::Color(HudLine::COLOR), "", "Text colour.", "color = \"#ffd000\""),
         key("font", Ty::Name, Dflt::Doc("the game's `font`"), "", "A `[fonts]` name.", "font = \"title\""),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static EXPORT: TableSchema = TableSchema {
+    title: "[export]",
+    doc: "`ludus export` packs every file of the game folder except hidden ones (a name \
+          starting with `.`), the window's `recordings/`, a failed test's `tests/*.failed.*` \
+          and what `exclude` names, and lists what it packed with sizes. A pattern's `*` is \
+          any run of characters within a name, `?` one character, `**` any run across \
+          folders; a `/` at the end names a folder (everything under it); a pattern without \
+          another `/` matches a name at any depth, one with a `/` a path from the game folder.",
+    keys: &[
+        key("exclude", Ty::Globs { len: 64 }, Dflt::Empty, "", "Patterns of files to leave out. A file the game reads may not be left out.", "exclude = [\"*.png.bak\", \"shots/\"]"),
     ],
 };
 

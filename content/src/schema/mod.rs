@@ -72,6 +72,10 @@ pub(crate) enum Ty {
     Lines {
         len: usize,
     },
+    /// An array of at most `len` file patterns ([`crate::Glob`]).
+    Globs {
+        len: usize,
+    },
     /// A table from single characters to tables of a schema.
     Legend(&'static TableSchema),
     /// An array of 1 to `len` whole numbers, each from `min` to `max`.
@@ -168,6 +172,7 @@ impl Ty {
             Ty::Names { .. } => "array of names".into(),
             Ty::Ints { .. } => "array of integers".into(),
             Ty::Lines { .. } => "array of strings".into(),
+            Ty::Globs { .. } => "array of patterns".into(),
             Ty::Legend(_) => "table of character = table".into(),
             Ty::Path { .. } => "path".into(),
             Ty::Paths { .. } => "array of paths".into(),
@@ -206,6 +211,9 @@ impl Ty {
             Ty::Choice(options) => one_of(options),
             Ty::Ints { min, max, len } => format!("1 to {len} of {}", int_range(min, max)),
             Ty::Lines { len } => format!("1 to {len}"),
+            Ty::Globs { len } => {
+                format!("at most {len}, each at most {} bytes", crate::Glob::MAX_LEN)
+            }
             Ty::Legend(_) => "one-character keys".into(),
             Ty::Names { max } if max < usize::MAX => format!("at most {max}, distinct"),
             Ty::Names { .. } => "distinct".into(),

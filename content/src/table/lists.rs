@@ -108,6 +108,43 @@ impl<'t, 'i> Table<'t, 'i> {
         })
     }
 
+    /// An array of at most `len` file patterns (`Ty::Globs`), as written: the valid ones (the
+    /// others are reported); empty when absent.
+    pub fn globs(&self, r: &mut Report, key: &str) -> Vec<String> {
+        let len = match self.spec(key).map(|k| k.ty) {
+            Some(Ty::Globs { len }) => len,
+            _ => usize::MAX,
+        };
+        let Some(v) = self.value(r, key) else {
+            return Vec::new();
+        };
+        let what = self.what(key);
+        let Some(items) = self.array(r, v, &what, "strings") else {
+            return Vec::new();
+        };
+        if items.len() > len {
+            let msg = format!(
+                "`{what}` holds at most {len} patterns, found {}",
+                items.len()
+            );
+            r.error(Loc::new(self.file, v.span()), msg);
+            return Vec::new();
+        }
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            let Some(text) = read_str(r, self.file, item, &what, "a string") else {
+                continue;
+            };
+            match crate::Glob::parse(text) {
+                Ok(_) => out.push(text.to_string()),
+                Err(why) => r
+                    .error(Loc::new(self.file, item.span()), format!("`{what}`: {why}"))
+                    .help("e.g. `\"*.png.bak\"` (a name anywhere), `\"shots/\"` (a folder), `\"tests/*.failed.*\"` (a path)"),
+            }
+        }
+        out
+    }
+
     /// An array of 1 to `len` `of`, each read by `read`, with where each is; `None` when
     /// absent, not an array, empty, too long, or holding an item `read` refused (reported).
     fn items<T>(

@@ -69,6 +69,8 @@ pub struct GameDef {
     pub window: WindowDef,
     /// HUD lines; `{score}`, `{tick}` and `{name}` of any script variable are substituted.
     pub hud: Vec<HudLine>,
+    /// What `ludus export` leaves out of the game folder.
+    pub export: ExportDef,
     /// A stable hash of the content this definition was built from (0 when built in code).
     pub content_hash: u64,
 }
@@ -101,6 +103,7 @@ impl Default for GameDef {
             variables: BTreeMap::new(),
             window: WindowDef::default(),
             hud: Vec::new(),
+            export: ExportDef::default(),
             content_hash: 0,
         }
     }
@@ -301,4 +304,20 @@ impl Default for WindowDef {
             height: WindowDef::HEIGHT,
         }
     }
+}
+
+/// `[export]`: which files of the game folder an export leaves out, besides those it always
+/// does (hidden files, [`ExportDef::ALWAYS`]).
+///
+/// Invariant (content checks it): every pattern is a valid `ludus_content::Glob`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExportDef {
+    /// Patterns of files to leave out, as written.
+    pub exclude: Vec<String>,
+}
+
+impl ExportDef {
+    /// What every export leaves out: the window's recordings and the files a failed test
+    /// leaves beside its recording.
+    pub const ALWAYS: [&'static str; 2] = ["recordings/", "tests/*.failed.*"];
 }

@@ -14,6 +14,7 @@
 mod output;
 mod pack;
 
+use pack::packed_list;
 pub(crate) use pack::{pack, walk};
 
 use crate::cli::carried::{TRAILER, carried_len};
@@ -116,11 +117,13 @@ fn web(dir: &Path, out: &Path, chosen: Option<PathBuf>, build: bool) -> i32 {
                     out.display()
                 ));
             }
-            let bundle = pack(dir)?;
-            write_site(&bundle, &runtime, out, &guard)
+            let packed = pack(dir)?;
+            write_site(&packed.bundle, &runtime, out, &guard)?;
+            Ok(packed)
         });
     match result {
-        Ok(()) => {
+        Ok(packed) => {
+            print!("{}", packed_list(&packed));
             println!(
                 "{}: exported to {} (index.html, the runtime and game.ludus); serve it with \
                  `ludus serve {}` or any static file server",
@@ -264,8 +267,13 @@ fn desktop(dir: &Path, out: &Path) -> i32 {
         eprintln!("ludus: not exported: fix the errors above first");
         return 1;
     }
-    match pack(dir).and_then(|bundle| write_executable(&bundle, &place)) {
-        Ok(size) => {
+    let written = pack(dir).and_then(|packed| {
+        let size = write_executable(&packed.bundle, &place)?;
+        Ok((packed, size))
+    });
+    match written {
+        Ok((packed, size)) => {
+            print!("{}", packed_list(&packed));
             println!(
                 "{}: exported to {} ({:.1} MiB); run it to play",
                 dir.display(),

@@ -92,7 +92,7 @@ impl Live {
         }
         // The old bundle goes first (connections sending it keep their share).
         self.built = None;
-        let bytes = Rc::new(pack(&self.game)?.encode());
+        let bytes = Rc::new(pack(&self.game)?.bundle.encode());
         self.builds += 1;
         self.built = Some((now, bytes.clone()));
         Ok((bytes, true))
