@@ -32,6 +32,7 @@ mod files;
 mod fonts;
 mod game;
 mod glob;
+mod hud;
 mod images;
 mod key;
 mod level;
@@ -59,6 +60,7 @@ pub use game::{LoadOptions, LoadedGame, load_game, load_game_with};
 #[cfg(not(target_arch = "wasm32"))]
 pub use game::{load_dir, load_dir_with};
 pub use glob::Glob;
+pub use hud::HudName;
 pub use key::Key;
 pub use reference::reference_markdown;
 #[cfg(not(target_arch = "wasm32"))]

@@ -27,6 +27,7 @@ const REQUIRED: &[&str] = &[
     "negative_size",
     "bad_colour",
     "hud_lines",
+    "hud_items",
     "control_kinds",
     "variables_values",
     "unknown_archetype",

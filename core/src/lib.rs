@@ -44,7 +44,6 @@ mod world;
 pub use command::{Command, CommandError, Stage};
 pub use command::{MAX_NAME_BYTES, MAX_TEXT_BYTES};
 pub use consequences::{Consequences, Gameplay, NoConsequences};
-pub use def::ExportDef;
 pub use def::{
     AiPolicy, Anchor, AnimationDef, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef,
     BehaviourKind, BodyKind, BoundsPolicy, CameraDef, ColliderDef, Constant, ControlDef,
@@ -54,6 +53,7 @@ pub use def::{
     Shape, SolidRun, SoundDef, SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef, ThrustDef,
     TileMapDef, TriggerDef, TriggerOn, Wave, WindowDef, merge_solids,
 };
+pub use def::{ExportDef, HudBar, HudIcons, HudImage, HudItem, HudNumber};
 pub use event::{
     ActionEvent, ContactEvent, ContactPhase, DamageEvent, EventKind, Events, ExpireEvent,
     ExpireReason, Party, SpawnEvent, StartEvent, TimerEvent,
@@ -91,6 +91,7 @@ pub use nav::{FlowField, FlowInput, NavDef};
 pub use outbox::{Outbox, OutboxStats, Presentation, PresentationRequest};
 pub use phase::Phase;
 pub use render::{Camera, Draw, Interpolation, RenderFrame, TextDraw};
+pub use render::{HUD_BUILTINS, HudShown, hud_names, hud_shown, substitute as hud_text};
 pub use replay::{
     EntityValues, FORMAT_VERSION, FREE_SEGMENTS, MAGIC, MAX_DECODED_BYTES, MAX_RECORDED_NAME_BYTES,
     MAX_RECORDING_BYTES, MAX_SEGMENTS, RecordedFault, Recording, RecordingError, RecordingHeader,

@@ -1,7 +1,8 @@
-//! What the window writes over the game: HUD lines where the game places them, the help line,
+//! What the window writes over the game: the HUD where the game places it (`hud.rs`), the help line,
 //! the banner (pause, game over, fault with the scripts' last lines), the script console (F4)
 //! and the debug overlay (F3), with the dark panels behind the last two.
 
+use crate::app::hud::hud;
 use crate::app::text::{self, Atlas, Face};
 use crate::runtime::Runner;
 use ludus_core::{Color, Mode};
@@ -21,10 +22,22 @@ pub struct Label {
 /// A filled rectangle: x, y, width, height, colour.
 pub type Panel = (f32, f32, f32, f32, Color);
 
+/// A frame of one of the game's images, its top left at (`x`, `y`), `w` x `h` pixels.
+pub struct Picture {
+    pub image: ludus_core::AssetId,
+    pub frame: u16,
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub h: f32,
+}
+
 /// Everything the UI draws this frame.
 pub struct Ui {
     pub labels: Vec<Label>,
     pub panels: Vec<Panel>,
+    /// The HUD's pictures, drawn over the panels and under the text.
+    pub pictures: Vec<Picture>,
     /// How much to darken the game (under a banner).
     pub dim: f32,
 }
@@ -63,6 +76,7 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
     let mut ui = Ui {
         labels: Vec::new(),
         panels: Vec::new(),
+        pictures: Vec::new(),
         dim: 0.0,
     };
     // The help line, wrapped to the window's width, at the bottom.
@@ -148,57 +162,6 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
         }
     }
     ui
-}
-
-/// The game's HUD lines: each anchor's lines form a block in declaration order, at that edge
-/// or centre of the screen (bottom blocks end above `floor`, the help line's top).
-fn hud(runner: &Runner, atlas: &Atlas, screen: &Screen, floor: f32, ui: &mut Ui) {
-    let (w, h) = (screen.w, screen.h);
-    let pad = 10.0 * screen.dpi;
-    let lines = runner.play().hud_lines();
-    // Face and scale of each line, and each anchor's block height.
-    let sized: Vec<(&Face, f32, usize)> = lines
-        .iter()
-        .map(|(_, l)| {
-            let index = match atlas.face_of(l.font) {
-                text::BODY if l.size >= 28.0 => text::TITLE,
-                i => i,
-            };
-            let face = &atlas.faces[index];
-            (face, l.size / face.px, index)
-        })
-        .collect();
-    let mut totals = [0.0f32; 9];
-    for ((_, l), (face, scale, _)) in lines.iter().zip(&sized) {
-        let (col, row) = l.at.grid();
-        totals[(row * 3 + col) as usize] += face.line_height * scale;
-    }
-    let bottom = floor - pad / 2.0;
-    let mut used = [0.0f32; 9];
-    for ((text, l), (face, scale, index)) in lines.into_iter().zip(sized) {
-        let (col, row) = l.at.grid();
-        let slot = (row * 3 + col) as usize;
-        let width = face.width(&text) * scale;
-        let x = match col {
-            0 => pad,
-            1 => (w - width) / 2.0,
-            _ => w - pad - width,
-        };
-        let top = match row {
-            0 => pad,
-            1 => (h - totals[slot]) / 2.0,
-            _ => bottom - totals[slot],
-        };
-        ui.labels.push(Label {
-            text,
-            x,
-            y: top + used[slot],
-            color: l.color,
-            face: index,
-            scale,
-        });
-        used[slot] += face.line_height * scale;
-    }
 }
 
 /// The centred banner (pause, game over, fault), and under a fault the scripts' last lines.

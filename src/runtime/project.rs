@@ -27,6 +27,9 @@ pub struct Project {
     pub music_files: Vec<Option<Arc<[u8]>>>,
     /// The bytes of each font file in `def.fonts` (`None`: a bitmap font).
     pub font_files: Vec<Option<Arc<[u8]>>>,
+    /// The names the HUD reads that the content does not declare (`ludus check` reports those
+    /// no script sets).
+    pub hud_names: Vec<ludus_content::HudName>,
 }
 
 /// How the app loads every game: the keys it keeps for itself may not be bound.
@@ -70,6 +73,7 @@ impl Project {
             sound_files,
             music_files,
             font_files,
+            hud_names: loaded.hud_names,
             dir: None,
             label,
             def: Arc::new(loaded.def),

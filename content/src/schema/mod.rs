@@ -112,8 +112,15 @@ pub(crate) enum Ty {
     Named(&'static TableSchema),
     /// An array of tables (`[[key]]`).
     Tables(&'static TableSchema),
-    /// An array whose items are strings or tables (any mix).
-    TextsOr(&'static TableSchema),
+    /// An array whose items are strings or tables (any mix). A table is read with the first
+    /// schema of the list whose first key it has (it may have only one of those keys).
+    TextsOr(&'static [&'static TableSchema]),
+    /// A number from `min` (excluded when `above_min`) to `max`, or a name.
+    NumberOrName {
+        min: f64,
+        max: f64,
+        above_min: bool,
+    },
     /// A table of `name = integer` from `min` to `max`, in declaration order.
     Counts {
         min: i64,
@@ -166,6 +173,7 @@ impl Ty {
         match self {
             Ty::Int { .. } => "integer".into(),
             Ty::Number { .. } => "number".into(),
+            Ty::NumberOrName { .. } => "number or name".into(),
             Ty::Bool => "boolean".into(),
             Ty::Text => "string".into(),
             Ty::Name => "name".into(),
@@ -197,6 +205,11 @@ impl Ty {
         match *self {
             Ty::Int { min, max } | Ty::Counts { min, max } => int_range(min, max),
             Ty::Number {
+                min,
+                max,
+                above_min,
+            }
+            | Ty::NumberOrName {
                 min,
                 max,
                 above_min,
@@ -359,7 +372,8 @@ mod tests {
             );
             assert!(!k.example.contains('|'), "pipes break the reference tables");
             match k.ty {
-                Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) | Ty::TextsOr(c) => walk(c, seen),
+                Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) => walk(c, seen),
+                Ty::TextsOr(cs) => cs.iter().for_each(|c| walk(c, seen)),
                 _ => {}
             }
         }

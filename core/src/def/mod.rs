@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 mod archetype;
+mod hud;
 mod ids;
 mod level;
 mod motion;
@@ -18,6 +19,7 @@ mod present;
 mod tiles;
 
 pub use archetype::*;
+pub use hud::*;
 pub use ids::*;
 pub use level::*;
 pub use motion::*;
@@ -67,8 +69,8 @@ pub struct GameDef {
     /// current values instead.
     pub variables: BTreeMap<String, Var>,
     pub window: WindowDef,
-    /// HUD lines; `{score}`, `{tick}` and `{name}` of any script variable are substituted.
-    pub hud: Vec<HudLine>,
+    /// What is drawn over the game, in declaration order.
+    pub hud: Vec<HudItem>,
     /// What `ludus export` leaves out of the game folder.
     pub export: ExportDef,
     /// A stable hash of the content this definition was built from (0 when built in code).

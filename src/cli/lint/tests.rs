@@ -335,7 +335,7 @@ fn required_modules_are_linted_once_and_missing_ones_reported() {
     };
     let modules = MemoryModules(files);
     let shown = |p: &str| format!("game/{p}");
-    let found = lint_game(&GameDef::default(), &[script], &modules, &shown);
+    let found = lint_game(&GameDef::default(), &[script], &modules, &[], &shown);
     let rendered: Vec<String> = found.iter().map(|d| d.render()).collect();
     let expect = [
         "game/scripts/main.lua:3:19: error: no module `missing` could be read\n \
