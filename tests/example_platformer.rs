@@ -263,11 +263,11 @@ fn the_app_draws_the_meadow_the_hopper_standing_on_the_ground_and_the_hud_under_
     // first, second or third coin is in view.
     assert!(coins > 250, "coins: {coins} pixels");
     assert!(title > 100, "the level's name at the top: {title} pixels");
-    assert!((600..1_100).contains(&hearts), "three hearts: {hearts} pixels");
     assert!(
-        text > 300,
-        "coins, score and the hint: {text} pixels"
+        (600..1_100).contains(&hearts),
+        "three hearts: {hearts} pixels"
     );
+    assert!(text > 300, "coins, score and the hint: {text} pixels");
 
     // The hopper stands on the ground: the row under its lowest pixels is ground.
     let at = |x: usize, y: usize| &px[(y * 1024 + x) * 4..(y * 1024 + x) * 4 + 3];

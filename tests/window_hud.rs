@@ -85,5 +85,9 @@ fn a_bar_fills_as_its_value_says_and_icons_and_pictures_draw() {
     assert_eq!(runs(px, width, BACK), (20, 150), "the empty part");
     // 3 of 5 icons full, 16 x 16 each; and the 40 x 24 picture of the empty frame.
     assert_eq!(count(px, FULL, 0), 3 * 16 * 16, "full icons");
-    assert_eq!(count(px, EMPTY, 0), 2 * 16 * 16 + 40 * 24, "empty icons and the picture");
+    assert_eq!(
+        count(px, EMPTY, 0),
+        2 * 16 * 16 + 40 * 24,
+        "empty icons and the picture"
+    );
 }

@@ -1,11 +1,38 @@
 //! The game's HUD laid out in the window: each anchor's items (lines of text, pictures, rows of
 //! icons, bars) form a block in declaration order, at that edge or centre of the screen. Sizes
-//! are in pixels at a pixel ratio of 1, scaled by the display's.
+//! are in pixels at a pixel ratio of 1, scaled by the display's. What it lays out is a list of
+//! [`Placed`] things, which the window's UI (`ui.rs`) draws with its own.
 
 use crate::app::text::{self, Atlas};
-use crate::app::ui::{Label, Picture, Screen, Ui};
 use crate::runtime::Runner;
-use ludus_core::{Anchor, HudShown};
+use ludus_core::{Anchor, AssetId, Color, HudShown};
+
+/// A frame of one of the game's images, its top left at (`x`, `y`), `w` x `h` pixels.
+pub struct Picture {
+    pub image: AssetId,
+    pub frame: u16,
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub h: f32,
+}
+
+/// Something the HUD draws, in screen pixels.
+pub enum Placed {
+    /// A line of text, its top left at (`x`, `y`), in face `face` of the atlas scaled by
+    /// `scale`.
+    Text {
+        text: String,
+        x: f32,
+        y: f32,
+        color: Color,
+        face: usize,
+        scale: f32,
+    },
+    Picture(Picture),
+    /// A filled rectangle: x, y, width, height, colour.
+    Rect(f32, f32, f32, f32, Color),
+}
 
 /// Room between an item that is not text and the next in its block, in pixels at a pixel
 /// ratio of 1 (lines of text carry their own).
@@ -25,36 +52,41 @@ enum Item {
         /// An index into [`Atlas::faces`].
         face: usize,
         scale: f32,
-        color: ludus_core::Color,
+        color: Color,
     },
     /// Frames of one image, side by side, each `w` wide with `gap` between: `None` leaves a
     /// frame's place empty.
     Pictures {
-        image: ludus_core::AssetId,
+        image: AssetId,
         frames: Vec<Option<u16>>,
         w: f32,
         gap: f32,
     },
     Bar {
         fill: f32,
-        color: ludus_core::Color,
-        back: ludus_core::Color,
+        color: Color,
+        back: Color,
     },
 }
 
-/// Lays the HUD out into `ui` (bottom blocks end above `floor`, the help line's top).
-pub fn hud(runner: &Runner, atlas: &Atlas, screen: &Screen, floor: f32, ui: &mut Ui) {
-    let (w, h) = (screen.w, screen.h);
-    let pad = 10.0 * screen.dpi;
+/// Lays the HUD out in a `w` x `h` pixel window at pixel ratio `dpi` (bottom blocks end above
+/// `floor`, the help line's top).
+pub fn hud(
+    runner: &Runner,
+    atlas: &Atlas,
+    (w, h, dpi): (f32, f32, f32),
+    floor: f32,
+) -> Vec<Placed> {
+    let pad = 10.0 * dpi;
     let items: Vec<Sized> = runner
         .play()
         .hud()
         .into_iter()
-        .map(|item| sized(item, atlas, screen.dpi))
+        .map(|item| sized(item, atlas, dpi))
         .collect();
     let room = |s: &Sized| match s.what {
         Item::Text { .. } => s.h,
-        _ => s.h + ITEM_GAP * screen.dpi,
+        _ => s.h + ITEM_GAP * dpi,
     };
     let mut totals = [0.0f32; 9];
     for s in &items {
@@ -62,6 +94,7 @@ pub fn hud(runner: &Runner, atlas: &Atlas, screen: &Screen, floor: f32, ui: &mut
     }
     let bottom = floor - pad / 2.0;
     let mut used = [0.0f32; 9];
+    let mut out = Vec::new();
     for s in items {
         let (col, row) = s.at.grid();
         let i = slot(s.at);
@@ -77,8 +110,9 @@ pub fn hud(runner: &Runner, atlas: &Atlas, screen: &Screen, floor: f32, ui: &mut
         };
         let y = top + used[i];
         used[i] += room(&s);
-        place(s, x.round(), y.round(), ui);
+        place(s, x.round(), y.round(), &mut out);
     }
+    out
 }
 
 fn slot(at: Anchor) -> usize {
@@ -157,14 +191,14 @@ fn sized(item: HudShown<'_>, atlas: &Atlas, dpi: f32) -> Sized {
 }
 
 /// What draws an item whose top left is at (`x`, `y`).
-fn place(s: Sized, x: f32, y: f32, ui: &mut Ui) {
+fn place(s: Sized, x: f32, y: f32, out: &mut Vec<Placed>) {
     match s.what {
         Item::Text {
             text,
             face,
             scale,
             color,
-        } => ui.labels.push(Label {
+        } => out.push(Placed::Text {
             text,
             x,
             y,
@@ -180,23 +214,23 @@ fn place(s: Sized, x: f32, y: f32, ui: &mut Ui) {
         } => {
             for (i, frame) in frames.into_iter().enumerate() {
                 if let Some(frame) = frame {
-                    ui.pictures.push(Picture {
+                    out.push(Placed::Picture(Picture {
                         image,
                         frame,
                         x: x + i as f32 * (w + gap),
                         y,
                         w,
                         h: s.h,
-                    });
+                    }));
                 }
             }
         }
         Item::Bar { fill, color, back } => {
-            ui.panels.push((x, y, s.w, s.h, back));
+            out.push(Placed::Rect(x, y, s.w, s.h, back));
             // Whole pixels, so the filled width is what the value says, to the pixel.
             let filled = (s.w * fill).round();
             if filled > 0.0 {
-                ui.panels.push((x, y, filled, s.h, color));
+                out.push(Placed::Rect(x, y, filled, s.h, color));
             }
         }
     }

@@ -2,7 +2,7 @@
 //! the banner (pause, game over, fault with the scripts' last lines), the script console (F4)
 //! and the debug overlay (F3), with the dark panels behind the last two.
 
-use crate::app::hud::hud;
+use crate::app::hud::{Picture, Placed};
 use crate::app::text::{self, Atlas, Face};
 use crate::runtime::Runner;
 use ludus_core::{Color, Mode};
@@ -21,16 +21,6 @@ pub struct Label {
 
 /// A filled rectangle: x, y, width, height, colour.
 pub type Panel = (f32, f32, f32, f32, Color);
-
-/// A frame of one of the game's images, its top left at (`x`, `y`), `w` x `h` pixels.
-pub struct Picture {
-    pub image: ludus_core::AssetId,
-    pub frame: u16,
-    pub x: f32,
-    pub y: f32,
-    pub w: f32,
-    pub h: f32,
-}
 
 /// Everything the UI draws this frame.
 pub struct Ui {
@@ -162,6 +152,32 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
         }
     }
     ui
+}
+
+/// The game's HUD (see `hud.rs`), bottom blocks above `floor`.
+fn hud(runner: &Runner, atlas: &Atlas, screen: &Screen, floor: f32, ui: &mut Ui) {
+    let window = (screen.w, screen.h, screen.dpi);
+    for placed in crate::app::hud::hud(runner, atlas, window, floor) {
+        match placed {
+            Placed::Text {
+                text,
+                x,
+                y,
+                color,
+                face,
+                scale,
+            } => ui.labels.push(Label {
+                text,
+                x,
+                y,
+                color,
+                face,
+                scale,
+            }),
+            Placed::Picture(p) => ui.pictures.push(p),
+            Placed::Rect(x, y, w, h, c) => ui.panels.push((x, y, w, h, c)),
+        }
+    }
 }
 
 /// The centred banner (pause, game over, fault), and under a fault the scripts' last lines.

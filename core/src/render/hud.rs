@@ -154,7 +154,8 @@ mod tests {
     #[test]
     fn names_are_found_between_braces() {
         // (text, every (range, name))
-        let cases: [(&str, &[(Range<usize>, &str)]); 6] = [
+        type Found = &'static [(Range<usize>, &'static str)];
+        let cases: [(&str, Found); 6] = [
             ("score {score}", &[(6..13, "score")]),
             ("{a}{b}", &[(0..3, "a"), (3..6, "b")]),
             ("no names", &[]),

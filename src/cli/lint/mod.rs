@@ -162,7 +162,7 @@ pub fn lint_file(source: &Source, path: &str, role: Role, names: &Names) -> Lint
 /// What the parser made of a file.
 enum Parsed {
     /// What the file defines and names.
-    Facts(walk::Facts),
+    Facts(Box<walk::Facts>),
     /// The parser's first error: where, and its message.
     Refused { span: walk::Span, message: String },
     /// Not parsed: the file passes one of the parser's bounds (see [`shape`]).
@@ -179,7 +179,7 @@ fn parse(text: &str) -> Parsed {
         return Parsed::TooLarge(too);
     }
     let work = move || match full_moon::parse_fallible(text, LuaVersion::lua54()).into_result() {
-        Ok(ast) => Parsed::Facts(walk::facts(&ast)),
+        Ok(ast) => Parsed::Facts(Box::new(walk::facts(&ast))),
         Err(errors) => match errors.first() {
             Some(e) => Parsed::Refused {
                 span: error_span(e),
