@@ -44,13 +44,8 @@ file = "key.png"
 [levels.one]
 "##;
 
-#[test]
-fn hud_items_are_read_with_their_sizes_and_unknown_names_kept_for_the_check() {
-    let source = MemorySource::new()
-        .with("game.toml", GAME.as_bytes().to_vec())
-        .with("heart.png", png_header(32, 8))
-        .with("key.png", png_header(12, 20));
-    let loaded = load_game(&source).unwrap_or_else(|d| panic!("{}", d.render()));
+/// The items [`GAME`] declares: heart is image 0, key image 1.
+fn expected() -> Vec<HudItem> {
     let (heart, key) = (AssetId(0), AssetId(1));
     let icons = |value: &str, max, empty_frame, size, at| {
         HudItem::Icons(HudIcons {
@@ -63,7 +58,7 @@ fn hud_items_are_read_with_their_sizes_and_unknown_names_kept_for_the_check() {
             at,
         })
     };
-    let expect = [
+    vec![
         HudItem::Text(HudLine::plain("lives {lives} of {max_lives}")),
         HudItem::Image(HudImage {
             image: key,
@@ -111,7 +106,17 @@ fn hud_items_are_read_with_their_sizes_and_unknown_names_kept_for_the_check() {
             at: Anchor::Center,
             ..HudLine::plain("{scroe} and A {nope}")
         }),
-    ];
+    ]
+}
+
+#[test]
+fn hud_items_are_read_with_their_sizes_and_unknown_names_kept_for_the_check() {
+    let source = MemorySource::new()
+        .with("game.toml", GAME.as_bytes().to_vec())
+        .with("heart.png", png_header(32, 8))
+        .with("key.png", png_header(12, 20));
+    let loaded = load_game(&source).unwrap_or_else(|d| panic!("{}", d.render()));
+    let expect = expected();
     assert_eq!(loaded.def.hud.len(), expect.len(), "one item per entry");
     for (i, (got, want)) in loaded.def.hud.iter().zip(&expect).enumerate() {
         assert_eq!(got, want, "item {i}");
