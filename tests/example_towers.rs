@@ -1,13 +1,14 @@
 //! The bundled tower defence (examples/towers), played end to end by the real binary: a
-//! recorded game that builds towers wins, one that builds nothing loses, the winning game
-//! replays hash for hash, and the app draws it in a real window under Xvfb.
+//! recorded game that builds towers wins, one that builds nothing loses, a click after the end
+//! plays again (the game's own `ludus.restart()`), the runs replay hash for hash, and the app
+//! draws it in a real window under Xvfb.
 //!
 //! The recorded inputs live in examples/towers/tests/ and can be replayed by hand:
-//! `ludus sim examples/towers --ticks 20000 --input examples/towers/tests/win.jsonl`.
+//! `ludus sim examples/towers --ticks 5400 --input examples/towers/tests/win.jsonl`.
 
 mod support;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Output;
 use support::{count, ludus, window_frame, xvfb_available};
 
@@ -19,14 +20,15 @@ fn scratch(name: &str) -> PathBuf {
     support::scratch("towers", name)
 }
 
-/// Runs `ludus sim examples/towers --ticks 20000 --input tests/INPUT` (plus `extra`) and
-/// returns its one-line JSON summary.
-fn sim(input: &str, extra: &[&std::ffi::OsStr]) -> (serde_json::Value, Output) {
+/// Runs `ludus sim examples/towers --ticks TICKS --input INPUT` (plus `extra`) and returns its
+/// one-line JSON summary. The game draws its own ending and goes on running after it, so a
+/// run lasts its ticks.
+fn sim_file(input: &Path, ticks: u32, extra: &[&std::ffi::OsStr]) -> (serde_json::Value, Output) {
     let o = ludus()
         .arg("sim")
         .arg(game())
-        .args(["--ticks", "20000", "--input"])
-        .arg(game().join("tests").join(input))
+        .args(["--ticks", &ticks.to_string(), "--input"])
+        .arg(input)
         .args(extra)
         .output()
         .unwrap();
@@ -35,6 +37,11 @@ fn sim(input: &str, extra: &[&std::ffi::OsStr]) -> (serde_json::Value, Output) {
     let s = serde_json::from_str(out.trim())
         .unwrap_or_else(|e| panic!("sim printed one JSON object ({e}): {out} {err}"));
     (s, o)
+}
+
+/// The same, for a recorded input in examples/towers/tests/.
+fn sim(input: &str, ticks: u32, extra: &[&std::ffi::OsStr]) -> (serde_json::Value, Output) {
+    sim_file(&game().join("tests").join(input), ticks, extra)
 }
 
 #[test]
@@ -53,32 +60,35 @@ fn the_towers_example_checks() {
 /// money between them), the first wave called at once, then a tower whenever the bounties pay
 /// for one, calling each wave early. Every enemy dies: the score is every bounty (6 runners;
 /// 6 runners and 2 tanks; 5 and 5; 8 and 6, at 5 and 20 each), and the money is the 100 to
-/// start plus the bounties less six towers at 50.
+/// start plus the bounties less six towers at 50. The game shows its own ending (no app
+/// banner, no `game_over`) and runs on, waiting for a press.
 #[test]
 fn building_towers_wins_and_the_recording_replays() {
     let dir = scratch("win");
     let rec = dir.join("win.rec");
-    let (s, o) = sim("win.jsonl", &["--record".as_ref(), rec.as_os_str()]);
+    let (s, o) = sim("win.jsonl", 5400, &["--record".as_ref(), rec.as_os_str()]);
     assert!(o.status.success(), "{s}");
     assert_eq!(s["faulted"], false, "{s}");
-    assert_eq!(s["game_over"]["message"], "YOU WIN", "{s}");
-    assert_eq!(s["game_over"]["tick"], 5199, "{s}");
-    assert_eq!(s["ticks"], 5199, "the run stops at the game over: {s}");
+    assert_eq!(s["game_over"], serde_json::Value::Null, "{s}");
+    assert_eq!(s["vars"]["ended"], 5199, "{s}");
+    assert_eq!(s["vars"]["banner"], "YOU WIN", "the game's own ending: {s}");
+    assert_eq!(
+        s["vars"]["hint"], "click, Space or Enter to play again",
+        "{s}"
+    );
+    assert_eq!(s["ticks"], 5400, "the game runs on after its end: {s}");
     assert_eq!(s["score"], 385, "{s}");
     assert_eq!(s["vars"]["money"], 185, "{s}");
     assert_eq!(s["vars"]["lives"], 5, "no enemy reached the base: {s}");
     assert_eq!(s["vars"]["wave"], 4, "{s}");
     assert_eq!(s["vars"]["waves"], 4, "{s}");
-    assert_eq!(
-        s["vars"]["banner"], "",
-        "the app shows the message, not the HUD: {s}"
-    );
-    // The road (6 corners, the base, 79 paved tiles) and the six towers; no enemy is left.
-    assert_eq!(s["entities"], 92, "{s}");
+    // The road (its corners, the base and the paved tiles) and the six towers; no enemy is
+    // left, and the last bolt has flown out.
+    assert_eq!(s["entities"], 91, "{s}");
 
     support::assert_replays(
         &rec,
-        "replayed 5199 ticks of Towers: every state hash matches",
+        "replayed 5400 ticks of Towers: every state hash matches",
     );
     std::fs::remove_dir_all(dir).ok();
 }
@@ -87,11 +97,14 @@ fn building_towers_wins_and_the_recording_replays() {
 /// runners walk into the base, one life each.
 #[test]
 fn building_nothing_loses() {
-    let (s, o) = sim("lose.jsonl", &[]);
+    let (s, o) = sim("lose.jsonl", 1300, &[]);
     assert!(o.status.success(), "{s}");
     assert_eq!(s["faulted"], false, "{s}");
-    assert_eq!(s["game_over"]["message"], "GAME OVER", "{s}");
-    assert_eq!(s["game_over"]["tick"], 1156, "{s}");
+    assert_eq!(s["game_over"], serde_json::Value::Null, "{s}");
+    assert_eq!(s["vars"]["ended"], 1156, "{s}");
+    assert_eq!(s["vars"]["banner"], "GAME OVER", "{s}");
+    // The road only: the sixth runner went with the end.
+    assert_eq!(s["entities"], 85, "{s}");
     assert_eq!(s["score"], 0, "{s}");
     assert_eq!(s["vars"]["lives"], 0, "{s}");
     assert_eq!(
@@ -99,7 +112,40 @@ fn building_nothing_loses() {
         "nothing bought, nothing earned: {s}"
     );
     assert_eq!(s["vars"]["wave"], 1, "{s}");
-    assert_eq!(s["vars"]["banner"], "", "{s}");
+}
+
+/// lose.jsonl, then a click at tick 1300, after the end: the script's `ludus.restart()` starts
+/// the game again after that tick, as the `restart` signal does. The run's tick count goes on
+/// while the new world's starts again; everything is as at the start, and the recording (two
+/// segments) replays hash for hash.
+#[test]
+fn a_click_after_the_end_plays_again_and_the_recording_replays() {
+    let dir = scratch("again");
+    let (input, rec) = (dir.join("again.jsonl"), dir.join("again.rec"));
+    let lose = std::fs::read_to_string(game().join("tests/lose.jsonl")).unwrap();
+    std::fs::write(&input, lose + "{\"tick\":1300,\"tap\":[\"place\"]}\n").unwrap();
+    let (s, o) = sim_file(&input, 1400, &["--record".as_ref(), rec.as_os_str()]);
+    assert!(o.status.success(), "{s}");
+    let got = [
+        ("ticks", s["ticks"].clone()),
+        ("world_tick", s["world_tick"].clone()),
+        ("game_over", s["game_over"].clone()),
+        ("ended", s["vars"]["ended"].clone()),
+        ("lives", s["vars"]["lives"].clone()),
+        ("money", s["vars"]["money"].clone()),
+        ("wave", s["vars"]["wave"].clone()),
+        ("hint", s["vars"]["hint"].clone()),
+        ("score", s["score"].clone()),
+    ];
+    let want = serde_json::json!([1400, 100, null, 0, 5, 100, 0, "", 0]);
+    for (i, (field, value)) in got.iter().enumerate() {
+        assert_eq!(*value, want[i], "{field}: {s}");
+    }
+    support::assert_replays(
+        &rec,
+        "replayed 1400 ticks of Towers: every state hash matches",
+    );
+    std::fs::remove_dir_all(dir).ok();
 }
 
 // The window test (the window run and its skip-if-no-xvfb rule are in tests/support).

@@ -1,12 +1,13 @@
-//! The settings tables of game.toml: `[tick]`, `[ai]`, `[limits]`, `[window]`, `[scripts]`,
-//! `[physics]` and `[constants]`.
+//! The settings tables of game.toml: `[tick]`, `[ai]`, `[limits]`, `[window]`, `[flow]`,
+//! `[scripts]`, `[physics]` and `[constants]`.
 
+use crate::actions::{self, Actions};
 use crate::report::Report;
 use crate::table::Table;
 use crate::value::{Named, check_name, kind_of};
 use ludus_core::{
-    AiPolicy, Constant, Limit, Limits, MAX_TEXT_BYTES, PhysicsDef, ScriptsDef, TickMode,
-    TickPolicy, Var, WindowDef,
+    ActionKind, AiPolicy, Constant, FlowDef, Limit, Limits, MAX_TEXT_BYTES, PhysicsDef, ScriptsDef,
+    TickMode, TickPolicy, Var, WindowDef,
 };
 use std::collections::BTreeMap;
 use toml::de::DeValue;
@@ -90,7 +91,27 @@ pub(crate) fn window(r: &mut Report, root: &Table<'_, '_>, name: &str) -> Window
     if let Some(v) = t.u32(r, "height") {
         w.height = v;
     }
+    if let Some(v) = t.bool(r, "help") {
+        w.help = v;
+    }
     w
+}
+
+/// `[flow]`: its actions must be buttons the game declares.
+pub(crate) fn flow(r: &mut Report, root: &Table<'_, '_>, actions: &Actions) -> FlowDef {
+    let mut f = FlowDef::default();
+    let Some(t) = root.table(r, "flow") else {
+        return f;
+    };
+    for (key, slot) in [("pause", &mut f.pause), ("restart", &mut f.restart)] {
+        if let Some(named) = t.name(r, key, "action") {
+            *slot = actions::resolve(r, actions, &named, ActionKind::Button, &t.what(key));
+        }
+    }
+    if let Some(v) = t.bool(r, "banner") {
+        f.banner = v;
+    }
+    f
 }
 
 /// `[scripts]`: the fences, and the script paths still to be read.

@@ -56,6 +56,7 @@ const REQUIRED: &[&str] = &[
     "several_errors_in_one_file",
     "limits_values",
     "export_exclude",
+    "flow_actions",
 ];
 
 fn bad_games() -> Vec<PathBuf> {

@@ -81,6 +81,10 @@ pub enum Command {
     /// Switch to level `n` (an index into the game's levels) after this tick; the score, the
     /// game variables and the scripts' state are kept.
     LoadLevel(usize),
+    /// Start the game again after this tick, as the restart key does (a script's `restart`).
+    Restart,
+    /// Pause the window after this tick (a script's `pause`; headless runs go on).
+    Pause,
 }
 
 /// Why a command was refused when it was sent. The script host adds the script location.
@@ -111,15 +115,6 @@ impl fmt::Display for CommandError {
 
 impl std::error::Error for CommandError {}
 
-/// The gameplay stages of a tick.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Stage {
-    /// Level start, spawns, actions, collisions, triggers, expirations, timers.
-    One,
-    /// Damage outcomes.
-    Two,
-}
-
 impl Command {
     /// The entity the command acts on, if it acts on one.
     pub fn target(&self) -> Option<u64> {
@@ -145,7 +140,9 @@ impl Command {
             | Command::CameraShake { .. }
             | Command::CameraZoom(_)
             | Command::Music(_)
-            | Command::LoadLevel(_) => None,
+            | Command::LoadLevel(_)
+            | Command::Restart
+            | Command::Pause => None,
         }
     }
 

@@ -16,7 +16,7 @@ use crate::tick::report::{TickOptions, TickReport};
 use crate::tick::schedule::{Schedule, ScheduleError};
 use crate::tick::system::System;
 use crate::tick::{TickContext, run_tick};
-use crate::world::SimWorld;
+use crate::world::{Asked, SimWorld};
 use std::sync::Arc;
 
 /// Owns one game's simulation. World identities increase with every level activation.
@@ -170,8 +170,12 @@ impl Game {
         self.last_report.as_ref()
     }
 
-    /// Runs the next tick.
+    /// Runs the next tick. What scripts asked of the app ([`SimWorld::asked`]) is what this
+    /// tick asks: the last tick's requests were carried out after it.
     pub fn step(&mut self, input: &TickInput) -> Result<TickReport, Fault> {
+        if *self.world.asked != Asked::default() {
+            *self.world.asked = Asked::default();
+        }
         let report = run_tick(
             &mut self.world,
             &self.def,
@@ -213,13 +217,19 @@ impl Game {
         Ok(())
     }
 
-    /// What the last tick asks: the game ended ([`Flow::Over`]), a script asked for another
-    /// level ([`Flow::Switch`]), or play goes on.
+    /// What the last tick asks, first first: a script asked to start again
+    /// ([`Flow::Restart`]), the game ended ([`Flow::Over`]), a script asked for another level
+    /// ([`Flow::Switch`]) or to pause ([`Flow::Pause`]), or play goes on.
     pub fn flow(&self) -> Flow {
-        if self.world.game_over.is_some() {
+        let asked = *self.world.asked;
+        if asked.restart {
+            Flow::Restart
+        } else if self.world.game_over.is_some() {
             Flow::Over
         } else if let Some(level) = *self.world.next_level {
             Flow::Switch(level)
+        } else if asked.pause {
+            Flow::Pause
         } else {
             Flow::Continue
         }

@@ -1,6 +1,7 @@
 //! The phases of one tick, in their only order: [`Phase::ALL`] is the one statement of it
 //! ([`run_tick`](crate::tick::run_tick) runs them so, the schedule orders systems by it, and
-//! docs/architecture.md's tick table is generated from it).
+//! docs/architecture.md's tick table is generated from it); and the Gameplay phase's two
+//! [`Stage`]s.
 
 use serde::{Deserialize, Serialize};
 
@@ -70,6 +71,17 @@ impl Phase {
             }
         }
     }
+}
+
+/// The two stages of the Gameplay phase: consequences of what the tick's earlier phases made,
+/// then of what Rust made of stage 1's commands (damage). Which event kinds each stage
+/// delivers is declared with the kinds (`event/kinds.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// Level start, the tick, spawns, actions, collisions, triggers, expirations, timers.
+    One,
+    /// Damage outcomes.
+    Two,
 }
 
 #[cfg(test)]

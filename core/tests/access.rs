@@ -192,6 +192,16 @@ fn everything() -> GameDef {
             place_moving(&mut def, ArchetypeId(a), x, y, vx, vy);
         }
     }
+    // One that leaves the bounds on its first tick, however the movers wander.
+    def.archetypes.push(ArchetypeDef {
+        name: "leaver".into(),
+        sprite: Some(sprite(10.0, 1)),
+        bounds: BoundsPolicy::Destroy,
+        motion: Some(MotionDef::default()),
+        ..ArchetypeDef::default()
+    });
+    let leaver = ArchetypeId(def.archetypes.len() as u16 - 1);
+    place_moving(&mut def, leaver, 299.0, 0.0, 600.0, 0.0);
     def
 }
 
@@ -404,7 +414,7 @@ fn send_everything(g: &mut Gameplay<'_>, at: Vec2) -> Result<(), Fault> {
 
 /// What each native system touched in `ticks` ticks of `everything` (plus `extra` stress
 /// entities), by name: `(reads, writes)`.
-fn touched(extra: u32, ticks: u32) -> BTreeMap<&'static str, (Vec<Resource>, Vec<Resource>)> {
+fn touched(extra: u32, ticks: u32) -> BTreeMap<&'static str, Touched> {
     let def = std::sync::Arc::new(everything());
     let mut g = Game::with_entities(def, consequences(), extra).unwrap();
     g.options_mut().hash = true;
@@ -419,9 +429,15 @@ fn touched(extra: u32, ticks: u32) -> BTreeMap<&'static str, (Vec<Resource>, Vec
     g.schedule()
         .systems()
         .iter()
-        .map(|s| (s.name(), s.touched()))
+        .map(|s| {
+            let (reads, writes) = s.touched();
+            (s.name(), (reads, writes, s.produced()))
+        })
         .collect()
 }
+
+/// What a system read, wrote and produced events of.
+type Touched = (Vec<Resource>, Vec<Resource>, Vec<EventKind>);
 
 #[test]
 fn every_native_system_touches_exactly_what_it_declares() {
@@ -429,9 +445,10 @@ fn every_native_system_touches_exactly_what_it_declares() {
     let fused = touched(1100, 40);
     let mut wrong = Vec::new();
     for s in native_systems().systems() {
-        let (mut reads, mut writes) = small[s.name()].clone();
+        let (mut reads, mut writes, mut produced) = small[s.name()].clone();
         reads.extend(fused[s.name()].0.iter().copied());
         writes.extend(fused[s.name()].1.iter().copied());
+        produced.extend(fused[s.name()].2.iter().copied());
         let a = s.access();
         let declared_writes: Vec<Resource> = a.writes.to_vec();
         let declared_reads = a.reads.iter().chain(a.reads_previous.iter());
@@ -443,6 +460,11 @@ fn every_native_system_touches_exactly_what_it_declares() {
         for r in declared_reads {
             if !reads.contains(r) && !writes.contains(r) {
                 wrong.push(format!("`{}` never reads {r:?}", s.name()));
+            }
+        }
+        for kind in a.produces.iter() {
+            if !produced.contains(kind) {
+                wrong.push(format!("`{}` never produces {kind:?} events", s.name()));
             }
         }
     }

@@ -223,6 +223,77 @@ fn a_level_switch_ends_the_tick_chain_and_publishes_at_the_next_frame() {
     );
 }
 
+/// A tick that asks to start again (a script's `restart`) ends the chain like a level switch,
+/// and the level is loaded afresh at the next frame; a tick that asks to pause pauses after it.
+#[test]
+fn a_tick_asking_to_restart_or_pause_is_obeyed_at_the_tick_boundary() {
+    let mut s = session(TickPolicy::default());
+    let mut sim = Recorder::default();
+    sim.flow.insert(2, Flow::Restart);
+    s.frame(0, &mut sim);
+    let r = s.frame(100 * MS, &mut sim);
+    assert_eq!(
+        (r.ticks_run, r.tick, r.loading, r.mode),
+        (2, 2, true, Mode::Playing),
+        "the chain stops after the tick that asked"
+    );
+    assert!(sim.loads.is_empty(), "nothing loads inside the ticks");
+    let r = s.frame(117 * MS, &mut sim);
+    assert!(r.published);
+    assert_eq!((r.tick, r.ticks_run), (0, 0));
+    assert_eq!(sim.loads, vec![LoadRequest::Restart]);
+    sim.flow.insert(1, Flow::Pause);
+    let r = s.frame(200 * MS, &mut sim);
+    assert_eq!((r.ticks_run, r.tick, r.mode), (1, 1, Mode::Paused));
+    let r = s.frame(1_000 * MS, &mut sim);
+    assert_eq!(
+        (r.ticks_run, r.mode),
+        (0, Mode::Paused),
+        "no time while paused"
+    );
+}
+
+/// The game's own pause and restart actions (`[flow]`) are signals: never gameplay input.
+#[test]
+fn the_games_flow_actions_pause_and_restart_and_never_reach_gameplay() {
+    let mut s = session(TickPolicy::default()).with_flow(FlowActions {
+        pause: Some(JUMP),
+        restart: Some(FIRE),
+    });
+    let mut sim = Recorder::default();
+    s.frame(0, &mut sim);
+    // (input before the frame, ms, mode after, ticks the frame runs)
+    let rows: &[(&[InputEvent], u64, Mode, u32)] = &[
+        (&[InputEvent::Press(JUMP)], 17, Mode::Paused, 0),
+        (&[InputEvent::Release(JUMP)], 34, Mode::Paused, 0),
+        (&[InputEvent::Press(JUMP)], 51, Mode::Playing, 0),
+        (
+            &[InputEvent::Release(JUMP), InputEvent::Press(MOVE_X)],
+            68,
+            Mode::Playing,
+            1,
+        ),
+    ];
+    for (i, (events, ms, mode, ticks)) in rows.iter().enumerate() {
+        for e in *events {
+            s.input(*e);
+        }
+        let r = s.frame(ms * MS, &mut sim);
+        assert_eq!((r.mode, r.ticks_run), (*mode, *ticks), "row {i}");
+    }
+    s.input(InputEvent::Press(FIRE));
+    let r = s.frame(85 * MS, &mut sim);
+    assert!(r.published, "the restart action restarts");
+    assert_eq!(sim.loads, vec![LoadRequest::Restart]);
+    assert!(
+        sim.ticks
+            .iter()
+            .all(|(_, i)| !i.pressed(JUMP) && !i.pressed(FIRE) && !i.held(JUMP)),
+        "no tick saw them"
+    );
+    assert!(sim.ticks[0].1.pressed(MOVE_X), "other actions play on");
+}
+
 #[test]
 fn turns_run_the_first_tick_then_one_tick_per_press() {
     let policy = TickPolicy {

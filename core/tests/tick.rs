@@ -432,16 +432,16 @@ fn phase_order_agrees_with_declared_access() {
         }])
     );
 
-    // Motion consuming damage events that only Gameplay produces is reported.
+    // Motion consuming timer events that only Gameplay produces is reported.
     let mut early = native;
-    access_of(&mut early, Phase::Motion).consumes = vec![EventKind::Damage];
+    access_of(&mut early, Phase::Motion).consumes = vec![EventKind::Timer];
     access_of(&mut early, Phase::BeginTick).consumes_carried = vec![EventKind::Spawned];
     assert!(
         check_order(&early)
             .unwrap_err()
             .contains(&OrderError::ConsumedBeforeProduced {
                 consumer: Phase::Motion,
-                event: EventKind::Damage
+                event: EventKind::Timer
             })
     );
 }

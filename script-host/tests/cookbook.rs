@@ -61,8 +61,14 @@ fn play(
         g.step(&input(&d, n))
             .unwrap_or_else(|f| panic!("{name}: {f}"));
         match g.flow() {
-            Flow::Continue => {}
+            Flow::Continue | Flow::Pause => {}
             Flow::Over => break,
+            Flow::Restart => {
+                assert!(matches!(
+                    g.load(&LoadRequest::Restart),
+                    LoadStatus::Ready(_)
+                ));
+            }
             Flow::Switch(level) => {
                 assert!(matches!(
                     g.load(&LoadRequest::Switch(level)),

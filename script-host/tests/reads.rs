@@ -488,6 +488,56 @@ fn game_over_and_load_level_are_the_games_flow() {
     );
 }
 
+/// `restart` and `pause` ask the app for that after the tick, once (asked twice, or both with
+/// `game_over`, the restart comes first); the next tick asks nothing again. Only the tick
+/// that asks hashes differently.
+#[test]
+fn restart_and_pause_are_asked_of_the_app_for_after_the_tick() {
+    let src = "
+        function on_tick(t)
+          if t.tick == 2 then ludus.pause() ludus.pause() end
+          if t.tick == 4 then ludus.restart() ludus.pause() ludus.game_over('x') ludus.restart() end
+        end";
+    let mut g = game_with(def(), &[("scripts/main.lua", src)], &[]).unwrap();
+    let mut plain = game_with(def(), &[("scripts/main.lua", "-- asks nothing")], &[]).unwrap();
+    // (tick, flow, asked, hashes as a game that asks nothing)
+    let rows = [
+        (1, Flow::Continue, Asked::default(), true),
+        (
+            2,
+            Flow::Pause,
+            Asked {
+                restart: false,
+                pause: true,
+            },
+            false,
+        ),
+        (3, Flow::Continue, Asked::default(), true),
+        (
+            4,
+            Flow::Restart,
+            Asked {
+                restart: true,
+                pause: true,
+            },
+            false,
+        ),
+    ];
+    for (tick, flow, asked, same) in rows {
+        run(&mut g, 1).unwrap();
+        run(&mut plain, 1).unwrap();
+        assert_eq!(g.flow(), flow, "tick {tick}");
+        assert_eq!(g.world().asked(), asked, "tick {tick}");
+        let hashes = (StateHash::of(g.world()), StateHash::of(plain.world()));
+        assert_eq!(hashes.0 == hashes.1, same, "tick {tick}: {hashes:?}");
+    }
+    assert_eq!(
+        g.load(&LoadRequest::Restart),
+        LoadStatus::Ready(Mode::Playing)
+    );
+    assert_eq!((g.world().tick(), g.flow()), (0, Flow::Continue));
+}
+
 #[test]
 fn impulses_angles_and_spins_are_commands_and_angle_a_read() {
     let src = "

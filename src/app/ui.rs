@@ -2,6 +2,7 @@
 //! the banner (pause, game over, fault with the scripts' last lines), the script console (F4)
 //! and the debug overlay (F3), with the dark panels behind the last two.
 
+use crate::app::fit::{Fitted, cut, wrap};
 use crate::app::hud::{Picture, Placed};
 use crate::app::text::{self, Atlas, Face};
 use crate::runtime::Runner;
@@ -69,25 +70,11 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
         pictures: Vec::new(),
         dim: 0.0,
     };
-    // The help line, wrapped to the window's width, at the bottom.
-    let help = wrap(body, &runner.help_line(), w - 2.0 * pad);
-    let help_top = h - pad - line * help.len() as f32;
-    // A dark band, so the help reads over any background.
-    ui.panels.push((
-        0.0,
-        help_top - pad / 2.0,
-        w,
-        h - help_top + pad / 2.0,
-        Color::rgba(0, 0, 0, 110),
-    ));
-    for (i, l) in help.into_iter().enumerate() {
-        ui.labels.push(label(
-            l,
-            pad,
-            help_top + i as f32 * line,
-            Color::rgba(200, 200, 210, 200),
-        ));
-    }
+    // The help line, wrapped to the window's width, at the bottom (where it is shown).
+    let help_top = match runner.help_line() {
+        Some(help) => help_line(&help, body, screen, &mut ui),
+        None => h - pad / 2.0,
+    };
     hud(runner, atlas, screen, help_top, &mut ui);
     if let Some(err) = runner.ui().reload_error() {
         for (i, l) in err.lines().take(6).enumerate() {
@@ -119,7 +106,7 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
             .push(label(head, pad, top, Color::rgb(150, 200, 255)));
         for (i, l) in lines.iter().enumerate() {
             ui.labels.push(label(
-                fit(body, l, w - 2.0 * pad),
+                cut(body, l, w - 2.0 * pad),
                 pad,
                 top + (i + 1) as f32 * line,
                 Color::rgb(220, 220, 230),
@@ -127,31 +114,73 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
         }
     }
     if runner.ui().overlay() {
-        let width = 70.0 * body.glyph('M').advance;
-        let x = (w - width - pad).max(pad);
-        let mut lines = runner.overlay_lines();
-        lines.push(format!(
-            "draw calls {}  audio {}",
-            screen.draw_calls,
-            if screen.audio { "on" } else { "off" }
-        ));
-        ui.panels.push((
-            x - pad / 2.0,
-            pad / 2.0,
-            width + pad,
-            lines.len() as f32 * line + pad,
-            Color::rgba(0, 0, 0, 170),
-        ));
-        for (i, l) in lines.into_iter().enumerate() {
-            ui.labels.push(label(
-                l,
-                x,
-                pad + i as f32 * line,
-                Color::rgb(170, 255, 170),
-            ));
-        }
+        overlay(runner, body, screen, &mut ui);
     }
     ui
+}
+
+/// The help line's lines at the bottom, over a dark band; returns the top of its first line.
+fn help_line(help: &str, body: &Face, screen: &Screen, ui: &mut Ui) -> f32 {
+    let (w, h) = (screen.w, screen.h);
+    let (line, pad) = (body.line_height, 10.0 * screen.dpi);
+    let help = wrap(body, help, w - 2.0 * pad);
+    let help_top = h - pad - line * help.len() as f32;
+    // A dark band, so the help reads over any background.
+    ui.panels.push((
+        0.0,
+        help_top - pad / 2.0,
+        w,
+        h - help_top + pad / 2.0,
+        Color::rgba(0, 0, 0, 110),
+    ));
+    for (i, l) in help.into_iter().enumerate() {
+        ui.labels.push(label(
+            l,
+            pad,
+            help_top + i as f32 * line,
+            Color::rgba(200, 200, 210, 200),
+        ));
+    }
+    help_top
+}
+
+/// The debug overlay (F3) at the top right: at most 70 columns wide, its figures wrapped and
+/// shrunk to fit a narrower window.
+fn overlay(runner: &Runner, body: &Face, screen: &Screen, ui: &mut Ui) {
+    let pad = 10.0 * screen.dpi;
+    let width = (70.0 * body.glyph('M').advance).min(screen.w - 2.0 * pad);
+    let x = (screen.w - width - pad).max(pad);
+    let mut figures = runner.overlay_lines();
+    figures.push(format!(
+        "draw calls {}  audio {}",
+        screen.draw_calls,
+        if screen.audio { "on" } else { "off" }
+    ));
+    let lines: Vec<Fitted> = figures
+        .iter()
+        .map(|l| Fitted::new(body, l, width, 2))
+        .collect();
+    let height: f32 = lines
+        .iter()
+        .map(|f| f.lines.len() as f32 * body.line_height * f.scale)
+        .sum();
+    ui.panels.push((
+        x - pad / 2.0,
+        pad / 2.0,
+        width + pad,
+        height + pad,
+        Color::rgba(0, 0, 0, 170),
+    ));
+    let mut y = pad;
+    for fitted in lines {
+        for l in fitted.lines {
+            ui.labels.push(Label {
+                scale: fitted.scale,
+                ..label(l, x, y, Color::rgb(170, 255, 170))
+            });
+            y += body.line_height * fitted.scale;
+        }
+    }
 }
 
 /// The game's HUD (see `hud.rs`), bottom blocks above `floor`.
@@ -181,6 +210,8 @@ fn hud(runner: &Runner, atlas: &Atlas, screen: &Screen, floor: f32, ui: &mut Ui)
 }
 
 /// The centred banner (pause, game over, fault), and under a fault the scripts' last lines.
+/// The title is wrapped and shrunk to the window's width (at most three lines), each line
+/// under it too (at most two lines each).
 fn banner(runner: &Runner, atlas: &Atlas, screen: &Screen, ui: &mut Ui) {
     let Some((head, lines)) = runner.banner() else {
         return;
@@ -188,27 +219,44 @@ fn banner(runner: &Runner, atlas: &Atlas, screen: &Screen, ui: &mut Ui) {
     let (w, h) = (screen.w, screen.h);
     let (body, title) = (atlas.body(), atlas.title());
     let pad = 10.0 * screen.dpi;
+    let room = w - 4.0 * pad;
     let faulted = runner.play().session().mode() == Mode::Faulted;
     ui.dim = if faulted { 0.6 } else { 0.35 };
-    let y0 = h * 0.32;
     let color = if faulted {
         Color::rgb(255, 110, 110)
     } else {
         Color::WHITE
     };
-    ui.labels.push(Label {
-        face: text::TITLE,
-        ..label(head.clone(), (w - title.width(&head)) / 2.0, y0, color)
-    });
-    let mut y = y0 + title.line_height;
+    let mut y = h * 0.32;
+    let centred = |ui: &mut Ui, y: &mut f32, face: &Face, index: usize, fitted: Fitted, color| {
+        for l in fitted.lines {
+            let x = (w - face.width(&l) * fitted.scale) / 2.0;
+            ui.labels.push(Label {
+                face: index,
+                scale: fitted.scale,
+                ..label(l, x, *y, color)
+            });
+            *y += face.line_height * fitted.scale;
+        }
+    };
+    centred(
+        ui,
+        &mut y,
+        title,
+        text::TITLE,
+        Fitted::new(title, &head, room, 3),
+        color,
+    );
     for l in &lines {
-        ui.labels.push(label(
-            l.clone(),
-            (w - body.width(l)).max(pad * 2.0) / 2.0,
-            y,
+        centred(
+            ui,
+            &mut y,
+            body,
+            text::BODY,
+            Fitted::new(body, l, room, 2),
             Color::WHITE,
-        ));
-        y += body.line_height * 1.2;
+        );
+        y += body.line_height * 0.2;
     }
     if faulted {
         let recent = runner.ui().recent_log(FAULT_LINES);
@@ -223,7 +271,7 @@ fn banner(runner: &Runner, atlas: &Atlas, screen: &Screen, ui: &mut Ui) {
             for l in recent {
                 y += body.line_height;
                 ui.labels.push(label(
-                    fit(body, &l, w - 4.0 * pad),
+                    cut(body, &l, w - 4.0 * pad),
                     pad * 2.0,
                     y,
                     Color::rgb(220, 220, 230),
@@ -231,39 +279,4 @@ fn banner(runner: &Runner, atlas: &Atlas, screen: &Screen, ui: &mut Ui) {
             }
         }
     }
-}
-
-/// The parts of `text` (separated by two spaces) packed into lines of at most `width` pixels.
-fn wrap(face: &Face, text: &str, width: f32) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    for part in text.split("  ") {
-        match lines.last_mut() {
-            Some(l) if face.width(l) + face.width("  ") + face.width(part) <= width => {
-                l.push_str("  ");
-                l.push_str(part);
-            }
-            _ => lines.push(part.to_string()),
-        }
-    }
-    lines
-}
-
-/// `text` cut to fit `width` pixels, with an ellipsis when cut.
-fn fit(face: &Face, text: &str, width: f32) -> String {
-    if face.width(text) <= width {
-        return text.to_string();
-    }
-    let room = width - face.width("...");
-    let mut out = String::new();
-    let mut used = 0.0;
-    for c in text.chars() {
-        let a = face.glyph(c).advance;
-        if used + a > room {
-            break;
-        }
-        used += a;
-        out.push(c);
-    }
-    out.push_str("...");
-    out
 }

@@ -80,6 +80,7 @@ mod tests {
         let bundle = Bundle {
             name: "g".into(),
             content_hash: 7,
+            dev: false,
             files: [("game.toml".to_string(), b"x".to_vec())]
                 .into_iter()
                 .collect(),

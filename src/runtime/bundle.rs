@@ -10,6 +10,7 @@
 //! | 2 + n | the Ludus version that packed it (length, UTF-8) |
 //! | 2 + n | the game's name |
 //! | 8 | the content hash of the game the files load as |
+//! | 1 | flags: bit 0 set: exported with `--dev` (the developer's view); other bits 0 |
 //! | 4 | file count |
 //! | per file: 2 + n, 8 + n | path relative to the game folder (`/`-separated), bytes |
 //! | 8 | xxh3 of everything before it |
@@ -23,7 +24,7 @@ use std::collections::BTreeMap;
 /// The first bytes of every bundle.
 pub const MAGIC: &[u8; 8] = b"LUDUSBUN";
 /// The layout's version.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 /// The Ludus version that packs and reads bundles: a bundle from another one is refused (its
 /// content hash and rules may differ).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -35,6 +36,9 @@ pub const MAX_FILES: usize = 65_536;
 pub struct Bundle {
     pub name: String,
     pub content_hash: u64,
+    /// Exported with `--dev`: played with the developer's view (help line, developer keys),
+    /// not in release mode.
+    pub dev: bool,
     /// By path relative to the game folder.
     pub files: BTreeMap<String, Vec<u8>>,
 }
@@ -54,6 +58,7 @@ impl Bundle {
         text(&mut out, VERSION);
         text(&mut out, &self.name);
         out.extend_from_slice(&self.content_hash.to_le_bytes());
+        out.push(u8::from(self.dev));
         out.extend_from_slice(&(self.files.len() as u32).to_le_bytes());
         for (path, bytes) in &self.files {
             text(&mut out, path);
@@ -100,6 +105,11 @@ impl Bundle {
         }
         let name = r.text()?;
         let content_hash = r.u64()?;
+        let dev = match r.take(1)?[0] {
+            0 => false,
+            1 => true,
+            flags => return Err(format!("the game bundle has unknown flags {flags:#04x}")),
+        };
         let count = r.u32()? as usize;
         if count > MAX_FILES {
             return Err(format!(
@@ -126,6 +136,7 @@ impl Bundle {
         Ok(Bundle {
             name,
             content_hash,
+            dev,
             files,
         })
     }
@@ -193,6 +204,7 @@ mod tests {
         Bundle {
             name: "tiny".into(),
             content_hash: 0x1234_5678_9abc_def0,
+            dev: false,
             files: [
                 ("game.toml".to_string(), b"[game]\n".to_vec()),
                 ("scripts/main.lua".to_string(), b"-- hi\n".to_vec()),
@@ -205,8 +217,10 @@ mod tests {
 
     #[test]
     fn a_bundle_reads_back_as_written() {
-        let b = sample();
-        assert_eq!(Bundle::decode(&b.encode()), Ok(b));
+        for dev in [false, true] {
+            let b = Bundle { dev, ..sample() };
+            assert_eq!(Bundle::decode(&b.encode()), Ok(b), "dev {dev}");
+        }
     }
 
     #[test]
@@ -244,8 +258,8 @@ mod tests {
             "{e}"
         );
         let mut bytes = sample().encode();
-        bytes[MAGIC.len()] = 2;
-        assert!(Bundle::decode(&bytes).unwrap_err().contains("format 2"));
+        bytes[MAGIC.len()] = 1;
+        assert!(Bundle::decode(&bytes).unwrap_err().contains("format 1"));
     }
 
     #[test]

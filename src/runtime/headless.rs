@@ -238,13 +238,21 @@ impl HeadlessRun {
         self.follow(&input)
     }
 
-    /// Runs one tick and follows the game's flow: a level switch happens now, between ticks.
+    /// Runs one tick and follows the game's flow: a level switch or a script's restart
+    /// happens now, between ticks, as the window does it (a restart is a level loaded afresh,
+    /// as the `restart` signal loads it); a script's pause changes nothing here.
     /// `Ok(false)`: the game is over.
     fn follow(&mut self, input: &TickInput) -> Result<bool, Fault> {
         match self.step(input)? {
-            Flow::Continue => Ok(true),
+            Flow::Continue | Flow::Pause => Ok(true),
             Flow::Over => Ok(false),
             Flow::Switch(level) => self.switch(level).map(|()| true),
+            Flow::Restart => {
+                self.build(&LoadRequest::Restart)
+                    .map_err(|e| Fault::new(FaultKind::Load, e))?;
+                self.restarted();
+                Ok(true)
+            }
         }
     }
 
@@ -312,7 +320,8 @@ pub fn run_frames(
         .get(def.entry_level)
         .map_or(Mode::Playing, |l| l.entry_mode);
     let mut session = Session::new(def.tick, def.actions.len(), entry)
-        .map_err(|e| format!("tick policy: {e}"))?;
+        .map_err(|e| format!("tick policy: {e}"))?
+        .with_flow(def.flow.actions());
     let (mut now, mut discarded, mut frames_run) = (0u64, 0u64, 0usize);
     let mut work = FramesWork::default();
     for (i, line) in lines.iter().enumerate() {

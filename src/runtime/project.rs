@@ -30,6 +30,9 @@ pub struct Project {
     /// The names the HUD reads that the content does not declare (`ludus check` reports those
     /// no script sets).
     pub hud_names: Vec<ludus_content::HudName>,
+    /// A player's game (an exported bundle, not made with `--dev`): it runs in release mode,
+    /// without the developer's view (see [`Runner::release`](crate::runtime::Runner::release)).
+    pub release: bool,
 }
 
 /// How the app loads every game: the keys it keeps for itself may not be bound.
@@ -74,6 +77,7 @@ impl Project {
             music_files,
             font_files,
             hud_names: loaded.hud_names,
+            release: false,
             dir: None,
             label,
             def: Arc::new(loaded.def),
@@ -115,7 +119,8 @@ impl Project {
     /// Loads a game bundle, refusing one whose files load as other content than it was packed
     /// from (its content hash differs).
     pub fn from_bundle(bundle: crate::runtime::bundle::Bundle) -> Result<Project, String> {
-        let project = Project::from_files(&bundle.name, bundle.files)?;
+        let mut project = Project::from_files(&bundle.name, bundle.files)?;
+        project.release = !bundle.dev;
         if project.def.content_hash != bundle.content_hash {
             return Err(format!(
                 "{}: the game bundle's files do not load as the game it was packed from \

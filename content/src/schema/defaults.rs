@@ -55,6 +55,7 @@ const CONTEXTS: &[Context] = &[
     game("[limits]", "name = \"T\"\n[limits]\n@\n\n[levels.one]\n"),
     game("[window]", "name = \"T\"\n[window]\n@\n\n[levels.one]\n"),
     game("[export]", "name = \"T\"\n[export]\n@\n\n[levels.one]\n"),
+    game("[flow]", "name = \"T\"\n[input.actions.pause]\nkind = \"button\"\n[input.actions.restart]\nkind = \"button\"\n[flow]\n@\n\n[levels.one]\n"),
     game("[scripts]", "name = \"T\"\n[scripts]\n@\n\n[levels.one]\n"),
     game("[physics]", "name = \"T\"\n[physics]\n@\n\n[levels.one]\n"),
     game("[input]", "name = \"T\"\n[input]\n@\n\n[levels.one]\n"),

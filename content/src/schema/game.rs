@@ -2,7 +2,7 @@
 
 use crate::schema::*;
 use ludus_core::{
-    AiPolicy, Anchor, EffectDef, FontSource, GameDef, HudBar, HudIcons, HudLine, Limits,
+    AiPolicy, Anchor, EffectDef, FlowDef, FontSource, GameDef, HudBar, HudIcons, HudLine, Limits,
     PhysicsDef, ScriptsDef, SoundDef, TickPolicy, WindowDef,
 };
 
@@ -28,6 +28,7 @@ pub(crate) static GAME: TableSchema = TableSchema {
         key("ai", Ty::Table(&AI), Dflt::Defaults, "", "When behaviours decide.", "[ai]"),
         key("limits", Ty::Table(&LIMITS), Dflt::Defaults, "", "Capacities of every bounded queue and pool.", "[limits]"),
         key("window", Ty::Table(&WINDOW), Dflt::Defaults, "", "The desktop window.", "[window]"),
+        key("flow", Ty::Table(&FLOW), Dflt::Defaults, "", "How the game's own actions pause and restart it, and whether the app draws its game-over banner.", "[flow]"),
         key("scripts", Ty::Table(&SCRIPTS), Dflt::Defaults, "", "Lua scripts and their budgets.", "[scripts]"),
         key("constants", Ty::Constants, Dflt::Empty, "", "Named values scripts can read.", "[constants]"),
         key("variables", Ty::Variables, Dflt::Empty, "", "Game variables and their values when a game starts (a restart too): the HUD shows them and scripts read them (`ludus.get`) from the first tick. A level switch keeps the current values.", "[variables]"),
@@ -174,6 +175,21 @@ pub(crate) static WINDOW: TableSchema = TableSchema {
         key("title", Ty::Text, Dflt::Doc("the game's `name`"), "", "Window title.", "title = \"Swarm\""),
         key("width", int(64, 16_384), count(WindowDef::WIDTH), "pixels", "Initial width.", "width = 1280"),
         key("height", int(64, 16_384), count(WindowDef::HEIGHT), "pixels", "Initial height.", "height = 720"),
+        key("help", Ty::Bool, Dflt::Bool(WindowDef::HELP), "", "`ludus run` draws its help line (the game's actions and the developer keys) at the bottom. Exported games never draw it (unless exported with `--dev`).", "help = false"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static FLOW: TableSchema = TableSchema {
+    title: "[flow]",
+    doc: "The game's own pause and restart. Exported games run in release mode, without the \
+          developer keys: there the app pauses and restarts only through the actions named \
+          here (their keys, and then P or R too). In `ludus run` P and R always work. Scripts \
+          ask the same with `ludus.pause()` and `ludus.restart()`.",
+    keys: &[
+        key("pause", Ty::Name, Dflt::Unset, "", "A button action that pauses and resumes the game (a click resumes too).", "pause = \"pause\""),
+        key("restart", Ty::Name, Dflt::Unset, "", "A button action that starts the game again, as `ludus.restart()` does.", "restart = \"restart\""),
+        key("banner", Ty::Bool, Dflt::Bool(FlowDef::BANNER), "", "The app draws its game-over banner: the `game_over` message as written, fitted to the window, and the restart action's keys. Off, the game draws its own (HUD items).", "banner = false"),
     ],
 };
 

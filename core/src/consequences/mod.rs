@@ -17,7 +17,7 @@ pub(crate) mod spatial;
 
 pub(crate) use sent::Sent;
 
-use crate::command::{Command, CommandError, Stage, name_length};
+use crate::command::{Command, CommandError, name_length};
 use crate::def::{ArchetypeId, GameDef, Overrides};
 use crate::event::Events;
 use crate::fault::Fault;
@@ -25,6 +25,7 @@ use crate::frame::input::TickInput;
 use crate::ids::{SeqMap, SeqSet};
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
+use crate::phase::Stage;
 use crate::timer::{TimerId, TimerQueue, TimerSpec};
 use crate::var::Var;
 use crate::world::SimWorld;

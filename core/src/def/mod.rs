@@ -3,7 +3,7 @@
 
 use crate::frame::bindings::KeyBinding;
 use crate::frame::clock::TickPolicy;
-use crate::frame::input::ActionSet;
+use crate::frame::input::{ActionId, ActionSet};
 pub use crate::limits::Limits;
 use crate::math::Vec2;
 use crate::var::Var;
@@ -69,6 +69,7 @@ pub struct GameDef {
     /// current values instead.
     pub variables: BTreeMap<String, Var>,
     pub window: WindowDef,
+    pub flow: FlowDef,
     /// What is drawn over the game, in declaration order.
     pub hud: Vec<HudItem>,
     /// What `ludus export` leaves out of the game folder.
@@ -104,6 +105,7 @@ impl Default for GameDef {
             constants: BTreeMap::new(),
             variables: BTreeMap::new(),
             window: WindowDef::default(),
+            flow: FlowDef::default(),
             hud: Vec::new(),
             export: ExportDef::default(),
             content_hash: 0,
@@ -289,9 +291,13 @@ pub struct WindowDef {
     pub title: String,
     pub width: u32,
     pub height: u32,
+    /// `ludus run` draws its help line (the keys) at the bottom; exported games never do.
+    pub help: bool,
 }
 
 impl WindowDef {
+    /// Whether `ludus run` shows the help line when the game does not say.
+    pub const HELP: bool = true;
     /// The initial width of a window that sets none, in pixels.
     pub const WIDTH: u32 = 1024;
     /// The initial height of a window that sets none, in pixels.
@@ -304,6 +310,44 @@ impl Default for WindowDef {
             title: "Ludus".into(),
             width: WindowDef::WIDTH,
             height: WindowDef::HEIGHT,
+            help: WindowDef::HELP,
+        }
+    }
+}
+
+/// `[flow]`: how the game's own actions pause and restart it, and whether the app draws its
+/// game-over banner. The restart and pause these actions ask for are the app's (the same as
+/// the restart and pause keys of `ludus run`, and of a script's `restart` and `pause`):
+/// nothing here reaches a tick.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FlowDef {
+    /// The button action that pauses and resumes.
+    pub pause: Option<ActionId>,
+    /// The button action that starts the game again.
+    pub restart: Option<ActionId>,
+    /// The app draws its game-over banner (off: the game draws its own with HUD items).
+    pub banner: bool,
+}
+
+impl FlowDef {
+    /// Whether the app draws its game-over banner when the game does not say.
+    pub const BANNER: bool = true;
+
+    /// The actions a session turns into pause and restart signals.
+    pub fn actions(&self) -> crate::frame::session::FlowActions {
+        crate::frame::session::FlowActions {
+            pause: self.pause,
+            restart: self.restart,
+        }
+    }
+}
+
+impl Default for FlowDef {
+    fn default() -> Self {
+        FlowDef {
+            pause: None,
+            restart: None,
+            banner: FlowDef::BANNER,
         }
     }
 }

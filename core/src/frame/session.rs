@@ -18,8 +18,10 @@
 //!    tick runs in each frame in which a button was pressed. In Paused, a
 //!    requested single step runs exactly one tick with its supplied input. A fault stops the
 //!    chain and selects Faulted; a tick that ends the game ([`Flow::Over`]) selects Over; a
-//!    tick that switches level ([`Flow::Switch`]) ends the chain and requests the load, which
-//!    the next frame's transitions publish (the tick boundary: never inside a tick).
+//!    tick that switches level ([`Flow::Switch`]) or starts again ([`Flow::Restart`]) ends the
+//!    chain and requests the load, which the next frame's transitions publish (the tick
+//!    boundary: never inside a tick); a tick that asks to pause ([`Flow::Pause`]) selects
+//!    Paused.
 //! 4. **Trim.** Whole ticks left over are discarded and counted; the fraction is kept and render
 //!    alpha is reported.
 //!
@@ -98,6 +100,11 @@ pub enum Flow {
     Over,
     /// Switch to level number `n` at the tick boundary.
     Switch(usize),
+    /// Start again from the level a restart begins from, at the tick boundary, as
+    /// [`Signal::Restart`] does (a script's `restart`).
+    Restart,
+    /// Pause after this tick, as [`Signal::Pause`] does (a script's `pause`).
+    Pause,
 }
 
 /// The answer to polling a load.
@@ -171,11 +178,36 @@ pub struct Session {
     mode: Mode,
     suspended: bool,
     loading: Option<LoadRequest>,
+    /// A tick asked for the pending load (a level switch, a restart): no tick runs until it
+    /// is published, so it happens at the tick boundary.
+    boundary: bool,
+    /// A tick asked to pause: the chain ends, and the session pauses when the frame's ticks
+    /// are done (the tick that asked is paid for first).
+    pausing: bool,
     step: Option<TickInput>,
     tick: u64,
     frame: u64,
     fault: Option<Fault>,
     stats: SessionStats,
+    /// The game's own pause and restart actions (`[flow]`): pressing one is a signal, never
+    /// gameplay input.
+    flow: FlowActions,
+}
+
+/// The actions that pause/resume and restart the game (`[flow] pause` and `restart`): a press
+/// of one is [`Signal::TogglePause`] or [`Signal::Restart`], consumed by the session; its
+/// release never reaches gameplay either.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlowActions {
+    pub pause: Option<ActionId>,
+    pub restart: Option<ActionId>,
+}
+
+impl FlowActions {
+    /// Whether `action` is one of them.
+    pub fn has(&self, action: ActionId) -> bool {
+        self.pause == Some(action) || self.restart == Some(action)
+    }
 }
 
 impl Session {
@@ -192,11 +224,14 @@ impl Session {
             mode: entry_mode,
             suspended: false,
             loading: None,
+            boundary: false,
+            pausing: false,
             step: None,
             tick: 0,
             frame: 0,
             fault: None,
             stats: SessionStats::default(),
+            flow: FlowActions::default(),
         };
         session.sync_bridge();
         Ok(session)
@@ -218,6 +253,16 @@ impl Session {
             None => {}
         }
         self
+    }
+
+    /// The game's own pause and restart actions (see [`FlowActions`]).
+    pub fn with_flow(mut self, flow: FlowActions) -> Self {
+        self.flow = flow;
+        self
+    }
+
+    pub fn flow(&self) -> FlowActions {
+        self.flow
     }
 
     pub fn with_pacer(mut self, policy: PacerPolicy) -> Self {
@@ -267,9 +312,23 @@ impl Session {
         &mut self.bridge
     }
 
-    /// A gameplay input event that UI did not consume.
+    /// A gameplay input event that UI did not consume. The game's own pause and restart
+    /// actions are signals here ([`FlowActions`]).
     pub fn input(&mut self, event: InputEvent) {
         match event {
+            InputEvent::Press(a) | InputEvent::Release(a) | InputEvent::Cancel(a)
+                if self.flow.has(a) =>
+            {
+                self.stats.ui_consumed += 1;
+                if event == InputEvent::Press(a) {
+                    let signal = if self.flow.pause == Some(a) {
+                        Signal::TogglePause
+                    } else {
+                        Signal::Restart
+                    };
+                    self.signal(signal);
+                }
+            }
             InputEvent::Press(a) => self.bridge.press(a),
             InputEvent::Release(a) => self.bridge.release(a),
             InputEvent::Cancel(a) => self.bridge.cancel(a),
@@ -354,6 +413,7 @@ impl Session {
 
     fn publish(&mut self, mode: Mode) {
         self.loading = None;
+        self.boundary = false;
         self.step = None;
         self.fault = None;
         self.tick = 0;
@@ -385,7 +445,13 @@ impl Session {
     /// Whether the tick chain must stop after a tick (the game ended, or a level switch is
     /// waiting for the boundary).
     fn chain_ends(&self) -> bool {
-        self.mode != Mode::Playing || matches!(self.loading, Some(LoadRequest::Switch(_)))
+        self.mode != Mode::Playing || self.boundary || self.pausing
+    }
+
+    /// A load a tick asked for: it is published before any further tick runs.
+    fn load_at_boundary(&mut self, request: LoadRequest) {
+        self.loading = Some(request);
+        self.boundary = true;
     }
 
     /// Runs one tick; the index advances only on success.
@@ -404,7 +470,9 @@ impl Session {
                 match flow {
                     Flow::Continue => {}
                     Flow::Over => self.end_game(),
-                    Flow::Switch(level) => self.loading = Some(LoadRequest::Switch(level)),
+                    Flow::Switch(level) => self.load_at_boundary(LoadRequest::Switch(level)),
+                    Flow::Restart => self.load_at_boundary(LoadRequest::Restart),
+                    Flow::Pause => self.pausing = true,
                 }
                 true
             }
@@ -432,6 +500,7 @@ impl Session {
                 }
                 LoadStatus::Failed(fault) => {
                     self.loading = None;
+                    self.boundary = false;
                     self.enter_fault(fault);
                 }
             }
@@ -444,8 +513,7 @@ impl Session {
 
         // 3. Ticks.
         let mut ticks_run = 0u32;
-        let switching = matches!(self.loading, Some(LoadRequest::Switch(_)));
-        let live = self.mode == Mode::Playing && !self.suspended && !switching;
+        let live = self.mode == Mode::Playing && !self.suspended && !self.boundary;
         if live && turns {
             // A level's first tick lays it out: it runs at once, with no input, and leaves a
             // press that arrived meanwhile for the first turn. Then one tick per press.
@@ -481,6 +549,10 @@ impl Session {
             if self.run_one(sim, &input) {
                 ticks_run = 1;
             }
+        }
+
+        if std::mem::take(&mut self.pausing) {
+            self.pause();
         }
 
         // 4. Trim.

@@ -1,11 +1,12 @@
 //! The `tick` bench's crowd, by hand: wandering circles that report contacts with each other,
 //! lose health on every new contact and, in the pushing crowd, push each other apart.
 
-use crate::command::{Command, CommandError, Stage};
+use crate::command::{Command, CommandError};
 use crate::consequences::{Consequences, Gameplay};
 use crate::def::*;
 use crate::fault::Fault;
 use crate::math::{Color, Rect, Vec2};
+use crate::phase::Stage;
 use crate::reference::{
     Confine, Counts, Entity, entities, hash_columns, integrate, next_decision, radix_sort,
 };

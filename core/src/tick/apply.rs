@@ -7,7 +7,7 @@
 //! `after_spawn` and is applied at Commit, right after the spawns, in the order sent; damage
 //! it does is delivered with the next tick's stage 2, like damage from stage 2.
 
-use crate::command::{Command, Stage};
+use crate::command::Command;
 use crate::def::{BodyKind, GameDef, RotateMode};
 use crate::event::{DamageEvent, push_bounded};
 use crate::fault::{Fault, FaultKind};
@@ -15,6 +15,7 @@ use crate::ids::{SeqMap, SeqSet};
 use crate::limits::{Limit, push_within};
 use crate::math::wrap_angle;
 use crate::outbox::{Presentation, PresentationRequest};
+use crate::phase::Stage;
 use crate::tick::scratch::Scratch;
 use crate::var::Var;
 use crate::world::components::*;
@@ -401,6 +402,8 @@ fn apply_one(
             }
         }
         Command::LoadLevel(level) => *world.next_level = Some(*level),
+        Command::Restart => world.asked.restart = true,
+        Command::Pause => world.asked.pause = true,
         Command::Animate { target, slot } => {
             if let Some(e) = resolve(world, s, *target) {
                 let playing = Animation {

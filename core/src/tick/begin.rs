@@ -53,7 +53,12 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
         Decl {
             reads_previous: &[R::SpawnOutcomes, R::CarriedDamage],
             writes: &[R::SpawnOutcomes, R::CarriedDamage],
-            produces: &[EventKind::LevelStarted, EventKind::Tick, EventKind::Spawned],
+            produces: &[
+                EventKind::LevelStarted,
+                EventKind::Tick,
+                EventKind::Spawned,
+                EventKind::Damage,
+            ],
             consumes_carried: &[EventKind::Spawned, EventKind::Damage],
             after: &[CLEAR],
             ..Decl::new(CARRIED, carried)
@@ -61,7 +66,6 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
         Decl {
             reads_previous: &[R::Timers],
             writes: &[R::Timers],
-            produces: &[EventKind::Timer],
             after: &[CLEAR],
             ..Decl::new(DUE_TIMERS, due_timers)
         },

@@ -81,7 +81,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
                 let (world, s) = (&*t.world, &mut *t.scratch);
                 t.outbox.publish(&mut s.staged);
                 let r = &mut t.report;
-                r.events = s.events.stage1_len() + s.events.damage.len();
+                r.events = s.events.len();
                 r.commands = s.commands.len();
                 r.contacts = world.contacts.len();
                 r.entities = world.entity_count();

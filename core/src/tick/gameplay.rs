@@ -22,13 +22,13 @@
 //! How commands are applied (stale ids, pending destroys, ids of this tick's spawns) is in
 //! [`apply`](crate::tick::apply).
 
-use crate::command::{Command, Stage};
+use crate::command::Command;
 use crate::consequences::{Consequences, Gameplay};
 use crate::def::GameDef;
 use crate::event::{EventKind, TimerEvent, push_bounded};
 use crate::fault::Fault;
 use crate::frame::input::TickInput;
-use crate::phase::Phase;
+use crate::phase::{Phase, Stage};
 use crate::resource::Resource;
 use crate::tick::apply::apply;
 use crate::tick::scratch::Scratch;
@@ -37,16 +37,6 @@ use crate::world::SimWorld;
 
 use Resource as R;
 
-const STAGE_ONE_EVENTS: &[EventKind] = &[
-    EventKind::LevelStarted,
-    EventKind::Tick,
-    EventKind::Spawned,
-    EventKind::Action,
-    EventKind::Collision,
-    EventKind::Trigger,
-    EventKind::Expired,
-    EventKind::Timer,
-];
 /// What a stage reads as the systems before it left it, besides what it writes: among them
 /// the destroys and spawns recorded so far (what its reads leave out, the ids spawns get).
 const STAGE_READS: &[R] = &[R::Score, R::Vars, R::Input, R::StructuralCommands];
@@ -120,7 +110,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
             reads: &[R::StructuralCommands],
             reads_previous: &[R::EntitySet, R::Position],
             writes: &[R::Timers],
-            consumes: &[EventKind::Timer],
+            produces: &[EventKind::Timer],
             ..Decl::new(DELIVERABLE_TIMERS, |t| {
                 deliverable_timers(t.world, t.scratch, t.def, t.tick)
             })
@@ -129,7 +119,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
             reads: STAGE_READS,
             reads_previous: STAGE_READS_PREVIOUS,
             writes: STAGE_WRITES,
-            consumes: STAGE_ONE_EVENTS,
+            consumes: EventKind::of_stage(Stage::One),
             ..Decl::new(STAGE_ONE, |t| {
                 let stage = Stage::One;
                 run_stage(
@@ -159,7 +149,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
             reads: STAGE_READS,
             reads_previous: STAGE_READS_PREVIOUS,
             writes: STAGE_WRITES,
-            consumes: &[EventKind::Damage],
+            consumes: EventKind::of_stage(Stage::Two),
             ..Decl::new(STAGE_TWO, |t| {
                 let stage = Stage::Two;
                 run_stage(

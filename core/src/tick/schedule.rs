@@ -11,6 +11,7 @@
 //! The checks cost nothing per tick. Running a phase, debug builds check each system touched
 //! only what it declares (see [`resource`](crate::resource)).
 
+use crate::event::EventKind;
 use crate::fault::{Fault, FaultKind};
 use crate::phase::Phase;
 use crate::resource::Resource;
@@ -236,12 +237,23 @@ impl Schedule {
         for &i in &self.order[slot(phase)] {
             let system = &mut self.systems[i];
             crate::resource::take();
+            let before = cfg!(debug_assertions).then(|| state.scratch.events.kind_lens());
             system.run(state)?;
-            if cfg!(debug_assertions) {
+            if let Some(before) = before {
                 let touched = crate::resource::take();
                 system.seen.reads |= touched.reads;
                 system.seen.writes |= touched.writes;
-                if let Some(message) = system.undeclared(touched) {
+                let after = state.scratch.events.kind_lens();
+                let produced: Vec<EventKind> = EventKind::ALL
+                    .iter()
+                    .zip(before.iter().zip(&after))
+                    .filter(|(_, (b, a))| a > b)
+                    .map(|(&kind, _)| kind)
+                    .collect();
+                for &kind in &produced {
+                    system.seen_produced |= 1 << kind as u8;
+                }
+                if let Some(message) = system.undeclared(touched, produced.into_iter()) {
                     return Err(Fault::new(FaultKind::Invariant, message));
                 }
             }

@@ -131,7 +131,6 @@ impl Scratch {
         let l = &def.limits;
         let (entities, events) = (l.max_entities as usize, l.events_per_tick as usize);
         let commands = l.commands_per_tick as usize;
-        let e = &self.events;
         let mut room = vec![
             (
                 "contact pairs",
@@ -148,7 +147,6 @@ impl Scratch {
                 world.contacts.keys.capacity(),
                 l.contacts_per_tick as usize,
             ),
-            ("spawned events", e.spawned.capacity(), entities),
             ("spawn outcomes", world.spawn_outcomes.capacity(), entities),
             ("carried damage", world.carried_damage.capacity(), events),
             ("commands", self.commands.capacity(), commands),
@@ -164,19 +162,7 @@ impl Scratch {
             ("due timers", self.due_timers.capacity(), l.timers as usize),
             ("variables", world.vars.len(), l.variables as usize),
         ];
-        let queues = [
-            ("action events", e.actions.capacity()),
-            ("collision events", e.collision_enter.capacity()),
-            ("collision stay events", e.collision_stay.capacity()),
-            ("collision exit events", e.collision_exit.capacity()),
-            ("trigger events", e.trigger_enter.capacity()),
-            ("trigger stay events", e.trigger_stay.capacity()),
-            ("trigger exit events", e.trigger_exit.capacity()),
-            ("expired events", e.expired.capacity()),
-            ("timer events", e.timers.capacity()),
-            ("damage events", e.damage.capacity()),
-        ];
-        room.extend(queues.map(|(name, cap)| (name, cap, events)));
+        room.extend(self.events.room(l));
         let keys = world
             .ecs
             .query::<&ScriptState>()

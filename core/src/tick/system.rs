@@ -137,7 +137,12 @@ pub struct System {
     pub(crate) run: Run,
     /// What it touched in the ticks run so far (debug builds).
     pub(crate) seen: Touched,
+    /// The event kinds it added events of in the ticks run so far, as bits by `EventKind`
+    /// (debug builds).
+    pub(crate) seen_produced: u64,
 }
+
+const _: () = assert!(EventKind::ALL.len() <= 64, "seen_produced is one u64");
 
 impl fmt::Debug for System {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -204,6 +209,7 @@ impl Decl {
             before: Vec::new(),
             run: Run::Native(self.run),
             seen: Touched::default(),
+            seen_produced: 0,
         }
     }
 }
@@ -224,6 +230,7 @@ impl System {
             before: Vec::new(),
             run: Run::Custom(Box::new(run)),
             seen: Touched::default(),
+            seen_produced: 0,
         }
     }
 
@@ -285,6 +292,16 @@ impl System {
         (named(self.seen.reads), named(self.seen.writes))
     }
 
+    /// The event kinds it added events of in the ticks run so far, as debug builds record it;
+    /// nothing in release builds.
+    pub fn produced(&self) -> Vec<EventKind> {
+        EventKind::ALL
+            .iter()
+            .copied()
+            .filter(|&k| self.seen_produced & (1 << k as u8) != 0)
+            .collect()
+    }
+
     /// The systems it is declared to run after, and before.
     pub fn ordering(&self) -> (&[SystemId], &[SystemId]) {
         (&self.after, &self.before)
@@ -305,10 +322,15 @@ impl System {
         }
     }
 
-    /// What of `touched` its declaration leaves out, if anything: a resource written but not
-    /// declared written, or read but declared neither read nor written, or a component that
-    /// is fixed at spawn changed.
-    pub(crate) fn undeclared(&self, touched: Touched) -> Option<String> {
+    /// What of `touched` and `produced` its declaration leaves out, if anything: a resource
+    /// written but not declared written, or read but declared neither read nor written, a
+    /// component that is fixed at spawn changed, or events of a kind it does not declare
+    /// producing added.
+    pub(crate) fn undeclared(
+        &self,
+        touched: Touched,
+        produced: impl Iterator<Item = EventKind>,
+    ) -> Option<String> {
         let a = &self.access;
         let writes = Resource::bits(&a.writes);
         let reads = writes | Resource::bits(&a.reads) | Resource::bits(&a.reads_previous);
@@ -323,6 +345,11 @@ impl System {
         if let Some(component) = touched.fixed {
             out.push(format!("changes {component}, which is fixed at spawn"));
         }
+        out.extend(
+            produced
+                .filter(|kind| !a.produces.contains(kind))
+                .map(|kind| format!("produces {kind:?} events")),
+        );
         (!out.is_empty()).then(|| {
             format!(
                 "system `{}` {}, which it does not declare",

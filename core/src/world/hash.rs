@@ -167,6 +167,11 @@ impl StateHash {
         }
         b.str(world.game_over.as_ref().map_or("", |(_, m)| m.as_str()))
             .u64(world.game_over.is_some() as u64);
+        let asked = *world.asked;
+        if asked != crate::world::Asked::default() {
+            // Only in a tick that asked: other ticks hash as they always did.
+            b.u64(0xA5_u64 | u64::from(asked.restart) << 8 | u64::from(asked.pause) << 9);
+        }
         let camera = *world.camera;
         if camera != crate::world::camera::CameraState::default() {
             // Only once a script set it: games that never do hash as they always did.

@@ -38,6 +38,15 @@ pub struct NavState {
 }
 
 /// Counters the tick keeps (diagnostics; not part of the state hash).
+/// What scripts asked of the app during a tick, carried out after it: `ludus.restart()` (the
+/// level again from its start, as the restart key does) and `ludus.pause()` (the window
+/// pauses). Asked again, it is still asked once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Asked {
+    pub restart: bool,
+    pub pause: bool,
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WorldCounters {
     /// Commands naming an entity that is gone (or never existed): discarded.
@@ -85,6 +94,9 @@ pub struct SimWorld {
     pub(crate) game_over: Tracked<Option<(u64, String)>>,
     /// Set by a `load_level` command: the level to switch to after this tick.
     pub(crate) next_level: Tracked<Option<usize>>,
+    /// What a script asked of the app for after this tick (`restart`, `pause`); each tick
+    /// starts with none asked ([`Game::step`](crate::Game::step) clears them).
+    pub(crate) asked: Tracked<Asked>,
     pub(crate) tick: Tracked<u64>,
     pub(crate) timers: Tracked<TimerQueue>,
     pub(crate) contacts: Tracked<ContactCache>,
@@ -126,6 +138,7 @@ impl SimWorld {
             state_bytes: Tracked::new(0, R::ScriptState),
             game_over: Tracked::new(None, R::Flow),
             next_level: Tracked::new(None, R::Flow),
+            asked: Tracked::new(Asked::default(), R::Flow),
             tick: Tracked::new(0, R::TickNumber),
             timers: Tracked::new(TimerQueue::new(def.limits.timers), R::Timers),
             contacts: Tracked::new(ContactCache::default(), R::ContactCache),
@@ -252,6 +265,11 @@ impl SimWorld {
     /// Set by a script's `game_over` command: the tick and the message.
     pub fn game_over(&self) -> Option<(u64, &str)> {
         self.game_over.as_ref().map(|(t, m)| (*t, m.as_str()))
+    }
+
+    /// What a script asked of the app during the last tick (`restart`, `pause`).
+    pub fn asked(&self) -> Asked {
+        *self.asked
     }
 
     /// The level a script asked to switch to after the last tick (`load_level`).

@@ -25,7 +25,7 @@ local function build(x, y)
 end
 
 function on_tick()
-  if ludus.pressed("place") then
+  if ludus.pressed("place") and ludus.get("ended") == 0 then
     local x, y = ludus.pointer()
     if x then
       build(x, y)

@@ -3,7 +3,8 @@
 -- The level places the road's corners (and the base at its end); this script paves the road
 -- between them, sends each wave down it, turns every enemy toward its next corner every tick,
 -- takes a life for each enemy that reaches the base, and ends the game: "YOU WIN" once the last
--- wave is beaten, "GAME OVER" when the lives run out.
+-- wave is beaten, "GAME OVER" when the lives run out. The game draws its own ending (game.toml's
+-- [flow] banner = false) and starts again itself when the player clicks or presses a key.
 local C = ludus.const
 local steer = require("steer")
 
@@ -47,6 +48,17 @@ local function start_wave()
   ludus.sound("wave")
 end
 
+-- The end: the HUD's centre says how it ended and how to play again, the field is cleared,
+-- and the game keeps running (no ludus.game_over) until the player asks for another go.
+local function finish(message)
+  ludus.set("ended", ludus.tick())
+  ludus.set("banner", message)
+  ludus.set("hint", "click, Space or Enter to play again")
+  for _, id in ipairs(ludus.find("enemy")) do
+    ludus.destroy(id)
+  end
+end
+
 function on_start()
   road = ludus.find("corner")
   road[#road + 1] = ludus.find("base")[1]
@@ -56,6 +68,13 @@ function on_start()
 end
 
 function on_tick(t)
+  if ludus.get("ended") > 0 then
+    -- A press after the end starts the game again at the end of this tick, as R does.
+    if ludus.pressed("place") or ludus.pressed("next_wave") then
+      ludus.restart()
+    end
+    return
+  end
   if next_wave then
     -- Building time: count down, or go now when the player asks.
     if t.tick >= next_wave or ludus.pressed("next_wave") then
@@ -67,7 +86,7 @@ function on_tick(t)
   elseif to_send == 0 and ludus.count("enemy") == 0 then
     -- The wave is beaten.
     if wave == #WAVES then
-      ludus.game_over("YOU WIN") -- the app shows it, with "R to restart"
+      finish("YOU WIN")
     else
       next_wave = t.tick + C.build_time
     end
@@ -90,7 +109,7 @@ end
 
 function on_timer(events)
   for _, e in ipairs(events) do
-    if e.name == "send" then
+    if e.name == "send" and ludus.get("ended") == 0 then
       -- Enemies appear on the first corner, heading for the second.
       local x, y = ludus.pos(road[1])
       local id = ludus.spawn(WAVES[wave][e.data], x, y)
@@ -115,8 +134,8 @@ function on_trigger_enter(events)
   end
   if lost then
     ludus.set("lives", math.max(lives, 0))
-    if lives <= 0 then
-      ludus.game_over("GAME OVER")
+    if lives <= 0 and ludus.get("ended") == 0 then
+      finish("GAME OVER")
     end
   end
 end

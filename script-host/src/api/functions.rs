@@ -371,6 +371,10 @@ api! {
     command load_level: "load_level(name)", |lua, g, args: Name<Level>| {
         Command::LoadLevel(args.resolve(g.def())?)
     }
+    /// start the game again after this tick, as the restart key does: the level the game began in, everything afresh
+    command restart: "restart()", |lua, g, _args: ()| { Command::Restart }
+    /// pause the window after this tick; the game's pause action (`[flow] pause`) or a click resumes. Headless runs go on
+    command pause: "pause()", |lua, g, _args: ()| { Command::Pause }
     /// a one-shot timer; returns its id. `opts`: `target` (an entity id: no delivery if it is gone), `data` (a number). A delay of 0 fires next tick
     call after: Command, "after(ticks, name [, opts])", |lua, g, args: (Value, Value, Value)| -> Value {
         let spec = timer_spec(&args.0, &args.1, &args.2, false)?;

@@ -7,6 +7,10 @@
 //!   game, see [`web_runtime`]) and the bundle as `game.ludus`, which the page fetches and hands
 //!   to the module before it starts.
 //!
+//! Both play in release mode (only what the game asks for: no help line, no developer keys;
+//! see [`Runner::release`](crate::runtime::Runner::release)) unless exported with
+//! `--dev`, which the bundle records.
+//!
 //! [`pack`] says which of the folder's files go in; [`output`], how an export writes: never
 //! into the game folder (an output there is refused), never through a link, never a file half
 //! written.
@@ -39,6 +43,11 @@ enum Target {
         game_dir: PathBuf,
         /// The executable to write (an existing folder: the game's folder name inside it).
         out: PathBuf,
+        /// Keep the developer's view: the help line and the developer keys (step, overlay,
+        /// console, record, rewind), as `ludus run` has them. Without it the game runs in
+        /// release mode and shows only what it asks for.
+        #[arg(long)]
+        dev: bool,
     },
     /// Write a static site that plays the game in a browser (any static file server, or
     /// `ludus serve OUT_DIR`).
@@ -55,18 +64,22 @@ enum Target {
         /// built from (needs the wasm32 Rust target, clang-19, llvm-19 and wasi-libc).
         #[arg(long)]
         build_runtime: bool,
+        /// Keep the developer's view (see `export desktop --dev`).
+        #[arg(long)]
+        dev: bool,
     },
 }
 
 pub fn main(args: ExportArgs) -> i32 {
     match args.target {
-        Target::Desktop { game_dir, out } => desktop(&game_dir, &out),
+        Target::Desktop { game_dir, out, dev } => desktop(&game_dir, &out, dev),
         Target::Web {
             game_dir,
             out_dir,
             runtime,
             build_runtime,
-        } => web(&game_dir, &out_dir, runtime, build_runtime),
+            dev,
+        } => web(&game_dir, &out_dir, runtime, build_runtime, dev),
     }
 }
 
@@ -91,7 +104,7 @@ pub fn web_runtime(chosen: Option<PathBuf>) -> Option<PathBuf> {
         })
 }
 
-fn web(dir: &Path, out: &Path, chosen: Option<PathBuf>, build: bool) -> i32 {
+fn web(dir: &Path, out: &Path, chosen: Option<PathBuf>, build: bool, dev: bool) -> i32 {
     // The output is judged before anything else is done.
     let guard = match Guarded::new(dir).and_then(|g| {
         g.refuse_inside(out, folder_place(out)?)?;
@@ -117,7 +130,8 @@ fn web(dir: &Path, out: &Path, chosen: Option<PathBuf>, build: bool) -> i32 {
                     out.display()
                 ));
             }
-            let packed = pack(dir)?;
+            let mut packed = pack(dir)?;
+            packed.bundle.dev = dev;
             write_site(&packed.bundle, &runtime, out, &guard)?;
             Ok(packed)
         });
@@ -243,7 +257,7 @@ fn write_site(bundle: &Bundle, runtime: &Path, out: &Path, guard: &Guarded) -> R
     write("game.ludus", &bundle.encode())
 }
 
-fn desktop(dir: &Path, out: &Path) -> i32 {
+fn desktop(dir: &Path, out: &Path, dev: bool) -> i32 {
     // The output is judged before anything else is done: a folder gets the game's name in it.
     let place = Guarded::new(dir).and_then(|guard| {
         let out = if out.is_dir() {
@@ -267,7 +281,8 @@ fn desktop(dir: &Path, out: &Path) -> i32 {
         eprintln!("ludus: not exported: fix the errors above first");
         return 1;
     }
-    let written = pack(dir).and_then(|packed| {
+    let written = pack(dir).and_then(|mut packed| {
+        packed.bundle.dev = dev;
         let size = write_executable(&packed.bundle, &place)?;
         Ok((packed, size))
     });

@@ -106,6 +106,7 @@ pub(crate) fn pack(dir: &Path) -> Result<Packed, String> {
         bundle: Bundle {
             name: bundle_name(dir),
             content_hash,
+            dev: false,
             files,
         },
         excluded,

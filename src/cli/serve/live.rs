@@ -12,6 +12,7 @@
 use super::files::answer;
 use super::response::{Body, Response, plain, respond, shown};
 use crate::cli::export::{RUNTIME_FILES, pack, start_page};
+use crate::runtime::bundle::Bundle;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -92,7 +93,12 @@ impl Live {
         }
         // The old bundle goes first (connections sending it keep their share).
         self.built = None;
-        let bytes = Rc::new(pack(&self.game)?.bundle.encode());
+        // A game folder served live is the developer's: it keeps the developer's view.
+        let bundle = pack(&self.game).map(|p| Bundle {
+            dev: true,
+            ..p.bundle
+        })?;
+        let bytes = Rc::new(bundle.encode());
         self.builds += 1;
         self.built = Some((now, bytes.clone()));
         Ok((bytes, true))

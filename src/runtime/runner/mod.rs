@@ -84,6 +84,8 @@ struct Settings {
     reload: Reload,
     /// Stress entities the game was started with (kept across reloads).
     stress: u32,
+    /// Release mode (an exported game): no developer view (see [`Runner::release`]).
+    release: bool,
 }
 
 impl Runner {
@@ -92,12 +94,17 @@ impl Runner {
         Runner::with_game(project, game, clock)
     }
 
+    /// A runner of `game`; a player's game (see [`Project::release`]) starts in release mode.
     fn with_game(project: Project, game: Game, clock: fn() -> u64) -> Result<Runner, Fault> {
+        let release = project.release;
         Ok(Runner {
             play: PlayState::new(project, game, clock)?,
             ui: UiState::default(),
             resim: None,
-            settings: Settings::default(),
+            settings: Settings {
+                release,
+                ..Settings::default()
+            },
         })
     }
 
@@ -141,6 +148,30 @@ impl Runner {
         self.settings.stress = entities;
     }
 
+    /// Whether the game runs in release mode, as exported games do (a [`Project::release`]
+    /// game): no help line, no developer keys (step, overlay, console, record, rewind), no
+    /// developer text on the banners, no recording written on a fault; P and R pause and
+    /// restart only where the game names actions for them (`[flow]`). Otherwise, `ludus
+    /// run`'s developer view.
+    pub fn release(&self) -> bool {
+        self.settings.release
+    }
+
+    /// What `key` does here, if the app keeps it: in release mode only quitting, and pausing
+    /// and restarting where the game names actions for them.
+    fn kept(&self, key: Key) -> Option<UiAction> {
+        let action = ui_action(key)?;
+        let flow = &self.def().flow;
+        let kept = !self.settings.release
+            || match action {
+                UiAction::Pause => flow.pause.is_some(),
+                UiAction::Restart => flow.restart.is_some(),
+                UiAction::Quit => true,
+                _ => false,
+            };
+        kept.then_some(action)
+    }
+
     pub fn set_reload(&mut self, mode: Reload) {
         self.settings.reload = mode;
     }
@@ -165,14 +196,26 @@ impl Runner {
         }
     }
 
-    /// A key went down. Keys the app keeps act at once; others go to gameplay through the key
-    /// map. While a reload re-simulates, keys are ignored (and the log says so once).
+    /// A key went down. Keys the app keeps act at once (in release mode, few: see
+    /// [`Runner::release`]); a click resumes a paused game; a key of the game's own pause
+    /// or restart action is that signal (see [`FlowActions`]); others go to gameplay through
+    /// the key map. While a reload re-simulates, keys are ignored (and the log says so once).
     pub fn key_down(&mut self, key: Key) {
         if self.resim_ignores_input() {
             return;
         }
+        let kept = self.kept(key);
+        let flow = self.play.session.flow();
         let session = &mut self.play.session;
-        match ui_action(key) {
+        if kept.is_none() && session.mode() == Mode::Paused && key.name().starts_with("mouse_") {
+            session.signal(Signal::Resume);
+            return;
+        }
+        if let Some(a) = self.play.keys.actions_of(key.name()).find(|a| flow.has(*a)) {
+            session.input(InputEvent::Press(a));
+            return;
+        }
+        match kept {
             Some(UiAction::Pause) => session.signal(Signal::TogglePause),
             Some(UiAction::Step) => session.signal(Signal::Step(TickInput::neutral())),
             Some(UiAction::Restart) => session.signal(Signal::Restart),
@@ -190,7 +233,7 @@ impl Runner {
         if self.resim.is_some() {
             return;
         }
-        match ui_action(key) {
+        match self.kept(key) {
             Some(UiAction::Rewind) => self.end_scrub(),
             Some(_) => {}
             None => {
@@ -215,8 +258,8 @@ impl Runner {
             return last;
         }
         let report = self.play.present(now_ns, dt);
-        if report.faulted {
-            // Every fault comes with its recording.
+        if report.faulted && !self.settings.release {
+            // Every fault comes with its recording (a player's game writes none).
             self.save_history();
         }
         let lines = self.play.timed.game.consequences_mut().drain_log();

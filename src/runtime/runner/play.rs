@@ -120,7 +120,8 @@ impl PlayState {
             .get(def.entry_level)
             .map_or(Mode::Playing, |l| l.entry_mode);
         let session = Session::new(def.tick, def.actions.len(), entry)
-            .map_err(|e| Fault::new(FaultKind::Load, format!("tick policy: {e}")))?;
+            .map_err(|e| Fault::new(FaultKind::Load, format!("tick policy: {e}")))?
+            .with_flow(def.flow.actions());
         let keys = KeyMap::new(&def.actions, def.bindings.clone());
         let mut frame = RenderFrame::with_capacity(def.limits.draws as usize);
         frame.extract(game.world(), &def, Interpolation::Exact);

@@ -1,6 +1,8 @@
 //! The keys the app keeps for itself, declared once: what each does when pressed
 //! ([`Runner::key_down`](super::Runner::key_down)), the help line's entries, and what the
-//! loader says when content binds one ([`RESERVED_KEYS`]).
+//! loader says when content binds one ([`RESERVED_KEYS`]). In release mode (an exported game,
+//! see [`Runner::release`](super::Runner::release)) only Escape is kept, and P and R where the
+//! game names its own pause and restart actions (`[flow]`).
 
 use ludus_content::Key;
 

@@ -3,15 +3,18 @@
 
 use crate::runtime::runner::Runner;
 use crate::runtime::runner::ui_keys::UI_KEYS;
-use ludus_core::Mode;
+use ludus_core::{ActionId, Mode};
 
 impl Runner {
     /// A centred banner: title and lines (re-simulating, fault, game over, pause), if any.
+    /// Release mode adds no developer text; a game with `[flow] banner = false` draws its own
+    /// game-over screen.
     pub fn banner(&self) -> Option<(String, Vec<String>)> {
         if let Some(lines) = self.resim_banner() {
             return Some(("RE-SIMULATING".into(), lines));
         }
         let play = &self.play;
+        let restart = self.restart_hint();
         if let Some(f) = play.session.fault() {
             let mut lines = vec![f.message.lines().next().unwrap_or("").to_string()];
             if let Some(loc) = &f.location {
@@ -20,42 +23,72 @@ impl Runner {
             if f.tick > 0 {
                 lines.push(format!("tick {}", f.tick));
             }
-            if let Some(saved) = &self.ui.saved {
+            if let Some(saved) = self.ui.saved.as_ref().filter(|_| !self.release()) {
                 lines.extend(saved.lines().map(str::to_string));
             }
-            lines.push("R to restart".into());
+            lines.extend(restart);
             return Some(("FAULT".into(), lines));
         }
         if let Some((_, msg)) = play.timed.game.world().game_over() {
-            return Some((msg.to_uppercase(), vec!["R to restart".into()]));
+            let def = play.def();
+            return def
+                .flow
+                .banner
+                .then(|| (msg.to_string(), restart.into_iter().collect()));
         }
         if play.session.mode() == Mode::Paused {
-            return Some((
-                "PAUSED".into(),
-                vec!["P to resume, N to step one tick".into()],
-            ));
+            let keys = self.keys_of(self.play.def().flow.pause);
+            let line = match (self.release(), keys) {
+                (false, None) => "P to resume, N to step one tick".to_string(),
+                (false, Some(k)) => format!("P or {k} to resume, N to step one tick"),
+                (true, None) => "click to resume".to_string(),
+                (true, Some(k)) => format!("{k} or a click to resume"),
+            };
+            return Some(("PAUSED".into(), vec![line]));
         }
         None
     }
 
-    /// The help line: the game's actions with their keys, then the keys the app keeps.
-    pub fn help_line(&self) -> String {
+    /// How to restart, as a banner says it: the keys of the game's restart action (`[flow]
+    /// restart`), or R in `ludus run`; in release mode, nothing where the game has none.
+    fn restart_hint(&self) -> Option<String> {
+        match (self.keys_of(self.play.def().flow.restart), self.release()) {
+            (Some(k), _) => Some(format!("{k} to restart")),
+            (None, false) => Some("R to restart".into()),
+            (None, true) => None,
+        }
+    }
+
+    /// The keys bound to `action`, as the help line writes them (`space/enter`).
+    fn keys_of(&self, action: Option<ActionId>) -> Option<String> {
+        let action = action?;
+        let keys: Vec<&str> = self
+            .play
+            .def()
+            .bindings
+            .iter()
+            .filter(|b| b.action == action)
+            .map(|b| b.key.as_str())
+            .take(4)
+            .collect();
+        (!keys.is_empty()).then(|| keys.join("/"))
+    }
+
+    /// The help line: the game's actions with their keys, then the keys the app keeps; `None`
+    /// where it is not shown (release mode, `[window] help = false`).
+    pub fn help_line(&self) -> Option<String> {
         let def = self.play.def();
+        if self.release() || !def.window.help {
+            return None;
+        }
         let mut parts = Vec::new();
         for (id, action) in def.actions.iter() {
-            let keys: Vec<&str> = def
-                .bindings
-                .iter()
-                .filter(|b| b.action == id)
-                .map(|b| b.key.as_str())
-                .take(4)
-                .collect();
-            if !keys.is_empty() {
-                parts.push(format!("{} {}", keys.join("/"), action.name));
+            if let Some(keys) = self.keys_of(Some(id)) {
+                parts.push(format!("{keys} {}", action.name));
             }
         }
         parts.extend(UI_KEYS.iter().filter_map(|k| k.help.map(str::to_string)));
-        parts.join("  ")
+        Some(parts.join("  "))
     }
 
     /// The debug overlay's lines: the frame loop's own figures.
@@ -67,15 +100,125 @@ impl Runner {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime::project::Project;
+    use ludus_content::Key;
+    use ludus_core::Signal;
+
+    /// A runner of a small game whose game.toml ends with `extra` and whose script ends the
+    /// game on its first tick; `release`: as an exported game.
+    fn runner(extra: &str, release: bool) -> Runner {
+        let toml = format!(
+            "name = \"T\"\n[scripts]\nfiles = [\"main.lua\"]\n[levels.one]\n\
+             [input.actions.again]\nkind = \"button\"\nkeys = [\"enter\"]\n\
+             [input.actions.hold]\nkind = \"button\"\nkeys = [\"space\"]\n{extra}"
+        );
+        let script =
+            "function on_tick(t) if t.tick == 3 then ludus.game_over('You hit the wall') end end";
+        let files = [("game.toml", toml.as_str()), ("main.lua", script)]
+            .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
+            .into();
+        let mut project = Project::from_files("t", files).unwrap();
+        project.release = release;
+        Runner::new(project, 0, crate::platform::clock_ns).unwrap()
+    }
+
+    /// (game.toml's end, release, help line shown, the game-over banner)
+    #[test]
+    fn release_mode_shows_only_what_the_game_asks_for() {
+        let over = |lines: &[&str]| {
+            Some((
+                "You hit the wall".to_string(),
+                lines.iter().map(|l| l.to_string()).collect::<Vec<_>>(),
+            ))
+        };
+        let cases = [
+            ("", false, true, over(&["R to restart"])),
+            (
+                "[window]\nhelp = false",
+                false,
+                false,
+                over(&["R to restart"]),
+            ),
+            (
+                "[flow]\nrestart = \"again\"",
+                false,
+                true,
+                over(&["enter to restart"]),
+            ),
+            ("", true, false, over(&[])),
+            (
+                "[flow]\nrestart = \"again\"",
+                true,
+                false,
+                over(&["enter to restart"]),
+            ),
+            ("[flow]\nbanner = false", false, true, None),
+        ];
+        for (extra, release, help, banner) in cases {
+            let mut r = runner(extra, release);
+            for ms in [0u64, 100, 200] {
+                r.frame(ms * 1_000_000, 0.0);
+            }
+            assert_eq!(r.help_line().is_some(), help, "{extra:?} release {release}");
+            assert_eq!(r.banner(), banner, "{extra:?} release {release}");
+        }
+    }
+
+    /// (game.toml's end, release, key pressed) -> the mode after it, starting from playing.
+    #[test]
+    fn release_mode_keeps_p_and_r_only_where_the_game_names_its_own_actions() {
+        let (flow, none) = ("[flow]\npause = \"hold\"\nrestart = \"again\"", "");
+        let cases = [
+            (none, false, Key::P, Mode::Paused, false),
+            (none, false, Key::R, Mode::Playing, true),
+            (none, true, Key::P, Mode::Playing, false),
+            (none, true, Key::R, Mode::Playing, false),
+            (none, true, Key::N, Mode::Playing, false),
+            (flow, true, Key::P, Mode::Paused, false),
+            (flow, true, Key::Space, Mode::Paused, false),
+            (flow, true, Key::R, Mode::Playing, true),
+            (flow, true, Key::Enter, Mode::Playing, true),
+            (flow, false, Key::Space, Mode::Paused, false),
+        ];
+        for (extra, release, key, mode, restarts) in cases {
+            let mut r = runner(extra, release);
+            r.key_down(key);
+            let session = r.play().session();
+            let what = format!("{extra:?} release {release}, {key}");
+            assert_eq!(session.mode(), mode, "{what}");
+            assert_eq!(session.is_loading(), restarts, "{what}: restarts");
+        }
+        // A click resumes a paused game, in either mode; the pause action does too.
+        for release in [false, true] {
+            let mut r = runner(flow, release);
+            r.play_mut().session_mut().signal(Signal::Pause);
+            r.key_down(Key::MouseLeft);
+            assert_eq!(
+                r.play().session().mode(),
+                Mode::Playing,
+                "release {release}"
+            );
+            r.key_down(Key::Space);
+            r.key_up(Key::Space);
+            r.key_down(Key::Space);
+            assert_eq!(
+                r.play().session().mode(),
+                Mode::Playing,
+                "release {release}"
+            );
+        }
+    }
 
     #[test]
     fn the_help_line_lists_the_games_actions_then_the_keys_the_app_keeps() {
         let project = crate::runtime::bundled::project().unwrap();
         let runner = Runner::new(project, 0, crate::platform::clock_ns).unwrap();
         assert_eq!(
-            runner.help_line(),
-            "a/d/left/right move_x  w/s/up/down move_y  space/j/mouse_left fire  \
-             P pause  N step  R restart  F3 overlay  F4 console  F8 record  Backspace rewind"
+            runner.help_line().as_deref(),
+            Some(
+                "a/d/left/right move_x  w/s/up/down move_y  space/j/mouse_left fire  \
+                 P pause  N step  R restart  F3 overlay  F4 console  F8 record  Backspace rewind"
+            )
         );
     }
 }
