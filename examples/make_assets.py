@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draws the bundled examples' sprite sheets into their images/ folders (standard library
-only): swarm's ships, enemies, shots, gems, pillars, floor and pixel font, and platformer's
-ground tiles; and their sounds.
+only): swarm's ships, enemies, shots, gems, pillars, floor and pixel font, platformer's
+ground tiles and HUD hearts, breakout's HUD balls; and their sounds.
 
 Each sheet is a row of equal frames. Shapes are described by signed distances and coloured
 in layers, with 4x4 samples per pixel for smooth edges. Run it from anywhere:
@@ -214,6 +214,33 @@ def ground(f, x, y):
 RATE = 22050
 
 
+def heart(f, x, y):
+    """Frame 0 a full heart, frame 1 an empty one (its outline over a dark inside)."""
+    def inside(k):
+        hx, hy = x * k, -(y * k) + 0.12 * k
+        return (hx * hx + hy * hy - 1) ** 3 - hx * hx * hy ** 3 <= 0
+    if not inside(1.22):
+        return None
+    if not inside(1.45):
+        return hexc("#3a0d12")
+    if f == 1:
+        return hexc("#4a2a30", 200)
+    # A highlight up on the left lobe.
+    if (x + 0.4) ** 2 + (y + 0.3) ** 2 < 0.03:
+        return hexc("#ffc2cc")
+    return hexc("#e63946")
+
+
+def ball(f, x, y):
+    """Frame 0 the ball as the game draws it (white), frame 1 a lost one (a dim ring)."""
+    d = math.hypot(x, y)
+    if d > 0.9:
+        return None
+    if f == 0:
+        return hexc("#ffffff")
+    return hexc("#8d99ae") if d > 0.65 else None
+
+
 def write_wav(path, samples):
     data = b"".join(struct.pack("<h", max(-32768, min(32767, int(s * 32767)))) for s in samples)
     head = struct.pack("<4sI4s4sIHHIIHH4sI", b"RIFF", 36 + len(data), b"WAVE", b"fmt ", 16, 1, 1,
@@ -365,6 +392,8 @@ def main():
     sheet("swarm", "pillar", 72, 1, pillar)
     sheet("swarm", "floor", 40, 4, floor)
     sheet("platformer", "ground", 32, 4, ground)
+    sheet("platformer", "heart", 24, 2, heart)
+    sheet("breakout", "ball", 16, 2, ball)
     sound("swarm", "hit", 0.12, hit)
     sound("swarm", "gem", 0.45, chime)
     sound("swarm", "wave", 0.7, fanfare, ogg=True)

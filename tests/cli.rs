@@ -291,3 +291,56 @@ fn output_into_a_closed_pipe_ends_quietly() {
     assert!(!err.contains("internal error"), "{err}");
     assert_eq!(o.status.code(), Some(0), "{err}");
 }
+
+/// The names a HUD reads that the game neither declares nor sets from a script are errors at
+/// their place in game.toml, with the closest known name; where a script sets variables by
+/// computed names they may be those, and are warnings.
+#[test]
+fn check_reports_hud_names_nothing_declares_or_sets() {
+    let dir = scratch("hud-names");
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    let game = "name = \"Hud names\"\n\
+                hud = [\"score {scroe}\", \"{lives}/{max_lives} {where}\", { bar = \"hp\", max = \"hp_top\" }]\n\
+                [variables]\nlives = 3\n[constants]\nmax_lives = 5\n\
+                [scripts]\nfiles = [\"scripts/main.lua\"]\n[levels.main]\n";
+    std::fs::write(dir.join("game.toml"), game).unwrap();
+    let main = "function on_start()\n  ludus.set(\"where\", \"here\")\n  ludus.set('hp', 3)\nend\n";
+    std::fs::write(dir.join("scripts/main.lua"), main).unwrap();
+    let o = ludus().arg("check").arg(&dir).output().unwrap();
+    let (_, err) = text(&o);
+    let toml = dir.join("game.toml").display().to_string();
+    let line = " 2 | hud = [\"score {scroe}\", \"{lives}/{max_lives} {where}\", { bar = \"hp\", max = \"hp_top\" }]";
+    let expect = [
+        format!("{toml}:2:15: error: unknown `{{scroe}}` in a HUD text"),
+        line.to_string(),
+        "   |               ^^^^^^^".into(),
+        "   = help: did you mean `score`?".into(),
+        String::new(),
+        format!("{toml}:2:76: error: unknown variable `hp_top` in `hud.max`"),
+        line.to_string(),
+        "   |                                                                            ^^^^^^^^".into(),
+        "   = help: no script sets it (`ludus.set(\"hp_top\", v)`), and `[variables]` and `[constants]` do not declare it".into(),
+        String::new(),
+        "2 errors found".into(),
+    ];
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines, expect, "{err}");
+    assert_eq!(o.status.code(), Some(1));
+
+    // A name set by a computed name may be any: warnings, and the check passes.
+    let computed = format!("{main}function on_timer(e) ludus.set(e.name, 1) end\n");
+    std::fs::write(dir.join("scripts/main.lua"), computed).unwrap();
+    let o = ludus().arg("check").arg(&dir).output().unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let warnings: Vec<&str> = err.lines().filter(|l| l.contains(": warning: ")).collect();
+    assert_eq!(
+        warnings,
+        [
+            format!("{toml}:2:15: warning: unknown `{{scroe}}` in a HUD text"),
+            format!("{toml}:2:76: warning: unknown variable `hp_top` in `hud.max`"),
+        ],
+        "{err}"
+    );
+    assert!(out.contains("2 warnings"), "{out}");
+}

@@ -302,14 +302,18 @@ fn the_app_draws_bricks_paddle_ball_and_hud_under_xvfb() {
     let there = count(px, w, [740, 640, 880, 700], Some([0x4c, 0xc9, 0xf0]), 3);
     assert!((1_800..2_300).contains(&paddle), "the paddle: {paddle}");
     assert_eq!(there, paddle, "the paddle is at the bottom right");
-    // The 14-unit ball, about 250 pixels of pure white (the HUD text is never that bright).
-    let ball = count(px, w, all, Some([255, 255, 255]), 2);
+    // The 14-unit ball, about 250 pixels of pure white (the HUD text is never that bright),
+    // below the HUD.
+    let ball = count(px, w, [0, 40, w, h], Some([255, 255, 255]), 2);
     assert!((120..320).contains(&ball), "the ball is in play: {ball}");
-    // "score ..." at the top left and "balls 3" at the top right.
+    // "score ..." at the top left, and the three balls left at the top right: three 18-pixel
+    // white discs, about 200 pixels each, and no lost ball's grey ring.
     let score = count(px, w, [0, 0, 200, 40], None, 0);
-    let balls = count(px, w, [824, 0, w, 40], None, 0);
+    let balls = count(px, w, [824, 0, w, 40], Some([255, 255, 255]), 2);
+    let lost = count(px, w, [824, 0, w, 40], Some([0x8d, 0x99, 0xae]), 2);
     assert!(score > 80, "the score is drawn: {score}");
-    assert!(balls > 80, "the balls left are drawn: {balls}");
+    assert!((480..720).contains(&balls), "three balls left: {balls}");
+    assert_eq!(lost, 0, "none lost yet");
     std::fs::remove_dir_all(dir).ok();
 }
 

@@ -241,6 +241,8 @@ fn the_app_draws_the_meadow_the_hopper_standing_on_the_ground_and_the_hud_under_
     let hopper = count(px, [0xf1, 0x5b, 0xb5], 10);
     let coins = count(px, [0xff, 0xd1, 0x66], 10);
     let title = count(px, [0xff, 0xe8, 0xa3], 40);
+    // The lives: three full hearts at the top left, 28 pixels a side (examples/make_assets.py).
+    let hearts = count(px, [0xe6, 0x39, 0x46], 2);
     let text = px
         .chunks(4)
         .filter(|p| p[0] > 200 && p[1] > 200 && p[2] > 200)
@@ -262,9 +264,10 @@ fn the_app_draws_the_meadow_the_hopper_standing_on_the_ground_and_the_hud_under_
     assert!(coins > 250, "coins: {coins} pixels");
     assert!(title > 100, "the level's name at the top: {title} pixels");
     assert!(
-        text > 300,
-        "coins, lives, score and the hint: {text} pixels"
+        (600..1_100).contains(&hearts),
+        "three hearts: {hearts} pixels"
     );
+    assert!(text > 300, "coins, score and the hint: {text} pixels");
 
     // The hopper stands on the ground: the row under its lowest pixels is ground.
     let at = |x: usize, y: usize| &px[(y * 1024 + x) * 4..(y * 1024 + x) * 4 + 3];

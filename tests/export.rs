@@ -257,3 +257,92 @@ fn serving_a_game_folder_without_a_runtime_says_what_to_do() {
         "{err}"
     );
 }
+
+/// A fake browser runtime in `dir/runtime` (the export copies it; nothing runs it).
+fn fake_runtime(dir: &Path) -> PathBuf {
+    let runtime = dir.join("runtime");
+    std::fs::create_dir_all(&runtime).unwrap();
+    let page = "<body><script>load(\"ludus.wasm\");</script>";
+    std::fs::write(runtime.join("index.html"), page).unwrap();
+    for name in ["ludus.wasm", "gl.js", "audio.js", "ludus.js"] {
+        std::fs::write(runtime.join(name), name).unwrap();
+    }
+    runtime
+}
+
+/// `[export] exclude` and the defaults (hidden files, `recordings/`, a failed test's files)
+/// leave files out of the bundle; the export lists each file packed with its size, and what
+/// was left out; a pattern that leaves out a file the game reads stops the export.
+#[test]
+fn an_export_leaves_out_what_it_excludes_and_lists_what_it_packed() {
+    let dir = scratch("export", "exclude");
+    let game = dir.join("game");
+    let o = ludus().arg("new").arg(&game).output().unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    let toml = std::fs::read_to_string(game.join("game.toml")).unwrap();
+    let with = |exclude: &str| format!("{toml}\n[export]\nexclude = [{exclude}]\n");
+    std::fs::write(game.join("game.toml"), with("\"*.png.bak\", \"shots/\"")).unwrap();
+    // (path, bytes, packed)
+    let files = [
+        ("shots/big.png", 2048, false),
+        ("shots/deep/more.png", 10, false),
+        ("hero.png.bak", 300, false),
+        ("recordings/run.ludusrec", 5, false),
+        ("tests/win.failed.ludusrec", 7, false),
+        (".notes", 3, false),
+        ("tests/win.jsonl", 12, true),
+        ("README.txt", 1500, true),
+    ];
+    for (path, len, _) in files {
+        let path = game.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, vec![b'x'; len]).unwrap();
+    }
+    let runtime = fake_runtime(&dir);
+    let export = |site: &str| {
+        ludus()
+            .args(["export", "web"])
+            .arg(&game)
+            .arg(dir.join(site))
+            .arg("--runtime")
+            .arg(&runtime)
+            .output()
+            .unwrap()
+    };
+    let o = export("site");
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    let left_out: Vec<&str> = out.lines().filter(|l| l.contains("left out:")).collect();
+    assert_eq!(
+        left_out,
+        [
+            "  left out: hero.png.bak (300 B)",
+            "  left out: recordings/run.ludusrec (5 B)",
+            "  left out: shots/big.png (2.0 KiB)",
+            "  left out: shots/deep/more.png (10 B)",
+            "  left out: tests/win.failed.ludusrec (7 B)",
+        ],
+        "{out}"
+    );
+    let listed = |path: &str| out.lines().any(|l| l.ends_with(&format!("  {path}")));
+    assert!(listed("game.toml") && listed("scripts/main.lua"), "{out}");
+    assert!(
+        out.contains("    1.5 KiB  README.txt\n") && out.contains("       12 B  tests/win.jsonl\n"),
+        "each packed file with its size: {out}"
+    );
+    let bundle = std::fs::read(dir.join("site/game.ludus")).unwrap();
+    let holds = |path: &str| bundle.windows(path.len()).any(|w| w == path.as_bytes());
+    for (path, _, packed) in files {
+        assert_eq!(holds(path), packed, "{path} in the bundle");
+    }
+
+    // Leaving out a file the game reads would make a bundle that does not load.
+    std::fs::write(game.join("game.toml"), with("\"scripts/\"")).unwrap();
+    let o = export("site2");
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(
+        err.contains("`[export] exclude` leaves out scripts/main.lua, which the game reads"),
+        "{err}"
+    );
+}

@@ -6,7 +6,8 @@
 // - runs the C constructors (`__wasm_call_ctors`) once, after instantiation and before `main`;
 // - gives the module a monotonic clock, and opens sound only if the page can play it (the
 //   module itself waits for the first user gesture; see src/audio.rs);
-// - shows a game that cannot start as a message over the canvas;
+// - shows a game that cannot start as a message over the canvas, and a page without WebGL
+//   says so instead of loading the module;
 // - keeps the game's saved data in the page's localStorage, under the game's name;
 // - starts a game from a bundle (`ludus_start`, what `ludus export web` writes in index.html);
 // - exposes `window.ludus`, a small API for tests and tools: headless runs and replays of the
@@ -195,6 +196,29 @@
     addEventListener("keydown", hide, true);
     addEventListener("pointerdown", hide, true);
   }
+
+  // ---- WebGL ------------------------------------------------------------------------------
+  // gl.js assumes the page has WebGL and dies on its first call without it; a page without
+  // it says so instead, and the module is not loaded. A throwaway canvas asks, so the game's
+  // canvas is left for gl.js to make the context it wants.
+  function webglAvailable() {
+    try {
+      return !!document.createElement("canvas").getContext("webgl");
+    } catch (e) {
+      return false;
+    }
+  }
+
+  const glLoad = load;
+  load = function (wasmPath) {
+    if (!webglAvailable()) {
+      showMessage("This game needs WebGL, which this browser does not offer (it may be " +
+        "turned off, or the graphics driver blocked).\nTry another browser, or turn on " +
+        "hardware acceleration in this one's settings.");
+      return;
+    }
+    glLoad(wasmPath);
+  };
 
   // ---- The plugin -------------------------------------------------------------------------
   function register_plugin(importObject) {

@@ -17,9 +17,9 @@ use crate::schema;
 use crate::settings;
 use crate::source::FileSource;
 use crate::symbols::Symbols;
-use crate::table::{Table, TextOr};
+use crate::table::Table;
 use crate::value::Named;
-use ludus_core::{Anchor, ArchetypeDef, GameDef, HudLine, MAX_LAYERS, MAX_TAGS, StressDef};
+use ludus_core::{ArchetypeDef, GameDef, HudItem, MAX_LAYERS, MAX_TAGS, StressDef};
 use std::collections::HashMap;
 
 /// Archetype ids are `u16`.
@@ -37,6 +37,8 @@ pub struct LoadedGame {
     /// The bytes of every image, sound and font file the game uses, by path, each once:
     /// exactly the bytes that were checked.
     pub assets: std::collections::BTreeMap<String, std::sync::Arc<[u8]>>,
+    /// The names the HUD reads that the content does not declare, for `ludus check`.
+    pub hud_names: Vec<crate::HudName>,
 }
 
 /// What the program loading a game keeps for itself, which the game may not use.
@@ -128,7 +130,10 @@ fn load(
     let mut images = Images::read(&mut r, &game, &mut files);
     // Fonts may be cut from images, so they are read after them.
     let mut fonts = Fonts::read(&mut r, &game, &mut files, &images);
-    def.hud = hud(&mut r, &game, &fonts);
+    let hud = crate::hud::read(&mut r, &game, &fonts, &images, &def);
+    let hud_names = hud.names;
+    def.hud = hud.items;
+    def.export = crate::export::read(&mut r, &game);
     def.font = fonts.key(&mut r, &game);
     let scope = Scope {
         tags: &tags,
@@ -176,6 +181,7 @@ fn load(
         files: files.paths(),
         scripts,
         assets: files.binary(),
+        hud_names,
     })
 }
 
@@ -219,9 +225,11 @@ fn text_and_fonts(def: &mut GameDef) {
     if let Some(font) = def.font {
         let labels = def.archetypes.iter_mut().filter_map(|a| a.label.as_mut());
         labels.for_each(|l| _ = l.font.get_or_insert(font));
-        def.hud
-            .iter_mut()
-            .for_each(|h| _ = h.font.get_or_insert(font));
+        for item in &mut def.hud {
+            if let HudItem::Text(line) = item {
+                _ = line.font.get_or_insert(font);
+            }
+        }
     }
 }
 
@@ -462,29 +470,4 @@ fn add_archetypes(
             archetypes.defs.push(a);
         }
     }
-}
-
-/// `hud`: strings are top-left lines; tables place, size and colour theirs.
-fn hud(r: &mut Report, game: &Table<'_, '_>, fonts: &Fonts) -> Vec<HudLine> {
-    game.texts_or_tables(r, "hud")
-        .into_iter()
-        .filter_map(|item| match item {
-            TextOr::Text(text) => Some(HudLine::plain(text)),
-            TextOr::Table(t) => {
-                let text = t.text(r, "text")?;
-                let mut line = HudLine::plain(text);
-                if let Some(at) = t.choice(r, "at").and_then(Anchor::from_name) {
-                    line.at = at;
-                }
-                if let Some(size) = t.f32(r, "size") {
-                    line.size = size;
-                }
-                if let Some(color) = t.color(r, "color") {
-                    line.color = color;
-                }
-                line.font = fonts.key(r, &t);
-                Some(line)
-            }
-        })
-        .collect()
 }

@@ -27,9 +27,12 @@ mod archetype;
 mod control;
 mod diagnostic;
 mod disk;
+mod export;
 mod files;
 mod fonts;
 mod game;
+mod glob;
+mod hud;
 mod images;
 mod key;
 mod level;
@@ -56,6 +59,8 @@ pub use files::{MAX_DECODED_BYTES, MAX_GAME_BYTES};
 pub use game::{LoadOptions, LoadedGame, load_game, load_game_with};
 #[cfg(not(target_arch = "wasm32"))]
 pub use game::{load_dir, load_dir_with};
+pub use glob::Glob;
+pub use hud::HudName;
 pub use key::Key;
 pub use reference::reference_markdown;
 #[cfg(not(target_arch = "wasm32"))]

@@ -171,10 +171,15 @@ fn body(out: &mut String, t: &'static TableSchema, level: usize, seen: &mut Vec<
 
 fn children(out: &mut String, t: &'static TableSchema, level: usize, seen: &mut Vec<&'static str>) {
     for k in t.keys {
-        if let Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) | Ty::TextsOr(c) | Ty::Legend(c) = k.ty
-            && !seen.contains(&c.title)
-        {
-            section(out, c, level, seen);
+        let below: &[&'static TableSchema] = match &k.ty {
+            Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) | Ty::Legend(c) => std::slice::from_ref(c),
+            Ty::TextsOr(cs) => cs,
+            _ => &[],
+        };
+        for c in below {
+            if !seen.contains(&c.title) {
+                section(out, c, level, seen);
+            }
         }
     }
 }

@@ -106,20 +106,36 @@ impl Report {
 
     /// A problem at a location in a registered file.
     pub fn error(&mut self, loc: Loc, message: impl Into<String>) -> Note<'_> {
+        let order = if self.files.get(loc.file).is_some() {
+            loc.file
+        } else {
+            usize::MAX
+        };
+        let d = self.diagnostic(loc, message);
+        self.push(order, d)
+    }
+
+    /// A problem at a location, not recorded: for a caller that decides later whether it is
+    /// one (`ludus check`, which knows what scripts set).
+    pub fn diagnostic(&self, loc: Loc, message: impl Into<String>) -> Diagnostic {
         let Some(f) = self.files.get(loc.file) else {
-            return self.push(usize::MAX, Diagnostic::whole_file("", message));
+            return Diagnostic::whole_file("", message);
         };
         let (line, col) = f.position(loc.start);
         let span_len = f.chars_on_line(loc.start, loc.end);
-        let d = Diagnostic::at(
+        Diagnostic::at(
             self.shown(&f.path),
             f.line(line),
             line,
             col,
             span_len,
             message,
-        );
-        self.push(loc.file, d)
+        )
+    }
+
+    /// The source text at `loc`, as written.
+    pub fn source(&self, loc: Loc) -> Option<&str> {
+        self.files.get(loc.file)?.text.get(loc.start..loc.end)
     }
 
     /// A problem with a whole file, registered or not.

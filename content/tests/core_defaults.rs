@@ -5,7 +5,7 @@
 
 use ludus_content::{MemorySource, load_game};
 use ludus_core::{
-    AiPolicy, ArchetypeDef, ColliderDef, ControlDef, GameDef, HudLine, ImageDef, LabelDef,
+    AiPolicy, ArchetypeDef, ColliderDef, ControlDef, GameDef, HudItem, HudLine, ImageDef, LabelDef,
     LevelDef, Limits, PhysicsDef, RotationDef, ScriptsDef, Shape, TickPolicy, WindowDef,
 };
 
@@ -60,7 +60,10 @@ fn tables_that_set_only_what_they_must_get_cores_defaults() {
     );
     assert_eq!(
         def.hud,
-        [HudLine::plain("a"), HudLine::plain("b")],
+        [
+            HudItem::Text(HudLine::plain("a")),
+            HudItem::Text(HudLine::plain("b"))
+        ],
         "HUD lines"
     );
     assert_eq!(

@@ -14,6 +14,7 @@ const REQUIRED: &[&str] = &[
     "tilemap_csv",
     "font_errors",
     "syntax_error",
+    "missing_value",
     "unknown_key_suggestion",
     "wrong_type",
     "rate_zero",
@@ -26,6 +27,7 @@ const REQUIRED: &[&str] = &[
     "negative_size",
     "bad_colour",
     "hud_lines",
+    "hud_items",
     "control_kinds",
     "variables_values",
     "unknown_archetype",
@@ -53,6 +55,7 @@ const REQUIRED: &[&str] = &[
     "tilemap_limit",
     "several_errors_in_one_file",
     "limits_values",
+    "export_exclude",
     "flow_actions",
 ];
 

@@ -5,8 +5,8 @@
 use ludus_content::{DirSource, FileSource, LoadedGame, MemorySource, load_dir, load_game};
 use ludus_core::{
     ActionId, ActionKind, Anchor, ArchetypeId, AssetId, BehaviourKind, BodyKind, BoundsPolicy,
-    Color, Constant, ControlKind, HudLine, Mode, MotionDef, PlatformerDef, Rect, RotateMode,
-    RotationDef, Shape, SpriteShape, ThrustDef, TriggerOn, Var, Vec2, Wave,
+    Color, Constant, ControlKind, HudItem, HudLine, Mode, MotionDef, PlatformerDef, Rect,
+    RotateMode, RotationDef, Shape, SpriteShape, ThrustDef, TriggerOn, Var, Vec2, Wave,
 };
 use std::path::{Path, PathBuf};
 
@@ -47,14 +47,14 @@ fn settings_tables_are_converted() {
     assert_eq!(
         def.hud,
         [
-            HudLine::plain("score {score}"),
-            HudLine {
+            HudItem::Text(HudLine::plain("score {score}")),
+            HudItem::Text(HudLine {
                 text: "lives {lives}".into(),
                 at: Anchor::TopRight,
                 size: 24.0,
                 color: Color::rgb(255, 0, 0),
                 font: None,
-            }
+            })
         ]
     );
     assert_eq!(def.tick.rate_hz, 50, "tick.rate");

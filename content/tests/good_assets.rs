@@ -310,7 +310,14 @@ label = { text = "B", font = "title" }
             ("text", Some(FontId(1)))
         ]
     );
-    let hud: Vec<Option<FontId>> = def.hud.iter().map(|h| h.font).collect();
+    let hud: Vec<Option<FontId>> = def
+        .hud
+        .iter()
+        .filter_map(|h| match h {
+            ludus_core::HudItem::Text(line) => Some(line.font),
+            _ => None,
+        })
+        .collect();
     assert_eq!(hud, [Some(FontId(1)), Some(FontId(0))]);
 
     // A damaged font file (the right signature, then garbage) is an error at its path.

@@ -53,6 +53,7 @@ pub use def::{
     ScriptsDef, Shape, SolidRun, SoundDef, SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef,
     ThrustDef, TileMapDef, TriggerDef, TriggerOn, Wave, WindowDef, merge_solids,
 };
+pub use def::{ExportDef, HudBar, HudIcons, HudImage, HudItem, HudNumber};
 // The event records and what the event list generates from them, whole: a new kind or
 // record needs no line here.
 pub use event::kinds::*;
@@ -88,6 +89,7 @@ pub use nav::{FlowField, FlowInput, NavDef};
 pub use outbox::{Outbox, OutboxStats, Presentation, PresentationRequest};
 pub use phase::{Phase, Stage};
 pub use render::{Camera, Draw, Interpolation, RenderFrame, TextDraw};
+pub use render::{HUD_BUILTINS, HudShown, hud_names, hud_shown, substitute as hud_text};
 pub use replay::{
     EntityValues, FORMAT_VERSION, FREE_SEGMENTS, MAGIC, MAX_DECODED_BYTES, MAX_RECORDED_NAME_BYTES,
     MAX_RECORDING_BYTES, MAX_SEGMENTS, RecordedFault, Recording, RecordingError, RecordingHeader,

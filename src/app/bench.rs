@@ -95,6 +95,7 @@ impl EventHandler for Bench {
         let ui = Ui {
             labels: Vec::new(),
             panels: Vec::new(),
+            pictures: Vec::new(),
             dim: 0.0,
         };
         rung.frame

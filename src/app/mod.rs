@@ -7,6 +7,7 @@ pub(crate) mod batch;
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) mod bench;
 pub(crate) mod fit;
+pub(crate) mod hud;
 pub(crate) mod image;
 pub(crate) mod keys;
 pub(crate) mod music;

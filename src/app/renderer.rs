@@ -291,8 +291,8 @@ impl Renderer {
         }
     }
 
-    /// Fills the batch with the screen's layer: a dimming veil (pause, fault), the panels, then
-    /// text, in a `w` x `h` pixel window.
+    /// Fills the batch with the screen's layer: a dimming veil (pause, fault), the panels, the
+    /// HUD's pictures, then text, in a `w` x `h` pixel window.
     fn fill_screen(&mut self, ui: &Ui, w: f32, h: f32) {
         let (labels, dim, panels) = (&ui.labels, ui.dim, &ui.panels);
         if dim > 0.0 {
@@ -320,6 +320,22 @@ impl Renderer {
                     kind: RECT,
                 },
             );
+        }
+        for p in &ui.pictures {
+            // An image the atlas does not hold (unreadable) is left out.
+            if let Some((page, uv)) = self.images.uv(p.image.0, p.frame, false) {
+                self.batch.push(
+                    Tex::Page(page),
+                    Instance {
+                        pos: [p.x + p.w / 2.0, p.y + p.h / 2.0],
+                        angle: 0.0,
+                        size: [p.w, p.h],
+                        uv,
+                        color: [255; 4],
+                        kind: TEXTURED,
+                    },
+                );
+            }
         }
         for label in labels.iter() {
             let face = &self.atlas.faces[label.face];

@@ -1,8 +1,9 @@
-//! What the window writes over the game: HUD lines where the game places them, the help line,
+//! What the window writes over the game: the HUD where the game places it (`hud.rs`), the help line,
 //! the banner (pause, game over, fault with the scripts' last lines), the script console (F4)
 //! and the debug overlay (F3), with the dark panels behind the last two.
 
 use crate::app::fit::{Fitted, cut, wrap};
+use crate::app::hud::{Picture, Placed};
 use crate::app::text::{self, Atlas, Face};
 use crate::runtime::Runner;
 use ludus_core::{Color, Mode};
@@ -26,6 +27,8 @@ pub type Panel = (f32, f32, f32, f32, Color);
 pub struct Ui {
     pub labels: Vec<Label>,
     pub panels: Vec<Panel>,
+    /// The HUD's pictures, drawn over the panels and under the text.
+    pub pictures: Vec<Picture>,
     /// How much to darken the game (under a banner).
     pub dim: f32,
 }
@@ -64,6 +67,7 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
     let mut ui = Ui {
         labels: Vec::new(),
         panels: Vec::new(),
+        pictures: Vec::new(),
         dim: 0.0,
     };
     // The help line, wrapped to the window's width, at the bottom (where it is shown).
@@ -179,54 +183,29 @@ fn overlay(runner: &Runner, body: &Face, screen: &Screen, ui: &mut Ui) {
     }
 }
 
-/// The game's HUD lines: each anchor's lines form a block in declaration order, at that edge
-/// or centre of the screen (bottom blocks end above `floor`, the help line's top).
+/// The game's HUD (see `hud.rs`), bottom blocks above `floor`.
 fn hud(runner: &Runner, atlas: &Atlas, screen: &Screen, floor: f32, ui: &mut Ui) {
-    let (w, h) = (screen.w, screen.h);
-    let pad = 10.0 * screen.dpi;
-    let lines = runner.play().hud_lines();
-    // Face and scale of each line, and each anchor's block height.
-    let sized: Vec<(&Face, f32, usize)> = lines
-        .iter()
-        .map(|(_, l)| {
-            let index = match atlas.face_of(l.font) {
-                text::BODY if l.size >= 28.0 => text::TITLE,
-                i => i,
-            };
-            let face = &atlas.faces[index];
-            (face, l.size / face.px, index)
-        })
-        .collect();
-    let mut totals = [0.0f32; 9];
-    for ((_, l), (face, scale, _)) in lines.iter().zip(&sized) {
-        let (col, row) = l.at.grid();
-        totals[(row * 3 + col) as usize] += face.line_height * scale;
-    }
-    let bottom = floor - pad / 2.0;
-    let mut used = [0.0f32; 9];
-    for ((text, l), (face, scale, index)) in lines.into_iter().zip(sized) {
-        let (col, row) = l.at.grid();
-        let slot = (row * 3 + col) as usize;
-        let width = face.width(&text) * scale;
-        let x = match col {
-            0 => pad,
-            1 => (w - width) / 2.0,
-            _ => w - pad - width,
-        };
-        let top = match row {
-            0 => pad,
-            1 => (h - totals[slot]) / 2.0,
-            _ => bottom - totals[slot],
-        };
-        ui.labels.push(Label {
-            text,
-            x,
-            y: top + used[slot],
-            color: l.color,
-            face: index,
-            scale,
-        });
-        used[slot] += face.line_height * scale;
+    let window = (screen.w, screen.h, screen.dpi);
+    for placed in crate::app::hud::hud(runner, atlas, window, floor) {
+        match placed {
+            Placed::Text {
+                text,
+                x,
+                y,
+                color,
+                face,
+                scale,
+            } => ui.labels.push(Label {
+                text,
+                x,
+                y,
+                color,
+                face,
+                scale,
+            }),
+            Placed::Picture(p) => ui.pictures.push(p),
+            Placed::Rect(x, y, w, h, c) => ui.panels.push((x, y, w, h, c)),
+        }
     }
 }
 

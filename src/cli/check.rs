@@ -18,6 +18,7 @@ pub fn check(dir: &Path) -> i32 {
         &project.def,
         &project.scripts,
         project.modules.as_ref(),
+        &project.hud_names,
         &shown,
     );
     for d in &found {

@@ -275,8 +275,6 @@ impl HeadlessRun {
             ),
         };
         let c = world.counters();
-        let elapsed_ns = run.elapsed_ns.max(1);
-        let tps = self.ticks as f64 / (elapsed_ns as f64 / 1e9);
         let game_over = match world.game_over() {
             None => "null".to_string(),
             Some((tick, message)) => {
@@ -287,7 +285,7 @@ impl HeadlessRun {
             .level_def(self.game.def())
             .map_or("null".to_string(), |l| json_string(&l.name));
         format!(
-            "{{\"ticks\":{},\"hash\":\"{hash}\",\"entities\":{},\"faulted\":{},\"fault\":{fault_json},\"discarded_ticks\":{},\"frames\":{},\"score\":{},\"game_over\":{game_over},\"level\":{level},\"vars\":{},\"world_tick\":{},\"stale_commands\":{},\"elapsed_ms\":{:.3},\"ticks_per_second\":{:.0}}}",
+            "{{\"ticks\":{},\"hash\":\"{hash}\",\"entities\":{},\"faulted\":{},\"fault\":{fault_json},\"discarded_ticks\":{},\"frames\":{},\"score\":{},\"game_over\":{game_over},\"level\":{level},\"vars\":{},\"world_tick\":{},\"stale_commands\":{},\"elapsed_ms\":{:.3},\"ticks_per_second\":{}}}",
             self.ticks,
             world.entity_count(),
             run.fault.is_some(),
@@ -297,8 +295,8 @@ impl HeadlessRun {
             vars_json(world),
             world.tick(),
             c.stale_commands,
-            elapsed_ns as f64 / 1e6,
-            tps
+            run.elapsed_ns as f64 / 1e6,
+            ticks_per_second(self.ticks, run.elapsed_ns)
         )
     }
 }
@@ -476,6 +474,16 @@ fn vars_json(world: &SimWorld) -> String {
 
 /// `s` as a JSON string that is also safe on a terminal: serde_json escapes C0 controls, and
 /// the other characters a terminal acts on (DEL, C1, bidirectional controls) are escaped too.
+/// Ticks per second of a run of `ticks` ticks in `elapsed_ns` nanoseconds, as JSON: a whole
+/// number, or `null` when no time passed (a run on virtual time, or faster than the clock
+/// ticks), where the rate is a division by zero.
+fn ticks_per_second(ticks: u64, elapsed_ns: u64) -> String {
+    if elapsed_ns == 0 {
+        return "null".into();
+    }
+    format!("{:.0}", ticks as f64 / (elapsed_ns as f64 / 1e9))
+}
+
 fn json_string(s: &str) -> String {
     let json = serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into());
     if !json.chars().any(terminal_control) {
@@ -490,4 +498,27 @@ fn json_string(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ticks_per_second_is_null_when_no_time_passed() {
+        // (ticks, elapsed ns, JSON)
+        let cases = [
+            (600, 0, "null"),
+            (0, 0, "null"),
+            (600, 1_000_000_000, "600"),
+            (600, 2_000_000_000, "300"),
+            (0, 5, "0"),
+            (1, 1, "1000000000"),
+        ];
+        for (ticks, ns, expect) in cases {
+            assert_eq!(
+                super::ticks_per_second(ticks, ns),
+                expect,
+                "{ticks} ticks in {ns} ns"
+            );
+        }
+    }
 }

@@ -27,6 +27,9 @@ pub struct Project {
     pub music_files: Vec<Option<Arc<[u8]>>>,
     /// The bytes of each font file in `def.fonts` (`None`: a bitmap font).
     pub font_files: Vec<Option<Arc<[u8]>>>,
+    /// The names the HUD reads that the content does not declare (`ludus check` reports those
+    /// no script sets).
+    pub hud_names: Vec<ludus_content::HudName>,
     /// A player's game (an exported bundle, not made with `--dev`): it runs in release mode,
     /// without the developer's view (see [`Runner::release`](crate::runtime::Runner::release)).
     pub release: bool,
@@ -73,6 +76,7 @@ impl Project {
             sound_files,
             music_files,
             font_files,
+            hud_names: loaded.hud_names,
             release: false,
             dir: None,
             label,

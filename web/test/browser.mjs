@@ -34,7 +34,8 @@
 // in a folder of its name: 8. the page draws it, and its recorded winning play (examples/NAME/
 // tests/win.jsonl) reaches the same end in the page as natively, every tick's state hash equal;
 // 9. the swarm exported the same way (`swarm-export/`) runs as natively, and a copy of the
-// breakout export with a damaged bundle (`damaged/`) shows why on the page instead of a game;
+// breakout export with a damaged bundle (`damaged/`) shows why on the page instead of a game,
+// and so does a page without WebGL;
 // 10. `ludus serve` of a copy of the breakout folder (runtime: $LUDUS_WEB_RUNTIME) reloads the
 // page when its game.toml changes, and the page then plays the changed game.
 //
@@ -262,6 +263,9 @@ try {
     check(web.summary[key] === nat[key], `headless run: ${key} equal`, `web ${web.summary[key]}, native ${nat[key]}`);
   }
   check(web.summary.ticks === TICKS && !web.summary.faulted, `the page ran ${TICKS} ticks without a fault`);
+  const rate = web.summary.ticks_per_second;
+  check(web.summary.elapsed_ms > 0 ? rate > 0 : rate === null,
+    "ticks_per_second is a rate, or null when no time passed", `${rate} in ${web.summary.elapsed_ms} ms`);
   check(web.summary.score > 0, "the scripted player scored", `score ${web.summary.score}`);
   const nativeTrace = readFileSync(traceFile, "utf8").trim().split("\n").map((l) => JSON.parse(l));
   const firstDiff = nativeTrace.findIndex((t, i) => !web.trace[i] || web.trace[i].hash !== t.hash || web.trace[i].tick !== t.tick);
@@ -480,6 +484,27 @@ try {
     message.split("\n").slice(0, 2).join(" "),
   );
   await badPage.close();
+  // A page without WebGL (every canvas refuses it) says so on the page; it is watched for
+  // errors other than gl.js's own, which it must not reach.
+  const noGl = await context.newPage();
+  const noGlErrors = [];
+  noGl.on("pageerror", (e) => noGlErrors.push(e.message));
+  noGl.on("console", (m) => m.type() === "error" && noGlErrors.push(m.text()));
+  await noGl.addInitScript(() => {
+    const get = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
+      return /webgl/i.test(type) ? null : get.call(this, type, ...rest);
+    };
+  });
+  await noGl.goto(new URL("breakout/", site).href);
+  await noGl.waitForSelector("#ludus-error", { state: "visible", timeout: 30000 });
+  const noGlMessage = await noGl.textContent("#ludus-error");
+  check(
+    noGlMessage.includes("This game needs WebGL") && noGlErrors.length === 0,
+    "a page without WebGL is a message on the page, not an error",
+    noGlErrors.length ? noGlErrors.join("; ") : noGlMessage.split("\n")[0],
+  );
+  await noGl.close();
 
   // 10. `ludus serve GAME_DIR`: a game folder live in the runtime ($LUDUS_WEB_RUNTIME), the
   // page reloaded with the new game when a file changes.

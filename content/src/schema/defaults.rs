@@ -47,10 +47,14 @@ const CONTEXTS: &[Context] = &[
     game("game.toml", "@\nname = \"T\"\nlevel_files = [\"one.toml\"]\n"),
     only("game.toml", &["level_files"], "@\nname = \"T\"\n\n[levels.one]\n"),
     game("hud lines", "name = \"T\"\n[[hud]]\n@\ntext = \"x\"\n\n[levels.one]\n"),
+    game("hud images", "name = \"T\"\n[images.i]\nfile = \"i.png\"\n[[hud]]\n@\nimage = \"i\"\n\n[levels.one]\n"),
+    game("hud icons", "name = \"T\"\n[images.i]\nfile = \"i.png\"\n[[hud]]\n@\nicons = \"n\"\nimage = \"i\"\nmax = 3\n\n[levels.one]\n"),
+    game("hud bars", "name = \"T\"\n[[hud]]\n@\nbar = \"n\"\nmax = 3\n\n[levels.one]\n"),
     game("[tick]", "name = \"T\"\n[tick]\n@\n\n[levels.one]\n"),
     game("[ai]", "name = \"T\"\n[ai]\n@\n\n[levels.one]\n"),
     game("[limits]", "name = \"T\"\n[limits]\n@\n\n[levels.one]\n"),
     game("[window]", "name = \"T\"\n[window]\n@\n\n[levels.one]\n"),
+    game("[export]", "name = \"T\"\n[export]\n@\n\n[levels.one]\n"),
     game("[flow]", "name = \"T\"\n[input.actions.pause]\nkind = \"button\"\n[input.actions.restart]\nkind = \"button\"\n[flow]\n@\n\n[levels.one]\n"),
     game("[scripts]", "name = \"T\"\n[scripts]\n@\n\n[levels.one]\n"),
     game("[physics]", "name = \"T\"\n[physics]\n@\n\n[levels.one]\n"),
@@ -97,6 +101,8 @@ const DOC_VALUES: &[(&str, &str, &str)] = &[
     ("game.toml", "entry", "\"one\""),
     ("[window]", "title", "\"T\""),
     ("[images.NAME]", "frame", "[32, 32]"),
+    ("hud images", "size", "[32, 32]"),
+    ("hud icons", "size", "[32, 32]"),
     ("[sounds.NAME]", "freq_end", "440"),
     ("[archetypes.NAME.sprite]", "shape", "\"circle\""),
     ("[archetypes.NAME.sprite]", "size", "16"),
@@ -224,9 +230,8 @@ fn tables() -> Vec<&'static TableSchema> {
         out.push(t);
         for k in t.keys {
             match k.ty {
-                Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) | Ty::TextsOr(c) | Ty::Legend(c) => {
-                    walk(c, out)
-                }
+                Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) | Ty::Legend(c) => walk(c, out),
+                Ty::TextsOr(cs) => cs.iter().for_each(|c| walk(c, out)),
                 Ty::Rect => walk(&RECT, out),
                 _ => {}
             }
@@ -235,6 +240,25 @@ fn tables() -> Vec<&'static TableSchema> {
     let mut out = Vec::new();
     for root in [&GAME, &ARCHETYPE_FILE, &LEVEL, &RECT] {
         walk(root, &mut out);
+    }
+    out
+}
+
+/// The first key of each table of a [`Ty::TextsOr`] array of several kinds of table (the key
+/// that says which kind an entry is): (table, key).
+fn kind_keys() -> Vec<(&'static str, &'static str)> {
+    let mut out = Vec::new();
+    for t in tables() {
+        for k in t.keys {
+            if let Ty::TextsOr(cs) = k.ty
+                && cs.len() > 1
+            {
+                out.extend(
+                    cs.iter()
+                        .filter_map(|c| Some((c.title, c.keys.first()?.name))),
+                );
+            }
+        }
     }
     out
 }
@@ -271,7 +295,13 @@ fn every_documented_default_is_what_an_absent_key_loads() {
                 .any(|(title, key, _)| *title == t.title && *key == k.name);
             let value = match k.default {
                 Dflt::Required => {
-                    let missing = format!("missing required key `{}`", k.name);
+                    // The key that makes an entry of a mixed array one kind of table: without
+                    // it, the entry is of another kind or none, and refused as such.
+                    let missing = if kind_keys().contains(&(t.title, k.name)) {
+                        "error".to_string()
+                    } else {
+                        format!("missing required key `{}`", k.name)
+                    };
                     match load(c, "", Some(k.name)) {
                         Err(e) if e.contains(&missing) => checked += 1,
                         other => wrong.push(format!("{} without `{}`: {other:?}", t.title, k.name)),

@@ -2,8 +2,8 @@
 
 use crate::schema::*;
 use ludus_core::{
-    AiPolicy, Anchor, EffectDef, FlowDef, FontSource, GameDef, HudLine, Limits, PhysicsDef,
-    ScriptsDef, SoundDef, TickPolicy, WindowDef,
+    AiPolicy, Anchor, EffectDef, FlowDef, FontSource, GameDef, HudBar, HudIcons, HudLine, Limits,
+    PhysicsDef, ScriptsDef, SoundDef, TickPolicy, WindowDef,
 };
 
 /// `[scripts] memory` is in MiB.
@@ -19,7 +19,7 @@ pub(crate) static GAME: TableSchema = TableSchema {
         key("name", Ty::Text, Dflt::Required, "", "The game's name: the window title unless `[window]` sets one.", "name = \"Swarm\""),
         key("seed", int(0, i64::MAX), Dflt::Int(GameDef::SEED as i64), "", "Seed of the world's random generator. The same seed and the same input play the same game.", "seed = 7"),
         key("entry", Ty::Name, Dflt::Doc("the first level"), "", "Name of the level the game starts in.", "entry = \"arena\""),
-        key("hud", Ty::TextsOr(&HUD), Dflt::Empty, "", "Lines drawn over the game: strings (at the top left) or `{ text, at, size, color }` tables. `{score}`, `{tick}`, `{entities}` and `{NAME}` of any game variable are replaced by their values.", "hud = [\"score {score}\", { text = \"{banner}\", at = \"center\", size = 40 }]"),
+        key("hud", Ty::TextsOr(&[&HUD, &HUD_ICONS, &HUD_BAR, &HUD_IMAGE]), Dflt::Empty, "", "What is drawn over the game: lines of text (strings, at the top left, or `{ text, at, size, color }` tables), pictures (`{ image, frame, at, size }`), rows of icons (`{ icons, image, frame, empty_frame, max, at, size }`) and bars (`{ bar, max, at, size, color, back }`). `{score}`, `{tick}`, `{entities}` and `{NAME}` of any game variable or constant are replaced by their values.", "hud = [\"score {score}\", { text = \"{banner}\", at = \"center\", size = 40 }]"),
         key("tags", Ty::Names { max: 64 }, Dflt::Empty, "", "Tags entities can carry. Behaviours find their targets by tag; scripts test them.", "tags = [\"player\", \"enemy\"]"),
         key("layers", Ty::Names { max: 32 }, Dflt::Empty, "", "Collision layers. Every collider is on one layer and names the layers it reports and pushes.", "layers = [\"ships\", \"shots\"]"),
         key("archetype_files", Ty::Paths { ext: ".toml" }, Dflt::Empty, "", "Files of `[archetypes.NAME]` tables, read in order after game.toml.", "archetype_files = [\"archetypes.toml\"]"),
@@ -43,20 +43,83 @@ pub(crate) static GAME: TableSchema = TableSchema {
         key("stress", Ty::Table(&STRESS), Dflt::Unset, "", "What `--entities N` fills a level with.", "[stress]"),
         key("archetypes", Ty::Named(&ARCHETYPE), Dflt::Empty, "", "Kinds of entity (also allowed in archetype files).", "[archetypes.ship]"),
         key("levels", Ty::Named(&LEVEL), Dflt::Empty, "", "Levels written inline; the table key is the level's name.", "[levels.arena]"),
+        key("export", Ty::Table(&EXPORT), Dflt::Defaults, "", "What `ludus export` packs.", "[export]"),
     ],
 };
 
 #[rustfmt::skip]
 pub(crate) static HUD: TableSchema = TableSchema {
     title: "hud lines",
-    doc: "A HUD line written as a table places, sizes or colours it. The lines at one anchor \
-          form a block in declaration order, at that edge or centre of the screen.",
+    doc: "A HUD line written as a table places, sizes or colours it. The items at one anchor \
+          (lines, pictures, icons, bars) form a block in declaration order, at that edge or \
+          centre of the screen. A HUD table is a line if it has `text`, else a row of icons if \
+          it has `icons`, else a bar if it has `bar`, else a picture if it has `image`.",
     keys: &[
-        key("text", Ty::Text, Dflt::Required, "", "The line; `{score}`, `{tick}`, `{entities}` and `{NAME}` of game variables are replaced (`-` for a variable not set).", "text = \"score {score}\""),
+        key("text", Ty::Text, Dflt::Required, "", "The line; `{score}`, `{tick}`, `{entities}` and `{NAME}` of game variables and constants are replaced (`-` for a variable not set). `ludus check` reports a name no script sets and the game does not declare.", "text = \"score {score}\""),
         key("at", Ty::Choice(&Anchor::NAMES), Dflt::Str(HudLine::AT.name()), "", "Where on the screen it sits.", "at = \"top\""),
         key("size", Ty::Number { min: 6.0, max: 200.0, above_min: false }, Dflt::Num(HudLine::SIZE), "px", "Text height.", "size = 40"),
         key("color", Ty::Color, Dflt::Color(HudLine::COLOR), "", "Text colour.", "color = \"#ffd000\""),
         key("font", Ty::Name, Dflt::Doc("the game's `font`"), "", "A `[fonts]` name.", "font = \"title\""),
+    ],
+};
+
+/// The range of a picture's or icon's size, in pixels.
+const HUD_SIZE: Ty = Ty::Size { max: 4096.0 };
+
+#[rustfmt::skip]
+pub(crate) static HUD_IMAGE: TableSchema = TableSchema {
+    title: "hud images",
+    doc: "A picture over the game: one frame of an `[images]` image.",
+    keys: &[
+        key("image", Ty::Name, Dflt::Required, "", "An `[images]` name.", "image = \"key\""),
+        key("frame", int(0, 65_535), count(HudIcons::FRAME as u32), "", "The frame of a sprite sheet.", "frame = 2"),
+        key("at", Ty::Choice(&Anchor::NAMES), Dflt::Str(HudLine::AT.name()), "", "Where on the screen it sits.", "at = \"top_right\""),
+        key("size", HUD_SIZE, Dflt::Doc("the frame's size in pixels"), "px", "Its height (the width keeps the frame's shape) or `[w, h]`.", "size = 32"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static HUD_ICONS: TableSchema = TableSchema {
+    title: "hud icons",
+    doc: "A row of `max` icons, the first `icons` of them full: hearts, lives. The row always \
+          takes the room of `max` icons.",
+    keys: &[
+        key("icons", Ty::Name, Dflt::Required, "", "The game variable (or constant) that says how many icons are full.", "icons = \"lives\""),
+        key("image", Ty::Name, Dflt::Required, "", "An `[images]` name.", "image = \"heart\""),
+        key("frame", int(0, 65_535), count(HudIcons::FRAME as u32), "", "The frame of a full icon.", "frame = 0"),
+        key("empty_frame", int(0, 65_535), Dflt::Unset, "", "The frame of an empty icon (none: nothing is drawn there).", "empty_frame = 1"),
+        key("max", Ty::NumberOrName { min: 1.0, max: HudIcons::MAX as f64, above_min: false }, Dflt::Required, "", "How many icons: a whole number, or a variable or constant that says (at most 64 are drawn).", "max = 3"),
+        key("at", Ty::Choice(&Anchor::NAMES), Dflt::Str(HudLine::AT.name()), "", "Where on the screen it sits.", "at = \"top_left\""),
+        key("size", HUD_SIZE, Dflt::Doc("the frame's size in pixels"), "px", "One icon's height (the width keeps the frame's shape) or `[w, h]`.", "size = 24"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static HUD_BAR: TableSchema = TableSchema {
+    title: "hud bars",
+    doc: "A bar filled in proportion to a value: `bar / max`, from empty (0 or less) to full \
+          (`max` or more).",
+    keys: &[
+        key("bar", Ty::Name, Dflt::Required, "", "The game variable (or constant) that fills it.", "bar = \"boss_hp\""),
+        key("max", Ty::NumberOrName { min: 0.0, max: 1e9, above_min: true }, Dflt::Required, "", "The value of a full bar: a number, or a variable or constant that says.", "max = 100"),
+        key("at", Ty::Choice(&Anchor::NAMES), Dflt::Str(HudLine::AT.name()), "", "Where on the screen it sits.", "at = \"top\""),
+        key("size", Ty::Pair { min: 1.0, max: 4096.0, above_min: false, form: "[w, h]" }, pair(HudBar::SIZE), "px", "Width and height.", "size = [300, 16]"),
+        key("color", Ty::Color, Dflt::Color(HudBar::COLOR), "", "The filled part's colour.", "color = \"#e63946\""),
+        key("back", Ty::Color, Dflt::Color(HudBar::BACK), "", "The empty part's colour.", "back = \"#00000080\""),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static EXPORT: TableSchema = TableSchema {
+    title: "[export]",
+    doc: "`ludus export` packs every file of the game folder except hidden ones (a name \
+          starting with `.`), the window's `recordings/`, a failed test's `tests/*.failed.*` \
+          and what `exclude` names, and lists what it packed with sizes. A pattern's `*` is \
+          any run of characters within a name, `?` one character, `**` any run across \
+          folders; a `/` at the end names a folder (everything under it); a pattern without \
+          another `/` matches a name at any depth, one with a `/` a path from the game folder.",
+    keys: &[
+        key("exclude", Ty::Globs { len: 64 }, Dflt::Empty, "", "Patterns of files to leave out. A file the game reads may not be left out.", "exclude = [\"*.png.bak\", \"shots/\"]"),
     ],
 };
 

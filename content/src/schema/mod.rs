@@ -72,6 +72,10 @@ pub(crate) enum Ty {
     Lines {
         len: usize,
     },
+    /// An array of at most `len` file patterns ([`crate::Glob`]).
+    Globs {
+        len: usize,
+    },
     /// A table from single characters to tables of a schema.
     Legend(&'static TableSchema),
     /// An array of 1 to `len` whole numbers, each from `min` to `max`.
@@ -108,8 +112,15 @@ pub(crate) enum Ty {
     Named(&'static TableSchema),
     /// An array of tables (`[[key]]`).
     Tables(&'static TableSchema),
-    /// An array whose items are strings or tables (any mix).
-    TextsOr(&'static TableSchema),
+    /// An array whose items are strings or tables (any mix). A table is read with the first
+    /// schema of the list whose first key it has (it may have only one of those keys).
+    TextsOr(&'static [&'static TableSchema]),
+    /// A number from `min` (excluded when `above_min`) to `max`, or a name.
+    NumberOrName {
+        min: f64,
+        max: f64,
+        above_min: bool,
+    },
     /// A table of `name = integer` from `min` to `max`, in declaration order.
     Counts {
         min: i64,
@@ -162,12 +173,14 @@ impl Ty {
         match self {
             Ty::Int { .. } => "integer".into(),
             Ty::Number { .. } => "number".into(),
+            Ty::NumberOrName { .. } => "number or name".into(),
             Ty::Bool => "boolean".into(),
             Ty::Text => "string".into(),
             Ty::Name => "name".into(),
             Ty::Names { .. } => "array of names".into(),
             Ty::Ints { .. } => "array of integers".into(),
             Ty::Lines { .. } => "array of strings".into(),
+            Ty::Globs { .. } => "array of patterns".into(),
             Ty::Legend(_) => "table of character = table".into(),
             Ty::Path { .. } => "path".into(),
             Ty::Paths { .. } => "array of paths".into(),
@@ -196,6 +209,11 @@ impl Ty {
                 max,
                 above_min,
             }
+            | Ty::NumberOrName {
+                min,
+                max,
+                above_min,
+            }
             | Ty::Pair {
                 min,
                 max,
@@ -206,6 +224,9 @@ impl Ty {
             Ty::Choice(options) => one_of(options),
             Ty::Ints { min, max, len } => format!("1 to {len} of {}", int_range(min, max)),
             Ty::Lines { len } => format!("1 to {len}"),
+            Ty::Globs { len } => {
+                format!("at most {len}, each at most {} bytes", crate::Glob::MAX_LEN)
+            }
             Ty::Legend(_) => "one-character keys".into(),
             Ty::Names { max } if max < usize::MAX => format!("at most {max}, distinct"),
             Ty::Names { .. } => "distinct".into(),
@@ -351,7 +372,8 @@ mod tests {
             );
             assert!(!k.example.contains('|'), "pipes break the reference tables");
             match k.ty {
-                Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) | Ty::TextsOr(c) => walk(c, seen),
+                Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) => walk(c, seen),
+                Ty::TextsOr(cs) => cs.iter().for_each(|c| walk(c, seen)),
                 _ => {}
             }
         }

@@ -2,15 +2,16 @@
 //! (`[archetypes.NAME]`), arrays of tables (`[[place]]`) and maps of counts.
 
 use crate::report::{Loc, Report};
-use crate::schema::{Dflt, KeySchema, Ty};
+use crate::schema::{Dflt, KeySchema, TableSchema, Ty};
 use crate::table::Table;
 use crate::value::{Key, Named, Node, check_name, found, read_int, read_name, read_path, read_str};
 use std::collections::HashMap;
-use toml::de::DeValue;
+use toml::de::{DeTable, DeValue};
 
 /// An item of a [`Ty::TextsOr`] array.
 pub enum TextOr<'t, 'i> {
-    Text(String),
+    /// A string, and where it is written.
+    Text(String, Loc),
     Table(Table<'t, 'i>),
 }
 
@@ -106,6 +107,43 @@ impl<'t, 'i> Table<'t, 'i> {
         self.items(r, key, ("strings", len), |r, file, item, what| {
             read_str(r, file, item, what, "a string").map(str::to_string)
         })
+    }
+
+    /// An array of at most `len` file patterns (`Ty::Globs`), as written: the valid ones (the
+    /// others are reported); empty when absent.
+    pub fn globs(&self, r: &mut Report, key: &str) -> Vec<String> {
+        let len = match self.spec(key).map(|k| k.ty) {
+            Some(Ty::Globs { len }) => len,
+            _ => usize::MAX,
+        };
+        let Some(v) = self.value(r, key) else {
+            return Vec::new();
+        };
+        let what = self.what(key);
+        let Some(items) = self.array(r, v, &what, "strings") else {
+            return Vec::new();
+        };
+        if items.len() > len {
+            let msg = format!(
+                "`{what}` holds at most {len} patterns, found {}",
+                items.len()
+            );
+            r.error(Loc::new(self.file, v.span()), msg);
+            return Vec::new();
+        }
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            let Some(text) = read_str(r, self.file, item, &what, "a string") else {
+                continue;
+            };
+            match crate::Glob::parse(text) {
+                Ok(_) => out.push(text.to_string()),
+                Err(why) => r
+                    .error(Loc::new(self.file, item.span()), format!("`{what}`: {why}"))
+                    .help("e.g. `\"*.png.bak\"` (a name anywhere), `\"shots/\"` (a folder), `\"tests/*.failed.*\"` (a path)"),
+            }
+        }
+        out
     }
 
     /// An array of 1 to `len` `of`, each read by `read`, with where each is; `None` when
@@ -266,7 +304,7 @@ impl<'t, 'i> Table<'t, 'i> {
 
     /// An array of strings and tables, in order (see [`Ty::TextsOr`]).
     pub fn texts_or_tables(&self, r: &mut Report, key: &str) -> Vec<TextOr<'t, 'i>> {
-        let schema = match self.spec(key).map(|k| k.ty) {
+        let schemas = match self.spec(key).map(|k| k.ty) {
             Some(Ty::TextsOr(s)) => s,
             _ => return Vec::new(),
         };
@@ -281,7 +319,10 @@ impl<'t, 'i> Table<'t, 'i> {
         let mut out = Vec::with_capacity(items.len());
         for item in items {
             match item.get_ref() {
-                DeValue::Table(_) => {
+                DeValue::Table(table) => {
+                    let Some(schema) = table_kind(r, self.file, item, table, &what, schemas) else {
+                        continue;
+                    };
                     let place = format!("in a `{what}` entry");
                     if let Some(t) = Table::open_placed(
                         r,
@@ -297,7 +338,10 @@ impl<'t, 'i> Table<'t, 'i> {
                 }
                 _ => {
                     if let Some(s) = read_str(r, self.file, item, &what, "a string or a table") {
-                        out.push(TextOr::Text(s.to_string()));
+                        out.push(TextOr::Text(
+                            s.to_string(),
+                            Loc::new(self.file, item.span()),
+                        ));
                     }
                 }
             }
@@ -406,4 +450,35 @@ impl<'t, 'i> Table<'t, 'i> {
         }
         out
     }
+}
+
+/// The schema of a table of a [`Ty::TextsOr`] array: the first of the list whose first key
+/// it has (a key another schema also takes, such as a row of icons' `image`, is then read by
+/// that one). A table with none of them is reported.
+fn table_kind(
+    r: &mut Report,
+    file: usize,
+    node: &Node<'_>,
+    table: &DeTable<'_>,
+    what: &str,
+    schemas: &[&'static TableSchema],
+) -> Option<&'static TableSchema> {
+    let first = |s: &TableSchema| s.keys.first().map_or("", |k| k.name);
+    if let Some(found) = schemas.iter().find(|s| table.get(first(s)).is_some()) {
+        return Some(found);
+    }
+    if let [only] = schemas {
+        return Some(only);
+    }
+    let keys: Vec<String> = schemas.iter().map(|s| format!("`{}`", first(s))).collect();
+    let example = schemas
+        .first()
+        .and_then(|s| s.keys.first())
+        .map_or("", |k| k.example);
+    r.error(
+        Loc::new(file, node.span()),
+        format!("a `{what}` entry needs one of {}", keys.join(", ")),
+    )
+    .help(format!("e.g. `{{ {example} }}`"));
+    None
 }

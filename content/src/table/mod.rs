@@ -29,6 +29,12 @@ pub(crate) struct Table<'t, 'i> {
     entries: Vec<(&'t Key<'i>, &'t Node<'i>)>,
 }
 
+/// A number, or a name that says the number (`Ty::NumberOrName`).
+pub(crate) enum NumberOr {
+    Number(f64),
+    Name(Named),
+}
+
 /// Where an unknown key's table sits: the schema and the title of its enclosing table.
 pub(crate) type Parent<'a> = Option<(&'static TableSchema, &'a str)>;
 
@@ -306,6 +312,24 @@ impl<'t, 'i> Table<'t, 'i> {
                 Dflt::Int(v) => Some(v as f64),
                 _ => None,
             },
+        }
+    }
+
+    /// A number or a name (`Ty::NumberOrName`); `None` when absent or wrong (reported).
+    pub fn number_or_name(&self, r: &mut Report, key: &str) -> Option<NumberOr> {
+        let range = match self.spec(key).map(|k| k.ty) {
+            Some(Ty::NumberOrName {
+                min,
+                max,
+                above_min,
+            }) => (min, max, above_min),
+            _ => (f64::MIN, f64::MAX, false),
+        };
+        let v = self.value(r, key)?;
+        let what = self.what(key);
+        match v.get_ref() {
+            DeValue::String(_) => read_name(r, self.file, v, &what, "variable").map(NumberOr::Name),
+            _ => read_number(r, self.file, v, &what, range, &self.hint(key)).map(NumberOr::Number),
         }
     }
 

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 mod archetype;
+mod hud;
 mod ids;
 mod level;
 mod motion;
@@ -18,6 +19,7 @@ mod present;
 mod tiles;
 
 pub use archetype::*;
+pub use hud::*;
 pub use ids::*;
 pub use level::*;
 pub use motion::*;
@@ -68,8 +70,10 @@ pub struct GameDef {
     pub variables: BTreeMap<String, Var>,
     pub window: WindowDef,
     pub flow: FlowDef,
-    /// HUD lines; `{score}`, `{tick}` and `{name}` of any script variable are substituted.
-    pub hud: Vec<HudLine>,
+    /// What is drawn over the game, in declaration order.
+    pub hud: Vec<HudItem>,
+    /// What `ludus export` leaves out of the game folder.
+    pub export: ExportDef,
     /// A stable hash of the content this definition was built from (0 when built in code).
     pub content_hash: u64,
 }
@@ -103,6 +107,7 @@ impl Default for GameDef {
             window: WindowDef::default(),
             flow: FlowDef::default(),
             hud: Vec::new(),
+            export: ExportDef::default(),
             content_hash: 0,
         }
     }
@@ -345,4 +350,20 @@ impl Default for FlowDef {
             banner: FlowDef::BANNER,
         }
     }
+}
+
+/// `[export]`: which files of the game folder an export leaves out, besides those it always
+/// does (hidden files, [`ExportDef::ALWAYS`]).
+///
+/// Invariant (content checks it): every pattern is a valid `ludus_content::Glob`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExportDef {
+    /// Patterns of files to leave out, as written.
+    pub exclude: Vec<String>,
+}
+
+impl ExportDef {
+    /// What every export leaves out: the window's recordings and the files a failed test
+    /// leaves beside its recording.
+    pub const ALWAYS: [&'static str; 2] = ["recordings/", "tests/*.failed.*"];
 }

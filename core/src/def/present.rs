@@ -1,5 +1,5 @@
-//! What scripts and the HUD show and play: images and their animations, effects, sounds,
-//! HUD lines.
+//! What scripts and the HUD show and play: images and their animations, effects, sounds
+//! (the HUD's own items are in `hud.rs`).
 
 use crate::math::Color;
 use serde::{Deserialize, Serialize};
@@ -63,106 +63,6 @@ pub enum Wave {
     Triangle,
     Saw,
     Noise,
-}
-
-/// A line of text drawn over the game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct HudLine {
-    /// The text, with `{score}`, `{tick}`, `{entities}` and `{NAME}` of game variables.
-    pub text: String,
-    pub at: Anchor,
-    /// Text height in pixels at a pixel ratio of 1.
-    pub size: f32,
-    pub color: Color,
-    /// The font it is drawn in (`None`: the game's font, else the bundled one).
-    pub font: Option<FontId>,
-}
-
-impl HudLine {
-    /// Where a line that says nothing sits.
-    pub const AT: Anchor = Anchor::TopLeft;
-    /// The default size, in pixels.
-    pub const SIZE: f32 = 16.0;
-    /// The default colour.
-    pub const COLOR: Color = Color::WHITE;
-
-    /// A line at the default place, in the default size and colour.
-    pub fn plain(text: impl Into<String>) -> HudLine {
-        HudLine {
-            text: text.into(),
-            at: Self::AT,
-            size: Self::SIZE,
-            color: Self::COLOR,
-            font: None,
-        }
-    }
-}
-
-/// Where on the screen a HUD line sits. The lines at one anchor form a block in declaration
-/// order, at that edge or centre of the screen. The variants are in the order of
-/// [`Anchor::ALL`] (a variant's discriminant is its index there).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Anchor {
-    TopLeft,
-    Top,
-    TopRight,
-    Left,
-    Center,
-    Right,
-    BottomLeft,
-    Bottom,
-    BottomRight,
-}
-
-impl Default for Anchor {
-    fn default() -> Self {
-        HudLine::AT
-    }
-}
-
-impl Anchor {
-    /// Every anchor, row by row from the top left; [`Anchor::NAMES`] in the same order.
-    pub const ALL: [Anchor; 9] = [
-        Anchor::TopLeft,
-        Anchor::Top,
-        Anchor::TopRight,
-        Anchor::Left,
-        Anchor::Center,
-        Anchor::Right,
-        Anchor::BottomLeft,
-        Anchor::Bottom,
-        Anchor::BottomRight,
-    ];
-    /// The names `at` takes in TOML.
-    pub const NAMES: [&'static str; 9] = [
-        "top_left",
-        "top",
-        "top_right",
-        "left",
-        "center",
-        "right",
-        "bottom_left",
-        "bottom",
-        "bottom_right",
-    ];
-
-    /// The name `at` takes for it.
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-
-    pub fn from_name(name: &str) -> Option<Anchor> {
-        Self::NAMES
-            .iter()
-            .position(|n| *n == name)
-            .map(|i| Self::ALL[i])
-    }
-
-    /// Horizontal and vertical placement: 0 start, 1 middle, 2 end.
-    pub fn grid(self) -> (u8, u8) {
-        let i = Self::ALL.iter().position(|a| *a == self).unwrap_or(0) as u8;
-        (i % 3, i / 3)
-    }
 }
 
 /// An image: a PNG in the game folder, whole or cut into a grid of equal frames (a sprite

@@ -7,9 +7,11 @@
 //! in `overflow`, never silently lost.
 
 mod draw;
+mod hud;
 mod sprites;
 
 pub use draw::{Camera, Draw, Interpolation, TextDraw};
+pub use hud::{HUD_BUILTINS, HudShown, hud_names, hud_shown, substitute};
 
 use crate::def::{GameDef, LevelDef, SpriteShape, TileMapDef};
 use crate::ids::WorldId;

@@ -21,7 +21,9 @@
 use super::args::*;
 use super::call::{Bad, caller, charge, malformed, outside, spawned};
 use super::fast::{Args, Fast};
-use super::names::{Action, Archetype, Cooldown, Effect, Level, Name, Signature, Sound, Tag};
+use super::names::{
+    Action, Animation, Archetype, Cooldown, Effect, Level, Name, Signature, Sound, Tag,
+};
 use super::spec::{ApiFunction, Section};
 use crate::shared::Shared;
 use ludus_core::{ActionKind, Command, TimerId, Var, Vec2};
@@ -368,9 +370,9 @@ api! {
         }
     }
     /// play the animation `name` (declared by its archetype in `animations`) from this tick; the one already playing keeps its place
-    command animate: "animate(id, name)", |lua, g, args: (Value, Value)| {
+    command animate: "animate(id, name)", |lua, g, args: (Value, Name<Animation>)| {
         let target = entity(&args.0, "entity")?;
-        let name = text(&args.1, "animation")?;
+        let name = args.1.text()?;
         match g.animation_slot(target, &name)? {
             Some(slot) => Command::Animate { target, slot },
             // Gone: counted as a stale command, like any other.

@@ -75,6 +75,7 @@ mod tests {
             ("effect", 0, NameKind::Effect, "name"),
             ("sound", 0, NameKind::Sound, "name"),
             ("use_cooldown", 1, NameKind::Cooldown, "name"),
+            ("animate", 1, NameKind::Animation, "name"),
             ("load_level", 0, NameKind::Level, "name"),
             ("find", 0, NameKind::Tag, "tag"),
             ("count", 0, NameKind::Tag, "tag"),

@@ -106,6 +106,8 @@ declared! {
         known |d| d.tags.iter().map(String::as_str);
     /// A cooldown of the entity's archetype (looked up on the entity, not in the definition).
     Cooldown => Cooldown;
+    /// An animation of the entity's archetype (looked up on the entity, as a cooldown).
+    Animation => Animation;
 }
 
 /// What an argument type names: `Some` for a [`Name`].

@@ -40,6 +40,8 @@ pub enum NameKind {
     Level,
     /// A cooldown some archetype declares in `cooldowns` (each entity has its archetype's).
     Cooldown,
+    /// An animation some archetype declares in `animations` (each entity has its archetype's).
+    Animation,
     /// `[input.actions.NAME]`.
     Action,
     /// One of `tags`.
@@ -57,6 +59,7 @@ impl NameKind {
             NameKind::Sound => "sound",
             NameKind::Level => "level",
             NameKind::Cooldown => "cooldown",
+            NameKind::Animation => "animation",
             NameKind::Action => "action",
             NameKind::Tag => "tag",
             NameKind::Constant => "constant",

@@ -18,6 +18,7 @@
 mod output;
 mod pack;
 
+use pack::packed_list;
 pub(crate) use pack::{pack, walk};
 
 use crate::cli::carried::{TRAILER, carried_len};
@@ -129,11 +130,14 @@ fn web(dir: &Path, out: &Path, chosen: Option<PathBuf>, build: bool, dev: bool) 
                     out.display()
                 ));
             }
-            let bundle = Bundle { dev, ..pack(dir)? };
-            write_site(&bundle, &runtime, out, &guard)
+            let mut packed = pack(dir)?;
+            packed.bundle.dev = dev;
+            write_site(&packed.bundle, &runtime, out, &guard)?;
+            Ok(packed)
         });
     match result {
-        Ok(()) => {
+        Ok(packed) => {
+            print!("{}", packed_list(&packed));
             println!(
                 "{}: exported to {} (index.html, the runtime and game.ludus); serve it with \
                  `ludus serve {}` or any static file server",
@@ -277,8 +281,14 @@ fn desktop(dir: &Path, out: &Path, dev: bool) -> i32 {
         eprintln!("ludus: not exported: fix the errors above first");
         return 1;
     }
-    match pack(dir).and_then(|bundle| write_executable(&Bundle { dev, ..bundle }, &place)) {
-        Ok(size) => {
+    let written = pack(dir).and_then(|mut packed| {
+        packed.bundle.dev = dev;
+        let size = write_executable(&packed.bundle, &place)?;
+        Ok((packed, size))
+    });
+    match written {
+        Ok((packed, size)) => {
+            print!("{}", packed_list(&packed));
             println!(
                 "{}: exported to {} ({:.1} MiB); run it to play",
                 dir.display(),

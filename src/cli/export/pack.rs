@@ -3,6 +3,9 @@
 //! Every regular file under the folder goes in, by its path relative to it, except:
 //!
 //! - hidden names (a `.` first) and everything under them, without a word;
+//! - what the game's `[export] exclude` patterns and [`ExportDef::ALWAYS`] match (the window's
+//!   `recordings/`, a failed test's files), listed as left out; a file the game reads may not
+//!   be left out (its bundle would not load);
 //! - with a warning naming it: a name that is not UTF-8 or holds a `\` (no game file can name
 //!   it, and a bundle's paths are `/`-separated text), a link to a folder (folders are never
 //!   followed through links) or to anything outside the game folder, anything that is not a
@@ -14,7 +17,9 @@
 
 use crate::cli::carried::MAX_BUNDLE_BYTES;
 use crate::runtime::bundle::{Bundle, MAX_FILES, relative};
-use crate::runtime::project::Project;
+use crate::runtime::project::LOAD_OPTIONS;
+use ludus_content::Glob;
+use ludus_core::ExportDef;
 use std::path::Path;
 
 /// The files of a game folder that go in its bundle, and what is left out.
@@ -26,15 +31,52 @@ pub(crate) struct Listing {
     pub left_out: Vec<(String, String)>,
 }
 
+/// A packed game folder.
+pub(crate) struct Packed {
+    pub bundle: Bundle,
+    /// The files the patterns left out, with their sizes in bytes, sorted.
+    pub excluded: Vec<(String, u64)>,
+}
+
 /// The game folder's files: all but hidden ones and those left out (see the module
 /// documentation), with the content hash they load as (0 when they do not load: the runtime
-/// then reports why, as `ludus serve` wants). Each file left out is a warning on stderr.
-pub(crate) fn pack(dir: &Path) -> Result<Bundle, String> {
-    let content_hash = Project::from_folder(dir).map_or(0, |p| p.def.content_hash);
+/// then reports why, as `ludus serve` wants). Each file left out for its name or kind is a
+/// warning on stderr; a pattern leaving out a file the game reads is an error.
+pub(crate) fn pack(dir: &Path) -> Result<Packed, String> {
+    let loaded = crate::platform::load_folder(dir, &LOAD_OPTIONS).ok();
+    let content_hash = loaded.as_ref().map_or(0, |f| f.loaded.def.content_hash);
+    let patterns = loaded
+        .as_ref()
+        .map_or(&[][..], |f| &f.loaded.def.export.exclude[..]);
+    let globs: Vec<Glob> = ExportDef::ALWAYS
+        .iter()
+        .map(|p| p.to_string())
+        .chain(patterns.iter().cloned())
+        .filter_map(|p| Glob::parse(&p).ok())
+        .collect();
     let Listing {
-        files: paths,
+        files: all,
         mut left_out,
     } = list(dir)?;
+    let (excluded, paths): (Vec<String>, Vec<String>) = all
+        .into_iter()
+        .partition(|path| globs.iter().any(|g| g.matches(path)));
+    if let Some(used) = loaded.as_ref().and_then(|f| {
+        let files = &f.loaded.files;
+        excluded.iter().find(|p| files.contains(p))
+    }) {
+        return Err(format!(
+            "{}: `[export] exclude` leaves out {used}, which the game reads",
+            dir.display()
+        ));
+    }
+    let excluded = excluded
+        .into_iter()
+        .map(|p| {
+            let size = std::fs::symlink_metadata(dir.join(&p)).map_or(0, |m| m.len());
+            (p, size)
+        })
+        .collect();
     let limit = ludus_content::MAX_FILE_BYTES as u64;
     let mut files = std::collections::BTreeMap::new();
     let mut total = 0u64;
@@ -60,12 +102,45 @@ pub(crate) fn pack(dir: &Path) -> Result<Bundle, String> {
     for (rel, why) in &left_out {
         eprintln!("warning: {} left out: {why}", dir.join(rel).display());
     }
-    Ok(Bundle {
-        name: bundle_name(dir),
-        content_hash,
-        dev: false,
-        files,
+    Ok(Packed {
+        bundle: Bundle {
+            name: bundle_name(dir),
+            content_hash,
+            dev: false,
+            files,
+        },
+        excluded,
     })
+}
+
+/// What an export packed, for its output: each file with its size, then the total, then what
+/// the patterns left out.
+pub(crate) fn packed_list(packed: &Packed) -> String {
+    let mut out = String::new();
+    let files = &packed.bundle.files;
+    let total: u64 = files.values().map(|b| b.len() as u64).sum();
+    for (path, bytes) in files {
+        out.push_str(&format!("  {:>10}  {path}\n", size(bytes.len() as u64)));
+    }
+    out.push_str(&format!(
+        "  {:>10}  in {} file{}\n",
+        size(total),
+        files.len(),
+        if files.len() == 1 { "" } else { "s" }
+    ));
+    for (path, bytes) in &packed.excluded {
+        out.push_str(&format!("  left out: {path} ({})\n", size(*bytes)));
+    }
+    out
+}
+
+/// A size as people read it: bytes below a KiB, else KiB or MiB with one decimal.
+fn size(bytes: u64) -> String {
+    match bytes {
+        0..1024 => format!("{bytes} B"),
+        1024..1_048_576 => format!("{:.1} KiB", bytes as f64 / 1024.0),
+        _ => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
+    }
 }
 
 /// The game's name in its bundle (and its executable's file name): its folder's, lossily

@@ -8,6 +8,7 @@
 //! nested too deep for the parser ([`shape`] says which: they are not parsed). [`rules`] lists
 //! the lints and their severities; [`walk`] what they look at.
 
+mod hud;
 mod rules;
 mod shape;
 mod source;
@@ -19,7 +20,7 @@ mod tests;
 pub use rules::{Names, Role};
 
 use full_moon::LuaVersion;
-use ludus_content::Diagnostic;
+use ludus_content::{Diagnostic, HudName};
 use ludus_core::GameDef;
 use ludus_script::{ModuleSource, Script, module_paths};
 use shape::{Bound, MAX_TOKENS, TooLarge};
@@ -27,15 +28,19 @@ use source::Source;
 use walk::Named;
 
 /// Every lint of the game's scripts and their modules, file by file (scripts in their order,
-/// then modules in the order they are first required), each file's in source order. `shown`
-/// turns a path in the game folder into the path messages show.
+/// then modules in the order they are first required), each file's in source order; before
+/// them, the names the HUD reads that neither the content declares nor a script sets
+/// (`hud_names`, see [`hud::unset`]). `shown` turns a path in the game folder into the path
+/// messages show.
 pub fn lint_game(
     def: &GameDef,
     scripts: &[Script],
     modules: &dyn ModuleSource,
+    hud_names: &[HudName],
     shown: &dyn Fn(&str) -> String,
 ) -> Vec<Diagnostic> {
     let names = Names::of_game(def);
+    let mut set = hud::Set::default();
     let mut queue: Vec<(String, String, Role)> = scripts
         .iter()
         .map(|s| (s.path.clone(), s.text.clone(), Role::Script))
@@ -49,7 +54,9 @@ pub fn lint_game(
         let Linted {
             mut diagnostics,
             requires,
+            variables,
         } = lint_file(&source, &path, role, &names);
+        set.add(variables);
         for module in requires {
             match find_module(modules, &module.name) {
                 Ok((path, text)) => {
@@ -65,7 +72,9 @@ pub fn lint_game(
         diagnostics.sort_by_key(|d| (d.line, d.col));
         out.extend(diagnostics);
     }
-    out
+    let mut hud = hud::unset(hud_names, def, &set);
+    hud.append(&mut out);
+    hud
 }
 
 /// What one file's lints found, and the modules it requires.
@@ -73,6 +82,8 @@ pub fn lint_game(
 pub struct Linted {
     pub diagnostics: Vec<Diagnostic>,
     pub requires: Vec<Named>,
+    /// The variables the file sets (see [`hud::Set`]): `None` when it was not linted.
+    pub variables: Option<hud::Set>,
 }
 
 /// Every lint of one file (`path` in the game folder), not sorted. A file that does not compile
@@ -84,6 +95,10 @@ pub fn lint_file(source: &Source, path: &str, role: Role, names: &Names) -> Lint
         (Ok(()), Parsed::Facts(facts)) => {
             return Linted {
                 diagnostics: rules::lint(source, &facts, role, names),
+                variables: Some(hud::Set {
+                    names: facts.variables_set.iter().cloned().collect(),
+                    computed: facts.variables_set_computed,
+                }),
                 requires: facts.requires,
             };
         }
@@ -140,13 +155,14 @@ pub fn lint_file(source: &Source, path: &str, role: Role, names: &Names) -> Lint
     Linted {
         diagnostics: vec![problem],
         requires: Vec::new(),
+        variables: None,
     }
 }
 
 /// What the parser made of a file.
 enum Parsed {
     /// What the file defines and names.
-    Facts(walk::Facts),
+    Facts(Box<walk::Facts>),
     /// The parser's first error: where, and its message.
     Refused { span: walk::Span, message: String },
     /// Not parsed: the file passes one of the parser's bounds (see [`shape`]).
@@ -163,7 +179,7 @@ fn parse(text: &str) -> Parsed {
         return Parsed::TooLarge(too);
     }
     let work = move || match full_moon::parse_fallible(text, LuaVersion::lua54()).into_result() {
-        Ok(ast) => Parsed::Facts(walk::facts(&ast)),
+        Ok(ast) => Parsed::Facts(Box::new(walk::facts(&ast))),
         Err(errors) => match errors.first() {
             Some(e) => Parsed::Refused {
                 span: error_span(e),

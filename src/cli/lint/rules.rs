@@ -44,6 +44,8 @@ pub struct Names {
     pub levels: Vec<String>,
     /// Every archetype's cooldowns, each name once.
     pub cooldowns: Vec<String>,
+    /// Every archetype's animations, each name once.
+    pub animations: Vec<String>,
     pub actions: Vec<String>,
     pub tags: Vec<String>,
     pub constants: Vec<String>,
@@ -55,19 +57,33 @@ pub struct Names {
 impl Names {
     pub fn of_game(def: &GameDef) -> Names {
         let names = |it: &mut dyn Iterator<Item = &String>| it.cloned().collect::<Vec<_>>();
-        let mut cooldowns: Vec<String> = Vec::new();
-        let mut seen = HashSet::new();
-        for c in def.archetypes.iter().flat_map(|a| &a.cooldowns) {
-            if seen.insert(c.name.as_str()) {
-                cooldowns.push(c.name.clone());
-            }
-        }
+        // Each name once, in the order the archetypes declare them.
+        let distinct = |it: &mut dyn Iterator<Item = &String>| {
+            let mut seen = HashSet::new();
+            it.filter(|n| seen.insert(n.as_str()))
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        let archetypes = &def.archetypes;
+        let cooldowns = distinct(
+            &mut archetypes
+                .iter()
+                .flat_map(|a| &a.cooldowns)
+                .map(|c| &c.name),
+        );
+        let animations = distinct(
+            &mut archetypes
+                .iter()
+                .flat_map(|a| &a.animations)
+                .map(|a| &a.name),
+        );
         Names {
             archetypes: names(&mut def.archetypes.iter().map(|a| &a.name)),
             effects: names(&mut def.effects.iter().map(|e| &e.name)),
             sounds: names(&mut def.sounds.iter().map(|s| &s.name)),
             levels: names(&mut def.levels.iter().map(|l| &l.name)),
             cooldowns,
+            animations,
             actions: names(&mut def.actions.iter().map(|(_, a)| &a.name)),
             tags: def.tags.clone(),
             constants: names(&mut def.constants.keys()),
@@ -91,6 +107,7 @@ impl Names {
             NameKind::Sound => &self.sounds,
             NameKind::Level => &self.levels,
             NameKind::Cooldown => &self.cooldowns,
+            NameKind::Animation => &self.animations,
             NameKind::Action => &self.actions,
             NameKind::Tag => &self.tags,
             NameKind::Constant => &self.constants,
@@ -240,6 +257,7 @@ fn undeclared(
     let noun = kind.noun();
     let message = match kind {
         NameKind::Cooldown => format!("no archetype declares a cooldown `{}`", name.name),
+        NameKind::Animation => format!("no archetype declares an animation `{}`", name.name),
         NameKind::Constant => format!("`ludus.const.{}` is not declared", name.name),
         _ => format!("unknown {noun} `{}`", name.name),
     };

@@ -16,6 +16,7 @@ fn names() -> Names {
         sounds: v(&["shoot"]),
         levels: v(&["main", "boss"]),
         cooldowns: v(&["fire"]),
+        animations: v(&["idle", "run"]),
         actions: v(&["jump", "move_x"]),
         tags: v(&["player", "enemy"]),
         constants: v(&["speed"]),
@@ -211,6 +212,14 @@ fn literal_names_the_game_does_not_declare() {
                 ],
             ),
             (
+                "ludus.animate(id, \"idel\")\nludus.animate(id, 'run')\nludus.animate(id, 'fly')",
+                &[
+                    "1:19+6 error: no archetype declares an animation `idel` | did you mean `idle`?",
+                    "3:19+5 error: no archetype declares an animation `fly` | the game's \
+                     animations are `idle`, `run`",
+                ],
+            ),
+            (
                 "if ludus.pressed(\"jmp\") or ludus.held('jump') then x = ludus.axis('move_y') end",
                 &[
                     "1:18+5 error: unknown action `jmp` | did you mean `jump`?",
@@ -326,7 +335,7 @@ fn required_modules_are_linted_once_and_missing_ones_reported() {
     };
     let modules = MemoryModules(files);
     let shown = |p: &str| format!("game/{p}");
-    let found = lint_game(&GameDef::default(), &[script], &modules, &shown);
+    let found = lint_game(&GameDef::default(), &[script], &modules, &[], &shown);
     let rendered: Vec<String> = found.iter().map(|d| d.render()).collect();
     let expect = [
         "game/scripts/main.lua:3:19: error: no module `missing` could be read\n \

@@ -58,6 +58,11 @@ pub struct Facts {
     pub constants: Vec<Named>,
     /// The module name of every `require("m")` / `require "m"`.
     pub requires: Vec<Named>,
+    /// The variable names `ludus.set` is called with as string literals.
+    pub variables_set: Vec<String>,
+    /// Whether `ludus.set` is called with a name that is not a string literal (a name the
+    /// lints cannot know).
+    pub variables_set_computed: bool,
 }
 
 /// Collects [`Facts`] from a whole chunk.
@@ -204,6 +209,12 @@ impl Walk {
                 self.facts.constants.extend(named(name));
             }
             Some(Suffix::Call(Call::AnonymousCall(args))) => {
+                if field.name == "set" {
+                    match argument(args, 0) {
+                        Some(name) => self.facts.variables_set.push(name.name),
+                        None => self.facts.variables_set_computed = true,
+                    }
+                }
                 for (function, index, kind) in NAME_ARGS {
                     if *function == field.name
                         && let Some(name) = argument(args, *index)

@@ -94,7 +94,10 @@ impl Live {
         // The old bundle goes first (connections sending it keep their share).
         self.built = None;
         // A game folder served live is the developer's: it keeps the developer's view.
-        let bundle = pack(&self.game).map(|b| Bundle { dev: true, ..b })?;
+        let bundle = pack(&self.game).map(|p| Bundle {
+            dev: true,
+            ..p.bundle
+        })?;
         let bytes = Rc::new(bundle.encode());
         self.builds += 1;
         self.built = Some((now, bytes.clone()));

@@ -246,16 +246,10 @@ impl PlayState {
         self.session.input(InputEvent::Pointer(world));
     }
 
-    /// HUD lines with `{score}`, `{tick}` and game variables substituted, each with its
-    /// declaration (place, size, colour).
-    pub fn hud_lines(&self) -> Vec<(String, &HudLine)> {
-        let world = self.timed.game.world();
-        self.project
-            .def
-            .hud
-            .iter()
-            .map(|line| (substitute(&line.text, world), line))
-            .collect()
+    /// The HUD's items with this frame's values (texts with their names replaced, icons and
+    /// bars filled).
+    pub fn hud(&self) -> Vec<HudShown<'_>> {
+        ludus_core::hud_shown(&self.project.def, self.timed.game.world())
     }
 
     /// The frame loop's own figures, for the debug overlay.
@@ -321,31 +315,4 @@ impl PlayState {
             self.past.timeline(self.timed.history.kept_ticks()),
         ]
     }
-}
-
-/// Replaces `{score}`, `{tick}` and `{name}` of game variables in a HUD line.
-fn substitute(line: &str, world: &SimWorld) -> String {
-    let mut out = String::with_capacity(line.len());
-    let mut rest = line;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('}') else {
-            out.push_str(&rest[open..]);
-            return out;
-        };
-        let key = &after[..close];
-        match key {
-            "score" => out.push_str(&world.score().to_string()),
-            "tick" => out.push_str(&world.tick().to_string()),
-            "entities" => out.push_str(&world.entity_count().to_string()),
-            _ => match world.vars().get(key) {
-                Some(v) => out.push_str(&v.to_string()),
-                None => out.push('-'),
-            },
-        }
-        rest = &after[close + 1..];
-    }
-    out.push_str(rest);
-    out
 }
