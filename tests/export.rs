@@ -345,4 +345,18 @@ fn an_export_leaves_out_what_it_excludes_and_lists_what_it_packed() {
         err.contains("`[export] exclude` leaves out scripts/main.lua, which the game reads"),
         "{err}"
     );
+
+    // A module is read only when a script requires it: any Lua file counts as read.
+    std::fs::create_dir_all(game.join("scripts/lib")).unwrap();
+    std::fs::write(game.join("scripts/lib/util.lua"), "return {}\n").unwrap();
+    std::fs::write(game.join("game.toml"), with("\"scripts/lib/\"")).unwrap();
+    let o = export("site3");
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(
+        err.contains(
+            "`[export] exclude` leaves out scripts/lib/util.lua, a Lua file a script may `require`"
+        ),
+        "{err}"
+    );
 }

@@ -119,7 +119,7 @@ pub(crate) static EXPORT: TableSchema = TableSchema {
           folders; a `/` at the end names a folder (everything under it); a pattern without \
           another `/` matches a name at any depth, one with a `/` a path from the game folder.",
     keys: &[
-        key("exclude", Ty::Globs { len: 64 }, Dflt::Empty, "", "Patterns of files to leave out. A file the game reads may not be left out.", "exclude = [\"*.png.bak\", \"shots/\"]"),
+        key("exclude", Ty::Globs { len: 64 }, Dflt::Empty, "", "Patterns of files to leave out. A file the game reads, or any Lua file (a script may `require` it), may not be left out.", "exclude = [\"*.png.bak\", \"shots/\"]"),
     ],
 };
 

@@ -70,6 +70,13 @@ pub(crate) fn pack(dir: &Path) -> Result<Packed, String> {
             dir.display()
         ));
     }
+    // Modules are found when a script runs `require`, so every Lua file may be read.
+    if let Some(module) = excluded.iter().find(|p| p.ends_with(".lua")) {
+        return Err(format!(
+            "{}: `[export] exclude` leaves out {module}, a Lua file a script may `require`",
+            dir.display()
+        ));
+    }
     let excluded = excluded
         .into_iter()
         .map(|p| {
