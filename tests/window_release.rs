@@ -8,8 +8,7 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use support::{ludus, scratch, xvfb_available};
+use support::{ludus, scratch, sized_frame, xvfb_available};
 
 /// A game of an empty field, `width` pixels wide, with `window` added to its `[window]` table
 /// and `script` as its script.
@@ -27,30 +26,8 @@ fn game(dir: &Path, width: u32, window: &str, script: &str) -> PathBuf {
 
 /// The last of 20 frames of `program run [game]` under Xvfb: RGBA pixels and the width.
 fn frame(program: &Path, game: Option<&Path>, dir: &Path) -> (Vec<u8>, u32) {
-    let (shot, script) = (dir.join("shot.png"), dir.join("script.jsonl"));
-    std::fs::write(&script, "{}\n".repeat(20)).unwrap();
-    let o = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1024x768x24"])
-        .arg(program)
-        .arg("run")
-        .args(game)
-        .args(["--frames-max", "20", "--no-watch", "--script"])
-        .arg(&script)
-        .arg("--screenshot")
-        .arg(&shot)
-        .env("LUDUS_NO_AUDIO", "1")
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "the app exits cleanly: {err}");
-    let bytes = std::fs::read(&shot).expect("the app wrote its frame");
-    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
-        .read_info()
-        .unwrap();
-    let mut px = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut px).unwrap();
-    px.truncate(info.buffer_size());
-    (px, info.width)
+    let frame = sized_frame(program, game, dir, &"{}\n".repeat(20), None);
+    (frame.px, frame.width)
 }
 
 /// Light pixels (text) in rows `rows` and columns `cols` of a frame `width` pixels wide.

@@ -14,9 +14,24 @@
 
 use std::ops::{Deref, DerefMut};
 
-/// State a system reads or writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Resource {
+/// Declares [`Resource`] and [`Resource::ALL`] from one list.
+macro_rules! resources {
+    ($($(#[doc = $doc:literal])* $name:ident,)+) => {
+        /// State a system reads or writes.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Resource {$(
+            $(#[doc = $doc])*
+            $name,
+        )+}
+
+        impl Resource {
+            /// Every resource, in declaration order.
+            pub const ALL: [Resource; [$(stringify!($name)),+].len()] = [$(Resource::$name),+];
+        }
+    };
+}
+
+resources! {
     /// The `Position` component.
     Position,
     /// The `PrevPosition` component.
@@ -76,44 +91,6 @@ pub enum Resource {
 }
 
 impl Resource {
-    /// Every resource, in declaration order.
-    pub const ALL: [Resource; 34] = [
-        Resource::Position,
-        Resource::PrevPosition,
-        Resource::Velocity,
-        Resource::Health,
-        Resource::Brain,
-        Resource::Control,
-        Resource::Cooldowns,
-        Resource::Lifetime,
-        Resource::ScriptState,
-        Resource::Rotation,
-        Resource::Footing,
-        Resource::Animation,
-        Resource::Timers,
-        Resource::ContactCache,
-        Resource::Score,
-        Resource::Vars,
-        Resource::Saved,
-        Resource::Rng,
-        Resource::EntitySet,
-        Resource::SpawnOutcomes,
-        Resource::CarriedDamage,
-        Resource::StructuralCommands,
-        Resource::Commands,
-        Resource::StagedPresentation,
-        Resource::Outbox,
-        Resource::TickNumber,
-        Resource::Input,
-        Resource::Completions,
-        Resource::NavField,
-        Resource::Camera,
-        Resource::Flow,
-        Resource::Spawners,
-        Resource::Broadphase,
-        Resource::Targets,
-    ];
-
     /// The components: what an entity carries that a tick may change.
     pub const COMPONENTS: [Resource; 12] = [
         Resource::Position,

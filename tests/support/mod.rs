@@ -76,6 +76,20 @@ pub fn program_frame(
     script: &str,
     fps_cap: Option<u32>,
 ) -> Frame {
+    let frame = sized_frame(program, game, dir, script, fps_cap);
+    assert_eq!((frame.width, frame.height), (1024, 768));
+    frame
+}
+
+/// As [`program_frame`], for a game whose window is not 1024 x 768: the frame is the size the
+/// game's `[window]` asks for.
+pub fn sized_frame(
+    program: &Path,
+    game: Option<&Path>,
+    dir: &Path,
+    script: &str,
+    fps_cap: Option<u32>,
+) -> Frame {
     let (shot, path) = (dir.join("shot.png"), dir.join("script.jsonl"));
     std::fs::write(&path, script).unwrap();
     let frames = script.lines().count().to_string();
@@ -104,7 +118,6 @@ pub fn program_frame(
     let mut reader = decoder.read_info().unwrap();
     let mut px = vec![0; reader.output_buffer_size()];
     let info = reader.next_frame(&mut px).unwrap();
-    assert_eq!((info.width, info.height), (1024, 768));
     assert_eq!(info.color_type, png::ColorType::Rgba, "4 bytes a pixel");
     px.truncate(info.buffer_size());
     Frame {

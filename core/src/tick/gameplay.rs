@@ -73,23 +73,15 @@ const APPLY_WRITES: &[R] = &[
     R::StagedPresentation,
 ];
 /// Stage 2's: the same, and the damage it carries to the next tick.
-const APPLY_TWO_WRITES: &[R] = &[
-    R::Health,
-    R::Score,
-    R::Vars,
-    R::Saved,
-    R::ScriptState,
-    R::Velocity,
-    R::Cooldowns,
-    R::Rotation,
-    R::Animation,
-    R::Camera,
-    R::Flow,
-    R::Commands,
-    R::StructuralCommands,
-    R::StagedPresentation,
-    R::CarriedDamage,
-];
+const APPLY_TWO_WRITES: &[R] = &{
+    let mut out = [R::CarriedDamage; APPLY_WRITES.len() + 1];
+    let mut i = 0;
+    while i < APPLY_WRITES.len() {
+        out[i] = APPLY_WRITES[i];
+        i += 1;
+    }
+    out
+};
 
 /// The due timers still live, as timer events.
 pub const DELIVERABLE_TIMERS: SystemId = SystemId::native("deliverable_timers");
