@@ -133,8 +133,8 @@ impl Consequences for SwarmRules {
 }
 
 impl SwarmRules {
-    /// combat.lua's `on_damage`: the player hurt (and the game over at no health left), an
-    /// enemy killed (score, and sometimes a gem), or only hit.
+    /// combat.lua's `on_damage` (the player hurt, or an enemy only hit), then its `on_death`
+    /// (the game over, or an enemy killed: score, and sometimes a gem).
     fn damaged(&self, g: &mut Gameplay<'_>) -> Result<(), Fault> {
         let c = &self.constants;
         let events = g.events().damage.clone();
@@ -156,26 +156,28 @@ impl SwarmRules {
                         ticks: 18,
                     },
                 )?;
-                if d.health <= 0 {
-                    send(g, Command::Destroy(d.target.seq))?;
-                    effect(g, "death", x, y)?;
-                    send(g, Command::GameOver("Game over".into()))?;
-                    send(g, Command::CameraZoom(1.5))?;
-                }
-            } else if d.health <= 0 {
-                send(g, Command::Destroy(d.target.seq))?;
+            } else if !d.killed {
+                sound(g, "hit", 1.0, 1.0)?;
+            }
+        }
+        let deaths = g.events().deaths.clone();
+        for d in deaths {
+            let (x, y) = (d.target.pos.x, d.target.pos.y);
+            send(g, Command::Destroy(d.target.seq))?;
+            effect(g, "death", x, y)?;
+            if d.target.archetype == player {
+                send(g, Command::GameOver("Game over".into()))?;
+                send(g, Command::CameraZoom(1.5))?;
+            } else {
                 send(
                     g,
                     Command::Score(if d.target.archetype == brute { 5 } else { 1 }),
                 )?;
-                effect(g, "death", x, y)?;
                 let pitch = 0.9 + g.rng().f64() * 0.2;
                 sound(g, "death", 0.8, pitch as f32)?;
                 if g.rng().f64() < c.gem_chance {
                     spawn(g, "gem", x, y, None)?;
                 }
-            } else {
-                sound(g, "hit", 1.0, 1.0)?;
             }
         }
         Ok(())

@@ -28,10 +28,8 @@ struct RawPlace {
     archetype: Named,
     pos: Vec2,
     overrides: Overrides,
-    health: Option<Loc>,
-    color: Option<Loc>,
-    size: Option<Loc>,
-    text: Option<Loc>,
+    /// Where each override that needs a component is written.
+    locs: Vec<(&'static str, Loc)>,
 }
 
 struct RawSpawner {
@@ -140,10 +138,10 @@ fn place(r: &mut Report, p: &Table<'_, '_>) -> Option<RawPlace> {
         archetype: archetype?,
         pos: pos?,
         overrides,
-        health: p.key_loc("health"),
-        color: p.key_loc("color"),
-        size: p.key_loc("size"),
-        text: p.key_loc("text"),
+        locs: Overrides::NEEDS
+            .iter()
+            .filter_map(|n| Some((n.key, p.key_loc(n.key)?)))
+            .collect(),
     })
 }
 
@@ -186,46 +184,11 @@ impl RawLevel {
                 continue;
             };
             let a = archetypes.get(usize::from(archetype.0));
-            // An override needs the component it changes: where it is, whether the archetype
-            // has the component, the component's table, what is missing, the override's key.
+            // An override needs the component it changes.
             if let Some(a) = a {
-                let needs = [
-                    (
-                        p.health,
-                        a.health.is_some(),
-                        "health",
-                        "health to override",
-                        "health",
-                    ),
-                    (
-                        p.color,
-                        a.sprite.is_some(),
-                        "sprite",
-                        "sprite whose colour could be overridden",
-                        "color",
-                    ),
-                    (
-                        p.size,
-                        a.collider.is_some(),
-                        "collider",
-                        "collider whose size could be set",
-                        "size",
-                    ),
-                    (
-                        p.text,
-                        a.label.is_some(),
-                        "label",
-                        "label whose text could be set",
-                        "text",
-                    ),
-                ];
-                for (loc, has, table, missing, key) in needs {
-                    if let (Some(loc), false) = (loc, has) {
-                        r.error(loc, format!("archetype `{}` has no {missing}", a.name))
-                            .help(format!(
-                                "give `[archetypes.{}]` a `{table}` table, or remove `{key}` here",
-                                a.name
-                            ));
+                for need in p.overrides.unmet(a) {
+                    if let Some((_, loc)) = p.locs.iter().find(|(k, _)| *k == need.key) {
+                        r.error(*loc, need.message(a)).help(need.help(a, "here"));
                     }
                 }
             }

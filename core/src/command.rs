@@ -201,10 +201,17 @@ impl Command {
                 pos,
                 overrides,
             } => {
-                if def.archetype(*archetype).is_none() {
+                let Some(a) = def.archetype(*archetype) else {
                     return Err(CommandError::malformed(format!(
                         "unknown archetype id {}",
                         archetype.0
+                    )));
+                };
+                if let Some(need) = overrides.unmet(a).next() {
+                    return Err(CommandError::malformed(format!(
+                        "{} ({})",
+                        need.message(a),
+                        need.help(a, "from the spawn options")
                     )));
                 }
                 finite(*pos, "a spawn position")?;

@@ -345,7 +345,7 @@ fn send_everything(g: &mut Gameplay<'_>, at: Vec2) -> Result<(), Fault> {
         Command::Destroy(gone),
         Command::Damage {
             target: enemy,
-            amount: 1,
+            amount: 1000,
             source: Some(me),
         },
         Command::Heal {
@@ -379,9 +379,10 @@ fn send_everything(g: &mut Gameplay<'_>, at: Vec2) -> Result<(), Fault> {
     ];
     for target in [me, born] {
         commands.extend([
+            // Enough to kill: a death in this stage, or carried to the next tick's.
             Command::Damage {
                 target,
-                amount: 1,
+                amount: 1000,
                 source: None,
             },
             Command::Heal { target, amount: 1 },

@@ -29,6 +29,7 @@
 **   KIND     an archetype: KINDS[u16]        ACTION    an action: ACTIONS[u8]
 **   CHOICE   a choice: choices[field][u8+1]  TEXT      text (u16 length, bytes)
 **   OPT_KIND, OPT_TAGS, OPT_NUM  as KIND, INT (tags), NUM, after a presence byte (0: nil)
+**   BOOL     a boolean (u8: 0 false)
 **
 ** ludus_pool(spec, KINDS, ACTIONS, next) -> pool
 **   spec     the kind's layout: `codes` (one type code per field), `names` (field names),
@@ -130,7 +131,7 @@ static int fixed_size(char code) {
     case LUDUS_FIELD_INT: case LUDUS_FIELD_OPT_ID: case LUDUS_FIELD_NUM64: return 8;
     case LUDUS_FIELD_NUM: return 4;
     case LUDUS_FIELD_KIND: return 2;
-    case LUDUS_FIELD_ACTION: case LUDUS_FIELD_CHOICE: return 1;
+    case LUDUS_FIELD_ACTION: case LUDUS_FIELD_CHOICE: case LUDUS_FIELD_BOOL: return 1;
     default: return -1;
   }
 }
@@ -141,7 +142,7 @@ static void skip_field(Reader *r, char code) {
     case LUDUS_FIELD_INT: case LUDUS_FIELD_OPT_ID: case LUDUS_FIELD_NUM64: take(r, 8); break;
     case LUDUS_FIELD_NUM: take(r, 4); break;
     case LUDUS_FIELD_KIND: take(r, 2); break;
-    case LUDUS_FIELD_ACTION: case LUDUS_FIELD_CHOICE: take(r, 1); break;
+    case LUDUS_FIELD_ACTION: case LUDUS_FIELD_CHOICE: case LUDUS_FIELD_BOOL: take(r, 1); break;
     case LUDUS_FIELD_TEXT: take(r, rd_u16(r)); break;
     case LUDUS_FIELD_OPT_KIND: if (rd_u8(r)) take(r, 2); break;
     case LUDUS_FIELD_OPT_TAGS: if (rd_u8(r)) take(r, 8); break;
@@ -183,6 +184,7 @@ static void push_field(Reader *r, char code, int field, int kinds, int actions, 
       }
       break;
     }
+    case LUDUS_FIELD_BOOL: lua_pushboolean(L, rd_u8(r) != 0); break;
     case LUDUS_FIELD_TEXT: {
       unsigned len = rd_u16(r);
       lua_pushlstring(L, (const char *)take(r, len), len);
@@ -255,6 +257,13 @@ static void field_value(lua_State *L, const unsigned char *b, char code, int f, 
     }
     case LUDUS_FIELD_NUM: setfltvalue(v, rd_f32(&r)); return;
     case LUDUS_FIELD_NUM64: setfltvalue(v, rd_f64(&r)); return;
+    case LUDUS_FIELD_BOOL:
+      if (rd_u8(&r) != 0) {
+        setbtvalue(v);
+      } else {
+        setbfvalue(v);
+      }
+      return;
     case LUDUS_FIELD_KIND: got = luaH_getint(kinds, (lua_Integer)rd_u16(&r)); break;
     case LUDUS_FIELD_ACTION: got = luaH_getint(actions, (lua_Integer)rd_u8(&r) + 1); break;
     case LUDUS_FIELD_CHOICE: {

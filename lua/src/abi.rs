@@ -132,6 +132,8 @@ shared_enum! {
         OptTags = b'T',
         /// As `Num`, after a presence byte (0: nil).
         OptNum = b'F',
+        /// A boolean (u8: 0 false, else true).
+        Bool = b'b',
     }
 }
 

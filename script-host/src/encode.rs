@@ -25,6 +25,7 @@ fn code(ty: FieldType) -> FieldCode {
         FieldType::OptKind => FieldCode::OptKind,
         FieldType::OptTags => FieldCode::OptTags,
         FieldType::OptNum => FieldCode::OptNum,
+        FieldType::Bool => FieldCode::Bool,
     }
 }
 
@@ -89,6 +90,9 @@ impl FieldSink for Encoder {
         if let Some(v) = v {
             self.tags(v);
         }
+    }
+    fn bool(&mut self, v: bool) {
+        self.blob.push(u8::from(v));
     }
     fn opt_num(&mut self, v: Option<f32>) {
         self.blob.push(u8::from(v.is_some()));

@@ -128,6 +128,33 @@ fn hit_the_nearest_enemy_with_a_cooldown_from_lua() {
 }
 
 #[test]
+fn count_each_kill_once_and_see_the_count_at_once() {
+    // Fire once on tick 3: three blows on each of the three enemies (3 health each).
+    let fire_once = |d: &GameDef, n: u64| {
+        let mut i = TickInput::neutral();
+        i.set_held(action(d, "fire"), n == 3);
+        i.set_pressed(action(d, "fire"), n == 3);
+        i
+    };
+    let (g, _) = play(cookbook_def(), "kills", "", 6, fire_once);
+    assert_eq!(
+        (
+            g.world().score(),
+            var(&g, "kills"),
+            var(&g, "born_alive"),
+            g.world().game_over().map(|(_, m)| m.to_string()),
+        ),
+        (
+            30,
+            Some(3.0),
+            Some(0.0),
+            Some("CLEARED, score 30".to_string()),
+        ),
+        "three kills paid once each, the total seen in the stage that made it"
+    );
+}
+
+#[test]
 fn text_on_screen() {
     let text = |g: &Game| g.world().vars().get("banner").map(|v| v.to_string());
     let (g, _) = play(cookbook_def(), "banner", "", 89, idle);

@@ -1,6 +1,6 @@
 //! Levels: what they place, spawn and show.
 
-use crate::def::ArchetypeId;
+use crate::def::{ArchetypeDef, ArchetypeId};
 use crate::frame::mode::Mode;
 use crate::math::{Color, Rect, Vec2};
 use serde::{Deserialize, Serialize};
@@ -94,6 +94,79 @@ pub struct Overrides {
     pub size: Option<Vec2>,
     /// The label's text instead of the archetype's.
     pub text: Option<String>,
+}
+
+/// An override that changes a component, and so needs the archetype to have it.
+#[derive(Clone, Copy, Debug)]
+pub struct OverrideNeed {
+    /// The override's key, in `[[place]]` and in a script's spawn options.
+    pub key: &'static str,
+    /// The archetype table that declares the component.
+    pub table: &'static str,
+    /// What the archetype lacks, as "archetype `x` has no {missing}" says it.
+    pub missing: &'static str,
+    set: fn(&Overrides) -> bool,
+    has: fn(&ArchetypeDef) -> bool,
+}
+
+impl Overrides {
+    /// Every override that needs a component, in the order a report lists them: the one list
+    /// `[[place]]`'s check and a spawn command's check read.
+    pub const NEEDS: &'static [OverrideNeed] = &[
+        OverrideNeed {
+            key: "health",
+            table: "health",
+            missing: "health to override",
+            set: |o| o.health.is_some(),
+            has: |a| a.health.is_some(),
+        },
+        OverrideNeed {
+            key: "color",
+            table: "sprite` or `label",
+            missing: "sprite or label whose colour could be overridden",
+            set: |o| o.color.is_some(),
+            has: |a| a.sprite.is_some() || a.label.is_some(),
+        },
+        OverrideNeed {
+            key: "size",
+            table: "collider` or `sprite",
+            missing: "collider or sprite whose size could be set",
+            set: |o| o.size.is_some(),
+            has: |a| a.collider.is_some() || a.sprite.is_some(),
+        },
+        OverrideNeed {
+            key: "text",
+            table: "label",
+            missing: "label whose text could be set",
+            set: |o| o.text.is_some(),
+            has: |a| a.label.is_some(),
+        },
+    ];
+
+    /// The overrides set here that archetype `a` has no component for.
+    pub fn unmet<'a>(
+        &'a self,
+        a: &'a ArchetypeDef,
+    ) -> impl Iterator<Item = &'static OverrideNeed> + 'a {
+        Overrides::NEEDS
+            .iter()
+            .filter(move |n| (n.set)(self) && !(n.has)(a))
+    }
+}
+
+impl OverrideNeed {
+    /// "archetype `x` has no ..." for archetype `a`.
+    pub fn message(&self, a: &ArchetypeDef) -> String {
+        format!("archetype `{}` has no {}", a.name, self.missing)
+    }
+
+    /// How to fix it, where the override was written `place` ("here", "from the spawn options").
+    pub fn help(&self, a: &ArchetypeDef, place: &str) -> String {
+        format!(
+            "give `[archetypes.{}]` a `{}` table, or remove `{}` {place}",
+            a.name, self.table, self.key
+        )
+    }
 }
 
 /// Periodic spawning, decided in the tick.

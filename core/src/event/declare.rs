@@ -37,6 +37,8 @@ pub enum FieldType {
     Tags,
     /// An input action, given by name.
     Action,
+    /// True or false.
+    Bool,
     /// One of a fixed list of names.
     Choice(&'static [&'static str]),
     /// Text.
@@ -121,6 +123,7 @@ pub trait FieldSink {
     fn opt_kind(&mut self, v: Option<ArchetypeId>);
     fn opt_tags(&mut self, v: Option<u64>);
     fn opt_num(&mut self, v: Option<f32>);
+    fn bool(&mut self, v: bool);
 }
 
 /// The [`FieldSink`] call for a field of type `$ty`.
@@ -163,6 +166,9 @@ macro_rules! sink_call {
     };
     ($w:ident, OptNum, $v:expr) => {
         $w.opt_num($v)
+    };
+    ($w:ident, Bool, $v:expr) => {
+        $w.bool($v)
     };
 }
 pub(crate) use sink_call;

@@ -104,6 +104,9 @@ pub struct DamageEvent {
     /// Health after the damage.
     pub health: i32,
     pub max: i32,
+    /// This damage took health from above 0 to 0 or below: the entity died, and its one
+    /// death event is delivered with this one. Damage never lands on a dead entity.
+    pub killed: bool,
 }
 
 /// The level began (delivered once, on its first tick), or a tick began (every tick).
@@ -199,6 +202,16 @@ event_kinds! {
             health: Int = i64::from(e.health), "health after it";
             max: Int = i64::from(e.max), "maximum health";
             source: OptId = e.source, "the `source` given to `ludus.damage`, or nil";
+            killed: Bool = e.killed, "true when this damage took its health to 0: it died, and its one `on_death` follows";
+        }
+        death(e: &DamageEvent) {
+            tick: Int = e.tick as i64, "the tick the killing damage was applied (as its `on_damage` event's)";
+            id: Id = e.target.seq, "the entity that died";
+            kind: Kind = e.target.archetype, "its archetype";
+            tags: Tags = e.target.tags, "its tags";
+            x: Num = e.target.pos.x, "its position";
+            y: Num = e.target.pos.y, "";
+            source: OptId = e.source, "the `source` of the damage that killed it, or nil";
         }
     }
     stage One {
@@ -256,6 +269,11 @@ event_kinds! {
         Damage {
             damage: DamageEvent as damage => "on_damage", Events "damage",
                 "damage Rust applied after stage 1, or in the previous tick's stage 2";
+        }
+        /// An entity's health reached 0 (once per entity).
+        Death {
+            deaths: DamageEvent as death => "on_death", Entities "death",
+                "an entity's health reached 0: exactly once per entity, with the damage that did it (after `on_damage`); later damage to it is blocked";
         }
     }
 }

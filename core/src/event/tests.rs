@@ -100,6 +100,9 @@ impl FieldSink for Lines {
     fn opt_num(&mut self, v: Option<f32>) {
         self.0.push(format!("opt_num {v:?}"));
     }
+    fn bool(&mut self, v: bool) {
+        self.0.push(format!("bool {v}"));
+    }
 }
 
 fn probe(seq: u64, way: u8, note: Option<f32>) -> added::ProbeEvent {
@@ -331,5 +334,5 @@ fn the_stages_deliver_in_the_documented_order() {
         ],
         "stage 1"
     );
-    assert_eq!(handlers(Stage::Two), ["on_damage"], "stage 2");
+    assert_eq!(handlers(Stage::Two), ["on_damage", "on_death"], "stage 2");
 }

@@ -16,6 +16,7 @@ use crate::limits::{Limit, push_within};
 use crate::math::wrap_angle;
 use crate::outbox::{Presentation, PresentationRequest};
 use crate::phase::Stage;
+use crate::resource::Tracked;
 use crate::tick::scratch::Scratch;
 use crate::var::Var;
 use crate::world::components::*;
@@ -83,7 +84,6 @@ fn damage_run(
     stage: Stage,
     run: &[Command],
 ) -> Result<(), Fault> {
-    let cap = def.limits.events_per_tick;
     let SimWorld {
         ecs,
         index,
@@ -109,18 +109,44 @@ fn damage_run(
             counters.no_health += 1;
             continue;
         };
+        if h.current <= 0 {
+            counters.after_death += 1;
+            continue;
+        }
         if !h.invulnerable_until.ready(tick) {
             counters.damage_blocked += 1;
             continue;
         }
         let ev = land(h, id, pos, tags, tick, *amount, *source)?;
-        let queue = match stage {
-            Stage::One => &mut scratch.events.damage,
-            Stage::Two => &mut *carried_damage,
-        };
-        push_bounded(queue, ev, cap, "damage")?;
+        deliver(scratch, carried_damage, def, stage, ev)?;
     }
     Ok(())
+}
+
+/// Queues a damage event for its stage 2 (this tick's after stage 1, the next tick's after
+/// stage 2), and the entity's death event with it when the damage killed it (a carried
+/// damage's death is queued when BeginTick takes it out).
+fn deliver(
+    s: &mut Scratch,
+    carried: &mut Tracked<Vec<DamageEvent>>,
+    def: &GameDef,
+    stage: Stage,
+    ev: DamageEvent,
+) -> Result<(), Fault> {
+    match stage {
+        Stage::One => {
+            if ev.killed {
+                push_bounded(&mut s.events.deaths, ev, def.limits.max_entities, "death")?;
+            }
+            push_bounded(
+                &mut s.events.damage,
+                ev,
+                def.limits.events_per_tick,
+                "damage",
+            )
+        }
+        Stage::Two => push_bounded(&mut *carried, ev, def.limits.events_per_tick, "damage"),
+    }
 }
 
 /// Damage landing on a target of health `h` that is not invulnerable at `tick`: its event.
@@ -133,6 +159,7 @@ fn land(
     amount: i32,
     source: Option<u64>,
 ) -> Result<DamageEvent, Fault> {
+    let before = h.current;
     h.current = h.current.saturating_sub(amount);
     if h.invulnerable_ticks > 0 {
         h.invulnerable_until =
@@ -147,6 +174,7 @@ fn land(
         amount,
         health: h.current,
         max: h.max,
+        killed: before > 0 && h.current <= 0,
     })
 }
 
@@ -227,7 +255,6 @@ fn apply_one(
     stage: Stage,
     command: &Command,
 ) -> Result<(), Fault> {
-    let cap = def.limits.events_per_tick;
     match command {
         Command::Damage {
             target,
@@ -246,6 +273,10 @@ fn apply_one(
                 world.counters.no_health += 1;
                 return Ok(());
             };
+            if h.current <= 0 {
+                world.counters.after_death += 1;
+                return Ok(());
+            }
             if !h.invulnerable_until.ready(tick) {
                 world.counters.damage_blocked += 1;
                 return Ok(());
@@ -256,17 +287,15 @@ fn apply_one(
             };
             let tags = r.get::<&Tags>();
             let ev = land(&mut h, &id, &pos, tags.as_deref(), tick, *amount, *source)?;
-            let queue = match stage {
-                Stage::One => &mut s.events.damage,
-                Stage::Two => &mut world.carried_damage,
-            };
-            push_bounded(queue, ev, cap, "damage")?;
+            drop((h, id, pos, tags));
+            deliver(s, &mut world.carried_damage, def, stage, ev)?;
         }
         Command::Heal { target, amount } => {
             let Some(e) = resolve(world, s, *target) else {
                 return Ok(());
             };
             match world.ecs.query_one_mut::<&mut Health>(e) {
+                Ok(h) if h.current <= 0 => world.counters.after_death += 1,
                 Ok(h) => h.current = h.current.saturating_add(*amount).min(h.max),
                 Err(_) => world.counters.no_health += 1,
             }

@@ -5,7 +5,7 @@
 //! (existing values only); fills the spawn and level-start events; snapshots due timers; copies
 //! current to previous transforms (after completions, so a jump they cause is not interpolated).
 
-use crate::event::{EventKind, StartEvent};
+use crate::event::{EventKind, StartEvent, push_bounded};
 use crate::fault::Fault;
 use crate::jobs::{Completions, JobOutput, JobStatus};
 use crate::phase::Phase;
@@ -58,6 +58,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
                 EventKind::Tick,
                 EventKind::Spawned,
                 EventKind::Damage,
+                EventKind::Death,
             ],
             consumes_carried: &[EventKind::Spawned, EventKind::Damage],
             after: &[CLEAR],
@@ -89,7 +90,8 @@ fn completions(t: &mut TickState<'_>) -> Result<(), Fault> {
     Ok(())
 }
 
-/// The level start, the tick event, last tick's spawn outcomes and the damage carried from its stage 2.
+/// The level start, the tick event, last tick's spawn outcomes and the damage carried from its
+/// stage 2, with the deaths that damage caused.
 fn carried(t: &mut TickState<'_>) -> Result<(), Fault> {
     let world = &mut *t.world;
     let s = &mut *t.scratch;
@@ -105,6 +107,10 @@ fn carried(t: &mut TickState<'_>) -> Result<(), Fault> {
     world.spawn_outcomes.clear();
     std::mem::swap(&mut s.events.damage, &mut *world.carried_damage);
     world.carried_damage.clear();
+    let cap = t.def.limits.max_entities;
+    for ev in s.events.damage.iter().filter(|ev| ev.killed) {
+        push_bounded(&mut s.events.deaths, *ev, cap, "death")?;
+    }
     Ok(())
 }
 

@@ -134,7 +134,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
         Decl {
             reads_previous: APPLY_READS_PREVIOUS,
             writes: APPLY_WRITES,
-            produces: &[EventKind::Damage],
+            produces: &[EventKind::Damage, EventKind::Death],
             ..Decl::new(APPLY_ONE, |t| {
                 apply(t.world, t.scratch, t.def, t.tick, Stage::One)
             })

@@ -56,6 +56,9 @@ pub struct WorldCounters {
     pub pending_destroy_filtered: u64,
     /// Damage blocked by invulnerability.
     pub damage_blocked: u64,
+    /// Damage or heal sent to an entity whose health already reached 0: discarded (an entity
+    /// dies once).
+    pub after_death: u64,
     /// Damage or heal sent to an entity without health: discarded.
     pub no_health: u64,
     /// Presentation requests dropped at staging (more than the outbox holds in one tick).

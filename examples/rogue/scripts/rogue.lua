@@ -218,14 +218,18 @@ function on_damage(events)
     if d.id == hero then
       ludus.set("hp", math.max(d.health, 0))
       ludus.sound("hurt")
-      if d.health <= 0 and ludus.alive(hero) then
-        ludus.destroy(hero)
-        ludus.effect("blood", d.x, d.y)
-        ludus.game_over("Killed by a " .. ludus.kind(d.source) .. " on turn " .. ludus.get("turn"))
-      end
-    elseif d.health <= 0 then
-      ludus.destroy(d.id)
-      ludus.effect("blood", d.x, d.y)
+    end
+  end
+end
+
+-- Once per creature, with the blow that did it.
+function on_death(events)
+  for _, d in ipairs(events) do
+    ludus.destroy(d.id)
+    ludus.effect("blood", d.x, d.y)
+    if d.id == hero then
+      ludus.game_over("Killed by a " .. ludus.kind(d.source) .. " on turn " .. ludus.get("turn"))
+    else
       say("The " .. d.kind .. " dies.")
     end
   end

@@ -61,22 +61,26 @@ function on_damage(events)
       ludus.effect("hurt", d.x, d.y)
       ludus.sound("hurt")
       ludus.camera_shake(8, 18)
-      if d.health <= 0 then
-        ludus.destroy(d.id)
-        ludus.effect("death", d.x, d.y)
-        ludus.game_over("Game over")
-        ludus.camera_zoom(1.5) -- a closer look at where it ended
-      end
-    elseif d.health <= 0 then
-      ludus.destroy(d.id)
+    elseif not d.killed then
+      ludus.sound("hit")
+    end
+  end
+end
+
+-- Once per entity, however many bullets hit it in its last tick.
+function on_death(events)
+  for _, d in ipairs(events) do
+    ludus.destroy(d.id)
+    ludus.effect("death", d.x, d.y)
+    if d.kind == "player" then
+      ludus.game_over("Game over")
+      ludus.camera_zoom(1.5) -- a closer look at where it ended
+    else
       ludus.add_score(d.kind == "brute" and 5 or 1)
-      ludus.effect("death", d.x, d.y)
       ludus.sound("death", 0.8, 0.9 + ludus.random() * 0.2)
       if ludus.random() < C.gem_chance then
         ludus.spawn("gem", d.x, d.y)
       end
-    else
-      ludus.sound("hit")
     end
   end
 end

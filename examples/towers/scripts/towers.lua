@@ -71,12 +71,12 @@ function on_trigger_enter(events)
   end
 end
 
--- An enemy out of health pops and pays its bounty (once, however many bolts hit it).
-function on_damage(events)
+-- An enemy out of health pops and pays its bounty (its one death, however many bolts hit it).
+function on_death(events)
   local money = ludus.get("money")
   local paid = false
   for _, d in ipairs(events) do
-    if d.health <= 0 and ludus.alive(d.id) then
+    if BOUNTY[d.kind] then
       ludus.destroy(d.id)
       ludus.effect("pop", d.x, d.y)
       ludus.sound("pop")

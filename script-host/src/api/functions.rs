@@ -198,7 +198,7 @@ fn install_log(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> 
 }
 
 api! {
-    /// lower health by a whole `amount >= 0` (blocked while the target is invulnerable); produces an `on_damage` event
+    /// lower health by a whole `amount >= 0` (blocked while the target is invulnerable, and once its health has reached 0); produces an `on_damage` event, and the blow that takes health to 0 also the entity's one `on_death`
     fast command damage: "damage(id, amount [, source])", |g, args: (Value, Value, Value)| {
         Command::Damage {
             target: entity(&args.0, "target")?,
@@ -209,14 +209,14 @@ api! {
             },
         }
     }
-    /// raise health, up to its maximum
+    /// raise health, up to its maximum (not of an entity whose health reached 0: it is dead)
     fast command heal: "heal(id, amount)", |g, args: (Value, Value)| {
         Command::Heal {
             target: entity(&args.0, "target")?,
             amount: amount(&args.1, "amount")?,
         }
     }
-    /// add a whole number to the score
+    /// add a whole number to the score (at the end of the stage: `ludus.score()` shows it from the next stage)
     fast command add_score: "add_score(n)", |g, args: Value| {
         Command::Score(int(&args, "score")?)
     }
@@ -422,7 +422,7 @@ api! {
     }
     /// the tick being run (the first tick of a level is 1)
     call tick: Read, "tick()", |lua, g, _args: ()| -> i64 { Ok(g.tick() as i64) }
-    /// the score at the start of this stage
+    /// the score at the start of this stage: an `add_score` earlier in the same stage is not in it yet (keep a running total in a local)
     call score: Read, "score()", |lua, g, _args: ()| -> i64 { Ok(g.score()) }
     /// a game variable (a number or a text) at the start of this stage, or nil; a whole number comes back as an integer
     call get: Read, "get(name)", |lua, g, args: Value| -> Value {
@@ -522,7 +522,7 @@ api! {
         let target = entity(&args.0, "entity")?;
         Ok(g.state(target, &text(&args.1, "key")?))
     }
-    /// whether the entity exists and is not being destroyed this tick (a `destroy` sent earlier in this stage counts)
+    /// whether the entity exists and is not being destroyed this tick (a `destroy` sent earlier in this stage counts); false for an id `ludus.spawn` returned this tick, which exists from the end of the tick (commands may still name it)
     call alive: Read, "alive(id)", |lua, g, args: Value| -> bool {
         Ok(g.alive(entity(&args, "entity")?))
     }
