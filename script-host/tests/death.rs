@@ -30,11 +30,14 @@ const COUNT: &str = r#"
     end
 "#;
 
+/// What, the script after COUNT, ticks, then what it sees: deaths, killing damage, damage
+/// events, the death's tick, and damage and heals blocked after the death.
+type Case = (&'static str, &'static str, u64, f64, f64, f64, f64, u64);
+
 #[test]
 fn every_way_health_reaches_zero_gives_one_death() {
-    // (what, the script after COUNT, ticks, deaths, killed, damages, death tick, blocked)
     // The enemy (id 2) has 3 health and no invulnerability.
-    let cases: &[(&str, &str, u64, f64, f64, f64, f64, u64)] = &[
+    let cases: &[Case] = &[
         (
             "several damages in one tick",
             r#"function on_start() for _ = 1, 5 do ludus.damage(2, 1, 1) end end"#,
