@@ -32,6 +32,7 @@ struct RawPlace {
     color: Option<Loc>,
     size: Option<Loc>,
     text: Option<Loc>,
+    scale: Option<Loc>,
 }
 
 struct RawSpawner {
@@ -133,8 +134,10 @@ fn place(r: &mut Report, p: &Table<'_, '_>) -> Option<RawPlace> {
         health: p.int(r, "health").and_then(|v| i32::try_from(v).ok()),
         color: p.color(r, "color"),
         lifetime: p.u32(r, "lifetime"),
-        size: p.pair(r, "size"),
+        size: p.size(r, "size"),
         text: p.text(r, "text"),
+        scale: p.size(r, "scale"),
+        angle: p.f32(r, "angle"),
     };
     Some(RawPlace {
         archetype: archetype?,
@@ -144,6 +147,7 @@ fn place(r: &mut Report, p: &Table<'_, '_>) -> Option<RawPlace> {
         color: p.key_loc("color"),
         size: p.key_loc("size"),
         text: p.key_loc("text"),
+        scale: p.key_loc("scale"),
     })
 }
 
@@ -206,10 +210,17 @@ impl RawLevel {
                     ),
                     (
                         p.size,
-                        a.collider.is_some(),
-                        "collider",
-                        "collider whose size could be set",
+                        a.collider.is_some() || a.sprite.is_some(),
+                        "sprite",
+                        "sprite or collider whose size could be set",
                         "size",
+                    ),
+                    (
+                        p.scale,
+                        a.sprite.is_some() || a.label.is_some(),
+                        "sprite",
+                        "sprite or label to draw scaled",
+                        "scale",
                     ),
                     (
                         p.text,
