@@ -51,7 +51,12 @@ impl Placing<'_> {
             pos,
             angle,
             size: s.size,
-            color: s.color.faded(s.alpha),
+            // Most sprites are opaque: their colour as it is, without the arithmetic.
+            color: if s.alpha < 1.0 {
+                s.color.faded(s.alpha)
+            } else {
+                s.color
+            },
             shape: s.shape,
             frame,
             flip_x: s.flip_x,
