@@ -30,6 +30,14 @@ impl Look {
     /// The largest factor of a scale (the smallest is above 0).
     pub const SCALE_MAX: f32 = 10_000.0;
 
+    /// A look that changes only the scale (a spawn's `scale`).
+    pub fn scaled(scale: Vec2) -> Look {
+        Look {
+            scale: Some(scale),
+            ..Look::default()
+        }
+    }
+
     /// Sets the parts `change` sets; the others keep their values.
     pub fn merge(&mut self, change: &Look) {
         let Look {

@@ -267,10 +267,7 @@ impl NewEntity {
                 offset: l.offset,
                 font: l.font,
             }),
-            look: overrides.scale.map(|scale| Look {
-                scale: Some(scale),
-                ..Look::default()
-            }),
+            look: overrides.scale.map(Look::scaled),
         })
     }
 }
