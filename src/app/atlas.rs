@@ -99,13 +99,16 @@ impl Atlas {
         let (start, end) = (*self.first.get(i)?, *self.first.get(i + 1)?);
         let k = (start + u32::from(frame)).min(end - 1);
         let (page, mut uv) = self.uvs[k as usize];
-        if flip_x {
-            uv[0] += uv[2];
-            uv[2] = -uv[2];
-        }
-        if flip_y {
-            uv[1] += uv[3];
-            uv[3] = -uv[3];
+        // One test for the common case of no flip (every sprite of a frame comes here).
+        if flip_x | flip_y {
+            if flip_x {
+                uv[0] += uv[2];
+                uv[2] = -uv[2];
+            }
+            if flip_y {
+                uv[1] += uv[3];
+                uv[3] = -uv[3];
+            }
         }
         Some((page, uv))
     }

@@ -23,6 +23,8 @@ pub(super) struct Placing<'d> {
 }
 
 impl Placing<'_> {
+    /// Inlined into both of its callers: the row loop of every sprite is the hot one.
+    #[inline(always)]
     fn draw(
         &self,
         id: &Identity,
