@@ -42,6 +42,8 @@ fn plain_def(extra_archetypes: usize) -> GameDef {
                 depth: 0.0,
                 frame: 0,
                 flip_x: false,
+                flip_y: false,
+                alpha: 1.0,
             }),
             cooldowns: if bit(3) {
                 vec![CooldownDef {
@@ -359,6 +361,8 @@ fn extract(c: &mut Criterion) {
             depth: 0.0,
             frame: 0,
             flip_x: false,
+            flip_y: false,
+            alpha: 1.0,
         });
         let mut world = SimWorld::build(&def, 0, WorldId(1), n).unwrap();
         integrate(&mut world, DT);

@@ -38,18 +38,20 @@ def hexc(s, a=255):
     return (int(s[0:2], 16), int(s[2:4], 16), int(s[4:6], 16), a)
 
 
-def sheet(game, name, size, frames, paint):
-    """`paint(frame, x, y)` gives the colour at (x, y) in [-1, 1]^2 (+x right, +y down) or None."""
-    w, h = size * frames, size
+def sheet(game, name, size, frames, paint, height=None):
+    """`paint(frame, x, y)` gives the colour at (x, y) in [-1, 1]^2 (+x right, +y down) or None.
+    Frames are `size` pixels wide and `height` (else `size`) high."""
+    h = height or size
+    w = size * frames
     px = bytearray(w * h * 4)
     for f in range(frames):
-        for py in range(size):
+        for py in range(h):
             for pxl in range(size):
                 acc = [0.0, 0.0, 0.0, 0.0]
                 for sy in range(SUB):
                     for sx in range(SUB):
                         x = ((pxl + (sx + 0.5) / SUB) / size) * 2 - 1
-                        y = ((py + (sy + 0.5) / SUB) / size) * 2 - 1
+                        y = ((py + (sy + 0.5) / SUB) / h) * 2 - 1
                         c = paint(f, x, y)
                         if c:
                             a = c[3] / 255.0
@@ -241,6 +243,60 @@ def ball(f, x, y):
     return hexc("#8d99ae") if d > 0.65 else None
 
 
+def bird(f, x, y):
+    """A round yellow bird facing +x: frame 0 its wing up, frame 1 down."""
+    body = (x / 0.78) ** 2 + (y / 0.74) ** 2
+    beak = 0.5 < x < 1.0 and abs(y - 0.15) < 0.26 * (1.0 - x) / 0.5
+    if beak:
+        return hexc("#e76f51") if abs(y - 0.15) > 0.2 * (1.0 - x) / 0.5 else hexc("#f4a261")
+    if body > 1.0:
+        return None
+    eye = (x - 0.36) ** 2 + (y + 0.28) ** 2
+    wing_y = -0.05 if f == 0 else 0.3
+    wing = ((x + 0.3) / 0.42) ** 2 + ((y - wing_y) / 0.24) ** 2 < 1
+    return over(
+        hexc("#14213d") if eye < 0.012 else None,
+        hexc("#ffffff") if eye < 0.05 else None,
+        hexc("#7a4b12") if body > 0.8 else None,
+        hexc("#fff3b0") if wing else None,
+        shade(hexc("#f7c531"), 1.06 - 0.18 * y),
+    )
+
+
+def pipe_shade(x):
+    """A pipe's green across its width: a light stripe left of the middle, darker to the right."""
+    if abs(x) > 0.9:
+        return hexc("#1b4d17")
+    light = max(0.0, 1.0 - abs(x + 0.45) / 0.3)
+    return shade(hexc("#58b947"), 0.85 + 0.45 * light - 0.25 * max(0.0, x))
+
+
+def pipe(f, x, y):
+    """A pipe's body, stretched to any height: shaded across, the same down its length."""
+    return pipe_shade(x)
+
+
+def cap(f, x, y):
+    """The lip at a pipe's open end, seen as the bottom pipe's: a bright rim along its top edge,
+    a shadow along the bottom where it meets the body. The top pipe's is this upside down."""
+    if abs(x) > 0.96 or abs(y) > 0.9:
+        return hexc("#1b4d17")
+    if y < -0.45:
+        return hexc("#c7f59a")
+    if y > 0.55:
+        return hexc("#2c6e24")
+    return pipe_shade(x * 0.95)
+
+
+def cloud(f, x, y):
+    """A soft white cloud: three puffs on a flat base."""
+    puffs = ((-0.45, 0.25, 0.42), (0.05, -0.05, 0.55), (0.5, 0.3, 0.4))
+    d = min(math.hypot((x - cx) * 0.55 / 0.5, y - cy) - r for cx, cy, r in puffs)
+    if y > 0.7 or d > 0:
+        return None
+    return hexc("#ffffff") if y < 0.35 else hexc("#e6eef7")
+
+
 def write_wav(path, samples):
     data = b"".join(struct.pack("<h", max(-32768, min(32767, int(s * 32767)))) for s in samples)
     head = struct.pack("<4sI4s4sIHHIIHH4sI", b"RIFF", 36 + len(data), b"WAVE", b"fmt ", 16, 1, 1,
@@ -394,6 +450,10 @@ def main():
     sheet("platformer", "ground", 32, 4, ground)
     sheet("platformer", "heart", 24, 2, heart)
     sheet("breakout", "ball", 16, 2, ball)
+    sheet("flappy", "bird", 32, 2, bird)
+    sheet("flappy", "pipe", 32, 1, pipe, height=8)
+    sheet("flappy", "cap", 64, 1, cap, height=24)
+    sheet("flappy", "cloud", 64, 1, cloud, height=32)
     sound("swarm", "hit", 0.12, hit)
     sound("swarm", "gem", 0.45, chime)
     sound("swarm", "wave", 0.7, fanfare, ogg=True)

@@ -209,7 +209,7 @@ fn sprite(
             }
         }
         _ => {
-            for key in ["frame", "flip_x"] {
+            for key in ["frame", "flip_x", "flip_y"] {
                 if let Some(loc) = s.key_loc(key) {
                     r.error(loc, format!("`{}` is only used with an image", s.what(key)))
                         .help("add `image = \"NAME\"`, or remove it");
@@ -238,6 +238,8 @@ fn sprite(
         depth: s.f32(r, "depth").unwrap_or_default(),
         frame: u16::try_from(frame).unwrap_or_default(),
         flip_x: s.bool(r, "flip_x").unwrap_or_default(),
+        flip_y: s.bool(r, "flip_y").unwrap_or_default(),
+        alpha: s.f32(r, "alpha").unwrap_or(SpriteDef::ALPHA),
     }
 }
 

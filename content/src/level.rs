@@ -131,8 +131,10 @@ fn place(r: &mut Report, p: &Table<'_, '_>) -> Option<RawPlace> {
         health: p.int(r, "health").and_then(|v| i32::try_from(v).ok()),
         color: p.color(r, "color"),
         lifetime: p.u32(r, "lifetime"),
-        size: p.pair(r, "size"),
+        size: p.size(r, "size"),
         text: p.text(r, "text"),
+        scale: p.size(r, "scale"),
+        angle: p.f32(r, "angle"),
     };
     Some(RawPlace {
         archetype: archetype?,

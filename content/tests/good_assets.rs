@@ -331,3 +331,66 @@ label = { text = "B", font = "title" }
         "{text}"
     );
 }
+
+#[test]
+fn sprite_looks_and_placed_looks_are_read() {
+    let mut source = MemorySource::new();
+    source.insert(
+        "game.toml",
+        br#"name = "Looks"
+layers = ["pipes"]
+
+[images.pipe]
+file = "pipe.png"
+
+[archetypes.pipe]
+sprite = { image = "pipe", flip_y = true, alpha = 0.5 }
+collider = { shape = "box", layer = "pipes" }
+
+[archetypes.coin]
+sprite = { shape = "circle", size = 10 }
+collider = { layer = "pipes" }
+
+[levels.one]
+
+[[levels.one.place]]
+archetype = "pipe"
+at = [0, 0]
+size = [40, 300]
+scale = [2, 1]
+angle = 0.5
+
+[[levels.one.place]]
+archetype = "coin"
+at = [0, 0]
+size = 30
+scale = 3
+"#
+        .to_vec(),
+    );
+    source.insert("pipe.png", png_header(20, 40));
+    let def = match load_game(&source) {
+        Ok(g) => g.def,
+        Err(d) => panic!("{}", d.render()),
+    };
+    let s = def.archetypes[0].sprite.as_ref().unwrap();
+    assert_eq!((s.flip_x, s.flip_y, s.alpha), (false, true, 0.5));
+    let coin = def.archetypes[1].sprite.as_ref().unwrap();
+    assert_eq!((coin.flip_y, coin.alpha), (false, 1.0), "the defaults");
+    let o: Vec<_> = def.levels[0]
+        .placements
+        .iter()
+        .map(|p| (p.overrides.size, p.overrides.scale, p.overrides.angle))
+        .collect();
+    assert_eq!(
+        o,
+        [
+            (
+                Some(Vec2::new(40.0, 300.0)),
+                Some(Vec2::new(2.0, 1.0)),
+                Some(0.5)
+            ),
+            (Some(Vec2::new(30.0, 30.0)), Some(Vec2::new(3.0, 3.0)), None),
+        ]
+    );
+}

@@ -76,6 +76,8 @@ fn archetypes() -> [ArchetypeDef; 3] {
         depth: 0.0,
         frame: 0,
         flip_x: false,
+        flip_y: false,
+        alpha: 1.0,
     };
     let player = ArchetypeDef {
         name: "player".into(),

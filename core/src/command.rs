@@ -6,7 +6,7 @@
 //! Commit. Timers are scheduled and cancelled at once, so a cancellation suppresses a timer that
 //! is due later in the same stage.
 
-use crate::def::{ArchetypeId, EffectId, GameDef, MusicId, Overrides, SoundId};
+use crate::def::{ArchetypeId, EffectId, GameDef, Look, MusicId, Overrides, SoundId};
 use crate::fault::{Fault, FaultKind};
 use crate::math::{Color, Vec2};
 use crate::saved::{check_key, check_value};
@@ -88,6 +88,8 @@ pub enum Command {
     Pause,
     /// Save `value` under `key` in the game's saved data (`None`: delete it).
     Save { key: String, value: Option<Var> },
+    /// Change the parts of the entity's look that `look` sets ([`Look::merge`]), from now on.
+    SetLook { target: u64, look: Look },
 }
 
 /// Why a command was refused when it was sent. The script host adds the script location.
@@ -132,6 +134,7 @@ impl Command {
             | Command::SetAngle { target, .. }
             | Command::SetSpin { target, .. }
             | Command::Animate { target, .. }
+            | Command::SetLook { target, .. }
             | Command::ClearState(target)
             | Command::Destroy(target) => Some(*target),
             Command::Score(_)
@@ -215,12 +218,6 @@ impl Command {
                     )));
                 }
                 finite(*pos, "a spawn position")?;
-                if let Some(v) = overrides.velocity {
-                    finite(v, "a spawn velocity")?;
-                }
-                if overrides.speed.is_some_and(|s| !s.is_finite()) {
-                    return Err(CommandError::malformed("a spawn speed must be finite"));
-                }
                 if let Some(t) = &overrides.text
                     && t.len() > MAX_TEXT_BYTES
                 {
@@ -229,7 +226,9 @@ impl Command {
                         t.len()
                     )));
                 }
+                overrides.check().map_err(CommandError::malformed)?;
             }
+            Command::SetLook { look, .. } => look.check().map_err(CommandError::malformed)?,
             Command::Teleport { pos, .. } => finite(*pos, "a teleport position")?,
             Command::Impulse { impulse, .. } => finite(*impulse, "an impulse")?,
             Command::SetAngle { angle: v, .. } | Command::SetSpin { spin: v, .. }

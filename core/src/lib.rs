@@ -109,7 +109,7 @@ pub use timer::{DueTimer, PendingTimer, TimerId, TimerQueue, TimerSpec, TimerSta
 pub use var::Var;
 pub use world::components::{
     Aim, BoundsRule, Brain, CameraTarget, Collider, Control, Cooldowns, Deadline, Footing, Health,
-    Identity, Lifetime, Motion, Position, PrevPosition, Rotation, ScriptState, Speed, Sprite,
+    Identity, Lifetime, Look, Motion, Position, PrevPosition, Rotation, ScriptState, Speed, Sprite,
     StaticBody, Tags, Velocity,
 };
 pub use world::contact::{ContactCache, ContactKey};

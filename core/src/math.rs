@@ -236,6 +236,14 @@ impl Color {
         }
     }
 
+    /// The colour with its alpha multiplied by `alpha` (0 to 1; 1 leaves it as it is).
+    pub fn faded(self, alpha: f32) -> Color {
+        Color {
+            a: (f32::from(self.a) * alpha.clamp(0.0, 1.0)).round() as u8,
+            ..self
+        }
+    }
+
     /// Channels as floats in `[0, 1]`.
     pub fn to_f32(self) -> [f32; 4] {
         [

@@ -88,11 +88,13 @@ resources! {
     Broadphase,
     /// Chase and flee targets collected for the brains, and whether they changed.
     Targets,
+    /// How entities whose look changed are drawn (`Look`).
+    Look,
 }
 
 impl Resource {
     /// The components: what an entity carries that a tick may change.
-    pub const COMPONENTS: [Resource; 12] = [
+    pub const COMPONENTS: [Resource; 13] = [
         Resource::Position,
         Resource::PrevPosition,
         Resource::Velocity,
@@ -105,6 +107,7 @@ impl Resource {
         Resource::Rotation,
         Resource::Footing,
         Resource::Animation,
+        Resource::Look,
     ];
 
     /// Whether every tick starts it empty (BeginTick's `clear` empties it): no tick reads

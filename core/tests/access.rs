@@ -105,7 +105,7 @@ fn a_system_that_touches_what_it_does_not_declare_faults() {
             Some(
                 "system `look` reads PrevPosition, reads Velocity, reads Health, reads Brain, \
                  reads Control, reads Cooldowns, reads Lifetime, reads ScriptState, reads \
-                 Rotation, reads Footing, reads Animation, which it does not declare",
+                 Rotation, reads Footing, reads Animation, reads Look, which it does not declare",
             ),
         ),
     ];
@@ -403,6 +403,13 @@ fn send_everything(g: &mut Gameplay<'_>, at: Vec2) -> Result<(), Fault> {
             Command::SetAngle { target, angle: 0.5 },
             Command::SetSpin { target, spin: 0.5 },
             Command::Animate { target, slot: 0 },
+            Command::SetLook {
+                target,
+                look: Look {
+                    alpha: Some(0.5),
+                    ..Look::default()
+                },
+            },
             Command::Teleport {
                 target,
                 pos: Vec2::new(210.0, 0.0),

@@ -220,3 +220,26 @@ fn keep_a_best_score() {
         "read back after a restart"
     );
 }
+
+#[test]
+fn blink_after_a_hit() {
+    // Another script hits the player on tick 10: it blinks from tick 11 to 69.
+    let probe = "function on_tick(t) if t.tick == 10 then ludus.damage(1, 1) end end";
+    let alpha = |ticks: u64| {
+        let (g, _) = play(cookbook_def(), "blink", probe, ticks, idle);
+        let e = g.world().entity(1).unwrap();
+        g.world().ecs().get::<&Look>(e).ok().and_then(|l| l.alpha)
+    };
+    let expected = [
+        (10, None),
+        (11, Some(0.3)),
+        (15, Some(1.0)),
+        (20, Some(0.3)),
+        (64, Some(0.3)),
+        (65, Some(1.0)),
+        (70, Some(1.0)),
+    ];
+    for (tick, a) in expected {
+        assert_eq!(alpha(tick), a, "after tick {tick}");
+    }
+}

@@ -34,53 +34,51 @@ const COUNT: &str = r#"
 /// events, the death's tick, and damage and heals blocked after the death.
 type Case = (&'static str, &'static str, u64, f64, f64, f64, f64, u64);
 
-#[test]
-fn every_way_health_reaches_zero_gives_one_death() {
-    // The enemy (id 2) has 3 health and no invulnerability.
-    let cases: &[Case] = &[
-        (
-            "several damages in one tick",
-            r#"function on_start() for _ = 1, 5 do ludus.damage(2, 1, 1) end end"#,
-            3,
-            1.0,
-            1.0,
-            3.0,
-            1.0,
-            2,
-        ),
-        (
-            "one damage far past 0",
-            r#"function on_start() ludus.damage(2, 50) ludus.damage(2, 1) end"#,
-            3,
-            1.0,
-            1.0,
-            1.0,
-            1.0,
-            1,
-        ),
-        (
-            "damage, heal, damage in one tick",
-            r#"function on_start() ludus.damage(2, 2) ludus.heal(2, 1) ludus.damage(2, 2) end"#,
-            3,
-            1.0,
-            1.0,
-            2.0,
-            1.0,
-            0,
-        ),
-        (
-            "a heal after the killing blow does not revive",
-            r#"function on_start() ludus.damage(2, 3) ludus.heal(2, 3) ludus.damage(2, 3) end"#,
-            3,
-            1.0,
-            1.0,
-            1.0,
-            1.0,
-            2,
-        ),
-        (
-            "damage sent from on_damage lands next tick, once",
-            r#"
+/// The enemy (id 2) has 3 health and no invulnerability.
+const CASES: &[Case] = &[
+    (
+        "several damages in one tick",
+        r#"function on_start() for _ = 1, 5 do ludus.damage(2, 1, 1) end end"#,
+        3,
+        1.0,
+        1.0,
+        3.0,
+        1.0,
+        2,
+    ),
+    (
+        "one damage far past 0",
+        r#"function on_start() ludus.damage(2, 50) ludus.damage(2, 1) end"#,
+        3,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        1,
+    ),
+    (
+        "damage, heal, damage in one tick",
+        r#"function on_start() ludus.damage(2, 2) ludus.heal(2, 1) ludus.damage(2, 2) end"#,
+        3,
+        1.0,
+        1.0,
+        2.0,
+        1.0,
+        0,
+    ),
+    (
+        "a heal after the killing blow does not revive",
+        r#"function on_start() ludus.damage(2, 3) ludus.heal(2, 3) ludus.damage(2, 3) end"#,
+        3,
+        1.0,
+        1.0,
+        1.0,
+        1.0,
+        2,
+    ),
+    (
+        "damage sent from on_damage lands next tick, once",
+        r#"
             function on_start() ludus.damage(2, 1) end
             local base = on_damage
             function on_damage(events)
@@ -89,38 +87,41 @@ fn every_way_health_reaches_zero_gives_one_death() {
                 if not d.killed then ludus.damage(d.id, 2) ludus.damage(d.id, 2) end
               end
             end"#,
-            4,
-            1.0,
-            1.0,
-            2.0,
-            // the tick the killing blow landed (its stage 2), delivered the next
-            1.0,
-            1,
-        ),
-        (
-            "damage every tick after death",
-            r#"function on_tick() ludus.damage(2, 2) end"#,
-            6,
-            1.0,
-            1.0,
-            2.0,
-            2.0,
-            // tick 3: the destroy of tick 2 has landed; damage to a gone entity is stale
-            0,
-        ),
-        (
-            "a spawn damaged in the tick it was made",
-            r#"function on_start() local e = ludus.spawn("enemy", 50, 50) ludus.damage(e, 9) ludus.damage(e, 9) end"#,
-            4,
-            1.0,
-            1.0,
-            1.0,
-            // applied at tick 1's Commit, right after the spawn; delivered at tick 2
-            1.0,
-            1,
-        ),
-    ];
-    for (what, script, ticks, deaths, killed, damages, tick, blocked) in cases {
+        4,
+        1.0,
+        1.0,
+        2.0,
+        // the tick the killing blow landed (its stage 2), delivered the next
+        1.0,
+        1,
+    ),
+    (
+        "damage every tick after death",
+        r#"function on_tick() ludus.damage(2, 2) end"#,
+        6,
+        1.0,
+        1.0,
+        2.0,
+        2.0,
+        // tick 3: the destroy of tick 2 has landed; damage to a gone entity is stale
+        0,
+    ),
+    (
+        "a spawn damaged in the tick it was made",
+        r#"function on_start() local e = ludus.spawn("enemy", 50, 50) ludus.damage(e, 9) ludus.damage(e, 9) end"#,
+        4,
+        1.0,
+        1.0,
+        1.0,
+        // applied at tick 1's Commit, right after the spawn; delivered at tick 2
+        1.0,
+        1,
+    ),
+];
+
+#[test]
+fn every_way_health_reaches_zero_gives_one_death() {
+    for (what, script, ticks, deaths, killed, damages, tick, blocked) in CASES {
         let src = format!("{COUNT}\n{script}");
         let mut g = game(&src).unwrap_or_else(|f| panic!("{what}: {f:?}"));
         run(&mut g, *ticks).unwrap_or_else(|f| panic!("{what}: {f:?}"));

@@ -86,15 +86,29 @@ impl Atlas {
     }
 
     /// The page and texture rectangle `[u, v, du, dv]` of frame `frame` of image `image`
-    /// (mirrored left to right when `flip_x`); `None` for an unknown image.
-    pub fn uv(&self, image: u16, frame: u16, flip_x: bool) -> Option<(u16, [f32; 4])> {
+    /// (mirrored left to right when `flip_x`, top to bottom when `flip_y`); `None` for an
+    /// unknown image.
+    pub fn uv(
+        &self,
+        image: u16,
+        frame: u16,
+        flip_x: bool,
+        flip_y: bool,
+    ) -> Option<(u16, [f32; 4])> {
         let i = image as usize;
         let (start, end) = (*self.first.get(i)?, *self.first.get(i + 1)?);
         let k = (start + u32::from(frame)).min(end - 1);
         let (page, mut uv) = self.uvs[k as usize];
-        if flip_x {
-            uv[0] += uv[2];
-            uv[2] = -uv[2];
+        // One test for the common case of no flip (every sprite of a frame comes here).
+        if flip_x | flip_y {
+            if flip_x {
+                uv[0] += uv[2];
+                uv[2] = -uv[2];
+            }
+            if flip_y {
+                uv[1] += uv[3];
+                uv[3] = -uv[3];
+            }
         }
         Some((page, uv))
     }
@@ -364,7 +378,7 @@ mod tests {
         let (pw, ph) = (page.width as f32, page.height as f32);
         let p = atlas.placed[0];
         // Frame 5: second row, second column.
-        let (pg, uv) = atlas.uv(0, 5, false).unwrap();
+        let (pg, uv) = atlas.uv(0, 5, false, false).unwrap();
         assert_eq!(pg, 0);
         assert_eq!(
             uv,
@@ -375,11 +389,15 @@ mod tests {
                 8.0 / ph
             ]
         );
-        let (_, flipped) = atlas.uv(0, 5, true).unwrap();
+        let (_, flipped) = atlas.uv(0, 5, true, false).unwrap();
         assert_eq!(flipped, [uv[0] + uv[2], uv[1], -uv[2], uv[3]]);
+        let (_, upside_down) = atlas.uv(0, 5, false, true).unwrap();
+        assert_eq!(upside_down, [uv[0], uv[1] + uv[3], uv[2], -uv[3]]);
+        let (_, both) = atlas.uv(0, 5, true, true).unwrap();
+        assert_eq!(both, [uv[0] + uv[2], uv[1] + uv[3], -uv[2], -uv[3]]);
         // Past the last frame: the last frame.
-        assert_eq!(atlas.uv(0, 99, false), atlas.uv(0, 7, false));
-        assert_eq!(atlas.uv(1, 0, false), None);
+        assert_eq!(atlas.uv(0, 99, false, false), atlas.uv(0, 7, false, false));
+        assert_eq!(atlas.uv(1, 0, false, false), None);
         // Undecodable pixels: the checkerboard, not nothing.
         assert_eq!(texel(page, p.x, p.y), [230, 0, 200, 255]);
         assert_eq!(texel(page, p.x + 4, p.y), [30, 30, 30, 255]);
@@ -414,6 +432,6 @@ mod tests {
         assert_eq!(atlas.pages.len(), 2);
         assert!(atlas.placed[..199].iter().all(|p| *p == atlas.placed[0]));
         assert_ne!(atlas.placed[199].page, atlas.placed[0].page);
-        assert_eq!(atlas.uv(150, 0, false), atlas.uv(0, 0, false));
+        assert_eq!(atlas.uv(150, 0, false, false), atlas.uv(0, 0, false, false));
     }
 }

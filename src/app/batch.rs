@@ -113,7 +113,7 @@ fn fill(
         let (t, kind, uv) = match d.shape {
             SpriteShape::Rect => (Tex::Any, RECT, WHOLE),
             SpriteShape::Circle => (Tex::Any, CIRCLE, WHOLE),
-            SpriteShape::Image(a) => match images.uv(a.0, d.frame, d.flip_x) {
+            SpriteShape::Image(a) => match images.uv(a.0, d.frame, d.flip_x, d.flip_y) {
                 Some((page, uv)) => (Tex::Page(page), TEXTURED, uv),
                 None => (Tex::Any, RECT, WHOLE),
             },

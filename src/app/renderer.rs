@@ -323,7 +323,7 @@ impl Renderer {
         }
         for p in &ui.pictures {
             // An image the atlas does not hold (unreadable) is left out.
-            if let Some((page, uv)) = self.images.uv(p.image.0, p.frame, false) {
+            if let Some((page, uv)) = self.images.uv(p.image.0, p.frame, false, false) {
                 self.batch.push(
                     Tex::Page(page),
                     Instance {
@@ -398,7 +398,7 @@ impl Renderer {
                     )
                 }),
                 Some(image) if gw > 0.0 => images
-                    .uv(image, g.x as u16, false)
+                    .uv(image, g.x as u16, false, false)
                     .map(|(page, uv)| (Tex::Page(page), uv)),
                 Some(_) => None,
             };

@@ -46,14 +46,18 @@ pub(crate) static ARCHETYPE: TableSchema = TableSchema {
 #[rustfmt::skip]
 pub(crate) static SPRITE: TableSchema = TableSchema {
     title: "[archetypes.NAME.sprite]",
-    doc: "Drawing: lower layers first, then lower depth, then creation order.",
+    doc: "Drawing: lower layers first, then lower depth, then creation order. Scripts change \
+          how an entity is drawn with `ludus.set_look` (scale, colour, alpha, visibility, flips, \
+          layer).",
     keys: &[
         key("shape", Ty::Choice(&["circle", "rect", "image"]), Dflt::Doc("`\"image\"` when `image` is given, else `\"circle\"`"), "", "What is drawn.", "shape = \"rect\""),
         key("image", Ty::Path { ext: "" }, Dflt::Doc("required when `shape = \"image\"`"), "", "An image from `[images]` by name, or a PNG file in the game folder by path. Drawn rotated with the entity's angle.", "image = \"hero\""),
         key("frame", int(0, 65_535), Dflt::Int(SpriteDef::FRAME as i64), "", "The frame of a sprite sheet drawn when no animation plays.", "frame = 3"),
-        key("flip_x", Ty::Bool, Dflt::Bool(SpriteDef::FLIP_X), "", "Mirror the image left to right.", "flip_x = true"),
+        key("flip_x", Ty::Bool, Dflt::Bool(SpriteDef::FLIP_X), "", "Mirror the image left to right (`ludus.set_look` changes it at run time).", "flip_x = true"),
+        key("flip_y", Ty::Bool, Dflt::Bool(SpriteDef::FLIP_Y), "", "Mirror the image top to bottom: upside down, its shading kept (rotating by pi would mirror it both ways).", "flip_y = true"),
         key("size", Ty::Size { max: SIZE_MAX }, Dflt::Doc("an image's frame size in pixels when `image` is given without `shape`, else 16"), "world units", "Width and height (one number: a square).", "size = [24, 16]"),
         key("color", Ty::Color, Dflt::Color(SpriteDef::COLOR), "", "Fill colour (tints an image).", "color = \"#4cc9f0\""),
+        key("alpha", number(0.0, 1.0), Dflt::Num(SpriteDef::ALPHA), "", "Opacity: 0 is unseen, 1 opaque; it multiplies the colour's own alpha.", "alpha = 0.5"),
         key("layer", int(-32_768, 32_767), Dflt::Int(SpriteDef::LAYER as i64), "", "Draw layer.", "layer = 2"),
         key("depth", number(-COORD_MAX, COORD_MAX), Dflt::Num(SpriteDef::DEPTH), "", "Draw order inside a layer.", "depth = 0.5"),
     ],

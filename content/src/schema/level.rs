@@ -92,8 +92,10 @@ pub(crate) static PLACE: TableSchema = TableSchema {
         key("health", int(1, 1_000_000_000), Dflt::Doc("the archetype's"), "", "Starting health (the archetype needs `health`).", "health = 10"),
         key("color", Ty::Color, Dflt::Doc("the archetype's"), "", "Sprite colour (the archetype needs a `sprite`).", "color = \"red\""),
         key("lifetime", int(1, TICKS_MAX), Dflt::Doc("the archetype's"), "ticks", "Ticks until it expires.", "lifetime = 600"),
-        key("size", Ty::Pair { min: 0.0, max: SIZE_MAX, above_min: true, form: "[w, h]" }, Dflt::Doc("the archetype's"), "world units", "A box collider of this size instead of the archetype's shape (the archetype needs a collider); a sprite is drawn at this size too.", "size = [200, 20]"),
+        key("size", Ty::Size { max: SIZE_MAX }, Dflt::Doc("the archetype's"), "world units", "The sprite's size and the collider's together (the archetype needs a sprite or a collider): a box collider takes this size, a circle half the larger side as its radius. One number: a square. `ludus.spawn`'s `size` is the same.", "size = [200, 20]"),
         key("text", Ty::Text, Dflt::Doc("the archetype's"), "", "The label's text (the archetype needs a `label`).", "text = \"EXIT\""),
+        key("scale", Ty::Size { max: SCALE_MAX }, Dflt::Doc("1"), "", "Drawn this many times its size, `[x, y]` each way (the archetype needs a sprite or a label); the collider keeps its size. What `ludus.set_look`'s `scale` sets.", "scale = 2"),
+        key("angle", number(-1000.0, 1000.0), Dflt::Doc("the archetype's"), "radians", "Its starting angle (it turns as the archetype's `angle` says; one without any gets a rotation).", "angle = 3.1416"),
     ],
 };
 

@@ -22,7 +22,9 @@ const TICKS_MAX: i64 = u32::MAX as i64;
 /// Bound of a speed or velocity component, in world units per second.
 const SPEED_MAX: f64 = 1_000_000.0;
 /// Bound of a size, radius or cell, in world units.
-const SIZE_MAX: f64 = 1_000_000.0;
+const SIZE_MAX: f64 = ludus_core::SpriteDef::SIZE_MAX as f64;
+/// Bound of a scale factor.
+const SCALE_MAX: f64 = ludus_core::Look::SCALE_MAX as f64;
 /// Bound of a coordinate, in world units.
 const COORD_MAX: f64 = 1_000_000_000.0;
 

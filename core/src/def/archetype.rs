@@ -143,11 +143,18 @@ pub struct SpriteDef {
     pub frame: u16,
     /// Drawn mirrored left to right.
     pub flip_x: bool,
+    /// Drawn mirrored top to bottom.
+    pub flip_y: bool,
+    /// Opacity from 0 (not seen) to 1, multiplying the colour's own alpha.
+    pub alpha: f32,
 }
 
 impl SpriteDef {
     /// The width and height of a sprite that sets no size and draws no image, in world units.
     pub const SIZE: f32 = 16.0;
+    /// The largest width or height of a sprite or a collider (content's bound of every size,
+    /// radius and cell), in world units.
+    pub const SIZE_MAX: f32 = 1_000_000.0;
     /// The colour (an image's tint) of a sprite that sets none.
     pub const COLOR: Color = Color::WHITE;
     /// The draw layer of a sprite that sets none.
@@ -158,6 +165,10 @@ impl SpriteDef {
     pub const FRAME: u16 = 0;
     /// Whether a sprite that does not say is drawn mirrored.
     pub const FLIP_X: bool = false;
+    /// Whether a sprite that does not say is drawn upside down (mirrored top to bottom).
+    pub const FLIP_Y: bool = false;
+    /// The opacity of a sprite that sets none.
+    pub const ALPHA: f32 = 1.0;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -190,6 +201,24 @@ impl Shape {
             Shape::Circle { radius } => Vec2::new(radius, radius),
             Shape::Box { half } => half,
         }
+    }
+
+    /// The same kind of shape fitted to a sprite of `size` (width, height): a box of that
+    /// size, or a circle of [`Shape::circle_radius`]. A sprite's size makes its collider's
+    /// shape this way, when the collider gives none, and so does a spawn's `size`.
+    pub fn sized(&self, size: Vec2) -> Shape {
+        match self {
+            Shape::Circle { .. } => Shape::Circle {
+                radius: Shape::circle_radius(size),
+            },
+            Shape::Box { .. } => Shape::Box { half: size * 0.5 },
+        }
+    }
+
+    /// The radius of a circle fitted to `size`: half the larger side (a circle round the
+    /// sprite's shape, as wide as it at its widest).
+    pub fn circle_radius(size: Vec2) -> f32 {
+        size.x.max(size.y) * 0.5
     }
 }
 

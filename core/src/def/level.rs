@@ -90,10 +90,48 @@ pub struct Overrides {
     pub health: Option<i32>,
     pub color: Option<Color>,
     pub lifetime: Option<u32>,
-    /// A box collider of this size instead of the archetype's shape, and the sprite's size.
+    /// The sprite's size and the collider's shape fitted to it ([`crate::Shape::sized`]: a
+    /// box of this size, a circle of half the larger side).
     pub size: Option<Vec2>,
     /// The label's text instead of the archetype's.
     pub text: Option<String>,
+    /// The look's scale from spawn (drawn only: see [`crate::Look`]).
+    pub scale: Option<Vec2>,
+    /// The angle in radians (an entity that did not rotate gets a rotation).
+    pub angle: Option<f32>,
+}
+
+impl Overrides {
+    /// Whether the values are in range: a velocity, speed and angle that are finite, a size
+    /// above 0 and at most [`SpriteDef::SIZE_MAX`](crate::SpriteDef::SIZE_MAX) on each side,
+    /// a scale as [`Look::check`](super::Look::check) takes it; else what is wrong.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(v) = self.velocity.filter(|v| !v.is_finite()) {
+            return Err(format!(
+                "a spawn velocity must be finite numbers, got ({}, {})",
+                v.x, v.y
+            ));
+        }
+        if self.speed.is_some_and(|s| !s.is_finite()) {
+            return Err("a spawn speed must be finite".into());
+        }
+        if let Some(a) = self.angle.filter(|a| !a.is_finite()) {
+            return Err(format!("a spawn angle must be a finite number, got {a}"));
+        }
+        let max = crate::SpriteDef::SIZE_MAX;
+        if let Some(s) = self.size
+            && !(s.x > 0.0 && s.x <= max && s.y > 0.0 && s.y <= max)
+        {
+            return Err(format!(
+                "a size must be above 0 and at most {max}, got ({}, {})",
+                s.x, s.y
+            ));
+        }
+        match self.scale {
+            Some(s) => super::Look::check_scale(s),
+            None => Ok(()),
+        }
+    }
 }
 
 /// An override that changes a component, and so needs the archetype to have it.
@@ -133,6 +171,13 @@ impl Overrides {
             missing: "collider or sprite whose size could be set",
             set: |o| o.size.is_some(),
             has: |a| a.collider.is_some() || a.sprite.is_some(),
+        },
+        OverrideNeed {
+            key: "scale",
+            table: "sprite` or `label",
+            missing: "sprite or label to draw scaled",
+            set: |o| o.scale.is_some(),
+            has: |a| a.sprite.is_some() || a.label.is_some(),
         },
         OverrideNeed {
             key: "text",

@@ -53,6 +53,8 @@ pub fn crowd_def(n: u32, push: bool) -> GameDef {
             depth: 0.0,
             frame: 0,
             flip_x: false,
+            flip_y: false,
+            alpha: 1.0,
         }),
         collider: Some(ColliderDef::new(
             Shape::Circle { radius: 3.0 },

@@ -131,6 +131,8 @@ fn circle_sprite(size: f32, color: Color, layer: i16) -> SpriteDef {
         depth: 0.0,
         frame: 0,
         flip_x: false,
+        flip_y: false,
+        alpha: 1.0,
     }
 }
 

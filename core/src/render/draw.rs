@@ -39,6 +39,8 @@ pub struct Draw {
     /// The frame of an image (0 for shapes and whole images).
     pub frame: u16,
     pub flip_x: bool,
+    /// Mirrored top to bottom.
+    pub flip_y: bool,
     pub layer: i16,
     pub depth: f32,
     pub seq: u64,

@@ -17,7 +17,7 @@ use crate::def::{GameDef, LevelDef, SpriteShape, TileMapDef};
 use crate::ids::WorldId;
 use crate::math::{Color, Rect, Vec2};
 use crate::world::SimWorld;
-use crate::world::components::{CameraTarget, Identity, Label, Position, PrevPosition};
+use crate::world::components::{CameraTarget, Identity, Label, Look, Position, PrevPosition};
 
 /// See the module documentation.
 #[derive(Clone, Debug)]
@@ -93,23 +93,32 @@ impl RenderFrame {
 
     /// The labels' texts, in creation order, within the frame's capacity.
     fn labels(&mut self, world: &SimWorld, interpolation: Interpolation) {
-        for (id, t, prev, l) in world
+        for (id, t, prev, l, look) in world
             .ecs()
-            .query::<(&Identity, &Position, &PrevPosition, &Label)>()
+            .query::<(&Identity, &Position, &PrevPosition, &Label, Option<&Look>)>()
             .iter()
         {
-            if l.text.is_empty() {
+            if l.text.is_empty() || look.is_some_and(|k| !k.visible()) {
                 continue;
             }
             if self.draws.len() + self.texts.len() >= self.capacity {
                 self.overflow += 1;
                 continue;
             }
+            let (offset, size, color) = match look {
+                None => (l.offset, l.size, l.color),
+                Some(k) => {
+                    let scale = k.scale.unwrap_or(Vec2::new(1.0, 1.0));
+                    let offset = Vec2::new(l.offset.x * scale.x, l.offset.y * scale.y);
+                    let color = k.color.unwrap_or(l.color).faded(k.alpha.unwrap_or(1.0));
+                    (offset, l.size * scale.y, color)
+                }
+            };
             self.texts.push(TextDraw {
-                pos: place(interpolation, t, prev) + l.offset,
+                pos: place(interpolation, t, prev) + offset,
                 text: l.text.clone(),
-                size: l.size,
-                color: l.color,
+                size,
+                color,
                 font: l.font,
                 seq: id.seq,
             });
@@ -197,6 +206,7 @@ impl RenderFrame {
                     shape: SpriteShape::Image(map.image),
                     frame,
                     flip_x: false,
+                    flip_y: false,
                     layer: map.layer,
                     depth: 0.0,
                     seq: 0,

@@ -3,10 +3,13 @@
 //! its own part of the draws, in row order, so the result is the serial one).
 
 use crate::def::GameDef;
+use crate::math::Vec2;
 use crate::math::wrap_angle;
 use crate::par;
 use crate::render::draw::{Draw, Interpolation};
-use crate::world::components::{Animation, Identity, Position, PrevPosition, Rotation, Sprite};
+use crate::world::components::{
+    Animation, Identity, Look, Position, PrevPosition, Rotation, Sprite,
+};
 use std::mem::MaybeUninit;
 
 /// How this frame places, turns and animates a sprite.
@@ -20,6 +23,8 @@ pub(super) struct Placing<'d> {
 }
 
 impl Placing<'_> {
+    /// Inlined into both of its callers: the row loop of every sprite is the hot one.
+    #[inline(always)]
     fn draw(
         &self,
         id: &Identity,
@@ -48,15 +53,41 @@ impl Placing<'_> {
             pos,
             angle,
             size: s.size,
-            color: s.color,
+            // Most sprites are opaque: their colour as it is, without the arithmetic.
+            color: if s.alpha < 1.0 {
+                s.color.faded(s.alpha)
+            } else {
+                s.color
+            },
             shape: s.shape,
             frame,
             flip_x: s.flip_x,
+            flip_y: s.flip_y,
             layer: s.layer,
             depth: s.depth,
             seq: id.seq,
         }
     }
+}
+
+/// Sprite `s`'s draw `d` as its entity's look `k` changes it; `None` when it is hidden.
+fn styled(mut d: Draw, s: &Sprite, k: &Look) -> Option<Draw> {
+    if !k.visible() {
+        return None;
+    }
+    if let Some(scale) = k.scale {
+        d.size = Vec2::new(d.size.x * scale.x, d.size.y * scale.y);
+    }
+    if k.color.is_some() || k.alpha.is_some() {
+        d.color = k
+            .color
+            .unwrap_or(s.0.color)
+            .faded(k.alpha.unwrap_or(s.0.alpha));
+    }
+    d.flip_x = k.flip_x.unwrap_or(d.flip_x);
+    d.flip_y = k.flip_y.unwrap_or(d.flip_y);
+    d.layer = k.layer.unwrap_or(d.layer);
+    Some(d)
 }
 
 /// One archetype's columns of what a sprite's draw reads (all of one length).
@@ -138,6 +169,25 @@ pub(super) fn extract(
             continue;
         };
         let (rot, anim) = (arch.get::<&Rotation>(), arch.get::<&Animation>());
+        if let Some(looks) = arch.get::<&Look>() {
+            // Few entities have a changed look: drawn one by one, the hidden ones left out.
+            for i in 0..arch.len() as usize {
+                let (r, a) = (
+                    rot.as_deref().map(|r| &r[i]),
+                    anim.as_deref().map(|a| &a[i]),
+                );
+                let d = placing.draw(&id[i], (&pos[i], &prev[i]), &sprite[i], r, a);
+                let Some(d) = styled(d, &sprite[i], &looks[i]) else {
+                    continue;
+                };
+                if draws.len() < capacity {
+                    draws.push(d);
+                } else {
+                    left_out += 1;
+                }
+            }
+            continue;
+        }
         let n = arch.len() as usize;
         let take = n.min(capacity.saturating_sub(draws.len()));
         left_out += n - take;

@@ -230,6 +230,13 @@ pub(crate) fn apply_after_spawn(
                     prev.0 = *pos;
                 }
             }
+            // A new entity is drawn at its angle from the first frame, as at its position.
+            Command::SetAngle { target, angle } => {
+                if let Some(e) = resolve(world, s, *target) {
+                    let angle = wrap_angle(*angle);
+                    turn(world, e, |r| (r.angle, r.prev) = (angle, angle));
+                }
+            }
             c => apply_one(world, s, def, tick, Stage::Two, c)?,
         }
     }
@@ -386,12 +393,9 @@ fn apply_one(
             }
         }
         Command::SetAngle { target, angle } => {
+            // Drawn turning from where the tick began, as positions are drawn moving.
             if let Some(e) = resolve(world, s, *target) {
-                let angle = wrap_angle(*angle);
-                turn(world, e, |r| {
-                    r.angle = angle;
-                    r.prev = angle;
-                });
+                turn(world, e, |r| r.angle = wrap_angle(*angle));
             }
         }
         Command::SetSpin { target, spin } => {
@@ -466,6 +470,17 @@ fn apply_one(
         Command::CameraZoom(z) => world.camera.zoom = *z,
         Command::Music(m) => {
             stage_presentation(world, s, Presentation::Music(*m), tick, def.limits.outbox)
+        }
+        Command::SetLook { target, look } => {
+            if let Some(e) = resolve(world, s, *target) {
+                match world.ecs.query_one_mut::<&mut Look>(e) {
+                    Ok(l) => l.merge(look),
+                    Err(_) => {
+                        let _ = world.ecs.insert_one(e, *look);
+                        world.structure += 1;
+                    }
+                }
+            }
         }
     }
     Ok(())

@@ -1,8 +1,8 @@
 //! Commit: publish the tick's structural changes.
 //!
 //! Reads: the recorded destroys, teleports and spawns. Writes: the entity set, transforms of
-//! teleported and new entities (previous equal to current, so nothing interpolates across the
-//! change), the contact cache (destroyed entities leave it without an exit event) and the spawn
+//! teleported and new entities (previous equal to current, angles too, so nothing
+//! interpolates across the change), the contact cache (destroyed entities leave it without an exit event) and the spawn
 //! outcomes the next tick consumes.
 //!
 //! Commands that named this tick's spawns are applied right after the spawns (see
@@ -19,7 +19,7 @@ use crate::resource::Resource;
 use crate::tick::scratch::Scratch;
 use crate::tick::system::{Decl, PhaseSystems, SystemId};
 use crate::world::SimWorld;
-use crate::world::components::{Position, PrevPosition};
+use crate::world::components::{Position, PrevPosition, Rotation};
 
 use Resource as R;
 
@@ -47,6 +47,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
             R::Cooldowns,
             R::Rotation,
             R::Animation,
+            R::Look,
             R::CarriedDamage,
         ],
         ..Decl::new(COMMIT, |t| {
@@ -102,12 +103,17 @@ fn commit(
     }
     for (seq, pos) in &teleports {
         if let Some(e) = world.index.get(seq)
-            && let Ok((cur, prev)) = world
-                .ecs
-                .query_one_mut::<(&mut Position, &mut PrevPosition)>(*e)
+            && let Ok((cur, prev, rot)) =
+                world
+                    .ecs
+                    .query_one_mut::<(&mut Position, &mut PrevPosition, Option<&mut Rotation>)>(*e)
         {
             cur.0 = *pos;
             prev.0 = *pos;
+            // Nor is a turn in the tick of the jump.
+            if let Some(r) = rot {
+                r.prev = r.angle;
+            }
         }
     }
     world.spawn_all(

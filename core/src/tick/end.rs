@@ -32,6 +32,7 @@ const HASHED: &[R] = &[
     R::Rotation,
     R::Footing,
     R::Animation,
+    R::Look,
 ];
 /// What the invariants check.
 const CHECKED: &[R] = &[

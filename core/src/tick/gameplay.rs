@@ -66,6 +66,7 @@ const APPLY_WRITES: &[R] = &[
     R::Cooldowns,
     R::Rotation,
     R::Animation,
+    R::Look,
     R::Camera,
     R::Flow,
     R::Commands,

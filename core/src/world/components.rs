@@ -1,5 +1,6 @@
 //! The components archetypes declare. Plain data; systems live in the phases.
 
+pub use crate::def::Look;
 use crate::def::{
     ArchetypeId, BehaviourKind, ColliderDef, ControlKind, GameDef, RotateMode, Shape, SpriteDef,
     TriggerDef,

@@ -50,6 +50,7 @@ fn resource_of(id: TypeId) -> Result<Resource, &'static str> {
         (TypeId::of::<Rotation>(), R::Rotation),
         (TypeId::of::<Footing>(), R::Footing),
         (TypeId::of::<Animation>(), R::Animation),
+        (TypeId::of::<Look>(), R::Look),
     ];
     let fixed = [
         (TypeId::of::<Identity>(), "Identity"),

@@ -3,7 +3,7 @@
 //! Covered, in creation-sequence identity: every entity's archetype, current position, angle
 //! and spin, velocity, health (current, max, invulnerability deadline), AI state (intent,
 //! target, decided), platformer footing, cooldown and lifetime deadlines, the animation playing and since when, control facing and
-//! script state; and globally the tick number, next creation sequence, score, game variables,
+//! script state, and the look of an entity whose look changed; and globally the tick number, next creation sequence, score, game variables,
 //! game-over message, the camera's zoom and shake once a script set them, the saved data once
 //! it holds something, the RNG state and every pending timer. Not covered: runtime handles, storage order, previous transforms
 //! (presentation history), the world identity, counters and anything wall-clock.
@@ -140,6 +140,37 @@ fn deadline_word(d: Deadline) -> u64 {
         Deadline::Inactive => u64::MAX,
         Deadline::At(t) => t,
     }
+}
+
+/// An entity's look as hashed: its sequence, a tag no other record of its category has, a
+/// word of which parts are set (and the flags' values), then the set values (0 for the rest).
+fn look_record(seq: u64, l: &Look) -> u64 {
+    let flag = |v: Option<bool>, at: u32| match v {
+        None => 0u64,
+        Some(b) => (1 | u64::from(b) << 1) << at,
+    };
+    let set = u64::from(l.scale.is_some())
+        | u64::from(l.color.is_some()) << 1
+        | u64::from(l.alpha.is_some()) << 2
+        | u64::from(l.layer.is_some()) << 3
+        | flag(l.visible, 4)
+        | flag(l.flip_x, 6)
+        | flag(l.flip_y, 8);
+    let scale = l.scale.unwrap_or_default();
+    let c = l
+        .color
+        .map_or(0, |c| u32::from_le_bytes([c.r, c.g, c.b, c.a]));
+    let layer = l.layer.map_or(0, |v| v as u16);
+    Fixed::<48>::new()
+        .u64(seq)
+        .u64(0x4C4F_4F4B)
+        .u64(set)
+        .f32(scale.x)
+        .f32(scale.y)
+        .f32(l.alpha.unwrap_or(0.0))
+        .put(c.to_le_bytes())
+        .put(layer.to_le_bytes())
+        .hash()
 }
 
 impl StateHash {
@@ -283,6 +314,11 @@ impl StateHash {
                 }
                 parts[7] = parts[7].wrapping_add(b.take());
             }
+        }
+
+        for (id, look) in world.ecs.query::<(&Identity, &Look)>().iter() {
+            // Only entities whose look changed have one: others hash as they always did.
+            parts[2] = parts[2].wrapping_add(look_record(id.seq, look));
         }
 
         b.u64(*world.tick);

@@ -155,6 +155,7 @@ optional! {
     footing: Footing,
     animation: Animation,
     label: Label,
+    look: Look,
 }
 
 impl NewEntity {
@@ -199,10 +200,7 @@ impl NewEntity {
             speed: Speed(overrides.speed.unwrap_or(a.speed)),
             tags: (a.tags != 0).then_some(Tags(a.tags)),
             collider: a.collider.map(|c| {
-                let shape = match overrides.size {
-                    Some(size) => crate::def::Shape::Box { half: size * 0.5 },
-                    None => c.shape,
-                };
+                let shape = overrides.size.map_or(c.shape, |size| c.shape.sized(size));
                 Collider::new(identity.archetype, shape)
             }),
             health: a.health.map(|h| {
@@ -242,15 +240,19 @@ impl NewEntity {
             bounds: (a.bounds != BoundsPolicy::Ignore).then_some(BoundsRule(a.bounds)),
             camera: a.camera_target.then_some(CameraTarget),
             motion: motion(def, a),
-            // Thrust control steers by the angle: such an entity always rotates.
+            // Thrust control steers by the angle: such an entity always rotates, and so does
+            // one spawned at an angle.
             rotation: a
                 .rotation
-                .or_else(|| thrust.then(RotationDef::default))
-                .map(|r| Rotation {
-                    angle: r.angle,
-                    prev: r.angle,
-                    spin: r.spin,
-                    mode: r.rotate,
+                .or_else(|| (thrust || overrides.angle.is_some()).then(RotationDef::default))
+                .map(|r| {
+                    let angle = overrides.angle.map_or(r.angle, crate::math::wrap_angle);
+                    Rotation {
+                        angle,
+                        prev: angle,
+                        spin: r.spin,
+                        mode: r.rotate,
+                    }
                 }),
             fixed: (body == Some(BodyKind::Static)).then_some(StaticBody),
             footing: platformer.then_some(Footing::default()),
@@ -265,6 +267,7 @@ impl NewEntity {
                 offset: l.offset,
                 font: l.font,
             }),
+            look: overrides.scale.map(Look::scaled),
         })
     }
 }
@@ -422,6 +425,8 @@ mod tests {
             depth: 0.0,
             frame: 0,
             flip_x: false,
+            flip_y: false,
+            alpha: 1.0,
         };
         let full = ArchetypeDef {
             name: "full".into(),
@@ -522,6 +527,10 @@ mod tests {
                             e.has::<CameraTarget>(),
                             e.get::<&Animation>().map(|c| *c),
                             e.get::<&Label>().map(|c| Label::clone(&c)),
+                            (
+                                e.get::<&Look>().map(|c| *c),
+                                e.get::<&Rotation>().map(|c| *c)
+                            ),
                             e.component_types().count(),
                         ),
                     )
@@ -544,6 +553,9 @@ mod tests {
             health: Some(9),
             velocity: Some(Vec2::new(-3.0, 0.0)),
             speed: Some(2.0),
+            size: Some(Vec2::new(6.0, 2.0)),
+            scale: Some(Vec2::new(2.0, 1.0)),
+            angle: Some(1.0),
             ..Overrides::default()
         };
         let mut items = Vec::new();

@@ -46,6 +46,8 @@ pub fn sprite(size: f32, layer: i16) -> SpriteDef {
         depth: 0.0,
         frame: 0,
         flip_x: false,
+        flip_y: false,
+        alpha: 1.0,
     }
 }
 

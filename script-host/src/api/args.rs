@@ -192,6 +192,42 @@ pub(crate) fn unknown<'a>(what: &str, name: &str, known: impl Iterator<Item = &'
     }
 }
 
+/// A number `n` (both ways alike: `(n, n)`) or an array of two numbers, written as `form`
+/// says (`{x, y}`, `{w, h}`).
+pub(crate) fn pair_or_number(v: &Value, what: &str, form: &str) -> Result<Vec2, String> {
+    let t = match v {
+        Value::Integer(_) | Value::Number(_) => {
+            let n = num32(v, what)?;
+            return Ok(Vec2::new(n, n));
+        }
+        Value::Table(t) => t,
+        other => {
+            return Err(format!(
+                "{what} must be a number or {form}, got {}",
+                type_name(other)
+            ));
+        }
+    };
+    // At most three entries are looked at: a longer table is refused at its third.
+    let entries = t.clone().pairs::<Value, Value>().take(3).count();
+    let (x, y) = (
+        t.raw_get::<Value>(1).map_err(|e| e.to_string())?,
+        t.raw_get::<Value>(2).map_err(|e| e.to_string())?,
+    );
+    if entries != 2 || x.is_nil() || y.is_nil() {
+        return Err(format!(
+            "{what} must be a number or an array of two numbers {form}"
+        ));
+    }
+    Ok(Vec2::new(num32(&x, what)?, num32(&y, what)?))
+}
+
+/// The keys of spawn options, in the order the docs list them.
+pub(crate) const SPAWN_OPTIONS: [&str; 9] = [
+    "vx", "vy", "speed", "health", "lifetime", "color", "size", "scale", "angle",
+];
+
+/// The options of `ludus.spawn` and `ludus.text`: any of [`SPAWN_OPTIONS`].
 pub(crate) fn spawn_overrides(opts: &Value) -> Result<Overrides, String> {
     let mut o = Overrides::default();
     let t = match opts {
@@ -235,13 +271,10 @@ pub(crate) fn spawn_overrides(opts: &Value) -> Result<Overrides, String> {
                     })?);
             }
             "color" => o.color = Some(color(&v)?),
-            other => {
-                return Err(unknown(
-                    "spawn option",
-                    other,
-                    ["vx", "vy", "speed", "health", "lifetime", "color"].into_iter(),
-                ));
-            }
+            "size" => o.size = Some(pair_or_number(&v, "size", "{w, h}")?),
+            "scale" => o.scale = Some(pair_or_number(&v, "scale", "{x, y}")?),
+            "angle" => o.angle = Some(num32(&v, "angle")?),
+            other => return Err(unknown("spawn option", other, SPAWN_OPTIONS.into_iter())),
         }
     }
     if vx.is_some() || vy.is_some() {

@@ -241,7 +241,7 @@ api! {
             value: num(&args.2, "value")?,
         }
     }
-    /// create an entity at the end of the tick and return its id at once; commands sent later may name it (they apply right after it is created), reads see it from the next tick. `opts`: `vx`, `vy`, `speed`, `health`, `color`, `lifetime`. It appears in the next tick's `on_spawn`
+    /// create an entity at the end of the tick and return its id at once; commands sent later may name it (they apply right after it is created), reads see it from the next tick. `opts`: `vx`, `vy`, `speed`, `health`, `color`, `lifetime`, `size` (a number or `{w, h}`: the sprite's size and the collider's, a circle's radius half the larger side), `scale` (drawn only, as `set_look`'s), `angle` (radians). It appears in the next tick's `on_spawn`
     call spawn: Command, "spawn(kind, x, y [, opts])", |lua, g, args: (Name<Archetype>, Value, Value, Value)| -> i64 {
         let archetype = args.0.resolve(g.def())?;
         let command = Command::Spawn {
@@ -294,7 +294,7 @@ api! {
             impulse: vec2(&args.1, &args.2, ("ix", "iy"))?,
         }
     }
-    /// set the angle in radians (0 faces +x; positive turns toward +y, down the screen), without interpolating across the jump
+    /// set the angle in radians (0 faces +x; positive turns toward +y, down the screen); drawn turning there from the tick's start the shorter way round, as movement is drawn (an entity spawned this tick is drawn at it at once)
     command set_angle: "set_angle(id, angle)", |lua, g, args: (Value, Value)| {
         Command::SetAngle {
             target: entity(&args.0, "entity")?,
@@ -419,6 +419,13 @@ api! {
     call __timer_live: Internal, "", |lua, g, args: Value| -> bool {
         let id = int(&args, "timer id")?;
         Ok(g.timer_live(TimerId::from_bits(id as u64)))
+    }
+    /// change how the entity is drawn, from now until changed again: any of `scale` (a number or `{x, y}`, above 0: the sprite's size and its label's, drawn only: the collider keeps its size), `color` (replaces the sprite's and label's), `alpha` (0 to 1, replaces the sprite's `alpha`), `visible` (false: neither drawn), `flip_x`, `flip_y` (mirror the image), `layer` (a sprite layer); the rest is kept. Once used on an entity its look is part of the state hash
+    command set_look: "set_look(id, look)", |lua, g, args: (Value, Value)| {
+        Command::SetLook {
+            target: entity(&args.0, "entity")?,
+            look: super::looks::look(&args.1)?,
+        }
     }
     /// the tick being run (the first tick of a level is 1)
     call tick: Read, "tick()", |lua, g, _args: ()| -> i64 { Ok(g.tick() as i64) }

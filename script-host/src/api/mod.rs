@@ -17,6 +17,7 @@ mod call;
 mod fast;
 mod functions;
 pub mod list;
+mod looks;
 mod names;
 pub mod spec;
 

@@ -18,6 +18,8 @@ pub fn sprites_def(n: u32) -> GameDef {
             depth: 0.0,
             frame: 0,
             flip_x: false,
+            flip_y: false,
+            alpha: 1.0,
         }),
         rotation: Some(RotationDef {
             spin: 2.0,
