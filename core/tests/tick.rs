@@ -490,9 +490,9 @@ fn damage_script(apart: bool) -> (Game, Log) {
     place(&mut def, ENEMY, -100.0, 0.0);
     place(&mut def, PICKUP, 0.0, 100.0);
     // The player twice (the second is blocked: invulnerable), an enemy, the destroyed enemy
-    // (pending at tick 1, gone at tick 2), the pickup (no health), the enemy again, an id no
-    // entity had.
-    let damages = [(1, 2), (1, 1), (2, 1), (3, 1), (4, 1), (2, 3), (999, 1)];
+    // (pending at tick 1, gone at tick 2), the pickup (no health), the enemy again (its 3
+    // health gone in tick 2, the rest blocked: it is dead), an id no entity had.
+    let damages = [(1, 2), (1, 1), (2, 1), (3, 1), (4, 1), (2, 1), (999, 1)];
     let seen = log();
     let s = seen.clone();
     let send = move |g: &mut Gameplay<'_>| {
@@ -554,6 +554,7 @@ fn damage_in_a_run_of_commands_lands_as_it_does_one_command_at_a_time() {
             c.pending_destroy_filtered,
             c.no_health,
             c.damage_blocked,
+            c.after_death,
         )
     };
     assert_eq!(counts(&a), counts(&b));
@@ -561,7 +562,8 @@ fn damage_in_a_run_of_commands_lands_as_it_does_one_command_at_a_time() {
         a.stale_commands > 0
             && a.pending_destroy_filtered > 0
             && a.no_health > 0
-            && a.damage_blocked > 0,
+            && a.damage_blocked > 0
+            && a.after_death > 0,
         "every way damage can miss is taken: {:?}",
         counts(&a)
     );
