@@ -210,13 +210,6 @@ impl Command {
                         archetype.0
                     )));
                 };
-                if let Some(need) = overrides.unmet(a).next() {
-                    return Err(CommandError::malformed(format!(
-                        "{} ({})",
-                        need.message(a),
-                        need.help(a, "from the spawn options")
-                    )));
-                }
                 finite(*pos, "a spawn position")?;
                 if let Some(t) = &overrides.text
                     && t.len() > MAX_TEXT_BYTES
@@ -227,6 +220,13 @@ impl Command {
                     )));
                 }
                 overrides.check().map_err(CommandError::malformed)?;
+                if let Some(need) = overrides.unmet(a).next() {
+                    return Err(CommandError::malformed(format!(
+                        "{} ({})",
+                        need.message(a),
+                        need.help(a, "from the spawn options")
+                    )));
+                }
             }
             Command::SetLook { look, .. } => look.check().map_err(CommandError::malformed)?,
             Command::Teleport { pos, .. } => finite(*pos, "a teleport position")?,

@@ -159,15 +159,26 @@ fn set_look_keeps_what_it_is_not_told() {
 
 #[test]
 fn spawn_options_size_scale_and_angle_reach_the_entity() {
-    let mut g = game(
-        r#"
+    // A scale needs something to draw: the enemy gets a sprite.
+    let mut d = def();
+    d.archetypes[1].sprite = Some(SpriteDef {
+        shape: SpriteShape::Circle,
+        size: Vec2::new(4.0, 4.0),
+        color: Color::WHITE,
+        layer: 0,
+        depth: 0.0,
+        frame: 0,
+        flip_x: false,
+        flip_y: false,
+        alpha: 1.0,
+    });
+    let src = r#"
         function on_start()
           ludus.spawn("enemy", 0, 0, { size = { 10, 30 } })
           ludus.spawn("enemy", 0, 0, { size = 6, scale = { 2, 3 }, angle = 1 })
         end
-        "#,
-    )
-    .unwrap();
+        "#;
+    let mut g = game_with(d, &[("scripts/main.lua", src)], &[]).unwrap();
     run(&mut g, 1).unwrap();
     let made = |seq: u64| {
         let e = g.world().entity(seq).unwrap();
