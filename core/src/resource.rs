@@ -88,11 +88,15 @@ resources! {
     Broadphase,
     /// Chase and flee targets collected for the brains, and whether they changed.
     Targets,
+    /// The `Speed` component: what brains and control move an entity at.
+    Speed,
+    /// Which entity is attached to which (the `Attached` component).
+    Attachment,
 }
 
 impl Resource {
     /// The components: what an entity carries that a tick may change.
-    pub const COMPONENTS: [Resource; 12] = [
+    pub const COMPONENTS: [Resource; 14] = [
         Resource::Position,
         Resource::PrevPosition,
         Resource::Velocity,
@@ -105,6 +109,8 @@ impl Resource {
         Resource::Rotation,
         Resource::Footing,
         Resource::Animation,
+        Resource::Speed,
+        Resource::Attachment,
     ];
 
     /// Whether every tick starts it empty (BeginTick's `clear` empties it): no tick reads

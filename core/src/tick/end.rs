@@ -32,6 +32,7 @@ const HASHED: &[R] = &[
     R::Rotation,
     R::Footing,
     R::Animation,
+    R::Attachment,
 ];
 /// What the invariants check.
 const CHECKED: &[R] = &[
@@ -41,6 +42,7 @@ const CHECKED: &[R] = &[
     R::Health,
     R::ContactCache,
     R::Timers,
+    R::Attachment,
 ];
 
 /// Checks the world's invariants (when asked).
