@@ -29,10 +29,11 @@
 // thrust and platformer control): a long run with input has every tick's state hash equal in
 // the page and natively;
 //
-// and for the motion examples (breakout, asteroids, platformer), each exported for the web
-// (`ludus export web`: the generic runtime, the swarm's module, playing a fetched game bundle)
-// in a folder of its name: 8. the page draws it, and its recorded winning play (examples/NAME/
-// tests/win.jsonl) reaches the same end in the page as natively, every tick's state hash equal;
+// and for the motion examples (breakout, asteroids, platformer) and the dungeon (range,
+// attachment), each exported for the web (`ludus export web`: the generic runtime, the swarm's
+// module, playing a fetched game bundle) in a folder of its name: 8. the page draws it, and
+// its recorded winning play (examples/NAME/tests/win.jsonl; the dungeon's clear.jsonl)
+// reaches the same end in the page as natively, every tick's state hash equal;
 // 9. the swarm exported the same way (`swarm-export/`) runs as natively, and a copy of the
 // breakout export with a damaged bundle (`damaged/`) shows why on the page instead of a game,
 // and so does a page without WebGL;
@@ -428,9 +429,15 @@ try {
   await probe.close();
 
   // 8. The motion examples: drawn, and their winning plays identical in the page.
-  for (const name of ["breakout", "asteroids", "platformer"]) {
+  const wins = [
+    ["breakout", "win.jsonl", "YOU WIN"],
+    ["asteroids", "win.jsonl", "YOU WIN"],
+    ["platformer", "win.jsonl", "YOU WIN"],
+    ["dungeon", "clear.jsonl", "The dungeon is clear!"],
+  ];
+  for (const [name, played, won] of wins) {
     const dir = fileURLToPath(new URL(`../../examples/${name}`, import.meta.url));
-    const winFile = join(dir, "tests", "win.jsonl");
+    const winFile = join(dir, "tests", played);
     const win = readFileSync(winFile, "utf8");
     const page = await open(name, null, new URL(`${name}/`, site).href);
     await page.waitForTimeout(500);
@@ -453,7 +460,7 @@ try {
       `${name}'s winning play ends the same in the page as natively, every tick`,
       `${JSON.stringify(web.summary.game_over)} after ${web.summary.ticks} ticks`,
     );
-    check(web.summary.game_over?.message?.startsWith("YOU WIN"), `${name}'s winning play wins in the page`);
+    check(web.summary.game_over?.message?.startsWith(won), `${name}'s winning play wins in the page`);
     await page.close();
   }
 
