@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Draws the bundled examples' sprite sheets into their images/ folders (standard library
 only): swarm's ships, enemies, shots, gems, pillars, floor and pixel font, platformer's
-ground tiles and HUD hearts, breakout's HUD balls; and their sounds.
+ground tiles and HUD hearts, breakout's HUD balls, dungeon's tiles, hero, slime, bat and
+sword; and their sounds.
 
 Each sheet is a row of equal frames. Shapes are described by signed distances and coloured
 in layers, with 4x4 samples per pixel for smooth edges. Run it from anywhere:
@@ -211,6 +212,74 @@ def ground(f, x, y):
     crack = abs(x + 0.3 * y) < 0.04 and y > -0.2
     return over(hexc("5a4a3c") if crack or max(abs(x), abs(y)) > 0.94 else None,
                 shade(rock, 1.1 if x + y < 0 else 0.95))
+
+
+def dungeon_tiles(f, x, y):
+    # 32-unit dungeon tiles: 0 flagstones, 1 flagstones with a crack, 2 a brick wall.
+    if f == 2:
+        row = int((y + 1) * 2)
+        shift = 0.5 if row % 2 else 0.0
+        mortar = abs(((y + 1) * 2) % 1 - 0.5) > 0.44 or abs(((x + 1) + shift) % 1 - 0.5) > 0.45
+        return hexc("2a2233") if mortar else shade(hexc("6b5b7b"), 1.08 if (x + y) < 0 else 0.92)
+    seam = max(abs(x), abs(y)) > 0.92
+    if seam:
+        return hexc("1d1a22")
+    if f == 1 and abs(y + 0.5 * x - 0.1) < 0.04 and -0.7 < x < 0.4:
+        return hexc("22202a")
+    return shade(hexc("3b3546"), 1.0 + 0.05 * (y - x) / 2)
+
+
+def dungeon_hero(f, x, y):
+    # Seen from above, facing +x: a green hood, a face, two boots; frames step the boots.
+    step = 0.12 if f % 2 else -0.12
+    boots = any(math.hypot(x + 0.35, y - by) < 0.2 for by in (-0.38 + step, 0.38 - step))
+    hood = math.hypot(x + 0.05, y) < 0.62
+    face = math.hypot(x - 0.3, y) < 0.32
+    eye = any(math.hypot(x - 0.42, y - ey) < 0.06 for ey in (-0.12, 0.12))
+    return over(
+        hexc("1b1b1b") if eye else None,
+        hexc("f4c7a1") if face else None,
+        shade(hexc("3fa34d"), 1.1 if y < 0 else 0.9) if hood else None,
+        hexc("2d6a4f") if math.hypot(x + 0.05, y) < 0.72 else None,
+        hexc("6f4518") if boots else None,
+    )
+
+
+def dungeon_slime(f, x, y):
+    # A green blob that squashes from frame to frame, with a shine and two eyes.
+    sq = 1.0 if f == 0 else 1.12
+    d = math.hypot(x / sq, (y - 0.15) * sq / 0.8)
+    eye = any(math.hypot(x - ex, y + 0.05) < 0.1 for ex in (-0.25, 0.25))
+    return over(
+        hexc("10240f") if eye and d < 0.85 else None,
+        hexc("c8f7c5") if math.hypot(x + 0.35, y + 0.2) < 0.13 else None,
+        shade(hexc("70e000"), 1.0 - 0.3 * max(0.0, y)) if d < 0.8 else None,
+        hexc("38b000") if d < 0.92 else None,
+    )
+
+
+def dungeon_bat(f, x, y):
+    # A purple bat, wings up in frame 0 and down in frame 1.
+    lift = -0.35 if f == 0 else 0.25
+    wing = abs(x) < 0.97 and abs(y - lift * abs(x) - 0.08 * math.sin(abs(x) * 10)) < 0.32 * (1 - abs(x)) + 0.07
+    body = math.hypot(x, y * 0.9) < 0.36
+    ears = any(abs(x - ex) < 0.08 and -0.5 < y < -0.2 for ex in (-0.16, 0.16))
+    eye = any(math.hypot(x - ex, y + 0.05) < 0.08 for ex in (-0.13, 0.13))
+    return over(hexc("ffd166") if eye else None, hexc("5a189a") if body or ears else None,
+                hexc("9d4edd") if wing else None)
+
+
+def dungeon_sword(f, x, y):
+    # A sword pointing +x from the frame's centre-left: grip, guard, blade, a bright edge.
+    grip = -0.95 < x < -0.6 and abs(y) < 0.08
+    guard = -0.62 < x < -0.5 and abs(y) < 0.3
+    blade = -0.5 <= x < 0.85 - 0.25 * abs(y) / 0.14 and abs(y) < 0.14
+    return over(
+        hexc("ffffff") if blade and y < -0.03 else None,
+        hexc("c9d6df") if blade else None,
+        hexc("e9c46a") if guard else None,
+        hexc("7f5539") if grip else None,
+    )
 
 
 RATE = 22050
@@ -437,6 +506,14 @@ def pixel_font(game, name):
     write_png(os.path.join(out, name + ".png"), w, ch, px)
 
 
+def dungeon():
+    sheet("dungeon", "tiles", 32, 3, dungeon_tiles)
+    sheet("dungeon", "hero", 32, 2, dungeon_hero)
+    sheet("dungeon", "slime", 32, 2, dungeon_slime)
+    sheet("dungeon", "bat", 32, 2, dungeon_bat)
+    sheet("dungeon", "sword", 32, 1, dungeon_sword)
+
+
 def main():
     pixel_font("swarm", "font")
     sheet("swarm", "player", 48, 4, player)
@@ -454,6 +531,7 @@ def main():
     sheet("flappy", "pipe", 32, 1, pipe, height=8)
     sheet("flappy", "cap", 64, 1, cap, height=24)
     sheet("flappy", "cloud", 64, 1, cloud, height=32)
+    dungeon()
     sound("swarm", "hit", 0.12, hit)
     sound("swarm", "gem", 0.45, chime)
     sound("swarm", "wave", 0.7, fanfare, ogg=True)

@@ -11,9 +11,9 @@ use crate::report::Report;
 use crate::symbols::Symbols;
 use crate::table::Table;
 use ludus_core::{
-    AnimationDef, ArchetypeDef, AssetId, BehaviourDef, BehaviourKind, BodyKind, BoundsPolicy,
-    ColliderDef, CooldownDef, HealthDef, LabelDef, MotionDef, RotateMode, RotationDef, Shape,
-    SpriteDef, SpriteShape, Vec2,
+    AnimationDef, ArchetypeDef, AssetId, AttachDef, BehaviourDef, BehaviourKind, BehaviourProblem,
+    BehaviourSpec, BodyKind, BoundsPolicy, ColliderDef, CooldownDef, HealthDef, Idle, LabelDef,
+    MotionDef, RotateMode, RotationDef, Shape, SpriteDef, SpriteShape, Vec2,
 };
 
 /// Cooldown slots are `u8`.
@@ -93,6 +93,9 @@ pub(crate) fn read(
     }
     if let Some(b) = t.table(r, "behaviour") {
         a.behaviour = behaviour(r, &b, scope);
+    }
+    if let Some(at) = t.table(r, "attach") {
+        a.attach = attach(r, &at, scope);
     }
     if let Some(c) = t.table(r, "control") {
         a.control = Some(crate::control::read(
@@ -376,60 +379,49 @@ fn collider(
     })
 }
 
+/// A behaviour: its keys read, then the rules between them checked as `ludus.set_behaviour`
+/// checks them ([`BehaviourSpec`]), each broken rule reported at its key.
 fn behaviour(r: &mut Report, b: &Table<'_, '_>, scope: &Scope<'_>) -> Option<BehaviourDef> {
-    let kind_name = b.choice(r, "kind");
-    let kind = match kind_name? {
-        "chase" => BehaviourKind::Chase,
-        "flee" => BehaviourKind::Flee,
-        "wander" => BehaviourKind::Wander,
-        _ => BehaviourKind::Straight,
-    };
-    let kind_name = kind_name.unwrap_or_default();
+    let kind = BehaviourKind::from_name(b.choice(r, "kind")?)?;
     let targets = b.names(r, "target", "tag");
-    let seeks = matches!(kind, BehaviourKind::Chase | BehaviourKind::Flee);
-    match (seeks, b.key_loc("target"), &targets) {
-        (true, None, _) => {
-            r.error(
-                b.loc,
-                format!("a `{kind_name}` behaviour needs `target`: the tags it looks for"),
-            )
-            .help("add e.g. `target = [\"player\"]`");
-        }
-        (true, Some(_), Some(_))
-            if b.get("target")
-                .is_some_and(|v| v.get_ref().as_array().is_some_and(|a| a.is_empty())) =>
-        {
-            let loc = b.loc_of("target").unwrap_or(b.loc);
-            r.error(
-                loc,
-                format!("`{}` must name at least one tag", b.what("target")),
-            )
-            .help("add e.g. `target = [\"player\"]`");
-        }
-        (false, Some(loc), _) => {
-            r.error(
-                loc,
-                format!("`target` is only used by `chase` and `flee`, not `{kind_name}`"),
-            )
-            .help("remove `target`");
-        }
-        _ => {}
-    }
-    let navigate = b.bool(r, "navigate").unwrap_or_default();
-    if navigate
-        && kind != BehaviourKind::Chase
-        && let Some(loc) = b.loc_of("navigate")
-    {
-        r.error(
-            loc,
-            format!("`navigate` only applies to `chase`, not `{kind_name}`"),
-        )
-        .help("remove `navigate`, or set `kind = \"chase\"`");
+    let bits = scope.tags.bits(r, targets.as_deref().unwrap_or_default());
+    let empty = b
+        .get("target")
+        .is_some_and(|v| v.get_ref().as_array().is_some_and(|a| a.is_empty()));
+    let spec = BehaviourSpec {
+        // Written (an empty list is none; tags that did not resolve were reported).
+        target: b.has("target").then_some(if empty { 0 } else { u64::MAX }),
+        cadence: b.u32(r, "cadence"),
+        navigate: b.bool(r, "navigate"),
+        // A value that failed its check was reported; the rules see the key as written.
+        range: b.f32(r, "range").or(b.has("range").then_some(1.0)),
+        idle: b
+            .has("idle")
+            .then(|| b.choice(r, "idle").and_then(Idle::from_name))
+            .map(Option::unwrap_or_default),
+        ..BehaviourSpec::new(kind)
+    };
+    let target = b.what("target");
+    for p in spec.problems() {
+        // At the key, or at its value where the value is what is wrong.
+        let at = match p {
+            BehaviourProblem::EmptyTarget | BehaviourProblem::NavigateNotChase => Table::loc_of,
+            _ => Table::key_loc,
+        };
+        let loc = p.key().and_then(|k| at(b, k)).unwrap_or(b.loc);
+        r.error(loc, p.message(kind, &target)).help(p.help());
     }
     Some(BehaviourDef {
-        kind,
-        target: scope.tags.bits(r, &targets.unwrap_or_default()),
-        cadence: b.u32(r, "cadence"),
-        navigate,
+        target: bits,
+        ..spec.def()
     })
+}
+
+/// `attach = { to = "tag", offset = [x, y], angle = true }`.
+fn attach(r: &mut Report, t: &Table<'_, '_>, scope: &Scope<'_>) -> Option<AttachDef> {
+    let to = t.name(r, "to", "tag");
+    let offset = t.pair(r, "offset").unwrap_or(AttachDef::OFFSET);
+    let angle = t.bool(r, "angle").unwrap_or(AttachDef::ANGLE);
+    let to = scope.tags.bits(r, std::slice::from_ref(&to?));
+    Some(AttachDef { to, offset, angle })
 }

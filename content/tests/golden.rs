@@ -57,6 +57,8 @@ const REQUIRED: &[&str] = &[
     "limits_values",
     "export_exclude",
     "flow_actions",
+    "behaviour_range",
+    "attach_errors",
 ];
 
 fn bad_games() -> Vec<PathBuf> {

@@ -114,6 +114,8 @@ fn archetypes() -> [ArchetypeDef; 3] {
             target: 1,
             cadence: Some(30),
             navigate: false,
+            range: None,
+            idle: Idle::Stop,
         }),
         bounds: BoundsPolicy::Confine,
         ..ArchetypeDef::default()

@@ -6,7 +6,9 @@
 //! Commit. Timers are scheduled and cancelled at once, so a cancellation suppresses a timer that
 //! is due later in the same stage.
 
-use crate::def::{ArchetypeId, EffectId, GameDef, Look, MusicId, Overrides, SoundId};
+use crate::def::{
+    ArchetypeId, BehaviourDef, EffectId, GameDef, Look, MusicId, Overrides, SoundId,
+};
 use crate::fault::{Fault, FaultKind};
 use crate::math::{Color, Vec2};
 use crate::saved::{check_key, check_value};
@@ -90,6 +92,27 @@ pub enum Command {
     Save { key: String, value: Option<Var> },
     /// Change the parts of the entity's look that `look` sets ([`Look::merge`]), from now on.
     SetLook { target: u64, look: Look },
+    /// Set the speed (world units per second, >= 0) brains and control move the entity at,
+    /// from the next tick.
+    SetSpeed { target: u64, speed: f32 },
+    /// Replace the entity's behaviour (`None`: none; its velocity stays as it is), deciding
+    /// afresh from the next tick.
+    SetBehaviour {
+        target: u64,
+        behaviour: Option<BehaviourDef>,
+    },
+    /// Attach `child` to `parent` at `offset` (see [`Attached`]), at Commit after the spawns
+    /// (either may be spawned this tick). One that would make a cycle is refused.
+    ///
+    /// [`Attached`]: crate::world::components::Attached
+    Attach {
+        child: u64,
+        parent: u64,
+        offset: Vec2,
+        angle: bool,
+    },
+    /// End `child`'s attachment at Commit, after the spawns: it stays where it is.
+    Detach(u64),
 }
 
 /// Why a command was refused when it was sent. The script host adds the script location.
@@ -135,6 +158,8 @@ impl Command {
             | Command::SetSpin { target, .. }
             | Command::Animate { target, .. }
             | Command::SetLook { target, .. }
+            | Command::SetSpeed { target, .. }
+            | Command::SetBehaviour { target, .. }
             | Command::ClearState(target)
             | Command::Destroy(target) => Some(*target),
             Command::Score(_)
@@ -150,6 +175,8 @@ impl Command {
             | Command::Restart
             | Command::Pause
             | Command::Save { .. } => None,
+            // Applied at Commit, after the spawns, where both of an attachment's ids resolve.
+            Command::Attach { .. } | Command::Detach(_) => None,
         }
     }
 
@@ -239,6 +266,29 @@ impl Command {
                 ));
             }
             Command::SetVelocity { velocity, .. } => finite(*velocity, "a velocity")?,
+            Command::SetSpeed { speed, .. } if !(speed.is_finite() && *speed >= 0.0) => {
+                return Err(CommandError::malformed(format!(
+                    "a speed must be a finite number, not negative, got {speed}"
+                )));
+            }
+            Command::SetBehaviour {
+                behaviour: Some(b), ..
+            } => b
+                .check_values(def.tags.len())
+                .map_err(CommandError::malformed)?,
+            Command::Attach {
+                child,
+                parent,
+                offset,
+                ..
+            } => {
+                if child == parent {
+                    return Err(CommandError::malformed(format!(
+                        "entity {child} cannot be attached to itself"
+                    )));
+                }
+                finite(*offset, "an attachment's offset")?;
+            }
             Command::CameraShake { strength, .. }
                 if !(strength.is_finite() && *strength >= 0.0) =>
             {

@@ -53,6 +53,7 @@ pub use def::{
     ScriptsDef, Shape, SolidRun, SoundDef, SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef,
     ThrustDef, TileMapDef, TriggerDef, TriggerOn, Wave, WindowDef, merge_solids,
 };
+pub use def::{AttachDef, BehaviourProblem, BehaviourSpec, Idle};
 pub use def::{ExportDef, HudBar, HudIcons, HudImage, HudItem, HudNumber};
 // The event records and what the event list generates from them, whole: a new kind or
 // record needs no line here.
@@ -112,6 +113,7 @@ pub use world::components::{
     Identity, Lifetime, Look, Motion, Position, PrevPosition, Rotation, ScriptState, Speed, Sprite,
     StaticBody, Tags, Velocity,
 };
+pub use world::components::{Attached, OwnBehaviour};
 pub use world::contact::{ContactCache, ContactKey};
 pub use world::hash::{HashPart, StateHash};
 pub use world::{Asked, NavState, SimWorld, WorldCounters};
@@ -127,5 +129,5 @@ pub mod systems {
         APPLY_ONE, APPLY_TWO, DELIVERABLE_TIMERS, STAGE_ONE, STAGE_TWO,
     };
     pub use crate::tick::intent::{BEHAVIOURS, CONTROL, EXPIRATIONS, NAVIGATION, SPAWNERS};
-    pub use crate::tick::motion::{BOUNDS, COLLIDE, INTEGRATE, ROTATE};
+    pub use crate::tick::motion::{ATTACH, BOUNDS, COLLIDE, INTEGRATE, ROTATE};
 }

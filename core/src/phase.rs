@@ -52,8 +52,9 @@ impl Phase {
                  decisions"
             }
             Phase::Motion => {
-                "integrate; turn; bounds; broadphase, pushes and responses; the contact cache \
-                 gives enter, stay and exit events in canonical pair order"
+                "integrate; turn; bounds; attached entities follow their parents; broadphase, \
+                 pushes and responses; the contact cache gives enter, stay and exit events in \
+                 canonical pair order"
             }
             Phase::Gameplay => {
                 "stage 1: consequences of the level start, spawns, actions, contacts, \
@@ -61,9 +62,10 @@ impl Phase {
                  events); stage 2: consequences of damage; Rust applies their commands"
             }
             Phase::Commit => {
-                "preflight the entity bound, then destroys (leaving the contact cache without \
-                 exits), teleports and spawns (previous equal to current; outcomes for the next \
-                 tick), then commands naming this tick's spawns"
+                "preflight the entity bound, then destroys (with what is attached to them; \
+                 leaving the contact cache without exits), teleports and spawns (previous equal \
+                 to current; outcomes for the next tick), then commands naming this tick's \
+                 spawns, attachments, and attached entities put in place"
             }
             Phase::EndTick => {
                 "optional invariants; the state hash; publish the tick number and its \

@@ -90,11 +90,15 @@ resources! {
     Targets,
     /// How entities whose look changed are drawn (`Look`).
     Look,
+    /// The `Speed` component: what brains and control move an entity at.
+    Speed,
+    /// Which entity is attached to which (the `Attached` component).
+    Attachment,
 }
 
 impl Resource {
     /// The components: what an entity carries that a tick may change.
-    pub const COMPONENTS: [Resource; 13] = [
+    pub const COMPONENTS: [Resource; 15] = [
         Resource::Position,
         Resource::PrevPosition,
         Resource::Velocity,
@@ -108,6 +112,8 @@ impl Resource {
         Resource::Footing,
         Resource::Animation,
         Resource::Look,
+        Resource::Speed,
+        Resource::Attachment,
     ];
 
     /// Whether every tick starts it empty (BeginTick's `clear` empties it): no tick reads

@@ -46,9 +46,9 @@ fn a_system_that_touches_what_it_does_not_declare_faults() {
             .count();
         Ok(())
     };
-    let grow: Run = |t| {
-        for s in t.query_mut::<&mut Speed>() {
-            s.0 += 1.0;
+    let retag: Run = |t| {
+        for s in t.query_mut::<&mut Tags>() {
+            s.0 |= 1;
         }
         Ok(())
     };
@@ -84,11 +84,11 @@ fn a_system_that_touches_what_it_does_not_declare_faults() {
             Some("system `peek` reads Health, which it does not declare"),
         ),
         (
-            "grow",
-            grow,
+            "retag",
+            retag,
             &[],
             &[],
-            Some("system `grow` changes Speed, which is fixed at spawn, which it does not declare"),
+            Some("system `retag` changes Tags, which is fixed at spawn, which it does not declare"),
         ),
         (
             "count",
@@ -105,7 +105,8 @@ fn a_system_that_touches_what_it_does_not_declare_faults() {
             Some(
                 "system `look` reads PrevPosition, reads Velocity, reads Health, reads Brain, \
                  reads Control, reads Cooldowns, reads Lifetime, reads ScriptState, reads \
-                 Rotation, reads Footing, reads Animation, reads Look, which it does not declare",
+                 Rotation, reads Footing, reads Animation, reads Look, reads Speed, reads \
+                 Attachment, which it does not declare",
             ),
         ),
     ];
@@ -284,6 +285,8 @@ fn add_movers(def: &mut GameDef) {
                 target: T_PLAYER,
                 cadence: Some(3),
                 navigate: false,
+                range: None,
+                idle: Idle::Stop,
             }),
             speed: 80.0,
             ..ArchetypeDef::default()
@@ -306,7 +309,7 @@ fn consequences() -> Box<dyn Consequences> {
             g.nearest(at, None, T_ENEMY),
         );
         let _ = (g.within(at, 50.0, T_ENEMY), g.score(), g.rng().u32(..));
-        let _ = (g.var("v"), g.saved("best"));
+        let _ = (g.var("v"), g.saved("best"), g.facing(me));
         if stage == Stage::One && tick % 10 == 1 {
             g.schedule_timer(TimerSpec {
                 target: Some(me),
@@ -416,12 +419,49 @@ fn send_everything(g: &mut Gameplay<'_>, at: Vec2) -> Result<(), Fault> {
             },
         ]);
     }
+    commands.extend(behaviours_and_attachments(g, me, born));
     commands.push(Command::ClearState(me));
     commands.push(Command::Destroy(enemy));
     for c in commands {
         g.send(c).map_err(|e| Fault::new(e.kind, e.message))?;
     }
     Ok(())
+}
+
+/// Speeds and behaviours for `me` and `born` (given in stage one, taken away in stage two),
+/// and an attachment of `born` to `me` made in stage one that lives until stage two's detach
+/// (Motion places it on the ticks between; the others run fused in a large world); stage two
+/// attaches and detaches at once.
+fn behaviours_and_attachments(g: &mut Gameplay<'_>, me: u64, born: u64) -> Vec<Command> {
+    let one = g.stage() == Stage::One;
+    let mut commands = Vec::new();
+    for target in [me, born] {
+        commands.push(Command::SetSpeed {
+            target,
+            speed: 90.0,
+        });
+        commands.push(Command::SetBehaviour {
+            target,
+            behaviour: one.then_some(BehaviourDef {
+                range: Some(100.0),
+                idle: Idle::Wander,
+                ..BehaviourDef::new(BehaviourKind::Chase, T_ENEMY)
+            }),
+        });
+    }
+    for p in g.find(T_PLAYER).into_iter().filter(|p| *p != me) {
+        commands.push(Command::Detach(p));
+    }
+    commands.push(Command::Attach {
+        child: born,
+        parent: me,
+        offset: Vec2::new(12.0, 0.0),
+        angle: true,
+    });
+    if !one {
+        commands.push(Command::Detach(born));
+    }
+    commands
 }
 
 /// What each native system touched in `ticks` ticks of `everything` (plus `extra` stress

@@ -127,6 +127,8 @@ fn mover(
             target: T_PLAYER,
             cadence: Some(5 + k as u32),
             navigate: false,
+            range: None,
+            idle: Idle::Stop,
         }),
         speed: 50.0 + 10.0 * k as f32,
         ..ArchetypeDef::default()

@@ -68,7 +68,7 @@ fn schedule_errors_name_the_systems() {
     // A refused system leaves the schedule as it was.
     assert_eq!(
         names(&s, Phase::Motion),
-        vec!["integrate", "rotate", "bounds", "collide", "a"]
+        vec!["integrate", "rotate", "bounds", "attach", "collide", "a"]
     );
 }
 
@@ -79,7 +79,7 @@ fn ties_go_to_the_system_registered_first() {
     s.add(System::new("late", Phase::Motion, noop)).unwrap();
     assert_eq!(
         names(&s, Phase::Motion),
-        vec!["integrate", "rotate", "bounds", "collide", "late"]
+        vec!["integrate", "rotate", "bounds", "attach", "collide", "late"]
     );
     s.add(System::new("first", Phase::Motion, noop).before(systems::INTEGRATE))
         .unwrap();
@@ -87,7 +87,15 @@ fn ties_go_to_the_system_registered_first() {
     // system ready.
     assert_eq!(
         names(&s, Phase::Motion),
-        vec!["late", "first", "integrate", "rotate", "bounds", "collide"]
+        vec![
+            "late",
+            "first",
+            "integrate",
+            "rotate",
+            "bounds",
+            "attach",
+            "collide"
+        ]
     );
 }
 
@@ -137,6 +145,10 @@ fn an_undeclared_order_is_a_warning() {
             "in Motion and collision, system `drag` reads PrevPosition, which `bounds` writes \
              before it, without being ordered after it",
             "in Motion and collision, system `gust` reads PrevPosition, which `bounds` writes \
+             before it, without being ordered after it",
+            "in Motion and collision, system `drag` reads PrevPosition, which `attach` writes \
+             before it, without being ordered after it",
+            "in Motion and collision, system `gust` reads PrevPosition, which `attach` writes \
              before it, without being ordered after it",
             "in Motion and collision, system `gust` reads PrevPosition, which `drag` writes before \
              it, without being ordered after it"

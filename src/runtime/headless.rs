@@ -285,7 +285,7 @@ impl HeadlessRun {
             .level_def(self.game.def())
             .map_or("null".to_string(), |l| json_string(&l.name));
         format!(
-            "{{\"ticks\":{},\"hash\":\"{hash}\",\"entities\":{},\"faulted\":{},\"fault\":{fault_json},\"discarded_ticks\":{},\"frames\":{},\"score\":{},\"game_over\":{game_over},\"level\":{level},\"vars\":{},\"world_tick\":{},\"stale_commands\":{},\"elapsed_ms\":{:.3},\"ticks_per_second\":{}}}",
+            "{{\"ticks\":{},\"hash\":\"{hash}\",\"entities\":{},\"faulted\":{},\"fault\":{fault_json},\"discarded_ticks\":{},\"frames\":{},\"score\":{},\"game_over\":{game_over},\"level\":{level},\"vars\":{},\"world_tick\":{},\"stale_commands\":{},\"unattached\":{},\"elapsed_ms\":{:.3},\"ticks_per_second\":{}}}",
             self.ticks,
             world.entity_count(),
             run.fault.is_some(),
@@ -295,6 +295,7 @@ impl HeadlessRun {
             vars_json(world),
             world.tick(),
             c.stale_commands,
+            c.unattached,
             run.elapsed_ns as f64 / 1e6,
             ticks_per_second(self.ticks, run.elapsed_ns)
         )

@@ -29,11 +29,12 @@
 // thrust and platformer control): a long run with input has every tick's state hash equal in
 // the page and natively;
 //
-// and for the motion examples (breakout, asteroids, platformer) and flappy (looks changed at
-// run time), each exported for the web (`ludus export web`: the generic runtime, the swarm's
-// module, playing a fetched game bundle) in a folder of its name: 8. the page draws it, and its
-// recorded play (examples/NAME/tests/win.jsonl; flappy's play.jsonl) reaches the same end in
-// the page as natively, every tick's state hash equal;
+// and for the motion examples (breakout, asteroids, platformer), flappy (looks changed at run
+// time) and the dungeon (range, attachment), each exported for the web (`ludus export web`: the
+// generic runtime, the swarm's module, playing a fetched game bundle) in a folder of its name:
+// 8. the page draws it, and its recorded play (examples/NAME/tests/win.jsonl; flappy's
+// play.jsonl, the dungeon's clear.jsonl) reaches the same end in the page as natively, every
+// tick's state hash equal;
 // 9. the swarm exported the same way (`swarm-export/`) runs as natively, and a copy of the
 // breakout export with a damaged bundle (`damaged/`) shows why on the page instead of a game,
 // and so does a page without WebGL;
@@ -428,12 +429,13 @@ try {
   );
   await probe.close();
 
-  // 8. The motion examples and flappy: drawn, and their recorded plays identical in the page.
+  // 8. The motion examples, flappy and the dungeon: drawn, and their recorded plays identical in the page.
   const plays = [
     ["breakout", "win.jsonl", "YOU WIN"],
     ["asteroids", "win.jsonl", "YOU WIN"],
     ["platformer", "win.jsonl", "YOU WIN"],
     ["flappy", "play.jsonl", "GAME OVER - 12 points"],
+    ["dungeon", "clear.jsonl", "The dungeon is clear!"],
   ];
   for (const [name, file, end] of plays) {
     const dir = fileURLToPath(new URL(`../../examples/${name}`, import.meta.url));

@@ -2,8 +2,8 @@
 
 use crate::schema::*;
 use ludus_core::{
-    AnimationDef, ArchetypeDef, BehaviourDef, ColliderDef, HealthDef, LabelDef, MotionDef,
-    PlatformerDef, RotationDef, SpriteDef, ThrustDef,
+    AnimationDef, ArchetypeDef, AttachDef, BehaviourDef, BehaviourKind, ColliderDef, HealthDef,
+    Idle, LabelDef, MotionDef, PlatformerDef, RotationDef, SpriteDef, ThrustDef,
 };
 
 #[rustfmt::skip]
@@ -37,6 +37,7 @@ pub(crate) static ARCHETYPE: TableSchema = TableSchema {
         key("collider", Ty::Table(&COLLIDER), Dflt::Unset, "", "How it collides.", "[archetypes.ship.collider]"),
         key("health", Ty::Table(&HEALTH), Dflt::Unset, "", "Hit points.", "health = { max = 3 }"),
         key("behaviour", Ty::Table(&BEHAVIOUR), Dflt::Unset, "", "A built-in AI behaviour.", "behaviour = { kind = \"chase\", target = [\"player\"] }"),
+        key("attach", Ty::Table(&ATTACH), Dflt::Unset, "", "What each spawned entity of it is attached to.", "attach = { to = \"hero\", offset = [12, 0] }"),
         key("control", Ty::Table(&CONTROL), Dflt::Unset, "", "Player control.", "[archetypes.ship.control]"),
         key("label", Ty::Table(&LABEL), Dflt::Unset, "", "Text drawn with it.", "label = { text = \"BOSS\", offset = [0, -30] }"),
         key("animations", Ty::Named(&ANIMATION), Dflt::Empty, "", "Sequences of its sprite's frames; the first plays from spawn, `ludus.animate(id, name)` switches.", "[archetypes.hero.animations.run]"),
@@ -129,12 +130,32 @@ pub(crate) static HEALTH: TableSchema = TableSchema {
 pub(crate) static BEHAVIOUR: TableSchema = TableSchema {
     title: "[archetypes.NAME.behaviour]",
     doc: "A built-in behaviour, decided in Rust on its cadence: chase or flee the nearest entity \
-          with a target tag, wander, or keep going straight.",
+          with a target tag (within `range`, if given), wander, or keep going straight. \
+          `ludus.set_behaviour(id, kind, opts)` sets one while the game runs, with these keys \
+          and rules.",
     keys: &[
-        key("kind", Ty::Choice(&["chase", "flee", "wander", "straight"]), Dflt::Required, "", "The behaviour.", "kind = \"chase\""),
+        key("kind", Ty::Choice(BehaviourKind::NAMES), Dflt::Required, "", "The behaviour.", "kind = \"chase\""),
         key("target", Ty::Names { max: 64 }, Dflt::Doc("required for chase and flee; not allowed otherwise"), "", "Tags of what it chases or flees.", "target = [\"player\"]"),
-        key("cadence", int(1, 3600), Dflt::Doc("`ai.cadence`"), "ticks", "Ticks between decisions.", "cadence = 5"),
+        key("cadence", int(1, BehaviourDef::CADENCE_MAX as i64), Dflt::Doc("`ai.cadence`"), "ticks", "Ticks between decisions.", "cadence = 5"),
         key("navigate", Ty::Bool, Dflt::Bool(BehaviourDef::NAVIGATE), "", "Chase along the level's `nav` flow field, around obstacles (chase only).", "navigate = true"),
+        key("range", positive(BehaviourDef::RANGE_MAX as f64), Dflt::Unset, "world units", "Chase and flee only: the nearest target counts only within this distance (checked at each decision); beyond it the entity does what `idle` says. Without it, any distance.", "range = 240"),
+        key("idle", Ty::Choice(Idle::NAMES), Dflt::Str("stop"), "", "With a `range`: what it does while no target is within it, stand still or wander (a random heading at each decision).", "idle = \"wander\""),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static ATTACH: TableSchema = TableSchema {
+    title: "[archetypes.NAME.attach]",
+    doc: "Each entity of the archetype, when it is spawned (or placed), is attached to the \
+          nearest entity carrying the tag `to`, as `ludus.attach` attaches: it moves with it and \
+          is destroyed with it. Nearest once the spawns of the same tick (or the level's \
+          placements) are made, not counting itself or what is attached to it; ties go to the \
+          earliest created. When none exists it is not attached: `ludus sim` counts it \
+          (`\"unattached\"`) and the window's console names the archetype.",
+    keys: &[
+        key("to", Ty::Name, Dflt::Required, "", "The tag of the entity it is attached to.", "to = \"hero\""),
+        key("offset", Ty::Pair { min: -COORD_MAX, max: COORD_MAX, above_min: false, form: "[x, y]" }, pair(AttachDef::OFFSET), "world units", "Its position from the parent's.", "offset = [0, -20]"),
+        key("angle", Ty::Bool, Dflt::Bool(AttachDef::ANGLE), "", "The offset turns with the parent's angle, and its angle follows the parent's.", "angle = true"),
     ],
 };
 

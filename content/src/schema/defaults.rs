@@ -81,6 +81,8 @@ const CONTEXTS: &[Context] = &[
     only("[archetypes.NAME.collider]", &["size"], "name = \"T\"\nlayers = [\"l\"]\n[archetypes.a]\nsprite = { size = 8 }\n[archetypes.a.collider]\n@\nlayer = \"l\"\nshape = \"box\"\n\n[levels.one]\n"),
     game("[archetypes.NAME.health]", "name = \"T\"\n[archetypes.a.health]\n@\nmax = 3\n\n[levels.one]\n"),
     game("[archetypes.NAME.behaviour]", "name = \"T\"\ntags = [\"t\"]\n[archetypes.a.behaviour]\n@\nkind = \"chase\"\ntarget = [\"t\"]\n\n[levels.one]\n"),
+    only("[archetypes.NAME.behaviour]", &["idle"], "name = \"T\"\ntags = [\"t\"]\n[archetypes.a.behaviour]\n@\nkind = \"chase\"\ntarget = [\"t\"]\nrange = 100\n\n[levels.one]\n"),
+    game("[archetypes.NAME.attach]", "name = \"T\"\ntags = [\"t\"]\n[archetypes.a.attach]\n@\nto = \"t\"\n\n[levels.one]\n"),
     game("[archetypes.NAME.control]", "name = \"T\"\n[archetypes.a.control]\n@\n\n[levels.one]\n"),
     only("[archetypes.NAME.control]", &["turn_speed", "accel"], "name = \"T\"\n[archetypes.a.control]\n@\nkind = \"thrust\"\n\n[levels.one]\n"),
     only("[archetypes.NAME.control]", &["jump_speed", "coyote", "buffer", "cut"], "name = \"T\"\n[archetypes.a.control]\n@\nkind = \"platformer\"\n\n[levels.one]\n"),

@@ -273,12 +273,51 @@ impl<'a> Gameplay<'a> {
                 sent.save_removed += old;
                 sent.saves.insert(key.clone(), new);
             }
+            Command::Attach { child, parent, .. } => {
+                self.no_cycle(*child, *parent)?;
+                self.sent.attach.insert(*child, Some(*parent));
+            }
+            Command::Detach(child) => {
+                self.sent.attach.insert(*child, None);
+            }
             Command::ClearState(target) if self.takes_state(*target) => {
                 let keys = self.keys_sent(*target);
                 keys.cleared = true;
                 keys.added.clear();
             }
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// Refuses to attach `child` to `parent` when `parent` hangs from `child` (through the
+    /// attachments the world has and this tick's commands make), naming the chain.
+    fn no_cycle(&self, child: u64, parent: u64) -> Result<(), CommandError> {
+        let mut chain = vec![parent];
+        let mut at = parent;
+        // A chain visits each entity at most once (no attachment makes a cycle).
+        let bound = self.index.len() + self.sent.attach.len();
+        while let Some(up) = self.parent_after(at) {
+            chain.push(up);
+            if up == child {
+                let links: Vec<String> = chain
+                    .windows(2)
+                    .enumerate()
+                    .map(|(i, w)| match i {
+                        0 => format!("{} is attached to {}", w[0], w[1]),
+                        _ => format!("{} to {}", w[0], w[1]),
+                    })
+                    .collect();
+                return Err(CommandError::malformed(format!(
+                    "attaching entity {child} to entity {parent} would make a cycle ({}); \
+                     detach one first",
+                    links.join(", ")
+                )));
+            }
+            at = up;
+            if chain.len() > bound {
+                break;
+            }
         }
         Ok(())
     }

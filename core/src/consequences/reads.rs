@@ -13,7 +13,9 @@ use crate::command::CommandError;
 use crate::consequences::spatial::Entry;
 use crate::def::{ArchetypeDef, ArchetypeId};
 use crate::math::Vec2;
-use crate::world::components::{Cooldowns, Deadline, Identity, Position, Rotation, Tags, Velocity};
+use crate::world::components::{
+    Attached, Control, Cooldowns, Deadline, Identity, Position, Rotation, Tags, Velocity,
+};
 
 impl Gameplay<'_> {
     fn entity(&self, seq: u64) -> Option<hecs::Entity> {
@@ -36,6 +38,28 @@ impl Gameplay<'_> {
     pub fn angle(&self, seq: u64) -> Option<f32> {
         let e = self.entity(seq)?;
         Some(self.ecs.get::<&Rotation>(e).map_or(0.0, |r| r.angle))
+    }
+
+    /// The entity's facing, if it exists: its control's (the last direction it was steered
+    /// in, +x at first), or else the direction of its velocity (a unit vector; zero while it
+    /// stands still).
+    pub fn facing(&self, seq: u64) -> Option<Vec2> {
+        let e = self.entity(seq)?;
+        if let Ok(c) = self.ecs.get::<&Control>(e) {
+            return Some(c.facing);
+        }
+        let v = self.ecs.get::<&Velocity>(e).map_or(Vec2::ZERO, |v| v.0);
+        Some(v.normalized_or_zero())
+    }
+
+    /// The entity this live entity is attached to, as this tick's commands so far leave it
+    /// (attachments are made at Commit).
+    pub(crate) fn parent_after(&self, seq: u64) -> Option<u64> {
+        if let Some(to) = self.sent.attach.get(&seq) {
+            return *to;
+        }
+        let e = self.entity(seq)?;
+        self.ecs.get::<&Attached>(e).ok().map(|a| a.parent)
     }
 
     /// The entity's archetype, if it exists.

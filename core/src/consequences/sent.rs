@@ -17,6 +17,9 @@
 //! | `[scripts] memory`: script state of all entities, in bytes | [`STATE_ENTRY_BYTES`] plus the key's length per entry |
 //! | `[limits] save_bytes`: saved data, in bytes | what this stage's saves add and remove |
 //!
+//! Attachments are checked the same way: one that would make a cycle, counting those this
+//! tick's commands made so far, is refused when it is sent.
+//!
 //! The live-entity bound is checked at Commit, once every destroy is known; a spawn sent while
 //! the world could then be over it asks the host for its location ([`Sent::wants_location`]),
 //! which Commit's fault shows.
@@ -64,6 +67,8 @@ pub(crate) struct Sent {
     /// deleted): the store will take its bytes plus the one less the other.
     pub save_added: usize,
     pub save_removed: usize,
+    /// Per entity this tick's commands attach (or detach: `None`), its parent after them.
+    pub attach: BTreeMap<u64, Option<u64>>,
 }
 
 impl Sent {
@@ -76,6 +81,7 @@ impl Sent {
         self.deferred_bytes = 0;
         self.wants_location = false;
         self.spawn_over = None;
+        self.attach.clear();
         self.next_saves();
     }
 

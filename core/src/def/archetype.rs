@@ -4,7 +4,9 @@ use crate::frame::input::ActionId;
 use crate::math::{Color, Vec2};
 use serde::{Deserialize, Serialize};
 
-use super::{AnimationDef, AssetId, BodyKind, ControlKind, MotionDef, RotationDef};
+use super::{
+    AnimationDef, AssetId, AttachDef, BehaviourDef, BodyKind, ControlKind, MotionDef, RotationDef,
+};
 
 /// One kind of entity.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -36,6 +38,8 @@ pub struct ArchetypeDef {
     pub animations: Vec<AnimationDef>,
     /// Text drawn with it.
     pub label: Option<LabelDef>,
+    /// What each spawned entity of it is attached to.
+    pub attach: Option<AttachDef>,
 }
 
 impl ArchetypeDef {
@@ -68,6 +72,7 @@ impl Default for ArchetypeDef {
             rotation: None,
             animations: Vec::new(),
             label: None,
+            attach: None,
         }
     }
 }
@@ -284,35 +289,6 @@ pub struct HealthDef {
 impl HealthDef {
     /// The invulnerability of a health that sets none, in ticks.
     pub const INVULNERABLE_TICKS: u32 = 0;
-}
-
-/// A Rust-native behaviour, decided on its cadence.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BehaviourDef {
-    pub kind: BehaviourKind,
-    /// Tag set of what chase/flee look for (the nearest live entity with any of these tags).
-    pub target: u64,
-    /// Ticks between decisions; `None` uses [`AiPolicy::default_cadence`].
-    pub cadence: Option<u32>,
-    /// Chase along the level's flow field (around obstacles) where one is available.
-    pub navigate: bool,
-}
-
-impl BehaviourDef {
-    /// Whether a behaviour that does not say follows the flow field.
-    pub const NAVIGATE: bool = false;
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum BehaviourKind {
-    /// Move toward the nearest target.
-    Chase,
-    /// Move away from the nearest target.
-    Flee,
-    /// Pick a random heading at every decision.
-    Wander,
-    /// Keep the initial heading.
-    Straight,
 }
 
 /// Player control of an entity.

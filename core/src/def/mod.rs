@@ -11,6 +11,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 mod archetype;
+mod attach;
+mod behaviour;
 mod hud;
 mod ids;
 mod level;
@@ -20,6 +22,8 @@ mod present;
 mod tiles;
 
 pub use archetype::*;
+pub use attach::*;
+pub use behaviour::*;
 pub use hud::*;
 pub use ids::*;
 pub use level::*;

@@ -72,6 +72,8 @@ pub fn crowd_def(n: u32, push: bool) -> GameDef {
             target: 0,
             cadence: Some(30),
             navigate: false,
+            range: None,
+            idle: Idle::Stop,
         }),
         bounds: BoundsPolicy::Confine,
         ..ArchetypeDef::default()

@@ -43,6 +43,8 @@ pub fn drones_def() -> GameDef {
             target: T_PLAYER,
             cadence: Some(30),
             navigate: false,
+            range: None,
+            idle: Idle::Stop,
         }),
         ..ArchetypeDef::default()
     };

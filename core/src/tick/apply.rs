@@ -482,6 +482,48 @@ fn apply_one(
                 }
             }
         }
+        Command::SetSpeed { target, speed } => {
+            if let Some(e) = resolve(world, s, *target)
+                && let Ok(v) = world.ecs.query_one_mut::<&mut Speed>(e)
+            {
+                v.0 = *speed;
+            }
+        }
+        Command::SetBehaviour { target, behaviour } => {
+            if let Some(e) = resolve(world, s, *target) {
+                crate::tick::brains::set_behaviour(world, e, *behaviour);
+            }
+        }
+        Command::Attach {
+            child,
+            parent,
+            offset,
+            angle,
+        } => {
+            let to = Attached {
+                parent: *parent,
+                offset: *offset,
+                angle: *angle,
+            };
+            attach_at_commit(s, def, *child, Some(to))?;
+        }
+        Command::Detach(child) => attach_at_commit(s, def, *child, None)?,
+    }
+    Ok(())
+}
+
+/// Records an attachment or detachment for Commit (where both ids resolve: either may be
+/// spawned this tick).
+fn attach_at_commit(
+    s: &mut Scratch,
+    def: &GameDef,
+    child: u64,
+    to: Option<Attached>,
+) -> Result<(), Fault> {
+    // At most one per command of the two stages.
+    let bound = 2 * def.limits.commands_per_tick as usize;
+    if !push_within(&mut s.attaches, (child, to), bound) {
+        return Err(Limit::Commands.exceeded(bound as u64, "attachments in one tick"));
     }
     Ok(())
 }

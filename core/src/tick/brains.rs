@@ -1,10 +1,11 @@
 //! Behaviours: brains decide on their cadence and steer by their intent (Intent's
 //! `behaviours` system, or Motion's one pass: see `motion::fused`).
 
-use crate::def::{BehaviourKind, GameDef};
+use crate::def::{BehaviourDef, BehaviourKind, GameDef};
 use crate::math::Vec2;
 use crate::nav::FlowField;
 use crate::par;
+use crate::tick::rule::{How, Rule, Rules};
 use crate::tick::scratch::Scratch;
 use crate::world::SimWorld;
 use crate::world::components::*;
@@ -21,15 +22,15 @@ pub(crate) fn entity_random(seed: u64, seq: u64, tick: u64) -> f32 {
 }
 
 /// Collects this tick's candidate targets of every behaviour that looks for tags (tags never
-/// change after spawn, so the archetypes' behaviours name every tag a brain can look for)
-/// into `s.targets`, by sequence, and whether a brain's target may be lost (see
-/// [`Scratch::targets_kept`]).
+/// change after spawn, so the archetypes' behaviours and those set at run time name every tag
+/// a brain can look for) into `s.targets`, by sequence, and whether a brain's target may be
+/// lost (see [`Scratch::targets_kept`]).
 pub(crate) fn targets(world: &mut SimWorld, s: &mut Scratch, def: &GameDef, tick: u64) {
     let wanted = def
         .archetypes
         .iter()
         .filter_map(|a| a.behaviour.as_ref())
-        .fold(0u64, |acc, b| acc | b.target);
+        .fold(*world.own_targets, |acc, b| acc | b.target);
     std::mem::swap(&mut *s.targets, &mut *s.targets_before);
     let targets = &mut s.targets;
     targets.clear();
@@ -67,7 +68,8 @@ pub(crate) fn behaviours(
     split: bool,
 ) {
     let lost = take_lost(s);
-    let ctx = Deciding::from_parts(def, &s.targets, lost, world.nav.field.as_ref(), tick);
+    let rules = Rules::of(world, &mut s.rules, def);
+    let ctx = Deciding::from_parts(def, &s.targets, lost, world.nav.field.as_ref(), tick, rules);
     let mut decisions = 0u64;
     // Archetype by archetype over the columns: most brains only keep their intent.
     for arch in world.ecs.archetypes() {
@@ -108,6 +110,48 @@ pub(crate) fn behaviours(
     checked(s, tick);
 }
 
+/// Gives entity `e` `behaviour` in place of the one it has (`None`: none; its velocity stays
+/// as it is). Its brain starts afresh, heading along its velocity, and decides at its next
+/// tick; the tags it looks for are watched from now on.
+pub(crate) fn set_behaviour(
+    world: &mut SimWorld,
+    e: hecs::Entity,
+    behaviour: Option<BehaviourDef>,
+) {
+    let Some(b) = behaviour else {
+        let had = world.ecs.remove_one::<Brain>(e).is_ok();
+        let _ = world.ecs.remove_one::<Aim>(e);
+        let _ = world.ecs.remove_one::<OwnBehaviour>(e);
+        world.structure += u64::from(had);
+        return;
+    };
+    if b.target & !*world.own_targets != 0 {
+        *world.own_targets |= b.target;
+        world.tagged.watch(&world.ecs, b.target);
+    }
+    let heading = world
+        .ecs
+        .get::<&Velocity>(e)
+        .map_or(Vec2::ZERO, |v| v.0.normalized_or_zero());
+    let brain = Brain::new(b.kind, heading);
+    match world
+        .ecs
+        .query_one_mut::<(&mut Brain, &mut Aim, &mut OwnBehaviour)>(e)
+    {
+        Ok((old, aim, own)) => {
+            *old = brain;
+            *aim = Aim::default();
+            own.0 = b;
+        }
+        Err(_) => {
+            let _ = world.ecs.insert_one(e, brain);
+            let _ = world.ecs.insert_one(e, Aim::default());
+            let _ = world.ecs.insert_one(e, OwnBehaviour(b));
+            world.structure += 1;
+        }
+    }
+}
+
 /// Whether a brain's target may be lost this tick (see [`targets`]); a tick that does not
 /// collect targets first finds `true`.
 pub(crate) fn take_lost(s: &mut Scratch) -> bool {
@@ -131,6 +175,8 @@ pub(crate) struct Deciding<'a> {
     /// Whether some brain's target may be gone since last tick (else only the cadence makes
     /// a brain due).
     lost: bool,
+    /// What each brain's behaviour says of its decisions.
+    rules: Rules<'a>,
 }
 
 /// The brain columns of (part of) an archetype, row for row: each a column's rows, all of one
@@ -190,6 +236,7 @@ impl<'a> Deciding<'a> {
         lost: bool,
         field: Option<&'a FlowField>,
         tick: u64,
+        rules: Rules<'a>,
     ) -> Deciding<'a> {
         Deciding {
             def,
@@ -198,6 +245,7 @@ impl<'a> Deciding<'a> {
             seed: def.seed,
             tick,
             lost,
+            rules,
         }
     }
 
@@ -271,14 +319,12 @@ impl<'a> Deciding<'a> {
         due
     }
 
-    /// A decision due now, and the next one's tick.
+    /// A decision due now, and the next one's tick: by the behaviour set at run time, if the
+    /// brain has one, else by its archetype's.
     #[inline(never)]
     fn decide_now(&self, brain: &mut Brain, aim: &mut Aim, id: &Identity, pos: Vec2) {
-        let (def, tick, seq) = (self.def, self.tick, id.seq);
-        let how = How {
-            wants: def.behaviour_targets(id.archetype),
-            navigate: def.behaviour_navigates(id.archetype),
-        };
+        let (tick, seq) = (self.tick, id.seq);
+        let Rule { how, cadence } = self.rules.get(id, self.def);
         decide(
             brain,
             aim,
@@ -291,7 +337,6 @@ impl<'a> Deciding<'a> {
             tick,
         );
         // The next tick after this one with (tick + seq) % cadence == 0.
-        let cadence = def.behaviour_cadence(id.archetype);
         brain.set_next_decision(tick + cadence - (tick.wrapping_add(seq) % cadence));
     }
 
@@ -347,14 +392,6 @@ impl Alive {
     }
 }
 
-/// What a brain's archetype says of its decisions: the tags it looks for, and whether it
-/// follows the flow field.
-#[derive(Clone, Copy)]
-struct How {
-    wants: u64,
-    navigate: bool,
-}
-
 /// Brain `seq`'s decision at `pos`, and its target (`aim`).
 #[allow(clippy::too_many_arguments)]
 fn decide(
@@ -382,8 +419,9 @@ fn decide(
                     best = Some((d, tseq, tpos));
                 }
             }
+            // A target beyond the range is as none (without one, any finite distance is near).
             match best {
-                Some((_, tseq, tpos)) => {
+                Some((d, tseq, tpos)) if d <= how.range2 => {
                     let straight = (tpos - pos).normalized_or_zero();
                     // Follow the field around obstacles; where it agrees with the straight
                     // line to within about 40 degrees, take the straight line (no 8-way zigzag).
@@ -403,16 +441,23 @@ fn decide(
                     };
                     aim.set(Some(tseq));
                 }
-                None => {
-                    brain.intent = Vec2::ZERO;
+                _ => {
+                    brain.intent = if how.wanders {
+                        wander(seed, seq, tick)
+                    } else {
+                        Vec2::ZERO
+                    };
                     aim.set(None);
                 }
             }
         }
-        BehaviourKind::Wander => {
-            let angle = entity_random(seed, seq, tick) * std::f32::consts::TAU;
-            brain.intent = Vec2::from_angle(angle);
-        }
+        BehaviourKind::Wander => brain.intent = wander(seed, seq, tick),
         BehaviourKind::Straight => {}
     }
+}
+
+/// Brain `seq`'s random heading at `tick` (a wanderer's decision).
+fn wander(seed: u64, seq: u64, tick: u64) -> Vec2 {
+    let angle = entity_random(seed, seq, tick) * std::f32::consts::TAU;
+    Vec2::from_angle(angle)
 }

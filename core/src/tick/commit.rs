@@ -8,6 +8,11 @@
 //! Commands that named this tick's spawns are applied right after the spawns (see
 //! [`apply`](crate::tick::apply)).
 //!
+//! Entities attached to one being destroyed are destroyed with it. After the spawns, new
+//! entities whose archetype declares `attach` are attached, then the attachments and
+//! detachments scripts sent are made in the order sent, and every attached entity is put at
+//! its parent's place (see [`attach`](crate::world::attach)).
+//!
 //! Preflight runs first: if the spawns would take the world past `[limits] entities` the tick
 //! faults before anything is changed.
 
@@ -49,6 +54,9 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
             R::Animation,
             R::Look,
             R::CarriedDamage,
+            R::Speed,
+            R::Brain,
+            R::Attachment,
         ],
         ..Decl::new(COMMIT, |t| {
             let (spawned, destroyed) = commit(t.world, t.scratch, t.def, t.tick)?;
@@ -65,6 +73,8 @@ fn commit(
     def: &GameDef,
     tick: u64,
 ) -> Result<(usize, usize), Fault> {
+    // What is attached to what is destroyed goes with it.
+    world.destroy_attached(&mut s.pending, &mut s.destroys)?;
     // Preflight. Destroys are unique (pending set) and name live entities.
     let live = world.index.len();
     let after = live - s.destroys.len() + s.spawns.len();
@@ -126,6 +136,14 @@ fn commit(
     let counts = (spawns.len(), gone);
     if !s.after_spawn.is_empty() {
         crate::tick::apply::apply_after_spawn(world, s, def, tick)?;
+    }
+    let born = *world.next_seq - spawns.len() as u64..*world.next_seq;
+    world.attach_spawned(def, born, &mut s.tag_merge);
+    for (child, to) in s.attaches.iter() {
+        world.set_attachment(*child, *to)?;
+    }
+    if world.has_attachments() {
+        world.place_attached();
     }
     *s.destroys = destroys;
     *s.teleports = teleports;

@@ -33,6 +33,7 @@ const HASHED: &[R] = &[
     R::Footing,
     R::Animation,
     R::Look,
+    R::Attachment,
 ];
 /// What the invariants check.
 const CHECKED: &[R] = &[
@@ -42,6 +43,7 @@ const CHECKED: &[R] = &[
     R::Health,
     R::ContactCache,
     R::Timers,
+    R::Attachment,
 ];
 
 /// Checks the world's invariants (when asked).

@@ -50,6 +50,8 @@ const STAGE_READS_PREVIOUS: &[R] = &[
     R::Health,
     R::ScriptState,
     R::Cooldowns,
+    R::Control,
+    R::Attachment,
 ];
 /// What a stage changes: the generator and the timers scripts use, the commands it sends.
 const STAGE_WRITES: &[R] = &[R::Rng, R::Timers, R::Commands];
@@ -67,6 +69,8 @@ const APPLY_WRITES: &[R] = &[
     R::Rotation,
     R::Animation,
     R::Look,
+    R::Speed,
+    R::Brain,
     R::Camera,
     R::Flow,
     R::Commands,

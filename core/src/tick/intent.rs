@@ -70,6 +70,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
                 R::Velocity,
                 R::Rotation,
                 R::EntitySet,
+                R::Speed,
             ],
             writes: &[
                 R::Velocity,
@@ -103,7 +104,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
             // The brains as the last tick left them (Motion's fused pass decides too), the
             // navigation state as `navigation` left it.
             reads: &[R::NavField],
-            reads_previous: &[R::Brain, R::Position, R::EntitySet],
+            reads_previous: &[R::Brain, R::Position, R::EntitySet, R::Speed],
             writes: &[R::Brain, R::Velocity, R::Targets],
             after: &[NAVIGATION],
             ..Decl::new(BEHAVIOURS, |t| {

@@ -12,6 +12,7 @@ pub(crate) mod gameplay;
 pub(crate) mod intent;
 pub(crate) mod motion;
 pub(crate) mod report;
+pub(crate) mod rule;
 pub(crate) mod schedule;
 pub(crate) mod scratch;
 pub(crate) mod steer;
@@ -111,7 +112,8 @@ pub fn run_tick(
             "the world's tick counter is exhausted",
         )
     })?;
-    let large = world.entity_count() >= FUSE_MIN;
+    // Attached entities are placed after Motion's other steps, which fusing them skips.
+    let large = world.entity_count() >= FUSE_MIN && !world.has_attachments();
     let mut state = TickState {
         world,
         scratch: &mut ctx.scratch,

@@ -22,7 +22,7 @@ use crate::resource::{Resource, Tracked};
 use crate::tick::motion::uniform::UniformCache;
 use crate::timer::DueTimer;
 use crate::world::SimWorld;
-use crate::world::components::ScriptState;
+use crate::world::components::{Attached, ScriptState};
 
 /// A chase or flee target candidate: `(seq, tags, pos)`.
 pub(crate) type Target = (u64, u64, Vec2);
@@ -38,6 +38,8 @@ pub(crate) struct Scratch {
     pub spawns: Tracked<Vec<(ArchetypeId, Vec2, Overrides)>>,
     pub destroys: Tracked<Vec<u64>>,
     pub teleports: Tracked<Vec<(u64, Vec2)>>,
+    /// Attachments and detachments `(child, attachment)` for Commit, in the order sent.
+    pub attaches: Tracked<Vec<(u64, Option<Attached>)>>,
     /// Entities marked for destruction this tick.
     pub pending: Tracked<SeqSet>,
     pub staged: Tracked<Vec<PresentationRequest>>,
@@ -62,6 +64,8 @@ pub(crate) struct Scratch {
     /// tick to collect targets (read by the next tick's Intent; a tick that faults before its
     /// brains are all checked leaves it `None`, and every brain is checked the next tick).
     pub brains_checked: Tracked<Option<u64>>,
+    /// Each archetype's behaviour rule, worked out again every tick the brains decide.
+    pub rules: Vec<crate::tick::rule::Rule>,
     /// The merge of several tags' entities (see [`TagIndex::each`]).
     ///
     /// [`TagIndex::each`]: crate::world::tagged::TagIndex::each
@@ -86,6 +90,7 @@ impl Default for Scratch {
             spawns: Tracked::new(Vec::new(), R::StructuralCommands),
             destroys: Tracked::new(Vec::new(), R::StructuralCommands),
             teleports: Tracked::new(Vec::new(), R::StructuralCommands),
+            attaches: Tracked::new(Vec::new(), R::StructuralCommands),
             pending: Tracked::new(SeqSet::default(), R::StructuralCommands),
             staged: Tracked::new(Vec::new(), R::StagedPresentation),
             broadphase: Tracked::new(Broadphase::default(), R::Broadphase),
@@ -96,6 +101,7 @@ impl Default for Scratch {
             targets_before: Tracked::new(Vec::new(), R::Targets),
             targets_kept: Tracked::new(false, R::Targets),
             brains_checked: Tracked::new(None, R::Targets),
+            rules: Vec::new(),
             tag_merge: Vec::new(),
             after_spawn: Tracked::new(Vec::new(), R::StructuralCommands),
             spatial: SpatialIndex::default(),
@@ -114,6 +120,7 @@ impl Scratch {
         self.sent.clear();
         self.destroys.clear();
         self.teleports.clear();
+        self.attaches.clear();
         self.pending.clear();
         self.staged.clear();
         self.after_spawn.clear();
@@ -153,6 +160,7 @@ impl Scratch {
             ("spawns", self.spawns.capacity(), entities),
             ("destroys", self.destroys.capacity(), entities),
             ("teleports", self.teleports.capacity(), 2 * commands),
+            ("attachments", self.attaches.capacity(), 2 * commands),
             (
                 "staged presentation",
                 self.staged.capacity(),

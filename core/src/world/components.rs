@@ -2,8 +2,8 @@
 
 pub use crate::def::Look;
 use crate::def::{
-    ArchetypeId, BehaviourKind, ColliderDef, ControlKind, GameDef, RotateMode, Shape, SpriteDef,
-    TriggerDef,
+    ArchetypeId, BehaviourDef, BehaviourKind, ColliderDef, ControlKind, GameDef, RotateMode, Shape,
+    SpriteDef, TriggerDef,
 };
 use crate::event::Party;
 use crate::math::Vec2;
@@ -34,7 +34,8 @@ pub struct PrevPosition(pub Vec2);
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Velocity(pub Vec2);
 
-/// Movement speed in world units per second (behaviours and control).
+/// Movement speed in world units per second (behaviours and control); `ludus.set_speed`
+/// changes it, which brains and control read from the next tick.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Speed(pub f32);
 
@@ -241,6 +242,12 @@ impl Brain {
     }
 }
 
+/// A behaviour set while the game runs (`ludus.set_behaviour`), in place of the archetype's:
+/// only on entities that had one set. Its kind is its [`Brain`]'s kind; its other settings
+/// are what the brain's decisions read in place of the archetype's.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OwnBehaviour(pub BehaviourDef);
+
 /// The creation sequence of a brain's current target (chase/flee), if it has one; beside
 /// every [`Brain`]. (Sequences start at 1.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -383,4 +390,22 @@ pub struct Footing {
     pub ground_velocity: Vec2,
     pub jump_pressed_at: Option<u64>,
     pub rising: bool,
+}
+
+/// An attachment to a parent entity (`ludus.attach`, or an archetype's `attach`): only on
+/// attached entities.
+///
+/// Motion puts the entity at the parent's position plus `offset` (turned by the parent's angle
+/// when `angle`, which then also sets its angle to the parent's) after every entity has moved
+/// and been held to the level's bounds, before collisions; Commit does it again at the end of
+/// the tick, its previous position from the parent's previous one, so it is drawn moving with
+/// its parent. Attachments apply parents first (see `tick::motion::attach`). The entity is
+/// destroyed with its parent, at the same Commit. The parent is never the entity itself nor
+/// attached to it, through any chain (a command that would make a cycle is refused).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Attached {
+    /// The parent's creation sequence.
+    pub parent: u64,
+    pub offset: Vec2,
+    pub angle: bool,
 }

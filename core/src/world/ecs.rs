@@ -51,11 +51,13 @@ fn resource_of(id: TypeId) -> Result<Resource, &'static str> {
         (TypeId::of::<Footing>(), R::Footing),
         (TypeId::of::<Animation>(), R::Animation),
         (TypeId::of::<Look>(), R::Look),
+        (TypeId::of::<Speed>(), R::Speed),
+        (TypeId::of::<OwnBehaviour>(), R::Brain),
+        (TypeId::of::<Attached>(), R::Attachment),
     ];
     let fixed = [
         (TypeId::of::<Identity>(), "Identity"),
         (TypeId::of::<Tags>(), "Tags"),
-        (TypeId::of::<Speed>(), "Speed"),
         (TypeId::of::<Collider>(), "Collider"),
         (TypeId::of::<Motion>(), "Motion"),
         (TypeId::of::<StaticBody>(), "StaticBody"),

@@ -3,7 +3,9 @@
 //! Covered, in creation-sequence identity: every entity's archetype, current position, angle
 //! and spin, velocity, health (current, max, invulnerability deadline), AI state (intent,
 //! target, decided), platformer footing, cooldown and lifetime deadlines, the animation playing and since when, control facing and
-//! script state, and the look of an entity whose look changed; and globally the tick number, next creation sequence, score, game variables,
+//! script state, and (only on entities that have them) the look of an entity whose look
+//! changed, an attachment and a behaviour set at run time; and globally the tick number, next
+//! creation sequence, score, game variables,
 //! game-over message, the camera's zoom and shake once a script set them, the saved data once
 //! it holds something, the RNG state and every pending timer. Not covered: runtime handles, storage order, previous transforms
 //! (presentation history), the world identity, counters and anything wall-clock.
@@ -319,6 +321,26 @@ impl StateHash {
         for (id, look) in world.ecs.query::<(&Identity, &Look)>().iter() {
             // Only entities whose look changed have one: others hash as they always did.
             parts[2] = parts[2].wrapping_add(look_record(id.seq, look));
+        }
+        // Records of their own, on entities that have them: others hash as they always did.
+        for (id, a) in world.ecs.query::<(&Identity, &Attached)>().iter() {
+            let record = Fixed::<40>::new().u64(id.seq).u64(5).u64(a.parent);
+            let record = record
+                .f32(a.offset.x)
+                .f32(a.offset.y)
+                .u64(u64::from(a.angle));
+            parts[2] = parts[2].wrapping_add(record.hash());
+        }
+        for (id, own) in world.ecs.query::<(&Identity, &OwnBehaviour)>().iter() {
+            let b = own.0;
+            let record = Fixed::<64>::new().u64(id.seq).u64(6).u64(b.kind as u64);
+            let record = record
+                .u64(b.target)
+                .u64(b.cadence.map_or(0, u64::from))
+                .u64(u64::from(b.navigate))
+                .u64(b.range.map_or(u64::MAX, |r| u64::from(r.to_bits())))
+                .u64(b.idle as u64);
+            parts[5] = parts[5].wrapping_add(record.hash());
         }
 
         b.u64(*world.tick);

@@ -3,7 +3,7 @@
 use crate::def::GameDef;
 use crate::fault::{Fault, FaultKind};
 use crate::world::SimWorld;
-use crate::world::components::{Health, Identity, Position, PrevPosition};
+use crate::world::components::{Attached, Health, Identity, Position, PrevPosition};
 
 fn broken(message: String) -> Fault {
     Fault::new(FaultKind::Invariant, message)
@@ -66,6 +66,20 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
             return Err(broken(format!(
                 "contact ({}, {}) names a dead entity",
                 k.lo, k.hi
+            )));
+        }
+    }
+    for (id, a) in world.ecs.query::<(&Identity, &Attached)>().iter() {
+        if !world.index.contains_key(&a.parent) {
+            return Err(broken(format!(
+                "entity #{} is attached to #{}, which is gone",
+                id.seq, a.parent
+            )));
+        }
+        if world.hangs_from(a.parent, id.seq) {
+            return Err(broken(format!(
+                "entity #{} hangs from itself through its attachments",
+                id.seq
             )));
         }
     }

@@ -2,6 +2,7 @@
 //! score, timers and contact cache: the state a tick hashes and a replay reproduces. The
 //! tick's working buffers are not here (see `tick::scratch`).
 
+pub(crate) mod attach;
 pub(crate) mod camera;
 pub(crate) mod components;
 pub(crate) mod contact;
@@ -67,6 +68,10 @@ pub struct WorldCounters {
     pub destroyed: u64,
     pub ai_decisions: u64,
     pub contacts_peak: u64,
+    /// Spawned entities whose archetype's `attach` found no entity with its tags to attach
+    /// to, and the archetype of the last of them.
+    pub unattached: u64,
+    pub unattached_archetype: Option<crate::def::ArchetypeId>,
 }
 
 /// The world a tick runs over. Entities are created and destroyed only at Commit (and at level
@@ -116,6 +121,9 @@ pub struct SimWorld {
     /// Zoom and shake set by scripts.
     pub(crate) camera: Tracked<camera::CameraState>,
     pub(crate) nav: Tracked<NavState>,
+    /// The tags behaviours set at run time look for (every one set in this world, kept
+    /// after: tags a brain may look for besides those its archetypes' behaviours name).
+    pub(crate) own_targets: Tracked<u64>,
     pub(crate) counters: WorldCounters,
 }
 
@@ -155,6 +163,7 @@ impl SimWorld {
             presentation_seq: Tracked::new(0, R::StagedPresentation),
             camera: Tracked::new(camera::CameraState::default(), R::Camera),
             nav: Tracked::new(NavState::default(), R::NavField),
+            own_targets: Tracked::new(0, R::Brain),
             counters: WorldCounters::default(),
         };
         let stress = if extra > 0 {
@@ -194,6 +203,11 @@ impl SimWorld {
             world.spawn_all(def, builder, &positions, 0, |pos| {
                 (stress.archetype, *pos, &none)
             })?;
+        }
+        let placed = 1..*world.next_seq;
+        world.attach_spawned(def, placed, &mut Vec::new());
+        if world.has_attachments() {
+            world.place_attached();
         }
         world.build_nav(def);
         Ok(world)

@@ -454,6 +454,8 @@ mod tests {
                 target: 1,
                 cadence: None,
                 navigate: false,
+                range: None,
+                idle: Idle::Stop,
             }),
             control: Some(ControlDef {
                 kind: ControlKind::TopDown,
@@ -485,6 +487,7 @@ mod tests {
                 offset: Vec2::new(0.0, -4.0),
                 font: Some(crate::FontId(1)),
             }),
+            attach: None,
         };
         let plain = ArchetypeDef {
             name: "plain".into(),

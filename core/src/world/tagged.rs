@@ -2,6 +2,7 @@
 //! tags (behaviour targets, the navigation goal, aims), without visiting every entity.
 
 use crate::def::GameDef;
+use crate::world::components::{Identity, Tags};
 use crate::world::ecs::Ecs;
 
 /// Per watched tag bit, the entities spawned with it: `(creation sequence, entity, all its
@@ -23,11 +24,14 @@ const SLACK: usize = 64;
 
 impl TagIndex {
     /// An index of the tags a game's tick looks entities up by: behaviour targets, navigation
-    /// goals and the tags triggers aim at. [`each`](Self::each) answers for those only.
+    /// goals, the tags triggers aim at and those archetypes attach to (behaviours set at run
+    /// time add theirs: see [`watch`](Self::watch)). [`each`](Self::each) answers for those
+    /// only.
     pub fn watching(def: &GameDef) -> TagIndex {
         let mut watched = 0u64;
         for a in &def.archetypes {
             watched |= a.behaviour.as_ref().map_or(0, |b| b.target);
+            watched |= a.attach.as_ref().map_or(0, |at| at.to);
             if let Some(c) = &a.control {
                 watched |= c.triggers.iter().fold(0, |acc, t| acc | t.aim);
             }
@@ -38,6 +42,34 @@ impl TagIndex {
         TagIndex {
             lists: Vec::new(),
             watched,
+        }
+    }
+
+    /// Watches `tags` too from now on, indexing the live entities that carry them (once per
+    /// tag a world watches: a behaviour set at run time may look for a tag no archetype's
+    /// does).
+    pub fn watch(&mut self, ecs: &Ecs, tags: u64) {
+        let mut new = tags & !self.watched;
+        if new == 0 {
+            return;
+        }
+        self.watched |= new;
+        if self.lists.len() < 64 {
+            self.lists.resize_with(64, Vec::new);
+        }
+        let mut found: Vec<(u64, hecs::Entity, u64)> = ecs
+            .query::<(hecs::Entity, &Identity, &Tags)>()
+            .iter()
+            .filter(|(_, _, t)| t.0 & new != 0)
+            .map(|(e, id, t)| (id.seq, e, t.0))
+            .collect();
+        found.sort_unstable_by_key(|f| f.0);
+        while new != 0 {
+            let bit = new.trailing_zeros();
+            new &= new - 1;
+            let list = &mut self.lists[bit as usize];
+            list.clear();
+            list.extend(found.iter().filter(|f| f.2 & (1 << bit) != 0));
         }
     }
 

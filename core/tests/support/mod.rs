@@ -73,6 +73,8 @@ pub fn game_def() -> GameDef {
                 target: T_PLAYER,
                 cadence: Some(10),
                 navigate: false,
+                range: None,
+                idle: Idle::Stop,
             }),
             tags: T_ENEMY,
             ..ArchetypeDef::default()

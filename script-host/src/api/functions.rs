@@ -427,6 +427,26 @@ api! {
             look: super::looks::look(&args.1)?,
         }
     }
+    /// set the speed (world units per second, not negative) its behaviour or control moves it at, from the next tick
+    command set_speed: "set_speed(id, speed)", |lua, g, args: (Value, Value)| {
+        Command::SetSpeed { target: entity(&args.0, "entity")?, speed: num32(&args.1, "speed")? }
+    }
+    /// give it a behaviour in place of its own, from the next tick: `kind` and `opts` (`target`: a tag or a list of tags, `cadence`, `navigate`, `range`, `idle`) as an archetype's `behaviour` table takes them, with the same rules; `nil` removes its behaviour (its velocity stays as it is)
+    command set_behaviour: "set_behaviour(id, kind [, opts])", |lua, g, args: (Value, Value, Value)| {
+        let behaviour = super::behave::behaviour(g.def(), &args.1, &args.2)?;
+        Command::SetBehaviour { target: entity(&args.0, "entity")?, behaviour }
+    }
+    /// attach `child` to `parent` at the end of this tick (either may be spawned this tick): it is put at the parent's position plus (`dx`, `dy`) then and after the parent moves each tick, and destroyed with it. `opts`: `angle = true` turns the offset with the parent's angle and sets the child's angle to it. Attaching a parent to its own child (through any chain) is an error
+    command attach: "attach(child, parent, dx, dy [, opts])", |lua, g, args: (Value, Value, Value, Value, Value)| {
+        Command::Attach {
+            child: entity(&args.0, "child")?,
+            parent: entity(&args.1, "parent")?,
+            offset: vec2(&args.2, &args.3, ("dx", "dy"))?,
+            angle: super::behave::attach_angle(&args.4)?,
+        }
+    }
+    /// end the child's attachment at the end of this tick: it stays where it is, keeps its parent's velocity, and no longer dies with it
+    command detach: "detach(child)", |lua, g, args: Value| { Command::Detach(entity(&args, "child")?) }
     /// the tick being run (the first tick of a level is 1)
     call tick: Read, "tick()", |lua, g, _args: ()| -> i64 { Ok(g.tick() as i64) }
     /// the score at the start of this stage: an `add_score` earlier in the same stage is not in it yet (keep a running total in a local)
@@ -562,6 +582,11 @@ api! {
                 Ok(Value::Integer(rng.i64(m..=n)))
             }
         }
+    }
+
+    /// `fx, fy`: the entity's facing, a unit vector: its control's (the last direction it was steered in, `1, 0` at first), or else its velocity's direction (`0, 0` while still), or nil
+    call facing: Read, "facing(id)", |lua, g, args: Value| -> (Option<f32>, Option<f32>) {
+        Ok(split(g.facing(entity(&args, "entity")?)))
     }
 
     /// whether a tag set (an event's `tags`, `a_tags`...) contains a tag

@@ -13,6 +13,7 @@
 //! call is charged to the budget.
 
 mod args;
+mod behave;
 mod call;
 mod fast;
 mod functions;

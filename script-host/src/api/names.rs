@@ -169,3 +169,4 @@ macro_rules! tuple_signature {
 tuple_signature!(A, B);
 tuple_signature!(A, B, C);
 tuple_signature!(A, B, C, D);
+tuple_signature!(A, B, C, D, E);

@@ -287,6 +287,8 @@ impl Runner {
         }
         let lines = self.play.timed.game.consequences_mut().drain_log();
         self.ui.scripts_printed(lines);
+        let game = &self.play.timed.game;
+        self.ui.unattached(game.world(), game.def());
         self.play.last = Some(report);
         report
     }

@@ -25,6 +25,9 @@ pub struct UiState {
     pub(super) reload_error: Option<String>,
     /// Where the last recording (F8, or a fault's) went, or why it could not be kept.
     pub(super) saved: Option<String>,
+    /// The world and its count of unattached spawns last reported (see
+    /// [`UiState::unattached`]).
+    unattached: (u64, u64),
 }
 
 impl UiState {
@@ -58,6 +61,27 @@ impl UiState {
         if self.log.len() > LOG_LINES {
             let excess = self.log.len() - LOG_LINES;
             self.log.drain(..excess);
+        }
+    }
+
+    /// Says in the console (and the terminal) when entities whose archetype declares
+    /// `attach` found nothing to attach to since the last call, naming the archetype.
+    pub(super) fn unattached(&mut self, world: &ludus_core::SimWorld, def: &ludus_core::GameDef) {
+        let c = world.counters();
+        let (id, seen) = self.unattached;
+        let seen = if id == world.id().0 { seen } else { 0 };
+        self.unattached = (world.id().0, c.unattached);
+        let Some(a) = c.unattached_archetype.and_then(|a| def.archetype(a)) else {
+            return;
+        };
+        if c.unattached > seen {
+            let to = a.attach.map_or(0, |at| at.to);
+            let tag = def.tag_names(to).next().unwrap_or("?");
+            self.scripts_printed(vec![format!(
+                "warning: `{}` was spawned with no entity tagged `{tag}` to attach to, so it is \
+                 not attached ({} such spawns in this level so far)",
+                a.name, c.unattached
+            )]);
         }
     }
 

@@ -22,6 +22,7 @@ use crate::tick::brains::{Alive, Deciding, Minds, checked, take_lost};
 use crate::tick::motion::bounds::{Bounds, Walls, confine_within, keep};
 use crate::tick::motion::step::{accelerate, step, turn};
 use crate::tick::motion::uniform::Uniformity;
+use crate::tick::rule::Rules;
 use crate::tick::scratch::Scratch;
 use crate::world::SimWorld;
 use crate::world::components::*;
@@ -43,7 +44,9 @@ pub(crate) fn motion(
     let dt = def.tick.tick_seconds();
     let area = def.levels.get(world.level).map(|l| l.bounds);
     let lost = take_lost(s);
-    let deciding = Deciding::from_parts(def, &s.targets, lost, world.nav.field.as_ref(), tick);
+    let rules = Rules::of(world, &mut s.rules, def);
+    let field = world.nav.field.as_ref();
+    let deciding = Deciding::from_parts(def, &s.targets, lost, field, tick, rules);
     let mut decisions = 0u64;
     let bp = &mut s.broadphase;
     bp.begin();

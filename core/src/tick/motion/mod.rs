@@ -13,7 +13,10 @@
 //!    held to its speed limit. A static body never moves.
 //! 2. **rotate**: angles turn by their spin, or face the velocity or the controller's facing.
 //! 3. **bounds**: confine, bounce, wrap or destroy at the level's bounds.
-//! 4. **collide**: pairs, pushes split by mass (static and kinematic bodies are never pushed),
+//! 4. **attach**: attached entities are put at their parents' places, parents first (see
+//!    [`attach`](crate::world::attach)). A world with attachments runs Motion's systems one
+//!    after another, never fused, so that collisions see the attached entities where they are.
+//! 5. **collide**: pairs, pushes split by mass (static and kinematic bodies are never pushed),
 //!    velocity responses (bounce, friction) on pushing contacts that involve a non-dynamic
 //!    body or a bounce, footing for platformer control, and the contact events.
 
@@ -41,6 +44,8 @@ pub const INTEGRATE: SystemId = SystemId::native("integrate");
 pub const ROTATE: SystemId = SystemId::native("rotate");
 /// Applies the level's bounds rules.
 pub const BOUNDS: SystemId = SystemId::native("bounds");
+/// Puts attached entities at their parents' places.
+pub const ATTACH: SystemId = SystemId::native("attach");
 /// Broadphase, pushes and responses, and the contact events.
 pub const COLLIDE: SystemId = SystemId::native("collide");
 
@@ -54,7 +59,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
             // `behaviours` (the decisions), `rotate` and `bounds` do otherwise, and records
             // the colliders for the broadphase: its declaration covers all of it.
             reads: &[R::Control, R::NavField, R::Targets],
-            reads_previous: &[R::Velocity, R::Position, R::EntitySet],
+            reads_previous: &[R::Velocity, R::Position, R::EntitySet, R::Speed],
             writes: &[
                 R::Position,
                 R::Velocity,
@@ -103,6 +108,17 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
                     return Ok(());
                 }
                 bounds::bounds(t.world, t.scratch, t.def, t.tick)
+            })
+        },
+        Decl {
+            // Only in a world with attachments, which never runs Motion fused.
+            reads_previous: &[R::Attachment, R::EntitySet],
+            writes: &[R::Position, R::PrevPosition, R::Velocity, R::Rotation],
+            ..Decl::new(ATTACH, |t| {
+                if !t.fused_motion && t.world.has_attachments() {
+                    t.world.place_attached();
+                }
+                Ok(())
             })
         },
         Decl {

@@ -1,0 +1,295 @@
+//! Attachment: entities that move with a parent (see [`Attached`]).
+//!
+//! - **Order.** Attachments apply parents first: by depth (an entity attached to one that is
+//!   not attached has depth 1, one attached to that 2, ...), then by creation sequence. So a
+//!   chain (a shield on a sword on a hero) follows in one tick.
+//! - **Placing** ([`SimWorld::place_attached`]): the entity's position is its parent's plus
+//!   the offset, its previous position the parent's previous plus the offset, its velocity
+//!   the parent's; with `angle`, the offset is turned by the parent's angle (the previous one
+//!   by the previous angle) and its angle is the parent's.
+//! - **Dying together** ([`SimWorld::destroy_attached`]): at Commit, every entity attached to
+//!   one being destroyed (through any chain) is destroyed with it.
+//! - **Archetypes** ([`SimWorld::attach_spawned`]): a spawned entity whose archetype declares
+//!   `attach` is attached to the nearest entity with those tags (see [`AttachDef`]).
+//!
+//! [`AttachDef`]: crate::def::AttachDef
+
+use crate::def::{GameDef, RotateMode};
+use crate::fault::{Fault, FaultKind};
+use crate::ids::SeqSet;
+use crate::limits::{Limit, push_within};
+use crate::math::Vec2;
+use crate::world::SimWorld;
+use crate::world::components::*;
+
+/// `v` turned by `angle` radians (libm: identical on every target).
+fn turned(v: Vec2, angle: f32) -> Vec2 {
+    let (c, s) = (libm::cosf(angle), libm::sinf(angle));
+    Vec2::new(v.x * c - v.y * s, v.x * s + v.y * c)
+}
+
+/// What a child reads of its parent when it is placed.
+struct Parent {
+    pos: Vec2,
+    prev: Vec2,
+    vel: Vec2,
+    /// `(angle, previous angle)`; zero for a parent that never turns.
+    angle: (f32, f32),
+}
+
+impl SimWorld {
+    /// Whether any entity is attached.
+    pub(crate) fn has_attachments(&self) -> bool {
+        self.ecs.query::<&Attached>().iter().next().is_some()
+    }
+
+    /// The parent of the live entity `seq`, if it is attached.
+    pub(crate) fn parent_of(&self, seq: u64) -> Option<u64> {
+        let e = self.index.get(&seq)?;
+        self.ecs.get::<&Attached>(*e).ok().map(|a| a.parent)
+    }
+
+    /// Whether `seq` is `ancestor` or hangs from it through a chain of attachments.
+    pub(crate) fn hangs_from(&self, seq: u64, ancestor: u64) -> bool {
+        let mut at = seq;
+        // A chain is never longer than the entities there are (no attachment makes a cycle).
+        for _ in 0..=self.index.len() {
+            if at == ancestor {
+                return true;
+            }
+            match self.parent_of(at) {
+                Some(p) => at = p,
+                None => return false,
+            }
+        }
+        false
+    }
+
+    /// Every attachment `(child seq, attachment)`, parents first (see the module
+    /// documentation).
+    fn attachments_in_order(&self) -> Vec<(u64, Attached)> {
+        let mut all: Vec<(u64, Attached)> = self
+            .ecs
+            .query::<(&Identity, &Attached)>()
+            .iter()
+            .map(|(id, a)| (id.seq, *a))
+            .collect();
+        if all.len() < 2 {
+            return all;
+        }
+        all.sort_unstable_by_key(|a| a.0);
+        let parent = |seq: u64| {
+            all.binary_search_by_key(&seq, |a| a.0)
+                .ok()
+                .map(|i| all[i].1.parent)
+        };
+        let depth: Vec<usize> = all
+            .iter()
+            .map(|(_, a)| {
+                let (mut d, mut p) = (1, a.parent);
+                while let Some(q) = parent(p) {
+                    d += 1;
+                    p = q;
+                    if d > all.len() {
+                        break;
+                    }
+                }
+                d
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..all.len()).collect();
+        order.sort_unstable_by_key(|&i| (depth[i], all[i].0));
+        order.into_iter().map(|i| all[i]).collect()
+    }
+
+    /// Puts every attached entity where its parent and offset say, parents first (see the
+    /// module documentation).
+    pub(crate) fn place_attached(&mut self) {
+        for (seq, a) in self.attachments_in_order() {
+            let (Some(&child), Some(&parent)) = (self.index.get(&seq), self.index.get(&a.parent))
+            else {
+                continue;
+            };
+            let p = {
+                let Ok(r) = self.ecs.entity(parent) else {
+                    continue;
+                };
+                let (Some(pos), Some(prev)) = (r.get::<&Position>(), r.get::<&PrevPosition>())
+                else {
+                    continue;
+                };
+                Parent {
+                    pos: pos.0,
+                    prev: prev.0,
+                    vel: r.get::<&Velocity>().map_or(Vec2::ZERO, |v| v.0),
+                    angle: r
+                        .get::<&Rotation>()
+                        .map_or((0.0, 0.0), |r| (r.angle, r.prev)),
+                }
+            };
+            let (off, off_prev) = if a.angle {
+                (turned(a.offset, p.angle.0), turned(a.offset, p.angle.1))
+            } else {
+                (a.offset, a.offset)
+            };
+            let Ok((pos, prev, vel, rot)) = self.ecs.query_one_mut::<(
+                &mut Position,
+                &mut PrevPosition,
+                &mut Velocity,
+                Option<&mut Rotation>,
+            )>(child) else {
+                continue;
+            };
+            let (at, was) = (p.pos + off, p.prev + off_prev);
+            if at.is_finite() && was.is_finite() {
+                pos.0 = at;
+                prev.0 = was;
+            }
+            vel.0 = p.vel;
+            if let (true, Some(r)) = (a.angle, rot) {
+                (r.angle, r.prev) = p.angle;
+            }
+        }
+    }
+
+    /// Marks for destruction (in `pending` and `destroys`) every entity attached, through any
+    /// chain, to one already marked (Commit, before the destroys are carried out).
+    pub(crate) fn destroy_attached(
+        &self,
+        pending: &mut SeqSet,
+        destroys: &mut Vec<u64>,
+    ) -> Result<(), Fault> {
+        if pending.is_empty() {
+            return Ok(());
+        }
+        let links: Vec<(u64, u64)> = self
+            .ecs
+            .query::<(&Identity, &Attached)>()
+            .iter()
+            .map(|(id, a)| (id.seq, a.parent))
+            .collect();
+        // Each pass marks the children of what is marked; a chain of n takes n passes.
+        let bound = self.index.len();
+        let mut more = !links.is_empty();
+        while more {
+            more = false;
+            for &(child, parent) in &links {
+                if pending.contains(&parent) && pending.insert(child) {
+                    if !push_within(destroys, child, bound) {
+                        return Err(Limit::Entities.exceeded(bound as u64, "destroys in one tick"));
+                    }
+                    more = true;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Attaches each live entity of `seqs` (spawned just now) whose archetype declares
+    /// `attach` to the nearest entity carrying its tags, other than itself and what hangs from
+    /// it; ties go to the earliest created. One that finds none is counted
+    /// ([`WorldCounters::unattached`](crate::WorldCounters::unattached)).
+    pub(crate) fn attach_spawned(
+        &mut self,
+        def: &GameDef,
+        seqs: std::ops::Range<u64>,
+        merge: &mut Vec<(u64, hecs::Entity, u64)>,
+    ) {
+        if def.archetypes.iter().all(|a| a.attach.is_none()) {
+            return;
+        }
+        for seq in seqs {
+            let Some(&e) = self.index.get(&seq) else {
+                continue;
+            };
+            let Ok(id) = self.ecs.get::<&Identity>(e).map(|i| *i) else {
+                continue;
+            };
+            let Some(at) = def.archetype(id.archetype).and_then(|a| a.attach) else {
+                continue;
+            };
+            let Ok(here) = self.ecs.get::<&Position>(e).map(|p| p.0) else {
+                continue;
+            };
+            let mut candidates = Vec::new();
+            self.tagged.each(&self.ecs, at.to, merge, |s, pe, _| {
+                if s != seq {
+                    candidates.push((s, pe));
+                }
+            });
+            let mut best: Option<(f32, u64)> = None;
+            for (s, pe) in candidates {
+                let Ok(p) = self.ecs.get::<&Position>(pe).map(|p| p.0) else {
+                    continue;
+                };
+                let d = (p - here).length_squared();
+                // In creation order: a tie keeps the earlier.
+                if best.is_none_or(|(bd, _)| d < bd) && !self.hangs_from(s, seq) {
+                    best = Some((d, s));
+                }
+            }
+            match best {
+                Some((_, parent)) => {
+                    let a = Attached {
+                        parent,
+                        offset: at.offset,
+                        angle: at.angle,
+                    };
+                    // Not a cycle: the parent does not hang from it.
+                    let _ = self.set_attachment(seq, Some(a));
+                }
+                None => {
+                    self.counters.unattached += 1;
+                    self.counters.unattached_archetype = Some(id.archetype);
+                }
+            }
+        }
+    }
+
+    /// Attaches `child` as `to` says, or detaches it (`None`) (Commit). A command naming an
+    /// entity that is gone is counted as stale; one that would make a cycle faults.
+    pub(crate) fn set_attachment(&mut self, child: u64, to: Option<Attached>) -> Result<(), Fault> {
+        let Some(&e) = self.index.get(&child) else {
+            self.counters.stale_commands += 1;
+            return Ok(());
+        };
+        let Some(a) = to else {
+            if self.ecs.remove_one::<Attached>(e).is_ok() {
+                self.structure += 1;
+            }
+            return Ok(());
+        };
+        if !self.index.contains_key(&a.parent) {
+            self.counters.stale_commands += 1;
+            return Ok(());
+        }
+        if self.hangs_from(a.parent, child) {
+            return Err(Fault::new(
+                FaultKind::Script,
+                format!(
+                    "attaching entity {child} to entity {} would make a cycle: {} hangs from \
+                     {child}",
+                    a.parent, a.parent
+                ),
+            ));
+        }
+        match self.ecs.query_one_mut::<&mut Attached>(e) {
+            Ok(old) => *old = a,
+            Err(_) => {
+                let _ = self.ecs.insert_one(e, a);
+                self.structure += 1;
+            }
+        }
+        if a.angle && self.ecs.get::<&Rotation>(e).is_err() {
+            let still = Rotation {
+                angle: 0.0,
+                prev: 0.0,
+                spin: 0.0,
+                mode: RotateMode::None,
+            };
+            let _ = self.ecs.insert_one(e, still);
+            self.structure += 1;
+        }
+        Ok(())
+    }
+}
