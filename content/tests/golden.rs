@@ -57,6 +57,9 @@ const REQUIRED: &[&str] = &[
     "limits_values",
     "export_exclude",
     "flow_actions",
+    "tilemap_spawns",
+    "bounds_rules",
+    "sizeless_collider",
 ];
 
 fn bad_games() -> Vec<PathBuf> {

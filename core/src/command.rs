@@ -88,6 +88,10 @@ pub enum Command {
     Pause,
     /// Save `value` under `key` in the game's saved data (`None`: delete it).
     Save { key: String, value: Option<Var> },
+    /// Make the tile-map cell at `pos` the legend's tile `tile` (`' '`: no tile) at Commit;
+    /// its collision changes with it. Sending one checks the level has a tile map covering
+    /// `pos` and that `tile` is one of its legend's tiles.
+    SetTile { pos: Vec2, tile: char },
 }
 
 /// Why a command was refused when it was sent. The script host adds the script location.
@@ -146,7 +150,8 @@ impl Command {
             | Command::LoadLevel(_)
             | Command::Restart
             | Command::Pause
-            | Command::Save { .. } => None,
+            | Command::Save { .. }
+            | Command::SetTile { .. } => None,
         }
     }
 
@@ -201,10 +206,17 @@ impl Command {
                 pos,
                 overrides,
             } => {
-                if def.archetype(*archetype).is_none() {
+                let Some(a) = def.archetype(*archetype) else {
                     return Err(CommandError::malformed(format!(
                         "unknown archetype id {}",
                         archetype.0
+                    )));
+                };
+                if a.sized_by_tiles() && overrides.size.is_none() {
+                    return Err(CommandError::malformed(format!(
+                        "archetype `{}`'s collider has no size of its own (a tile map's solid \
+                         tiles give it theirs): give the spawn a `size`",
+                        a.name
                     )));
                 }
                 finite(*pos, "a spawn position")?;
@@ -224,6 +236,7 @@ impl Command {
                 }
             }
             Command::Teleport { pos, .. } => finite(*pos, "a teleport position")?,
+            Command::SetTile { pos, .. } => finite(*pos, "a tile position")?,
             Command::Impulse { impulse, .. } => finite(*impulse, "an impulse")?,
             Command::SetAngle { angle: v, .. } | Command::SetSpin { spin: v, .. }
                 if !v.is_finite() =>

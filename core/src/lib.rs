@@ -51,9 +51,10 @@ pub use def::{
     GameDef, HealthDef, HudLine, ImageDef, LabelDef, LevelDef, Limits, MAX_LAYERS, MAX_TAGS,
     MotionDef, MusicId, Overrides, PhysicsDef, Placement, PlatformerDef, RotateMode, RotationDef,
     ScriptsDef, Shape, SolidRun, SoundDef, SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef,
-    ThrustDef, TileMapDef, TriggerDef, TriggerOn, Wave, WindowDef, merge_solids,
+    ThrustDef, TileKey, TileMapDef, TriggerDef, TriggerOn, Wave, WindowDef, merge_solids,
 };
 pub use def::{ExportDef, HudBar, HudIcons, HudImage, HudItem, HudNumber};
+pub use def::{NotATile, merge_cells};
 // The event records and what the event list generates from them, whole: a new kind or
 // record needs no line here.
 pub use event::kinds::*;
@@ -112,8 +113,10 @@ pub use world::components::{
     Identity, Lifetime, Motion, Position, PrevPosition, Rotation, ScriptState, Speed, Sprite,
     StaticBody, Tags, Velocity,
 };
+pub use world::components::{BoundsMargin, Offscreen};
 pub use world::contact::{ContactCache, ContactKey};
 pub use world::hash::{HashPart, StateHash};
+pub use world::tiles::Tiles;
 pub use world::{Asked, NavState, SimWorld, WorldCounters};
 
 /// The handles of the framework's own systems, by phase, for ordering a program's systems
@@ -127,5 +130,5 @@ pub mod systems {
         APPLY_ONE, APPLY_TWO, DELIVERABLE_TIMERS, STAGE_ONE, STAGE_TWO,
     };
     pub use crate::tick::intent::{BEHAVIOURS, CONTROL, EXPIRATIONS, NAVIGATION, SPAWNERS};
-    pub use crate::tick::motion::{BOUNDS, COLLIDE, INTEGRATE, ROTATE};
+    pub use crate::tick::motion::{BOUNDS, COLLIDE, INTEGRATE, OFFSCREEN, ROTATE};
 }

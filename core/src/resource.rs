@@ -88,11 +88,16 @@ resources! {
     Broadphase,
     /// Chase and flee targets collected for the brains, and whether they changed.
     Targets,
+    /// Whether entities destroyed off screen have been in view, and where the simulation's
+    /// camera looks.
+    Offscreen,
+    /// The level's tiles as scripts changed them, and the tile changes recorded for Commit.
+    Tiles,
 }
 
 impl Resource {
     /// The components: what an entity carries that a tick may change.
-    pub const COMPONENTS: [Resource; 12] = [
+    pub const COMPONENTS: [Resource; 13] = [
         Resource::Position,
         Resource::PrevPosition,
         Resource::Velocity,
@@ -105,6 +110,7 @@ impl Resource {
         Resource::Rotation,
         Resource::Footing,
         Resource::Animation,
+        Resource::Offscreen,
     ];
 
     /// Whether every tick starts it empty (BeginTick's `clear` empties it): no tick reads

@@ -68,7 +68,7 @@ fn schedule_errors_name_the_systems() {
     // A refused system leaves the schedule as it was.
     assert_eq!(
         names(&s, Phase::Motion),
-        vec!["integrate", "rotate", "bounds", "collide", "a"]
+        vec!["integrate", "rotate", "bounds", "collide", "offscreen", "a"]
     );
 }
 
@@ -79,7 +79,14 @@ fn ties_go_to_the_system_registered_first() {
     s.add(System::new("late", Phase::Motion, noop)).unwrap();
     assert_eq!(
         names(&s, Phase::Motion),
-        vec!["integrate", "rotate", "bounds", "collide", "late"]
+        vec![
+            "integrate",
+            "rotate",
+            "bounds",
+            "collide",
+            "offscreen",
+            "late"
+        ]
     );
     s.add(System::new("first", Phase::Motion, noop).before(systems::INTEGRATE))
         .unwrap();
@@ -87,7 +94,15 @@ fn ties_go_to_the_system_registered_first() {
     // system ready.
     assert_eq!(
         names(&s, Phase::Motion),
-        vec!["late", "first", "integrate", "rotate", "bounds", "collide"]
+        vec![
+            "late",
+            "first",
+            "integrate",
+            "rotate",
+            "bounds",
+            "collide",
+            "offscreen"
+        ]
     );
 }
 

@@ -32,6 +32,8 @@ const HASHED: &[R] = &[
     R::Rotation,
     R::Footing,
     R::Animation,
+    R::Offscreen,
+    R::Tiles,
 ];
 /// What the invariants check.
 const CHECKED: &[R] = &[

@@ -38,6 +38,8 @@ pub(crate) struct Scratch {
     pub spawns: Tracked<Vec<(ArchetypeId, Vec2, Overrides)>>,
     pub destroys: Tracked<Vec<u64>>,
     pub teleports: Tracked<Vec<(u64, Vec2)>>,
+    /// Tile changes recorded for Commit: the cell and its new key, in the order sent.
+    pub tile_changes: Tracked<Vec<(usize, u8)>>,
     /// Entities marked for destruction this tick.
     pub pending: Tracked<SeqSet>,
     pub staged: Tracked<Vec<PresentationRequest>>,
@@ -86,6 +88,7 @@ impl Default for Scratch {
             spawns: Tracked::new(Vec::new(), R::StructuralCommands),
             destroys: Tracked::new(Vec::new(), R::StructuralCommands),
             teleports: Tracked::new(Vec::new(), R::StructuralCommands),
+            tile_changes: Tracked::new(Vec::new(), R::StructuralCommands),
             pending: Tracked::new(SeqSet::default(), R::StructuralCommands),
             staged: Tracked::new(Vec::new(), R::StagedPresentation),
             broadphase: Tracked::new(Broadphase::default(), R::Broadphase),
@@ -114,6 +117,7 @@ impl Scratch {
         self.sent.clear();
         self.destroys.clear();
         self.teleports.clear();
+        self.tile_changes.clear();
         self.pending.clear();
         self.staged.clear();
         self.after_spawn.clear();
@@ -153,6 +157,7 @@ impl Scratch {
             ("spawns", self.spawns.capacity(), entities),
             ("destroys", self.destroys.capacity(), entities),
             ("teleports", self.teleports.capacity(), 2 * commands),
+            ("tile changes", self.tile_changes.capacity(), 2 * commands),
             (
                 "staged presentation",
                 self.staged.capacity(),

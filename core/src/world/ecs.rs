@@ -50,6 +50,7 @@ fn resource_of(id: TypeId) -> Result<Resource, &'static str> {
         (TypeId::of::<Rotation>(), R::Rotation),
         (TypeId::of::<Footing>(), R::Footing),
         (TypeId::of::<Animation>(), R::Animation),
+        (TypeId::of::<Offscreen>(), R::Offscreen),
     ];
     let fixed = [
         (TypeId::of::<Identity>(), "Identity"),
@@ -62,6 +63,7 @@ fn resource_of(id: TypeId) -> Result<Resource, &'static str> {
         (TypeId::of::<Sprite>(), "Sprite"),
         (TypeId::of::<Label>(), "Label"),
         (TypeId::of::<CameraTarget>(), "CameraTarget"),
+        (TypeId::of::<BoundsMargin>(), "BoundsMargin"),
     ];
     match changing.iter().find(|(t, _)| *t == id) {
         Some((_, r)) => Ok(*r),
