@@ -150,6 +150,9 @@ fn a_tile_added_under_a_falling_body_holds_it_up() {
     assert!(p.y > 100.0, "through the gap without it: {p:?}");
 }
 
+/// What a stage read: its tick, the stage, the tile at each point.
+type Reads = (u64, Stage, Vec<Option<char>>);
+
 #[test]
 fn reads_see_the_tiles_as_the_stage_began() {
     let mut def = tiled_def();
@@ -160,7 +163,7 @@ fn reads_see_the_tiles_as_the_stage_began() {
         &["#.#", "# #"],
         &legend(),
     );
-    let seen: Rc<RefCell<Vec<(u64, Stage, Vec<Option<char>>)>>> = Rc::default();
+    let seen: Rc<RefCell<Vec<Reads>>> = Rc::default();
     let out = seen.clone();
     let points = [
         (-39.0, 1.0),
@@ -202,6 +205,9 @@ fn reads_see_the_tiles_as_the_stage_began() {
     );
 }
 
+/// A level, a point, a character, and the refusal (`None`: accepted).
+type Case<'a> = (&'a GameDef, (f32, f32), char, Option<&'a str>);
+
 #[test]
 fn set_tile_refuses_points_off_the_map_and_characters_that_are_no_tile() {
     let mut def = tiled_def();
@@ -215,16 +221,14 @@ fn set_tile_refuses_points_off_the_map_and_characters_that_are_no_tile() {
     tile_map(&mut def, Vec2::new(-40.0, 0.0), 16.0, &["#.#"], &keys);
     let mut bare = tiled_def();
     bare.levels[0].name = "bare".into();
-    let cases: [(&GameDef, (f32, f32), char, Option<&str>); 7] = [
+    let cases: [Case; 7] = [
         (&def, (-40.0, 0.0), ' ', None),
         (&def, (7.9, 15.9), '.', None),
         (
             &def,
             (8.0, 0.0),
             '#',
-            Some(
-                "set_tile at (8, 0) is outside the tile map, which covers x from -40 to 8 and y from 0 to 16",
-            ),
+            Some("(8, 0) is outside the tile map, which covers x from -40 to 8 and y from 0 to 16"),
         ),
         (
             &def,
@@ -252,7 +256,7 @@ fn set_tile_refuses_points_off_the_map_and_characters_that_are_no_tile() {
             &bare,
             (0.0, 0.0),
             '#',
-            Some("set_tile needs a tile map, and this level has none"),
+            Some("this level has no tile map to set a tile in"),
         ),
     ];
     for (def, (x, y), tile, expected) in cases {

@@ -261,7 +261,7 @@ impl RawTileMap {
             })
             .collect();
         let limit = max_entities as usize;
-        if level.add_tilemap(map, limit).is_err() {
+        if !level.add_tilemap(map, limit) {
             r.error(
                 self.at,
                 format!("the tile map's solid tiles make more than {limit} rectangles, more entities than `[limits] entities` allows"),

@@ -229,7 +229,7 @@ impl Gameplay<'_> {
     pub(crate) fn tile_cell(&self, pos: Vec2, tile: char) -> Result<(usize, u8), CommandError> {
         let Some((map, _)) = self.tiles else {
             return Err(CommandError::malformed(
-                "set_tile needs a tile map, and this level has none",
+                "this level has no tile map to set a tile in",
             ));
         };
         let Some(cell) = map.cell_at(pos) else {
@@ -239,7 +239,7 @@ impl Gameplay<'_> {
                     map.rows as f32 * map.tile.y,
                 );
             return Err(CommandError::malformed(format!(
-                "set_tile at ({}, {}) is outside the tile map, which covers x from {} to {} and y from {} to {}",
+                "({}, {}) is outside the tile map, which covers x from {} to {} and y from {} to {}",
                 pos.x, pos.y, map.origin.x, end.x, map.origin.y, end.y
             )));
         };

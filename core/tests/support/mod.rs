@@ -351,9 +351,7 @@ pub fn tile_map(def: &mut GameDef, origin: Vec2, tile: f32, rows: &[&str], legen
         solids: Vec::new(),
         first_solid: 0,
     };
-    def.levels[0]
-        .add_tilemap(map, usize::MAX)
-        .expect("no limit");
+    assert!(def.levels[0].add_tilemap(map, usize::MAX), "no limit");
 }
 
 /// A legend entry: a tile drawing `frame` (plus one), solid as `solid` is.
