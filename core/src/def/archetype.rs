@@ -65,7 +65,11 @@ impl ArchetypeDef {
 
     /// The area its bounds rule keeps it in, in a level of bounds `level`.
     pub fn bounds_area(&self, level: crate::math::Rect) -> crate::math::Rect {
-        level.grown(self.bounds_margin)
+        if self.bounds_margin == 0.0 {
+            level
+        } else {
+            level.grown(self.bounds_margin)
+        }
     }
 }
 

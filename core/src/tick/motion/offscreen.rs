@@ -3,10 +3,11 @@
 //!
 //! The camera here is the simulation's own: the level's camera (its view, zoom, bounds and
 //! dead zone, and the zoom scripts set) following its target as the tick leaves it, after
-//! Motion's collisions, without shake. What the window draws between ticks may differ by a
-//! fraction of a tick's motion, never by more than an entity's size counts for. Its dead
-//! zone's focus is world state ([`SimWorld::view_focus`](crate::world::SimWorld)), kept
-//! only in games that destroy off screen.
+//! Motion's collisions, without shake: the same in every run and replay. The window draws
+//! the same camera between ticks (interpolated, shaken, its dead zone followed frame by
+//! frame), which differs from it by a fraction of a tick's motion; the size an entity must be
+//! out of view by keeps that from mattering. The dead zone's focus here is world state
+//! (`SimWorld::view_focus`, hashed), kept only in games that destroy off screen.
 //!
 //! An entity is in view when its box (its sprite's size, else its collider's, about its
 //! position) overlaps the view; once seen, it is destroyed (an `expired` event with reason
