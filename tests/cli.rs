@@ -344,3 +344,55 @@ fn check_reports_hud_names_nothing_declares_or_sets() {
     );
     assert!(out.contains("2 warnings"), "{out}");
 }
+
+/// `ludus sim` counts the spawns outside their own bounds in its summary and warns once per
+/// archetype on standard error; they follow their rule (the pipes are gone at once), and an
+/// archetype whose margin reaches its spawn is neither counted nor lost.
+#[test]
+fn sim_counts_spawns_outside_their_bounds_and_warns_once_per_archetype() {
+    let dir = scratch("outside");
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    let game = r#"name = "Pipes"
+[scripts]
+files = ["scripts/pipes.lua"]
+[archetypes.pipe]
+bounds = "destroy"
+velocity = [-60, 0]
+[archetypes.far_pipe]
+bounds = { rule = "destroy", margin = 100 }
+velocity = [-60, 0]
+[levels.main]
+bounds = { size = [400, 300] }
+"#;
+    let script = r#"
+function on_tick(e)
+  if e.tick % 10 == 1 then
+    ludus.spawn("pipe", 260, 0)
+    ludus.spawn("far_pipe", 260, 0)
+  end
+end
+"#;
+    std::fs::write(dir.join("game.toml"), game).unwrap();
+    std::fs::write(dir.join("scripts/pipes.lua"), script).unwrap();
+    let o = ludus()
+        .args(["sim", "--ticks", "30"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let (_, err) = text(&o);
+    let s = summary(&o);
+    assert_eq!(s["faulted"], false, "{s}");
+    // Three pipes of each kind, spawned at ticks 1, 11 and 21: the pipes outside at once,
+    // the far pipes 60 units inside their margin, all alive.
+    assert_eq!(s["spawned_outside"], 3, "{s}");
+    assert_eq!(s["entities"], 3, "{s}");
+    let warnings: Vec<&str> = err.lines().filter(|l| l.contains("warning:")).collect();
+    assert_eq!(
+        warnings,
+        [
+            "warning: `pipe` spawned at (260, 0), outside its bounds (the level's bounds grown by its margin, 0): its `bounds` rule destroys it on its first tick; give it a margin that reaches where it spawns, or use `offscreen = \"destroy\"`"
+        ],
+        "{err}"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -1,6 +1,8 @@
 //! The bundled platformer (examples/platformer), played end to end by the real binary: a
-//! recorded run that collects every coin over both levels wins, one that only holds right runs
-//! into the lava three times and loses, the winning run with one jump pressed outside the
+//! recorded run that collects every coin over both levels wins (crumbling the Meadow's rock
+//! wall with its switch on the way: without the switch's rule the wall stops it), one that only
+//! holds right runs into the lava three times and loses, the winning run with one jump pressed
+//! outside the
 //! jump buffer or the coyote time, or held too long for a hop, loses a life where the recording
 //! does not, the winning run replays hash for hash, and the app draws the Meadow in a real window
 //! under Xvfb.
@@ -72,7 +74,7 @@ fn the_platformer_example_checks_clean() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(
-        out.contains("ok (12 archetypes, 2 levels, 1 script"),
+        out.contains("ok (14 archetypes, 2 levels, 1 script"),
         "{out}"
     );
 }
@@ -81,7 +83,8 @@ fn the_platformer_example_checks_clean() {
 /// for the third, a buffered jump (pressed four ticks before landing) over the first lava pit
 /// for the fourth, a jump over the spike for the fifth, onto the first ledge for the sixth, a
 /// coyote jump (pressed three ticks after running off the ledge) onto the second for the
-/// seventh, down to the last for the eighth, and the flag at tick 598.
+/// seventh, down to the last for the eighth, the switch that crumbles the rock wall at tick
+/// 567, and the flag behind it at tick 598.
 #[test]
 fn the_recorded_run_reaches_the_cliffs_with_its_coins_and_lives() {
     let s = sim("win.jsonl", 600, &[]);
@@ -133,8 +136,61 @@ fn running_into_the_lava_three_times_loses() {
     assert_eq!(s["score"], 20, "{s}");
     assert_eq!(s["vars"]["coins"], 2, "{s}");
     assert_eq!(s["vars"]["lives"], 0, "{s}");
-    // The Meadow's 22 placements and 3 runs of solid ground tiles, less the two coins.
-    assert_eq!(s["entities"], 23, "{s}");
+    // The Meadow's 22 placements, 3 runs of solid ground tiles, the rock wall and the switch
+    // its tile map places, less the two coins.
+    assert_eq!(s["entities"], 25, "{s}");
+}
+
+/// Copies the game's files into `dir`.
+fn copy_game(from: &Path, dir: &Path) {
+    std::fs::create_dir_all(dir).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let to = dir.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_game(&path, &to);
+        } else {
+            std::fs::copy(&path, &to).unwrap();
+        }
+    }
+}
+
+/// The rock wall before the Meadow's flag (five rock tiles: one solid rectangle) stands until
+/// the hopper touches the switch at tick 567, when the script takes its tiles out with
+/// `ludus.set_tile`: after that tick the switch and the wall's rectangle are gone, and the run
+/// reaches the flag. With the switch's rule taken out of the script, the same run stops at the
+/// wall and never reaches the Cliffs.
+#[test]
+fn the_switch_crumbles_the_rock_wall_that_stops_the_hopper() {
+    // 8 coins taken of the Meadow's 22 placements, 3 ground runs, the wall and the switch.
+    assert_eq!(sim("win.jsonl", 566, &[])["entities"], 19);
+    let s = sim("win.jsonl", 567, &[]);
+    assert_eq!(
+        (s["entities"].clone(), s["level"].clone()),
+        (17.into(), "meadow".into()),
+        "{s}"
+    );
+    let dir = scratch("no_switch");
+    copy_game(&game(), &dir);
+    let script = dir.join("scripts/hop.lua");
+    let text = std::fs::read_to_string(&script).unwrap();
+    let call = "      crumble_wall(e.ax, e.ay)\n";
+    assert_eq!(text.matches(call).count(), 1, "the switch's rule");
+    std::fs::write(&script, text.replace(call, "")).unwrap();
+    let o = ludus()
+        .arg("sim")
+        .arg(&dir)
+        .arg("--input")
+        .arg(game().join("tests/win.jsonl"))
+        .args(["--ticks", "700"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let s: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(s["level"], "meadow", "stopped at the wall: {s}");
+    assert_eq!(s["vars"]["coins"], 8, "{s}");
+    assert_eq!(s["entities"], 18, "the wall stands: {s}");
+    std::fs::remove_dir_all(dir).ok();
 }
 
 /// The first pit's jump is pressed at tick 218, four ticks before the landing at 222: the

@@ -7,9 +7,9 @@ use crate::actions::Actions;
 use crate::files::Files;
 use crate::fonts::Fonts;
 use crate::images::Images;
-use crate::report::Report;
+use crate::report::{Loc, Report};
 use crate::symbols::Symbols;
-use crate::table::Table;
+use crate::table::{ChoiceOrTable, Table};
 use ludus_core::{
     AnimationDef, ArchetypeDef, AssetId, AttachDef, BehaviourDef, BehaviourKind, BehaviourProblem,
     BehaviourSpec, BodyKind, BoundsPolicy, ColliderDef, CooldownDef, HealthDef, Idle, LabelDef,
@@ -48,13 +48,21 @@ pub(crate) fn read(
     a.speed = t.f32(r, "speed").unwrap_or_default();
     a.velocity = t.pair(r, "velocity").unwrap_or_default();
     a.camera_target = t.bool(r, "camera").unwrap_or_default();
-    a.bounds = match t.choice(r, "bounds") {
+    let rule = |choice| match choice {
         Some("confine") => BoundsPolicy::Confine,
         Some("bounce") => BoundsPolicy::Bounce,
         Some("wrap") => BoundsPolicy::Wrap,
         Some("destroy") => BoundsPolicy::Destroy,
         _ => BoundsPolicy::Ignore,
     };
+    (a.bounds, a.bounds_margin) = match t.choice_or_table(r, "bounds") {
+        Some(ChoiceOrTable::Table(b)) => {
+            (rule(b.choice(r, "rule")), b.f32(r, "margin").unwrap_or(0.0))
+        }
+        Some(ChoiceOrTable::Choice(c)) => (rule(Some(c)), ArchetypeDef::BOUNDS_MARGIN),
+        None => (BoundsPolicy::Ignore, ArchetypeDef::BOUNDS_MARGIN),
+    };
+    a.offscreen_destroy = t.choice(r, "offscreen") == Some("destroy");
     (a.motion, a.rotation) = (motion(r, t), rotation(r, t));
     a.lifetime = t.u32(r, "lifetime");
     let cooldowns = cooldowns(r, t, &mut a.cooldowns);
@@ -320,8 +328,15 @@ fn collider(
             if is_box { "circle" } else { "box" }
         ));
     }
+    let body = match c.choice(r, "body") {
+        Some("kinematic") => BodyKind::Kinematic,
+        Some("static") => BodyKind::Static,
+        _ => BodyKind::Dynamic,
+    };
+    // A static collider may have no size: a tile map's solid tiles give it theirs (the game's
+    // load reports it where nothing does: see `crate::level::unsized_colliders`).
     let missing = |r: &mut Report| {
-        if !c.has(right) && !has_sprite {
+        if !c.has(right) && !has_sprite && body != BodyKind::Static {
             let shape = if is_box { "box" } else { "circle" };
             r.error(
                 c.loc,
@@ -367,11 +382,7 @@ fn collider(
     Some(ColliderDef {
         trigger: c.bool(r, "trigger").unwrap_or_default(),
         stay: c.bool(r, "stay").unwrap_or_default(),
-        body: match c.choice(r, "body") {
-            Some("kinematic") => BodyKind::Kinematic,
-            Some("static") => BodyKind::Static,
-            _ => BodyKind::Dynamic,
-        },
+        body,
         mass: c.f32(r, "mass").unwrap_or(ColliderDef::MASS),
         bounce: c.f32(r, "bounce"),
         friction: c.f32(r, "friction").unwrap_or_default(),
@@ -424,4 +435,20 @@ fn attach(r: &mut Report, t: &Table<'_, '_>, scope: &Scope<'_>) -> Option<Attach
     let angle = t.bool(r, "angle").unwrap_or(AttachDef::ANGLE);
     let to = scope.tags.bits(r, std::slice::from_ref(&to?));
     Some(AttachDef { to, offset, angle })
+}
+
+/// Reports archetype `a` placed by `what` (at `loc`): it has no size of its own (see
+/// [`ArchetypeDef::sized_by_tiles`]). `help`: what to do instead.
+pub(crate) fn sized_by_tiles(r: &mut Report, loc: Loc, a: &ArchetypeDef, what: &str, help: &str) {
+    r.error(
+        loc,
+        format!(
+            "{what} places archetype `{}`, which has no size of its own: its static collider has no `size` and it has no sprite (only a tile map's solid tiles give it theirs)",
+            a.name
+        ),
+    )
+    .help(format!(
+        "{help}give the collider of `[archetypes.{}]` a `size` (or `radius`), or a sprite",
+        a.name
+    ));
 }

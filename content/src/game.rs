@@ -84,6 +84,9 @@ pub fn load_dir_with(
 struct Archetypes {
     names: Symbols,
     defs: Vec<ArchetypeDef>,
+    /// Archetypes whose static collider has no size (see
+    /// [`ArchetypeDef::sized_by_tiles`]): by index, with where the collider is written.
+    sizeless: Vec<(usize, Loc)>,
 }
 
 /// Loads a game: game.toml's settings and declarations, then the listed archetype, level and
@@ -145,6 +148,7 @@ fn load(
     let (raw_levels, levels_complete) =
         read_levels(&mut r, &game, &lists, &tags, &layers, &mut files);
     let scripts = read_scripts(&mut r, &lists.scripts, &mut files, &mut def);
+    unsized_colliders(&mut r, &archetypes, &raw_levels);
     let level_names = resolve_levels(
         &mut r,
         raw_levels,
@@ -334,6 +338,7 @@ fn read_archetypes(
             "declare it as `[archetypes.NAME]` in game.toml or in an archetype file",
         ),
         defs: Vec::new(),
+        sizeless: Vec::new(),
     };
     archetypes.names.complete = lists.archetypes_ok;
     let inline = game.named(r, "archetypes", "archetype");
@@ -415,12 +420,42 @@ fn read_scripts(
 }
 
 /// `[stress]`: the archetype `--entities` adds.
+/// Reports each archetype whose static collider has no size (see
+/// [`ArchetypeDef::sized_by_tiles`]) that no tile map's legend makes solid tiles of: nothing
+/// gives it one.
+fn unsized_colliders(r: &mut Report, archetypes: &Archetypes, levels: &[RawLevel]) {
+    for &(i, loc) in &archetypes.sizeless {
+        let a = &archetypes.defs[i];
+        if levels.iter().any(|l| l.solid_names().any(|n| n == a.name)) {
+            continue;
+        }
+        let (shape, key, example) = match a.collider.map(|c| c.shape) {
+            Some(ludus_core::Shape::Circle { .. }) => ("circle", "radius", "radius = 8"),
+            _ => ("box", "size", "size = [32, 16]"),
+        };
+        r.error(
+            loc,
+            format!("a {shape} collider needs `{key}` when the archetype has no sprite"),
+        )
+        .help(format!(
+            "add e.g. `{example}` (only the archetype of a tile map's solid tiles may leave it out: the tiles give it their size)"
+        ));
+    }
+}
+
 fn read_stress(r: &mut Report, game: &Table<'_, '_>, archetypes: &Archetypes) -> Option<StressDef> {
     let t = game.table(r, "stress")?;
-    let archetype = t
-        .name(r, "archetype", "archetype")
-        .and_then(|a| archetypes.names.resolve(r, &a))
+    let named = t.name(r, "archetype", "archetype");
+    let archetype = named
+        .as_ref()
+        .and_then(|a| archetypes.names.resolve(r, a))
         .and_then(|i| u16::try_from(i).ok());
+    if let (Some(i), Some(named)) = (archetype, &named)
+        && archetypes.defs[usize::from(i)].sized_by_tiles()
+    {
+        let a = &archetypes.defs[usize::from(i)];
+        crate::archetype::sized_by_tiles(r, named.loc, a, "`[stress]`", "");
+    }
     let area = t.rect(r, "area");
     archetype.map(|i| StressDef {
         archetype: ludus_core::ArchetypeId(i),
@@ -467,6 +502,10 @@ fn add_archetypes(
         }
         let a = archetype::read(r, &t, &name.name, scope, files, images);
         if archetypes.names.declare(r, name).is_some() {
+            if a.sized_by_tiles() {
+                let loc = t.loc_of("collider").unwrap_or(t.loc);
+                archetypes.sizeless.push((archetypes.defs.len(), loc));
+            }
             archetypes.defs.push(a);
         }
     }

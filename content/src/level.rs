@@ -188,6 +188,11 @@ impl RawLevel {
             let a = archetypes.get(usize::from(archetype.0));
             // An override needs the component it changes.
             if let Some(a) = a {
+                if a.sized_by_tiles() && p.overrides.size.is_none() {
+                    let loc = p.archetype.loc;
+                    let help = "add `size = [w, h]` here, or ";
+                    crate::archetype::sized_by_tiles(r, loc, a, "`[[place]]`", help);
+                }
                 for need in p.overrides.unmet(a) {
                     if let Some((_, loc)) = p.locs.iter().find(|(k, _)| *k == need.key) {
                         r.error(*loc, need.message(a)).help(need.help(a, "here"));
@@ -201,17 +206,19 @@ impl RawLevel {
             });
         }
         // Solid tiles after the placed entities: adding a map leaves their sequence numbers.
-        if let Some(map) = self.tilemap
-            && let Some((map, solids)) =
-                map.resolve(r, def.bounds, max_entities, images, names, archetypes)
-        {
-            def.placements.extend(solids);
-            def.tilemap = Some(map);
+        // Then the archetypes its legend places, in row order.
+        if let Some(map) = self.tilemap {
+            map.resolve(r, &mut def, max_entities, images, (names, archetypes));
         }
         for s in self.spawners {
             let Some(archetype) = id(r, &s.archetype) else {
                 continue;
             };
+            if let Some(a) = archetypes.get(usize::from(archetype.0))
+                && a.sized_by_tiles()
+            {
+                crate::archetype::sized_by_tiles(r, s.archetype.loc, a, "a `[[spawner]]`", "");
+            }
             def.spawners.push(SpawnerDef {
                 archetype,
                 period: s.period,
@@ -222,5 +229,12 @@ impl RawLevel {
             });
         }
         def
+    }
+}
+
+impl RawLevel {
+    /// The archetype names its tile map's legend makes solid tiles of.
+    pub fn solid_names(&self) -> impl Iterator<Item = &str> {
+        self.tilemap.iter().flat_map(|m| m.solid_names())
     }
 }

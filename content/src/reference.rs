@@ -172,7 +172,9 @@ fn body(out: &mut String, t: &'static TableSchema, level: usize, seen: &mut Vec<
 fn children(out: &mut String, t: &'static TableSchema, level: usize, seen: &mut Vec<&'static str>) {
     for k in t.keys {
         let below: &[&'static TableSchema] = match &k.ty {
-            Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) | Ty::Legend(c) => std::slice::from_ref(c),
+            Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) | Ty::Legend(c) | Ty::ChoiceOr(_, c) => {
+                std::slice::from_ref(c)
+            }
             Ty::TextsOr(cs) => cs,
             _ => &[],
         };

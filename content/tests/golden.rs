@@ -59,6 +59,9 @@ const REQUIRED: &[&str] = &[
     "flow_actions",
     "behaviour_range",
     "attach_errors",
+    "tilemap_spawns",
+    "bounds_rules",
+    "sizeless_collider",
 ];
 
 fn bad_games() -> Vec<PathBuf> {

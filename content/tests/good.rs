@@ -499,3 +499,49 @@ fn load_dir_shows_paths_as_given() {
         Some("first listed at tests/bad/duplicate_tag/game.toml:2:9")
     );
 }
+
+#[test]
+fn bounds_take_a_margin_and_offscreen_a_rule_of_its_own() {
+    let game = r#"name = "Edges"
+[archetypes.plain]
+bounds = "destroy"
+[archetypes.wide]
+bounds = { rule = "destroy", margin = 64 }
+[archetypes.narrow]
+bounds = { rule = "confine", margin = -8.5 }
+[archetypes.round]
+bounds = { rule = "wrap" }
+[archetypes.seen]
+offscreen = "destroy"
+[archetypes.none]
+[levels.main]
+"#;
+    let mut source = MemorySource::new();
+    source.insert("game.toml", game.as_bytes().to_vec());
+    let def = match load_game(&source) {
+        Ok(g) => g.def,
+        Err(d) => panic!("{}", d.render()),
+    };
+    let got: Vec<(&str, BoundsPolicy, f32, bool)> = (def.archetypes.iter())
+        .filter(|a| a.name != "text")
+        .map(|a| {
+            (
+                a.name.as_str(),
+                a.bounds,
+                a.bounds_margin,
+                a.offscreen_destroy,
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("plain", BoundsPolicy::Destroy, 0.0, false),
+            ("wide", BoundsPolicy::Destroy, 64.0, false),
+            ("narrow", BoundsPolicy::Confine, -8.5, false),
+            ("round", BoundsPolicy::Wrap, 0.0, false),
+            ("seen", BoundsPolicy::Ignore, 0.0, true),
+            ("none", BoundsPolicy::Ignore, 0.0, false),
+        ]
+    );
+}

@@ -2,7 +2,7 @@
 //! labels and the built-in `text` archetype, music and fonts into the `GameDef` as declared.
 
 use ludus_content::{MemorySource, load_game};
-use ludus_core::{AssetId, Color, Filter, SpriteShape, Vec2};
+use ludus_core::{ArchetypeId, AssetId, Color, Filter, SpriteShape, TileMapDef, Vec2};
 
 /// A PNG header of `w` x `h` pixels (all content reads of an image).
 fn png_header(w: u32, h: u32) -> Vec<u8> {
@@ -150,6 +150,15 @@ image = "tiles"
         assert_eq!((map.tile, map.origin), (Vec2::new(8.0, 8.0), Vec2::ZERO));
         // Frame + 1; 0 where there is no tile (a space, or past a short row's end).
         assert_eq!(map.cells, [2, 2, 2, 2, 2, 4, 4, 0, 2, 0, 4, 2]);
+        // The legend key of each cell (its entry plus one), a CSV frame number's marker,
+        // or 0 for none; the merged rectangles, placed from the placements' index 1.
+        let (w, dot, frame) = if map.legend[0].ch == 'W' {
+            (1, 2, 2)
+        } else {
+            (1, TileMapDef::FRAME_CELL, TileMapDef::FRAME_CELL)
+        };
+        assert_eq!(map.keys, [w, w, w, w, w, dot, dot, 0, w, 0, frame, w]);
+        assert_eq!((map.solids.len(), map.first_solid), (3, 1));
         // The placed wall first, then the solid tiles: the top row, the left column below
         // it, the lone tile at the bottom right.
         let placed: Vec<(Vec2, Option<Vec2>)> = level
@@ -167,6 +176,115 @@ image = "tiles"
             ]
         );
     }
+}
+
+#[test]
+fn a_legend_places_archetypes_over_the_tile_it_names_in_row_order() {
+    let game = r#"name = "Spawns"
+layers = ["ground"]
+
+[images.tiles]
+file = "tiles.png"
+frame = [8, 8]
+
+# No size: the tiles give it theirs.
+[archetypes.wall]
+collider = { shape = "box", layer = "ground", body = "static" }
+
+[archetypes.enemy]
+sprite = { shape = "circle", size = 6 }
+
+[archetypes.key]
+sprite = { shape = "rect", size = 4 }
+
+[levels.main]
+bounds = { min = [0, 0], max = [32, 24] }
+place = [{ archetype = "key", at = [1, 1] }]
+
+[levels.main.tilemap]
+image = "tiles"
+rows = ["WWWW", "WE.K", "WWEW"]
+legend = { W = { frame = 1, solid = "wall" }, "." = { frame = 3 }, E = { spawn = "enemy", tile = "." }, K = { spawn = "key" } }
+"#;
+    let mut source = MemorySource::new();
+    source.insert("game.toml", game.as_bytes().to_vec());
+    source.insert("tiles.png", png_header(32, 16));
+    let def = match load_game(&source) {
+        Ok(g) => g.def,
+        Err(d) => panic!("{}", d.render()),
+    };
+    let (enemy, key, wall) = (ArchetypeId(1), ArchetypeId(2), ArchetypeId(0));
+    assert!(
+        def.archetypes[0].sized_by_tiles(),
+        "the wall's size is the tiles'"
+    );
+    let level = &def.levels[0];
+    let map = level.tilemap.as_ref().expect("the map");
+    // An enemy's cell is the floor `.` names; the key's has no tile.
+    assert_eq!(map.cells, [2, 2, 2, 2, 2, 4, 4, 0, 2, 2, 4, 2]);
+    assert_eq!(map.keys, [1, 1, 1, 1, 1, 2, 2, 0, 1, 1, 2, 1]);
+    let legend: Vec<(char, u16, Option<ArchetypeId>, Option<ArchetypeId>)> = (map.legend.iter())
+        .map(|k| (k.ch, k.frame, k.solid, k.spawn))
+        .collect();
+    assert_eq!(
+        legend,
+        [
+            ('W', 2, Some(wall), None),
+            ('.', 4, None, None),
+            ('E', 0, None, Some(enemy)),
+            ('K', 0, None, Some(key)),
+        ]
+    );
+    // The placed key, the merged walls (top row, left column, two lone tiles below), then
+    // what the legend places, row by row.
+    let placed: Vec<(ArchetypeId, Vec2, Option<Vec2>)> = level
+        .placements
+        .iter()
+        .map(|p| (p.archetype, p.pos, p.overrides.size))
+        .collect();
+    let wall_at = |x, y, w, h| (wall, Vec2::new(x, y), Some(Vec2::new(w, h)));
+    assert_eq!(
+        placed,
+        [
+            (key, Vec2::new(1.0, 1.0), None),
+            wall_at(16.0, 4.0, 32.0, 8.0),
+            wall_at(4.0, 16.0, 8.0, 16.0),
+            wall_at(12.0, 20.0, 8.0, 8.0),
+            wall_at(28.0, 20.0, 8.0, 8.0),
+            (enemy, Vec2::new(12.0, 12.0), None),
+            (key, Vec2::new(28.0, 12.0), None),
+            (enemy, Vec2::new(20.0, 20.0), None),
+        ]
+    );
+    assert_eq!(map.first_solid, 1);
+}
+
+#[test]
+fn a_legend_holds_at_most_254_characters() {
+    let legend: Vec<String> = (0..255u32)
+        .map(|i| {
+            format!(
+                "\"{}\" = {{ frame = 0 }}",
+                char::from_u32(0x100 + i).unwrap()
+            )
+        })
+        .collect();
+    let game = format!(
+        "name = \"Big\"\n[images.tiles]\nfile = \"tiles.png\"\nframe = [8, 8]\n[levels.main.tilemap]\nimage = \"tiles\"\nrows = [\"\u{100}\"]\nlegend = {{ {} }}\n",
+        legend.join(", ")
+    );
+    let mut source = MemorySource::new();
+    source.insert("game.toml", game.into_bytes());
+    source.insert("tiles.png", png_header(32, 16));
+    let rendered = match load_game(&source) {
+        Ok(_) => panic!("255 characters are refused"),
+        Err(d) => d.render(),
+    };
+    assert!(
+        rendered.contains("error: a legend holds at most 254 characters")
+            && rendered.contains("1 error found"),
+        "{rendered}"
+    );
 }
 
 #[test]

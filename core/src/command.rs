@@ -6,9 +6,7 @@
 //! Commit. Timers are scheduled and cancelled at once, so a cancellation suppresses a timer that
 //! is due later in the same stage.
 
-use crate::def::{
-    ArchetypeId, BehaviourDef, EffectId, GameDef, Look, MusicId, Overrides, SoundId,
-};
+use crate::def::{ArchetypeId, BehaviourDef, EffectId, GameDef, Look, MusicId, Overrides, SoundId};
 use crate::fault::{Fault, FaultKind};
 use crate::math::{Color, Vec2};
 use crate::saved::{check_key, check_value};
@@ -113,6 +111,10 @@ pub enum Command {
     },
     /// End `child`'s attachment at Commit, after the spawns: it stays where it is.
     Detach(u64),
+    /// Make the tile-map cell at `pos` the legend's tile `tile` (`' '`: no tile) at Commit;
+    /// its collision changes with it. Sending one checks the level has a tile map covering
+    /// `pos` and that `tile` is one of its legend's tiles.
+    SetTile { pos: Vec2, tile: char },
 }
 
 /// Why a command was refused when it was sent. The script host adds the script location.
@@ -174,7 +176,8 @@ impl Command {
             | Command::LoadLevel(_)
             | Command::Restart
             | Command::Pause
-            | Command::Save { .. } => None,
+            | Command::Save { .. }
+            | Command::SetTile { .. } => None,
             // Applied at Commit, after the spawns, where both of an attachment's ids resolve.
             Command::Attach { .. } | Command::Detach(_) => None,
         }
@@ -237,6 +240,13 @@ impl Command {
                         archetype.0
                     )));
                 };
+                if a.sized_by_tiles() && overrides.size.is_none() {
+                    return Err(CommandError::malformed(format!(
+                        "archetype `{}`'s collider has no size of its own (a tile map's solid \
+                         tiles give it theirs): give the spawn a `size`",
+                        a.name
+                    )));
+                }
                 finite(*pos, "a spawn position")?;
                 if let Some(t) = &overrides.text
                     && t.len() > MAX_TEXT_BYTES
@@ -257,6 +267,7 @@ impl Command {
             }
             Command::SetLook { look, .. } => look.check().map_err(CommandError::malformed)?,
             Command::Teleport { pos, .. } => finite(*pos, "a teleport position")?,
+            Command::SetTile { pos, .. } => finite(*pos, "a tile position")?,
             Command::Impulse { impulse, .. } => finite(*impulse, "an impulse")?,
             Command::SetAngle { angle: v, .. } | Command::SetSpin { spin: v, .. }
                 if !v.is_finite() =>

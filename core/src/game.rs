@@ -110,6 +110,11 @@ impl Game {
         &self.world
     }
 
+    /// What the world warned about since the last call (see [`SimWorld::take_warnings`]).
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        self.world.take_warnings()
+    }
+
     /// Events of the tick in progress or the last completed tick.
     pub fn events(&self) -> &Events {
         self.ctx.events()

@@ -51,10 +51,11 @@ pub use def::{
     GameDef, HealthDef, HudLine, ImageDef, LabelDef, LevelDef, Limits, MAX_LAYERS, MAX_TAGS,
     MotionDef, MusicId, Overrides, PhysicsDef, Placement, PlatformerDef, RotateMode, RotationDef,
     ScriptsDef, Shape, SolidRun, SoundDef, SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef,
-    ThrustDef, TileMapDef, TriggerDef, TriggerOn, Wave, WindowDef, merge_solids,
+    ThrustDef, TileKey, TileMapDef, TriggerDef, TriggerOn, Wave, WindowDef, merge_solids,
 };
 pub use def::{AttachDef, BehaviourProblem, BehaviourSpec, Idle};
 pub use def::{ExportDef, HudBar, HudIcons, HudImage, HudItem, HudNumber};
+pub use def::{NotATile, merge_cells};
 // The event records and what the event list generates from them, whole: a new kind or
 // record needs no line here.
 pub use event::kinds::*;
@@ -113,9 +114,10 @@ pub use world::components::{
     Identity, Lifetime, Look, Motion, Position, PrevPosition, Rotation, ScriptState, Speed, Sprite,
     StaticBody, Tags, Velocity,
 };
-pub use world::components::{Attached, OwnBehaviour};
+pub use world::components::{Attached, BoundsMargin, Offscreen, OwnBehaviour};
 pub use world::contact::{ContactCache, ContactKey};
 pub use world::hash::{HashPart, StateHash};
+pub use world::tiles::Tiles;
 pub use world::{Asked, NavState, SimWorld, WorldCounters};
 
 /// The handles of the framework's own systems, by phase, for ordering a program's systems
@@ -129,5 +131,5 @@ pub mod systems {
         APPLY_ONE, APPLY_TWO, DELIVERABLE_TIMERS, STAGE_ONE, STAGE_TWO,
     };
     pub use crate::tick::intent::{BEHAVIOURS, CONTROL, EXPIRATIONS, NAVIGATION, SPAWNERS};
-    pub use crate::tick::motion::{ATTACH, BOUNDS, COLLIDE, INTEGRATE, ROTATE};
+    pub use crate::tick::motion::{ATTACH, BOUNDS, COLLIDE, INTEGRATE, OFFSCREEN, ROTATE};
 }

@@ -142,6 +142,13 @@ impl Rect {
         (self.min + self.max) * 0.5
     }
 
+    /// The rectangle `by` further out on every side (`by < 0`: further in; the corners may
+    /// then cross, and it contains nothing).
+    pub fn grown(&self, by: f32) -> Self {
+        let by = Vec2::new(by, by);
+        Rect::new(self.min - by, self.max + by)
+    }
+
     pub fn contains(&self, p: Vec2) -> bool {
         p.x >= self.min.x && p.x <= self.max.x && p.y >= self.min.y && p.y <= self.max.y
     }

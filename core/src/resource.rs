@@ -94,11 +94,16 @@ resources! {
     Speed,
     /// Which entity is attached to which (the `Attached` component).
     Attachment,
+    /// Whether entities destroyed off screen have been in view, and where the simulation's
+    /// camera looks.
+    Offscreen,
+    /// The level's tiles as scripts changed them, and the tile changes recorded for Commit.
+    Tiles,
 }
 
 impl Resource {
     /// The components: what an entity carries that a tick may change.
-    pub const COMPONENTS: [Resource; 15] = [
+    pub const COMPONENTS: [Resource; 16] = [
         Resource::Position,
         Resource::PrevPosition,
         Resource::Velocity,
@@ -114,6 +119,7 @@ impl Resource {
         Resource::Look,
         Resource::Speed,
         Resource::Attachment,
+        Resource::Offscreen,
     ];
 
     /// Whether every tick starts it empty (BeginTick's `clear` empties it): no tick reads

@@ -106,7 +106,7 @@ fn a_system_that_touches_what_it_does_not_declare_faults() {
                 "system `look` reads PrevPosition, reads Velocity, reads Health, reads Brain, \
                  reads Control, reads Cooldowns, reads Lifetime, reads ScriptState, reads \
                  Rotation, reads Footing, reads Animation, reads Look, reads Speed, reads \
-                 Attachment, which it does not declare",
+                 Attachment, reads Offscreen, which it does not declare",
             ),
         ),
     ];
@@ -203,7 +203,34 @@ fn everything() -> GameDef {
     });
     let leaver = ArchetypeId(def.archetypes.len() as u16 - 1);
     place_moving(&mut def, leaver, 299.0, 0.0, 600.0, 0.0);
+    add_tiles_and_edges(&mut def);
     def
+}
+
+/// Tiles scripts change (on a solid archetype only they size), a margin, and a shot that
+/// leaves the view of a camera with a dead zone.
+fn add_tiles_and_edges(def: &mut GameDef) {
+    def.archetypes[7].bounds_margin = 10.0;
+    def.archetypes.push(ArchetypeDef {
+        name: "earth".into(),
+        collider: Some(ColliderDef {
+            body: BodyKind::Static,
+            ..ColliderDef::new(Shape::Box { half: Vec2::ZERO }, L_WALL, 0, 0)
+        }),
+        ..ArchetypeDef::default()
+    });
+    let earth = ArchetypeId(def.archetypes.len() as u16 - 1);
+    let legend = [tile('#', 1, Some(earth)), tile('.', 2, None)];
+    tile_map(def, Vec2::new(-280.0, 160.0), 16.0, &["#### ####"], &legend);
+    def.archetypes.push(ArchetypeDef {
+        name: "shot".into(),
+        sprite: Some(sprite(10.0, 1)),
+        offscreen_destroy: true,
+        ..ArchetypeDef::default()
+    });
+    let shot = ArchetypeId(def.archetypes.len() as u16 - 1);
+    place_moving(def, shot, 0.0, 0.0, 700.0, 0.0);
+    def.levels[0].camera.dead_zone = Some(Vec2::new(40.0, 40.0));
 }
 
 /// A platformer (its footing) and a static floor under it.
@@ -309,7 +336,7 @@ fn consequences() -> Box<dyn Consequences> {
             g.nearest(at, None, T_ENEMY),
         );
         let _ = (g.within(at, 50.0, T_ENEMY), g.score(), g.rng().u32(..));
-        let _ = (g.var("v"), g.saved("best"), g.facing(me));
+        let _ = (g.var("v"), g.saved("best"), g.facing(me), g.tile(at));
         if stage == Stage::One && tick % 10 == 1 {
             g.schedule_timer(TimerSpec {
                 target: Some(me),
@@ -377,47 +404,15 @@ fn send_everything(g: &mut Gameplay<'_>, at: Vec2) -> Result<(), Fault> {
             ticks: 5,
         },
         Command::CameraZoom(1.5),
+        Command::SetTile {
+            pos: Vec2::new(-200.0, 168.0),
+            tile: if g.tick() % 2 == 1 { ' ' } else { '#' },
+        },
         Command::GameOver("over".into()),
         Command::LoadLevel(0),
     ];
     for target in [me, born] {
-        commands.extend([
-            // Enough to kill: a death in this stage, or carried to the next tick's.
-            Command::Damage {
-                target,
-                amount: 1000,
-                source: None,
-            },
-            Command::Heal { target, amount: 1 },
-            Command::SetState {
-                target,
-                key: "k".into(),
-                value: 1.0,
-            },
-            Command::SetVelocity {
-                target,
-                velocity: Vec2::new(1.0, 0.0),
-            },
-            Command::UseCooldown { target, slot: 0 },
-            Command::Impulse {
-                target,
-                impulse: Vec2::new(0.0, 1.0),
-            },
-            Command::SetAngle { target, angle: 0.5 },
-            Command::SetSpin { target, spin: 0.5 },
-            Command::Animate { target, slot: 0 },
-            Command::SetLook {
-                target,
-                look: Look {
-                    alpha: Some(0.5),
-                    ..Look::default()
-                },
-            },
-            Command::Teleport {
-                target,
-                pos: Vec2::new(210.0, 0.0),
-            },
-        ]);
+        commands.extend(on_entity(target));
     }
     commands.extend(behaviours_and_attachments(g, me, born));
     commands.push(Command::ClearState(me));
@@ -426,6 +421,47 @@ fn send_everything(g: &mut Gameplay<'_>, at: Vec2) -> Result<(), Fault> {
         g.send(c).map_err(|e| Fault::new(e.kind, e.message))?;
     }
     Ok(())
+}
+
+/// The commands that act on one entity, `target`.
+fn on_entity(target: u64) -> Vec<Command> {
+    vec![
+        // Enough to kill: a death in this stage, or carried to the next tick's.
+        Command::Damage {
+            target,
+            amount: 1000,
+            source: None,
+        },
+        Command::Heal { target, amount: 1 },
+        Command::SetState {
+            target,
+            key: "k".into(),
+            value: 1.0,
+        },
+        Command::SetVelocity {
+            target,
+            velocity: Vec2::new(1.0, 0.0),
+        },
+        Command::UseCooldown { target, slot: 0 },
+        Command::Impulse {
+            target,
+            impulse: Vec2::new(0.0, 1.0),
+        },
+        Command::SetAngle { target, angle: 0.5 },
+        Command::SetSpin { target, spin: 0.5 },
+        Command::Animate { target, slot: 0 },
+        Command::SetLook {
+            target,
+            look: Look {
+                alpha: Some(0.5),
+                ..Look::default()
+            },
+        },
+        Command::Teleport {
+            target,
+            pos: Vec2::new(210.0, 0.0),
+        },
+    ]
 }
 
 /// Speeds and behaviours for `me` and `born` (given in stage one, taken away in stage two),

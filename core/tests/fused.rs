@@ -1,7 +1,7 @@
 //! Motion's native systems run as one pass over each archetype's columns when nothing else runs
 //! in the phase; a system of the embedding program in Motion makes them run one after another.
-//! Both must give the same world, tick for tick: every motion rule, bounds policy, rotation
-//! mode and body kind, with spawns and destructions along the way.
+//! Both must give the same world, tick for tick: every motion rule, bounds policy (with and
+//! without margins), rotation mode and body kind, with spawns and destructions along the way.
 
 mod support;
 
@@ -70,6 +70,10 @@ fn kitchen_sink() -> GameDef {
     for (k, (name, bounds, motion, rotation, body)) in kinds.into_iter().enumerate() {
         def.archetypes
             .push(mover(k, name, bounds, motion, rotation, body));
+    }
+    // Margins: their rows take the pass row by row, each within its own area.
+    for (a, margin) in [(5, -10.0), (6, 20.0), (7, -30.0), (9, 15.0)] {
+        def.archetypes[a].bounds_margin = margin;
     }
     let mut rng = fastrand::Rng::with_seed(11);
     for a in 5..def.archetypes.len() as u16 {

@@ -330,6 +330,10 @@ fn a_million_tile_map_draws_only_what_the_camera_sees() {
         rows,
         cells: (0..cols * rows).map(|i| (i % 7) as u16 + 1).collect(),
         layer: -1,
+        legend: Vec::new(),
+        keys: vec![TileMapDef::FRAME_CELL; (cols * rows) as usize],
+        solids: Vec::new(),
+        first_solid: 0,
     });
     let mut g = game(def, Box::new(NoConsequences));
     run(&mut g, 1);

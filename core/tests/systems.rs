@@ -68,7 +68,15 @@ fn schedule_errors_name_the_systems() {
     // A refused system leaves the schedule as it was.
     assert_eq!(
         names(&s, Phase::Motion),
-        vec!["integrate", "rotate", "bounds", "attach", "collide", "a"]
+        vec![
+            "integrate",
+            "rotate",
+            "bounds",
+            "attach",
+            "collide",
+            "offscreen",
+            "a"
+        ]
     );
 }
 
@@ -79,7 +87,15 @@ fn ties_go_to_the_system_registered_first() {
     s.add(System::new("late", Phase::Motion, noop)).unwrap();
     assert_eq!(
         names(&s, Phase::Motion),
-        vec!["integrate", "rotate", "bounds", "attach", "collide", "late"]
+        vec![
+            "integrate",
+            "rotate",
+            "bounds",
+            "attach",
+            "collide",
+            "offscreen",
+            "late"
+        ]
     );
     s.add(System::new("first", Phase::Motion, noop).before(systems::INTEGRATE))
         .unwrap();
@@ -94,7 +110,8 @@ fn ties_go_to_the_system_registered_first() {
             "rotate",
             "bounds",
             "attach",
-            "collide"
+            "collide",
+            "offscreen"
         ]
     );
 }

@@ -136,7 +136,8 @@ impl HeadlessRun {
 
     /// Writes the lines scripts printed since the last call to [`log`](Self::log).
     fn flush_log(&mut self) {
-        let lines = self.game.consequences_mut().drain_log();
+        let mut lines = self.game.consequences_mut().drain_log();
+        lines.extend(self.game.take_warnings());
         if let Some(w) = &mut self.log {
             for line in lines {
                 // One line per call, as it reaches a terminal: control characters escaped.
@@ -285,7 +286,7 @@ impl HeadlessRun {
             .level_def(self.game.def())
             .map_or("null".to_string(), |l| json_string(&l.name));
         format!(
-            "{{\"ticks\":{},\"hash\":\"{hash}\",\"entities\":{},\"faulted\":{},\"fault\":{fault_json},\"discarded_ticks\":{},\"frames\":{},\"score\":{},\"game_over\":{game_over},\"level\":{level},\"vars\":{},\"world_tick\":{},\"stale_commands\":{},\"unattached\":{},\"elapsed_ms\":{:.3},\"ticks_per_second\":{}}}",
+            "{{\"ticks\":{},\"hash\":\"{hash}\",\"entities\":{},\"faulted\":{},\"fault\":{fault_json},\"discarded_ticks\":{},\"frames\":{},\"score\":{},\"game_over\":{game_over},\"level\":{level},\"vars\":{},\"world_tick\":{},\"stale_commands\":{},\"unattached\":{},\"spawned_outside\":{},\"elapsed_ms\":{:.3},\"ticks_per_second\":{}}}",
             self.ticks,
             world.entity_count(),
             run.fault.is_some(),
@@ -296,6 +297,7 @@ impl HeadlessRun {
             world.tick(),
             c.stale_commands,
             c.unattached,
+            c.spawned_outside,
             run.elapsed_ns as f64 / 1e6,
             ticks_per_second(self.ticks, run.elapsed_ns)
         )

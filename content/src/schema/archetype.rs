@@ -24,7 +24,8 @@ pub(crate) static ARCHETYPE: TableSchema = TableSchema {
         key("speed", number(0.0, SPEED_MAX), Dflt::Num(ArchetypeDef::SPEED), "world units/s", "Movement speed for behaviours and player control.", "speed = 180"),
         key("velocity", VELOCITY, pair(ArchetypeDef::VELOCITY), "world units/s", "Initial velocity.", "velocity = [0, -300]"),
         key("camera", Ty::Bool, Dflt::Bool(ArchetypeDef::CAMERA_TARGET), "", "The camera follows the first live entity of an archetype with this set.", "camera = true"),
-        key("bounds", Ty::Choice(&["ignore", "confine", "bounce", "wrap", "destroy"]), Dflt::Str("ignore"), "", "At the level's bounds: nothing; kept inside (velocity into the wall removed); kept inside bouncing off (velocity reflected, scaled by the collider's `bounce`); wrapped round to the opposite edge; or destroyed (an `expired` event).", "bounds = \"wrap\""),
+        key("bounds", Ty::ChoiceOr(&["ignore", "confine", "bounce", "wrap", "destroy"], &BOUNDS), Dflt::Str("ignore"), "", "At the level's bounds: nothing; kept inside (velocity into the wall removed); kept inside bouncing off (velocity reflected, scaled by the collider's `bounce`); wrapped round to the opposite edge; or destroyed once its centre is outside (an `expired` event). A table gives the rule a margin. An entity spawned with its centre outside its bounds follows its rule all the same, and is reported (a warning in the log, `spawned_outside` in `ludus sim`'s summary).", "bounds = \"wrap\""),
+        key("offscreen", Ty::Choice(&["ignore", "destroy"]), Dflt::Str("ignore"), "", "`\"destroy\"`: destroyed (an `expired` event with reason `\"offscreen\"`) once it has been in the camera's view and then is out of it by more than its size (its sprite's, else its collider's), so what waits outside the view to come in lives until it has been seen. The camera is the level's, following its target as each tick leaves it (without shake).", "offscreen = \"destroy\""),
         key("gravity_scale", number(-1000.0, 1000.0), Dflt::Doc("1 for a dynamic, non-trigger collider, else 0"), "", "How strongly `[physics] gravity` pulls it.", "gravity_scale = 0"),
         key("drag", number(0.0, 1000.0), Dflt::Num(MotionDef::DEFAULT.drag), "1/s", "Linear damping: each tick the velocity is divided by `1 + drag * dt`.", "drag = 0.8"),
         key("max_speed", positive(SPEED_MAX), Dflt::Unset, "world units/s", "The fastest it may go.", "max_speed = 400"),
@@ -41,6 +42,19 @@ pub(crate) static ARCHETYPE: TableSchema = TableSchema {
         key("control", Ty::Table(&CONTROL), Dflt::Unset, "", "Player control.", "[archetypes.ship.control]"),
         key("label", Ty::Table(&LABEL), Dflt::Unset, "", "Text drawn with it.", "label = { text = \"BOSS\", offset = [0, -30] }"),
         key("animations", Ty::Named(&ANIMATION), Dflt::Empty, "", "Sequences of its sprite's frames; the first plays from spawn, `ludus.animate(id, name)` switches.", "[archetypes.hero.animations.run]"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static BOUNDS: TableSchema = TableSchema {
+    title: "[archetypes.NAME.bounds]",
+    doc: "A bounds rule with a margin: the rule applies to the level's bounds grown by `margin` \
+          on every side, so what spawns just outside the view (pipes, enemies waiting above the \
+          screen) lives until it has crossed the margin. `bounds = \"destroy\"` is \
+          `{ rule = \"destroy\", margin = 0 }`.",
+    keys: &[
+        key("rule", Ty::Choice(&["confine", "bounce", "wrap", "destroy"]), Dflt::Required, "", "What happens at the bounds (as `bounds = \"...\"` says).", "rule = \"destroy\""),
+        key("margin", number(-COORD_MAX, COORD_MAX), Dflt::Num(ArchetypeDef::BOUNDS_MARGIN), "world units", "How far past the level's bounds the rule applies; negative: inside them (a margin that leaves no area destroys at once, and confines to the middle).", "margin = 64"),
     ],
 };
 

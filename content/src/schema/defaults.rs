@@ -73,6 +73,7 @@ const CONTEXTS: &[Context] = &[
         file: Some(("a.toml", "@\n[archetypes.a]\n")),
     },
     game("[archetypes.NAME]", "name = \"T\"\n[archetypes.a]\n@\n\n[levels.one]\n"),
+    game("[archetypes.NAME.bounds]", "name = \"T\"\n[archetypes.a.bounds]\n@\nrule = \"destroy\"\n\n[levels.one]\n"),
     game("[archetypes.NAME.sprite]", "name = \"T\"\n[archetypes.a.sprite]\n@\n\n[levels.one]\n"),
     only("[archetypes.NAME.sprite]", &["frame", "flip_x", "flip_y"], "name = \"T\"\n[images.i]\nfile = \"i.png\"\nframe = [8, 8]\n[archetypes.a.sprite]\n@\nimage = \"i\"\n\n[levels.one]\n"),
     game("[archetypes.NAME.label]", "name = \"T\"\n[archetypes.a.label]\n@\n\n[levels.one]\n"),
@@ -234,7 +235,11 @@ fn tables() -> Vec<&'static TableSchema> {
         out.push(t);
         for k in t.keys {
             match k.ty {
-                Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) | Ty::Legend(c) => walk(c, out),
+                Ty::Table(c)
+                | Ty::Named(c)
+                | Ty::Tables(c)
+                | Ty::Legend(c)
+                | Ty::ChoiceOr(_, c) => walk(c, out),
                 Ty::TextsOr(cs) => cs.iter().for_each(|c| walk(c, out)),
                 Ty::Rect => walk(&RECT, out),
                 _ => {}

@@ -45,11 +45,16 @@ pub(crate) static TILEMAP: TableSchema = TableSchema {
 #[rustfmt::skip]
 pub(crate) static LEGEND: TableSchema = TableSchema {
     title: "[tilemap.legend]",
-    doc: "One character of the map (the key, e.g. `\"#\"`): the frame drawn for it and whether \
-          it is solid.",
+    doc: "One character of the map (the key, e.g. `\"#\"`, at most 254 of them): a tile (the \
+          frame drawn for it and whether it is solid), or a spawn entry: an archetype placed \
+          at the centre of each cell holding the character when the level starts, over the \
+          tile `tile` names. `ludus.tile(x, y)` reads a cell's character and \
+          `ludus.set_tile(x, y, ch)` changes its tile.",
     keys: &[
         key("frame", int(0, 65_535), Dflt::Unset, "", "The image's frame drawn (none: nothing drawn, e.g. an invisible wall).", "frame = 1"),
-        key("solid", Ty::Name, Dflt::Unset, "", "An archetype with a static collider: the tile collides as it does (its layer, mask, tags, kind in events), with the tiles' rectangle for a shape.", "solid = \"wall\""),
+        key("solid", Ty::Name, Dflt::Unset, "", "An archetype with a static collider: the tile collides as it does (its layer, mask, tags, kind in events), with the tiles' rectangle for a shape (so its collider needs no `size`).", "solid = \"wall\""),
+        key("spawn", Ty::Name, Dflt::Unset, "", "An archetype placed at the centre of each cell holding this character, in row order after the level's `[[place]]` entries and solid tiles (then the entry has no `frame` or `solid`).", "spawn = \"enemy\""),
+        key("tile", Ty::Text, Dflt::Unset, "", "The tile under a spawn entry's archetype: another character of the legend, or `\" \"` for none.", "tile = \".\""),
     ],
 };
 

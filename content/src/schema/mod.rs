@@ -96,6 +96,8 @@ pub(crate) enum Ty {
     },
     /// One of a fixed set of strings.
     Choice(&'static [&'static str]),
+    /// One of a fixed set of strings, or a table of the schema (which says more).
+    ChoiceOr(&'static [&'static str], &'static TableSchema),
     Color,
     /// `[a, b]`, both finite, from `min` (excluded when `above_min`) to `max`.
     Pair {
@@ -187,6 +189,7 @@ impl Ty {
             Ty::Path { .. } => "path".into(),
             Ty::Paths { .. } => "array of paths".into(),
             Ty::Choice(_) => "string".into(),
+            Ty::ChoiceOr(..) => "string or table".into(),
             Ty::Color => "colour".into(),
             Ty::Pair { form, .. } => (*form).into(),
             Ty::Size { .. } => "number or [w, h]".into(),
@@ -224,6 +227,7 @@ impl Ty {
             } => number_range(min, max, above_min),
             Ty::Size { max } => number_range(0.0, max, true),
             Ty::Choice(options) => one_of(options),
+            Ty::ChoiceOr(options, t) => format!("{}; or `{}` below", one_of(options), t.title),
             Ty::Ints { min, max, len } => format!("1 to {len} of {}", int_range(min, max)),
             Ty::Lines { len } => format!("1 to {len}"),
             Ty::Globs { len } => {
@@ -374,7 +378,7 @@ mod tests {
             );
             assert!(!k.example.contains('|'), "pipes break the reference tables");
             match k.ty {
-                Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) => walk(c, seen),
+                Ty::Table(c) | Ty::Named(c) | Ty::Tables(c) | Ty::ChoiceOr(_, c) => walk(c, seen),
                 Ty::TextsOr(cs) => cs.iter().for_each(|c| walk(c, seen)),
                 _ => {}
             }

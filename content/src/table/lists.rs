@@ -8,6 +8,12 @@ use crate::value::{Key, Named, Node, check_name, found, read_int, read_name, rea
 use std::collections::HashMap;
 use toml::de::{DeTable, DeValue};
 
+/// The value of a [`Ty::ChoiceOr`] key.
+pub(crate) enum ChoiceOrTable<'t, 'i> {
+    Choice(&'static str),
+    Table(Table<'t, 'i>),
+}
+
 /// An item of a [`Ty::TextsOr`] array.
 pub enum TextOr<'t, 'i> {
     /// A string, and where it is written.
@@ -247,6 +253,24 @@ impl<'t, 'i> Table<'t, 'i> {
             schema,
             Some((self.schema, &own)),
         )
+    }
+
+    /// A key of [`Ty::ChoiceOr`]: one of its strings, or its table; `None` when absent (and
+    /// without a default) or wrong (reported).
+    pub fn choice_or_table(&self, r: &mut Report, key: &str) -> Option<ChoiceOrTable<'t, 'i>> {
+        let schema = match self.spec(key).map(|k| k.ty) {
+            Some(Ty::ChoiceOr(_, s)) => s,
+            _ => return None,
+        };
+        match self.get(key) {
+            Some(v) if matches!(v.get_ref(), DeValue::Table(_)) => {
+                let own = self.title();
+                let (file, what) = (self.file, self.what(key));
+                Table::open(r, file, v, &what, schema, Some((self.schema, &own)))
+                    .map(ChoiceOrTable::Table)
+            }
+            _ => self.choice(r, key).map(ChoiceOrTable::Choice),
+        }
     }
 
     /// How a table below this one names it.

@@ -3,7 +3,7 @@
 
 mod lists;
 
-pub(crate) use lists::TextOr;
+pub(crate) use lists::{ChoiceOrTable, TextOr};
 
 use crate::report::{Loc, Report};
 use crate::schema::{Dflt, KeySchema, RECT, TableSchema, Ty, one_of};
@@ -370,9 +370,10 @@ impl<'t, 'i> Table<'t, 'i> {
 
     /// One of the key's allowed strings.
     pub fn choice(&self, r: &mut Report, key: &str) -> Option<&'static str> {
-        let options: &'static [&'static str] = match self.spec(key).map(|k| k.ty) {
-            Some(Ty::Choice(options)) => options,
-            _ => &[],
+        let (options, table): (&'static [&'static str], _) = match self.spec(key).map(|k| k.ty) {
+            Some(Ty::Choice(options)) => (options, None),
+            Some(Ty::ChoiceOr(options, t)) => (options, Some(t)),
+            _ => (&[], None),
         };
         let Some(v) = self.value(r, key) else {
             return match self.default(key) {
@@ -381,7 +382,17 @@ impl<'t, 'i> Table<'t, 'i> {
             };
         };
         let what = self.what(key);
-        let expect = one_of(options);
+        let expect = match table {
+            None => one_of(options),
+            Some(t) => {
+                let keys: Vec<&str> = t.keys.iter().map(|k| k.example).collect();
+                format!(
+                    "{}, or a table such as `{{ {} }}`",
+                    one_of(options),
+                    keys.join(", ")
+                )
+            }
+        };
         let text = read_str(r, self.file, v, &what, &expect)?;
         if let Some(o) = options.iter().copied().find(|o| *o == text) {
             return Some(o);

@@ -65,6 +65,8 @@ pub struct Gameplay<'a> {
     pub(crate) sent: &'a mut Sent,
     /// Bytes of script state the world holds (see [`state_entry_bytes`]).
     pub(crate) state_bytes: usize,
+    /// The level's tile map and its tiles as the stage began, if it has one.
+    pub(crate) tiles: Option<(&'a crate::def::TileMapDef, &'a crate::world::tiles::Tiles)>,
 }
 
 impl<'a> Gameplay<'a> {
@@ -185,6 +187,9 @@ impl<'a> Gameplay<'a> {
             });
         }
         command.check(self.def)?;
+        if let Command::SetTile { pos, tile } = &command {
+            self.tile_cell(*pos, *tile)?;
+        }
         self.within_limits(&command)?;
         let id = match &command {
             Command::Destroy(seq) => {

@@ -236,3 +236,54 @@ impl Gameplay<'_> {
         std::mem::take(&mut self.work)
     }
 }
+
+impl Gameplay<'_> {
+    /// The legend character of the tile at `pos` as the stage began: `None` outside the tile
+    /// map (or in a level without one), where there is no tile, and where a CSV map gives a
+    /// frame number rather than a character.
+    pub fn tile(&self, pos: Vec2) -> Option<char> {
+        let (map, tiles) = self.tiles?;
+        let cell = map.cell_at(pos)?;
+        map.char_of(tiles.key(map, cell))
+    }
+
+    /// The cell at `pos` and the key of tile `tile` (`' '`: none), which a `set_tile` command
+    /// sets; refused when the level has no tile map, `pos` is outside it, or `tile` is no tile
+    /// of its legend.
+    pub(crate) fn tile_cell(&self, pos: Vec2, tile: char) -> Result<(usize, u8), CommandError> {
+        let Some((map, _)) = self.tiles else {
+            return Err(CommandError::malformed(
+                "this level has no tile map to set a tile in",
+            ));
+        };
+        let Some(cell) = map.cell_at(pos) else {
+            let end = map.origin
+                + Vec2::new(
+                    map.columns as f32 * map.tile.x,
+                    map.rows as f32 * map.tile.y,
+                );
+            return Err(CommandError::malformed(format!(
+                "({}, {}) is outside the tile map, which covers x from {} to {} and y from {} to {}",
+                pos.x, pos.y, map.origin.x, end.x, map.origin.y, end.y
+            )));
+        };
+        let key = map.key_of(tile).map_err(|why| {
+            let shown = crate::fault::printable_line(&tile.to_string()).into_owned();
+            let what = match why {
+                crate::def::NotATile::Spawn => {
+                    format!("`{shown}` places an archetype when the level starts; it is not a tile")
+                }
+                crate::def::NotATile::Unknown => {
+                    format!("`{shown}` is not in the tile map's legend")
+                }
+            };
+            let tiles = map.tile_names();
+            CommandError::malformed(if tiles.is_empty() {
+                format!("{what}: the legend has no tiles, only \" \" (no tile)")
+            } else {
+                format!("{what}: its tiles are {tiles}, and \" \" for no tile")
+            })
+        })?;
+        Ok((cell, key))
+    }
+}

@@ -28,6 +28,12 @@ pub struct ArchetypeDef {
     /// Tag set (bits of [`GameDef::tags`]).
     pub tags: u64,
     pub bounds: BoundsPolicy,
+    /// How far past the level's bounds its `bounds` rule applies, in world units (negative:
+    /// inside them); 0 for the level's bounds themselves.
+    pub bounds_margin: f32,
+    /// Destroyed once it has been in the camera's view and then is out of it by more than its
+    /// size (an `expired` event with reason `offscreen`).
+    pub offscreen_destroy: bool,
     /// The camera follows the first live entity of an archetype with this set.
     pub camera_target: bool,
     /// Gravity, drag and a speed limit; `None`: none of them.
@@ -49,6 +55,26 @@ impl ArchetypeDef {
     pub const VELOCITY: Vec2 = Vec2::ZERO;
     /// Whether an archetype that does not say is followed by the camera.
     pub const CAMERA_TARGET: bool = false;
+    /// The margin past the level's bounds of an archetype that sets none.
+    pub const BOUNDS_MARGIN: f32 = 0.0;
+
+    /// Whether its collider has no size of its own: a static collider with neither a size nor
+    /// a sprite to take one from, which only a tile map's solid tiles (or a `size` given
+    /// where it is placed or spawned) size. Its shape is then empty.
+    pub fn sized_by_tiles(&self) -> bool {
+        self.collider.is_some_and(|c| {
+            c.body == super::BodyKind::Static && c.shape.half_extents() == Vec2::ZERO
+        })
+    }
+
+    /// The area its bounds rule keeps it in, in a level of bounds `level`.
+    pub fn bounds_area(&self, level: crate::math::Rect) -> crate::math::Rect {
+        if self.bounds_margin == 0.0 {
+            level
+        } else {
+            level.grown(self.bounds_margin)
+        }
+    }
 }
 
 impl Default for ArchetypeDef {
@@ -67,6 +93,8 @@ impl Default for ArchetypeDef {
             lifetime: None,
             tags: 0,
             bounds: BoundsPolicy::default(),
+            bounds_margin: ArchetypeDef::BOUNDS_MARGIN,
+            offscreen_destroy: false,
             camera_target: ArchetypeDef::CAMERA_TARGET,
             motion: None,
             rotation: None,

@@ -27,6 +27,38 @@ impl LevelDef {
     pub const ENTRY_MODE: Mode = Mode::Playing;
     /// The clear colour of a level that sets none.
     pub const BACKGROUND: Color = Color::rgb(20, 22, 30);
+
+    /// Makes `map` the level's tile map, its solid tiles merged into rectangles (its
+    /// `solids`) and placed after the placements so far (from its `first_solid`), each its
+    /// archetype sized to its rectangle. When they make more than `limit` rectangles (the
+    /// merge stops there), nothing changes: `false`.
+    pub fn add_tilemap(&mut self, mut map: super::TileMapDef, limit: usize) -> bool {
+        let w = map.columns as usize;
+        let runs = super::merge_solids(map.columns, map.rows, limit, |c, r| {
+            map.solid_of(map.keys[r as usize * w + c as usize])
+        });
+        let Ok(first) = u32::try_from(self.placements.len()) else {
+            return false;
+        };
+        if runs.len() > limit {
+            return false;
+        }
+        self.placements.extend(runs.iter().map(|run| {
+            let (pos, size) = map.run_place(run);
+            Placement {
+                archetype: run.archetype,
+                pos,
+                overrides: Overrides {
+                    size: Some(size),
+                    ..Overrides::default()
+                },
+            }
+        }));
+        map.solids = runs;
+        map.first_solid = first;
+        self.tilemap = Some(map);
+        true
+    }
 }
 
 impl Default for LevelDef {

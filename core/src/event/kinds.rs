@@ -84,9 +84,12 @@ pub struct SpawnEvent {
 pub enum ExpireReason {
     Lifetime = 0,
     Bounds = 1,
+    /// Out of the camera's view after being in it (`offscreen = "destroy"`).
+    Offscreen = 2,
 }
 
-/// An entity reached the end of its lifetime or left the bounds; it is destroyed at Commit.
+/// An entity reached the end of its lifetime, left its bounds or (after being in it) the
+/// camera's view; it is destroyed at Commit.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ExpireEvent {
     pub tick: u64,
@@ -120,7 +123,7 @@ pub struct StartEvent {
 /// `on`: how a control trigger fired.
 pub const TRIGGER_ON: &[&str] = &["press", "hold", "release"];
 /// `reason`: why an entity expired.
-pub const EXPIRE_REASONS: &[&str] = &["lifetime", "bounds"];
+pub const EXPIRE_REASONS: &[&str] = &["lifetime", "bounds", "offscreen"];
 
 event_kinds! {
     layouts {
@@ -177,7 +180,7 @@ event_kinds! {
             tags: Tags = e.entity.tags, "its tags";
             x: Num = e.entity.pos.x, "its position";
             y: Num = e.entity.pos.y, "";
-            reason: Choice(EXPIRE_REASONS) = e.reason as u8, "`\"lifetime\"` or `\"bounds\"`";
+            reason: Choice(EXPIRE_REASONS) = e.reason as u8, "`\"lifetime\"`, `\"bounds\"` or `\"offscreen\"`";
         }
         timer(e: &TimerEvent) {
             tick: Int = e.tick as i64, "the tick";
@@ -253,10 +256,10 @@ event_kinds! {
             trigger_exit: ContactEvent as contact => "on_trigger_exit", Events "trigger exit",
                 "it left";
         }
-        /// An entity reached the end of its lifetime or left the bounds.
+        /// An entity reached the end of its lifetime, left its bounds or the camera's view.
         Expired {
             expired: ExpireEvent as expire => "on_expire", Events "expired",
-                "an entity reached the end of its lifetime or left the bounds; it is destroyed at the end of the tick";
+                "an entity reached the end of its lifetime, left its bounds or the camera's view; it is destroyed at the end of the tick";
         }
         /// A timer came due.
         Timer {

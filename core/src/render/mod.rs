@@ -18,6 +18,7 @@ use crate::ids::WorldId;
 use crate::math::{Color, Rect, Vec2};
 use crate::world::SimWorld;
 use crate::world::components::{CameraTarget, Identity, Label, Look, Position, PrevPosition};
+use crate::world::tiles::Tiles;
 
 /// See the module documentation.
 #[derive(Clone, Debug)]
@@ -81,7 +82,7 @@ impl RenderFrame {
         self.labels(world, interpolation);
         self.camera = self.look(world, level, interpolation);
         if let Some(map) = level.and_then(|l| l.tilemap.as_ref()) {
-            self.tiles(map);
+            self.tiles(map, world.tiles());
         }
         self.draws.sort_unstable_by(|a, b| {
             a.layer
@@ -142,56 +143,33 @@ impl RenderFrame {
             .iter()
             .min_by_key(|(id, ..)| id.seq)
             .map(|(_, t, prev, _)| place(interpolation, t, prev));
-        let fallback = || level.map_or(Vec2::ZERO, |l| l.bounds.center());
-        let mut center = match (followed, camera_def.dead_zone) {
-            (Some(target), Some(zone)) => {
-                // The view moves only as far as keeps the target inside the dead zone.
-                let half = zone * 0.5;
-                let focus = match self.focus {
-                    Some((w, f)) if w == self.world => f,
-                    _ => target,
-                };
-                let f = Vec2::new(
-                    focus.x.clamp(target.x - half.x, target.x + half.x),
-                    focus.y.clamp(target.y - half.y, target.y + half.y),
-                );
-                self.focus = Some((self.world, f));
-                f
-            }
-            (Some(target), None) => target,
-            (None, _) => fallback(),
+        let fallback = level.map_or(Vec2::ZERO, |l| l.bounds.center());
+        let focus = match self.focus {
+            Some((w, f)) if w == self.world => Some(f),
+            _ => None,
         };
         let state = *world.camera;
-        let view = camera_def.view * (1.0 / (camera_def.zoom * state.zoom).max(1e-6));
-        if let Some(b) = camera_def.bounds {
-            let half = view * 0.5;
-            let lo = b.min + half;
-            let hi = b.max - half;
-            center.x = if lo.x <= hi.x {
-                center.x.clamp(lo.x, hi.x)
-            } else {
-                b.center().x
-            };
-            center.y = if lo.y <= hi.y {
-                center.y.clamp(lo.y, hi.y)
-            } else {
-                b.center().y
-            };
+        let (mut center, view, kept) =
+            crate::world::camera::look(&camera_def, fallback, followed, focus, state.zoom);
+        if let Some(f) = kept {
+            self.focus = Some((self.world, f));
         }
         center += state.shake_offset(world.tick());
         Camera { center, view }
     }
 
     /// The tiles of `map` the camera sees (a margin of one tile for shakes and rounding), as
-    /// draws in row order; tiles sort before the entities of their layer (sequence 0).
-    fn tiles(&mut self, map: &TileMapDef) {
+    /// `tiles` has them now, as draws in row order; tiles sort before the entities of their
+    /// layer (sequence 0).
+    fn tiles(&mut self, map: &TileMapDef, tiles: &Tiles) {
         let view = self.camera.rect();
         let margin = map.tile;
         let seen = Rect::new(view.min - margin, view.max + margin);
         let (columns, rows) = map.covering(seen);
         for row in rows {
             for column in columns.clone() {
-                let Some(frame) = map.frame(column, row) else {
+                let cell = row as usize * map.columns as usize + column as usize;
+                let Some(frame) = tiles.frame(map, cell).checked_sub(1) else {
                     continue;
                 };
                 if self.draws.len() >= self.capacity {

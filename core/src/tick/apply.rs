@@ -468,6 +468,18 @@ fn apply_one(
             });
         }
         Command::CameraZoom(z) => world.camera.zoom = *z,
+        Command::SetTile { pos, tile } => {
+            // Checked when sent: the level's map covers `pos` and `tile` is one of its tiles.
+            let map = def.levels.get(world.level).and_then(|l| l.tilemap.as_ref());
+            if let Some(change) = map.and_then(|m| Some((m.cell_at(*pos)?, m.key_of(*tile).ok()?)))
+            {
+                // At most one per command of the two stages.
+                let bound = 2 * def.limits.commands_per_tick as usize;
+                if !push_within(&mut s.tile_changes, change, bound) {
+                    return Err(Limit::Commands.exceeded(bound as u64, "tile changes in one tick"));
+                }
+            }
+        }
         Command::Music(m) => {
             stage_presentation(world, s, Presentation::Music(*m), tick, def.limits.outbox)
         }

@@ -6,7 +6,8 @@
 //! outcomes the next tick consumes.
 //!
 //! Commands that named this tick's spawns are applied right after the spawns (see
-//! [`apply`](crate::tick::apply)).
+//! [`apply`](crate::tick::apply)); then the tiles scripts changed, and the solid rectangles
+//! merged again around them (see `world::tiles`).
 //!
 //! Entities attached to one being destroyed are destroyed with it. After the spawns, new
 //! entities whose archetype declares `attach` are attached, then the attachments and
@@ -16,8 +17,9 @@
 //! Preflight runs first: if the spawns would take the world past `[limits] entities` the tick
 //! faults before anything is changed.
 
-use crate::def::GameDef;
+use crate::def::{GameDef, Overrides, merge_cells};
 use crate::fault::{Fault, FaultKind};
+use crate::ids::SeqSet;
 use crate::limits::Limit;
 use crate::phase::Phase;
 use crate::resource::Resource;
@@ -25,6 +27,7 @@ use crate::tick::scratch::Scratch;
 use crate::tick::system::{Decl, PhaseSystems, SystemId};
 use crate::world::SimWorld;
 use crate::world::components::{Position, PrevPosition, Rotation};
+use std::collections::BTreeSet;
 
 use Resource as R;
 
@@ -57,6 +60,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
             R::Speed,
             R::Brain,
             R::Attachment,
+            R::Tiles,
         ],
         ..Decl::new(COMMIT, |t| {
             let (spawned, destroyed) = commit(t.world, t.scratch, t.def, t.tick)?;
@@ -145,8 +149,98 @@ fn commit(
     if world.has_attachments() {
         world.place_attached();
     }
+    if !s.tile_changes.is_empty() {
+        // After the spawns, so the ids `spawn` gave hold; their rectangles next.
+        let changes = std::mem::take(&mut *s.tile_changes);
+        let done = retile(world, def, &mut s.builder, &changes, tick);
+        *s.tile_changes = changes;
+        done?;
+    }
     *s.destroys = destroys;
     *s.teleports = teleports;
     *s.spawns = spawns;
     Ok(counts)
+}
+
+/// Makes the tick's tile changes (`changes`: cell and key, in the order sent): the cells take
+/// their keys; the solid rectangles holding a cell whose solid archetype changed are
+/// destroyed (leaving the contact cache without exit events, as every destroyed entity does;
+/// one a script destroyed already stays gone), and their tiles with the changed cells are
+/// merged again ([`merge_cells`]) into rectangles spawned as the level places its own (each an
+/// `on_spawn` event next tick). Over `[limits] entities`, faults before spawning anything.
+fn retile(
+    world: &mut SimWorld,
+    def: &GameDef,
+    builder: &mut hecs::EntityBuilder,
+    changes: &[(usize, u8)],
+    tick: u64,
+) -> Result<(), Fault> {
+    let Some(map) = def.levels.get(world.level).and_then(|l| l.tilemap.as_ref()) else {
+        return Ok(());
+    };
+    let columns = map.columns as usize;
+    let mut moved = BTreeSet::new();
+    for &(cell, key) in changes {
+        let old = world.tiles.set(map, cell, key);
+        if map.solid_of(old) != map.solid_of(key) {
+            moved.insert(((cell / columns) as u32, (cell % columns) as u32));
+        }
+    }
+    if moved.is_empty() {
+        return Ok(());
+    }
+    // The rectangles over the moved cells go; their tiles are merged again with them.
+    let mut runs = world.tiles.take_runs(map);
+    let mut cells = moved.clone();
+    let mut gone = SeqSet::default();
+    for &(row, column) in &moved {
+        if let Some((seq, run)) = runs.take(column, row)
+            && world.despawn(seq)
+        {
+            gone.insert(seq);
+            for r in run.row..run.row + run.height {
+                cells.extend((run.column..run.column + run.width).map(|c| (r, c)));
+            }
+        }
+    }
+    if !gone.is_empty() && !world.contacts.is_empty() {
+        world.contacts.remove_destroyed(&|seq| gone.contains(&seq));
+    }
+    let tiles = &world.tiles;
+    let solid = |column: u32, row: u32| {
+        let inside = column < map.columns && row < map.rows;
+        let cell = row as usize * columns + column as usize;
+        inside.then(|| map.solid_of(tiles.key(map, cell))).flatten()
+    };
+    let merged = merge_cells(&mut cells, solid);
+    let after = world.index.len() + merged.len();
+    if after > def.limits.max_entities as usize {
+        world.tiles.put_runs(runs);
+        return Err(Fault::new(
+            FaultKind::Capacity,
+            format!(
+                "the tiles changed this tick make {} solid rectangles, which would make {after} entities, more than {} (raise {})",
+                merged.len(),
+                def.limits.max_entities,
+                Limit::Entities
+            ),
+        ));
+    }
+    let places: Vec<_> = (merged.iter())
+        .map(|run| {
+            let (pos, size) = map.run_place(run);
+            let overrides = Overrides {
+                size: Some(size),
+                ..Overrides::default()
+            };
+            (run.archetype, pos, overrides)
+        })
+        .collect();
+    let first = *world.next_seq;
+    world.spawn_all(def, builder, &places, tick, |(a, pos, o)| (*a, *pos, o))?;
+    for (i, run) in merged.into_iter().enumerate() {
+        runs.insert(first + i as u64, run);
+    }
+    world.tiles.put_runs(runs);
+    Ok(())
 }

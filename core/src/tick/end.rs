@@ -34,6 +34,8 @@ const HASHED: &[R] = &[
     R::Animation,
     R::Look,
     R::Attachment,
+    R::Offscreen,
+    R::Tiles,
 ];
 /// What the invariants check.
 const CHECKED: &[R] = &[

@@ -52,6 +52,7 @@ const STAGE_READS_PREVIOUS: &[R] = &[
     R::Cooldowns,
     R::Control,
     R::Attachment,
+    R::Tiles,
 ];
 /// What a stage changes: the generator and the timers scripts use, the commands it sends.
 const STAGE_WRITES: &[R] = &[R::Rng, R::Timers, R::Commands];
@@ -283,6 +284,9 @@ fn stage_over(
         commands,
         sent: &mut s.sent,
         state_bytes: *world.state_bytes,
+        tiles: (def.levels.get(world.level))
+            .and_then(|l| l.tilemap.as_ref())
+            .map(|map| (map, &*world.tiles)),
     };
     consequences.stage(stage, &mut g)
 }

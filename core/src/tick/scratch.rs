@@ -40,6 +40,8 @@ pub(crate) struct Scratch {
     pub teleports: Tracked<Vec<(u64, Vec2)>>,
     /// Attachments and detachments `(child, attachment)` for Commit, in the order sent.
     pub attaches: Tracked<Vec<(u64, Option<Attached>)>>,
+    /// Tile changes recorded for Commit: the cell and its new key, in the order sent.
+    pub tile_changes: Tracked<Vec<(usize, u8)>>,
     /// Entities marked for destruction this tick.
     pub pending: Tracked<SeqSet>,
     pub staged: Tracked<Vec<PresentationRequest>>,
@@ -91,6 +93,7 @@ impl Default for Scratch {
             destroys: Tracked::new(Vec::new(), R::StructuralCommands),
             teleports: Tracked::new(Vec::new(), R::StructuralCommands),
             attaches: Tracked::new(Vec::new(), R::StructuralCommands),
+            tile_changes: Tracked::new(Vec::new(), R::StructuralCommands),
             pending: Tracked::new(SeqSet::default(), R::StructuralCommands),
             staged: Tracked::new(Vec::new(), R::StagedPresentation),
             broadphase: Tracked::new(Broadphase::default(), R::Broadphase),
@@ -121,6 +124,7 @@ impl Scratch {
         self.destroys.clear();
         self.teleports.clear();
         self.attaches.clear();
+        self.tile_changes.clear();
         self.pending.clear();
         self.staged.clear();
         self.after_spawn.clear();
@@ -161,6 +165,7 @@ impl Scratch {
             ("destroys", self.destroys.capacity(), entities),
             ("teleports", self.teleports.capacity(), 2 * commands),
             ("attachments", self.attaches.capacity(), 2 * commands),
+            ("tile changes", self.tile_changes.capacity(), 2 * commands),
             (
                 "staged presentation",
                 self.staged.capacity(),

@@ -52,3 +52,53 @@ impl CameraState {
         Vec2::new(unit(h), unit(h >> 16)) * (s.strength * fade)
     }
 }
+
+/// Where a level's camera looks, without its shake: the centre and the world units in view,
+/// and the dead zone's focus to keep for the next look. Shared by what is drawn (an
+/// interpolated target, the focus of the last frame) and the simulation's own view (the
+/// target as the tick left it, the focus of the last tick; see `tick::motion::offscreen`).
+///
+/// The view follows `target` (within the dead zone, from `focus`), else looks at `fallback`
+/// (the centre of the level's bounds); it is `camera.view` divided by both zooms, and kept
+/// inside the camera's bounds (centred on them where it is larger).
+pub(crate) fn look(
+    camera: &crate::def::CameraDef,
+    fallback: Vec2,
+    target: Option<Vec2>,
+    focus: Option<Vec2>,
+    zoom: f32,
+) -> (Vec2, Vec2, Option<Vec2>) {
+    let mut kept = None;
+    let mut center = match (target, camera.dead_zone) {
+        (Some(target), Some(zone)) => {
+            // The view moves only as far as keeps the target inside the dead zone.
+            let half = zone * 0.5;
+            let focus = focus.unwrap_or(target);
+            let f = Vec2::new(
+                focus.x.clamp(target.x - half.x, target.x + half.x),
+                focus.y.clamp(target.y - half.y, target.y + half.y),
+            );
+            kept = Some(f);
+            f
+        }
+        (Some(target), None) => target,
+        (None, _) => fallback,
+    };
+    let view = camera.view * (1.0 / (camera.zoom * zoom).max(1e-6));
+    if let Some(b) = camera.bounds {
+        let half = view * 0.5;
+        let lo = b.min + half;
+        let hi = b.max - half;
+        center.x = if lo.x <= hi.x {
+            center.x.clamp(lo.x, hi.x)
+        } else {
+            b.center().x
+        };
+        center.y = if lo.y <= hi.y {
+            center.y.clamp(lo.y, hi.y)
+        } else {
+            b.center().y
+        };
+    }
+    (center, view, kept)
+}

@@ -358,6 +358,19 @@ impl ScriptState {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BoundsRule(pub crate::def::BoundsPolicy);
 
+/// How far past the level's bounds the entity's bounds rule applies, in world units (only
+/// on entities whose archetype sets a margin other than 0, beside their [`BoundsRule`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BoundsMargin(pub f32);
+
+/// Marks an entity destroyed once it has been in the camera's view and then is out of it by
+/// more than its size; `seen`: it has been in view (only on entities whose archetype says
+/// `offscreen = "destroy"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Offscreen {
+    pub seen: bool,
+}
+
 /// Motion rules beyond the velocity (only on entities that have any): the acceleration gravity
 /// gives it, linear drag per second and a speed limit (infinite: none).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

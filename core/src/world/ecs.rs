@@ -54,6 +54,7 @@ fn resource_of(id: TypeId) -> Result<Resource, &'static str> {
         (TypeId::of::<Speed>(), R::Speed),
         (TypeId::of::<OwnBehaviour>(), R::Brain),
         (TypeId::of::<Attached>(), R::Attachment),
+        (TypeId::of::<Offscreen>(), R::Offscreen),
     ];
     let fixed = [
         (TypeId::of::<Identity>(), "Identity"),
@@ -65,6 +66,7 @@ fn resource_of(id: TypeId) -> Result<Resource, &'static str> {
         (TypeId::of::<Sprite>(), "Sprite"),
         (TypeId::of::<Label>(), "Label"),
         (TypeId::of::<CameraTarget>(), "CameraTarget"),
+        (TypeId::of::<BoundsMargin>(), "BoundsMargin"),
     ];
     match changing.iter().find(|(t, _)| *t == id) {
         Some((_, r)) => Ok(*r),

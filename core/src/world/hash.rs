@@ -7,7 +7,9 @@
 //! changed, an attachment and a behaviour set at run time; and globally the tick number, next
 //! creation sequence, score, game variables,
 //! game-over message, the camera's zoom and shake once a script set them, the saved data once
-//! it holds something, the RNG state and every pending timer. Not covered: runtime handles, storage order, previous transforms
+//! it holds something, the tiles once a script changed one, the simulation camera's dead-zone
+//! focus where off-screen destruction keeps one, whether each entity destroyed off screen has
+//! been seen, the RNG state and every pending timer. Not covered: runtime handles, storage order, previous transforms
 //! (presentation history), the world identity, counters and anything wall-clock.
 //!
 //! Function: XXH3-64 (`xxhash-rust`, seed 0) over little-endian bytes of each value; floats by
@@ -224,6 +226,14 @@ impl StateHash {
                 };
             }
         }
+        if let Some((differ, sum)) = world.tiles.hashed() {
+            // Only once a script changed a tile: games that never do hash as they did.
+            b.u64(0x711E).u64(differ).u64(sum);
+        }
+        if let Some(f) = *world.view_focus {
+            // Only in games that destroy entities off screen, in levels with a dead zone.
+            b.u64(0xF0C5).f32(f.x).f32(f.y);
+        }
         parts[0] = b.take();
 
         for t in world.timers.pending() {
@@ -249,8 +259,11 @@ impl StateHash {
             Option<&Rotation>,
             Option<&Footing>,
             Option<&Animation>,
+            Option<&Offscreen>,
         )>();
-        for (id, t, v, h, brain, aim, cds, life, control, state, rot, footing, anim) in q.iter() {
+        for (id, t, v, h, brain, aim, cds, life, control, state, rot, footing, anim, off) in
+            q.iter()
+        {
             let seq = id.seq;
             let record = Fixed::<24>::new().u64(seq).u64(u64::from(id.archetype.0));
             parts[2] = parts[2].wrapping_add(record.f32(t.0.x).f32(t.0.y).hash());
@@ -308,6 +321,11 @@ impl StateHash {
                 // Its own record: entities without animations hash as they always did.
                 let record = Fixed::<32>::new().u64(seq).u64(3).u64(u64::from(a.slot));
                 parts[6] = parts[6].wrapping_add(record.u64(a.since).hash());
+            }
+            if let Some(o) = off {
+                // Its own record: only entities destroyed off screen have one.
+                let record = Fixed::<24>::new().u64(seq).u64(4).u64(u64::from(o.seen));
+                parts[6] = parts[6].wrapping_add(record.hash());
             }
             if let Some(s) = state {
                 b.u64(seq);

@@ -11,6 +11,7 @@ pub(crate) mod hash;
 pub(crate) mod invariants;
 pub(crate) mod spawn;
 pub(crate) mod tagged;
+pub(crate) mod tiles;
 
 use crate::def::{GameDef, LevelDef, Overrides};
 use crate::event::{DamageEvent, Party, SpawnEvent};
@@ -72,6 +73,19 @@ pub struct WorldCounters {
     /// to, and the archetype of the last of them.
     pub unattached: u64,
     pub unattached_archetype: Option<crate::def::ArchetypeId>,
+    /// Entities spawned with their centre outside their bounds rule's area (they follow the
+    /// rule all the same: see [`SimWorld::take_warnings`]).
+    pub spawned_outside: u64,
+}
+
+/// What a world has to say about how content uses it, for the developer (not part of the
+/// state hash): a line per archetype spawned outside its bounds, the first time.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Warnings {
+    /// The archetypes already warned about.
+    warned: std::collections::BTreeSet<u16>,
+    /// Lines not taken yet.
+    fresh: Vec<String>,
 }
 
 /// The world a tick runs over. Entities are created and destroyed only at Commit (and at level
@@ -124,7 +138,13 @@ pub struct SimWorld {
     /// The tags behaviours set at run time look for (every one set in this world, kept
     /// after: tags a brain may look for besides those its archetypes' behaviours name).
     pub(crate) own_targets: Tracked<u64>,
+    /// The level's tiles as scripts changed them.
+    pub(crate) tiles: Tracked<tiles::Tiles>,
+    /// Where the simulation's camera looks within its dead zone (see
+    /// `tick::motion::offscreen`): kept only in games that destroy entities off screen.
+    pub(crate) view_focus: Tracked<Option<Vec2>>,
     pub(crate) counters: WorldCounters,
+    pub(crate) warnings: Warnings,
 }
 
 impl SimWorld {
@@ -164,7 +184,10 @@ impl SimWorld {
             camera: Tracked::new(camera::CameraState::default(), R::Camera),
             nav: Tracked::new(NavState::default(), R::NavField),
             own_targets: Tracked::new(0, R::Brain),
+            tiles: Tracked::new(tiles::Tiles::default(), R::Tiles),
+            view_focus: Tracked::new(None, R::Offscreen),
             counters: WorldCounters::default(),
+            warnings: Warnings::default(),
         };
         let stress = if extra > 0 {
             let stress = def.stress.ok_or_else(|| {
@@ -340,6 +363,37 @@ impl SimWorld {
 
     pub fn counters(&self) -> WorldCounters {
         self.counters
+    }
+
+    /// What the world warned about since the last call: a line per archetype spawned with its
+    /// centre outside its bounds rule's area, the first time in this world (the count is
+    /// [`WorldCounters::spawned_outside`]). The app shows them in its log.
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.warnings.fresh)
+    }
+
+    /// Counts a spawn of `a` at `pos` outside its bounds rule's area, and warns the first time
+    /// for its archetype.
+    pub(crate) fn spawned_outside(&mut self, a: &crate::def::ArchetypeDef, id: u16, pos: Vec2) {
+        self.counters.spawned_outside += 1;
+        if self.warnings.warned.insert(id) {
+            let rule = match a.bounds {
+                crate::def::BoundsPolicy::Destroy => "destroys it",
+                crate::def::BoundsPolicy::Wrap => "wraps it round",
+                _ => "moves it inside",
+            };
+            self.warnings.fresh.push(format!(
+                "warning: `{}` spawned at ({}, {}), outside its bounds (the level's bounds \
+                 grown by its margin, {}): its `bounds` rule {rule} on its first tick; give \
+                 it a margin that reaches where it spawns, or use `offscreen = \"destroy\"`",
+                a.name, pos.x, pos.y, a.bounds_margin
+            ));
+        }
+    }
+
+    /// The level's tiles as scripts changed them.
+    pub fn tiles(&self) -> &tiles::Tiles {
+        &self.tiles
     }
 
     /// The random generator's current state (part of the state hash).

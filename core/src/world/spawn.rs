@@ -156,6 +156,8 @@ optional! {
     animation: Animation,
     label: Label,
     look: Look,
+    margin: BoundsMargin,
+    offscreen: Offscreen,
 }
 
 impl NewEntity {
@@ -238,6 +240,9 @@ impl NewEntity {
                 .then(|| Cooldowns(vec![Deadline::Inactive; a.cooldowns.len()])),
             lifetime,
             bounds: (a.bounds != BoundsPolicy::Ignore).then_some(BoundsRule(a.bounds)),
+            margin: (a.bounds != BoundsPolicy::Ignore && a.bounds_margin != 0.0)
+                .then_some(BoundsMargin(a.bounds_margin)),
+            offscreen: a.offscreen_destroy.then_some(Offscreen::default()),
             camera: a.camera_target.then_some(CameraTarget),
             motion: motion(def, a),
             // Thrust control steers by the angle: such an entity always rotates, and so does
@@ -327,9 +332,16 @@ impl SimWorld {
         // runs of one archetype and shape stored together.
         let mut made = Vec::with_capacity(items.len());
         let mut tags = Vec::with_capacity(items.len());
+        let level = def.levels.get(self.level).map(|l| l.bounds);
         for item in items {
             let (id, pos, overrides) = get(item);
             let a = archetype(def, id)?;
+            if a.bounds != BoundsPolicy::Ignore
+                && let Some(bounds) = level
+                && !a.bounds_area(bounds).contains(pos)
+            {
+                self.spawned_outside(a, id.0, pos);
+            }
             tags.push(a.tags);
             let e = self.next_entity(def, a, id, pos, overrides, tick)?;
             made.push((id, e.shape(), e));
@@ -471,6 +483,8 @@ mod tests {
             lifetime: Some(90),
             tags: 1,
             bounds: BoundsPolicy::Confine,
+            bounds_margin: 6.0,
+            offscreen_destroy: true,
             camera_target: true,
             motion: None,
             rotation: None,
@@ -534,6 +548,8 @@ mod tests {
                                 e.get::<&Look>().map(|c| *c),
                                 e.get::<&Rotation>().map(|c| *c)
                             ),
+                            e.get::<&BoundsMargin>().map(|c| *c),
+                            e.get::<&Offscreen>().map(|c| *c),
                             e.component_types().count(),
                         ),
                     )

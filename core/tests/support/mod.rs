@@ -326,3 +326,44 @@ pub fn session(policy: TickPolicy) -> Session {
 pub const FIRE: ActionId = ActionId(0);
 pub const JUMP: ActionId = ActionId(1);
 pub const MOVE_X: ActionId = ActionId(2);
+
+/// A tile map from rows of characters on level 0 (a space, or a character not in `legend`,
+/// is no tile), each `legend` entry `(char, frame plus one, solid archetype)`: its solid tiles
+/// merged and placed after the level's placements so far, as content places them.
+pub fn tile_map(def: &mut GameDef, origin: Vec2, tile: f32, rows: &[&str], legend: &[TileKey]) {
+    let columns = rows.iter().map(|r| r.chars().count()).max().unwrap_or(0);
+    let mut keys = vec![0u8; columns * rows.len()];
+    let mut cells = vec![0u16; columns * rows.len()];
+    for (y, row) in rows.iter().enumerate() {
+        for (x, ch) in row.chars().enumerate() {
+            if let Some(i) = legend.iter().position(|k| k.ch == ch) {
+                keys[y * columns + x] = i as u8 + 1;
+                cells[y * columns + x] = legend[i].frame;
+            }
+        }
+    }
+    let map = TileMapDef {
+        image: AssetId(0),
+        tile: Vec2::new(tile, tile),
+        origin,
+        columns: columns as u32,
+        rows: rows.len() as u32,
+        cells,
+        layer: -1,
+        legend: legend.to_vec(),
+        keys,
+        solids: Vec::new(),
+        first_solid: 0,
+    };
+    assert!(def.levels[0].add_tilemap(map, usize::MAX), "no limit");
+}
+
+/// A legend entry: a tile drawing `frame` (plus one), solid as `solid` is.
+pub fn tile(ch: char, frame: u16, solid: Option<ArchetypeId>) -> TileKey {
+    TileKey {
+        ch,
+        frame,
+        solid,
+        spawn: None,
+    }
+}

@@ -1,4 +1,5 @@
--- Hop's rules: coins, hazards and lives, the lift's turns, flags, winning and losing.
+-- Hop's rules: coins, hazards and lives, the switch and its rock wall, the lift's turns, flags,
+-- winning and losing.
 --
 -- No motion here: running, jumping, falling and landing are the engine's (game.toml's
 -- [physics] gravity and the hopper's platformer control). This script only decides what
@@ -54,6 +55,23 @@ local function lose_life(x, y)
   ouch_timer = ludus.after(C.ouch_ticks, "clear_banner")
 end
 
+-- The switch at (x, y) crumbles the rock wall ahead of it: the first rock tile (`R` in the
+-- tile map's legend) to its right, and every rock above it. ludus.tile reads the map as the
+-- stage began, so the loop walks up the wall while ludus.set_tile takes its tiles out; their
+-- collision goes with them at the end of the tick.
+local function crumble_wall(x, y)
+  local wx = x
+  while ludus.tile(wx, y) ~= "R" and wx < x + 640 do
+    wx = wx + 32
+  end
+  while ludus.tile(wx, y) == "R" do
+    ludus.set_tile(wx, y, " ")
+    ludus.effect("crumble", wx, y)
+    y = y - 32
+  end
+  ludus.sound("crumble")
+end
+
 -- `coins`: the coins collected, this tick's included.
 local function reach_flag(x, y, coins)
   finished = true
@@ -84,6 +102,9 @@ function on_trigger_enter(events)
       ludus.add_score(C.coin_score)
       ludus.effect("coin", e.ax, e.ay)
       ludus.sound("coin")
+    elseif ludus.has(e.a_tags, "switch") and ludus.alive(e.a) then
+      ludus.destroy(e.a)
+      crumble_wall(e.ax, e.ay)
     elseif ludus.has(e.a_tags, "hazard") and hurt_tick ~= e.tick then
       hurt_tick = e.tick
       lose_life(e.bx, e.by)

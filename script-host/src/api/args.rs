@@ -112,6 +112,19 @@ pub(crate) fn text(v: &Value, what: &str) -> Result<String, String> {
     text_max(v, what, NAME_MAX)
 }
 
+/// One character of a tile map's legend (`" "`: no tile).
+pub(crate) fn tile_char(v: &Value) -> Result<char, String> {
+    let t = text(v, "the tile")?;
+    let mut chars = t.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Ok(c),
+        _ => Err(format!(
+            "the tile must be one character of the legend (\" \" for none), got \"{}\"",
+            ludus_core::printable_line(&t)
+        )),
+    }
+}
+
 /// A colour, in the grammar of [`Color`] (the same as content's).
 pub(crate) fn color(v: &Value) -> Result<Color, String> {
     let c = text(v, "color")?;

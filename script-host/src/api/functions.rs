@@ -415,6 +415,13 @@ api! {
         let id = int(&args, "timer id")?;
         Ok(g.cancel_timer(TimerId::from_bits(id as u64)))
     }
+    /// make the tile-map cell at (`x`, `y`) the legend's tile `ch` (`" "`: no tile) at the end of the tick; its collision changes with it (solid rectangles are merged again around it), so the next tick's motion meets it, and `tile` reads it from the next tick. A point outside the map, or a character that is no tile of the legend, is a fault
+    command set_tile: "set_tile(x, y, ch)", |lua, g, args: (Value, Value, Value)| {
+        Command::SetTile {
+            pos: vec2(&args.0, &args.1, ("x", "y"))?,
+            tile: tile_char(&args.2)?,
+        }
+    }
     /// Internal: whether a timer is still pending (the prelude filters cancelled timers).
     call __timer_live: Internal, "", |lua, g, args: Value| -> bool {
         let id = int(&args, "timer id")?;
@@ -582,6 +589,10 @@ api! {
                 Ok(Value::Integer(rng.i64(m..=n)))
             }
         }
+    }
+    /// the legend character of the tile-map cell at (`x`, `y`) as the stage began, or nil (outside the map, no tile, or a CSV map's frame number); a spawn entry's cell reads as its `tile`
+    call tile: Read, "tile(x, y)", |lua, g, args: (Value, Value)| -> Option<String> {
+        Ok(g.tile(vec2(&args.0, &args.1, ("x", "y"))?).map(String::from))
     }
 
     /// `fx, fy`: the entity's facing, a unit vector: its control's (the last direction it was steered in, `1, 0` at first), or else its velocity's direction (`0, 0` while still), or nil

@@ -285,7 +285,9 @@ impl Runner {
         {
             self.ui.fresh.push(e);
         }
-        let lines = self.play.timed.game.consequences_mut().drain_log();
+        let game = &mut self.play.timed.game;
+        let mut lines = game.consequences_mut().drain_log();
+        lines.extend(game.take_warnings());
         self.ui.scripts_printed(lines);
         let game = &self.play.timed.game;
         self.ui.unattached(game.world(), game.def());

@@ -19,6 +19,8 @@ use crate::world::components::*;
 ///   modulo the bounds), and the previous position with it, so nothing is drawn sweeping
 ///   across the screen. Velocity is unchanged.
 /// - Destroy records the destruction and an `expired` event once.
+///
+/// An entity with a [`BoundsMargin`] applies its rule to the level's bounds grown by it.
 pub(crate) fn bounds(
     world: &mut SimWorld,
     s: &mut Scratch,
@@ -38,7 +40,7 @@ pub(crate) fn bounds(
         destroys: &mut s.destroys,
         expired: &mut s.events.expired,
     };
-    for (id, rule, t, prev, v, c, tags) in world.ecs.query_mut::<(
+    for (id, rule, t, prev, v, c, tags, margin) in world.ecs.query_mut::<(
         &Identity,
         &BoundsRule,
         &mut Position,
@@ -46,8 +48,15 @@ pub(crate) fn bounds(
         &mut Velocity,
         Option<&Collider>,
         Option<&Tags>,
+        Option<&BoundsMargin>,
     )>() {
-        ctx.apply(id, rule.0, t, prev, v, c, tags)?;
+        match margin {
+            None => ctx.apply(id, rule.0, t, prev, v, c, tags)?,
+            Some(m) => {
+                let area = ctx.area.grown(m.0);
+                ctx.apply_in(area, id, rule.0, t, prev, v, c, tags)?;
+            }
+        }
     }
     Ok(())
 }
@@ -82,7 +91,24 @@ impl Bounds<'_> {
         c: Option<&Collider>,
         tags: Option<&Tags>,
     ) -> Result<(), Fault> {
-        if !keep(self.def, self.area, rule, t, prev, v, c) {
+        self.apply_in(self.area, id, rule, t, prev, v, c, tags)
+    }
+
+    /// [`apply`](Self::apply) within `area` (the level's bounds grown by a margin).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub fn apply_in(
+        &mut self,
+        area: Rect,
+        id: &Identity,
+        rule: BoundsPolicy,
+        t: &mut Position,
+        prev: &mut PrevPosition,
+        v: &mut Velocity,
+        c: Option<&Collider>,
+        tags: Option<&Tags>,
+    ) -> Result<(), Fault> {
+        if !keep(self.def, area, rule, t, prev, v, c) {
             self.destroy(id, t, tags)?;
         }
         Ok(())

@@ -73,6 +73,8 @@ pub(crate) fn motion(
         let mut rot = arch.get::<&mut Rotation>();
         let control = arch.get::<&Control>();
         let rule = arch.get::<&BoundsRule>().filter(|_| area.is_some());
+        // Rows with margins go row by row below, each rule within its own area.
+        let margins = arch.get::<&BoundsMargin>();
         let mut prev = arch.get::<&mut PrevPosition>();
         let collider = arch.get::<&Collider>();
         let ident = arch.get::<&Identity>();
@@ -99,7 +101,9 @@ pub(crate) fn motion(
         };
         // The common archetype: plain steps, no rotation; one loop per combination of
         // bounds and collider, so the loop body has no per-entity checks of what exists.
-        if let (Some(vel), true, None, None) = (vel.as_deref_mut(), moves, &motion, &rot) {
+        if let (Some(vel), true, None, None, None) =
+            (vel.as_deref_mut(), moves, &motion, &rot, &margins)
+        {
             let pos = &mut pos[..n];
             let vel = &mut vel[..n];
             let ident = ident.as_deref().map(|c| &c[..n]);
@@ -218,7 +222,12 @@ pub(crate) fn motion(
                 if let (Some(rule), Some(prev), Some(ident)) =
                     (rule.as_deref(), prev.as_deref_mut(), ident.as_deref())
                 {
-                    bounds.apply(
+                    let area = match margins.as_deref() {
+                        Some(m) => bounds.area.grown(m[i].0),
+                        None => bounds.area,
+                    };
+                    bounds.apply_in(
+                        area,
                         &ident[i],
                         rule[i].0,
                         t,

@@ -19,10 +19,13 @@
 //! 5. **collide**: pairs, pushes split by mass (static and kinematic bodies are never pushed),
 //!    velocity responses (bounce, friction) on pushing contacts that involve a non-dynamic
 //!    body or a bounce, footing for platformer control, and the contact events.
+//! 5. **offscreen**: entities out of the camera's view after being in it are destroyed (see
+//!    `offscreen`).
 
 mod bounds;
 mod collide;
 mod fused;
+mod offscreen;
 mod step;
 pub(crate) mod uniform;
 
@@ -48,6 +51,8 @@ pub const BOUNDS: SystemId = SystemId::native("bounds");
 pub const ATTACH: SystemId = SystemId::native("attach");
 /// Broadphase, pushes and responses, and the contact events.
 pub const COLLIDE: SystemId = SystemId::native("collide");
+/// Destroys what left the camera's view after being in it.
+pub const OFFSCREEN: SystemId = SystemId::native("offscreen");
 
 /// Motion and collision's systems, each after the one before.
 pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
@@ -137,6 +142,16 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
                 }
                 let split = !t.options.serial && crate::par::available();
                 collide::collide(t.world, t.scratch, t.def, t.tick, split)
+            })
+        },
+        Decl {
+            // The camera follows its target as the tick leaves it, zoomed as scripts last
+            // said.
+            reads_previous: &[R::Position, R::EntitySet, R::Camera],
+            writes: &[R::Offscreen, R::StructuralCommands],
+            produces: &[EventKind::Expired],
+            ..Decl::new(OFFSCREEN, |t| {
+                offscreen::offscreen(t.world, t.scratch, t.def, t.tick)
             })
         },
     ],

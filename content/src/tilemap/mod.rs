@@ -1,7 +1,10 @@
 //! `[tilemap]` in a level: rows of characters or a CSV file of frame numbers, a legend from
-//! characters to frames of an image and to the archetype of solid tiles. Read with the level;
-//! resolved once images and archetypes are known, into a [`TileMapDef`] and the merged solid
-//! rectangles' placements.
+//! characters to frames of an image and to the archetype of solid tiles, or to an archetype
+//! placed on the cell (see `legend`). Read with the level; resolved once images and archetypes
+//! are known, into a [`TileMapDef`], the merged solid rectangles' placements and the placed
+//! archetypes'.
+
+mod legend;
 
 use crate::files::{FileKind, Files, Read};
 use crate::images::Images;
@@ -9,10 +12,8 @@ use crate::report::{Loc, Report};
 use crate::symbols::Symbols;
 use crate::table::Table;
 use crate::value::Named;
-use ludus_core::{
-    ArchetypeDef, ArchetypeId, AssetId, BodyKind, Overrides, Placement, Rect, TileMapDef, Vec2,
-    merge_solids,
-};
+use legend::Legend;
+use ludus_core::{ArchetypeDef, LevelDef, Overrides, Placement, TileMapDef, Vec2};
 
 /// The most tiles a map may hold (4096 x 4096).
 pub(crate) const MAX_TILES: usize = 4096 * 4096;
@@ -28,7 +29,7 @@ pub(crate) struct RawTileMap {
     at: Loc,
     columns: usize,
     rows: usize,
-    legend: Vec<Key>,
+    legend: Vec<legend::Entry>,
 }
 
 /// The map's cells as written.
@@ -85,24 +86,10 @@ impl Grid {
     }
 }
 
-/// One legend entry.
-struct Key {
-    ch: char,
-    frame: Option<(i64, Loc)>,
-    solid: Option<Named>,
-}
-
 /// Reads `[tilemap]`; `None` when it is too broken to use (reported).
 pub(crate) fn read(r: &mut Report, t: &Table<'_, '_>, files: &mut Files<'_>) -> Option<RawTileMap> {
     let image = t.name(r, "image", "image");
-    let mut legend = Vec::new();
-    for (ch, _, e) in t.legend(r, "legend") {
-        legend.push(Key {
-            ch,
-            frame: e.int(r, "frame").zip(e.loc_of("frame")),
-            solid: e.name(r, "solid", "archetype"),
-        });
-    }
+    let legend = legend::read(r, t);
     let (grid, at) = match (t.has("rows"), t.has("csv")) {
         (true, true) => {
             let loc = t.key_loc("csv").unwrap_or(t.loc);
@@ -177,25 +164,32 @@ pub(crate) fn read(r: &mut Report, t: &Table<'_, '_>, files: &mut Files<'_>) -> 
 }
 
 impl RawTileMap {
-    /// The map, and the placements of its solid tiles merged into rectangles (static colliders
-    /// of each solid tile's archetype, sized to the rectangle). `bounds`: the level's.
-    /// `max_entities`: `[limits] entities`, which the merged rectangles may not pass.
-    #[allow(clippy::too_many_arguments)]
+    /// The archetype names its legend makes solid tiles of.
+    pub fn solid_names(&self) -> impl Iterator<Item = &str> {
+        self.legend.iter().filter_map(|e| e.solid())
+    }
+}
+
+impl RawTileMap {
+    /// Makes the map `level`'s (see [`LevelDef::add_tilemap`]: it places the merged solid
+    /// rectangles, which may not pass `max_entities`, `[limits] entities`), and places the
+    /// archetypes its legend places after them, in row order. Nothing when it is wrong
+    /// (reported).
     pub fn resolve(
         self,
         r: &mut Report,
-        bounds: Rect,
+        level: &mut LevelDef,
         max_entities: u32,
         images: &Images,
-        names: &Symbols,
-        archetypes: &[ArchetypeDef],
-    ) -> Option<(TileMapDef, Vec<Placement>)> {
+        (names, archetypes): (&Symbols, &[ArchetypeDef]),
+    ) {
         // Unknown names are all reported before giving up.
         let image = images.by_name(r, &self.image);
-        let (keys, mut ok) = self.keys(r, image, images, names, archetypes);
+        let (legend, mut ok) = legend::resolve(r, &self.legend, image, images, names, archetypes);
         let (columns, rows) = (self.columns, self.rows);
         let mut cells = vec![0u16; columns * rows];
-        let mut solids: Vec<Option<ArchetypeId>> = vec![None; columns * rows];
+        let mut keys = vec![0u8; columns * rows];
+        let mut spawned = Vec::new();
         let frames = image
             .and_then(|i| images.get(i))
             .map(|d| i64::from(d.frames()));
@@ -203,11 +197,15 @@ impl RawTileMap {
             Grid::Csv { first, .. } => Some(first),
             Grid::Chars(_) => None,
         };
+        let known = &legend.chars;
         self.grid.cells(
-            |x, y, token, here| match cell(token, &keys, csv_first, frames) {
-                Ok(Some((frame, solid))) => {
-                    cells[y * columns + x] = frame;
-                    solids[y * columns + x] = solid;
+            |x, y, token, here| match cell(token, known, csv_first, frames) {
+                Ok(Some(c)) => {
+                    cells[y * columns + x] = c.frame;
+                    keys[y * columns + x] = c.key;
+                    if let Some(a) = c.spawn {
+                        spawned.push((a, x, y));
+                    }
                 }
                 Ok(None) => {}
                 Err(bad) => {
@@ -225,20 +223,22 @@ impl RawTileMap {
                                 ),
                             );
                         }
-                        (Bad::Unknown, _) => unknown_cell(r, here, token, &keys, csv_first),
+                        (Bad::Unknown, _) => unknown_cell(r, here, token, known, csv_first),
                     }
                 }
             },
         );
-        let image = image?;
-        let def = images.get(image)?;
-        if !ok {
-            return None;
-        }
+        let (Some(image), true) = (image, ok) else {
+            return;
+        };
+        let Some(def) = images.get(image) else {
+            return;
+        };
+        let Legend { keys: legend, .. } = legend;
         let tile = self
             .tile
             .unwrap_or(Vec2::new(def.frame.0 as f32, def.frame.1 as f32));
-        let origin = self.origin.unwrap_or(bounds.min);
+        let origin = self.origin.unwrap_or(level.bounds.min);
         let map = TileMapDef {
             image,
             tile,
@@ -247,89 +247,31 @@ impl RawTileMap {
             rows: rows as u32,
             cells,
             layer: self.layer,
+            legend,
+            keys,
+            solids: Vec::new(),
+            first_solid: 0,
         };
-        let places = self.solid_placements(r, &map, &solids, max_entities)?;
-        Some((map, places))
-    }
-
-    /// Each legend character's frame plus one (0: none) and the archetype of a solid tile,
-    /// reporting frames past the image and unknown archetypes; and whether all were known.
-    fn keys(
-        &self,
-        r: &mut Report,
-        image: Option<AssetId>,
-        images: &Images,
-        names: &Symbols,
-        archetypes: &[ArchetypeDef],
-    ) -> (Vec<(char, u16, Option<ArchetypeId>)>, bool) {
-        let mut keys = Vec::with_capacity(self.legend.len());
-        let mut ok = true;
-        for k in &self.legend {
-            if let (Some((frame, loc)), Some(image)) = (k.frame, image) {
-                images.check_frame(r, image, frame, loc, "frame");
-            }
-            let solid = match &k.solid {
-                Some(named) => match solid_archetype(r, named, names, archetypes) {
-                    Some(a) => Some(a),
-                    None => {
-                        ok = false;
-                        None
-                    }
-                },
-                None => None,
-            };
-            let frame = k
-                .frame
-                .map_or(0, |(f, _)| u16::try_from(f + 1).unwrap_or(0));
-            keys.push((k.ch, frame, solid));
-        }
-        (keys, ok)
-    }
-
-    /// The map's solid tiles (`solids`, by cell) merged into rectangles, each placed as its
-    /// archetype sized to it: at most `max_entities` of them.
-    fn solid_placements(
-        &self,
-        r: &mut Report,
-        map: &TileMapDef,
-        solids: &[Option<ArchetypeId>],
-        max_entities: u32,
-    ) -> Option<Vec<Placement>> {
-        let (tile, origin) = (map.tile, map.origin);
-        let w = map.columns;
+        let spawns: Vec<Placement> = spawned
+            .into_iter()
+            .map(|(archetype, x, y)| Placement {
+                archetype,
+                pos: map.center(x as u32, y as u32),
+                overrides: Overrides::default(),
+            })
+            .collect();
         let limit = max_entities as usize;
-        let runs = merge_solids(map.columns, map.rows, limit, |c, r| {
-            solids[(r * w + c) as usize]
-        });
-        if runs.len() > limit {
+        if !level.add_tilemap(map, limit) {
             r.error(
                 self.at,
                 format!("the tile map's solid tiles make more than {limit} rectangles, more entities than `[limits] entities` allows"),
             )
             .help("use longer runs of solid tiles (they merge), or raise `entities` in `[limits]`");
-            return None;
+            return;
         }
-        let places = runs
-            .into_iter()
-            .map(|s| {
-                let size = Vec2::new(s.width as f32 * tile.x, s.height as f32 * tile.y);
-                let corner = origin + Vec2::new(s.column as f32 * tile.x, s.row as f32 * tile.y);
-                Placement {
-                    archetype: s.archetype,
-                    pos: corner + size * 0.5,
-                    overrides: Overrides {
-                        size: Some(size),
-                        ..Overrides::default()
-                    },
-                }
-            })
-            .collect();
-        Some(places)
+        level.placements.extend(spawns);
     }
 }
-
-/// Each legend character: its frame plus one (0: none) and the archetype of a solid tile.
-type Keys = [(char, u16, Option<ArchetypeId>)];
 
 /// Why a cell is not a tile.
 enum Bad {
@@ -341,19 +283,20 @@ enum Bad {
     Unknown,
 }
 
-/// What a cell written `token` is: its frame plus one and solid archetype, or no tile.
-/// `csv_first`: the number of frame 0 when the map is CSV; `frames`: the image's frames.
+/// What a cell written `token` is (`None`: no tile). `known`: what each legend character's
+/// cells hold; `csv_first`: the number of frame 0 when the map is CSV; `frames`: the image's
+/// frames.
 fn cell(
     token: &str,
-    keys: &Keys,
+    known: &[(char, legend::Cell)],
     csv_first: Option<i64>,
     frames: Option<i64>,
-) -> Result<Option<(u16, Option<ArchetypeId>)>, Bad> {
+) -> Result<Option<legend::Cell>, Bad> {
     let mut chars = token.chars();
     if let (Some(c), None) = (chars.next(), chars.next())
-        && let Some(&(_, frame, solid)) = keys.iter().find(|k| k.0 == c)
+        && let Some(&(_, cell)) = known.iter().find(|k| k.0 == c)
     {
-        return Ok(Some((frame, solid)));
+        return Ok(Some(cell));
     }
     let Some(first) = csv_first else {
         return if token == " " {
@@ -376,13 +319,23 @@ fn cell(
     } else if frame >= i64::from(u16::MAX) {
         Err(Bad::PastTiles(frame))
     } else {
-        Ok(Some((frame as u16 + 1, None)))
+        Ok(Some(legend::Cell {
+            key: TileMapDef::FRAME_CELL,
+            frame: frame as u16 + 1,
+            spawn: None,
+        }))
     }
 }
 
 /// Reports a cell that is neither in the legend nor (in CSV) a frame number.
-fn unknown_cell(r: &mut Report, here: Loc, token: &str, keys: &Keys, csv_first: Option<i64>) {
-    let known: Vec<String> = keys.iter().map(|k| format!("`{}`", k.0)).collect();
+fn unknown_cell(
+    r: &mut Report,
+    here: Loc,
+    token: &str,
+    chars: &[(char, legend::Cell)],
+    csv_first: Option<i64>,
+) {
+    let known: Vec<String> = chars.iter().map(|(c, _)| format!("`{c}`")).collect();
     let (what, help) = match csv_first {
         Some(first) => (
             format!("`{token}` is neither a frame number nor in the tile map's legend"),
@@ -406,29 +359,4 @@ fn unknown_cell(r: &mut Report, here: Loc, token: &str, keys: &Keys, csv_first: 
         ),
     };
     r.error(here, what).help(help);
-}
-
-/// The archetype solid tiles take their collider from: it must have a static collider.
-fn solid_archetype(
-    r: &mut Report,
-    named: &Named,
-    names: &Symbols,
-    archetypes: &[ArchetypeDef],
-) -> Option<ArchetypeId> {
-    let i = names.resolve(r, named)?;
-    let a = archetypes.get(i)?;
-    match a.collider {
-        Some(c) if c.body == BodyKind::Static => u16::try_from(i).ok().map(ArchetypeId),
-        _ => {
-            r.error(
-                named.loc,
-                format!("solid tiles take archetype `{}`'s collider, and it has no static one", a.name),
-            )
-            .help(format!(
-                "give `[archetypes.{}]` a `collider` with `body = \"static\"` (its shape is replaced by the tiles' rectangle)",
-                a.name
-            ));
-            None
-        }
-    }
 }
