@@ -7,6 +7,7 @@ pub(crate) mod apply;
 pub(crate) mod begin;
 pub(crate) mod brains;
 pub(crate) mod commit;
+mod damage;
 pub(crate) mod end;
 pub(crate) mod gameplay;
 pub(crate) mod intent;

@@ -13,6 +13,8 @@
 //! call is charged to the budget.
 
 mod args;
+#[macro_use]
+mod declare;
 mod behave;
 mod call;
 mod fast;

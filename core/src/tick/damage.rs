@@ -1,0 +1,177 @@
+//! Damage: how a damage command lands, and what it tells (a damage event, and the entity's one
+//! death event when it takes health to 0). Dead entities take no more damage.
+
+use crate::command::Command;
+use crate::def::GameDef;
+use crate::event::{DamageEvent, push_bounded};
+use crate::fault::{Fault, FaultKind};
+use crate::ids::{SeqMap, SeqSet};
+use crate::phase::Stage;
+use crate::resource::Tracked;
+use crate::tick::scratch::Scratch;
+use crate::world::components::*;
+use crate::world::{SimWorld, WorldCounters};
+
+/// Damage commands naming entities that existed before this tick, applied in order through
+/// one view of health, identity, position and tags: what [`damage_one`] does for each.
+pub(super) fn damage_run(
+    world: &mut SimWorld,
+    scratch: &mut Scratch,
+    def: &GameDef,
+    tick: u64,
+    stage: Stage,
+    run: &[Command],
+) -> Result<(), Fault> {
+    let SimWorld {
+        ecs,
+        index,
+        counters,
+        carried_damage,
+        ..
+    } = world;
+    let mut view = ecs.view_mut::<(&mut Health, &Identity, &Position, Option<&Tags>)>();
+    for c in run {
+        let Command::Damage {
+            target,
+            amount,
+            source,
+        } = c
+        else {
+            continue;
+        };
+        let Some(e) = live(index, &scratch.pending, counters, *target) else {
+            continue;
+        };
+        // Every entity has an identity and a position: no match is no health.
+        let Some((h, id, pos, tags)) = view.get_mut(e) else {
+            counters.no_health += 1;
+            continue;
+        };
+        if h.current <= 0 {
+            counters.after_death += 1;
+            continue;
+        }
+        if !h.invulnerable_until.ready(tick) {
+            counters.damage_blocked += 1;
+            continue;
+        }
+        let ev = land(h, id, pos, tags, tick, *amount, *source)?;
+        deliver(scratch, carried_damage, def, stage, ev)?;
+    }
+    Ok(())
+}
+
+/// Queues a damage event for its stage 2 (this tick's after stage 1, the next tick's after
+/// stage 2), and the entity's death event with it when the damage killed it (a carried
+/// damage's death is queued when BeginTick takes it out).
+fn deliver(
+    s: &mut Scratch,
+    carried: &mut Tracked<Vec<DamageEvent>>,
+    def: &GameDef,
+    stage: Stage,
+    ev: DamageEvent,
+) -> Result<(), Fault> {
+    match stage {
+        Stage::One => {
+            if ev.killed {
+                push_bounded(&mut s.events.deaths, ev, def.limits.max_entities, "death")?;
+            }
+            push_bounded(
+                &mut s.events.damage,
+                ev,
+                def.limits.events_per_tick,
+                "damage",
+            )
+        }
+        Stage::Two => push_bounded(&mut *carried, ev, def.limits.events_per_tick, "damage"),
+    }
+}
+
+/// Damage landing on a target of health `h` that is not invulnerable at `tick`: its event.
+fn land(
+    h: &mut Health,
+    id: &Identity,
+    pos: &Position,
+    tags: Option<&Tags>,
+    tick: u64,
+    amount: i32,
+    source: Option<u64>,
+) -> Result<DamageEvent, Fault> {
+    let before = h.current;
+    h.current = h.current.saturating_sub(amount);
+    if h.invulnerable_ticks > 0 {
+        h.invulnerable_until =
+            Deadline::after(tick, u64::from(h.invulnerable_ticks)).ok_or_else(|| {
+                Fault::new(FaultKind::Exhausted, "invulnerability deadline overflows")
+            })?;
+    }
+    Ok(DamageEvent {
+        tick,
+        target: id.party(tags, pos),
+        source,
+        amount,
+        health: h.current,
+        max: h.max,
+        killed: before > 0 && h.current <= 0,
+    })
+}
+
+/// Damage of `amount` from `source` sent to live entity `e` on its own: what [`damage_run`]
+/// does for each of a run.
+pub(super) fn damage_one(
+    world: &mut SimWorld,
+    s: &mut Scratch,
+    def: &GameDef,
+    tick: u64,
+    stage: Stage,
+    e: hecs::Entity,
+    (amount, source): (i32, Option<u64>),
+) -> Result<(), Fault> {
+    // One entity lookup; blocked damage (a target piled on, hit every tick while
+    // invulnerable) reads only the health, damage that lands the event's copy too.
+    let Ok(r) = world.ecs.entity(e) else {
+        return Ok(());
+    };
+    let Some(mut h) = r.get::<&mut Health>() else {
+        world.counters.no_health += 1;
+        return Ok(());
+    };
+    if h.current <= 0 {
+        world.counters.after_death += 1;
+        return Ok(());
+    }
+    if !h.invulnerable_until.ready(tick) {
+        world.counters.damage_blocked += 1;
+        return Ok(());
+    }
+    let (Some(id), Some(pos)) = (r.get::<&Identity>(), r.get::<&Position>()) else {
+        world.counters.no_health += 1;
+        return Ok(());
+    };
+    let tags = r.get::<&Tags>();
+    let ev = land(&mut h, &id, &pos, tags.as_deref(), tick, amount, source)?;
+    drop((h, id, pos, tags));
+    deliver(s, &mut world.carried_damage, def, stage, ev)?;
+    Ok(())
+}
+
+/// The entity of sequence `seq` if it lives and is not marked for destruction this tick;
+/// otherwise counts why not.
+pub(super) fn live(
+    index: &SeqMap<hecs::Entity>,
+    pending: &SeqSet,
+    counters: &mut WorldCounters,
+    seq: u64,
+) -> Option<hecs::Entity> {
+    match index.get(&seq) {
+        None => {
+            counters.stale_commands += 1;
+            None
+        }
+        Some(_) if pending.contains(&seq) => {
+            counters.pending_destroy_filtered += 1;
+            None
+        }
+        Some(e) => Some(*e),
+    }
+}
