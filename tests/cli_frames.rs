@@ -186,3 +186,52 @@ fn a_scripted_rewind_returns_to_the_recorded_state_and_goes_on_like_a_fresh_run(
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o).1.contains("`ticks` goes with"), "{}", text(&o).1);
 }
+
+/// A `step` line's tap is the stepped tick's press; a press gathered while paused and never
+/// stepped does not reach play after the resume.
+#[test]
+fn a_step_line_steps_with_its_own_input() {
+    let dir = scratch("step-input");
+    let game = dir.join("game");
+    std::fs::create_dir_all(&game).unwrap();
+    std::fs::write(
+        game.join("game.toml"),
+        "name = \"Step\"\n[scripts]\nfiles = [\"main.lua\"]\n[input.actions.jump]\nkind = \"button\"\nkeys = [\"space\"]\n[levels.main]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        game.join("main.lua"),
+        "function on_tick(t)\n  if ludus.pressed('jump') then ludus.set('pressed_at', t.tick) end\n  \
+         if ludus.held('jump') then ludus.set('held_at', t.tick) end\nend\n",
+    )
+    .unwrap();
+    let frames = dir.join("frames.jsonl");
+    std::fs::write(
+        &frames,
+        [
+            r#"{"dt_ms":0}"#,
+            r#"{"dt_ms":17}"#,
+            r#"{"dt_ms":17,"signal":"pause"}"#,
+            r#"{"dt_ms":17,"signal":"step","tap":["jump"]}"#,
+            r#"{"dt_ms":17,"press":["jump"]}"#,
+            r#"{"dt_ms":17,"signal":"resume"}"#,
+            r#"{"dt_ms":17}"#,
+            r#"{"dt_ms":17}"#,
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    let o = ludus()
+        .args(["sim", "--frames"])
+        .arg(&frames)
+        .arg(&game)
+        .output()
+        .unwrap();
+    let s = summary(&o);
+    assert_eq!(
+        (s["ticks"].clone(), s["vars"].clone()),
+        (4.into(), serde_json::json!({ "pressed_at": 2 })),
+        "tick 2 (the step) saw the tap; nothing gathered after it reached ticks 3 and 4: {s}"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}

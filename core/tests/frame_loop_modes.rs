@@ -47,7 +47,11 @@ fn input_during_pause_is_closed_and_held_keys_need_release() {
     s.frame(51 * MS, &mut sim);
     s.frame(68 * MS, &mut sim);
     let i = &sim.ticks[1].1;
-    assert!(i.cancelled(FIRE), "pause cancelled the hold");
+    assert!(
+        i.cancelled(FIRE),
+        "pause cancelled the hold: {:?}",
+        sim.ticks
+    );
     assert!(
         !i.held(FIRE) && !i.held(JUMP) && !i.pressed(JUMP),
         "nothing held through the pause"
@@ -87,6 +91,47 @@ fn single_step_runs_exactly_one_tick_with_supplied_input() {
     s.signal(Signal::Resume);
     s.signal(Signal::Step(TickInput::neutral()));
     assert_eq!(s.stats().ignored_steps, 1, "steps only count while paused");
+}
+
+#[test]
+fn a_gathered_step_takes_what_was_pressed_while_paused_and_play_does_not() {
+    let mut s = session(TickPolicy::default());
+    let mut sim = Recorder::default();
+    s.frame(0, &mut sim);
+    s.signal(Signal::Pause);
+    s.frame(17 * MS, &mut sim);
+    // Hold jump and tap fire, then step: the step's tick sees both.
+    s.input(InputEvent::Press(JUMP));
+    s.input(InputEvent::Press(FIRE));
+    s.input(InputEvent::Release(FIRE));
+    s.signal(Signal::StepGathered);
+    let r = s.frame(34 * MS, &mut sim);
+    assert_eq!((r.ticks_run, r.tick), (1, 1), "one tick");
+    let (_, first) = &sim.ticks[0];
+    assert!(
+        first.held(JUMP) && first.pressed(JUMP) && first.pressed(FIRE) && !first.held(FIRE),
+        "the step sees the hold and the tap: {first:?}"
+    );
+    // A second step: jump is still held, no longer a fresh press.
+    s.signal(Signal::StepGathered);
+    s.frame(51 * MS, &mut sim);
+    let (_, second) = &sim.ticks[1];
+    assert!(
+        second.held(JUMP) && !second.pressed(JUMP) && !second.pressed(FIRE),
+        "held, not pressed again: {second:?}"
+    );
+    // A press made while paused and never stepped does not reach play after resuming.
+    s.input(InputEvent::Press(FIRE));
+    s.signal(Signal::Resume);
+    s.frame(68 * MS, &mut sim);
+    s.frame(85 * MS, &mut sim);
+    assert!(
+        sim.ticks[2..]
+            .iter()
+            .all(|(_, i)| !i.pressed(FIRE) && !i.held(JUMP)),
+        "nothing gathered while paused leaks into play: {:?}",
+        &sim.ticks[2..]
+    );
 }
 
 #[test]

@@ -299,7 +299,7 @@ fn signal(obj: &Map<String, Value>, format: Format, line: &mut Line) -> Result<(
         line.signal = Some(match s {
             "pause" => Signal::Pause,
             "resume" => Signal::Resume,
-            "step" => Signal::Step(TickInput::neutral()),
+            "step" => Signal::StepGathered,
             "hide" => Signal::Hide,
             "show" => Signal::Show,
             "focus_lost" => Signal::FocusLost,

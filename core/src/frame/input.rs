@@ -425,6 +425,17 @@ impl InputBridge {
         }
     }
 
+    /// Play resumes: what was gathered while paused for steps is dropped as [`reset`]
+    /// drops it, and controls still down must be released first; the cancellations the pause
+    /// made are kept for the next tick.
+    ///
+    /// [`reset`]: InputBridge::reset
+    pub fn resume(&mut self) {
+        let cancelled = self.cancelled;
+        self.reset(ResetReason::Paused);
+        self.cancelled |= cancelled;
+    }
+
     /// New key bindings: like [`reset`](InputBridge::reset), but the physical state is forgotten
     /// because the key layer above now owns the "release first" rule for keys that were down.
     pub fn rebind(&mut self) {

@@ -16,7 +16,8 @@
 //!    succeeds. In [`TickMode::Turns`] no time accumulates: the first tick of a level runs at
 //!    once with no input (a press waiting in the bridge is kept for the next tick), then one
 //!    tick runs in each frame in which a button was pressed. In Paused, a
-//!    requested single step runs exactly one tick with its supplied input. A fault stops the
+//!    requested single step runs exactly one tick with its supplied input, or with the input
+//!    the bridge gathered since the pause or the last step. A fault stops the
 //!    chain and selects Faulted; a tick that ends the game ([`Flow::Over`]) selects Over; a
 //!    tick that switches level ([`Flow::Switch`]) or starts again ([`Flow::Restart`]) ends the
 //!    chain and requests the load, which the next frame's transitions publish (the tick
@@ -33,7 +34,7 @@
 //! | mode | ticks | input |
 //! | --- | --- | --- |
 //! | Playing | accumulate bounded time, run normal ticks | gameplay input after UI consumption |
-//! | Paused | no accumulation; an explicit step runs one tick | UI only; the bridge is closed |
+//! | Paused | no accumulation; an explicit step runs one tick | gathered for the next step, dropped on resume |
 //! | Faulted | none until restart or a new level | UI only; the fault stays inspectable |
 //! | Over | none until restart or a new level | UI only; the world stays as it ended |
 //!
@@ -55,6 +56,10 @@ pub enum Signal {
     /// Run exactly one tick while paused, with this input (use [`TickInput::neutral`] unless a
     /// scenario needs otherwise). Ignored, and counted, in other modes.
     Step(TickInput),
+    /// Run exactly one tick while paused, with the input gathered since the pause or the last
+    /// step: keys held, and presses and taps made while paused (a window's N, a `--frames`
+    /// `step` line with its `press`/`tap`). Ignored, and counted, in other modes.
+    StepGathered,
     /// The window was minimised or the page hidden: no time accumulates until shown.
     Hide,
     Show,
@@ -184,7 +189,8 @@ pub struct Session {
     /// A tick asked to pause: the chain ends, and the session pauses when the frame's ticks
     /// are done (the tick that asked is paid for first).
     pausing: bool,
-    step: Option<TickInput>,
+    /// A step asked for: its input, or `None` for the input the bridge gathered while paused.
+    step: Option<Option<TickInput>>,
     tick: u64,
     frame: u64,
     fault: Option<Fault>,
@@ -352,13 +358,8 @@ impl Session {
                 Mode::Paused => self.resume(),
                 Mode::Faulted | Mode::Over => {}
             },
-            Signal::Step(input) => {
-                if self.mode == Mode::Paused && self.loading.is_none() {
-                    self.step = Some(input);
-                } else {
-                    self.stats.ignored_steps += 1;
-                }
-            }
+            Signal::Step(input) => self.ask_step(Some(input)),
+            Signal::StepGathered => self.ask_step(None),
             Signal::Hide => {
                 if !self.suspended {
                     self.suspended = true;
@@ -383,6 +384,14 @@ impl Session {
         }
     }
 
+    fn ask_step(&mut self, input: Option<TickInput>) {
+        if self.mode == Mode::Paused && self.loading.is_none() {
+            self.step = Some(input);
+        } else {
+            self.stats.ignored_steps += 1;
+        }
+    }
+
     fn pause(&mut self) {
         if self.mode == Mode::Playing {
             self.mode = Mode::Paused;
@@ -397,13 +406,17 @@ impl Session {
             self.mode = Mode::Playing;
             self.step = None;
             self.clock.reset();
+            // What was gathered for steps does not leak into play: keys pressed while paused
+            // count once released and pressed again, as before the pause.
+            self.bridge.resume();
             self.sync_bridge();
         }
     }
 
     fn sync_bridge(&mut self) {
-        self.bridge
-            .set_open(self.mode == Mode::Playing && !self.suspended);
+        // Open while paused too: it gathers the input of the next step.
+        let open = matches!(self.mode, Mode::Playing | Mode::Paused);
+        self.bridge.set_open(open && !self.suspended);
     }
 
     /// Replaces the key bindings' meaning: held controls are cancelled and must be released.
@@ -545,6 +558,7 @@ impl Session {
         } else if self.mode == Mode::Paused
             && let Some(input) = self.step.take()
         {
+            let input = input.unwrap_or_else(|| self.bridge.take_tick_input());
             self.stats.steps += 1;
             if self.run_one(sim, &input) {
                 ticks_run = 1;

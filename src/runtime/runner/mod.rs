@@ -233,7 +233,7 @@ impl Runner {
         }
         match kept {
             Some(UiAction::Pause) => session.signal(Signal::TogglePause),
-            Some(UiAction::Step) => session.signal(Signal::Step(TickInput::neutral())),
+            Some(UiAction::Step) => session.signal(Signal::StepGathered),
             Some(UiAction::Restart) => session.signal(Signal::Restart),
             Some(UiAction::Overlay) => self.ui.overlay = !self.ui.overlay,
             Some(UiAction::Console) => self.ui.console = !self.ui.console,
