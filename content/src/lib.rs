@@ -47,6 +47,7 @@ mod source;
 mod suggest;
 mod symbols;
 mod table;
+mod test_file;
 mod text;
 mod tilemap;
 mod value;
@@ -66,3 +67,4 @@ pub use reference::reference_markdown;
 #[cfg(not(target_arch = "wasm32"))]
 pub use source::DirSource;
 pub use source::{FileSource, MAX_FILE_BYTES, MemorySource};
+pub use test_file::{Expectation, Outcome, Place, TestSpec, Value, Want, read_test};
