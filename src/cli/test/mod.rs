@@ -95,7 +95,10 @@ fn game(dir: &Path, bless: bool, tally: &mut Tally) {
             say(&format!("FAIL {file}"));
             for f in failures {
                 for line in f.lines() {
-                    say(&format!("  {line}"));
+                    match line {
+                        "" => say(""),
+                        line => say(&format!("  {line}")),
+                    }
                 }
             }
             tally.failed += 1;
