@@ -19,6 +19,8 @@
 //!   limits).
 //! - [`Key`] lists the keys a game can bind; a program keeping some for itself says so in
 //!   [`LoadOptions`], and content binding one of them is refused.
+//! - [`read_test`] reads a game's test file (`tests/*.toml`, run by `ludus test`) with the same
+//!   diagnostics.
 //! - [`reference_markdown`] is the authoring reference, generated from the same schema that
 //!   drives validation (`docs/content.md`).
 

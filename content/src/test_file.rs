@@ -103,6 +103,7 @@ pub fn read_test(root: &str, path: &str, bytes: &[u8]) -> Result<TestSpec, Diagn
     {
         read_expect(&mut r, &e, &mut expect);
     }
+    expect.sort_by_key(|e| (e.place.line == 0, e.place.line, e.place.col));
     if !expect.iter().any(|e| matches!(e.want, Want::Faulted(_))) {
         expect.push(Expectation {
             name: "faulted".into(),
@@ -125,7 +126,7 @@ pub fn read_test(root: &str, path: &str, bytes: &[u8]) -> Result<TestSpec, Diagn
     })
 }
 
-/// The expectations of `[expect]`, in the order of the schema.
+/// The expectations of `[expect]` (by key; the caller orders them as written).
 fn read_expect(r: &mut Report, e: &Table<'_, '_>, out: &mut Vec<Expectation>) {
     let file = e.file;
     let place = |r: &Report, loc: Loc| {
