@@ -54,7 +54,7 @@ impl Seen<'_> {
                     Outcome::Text(t) => format!("a fault containing {}", quoted(t)),
                     o => outcome(o, "no fault", "a fault"),
                 };
-                (!met).then(|| (expected, shown))
+                (!met).then_some((expected, shown))
             }
             Want::Tick(t) => {
                 (!bless && *t != self.ticks()).then(|| (t.to_string(), self.ticks().to_string()))
