@@ -277,3 +277,50 @@ fn exit_codes_and_skipped_paths() {
     assert_eq!(code, 1);
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// `frames`, `seed` and `save` are `ludus sim`'s `--frames`, `--seed` and `--save`: the test
+/// sees the hash `ludus sim` prints with them, and the save file is only read.
+#[test]
+fn frames_seed_and_save_run_as_sim_runs_them() {
+    let (dir, game) = new_game("sim");
+    let frames: String = std::iter::once("{\"dt_ms\":0}\n".to_string())
+        .chain((0..120).map(|i| match i {
+            3 => "{\"dt_ms\":16.667,\"axis\":{\"move_x\":1,\"move_y\":-0.5}}\n".to_string(),
+            _ => "{\"dt_ms\":16.667}\n".to_string(),
+        }))
+        .collect();
+    std::fs::write(game.join("tests/walk.jsonl"), frames).unwrap();
+    std::fs::write(game.join("tests/save.json"), "{\"best\":3}").unwrap();
+    let o = ludus()
+        .args(["sim", "g", "--ticks", "100", "--seed", "9", "--frames"])
+        .args(["g/tests/walk.jsonl", "--save", "g/tests/save.json"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let s = support::cli::summary(&o);
+    let hash = s["hash"].as_str().unwrap();
+    assert_eq!(s["ticks"], 100, "{s}");
+    let test = format!(
+        "frames = \"tests/walk.jsonl\"\nticks = 100\nseed = 9\nsave = \"tests/save.json\"\n\
+         [expect]\ntick = 100\nhash = \"{hash}\"\n"
+    );
+    std::fs::write(game.join("tests/gem.toml"), &test).unwrap();
+    let (out, err, code) = test_in(&dir, &["g"]);
+    assert_eq!(out, "ok   g/tests/gem.toml\n1 passed, 0 failed\n", "{err}");
+    assert_eq!(code, 0);
+    // Another seed is another run.
+    std::fs::write(
+        game.join("tests/gem.toml"),
+        test.replace("seed = 9", "seed = 10"),
+    )
+    .unwrap();
+    let (out, _, code) = test_in(&dir, &["g"]);
+    assert!(out.contains("expect.hash: expected"), "{out}");
+    assert_eq!(code, 1);
+    assert_eq!(
+        std::fs::read_to_string(game.join("tests/save.json")).unwrap(),
+        "{\"best\":3}",
+        "the save file is only read"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
