@@ -279,3 +279,63 @@ fn value(r: &mut Report, file: usize, node: &Node<'_>, what: &str, text: bool) -
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(line: u32, col: u32) -> Place {
+        Place { line, col }
+    }
+
+    fn expect(name: &str, place: Place, want: Want) -> Expectation {
+        Expectation {
+            name: name.into(),
+            place,
+            want,
+        }
+    }
+
+    /// Every key read into its value and place, expectations in the order written, `faulted`
+    /// added (unplaced) when not written.
+    #[test]
+    fn a_test_file_reads_into_its_spec() {
+        let text = "input = \"tests/a.jsonl\"\nticks = 50\nseed = 3\nsave = \"tests/s.json\"\n\
+                    [expect]\nhash = \"00000000000000ff\"\nvars.hp = { min = 1 }\n\
+                    vars.who = \"x\"\ngame_over = false\ncount.foe = 2\nscore = 7\ntick = 9\n";
+        let spec = read_test("g", "tests/a.toml", text.as_bytes()).unwrap();
+        let want = TestSpec {
+            file: "g/tests/a.toml".into(),
+            input: Some(("tests/a.jsonl".into(), at(1, 9))),
+            frames: None,
+            ticks: 50,
+            save: Some(("tests/s.json".into(), at(4, 8))),
+            seed: Some(3),
+            expect: vec![
+                expect("hash", at(6, 8), Want::Hash(0xff)),
+                expect(
+                    "vars.hp",
+                    at(7, 11),
+                    Want::Var(
+                        "hp".into(),
+                        Value::Range {
+                            min: Some(1.0),
+                            max: None,
+                        },
+                    ),
+                ),
+                expect(
+                    "vars.who",
+                    at(8, 12),
+                    Want::Var("who".into(), Value::Text("x".into())),
+                ),
+                expect("game_over", at(9, 13), Want::GameOver(Outcome::No)),
+                expect("count.foe", at(10, 7), Want::Count("foe".into(), 2)),
+                expect("score", at(11, 9), Want::Score(Value::Num(7.0))),
+                expect("tick", at(12, 8), Want::Tick(9)),
+                expect("faulted", Place::default(), Want::Faulted(Outcome::No)),
+            ],
+        };
+        assert_eq!(spec, want);
+    }
+}
