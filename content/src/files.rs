@@ -388,7 +388,7 @@ fn refused_help(reason: &ReadError) -> Option<&'static str> {
 }
 
 /// Registers a file's text; bad UTF-8 is reported at its first invalid byte.
-fn register_text(r: &mut Report, path: &str, bytes: &[u8]) -> Option<(usize, Rc<str>)> {
+pub(crate) fn register_text(r: &mut Report, path: &str, bytes: &[u8]) -> Option<(usize, Rc<str>)> {
     match std::str::from_utf8(bytes) {
         Ok(text) => {
             let text: Rc<str> = Rc::from(text);

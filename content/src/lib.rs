@@ -19,6 +19,8 @@
 //!   limits).
 //! - [`Key`] lists the keys a game can bind; a program keeping some for itself says so in
 //!   [`LoadOptions`], and content binding one of them is refused.
+//! - [`read_test`] reads a game's test file (`tests/*.toml`, run by `ludus test`) with the same
+//!   diagnostics.
 //! - [`reference_markdown`] is the authoring reference, generated from the same schema that
 //!   drives validation (`docs/content.md`).
 
@@ -47,6 +49,7 @@ mod source;
 mod suggest;
 mod symbols;
 mod table;
+mod test_file;
 mod text;
 mod tilemap;
 mod value;
@@ -66,3 +69,4 @@ pub use reference::reference_markdown;
 #[cfg(not(target_arch = "wasm32"))]
 pub use source::DirSource;
 pub use source::{FileSource, MAX_FILE_BYTES, MemorySource};
+pub use test_file::{Expectation, Outcome, Place, TestSpec, Value, Want, read_test};

@@ -95,6 +95,13 @@ impl Report {
         }
     }
 
+    /// The 1-based line and character column of a location (0, 0 when unknown).
+    pub fn position(&self, loc: Loc) -> (u32, u32) {
+        self.files
+            .get(loc.file)
+            .map_or((0, 0), |f| f.position(loc.start))
+    }
+
     fn push(&mut self, order: usize, d: Diagnostic) -> Note<'_> {
         if self.found.len() >= MAX_DIAGNOSTICS {
             self.dropped += 1;

@@ -1,4 +1,4 @@
-//! The command line: `ludus run | check | new | sim | replay | bench | serve | export`.
+//! The command line: `ludus run | check | new | sim | test | replay | bench | serve | export`.
 //!
 //! Every failure is one clear line (plus the diagnostics it concerns) and an exit code: 0 on
 //! success, 1 when the game or a file is at fault, 2 on a usage error.
@@ -15,6 +15,7 @@ mod replay;
 mod run;
 mod serve;
 mod sim;
+mod test;
 
 use crate::app::RunOptions;
 use crate::cli::common::{entities, load};
@@ -78,6 +79,8 @@ enum Command {
     },
     /// Run a game headless and print a JSON summary.
     Sim(crate::cli::sim::SimArgs),
+    /// Run each game's tests (tests/*.toml) headless and check their expectations.
+    Test(crate::cli::test::TestArgs),
     /// Re-run a recording and compare per-tick state hashes.
     Replay(crate::cli::replay::ReplayArgs),
     /// Measure tick cost at a ladder of entity counts next to a raw hecs loop.
@@ -167,6 +170,7 @@ pub fn main() -> i32 {
         Some(Command::Check { game_dir }) => check::check(&game_dir),
         Some(Command::New { name }) => crate::cli::new::create(&name),
         Some(Command::Sim(args)) => crate::cli::sim::main(args),
+        Some(Command::Test(args)) => crate::cli::test::main(args),
         Some(Command::Replay(args)) => crate::cli::replay::main(args),
         Some(Command::Bench(args)) => crate::cli::bench::main(args),
         Some(Command::Serve(args)) => crate::cli::serve::main(args),

@@ -100,6 +100,22 @@ function on_trigger_enter(events)
 end
 "##;
 
+const TEST: &str = r##"# A test: `ludus test .` plays the input below headless and checks how the run ends
+# (see docs/headless.md). `ludus test --bless .` writes the run's `tick` and state `hash` here,
+# pinning the run down exactly.
+input = "tests/gem.jsonl"   # per-tick input, as `ludus sim --input` reads it
+ticks = 600                 # at most this many ticks
+
+[expect]
+game_over = false           # the game is still on
+score = 1                   # the first gem was picked up
+count.player = 1
+"##;
+
+/// The test's input: from the first tick the player heads up and right, to the first gem.
+const TEST_INPUT: &str = r#"{"tick":1,"axis":{"move_x":1,"move_y":-0.5}}
+"#;
+
 /// Creates the folder; returns the exit code: 1 when it exists or cannot be written, 2 when
 /// its name cannot name a game.
 pub fn create(dir: &Path) -> i32 {
@@ -118,6 +134,8 @@ pub fn create(dir: &Path) -> i32 {
         ("game.toml", GAME.replace("{name}", &toml_string(&name))),
         ("levels/main.toml", LEVEL.to_string()),
         ("scripts/main.lua", SCRIPT.to_string()),
+        ("tests/gem.toml", TEST.to_string()),
+        ("tests/gem.jsonl", TEST_INPUT.to_string()),
     ];
     for (path, text) in files {
         let full = dir.join(path);
@@ -139,7 +157,7 @@ pub fn create(dir: &Path) -> i32 {
     }
     let shown = shell_word(dir);
     println!(
-        "created {}: play it with `ludus run {shown}`, validate it with `ludus check {shown}`",
+        "created {}: play it with `ludus run {shown}`, validate it with `ludus check {shown}`, test it with `ludus test {shown}`",
         dir.display(),
     );
     0

@@ -92,18 +92,29 @@ pub fn main(args: SimArgs) -> i32 {
     if let Some(seed) = args.seed {
         project = project.with_seed(seed);
     }
-    let (input, frames) = match read_files(&args, &project) {
-        Ok(files) => files,
+    let log: Box<dyn Write> = Box::new(std::io::stderr());
+    match simulate(&args, &project, Some(log), args.record.is_some()) {
+        Ok((mut d, figures)) => finish(&args, &mut d, &figures),
         Err(e) => {
             eprintln!("ludus: {}", printable_line(&e));
-            return 1;
+            1
         }
-    };
-    let mut d = match prepare(&args, &project, frames.as_deref()) {
-        Ok(d) => d,
-        Err(code) => return code,
-    };
+    }
+}
 
+/// One headless run as `args` ask for it, on `project` (its seed already set): the one path
+/// `ludus sim` and `ludus test` share. `log` takes what scripts print; `record` keeps a
+/// recording of the run. Writes nothing: the caller writes the trace, saved data and
+/// recording out (see [`finish`]).
+pub fn simulate(
+    args: &SimArgs,
+    project: &Project,
+    log: Option<Box<dyn Write>>,
+    record: bool,
+) -> Result<(HeadlessRun, RunFigures), String> {
+    let (input, frames) = read_files(args, project)?;
+    let mut d = prepare(args, project, frames.as_deref(), record)?;
+    d.log = log;
     let start = clock();
     let fault: Option<Fault>;
     let (mut discarded, mut frames_run) = (0u64, 0usize);
@@ -116,13 +127,8 @@ pub fn main(args: SimArgs) -> i32 {
             d.per_tick = input.map(PerTick::new);
             let path = args.frames.as_ref().map(|p| p.display().to_string());
             let path = path.as_deref().unwrap_or("--frames");
-            match run_frames(&mut d, &project, (path, lines), args.ticks) {
-                Ok(run) => (fault, discarded, frames_run) = run,
-                Err(e) => {
-                    eprintln!("ludus: {}", printable_line(&e));
-                    return 1;
-                }
-            }
+            (fault, discarded, frames_run) =
+                run_frames(&mut d, project, (path, lines), args.ticks)?;
         }
     }
     let figures = RunFigures {
@@ -131,7 +137,7 @@ pub fn main(args: SimArgs) -> i32 {
         frames: frames_run,
         elapsed_ns: clock().saturating_sub(start),
     };
-    finish(&args, &mut d, &figures)
+    Ok((d, figures))
 }
 
 /// The `--input` and `--frames` files' lines, where they are given.
@@ -156,16 +162,14 @@ fn read_files(
     Ok((input, frames))
 }
 
-/// The driver, with the checks, log, recording and trace the options ask for; or the exit
-/// code, the reason printed.
-fn prepare(args: &SimArgs, project: &Project, frames: Option<&[Line]>) -> Result<HeadlessRun, i32> {
-    let mut d = match driver(project, args.entities, args.threads) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("ludus: {}", printable_line(&e));
-            return Err(1);
-        }
-    };
+/// The driver, with the checks, saved data, recording and trace the options ask for.
+fn prepare(
+    args: &SimArgs,
+    project: &Project,
+    frames: Option<&[Line]>,
+    record: bool,
+) -> Result<HeadlessRun, String> {
+    let mut d = driver(project, args.entities, args.threads)?;
     d.game.options_mut().check_invariants = args.check_invariants;
     if let Some(path) = &args.save {
         let place = SavePlace::file(path.clone());
@@ -174,29 +178,19 @@ fn prepare(args: &SimArgs, project: &Project, frames: Option<&[Line]>) -> Result
             eprintln!("ludus: warning: {}", printable_line(&w));
         }
         // What `load` gives is within the bound `set_saved` checks.
-        if let Err(f) = d.game.set_saved(store) {
-            eprintln!("ludus: {}", printable_line(&f.to_string()));
-            return Err(1);
-        }
+        d.game.set_saved(store).map_err(|f| f.to_string())?;
     }
-    // What scripts print goes to standard error as it happens; standard output stays the
-    // JSON summary.
-    d.log = Some(Box::new(std::io::stderr()));
     // A rewind runs the recording so far again: keep one when the frames ask for it.
     let rewinds = frames.is_some_and(|f| f.iter().any(|l| l.rewind.is_some()));
-    if args.record.is_some() || rewinds {
+    if record || rewinds {
         let dir = args.game_dir.as_ref().map(|d| d.display().to_string());
         let header = crate::runtime::headless::header(project, dir.as_deref(), args.entities);
         d.start_recording(header, args.record_detail);
     }
     if let Some(path) = &args.trace {
-        match std::fs::File::create(path) {
-            Ok(f) => d.trace = Some(Box::new(std::io::BufWriter::new(f))),
-            Err(e) => {
-                eprintln!("ludus: cannot create {}: {e}", path.display());
-                return Err(1);
-            }
-        }
+        let f = std::fs::File::create(path)
+            .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        d.trace = Some(Box::new(std::io::BufWriter::new(f)));
     }
     Ok(d)
 }

@@ -10,10 +10,12 @@ mod archetype;
 mod defaults;
 mod game;
 mod level;
+mod test;
 
 pub(crate) use archetype::*;
 pub(crate) use game::*;
 pub(crate) use level::*;
+pub(crate) use test::*;
 
 use ludus_core::{Color, Vec2};
 
