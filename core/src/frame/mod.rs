@@ -5,4 +5,5 @@ pub(crate) mod clock;
 pub(crate) mod input;
 pub(crate) mod mode;
 pub(crate) mod pacer;
+pub(crate) mod report;
 pub(crate) mod session;
