@@ -241,6 +241,14 @@ impl Game {
         Ok(())
     }
 
+    /// Runs `f` with the reads a gameplay stage has, between ticks, as of the tick about to
+    /// run (an agent deciding the next tick's input): commands and timers are refused, and
+    /// random draws come from a copy of the world's generator, so nothing `f` does changes
+    /// the game.
+    pub fn observe<R>(&mut self, f: impl FnOnce(&mut crate::Gameplay<'_>) -> R) -> R {
+        crate::tick::gameplay::observe(&mut self.world, &self.def, f)
+    }
+
     /// What the last tick asks, first first: a script asked to start again
     /// ([`Flow::Restart`]), the game ended ([`Flow::Over`]), a script asked for another level
     /// ([`Flow::Switch`]) or to pause ([`Flow::Pause`]), or play goes on.

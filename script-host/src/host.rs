@@ -32,10 +32,10 @@ pub struct HostStats {
     pub memory_bytes: usize,
 }
 
-struct Vm {
-    lua: Lua,
+pub(crate) struct Vm {
+    pub(crate) lua: Lua,
     dispatch: Function,
-    envs: Table,
+    pub(crate) envs: Table,
     /// Each event kind's handler name as a Lua string (made once: a lookup by a Rust `&str`
     /// makes the Lua string again every time), in [`EVENT_KINDS`] order.
     handlers: Vec<mlua::LuaString>,
@@ -115,7 +115,7 @@ impl ScriptHost {
         Ok(())
     }
 
-    fn boot(
+    pub(crate) fn boot(
         def: &Arc<GameDef>,
         scripts: &[Script],
         modules: Option<Rc<dyn ModuleSource>>,
@@ -211,7 +211,7 @@ impl ScriptHost {
 /// Interprets the end of a resumed host coroutine. Every fault names the script's file and
 /// line when any script frame was running: from the budget's meter, the error, or else the
 /// failed coroutine's own stack (which an error leaves in place).
-fn finish(
+pub(crate) fn finish(
     thread: &mlua::Thread,
     result: mlua::Result<()>,
     budget: &Budget,

@@ -12,6 +12,7 @@
 //! `ludus-lua`'s; this crate is the Rust above them. See docs/scripting.md.
 
 mod api;
+mod bot;
 mod budget;
 mod decode;
 mod encode;
@@ -25,6 +26,7 @@ mod stage;
 pub use api::API;
 pub use api::list::{NAME_ARGS, markdown as api_markdown};
 pub use api::spec::{ApiFunction, NameKind, Section};
+pub use bot::{Bot, DECISION_KEYS, Decision};
 pub use host::{Clock, HostStats, ScriptHost};
 pub use sandbox::module_paths;
 pub use source::{ModuleSource, Script};

@@ -3,6 +3,7 @@
 //! Every failure is one clear line (plus the diagnostics it concerns) and an exit code: 0 on
 //! success, 1 when the game or a file is at fault, 2 on a usage error.
 
+mod agent;
 mod bench;
 mod carried;
 mod check;
@@ -169,6 +170,7 @@ pub fn main() -> i32 {
         }
         Some(Command::Check { game_dir }) => check::check(&game_dir),
         Some(Command::New { name }) => crate::cli::new::create(&name),
+        Some(Command::Sim(args)) if args.agent.any() => crate::cli::agent::main(&args),
         Some(Command::Sim(args)) => crate::cli::sim::main(args),
         Some(Command::Test(args)) => crate::cli::test::main(args),
         Some(Command::Replay(args)) => crate::cli::replay::main(args),

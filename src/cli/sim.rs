@@ -54,6 +54,44 @@ pub struct SimArgs {
     /// ends. Without it a run starts with no saved data and writes none.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    #[command(flatten)]
+    pub agent: AgentArgs,
+}
+
+/// The options of a run an agent plays (docs/agents.md).
+#[derive(clap::Args, Debug, Default)]
+pub struct AgentArgs {
+    /// Drive the run with a Lua bot: its `decide(info)` returns each tick's input (see
+    /// docs/agents.md).
+    #[arg(long, value_name = "BOT.lua", conflicts_with_all = ["input", "frames", "agent_stdio"])]
+    pub agent: Option<PathBuf>,
+    /// Call the bot's `decide` before every Nth tick only (default 1); what it held goes on
+    /// between.
+    #[arg(long, value_name = "N", requires = "agent",
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub agent_every: Option<u64>,
+    /// Let a program drive the run over JSON Lines on standard input and output (see
+    /// docs/agents.md); the summary goes to standard error.
+    #[arg(long, conflicts_with_all = ["input", "frames", "ticks"])]
+    pub agent_stdio: bool,
+    /// The tags whose entities observations list (`--agent-stdio`), comma-separated.
+    #[arg(
+        long,
+        value_name = "TAG,...",
+        requires = "agent_stdio",
+        value_delimiter = ','
+    )]
+    pub observe: Vec<String>,
+    /// Write the agent's input as an `--input` file that gives the same run without it.
+    #[arg(long, value_name = "FILE")]
+    pub write_input: Option<PathBuf>,
+}
+
+impl AgentArgs {
+    /// Whether an agent drives the run.
+    pub fn any(&self) -> bool {
+        self.agent.is_some() || self.agent_stdio
+    }
 }
 
 use crate::runtime::headless::RunFigures;
@@ -71,17 +109,22 @@ pub fn driver(
 ) -> Result<HeadlessRun, String> {
     let mut d = crate::runtime::headless::headless_run(project, entities)
         .map_err(|f| format!("the game could not start: {f}"))?;
+    workers(&mut d.game, project.def.limits.jobs, threads)?;
+    Ok(d)
+}
+
+/// Runs `game`'s background work (at most `cap` jobs) on `threads` worker threads, where
+/// given.
+pub fn workers(game: &mut Game, cap: u32, threads: Option<u64>) -> Result<(), String> {
     if let Some(n) = threads {
         let n = usize::try_from(n)
             .unwrap_or(MAX_THREADS)
             .clamp(1, MAX_THREADS);
         let pool = ThreadPool::try_new(n)
             .map_err(|e| format!("cannot start {n} worker threads (--threads): {e}"))?;
-        let cap = project.def.limits.jobs;
-        d.game
-            .set_completions(Completions::with_executor(cap, Box::new(pool)));
+        game.set_completions(Completions::with_executor(cap, Box::new(pool)));
     }
-    Ok(d)
+    Ok(())
 }
 
 pub fn main(args: SimArgs) -> i32 {
@@ -92,9 +135,13 @@ pub fn main(args: SimArgs) -> i32 {
     if let Some(seed) = args.seed {
         project = project.with_seed(seed);
     }
+    if args.agent.write_input.is_some() && !args.agent.any() {
+        eprintln!("ludus: --write-input writes an agent's input: give --agent or --agent-stdio");
+        return 2;
+    }
     let log: Box<dyn Write> = Box::new(std::io::stderr());
     match simulate(&args, &project, Some(log), args.record.is_some()) {
-        Ok((mut d, figures)) => finish(&args, &mut d, &figures),
+        Ok((mut d, figures)) => finish(&args, &mut d, &figures, false),
         Err(e) => {
             eprintln!("ludus: {}", printable_line(&e));
             1
@@ -163,7 +210,7 @@ fn read_files(
 }
 
 /// The driver, with the checks, saved data, recording and trace the options ask for.
-fn prepare(
+pub fn prepare(
     args: &SimArgs,
     project: &Project,
     frames: Option<&[Line]>,
@@ -195,8 +242,9 @@ fn prepare(
     Ok(d)
 }
 
-/// Writes the trace and the recording out and prints the run's summary: the exit code.
-fn finish(args: &SimArgs, d: &mut HeadlessRun, figures: &RunFigures) -> i32 {
+/// Writes the trace and the recording out and prints the run's summary (to standard error
+/// when standard output is an agent's protocol): the exit code.
+pub fn finish(args: &SimArgs, d: &mut HeadlessRun, figures: &RunFigures, to_stderr: bool) -> i32 {
     if let Some(t) = &mut d.trace
         && t.flush().is_err()
     {
@@ -216,6 +264,10 @@ fn finish(args: &SimArgs, d: &mut HeadlessRun, figures: &RunFigures) -> i32 {
         eprintln!("ludus: {}", printable_line(e));
         return 1;
     }
-    println!("{}", d.summary(figures));
+    if to_stderr {
+        eprintln!("{}", d.summary(figures));
+    } else {
+        println!("{}", d.summary(figures));
+    }
     if figures.fault.is_some() { 1 } else { 0 }
 }

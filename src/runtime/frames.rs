@@ -40,6 +40,8 @@ pub enum Format {
     Input,
     /// `ludus run --script`: per frame, no timing keys needed.
     Script,
+    /// `ludus sim --agent-stdio`: a command line's input for the ticks it runs.
+    Agent,
 }
 
 const KEYS: &[&str] = &[
@@ -182,7 +184,7 @@ fn short_number(v: f64) -> String {
 
 /// One line's object, checked key by key in a fixed order (so a line with several mistakes
 /// is reported the same way each time).
-fn parse_line(v: &Value, format: Format, def: &GameDef) -> Result<Line, String> {
+pub(crate) fn parse_line(v: &Value, format: Format, def: &GameDef) -> Result<Line, String> {
     let obj = v.as_object().ok_or("each line must be a JSON object")?;
     for k in obj.keys() {
         if !KEYS.contains(&k.as_str()) {
@@ -269,8 +271,14 @@ fn timing(obj: &Map<String, Value>, format: Format) -> Result<(Option<u64>, Opti
             return Err("every frame needs `dt_ms` or `dt_ns`".into());
         }
         Format::Input if tick.is_none() => return Err("every line needs `tick`".into()),
-        Format::Input | Format::Script if dt_ns.is_some() => {
+        Format::Input | Format::Script | Format::Agent if dt_ns.is_some() => {
             return Err("`dt_ms`/`dt_ns` only belong in --frames files".into());
+        }
+        Format::Agent if tick.is_some() => {
+            return Err(
+                "a line runs the next ticks: give how many with `ticks` (default 1), not `tick`"
+                    .into(),
+            );
         }
         Format::Frames | Format::Script if tick.is_some() => {
             return Err("`tick` only belongs in --input files".into());
@@ -291,7 +299,7 @@ fn signal(obj: &Map<String, Value>, format: Format, line: &mut Line) -> Result<(
                 .filter(|t| (1..=1_000_000_000).contains(t))
                 .ok_or("`rewind` needs `ticks`: how many ticks to go back (1 to 1000000000)")?;
             line.rewind = Some(ticks);
-            if format == Format::Input {
+            if matches!(format, Format::Input | Format::Agent) {
                 return Err("signals belong in --frames files; --input is per tick".into());
             }
             return Ok(());
@@ -312,7 +320,7 @@ fn signal(obj: &Map<String, Value>, format: Format, line: &mut Line) -> Result<(
                 ));
             }
         });
-        if format == Format::Input {
+        if matches!(format, Format::Input | Format::Agent) {
             return Err("signals belong in --frames files; --input is per tick".into());
         }
     }

@@ -18,7 +18,7 @@ use std::io::Write;
 /// buttons and axis values persist until a later line changes them, or until the level
 /// changes: then, as in the window, held buttons are cancelled and axes return to rest, and a
 /// later line must press them again.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct PerTick {
     lines: Vec<Line>,
     next: usize,
@@ -62,21 +62,41 @@ impl PerTick {
         while self.next < self.lines.len() && self.lines[self.next].tick.is_some_and(|t| t < tick) {
             self.next += 1;
         }
-        let mut input = match self.lines.get(self.next) {
+        let line = match self.lines.get(self.next) {
             Some(l) if l.tick == Some(tick) => {
                 self.next += 1;
-                l.apply_to(&mut self.held)
+                Some(l)
             }
-            _ => TickInput {
-                held: self.held.held,
-                axes: self.held.axes.clone(),
-                pointer: self.held.pointer,
-                ..TickInput::default()
-            },
+            _ => None,
         };
-        input.cancelled |= std::mem::take(&mut self.cancelled) & !input.held;
-        input
+        held_input(&mut self.held, &mut self.cancelled, line)
     }
+
+    /// What is held now: buttons, axes and the pointer.
+    pub fn held(&self) -> &TickInput {
+        &self.held
+    }
+
+    /// The next step's input from `line` (`None`: no line, what is held goes on), applied on
+    /// top of what is held: how an agent's decisions become input.
+    pub fn apply(&mut self, line: Option<&Line>) -> TickInput {
+        held_input(&mut self.held, &mut self.cancelled, line)
+    }
+}
+
+/// A step's input: `line` applied on top of `held`, with the buttons `cancelled` since.
+fn held_input(held: &mut TickInput, cancelled: &mut u64, line: Option<&Line>) -> TickInput {
+    let mut input = match line {
+        Some(l) => l.apply_to(held),
+        None => TickInput {
+            held: held.held,
+            axes: held.axes.clone(),
+            pointer: held.pointer,
+            ..TickInput::default()
+        },
+    };
+    input.cancelled |= std::mem::take(cancelled) & !input.held;
+    input
 }
 
 /// Records ticks into segments and writes trace lines; the session drives it.
@@ -227,17 +247,24 @@ impl HeadlessRun {
     /// One `--input` step (see [`run_input`](Self::run_input)). `Ok(false)`: stop (the game
     /// is over, or the run hit an error).
     fn run_step(&mut self, per_tick: &mut PerTick, step: u64, turns: bool) -> Result<bool, Fault> {
+        let input = per_tick.input(step);
+        self.input_step(&input, turns)
+    }
+
+    /// One step with `input`, as [`run_input`](Self::run_input) takes it (`turns`: the game
+    /// is in [`TickMode::Turns`]); the caller tells its input source when the level changed.
+    /// `Ok(false)`: stop (the game is over, or the run hit an error).
+    pub fn input_step(&mut self, input: &TickInput, turns: bool) -> Result<bool, Fault> {
         if self.error.is_some() {
             return Ok(false);
         }
         if turns && self.game.world().tick() == 0 && !self.follow(&TickInput::neutral())? {
             return Ok(false);
         }
-        let input = per_tick.input(step);
         if turns && input.pressed == 0 {
             return Ok(true);
         }
-        self.follow(&input)
+        self.follow(input)
     }
 
     /// Runs one tick and follows the game's flow: a level switch or a script's restart
@@ -453,7 +480,7 @@ pub fn headless_run(project: &Project, entities: u32) -> Result<HeadlessRun, Fau
 }
 
 /// The game variables as a JSON object (numbers as numbers, texts as strings).
-fn vars_json(world: &SimWorld) -> String {
+pub fn vars_json(world: &SimWorld) -> String {
     let mut out = String::from("{");
     for (i, (name, value)) in world.vars().iter().enumerate() {
         if i > 0 {
@@ -475,8 +502,6 @@ fn vars_json(world: &SimWorld) -> String {
     out
 }
 
-/// `s` as a JSON string that is also safe on a terminal: serde_json escapes C0 controls, and
-/// the other characters a terminal acts on (DEL, C1, bidirectional controls) are escaped too.
 /// Ticks per second of a run of `ticks` ticks in `elapsed_ns` nanoseconds, as JSON: a whole
 /// number, or `null` when no time passed (a run on virtual time, or faster than the clock
 /// ticks), where the rate is a division by zero.
@@ -487,7 +512,9 @@ fn ticks_per_second(ticks: u64, elapsed_ns: u64) -> String {
     format!("{:.0}", ticks as f64 / (elapsed_ns as f64 / 1e9))
 }
 
-fn json_string(s: &str) -> String {
+/// `s` as a JSON string that is also safe on a terminal: serde_json escapes C0 controls, and
+/// the other characters a terminal acts on (DEL, C1, bidirectional controls) are escaped too.
+pub fn json_string(s: &str) -> String {
     let json = serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into());
     if !json.chars().any(terminal_control) {
         return json;

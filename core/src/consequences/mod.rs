@@ -67,7 +67,13 @@ pub struct Gameplay<'a> {
     pub(crate) state_bytes: usize,
     /// The level's tile map and its tiles as the stage began, if it has one.
     pub(crate) tiles: Option<(&'a crate::def::TileMapDef, &'a crate::world::tiles::Tiles)>,
+    /// A reader between ticks ([`Game::observe`](crate::Game::observe)): every read works,
+    /// every change (a command, a timer) is refused.
+    pub(crate) observer: bool,
 }
+
+/// What an observer's attempt to change the game is answered.
+const OBSERVER_REFUSED: &str = "an agent only reads the game: `decide` returns the tick's input, it cannot send commands or timers";
 
 impl<'a> Gameplay<'a> {
     pub fn tick(&self) -> u64 {
@@ -142,6 +148,7 @@ impl<'a> Gameplay<'a> {
 
     /// Schedules a timer; due no earlier than the next tick.
     pub fn schedule_timer(&mut self, spec: TimerSpec) -> Result<TimerId, CommandError> {
+        self.not_observer()?;
         if !spec.data.is_finite() {
             return Err(CommandError::malformed(
                 "timer data must be a finite number",
@@ -157,8 +164,17 @@ impl<'a> Gameplay<'a> {
     }
 
     /// Cancels a timer; returns whether it was pending.
-    pub fn cancel_timer(&mut self, id: TimerId) -> bool {
-        self.timers.cancel(id)
+    pub fn cancel_timer(&mut self, id: TimerId) -> Result<bool, CommandError> {
+        self.not_observer()?;
+        Ok(self.timers.cancel(id))
+    }
+
+    /// Refuses a change from an observer.
+    fn not_observer(&self) -> Result<(), CommandError> {
+        if self.observer {
+            return Err(CommandError::malformed(OBSERVER_REFUSED));
+        }
+        Ok(())
     }
 
     /// Commands sent (and accepted) so far in this stage.
@@ -178,6 +194,7 @@ impl<'a> Gameplay<'a> {
 
     /// Validates and records a command; for a spawn, returns the id the entity will have.
     pub fn send(&mut self, command: Command) -> Result<Option<u64>, CommandError> {
+        self.not_observer()?;
         let cap = self.def.limits.commands_per_tick;
         if self.commands.len() >= cap as usize {
             let f = Limit::Commands.exceeded(cap, "commands in one gameplay stage");

@@ -287,8 +287,53 @@ fn stage_over(
         tiles: (def.levels.get(world.level))
             .and_then(|l| l.tilemap.as_ref())
             .map(|map| (map, &*world.tiles)),
+        observer: false,
     };
     consequences.stage(stage, &mut g)
+}
+
+/// Runs `f` with the reads a gameplay stage has, between ticks, as of the tick about to run:
+/// no events, neutral input. Nothing `f` does changes the world: commands and timers are
+/// refused, and random draws come from a copy of the world's generator (so an observer draws
+/// the numbers the next tick would, and the tick still draws them).
+pub(crate) fn observe<R>(
+    world: &mut SimWorld,
+    def: &GameDef,
+    f: impl FnOnce(&mut Gameplay<'_>) -> R,
+) -> R {
+    let mut s = Scratch::default();
+    let mut commands = Vec::new();
+    let mut rng = world.rng.clone();
+    let input = TickInput::neutral();
+    let mut g = Gameplay {
+        tick: *world.tick + 1,
+        stage: Stage::One,
+        def,
+        events: &s.events,
+        ecs: &world.ecs,
+        index: &world.index,
+        pending: &s.pending,
+        destroyed_now: &mut s.destroyed_now,
+        score: *world.score,
+        vars: &world.vars,
+        saved: &world.saved,
+        input: &input,
+        next_seq: *world.next_seq,
+        queued: &s.spawns,
+        spawned_now: 0,
+        spatial: &mut s.spatial,
+        work: 0,
+        rng: &mut rng,
+        timers: &mut world.timers,
+        commands: &mut commands,
+        sent: &mut s.sent,
+        state_bytes: *world.state_bytes,
+        tiles: (def.levels.get(world.level))
+            .and_then(|l| l.tilemap.as_ref())
+            .map(|map| (map, &*world.tiles)),
+        observer: true,
+    };
+    f(&mut g)
 }
 
 /// Runs one gameplay stage of `consequences` over `events` against `world`, outside any tick,

@@ -294,7 +294,7 @@ api! {
     /// cancel; returns whether it was pending. A timer due this tick that an earlier handler cancels is not delivered
     call cancel: Command, "cancel(timer_id)", |lua, g, args: Value| -> bool {
         let id = int(&args, "timer id")?;
-        Ok(g.cancel_timer(TimerId::from_bits(id as u64)))
+        Ok(g.cancel_timer(TimerId::from_bits(id as u64))?)
     }
     /// make the tile-map cell at (`x`, `y`) the legend's tile `ch` (`" "`: no tile) at the end of the tick; its collision changes with it (solid rectangles are merged again around it), so the next tick's motion meets it, and `tile` reads it from the next tick. A point outside the map, or a character that is no tile of the legend, is a fault
     command set_tile: "set_tile(x, y, ch)", |lua, g, args: (Value, Value, Value)| {

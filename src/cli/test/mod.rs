@@ -237,5 +237,6 @@ fn sim_args(dir: &Path, spec: &TestSpec) -> SimArgs {
         threads: None,
         check_invariants: false,
         save: at(&spec.save),
+        agent: Default::default(),
     }
 }
