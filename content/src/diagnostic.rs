@@ -45,7 +45,51 @@ pub struct Diagnostic {
     pub help: Option<String>,
     pub snippet: Option<String>,
     pub span_len: u32,
+    /// What kind of problem it is, for tools (`ludus check --format json`): one of [`CODES`],
+    /// or empty when the maker gave none (see [`Diagnostic::code`]).
+    pub code: &'static str,
 }
+
+/// The kinds of problem a diagnostic names, with what each means (docs/editors.md lists them).
+pub const CODES: &[(&str, &str)] = &[
+    ("toml-syntax", "the file is not valid TOML"),
+    ("unknown-key", "a key the table does not take"),
+    ("missing-key", "a key the table needs is not there"),
+    ("wrong-type", "a value of the wrong type"),
+    ("out-of-range", "a number outside the range its key allows"),
+    ("not-allowed", "a text that is none of those its key allows"),
+    (
+        "unknown-name",
+        "a name of something the game does not declare",
+    ),
+    (
+        "invalid-name",
+        "a name that is not 1 to 64 letters, digits, `_` and `-`",
+    ),
+    ("file", "a file that cannot be read, is empty or too large"),
+    ("content", "any other problem in the game's content"),
+    ("lua-syntax", "a script that does not compile"),
+    ("lua-load", "a script whose top level fails when it runs"),
+    ("unknown-function", "a `ludus.X` the API does not have"),
+    (
+        "not-a-handler",
+        "a global function that looks like an event handler and is not one",
+    ),
+    (
+        "undeclared",
+        "a literal name (archetype, action, sound...) the game does not declare",
+    ),
+    (
+        "module",
+        "a `require` of a module that cannot be found or read",
+    ),
+    ("hud", "a HUD field no script sets"),
+    (
+        "not-linted",
+        "a script the linter could not read (a warning)",
+    ),
+    ("script", "any other problem in a script"),
+];
 
 /// Where the window of a long line starts, as a character index: a function of the column alone,
 /// so that [`Diagnostic::render`] can place the caret inside a cut snippet.
@@ -70,6 +114,7 @@ impl Diagnostic {
             help: None,
             snippet: None,
             span_len: 0,
+            code: "",
         }
     }
 
@@ -109,12 +154,29 @@ impl Diagnostic {
             help: None,
             snippet: Some(snippet),
             span_len: span_len.max(1),
+            code: "",
         }
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
+    }
+
+    /// The same problem, with a kind from [`CODES`].
+    pub fn with_code(mut self, code: &'static str) -> Self {
+        self.code = code;
+        self
+    }
+
+    /// The kind of problem: the one given, or `script` for a script and `content` for
+    /// anything else.
+    pub fn code(&self) -> &'static str {
+        match self.code {
+            "" if self.file.ends_with(".lua") => "script",
+            "" => "content",
+            c => c,
+        }
     }
 
     /// The same problem, as a warning.

@@ -121,7 +121,7 @@ impl<'s> Files<'s> {
     pub fn charge(&mut self, r: &mut Report, loc: Loc, what: &str, bytes: u64) -> bool {
         let total = self.decoded.saturating_add(bytes);
         if total > MAX_DECODED_BYTES {
-            r.error(
+            r.error_as("file", 
                 loc,
                 format!(
                     "{what} takes {} once decoded, which would bring the game's decoded images, sounds, fonts and tile maps to {}; they may take at most {} together",
@@ -198,10 +198,10 @@ impl<'s> Files<'s> {
         let noun = kind.noun();
         match reason {
             Refused::Read(ReadError::TooLarge { size, .. }) => {
-                r.error(named.loc, too_large(path, *size));
+                r.error_as("file", named.loc, too_large(path, *size));
             }
             Refused::GameFull => {
-                r.error(
+                r.error_as("file", 
                     named.loc,
                     format!(
                         "{noun} `{path}` would bring the game's files to more than {}; they may hold at most that together (each file counted once)",
@@ -212,12 +212,20 @@ impl<'s> Files<'s> {
             }
             Refused::Read(reason) => {
                 if let Some(help) = refused_help(reason) {
-                    r.error(named.loc, format!("cannot read {noun} `{path}`: {reason}"))
-                        .help(help);
+                    r.error_as(
+                        "file",
+                        named.loc,
+                        format!("cannot read {noun} `{path}`: {reason}"),
+                    )
+                    .help(help);
                     return;
                 }
                 let siblings = self.source.list(path::parent(path));
-                let n = r.error(named.loc, format!("cannot read {noun} `{path}`: {reason}"));
+                let n = r.error_as(
+                    "file",
+                    named.loc,
+                    format!("cannot read {noun} `{path}`: {reason}"),
+                );
                 match suggest::did_you_mean(path, siblings.iter().map(String::as_str)) {
                     Some(hint) => n.help(hint),
                     None => n.help(
@@ -299,7 +307,7 @@ fn check(r: &mut Report, named: &Named, kind: FileKind, bytes: &[u8]) -> Option<
     let noun = kind.noun();
     let binary = matches!(kind, FileKind::Image | FileKind::Sound | FileKind::Font);
     if binary && bytes.is_empty() {
-        r.error(named.loc, format!("{noun} `{path}` is empty"))
+        r.error_as("file", named.loc, format!("{noun} `{path}` is empty"))
             .help(kind.empty_help());
         return None;
     }
@@ -322,7 +330,7 @@ fn check(r: &mut Report, named: &Named, kind: FileKind, bytes: &[u8]) -> Option<
                 "scale it down, or split it into several images",
             ),
         };
-        r.error(named.loc, format!("{noun} `{path}` {why}"))
+        r.error_as("file", named.loc, format!("{noun} `{path}` {why}"))
             .help(help);
         return None;
     }
@@ -330,7 +338,8 @@ fn check(r: &mut Report, named: &Named, kind: FileKind, bytes: &[u8]) -> Option<
         return match ludus_decode::sound_info(bytes) {
             Ok(info) => Some(Read::Sound(info)),
             Err(why) => {
-                r.error(
+                r.error_as(
+                    "file",
                     named.loc,
                     format!("{noun} `{path}` cannot be played: {why}"),
                 )
@@ -343,7 +352,7 @@ fn check(r: &mut Report, named: &Named, kind: FileKind, bytes: &[u8]) -> Option<
         return match ludus_decode::load_font_measured(bytes) {
             Ok((_, held)) => Some(Read::Font(held)),
             Err(why) => {
-                r.error(named.loc, format!("{noun} `{path}` cannot be read as a font: {why}"))
+                r.error_as("file", named.loc, format!("{noun} `{path}` cannot be read as a font: {why}"))
                     .help("fonts are TrueType (.ttf) or OpenType (.otf) files; for a pixel font cut from an image, use `image` and `glyphs` instead of `file`");
                 None
             }
@@ -351,7 +360,7 @@ fn check(r: &mut Report, named: &Named, kind: FileKind, bytes: &[u8]) -> Option<
     }
     let (file, text) = register_text(r, path, bytes)?;
     if text.trim().is_empty() {
-        r.error(named.loc, format!("{noun} `{path}` is empty"))
+        r.error_as("file", named.loc, format!("{noun} `{path}` is empty"))
             .help(kind.empty_help());
         return None;
     }
@@ -404,7 +413,8 @@ pub(crate) fn register_text(r: &mut Report, path: &str, bytes: &[u8]) -> Option<
                 start: at,
                 end: at + '\u{fffd}'.len_utf8(),
             };
-            r.error(
+            r.error_as(
+                "file",
                 loc,
                 format!("`{path}` is not valid UTF-8 (byte 0x{byte:02x})"),
             )

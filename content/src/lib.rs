@@ -54,7 +54,7 @@ mod text;
 mod tilemap;
 mod value;
 
-pub use diagnostic::{Diagnostic, Diagnostics, Severity};
+pub use diagnostic::{CODES, Diagnostic, Diagnostics, Severity};
 pub use disk::{
     Limited, ReadError, open_limited, read_inside, read_limited, read_regular, size_over, size_text,
 };

@@ -17,7 +17,7 @@ pub(crate) fn parse_toml<'i>(
     text: &'i str,
 ) -> Option<Spanned<DeTable<'i>>> {
     if let Some(at) = too_deep(text) {
-        r.error(
+        r.error_as("toml-syntax", 
             Loc::new(file, at..at + 1),
             format!("brackets or dotted keys are nested more than {MAX_BRACKET_DEPTH} levels deep here"),
         )
@@ -30,7 +30,7 @@ pub(crate) fn parse_toml<'i>(
             let span = e.span().unwrap_or(0..0);
             if let Some(key) = missing_value(text, span.start) {
                 let at = span.start.min(text.len());
-                r.error(
+                r.error_as("toml-syntax", 
                     Loc::new(file, at..at),
                     format!("invalid TOML: the value of `{key}` is missing"),
                 )
@@ -40,7 +40,11 @@ pub(crate) fn parse_toml<'i>(
                 return None;
             }
             let message = e.message().trim().to_string();
-            let n = r.error(Loc::new(file, span), format!("invalid TOML: {message}"));
+            let n = r.error_as(
+                "toml-syntax",
+                Loc::new(file, span),
+                format!("invalid TOML: {message}"),
+            );
             if message.starts_with("duplicate key") {
                 n.help("a key, and a `[table]` header, may appear only once in a table");
             } else if message.contains("quoted") {
@@ -50,7 +54,8 @@ pub(crate) fn parse_toml<'i>(
         }
     };
     if let Some(loc) = deepest(file, &tree) {
-        r.error(
+        r.error_as(
+            "toml-syntax",
             loc,
             format!("values are nested more than {MAX_DEPTH} levels deep"),
         )

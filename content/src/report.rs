@@ -38,6 +38,14 @@ pub(crate) struct Report {
 pub(crate) struct Note<'r>(Option<&'r mut Diagnostic>);
 
 impl Note<'_> {
+    /// Names the kind of problem (one of [`CODES`](crate::diagnostic::CODES)).
+    pub fn code(mut self, code: &'static str) -> Self {
+        if let Some(d) = &mut self.0 {
+            d.code = code;
+        }
+        self
+    }
+
     pub fn help(self, text: impl Into<String>) {
         if let Some(d) = self.0 {
             d.help = Some(text.into());
@@ -122,6 +130,16 @@ impl Report {
         self.push(order, d)
     }
 
+    /// [`error`](Self::error) of a kind from [`CODES`](crate::diagnostic::CODES).
+    pub fn error_as(
+        &mut self,
+        code: &'static str,
+        loc: Loc,
+        message: impl Into<String>,
+    ) -> Note<'_> {
+        self.error(loc, message).code(code)
+    }
+
     /// A problem at a location, not recorded: for a caller that decides later whether it is
     /// one (`ludus check`, which knows what scripts set).
     pub fn diagnostic(&self, loc: Loc, message: impl Into<String>) -> Diagnostic {
@@ -152,7 +170,7 @@ impl Report {
             .iter()
             .position(|f| f.path == path)
             .unwrap_or(self.files.len());
-        let d = Diagnostic::whole_file(self.shown(path), message);
+        let d = Diagnostic::whole_file(self.shown(path), message).with_code("file");
         self.push(order, d)
     }
 

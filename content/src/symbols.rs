@@ -32,7 +32,8 @@ impl Symbols {
     pub fn declare(&mut self, r: &mut Report, named: Named) -> Option<usize> {
         if let Some(first) = self.index.get(&named.name).and_then(|i| self.names.get(*i)) {
             let first = r.describe(first.loc);
-            r.error(
+            r.error_as(
+                "unknown-name",
                 named.loc,
                 format!("{} `{}` is declared twice", self.kind, named.name),
             )
@@ -63,8 +64,12 @@ impl Symbols {
                 let names: Vec<&str> = self.names().collect();
                 declared_help(self.kind, &names, &self.declare)
             });
-            r.error(named.loc, format!("unknown {} `{}`", self.kind, named.name))
-                .help(help);
+            r.error_as(
+                "unknown-name",
+                named.loc,
+                format!("unknown {} `{}`", self.kind, named.name),
+            )
+            .help(help);
         }
         None
     }

@@ -36,7 +36,11 @@ pub(crate) fn look_up<T: Copy>(
     if let Some(id) = declared.get(&named.name) {
         return *id;
     }
-    let n = r.error(named.loc, format!("no {what} is named `{}`", named.name));
+    let n = r.error_as(
+        "unknown-name",
+        named.loc,
+        format!("no {what} is named `{}`", named.name),
+    );
     let mut names: Vec<&str> = declared.keys().map(String::as_str).collect();
     names.sort_unstable();
     match suggest::did_you_mean(&named.name, names.iter().copied()) {
@@ -124,7 +128,7 @@ pub(crate) fn read_int(
                 Some(v) if v >= min && v <= max => Some(v),
                 _ => {
                     let msg = format!("`{what}` must be {expect}, found {}", found(r, file, node));
-                    note(r.error(loc, msg), hint);
+                    note(r.error_as("out-of-range", loc, msg), hint);
                     None
                 }
             }
@@ -133,16 +137,16 @@ pub(crate) fn read_int(
             let msg = format!("`{what}` must be {expect}, found {}", found(r, file, node));
             let whole = f.is_finite() && f.fract() == 0.0 && f.abs() < 1e15;
             if whole {
-                r.error(loc, msg)
+                r.error_as("wrong-type", loc, msg)
                     .help(format!("write it as an integer: `{f:.0}`"));
             } else {
-                note(r.error(loc, msg), hint);
+                note(r.error_as("wrong-type", loc, msg), hint);
             }
             None
         }
         None => {
             let msg = format!("`{what}` must be {expect}, found {}", found(r, file, node));
-            note(r.error(loc, msg), hint);
+            note(r.error_as("wrong-type", loc, msg), hint);
             None
         }
     }
@@ -182,21 +186,21 @@ fn check_number(
         Some(Numeric::Float(f)) => Some(f),
         None => {
             let msg = format!("{subject} must be {expect}, found {}", found(r, file, node));
-            note(r.error(loc, msg), hint);
+            note(r.error_as("wrong-type", loc, msg), hint);
             return None;
         }
     };
     match value {
         Some(v) if v.is_nan() || v.is_infinite() => {
             let msg = format!("{subject} must be {expect}, found {}", found(r, file, node));
-            r.error(loc, msg)
+            r.error_as("out-of-range", loc, msg)
                 .help("`nan` and `inf` are not numbers a game can use; write a finite number");
             None
         }
         Some(v) if (if above_min { v > min } else { v >= min }) && v <= max => Some(v),
         _ => {
             let msg = format!("{subject} must be {expect}, found {}", found(r, file, node));
-            note(r.error(loc, msg), hint);
+            note(r.error_as("out-of-range", loc, msg), hint);
             None
         }
     }
@@ -210,7 +214,7 @@ pub(crate) fn read_bool(r: &mut Report, file: usize, node: &Node<'_>, what: &str
         "`{what}` must be `true` or `false`, found {}",
         found(r, file, node)
     );
-    r.error(Loc::new(file, node.span()), msg);
+    r.error_as("wrong-type", Loc::new(file, node.span()), msg);
     None
 }
 
@@ -225,7 +229,7 @@ pub(crate) fn read_str<'n>(
         return Some(s.as_ref());
     }
     let msg = format!("`{what}` must be {expect}, found {}", found(r, file, node));
-    r.error(Loc::new(file, node.span()), msg);
+    r.error_as("wrong-type", Loc::new(file, node.span()), msg);
     None
 }
 
@@ -249,7 +253,7 @@ pub(crate) fn check_name(r: &mut Report, loc: Loc, kind: &str, name: &str) -> bo
         let shown: String = name.chars().take(40).collect();
         format!("`{shown}` is not a valid {kind} name")
     };
-    r.error(loc, msg)
+    r.error_as("invalid-name", loc, msg)
         .help("names are 1 to 64 characters long and use only ASCII letters, digits, `_` and `-`");
     false
 }

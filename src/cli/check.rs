@@ -1,17 +1,60 @@
-//! `ludus check`: every problem in a game's content and scripts, as file:line:col.
+//! `ludus check`: every problem in a game's content and scripts, as file:line:col, or as
+//! JSON Lines for editors (`--format json`, docs/editors.md).
 
-use crate::cli::common::load;
 use crate::cli::lint;
-use ludus_content::Severity;
+use crate::runtime::project::{LOAD_OPTIONS, Project};
+use ludus_content::{Diagnostic, Severity};
 use std::path::Path;
+
+/// How `ludus check` prints its diagnostics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// `file:line:col: error: message`, the source line and a caret, on standard error.
+    #[default]
+    Text,
+    /// One JSON object per diagnostic and line, on standard output (see docs/editors.md).
+    Json,
+}
 
 /// `ludus check`: content diagnostics; then every script and module compiled and linted (see
 /// [`lint`]); then, if none has an error, every script loaded under the sandbox (its top-level
 /// code run). Exits 1 when there is an error, 0 when there are only warnings.
-pub fn check(dir: &Path) -> i32 {
-    let project = match load(Some(dir)) {
+pub fn check(dir: &Path, format: Format) -> i32 {
+    let print = |d: &Diagnostic| match format {
+        Format::Text => eprintln!("{d}"),
+        Format::Json => println!("{}", json(d)),
+    };
+    if !dir.is_dir() {
+        let message = format!(
+            "{} is not a folder (a game is a folder with a game.toml)",
+            dir.display()
+        );
+        match format {
+            Format::Text => eprintln!("ludus: {message}"),
+            Format::Json => {
+                print(&Diagnostic::whole_file(dir.display().to_string(), message).with_code("file"))
+            }
+        }
+        return 1;
+    }
+    let project = match Project::from_folder(dir) {
         Ok(p) => p,
-        Err(code) => return code,
+        Err(text) => {
+            match format {
+                Format::Text => {
+                    eprint!("{text}");
+                    if !text.ends_with('\n') {
+                        eprintln!();
+                    }
+                }
+                // The same load again, for the diagnostics themselves (only when it failed).
+                Format::Json => match ludus_content::load_dir_with(dir, &LOAD_OPTIONS) {
+                    Err(found) => found.iter().for_each(print),
+                    Ok(_) => print(&Diagnostic::whole_file(dir.display().to_string(), text)),
+                },
+            }
+            return 1;
+        }
     };
     let shown = |path: &str| dir.join(path).display().to_string();
     let found = lint::lint_game(
@@ -21,9 +64,7 @@ pub fn check(dir: &Path) -> i32 {
         &project.hud_names,
         &shown,
     );
-    for d in &found {
-        eprintln!("{d}");
-    }
+    found.iter().for_each(print);
     let warnings = found
         .iter()
         .filter(|d| d.severity == Severity::Warning)
@@ -34,12 +75,21 @@ pub fn check(dir: &Path) -> i32 {
     {
         let loc = f.location.clone().unwrap_or_else(|| "game.toml:1".into());
         let (file, line) = loc.rsplit_once(':').unwrap_or((&loc, "1"));
-        eprintln!(
-            "{}:{line}:1: error: while loading scripts: {}",
-            shown(file),
+        let line = line.parse().unwrap_or(1);
+        let message = format!(
+            "while loading scripts: {}",
             f.message.lines().next().unwrap_or("")
         );
+        let d = Diagnostic::at(shown(file), "", line, 1, 1, message).with_code("lua-load");
+        match format {
+            // One line, as it always was: the source line is not at hand.
+            Format::Text => eprintln!("{}:{line}:1: error: {}", d.file, d.message),
+            Format::Json => print(&d),
+        }
         errors += 1;
+    }
+    if format == Format::Json {
+        return i32::from(errors > 0);
     }
     let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     if errors > 0 {
@@ -77,4 +127,25 @@ pub fn check(dir: &Path) -> i32 {
         def.content_hash
     );
     0
+}
+
+/// One diagnostic as a JSON object: `file`, `line`, `column`, `end_line`, `end_column` (1-based;
+/// the end column is just past the span), `severity`, `message`, `help` (or null), `code`. A
+/// problem with a whole file is at line 1, column 1.
+pub fn json(d: &Diagnostic) -> String {
+    let (line, col) = if d.line == 0 { (1, 1) } else { (d.line, d.col) };
+    let end = if d.line == 0 {
+        col
+    } else {
+        col.saturating_add(d.span_len.max(1))
+    };
+    let s = |t: &str| crate::runtime::headless::json_string(t);
+    format!(
+        "{{\"file\":{},\"line\":{line},\"column\":{col},\"end_line\":{line},\"end_column\":{end},\"severity\":\"{}\",\"message\":{},\"help\":{},\"code\":\"{}\"}}",
+        s(&d.file),
+        d.severity.word(),
+        s(&d.message),
+        d.help.as_deref().map_or("null".into(), s),
+        d.code()
+    )
 }

@@ -72,6 +72,10 @@ enum Command {
     Check {
         /// The game folder.
         game_dir: PathBuf,
+        /// `text` (file:line:col, for people) or `json` (one object per diagnostic, for
+        /// editors: docs/editors.md).
+        #[arg(long, value_enum, default_value_t = check::Format::Text)]
+        format: check::Format,
     },
     /// Create a new game folder from a small, commented template.
     New {
@@ -168,7 +172,7 @@ pub fn main() -> i32 {
             }
             run::run(game_dir, entities, options)
         }
-        Some(Command::Check { game_dir }) => check::check(&game_dir),
+        Some(Command::Check { game_dir, format }) => check::check(&game_dir, format),
         Some(Command::New { name }) => crate::cli::new::create(&name),
         Some(Command::Sim(args)) if args.agent.any() => crate::cli::agent::main(&args),
         Some(Command::Sim(args)) => crate::cli::sim::main(args),

@@ -285,7 +285,11 @@ mod tests {
         for name in names {
             let dir = root.join(name);
             assert_eq!(create(&dir), 0, "{name:?} is created");
-            assert_eq!(crate::cli::check::check(&dir), 0, "{name:?} checks");
+            assert_eq!(
+                crate::cli::check::check(&dir, crate::cli::check::Format::Text),
+                0,
+                "{name:?} checks"
+            );
             let project =
                 crate::runtime::project::Project::from_folder(&dir).expect("valid content");
             assert_eq!(project.def.name, name, "game.toml names the game {name:?}");

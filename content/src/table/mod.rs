@@ -86,7 +86,7 @@ impl<'t, 'i> Table<'t, 'i> {
         let DeValue::Table(table) = node.get_ref() else {
             let example = schema.keys.first().map_or("", |k| k.example);
             let msg = format!("`{path}` must be a table, found {}", found(r, file, node));
-            r.error(loc, msg).help(format!(
+            r.error_as("wrong-type", loc, msg).help(format!(
                 "write it as `[{path}]` followed by its keys, e.g. `{example}`"
             ));
             return None;
@@ -138,7 +138,7 @@ impl<'t, 'i> Table<'t, 'i> {
         let loc = Loc::new(self.file, key.span());
         let msg = format!("unknown key `{shown}` {}", self.place);
         if let Some(hint) = suggest::did_you_mean(name, self.schema.key_names()) {
-            r.error(loc, msg).help(hint);
+            r.error_as("unknown-key", loc, msg).help(hint);
             return;
         }
         let mut named = self
@@ -150,7 +150,7 @@ impl<'t, 'i> Table<'t, 'i> {
             && self.schema.keys.len() == 1
         {
             let at = self.child_path(only.name);
-            r.error(loc, msg).help(format!(
+            r.error_as("unknown-key", loc, msg).help(format!(
                 "this file holds only `[{at}.NAME]` tables: write `[{at}.{shown}]`"
             ));
             return;
@@ -161,7 +161,7 @@ impl<'t, 'i> Table<'t, 'i> {
         });
         if let Some(child) = child {
             let at = self.child_path(child);
-            r.error(loc, msg).help(format!(
+            r.error_as("unknown-key", loc, msg).help(format!(
                 "`{name}` belongs in `[{at}]`: write it under a `[{at}]` header"
             ));
             return;
@@ -169,14 +169,14 @@ impl<'t, 'i> Table<'t, 'i> {
         if let Some((p, p_title)) = parent
             && p.key(name).is_some()
         {
-            r.error(loc, msg).help(format!(
+            r.error_as("unknown-key", loc, msg).help(format!(
                 "`{name}` belongs to {p_title}, but every key after a `[header]` belongs to \
                  that header's table: move `{name}` above the `[{}]` header",
                 self.path
             ));
             return;
         }
-        r.error(loc, msg).help(format!(
+        r.error_as("unknown-key", loc, msg).help(format!(
             "the keys allowed here are {}",
             suggest::list(self.schema.key_names())
         ));
@@ -263,7 +263,8 @@ impl<'t, 'i> Table<'t, 'i> {
     pub fn missing(&self, r: &mut Report, key: &str) {
         let example = self.spec(key).map_or("", |k| k.example);
         let msg = format!("missing required key `{key}` {}", self.place);
-        r.error(self.loc, msg).help(format!("add e.g. `{example}`"));
+        r.error_as("missing-key", self.loc, msg)
+            .help(format!("add e.g. `{example}`"));
     }
 
     fn default(&self, key: &str) -> Dflt {
@@ -401,7 +402,7 @@ impl<'t, 'i> Table<'t, 'i> {
             "`{what}` must be {expect}, found {}",
             found(r, self.file, v)
         );
-        let n = r.error(Loc::new(self.file, v.span()), msg);
+        let n = r.error_as("not-allowed", Loc::new(self.file, v.span()), msg);
         match suggest::closest(text, options.iter().copied()) {
             Some(o) => n.help(format!("did you mean `\"{o}\"`?")),
             None => n.help(self.hint(key)),

@@ -113,7 +113,7 @@ fn web(dir: &Path, out: &Path, chosen: Option<PathBuf>, build: bool, dev: bool) 
         Ok(guard) => guard,
         Err(e) => return refused(&e),
     };
-    if crate::cli::check::check(dir) != 0 {
+    if crate::cli::check::check(dir, crate::cli::check::Format::Text) != 0 {
         eprintln!("ludus: not exported: fix the errors above first");
         return 1;
     }
@@ -277,7 +277,7 @@ fn desktop(dir: &Path, out: &Path, dev: bool) -> i32 {
         Ok(found) => found,
         Err(e) => return refused(&e),
     };
-    if crate::cli::check::check(dir) != 0 {
+    if crate::cli::check::check(dir, crate::cli::check::Format::Text) != 0 {
         eprintln!("ludus: not exported: fix the errors above first");
         return 1;
     }

@@ -44,7 +44,7 @@ pub fn unset(hud_names: &[HudName], def: &GameDef, set: &Set) -> Vec<Diagnostic>
         .filter(|n| !set.names.contains(&n.name))
         .map(|n| {
             let name = n.name.as_str();
-            let d = n.problem.clone();
+            let d = n.problem.clone().with_code("hud");
             let help = match closest(name, known.iter().copied()) {
                 Some(k) => format!("did you mean `{k}`?"),
                 None => format!(

@@ -65,7 +65,9 @@ pub fn lint_game(
                     }
                 }
                 Err((message, help)) => {
-                    diagnostics.push(source.at(module.span, message).with_help(help));
+                    diagnostics.push(
+                        (source.at(module.span, message).with_help(help)).with_code("module"),
+                    );
                 }
             }
         }
@@ -109,12 +111,13 @@ pub fn lint_file(source: &Source, path: &str, role: Role, names: &Names) -> Lint
             // none if its own stack ran out: then where the file passed the parser's bound,
             // inside the same nesting).
             let line = fault.location.as_deref().and_then(|l| l.rsplit(':').next());
-            match (parsed, line.and_then(|l| l.parse().ok())) {
+            let d = match (parsed, line.and_then(|l| l.parse().ok())) {
                 (Parsed::Refused { span, message: e }, _) => source.at(span, message).with_help(e),
                 (_, Some(line)) => source.at_line(line, message),
                 (Parsed::TooLarge(too), None) => source.at(too.span, message),
                 (_, None) => source.at_line(1, message),
-            }
+            };
+            d.with_code("lua-syntax")
         }
         (Ok(()), Parsed::Refused { span, message }) => source
             .at(
@@ -122,7 +125,8 @@ pub fn lint_file(source: &Source, path: &str, role: Role, names: &Names) -> Lint
                 "the script linter cannot parse this file, so it was not linted",
             )
             .with_help(format!("{message} (Lua itself accepts the file)"))
-            .warning(),
+            .warning()
+            .with_code("not-linted"),
         (Ok(()), Parsed::TooLarge(too)) => {
             let (message, help) = match too.why {
                 Bound::Tokens => (
@@ -142,7 +146,11 @@ pub fn lint_file(source: &Source, path: &str, role: Role, names: &Names) -> Lint
                         .to_string(),
                 ),
             };
-            source.at(too.span, message).with_help(help).warning()
+            source
+                .at(too.span, message)
+                .with_help(help)
+                .warning()
+                .with_code("not-linted")
         }
         (Ok(()), Parsed::Failed(why)) => source
             .at_line(
@@ -150,7 +158,8 @@ pub fn lint_file(source: &Source, path: &str, role: Role, names: &Names) -> Lint
                 "the script linter failed on this file, so it was not linted",
             )
             .with_help(format!("{why} (Lua itself accepts the file)"))
-            .warning(),
+            .warning()
+            .with_code("not-linted"),
     };
     Linted {
         diagnostics: vec![problem],

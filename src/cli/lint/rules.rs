@@ -186,7 +186,12 @@ fn unknown_api(
         None => "the `ludus` functions are listed in docs/scripting.md".into(),
     };
     let message = format!("`ludus.{}` does not exist", f.name);
-    Some(source.at(f.span, message).with_help(help))
+    Some(
+        source
+            .at(f.span, message)
+            .with_help(help)
+            .with_code("unknown-function"),
+    )
 }
 
 /// The closest of `known` to `name`, while `left` allows another comparison (one fewer after).
@@ -212,7 +217,13 @@ fn handler(source: &Source, facts: &Facts, f: &Named, role: Role) -> Option<Diag
             let message = format!("`{name}` is defined in a module, where handlers are not called");
             let help = "handlers are called only in the files of `[scripts] files`: define it \
                         there (a module can return a function for a script to call)";
-            return Some(source.at(f.span, message).with_help(help).warning());
+            return Some(
+                source
+                    .at(f.span, message)
+                    .with_code("not-a-handler")
+                    .with_help(help)
+                    .warning(),
+            );
         }
         Role::Module => return None,
         Role::Script if is_handler => return None,
@@ -228,6 +239,7 @@ fn handler(source: &Source, facts: &Facts, f: &Named, role: Role) -> Option<Diag
         return Some(
             source
                 .at(f.span, message)
+                .with_code("not-a-handler")
                 .with_help(format!("did you mean `{h}`?")),
         );
     }
@@ -239,7 +251,13 @@ fn handler(source: &Source, facts: &Facts, f: &Named, role: Role) -> Option<Diag
         "nothing in this file calls it, and the host calls only {}",
         all.join(", ")
     );
-    Some(source.at(f.span, message).with_help(help).warning())
+    Some(
+        source
+            .at(f.span, message)
+            .with_code("not-a-handler")
+            .with_help(help)
+            .warning(),
+    )
 }
 
 /// `name` as a `kind` the game does not declare.
@@ -266,5 +284,10 @@ fn undeclared(
         None if known.is_empty() => format!("the game declares no {noun}s"),
         None => format!("the game's {noun}s are {}", list(known)),
     };
-    Some(source.at(name.span, message).with_help(help))
+    Some(
+        source
+            .at(name.span, message)
+            .with_help(help)
+            .with_code("undeclared"),
+    )
 }
