@@ -20,7 +20,7 @@ use crate::app::keys::{button_of, key_of};
 use crate::app::renderer::Renderer;
 use crate::platform::{QUIT_ON_ESCAPE, Watcher, clock_ns, error, log, wait_ns};
 use crate::runtime::frames::Line;
-use crate::runtime::{Runner, UiAction, ui_action};
+use crate::runtime::{Runner, Stop, UiAction, ui_action};
 use ludus_core::{PacerPolicy, Signal};
 use miniquad::*;
 
@@ -41,6 +41,9 @@ pub struct RunOptions {
     pub overlay: bool,
     /// How a changed game is reloaded.
     pub reload: crate::runtime::Reload,
+    /// The exit code the window leaves here when it quits: 1 when a playback's stop tick
+    /// (`--screenshot-at`) never came or the trace could not be written.
+    pub status: std::rc::Rc<std::cell::Cell<i32>>,
 }
 
 /// Set once the window is open and the app built (a later panic is not a window problem).
@@ -137,6 +140,42 @@ impl App {
     }
 }
 
+/// Why the window quits after this frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Quit {
+    /// With its screenshot: the last of `--frames-max`, or a playback's stop tick.
+    Shot,
+    /// Without: a failure, said and left in the exit status.
+    Failed,
+}
+
+impl App {
+    /// Whether the frame just drawn is the last, and how it ends: at `--frames-max`, at a
+    /// playback's stop tick, or when the stop tick cannot come or the trace cannot be written.
+    fn quit_why(&mut self, stop: Option<Stop>) -> Option<Quit> {
+        if let Some(e) = self.runner.take_trace_error() {
+            return self.fail(&e);
+        }
+        let last = self.options.max_frames.is_some_and(|m| self.frames >= m);
+        match (stop, last) {
+            (Some(Stop::Reached), _) | (None, true) => Some(Quit::Shot),
+            (Some(Stop::Missed(why)), _) => self.fail(&format!("no screenshot written: {why}")),
+            (Some(Stop::Waiting), true) => self.fail(&format!(
+                "no screenshot written: quit after {} frames (--frames-max), before the tick asked for",
+                self.frames
+            )),
+            (_, false) => None,
+        }
+    }
+
+    /// Says why the window quits on a failure, and leaves exit code 1.
+    fn fail(&self, why: &str) -> Option<Quit> {
+        error(&format!("ludus: {why}"));
+        self.options.status.set(1);
+        Some(Quit::Failed)
+    }
+}
+
 impl EventHandler for App {
     fn update(&mut self) {}
 
@@ -184,7 +223,11 @@ impl EventHandler for App {
             draw_calls: self.renderer.calls,
             audio: self.audio.enabled(),
         };
-        let ui = ui::layout(&self.runner, &self.renderer.atlas, &screen);
+        let stop = self.runner.stop();
+        // The frame at a playback's stop tick shows the game alone: none of the developer's
+        // view that changes with wall-clock time (the overlay, the console).
+        let at_stop = stop == Some(Stop::Reached);
+        let ui = ui::layout(&self.runner, &self.renderer.atlas, &screen, !at_stop);
         self.renderer.draw(
             self.ctx.as_mut(),
             self.runner.play().drawn(),
@@ -192,12 +235,14 @@ impl EventHandler for App {
             &ui,
         );
         self.frames += 1;
-        let last = self.options.max_frames.is_some_and(|m| self.frames >= m);
-        if last && let Some(path) = self.options.screenshot.clone() {
+        let quit = self.quit_why(stop);
+        if let Some(path) = self.options.screenshot.clone()
+            && quit == Some(Quit::Shot)
+        {
             self.screenshot(&path);
         }
         self.ctx.commit_frame();
-        if last {
+        if quit.is_some() {
             window::order_quit();
         }
         let after = clock_ns();

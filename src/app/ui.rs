@@ -58,8 +58,10 @@ fn label(text: String, x: f32, y: f32, color: Color) -> Label {
     }
 }
 
-/// Lays out the frame's UI.
-pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
+/// Lays out the frame's UI; `live`: with the parts of the developer's view that change with
+/// wall-clock time or the developer's toggles (a reload's error, the console, the overlay),
+/// which a frame shown for a tick (a playback's stop tick) leaves out.
+pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen, live: bool) -> Ui {
     let (w, h) = (screen.w, screen.h);
     let body = atlas.body();
     let line = body.line_height;
@@ -76,7 +78,7 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
         None => h - pad / 2.0,
     };
     hud(runner, atlas, screen, help_top, &mut ui);
-    if let Some(err) = runner.ui().reload_error() {
+    if let Some(err) = runner.ui().reload_error().filter(|_| live) {
         for (i, l) in err.lines().take(6).enumerate() {
             ui.labels.push(label(
                 l.to_string(),
@@ -87,7 +89,7 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
         }
     }
     banner(runner, atlas, screen, &mut ui);
-    if runner.ui().console() {
+    if runner.ui().console() && live {
         let lines = runner.ui().recent_log(CONSOLE_LINES);
         let top = h - pad - line * (CONSOLE_LINES as f32 + 2.5);
         ui.panels.push((
@@ -113,7 +115,7 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen) -> Ui {
             ));
         }
     }
-    if runner.ui().overlay() {
+    if runner.ui().overlay() && live {
         overlay(runner, body, screen, &mut ui);
     }
     ui

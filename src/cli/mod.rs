@@ -19,7 +19,6 @@ mod sim;
 mod test;
 
 use crate::app::RunOptions;
-use crate::cli::common::{entities, load};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -38,36 +37,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Play a game in a window.
-    Run {
-        /// The game folder; the bundled example (swarm) when omitted.
-        game_dir: Option<PathBuf>,
-        /// Add this many entities of the game's [stress] archetype to the level (0 to 1000000).
-        #[arg(long, default_value_t = 0, value_parser = entities())]
-        entities: u32,
-        /// Scripted input: a JSON Lines file, one line per frame (see docs/headless.md).
-        #[arg(long)]
-        script: Option<PathBuf>,
-        /// Quit after this many frames (1 or more).
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-        frames_max: Option<u64>,
-        /// Write the last frame's pixels to this PNG file when quitting (with --frames-max).
-        #[arg(long)]
-        screenshot: Option<PathBuf>,
-        /// Cap presented frames per second, 0 to 1000 (0: only vsync paces).
-        #[arg(long, default_value_t = 240, value_parser = clap::value_parser!(u32).range(0..=1000))]
-        fps_cap: u32,
-        /// Do not reload content and scripts when their files change.
-        #[arg(long)]
-        no_watch: bool,
-        /// How a reload meets the running game: `resimulate` (the level's kept input runs
-        /// again on the new content, up to now) or `keep` (a new Lua VM for the running
-        /// world; a TOML change restarts the level).
-        #[arg(long, value_enum, default_value_t = crate::runtime::Reload::Resimulate)]
-        reload: crate::runtime::Reload,
-        /// Start with the debug overlay shown (F3 toggles it).
-        #[arg(long)]
-        overlay: bool,
-    },
+    Run(crate::cli::run::RunArgs),
     /// Validate a game's content and scripts; print diagnostics as file:line:col.
     Check {
         /// The game folder.
@@ -129,49 +99,11 @@ pub fn main() -> i32 {
             None,
             0,
             RunOptions {
-                fps_cap: 240,
+                fps_cap: run::FPS_CAP,
                 ..RunOptions::default()
             },
         ),
-        Some(Command::Run {
-            game_dir,
-            entities,
-            script,
-            frames_max,
-            screenshot,
-            fps_cap,
-            no_watch,
-            reload,
-            overlay,
-        }) => {
-            let mut options = RunOptions {
-                overlay,
-                reload,
-                max_frames: frames_max,
-                screenshot,
-                fps_cap,
-                watch: if no_watch { None } else { game_dir.clone() },
-                ..RunOptions::default()
-            };
-            if let Some(path) = script {
-                let project = match load(game_dir.as_deref()) {
-                    Ok(p) => p,
-                    Err(code) => return code,
-                };
-                match crate::cli::files::read_lines(
-                    &path,
-                    crate::runtime::frames::Format::Script,
-                    &project.def,
-                ) {
-                    Ok(lines) => options.script = lines,
-                    Err(e) => {
-                        eprintln!("ludus: {e}");
-                        return 1;
-                    }
-                }
-            }
-            run::run(game_dir, entities, options)
-        }
+        Some(Command::Run(args)) => run::main(args),
         Some(Command::Check { game_dir, format }) => check::check(&game_dir, format),
         Some(Command::New { name }) => crate::cli::new::create(&name),
         Some(Command::Sim(args)) if args.agent.any() => crate::cli::agent::main(&args),

@@ -2,8 +2,12 @@
 //! function and compare the state hash after every tick; report the first divergence. On
 //! content that differs from the recorded one (`--game DIR` after a rule change), the input is
 //! rerun instead (`runtime/rerun.rs`): the summary, and the first tick whose state differs.
+//! With `--window`, the recording plays in the window instead, tick by tick.
 
+use crate::app::RunOptions;
 use crate::cli::common::load;
+use crate::cli::run::Played;
+use crate::runtime::playback::Playback;
 use std::path::PathBuf;
 
 use crate::runtime::headless::RunFigures;
@@ -23,6 +27,26 @@ pub struct ReplayArgs {
     /// Debugging aid: change the score just before this tick, to see a divergence reported.
     #[arg(long, hide = true)]
     pub perturb_tick: Option<u64>,
+    /// Play the recording in the window, tick by tick at the game's tick rate, instead of
+    /// checking it (pause, step, rewind and the overlay work; the game's keys are off).
+    #[arg(long)]
+    pub window: bool,
+    /// With --window: quit once the TICK-th tick has run, writing the world exactly at that
+    /// tick to --screenshot (ticks count from 1 across the recording's levels).
+    #[arg(long, value_name = "TICK", requires_all = ["window", "screenshot"],
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub screenshot_at: Option<u64>,
+    /// With --window: the PNG file --screenshot-at writes.
+    #[arg(long, requires = "window")]
+    pub screenshot: Option<PathBuf>,
+    /// With --window: write a JSON Lines trace, one line per completed tick (as `ludus sim
+    /// --trace`).
+    #[arg(long, requires = "window")]
+    pub trace: Option<PathBuf>,
+    /// With --window: cap presented frames per second, 0 to 1000 (0: only vsync paces).
+    #[arg(long, requires = "window", default_value_t = crate::cli::run::FPS_CAP,
+          value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub fps_cap: u32,
 }
 
 /// Prints one line of output: what a recording or a game's scripts wrote (names, fault
@@ -52,6 +76,9 @@ pub fn main(args: ReplayArgs) -> i32 {
         Ok(p) => p,
         Err(code) => return code,
     };
+    if args.window {
+        return window(rec, project, &args);
+    }
     if rec.header.content_hash != project.def.content_hash {
         return rerun(rec, &project, dir.as_deref());
     }
@@ -145,4 +172,62 @@ fn rerun(rec: Recording, project: &Project, dir: Option<&std::path::Path>) -> i3
         println!("the game ended after {ticks} of the recording's {total} ticks");
     }
     if run.fault.is_some() { 1 } else { 0 }
+}
+
+/// Plays `rec` in the window (`--window`): on the content recorded, with its background
+/// results; on other content, its input on the new rules, as a rerun plays it.
+fn window(rec: Recording, project: Project, args: &ReplayArgs) -> i32 {
+    let exact = rec.header.content_hash == project.def.content_hash;
+    let refused = if exact {
+        mismatch(&rec, &project)
+    } else {
+        unfit(&rec, &project)
+    };
+    if let Some(why) = refused {
+        complain(&format!(
+            "ludus: refusing to play {}: {why}",
+            args.recording.display()
+        ));
+        return 1;
+    }
+    if !exact {
+        say(&format!(
+            "the content differs from the recording's ({}): its input plays on this game",
+            rec.header.game
+        ));
+    }
+    let project = project.with_seed(rec.header.seed);
+    let (entities, saved) = (rec.header.entities, rec.saved.clone());
+    let mut playback = match Playback::recording(rec, &project.def, exact) {
+        Ok(p) => p,
+        Err(e) => {
+            complain(&format!(
+                "ludus: refusing to play {}: {e}",
+                args.recording.display()
+            ));
+            return 1;
+        }
+    };
+    if let Some(tick) = args.screenshot_at {
+        playback = playback.stop_at(tick);
+    }
+    let trace = match args
+        .trace
+        .as_deref()
+        .map(crate::cli::run::trace)
+        .transpose()
+    {
+        Ok(t) => t,
+        Err(e) => {
+            complain(&format!("ludus: {e}"));
+            return 1;
+        }
+    };
+    let options = RunOptions {
+        screenshot: args.screenshot.clone(),
+        fps_cap: args.fps_cap,
+        ..RunOptions::default()
+    };
+    let played = Played { playback, saved };
+    crate::cli::run::window(project, entities, options, Some(played), trace)
 }

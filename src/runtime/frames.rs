@@ -1,5 +1,6 @@
 //! Scripted frames and per-tick input: the JSON Lines formats of `ludus sim --frames`,
-//! `ludus sim --input` and `ludus run --script`. See docs/headless.md.
+//! `ludus sim --input` (and `ludus run --input`) and `ludus run --script`. See
+//! docs/headless.md.
 
 /// The largest `--input`, `--frames` or `--script` file, in bytes (64 MiB).
 pub const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;

@@ -129,11 +129,7 @@ impl HeadlessRun {
             self.error = Some(e);
         }
         if let Some(t) = &mut self.trace {
-            let line = format!(
-                "{{\"tick\":{tick},\"hash\":\"{}\",\"entities\":{}}}\n",
-                hash.hex(),
-                report.entities
-            );
+            let line = crate::runtime::trace::tick_line(tick, hash, report.entities);
             if t.write_all(line.as_bytes()).is_err() {
                 self.error = Some("cannot write the trace file".into());
             }

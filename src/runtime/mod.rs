@@ -1,7 +1,8 @@
 //! A game folder loaded and run, with or without a window: the project (`project.rs`), the
 //! [`Runner`] the window and the page drive (`runner/`: play state, UI state, time travel),
 //! headless runs (`headless.rs`, with `frames.rs` for scripted input and `work.rs` for what a
-//! scripted frame may ask), recordings (`recorder.rs`, `history.rs`, `verify.rs`, `rerun.rs`;
+//! scripted frame may ask), tick-exact playback in the window (`playback.rs`) and the per-tick
+//! trace (`trace.rs`), recordings (`recorder.rs`, `history.rs`, `verify.rs`, `rerun.rs`;
 //! `builds.rs`: the bound on what they build), saved data between runs (`saved.rs`), game
 //! bundles (`bundle.rs`, `bundled.rs`) and the page's test API (`page.rs`).
 
@@ -17,13 +18,15 @@ pub(crate) mod history;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(crate) mod page;
 pub(crate) mod particles;
+pub(crate) mod playback;
 pub(crate) mod project;
 pub(crate) mod recorder;
 pub(crate) mod rerun;
 mod runner;
 pub(crate) mod saved;
 pub(crate) mod strict_json;
+pub(crate) mod trace;
 pub(crate) mod verify;
 pub(crate) mod work;
 
-pub use runner::{Reload, Runner, SoundCue, UiAction, ui_action};
+pub use runner::{Reload, Runner, SoundCue, Stop, UiAction, ui_action};

@@ -5,7 +5,8 @@
 //! every recorded tick's input runs in order, segment by segment (a level loaded afresh is
 //! loaded again; a script's `load_level` is followed where the new rules ask for it too, and
 //! forced where they do not). Background work runs anew (the recorded results belong to the
-//! old rules). The state hash after each tick is compared with the recorded one: the first
+//! old rules), unless the rerun is a rewind that feeds them back ([`Rerun::with_recorded_work`]).
+//! The state hash after each tick is compared with the recorded one: the first
 //! difference is kept, not an error. A fault, or the game ending, stops the run.
 //!
 //! A rerun advances a bounded number of ticks per call, so a window can draw its progress.
@@ -13,6 +14,7 @@
 use crate::runtime::builds::level_name;
 use crate::runtime::headless::{HeadlessRun, header, headless_run};
 use crate::runtime::project::Project;
+use crate::runtime::verify::recorded_batches;
 use ludus_core::*;
 
 /// A rerun in progress (see the module documentation).
@@ -29,6 +31,9 @@ pub struct Rerun {
     pub fault: Option<Fault>,
     /// The new rules ended the game before the recording did.
     pub over: bool,
+    /// The recorded background results are fed back instead of computed anew (see
+    /// [`Rerun::with_recorded_work`]).
+    recorded_work: bool,
 }
 
 impl Rerun {
@@ -56,7 +61,21 @@ impl Rerun {
             first_difference: None,
             fault: None,
             over: false,
+            recorded_work: false,
         })
+    }
+
+    /// Feeds the recording's background results back at the ticks they were applied, as a
+    /// replay does, instead of computing them anew: for a rewind on the content recorded whose
+    /// results came from elsewhere (a recording played in the window).
+    pub fn with_recorded_work(mut self) -> Rerun {
+        let jobs = self.run.game.def().limits.jobs;
+        let first = self.rec.segments.first().map(recorded_batches);
+        self.run
+            .game
+            .set_completions(Completions::replaying(jobs, first.unwrap_or_default()));
+        self.recorded_work = true;
+        self
     }
 
     /// The recording's ticks, and how many have been rerun.
@@ -79,6 +98,10 @@ impl Rerun {
                 self.index = 0;
                 if let Some(next) = self.rec.segments.get(self.segment) {
                     self.enter(next.level.clone(), next.switched)?;
+                    if self.recorded_work {
+                        let batches = recorded_batches(&self.rec.segments[self.segment]);
+                        self.run.game.completions().set_recorded(batches);
+                    }
                 }
                 continue;
             };

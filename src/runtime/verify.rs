@@ -245,6 +245,17 @@ fn load_segment(
     }
 }
 
+/// The background results each of `segment`'s ticks applied, by tick (what a replay feeds
+/// back).
+pub fn recorded_batches(segment: &Segment) -> BTreeMap<u64, Vec<Completion>> {
+    segment
+        .ticks
+        .iter()
+        .filter(|t| !t.completions.is_empty())
+        .map(|t| (t.tick, t.completions.clone()))
+        .collect()
+}
+
 /// Runs segment `si`'s recorded ticks, counting in `total` those that matched: the first
 /// divergence, if any.
 fn replay_ticks(
@@ -255,13 +266,7 @@ fn replay_ticks(
     work: &mut Work,
     total: &mut usize,
 ) -> Option<Outcome> {
-    let batches: BTreeMap<u64, Vec<Completion>> = segment
-        .ticks
-        .iter()
-        .filter(|t| !t.completions.is_empty())
-        .map(|t| (t.tick, t.completions.clone()))
-        .collect();
-    game.completions().set_recorded(batches);
+    game.completions().set_recorded(recorded_batches(segment));
     for record in &segment.ticks {
         if perturb == Some(record.tick) {
             game.nudge_score(1);

@@ -26,6 +26,19 @@ pub fn scratch(example: &str, name: &str) -> PathBuf {
     dir
 }
 
+/// Copies the folder `from` (an example) to `to`, subfolders included.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let (path, target) = (entry.path(), to.join(entry.file_name()));
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
 /// Whether xvfb-run is here; where CI requires window tests (`LUDUS_REQUIRE_WINDOW_TESTS`),
 /// its absence fails the test.
 pub fn xvfb_available() -> bool {

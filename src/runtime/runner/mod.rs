@@ -6,13 +6,18 @@
 //! - `ui.rs`: the UI state ([`UiState`]): what the developer's view shows over the game;
 //!   `view.rs`: the view's text; `ui_keys.rs`: the keys the app keeps for itself;
 //! - time travel: `reload.rs` (in place), `resim.rs` (hot reload by re-simulation), `rewind.rs`
-//!   (through the ring of past frames in `past.rs`).
+//!   (through the ring of past frames in `past.rs`);
+//! - `playback.rs`: input played by tick instead of the keyboard's (`ludus run --input`,
+//!   `ludus replay --window`).
 //!
 //! Files below use the ones above them, never back: this file names only `play`, `ui` and
 //! `ui_keys`; the others add methods to [`Runner`].
 
 mod past;
 mod play;
+mod playback;
+#[cfg(test)]
+mod playback_tests;
 mod reload;
 mod resim;
 mod rewind;
@@ -23,6 +28,7 @@ mod ui_keys;
 mod view;
 
 pub use play::{PlayState, SoundCue};
+pub use playback::Stop;
 pub use ui::UiState;
 pub use ui_keys::{RESERVED_KEYS, UiAction, ui_action};
 
@@ -119,6 +125,8 @@ impl Runner {
         }
         self.ui = UiState::carried(&mut old.ui);
         self.play.saves = old.play.saves.take();
+        self.play.timed.playback = old.play.timed.playback.take();
+        self.play.timed.trace = old.play.timed.trace.take();
     }
 
     /// Keeps the game's saved data at `place` (the window and the page): the game starts
@@ -200,8 +208,12 @@ impl Runner {
     }
 
     /// Runs background work on `workers` threads where the platform has threads (the window);
-    /// headless runs keep the serial executor, whose timing is reproducible.
+    /// headless runs and playbacks keep the serial executor, whose timing is reproducible (or
+    /// the recording's results).
     pub fn use_threads(&mut self, workers: usize) {
+        if self.plays_back() {
+            return;
+        }
         self.settings.threads = workers;
         if let Some(pool) = crate::platform::worker_pool(workers) {
             let jobs = self.def().limits.jobs;
@@ -227,6 +239,10 @@ impl Runner {
             session.signal(Signal::Resume);
             return;
         }
+        if !self.playback_passes(key, kept) {
+            return;
+        }
+        let session = &mut self.play.session;
         if let Some(a) = self.play.keys.actions_of(key.name()).find(|a| flow.has(*a)) {
             session.input(InputEvent::Press(a));
             return;
@@ -247,6 +263,10 @@ impl Runner {
 
     pub fn key_up(&mut self, key: Key) {
         if self.resim.is_some() {
+            return;
+        }
+        if self.plays_back() && self.kept(key).is_none() {
+            // The game's keys do not reach it (its pause action acts on the press).
             return;
         }
         match self.kept(key) {
@@ -273,9 +293,11 @@ impl Runner {
             // Re-simulating or rewinding: no ticks; the last frame, or a past one, is shown.
             return last;
         }
+        self.pump_playback(now_ns);
         let report = self.play.present(now_ns, dt);
-        if report.faulted && !self.settings.release {
-            // Every fault comes with its recording (a player's game writes none).
+        if report.faulted && !self.settings.release && !self.plays_back() {
+            // Every fault comes with its recording (a player's game writes none; a playback
+            // is one already).
             self.save_history();
         }
         // The saved data as completed ticks left it (a faulted tick completed nothing).

@@ -3,9 +3,11 @@
 
 use crate::runtime::history::History;
 use crate::runtime::particles::Particles;
+use crate::runtime::playback::Playback;
 use crate::runtime::project::Project;
 use crate::runtime::runner::past::Past;
 use crate::runtime::saved::Keeper;
+use crate::runtime::trace::TickTrace;
 use ludus_core::*;
 
 /// A sound the frame asks the audio service to play.
@@ -26,11 +28,16 @@ pub struct TickCost {
 }
 
 /// The game plus the measurements the overlay shows and its history; the session drives it.
+/// With a playback, each tick's input is the playback's instead of the session's, and the
+/// playback says what comes after the tick (see [`Playback`]); with a trace, every completed
+/// tick is hashed and written to it.
 pub struct TimedGame {
     pub game: Game,
     pub cost: TickCost,
     clock: fn() -> u64,
     pub history: History,
+    pub playback: Option<Playback>,
+    pub trace: Option<TickTrace>,
 }
 
 impl TimedGame {
@@ -40,6 +47,8 @@ impl TimedGame {
             cost: TickCost::default(),
             clock,
             history,
+            playback: None,
+            trace: None,
         }
     }
 
@@ -51,10 +60,23 @@ impl TimedGame {
 impl Simulation for TimedGame {
     fn tick(&mut self, tick: u64, input: &TickInput) -> Result<Flow, Fault> {
         let start = (self.clock)();
-        self.game.options_mut().hash = History::wants_hash(&self.game);
+        let played;
+        let input = match &mut self.playback {
+            Some(p) => {
+                played = p.next_input(self.game.world().tick());
+                &played
+            }
+            None => input,
+        };
+        self.game.options_mut().hash = History::wants_hash(&self.game) || self.trace.is_some();
         let result = self.game.tick(tick, input);
         match &result {
-            Ok(_) => self.history.tick(&mut self.game, tick, input),
+            Ok(_) => {
+                self.history.tick(&mut self.game, tick, input);
+                if let (Some(t), Some(r)) = (&mut self.trace, self.game.last_report()) {
+                    t.tick(tick, r.hash.unwrap_or_default(), r.entities);
+                }
+            }
             Err(f) => self.history.fault(&mut self.game, tick, input, f),
         }
         let ns = (self.clock)().saturating_sub(start);
@@ -65,14 +87,26 @@ impl Simulation for TimedGame {
         } else {
             self.cost.avg_ns * 0.9 + ns as f64 * 0.1
         };
-        result
+        match (result, &mut self.playback) {
+            (Ok(flow), Some(p)) => Ok(p.after_tick(flow)),
+            (result, _) => result,
+        }
     }
 
     fn load(&mut self, request: &LoadRequest) -> LoadStatus {
-        let status = self.game.load(request);
+        let request = match &self.playback {
+            Some(p) => p.load_request(request),
+            None => request.clone(),
+        };
+        let status = self.game.load(&request);
         if matches!(status, LoadStatus::Ready(_)) {
             let switched = matches!(request, LoadRequest::Switch(_));
             self.history.level(&self.game, switched);
+            if let Some(p) = &mut self.playback {
+                p.level_loaded(switched, &mut self.game);
+                // The game's own pauses do not stop a playback.
+                return LoadStatus::Ready(Mode::Playing);
+            }
         }
         status
     }
@@ -187,11 +221,17 @@ impl PlayState {
                 .extract(self.timed.game.world(), &self.project.def, interpolation);
         }
         self.keep_past(&report);
-        // Presentation requests of completed ticks, each exactly once.
+        // Presentation requests of completed ticks, each exactly once. During a playback,
+        // particles age by ticks, not by frames, so a tick looks the same at any frame rate.
         let def = self.project.def.clone();
+        let by_tick = self.timed.playback.is_some();
+        let tick_s = 1.0 / def.tick.rate_hz.max(1) as f32;
         for request in self.timed.game.outbox().drain() {
             match request.what {
                 Presentation::Effect { effect, pos, color } => {
+                    if by_tick {
+                        self.particles.advance_to(request.tick, tick_s);
+                    }
                     if let Some(e) = def.effects.get(effect.0 as usize) {
                         self.particles.burst(e, pos, color, request.seq);
                     }
@@ -208,7 +248,12 @@ impl PlayState {
                 Presentation::Music(m) => self.music = Some(m),
             }
         }
-        self.particles.update(dt.clamp(0.0, 0.1));
+        if by_tick {
+            let tick = self.timed.game.world().tick();
+            self.particles.advance_to(tick, tick_s);
+        } else {
+            self.particles.update(dt.clamp(0.0, 0.1));
+        }
         report
     }
 
@@ -314,5 +359,15 @@ impl PlayState {
             self.timed.history.describe(),
             self.past.timeline(self.timed.history.kept_ticks()),
         ]
+        .into_iter()
+        .chain(self.timed.playback.as_ref().map(|p| {
+            let stop = p.stop_tick().map(|t| format!(", stops after tick {t}"));
+            format!(
+                "input plays back: {} ticks run{}",
+                p.ran(),
+                stop.unwrap_or_default()
+            )
+        }))
+        .collect()
     }
 }

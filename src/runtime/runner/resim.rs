@@ -41,7 +41,11 @@ impl Runner {
         rec: Recording,
         rewind: Option<u64>,
     ) -> Result<(), String> {
-        let rerun = Rerun::new(rec, &project, project.dir.as_deref())?;
+        let mut rerun = Rerun::new(rec, &project, project.dir.as_deref())?;
+        let playback = self.play.timed.playback.as_ref();
+        if rewind.is_some() && playback.is_some_and(|p| p.feeds_recorded_work()) {
+            rerun = rerun.with_recorded_work();
+        }
         self.resim = Some(Box::new(Resim {
             rerun,
             project,
@@ -143,6 +147,9 @@ impl Runner {
         };
         fresh.ui.log.push(line.clone());
         fresh.ui.fresh.push(line);
+        if let (Some(n), None) = (rewind, &fault) {
+            fresh.playback_rewound(n);
+        }
         *self = fresh;
     }
 

@@ -24,7 +24,7 @@ impl Runner {
             ));
             return;
         };
-        let n = ticks.min(rec.total_ticks() as u64);
+        let n = self.playback_rewind_span(ticks.min(rec.total_ticks() as u64));
         let rec = without_last(rec, n);
         self.play.past.scrub = None;
         if let Err(e) = self.start_rerun(self.play.project.clone(), rec, Some(n)) {

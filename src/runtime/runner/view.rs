@@ -2,7 +2,7 @@
 //! from the play state and the UI state.
 
 use crate::runtime::runner::Runner;
-use crate::runtime::runner::ui_keys::UI_KEYS;
+use crate::runtime::runner::ui_keys::{UI_KEYS, UiAction};
 use ludus_core::{ActionId, Mode};
 
 impl Runner {
@@ -36,7 +36,10 @@ impl Runner {
                 .banner
                 .then(|| (msg.to_string(), restart.into_iter().collect()));
         }
-        if play.session.mode() == Mode::Paused {
+        // A playback's stop tick pauses it: that is the tick shown, not a pause to say.
+        if play.session.mode() == Mode::Paused
+            && !play.timed.playback.as_ref().is_some_and(|p| p.reached())
+        {
             let keys = self.keys_of(self.play.def().flow.pause);
             let line = match (self.release(), keys) {
                 (false, None) => "P to resume, N to step one tick".to_string(),
@@ -52,6 +55,9 @@ impl Runner {
     /// How to restart, as a banner says it: the keys of the game's restart action (`[flow]
     /// restart`), or R in `ludus run`; in release mode, nothing where the game has none.
     fn restart_hint(&self) -> Option<String> {
+        if self.plays_back() {
+            return None;
+        }
         match (self.keys_of(self.play.def().flow.restart), self.release()) {
             (Some(k), _) => Some(format!("{k} to restart")),
             (None, false) => Some("R to restart".into()),
@@ -74,7 +80,8 @@ impl Runner {
         (!keys.is_empty()).then(|| keys.join("/"))
     }
 
-    /// The help line: the game's actions with their keys, then the keys the app keeps; `None`
+    /// The help line: the game's actions with their keys, then the keys the app keeps (while
+    /// input plays back, that it does instead of the game's keys, and no restart); `None`
     /// where it is not shown (release mode, `[window] help = false`).
     pub fn help_line(&self) -> Option<String> {
         let def = self.play.def();
@@ -82,12 +89,19 @@ impl Runner {
             return None;
         }
         let mut parts = Vec::new();
-        for (id, action) in def.actions.iter() {
+        let playing = self.plays_back();
+        if playing {
+            parts.push("input plays back (game keys off)".to_string());
+        }
+        for (id, action) in def.actions.iter().filter(|_| !playing) {
             if let Some(keys) = self.keys_of(Some(id)) {
                 parts.push(format!("{keys} {}", action.name));
             }
         }
-        parts.extend(UI_KEYS.iter().filter_map(|k| k.help.map(str::to_string)));
+        let kept = UI_KEYS
+            .iter()
+            .filter(|k| !(playing && k.action == UiAction::Restart));
+        parts.extend(kept.filter_map(|k| k.help.map(str::to_string)));
         Some(parts.join("  "))
     }
 
