@@ -177,6 +177,27 @@ impl Game {
     /// Replaces the consequences (a script reload); the world keeps running.
     pub fn set_consequences(&mut self, consequences: Box<dyn Consequences>) {
         self.consequences = consequences;
+        let clock = self.ctx.profiler.as_ref().map(|p| p.clock);
+        self.consequences.set_profiling(clock);
+    }
+
+    /// Measures every tick from now on with `clock` (`None`: stop): its phases, native
+    /// systems and handler calls (see [`crate::profile`]).
+    pub fn set_profiling(&mut self, clock: Option<crate::profile::Clock>) {
+        self.ctx.profiler = clock.map(crate::profile::Profiler::new);
+        self.consequences.set_profiling(clock);
+    }
+
+    /// Whether ticks are being measured ([`set_profiling`](Self::set_profiling)).
+    pub fn profiling(&self) -> bool {
+        self.ctx.profiler.is_some()
+    }
+
+    /// Moves the spans measured since the last call into `out` (none when not profiling).
+    pub fn take_spans(&mut self, out: &mut Vec<crate::profile::Span>) {
+        if let Some(p) = &mut self.ctx.profiler {
+            p.take(out);
+        }
     }
 
     pub fn consequences_mut(&mut self) -> &mut dyn Consequences {

@@ -30,6 +30,7 @@ mod nav;
 mod outbox;
 pub mod par;
 mod phase;
+pub mod profile;
 pub mod reference;
 mod render;
 mod replay;

@@ -19,6 +19,8 @@ pub type Clock = fn() -> u64;
 /// stage systems hold their handlers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum SpanKind {
+    /// A whole tick (its name is `tick`).
+    Tick,
     Phase,
     System,
     Handler,
@@ -29,6 +31,7 @@ pub enum SpanKind {
 impl SpanKind {
     pub fn name(self) -> &'static str {
         match self {
+            SpanKind::Tick => "tick",
             SpanKind::Phase => "phase",
             SpanKind::System => "system",
             SpanKind::Handler => "handler",
@@ -64,12 +67,17 @@ pub struct Span {
     pub dur_ns: u64,
 }
 
-/// The profiler of a running game: the clock and the last tick's spans (cleared when a tick
-/// begins; a faulted tick leaves what it measured).
+/// The most spans a profiler holds before they are taken; later ones are counted, not kept.
+pub const MAX_SPANS: usize = 1 << 20;
+
+/// The profiler of a running game: the clock, and the spans measured since they were last
+/// taken ([`Game::take_spans`](crate::Game::take_spans)), at most [`MAX_SPANS`].
 #[derive(Debug)]
 pub struct Profiler {
     pub clock: Clock,
-    pub spans: Vec<Span>,
+    spans: Vec<Span>,
+    /// Spans not kept for want of room.
+    pub dropped: u64,
 }
 
 impl Profiler {
@@ -77,6 +85,7 @@ impl Profiler {
         Profiler {
             clock,
             spans: Vec::new(),
+            dropped: 0,
         }
     }
 
@@ -84,15 +93,40 @@ impl Profiler {
         (self.clock)()
     }
 
-    pub(crate) fn push(&mut self, kind: SpanKind, name: SpanName, phase: Phase, start: u64) {
+    /// Keeps a span that began at `start` and ends now.
+    pub(crate) fn push(
+        &mut self,
+        kind: SpanKind,
+        name: SpanName,
+        phase: Option<Phase>,
+        start: u64,
+    ) {
         let end = self.now();
-        self.spans.push(Span {
+        self.keep(Span {
             kind,
             name,
-            phase: Some(phase),
+            phase,
             start_ns: start,
             dur_ns: end.saturating_sub(start),
         });
+    }
+
+    pub(crate) fn keep(&mut self, span: Span) {
+        if self.spans.len() < MAX_SPANS {
+            self.spans.push(span);
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// The spans kept so far.
+    pub fn spans(&self) -> &[Span] {
+        &self.spans
+    }
+
+    /// Moves the spans kept so far into `out`.
+    pub fn take(&mut self, out: &mut Vec<Span>) {
+        out.append(&mut self.spans);
     }
 }
 
@@ -183,19 +217,19 @@ pub struct ProfileTable {
 }
 
 impl ProfileTable {
-    /// Adds one tick's spans.
-    pub fn add_tick(&mut self, spans: &[Span]) {
-        self.ticks += 1;
+    /// Adds spans: a tick span counts a tick and its time.
+    pub fn add_all(&mut self, spans: &[Span]) {
         for s in spans {
-            if s.kind == SpanKind::Phase {
-                self.tick_ns = self.tick_ns.saturating_add(s.dur_ns);
-            }
             self.add(s);
         }
     }
 
-    /// Adds one span (a frame's, for one).
+    /// Adds one span.
     pub fn add(&mut self, s: &Span) {
+        if s.kind == SpanKind::Tick {
+            self.ticks += 1;
+            self.tick_ns = self.tick_ns.saturating_add(s.dur_ns);
+        }
         self.rows
             .entry((s.kind, s.name.clone()))
             .or_default()
@@ -206,8 +240,11 @@ impl ProfileTable {
     pub fn sorted(&self) -> Vec<(&(SpanKind, SpanName), &Row)> {
         let mut rows: Vec<_> = self.rows.iter().collect();
         rows.sort_by(|a, b| {
-            (a.0.0, std::cmp::Reverse(a.1.total_ns), &a.0.1)
-                .cmp(&(b.0.0, std::cmp::Reverse(b.1.total_ns), &b.0.1))
+            (a.0.0, std::cmp::Reverse(a.1.total_ns), &a.0.1).cmp(&(
+                b.0.0,
+                std::cmp::Reverse(b.1.total_ns),
+                &b.0.1,
+            ))
         });
         rows
     }
@@ -258,10 +295,27 @@ mod tests {
     #[test]
     fn buckets_hold_their_values_and_grow_with_them() {
         let mut last = 0;
-        for ns in [0u64, 1, 7, 8, 9, 15, 16, 100, 1_000, 65_535, 1 << 40, u64::MAX >> 2] {
+        for ns in [
+            0u64,
+            1,
+            7,
+            8,
+            9,
+            15,
+            16,
+            100,
+            1_000,
+            65_535,
+            1 << 40,
+            u64::MAX >> 2,
+        ] {
             let b = bucket(ns);
             assert!(b >= last, "{ns}");
-            assert!(bucket_top(b) >= ns, "{ns}: bucket {b} tops at {}", bucket_top(b));
+            assert!(
+                bucket_top(b) >= ns,
+                "{ns}: bucket {b} tops at {}",
+                bucket_top(b)
+            );
             assert!(bucket_top(b) - ns <= ns / 8 + 1, "{ns}: {}", bucket_top(b));
             last = b;
         }

@@ -55,6 +55,7 @@ impl Bot {
             budget: Rc::new(Budget::default()),
             stage: StageSlot::default(),
             malformed: RefCell::new(None),
+            profile: RefCell::default(),
         });
         let path = script.path.clone();
         let vm = ScriptHost::boot(&def, &[script], None, &shared)?;

@@ -39,6 +39,8 @@ pub(crate) struct Vm {
     /// Each event kind's handler name as a Lua string (made once: a lookup by a Rust `&str`
     /// makes the Lua string again every time), in [`EVENT_KINDS`] order.
     handlers: Vec<mlua::LuaString>,
+    /// The prelude's profiling switch and clock (see [`HandlerProfile`]).
+    profile: Table,
 }
 
 /// See the module documentation. Build one with [`ScriptHost::new`]; it implements
@@ -55,6 +57,8 @@ pub struct ScriptHost {
     tick_started: u64,
     /// The VM was just booted and no world has used it yet.
     fresh: bool,
+    /// Handlers' `file:function` names for the profiler, by script and kind.
+    names: Vec<Option<std::sync::Arc<str>>>,
 }
 
 impl ScriptHost {
@@ -70,6 +74,7 @@ impl ScriptHost {
             budget: Rc::new(Budget::default()),
             stage: StageSlot::default(),
             malformed: RefCell::new(None),
+            profile: RefCell::default(),
         });
         let vm = Self::boot(&def, &scripts, modules.clone(), &shared)?;
         Ok(ScriptHost {
@@ -83,6 +88,7 @@ impl ScriptHost {
             stats: HostStats::default(),
             tick_started: 0,
             fresh: true,
+            names: Vec::new(),
         })
     }
 
@@ -111,6 +117,7 @@ impl ScriptHost {
         let vm = Self::boot(&self.def, &scripts, self.modules.clone(), &self.shared)?;
         self.vm = vm;
         self.scripts = scripts;
+        self.names.clear();
         self.fresh = true;
         Ok(())
     }
@@ -126,7 +133,8 @@ impl ScriptHost {
         let lua = sandbox::new_lua().map_err(lua_err)?;
         let raw = lua.create_table().map_err(lua_err)?;
         api::install(&lua, &raw, shared).map_err(lua_err)?;
-        let (dispatch, envs) = sandbox::prelude(&lua, def, &raw).map_err(lua_err)?;
+        let profile = profile_table(&lua, shared).map_err(lua_err)?;
+        let (dispatch, envs) = sandbox::prelude(&lua, def, &raw, &profile).map_err(lua_err)?;
         let budget = shared.budget.clone();
         budget::install(&lua, budget.clone()).map_err(lua_err)?;
         lua.set_memory_limit(def.scripts.memory_limit)
@@ -142,6 +150,7 @@ impl ScriptHost {
             dispatch,
             envs,
             handlers,
+            profile,
         };
         for (i, script) in scripts.iter().enumerate() {
             Self::load_script(&vm, &budget, def, script, i + 1)?;
@@ -207,6 +216,33 @@ impl ScriptHost {
             .any(|env| matches!(env.raw_get::<Value>(name), Ok(Value::Function(_))))
     }
 }
+
+/// The prelude's profiling table: `on` (whether a clock is set), `now()` and
+/// `done(script, kind, start)`, which keeps one handler call's time in `shared`.
+fn profile_table(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set("on", shared.profile.borrow().clock.is_some())?;
+    let s = shared.clone();
+    let now = move || s.profile.borrow().clock.map_or(0, |c| c());
+    let now2 = now.clone();
+    t.raw_set("now", lua.create_function(move |_, ()| Ok(now() as i64))?)?;
+    let s = shared.clone();
+    let done = lua.create_function(move |_, (i, k, start): (u32, u32, i64)| {
+        let end = now2();
+        let mut p = s.profile.borrow_mut();
+        // A handful per stage at most (one per script and kind): bounded all the same.
+        if p.calls.len() < MAX_PROFILED_CALLS {
+            p.calls
+                .push((i, k, start as u64, end.saturating_sub(start as u64)));
+        }
+        Ok(())
+    })?;
+    t.raw_set("done", done)?;
+    Ok(t)
+}
+
+/// The most handler calls kept between two reads of the profile.
+const MAX_PROFILED_CALLS: usize = 65_536;
 
 /// Interprets the end of a resumed host coroutine. Every fault names the script's file and
 /// line when any script frame was running: from the budget's meter, the error, or else the
@@ -300,9 +336,50 @@ impl Consequences for ScriptHost {
     fn drain_log(&mut self) -> Vec<String> {
         self.take_log()
     }
+
+    fn set_profiling(&mut self, clock: Option<ludus_core::profile::Clock>) {
+        let mut p = self.shared.profile.borrow_mut();
+        p.clock = clock;
+        p.calls.clear();
+        // Only a VM without memory to spare refuses the write; it then times nothing.
+        let _ = self.vm.profile.raw_set("on", clock.is_some());
+    }
+
+    fn take_spans(&mut self, out: &mut Vec<ludus_core::profile::Span>) {
+        use ludus_core::profile::{Span, SpanKind, SpanName};
+        let calls = std::mem::take(&mut self.shared.profile.borrow_mut().calls);
+        for (i, k, start, dur) in calls {
+            out.push(Span {
+                kind: SpanKind::Handler,
+                name: SpanName::Shared(self.handler_name(i, k)),
+                phase: None,
+                start_ns: start,
+                dur_ns: dur,
+            });
+        }
+    }
 }
 
 impl ScriptHost {
+    /// `file:function` of script `i`'s handler of event kind `k` (both from 1), made once.
+    fn handler_name(&mut self, i: u32, k: u32) -> std::sync::Arc<str> {
+        let kinds = EVENT_KINDS.len();
+        let at = (i as usize).saturating_sub(1) * kinds + (k as usize).saturating_sub(1);
+        if self.names.len() <= at {
+            self.names.resize(at + 1, None);
+        }
+        self.names[at]
+            .get_or_insert_with(|| {
+                let file = self
+                    .scripts
+                    .get(i as usize - 1)
+                    .map_or("?", |s| s.path.as_str());
+                let handler = EVENT_KINDS.get(k as usize - 1).map_or("?", |e| e.handler);
+                format!("{file}:{handler}").into()
+            })
+            .clone()
+    }
+
     fn run_stage(&mut self, g: &mut Gameplay<'_>) -> Result<(), Fault> {
         let vm = &self.vm;
         let lua = &vm.lua;

@@ -7,6 +7,7 @@ local G, RAW, NO_SUCH = HOST.globals, HOST.api, HOST.no_such_function
 local KINDS, TAGBITS, ACTIONS = HOST.kinds, HOST.tag_bits, HOST.actions
 local CONSTANTS, ENVS, FREEZE = HOST.constants, HOST.envs, HOST.freeze
 local NEWPOOL, DECODE, KINDSPEC = HOST.new_pool, HOST.decode, HOST.event_kinds
+local PROFILE = HOST.profile
 HOST = nil
 
 local type, pairs, error, select, tostring, next = type, pairs, error, select, tostring, next
@@ -132,10 +133,16 @@ return function(counts, blob)
           local list
           list, after = decode(i, k, blob, pos, n)
           if #list > 0 then
+            local event = list
             if single then
-              h(list[1])
+              event = list[1]
+            end
+            if PROFILE.on then
+              local start = PROFILE.now()
+              h(event)
+              PROFILE.done(i, k, start)
             else
-              h(list)
+              h(event)
             end
           end
         end

@@ -40,7 +40,12 @@ fn constant(lua: &Lua, c: &Constant) -> mlua::Result<Value> {
 
 /// Runs the prelude with the API's Rust functions; returns the stage dispatcher and the
 /// environment list.
-pub(crate) fn prelude(lua: &Lua, def: &GameDef, raw: &Table) -> mlua::Result<(Function, Table)> {
+pub(crate) fn prelude(
+    lua: &Lua,
+    def: &GameDef,
+    raw: &Table,
+    profile: &Table,
+) -> mlua::Result<(Function, Table)> {
     let envs = lua.create_table()?;
     let kinds = lua.create_table()?;
     for (i, a) in def.archetypes.iter().enumerate() {
@@ -61,7 +66,7 @@ pub(crate) fn prelude(lua: &Lua, def: &GameDef, raw: &Table) -> mlua::Result<(Fu
     let (pool, decode) = ludus_lua::decoder(lua)?;
     let no_such = lua.create_function(|_, name: String| Ok(crate::api::no_such_function(&name)))?;
     // What the prelude runs with, by name (its first lines read every field).
-    let fields: [(&str, Value); 12] = [
+    let fields: [(&str, Value); 13] = [
         // The shared sandbox globals.
         ("globals", Value::Table(lua.globals())),
         // The API's Rust functions by name; the internal ones start with `__`.
@@ -85,6 +90,8 @@ pub(crate) fn prelude(lua: &Lua, def: &GameDef, raw: &Table) -> mlua::Result<(Fu
         ("event_kinds", Value::Table(crate::decode::kind_specs(lua)?)),
         // Makes a table read-only to `rawset` (`ludus_lua::freeze`).
         ("freeze", Value::Function(ludus_lua::freeze(lua)?)),
+        // Profiling: `on`, and `now()` / `done(script, kind, start)` to time handler calls.
+        ("profile", Value::Table(profile.clone())),
     ];
     let host = lua.create_table_from(fields)?;
     // A field the prelude reads that is not above is a mistake here, not a nil there.

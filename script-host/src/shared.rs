@@ -120,4 +120,14 @@ pub(crate) struct Shared {
     pub stage: StageSlot,
     /// The first malformed-command fault of the stage (kept even if a script catches the error).
     pub malformed: RefCell<Option<Fault>>,
+    /// Handler calls measured while profiling.
+    pub profile: RefCell<HandlerProfile>,
+}
+
+/// The clock handler calls are timed with while profiling, and the calls timed since the
+/// host last handed them on: (script from 1, event kind from 1, start, duration).
+#[derive(Debug, Default)]
+pub(crate) struct HandlerProfile {
+    pub clock: Option<ludus_core::profile::Clock>,
+    pub calls: Vec<(u32, u32, u64, u64)>,
 }

@@ -39,6 +39,8 @@ pub struct RunOptions {
     pub watch: Option<std::path::PathBuf>,
     /// Start with the debug overlay shown.
     pub overlay: bool,
+    /// Start with the overlay's profiler page shown.
+    pub profiler: bool,
     /// How a changed game is reloaded.
     pub reload: crate::runtime::Reload,
     /// The exit code the window leaves here when it quits: 1 when a playback's stop tick
@@ -71,8 +73,11 @@ pub struct App {
 
 impl App {
     pub fn new(mut runner: Runner, options: RunOptions) -> App {
-        if options.overlay {
+        if options.overlay || options.profiler {
             runner.ui_mut().set_overlay(true);
+        }
+        if options.profiler {
+            runner.ui_mut().show_profiler();
         }
         runner.set_reload(options.reload);
         // Background work (flow fields) runs on worker threads in the window.

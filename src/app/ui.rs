@@ -1,6 +1,6 @@
 //! What the window writes over the game: the HUD where the game places it (`hud.rs`), the help line,
 //! the banner (pause, game over, fault with the scripts' last lines), the script console (F4)
-//! and the debug overlay (F3), with the dark panels behind the last two.
+//! and the debug overlay (F3; its second page the profiler), with the dark panels behind them.
 
 use crate::app::fit::{Fitted, cut, wrap};
 use crate::app::hud::{Picture, Placed};
@@ -115,7 +115,9 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen, live: bool) -> Ui
             ));
         }
     }
-    if runner.ui().overlay() && live {
+    if runner.ui().profiler() && live {
+        profiler_page(runner, body, screen, &mut ui);
+    } else if runner.ui().overlay() && live {
         overlay(runner, body, screen, &mut ui);
     }
     ui
@@ -182,6 +184,50 @@ fn overlay(runner: &Runner, body: &Face, screen: &Screen, ui: &mut Ui) {
             });
             y += body.line_height * fitted.scale;
         }
+    }
+}
+
+/// The overlay's second page (F3 again): the profiler's items, each with its mean per tick
+/// and a bar for its share of the ticks' time (see `runtime/runner/profiler.rs`).
+/// At the top right, at most 78 columns wide.
+fn profiler_page(runner: &Runner, body: &Face, screen: &Screen, ui: &mut Ui) {
+    let rows = runner.profiler_rows();
+    let pad = 10.0 * screen.dpi;
+    let width = (78.0 * body.glyph('M').advance).min(screen.w - 2.0 * pad);
+    let x = (screen.w - width - pad).max(pad);
+    let line = body.line_height;
+    ui.panels.push((
+        x - pad / 2.0,
+        pad / 2.0,
+        width + pad,
+        rows.len() as f32 * line + pad,
+        Color::rgba(0, 0, 0, 185),
+    ));
+    for (i, row) in rows.iter().enumerate() {
+        let y = pad + i as f32 * line;
+        if row.share > 0.0 {
+            // The bar under the text: the item's share of the whole width.
+            ui.panels.push((
+                x,
+                y + line * 0.15,
+                (width * row.share).max(1.0),
+                line * 0.7,
+                Color::rgba(80, 160, 255, 110),
+            ));
+        }
+        let color = if i < 2 {
+            Color::rgb(150, 200, 255)
+        } else {
+            Color::rgb(170, 255, 170)
+        };
+        ui.labels.push(Label {
+            text: cut(body, &row.text, width),
+            x,
+            y,
+            color,
+            face: text::BODY,
+            scale: 1.0,
+        });
     }
 }
 

@@ -24,37 +24,9 @@ pub fn check(dir: &Path, format: Format) -> i32 {
         Format::Text => eprintln!("{d}"),
         Format::Json => println!("{}", json(d)),
     };
-    if !dir.is_dir() {
-        let message = format!(
-            "{} is not a folder (a game is a folder with a game.toml)",
-            dir.display()
-        );
-        match format {
-            Format::Text => eprintln!("ludus: {message}"),
-            Format::Json => {
-                print(&Diagnostic::whole_file(dir.display().to_string(), message).with_code("file"))
-            }
-        }
-        return 1;
-    }
-    let project = match Project::from_folder(dir) {
+    let project = match project(dir, format) {
         Ok(p) => p,
-        Err(text) => {
-            match format {
-                Format::Text => {
-                    eprint!("{text}");
-                    if !text.ends_with('\n') {
-                        eprintln!();
-                    }
-                }
-                // The same load again, for the diagnostics themselves (only when it failed).
-                Format::Json => match ludus_content::load_dir_with(dir, &LOAD_OPTIONS) {
-                    Err(found) => found.iter().for_each(print),
-                    Ok(_) => print(&Diagnostic::whole_file(dir.display().to_string(), text)),
-                },
-            }
-            return 1;
-        }
+        Err(code) => return code,
     };
     let shown = |path: &str| dir.join(path).display().to_string();
     let found = lint::lint_game(
@@ -127,6 +99,46 @@ pub fn check(dir: &Path, format: Format) -> i32 {
         def.content_hash
     );
     0
+}
+
+/// The game folder loaded, or its problems printed in `format` (and the exit code).
+fn project(dir: &Path, format: Format) -> Result<Project, i32> {
+    let print = |d: &Diagnostic| match format {
+        Format::Text => eprintln!("{d}"),
+        Format::Json => println!("{}", json(d)),
+    };
+    if !dir.is_dir() {
+        let message = format!(
+            "{} is not a folder (a game is a folder with a game.toml)",
+            dir.display()
+        );
+        match format {
+            Format::Text => eprintln!("ludus: {message}"),
+            Format::Json => {
+                print(&Diagnostic::whole_file(dir.display().to_string(), message).with_code("file"))
+            }
+        }
+        return Err(1);
+    }
+    match Project::from_folder(dir) {
+        Ok(p) => Ok(p),
+        Err(text) => {
+            match format {
+                Format::Text => {
+                    eprint!("{text}");
+                    if !text.ends_with('\n') {
+                        eprintln!();
+                    }
+                }
+                // The same load again, for the diagnostics themselves (only when it failed).
+                Format::Json => match ludus_content::load_dir_with(dir, &LOAD_OPTIONS) {
+                    Err(found) => found.iter().for_each(print),
+                    Ok(_) => print(&Diagnostic::whole_file(dir.display().to_string(), text)),
+                },
+            }
+            Err(1)
+        }
+    }
 }
 
 /// One diagnostic as a JSON object: `file`, `line`, `column`, `end_line`, `end_column` (1-based;

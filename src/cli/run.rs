@@ -59,6 +59,9 @@ pub struct RunArgs {
     /// Start with the debug overlay shown (F3 toggles it).
     #[arg(long)]
     pub overlay: bool,
+    /// Start with the overlay's profiler page shown (F3 pages through the overlay).
+    #[arg(long)]
+    pub profiler: bool,
 }
 
 /// Input a window plays by tick: the playback and the saved data the game starts from.
@@ -71,6 +74,7 @@ pub struct Played {
 pub fn main(args: RunArgs) -> i32 {
     let mut options = RunOptions {
         overlay: args.overlay,
+        profiler: args.profiler,
         reload: args.reload,
         max_frames: args.frames_max,
         screenshot: args.screenshot.clone(),

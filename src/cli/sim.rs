@@ -54,6 +54,14 @@ pub struct SimArgs {
     /// ends. Without it a run starts with no saved data and writes none.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// Measure every native system, Lua handler and phase per tick; print the table (count,
+    /// total, mean, p99, share) on standard error after the summary.
+    #[arg(long)]
+    pub profile: bool,
+    /// Write what the profiler measures as a Chrome trace event file (Perfetto,
+    /// chrome://tracing): one event per tick, phase, system and handler call.
+    #[arg(long, value_name = "FILE")]
+    pub trace_events: Option<PathBuf>,
     #[command(flatten)]
     pub agent: AgentArgs,
 }
@@ -239,6 +247,20 @@ pub fn prepare(
             .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
         d.trace = Some(Box::new(std::io::BufWriter::new(f)));
     }
+    if args.profile || args.trace_events.is_some() {
+        use crate::runtime::profiling::{Profiling, TraceEvents};
+        let events = match &args.trace_events {
+            Some(path) => {
+                let f = std::fs::File::create(path)
+                    .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+                let out = Box::new(std::io::BufWriter::new(f));
+                Some(TraceEvents::new(out, path.display().to_string())?)
+            }
+            None => None,
+        };
+        d.game.set_profiling(Some(clock));
+        d.profiling = Some(Profiling::new(events));
+    }
     Ok(d)
 }
 
@@ -249,6 +271,11 @@ pub fn finish(args: &SimArgs, d: &mut HeadlessRun, figures: &RunFigures, to_stde
         && t.flush().is_err()
     {
         d.error = Some("cannot write the trace file".into());
+    }
+    if let Some(p) = &mut d.profiling
+        && let Err(e) = p.finish()
+    {
+        d.error = Some(e);
     }
     if let Some(path) = &args.save
         && let Err(e) = saved::keep(&SavePlace::file(path.clone()), d.game.world().saved())
@@ -268,6 +295,9 @@ pub fn finish(args: &SimArgs, d: &mut HeadlessRun, figures: &RunFigures, to_stde
         eprintln!("{}", d.summary(figures));
     } else {
         println!("{}", d.summary(figures));
+    }
+    if let (true, Some(p)) = (args.profile, &d.profiling) {
+        eprint!("{}", p.table.render());
     }
     if figures.fault.is_some() { 1 } else { 0 }
 }

@@ -115,6 +115,8 @@ pub struct HeadlessRun {
     pub log: Option<Box<dyn Write>>,
     /// The ticks run and levels built so far, rewinds' re-simulations included.
     pub work: Work,
+    /// What the profiler measures, added up (and written as trace events), when profiling.
+    pub profiling: Option<crate::runtime::profiling::Profiling>,
 }
 
 impl HeadlessRun {
@@ -190,6 +192,11 @@ impl HeadlessRun {
             }
         };
         self.record(tick, input, &report);
+        if let Some(p) = &mut self.profiling
+            && let Err(e) = p.take(&mut self.game, tick)
+        {
+            self.error = Some(e);
+        }
         Ok(self.game.flow())
     }
 
@@ -472,6 +479,7 @@ pub fn headless_run(project: &Project, entities: u32) -> Result<HeadlessRun, Fau
         error: None,
         log: None,
         work: Work::default(),
+        profiling: None,
     })
 }
 

@@ -1,8 +1,8 @@
 //! A game folder loaded and run, with or without a window: the project (`project.rs`), the
 //! [`Runner`] the window and the page drive (`runner/`: play state, UI state, time travel),
 //! headless runs (`headless.rs`, with `frames.rs` for scripted input and `work.rs` for what a
-//! scripted frame may ask), tick-exact playback in the window (`playback.rs`) and the per-tick
-//! trace (`trace.rs`), recordings (`recorder.rs`, `history.rs`, `verify.rs`, `rerun.rs`;
+//! scripted frame may ask), tick-exact playback in the window (`playback.rs`), the per-tick
+//! trace (`trace.rs`), the profiler's tables and trace events (`profiling.rs`), recordings (`recorder.rs`, `history.rs`, `verify.rs`, `rerun.rs`;
 //! `builds.rs`: the bound on what they build), saved data between runs (`saved.rs`), game
 //! bundles (`bundle.rs`, `bundled.rs`) and the page's test API (`page.rs`).
 
@@ -19,6 +19,7 @@ pub(crate) mod history;
 pub(crate) mod page;
 pub(crate) mod particles;
 pub(crate) mod playback;
+pub(crate) mod profiling;
 pub(crate) mod project;
 pub(crate) mod recorder;
 pub(crate) mod rerun;

@@ -441,6 +441,13 @@ pub trait Consequences {
     /// Runs one gameplay stage: read `gameplay.events()`, send commands.
     fn stage(&mut self, stage: Stage, gameplay: &mut Gameplay<'_>) -> Result<(), Fault>;
 
+    /// Profiling: from now on time each handler call with `clock` (`None`: stop).
+    fn set_profiling(&mut self, _clock: Option<crate::profile::Clock>) {}
+
+    /// Moves the handler spans measured since the last call into `out`
+    /// ([`SpanKind::Handler`](crate::profile::SpanKind::Handler)).
+    fn take_spans(&mut self, _out: &mut Vec<crate::profile::Span>) {}
+
     /// Time spent in consequences during the last tick, in nanoseconds, if measured.
     fn last_tick_ns(&self) -> Option<u64> {
         None

@@ -26,6 +26,7 @@ use crate::frame::input::TickInput;
 use crate::jobs::Completions;
 use crate::outbox::Outbox;
 use crate::phase::Phase;
+use crate::profile::{Profiler, SpanKind, SpanName};
 use crate::resource::{Resource, Tracked};
 use crate::tick::report::{TickOptions, TickReport};
 use crate::tick::schedule::Schedule;
@@ -65,6 +66,8 @@ pub struct TickContext {
     pub completions: Completions,
     pub schedule: Schedule,
     pub(crate) scratch: Scratch,
+    /// Measures each tick's phases, systems and handlers when set (see [`crate::profile`]).
+    pub profiler: Option<Profiler>,
 }
 
 impl TickContext {
@@ -76,6 +79,7 @@ impl TickContext {
             completions: Completions::new(def.limits.jobs),
             schedule: native_schedule(),
             scratch: Scratch::default(),
+            profiler: None,
         }
     }
 
@@ -133,8 +137,11 @@ pub fn run_tick(
             && [Phase::BeginTick, Phase::Intent, Phase::Motion]
                 .iter()
                 .all(|p| ctx.schedule.native_only(*p)),
+        profiler: ctx.profiler.as_mut(),
     };
+    let tick_start = state.profiler.as_ref().map(|p| p.now());
     for phase in Phase::ALL {
+        let start = state.profiler.as_ref().map(|p| p.now());
         ctx.schedule.run(phase, &mut state).map_err(|f| {
             if f.phase.is_some() {
                 f
@@ -142,6 +149,17 @@ pub fn run_tick(
                 f.at(tick, phase)
             }
         })?;
+        if let (Some(p), Some(start)) = (&mut state.profiler, start) {
+            p.push(
+                SpanKind::Phase,
+                SpanName::Static(phase.name()),
+                Some(phase),
+                start,
+            );
+        }
+    }
+    if let (Some(p), Some(start)) = (&mut state.profiler, tick_start) {
+        p.push(SpanKind::Tick, SpanName::Static("tick"), None, start);
     }
     Ok(state.report)
 }

@@ -238,7 +238,11 @@ impl Schedule {
             let system = &mut self.systems[i];
             crate::resource::take();
             let before = cfg!(debug_assertions).then(|| state.scratch.events.kind_lens());
+            let start = state.profiler.as_ref().map(|p| p.now());
             system.run(state)?;
+            if let Some(start) = start {
+                measured(state, system.name(), phase, start);
+            }
             if let Some(before) = before {
                 let touched = crate::resource::take();
                 system.seen.reads |= touched.reads;
@@ -259,6 +263,25 @@ impl Schedule {
             }
         }
         Ok(())
+    }
+}
+
+/// Records a system's span, and the handler spans the consequences measured inside it.
+fn measured(state: &mut TickState<'_>, name: &'static str, phase: Phase, start: u64) {
+    if let Some(p) = &mut state.profiler {
+        let mut handlers = Vec::new();
+        state.consequences.take_spans(&mut handlers);
+        for mut s in handlers {
+            s.phase = Some(phase);
+            p.keep(s);
+        }
+        let system = crate::profile::SpanKind::System;
+        p.push(
+            system,
+            crate::profile::SpanName::Static(name),
+            Some(phase),
+            start,
+        );
     }
 }
 

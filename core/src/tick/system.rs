@@ -44,6 +44,8 @@ pub struct TickState<'a> {
     /// BeginTick, Intent and Motion hold only the native systems, so Motion's run as one pass
     /// that also copies previous positions (see `motion::fused`).
     pub(crate) fused_motion: bool,
+    /// Set while profiling (see [`crate::profile`]).
+    pub(crate) profiler: Option<&'a mut crate::profile::Profiler>,
 }
 
 impl TickState<'_> {

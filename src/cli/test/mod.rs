@@ -237,6 +237,8 @@ fn sim_args(dir: &Path, spec: &TestSpec) -> SimArgs {
         threads: None,
         check_invariants: false,
         save: at(&spec.save),
+        profile: false,
+        trace_events: None,
         agent: Default::default(),
     }
 }

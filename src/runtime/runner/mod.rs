@@ -8,7 +8,8 @@
 //! - time travel: `reload.rs` (in place), `resim.rs` (hot reload by re-simulation), `rewind.rs`
 //!   (through the ring of past frames in `past.rs`);
 //! - `playback.rs`: input played by tick instead of the keyboard's (`ludus run --input`,
-//!   `ludus replay --window`).
+//!   `ludus replay --window`);
+//! - `profiler.rs`: the overlay's profiler page.
 //!
 //! Files below use the ones above them, never back: this file names only `play`, `ui` and
 //! `ui_keys`; the others add methods to [`Runner`].
@@ -18,6 +19,7 @@ mod play;
 mod playback;
 #[cfg(test)]
 mod playback_tests;
+mod profiler;
 mod reload;
 mod resim;
 mod rewind;
@@ -251,7 +253,7 @@ impl Runner {
             Some(UiAction::Pause) => session.signal(Signal::TogglePause),
             Some(UiAction::Step) => session.signal(Signal::StepGathered),
             Some(UiAction::Restart) => session.signal(Signal::Restart),
-            Some(UiAction::Overlay) => self.ui.overlay = !self.ui.overlay,
+            Some(UiAction::Overlay) => self.ui.next_overlay_page(),
             Some(UiAction::Console) => self.ui.console = !self.ui.console,
             Some(UiAction::Record) => self.save_history(),
             Some(UiAction::Rewind) => self.play.start_scrub(),
@@ -294,6 +296,9 @@ impl Runner {
             return last;
         }
         self.pump_playback(now_ns);
+        if self.ui.profiler() != self.play.profile.is_some() {
+            self.play.set_profiling(self.ui.profiler());
+        }
         let report = self.play.present(now_ns, dt);
         if report.faulted && !self.settings.release && !self.plays_back() {
             // Every fault comes with its recording (a player's game writes none; a playback

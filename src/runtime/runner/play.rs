@@ -140,6 +140,17 @@ pub struct PlayState {
     pub(super) past: Past,
     /// Where the game's saved data is kept between runs, if it is (see `runtime/saved.rs`).
     pub(super) saves: Option<Keeper>,
+    /// What the profiler page adds up, while it is shown (see `profiler.rs`).
+    pub(super) profile: Option<WindowProfile>,
+}
+
+/// What the profiler page adds up (`profiler.rs`): the table filling, the last full one
+/// shown, and a buffer for the spans of a frame.
+#[derive(Default)]
+pub struct WindowProfile {
+    pub(super) filling: ludus_core::profile::ProfileTable,
+    pub(super) shown: Option<ludus_core::profile::ProfileTable>,
+    pub(super) spans: Vec<ludus_core::profile::Span>,
 }
 
 impl PlayState {
@@ -174,6 +185,7 @@ impl PlayState {
             last: None,
             past: Past::default(),
             saves: None,
+            profile: None,
         })
     }
 
@@ -217,8 +229,13 @@ impl PlayState {
                 Mode::Playing if !report.loading && !turns => Interpolation::Alpha(report.alpha),
                 _ => Interpolation::Exact,
             };
+            let start = self.profile.as_ref().map(|_| (self.timed.clock())());
             self.frame
                 .extract(self.timed.game.world(), &self.project.def, interpolation);
+            if let Some(start) = start {
+                let extract_ns = (self.timed.clock())().saturating_sub(start);
+                self.profiled(start, extract_ns);
+            }
         }
         self.keep_past(&report);
         // Presentation requests of completed ticks, each exactly once. During a playback,

@@ -16,6 +16,8 @@ const LOG_LINES: usize = 200;
 pub struct UiState {
     /// The debug overlay (F3) is shown.
     pub(super) overlay: bool,
+    /// The overlay shows its second page, the profiler (F3 again).
+    pub(super) profiler: bool,
     /// The script console (the last lines scripts printed, F4) is shown.
     pub(super) console: bool,
     pub(super) log: Vec<String>,
@@ -35,6 +37,7 @@ impl UiState {
     pub(super) fn carried(old: &mut UiState) -> UiState {
         UiState {
             overlay: old.overlay,
+            profiler: old.profiler,
             console: old.console,
             log: std::mem::take(&mut old.log),
             ..UiState::default()
@@ -47,6 +50,26 @@ impl UiState {
 
     pub fn set_overlay(&mut self, shown: bool) {
         self.overlay = shown;
+        self.profiler = false;
+    }
+
+    /// Whether the overlay shows the profiler page.
+    pub fn profiler(&self) -> bool {
+        self.overlay && self.profiler
+    }
+
+    /// Shows the overlay's profiler page.
+    pub fn show_profiler(&mut self) {
+        (self.overlay, self.profiler) = (true, true);
+    }
+
+    /// F3: hidden, then the figures, then the profiler, then hidden again.
+    pub(super) fn next_overlay_page(&mut self) {
+        (self.overlay, self.profiler) = match (self.overlay, self.profiler) {
+            (false, _) => (true, false),
+            (true, false) => (true, true),
+            (true, true) => (false, false),
+        };
     }
 
     /// Whether the script console is shown (F4).
