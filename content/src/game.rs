@@ -173,6 +173,11 @@ fn load(
     text_and_fonts(&mut def);
     def.actions = actions.set;
     def.bindings = actions.bindings;
+    def.bindable_keys = Key::ALL
+        .iter()
+        .filter(|k| !options.reserved_keys.iter().any(|(r, _)| r == *k))
+        .map(|k| k.name().to_string())
+        .collect();
     def.tags = tags.names().map(str::to_string).collect();
     def.layers = layers.names().map(str::to_string).collect();
 

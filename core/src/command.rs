@@ -88,6 +88,12 @@ pub enum Command {
     Pause,
     /// Save `value` under `key` in the game's saved data (`None`: delete it).
     Save { key: String, value: Option<Var> },
+    /// Bind `keys` (key name, scale) to `action` in place of its keys (`None`: back to the
+    /// keys the game declares), from the next frame.
+    Bind {
+        action: crate::frame::input::ActionId,
+        keys: Option<Vec<(String, f32)>>,
+    },
     /// Change the parts of the entity's look that `look` sets ([`Look::merge`]), from now on.
     SetLook { target: u64, look: Look },
     /// Set the speed (world units per second, >= 0) brains and control move the entity at,
@@ -177,6 +183,7 @@ impl Command {
             | Command::Restart
             | Command::Pause
             | Command::Save { .. }
+            | Command::Bind { .. }
             | Command::SetTile { .. } => None,
             // Applied at Commit, after the spawns, where both of an attachment's ids resolve.
             Command::Attach { .. } | Command::Detach(_) => None,
@@ -229,6 +236,7 @@ impl Command {
                     check_value(v).map_err(CommandError::malformed)?;
                 }
             }
+            Command::Bind { action, keys } => check_bind(def, *action, keys.as_deref())?,
             Command::Spawn {
                 archetype,
                 pos,
@@ -376,4 +384,54 @@ pub(crate) fn name_length(name: &str, what: &str) -> Result<(), CommandError> {
     } else {
         Ok(())
     }
+}
+
+/// The most keys one `bind` may give an action.
+pub const MAX_BOUND_KEYS: usize = 16;
+
+/// A bind's keys: known keys, each once, at most [`MAX_BOUND_KEYS`], scales in -1..1 for an
+/// axis (a button's are 1).
+fn check_bind(
+    def: &GameDef,
+    action: crate::frame::input::ActionId,
+    keys: Option<&[(String, f32)]>,
+) -> Result<(), CommandError> {
+    let Some(a) = def.actions.get(action) else {
+        return Err(CommandError::malformed(format!(
+            "unknown action id {}",
+            action.0
+        )));
+    };
+    let Some(keys) = keys else {
+        return Ok(());
+    };
+    if keys.len() > MAX_BOUND_KEYS {
+        return Err(CommandError::malformed(format!(
+            "bind gives `{}` {} keys; an action takes at most {MAX_BOUND_KEYS}",
+            a.name,
+            keys.len()
+        )));
+    }
+    for (i, (key, scale)) in keys.iter().enumerate() {
+        if !def.bindable_keys.iter().any(|k| k == key) {
+            let shown: String = key.chars().take(40).collect();
+            let hint = crate::suggest::closest(key, def.bindable_keys.iter().map(String::as_str))
+                .map(|k| format!(" (did you mean `{k}`?)"))
+                .unwrap_or_else(|| " (the keys are listed in docs/content.md)".into());
+            return Err(CommandError::malformed(format!(
+                "bind: `{shown}` is not a key a game can bind{hint}"
+            )));
+        }
+        if keys[..i].iter().any(|(k, _)| k == key) {
+            return Err(CommandError::malformed(format!(
+                "bind: key `{key}` is given twice"
+            )));
+        }
+        if !scale.is_finite() || !(-1.0..=1.0).contains(scale) {
+            return Err(CommandError::malformed(format!(
+                "bind: the scale of `{key}` must be a number from -1 to 1, got {scale}"
+            )));
+        }
+    }
+    Ok(())
 }

@@ -43,7 +43,7 @@ mod var;
 mod world;
 
 pub use command::{Command, CommandError};
-pub use command::{MAX_NAME_BYTES, MAX_TEXT_BYTES};
+pub use command::{MAX_BOUND_KEYS, MAX_NAME_BYTES, MAX_TEXT_BYTES};
 pub use consequences::{Consequences, Gameplay, NoConsequences};
 pub use def::{
     AiPolicy, Anchor, AnimationDef, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef,
@@ -119,7 +119,7 @@ pub use world::components::{Attached, BoundsMargin, Offscreen, OwnBehaviour};
 pub use world::contact::{ContactCache, ContactKey};
 pub use world::hash::{HashPart, StateHash};
 pub use world::tiles::Tiles;
-pub use world::{Asked, NavState, SimWorld, WorldCounters};
+pub use world::{Asked, Bindings, NavState, SimWorld, WorldCounters};
 
 /// The handles of the framework's own systems, by phase, for ordering a program's systems
 /// against them ([`System::after`], [`System::before`]). Each phase's file under `tick/`

@@ -82,6 +82,8 @@ resources! {
     Camera,
     /// Whether the game is over, and the level a script asked for.
     Flow,
+    /// The keys scripts bound to actions at run time (`ludus.bind`).
+    Bindings,
     /// The bursts each level spawner has done.
     Spawners,
     /// The colliders recorded for this tick's broadphase.

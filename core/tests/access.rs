@@ -388,6 +388,10 @@ fn send_everything(g: &mut Gameplay<'_>, at: Vec2) -> Result<(), Fault> {
             key: "best".into(),
             value: Some(Var::Num(f64::from(g.tick() as u32))),
         },
+        Command::Bind {
+            action: ActionId(0),
+            keys: None,
+        },
         Command::Effect {
             effect: EffectId(0),
             pos: at,

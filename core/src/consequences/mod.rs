@@ -48,6 +48,8 @@ pub struct Gameplay<'a> {
     pub(crate) score: i64,
     pub(crate) vars: &'a BTreeMap<String, Var>,
     pub(crate) saved: &'a SaveStore,
+    /// The keys scripts bound to actions, as the stage began.
+    pub(crate) bindings: &'a crate::world::Bindings,
     pub(crate) input: &'a TickInput,
     /// The world's next creation sequence: ids from here on are this tick's spawns.
     pub(crate) next_seq: u64,
@@ -105,6 +107,11 @@ impl<'a> Gameplay<'a> {
     /// A value of the game's saved data as of the start of the stage.
     pub fn saved(&self, key: &str) -> Option<&Var> {
         self.saved.get(key)
+    }
+
+    /// The keys `action` has as the stage began: those a script bound, or the declared ones.
+    pub fn bindings_of(&self, action: crate::frame::input::ActionId) -> Vec<(String, f32)> {
+        self.bindings.of(action, &self.def.bindings)
     }
 
     /// The tick's input (what a recording stores).

@@ -46,6 +46,9 @@ pub struct GameDef {
     pub limits: Limits,
     pub actions: ActionSet,
     pub bindings: Vec<KeyBinding>,
+    /// The keys a script may bind at run time (`ludus.bind`): every key content may bind
+    /// (content's key list), in its order.
+    pub bindable_keys: Vec<String>,
     /// Seed of the world's random generator (scripts and behaviours draw from it).
     pub seed: u64,
     /// Tag names; a tag's index is its bit in an entity's tag set.
@@ -93,6 +96,7 @@ impl Default for GameDef {
             limits: Limits::DEFAULT,
             actions: ActionSet::new(),
             bindings: Vec::new(),
+            bindable_keys: Vec::new(),
             seed: GameDef::SEED,
             tags: Vec::new(),
             layers: Vec::new(),

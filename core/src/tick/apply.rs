@@ -306,6 +306,18 @@ fn apply_one(
         Command::LoadLevel(level) => *world.next_level = Some(*level),
         Command::Restart => world.asked.restart = true,
         Command::Pause => world.asked.pause = true,
+        Command::Bind { action, keys } => {
+            let b = &mut *world.bindings;
+            match keys {
+                Some(keys) => {
+                    b.by_action.insert(*action, keys.clone());
+                }
+                None => {
+                    b.by_action.remove(action);
+                }
+            }
+            b.changes += 1;
+        }
         Command::Save { key, value } => {
             let bound = def.limits.save_bytes;
             world

@@ -39,7 +39,14 @@ use Resource as R;
 
 /// What a stage reads as the systems before it left it, besides what it writes: among them
 /// the destroys and spawns recorded so far (what its reads leave out, the ids spawns get).
-const STAGE_READS: &[R] = &[R::Score, R::Vars, R::Saved, R::Input, R::StructuralCommands];
+const STAGE_READS: &[R] = &[
+    R::Score,
+    R::Vars,
+    R::Saved,
+    R::Input,
+    R::Bindings,
+    R::StructuralCommands,
+];
 /// Entity state a stage reads (every read `Gameplay` offers); Commit writes it later in the
 /// tick (spawns, teleports and commands naming new entities), which the stage sees next tick.
 const STAGE_READS_PREVIOUS: &[R] = &[
@@ -74,6 +81,7 @@ const APPLY_WRITES: &[R] = &[
     R::Brain,
     R::Camera,
     R::Flow,
+    R::Bindings,
     R::Commands,
     R::StructuralCommands,
     R::StagedPresentation,
@@ -273,6 +281,7 @@ fn stage_over(
         score: *world.score,
         vars: &world.vars,
         saved: &world.saved,
+        bindings: &world.bindings,
         input,
         next_seq: *world.next_seq,
         queued: &s.spawns,
@@ -317,6 +326,7 @@ pub(crate) fn observe<R>(
         score: *world.score,
         vars: &world.vars,
         saved: &world.saved,
+        bindings: &world.bindings,
         input: &input,
         next_seq: *world.next_seq,
         queued: &s.spawns,

@@ -122,6 +122,9 @@ pub struct SimWorld {
     /// What a script asked of the app for after this tick (`restart`, `pause`); each tick
     /// starts with none asked ([`Game::step`](crate::Game::step) clears them).
     pub(crate) asked: Tracked<Asked>,
+    /// The keys scripts bound to actions (`ludus.bind`), carried from world to world of the
+    /// game like the score; the window's key map follows them.
+    pub(crate) bindings: Tracked<Bindings>,
     pub(crate) tick: Tracked<u64>,
     pub(crate) timers: Tracked<TimerQueue>,
     pub(crate) contacts: Tracked<ContactCache>,
@@ -145,6 +148,51 @@ pub struct SimWorld {
     pub(crate) view_focus: Tracked<Option<Vec2>>,
     pub(crate) counters: WorldCounters,
     pub(crate) warnings: Warnings,
+}
+
+/// The keys scripts bound to actions at run time, replacing those the game declares for each
+/// action named (see [`Bindings::effective`]); `changes` counts the binds, so a key map
+/// knows when to follow.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Bindings {
+    pub by_action: BTreeMap<crate::frame::input::ActionId, Vec<(String, f32)>>,
+    pub changes: u64,
+}
+
+impl Bindings {
+    /// The keys of every action: the declared ones, with those of each action a script bound
+    /// replaced.
+    pub fn effective(&self, declared: &[crate::KeyBinding]) -> Vec<crate::KeyBinding> {
+        let mut out: Vec<crate::KeyBinding> = declared
+            .iter()
+            .filter(|b| !self.by_action.contains_key(&b.action))
+            .cloned()
+            .collect();
+        for (action, keys) in &self.by_action {
+            out.extend(keys.iter().map(|(key, scale)| crate::KeyBinding {
+                key: key.clone(),
+                action: *action,
+                scale: *scale,
+            }));
+        }
+        out
+    }
+
+    /// The keys `action` has now: (key, scale).
+    pub fn of(
+        &self,
+        action: crate::frame::input::ActionId,
+        declared: &[crate::KeyBinding],
+    ) -> Vec<(String, f32)> {
+        match self.by_action.get(&action) {
+            Some(keys) => keys.clone(),
+            None => declared
+                .iter()
+                .filter(|b| b.action == action)
+                .map(|b| (b.key.clone(), b.scale))
+                .collect(),
+        }
+    }
 }
 
 impl SimWorld {
@@ -174,6 +222,7 @@ impl SimWorld {
             game_over: Tracked::new(None, R::Flow),
             next_level: Tracked::new(None, R::Flow),
             asked: Tracked::new(Asked::default(), R::Flow),
+            bindings: Tracked::new(Bindings::default(), R::Bindings),
             tick: Tracked::new(0, R::TickNumber),
             timers: Tracked::new(TimerQueue::new(def.limits.timers), R::Timers),
             contacts: Tracked::new(ContactCache::default(), R::ContactCache),
@@ -327,6 +376,12 @@ impl SimWorld {
     pub fn carry_over(&mut self, from: &SimWorld) {
         *self.score = *from.score;
         *self.vars = (*from.vars).clone();
+        *self.bindings = (*from.bindings).clone();
+    }
+
+    /// The keys scripts bound to actions at run time (`ludus.bind`).
+    pub fn bindings(&self) -> &Bindings {
+        &self.bindings
     }
 
     /// The game's saved data, as the last completed tick left it.

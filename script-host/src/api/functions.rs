@@ -114,6 +114,29 @@ api! {
         };
         Command::Save { key, value }
     }
+    /// bind keys to action `name` in place of its keys, from the next frame: a button takes a key name or a list of them (`{"space", "pad_a"}`), an axis a table of key = scale (`{ a = -1, d = 1 }`); nil restores the keys game.toml declares. Carried across levels, not a restart: to keep a player's choice, `ludus.save` it and bind again in `on_start`
+    command bind: "bind(name, keys)", |lua, g, args: (Name<Action>, Value)| {
+        let action = args.0.resolve(g.def())?;
+        let kind = g.def().actions.get(action).map(|a| a.kind);
+        Command::Bind { action, keys: bound_keys(&args.1, kind)? }
+    }
+    /// the keys action `name` has now (those bound by `ludus.bind`, or game.toml's): a list of key names for a button, a table of key = scale for an axis
+    call bindings: Read, "bindings(name)", |lua, g, args: Name<Action>| -> Table {
+        let action = args.resolve(g.def())?;
+        let axis = g.def().actions.get(action).map(|a| a.kind) == Some(ActionKind::Axis);
+        let t = lua.create_table().map_err(|e| Bad::from(e.to_string()))?;
+        for (i, (key, scale)) in g.bindings_of(action).into_iter().enumerate() {
+            // A whole scale reads as an integer, as content writes it.
+            let scale = if scale.fract() == 0.0 {
+                Value::Integer(scale as i64)
+            } else {
+                Value::Number(f64::from(scale))
+            };
+            let set = if axis { t.raw_set(key, scale) } else { t.raw_set(i + 1, key) };
+            set.map_err(|e| Bad::from(e.to_string()))?;
+        }
+        Ok(t)
+    }
     /// set a number in an entity's own state
     command set_state: "set_state(id, key, value)", |lua, g, args: (Value, Value, Value)| {
         Command::SetState {
@@ -512,4 +535,49 @@ impl FastCall for Shared {
         self.budget.take_fitting(1);
         true
     }
+}
+
+/// `bind`'s keys: nil (the declared ones), a key name or a list of them for a button, a table
+/// of key = scale for an axis; read only up to one past the most an action takes.
+fn bound_keys(v: &Value, kind: Option<ActionKind>) -> Result<Option<Vec<(String, f32)>>, String> {
+    let most = ludus_core::MAX_BOUND_KEYS;
+    let t = match v {
+        Value::Nil => return Ok(None),
+        Value::String(_) if kind == Some(ActionKind::Button) => {
+            return Ok(Some(vec![(text(v, "a key")?, 1.0)]));
+        }
+        Value::Table(t) => t,
+        _ if kind == Some(ActionKind::Axis) => {
+            return Err("an axis's keys are a table of key = scale, e.g. { a = -1, d = 1 }".into());
+        }
+        _ => return Err("a button's keys are a key name or a list of them".into()),
+    };
+    let mut out = Vec::new();
+    for pair in t.clone().pairs::<Value, Value>() {
+        let (k, v) = pair.map_err(|e| e.to_string())?;
+        if out.len() > most {
+            return Err(format!("an action takes at most {most} keys"));
+        }
+        match (kind, &k) {
+            (Some(ActionKind::Axis), Value::String(_)) => {
+                out.push((text(&k, "a key")?, num(&v, "a key's scale")? as f32));
+            }
+            (Some(ActionKind::Button), Value::Integer(_)) => out.push((text(&v, "a key")?, 1.0)),
+            (Some(ActionKind::Axis), _) => {
+                return Err(
+                    "an axis's keys are a table of key = scale, e.g. { a = -1, d = 1 }".into(),
+                );
+            }
+            _ => {
+                return Err(
+                    "a button's keys are a list of key names, e.g. { \"space\", \"w\" }".into(),
+                );
+            }
+        }
+    }
+    if kind == Some(ActionKind::Axis) {
+        // A table's order is not the script's: the negative end first, as content lists them.
+        out.sort_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+    }
+    Ok(Some(out))
 }

@@ -142,6 +142,8 @@ pub struct PlayState {
     pub(super) saves: Option<Keeper>,
     /// What the profiler page adds up, while it is shown (see `profiler.rs`).
     pub(super) profile: Option<WindowProfile>,
+    /// The world, and its count of script binds (`ludus.bind`), that `keys` follows.
+    pub(super) bound: (WorldId, u64),
 }
 
 /// What the profiler page adds up (`profiler.rs`): the table filling, the last full one
@@ -186,6 +188,7 @@ impl PlayState {
             past: Past::default(),
             saves: None,
             profile: None,
+            bound: (WorldId(1), 0),
         })
     }
 
@@ -223,6 +226,7 @@ impl PlayState {
         if report.published {
             self.particles.clear();
         }
+        self.follow_bindings();
         if self.session.mode() != Mode::Faulted {
             let turns = self.project.def.tick.mode == TickMode::Turns;
             let interpolation = match self.session.mode() {
@@ -272,6 +276,22 @@ impl PlayState {
             self.particles.update(dt.clamp(0.0, 0.1));
         }
         report
+    }
+
+    /// Keys follow the world's bindings (a script's `ludus.bind`, or a restart back to the
+    /// declared keys): held actions are cancelled and keys down are ignored until released.
+    fn follow_bindings(&mut self) {
+        let world = self.timed.game.world();
+        let (bindings, now) = (world.bindings(), (world.id(), world.bindings().changes));
+        if now == self.bound || (now.1 == 0 && self.bound.1 == 0) {
+            self.bound = now;
+            return;
+        }
+        self.bound = now;
+        let def = &self.project.def;
+        let keys = bindings.effective(&def.bindings);
+        self.keys
+            .replace(&def.actions, keys, self.session.bridge_mut());
     }
 
     /// The latest completed world as draw data (while rewinding, the past frame shown).

@@ -357,3 +357,59 @@ fn the_window_keeps_saved_data_through_restarts_rewinds_and_reloads() {
     assert_eq!(kept(&runner), (39, seen(7), seen(7)), "the reload kept it");
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// The y of each paddle of the pong example: (left, right).
+fn paddles(runner: &Runner) -> (f32, f32) {
+    let world = runner.play().timed.game.world();
+    let mut ys = (0.0, 0.0);
+    for (id, p) in world.ecs().query::<(&Identity, &Position)>().iter() {
+        let name = &runner.play().def().archetypes[id.archetype.0 as usize].name;
+        match name.as_str() {
+            "left_paddle" => ys.0 = p.0.y,
+            "right_paddle" => ys.1 = p.0.y,
+            _ => {}
+        }
+    }
+    ys
+}
+
+/// A script's `ludus.bind` reaches the window's keys: in pong, K swaps the players' keys, so
+/// Up then moves the left paddle instead of the right one, and the help line says so.
+#[test]
+fn a_scripts_bind_changes_the_keys_and_the_help_line() {
+    let project =
+        Project::from_folder(&Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/pong")).unwrap();
+    let mut runner = Runner::new(project, 0, clock).unwrap();
+    play(&mut runner, 3, |_| (&[], &[]));
+    play(&mut runner, 20, |f| match f {
+        0 => (&[Key::Up], &[]),
+        19 => (&[], &[Key::Up]),
+        _ => (&[], &[]),
+    });
+    let (left, right) = paddles(&runner);
+    assert!(
+        left == 0.0 && right < -50.0,
+        "Up moves the right paddle: {left} {right}"
+    );
+    assert!(runner.help_line().unwrap().contains("up/down p2_move"));
+    play(&mut runner, 4, |f| match f {
+        0 => (&[Key::K], &[]),
+        1 => (&[], &[Key::K]),
+        _ => (&[], &[]),
+    });
+    assert!(
+        runner.help_line().unwrap().contains("up/down p1_move"),
+        "{:?}",
+        runner.help_line()
+    );
+    play(&mut runner, 20, |f| match f {
+        0 => (&[Key::Up], &[]),
+        19 => (&[], &[Key::Up]),
+        _ => (&[], &[]),
+    });
+    let (after, _) = paddles(&runner);
+    assert!(
+        after < -50.0,
+        "after the swap Up moves the left paddle: {after}"
+    );
+}

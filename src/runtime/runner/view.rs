@@ -70,8 +70,8 @@ impl Runner {
         let action = action?;
         let keys: Vec<&str> = self
             .play
-            .def()
-            .bindings
+            .keys
+            .bindings()
             .iter()
             .filter(|b| b.action == action)
             .map(|b| b.key.as_str())
