@@ -173,11 +173,7 @@ fn load(
     text_and_fonts(&mut def);
     def.actions = actions.set;
     def.bindings = actions.bindings;
-    def.bindable_keys = Key::ALL
-        .iter()
-        .filter(|k| !options.reserved_keys.iter().any(|(r, _)| r == *k))
-        .map(|k| k.name().to_string())
-        .collect();
+    def.bindable_keys = bindable(options.reserved_keys);
     def.tags = tags.names().map(str::to_string).collect();
     def.layers = layers.names().map(str::to_string).collect();
 
@@ -514,4 +510,12 @@ fn add_archetypes(
             archetypes.defs.push(a);
         }
     }
+}
+
+/// The keys a script may bind at run time: every key but the app's own.
+fn bindable(reserved: &[(Key, &str)]) -> Vec<String> {
+    (Key::ALL.iter())
+        .filter(|k| !reserved.iter().any(|(r, _)| r == *k))
+        .map(|k| k.name().to_string())
+        .collect()
 }
