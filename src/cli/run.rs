@@ -28,6 +28,8 @@ pub fn run(dir: Option<PathBuf>, entities: u32, options: RunOptions) -> i32 {
         eprintln!("ludus: {msg}");
         return 1;
     }
+    let _editor =
+        crate::cli::editor::keep_fresh(dir.as_deref(), &project.def, options.watch.is_some());
     let mut runner = match Runner::new(project, entities, clock) {
         Ok(r) => r,
         Err(fault) => {
