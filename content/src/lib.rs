@@ -22,7 +22,8 @@
 //! - [`read_test`] reads a game's test file (`tests/*.toml`, run by `ludus test`) with the same
 //!   diagnostics.
 //! - [`reference_markdown`] is the authoring reference, generated from the same schema that
-//!   drives validation (`docs/content.md`).
+//!   drives validation (`docs/content.md`); [`json_schema`] gives the JSON Schemas of the TOML
+//!   files (`ludus schema`), which editors complete and check keys with.
 
 mod actions;
 mod archetype;
@@ -36,6 +37,7 @@ mod game;
 mod glob;
 mod hud;
 mod images;
+mod json_schema;
 mod key;
 mod level;
 mod parse;
@@ -64,6 +66,7 @@ pub use game::{LoadOptions, LoadedGame, load_game, load_game_with};
 pub use game::{load_dir, load_dir_with};
 pub use glob::Glob;
 pub use hud::HudName;
+pub use json_schema::{DIALECT, SchemaFile, json_schema};
 pub use key::Key;
 pub use reference::reference_markdown;
 #[cfg(not(target_arch = "wasm32"))]

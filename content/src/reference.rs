@@ -308,6 +308,12 @@ A Ludus game is a folder. `game.toml` at its top declares the game: its settings
 collision layers, input actions, effects and sounds, and lists the other files: archetype
 files (kinds of entity), level files and Lua scripts. `ludus check GAME_DIR` reads everything
 and reports every problem it finds, each as `file:line:column` with the offending line.
+
+`ludus schema` prints the JSON Schema of `game.toml` (`ludus schema level`, `ludus schema
+archetypes`: of a level file, of an archetype file), made from the same schema as this
+reference: an editor that reads it (Even Better TOML, through a `#:schema` line at the top of
+the file) completes every key below with its documentation and flags unknown keys, wrong types
+and values out of range as you type. See [editors.md](editors.md).
 ";
 
 const CONVENTIONS: &str = "## Conventions

@@ -24,8 +24,9 @@ mod source;
 mod stage;
 
 pub use api::API;
-pub use api::list::{NAME_ARGS, markdown as api_markdown};
+pub use api::list::{NAME_ARGS, markdown as api_markdown, types_markdown as api_types_markdown};
 pub use api::spec::{ApiFunction, NameKind, Section};
+pub use api::types::{Call, LUA_TYPES, OPTION_TABLES, Param, TYPES, type_words};
 pub use bot::{Bot, DECISION_KEYS, Decision};
 pub use host::{Clock, HostStats, ScriptHost};
 pub use sandbox::module_paths;

@@ -1,7 +1,7 @@
 //! docs/scripting.md's handler, event and API tables are generated from the event and API lists; this test fails when they
 //! drift. `LUDUS_BLESS=1 cargo test -p ludus-script --test docs` rewrites them.
 
-use ludus_script::{Section, api_markdown};
+use ludus_script::{Section, api_markdown, api_types_markdown};
 
 /// Replaces the text between each `<!-- generated from ...: NAME -->` marker and the next
 /// `<!-- end of generated text -->` with its generated text.
@@ -31,6 +31,7 @@ fn scripting_reference_tables_are_current() {
         ("events", ludus_core::events_markdown()),
         ("commands", api_markdown(&[Section::Command])),
         ("reads", api_markdown(&[Section::Read, Section::Helper])),
+        ("types", api_types_markdown()),
     ];
     let fresh = regenerate(&doc, &parts);
     if std::env::var_os("LUDUS_BLESS").is_some() {

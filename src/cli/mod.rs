@@ -1,4 +1,5 @@
-//! The command line: `ludus run | check | new | sim | test | replay | bench | serve | export`.
+//! The command line: `ludus run | check | new | sim | test | replay | bench | serve | export |
+//! stubs | schema`.
 //!
 //! Every failure is one clear line (plus the diagnostics it concerns) and an exit code: 0 on
 //! success, 1 when the game or a file is at fault, 2 on a usage error.
@@ -8,6 +9,7 @@ mod bench;
 mod carried;
 mod check;
 mod common;
+mod editor;
 mod export;
 mod files;
 mod lint;
@@ -64,6 +66,17 @@ enum Command {
     Serve(crate::cli::serve::ServeArgs),
     /// Pack a game for players: `ludus export desktop GAME_DIR OUT` writes one executable.
     Export(crate::cli::export::ExportArgs),
+    /// Write a game's editor files: Lua stubs with its names, TOML schemas (docs/editors.md).
+    Stubs {
+        /// The game folder.
+        game_dir: PathBuf,
+    },
+    /// Print the JSON Schema of game.toml, of a level file or of an archetype file.
+    Schema {
+        /// Which file's schema.
+        #[arg(default_value = "game", value_parser = crate::cli::editor::schema_names())]
+        file: String,
+    },
 }
 
 /// Parses the command line and runs; returns the exit code.
@@ -113,5 +126,7 @@ pub fn main() -> i32 {
         Some(Command::Bench(args)) => crate::cli::bench::main(args),
         Some(Command::Serve(args)) => crate::cli::serve::main(args),
         Some(Command::Export(args)) => crate::cli::export::main(args),
+        Some(Command::Stubs { game_dir }) => crate::cli::editor::stubs(&game_dir),
+        Some(Command::Schema { file }) => crate::cli::editor::schema(&file),
     }
 }

@@ -5,7 +5,13 @@
 //! any name a folder can have gives a game that checks and runs. A name with no character but
 //! spaces is refused (a game's name must show), and so is a path that names no new folder
 //! (`.`, `..`, `/`).
+//!
+//! The folder comes with its editor set-up (`cli/editor`): the Lua stubs with the template's
+//! names, the TOML schemas, and a `#:schema` line at the top of each TOML file that names its
+//! schema.
 
+use crate::cli::editor;
+use ludus_content::SchemaFile;
 use std::io::Write;
 use std::path::Path;
 
@@ -130,9 +136,14 @@ pub fn create(dir: &Path) -> i32 {
         eprintln!("ludus: {e}");
         return 1;
     }
+    let game = GAME.replace("{name}", &toml_string(&name));
+    let level = LEVEL.to_string();
     let files = [
-        ("game.toml", GAME.replace("{name}", &toml_string(&name))),
-        ("levels/main.toml", LEVEL.to_string()),
+        ("game.toml", with_schema(SchemaFile::Game, 0, &game)),
+        (
+            "levels/main.toml",
+            with_schema(SchemaFile::Level, 1, &level),
+        ),
         ("scripts/main.lua", SCRIPT.to_string()),
         ("tests/gem.toml", TEST.to_string()),
         ("tests/gem.jsonl", TEST_INPUT.to_string()),
@@ -155,12 +166,30 @@ pub fn create(dir: &Path) -> i32 {
             return 1;
         }
     }
+    if let Err(e) = editor_files(dir) {
+        eprintln!("ludus: {e}");
+        return 1;
+    }
     let shown = shell_word(dir);
     println!(
         "created {}: play it with `ludus run {shown}`, validate it with `ludus check {shown}`, test it with `ludus test {shown}`",
         dir.display(),
     );
     0
+}
+
+/// A TOML file's text after the `#:schema` line of its kind (it is `depth` folders below the
+/// game folder).
+fn with_schema(file: SchemaFile, depth: usize, text: &str) -> String {
+    format!("{}\n{text}", editor::schema_line(file, depth))
+}
+
+/// Writes the editor set-up of the new game, with its names.
+fn editor_files(dir: &Path) -> Result<(), String> {
+    let loaded = ludus_content::load_dir(dir).map_err(|d| {
+        format!("the template does not load, so its editor files are not written:\n{d}")
+    })?;
+    editor::write(dir, &loaded.def).map(|_| ())
 }
 
 /// The game's name: the folder's, as text (a name that is not UTF-8 with `U+FFFD` for what is
@@ -254,6 +283,53 @@ mod tests {
                 .expect("the template runs");
         }
         assert!(game.world().entity_count() >= 2);
+        std::fs::remove_dir_all(dir.parent().unwrap()).ok();
+    }
+
+    /// The new game has its editor set-up, and each TOML file's `#:schema` line names a schema
+    /// file there, from the file's own folder.
+    #[test]
+    fn the_template_comes_with_its_editor_files() {
+        let dir = std::env::temp_dir()
+            .join(format!("ludus-new-editor-{}", std::process::id()))
+            .join("my_game");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(create(&dir), 0);
+        assert!(editor::kept(&dir), "the stubs are written");
+        let project = crate::runtime::project::Project::from_folder(&dir).expect("valid");
+        for (path, text) in editor::files(&project.def) {
+            let written = std::fs::read_to_string(dir.join(&path)).unwrap_or_default();
+            assert!(written == text, "{} is written as made", path.display());
+        }
+        // (file, its schema line, the schema it names)
+        let cases = [
+            (
+                "game.toml",
+                "#:schema .ludus/game.schema.json",
+                SchemaFile::Game,
+            ),
+            (
+                "levels/main.toml",
+                "#:schema ../.ludus/level.schema.json",
+                SchemaFile::Level,
+            ),
+        ];
+        for (file, line, schema) in cases {
+            let text = std::fs::read_to_string(dir.join(file)).unwrap();
+            assert_eq!(
+                text.lines().next(),
+                Some(line),
+                "{file} starts with its schema"
+            );
+            let named = dir
+                .join(file)
+                .parent()
+                .unwrap()
+                .join(&line["#:schema ".len()..]);
+            let named: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&named).unwrap()).unwrap();
+            assert_eq!(named, ludus_content::json_schema(schema), "{file}'s schema");
+        }
         std::fs::remove_dir_all(dir.parent().unwrap()).ok();
     }
 

@@ -170,6 +170,9 @@ pub fn window(
         eprintln!("ludus: {msg}");
         return 1;
     }
+    let dir = project.dir.clone().map(PathBuf::from);
+    let _editor =
+        crate::cli::editor::keep_fresh(dir.as_deref(), &project.def, options.watch.is_some());
     let mut runner = match Runner::new(project, entities, clock) {
         Ok(r) => r,
         Err(fault) => {

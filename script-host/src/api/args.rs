@@ -235,9 +235,18 @@ pub(crate) fn pair_or_number(v: &Value, what: &str, form: &str) -> Result<Vec2, 
     Ok(Vec2::new(num32(&x, what)?, num32(&y, what)?))
 }
 
-/// The keys of spawn options, in the order the docs list them.
-pub(crate) const SPAWN_OPTIONS: [&str; 9] = [
-    "vx", "vy", "speed", "health", "lifetime", "color", "size", "scale", "angle",
+/// The keys of spawn options and their types (`api/types.rs`), in the order the docs list
+/// them.
+pub(crate) const SPAWN_OPTIONS: [(&str, &str); 9] = [
+    ("vx", "number"),
+    ("vy", "number"),
+    ("speed", "number"),
+    ("health", "integer"),
+    ("lifetime", "integer"),
+    ("color", "color"),
+    ("size", "number|number[]"),
+    ("scale", "number|number[]"),
+    ("angle", "number"),
 ];
 
 /// The options of `ludus.spawn` and `ludus.text`: any of [`SPAWN_OPTIONS`].
@@ -287,7 +296,10 @@ pub(crate) fn spawn_overrides(opts: &Value) -> Result<Overrides, String> {
             "size" => o.size = Some(pair_or_number(&v, "size", "{w, h}")?),
             "scale" => o.scale = Some(pair_or_number(&v, "scale", "{x, y}")?),
             "angle" => o.angle = Some(num32(&v, "angle")?),
-            other => return Err(unknown("spawn option", other, SPAWN_OPTIONS.into_iter())),
+            other => {
+                let known = SPAWN_OPTIONS.iter().map(|(k, _)| *k);
+                return Err(unknown("spawn option", other, known));
+            }
         }
     }
     if vx.is_some() || vy.is_some() {
@@ -295,6 +307,11 @@ pub(crate) fn spawn_overrides(opts: &Value) -> Result<Overrides, String> {
     }
     Ok(o)
 }
+
+/// The options of `ludus.after` (the first two) and `ludus.every` (all three), with their
+/// types (`api/types.rs`).
+pub(crate) const TIMER_OPTIONS: [(&str, &str); 3] =
+    [("target", "id"), ("data", "number"), ("delay", "integer")];
 
 /// `ludus.after(delay, name, opts)` and `ludus.every(period, name, opts)`.
 pub(crate) fn timer_spec(
@@ -342,12 +359,9 @@ pub(crate) fn timer_spec(
                     u64::try_from(d).map_err(|_| format!("delay must not be negative, got {d}"))?;
             }
             other => {
-                let known: &[&str] = if recurring {
-                    &["target", "data", "delay"]
-                } else {
-                    &["target", "data"]
-                };
-                return Err(unknown("timer option", other, known.iter().copied()));
+                let known = if recurring { 3 } else { 2 };
+                let known = TIMER_OPTIONS[..known].iter().map(|(k, _)| *k);
+                return Err(unknown("timer option", other, known));
             }
         }
     }

@@ -7,8 +7,18 @@ use super::args::{int, num32, show, text, type_name, unknown};
 use ludus_core::{BehaviourDef, BehaviourKind, BehaviourSpec, GameDef, Idle};
 use mlua::{Table, Value};
 
-/// The keys `set_behaviour`'s options take: an archetype's `behaviour` keys but `kind`.
-const OPTIONS: [&str; 5] = ["target", "cadence", "navigate", "range", "idle"];
+/// The keys `set_behaviour`'s options take (an archetype's `behaviour` keys but `kind`) and
+/// their types (`api/types.rs`).
+pub(crate) const BEHAVIOUR_OPTIONS: [(&str, &str); 5] = [
+    ("target", "tag|tag[]"),
+    ("cadence", "integer"),
+    ("navigate", "boolean"),
+    ("range", "number"),
+    ("idle", "string"),
+];
+
+/// The keys `attach`'s options take and their types.
+pub(crate) const ATTACH_OPTIONS: [(&str, &str); 1] = [("angle", "boolean")];
 
 /// The keys of a table of options, each with its value, in the table's order; a key that is
 /// not a name is an error naming `what`.
@@ -123,7 +133,8 @@ pub(crate) fn behaviour(
                 );
             }
             other => {
-                return Err(unknown("behaviour option", other, OPTIONS.into_iter()));
+                let known = BEHAVIOUR_OPTIONS.iter().map(|(k, _)| *k);
+                return Err(unknown("behaviour option", other, known));
             }
         }
     }
@@ -144,7 +155,10 @@ pub(crate) fn attach_angle(opts: &Value) -> Result<bool, String> {
                     type_name(&other)
                 ));
             }
-            (other, _) => return Err(unknown("attach option", other, ["angle"].into_iter())),
+            (other, _) => {
+                let known = ATTACH_OPTIONS.iter().map(|(k, _)| *k);
+                return Err(unknown("attach option", other, known));
+            }
         }
     }
     Ok(angle)

@@ -14,6 +14,10 @@
 //! - `lua NAME: SECTION, "CALL"` (and `, args: (T, ...)` when an argument names something):
 //!   defined by the prelude.
 //!
+//! `CALL` is the call with each argument's type and what it returns (`name: type`, `[` before
+//! optional ones, ` -> type, ...` after; the types of `api/types.rs`): the docs and editors'
+//! stubs read the arguments and types from it.
+//!
 //! `T` types the arguments: a tuple of `Value`s (converted in the body), with a
 //! [`Name`] for an argument that names something the game declares (an archetype, a tag...):
 //! [`NAME_ARGS`](super::spec::NAME_ARGS), which `ludus check` reads, comes from those.
@@ -80,7 +84,7 @@ fn install_log(lua: &Lua, raw: &Table, shared: &Rc<Shared>) -> mlua::Result<()> 
 
 api! {
     /// lower health by a whole `amount >= 0` (blocked while the target is invulnerable, and once its health has reached 0); produces an `on_damage` event, and the blow that takes health to 0 also the entity's one `on_death`
-    fast command damage: "damage(id, amount [, source])", |g, args: (Value, Value, Value)| {
+    fast command damage: "damage(id: id, amount: integer [, source: id])", |g, args: (Value, Value, Value)| {
         Command::Damage {
             target: entity(&args.0, "target")?,
             amount: amount(&args.1, "amount")?,
@@ -91,22 +95,22 @@ api! {
         }
     }
     /// raise health, up to its maximum (not of an entity whose health reached 0: it is dead)
-    fast command heal: "heal(id, amount)", |g, args: (Value, Value)| {
+    fast command heal: "heal(id: id, amount: integer)", |g, args: (Value, Value)| {
         Command::Heal {
             target: entity(&args.0, "target")?,
             amount: amount(&args.1, "amount")?,
         }
     }
     /// add a whole number to the score (at the end of the stage: `ludus.score()` shows it from the next stage)
-    fast command add_score: "add_score(n)", |g, args: Value| {
+    fast command add_score: "add_score(n: integer)", |g, args: Value| {
         Command::Score(int(&args, "score")?)
     }
     /// set a game variable to a number or a text (shown by `{name}` in HUD lines)
-    command set: "set(name, value)", |lua, g, args: (Value, Value)| {
+    command set: "set(name: variable, value: number|string)", |lua, g, args: (Value, Value)| {
         Command::SetVar(text(&args.0, "variable name")?, var_value(&args.1, "value")?)
     }
     /// save a number or a string under `key` (1 to 64 bytes) in the game's saved data, which outlives the run (nil deletes it); `[limits] save_bytes` bounds it
-    command save: "save(key, value)", |lua, g, args: (Value, Value)| {
+    command save: "save(key: string, value: number|string|nil)", |lua, g, args: (Value, Value)| {
         let key = save_key(&args.0)?;
         let value = match &args.1 {
             Value::Nil => None,
@@ -115,13 +119,13 @@ api! {
         Command::Save { key, value }
     }
     /// bind keys to action `name` in place of its keys, from the next frame: a button takes a key name or a list of them (`{"space", "pad_a"}`), an axis a table of key = scale (`{ a = -1, d = 1 }`); nil restores the keys game.toml declares. Carried across levels, not a restart: to keep a player's choice, `ludus.save` it and bind again in `on_start`
-    command bind: "bind(name, keys)", |lua, g, args: (Name<Action>, Value)| {
+    command bind: "bind(name: action, keys: string|string[]|table|nil)", |lua, g, args: (Name<Action>, Value)| {
         let action = args.0.resolve(g.def())?;
         let kind = g.def().actions.get(action).map(|a| a.kind);
         Command::Bind { action, keys: bound_keys(&args.1, kind)? }
     }
     /// the keys action `name` has now (those bound by `ludus.bind`, or game.toml's): a list of key names for a button, a table of key = scale for an axis
-    call bindings: Read, "bindings(name)", |lua, g, args: Name<Action>| -> Table {
+    call bindings: Read, "bindings(name: action) -> string[]|table", |lua, g, args: Name<Action>| -> Table {
         let action = args.resolve(g.def())?;
         let axis = g.def().actions.get(action).map(|a| a.kind) == Some(ActionKind::Axis);
         let t = lua.create_table().map_err(|e| Bad::from(e.to_string()))?;
@@ -138,7 +142,7 @@ api! {
         Ok(t)
     }
     /// set a number in an entity's own state
-    command set_state: "set_state(id, key, value)", |lua, g, args: (Value, Value, Value)| {
+    command set_state: "set_state(id: id, key: string, value: number)", |lua, g, args: (Value, Value, Value)| {
         Command::SetState {
             target: entity(&args.0, "entity")?,
             key: text(&args.1, "key")?,
@@ -146,7 +150,7 @@ api! {
         }
     }
     /// create an entity at the end of the tick and return its id at once; commands sent later may name it (they apply right after it is created), reads see it from the next tick. `opts`: `vx`, `vy`, `speed`, `health`, `color`, `lifetime`, `size` (a number or `{w, h}`: the sprite's size and the collider's, a circle's radius half the larger side), `scale` (drawn only, as `set_look`'s), `angle` (radians). It appears in the next tick's `on_spawn`
-    call spawn: Command, "spawn(kind, x, y [, opts])", |lua, g, args: (Name<Archetype>, Value, Value, Value)| -> i64 {
+    call spawn: Command, "spawn(kind: archetype, x: number, y: number [, opts: spawn_opts]) -> id", |lua, g, args: (Name<Archetype>, Value, Value, Value)| -> i64 {
         let archetype = args.0.resolve(g.def())?;
         let command = Command::Spawn {
             archetype,
@@ -156,7 +160,7 @@ api! {
         spawned(lua, g, command)
     }
     /// short-lived text in the world: an entity of archetype `text` at (x, y) whose label reads `text` (the built-in `text` is white, 16 units high and lasts 60 ticks; declare `[archetypes.text]` with a `label` to change that); returns its id. `opts` as for `spawn`, e.g. `vy` to float it up, `color`, `lifetime`
-    call text: Command, "text(x, y, text [, opts])", |lua, g, args: (Value, Value, Value, Value)| -> i64 {
+    call text: Command, "text(x: number, y: number, text: string [, opts: spawn_opts]) -> id", |lua, g, args: (Value, Value, Value, Value)| -> i64 {
         let def = g.def();
         let Some(archetype) = def.archetype_id("text") else {
             return Err("the game has no `text` archetype".to_string().into());
@@ -174,46 +178,46 @@ api! {
         spawned(lua, g, command)
     }
     /// destroy at the end of the tick; later commands naming it this tick are discarded
-    fast command destroy: "destroy(id)", |g, args: Value| {
+    fast command destroy: "destroy(id: id)", |g, args: Value| {
         Command::Destroy(entity(&args, "entity")?)
     }
     /// move at the end of the tick, without interpolating across the jump
-    command teleport: "teleport(id, x, y)", |lua, g, args: (Value, Value, Value)| {
+    command teleport: "teleport(id: id, x: number, y: number)", |lua, g, args: (Value, Value, Value)| {
         Command::Teleport {
             target: entity(&args.0, "entity")?,
             pos: vec2(&args.1, &args.2, ("x", "y"))?,
         }
     }
     /// replace the velocity (units per second)
-    command velocity: "velocity(id, vx, vy)", |lua, g, args: (Value, Value, Value)| {
+    command velocity: "velocity(id: id, vx: number, vy: number)", |lua, g, args: (Value, Value, Value)| {
         Command::SetVelocity {
             target: entity(&args.0, "entity")?,
             velocity: vec2(&args.1, &args.2, ("vx", "vy"))?,
         }
     }
     /// add `(ix, iy) / mass` to the velocity (static and kinematic bodies ignore it; an entity without a collider has mass 1)
-    command impulse: "impulse(id, ix, iy)", |lua, g, args: (Value, Value, Value)| {
+    command impulse: "impulse(id: id, ix: number, iy: number)", |lua, g, args: (Value, Value, Value)| {
         Command::Impulse {
             target: entity(&args.0, "entity")?,
             impulse: vec2(&args.1, &args.2, ("ix", "iy"))?,
         }
     }
     /// set the angle in radians (0 faces +x; positive turns toward +y, down the screen); drawn turning there from the tick's start the shorter way round, as movement is drawn (an entity spawned this tick is drawn at it at once)
-    command set_angle: "set_angle(id, angle)", |lua, g, args: (Value, Value)| {
+    command set_angle: "set_angle(id: id, angle: number)", |lua, g, args: (Value, Value)| {
         Command::SetAngle {
             target: entity(&args.0, "entity")?,
             angle: num32(&args.1, "angle")?,
         }
     }
     /// set the spin in radians per second
-    command set_spin: "set_spin(id, spin)", |lua, g, args: (Value, Value)| {
+    command set_spin: "set_spin(id: id, spin: number)", |lua, g, args: (Value, Value)| {
         Command::SetSpin {
             target: entity(&args.0, "entity")?,
             spin: num32(&args.1, "spin")?,
         }
     }
     /// a particle effect declared in `[effects.NAME]`
-    command effect: "effect(name, x, y [, color])", |lua, g, args: (Name<Effect>, Value, Value, Value)| {
+    command effect: "effect(name: effect, x: number, y: number [, color: color])", |lua, g, args: (Name<Effect>, Value, Value, Value)| {
         let effect = args.0.resolve(g.def())?;
         let color = match &args.3 {
             Value::Nil => None,
@@ -226,7 +230,7 @@ api! {
         }
     }
     /// a sound declared in `[sounds.NAME]`; `volume` in 0..4, `pitch` in 0.05..20
-    command sound: "sound(name [, volume [, pitch]])", |lua, g, args: (Name<Sound>, Value, Value)| {
+    command sound: "sound(name: sound [, volume: number [, pitch: number]])", |lua, g, args: (Name<Sound>, Value, Value)| {
         let sound = args.0.resolve(g.def())?;
         let volume = opt_num(&args.1, "volume")?.unwrap_or(1.0) as f32;
         let pitch = opt_num(&args.2, "pitch")?.unwrap_or(1.0) as f32;
@@ -243,7 +247,7 @@ api! {
         }
     }
     /// loop the track `name` (declared in `[music.NAME]`) from its start in place of the one playing, after this tick; `nil` stops the music
-    command music: "music(name)", |lua, g, args: Value| {
+    command music: "music(name: music|nil)", |lua, g, args: Value| {
         if args == Value::Nil {
             Command::Music(None)
         } else {
@@ -257,14 +261,14 @@ api! {
         }
     }
     /// end the game; the app shows the message and offers a restart
-    command game_over: "game_over([message])", |lua, g, args: Value| {
+    command game_over: "game_over([message: string])", |lua, g, args: Value| {
         Command::GameOver(match &args {
             Value::Nil => "Game over".to_string(),
             v => text_max(v, "message", TEXT_MAX)?,
         })
     }
     /// restart the entity's cooldown `name` (declared by its archetype in `cooldowns`)
-    command use_cooldown: "use_cooldown(id, name)", |lua, g, args: (Value, Name<Cooldown>)| {
+    command use_cooldown: "use_cooldown(id: id, name: cooldown)", |lua, g, args: (Value, Name<Cooldown>)| {
         let target = entity(&args.0, "entity")?;
         let name = args.1.text()?;
         match g.cooldown_slot(target, &name)? {
@@ -274,7 +278,7 @@ api! {
         }
     }
     /// play the animation `name` (declared by its archetype in `animations`) from this tick; the one already playing keeps its place
-    command animate: "animate(id, name)", |lua, g, args: (Value, Name<Animation>)| {
+    command animate: "animate(id: id, name: animation)", |lua, g, args: (Value, Name<Animation>)| {
         let target = entity(&args.0, "entity")?;
         let name = args.1.text()?;
         match g.animation_slot(target, &name)? {
@@ -284,7 +288,7 @@ api! {
         }
     }
     /// shake the view by up to `strength` world units, fading out over `ticks` ticks (a new shake replaces the last)
-    command camera_shake: "camera_shake(strength, ticks)", |lua, g, args: (Value, Value)| {
+    command camera_shake: "camera_shake(strength: number, ticks: integer)", |lua, g, args: (Value, Value)| {
         let ticks = int(&args.1, "ticks")?;
         Command::CameraShake {
             strength: num32(&args.0, "strength")?,
@@ -293,11 +297,11 @@ api! {
         }
     }
     /// zoom the camera: 1 shows the level's view, 2 half as much twice as large (relative to the level's `zoom`)
-    command camera_zoom: "camera_zoom(z)", |lua, g, args: Value| {
+    command camera_zoom: "camera_zoom(z: number)", |lua, g, args: Value| {
         Command::CameraZoom(num32(&args, "zoom")?)
     }
     /// switch to the level `name` after this tick: the score, game variables and scripts' state are kept; `on_start` runs for it
-    command load_level: "load_level(name)", |lua, g, args: Name<Level>| {
+    command load_level: "load_level(name: level)", |lua, g, args: Name<Level>| {
         Command::LoadLevel(args.resolve(g.def())?)
     }
     /// start the game again after this tick, as the restart key does: the level the game began in, everything afresh
@@ -305,22 +309,22 @@ api! {
     /// pause the window after this tick; the game's pause action (`[flow] pause`) or a click resumes. Headless runs go on
     command pause: "pause()", |lua, g, _args: ()| { Command::Pause }
     /// a one-shot timer; returns its id. `opts`: `target` (an entity id: no delivery if it is gone), `data` (a number). A delay of 0 fires next tick
-    call after: Command, "after(ticks, name [, opts])", |lua, g, args: (Value, Value, Value)| -> Value {
+    call after: Command, "after(ticks: integer, name: string [, opts: timer_opts]) -> timer_id", |lua, g, args: (Value, Value, Value)| -> Value {
         let spec = timer_spec(&args.0, &args.1, &args.2, false)?;
         Ok(Value::Integer(g.schedule_timer(spec)?.to_bits() as i64))
     }
     /// a repeating timer (first firing after `ticks`, or `opts.delay`); returns its id
-    call every: Command, "every(ticks, name [, opts])", |lua, g, args: (Value, Value, Value)| -> Value {
+    call every: Command, "every(ticks: integer, name: string [, opts: timer_opts]) -> timer_id", |lua, g, args: (Value, Value, Value)| -> Value {
         let spec = timer_spec(&args.0, &args.1, &args.2, true)?;
         Ok(Value::Integer(g.schedule_timer(spec)?.to_bits() as i64))
     }
     /// cancel; returns whether it was pending. A timer due this tick that an earlier handler cancels is not delivered
-    call cancel: Command, "cancel(timer_id)", |lua, g, args: Value| -> bool {
+    call cancel: Command, "cancel(timer_id: timer_id) -> boolean", |lua, g, args: Value| -> bool {
         let id = int(&args, "timer id")?;
         Ok(g.cancel_timer(TimerId::from_bits(id as u64))?)
     }
     /// make the tile-map cell at (`x`, `y`) the legend's tile `ch` (`" "`: no tile) at the end of the tick; its collision changes with it (solid rectangles are merged again around it), so the next tick's motion meets it, and `tile` reads it from the next tick. A point outside the map, or a character that is no tile of the legend, is a fault
-    command set_tile: "set_tile(x, y, ch)", |lua, g, args: (Value, Value, Value)| {
+    command set_tile: "set_tile(x: number, y: number, ch: string)", |lua, g, args: (Value, Value, Value)| {
         Command::SetTile {
             pos: vec2(&args.0, &args.1, ("x", "y"))?,
             tile: tile_char(&args.2)?,
@@ -332,23 +336,23 @@ api! {
         Ok(g.timer_live(TimerId::from_bits(id as u64)))
     }
     /// change how the entity is drawn, from now until changed again: any of `scale` (a number or `{x, y}`, above 0: the sprite's size and its label's, drawn only: the collider keeps its size), `color` (replaces the sprite's and label's), `alpha` (0 to 1, replaces the sprite's `alpha`), `visible` (false: neither drawn), `flip_x`, `flip_y` (mirror the image), `layer` (a sprite layer); the rest is kept. Once used on an entity its look is part of the state hash
-    command set_look: "set_look(id, look)", |lua, g, args: (Value, Value)| {
+    command set_look: "set_look(id: id, look: look)", |lua, g, args: (Value, Value)| {
         Command::SetLook {
             target: entity(&args.0, "entity")?,
             look: super::looks::look(&args.1)?,
         }
     }
     /// set the speed (world units per second, not negative) its behaviour or control moves it at, from the next tick
-    command set_speed: "set_speed(id, speed)", |lua, g, args: (Value, Value)| {
+    command set_speed: "set_speed(id: id, speed: number)", |lua, g, args: (Value, Value)| {
         Command::SetSpeed { target: entity(&args.0, "entity")?, speed: num32(&args.1, "speed")? }
     }
     /// give it a behaviour in place of its own, from the next tick: `kind` and `opts` (`target`: a tag or a list of tags, `cadence`, `navigate`, `range`, `idle`) as an archetype's `behaviour` table takes them, with the same rules; `nil` removes its behaviour (its velocity stays as it is)
-    command set_behaviour: "set_behaviour(id, kind [, opts])", |lua, g, args: (Value, Value, Value)| {
+    command set_behaviour: "set_behaviour(id: id, kind: behaviour|nil [, opts: behaviour_opts])", |lua, g, args: (Value, Value, Value)| {
         let behaviour = super::behave::behaviour(g.def(), &args.1, &args.2)?;
         Command::SetBehaviour { target: entity(&args.0, "entity")?, behaviour }
     }
     /// attach `child` to `parent` at the end of this tick (either may be spawned this tick): it is put at the parent's position plus (`dx`, `dy`) then and after the parent moves each tick, and destroyed with it. `opts`: `angle = true` turns the offset with the parent's angle and sets the child's angle to it. Attaching a parent to its own child (through any chain) is an error
-    command attach: "attach(child, parent, dx, dy [, opts])", |lua, g, args: (Value, Value, Value, Value, Value)| {
+    command attach: "attach(child: id, parent: id, dx: number, dy: number [, opts: attach_opts])", |lua, g, args: (Value, Value, Value, Value, Value)| {
         Command::Attach {
             child: entity(&args.0, "child")?,
             parent: entity(&args.1, "parent")?,
@@ -357,51 +361,51 @@ api! {
         }
     }
     /// end the child's attachment at the end of this tick: it stays where it is, keeps its parent's velocity, and no longer dies with it
-    command detach: "detach(child)", |lua, g, args: Value| { Command::Detach(entity(&args, "child")?) }
+    command detach: "detach(child: id)", |lua, g, args: Value| { Command::Detach(entity(&args, "child")?) }
     /// the tick being run (the first tick of a level is 1)
-    call tick: Read, "tick()", |lua, g, _args: ()| -> i64 { Ok(g.tick() as i64) }
+    call tick: Read, "tick() -> integer", |lua, g, _args: ()| -> i64 { Ok(g.tick() as i64) }
     /// the score at the start of this stage: an `add_score` earlier in the same stage is not in it yet (keep a running total in a local)
-    call score: Read, "score()", |lua, g, _args: ()| -> i64 { Ok(g.score()) }
+    call score: Read, "score() -> integer", |lua, g, _args: ()| -> i64 { Ok(g.score()) }
     /// a game variable (a number or a text) at the start of this stage, or nil; a whole number comes back as an integer
-    call get: Read, "get(name)", |lua, g, args: Value| -> Value {
+    call get: Read, "get(name: variable) -> number|string|nil", |lua, g, args: Value| -> Value {
         lua_var(lua, g.var(&text(&args, "variable name")?))
     }
     /// a value of the game's saved data (a number or a string) at the start of this stage, or nil
-    call saved: Read, "saved(key)", |lua, g, args: Value| -> Value {
+    call saved: Read, "saved(key: string) -> number|string|nil", |lua, g, args: Value| -> Value {
         lua_var(lua, g.saved(&save_key(&args)?))
     }
     /// `x, y` of an entity, or nil (also for one spawned this tick: it exists from the next)
-    call pos: Read, "pos(id)", |lua, g, args: Value| -> (Option<f32>, Option<f32>) {
+    call pos: Read, "pos(id: id) -> number?, number?", |lua, g, args: Value| -> (Option<f32>, Option<f32>) {
         Ok(split(g.pos(entity(&args, "entity")?)))
     }
     /// `vx, vy` of an entity in units per second, or nil
-    call vel: Read, "vel(id)", |lua, g, args: Value| -> (Option<f32>, Option<f32>) {
+    call vel: Read, "vel(id: id) -> number?, number?", |lua, g, args: Value| -> (Option<f32>, Option<f32>) {
         Ok(split(g.vel(entity(&args, "entity")?)))
     }
     /// the entity's angle in radians (0 for one that never turned), or nil
-    call angle: Read, "angle(id)", |lua, g, args: Value| -> Option<f32> {
+    call angle: Read, "angle(id: id) -> number?", |lua, g, args: Value| -> Option<f32> {
         Ok(g.angle(entity(&args, "entity")?))
     }
     /// the entity's archetype name, or nil
-    call kind: Read, "kind(id)", |lua, g, args: Value| -> Option<String> {
+    call kind: Read, "kind(id: id) -> archetype?", |lua, g, args: Value| -> Option<String> {
         Ok(g.kind(entity(&args, "entity")?).map(|a| a.name.clone()))
     }
     /// the entity's tag set (test it with `ludus.has`), or nil
-    call tags: Read, "tags(id)", |lua, g, args: Value| -> Option<i64> {
+    call tags: Read, "tags(id: id) -> tags?", |lua, g, args: Value| -> Option<i64> {
         Ok(g.tags(entity(&args, "entity")?).map(|t| t as i64))
     }
     /// an array of the ids carrying `tag`, in creation order (entities being destroyed this tick are left out, as in the other collections)
-    call find: Read, "find(tag)", |lua, g, args: Name<Tag>| -> Table {
+    call find: Read, "find(tag: tag) -> id[]", |lua, g, args: Name<Tag>| -> Table {
         let bits = args.resolve(g.def())?;
         ids(lua, g.find(bits))
     }
     /// how many entities carry `tag`
-    call count: Read, "count(tag)", |lua, g, args: Name<Tag>| -> i64 {
+    call count: Read, "count(tag: tag) -> integer", |lua, g, args: Name<Tag>| -> i64 {
         let bits = args.resolve(g.def())?;
         Ok(g.count(bits) as i64)
     }
     /// the id of the entity carrying `tag` nearest (`x`, `y`), within `radius` if given, or nil; ties go to the lower id. Uses the spatial grid; its work is charged to the budget
-    call nearest: Read, "nearest(x, y, tag [, radius])", |lua, g, args: (Value, Value, Name<Tag>, Value)| -> Option<i64> {
+    call nearest: Read, "nearest(x: number, y: number, tag: tag [, radius: number]) -> id?", |lua, g, args: (Value, Value, Name<Tag>, Value)| -> Option<i64> {
         let at = vec2(&args.0, &args.1, ("x", "y"))?;
         let bits = args.2.resolve(g.def())?;
         let r = match &args.3 {
@@ -411,7 +415,7 @@ api! {
         Ok(g.nearest(at, r, bits).map(|i| i as i64))
     }
     /// an array of the ids within `radius` of (`x`, `y`) (carrying `tag`, if given), nearest first, ties by id. Uses the spatial grid; its work is charged to the budget
-    call within: Read, "within(x, y, radius [, tag])", |lua, g, args: (Value, Value, Value, Name<Tag>)| -> Table {
+    call within: Read, "within(x: number, y: number, radius: number [, tag: tag]) -> id[]", |lua, g, args: (Value, Value, Value, Name<Tag>)| -> Table {
         let at = vec2(&args.0, &args.1, ("x", "y"))?;
         let r = radius(&args.2)?;
         let bits = if args.3.is_nil() {
@@ -422,13 +426,13 @@ api! {
         ids(lua, g.within(at, r, bits))
     }
     /// ticks until the entity's cooldown `name` is ready (0: ready), or nil
-    call cooldown: Read, "cooldown(id, name)", |lua, g, args: (Value, Name<Cooldown>)| -> Option<i64> {
+    call cooldown: Read, "cooldown(id: id, name: cooldown) -> integer?", |lua, g, args: (Value, Name<Cooldown>)| -> Option<i64> {
         let target = entity(&args.0, "entity")?;
         let name = args.1.text()?;
         Ok(g.cooldown(target, &name)?.map(|t| t.min(i64::MAX as u64) as i64))
     }
     /// the value of action `name` this tick: an axis in -1..1, a button 1 while held, else 0
-    call axis: Read, "axis(name)", |lua, g, args: Name<Action>| -> f64 {
+    call axis: Read, "axis(name: action) -> number", |lua, g, args: Name<Action>| -> f64 {
         let a = args.resolve(g.def())?;
         let input = g.input();
         Ok(match g.def().actions.get(a).map(|d| d.kind) {
@@ -437,35 +441,35 @@ api! {
         })
     }
     /// whether button `name` is held this tick (an axis: away from 0)
-    call held: Read, "held(name)", |lua, g, args: Name<Action>| -> bool {
+    call held: Read, "held(name: action) -> boolean", |lua, g, args: Name<Action>| -> bool {
         let a = args.resolve(g.def())?;
         Ok(g.input().held(a) || g.input().axis(a) != 0.0)
     }
     /// whether button `name` went down since the last tick
-    call pressed: Read, "pressed(name)", |lua, g, args: Name<Action>| -> bool {
+    call pressed: Read, "pressed(name: action) -> boolean", |lua, g, args: Name<Action>| -> bool {
         let a = args.resolve(g.def())?;
         Ok(g.input().pressed(a))
     }
     /// whether button `name` went up since the last tick
-    call released: Read, "released(name)", |lua, g, args: Name<Action>| -> bool {
+    call released: Read, "released(name: action) -> boolean", |lua, g, args: Name<Action>| -> bool {
         let a = args.resolve(g.def())?;
         Ok(g.input().released(a))
     }
     /// `x, y` of the pointer in world units, or nil when it is not over the game
-    call pointer: Read, "pointer()", |lua, g, _args: ()| -> (Option<f32>, Option<f32>) {
+    call pointer: Read, "pointer() -> number?, number?", |lua, g, _args: ()| -> (Option<f32>, Option<f32>) {
         Ok(split(g.input().pointer.map(|[x, y]| Vec2::new(x, y))))
     }
     /// a value of an entity's state, or nil
-    call state: Read, "state(id, key)", |lua, g, args: (Value, Value)| -> Option<f64> {
+    call state: Read, "state(id: id, key: string) -> number?", |lua, g, args: (Value, Value)| -> Option<f64> {
         let target = entity(&args.0, "entity")?;
         Ok(g.state(target, &text(&args.1, "key")?))
     }
     /// whether the entity exists and is not being destroyed this tick (a `destroy` sent earlier in this stage counts); false for an id `ludus.spawn` returned this tick, which exists from the end of the tick (commands may still name it)
-    call alive: Read, "alive(id)", |lua, g, args: Value| -> bool {
+    call alive: Read, "alive(id: id) -> boolean", |lua, g, args: Value| -> bool {
         Ok(g.alive(entity(&args, "entity")?))
     }
     /// `current, max`, or nil
-    call health: Read, "health(id)", |lua, g, args: Value| -> (Option<i64>, Option<i64>) {
+    call health: Read, "health(id: id) -> integer?, integer?", |lua, g, args: Value| -> (Option<i64>, Option<i64>) {
         let target = entity(&args, "entity")?;
         Ok(match g.health(target) {
             Some((cur, max)) => (Some(i64::from(cur)), Some(i64::from(max))),
@@ -473,7 +477,7 @@ api! {
         })
     }
     /// like `math.random` (which is the same function): a float in [0, 1), or a whole number in [1, m] or [m, n], from the world's seeded generator
-    call random: Read, "random([m [, n]])", |lua, g, args: (Value, Value)| -> Value {
+    call random: Read, "random([m: integer [, n: integer]]) -> number", |lua, g, args: (Value, Value)| -> Value {
         let rng = g.rng();
         match (&args.0, &args.1) {
             (Value::Nil, Value::Nil) => Ok(Value::Number(rng.f64())),
@@ -495,21 +499,21 @@ api! {
         }
     }
     /// the legend character of the tile-map cell at (`x`, `y`) as the stage began, or nil (outside the map, no tile, or a CSV map's frame number); a spawn entry's cell reads as its `tile`
-    call tile: Read, "tile(x, y)", |lua, g, args: (Value, Value)| -> Option<String> {
+    call tile: Read, "tile(x: number, y: number) -> string?", |lua, g, args: (Value, Value)| -> Option<String> {
         Ok(g.tile(vec2(&args.0, &args.1, ("x", "y"))?).map(String::from))
     }
 
     /// `fx, fy`: the entity's facing, a unit vector: its control's (the last direction it was steered in, `1, 0` at first), or else its velocity's direction (`0, 0` while still), or nil
-    call facing: Read, "facing(id)", |lua, g, args: Value| -> (Option<f32>, Option<f32>) {
+    call facing: Read, "facing(id: id) -> number?, number?", |lua, g, args: Value| -> (Option<f32>, Option<f32>) {
         Ok(split(g.facing(entity(&args, "entity")?)))
     }
 
     /// whether a tag set (an event's `tags`, `a_tags`...) contains a tag
-    lua has: Helper, "has(tags, name)", args: (Value, Name<Tag>)
+    lua has: Helper, "has(tags: tags, name: tag) -> boolean", args: (Value, Name<Tag>)
     /// a constant from `[constants]` in game.toml (read-only)
     lua const: Helper, "const.NAME"
     /// a line in the app's log, its values separated by tabs (`print` is the same function)
-    lua log: Helper, "log(...)"
+    lua log: Helper, "log(...: any)"
 }
 
 impl FastCall for Shared {

@@ -3,6 +3,7 @@
 
 use super::functions::API;
 use super::spec::{NameKind, Section};
+use super::types::{OPTION_TABLES, TYPES};
 
 /// Which argument of which `ludus.*` function names something the game declares: the
 /// function, the argument's 0-based index, and the kind of name, in the order of
@@ -46,7 +47,31 @@ pub fn markdown(section: &[Section]) -> String {
     };
     let mut out = String::from(head);
     for f in API.iter().filter(|f| section.contains(&f.section)) {
-        out.push_str(&format!("| `ludus.{}` | {} |\n", f.call, f.doc.trim()));
+        // A `|` of a type would end the table's cell.
+        let call = f.call.replace('|', "\\|");
+        out.push_str(&format!("| `ludus.{call}` | {} |\n", f.doc.trim()));
+    }
+    out
+}
+
+/// The docs table of the types the calls name ([`TYPES`]), with each option table's keys.
+pub fn types_markdown() -> String {
+    let mut out = String::from("| type | what it is |\n| --- | --- |\n");
+    for (word, doc) in TYPES {
+        let keys = OPTION_TABLES
+            .iter()
+            .find(|(t, _)| t == word)
+            .map(|(_, keys)| {
+                let keys: Vec<String> = keys
+                    .iter()
+                    .map(|(k, ty)| format!("`{k}`: `{}`", ty.replace('|', "\\|")))
+                    .collect();
+                format!(": {}", keys.join(", "))
+            });
+        out.push_str(&format!(
+            "| `{word}` | {doc}{} |\n",
+            keys.unwrap_or_default()
+        ));
     }
     out
 }
@@ -54,23 +79,20 @@ pub fn markdown(section: &[Section]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::spec::ApiFunction;
 
-    /// The argument's name in the function's documented call: `spawn(kind, x, y [, opts])`
+    /// The argument's name in the function's documented call: `spawn(kind: archetype, ...)`
     /// has `kind` at 0.
-    fn argument(call: &str, index: usize) -> Option<String> {
-        let inside = call.split_once('(')?.1.rsplit_once(')')?.0;
-        let names: Vec<String> = inside
-            .split(',')
-            .map(|a| a.trim_matches(|c: char| c == '[' || c == ']' || c.is_whitespace()))
-            .map(str::to_string)
-            .collect();
-        names.get(index).cloned()
+    fn argument(f: &ApiFunction, index: usize) -> Option<&'static str> {
+        f.signature().params.get(index).map(|p| p.name)
     }
 
     #[test]
     fn every_name_argument_is_an_argument_of_a_function_of_the_api() {
         // (function, index, kind, the argument's name in the documented call), in API order.
         let expect = [
+            ("bind", 0, NameKind::Action, "name"),
+            ("bindings", 0, NameKind::Action, "name"),
             ("spawn", 0, NameKind::Archetype, "kind"),
             ("effect", 0, NameKind::Effect, "name"),
             ("sound", 0, NameKind::Sound, "name"),
@@ -96,7 +118,7 @@ mod tests {
                 panic!("ludus.{name} is in NAME_ARGS but not in the API list");
             };
             assert_eq!(
-                argument(f.call, index).as_deref(),
+                argument(f, index),
                 Some(arg),
                 "argument {index} of ludus.{} names the {}",
                 f.call,

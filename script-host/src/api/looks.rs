@@ -5,9 +5,16 @@ use super::args::{color, int, num32, pair_or_number, text, type_name, unknown};
 use ludus_core::Look;
 use mlua::Value;
 
-/// The keys of a `set_look` table, in the order the docs list them.
-pub(crate) const LOOK_KEYS: [&str; 7] = [
-    "scale", "color", "alpha", "visible", "flip_x", "flip_y", "layer",
+/// The keys of a `set_look` table and their types (`api/types.rs`), in the order the docs
+/// list them.
+pub(crate) const LOOK_KEYS: [(&str, &str); 7] = [
+    ("scale", "number|number[]"),
+    ("color", "color"),
+    ("alpha", "number"),
+    ("visible", "boolean"),
+    ("flip_x", "boolean"),
+    ("flip_y", "boolean"),
+    ("layer", "integer"),
 ];
 
 /// The look table of `ludus.set_look(id, look)`: any of [`LOOK_KEYS`].
@@ -36,7 +43,10 @@ pub(crate) fn look(v: &Value) -> Result<Look, String> {
             "flip_x" => look.flip_x = Some(boolean(&v, "flip_x")?),
             "flip_y" => look.flip_y = Some(boolean(&v, "flip_y")?),
             "layer" => look.layer = Some(layer(&v)?),
-            other => return Err(unknown("look key", other, LOOK_KEYS.into_iter())),
+            other => {
+                let known = LOOK_KEYS.iter().map(|(k, _)| *k);
+                return Err(unknown("look key", other, known));
+            }
         }
     }
     Ok(look)

@@ -23,6 +23,7 @@ pub mod list;
 mod looks;
 mod names;
 pub mod spec;
+pub mod types;
 
 use ludus_core::closest;
 

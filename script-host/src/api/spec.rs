@@ -16,7 +16,10 @@ pub enum Section {
 #[derive(Clone, Copy, Debug)]
 pub struct ApiFunction {
     pub name: &'static str,
-    /// The call as the docs show it, without `ludus.`: `damage(id, amount [, source])`.
+    /// The call as the docs show it, without `ludus.`, each argument and result typed
+    /// (`api/types.rs`): `damage(id: id, amount: integer [, source: id])`,
+    /// `pos(id: id) -> number?, number?`. The docs and editors' stubs read it
+    /// ([`ApiFunction::signature`]).
     pub call: &'static str,
     pub section: Section,
     /// Implemented by the prelude in Lua rather than registered from Rust.
@@ -51,6 +54,19 @@ pub enum NameKind {
 }
 
 impl NameKind {
+    /// Every kind.
+    pub const ALL: [NameKind; 9] = [
+        NameKind::Archetype,
+        NameKind::Effect,
+        NameKind::Sound,
+        NameKind::Level,
+        NameKind::Cooldown,
+        NameKind::Animation,
+        NameKind::Action,
+        NameKind::Tag,
+        NameKind::Constant,
+    ];
+
     /// The word for one such name in a sentence: `archetype`.
     pub fn noun(self) -> &'static str {
         match self {

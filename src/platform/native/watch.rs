@@ -22,17 +22,19 @@ impl Watcher {
         })
     }
 
-    /// Whether a content or script file changed since the last call.
+    /// Whether a content or script file changed since the last call. What the editor set-up
+    /// writes (the `.ludus` folder) is not the game's.
     pub fn changed(&mut self) -> bool {
         let mut changed = false;
         while let Ok(event) = self.events.try_recv() {
             if let Ok(event) = event
                 && event.kind.is_modify() | event.kind.is_create() | event.kind.is_remove()
                 && event.paths.iter().any(|p| {
-                    matches!(
-                        p.extension().and_then(|e| e.to_str()),
-                        Some("toml" | "lua" | "png" | "wav" | "ogg" | "ttf" | "otf")
-                    )
+                    !p.components().any(|c| c.as_os_str() == ".ludus")
+                        && matches!(
+                            p.extension().and_then(|e| e.to_str()),
+                            Some("toml" | "lua" | "png" | "wav" | "ogg" | "ttf" | "otf")
+                        )
                 })
             {
                 changed = true;
