@@ -20,7 +20,22 @@ pub fn example(name: &str) -> PathBuf {
 
 /// A fresh, empty folder for one test of one example.
 pub fn scratch(example: &str, name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ludus-{example}-{}-{name}", std::process::id()));
+    let tmp = std::env::temp_dir();
+    // The same folder of earlier runs (another process id), left over an hour ago by a run
+    // that stopped before cleaning up: removed, so failed runs do not fill the disk.
+    let (head, tail) = (format!("ludus-{example}-"), format!("-{name}"));
+    for entry in std::fs::read_dir(&tmp).into_iter().flatten().flatten() {
+        let file = entry.file_name();
+        let file = file.to_string_lossy();
+        let stale = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t.elapsed().is_ok_and(|e| e.as_secs() > 3600));
+        if stale && file.starts_with(&head) && file.ends_with(&tail) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+    let dir = tmp.join(format!("ludus-{example}-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
