@@ -54,6 +54,10 @@ pub struct SimArgs {
     /// ends. Without it a run starts with no saved data and writes none.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// Follow entity ID (its id as scripts see it) and end the summary with its record:
+    /// `"inspect"`, null when it is not in the world at the end (see docs/headless.md).
+    #[arg(long, value_name = "ID")]
+    pub inspect: Option<u64>,
     #[command(flatten)]
     pub agent: AgentArgs,
 }
@@ -218,6 +222,9 @@ pub fn prepare(
 ) -> Result<HeadlessRun, String> {
     let mut d = driver(project, args.entities, args.threads)?;
     d.game.options_mut().check_invariants = args.check_invariants;
+    d.watch = args
+        .inspect
+        .map(|id| crate::runtime::inspect::Watch::new(id, &d.game));
     if let Some(path) = &args.save {
         let place = SavePlace::file(path.clone());
         let (store, warning) = saved::load(&place, project.def.limits.save_bytes);

@@ -115,6 +115,8 @@ pub struct HeadlessRun {
     pub log: Option<Box<dyn Write>>,
     /// The ticks run and levels built so far, rewinds' re-simulations included.
     pub work: Work,
+    /// The entity `--inspect` follows: its record ends the summary.
+    pub watch: Option<crate::runtime::inspect::Watch>,
 }
 
 impl HeadlessRun {
@@ -190,6 +192,9 @@ impl HeadlessRun {
             }
         };
         self.record(tick, input, &report);
+        if let Some(w) = &mut self.watch {
+            w.after_tick(&self.game);
+        }
         Ok(self.game.flow())
     }
 
@@ -308,8 +313,15 @@ impl HeadlessRun {
         let level = world
             .level_def(self.game.def())
             .map_or("null".to_string(), |l| json_string(&l.name));
+        let inspect = self.watch.as_ref().map_or(String::new(), |w| {
+            let record = w.record(&self.game);
+            format!(
+                ",\"inspect\":{}",
+                record.map_or("null".into(), |r| r.json())
+            )
+        });
         format!(
-            "{{\"ticks\":{},\"hash\":\"{hash}\",\"entities\":{},\"faulted\":{},\"fault\":{fault_json},\"discarded_ticks\":{},\"frames\":{},\"score\":{},\"game_over\":{game_over},\"level\":{level},\"vars\":{},\"world_tick\":{},\"stale_commands\":{},\"unattached\":{},\"spawned_outside\":{},\"elapsed_ms\":{:.3},\"ticks_per_second\":{}}}",
+            "{{\"ticks\":{},\"hash\":\"{hash}\",\"entities\":{},\"faulted\":{},\"fault\":{fault_json},\"discarded_ticks\":{},\"frames\":{},\"score\":{},\"game_over\":{game_over},\"level\":{level},\"vars\":{},\"world_tick\":{},\"stale_commands\":{},\"unattached\":{},\"spawned_outside\":{},\"elapsed_ms\":{:.3},\"ticks_per_second\":{}{inspect}}}",
             self.ticks,
             world.entity_count(),
             run.fault.is_some(),
@@ -472,6 +484,7 @@ pub fn headless_run(project: &Project, entities: u32) -> Result<HeadlessRun, Fau
         error: None,
         log: None,
         work: Work::default(),
+        watch: None,
     })
 }
 
@@ -511,7 +524,12 @@ fn ticks_per_second(ticks: u64, elapsed_ns: u64) -> String {
 /// `s` as a JSON string that is also safe on a terminal: serde_json escapes C0 controls, and
 /// the other characters a terminal acts on (DEL, C1, bidirectional controls) are escaped too.
 pub fn json_string(s: &str) -> String {
-    let json = serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into());
+    terminal_safe(serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()))
+}
+
+/// JSON text with the characters a terminal acts on that serde_json leaves as they are (DEL,
+/// C1, bidirectional controls) escaped, so it is safe to print.
+pub fn terminal_safe(json: String) -> String {
     if !json.chars().any(terminal_control) {
         return json;
     }

@@ -237,6 +237,7 @@ fn sim_args(dir: &Path, spec: &TestSpec) -> SimArgs {
         threads: None,
         check_invariants: false,
         save: at(&spec.save),
+        inspect: None,
         agent: Default::default(),
     }
 }

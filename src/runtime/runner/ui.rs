@@ -18,6 +18,9 @@ pub struct UiState {
     pub(super) overlay: bool,
     /// The script console (the last lines scripts printed, F4) is shown.
     pub(super) console: bool,
+    /// The entity inspector (F6) is shown; what it follows is the play state's
+    /// (`TimedGame::watch`), fed by ticks but never read by them.
+    pub(super) inspector: bool,
     pub(super) log: Vec<String>,
     /// Lines logged since [`UiState::take_fresh_log`] was last called.
     pub(super) fresh: Vec<String>,
@@ -36,6 +39,7 @@ impl UiState {
         UiState {
             overlay: old.overlay,
             console: old.console,
+            inspector: old.inspector,
             log: std::mem::take(&mut old.log),
             ..UiState::default()
         }
@@ -47,6 +51,11 @@ impl UiState {
 
     pub fn set_overlay(&mut self, shown: bool) {
         self.overlay = shown;
+    }
+
+    /// Whether the entity inspector is shown (F6).
+    pub fn inspector(&self) -> bool {
+        self.inspector
     }
 
     /// Whether the script console is shown (F4).
