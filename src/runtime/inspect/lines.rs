@@ -58,9 +58,13 @@ impl Watch {
             return record.lines();
         }
         let tick = game.world().tick();
+        let name = match self.kind() {
+            Some(kind) => format!("#{} {kind}", self.seq),
+            None => format!("#{}", self.seq),
+        };
         let mut out = vec![match self.gone() {
-            Some(t) => format!("#{} gone at tick {t}", self.seq),
-            None => format!("#{} is not in the world now", self.seq),
+            Some(t) => format!("{name} gone at tick {t}"),
+            None => format!("{name} is not in the world now"),
         }];
         out.push("click an entity to inspect it".into());
         let kept: Vec<Seen> = self.events().filter(|s| s.tick <= tick).cloned().collect();

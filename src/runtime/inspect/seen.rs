@@ -85,6 +85,8 @@ pub struct Watch {
     pub seq: u64,
     world: WorldId,
     events: VecDeque<Seen>,
+    /// Its archetype's name, once it was in the world (the panel names a gone entity by it).
+    kind: Option<String>,
     born: bool,
     gone: Option<u64>,
     /// One event's raw fields, reused from event to event.
@@ -98,6 +100,7 @@ impl Watch {
             seq,
             world: game.world().id(),
             events: VecDeque::with_capacity(EVENTS_KEPT),
+            kind: kind_of(seq, game),
             born: game.world().entity(seq).is_some(),
             gone: None,
             scratch: Vec::new(),
@@ -113,6 +116,7 @@ impl Watch {
         if world.id() != self.world {
             self.world = world.id();
             self.events.clear();
+            self.kind = None;
             self.born = false;
             self.gone = None;
         }
@@ -153,7 +157,11 @@ impl Watch {
             }
         }
         match world.entity(self.seq) {
-            Some(_) => self.born = true,
+            Some(_) if !self.born => {
+                self.born = true;
+                self.kind = kind_of(self.seq, game);
+            }
+            Some(_) => {}
             None if self.born => self.gone = Some(tick),
             None => {}
         }
@@ -198,6 +206,19 @@ impl Watch {
     pub fn gone(&self) -> Option<u64> {
         self.gone
     }
+
+    /// Its archetype's name, once it was in the world.
+    pub fn kind(&self) -> Option<&str> {
+        self.kind.as_deref()
+    }
+}
+
+/// The archetype's name of entity `seq` of `game`'s world, if it is there.
+fn kind_of(seq: u64, game: &Game) -> Option<String> {
+    let world = game.world();
+    let e = world.entity(seq)?;
+    let id = *world.ecs().get::<&ludus_core::Identity>(e).ok()?;
+    game.def().archetype(id.archetype).map(|a| a.name.clone())
 }
 
 fn is_id(ty: FieldType) -> bool {

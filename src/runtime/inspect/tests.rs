@@ -452,3 +452,48 @@ fn a_script_line_opens_the_inspector_at_a_world_point() {
         assert_eq!(parsed, expected.map_err(str::to_string), "{line}");
     }
 }
+
+/// (entity, ticks run) -> the entity panel's first lines when there is no record: an entity
+/// still to be spawned, one gone (named, with its last events), one never seen.
+#[test]
+fn the_panel_says_why_there_is_no_record() {
+    let cases: [(u64, u64, &[&str]); 3] = [
+        (
+            5,
+            3,
+            &[
+                "#5 is not in the world now",
+                "click an entity to inspect it",
+                "last events: none since selected",
+            ],
+        ),
+        (
+            4,
+            16,
+            &[
+                "#4 spark gone at tick 15",
+                "click an entity to inspect it",
+                "last events:",
+                "  15 expire reason=lifetime",
+                "  1 spawn",
+            ],
+        ),
+        (
+            99,
+            16,
+            &[
+                "#99 is not in the world now",
+                "click an entity to inspect it",
+                "last events: none since selected",
+            ],
+        ),
+    ];
+    for (seq, ticks, expected) in cases {
+        let (d, watches) = run(ticks, &[seq]);
+        assert_eq!(
+            watches[0].lines(&d.game),
+            expected,
+            "#{seq} after {ticks} ticks"
+        );
+    }
+}

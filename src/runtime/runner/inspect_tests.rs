@@ -54,7 +54,7 @@ fn f6_shows_the_inspector_and_a_click_selects_what_is_under_it() {
     );
     assert_eq!(r.inspector_lines(), None);
     r.key_down(Key::F6);
-    assert!(r.ui().inspector());
+    assert!(r.inspector_lines().is_some(), "shown");
     let (title, game) = r.inspector_lines().unwrap();
     assert_eq!(
         title,
@@ -139,7 +139,7 @@ fn the_selection_follows_the_entity_through_pause_step_and_rewind_until_it_is_go
     assert_eq!(
         entity(&r)[..4],
         [
-            "#4 gone at tick 15",
+            "#4 spark gone at tick 15",
             "click an entity to inspect it",
             "last events:",
             "  15 expire reason=lifetime"
@@ -157,7 +157,7 @@ fn release_mode_has_no_inspector() {
     let mut r = runner(true);
     r.key_down(Key::F6);
     r.inspect_at(ludus_core::Vec2::new(0.0, 0.0));
-    assert!(!r.ui().inspector());
+    assert!(r.inspector_lines().is_none(), "not shown");
     assert_eq!(r.inspector_lines(), None);
     assert!(!r.inspect_click(pixel_of(&r, 1), (800.0, 600.0)));
 }

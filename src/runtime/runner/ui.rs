@@ -53,11 +53,6 @@ impl UiState {
         self.overlay = shown;
     }
 
-    /// Whether the entity inspector is shown (F6).
-    pub fn inspector(&self) -> bool {
-        self.inspector
-    }
-
     /// Whether the script console is shown (F4).
     pub fn console(&self) -> bool {
         self.console
