@@ -396,3 +396,68 @@ end
     );
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// `ludus sim --inspect ID` ends the summary with the entity's record: the dungeon's hero
+/// after 60 ticks of its test's input (hurt once by slime #2), and `null` for an id no entity
+/// has; without it the summary has no `inspect`.
+#[test]
+fn sim_inspect_adds_the_entitys_record_to_the_summary() {
+    let dungeon = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/dungeon");
+    let sim = |extra: &[&str]| {
+        let o = ludus()
+            .arg("sim")
+            .arg(&dungeon)
+            .args(["--ticks", "60", "--input"])
+            .arg(dungeon.join("tests/clear.jsonl"))
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{:?}", text(&o));
+        summary(&o)
+    };
+    let hero = &sim(&["--inspect", "1"])["inspect"];
+    // (field, value)
+    let cases = [
+        ("id", "1"),
+        ("kind", r#""hero""#),
+        ("tags", r#"["hero"]"#),
+        ("health", "4"),
+        ("max_health", "5"),
+        ("state", "{}"),
+        ("cooldowns", r#"{"swing":6,"dash":0}"#),
+        ("animation", r#"{"name":"walk","since":0}"#),
+        ("behaviour", "null"),
+        ("parent", "null"),
+        ("timers", "[]"),
+    ];
+    for (field, value) in cases {
+        let value: serde_json::Value = serde_json::from_str(value).unwrap();
+        assert_eq!(hero[field], value, "{field}: {hero}");
+    }
+    let events: Vec<String> = hero["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| format!("{} {}", e["tick"], e["handler"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        events,
+        [
+            "1 on_spawn",
+            "2 on_action",
+            "11 on_timer",
+            "50 on_action",
+            "51 on_collision_enter",
+            "51 on_damage",
+            "52 on_collision_exit"
+        ],
+        "{hero}"
+    );
+    assert_eq!(hero["events"][5]["event"]["source"], 2, "hurt by slime #2");
+    assert!(hero["x"].is_f64() && hero["vy"].is_f64(), "{hero}");
+    assert_eq!(
+        sim(&["--inspect", "999"])["inspect"],
+        serde_json::Value::Null
+    );
+    assert!(sim(&[]).get("inspect").is_none(), "no record unless asked");
+}

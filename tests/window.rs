@@ -90,3 +90,46 @@ fn without_a_display_run_says_so_and_points_to_sim() {
     assert!(err.contains("ludus sim"), "{err}");
     assert!(!err.contains("panicked"));
 }
+
+/// The entity inspector on a selected entity: a script line selects the dungeon's hero (at
+/// (112, 208), the window showing the level at 1:1), pauses and steps; the last frame has the
+/// frame around the hero, the entity's panel on the other side (the hero is at the left) and
+/// the panels' titles.
+#[test]
+fn the_inspector_frames_the_selected_entity_and_shows_its_panel() {
+    if !xvfb_available() {
+        return;
+    }
+    let dir = support::scratch("dungeon", "inspector");
+    let mut script = ["{}"; 12];
+    script[2] = r#"{"inspect":[112,208]}"#;
+    script[3] = r#"{"signal":"pause"}"#;
+    script[6] = r#"{"signal":"step"}"#;
+    let ludus = Path::new(env!("CARGO_BIN_EXE_ludus"));
+    let game = support::example("dungeon");
+    let shot = support::sized_frame(ludus, Some(&game), &dir, &(script.join("\n") + "\n"), None);
+    assert_eq!((shot.width, shot.height), (800, 480));
+    // Pixels in a region (x0, y0, x1, y1) that `keep` says yes to.
+    let within = |(x0, y0, x1, y1): (usize, usize, usize, usize), keep: &dyn Fn(&[u8]) -> bool| {
+        (y0..y1)
+            .flat_map(|y| (x0..x1).map(move |x| (y * 800 + x) * 4))
+            .filter(|&i| keep(&shot.px[i..i + 3]))
+            .count()
+    };
+    let mark = |p: &[u8]| {
+        [255u8, 214, 102]
+            .iter()
+            .zip(p)
+            .all(|(c, v)| c.abs_diff(*v) <= 30)
+    };
+    let frame = within((88, 184, 137, 233), &mark);
+    let titles = within((0, 0, 800, 480), &mark) - frame;
+    let dark = within((560, 40, 790, 140), &|p: &[u8]| p.iter().all(|v| *v < 20));
+    assert!(frame > 120, "the frame around the hero: {frame} pixels");
+    assert!(titles > 100, "the panels' titles: {titles} pixels");
+    assert!(
+        dark > 230 * 100 / 2,
+        "the entity's panel at the right: {dark} dark pixels"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}

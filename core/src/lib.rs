@@ -111,9 +111,9 @@ pub use tick::{TickContext, native_systems, run_tick};
 pub use timer::{DueTimer, PendingTimer, TimerId, TimerQueue, TimerSpec, TimerStats};
 pub use var::Var;
 pub use world::components::{
-    Aim, BoundsRule, Brain, CameraTarget, Collider, Control, Cooldowns, Deadline, Footing, Health,
-    Identity, Lifetime, Look, Motion, Position, PrevPosition, Rotation, ScriptState, Speed, Sprite,
-    StaticBody, Tags, Velocity,
+    Aim, Animation, BoundsRule, Brain, CameraTarget, Collider, Control, Cooldowns, Deadline,
+    Footing, Health, Identity, Lifetime, Look, Motion, Position, PrevPosition, Rotation,
+    ScriptState, Speed, Sprite, StaticBody, Tags, Velocity,
 };
 pub use world::components::{Attached, BoundsMargin, Offscreen, OwnBehaviour};
 pub use world::contact::{ContactCache, ContactKey};

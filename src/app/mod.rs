@@ -9,6 +9,7 @@ pub(crate) mod bench;
 pub(crate) mod fit;
 pub(crate) mod hud;
 pub(crate) mod image;
+pub(crate) mod inspector;
 pub(crate) mod keys;
 pub(crate) mod music;
 pub(crate) mod renderer;
@@ -207,6 +208,9 @@ impl EventHandler for App {
             if let Some(n) = line.rewind {
                 self.runner.rewind(n);
             }
+            if let Some(at) = line.inspect {
+                self.runner.inspect_at(ludus_core::Vec2::new(at[0], at[1]));
+            }
             line.pump(self.runner.play_mut().session_mut());
         }
         self.runner.frame(now, dt);
@@ -283,8 +287,12 @@ impl EventHandler for App {
         }
     }
 
-    fn mouse_button_down_event(&mut self, button: MouseButton, _x: f32, _y: f32) {
+    fn mouse_button_down_event(&mut self, button: MouseButton, x: f32, y: f32) {
         self.audio.gesture();
+        // A click or tap is the inspector's while it is shown (F6).
+        if button == MouseButton::Left && self.runner.inspect_click((x, y), window::screen_size()) {
+            return;
+        }
         if let Some(key) = button_of(button) {
             self.runner.key_down(key);
         }

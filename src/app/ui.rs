@@ -1,6 +1,7 @@
 //! What the window writes over the game: the HUD where the game places it (`hud.rs`), the help line,
-//! the banner (pause, game over, fault with the scripts' last lines), the script console (F4)
-//! and the debug overlay (F3; its second page the profiler), with the dark panels behind them.
+//! the banner (pause, game over, fault with the scripts' last lines), the entity inspector
+//! (F6, `inspector.rs`), the script console (F4) and the debug overlay (F3; its second page
+//! the profiler), with the dark panels behind the last three.
 
 use crate::app::fit::{Fitted, cut, wrap};
 use crate::app::hud::{Picture, Placed};
@@ -78,6 +79,10 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen, live: bool) -> Ui
         None => h - pad / 2.0,
     };
     hud(runner, atlas, screen, help_top, &mut ui);
+    if live {
+        // Over the HUD, under the rest.
+        inspector(runner, atlas, screen, help_top, &mut ui);
+    }
     if let Some(err) = runner.ui().reload_error().filter(|_| live) {
         for (i, l) in err.lines().take(6).enumerate() {
             ui.labels.push(label(
@@ -234,7 +239,34 @@ fn profiler_page(runner: &Runner, body: &Face, screen: &Screen, ui: &mut Ui) {
 /// The game's HUD (see `hud.rs`), bottom blocks above `floor`.
 fn hud(runner: &Runner, atlas: &Atlas, screen: &Screen, floor: f32, ui: &mut Ui) {
     let window = (screen.w, screen.h, screen.dpi);
-    for placed in crate::app::hud::hud(runner, atlas, window, floor) {
+    add(crate::app::hud::hud(runner, atlas, window, floor), ui);
+}
+
+/// The entity inspector (F6, see `inspector.rs`) over what `ui` holds so far, hiding the
+/// text and pictures under its panels.
+fn inspector(runner: &Runner, atlas: &Atlas, screen: &Screen, floor: f32, ui: &mut Ui) {
+    let window = (screen.w, screen.h, screen.dpi);
+    let Some(shown) = crate::app::inspector::inspector(runner, atlas, window, floor) else {
+        return;
+    };
+    let covered = |x: f32, y: f32, w: f32, h: f32| {
+        shown
+            .covers
+            .iter()
+            .any(|c| x < c.0 + c.2 && c.0 < x + w && y < c.1 + c.3 && c.1 < y + h)
+    };
+    ui.labels.retain(|l| {
+        let face = &atlas.faces[l.face.min(atlas.faces.len() - 1)];
+        let (w, h) = (face.width(&l.text) * l.scale, face.line_height * l.scale);
+        !covered(l.x, l.y, w, h)
+    });
+    ui.pictures.retain(|p| !covered(p.x, p.y, p.w, p.h));
+    add(shown.placed, ui);
+}
+
+/// Adds what the HUD or the inspector places.
+fn add(placed: Vec<Placed>, ui: &mut Ui) {
+    for placed in placed {
         match placed {
             Placed::Text {
                 text,

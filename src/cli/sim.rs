@@ -62,6 +62,10 @@ pub struct SimArgs {
     /// chrome://tracing): one event per tick, phase, system and handler call.
     #[arg(long, value_name = "FILE")]
     pub trace_events: Option<PathBuf>,
+    /// Follow entity ID (its id as scripts see it) and end the summary with its record:
+    /// `"inspect"`, null when it is not in the world at the end (see docs/headless.md).
+    #[arg(long, value_name = "ID")]
+    pub inspect: Option<u64>,
     #[command(flatten)]
     pub agent: AgentArgs,
 }
@@ -226,6 +230,9 @@ pub fn prepare(
 ) -> Result<HeadlessRun, String> {
     let mut d = driver(project, args.entities, args.threads)?;
     d.game.options_mut().check_invariants = args.check_invariants;
+    d.watch = args
+        .inspect
+        .map(|id| crate::runtime::inspect::Watch::new(id, &d.game));
     if let Some(path) = &args.save {
         let place = SavePlace::file(path.clone());
         let (store, warning) = saved::load(&place, project.def.limits.save_bytes);

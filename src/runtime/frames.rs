@@ -29,6 +29,9 @@ pub struct Line {
     pub signal: Option<Signal>,
     /// `{"signal": "rewind", "ticks": N}`: run time back `N` ticks (see `runtime/runner/resim.rs`).
     pub rewind: Option<u64>,
+    /// `inspect`: `[x, y]` in world units: the inspector opens and selects what is there, as
+    /// F6 and a click there would (`ludus run --script` only).
+    pub inspect: Option<[f32; 2]>,
 }
 
 /// Which of the two formats a file is in.
@@ -47,7 +50,7 @@ pub enum Format {
 
 const KEYS: &[&str] = &[
     "dt_ms", "dt_ns", "tick", "press", "release", "tap", "cancel", "axis", "pointer", "ui",
-    "signal", "ticks",
+    "signal", "ticks", "inspect",
 ];
 
 const SIGNALS: &[&str] = &[
@@ -219,17 +222,31 @@ pub(crate) fn parse_line(v: &Value, format: Format, def: &GameDef) -> Result<Lin
         line.pointer = Some(if p.is_null() {
             None
         } else {
-            let xy = p
-                .as_array()
-                .filter(|a| a.len() == 2)
-                .and_then(|a| Some([a[0].as_f64()?, a[1].as_f64()?]))
-                .filter(|[x, y]| x.abs() <= 1e9 && y.abs() <= 1e9)
-                .ok_or("`pointer` must be [x, y] in world units (within ±1e9), or null")?;
-            Some([xy[0] as f32, xy[1] as f32])
+            Some(point(p).ok_or("`pointer` must be [x, y] in world units (within ±1e9), or null")?)
         });
+    }
+    if let Some(p) = obj.get("inspect") {
+        if format != Format::Script {
+            return Err(
+                "`inspect` belongs in `ludus run --script` files (it opens the window's inspector)"
+                    .into(),
+            );
+        }
+        line.inspect =
+            Some(point(p).ok_or("`inspect` must be [x, y] in world units (within ±1e9)")?);
     }
     signal(obj, format, &mut line)?;
     Ok(line)
+}
+
+/// `[x, y]` in world units, within ±1e9.
+fn point(v: &Value) -> Option<[f32; 2]> {
+    let xy = v
+        .as_array()
+        .filter(|a| a.len() == 2)
+        .and_then(|a| Some([a[0].as_f64()?, a[1].as_f64()?]))
+        .filter(|[x, y]| x.abs() <= 1e9 && y.abs() <= 1e9)?;
+    Some([xy[0] as f32, xy[1] as f32])
 }
 
 /// A line's `dt_ms` or `dt_ns` (as nanoseconds) and its `tick`, each where its format wants it.

@@ -138,6 +138,7 @@ fn token() -> impl Strategy<Value = &'static str> {
         "\"axis\"",
         "\"ui\"",
         "\"signal\"",
+        "\"inspect\"",
         "\"fire\"",
         "\"move_x\"",
         "\"move_y\"",

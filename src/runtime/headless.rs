@@ -117,6 +117,8 @@ pub struct HeadlessRun {
     pub work: Work,
     /// What the profiler measures, added up (and written as trace events), when profiling.
     pub profiling: Option<crate::runtime::profiling::Profiling>,
+    /// The entity `--inspect` follows: its record ends the summary.
+    pub watch: Option<crate::runtime::inspect::Watch>,
 }
 
 impl HeadlessRun {
@@ -196,6 +198,9 @@ impl HeadlessRun {
             && let Err(e) = p.take(&mut self.game, tick)
         {
             self.error = Some(e);
+        }
+        if let Some(w) = &mut self.watch {
+            w.after_tick(&self.game);
         }
         Ok(self.game.flow())
     }
@@ -315,8 +320,15 @@ impl HeadlessRun {
         let level = world
             .level_def(self.game.def())
             .map_or("null".to_string(), |l| json_string(&l.name));
+        let inspect = self.watch.as_ref().map_or(String::new(), |w| {
+            let record = w.record(&self.game);
+            format!(
+                ",\"inspect\":{}",
+                record.map_or("null".into(), |r| r.json())
+            )
+        });
         format!(
-            "{{\"ticks\":{},\"hash\":\"{hash}\",\"entities\":{},\"faulted\":{},\"fault\":{fault_json},\"discarded_ticks\":{},\"frames\":{},\"score\":{},\"game_over\":{game_over},\"level\":{level},\"vars\":{},\"world_tick\":{},\"stale_commands\":{},\"unattached\":{},\"spawned_outside\":{},\"elapsed_ms\":{:.3},\"ticks_per_second\":{}}}",
+            "{{\"ticks\":{},\"hash\":\"{hash}\",\"entities\":{},\"faulted\":{},\"fault\":{fault_json},\"discarded_ticks\":{},\"frames\":{},\"score\":{},\"game_over\":{game_over},\"level\":{level},\"vars\":{},\"world_tick\":{},\"stale_commands\":{},\"unattached\":{},\"spawned_outside\":{},\"elapsed_ms\":{:.3},\"ticks_per_second\":{}{inspect}}}",
             self.ticks,
             world.entity_count(),
             run.fault.is_some(),
@@ -480,6 +492,7 @@ pub fn headless_run(project: &Project, entities: u32) -> Result<HeadlessRun, Fau
         log: None,
         work: Work::default(),
         profiling: None,
+        watch: None,
     })
 }
 
@@ -519,7 +532,12 @@ fn ticks_per_second(ticks: u64, elapsed_ns: u64) -> String {
 /// `s` as a JSON string that is also safe on a terminal: serde_json escapes C0 controls, and
 /// the other characters a terminal acts on (DEL, C1, bidirectional controls) are escaped too.
 pub fn json_string(s: &str) -> String {
-    let json = serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into());
+    terminal_safe(serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()))
+}
+
+/// JSON text with the characters a terminal acts on that serde_json leaves as they are (DEL,
+/// C1, bidirectional controls) escaped, so it is safe to print.
+pub fn terminal_safe(json: String) -> String {
     if !json.chars().any(terminal_control) {
         return json;
     }

@@ -44,7 +44,7 @@ enum Target {
         /// The executable to write (an existing folder: the game's folder name inside it).
         out: PathBuf,
         /// Keep the developer's view: the help line and the developer keys (step, overlay,
-        /// console, record, rewind), as `ludus run` has them. Without it the game runs in
+        /// inspector, console, record, rewind), as `ludus run` has them. Without it the game runs in
         /// release mode and shows only what it asks for.
         #[arg(long)]
         dev: bool,

@@ -239,6 +239,7 @@ fn sim_args(dir: &Path, spec: &TestSpec) -> SimArgs {
         save: at(&spec.save),
         profile: false,
         trace_events: None,
+        inspect: None,
         agent: Default::default(),
     }
 }

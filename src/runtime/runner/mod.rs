@@ -10,10 +10,14 @@
 //! - `playback.rs`: input played by tick instead of the keyboard's (`ludus run --input`,
 //!   `ludus replay --window`);
 //! - `profiler.rs`: the overlay's profiler page.
+//! - `inspect.rs`: the entity inspector (F6), what it follows and its panels.
 //!
 //! Files below use the ones above them, never back: this file names only `play`, `ui` and
 //! `ui_keys`; the others add methods to [`Runner`].
 
+mod inspect;
+#[cfg(test)]
+mod inspect_tests;
 mod past;
 mod play;
 mod playback;
@@ -129,6 +133,8 @@ impl Runner {
         self.play.saves = old.play.saves.take();
         self.play.timed.playback = old.play.timed.playback.take();
         self.play.timed.trace = old.play.timed.trace.take();
+        let game = &self.play.timed.game;
+        self.play.timed.watch = old.play.timed.watch.take().map(|w| w.carried(game));
     }
 
     /// Keeps the game's saved data at `place` (the window and the page): the game starts
@@ -175,10 +181,10 @@ impl Runner {
     }
 
     /// Whether the game runs in release mode, as exported games do (a [`Project::release`]
-    /// game): no help line, no developer keys (step, overlay, console, record, rewind), no
-    /// developer text on the banners, no recording written on a fault; P and R pause and
-    /// restart only where the game names actions for them (`[flow]`). Otherwise, `ludus
-    /// run`'s developer view.
+    /// game): no help line, no developer keys (step, overlay, inspector, console, record,
+    /// rewind), no developer text on the banners, no recording written on a fault; P and R
+    /// pause and restart only where the game names actions for them (`[flow]`). Otherwise,
+    /// `ludus run`'s developer view.
     pub fn release(&self) -> bool {
         self.settings.release
     }
@@ -255,6 +261,7 @@ impl Runner {
             Some(UiAction::Restart) => session.signal(Signal::Restart),
             Some(UiAction::Overlay) => self.ui.next_overlay_page(),
             Some(UiAction::Console) => self.ui.console = !self.ui.console,
+            Some(UiAction::Inspect) => self.toggle_inspector(),
             Some(UiAction::Record) => self.save_history(),
             Some(UiAction::Rewind) => self.play.start_scrub(),
             // The app quits, where the platform lets it.

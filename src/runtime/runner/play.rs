@@ -2,6 +2,7 @@
 //! map, and what completed ticks present (the frame, particles, sound and music cues).
 
 use crate::runtime::history::History;
+use crate::runtime::inspect::{Watch, world_at};
 use crate::runtime::particles::Particles;
 use crate::runtime::playback::Playback;
 use crate::runtime::project::Project;
@@ -38,6 +39,8 @@ pub struct TimedGame {
     pub history: History,
     pub playback: Option<Playback>,
     pub trace: Option<TickTrace>,
+    /// The entity the inspector follows, fed every completed tick (never read by one).
+    pub watch: Option<Watch>,
 }
 
 impl TimedGame {
@@ -49,6 +52,7 @@ impl TimedGame {
             history,
             playback: None,
             trace: None,
+            watch: None,
         }
     }
 
@@ -75,6 +79,9 @@ impl Simulation for TimedGame {
                 self.history.tick(&mut self.game, tick, input);
                 if let (Some(t), Some(r)) = (&mut self.trace, self.game.last_report()) {
                     t.tick(tick, r.hash.unwrap_or_default(), r.entities);
+                }
+                if let Some(w) = &mut self.watch {
+                    w.after_tick(&self.game);
                 }
             }
             Err(f) => self.history.fault(&mut self.game, tick, input, f),
@@ -318,12 +325,8 @@ impl PlayState {
     /// read it in world units through the camera of the last frame drawn.
     pub fn pointer_at(&mut self, at: Option<(f32, f32, f32, f32)>) {
         let world = at.map(|(x, y, w, h)| {
-            let cam = &self.frame.camera;
-            let scale = (w / cam.view.x.max(1e-3)).min(h / cam.view.y.max(1e-3));
-            [
-                cam.center.x + (x - w * 0.5) / scale,
-                cam.center.y + (y - h * 0.5) / scale,
-            ]
+            let p = world_at(&self.frame.camera, (x, y), (w, h));
+            [p.x, p.y]
         });
         self.session.input(InputEvent::Pointer(world));
     }

@@ -336,7 +336,7 @@ fn a_stop_tick_pauses_right_after_it_with_the_world_there() {
         runner.help_line().as_deref(),
         Some(
             "input plays back (game keys off)  P pause  N step  F3 overlay  F4 console  \
-             F8 record  Backspace rewind"
+             F6 inspect  F8 record  Backspace rewind"
         )
     );
 }

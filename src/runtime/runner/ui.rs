@@ -20,6 +20,9 @@ pub struct UiState {
     pub(super) profiler: bool,
     /// The script console (the last lines scripts printed, F4) is shown.
     pub(super) console: bool,
+    /// The entity inspector (F6) is shown; what it follows is the play state's
+    /// (`TimedGame::watch`), fed by ticks but never read by them.
+    pub(super) inspector: bool,
     pub(super) log: Vec<String>,
     /// Lines logged since [`UiState::take_fresh_log`] was last called.
     pub(super) fresh: Vec<String>,
@@ -39,6 +42,7 @@ impl UiState {
             overlay: old.overlay,
             profiler: old.profiler,
             console: old.console,
+            inspector: old.inspector,
             log: std::mem::take(&mut old.log),
             ..UiState::default()
         }

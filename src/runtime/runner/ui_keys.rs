@@ -14,6 +14,8 @@ pub enum UiAction {
     Restart,
     Overlay,
     Console,
+    /// The entity inspector: a click selects what is under the pointer.
+    Inspect,
     Record,
     /// Held: time runs back through the kept frames; released: play resumes there.
     Rewind,
@@ -42,12 +44,13 @@ const fn ui_key(key: Key, action: UiAction, does: &'static str, help: &'static s
 }
 
 /// The keys the app keeps, in the order the help line and the loader list them.
-pub const UI_KEYS: [UiKey; 8] = [
+pub const UI_KEYS: [UiKey; 9] = [
     ui_key(Key::P, UiAction::Pause, "pause or resume", "P pause"),
     ui_key(Key::N, UiAction::Step, "step one tick", "N step"),
     ui_key(Key::R, UiAction::Restart, "restart", "R restart"),
     ui_key(Key::F3, UiAction::Overlay, "debug overlay", "F3 overlay"),
     ui_key(Key::F4, UiAction::Console, "script console", "F4 console"),
+    ui_key(Key::F6, UiAction::Inspect, "entity inspector", "F6 inspect"),
     ui_key(
         Key::F8,
         UiAction::Record,

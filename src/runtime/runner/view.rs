@@ -36,20 +36,29 @@ impl Runner {
                 .banner
                 .then(|| (msg.to_string(), restart.into_iter().collect()));
         }
-        // A playback's stop tick pauses it: that is the tick shown, not a pause to say.
-        if play.session.mode() == Mode::Paused
-            && !play.timed.playback.as_ref().is_some_and(|p| p.reached())
-        {
-            let keys = self.keys_of(self.play.def().flow.pause);
-            let line = match (self.release(), keys) {
-                (false, None) => "P to resume, N to step one tick".to_string(),
-                (false, Some(k)) => format!("P or {k} to resume, N to step one tick"),
-                (true, None) => "click to resume".to_string(),
-                (true, Some(k)) => format!("{k} or a click to resume"),
-            };
-            return Some(("PAUSED".into(), vec![line]));
+        // The inspector's game panel says it instead (see `inspect.rs`).
+        match self.pause_line() {
+            Some(line) if !self.ui.inspector => Some(("PAUSED".into(), vec![line])),
+            _ => None,
         }
-        None
+    }
+
+    /// While the game is paused, how to resume (the pause banner's line).
+    pub(super) fn pause_line(&self) -> Option<String> {
+        let play = &self.play;
+        // A playback's stop tick pauses it: that is the tick shown, not a pause to say.
+        if play.session.mode() != Mode::Paused
+            || play.timed.playback.as_ref().is_some_and(|p| p.reached())
+        {
+            return None;
+        }
+        let keys = self.keys_of(self.play.def().flow.pause);
+        Some(match (self.release(), keys) {
+            (false, None) => "P to resume, N to step one tick".to_string(),
+            (false, Some(k)) => format!("P or {k} to resume, N to step one tick"),
+            (true, None) => "click to resume".to_string(),
+            (true, Some(k)) => format!("{k} or a click to resume"),
+        })
     }
 
     /// How to restart, as a banner says it: the keys of the game's restart action (`[flow]
@@ -231,7 +240,7 @@ mod tests {
             runner.help_line().as_deref(),
             Some(
                 "a/d/left/right move_x  w/s/up/down move_y  space/j/mouse_left fire  \
-                 P pause  N step  R restart  F3 overlay  F4 console  F8 record  Backspace rewind"
+                 P pause  N step  R restart  F3 overlay  F4 console  F6 inspect  F8 record  Backspace rewind"
             )
         );
     }
