@@ -173,6 +173,7 @@ fn load(
     text_and_fonts(&mut def);
     def.actions = actions.set;
     def.bindings = actions.bindings;
+    def.deadzone = actions.deadzone;
     def.tags = tags.names().map(str::to_string).collect();
     def.layers = layers.names().map(str::to_string).collect();
 
