@@ -1,7 +1,8 @@
 //! Gamepads end to end without a gamepad: pad events through [`Pads`] and the runner reach
 //! the game as its actions (buttons, axes with their scale and the game's deadzone, a pad's
 //! axis holding a button, the game's own pause), a pad that leaves cancels what it held, and
-//! the history of the play replays to the same hashes.
+//! the history of the play replays to the same hashes; and the platformer's winning play,
+//! made with a pad alone, wins with `ludus sim`'s hash at every tick.
 
 use super::*;
 use crate::platform::PadEvent;
@@ -147,4 +148,75 @@ fn pad_events_drive_the_games_actions_through_the_key_map_and_replay() {
         matches!(replayed, Outcome::Identical { ticks } if ticks == rec.total_ticks()),
         "{replayed:?}"
     );
+}
+
+/// The platformer's winning play (examples/platformer/tests/win.jsonl) as a pad plays it: the
+/// run axis on the left stick (let go and pushed again where a line sets it, as a player
+/// does after a level change), jump on A.
+fn pad_events(line: &crate::runtime::frames::Line, def: &GameDef) -> Vec<PadEvent> {
+    let (run, jump) = (def.actions.find("run"), def.actions.find("jump"));
+    let mut out = Vec::new();
+    for (action, value) in &line.axis {
+        assert_eq!(Some(*action), run, "only run is an axis");
+        out.push(axis(1, PadControl::Lx, 0.0));
+        out.push(axis(1, PadControl::Lx, *value));
+    }
+    for (actions, down) in [(&line.press, true), (&line.release, false)] {
+        for action in actions {
+            assert_eq!(Some(*action), jump, "only jump is pressed");
+            out.push(button(1, PadControl::A, down));
+        }
+    }
+    assert!(line.tap.is_empty() && line.cancel.is_empty(), "{line:?}");
+    out
+}
+
+#[test]
+fn the_platformer_is_won_with_a_pad_alone_as_sim_wins_it() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/platformer");
+    let project = Project::from_folder(&dir).unwrap();
+    let path = dir.join("tests/win.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines = crate::runtime::frames::parse(
+        "win.jsonl",
+        &text,
+        crate::runtime::frames::Format::Input,
+        &project.def,
+    )
+    .unwrap();
+    let ticks = 1300;
+    let mut sim = crate::runtime::headless::headless_run(&project, 0).unwrap();
+    sim.start_recording(crate::runtime::headless::header(&project, None, 0), false);
+    assert!(sim.run_input(lines.clone(), ticks).is_none(), "sim plays");
+    let hashes = |rec: &Recording| -> Vec<(u64, StateHash)> {
+        let ticks = rec.segments.iter().flat_map(|s| &s.ticks);
+        ticks.map(|t| (t.tick, t.hash)).collect()
+    };
+    let expected = hashes(sim.recording().unwrap());
+
+    let mut runner = Runner::new(project.clone(), 0, clock).unwrap();
+    let mut pads = Pads::default();
+    runner.frame(NOW.get(), 0.0);
+    pads.drive(&[connect(1, 1)], &mut runner);
+    for tick in 1..=ticks {
+        // A frame without a tick first: a level the last tick asked for begins there, and
+        // the player then sees it and pushes the stick again.
+        runner.frame(NOW.get(), 0.0);
+        for line in lines.iter().filter(|l| l.tick == Some(tick)) {
+            pads.drive(&pad_events(line, &project.def), &mut runner);
+        }
+        let now = NOW.get() + 16_666_667;
+        NOW.set(now);
+        runner.frame(now, 1.0 / 60.0);
+    }
+    let world = runner.play().timed.game.world();
+    assert_eq!(
+        world.game_over().map(|(_, m)| m),
+        Some("YOU WIN with 15 of 15 coins"),
+        "won with the pad"
+    );
+    let got = hashes(runner.play().timed.history.recording().unwrap());
+    assert_eq!(got.len(), expected.len(), "as many ticks as sim's");
+    let first = got.iter().zip(&expected).position(|(g, e)| g != e);
+    assert_eq!(first, None, "every tick's hash is sim's");
 }
