@@ -9,6 +9,7 @@
 // - shows a game that cannot start as a message over the canvas, and a page without WebGL
 //   says so instead of loading the module;
 // - keeps the game's saved data in the page's localStorage, under the game's name;
+// - reads the page's gamepads (the Gamepad API) when the module asks, once a frame;
 // - starts a game from a bundle (`ludus_start`, what `ludus export web` writes in index.html);
 // - exposes `window.ludus`, a small API for tests and tools: headless runs and replays of the
 //   page's game, through the same code as `ludus sim --input` and `ludus replay`
@@ -16,7 +17,7 @@
 "use strict";
 
 (function () {
-  const GLUE_VERSION = 1; // must equal ludus_crate_version() in src/web/api.rs
+  const GLUE_VERSION = 2; // must equal ludus_crate_version() in src/web/api.rs
   const ESUCCESS = 0;
   const EBADF = 8;
   const ENOSYS = 52;
@@ -186,6 +187,45 @@
     }
   }
 
+  // ---- Gamepads: the Gamepad API, read by the module once a frame --------------------------
+  // Each slot of navigator.getGamepads() as 9 numbers (src/platform/pad_snapshot.rs reads
+  // them): connected, a hash of the pad's id, buttons 0-15 of the standard mapping pressed
+  // (bits), axes 0-3, and the values of buttons 6 and 7 (the triggers).
+  const PAD_VALUES = 9;
+
+  function padIdHash(id) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193) >>> 0;
+    return h;
+  }
+
+  function padsRead(ptr, cap) {
+    const out = new Float64Array(wasm_memory.buffer, ptr, cap);
+    out.fill(0);
+    let pads = [];
+    try {
+      pads = (navigator.getGamepads && navigator.getGamepads()) || [];
+    } catch (e) {
+      pads = [];
+    }
+    const finite = (v) => (Number.isFinite(v) ? v : 0);
+    for (let i = 0; i < pads.length && (i + 1) * PAD_VALUES <= cap; i++) {
+      const pad = pads[i];
+      if (!pad || !pad.connected) continue;
+      const at = i * PAD_VALUES;
+      const buttons = pad.buttons || [];
+      const axes = pad.axes || [];
+      let bits = 0;
+      for (let b = 0; b < 16 && b < buttons.length; b++) if (buttons[b] && buttons[b].pressed) bits |= 1 << b;
+      out[at] = 1;
+      out[at + 1] = padIdHash(String(pad.id));
+      out[at + 2] = bits;
+      for (let a = 0; a < 4; a++) out[at + 3 + a] = finite(Number(axes[a]));
+      out[at + 7] = finite(Number(buttons[6] && buttons[6].value));
+      out[at + 8] = finite(Number(buttons[7] && buttons[7].value));
+    }
+  }
+
   function hideHintOnGesture() {
     const hide = () => {
       const hint = document.getElementById("ludus-hint");
@@ -239,6 +279,7 @@
     env.ludus_saved_len = savedLen;
     env.ludus_saved_read = savedRead;
     env.ludus_saved_write = savedWrite;
+    env.ludus_pads_read = padsRead;
     env.ludus_set_title = (ptr, len) => (document.title = utf8.decode(bytes(ptr, len).slice()));
     guardAudio(env);
   }

@@ -1,12 +1,12 @@
 //! `[input.actions.NAME]`: the game's actions and the keys bound to them, and references to
 //! actions from archetypes.
 
-use crate::key::Key;
+use crate::key::{Key, PadControl, PadSlot};
 use crate::report::{Loc, Report};
 use crate::suggest;
 use crate::table::Table;
 use crate::value::{Named, declared_help, kind_of, read_number};
-use ludus_core::{ActionError, ActionId, ActionKind, ActionSet, KeyBinding};
+use ludus_core::{ActionError, ActionId, ActionKind, ActionSet, GameDef, KeyBinding};
 use std::collections::HashMap;
 use toml::de::DeValue;
 
@@ -14,6 +14,8 @@ use toml::de::DeValue;
 pub(crate) struct Actions {
     pub set: ActionSet,
     pub bindings: Vec<KeyBinding>,
+    /// `[input] deadzone`.
+    pub deadzone: f32,
     /// False when an action could not be declared (unknown references are then not reported).
     pub complete: bool,
 }
@@ -24,12 +26,16 @@ pub(crate) fn read(r: &mut Report, root: &Table<'_, '_>, reserved: &[(Key, &str)
     let mut out = Actions {
         set: ActionSet::new(),
         bindings: Vec::new(),
+        deadzone: GameDef::DEADZONE,
         complete: true,
     };
     let Some(input) = root.table(r, "input") else {
         out.complete = !root.has("input");
         return out;
     };
+    if let Some(deadzone) = input.f32(r, "deadzone") {
+        out.deadzone = deadzone;
+    }
     for (name, t) in input.named(r, "actions", "action") {
         let kind = match t.choice(r, "kind") {
             Some("button") => ActionKind::Button,
@@ -81,15 +87,45 @@ fn key_name(r: &mut Report, loc: Loc, key: &str, reserved: &[(Key, &str)]) -> bo
         return true;
     }
     let shown: String = key.chars().take(40).collect();
-    let help = suggest::did_you_mean(key, Key::names()).unwrap_or_else(|| {
-        format!(
-            "key names are {}",
-            Key::names().collect::<Vec<_>>().join(" ")
-        )
-    });
+    let help = pad_number_help(key)
+        .or_else(|| suggest::did_you_mean(key, Key::names()))
+        .unwrap_or_else(|| {
+            let board: Vec<&str> = Key::board().iter().map(|k| k.name()).collect();
+            match key.starts_with("pad") {
+                true => pad_names(),
+                false => format!("key names are {}; {}", board.join(" "), pad_names()),
+            }
+        });
     r.error(loc, format!("unknown input key `{shown}`"))
         .help(help);
     false
+}
+
+/// What pad keys are: `pad_NAME` and `padN_NAME` with each control's name.
+fn pad_names() -> String {
+    let controls: Vec<&str> = PadControl::ALL.iter().map(|c| c.name()).collect();
+    format!(
+        "pad keys are `pad_NAME` (any pad) or `pad1_NAME` to `pad{}_NAME` (one pad), NAME one of {}",
+        PadSlot::NUMBERED,
+        controls.join(" ")
+    )
+}
+
+/// The help for a pad key whose number is not a pad's (`pad0_a`, `pad5_a`): pads are
+/// numbered 1 to 4.
+fn pad_number_help(key: &str) -> Option<String> {
+    let (number, control) = key.strip_prefix("pad")?.split_once('_')?;
+    let number: u32 = number.parse().ok()?;
+    let control = PadControl::ALL.iter().find(|c| c.name() == control)?;
+    let known = u8::try_from(number).ok().and_then(PadSlot::numbered);
+    known.is_none().then(|| {
+        format!(
+            "pads are numbered 1 to {}: `{}` is any pad, `{}` the first to connect",
+            PadSlot::NUMBERED,
+            Key::Pad(PadSlot::Any, *control).name(),
+            Key::Pad(PadSlot::P1, *control).name()
+        )
+    })
 }
 
 /// `keys`: an array of key names for a button, a table of key name = scale for an axis.

@@ -174,6 +174,7 @@ fn load(
     def.actions = actions.set;
     def.bindings = actions.bindings;
     def.bindable_keys = bindable(options.reserved_keys);
+    def.deadzone = actions.deadzone;
     def.tags = tags.names().map(str::to_string).collect();
     def.layers = layers.names().map(str::to_string).collect();
 

@@ -1,27 +1,32 @@
-//! The keys and mouse buttons a game can bind, listed once: the loader's check of key names,
-//! the reference's list of them (`docs/content.md`) and the app's mapping of each platform's
-//! key codes all come from [`Key`].
+//! The keys, mouse buttons and gamepad controls a game can bind, listed once: the loader's
+//! check of key names, the reference's list of them (`docs/content.md`) and the app's mapping
+//! of each platform's key codes and pads all come from [`Key`] and [`PadControl`].
 
 /// Declares [`Key`] with each key's name: the one list of bindable keys.
 macro_rules! keys {
     ($($key:ident = $name:literal,)*) => {
-        /// A key or mouse button a game can bind, named in content by [`Key::name`].
+        /// A key, mouse button or gamepad control a game can bind, named in content by
+        /// [`Key::name`].
         ///
         /// Invariant: names are distinct, lower case and stable (content and recordings name
-        /// keys by them); [`Key::ALL`] holds every key once, in the reference's order.
+        /// keys by them); [`Key::ALL`] holds every key once, in the reference's order: the
+        /// keyboard's and the mouse's, then each pad control for any pad and for pads 1 to 4.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Key {
             $($key,)*
+            /// A control of a gamepad: `pad_a` (any pad), `pad2_a` (pad 2)...
+            Pad(PadSlot, PadControl),
         }
 
         impl Key {
-            /// Every key, in the order the reference lists them.
-            pub const ALL: &'static [Key] = &[$(Key::$key,)*];
+            /// The keyboard's keys and the mouse's buttons.
+            const BOARD: &'static [Key] = &[$(Key::$key,)*];
 
-            /// The key's name in content: `a`, `space`, `f3`, `mouse_left`...
+            /// The key's name in content: `a`, `space`, `f3`, `mouse_left`, `pad_a`, `pad1_lx`...
             pub const fn name(self) -> &'static str {
                 match self {
                     $(Key::$key => $name,)*
+                    Key::Pad(slot, control) => control.names()[slot as usize],
                 }
             }
         }
@@ -97,7 +102,152 @@ keys! {
     MouseMiddle = "mouse_middle",
 }
 
+/// Declares [`PadControl`] with each control's name and kind: the one list of pad controls.
+/// Each is bound as `pad_NAME` (any pad) and `pad1_NAME` to `pad4_NAME` (one pad).
+macro_rules! pad_controls {
+    ($($control:ident = $name:literal $kind:ident,)*) => {
+        /// A button, stick axis or trigger of a gamepad, in the standard layout (Xbox names:
+        /// A at the bottom of the four, B at the right, X at the left, Y at the top).
+        ///
+        /// Invariant: a button is down or up (1 or 0); an axis has a value: sticks from -1 to
+        /// 1 (right and down positive, as the world's x and y), triggers from 0 to 1.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum PadControl {
+            $($control,)*
+        }
+
+        impl PadControl {
+            /// Every control, buttons then axes, in the order the reference lists them.
+            pub const ALL: &'static [PadControl] = &[$(PadControl::$control,)*];
+
+            /// The control's name after `pad_`: `a`, `start`, `lx`...
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(PadControl::$control => $name,)*
+                }
+            }
+
+            /// Whether the control is an axis (a stick or a trigger) rather than a button.
+            pub const fn is_axis(self) -> bool {
+                match self {
+                    $(PadControl::$control => pad_controls!(@axis $kind),)*
+                }
+            }
+
+            /// The control's key names, by [`PadSlot`]: `pad_a`, `pad1_a`... `pad4_a`.
+            const fn names(self) -> [&'static str; PadSlot::ALL.len()] {
+                match self {
+                    $(PadControl::$control => [
+                        concat!("pad_", $name),
+                        concat!("pad1_", $name),
+                        concat!("pad2_", $name),
+                        concat!("pad3_", $name),
+                        concat!("pad4_", $name),
+                    ],)*
+                }
+            }
+        }
+    };
+    (@axis button) => { false };
+    (@axis axis) => { true };
+}
+
+pad_controls! {
+    A = "a" button,
+    B = "b" button,
+    X = "x" button,
+    Y = "y" button,
+    Lb = "lb" button,
+    Rb = "rb" button,
+    Lt = "lt" button,
+    Rt = "rt" button,
+    Select = "select" button,
+    Start = "start" button,
+    Up = "up" button,
+    Down = "down" button,
+    Left = "left" button,
+    Right = "right" button,
+    LStick = "lstick" button,
+    RStick = "rstick" button,
+    Lx = "lx" axis,
+    Ly = "ly" axis,
+    Rx = "rx" axis,
+    Ry = "ry" axis,
+    LTrigger = "ltrigger" axis,
+    RTrigger = "rtrigger" axis,
+}
+
+/// Which pad a pad key listens to: any pad (`pad_a`), or the pad of a number (`pad1_a` to
+/// `pad4_a`). Pads are numbered in the order they connect; a pad that reconnects keeps its
+/// number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PadSlot {
+    Any,
+    P1,
+    P2,
+    P3,
+    P4,
+}
+
+impl PadSlot {
+    /// Every slot: any pad, then pads 1 to 4.
+    pub const ALL: [PadSlot; 5] = [
+        PadSlot::Any,
+        PadSlot::P1,
+        PadSlot::P2,
+        PadSlot::P3,
+        PadSlot::P4,
+    ];
+
+    /// The most pads with a number.
+    pub const NUMBERED: u8 = 4;
+
+    /// Pad number `n` (1 to [`PadSlot::NUMBERED`]).
+    pub const fn numbered(n: u8) -> Option<PadSlot> {
+        match n {
+            1 => Some(PadSlot::P1),
+            2 => Some(PadSlot::P2),
+            3 => Some(PadSlot::P3),
+            4 => Some(PadSlot::P4),
+            _ => None,
+        }
+    }
+}
+
+/// How many keys there are: the keyboard's and the mouse's, then every pad key.
+const KEY_COUNT: usize = Key::BOARD.len() + PadControl::ALL.len() * PadSlot::ALL.len();
+
+/// [`Key::ALL`], built once at compile time.
+const fn all_keys() -> [Key; KEY_COUNT] {
+    let mut out = [Key::A; KEY_COUNT];
+    let mut i = 0;
+    while i < Key::BOARD.len() {
+        out[i] = Key::BOARD[i];
+        i += 1;
+    }
+    let mut s = 0;
+    while s < PadSlot::ALL.len() {
+        let mut c = 0;
+        while c < PadControl::ALL.len() {
+            out[i] = Key::Pad(PadSlot::ALL[s], PadControl::ALL[c]);
+            i += 1;
+            c += 1;
+        }
+        s += 1;
+    }
+    out
+}
+
 impl Key {
+    /// Every key, in the order the reference lists them: the keyboard's and the mouse's, then
+    /// the pad controls of any pad, then those of pads 1 to 4.
+    pub const ALL: &'static [Key] = &all_keys();
+
+    /// The keyboard's keys and the mouse's buttons, without the pads'.
+    pub fn board() -> &'static [Key] {
+        Key::BOARD
+    }
+
     /// The key named `name` in content, if there is one.
     pub fn from_name(name: &str) -> Option<Key> {
         Key::ALL.iter().copied().find(|k| k.name() == name)

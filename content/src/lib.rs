@@ -67,7 +67,7 @@ pub use game::{load_dir, load_dir_with};
 pub use glob::Glob;
 pub use hud::HudName;
 pub use json_schema::{DIALECT, SchemaFile, json_schema};
-pub use key::Key;
+pub use key::{Key, PadControl, PadSlot};
 pub use reference::reference_markdown;
 #[cfg(not(target_arch = "wasm32"))]
 pub use source::DirSource;

@@ -1,6 +1,6 @@
 //! The authoring reference, generated from the schema: `docs/content.md`.
 
-use crate::key::Key;
+use crate::key::{Key, PadControl, PadSlot};
 use crate::schema::{self, KeySchema, TableSchema, Ty};
 use ludus_core::Color;
 
@@ -146,10 +146,42 @@ pub fn reference_markdown() -> String {
 
     out.push_str("## Key names\n\n");
     out.push_str("The names `keys` of an action may use:\n\n");
-    let names: Vec<String> = Key::names().map(|k| format!("`{k}`")).collect();
+    let names: Vec<String> = Key::board()
+        .iter()
+        .map(|k| format!("`{}`", k.name()))
+        .collect();
     out.push_str(&names.join(" "));
-    out.push('\n');
+    out.push_str("\n\n");
+    out.push_str(&pad_keys());
     out
+}
+
+/// The pads' part of the key names: their buttons and axes, and how a key names one pad.
+fn pad_keys() -> String {
+    let of = |axis: bool| {
+        let names: Vec<String> = PadControl::ALL
+            .iter()
+            .filter(|c| c.is_axis() == axis)
+            .map(|c| format!("`{}`", Key::Pad(PadSlot::Any, *c).name()))
+            .collect();
+        names.join(" ")
+    };
+    format!(
+        "Gamepads, in the standard layout (`pad_a` is the bottom button of the four, `pad_b` the \
+         right, `pad_x` the left, `pad_y` the top; `lb`/`rb` the bumpers, `lt`/`rt` the \
+         triggers pressed as buttons, `up`/`down`/`left`/`right` the d-pad, `lstick`/`rstick` \
+         the sticks pressed in):\n\n{}\n\nTheir axes, for axis actions, with a scale as keys \
+         have (`keys = {{ pad_lx = 1 }}`): the sticks from -1 to 1, right and down positive as \
+         in the world; the triggers from 0 to 1. A value nearer rest than `[input] deadzone` \
+         reads 0. Bound to a button action, an axis holds it while off rest.\n\n{}\n\n\
+         `pad_NAME` is any pad (of several, the axis farthest from rest); `pad1_NAME` to \
+         `pad{}_NAME` one pad, numbered in the order pads connect: a pad that reconnects keeps \
+         its number, and a fifth has none (it drives `pad_NAME`). A pad that disconnects \
+         cancels what it held, as focus loss does for keys.\n",
+        of(false),
+        of(true),
+        PadSlot::NUMBERED
+    )
 }
 
 /// A table under a heading of `level`, then every table below it not shown yet.

@@ -34,6 +34,7 @@ const REQUIRED: &[&str] = &[
     "unknown_tag",
     "unknown_layer",
     "unknown_action",
+    "unknown_pad_key",
     "axis_action_for_trigger",
     "unknown_cooldown",
     "unknown_level_entry",

@@ -1,7 +1,9 @@
 //! The keys a game binds: one list ([`Key`]) names them, checks them and is what a program
 //! keeping some keys for itself reserves from.
 
-use ludus_content::{Key, LoadOptions, MemorySource, load_game, load_game_with};
+use ludus_content::{
+    Key, LoadOptions, MemorySource, PadControl, PadSlot, load_game, load_game_with,
+};
 
 /// A game binding `keys` (TOML) to a button and `axis` (TOML) to an axis.
 fn game(keys: &str, axis: &str) -> MemorySource {
@@ -16,9 +18,11 @@ fn game(keys: &str, axis: &str) -> MemorySource {
 fn every_key_has_one_lower_case_name_that_finds_it() {
     assert_eq!(
         Key::ALL.len(),
-        66,
-        "26 letters, 10 digits, 27 keys, 3 buttons"
+        66 + 22 * 5,
+        "26 letters, 10 digits, 27 keys, 3 buttons; 16 pad buttons and 6 pad axes, for any pad \
+         and pads 1 to 4"
     );
+    assert_eq!(Key::board().len(), 66, "the keyboard's and the mouse's");
     for (i, key) in Key::ALL.iter().enumerate() {
         let name = key.name();
         assert_eq!(Key::from_name(name), Some(*key), "{name} finds its key");
@@ -34,6 +38,21 @@ fn every_key_has_one_lower_case_name_that_finds_it() {
         ("left_shift", Some(Key::LeftShift)),
         ("f12", Some(Key::F12)),
         ("mouse_middle", Some(Key::MouseMiddle)),
+        ("pad_a", Some(Key::Pad(PadSlot::Any, PadControl::A))),
+        ("pad1_start", Some(Key::Pad(PadSlot::P1, PadControl::Start))),
+        (
+            "pad4_rtrigger",
+            Some(Key::Pad(PadSlot::P4, PadControl::RTrigger)),
+        ),
+        ("pad_ly", Some(Key::Pad(PadSlot::Any, PadControl::Ly))),
+        (
+            "pad2_lstick",
+            Some(Key::Pad(PadSlot::P2, PadControl::LStick)),
+        ),
+        ("pad5_a", None),
+        ("pad0_a", None),
+        ("pad_", None),
+        ("pad_home", None),
         ("A", None),
         ("shift", None),
         ("", None),
@@ -72,4 +91,84 @@ fn a_key_the_program_keeps_is_refused_saying_what_it_does() {
     let loaded = load_game(&source).expect("nothing is reserved");
     let keys: Vec<&str> = loaded.def.bindings.iter().map(|b| b.key.as_str()).collect();
     assert_eq!(keys, ["f1", "space", "a", "escape"]);
+}
+
+#[test]
+fn pad_controls_are_sixteen_buttons_then_six_axes_named_for_any_pad_and_each_of_four() {
+    let buttons: Vec<&str> = PadControl::ALL
+        .iter()
+        .filter(|c| !c.is_axis())
+        .map(|c| c.name())
+        .collect();
+    let axes: Vec<&str> = PadControl::ALL
+        .iter()
+        .filter(|c| c.is_axis())
+        .map(|c| c.name())
+        .collect();
+    assert_eq!(
+        buttons,
+        [
+            "a", "b", "x", "y", "lb", "rb", "lt", "rt", "select", "start", "up", "down", "left",
+            "right", "lstick", "rstick"
+        ],
+        "the buttons"
+    );
+    assert_eq!(
+        axes,
+        ["lx", "ly", "rx", "ry", "ltrigger", "rtrigger"],
+        "the axes"
+    );
+    let slots: Vec<&str> = PadSlot::ALL
+        .iter()
+        .map(|s| Key::Pad(*s, PadControl::Lt).name())
+        .collect();
+    assert_eq!(
+        slots,
+        ["pad_lt", "pad1_lt", "pad2_lt", "pad3_lt", "pad4_lt"],
+        "a control's key for any pad, then for pads 1 to 4"
+    );
+    let numbered: Vec<Option<PadSlot>> = (0..=5).map(PadSlot::numbered).collect();
+    assert_eq!(
+        numbered,
+        [
+            None,
+            Some(PadSlot::P1),
+            Some(PadSlot::P2),
+            Some(PadSlot::P3),
+            Some(PadSlot::P4),
+            None
+        ],
+        "pads are numbered 1 to 4"
+    );
+}
+
+#[test]
+fn pad_keys_bind_buttons_and_axes_and_the_deadzone_is_read() {
+    let text = "name = \"Pads\"\n\n[input]\ndeadzone = 0.25\n\n[input.actions.jump]\n\
+                kind = \"button\"\nkeys = [\"space\", \"pad_a\", \"pad2_rtrigger\"]\n\n\
+                [input.actions.steer]\nkind = \"axis\"\nkeys = { pad_lx = 1, pad1_left = -1, pad1_ly = -0.5 }\n\n\
+                [levels.main]\n";
+    let loaded =
+        load_game(&MemorySource::new().with("game.toml", text.as_bytes())).expect("pad keys load");
+    let bound: Vec<(&str, u8, f32)> = loaded
+        .def
+        .bindings
+        .iter()
+        .map(|b| (b.key.as_str(), b.action.0, b.scale))
+        .collect();
+    assert_eq!(
+        bound,
+        [
+            ("space", 0, 1.0),
+            ("pad_a", 0, 1.0),
+            ("pad2_rtrigger", 0, 1.0),
+            ("pad_lx", 1, 1.0),
+            ("pad1_left", 1, -1.0),
+            ("pad1_ly", 1, -0.5)
+        ],
+        "bindings in the order written"
+    );
+    assert_eq!(loaded.def.deadzone, 0.25, "[input] deadzone");
+    let plain = load_game(&game("[\"space\"]", "{ a = -1 }")).expect("a game without pads");
+    assert_eq!(plain.def.deadzone, 0.15, "the default deadzone");
 }

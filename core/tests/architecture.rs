@@ -50,6 +50,10 @@ fn no_crate_has_an_import_circle_or_two_folders_that_use_each_other() {
     let mut found = Vec::new();
     for src in crates() {
         let graph = imports::read(&root, &src, &root.join(&src));
+        if graph.files.len() == 1 && std::fs::read_dir(root.join(&src)).unwrap().count() == 1 {
+            // A crate of one file (crates/libudev-sys) has nothing to import.
+            continue;
+        }
         assert!(
             graph.files.len() > 5 && !graph.edges.is_empty(),
             "{src}: the reader found {} files and {} uses",

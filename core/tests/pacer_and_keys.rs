@@ -170,3 +170,91 @@ fn keys_down_across_a_rebinding_wait_for_release() {
         "after a release it works"
     );
 }
+
+/// `fire` bound to `space` and a pad's trigger; `move_x` to `a`/`d` and a stick at half
+/// scale, inverted.
+fn valued_keys() -> KeyMap {
+    let mut b = bindings();
+    b.push(KeyBinding {
+        key: "pad_rtrigger".into(),
+        action: ActionId(0),
+        scale: 1.0,
+    });
+    b.push(KeyBinding {
+        key: "pad_lx".into(),
+        action: ActionId(1),
+        scale: -0.5,
+    });
+    KeyMap::new(&actions(), b)
+}
+
+#[test]
+fn a_valued_key_pushes_an_axis_by_scale_times_value_and_holds_a_button_while_off_rest() {
+    let mut bridge = InputBridge::new(2);
+    let mut keys = valued_keys();
+    // (key, value, fire held, fire pressed since the last row, move_x).
+    let rows: [(&str, f32, bool, bool, f32); 9] = [
+        ("pad_lx", 0.5, false, false, -0.25),
+        ("pad_lx", -1.0, false, false, 0.5),
+        ("d", 1.0, false, false, 1.0),
+        ("pad_lx", 1.0, false, false, 0.5),
+        ("pad_lx", f32::NAN, false, false, 1.0),
+        ("pad_rtrigger", 0.2, true, true, 1.0),
+        ("pad_rtrigger", 0.9, true, false, 1.0),
+        ("pad_rtrigger", 0.0, false, false, 1.0),
+        ("pad_lx", 3.0, false, false, 0.5),
+    ];
+    for (i, (key, value, held, pressed, axis)) in rows.into_iter().enumerate() {
+        keys.key_value(key, value, &mut bridge);
+        let input = bridge.take_tick_input();
+        assert_eq!(input.held(ActionId(0)), held, "row {i}: fire held");
+        assert_eq!(input.pressed(ActionId(0)), pressed, "row {i}: fire pressed");
+        assert_eq!(input.axis(ActionId(1)), axis, "row {i}: move_x");
+    }
+    assert_eq!(keys.value("pad_lx"), 1.0, "values are clamped to 1");
+    assert_eq!(keys.value("pad_rtrigger"), 0.0, "at rest");
+    // key_down of a key already off rest is a repeat; key_up puts it at rest.
+    keys.key_down("pad_lx", &mut bridge);
+    assert_eq!(keys.value("pad_lx"), 1.0, "a repeat changes nothing");
+    keys.key_up("pad_lx", &mut bridge);
+    assert_eq!(bridge.peek().axis(ActionId(1)), 1.0, "d alone");
+}
+
+#[test]
+fn a_key_that_is_gone_cancels_what_only_it_held() {
+    let mut bridge = InputBridge::new(2);
+    let mut keys = valued_keys();
+    keys.key_value("pad_rtrigger", 0.7, &mut bridge);
+    keys.key_down("space", &mut bridge);
+    keys.key_value("pad_lx", -1.0, &mut bridge);
+    keys.key_down("d", &mut bridge);
+    bridge.take_tick_input();
+    // Space still holds fire: the trigger going away changes nothing there.
+    keys.cancel_key("pad_rtrigger", &mut bridge);
+    keys.cancel_key("pad_lx", &mut bridge);
+    let i = bridge.take_tick_input();
+    assert!(
+        i.held(ActionId(0)) && !i.cancelled(ActionId(0)),
+        "space holds fire"
+    );
+    assert_eq!(
+        i.axis(ActionId(1)),
+        1.0,
+        "the stick's half is gone, d's remains"
+    );
+    keys.key_value("pad_rtrigger", 0.7, &mut bridge);
+    keys.key_up("space", &mut bridge);
+    bridge.take_tick_input();
+    keys.cancel_key("pad_rtrigger", &mut bridge);
+    let i = bridge.take_tick_input();
+    assert!(
+        i.cancelled(ActionId(0)) && !i.released(ActionId(0)) && !i.held(ActionId(0)),
+        "the last key gone cancels: no release"
+    );
+    keys.cancel_key("pad_rtrigger", &mut bridge);
+    assert_eq!(
+        bridge.take_tick_input().cancelled,
+        0,
+        "a key gone twice is gone once"
+    );
+}

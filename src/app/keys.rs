@@ -1,5 +1,6 @@
 //! The platform's key codes and mouse buttons as the keys games bind ([`Key`], the one list of
-//! them): each key says where it comes from, and events are looked up from that.
+//! them): each key says where it comes from, and events are looked up from that. Pads' keys
+//! come from pad events instead (`runtime/pads.rs`).
 
 use ludus_content::Key;
 use miniquad::{KeyCode, MouseButton};
@@ -9,6 +10,8 @@ use miniquad::{KeyCode, MouseButton};
 enum Source {
     Code(KeyCode),
     Button(MouseButton),
+    /// A gamepad (`runtime/pads.rs` numbers pads and names their controls' keys).
+    Pad,
 }
 
 /// The platform's source of `key`: every key has one (the match is exhaustive).
@@ -81,12 +84,13 @@ fn source(key: Key) -> Source {
         Key::MouseLeft => Button(MouseButton::Left),
         Key::MouseRight => Button(MouseButton::Right),
         Key::MouseMiddle => Button(MouseButton::Middle),
+        Key::Pad(..) => Source::Pad,
     }
 }
 
-/// The key whose source is `from`, if games can bind it.
+/// The key whose source is `from`, if games can bind it (a key code or a mouse button).
 fn key_from(from: Source) -> Option<Key> {
-    Key::ALL.iter().copied().find(|&k| source(k) == from)
+    Key::board().iter().copied().find(|&k| source(k) == from)
 }
 
 /// The key a key code is, if games can bind it.
@@ -105,9 +109,12 @@ mod tests {
 
     #[test]
     fn every_key_comes_from_its_own_key_code_or_button() {
-        for &key in Key::ALL {
+        for &key in Key::board() {
             let from = source(key);
             assert_eq!(key_from(from), Some(key), "{key} is what {from:?} gives");
+        }
+        for &key in &Key::ALL[Key::board().len()..] {
+            assert_eq!(source(key), Source::Pad, "{key} comes from a pad");
         }
         // Keys games cannot bind give nothing.
         assert_eq!(key_of(KeyCode::Insert), None);

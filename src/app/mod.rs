@@ -19,8 +19,11 @@ pub(crate) mod ui;
 use crate::app::audio::Audio;
 use crate::app::keys::{button_of, key_of};
 use crate::app::renderer::Renderer;
-use crate::platform::{QUIT_ON_ESCAPE, Watcher, clock_ns, error, log, wait_ns};
+use crate::platform::{
+    PadEvent, PadSource, QUIT_ON_ESCAPE, Watcher, clock_ns, error, log, wait_ns,
+};
 use crate::runtime::frames::Line;
+use crate::runtime::pads::Pads;
 use crate::runtime::{Runner, Stop, UiAction, ui_action};
 use ludus_core::{PacerPolicy, Signal};
 use miniquad::*;
@@ -70,6 +73,10 @@ pub struct App {
     frames: u64,
     last_ns: Option<u64>,
     watcher: Option<Watcher>,
+    /// Gamepads: polled once a frame, their events turned into keys.
+    pad_source: PadSource,
+    pads: Pads,
+    pad_events: Vec<PadEvent>,
 }
 
 impl App {
@@ -113,6 +120,9 @@ impl App {
             frames: 0,
             last_ns: None,
             watcher,
+            pad_source: PadSource::open(),
+            pads: Pads::default(),
+            pad_events: Vec::new(),
         }
     }
 
@@ -213,6 +223,9 @@ impl EventHandler for App {
             }
             line.pump(self.runner.play_mut().session_mut());
         }
+        self.pad_source.poll(&mut self.pad_events);
+        self.pads.drive(&self.pad_events, &mut self.runner);
+        self.pad_events.clear();
         self.runner.frame(now, dt);
         for line in self.runner.ui_mut().take_fresh_log() {
             log(&line);

@@ -17,9 +17,12 @@
 //! | [`QUIT_ON_ESCAPE`] | Escape quits | a page does not close itself |
 //! | [`save_recording`] | a file in the game folder's `recordings/` | a download link on the page |
 //! | [`SavePlace`] | `ludus/GAME/save.json` in the data folder (`$XDG_DATA_HOME`, else `~/.local/share`; macOS `~/Library/Application Support`; Windows `%APPDATA%`), replaced by a rename | `localStorage` under the game's name |
+//! | [`PadSource`] | gilrs with SDL's mapping database (libudev loaded at run time on Linux) | the Gamepad API, read by web/ludus.js (`pad_snapshot.rs`) |
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native;
+#[cfg(any(target_arch = "wasm32", test))]
+mod pad_snapshot;
 #[cfg(not(target_os = "linux"))]
 mod quad;
 #[cfg(target_arch = "wasm32")]
@@ -119,6 +122,45 @@ pub use web::save_recording;
 pub use native::saved::SavePlace;
 #[cfg(target_arch = "wasm32")]
 pub use web::SavePlace;
+
+/// What a gamepad did, as a [`PadSource`] reports it; `runtime/pads.rs` numbers the pads and
+/// turns their controls into the keys games bind.
+///
+/// `pad` is the platform's id of one pad: the same for all its events while it is connected,
+/// and again when it reconnects where the platform can tell. `uuid` names its model (pads of
+/// one model share it). A button is down or up; an axis value is the control's position
+/// before any deadzone: sticks -1 to 1, right and down positive; triggers 0 to 1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PadEvent {
+    Connected {
+        pad: u64,
+        uuid: [u8; 16],
+    },
+    Disconnected {
+        pad: u64,
+    },
+    Button {
+        pad: u64,
+        control: ludus_content::PadControl,
+        down: bool,
+    },
+    Axis {
+        pad: u64,
+        control: ludus_content::PadControl,
+        value: f32,
+    },
+}
+
+/// The most pad events one poll of a [`PadSource`] returns; the rest wait for the next.
+pub const MAX_PAD_EVENTS: usize = 256;
+
+/// Gamepads: `PadSource::open()` (a source without pads where the platform has none), then
+/// `poll(&mut events)` once a frame, which appends the pad events since the last poll (at most
+/// [`MAX_PAD_EVENTS`]); the first poll connects the pads already there.
+#[cfg(not(target_arch = "wasm32"))]
+pub use native::pads::PadSource;
+#[cfg(target_arch = "wasm32")]
+pub use web::PadSource;
 
 /// Whether Escape quits the program.
 pub const QUIT_ON_ESCAPE: bool = cfg!(not(target_arch = "wasm32"));

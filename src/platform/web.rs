@@ -13,6 +13,7 @@ unsafe extern "C" {
     fn ludus_saved_len(key: *const u8, key_len: usize) -> f64;
     fn ludus_saved_read(key: *const u8, key_len: usize, out: *mut u8, cap: usize) -> f64;
     fn ludus_saved_write(key: *const u8, key_len: usize, text: *const u8, len: usize) -> bool;
+    fn ludus_pads_read(out: *mut f64, cap: usize);
 }
 
 fn c_string(text: &str) -> CString {
@@ -143,5 +144,30 @@ impl SavePlace {
 impl std::fmt::Display for SavePlace {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "localStorage[{:?}]", self.key)
+    }
+}
+
+/// The page's pads: the Gamepad API, read once a frame by web/ludus.js into a snapshot
+/// (`pad_snapshot.rs`); the events are the changes since the last one.
+pub struct PadSource {
+    before: super::pad_snapshot::Snapshot,
+}
+
+impl PadSource {
+    pub fn open() -> PadSource {
+        PadSource {
+            before: super::pad_snapshot::Snapshot::default(),
+        }
+    }
+
+    /// Appends the events since the last poll (at most 24 a slot, within
+    /// [`super::MAX_PAD_EVENTS`]).
+    pub fn poll(&mut self, out: &mut Vec<super::PadEvent>) {
+        let mut raw = [0.0f64; super::pad_snapshot::LEN];
+        // SAFETY: ludus.js writes at most `raw.len()` numbers at `raw` before returning.
+        unsafe { ludus_pads_read(raw.as_mut_ptr(), raw.len()) };
+        let now = super::pad_snapshot::Snapshot::read(&raw);
+        self.before.changes(&now, out);
+        self.before = now;
     }
 }

@@ -4,8 +4,8 @@
 //! scripted frame may ask), tick-exact playback in the window (`playback.rs`), the per-tick
 //! trace (`trace.rs`), the profiler's tables and trace events (`profiling.rs`), recordings (`recorder.rs`, `history.rs`, `verify.rs`, `rerun.rs`;
 //! `builds.rs`: the bound on what they build), saved data between runs (`saved.rs`), game
-//! bundles (`bundle.rs`, `bundled.rs`), the entity inspector's records (`inspect/`) and the
-//! page's test API (`page.rs`).
+//! bundles (`bundle.rs`, `bundled.rs`), the entity inspector's records (`inspect/`), the
+//! page's test API (`page.rs`) and gamepads as keys (`pads.rs`).
 
 pub(crate) mod builds;
 pub(crate) mod bundle;
@@ -17,6 +17,9 @@ pub(crate) mod headless;
 pub(crate) mod history;
 pub(crate) mod inspect;
 // The page's test API: the browser build exports it, the desktop build only tests it.
+pub(crate) mod pads;
+#[cfg(test)]
+mod pads_tests;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(crate) mod page;
 pub(crate) mod particles;

@@ -28,7 +28,7 @@ unsafe fn bytes<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
 /// mechanism calls `<name>_crate_version`).
 #[unsafe(no_mangle)]
 pub extern "C" fn ludus_crate_version() -> u32 {
-    1
+    2
 }
 
 /// A zeroed buffer of `len` bytes for JS to fill.

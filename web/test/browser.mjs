@@ -39,7 +39,11 @@
 // breakout export with a damaged bundle (`damaged/`) shows why on the page instead of a game,
 // and so does a page without WebGL;
 // 10. `ludus serve` of a copy of the breakout folder (runtime: $LUDUS_WEB_RUNTIME) reloads the
-// page when its game.toml changes, and the page then plays the changed game.
+// page when its game.toml changes, and the page then plays the changed game;
+// 11. a gamepad injected into the probe's page (navigator.getGamepads overridden before it
+// loads) drives the live game: its left stick moves the player (the view follows it) and A
+// jumps the runner; the page's recording of that play (F8) replays natively with every
+// tick's state hash equal.
 //
 // Exit status 0 when every check passed; each failure is printed.
 
@@ -178,6 +182,30 @@ async function analyse(page, png) {
 }
 
 const canvasShot = (page) => page.locator("#glcanvas").screenshot();
+
+// The mean x of the pixels within 2 of each of `colours` in a canvas shot (NaN: none).
+async function meanX(page, png, colours) {
+  return page.evaluate(async ([b64, colours]) => {
+    const img = new Image();
+    img.src = "data:image/png;base64," + b64;
+    await img.decode();
+    const c = document.createElement("canvas");
+    [c.width, c.height] = [img.width, img.height];
+    const g = c.getContext("2d");
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 0, img.width, img.height).data;
+    return colours.map((colour) => {
+      let n = 0, sx = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        if (colour.every((v, k) => Math.abs(d[i + k] - v) <= 2)) {
+          n++;
+          sx += (i / 4) % img.width;
+        }
+      }
+      return n ? sx / n : NaN;
+    });
+  }, [png.toString("base64"), colours]);
+}
 
 // Pixels of the help line's light grey text in the bottom 40 rows of a canvas shot (the
 // developer's view draws it there; a page in release mode draws nothing the game did not ask for).
@@ -551,6 +579,66 @@ try {
   } finally {
     server.kill();
   }
+
+  // 11. A gamepad in the live page: the Gamepad API, as the page's glue polls it each frame.
+  const padPage = await open("gamepad", () => {
+    const pad = {
+      id: "Ludus test pad (STANDARD GAMEPAD Vendor: 0000 Product: 0000)",
+      index: 0,
+      connected: true,
+      mapping: "standard",
+      timestamp: 0,
+      axes: [0, 0, 0, 0],
+      buttons: Array.from({ length: 17 }, () => ({ pressed: false, touched: false, value: 0 })),
+    };
+    window.ludusTestPad = pad;
+    Object.defineProperty(Navigator.prototype, "getGamepads", {
+      configurable: true,
+      value: () => [pad, null, null, null],
+    });
+  }, probeUrl);
+  const padTo = (change) => padPage.evaluate(change);
+  await padPage.waitForTimeout(300);
+  // Where the player is against the floor (web/test/probe: the player #4cc9f0, the wall
+  // #2b3044), whether or not the view follows the player.
+  const PROBE_PLAYER = [0x4c, 0xc9, 0xf0];
+  const PROBE_WALL = [0x2b, 0x30, 0x44];
+  const playerX = async () => {
+    const [p, w] = await meanX(padPage, await canvasShot(padPage), [PROBE_PLAYER, PROBE_WALL]);
+    return p - w;
+  };
+  const padBefore = await playerX();
+  // The left stick right (past the deadzone) until the player has moved right, at most ten
+  // seconds; then A, pressed and let go; then the stick back to rest.
+  await padTo(() => (window.ludusTestPad.axes[0] = 1));
+  let padMoved = padBefore;
+  for (let waited = 0; waited < 10000 && !(padMoved > padBefore + 10); waited += 250) {
+    await padPage.waitForTimeout(250);
+    padMoved = await playerX();
+  }
+  await padTo(() => Object.assign(window.ludusTestPad.buttons[0], { pressed: true, value: 1 }));
+  await padPage.waitForTimeout(200);
+  await padTo(() => Object.assign(window.ludusTestPad.buttons[0], { pressed: false, value: 0 }));
+  await padTo(() => (window.ludusTestPad.axes[0] = 0));
+  await padPage.waitForTimeout(200);
+  writeFileSync(join(artifacts, "gamepad.png"), await canvasShot(padPage));
+  check(padMoved > padBefore + 10, "a gamepad's stick reaches the live game",
+    `the player's x against the wall ${padBefore.toFixed(1)} -> ${padMoved.toFixed(1)}`);
+  // F8 keeps the history as a recording, offered as a download.
+  await padPage.focus("#glcanvas");
+  await padPage.keyboard.press("F8");
+  await padPage.waitForSelector("#ludus-recording", { timeout: 15000 });
+  const padRec = await padPage.evaluate(async () => {
+    const link = document.getElementById("ludus-recording");
+    return Array.from(new Uint8Array(await (await fetch(link.href)).arrayBuffer()));
+  });
+  const padRecFile = join(artifacts, "gamepad.ludusrec");
+  writeFileSync(padRecFile, Buffer.from(padRec));
+  const padReplay = native(["replay", padRecFile, "--game", probeDir], { allowFail: true });
+  check(padReplay.status === 0 && /every state hash matches/.test(padReplay.stdout),
+    "the gamepad's play, recorded in the page, replays natively with every tick's hash equal",
+    (padReplay.stdout + padReplay.stderr).trim());
+  await padPage.close();
 } catch (e) {
   check(false, "the test ran to the end", e.stack || String(e));
 } finally {

@@ -221,17 +221,21 @@ pub(crate) static INPUT: TableSchema = TableSchema {
     title: "[input]",
     doc: "Input is declared as actions; keys drive actions; archetypes and scripts only ever \
           see actions.",
-    keys: &[key("actions", Ty::Named(&ACTION), Dflt::Empty, "", "Actions in declaration order (at most 64).", "[input.actions.fire]")],
+    keys: &[
+        key("actions", Ty::Named(&ACTION), Dflt::Empty, "", "Actions in declaration order (at most 64).", "[input.actions.fire]"),
+        key("deadzone", Ty::Number { min: 0.0, max: 0.9, above_min: false }, Dflt::Num(GameDef::DEADZONE), "", "How far a gamepad's stick or trigger may be off rest and still read 0 (worn sticks drift). Past it, values are rescaled to run from 0 to 1 again.", "deadzone = 0.25"),
+    ],
 };
 
 #[rustfmt::skip]
 pub(crate) static ACTION: TableSchema = TableSchema {
     title: "[input.actions.NAME]",
     doc: "One action. A button is held while any of its keys is down; an axis is the sum of the \
-          scales of its held keys, clamped to -1..1.",
+          scales of its held keys (a pad's axis: its scale times the axis's value), clamped to \
+          -1..1.",
     keys: &[
         key("kind", Ty::Choice(&["button", "axis"]), Dflt::Required, "", "Button or axis.", "kind = \"axis\""),
-        key("keys", Ty::Keys, Dflt::Empty, "", "A button's keys: an array of key names. An axis's keys: a table of key name = scale.", "keys = { a = -1, d = 1 }"),
+        key("keys", Ty::Keys, Dflt::Empty, "", "A button's keys: an array of key names. An axis's keys: a table of key name = scale. Keys, mouse buttons and gamepads' buttons and axes (see Key names).", "keys = { a = -1, d = 1 }"),
     ],
 };
 

@@ -49,6 +49,10 @@ pub struct GameDef {
     /// The keys a script may bind at run time (`ludus.bind`): every key content may bind
     /// (content's key list), in its order.
     pub bindable_keys: Vec<String>,
+    /// How far a gamepad's stick or trigger may be off rest and still read 0 (`[input]
+    /// deadzone`, 0 to 0.9). The app applies it before input reaches the bridge, so ticks and
+    /// recordings see the values after it.
+    pub deadzone: f32,
     /// Seed of the world's random generator (scripts and behaviours draw from it).
     pub seed: u64,
     /// Tag names; a tag's index is its bit in an entity's tag set.
@@ -97,6 +101,7 @@ impl Default for GameDef {
             actions: ActionSet::new(),
             bindings: Vec::new(),
             bindable_keys: Vec::new(),
+            deadzone: GameDef::DEADZONE,
             seed: GameDef::SEED,
             tags: Vec::new(),
             layers: Vec::new(),
@@ -126,6 +131,9 @@ impl Default for GameDef {
 impl GameDef {
     /// The seed of a game that sets none.
     pub const SEED: u64 = 0;
+
+    /// The deadzone of a game that sets none.
+    pub const DEADZONE: f32 = 0.15;
 
     pub fn archetype(&self, id: ArchetypeId) -> Option<&ArchetypeDef> {
         self.archetypes.get(id.0 as usize)

@@ -14,12 +14,18 @@ pub struct KeyBinding {
 }
 
 /// Maps key events to bridge events. Several keys may drive one action: a button is held
-/// while any of its keys is down; an axis is the clamped sum of the scales of its held keys.
+/// while any of its keys is down; an axis is the clamped sum of its keys' scales, each times
+/// the key's value.
+///
+/// A key's value is 1 while a key or button is down and 0 while it is up; a gamepad's stick
+/// or trigger has its position (`-1..=1`, after the deadzone) and is down while off rest. A
+/// key drives a button action by being down or up, whatever its value.
 #[derive(Clone, Debug, Default)]
 pub struct KeyMap {
     bindings: Vec<KeyBinding>,
     kinds: Vec<ActionKind>,
-    down: Vec<String>,
+    /// The keys down, each with its value (never 0).
+    down: Vec<(String, f32)>,
     /// Keys down when the bindings were replaced: ignored until released.
     stale: Vec<String>,
 }
@@ -51,32 +57,80 @@ impl KeyMap {
             .map(|b| b.action)
     }
 
+    /// `key`'s value: 0 while it is up (or ignored until released, after new bindings).
+    pub fn value(&self, key: &str) -> f32 {
+        self.down
+            .iter()
+            .find(|(k, _)| k == key)
+            .map_or(0.0, |(_, v)| *v)
+    }
+
     /// A key went down. Key repeats are ignored.
     pub fn key_down(&mut self, key: &str, bridge: &mut InputBridge) {
-        if self.down.iter().any(|k| k == key) || self.stale.iter().any(|k| k == key) {
-            return;
+        if self.value(key) == 0.0 {
+            self.key_value(key, 1.0, bridge);
         }
-        self.down.push(key.to_string());
-        self.refresh(key, bridge);
     }
 
     /// A key went up.
     pub fn key_up(&mut self, key: &str, bridge: &mut InputBridge) {
+        self.key_value(key, 0.0, bridge);
+    }
+
+    /// A key took `value` (a pad's stick or trigger; 0: at rest, which is up). Values are
+    /// clamped to `[-1, 1]`; NaN reads as 0. The same value again is ignored, as a repeat is.
+    pub fn key_value(&mut self, key: &str, value: f32, bridge: &mut InputBridge) {
+        let value = if value.is_nan() {
+            0.0
+        } else {
+            value.clamp(-1.0, 1.0)
+        };
+        if let Some(i) = self.stale.iter().position(|k| k == key) {
+            if value == 0.0 {
+                self.stale.swap_remove(i);
+            }
+            return;
+        }
+        let at = self.down.iter().position(|(k, _)| k == key);
+        match (at, value == 0.0) {
+            (None, true) => return,
+            (Some(i), true) => {
+                self.down.swap_remove(i);
+            }
+            (Some(i), false) if self.down[i].1 == value => return,
+            (Some(i), false) => self.down[i].1 = value,
+            (None, false) => self.down.push((key.to_string(), value)),
+        }
+        // Button actions hear only a key going down or up; axes every change of value.
+        let toggled = at.is_some() == (value == 0.0);
+        self.refresh(key, toggled, bridge);
+    }
+
+    /// A key is gone (its pad was disconnected): it holds nothing any more. A button action
+    /// no other key holds is cancelled, not released; an axis loses the key's part.
+    pub fn cancel_key(&mut self, key: &str, bridge: &mut InputBridge) {
         if let Some(i) = self.stale.iter().position(|k| k == key) {
             self.stale.swap_remove(i);
             return;
         }
-        let Some(i) = self.down.iter().position(|k| k == key) else {
+        let Some(i) = self.down.iter().position(|(k, _)| k == key) else {
             return;
         };
         self.down.swap_remove(i);
-        self.refresh(key, bridge);
+        for b in self.bindings.iter().filter(|b| b.key == key) {
+            match self.kinds.get(b.action.0 as usize) {
+                Some(ActionKind::Button) if !self.holds(b.action) => bridge.cancel(b.action),
+                Some(ActionKind::Button) => {}
+                Some(ActionKind::Axis) => bridge.set_axis(b.action, self.sum(b.action)),
+                None => {}
+            }
+        }
     }
 
     /// Every key is up (focus loss): their holds are cancelled, not released.
     pub fn cancel_all(&mut self, bridge: &mut InputBridge) {
         let keys = std::mem::take(&mut self.down);
-        for key in &keys {
+        for (key, _) in &keys {
             for b in self.bindings.iter().filter(|b| &b.key == key) {
                 match self.kinds.get(b.action.0 as usize) {
                     Some(ActionKind::Button) => bridge.cancel(b.action),
@@ -95,36 +149,44 @@ impl KeyMap {
         bridge: &mut InputBridge,
     ) {
         bridge.rebind();
-        self.stale.append(&mut self.down);
+        self.stale.extend(self.down.drain(..).map(|(k, _)| k));
         self.bindings = bindings;
         self.kinds = actions.iter().map(|(_, a)| a.kind).collect();
     }
 
-    fn refresh(&self, key: &str, bridge: &mut InputBridge) {
+    /// Whether any key bound to `action` is down.
+    fn holds(&self, action: ActionId) -> bool {
+        self.bindings
+            .iter()
+            .filter(|o| o.action == action)
+            .any(|o| self.value(&o.key) != 0.0)
+    }
+
+    /// An axis action's value before clamping: its down keys' scales times their values.
+    fn sum(&self, action: ActionId) -> f32 {
+        self.bindings
+            .iter()
+            .filter(|o| o.action == action)
+            .map(|o| (o, self.value(&o.key)))
+            .filter(|(_, v)| *v != 0.0)
+            .map(|(o, v)| o.scale * v)
+            .sum()
+    }
+
+    /// What `key`'s actions are now; buttons only when the key went down or up (`toggled`).
+    fn refresh(&self, key: &str, toggled: bool, bridge: &mut InputBridge) {
         for b in self.bindings.iter().filter(|b| b.key == key) {
             let action = b.action;
             match self.kinds.get(action.0 as usize) {
+                Some(ActionKind::Button) if !toggled => {}
                 Some(ActionKind::Button) => {
-                    let any_down = self
-                        .bindings
-                        .iter()
-                        .filter(|o| o.action == action)
-                        .any(|o| self.down.contains(&o.key));
-                    if any_down {
+                    if self.holds(action) {
                         bridge.press(action);
                     } else {
                         bridge.release(action);
                     }
                 }
-                Some(ActionKind::Axis) => {
-                    let sum: f32 = self
-                        .bindings
-                        .iter()
-                        .filter(|o| o.action == action && self.down.contains(&o.key))
-                        .map(|o| o.scale)
-                        .sum();
-                    bridge.set_axis(action, sum);
-                }
+                Some(ActionKind::Axis) => bridge.set_axis(action, self.sum(action)),
                 None => {}
             }
         }

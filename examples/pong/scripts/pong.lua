@@ -10,13 +10,19 @@ local over = false
 local toward = -1     -- the side the next serve goes to: -1 left, 1 right
 local swapped = false -- the players' keys swapped (K), kept in the saved data
 
+-- The keyboard's keys change sides; each player keeps their own pad.
 local LEFT_KEYS, RIGHT_KEYS = { w = -1, s = 1 }, { up = -1, down = 1 }
+local function with_pad(keys, pad)
+  local out = { [pad] = 1 }
+  for k, v in pairs(keys) do out[k] = v end
+  return out
+end
 
 -- Binds each player's action to the keys of their side (or the other's, swapped).
 local function bind_keys()
   if swapped then
-    ludus.bind("p1_move", RIGHT_KEYS)
-    ludus.bind("p2_move", LEFT_KEYS)
+    ludus.bind("p1_move", with_pad(RIGHT_KEYS, "pad1_ly"))
+    ludus.bind("p2_move", with_pad(LEFT_KEYS, "pad2_ly"))
     ludus.set("left_keys", "Up/Down")
     ludus.set("right_keys", "W/S")
   else

@@ -3,6 +3,7 @@
 #[cfg(target_os = "linux")]
 pub(crate) mod alsa;
 pub(crate) mod folder;
+pub(crate) mod pads;
 pub(crate) mod saved;
 pub(crate) mod watch;
 

@@ -9,8 +9,9 @@
 //!   (through the ring of past frames in `past.rs`);
 //! - `playback.rs`: input played by tick instead of the keyboard's (`ludus run --input`,
 //!   `ludus replay --window`);
-//! - `profiler.rs`: the overlay's profiler page.
-//! - `inspect.rs`: the entity inspector (F6), what it follows and its panels.
+//! - `profiler.rs`: the overlay's profiler page;
+//! - `inspect.rs`: the entity inspector (F6), what it follows and its panels;
+//! - `pads.rs`: gamepads' keys, which take values and go with their pad.
 //!
 //! Files below use the ones above them, never back: this file names only `play`, `ui` and
 //! `ui_keys`; the others add methods to [`Runner`].
@@ -18,6 +19,9 @@
 mod inspect;
 #[cfg(test)]
 mod inspect_tests;
+mod pads;
+#[cfg(test)]
+mod pads_tests;
 mod past;
 mod play;
 mod playback;
@@ -237,6 +241,12 @@ impl Runner {
     /// or restart action is that signal (see [`FlowActions`]); others go to gameplay through
     /// the key map. While a reload re-simulates, keys are ignored (and the log says so once).
     pub fn key_down(&mut self, key: Key) {
+        self.key_down_to(key, 1.0);
+    }
+
+    /// A key went down with `value` (a pad's stick or trigger leaving rest; a key's is 1), as
+    /// [`Runner::key_down`] says.
+    fn key_down_to(&mut self, key: Key, value: f32) {
         if self.resim_ignores_input() {
             return;
         }
@@ -266,7 +276,10 @@ impl Runner {
             Some(UiAction::Rewind) => self.play.start_scrub(),
             // The app quits, where the platform lets it.
             Some(UiAction::Quit) => {}
-            None => self.play.keys.key_down(key.name(), session.bridge_mut()),
+            None => self
+                .play
+                .keys
+                .key_value(key.name(), value, session.bridge_mut()),
         }
     }
 

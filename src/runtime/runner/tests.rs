@@ -391,14 +391,22 @@ fn a_scripts_bind_changes_the_keys_and_the_help_line() {
         left == 0.0 && right < -50.0,
         "Up moves the right paddle: {left} {right}"
     );
-    assert!(runner.help_line().unwrap().contains("up/down p2_move"));
+    assert!(
+        runner
+            .help_line()
+            .unwrap()
+            .contains("up/down/pad2_ly p2_move")
+    );
     play(&mut runner, 4, |f| match f {
         0 => (&[Key::K], &[]),
         1 => (&[], &[Key::K]),
         _ => (&[], &[]),
     });
     assert!(
-        runner.help_line().unwrap().contains("up/down p1_move"),
+        runner
+            .help_line()
+            .unwrap()
+            .contains("up/down/pad1_ly p1_move"),
         "{:?}",
         runner.help_line()
     );
