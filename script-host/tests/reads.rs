@@ -400,6 +400,38 @@ fn input_reads_come_from_the_ticks_input() {
 }
 
 #[test]
+fn touches_are_the_ticks_fingers_in_the_order_they_went_down() {
+    let src = "
+        function on_tick(t)
+          local out = { t.tick, #ludus.touches() }
+          for _, f in ipairs(ludus.touches()) do
+            out[#out + 1] = string.format('%s:%s,%s:%s', f.id, f.x, f.y, math.type(f.id))
+          end
+          print(table.concat(out, ' '))
+        end";
+    let mut g = game_with(def(), &[("scripts/main.lua", src)], &[]).unwrap();
+    let two = TickInput {
+        touches: vec![Touch::new(7, [12.5, -3.0]), Touch::new(0, [-1e9, 4.0])],
+        ..TickInput::neutral()
+    };
+    let one = TickInput {
+        touches: vec![Touch::new(4_000_000_000, [0.25, 0.0])],
+        ..TickInput::neutral()
+    };
+    for input in [&TickInput::neutral(), &two, &one] {
+        g.step(input).unwrap();
+    }
+    assert_eq!(
+        said(&mut g),
+        [
+            "1 0",
+            "2 2 7:12.5,-3.0:integer 0:-1000000000.0,4.0:integer",
+            "3 1 4000000000:0.25,0.0:integer",
+        ]
+    );
+}
+
+#[test]
 fn variables_hold_numbers_and_texts() {
     let src = "
         function on_tick(t)

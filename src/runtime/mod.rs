@@ -11,6 +11,8 @@ pub(crate) mod bundle;
 pub(crate) mod bundled;
 pub(crate) mod frames;
 #[cfg(test)]
+mod frames_tests;
+#[cfg(test)]
 mod fuzz;
 pub(crate) mod headless;
 pub(crate) mod history;
