@@ -93,8 +93,9 @@ fn touches_persist_until_a_line_changes_them_and_the_first_is_the_pointer() {
 {"tick":3,"touches":[{"id":5,"x":-1,"y":-2},{"id":1,"x":11,"y":21}]}
 {"tick":5,"touches":[{"id":5,"x":-3,"y":-4}]}
 {"tick":6,"touches":[{"id":5,"x":-3,"y":-4}],"pointer":[100,100]}
-{"tick":7,"touches":[]}
-{"tick":8,"pointer":null}"#;
+{"tick":7,"touches":[{"id":2,"x":7,"y":7},{"id":5,"x":-3,"y":-4}]}
+{"tick":8,"touches":[]}
+{"tick":9,"pointer":null}"#;
     let lines = parse("t", text, Format::Input, &def()).unwrap();
     // (tick, touches, pointer)
     let want: Vec<(u64, Vec<Touch>, Option<[f32; 2]>)> = vec![
@@ -112,9 +113,15 @@ fn touches_persist_until_a_line_changes_them_and_the_first_is_the_pointer() {
         ),
         (5, vec![t(5, -3.0, -4.0)], Some([-3.0, -4.0])),
         (6, vec![t(5, -3.0, -4.0)], Some([100.0, 100.0])),
-        (7, vec![], Some([100.0, 100.0])),
-        (8, vec![], None),
+        (
+            7,
+            vec![t(5, -3.0, -4.0), t(2, 7.0, 7.0)],
+            Some([-3.0, -4.0]),
+        ),
+        // All lift at once: the pointer stays where the first finger was.
+        (8, vec![], Some([-3.0, -4.0])),
         (9, vec![], None),
+        (10, vec![], None),
     ];
     let mut per_tick = crate::runtime::headless::PerTick::new(lines.clone());
     let mut session = Session::new(TickPolicy::default(), 1, Mode::Playing).unwrap();

@@ -3,7 +3,8 @@
 //! headless runs (`headless.rs`, with `frames.rs` for scripted input and `work.rs` for what a
 //! scripted frame may ask), tick-exact playback in the window (`playback.rs`), the per-tick
 //! trace (`trace.rs`), the profiler's tables and trace events (`profiling.rs`), recordings (`recorder.rs`, `history.rs`, `verify.rs`, `rerun.rs`;
-//! `builds.rs`: the bound on what they build), saved data between runs (`saved.rs`), game
+//! `builds.rs`: the bound on what they build), saved data between runs (`saved.rs`), touch screens and their on-screen controls
+//! (`touch.rs`), game
 //! bundles (`bundle.rs`, `bundled.rs`) and the page's test API (`page.rs`).
 
 pub(crate) mod builds;
@@ -28,8 +29,9 @@ pub(crate) mod rerun;
 mod runner;
 pub(crate) mod saved;
 pub(crate) mod strict_json;
+pub(crate) mod touch;
 pub(crate) mod trace;
 pub(crate) mod verify;
 pub(crate) mod work;
 
-pub use runner::{Reload, Runner, SoundCue, Stop, UiAction, ui_action};
+pub use runner::{PlayState, Reload, Runner, SoundCue, Stop, UiAction, ui_action};

@@ -9,7 +9,8 @@
 //!   (through the ring of past frames in `past.rs`);
 //! - `playback.rs`: input played by tick instead of the keyboard's (`ludus run --input`,
 //!   `ludus replay --window`);
-//! - `profiler.rs`: the overlay's profiler page.
+//! - `profiler.rs`: the overlay's profiler page;
+//! - `touch.rs`: a touch screen's fingers, carried out on the game's input.
 //!
 //! Files below use the ones above them, never back: this file names only `play`, `ui` and
 //! `ui_keys`; the others add methods to [`Runner`].
@@ -25,6 +26,9 @@ mod resim;
 mod rewind;
 #[cfg(test)]
 mod tests;
+mod touch;
+#[cfg(test)]
+mod touch_tests;
 mod ui;
 mod ui_keys;
 mod view;
@@ -230,7 +234,12 @@ impl Runner {
     /// [`Runner::release`]); a click resumes a paused game; a key of the game's own pause
     /// or restart action is that signal (see [`FlowActions`]); others go to gameplay through
     /// the key map. While a reload re-simulates, keys are ignored (and the log says so once).
+    /// A key other than a mouse button hides the on-screen controls until the next touch.
     pub fn key_down(&mut self, key: Key) {
+        if !key.name().starts_with("mouse_") {
+            // A keyboard is in use: the on-screen controls hide until the next touch.
+            self.play.touch.hide();
+        }
         if self.resim_ignores_input() {
             return;
         }
@@ -283,6 +292,7 @@ impl Runner {
 
     /// Focus left the window: every held key is cancelled and must be pressed again.
     pub fn focus_lost(&mut self) {
+        self.lift_all_touches();
         let play = &mut self.play;
         play.keys.cancel_all(play.session.bridge_mut());
         play.session.signal(Signal::FocusLost);

@@ -142,6 +142,8 @@ pub struct PlayState {
     pub(super) saves: Option<Keeper>,
     /// What the profiler page adds up, while it is shown (see `profiler.rs`).
     pub(super) profile: Option<WindowProfile>,
+    /// The fingers on a touch screen and the controls they drive (see `touch.rs`).
+    pub(super) touch: crate::runtime::touch::Touchscreen,
 }
 
 /// What the profiler page adds up (`profiler.rs`): the table filling, the last full one
@@ -186,6 +188,7 @@ impl PlayState {
             past: Past::default(),
             saves: None,
             profile: None,
+            touch: Default::default(),
         })
     }
 
@@ -297,15 +300,30 @@ impl PlayState {
     /// The pointer is at pixel (`x`, `y`) of a `w` x `h` view (`None`: it left the view); scripts
     /// read it in world units through the camera of the last frame drawn.
     pub fn pointer_at(&mut self, at: Option<(f32, f32, f32, f32)>) {
-        let world = at.map(|(x, y, w, h)| {
-            let cam = &self.frame.camera;
-            let scale = (w / cam.view.x.max(1e-3)).min(h / cam.view.y.max(1e-3));
-            [
-                cam.center.x + (x - w * 0.5) / scale,
-                cam.center.y + (y - h * 0.5) / scale,
-            ]
-        });
+        let world = at.map(|(x, y, w, h)| self.to_world(x, y, w, h));
         self.session.input(InputEvent::Pointer(world));
+    }
+
+    /// Pixel (`x`, `y`) of a `w` x `h` view in world units, through the camera of the last
+    /// frame drawn.
+    pub(super) fn to_world(&self, x: f32, y: f32, w: f32, h: f32) -> [f32; 2] {
+        let cam = &self.frame.camera;
+        let scale = (w / cam.view.x.max(1e-3)).min(h / cam.view.y.max(1e-3));
+        [
+            cam.center.x + (x - w * 0.5) / scale,
+            cam.center.y + (y - h * 0.5) / scale,
+        ]
+    }
+
+    /// The fingers on the touch screen, for drawing its controls.
+    pub fn touchscreen(&self) -> &crate::runtime::touch::Touchscreen {
+        &self.touch
+    }
+
+    /// A touch was seen without a finger (a `--script` line's `touches`): the on-screen
+    /// controls show.
+    pub fn show_touch_controls(&mut self) {
+        self.touch.show();
     }
 
     /// The HUD's items with this frame's values (texts with their names replaced, icons and
