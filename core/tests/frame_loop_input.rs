@@ -185,17 +185,36 @@ fn touches_reach_ticks_in_the_order_fingers_went_down_and_the_first_is_the_point
             Some([0.0, 0.0]),
         ),
         (
+            vec![InputEvent::Touch(5, Some([12.0, 22.0]))],
+            vec![t(5, 12.0, 22.0), t(2, -4.0, 0.5)],
+            Some([12.0, 22.0]),
+        ),
+        // The first lifts: the pointer stays until the finger now first moves.
+        (
             vec![InputEvent::Touch(5, None)],
             vec![t(2, -4.0, 0.5)],
-            Some([-4.0, 0.5]),
+            Some([12.0, 22.0]),
         ),
         (
             vec![InputEvent::Touch(2, Some([f32::NAN, 1.0]))],
             vec![t(2, -4.0, 0.5)],
-            Some([-4.0, 0.5]),
+            Some([12.0, 22.0]),
         ),
-        // The last finger lifts: the pointer stays where it was.
-        (vec![InputEvent::Touch(2, None)], vec![], Some([-4.0, 0.5])),
+        (
+            vec![InputEvent::Touch(2, Some([-5.0, 0.5]))],
+            vec![t(2, -5.0, 0.5)],
+            Some([-5.0, 0.5]),
+        ),
+        // Fingers lifting together, in either order, leave the pointer where it was.
+        (
+            vec![
+                InputEvent::Touch(8, Some([9.0, 9.0])),
+                InputEvent::Touch(2, None),
+                InputEvent::Touch(8, None),
+            ],
+            vec![],
+            Some([-5.0, 0.5]),
+        ),
     ];
     for (i, (events, touches, pointer)) in rows.into_iter().enumerate() {
         for e in events {

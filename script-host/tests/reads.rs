@@ -11,18 +11,6 @@ mod support;
 use ludus_core::*;
 use support::*;
 
-/// What scripts printed, without the `[tick N] file:LINE: ` prefix.
-fn said(g: &mut Game) -> Vec<String> {
-    g.consequences_mut()
-        .drain_log()
-        .into_iter()
-        .map(|l| match l.split_once(".lua:") {
-            Some((_, rest)) => rest.split_once(": ").map_or(rest, |(_, m)| m).to_string(),
-            None => l,
-        })
-        .collect()
-}
-
 /// Runs `ticks` ticks of `src` and returns what it printed.
 fn prints(src: &str, ticks: u64) -> Vec<String> {
     let mut g = game(src).unwrap();
@@ -410,25 +398,24 @@ fn touches_are_the_ticks_fingers_in_the_order_they_went_down() {
           print(table.concat(out, ' '))
         end";
     let mut g = game_with(def(), &[("scripts/main.lua", src)], &[]).unwrap();
-    let two = TickInput {
-        touches: vec![Touch::new(7, [12.5, -3.0]), Touch::new(0, [-1e9, 4.0])],
+    let touches = |t: Vec<Touch>| TickInput {
+        touches: t,
         ..TickInput::neutral()
     };
-    let one = TickInput {
-        touches: vec![Touch::new(4_000_000_000, [0.25, 0.0])],
-        ..TickInput::neutral()
-    };
+    let two = touches(vec![
+        Touch::new(7, [12.5, -3.0]),
+        Touch::new(0, [-1e9, 4.0]),
+    ]);
+    let one = touches(vec![Touch::new(4_000_000_000, [0.25, 0.0])]);
     for input in [&TickInput::neutral(), &two, &one] {
         g.step(input).unwrap();
     }
-    assert_eq!(
-        said(&mut g),
-        [
-            "1 0",
-            "2 2 7:12.5,-3.0:integer 0:-1000000000.0,4.0:integer",
-            "3 1 4000000000:0.25,0.0:integer",
-        ]
-    );
+    let want = [
+        "1 0",
+        "2 2 7:12.5,-3.0:integer 0:-1000000000.0,4.0:integer",
+        "3 1 4000000000:0.25,0.0:integer",
+    ];
+    assert_eq!(said(&mut g), want);
 }
 
 #[test]

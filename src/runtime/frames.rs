@@ -455,9 +455,8 @@ impl Line {
         }
         if let Some(now) = &self.touches {
             // What `replace_touches` does to the bridge's touches, as the platform reports
-            // it: the fingers missing lift (the last down first, so the pointer stays where
-            // `replace_touches` leaves it), the others move or go down.
-            let lifted: Vec<u32> = (session.bridge().touches().iter().rev())
+            // it: the fingers missing lift, the others move or go down.
+            let lifted: Vec<u32> = (session.bridge().touches().iter())
                 .filter(|t| !now.iter().any(|n| n.id == t.id))
                 .map(|t| t.id)
                 .collect();

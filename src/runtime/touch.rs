@@ -268,8 +268,7 @@ impl Touchscreen {
     /// touches lift. `mouse_left` is left to the key map, which cancels every key.
     pub fn cancel_all(&mut self, def: &TouchDef, out: &mut Vec<TouchOut>) {
         let mut all = Vec::new();
-        // The last down first, so the pointer stays at the first game finger.
-        for (_, owner) in std::mem::take(&mut self.fingers).into_iter().rev() {
+        for (_, owner) in std::mem::take(&mut self.fingers) {
             self.lifted(def, owner, true, &mut all);
         }
         out.extend(all.into_iter().filter(|o| *o != TouchOut::MouseLeft(false)));
@@ -525,8 +524,8 @@ mod tests {
         );
         out.clear();
         screen.cancel_all(&d, &mut out);
-        let mut want = vec![Cancel(FIRE)];
-        want.extend((1..=10).rev().map(|n| Touch(n, None)));
+        let mut want: Vec<TouchOut> = (1..=10).map(|n| Touch(n, None)).collect();
+        want.push(Cancel(FIRE));
         assert_eq!(out, want, "every touch lifts, the button is cancelled");
         assert!(screen.shown(), "the controls stay shown");
         screen.hide();

@@ -416,16 +416,21 @@ impl InputBridge {
     }
 
     /// Finger `id` went down or moved to `at` (world units), or lifted (`None`). Touches
-    /// persist until lifted, like the pointer, through resets and pauses; the first touch
-    /// down is the pointer (when the last lifts, the pointer stays where it was). A finger
-    /// past the tenth, or at a position that is not finite within ±1e9, is ignored and
-    /// counted.
+    /// persist until lifted, like the pointer, through resets and pauses. The first finger
+    /// down is the pointer: going down or moving, it moves the pointer there; a lift moves
+    /// nothing (the pointer stays where it was, also when the finger that becomes first
+    /// has not moved since), so fingers lifting together leave it where it was whatever
+    /// their order. A finger past the tenth, or at a position that is not finite within
+    /// ±1e9, is ignored and counted.
     pub fn set_touch(&mut self, id: u32, at: Option<[f32; 2]>) {
         if !touch::set(&mut self.touches, id, at) {
             self.stats.ignored_touches += 1;
+            return;
         }
-        if let Some(first) = touch::pointer(&self.touches) {
-            self.pointer = Some(first);
+        if at.is_some()
+            && let Some(first) = self.touches.first().filter(|t| t.id == id)
+        {
+            self.pointer = Some(first.at());
         }
     }
 

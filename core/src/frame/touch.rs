@@ -71,8 +71,10 @@ pub fn replace(list: &mut Vec<Touch>, now: &[Touch]) {
     }
 }
 
-/// Where the touches put the pointer: at the first touch down (the one down longest), or
-/// nowhere new (`None`: the pointer stays where it was) when no finger is down.
+/// Where a list of touches all just set puts the pointer: at the first touch down (the one
+/// down longest), or nowhere new (`None`: the pointer stays where it was) when no finger is
+/// down. (Finger by finger, only the first finger's own moves move the pointer: see
+/// [`InputBridge::set_touch`](crate::InputBridge::set_touch).)
 pub fn pointer(list: &[Touch]) -> Option<[f32; 2]> {
     list.first().map(Touch::at)
 }
@@ -117,7 +119,7 @@ mod tests {
     #[test]
     fn fingers_keep_the_order_they_went_down_in() {
         let mut list = Vec::new();
-        // (finger, position or lift, accepted, ids after, pointer after)
+        // (finger, position or lift, accepted, ids after, the first touch's position)
         let steps: &[(u32, Option<[f32; 2]>, bool, &[u32], Option<[f32; 2]>)] = &[
             (7, Some([1.0, 2.0]), true, &[7], Some([1.0, 2.0])),
             (3, Some([5.0, 5.0]), true, &[7, 3], Some([1.0, 2.0])),
