@@ -20,7 +20,9 @@ fn touches_are_checked_as_a_line_is_read() {
         .map(|i| format!("{{\"id\":{i},\"x\":0,\"y\":0}}"))
         .collect();
     let eleven = format!("{{\"tick\":1,\"touches\":[{}]}}", eleven.join(","));
-    let cases: Vec<(&str, Result<Option<Vec<Touch>>, &str>)> = vec![
+    // (line, the touches it gives or the error)
+    type Case<'a> = (&'a str, Result<Option<Vec<Touch>>, &'a str>);
+    let cases: Vec<Case> = vec![
         (r#"{"tick":1}"#, Ok(None)),
         (r#"{"tick":1,"touches":[]}"#, Ok(Some(vec![]))),
         (

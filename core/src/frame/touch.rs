@@ -120,7 +120,8 @@ mod tests {
     fn fingers_keep_the_order_they_went_down_in() {
         let mut list = Vec::new();
         // (finger, position or lift, accepted, ids after, the first touch's position)
-        let steps: &[(u32, Option<[f32; 2]>, bool, &[u32], Option<[f32; 2]>)] = &[
+        type Step<'a> = (u32, Option<[f32; 2]>, bool, &'a [u32], Option<[f32; 2]>);
+        let steps: &[Step] = &[
             (7, Some([1.0, 2.0]), true, &[7], Some([1.0, 2.0])),
             (3, Some([5.0, 5.0]), true, &[7, 3], Some([1.0, 2.0])),
             (7, Some([2.0, 2.0]), true, &[7, 3], Some([2.0, 2.0])),
