@@ -5,7 +5,8 @@
 //! `tests/fixtures/swarm-v1` (a frozen copy of the bundled example), recorded by the first
 //! release of the recording format (version 1); `swarm-v4.ludusrec`, 300 ticks of the same
 //! game recorded by the last build of version 4 (before recordings held saved data and the
-//! limits `save_bytes`). Every state hash must still match.
+//! limits `save_bytes`); `swarm-v5.ludusrec`, 300 ticks with the pointer moving, by the last
+//! build of version 5 (before ticks held touches). Every state hash must still match.
 
 use std::process::Command;
 
@@ -38,4 +39,11 @@ fn a_version_4_recording_replays_identically() {
     let bytes = std::fs::read("tests/fixtures/swarm-v4.ludusrec").expect("the fixture");
     assert_eq!(bytes[8..12], 4u32.to_le_bytes(), "it is of version 4");
     replays_identically("swarm-v4.ludusrec", 300);
+}
+
+#[test]
+fn a_version_5_recording_replays_identically() {
+    let bytes = std::fs::read("tests/fixtures/swarm-v5.ludusrec").expect("the fixture");
+    assert_eq!(bytes[8..12], 5u32.to_le_bytes(), "it is of version 5");
+    replays_identically("swarm-v5.ludusrec", 300);
 }

@@ -126,6 +126,7 @@ fn load(
     );
     let actions = actions::read(&mut r, &game, options.reserved_keys);
     def.flow = settings::flow(&mut r, &game, &actions);
+    def.touch = crate::touch::read(&mut r, &game, &actions);
     def.effects = presentation::effects(&mut r, &game);
     def.sounds = presentation::sounds(&mut r, &game, &mut files);
     def.music = presentation::music(&mut r, &game, &mut files);

@@ -54,6 +54,7 @@ mod table;
 mod test_file;
 mod text;
 mod tilemap;
+mod touch;
 mod value;
 
 pub use diagnostic::{CODES, Diagnostic, Diagnostics, Severity};

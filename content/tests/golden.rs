@@ -58,6 +58,8 @@ const REQUIRED: &[&str] = &[
     "limits_values",
     "export_exclude",
     "flow_actions",
+    "touch_controls",
+    "touch_too_many",
     "behaviour_range",
     "attach_errors",
     "tilemap_spawns",

@@ -71,9 +71,25 @@ fn charge(bytes: usize) -> bool {
     })
 }
 
-struct VecVisitor<T>(PhantomData<T>);
+/// A list's visitor: at most `max` items (`what` they are, for the message), each decoded as
+/// an `F` and stored as the `T` it converts into, each growth charged to the budget.
+struct VecVisitor<T, F = T> {
+    max: usize,
+    what: &'static str,
+    item: PhantomData<(T, F)>,
+}
 
-impl<'de, T: Deserialize<'de>> Visitor<'de> for VecVisitor<T> {
+impl<T, F> VecVisitor<T, F> {
+    fn new(max: usize, what: &'static str) -> Self {
+        VecVisitor {
+            max,
+            what,
+            item: PhantomData,
+        }
+    }
+}
+
+impl<'de, T, F: Deserialize<'de> + Into<T>> Visitor<'de> for VecVisitor<T, F> {
     type Value = Vec<T>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -83,7 +99,13 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for VecVisitor<T> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
         let size = std::mem::size_of::<T>().max(1);
         let mut out: Vec<T> = Vec::new();
-        while let Some(item) = seq.next_element()? {
+        while let Some(item) = seq.next_element::<F>()? {
+            if out.len() >= self.max {
+                return Err(A::Error::custom(format!(
+                    "more than {} {}",
+                    self.max, self.what
+                )));
+            }
             if out.len() == out.capacity() {
                 let more = out.capacity().clamp(4, 1 << 20);
                 if !charge(more.saturating_mul(size)) {
@@ -93,7 +115,7 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for VecVisitor<T> {
                 }
                 out.reserve_exact(more);
             }
-            out.push(item);
+            out.push(item.into());
         }
         Ok(out)
     }
@@ -105,7 +127,31 @@ where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
 {
-    d.deserialize_seq(VecVisitor(PhantomData))
+    d.deserialize_seq(VecVisitor::<T>::new(usize::MAX, "items"))
+}
+
+/// Decodes a list of an earlier format's items (`F`) under the budget, each converted into
+/// the current `T` as it is stored: the list is never held twice.
+pub(crate) fn vec_into<'de, D, F, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    F: Deserialize<'de> + Into<T>,
+{
+    d.deserialize_seq(VecVisitor::<T, F>::new(usize::MAX, "items"))
+}
+
+/// Decodes a list of at most `max` items (`what` they are, for the message) under the budget,
+/// refusing the item past `max` before it is stored.
+pub(crate) fn vec_at_most<'de, D, T>(
+    d: D,
+    max: usize,
+    what: &'static str,
+) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    d.deserialize_seq(VecVisitor::<T>::new(max, what))
 }
 
 struct OptVisitor<T>(PhantomData<T>);
@@ -165,5 +211,27 @@ mod tests {
         assert!(!after, "each decode starts afresh");
         let unbounded: Lists = postcard::from_bytes(&bytes).unwrap();
         assert_eq!(unbounded.a.len(), 100, "no budget outside a decode");
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    struct Few {
+        #[serde(deserialize_with = "three")]
+        a: Vec<u8>,
+    }
+
+    fn three<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        vec_at_most(d, 3, "items here")
+    }
+
+    #[test]
+    fn a_bounded_list_is_refused_at_the_item_past_its_bound() {
+        // (items encoded, decoded length; `None`: refused)
+        let cases: &[(usize, Option<usize>)] =
+            &[(0, Some(0)), (3, Some(3)), (4, None), (1_000_000, None)];
+        for (n, want) in cases {
+            let bytes = postcard::to_allocvec(&vec![7u8; *n]).unwrap();
+            let got = postcard::from_bytes::<Few>(&bytes).ok().map(|f| f.a.len());
+            assert_eq!(got, *want, "{n} items");
+        }
     }
 }

@@ -57,6 +57,7 @@ pub use def::{
 pub use def::{AttachDef, BehaviourProblem, BehaviourSpec, Idle};
 pub use def::{ExportDef, HudBar, HudIcons, HudImage, HudItem, HudNumber};
 pub use def::{NotATile, merge_cells};
+pub use def::{TouchControl, TouchControlKind, TouchDef};
 // The event records and what the event list generates from them, whole: a new kind or
 // record needs no line here.
 pub use event::kinds::*;
@@ -78,6 +79,9 @@ pub use frame::session::{
     Flow, FlowActions, FrameReport, InputEvent, LoadRequest, LoadStatus, Session, SessionStats,
     Signal, Simulation,
 };
+pub use frame::touch::{MAX_TOUCH_COORD, MAX_TOUCHES, Touch};
+pub use frame::touch::{check as check_touches, replace as replace_touches};
+pub use frame::touch::{pointer as touch_pointer, valid_position as valid_touch_position};
 pub use game::Game;
 pub use ids::WorldId;
 #[cfg(not(target_arch = "wasm32"))]

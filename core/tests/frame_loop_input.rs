@@ -154,3 +154,103 @@ fn bindings_replacement_cancels_and_blocks() {
     assert!(!i.pressed(FIRE) && !i.held(FIRE), "pending press dropped");
     assert!(i.cancelled(FIRE));
 }
+
+#[test]
+fn touches_reach_ticks_in_the_order_fingers_went_down_and_the_first_is_the_pointer() {
+    let mut s = session(TickPolicy::default());
+    let mut sim = Recorder::default();
+    s.frame(0, &mut sim);
+    let t = |id, x, y| Touch::new(id, [x, y]);
+    // (events before the frame, the tick's touches, its pointer)
+    type Row = (Vec<InputEvent>, Vec<Touch>, Option<[f32; 2]>);
+    let rows: Vec<Row> = vec![
+        (vec![], vec![], None),
+        (
+            vec![InputEvent::Touch(5, Some([10.0, 20.0]))],
+            vec![t(5, 10.0, 20.0)],
+            Some([10.0, 20.0]),
+        ),
+        (
+            vec![
+                InputEvent::Touch(2, Some([-4.0, 0.5])),
+                InputEvent::Touch(5, Some([11.0, 21.0])),
+            ],
+            vec![t(5, 11.0, 21.0), t(2, -4.0, 0.5)],
+            Some([11.0, 21.0]),
+        ),
+        // The mouse moves the pointer on its own; a touch that moves takes it back.
+        (
+            vec![InputEvent::Pointer(Some([0.0, 0.0]))],
+            vec![t(5, 11.0, 21.0), t(2, -4.0, 0.5)],
+            Some([0.0, 0.0]),
+        ),
+        (
+            vec![InputEvent::Touch(5, Some([12.0, 22.0]))],
+            vec![t(5, 12.0, 22.0), t(2, -4.0, 0.5)],
+            Some([12.0, 22.0]),
+        ),
+        // The first lifts: the pointer stays until the finger now first moves.
+        (
+            vec![InputEvent::Touch(5, None)],
+            vec![t(2, -4.0, 0.5)],
+            Some([12.0, 22.0]),
+        ),
+        (
+            vec![InputEvent::Touch(2, Some([f32::NAN, 1.0]))],
+            vec![t(2, -4.0, 0.5)],
+            Some([12.0, 22.0]),
+        ),
+        (
+            vec![InputEvent::Touch(2, Some([-5.0, 0.5]))],
+            vec![t(2, -5.0, 0.5)],
+            Some([-5.0, 0.5]),
+        ),
+        // Fingers lifting together, in either order, leave the pointer where it was.
+        (
+            vec![
+                InputEvent::Touch(8, Some([9.0, 9.0])),
+                InputEvent::Touch(2, None),
+                InputEvent::Touch(8, None),
+            ],
+            vec![],
+            Some([-5.0, 0.5]),
+        ),
+    ];
+    for (i, (events, touches, pointer)) in rows.into_iter().enumerate() {
+        for e in events {
+            s.input(e);
+        }
+        let r = s.frame((i as u64 + 1) * 16_666_667, &mut sim);
+        assert_eq!(r.ticks_run, 1, "row {i}: one tick");
+        let input = &sim.ticks.last().unwrap().1;
+        assert_eq!(input.touches, touches, "row {i}: touches");
+        assert_eq!(input.pointer, pointer, "row {i}: pointer");
+    }
+    assert_eq!(s.bridge().stats().ignored_touches, 1, "the NaN move");
+}
+
+#[test]
+fn touches_outlast_resets_and_an_eleventh_finger_is_ignored() {
+    let mut s = session(TickPolicy::default());
+    let mut sim = Recorder::default();
+    s.frame(0, &mut sim);
+    for id in 0..12 {
+        s.input(InputEvent::Touch(id, Some([id as f32, 0.0])));
+    }
+    s.signal(Signal::FocusLost);
+    s.signal(Signal::FocusGained);
+    s.frame(16_666_667, &mut sim);
+    let input = &sim.ticks.last().unwrap().1;
+    let ids: Vec<u32> = input.touches.iter().map(|t| t.id).collect();
+    assert_eq!(
+        ids,
+        (0..10).collect::<Vec<u32>>(),
+        "ten fingers, through a reset"
+    );
+    assert_eq!(
+        s.bridge().stats().ignored_touches,
+        2,
+        "the eleventh and twelfth"
+    );
+    assert!(!input.is_neutral(), "touches are input");
+}

@@ -11,18 +11,6 @@ mod support;
 use ludus_core::*;
 use support::*;
 
-/// What scripts printed, without the `[tick N] file:LINE: ` prefix.
-fn said(g: &mut Game) -> Vec<String> {
-    g.consequences_mut()
-        .drain_log()
-        .into_iter()
-        .map(|l| match l.split_once(".lua:") {
-            Some((_, rest)) => rest.split_once(": ").map_or(rest, |(_, m)| m).to_string(),
-            None => l,
-        })
-        .collect()
-}
-
 /// Runs `ticks` ticks of `src` and returns what it printed.
 fn prints(src: &str, ticks: u64) -> Vec<String> {
     let mut g = game(src).unwrap();
@@ -397,6 +385,37 @@ fn input_reads_come_from_the_ticks_input() {
             "3\tfalse\tfalse\tfalse\t0.0\t0.0\tfalse\tnil\tnil",
         ]
     );
+}
+
+#[test]
+fn touches_are_the_ticks_fingers_in_the_order_they_went_down() {
+    let src = "
+        function on_tick(t)
+          local out = { t.tick, #ludus.touches() }
+          for _, f in ipairs(ludus.touches()) do
+            out[#out + 1] = string.format('%s:%s,%s:%s', f.id, f.x, f.y, math.type(f.id))
+          end
+          print(table.concat(out, ' '))
+        end";
+    let mut g = game_with(def(), &[("scripts/main.lua", src)], &[]).unwrap();
+    let touches = |t: Vec<Touch>| TickInput {
+        touches: t,
+        ..TickInput::neutral()
+    };
+    let two = touches(vec![
+        Touch::new(7, [12.5, -3.0]),
+        Touch::new(0, [-1e9, 4.0]),
+    ]);
+    let one = touches(vec![Touch::new(4_000_000_000, [0.25, 0.0])]);
+    for input in [&TickInput::neutral(), &two, &one] {
+        g.step(input).unwrap();
+    }
+    let want = [
+        "1 0",
+        "2 2 7:12.5,-3.0:integer 0:-1000000000.0,4.0:integer",
+        "3 1 4000000000:0.25,0.0:integer",
+    ];
+    assert_eq!(said(&mut g), want);
 }
 
 #[test]

@@ -92,12 +92,7 @@ impl EventHandler for Bench {
             return;
         };
         let t0 = clock_ns();
-        let ui = Ui {
-            labels: Vec::new(),
-            panels: Vec::new(),
-            pictures: Vec::new(),
-            dim: 0.0,
-        };
+        let ui = Ui::default();
         rung.frame
             .extract(rung.game.world(), &rung.def, Interpolation::Alpha(0.5));
         self.renderer

@@ -14,6 +14,7 @@ pub(crate) mod keys;
 pub(crate) mod music;
 pub(crate) mod renderer;
 pub(crate) mod text;
+pub(crate) mod touch;
 pub(crate) mod ui;
 
 use crate::app::audio::Audio;
@@ -222,6 +223,10 @@ impl EventHandler for App {
                 self.runner.inspect_at(ludus_core::Vec2::new(at[0], at[1]));
             }
             line.pump(self.runner.play_mut().session_mut());
+            if line.touches.is_some() {
+                // Scripted touches are touches seen: the on-screen controls show.
+                self.runner.play_mut().show_touch_controls();
+            }
         }
         self.pad_source.poll(&mut self.pad_events);
         self.pads.drive(&self.pad_events, &mut self.runner);
@@ -333,5 +338,23 @@ impl EventHandler for App {
 
     fn mouse_leave_event(&mut self) {
         self.runner.play_mut().pointer_at(None);
+    }
+
+    /// Touches are the runner's (on-screen controls, the game's touches, the pointer), never
+    /// miniquad's emulated mouse clicks.
+    fn touch_event(&mut self, phase: TouchPhase, id: u64, x: f32, y: f32) {
+        use crate::runtime::touch::{Phase, Screen};
+        let phase = match phase {
+            TouchPhase::Started => {
+                self.audio.gesture();
+                Phase::Down
+            }
+            TouchPhase::Moved => Phase::Move,
+            TouchPhase::Ended => Phase::Up,
+            TouchPhase::Cancelled => Phase::Cancel,
+        };
+        let (w, h) = window::screen_size();
+        let dpi = window::dpi_scale();
+        self.runner.touch(phase, id, x, y, Screen { w, h, dpi });
     }
 }

@@ -292,7 +292,7 @@ impl Renderer {
     }
 
     /// Fills the batch with the screen's layer: a dimming veil (pause, fault), the panels, the
-    /// HUD's pictures, then text, in a `w` x `h` pixel window.
+    /// discs, the HUD's pictures, then text, in a `w` x `h` pixel window.
     fn fill_screen(&mut self, ui: &Ui, w: f32, h: f32) {
         let (labels, dim, panels) = (&ui.labels, ui.dim, &ui.panels);
         if dim > 0.0 {
@@ -318,6 +318,19 @@ impl Renderer {
                     uv: WHOLE,
                     color: rgba(c),
                     kind: RECT,
+                },
+            );
+        }
+        for &(x, y, r, c) in &ui.discs {
+            self.batch.push(
+                Tex::Any,
+                Instance {
+                    pos: [x, y],
+                    angle: 0.0,
+                    size: [2.0 * r, 2.0 * r],
+                    uv: WHOLE,
+                    color: rgba(c),
+                    kind: CIRCLE,
                 },
             );
         }

@@ -1,7 +1,8 @@
-//! What the window writes over the game: the HUD where the game places it (`hud.rs`), the help line,
-//! the banner (pause, game over, fault with the scripts' last lines), the entity inspector
-//! (F6, `inspector.rs`), the script console (F4) and the debug overlay (F3; its second page
-//! the profiler), with the dark panels behind the last three.
+//! What the window writes over the game: the HUD where the game places it (`hud.rs`), the
+//! on-screen controls once a touch has been seen (`touch.rs`), the help line, the banner
+//! (pause, game over, fault with the scripts' last lines), the entity inspector (F6,
+//! `inspector.rs`), the script console (F4) and the debug overlay (F3; its second page the
+//! profiler), with the dark panels behind the last three.
 
 use crate::app::fit::{Fitted, cut, wrap};
 use crate::app::hud::{Picture, Placed};
@@ -24,10 +25,16 @@ pub struct Label {
 /// A filled rectangle: x, y, width, height, colour.
 pub type Panel = (f32, f32, f32, f32, Color);
 
+/// A filled circle: centre x, centre y, radius, colour.
+pub type Disc = (f32, f32, f32, Color);
+
 /// Everything the UI draws this frame.
+#[derive(Default)]
 pub struct Ui {
     pub labels: Vec<Label>,
     pub panels: Vec<Panel>,
+    /// Drawn over the panels, under the pictures and text (the on-screen controls).
+    pub discs: Vec<Disc>,
     /// The HUD's pictures, drawn over the panels and under the text.
     pub pictures: Vec<Picture>,
     /// How much to darken the game (under a banner).
@@ -67,18 +74,14 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen, live: bool) -> Ui
     let body = atlas.body();
     let line = body.line_height;
     let pad = 10.0 * screen.dpi;
-    let mut ui = Ui {
-        labels: Vec::new(),
-        panels: Vec::new(),
-        pictures: Vec::new(),
-        dim: 0.0,
-    };
+    let mut ui = Ui::default();
     // The help line, wrapped to the window's width, at the bottom (where it is shown).
     let help_top = match runner.help_line() {
         Some(help) => help_line(&help, body, screen, &mut ui),
         None => h - pad / 2.0,
     };
     hud(runner, atlas, screen, help_top, &mut ui);
+    crate::app::touch::controls(runner.play(), atlas, screen, &mut ui);
     if live {
         // Over the HUD, under the rest.
         inspector(runner, atlas, screen, help_top, &mut ui);

@@ -5,7 +5,9 @@
 /// The largest `--input`, `--frames` or `--script` file, in bytes (64 MiB).
 pub const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
 
-use ludus_core::{ActionId, ActionKind, GameDef, InputEvent, Session, Signal, TickInput};
+use ludus_core::{
+    ActionId, ActionKind, GameDef, InputEvent, MAX_TOUCHES, Session, Signal, TickInput, Touch,
+};
 use serde_json::{Map, Value};
 use std::io::{BufRead, Read};
 
@@ -25,6 +27,9 @@ pub struct Line {
     pub axis: Vec<(ActionId, f32)>,
     /// `pointer`: `[x, y]` in world units, or `null` when it left the view; absent: unchanged.
     pub pointer: Option<Option<[f32; 2]>>,
+    /// `touches`: the fingers down from this line on, in world units (`[]`: none); absent:
+    /// unchanged. Checked as `ludus_core::check_touches` checks them.
+    pub touches: Option<Vec<Touch>>,
     pub ui: Vec<ActionId>,
     pub signal: Option<Signal>,
     /// `{"signal": "rewind", "ticks": N}`: run time back `N` ticks (see `runtime/runner/resim.rs`).
@@ -49,8 +54,8 @@ pub enum Format {
 }
 
 const KEYS: &[&str] = &[
-    "dt_ms", "dt_ns", "tick", "press", "release", "tap", "cancel", "axis", "pointer", "ui",
-    "signal", "ticks", "inspect",
+    "dt_ms", "dt_ns", "tick", "press", "release", "tap", "cancel", "axis", "pointer", "touches",
+    "ui", "signal", "ticks", "inspect",
 ];
 
 const SIGNALS: &[&str] = &[
@@ -235,6 +240,9 @@ pub(crate) fn parse_line(v: &Value, format: Format, def: &GameDef) -> Result<Lin
         line.inspect =
             Some(point(p).ok_or("`inspect` must be [x, y] in world units (within ±1e9)")?);
     }
+    if let Some(t) = obj.get("touches") {
+        line.touches = Some(touches(t)?);
+    }
     signal(obj, format, &mut line)?;
     Ok(line)
 }
@@ -247,6 +255,56 @@ fn point(v: &Value) -> Option<[f32; 2]> {
         .and_then(|a| Some([a[0].as_f64()?, a[1].as_f64()?]))
         .filter(|[x, y]| x.abs() <= 1e9 && y.abs() <= 1e9)?;
     Some([xy[0] as f32, xy[1] as f32])
+}
+
+/// A line's `touches`: at most [`MAX_TOUCHES`] objects `{"id", "x", "y"}`, ids whole numbers
+/// from 0 to 4294967295 and distinct, coordinates in world units within ±1e9.
+fn touches(v: &Value) -> Result<Vec<Touch>, String> {
+    let form = "`touches` must be an array of {\"id\": n, \"x\": x, \"y\": y} in world units ([] when no finger is down)";
+    let list = v.as_array().ok_or(form)?;
+    if list.len() > MAX_TOUCHES {
+        return Err(format!(
+            "`touches` lists {} fingers; at most {MAX_TOUCHES} are down at once",
+            list.len()
+        ));
+    }
+    let mut out: Vec<Touch> = Vec::with_capacity(list.len());
+    for (i, item) in list.iter().enumerate() {
+        let n = i + 1;
+        let obj = item.as_object().ok_or(form)?;
+        if let Some(k) = obj.keys().find(|k| !["id", "x", "y"].contains(&k.as_str())) {
+            return Err(format!(
+                "unknown key `{k}` in touch {n} (a touch is {{\"id\", \"x\", \"y\"}})"
+            ));
+        }
+        let id = obj
+            .get("id")
+            .and_then(Value::as_u64)
+            .and_then(|id| u32::try_from(id).ok())
+            .ok_or_else(|| {
+                format!(
+                    "touch {n}: `id` must be a whole number from 0 to {}",
+                    u32::MAX
+                )
+            })?;
+        let coord = |key: &str| {
+            obj.get(key)
+                .and_then(Value::as_f64)
+                .filter(|v| v.abs() <= f64::from(ludus_core::MAX_TOUCH_COORD))
+                .map(|v| v as f32)
+                .ok_or_else(|| {
+                    format!("touch {n}: `{key}` must be a number in world units within ±1e9")
+                })
+        };
+        let (x, y) = (coord("x")?, coord("y")?);
+        if out.iter().any(|t| t.id == id) {
+            return Err(format!(
+                "touch {n}: id {id} is down twice (each finger has its own id)"
+            ));
+        }
+        out.push(Touch { id, x, y });
+    }
+    Ok(out)
 }
 
 /// A line's `dt_ms` or `dt_ns` (as nanoseconds) and its `tick`, each where its format wants it.
@@ -412,14 +470,36 @@ impl Line {
         for (a, v) in &self.axis {
             session.input(InputEvent::Axis(*a, *v));
         }
+        if let Some(now) = &self.touches {
+            // What `replace_touches` does to the bridge's touches, as the platform reports
+            // it: the fingers missing lift, the others move or go down.
+            let lifted: Vec<u32> = (session.bridge().touches().iter())
+                .filter(|t| !now.iter().any(|n| n.id == t.id))
+                .map(|t| t.id)
+                .collect();
+            for id in lifted {
+                session.input(InputEvent::Touch(id, None));
+            }
+            for t in now {
+                session.input(InputEvent::Touch(t.id, Some(t.at())));
+            }
+        }
         if let Some(at) = self.pointer {
             session.input(InputEvent::Pointer(at));
         }
     }
 
     /// The `TickInput` this `--input` line describes, applied on top of the held state
-    /// carried from earlier lines (`held` and `axes` persist until released or changed).
+    /// carried from earlier lines (`held`, `axes`, the pointer and touches persist until
+    /// released or changed).
     pub fn apply_to(&self, held: &mut TickInput) -> TickInput {
+        // Touches first: the first finger is the pointer, unless the line puts it elsewhere.
+        if let Some(now) = &self.touches {
+            ludus_core::replace_touches(&mut held.touches, now);
+            if let Some(first) = ludus_core::touch_pointer(&held.touches) {
+                held.pointer = Some(first);
+            }
+        }
         if let Some(at) = self.pointer {
             held.pointer = at;
         }
@@ -427,6 +507,7 @@ impl Line {
             held: held.held,
             axes: held.axes.clone(),
             pointer: held.pointer,
+            touches: held.touches.clone(),
             ..TickInput::default()
         };
         for a in &self.press {

@@ -72,7 +72,7 @@ impl PerTick {
         held_input(&mut self.held, &mut self.cancelled, line)
     }
 
-    /// What is held now: buttons, axes and the pointer.
+    /// What is held now: buttons, axes, the pointer and touches.
     pub fn held(&self) -> &TickInput {
         &self.held
     }
@@ -92,6 +92,7 @@ fn held_input(held: &mut TickInput, cancelled: &mut u64, line: Option<&Line>) ->
             held: held.held,
             axes: held.axes.clone(),
             pointer: held.pointer,
+            touches: held.touches.clone(),
             ..TickInput::default()
         },
     };

@@ -3,14 +3,17 @@
 //! headless runs (`headless.rs`, with `frames.rs` for scripted input and `work.rs` for what a
 //! scripted frame may ask), tick-exact playback in the window (`playback.rs`), the per-tick
 //! trace (`trace.rs`), the profiler's tables and trace events (`profiling.rs`), recordings (`recorder.rs`, `history.rs`, `verify.rs`, `rerun.rs`;
-//! `builds.rs`: the bound on what they build), saved data between runs (`saved.rs`), game
-//! bundles (`bundle.rs`, `bundled.rs`), the entity inspector's records (`inspect/`), the
-//! page's test API (`page.rs`) and gamepads as keys (`pads.rs`).
+//! `builds.rs`: the bound on what they build), saved data between runs (`saved.rs`), touch
+//! screens and their on-screen controls (`touch.rs`), game bundles (`bundle.rs`,
+//! `bundled.rs`), the entity inspector's records (`inspect/`), the page's test API
+//! (`page.rs`) and gamepads as keys (`pads.rs`).
 
 pub(crate) mod builds;
 pub(crate) mod bundle;
 pub(crate) mod bundled;
 pub(crate) mod frames;
+#[cfg(test)]
+mod frames_tests;
 #[cfg(test)]
 mod fuzz;
 pub(crate) mod headless;
@@ -31,8 +34,9 @@ pub(crate) mod rerun;
 mod runner;
 pub(crate) mod saved;
 pub(crate) mod strict_json;
+pub(crate) mod touch;
 pub(crate) mod trace;
 pub(crate) mod verify;
 pub(crate) mod work;
 
-pub use runner::{Reload, Runner, SoundCue, Stop, UiAction, ui_action};
+pub use runner::{PlayState, Reload, Runner, SoundCue, Stop, UiAction, ui_action};

@@ -404,6 +404,7 @@ impl Recorded {
             held: self.last.held,
             axes: self.last.axes.clone(),
             pointer: self.last.pointer,
+            touches: self.last.touches.clone(),
             ..TickInput::default()
         }
     }

@@ -9,7 +9,8 @@
 //
 // 1. the live game draws (the canvas has several colours, the player's sprite sheet, the
 //    pillars' image and the floor's tile map among them), keyboard input moves the player,
-//    and sound starts only with the first gesture (the game's WAV and OGG Vorbis sound files
+//    the first touch (CDP Input.dispatchTouchEvent) shows the on-screen controls and a finger
+//    on their stick moves the player, and sound starts only with the first gesture (the game's WAV and OGG Vorbis sound files
 //    are decoded when it starts: a failure would be a console error), when every sound and
 //    the music reach WebAudio as decoded buffers and the music plays, looping;
 // 2. a headless run in the page (window.ludus.sim) with scripted input equals
@@ -28,6 +29,10 @@
 // 7. its level uses every motion key (bodies, bounce, friction, wrap, gravity, drag, rotation,
 // thrust and platformer control): a long run with input has every tick's state hash equal in
 // the page and natively;
+// 7b. two fingers on its live page (CDP Input.dispatchTouchEvent) each get a mark drawn under
+// them, the first the pointer's ring, and the marks follow and go with the fingers; the run's
+// recording (F8) replays natively with every state hash equal, and a headless run with
+// `touches` lines has every tick's state hash equal in the page and natively;
 //
 // and for the motion examples (breakout, asteroids, platformer), flappy (looks changed at run
 // time) and the dungeon (range, attachment), each exported for the web (`ludus export web`: the
@@ -53,6 +58,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync, mkdirSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { probeTouch, swarmTouch } from "./touch.mjs";
 
 const [site, ludusBin, artifacts] = process.argv.slice(2);
 if (!site || !ludusBin || !artifacts) {
@@ -266,6 +272,9 @@ try {
   // Holding D moves the player right: the view follows it, so the obstacles move left.
   check(after.player > 20 && after.wallX < a.wallX - 10, "keyboard input reaches the live game",
     `obstacles' mean x ${a.wallX.toFixed(1)} -> ${after.wallX.toFixed(1)}`);
+
+  // Touch: the first touch shows the on-screen controls, and their stick steers.
+  await swarmTouch({ page, after, moved, analyse, canvasShot, check, artifacts });
   const audio = await page.evaluate(() => (typeof audio_context === "undefined" || audio_context == null)
     ? "none" : audio_context.state);
   check(audio !== "none", "the first gesture opens the audio context", audio);
@@ -456,6 +465,9 @@ try {
     motionDiff === -1 ? "600 ticks" : `first difference at tick ${motionDiff + 1}`,
   );
   await probe.close();
+
+  // 7b. Touches in the probe's live page and in input files.
+  await probeTouch({ open, probeUrl, probeDir, canvasShot, check, native, artifacts, work });
 
   // 8. The motion examples, flappy and the dungeon: drawn, and their recorded plays identical in the page.
   const plays = [

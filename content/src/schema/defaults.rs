@@ -59,6 +59,8 @@ const CONTEXTS: &[Context] = &[
     game("[scripts]", "name = \"T\"\n[scripts]\n@\n\n[levels.one]\n"),
     game("[physics]", "name = \"T\"\n[physics]\n@\n\n[levels.one]\n"),
     game("[input]", "name = \"T\"\n[input]\n@\n\n[levels.one]\n"),
+    game("[touch]", "name = \"T\"\n[touch]\n@\n\n[levels.one]\n"),
+    game("[[touch.controls]]", "name = \"T\"\n[input.actions.fire]\nkind = \"button\"\n[[touch.controls]]\n@\nkind = \"button\"\nat = \"bottom_right\"\naction = \"fire\"\n\n[levels.one]\n"),
     game("[input.actions.NAME]", "name = \"T\"\n[input.actions.fire]\n@\nkind = \"button\"\n\n[levels.one]\n"),
     game("[images.NAME]", "name = \"T\"\n[images.i]\n@\nfile = \"i.png\"\n\n[levels.one]\n"),
     game("[fonts.NAME]", "name = \"T\"\n[fonts.f]\n@\nfile = \"f.ttf\"\n\n[levels.one]\n"),

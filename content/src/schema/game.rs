@@ -34,6 +34,7 @@ pub(crate) static GAME: TableSchema = TableSchema {
         key("variables", Ty::Variables, Dflt::Empty, "", "Game variables and their values when a game starts (a restart too): the HUD shows them and scripts read them (`ludus.get`) from the first tick. A level switch keeps the current values.", "[variables]"),
         key("physics", Ty::Table(&PHYSICS), Dflt::Defaults, "", "Collision detection settings.", "[physics]"),
         key("input", Ty::Table(&INPUT), Dflt::Defaults, "", "Actions and the keys that drive them.", "[input.actions.fire]"),
+        key("touch", Ty::Table(&TOUCH), Dflt::Defaults, "", "On-screen controls for touch screens.", "[[touch.controls]]"),
         key("images", Ty::Named(&IMAGE), Dflt::Empty, "", "Images sprites draw by name: whole pictures or sprite sheets.", "[images.hero]"),
         key("fonts", Ty::Named(&FONT), Dflt::Empty, "", "Fonts labels and HUD lines can name: TrueType/OpenType files or bitmap fonts cut from images.", "[fonts.title]"),
         key("font", Ty::Name, Dflt::Doc("the bundled font"), "", "The `[fonts]` font of labels and HUD lines that name none. The window's own text (help line, banners, overlay) keeps the bundled font.", "font = \"pixel\""),
@@ -236,6 +237,35 @@ pub(crate) static ACTION: TableSchema = TableSchema {
     keys: &[
         key("kind", Ty::Choice(&["button", "axis"]), Dflt::Required, "", "Button or axis.", "kind = \"axis\""),
         key("keys", Ty::Keys, Dflt::Empty, "", "A button's keys: an array of key names. An axis's keys: a table of key name = scale. Keys, mouse buttons and gamepads' buttons and axes (see Key names).", "keys = { a = -1, d = 1 }"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static TOUCH: TableSchema = TableSchema {
+    title: "[touch]",
+    doc: "A touch screen plays the game with fingers: the first finger down (not on a control) \
+          is the pointer and presses `mouse_left`, as a mouse click does, and every finger \
+          down is one of `ludus.touches()`. On-screen controls drive actions instead: they \
+          are drawn once a touch has been seen and hidden when a key or a pad button is \
+          used, and a finger that goes down on one drives it until it lifts (it is then \
+          neither the pointer nor one of the game's touches).",
+    keys: &[key("controls", Ty::Tables(&TOUCH_CONTROL), Dflt::Empty, "", "The on-screen controls, each at its own anchor (at most 8).", "[[touch.controls]]")],
+};
+
+#[rustfmt::skip]
+pub(crate) static TOUCH_CONTROL: TableSchema = TableSchema {
+    title: "[[touch.controls]]",
+    doc: "One on-screen control. A stick sets its axis actions to the finger's offset from \
+          its centre over its radius, clamped to the unit circle (right and down are \
+          positive, as in the world), and back to 0 when the finger lifts; a button holds \
+          its button action while a finger is on it.",
+    keys: &[
+        key("kind", Ty::Choice(&["stick", "button"]), Dflt::Required, "", "A thumbstick or a button.", "kind = \"stick\""),
+        key("at", Ty::Choice(&Anchor::NAMES), Dflt::Required, "", "The edge or corner of the window it sits at, inset from it.", "at = \"bottom_left\""),
+        key("x_action", Ty::Name, Dflt::Unset, "", "A stick's horizontal axis action (a stick names `x_action`, `y_action` or both).", "x_action = \"move_x\""),
+        key("y_action", Ty::Name, Dflt::Unset, "", "A stick's vertical axis action.", "y_action = \"move_y\""),
+        key("action", Ty::Name, Dflt::Unset, "", "A button's button action (required for a button).", "action = \"fire\""),
+        key("label", Ty::Text, Dflt::Unset, "", "Text on a button, at most 8 characters.", "label = \"A\""),
     ],
 };
 

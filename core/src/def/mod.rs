@@ -20,6 +20,7 @@ mod look;
 mod motion;
 mod present;
 mod tiles;
+mod touch;
 
 pub use archetype::*;
 pub use attach::*;
@@ -31,6 +32,7 @@ pub use look::*;
 pub use motion::*;
 pub use present::*;
 pub use tiles::*;
+pub use touch::*;
 
 /// The most tags a game may declare (one bit each).
 pub const MAX_TAGS: usize = 64;
@@ -83,6 +85,8 @@ pub struct GameDef {
     pub variables: BTreeMap<String, Var>,
     pub window: WindowDef,
     pub flow: FlowDef,
+    /// On-screen controls for touch screens (`[touch]`).
+    pub touch: TouchDef,
     /// What is drawn over the game, in declaration order.
     pub hud: Vec<HudItem>,
     /// What `ludus export` leaves out of the game folder.
@@ -121,6 +125,7 @@ impl Default for GameDef {
             variables: BTreeMap::new(),
             window: WindowDef::default(),
             flow: FlowDef::default(),
+            touch: TouchDef::default(),
             hud: Vec::new(),
             export: ExportDef::default(),
             content_hash: 0,

@@ -1,5 +1,6 @@
 //! Game-defined actions and the bridge that hands each tick exactly the input it should see.
 
+use crate::frame::touch::{self, Touch};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -124,6 +125,11 @@ pub struct TickInput {
     pub axes: Vec<f32>,
     /// Where the pointer is, in world units, when the game has a pointer over its view.
     pub pointer: Option<[f32; 2]>,
+    /// The fingers down on the game's view, in the order they went down, in world units: at
+    /// most [`MAX_TOUCHES`](crate::frame::touch::MAX_TOUCHES), refused past it as a
+    /// recording decodes (see `frame/touch.rs` for the rules every input path keeps them by).
+    #[serde(deserialize_with = "crate::frame::touch::bounded")]
+    pub touches: Vec<Touch>,
 }
 
 impl TickInput {
@@ -136,6 +142,7 @@ impl TickInput {
         self.held | self.pressed | self.released | self.cancelled == 0
             && self.axes.iter().all(|v| *v == 0.0)
             && self.pointer.is_none()
+            && self.touches.is_empty()
     }
 
     pub fn held(&self, a: ActionId) -> bool {
@@ -217,6 +224,8 @@ pub struct BridgeStats {
     /// Edges dropped by resets before any tick consumed them.
     pub dropped_edges: u64,
     pub resets: u64,
+    /// Touches ignored: a finger past the tenth, or at a position that is not finite.
+    pub ignored_touches: u64,
 }
 
 /// Carries sampled action state from presentation frames to ticks.
@@ -251,6 +260,7 @@ pub struct InputBridge {
     axes: Vec<f32>,
     blocked_axes: u64,
     pointer: Option<[f32; 2]>,
+    touches: Vec<Touch>,
     stats: BridgeStats,
 }
 
@@ -271,6 +281,7 @@ impl InputBridge {
             axes: vec![0.0; count],
             blocked_axes: 0,
             pointer: None,
+            touches: Vec::new(),
             stats: BridgeStats::default(),
         }
     }
@@ -390,6 +401,7 @@ impl InputBridge {
                 self.axes.clone()
             },
             pointer: self.pointer,
+            touches: self.touches.clone(),
         };
         self.pressed = 0;
         self.released = 0;
@@ -401,6 +413,30 @@ impl InputBridge {
     /// persists until changed, like a held button; non-finite coordinates read as no pointer.
     pub fn set_pointer(&mut self, at: Option<[f32; 2]>) {
         self.pointer = at.filter(|[x, y]| x.is_finite() && y.is_finite());
+    }
+
+    /// Finger `id` went down or moved to `at` (world units), or lifted (`None`). Touches
+    /// persist until lifted, like the pointer, through resets and pauses. The first finger
+    /// down is the pointer: going down or moving, it moves the pointer there; a lift moves
+    /// nothing (the pointer stays where it was, also when the finger that becomes first
+    /// has not moved since), so fingers lifting together leave it where it was whatever
+    /// their order. A finger past the tenth, or at a position that is not finite within
+    /// ±1e9, is ignored and counted.
+    pub fn set_touch(&mut self, id: u32, at: Option<[f32; 2]>) {
+        if !touch::set(&mut self.touches, id, at) {
+            self.stats.ignored_touches += 1;
+            return;
+        }
+        if at.is_some()
+            && let Some(first) = self.touches.first().filter(|t| t.id == id)
+        {
+            self.pointer = Some(first.at());
+        }
+    }
+
+    /// The fingers down, in the order they went down.
+    pub fn touches(&self) -> &[Touch] {
+        &self.touches
     }
 
     /// What the next tick would see, without consuming anything.

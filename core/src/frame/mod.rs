@@ -7,3 +7,4 @@ pub(crate) mod mode;
 pub(crate) mod pacer;
 pub(crate) mod report;
 pub(crate) mod session;
+pub(crate) mod touch;

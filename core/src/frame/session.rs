@@ -82,6 +82,9 @@ pub enum InputEvent {
     Axis(ActionId, f32),
     /// The pointer moved (world units), or left the game's view (`None`).
     Pointer(Option<[f32; 2]>),
+    /// Finger `id` went down or moved (world units), or lifted (`None`); the first finger down
+    /// is also the pointer (see [`InputBridge::set_touch`]).
+    Touch(u32, Option<[f32; 2]>),
 }
 
 /// What the simulation is asked to load.
@@ -302,6 +305,7 @@ impl Session {
             InputEvent::Cancel(a) => self.bridge.cancel(a),
             InputEvent::Axis(a, v) => self.bridge.set_axis(a, v),
             InputEvent::Pointer(at) => self.bridge.set_pointer(at),
+            InputEvent::Touch(id, at) => self.bridge.set_touch(id, at),
         }
     }
 

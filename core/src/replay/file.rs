@@ -227,4 +227,49 @@ mod tests {
             "a key twice is refused as it decodes"
         );
     }
+
+    #[test]
+    fn touches_round_trip_and_touches_no_run_records_are_refused() {
+        use crate::frame::touch::Touch;
+        let with = |touches: Vec<Touch>| {
+            let mut r = sample();
+            r.segments[0].ticks[2].input.touches = touches;
+            r
+        };
+        let two = with(vec![Touch::new(3, [1.5, -2.0]), Touch::new(0, [-1e9, 1e9])]);
+        assert_eq!(
+            Recording::from_bytes(&two.to_bytes()),
+            Ok(two),
+            "touches kept"
+        );
+        let t = |id| Touch::new(id, [0.0, 0.0]);
+        let cases: &[(Vec<Touch>, Result<(), RecordingError>)] = &[
+            ((0..10).map(t).collect(), Ok(())),
+            (
+                vec![t(1), t(1)],
+                Err(RecordingError::Invalid(
+                    "segment 1, tick 3: touch id 1 twice (each finger has its own)".into(),
+                )),
+            ),
+            (
+                vec![Touch::new(2, [f32::NAN, 0.0])],
+                Err(RecordingError::Invalid(
+                    "segment 1, tick 3: touch 2 at [NaN, 0.0] (a touch is at two finite coordinates within ±1e9)".into(),
+                )),
+            ),
+        ];
+        for (touches, want) in cases {
+            let got = Recording::from_bytes(&with(touches.clone()).to_bytes()).map(|_| ());
+            assert_eq!(&got, want, "{} touches", touches.len());
+        }
+        // Eleven are refused as they decode, before the eleventh is stored.
+        let eleven = with((0..11).map(t).collect());
+        assert!(
+            matches!(
+                Recording::from_bytes(&eleven.to_bytes()),
+                Err(RecordingError::Corrupt(_))
+            ),
+            "eleven touches"
+        );
+    }
 }

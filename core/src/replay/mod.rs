@@ -13,7 +13,7 @@
 //! | bytes | content |
 //! | --- | --- |
 //! | 8 | magic `LUDUSREC` |
-//! | 4 | format version ([`FORMAT_VERSION`]; versions 1 to 4 are still read, see `compat.rs`) |
+//! | 4 | format version ([`FORMAT_VERSION`]; versions 1 to 5 are still read, see `compat.rs`) |
 //! | 8 | payload length |
 //! | n | payload: the [`Recording`] encoded with postcard 1.x |
 //! | 8 | XXH3-64 of the payload |

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 pub const MAGIC: [u8; 8] = *b"LUDUSREC";
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 
 /// The largest recording file read or written, in bytes (128 MiB).
 pub const MAX_RECORDING_BYTES: u64 = 128 * 1024 * 1024;
@@ -172,7 +172,8 @@ impl Recording {
     /// Checks every value a replay uses, whatever wrote it: each segment begun within
     /// [`most_segments`](Self::most_segments) of the ticks before it, the first not a switch,
     /// names short and printable, tick numbers increase from 1, inputs name at most
-    /// [`MAX_ACTIONS`] actions with axis values in [-1, 1], the saved data within the
+    /// [`MAX_ACTIONS`] actions with axis values in [-1, 1] and touches as
+    /// [`check_touches`](crate::check_touches) accepts, the saved data within the
     /// limits' `save_bytes` (its keys and values are checked as it decodes), a tick applies at most
     /// `limits.jobs` completions, and every flow field is well formed
     /// ([`crate::FlowField::check`]). The error says where the first bad value is.
@@ -307,7 +308,8 @@ fn check_completions(completions: &[Completion]) -> Result<(), String> {
     Ok(())
 }
 
-/// A recorded input: at most [`MAX_ACTIONS`] axis values, each a number in [-1, 1].
+/// A recorded input: at most [`MAX_ACTIONS`] axis values, each a number in [-1, 1]; the
+/// pointer and every touch within ±1e9; at most ten touches, their ids distinct.
 fn check_input(input: &TickInput) -> Result<(), String> {
     if input.axes.len() > MAX_ACTIONS {
         return Err(format!(
@@ -323,11 +325,11 @@ fn check_input(input: &TickInput) -> Result<(), String> {
         }
     }
     if let Some(p) = input.pointer
-        && !p.iter().all(|v| v.is_finite() && v.abs() <= 1e9)
+        && !crate::frame::touch::valid_position(p)
     {
         return Err(format!(
             "pointer {p:?} (a pointer is two finite coordinates within ±1e9)"
         ));
     }
-    Ok(())
+    crate::frame::touch::check(&input.touches)
 }

@@ -459,6 +459,19 @@ api! {
     call pointer: Read, "pointer() -> number?, number?", |lua, g, _args: ()| -> (Option<f32>, Option<f32>) {
         Ok(split(g.input().pointer.map(|[x, y]| Vec2::new(x, y))))
     }
+    /// an array of the fingers down on the game's view this tick, each `{ id = n, x = x, y = y }` in world units, in the order they went down (the first is also the pointer); empty without a touch screen
+    call touches: Read, "touches()", |lua, g, _args: ()| -> Table {
+        let list = lua.create_table().map_err(|e| Bad::from(e.to_string()))?;
+        for (i, t) in g.input().touches.iter().enumerate() {
+            let touch = lua.create_table().map_err(|e| Bad::from(e.to_string()))?;
+            for (key, value) in [("x", f64::from(t.x)), ("y", f64::from(t.y))] {
+                touch.raw_set(key, value).map_err(|e| Bad::from(e.to_string()))?;
+            }
+            touch.raw_set("id", i64::from(t.id)).map_err(|e| Bad::from(e.to_string()))?;
+            list.raw_set(i + 1, touch).map_err(|e| Bad::from(e.to_string()))?;
+        }
+        Ok(list)
+    }
     /// a value of an entity's state, or nil
     call state: Read, "state(id: id, key: string) -> number?", |lua, g, args: (Value, Value)| -> Option<f64> {
         let target = entity(&args.0, "entity")?;

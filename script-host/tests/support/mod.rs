@@ -172,3 +172,15 @@ pub fn run(g: &mut Game, ticks: u64) -> Result<(), Fault> {
 pub fn var(g: &Game, name: &str) -> Option<f64> {
     g.world().vars().get(name).and_then(Var::num)
 }
+
+/// What scripts printed, without the `[tick N] file:LINE: ` prefix.
+pub fn said(g: &mut Game) -> Vec<String> {
+    g.consequences_mut()
+        .drain_log()
+        .into_iter()
+        .map(|l| match l.split_once(".lua:") {
+            Some((_, rest)) => rest.split_once(": ").map_or(rest, |(_, m)| m).to_string(),
+            None => l,
+        })
+        .collect()
+}

@@ -115,6 +115,7 @@ fn news(line: &Line, held: &TickInput) -> Line {
         tap: line.tap.clone(),
         axis,
         pointer: line.pointer.filter(|p| *p != held.pointer),
+        touches: line.touches.clone(),
         ..Line::default()
     }
 }
@@ -178,6 +179,13 @@ pub fn line_json(step: u64, line: &Line, def: &GameDef) -> String {
         Some(Some([x, y])) => {
             let _ = write!(out, ",\"pointer\":[{x},{y}]");
         }
+    }
+    if let Some(touches) = &line.touches {
+        let list: Vec<String> = touches
+            .iter()
+            .map(|t| format!("{{\"id\":{},\"x\":{},\"y\":{}}}", t.id, t.x, t.y))
+            .collect();
+        let _ = write!(out, ",\"touches\":[{}]", list.join(","));
     }
     out.push('}');
     out

@@ -19,7 +19,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 
 /// The keys of an input line.
 const LINE_KEYS: &[&str] = &[
-    "press", "release", "tap", "cancel", "axis", "pointer", "ticks",
+    "press", "release", "tap", "cancel", "axis", "pointer", "touches", "ticks",
 ];
 
 /// The most ticks one input line may run.

@@ -11,7 +11,8 @@
 //!   `ludus replay --window`);
 //! - `profiler.rs`: the overlay's profiler page;
 //! - `inspect.rs`: the entity inspector (F6), what it follows and its panels;
-//! - `pads.rs`: gamepads' keys, which take values and go with their pad.
+//! - `pads.rs`: gamepads' keys, which take values and go with their pad;
+//! - `touch.rs`: a touch screen's fingers, carried out on the game's input.
 //!
 //! Files below use the ones above them, never back: this file names only `play`, `ui` and
 //! `ui_keys`; the others add methods to [`Runner`].
@@ -33,6 +34,9 @@ mod resim;
 mod rewind;
 #[cfg(test)]
 mod tests;
+mod touch;
+#[cfg(test)]
+mod touch_tests;
 mod ui;
 mod ui_keys;
 mod view;
@@ -240,6 +244,7 @@ impl Runner {
     /// [`Runner::release`]); a click resumes a paused game; a key of the game's own pause
     /// or restart action is that signal (see [`FlowActions`]); others go to gameplay through
     /// the key map. While a reload re-simulates, keys are ignored (and the log says so once).
+    /// A key other than a mouse button hides the on-screen controls until the next touch.
     pub fn key_down(&mut self, key: Key) {
         self.key_down_to(key, 1.0);
     }
@@ -247,6 +252,10 @@ impl Runner {
     /// A key went down with `value` (a pad's stick or trigger leaving rest; a key's is 1), as
     /// [`Runner::key_down`] says.
     fn key_down_to(&mut self, key: Key, value: f32) {
+        if !key.name().starts_with("mouse_") {
+            // A keyboard or a pad is in use: the on-screen controls hide until the next touch.
+            self.play.touch.hide();
+        }
         if self.resim_ignores_input() {
             return;
         }
@@ -303,6 +312,7 @@ impl Runner {
 
     /// Focus left the window: every held key is cancelled and must be pressed again.
     pub fn focus_lost(&mut self) {
+        self.lift_all_touches();
         let play = &mut self.play;
         play.keys.cancel_all(play.session.bridge_mut());
         play.session.signal(Signal::FocusLost);

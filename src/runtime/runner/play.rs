@@ -151,6 +151,8 @@ pub struct PlayState {
     pub(super) profile: Option<WindowProfile>,
     /// The world, and its count of script binds (`ludus.bind`), that `keys` follows.
     pub(super) bound: (WorldId, u64),
+    /// The fingers on a touch screen and the controls they drive (see `touch.rs`).
+    pub(super) touch: crate::runtime::touch::Touchscreen,
 }
 
 /// What the profiler page adds up (`profiler.rs`): the table filling, the last full one
@@ -196,6 +198,7 @@ impl PlayState {
             saves: None,
             profile: None,
             bound: (WorldId(1), 0),
+            touch: Default::default(),
         })
     }
 
@@ -329,6 +332,28 @@ impl PlayState {
             [p.x, p.y]
         });
         self.session.input(InputEvent::Pointer(world));
+    }
+
+    /// Pixel (`x`, `y`) of a `w` x `h` view in world units, through the camera of the last
+    /// frame drawn.
+    pub(super) fn to_world(&self, x: f32, y: f32, w: f32, h: f32) -> [f32; 2] {
+        let cam = &self.frame.camera;
+        let scale = (w / cam.view.x.max(1e-3)).min(h / cam.view.y.max(1e-3));
+        [
+            cam.center.x + (x - w * 0.5) / scale,
+            cam.center.y + (y - h * 0.5) / scale,
+        ]
+    }
+
+    /// The fingers on the touch screen, for drawing its controls.
+    pub fn touchscreen(&self) -> &crate::runtime::touch::Touchscreen {
+        &self.touch
+    }
+
+    /// A touch was seen without a finger (a `--script` line's `touches`): the on-screen
+    /// controls show.
+    pub fn show_touch_controls(&mut self) {
+        self.touch.show();
     }
 
     /// The HUD's items with this frame's values (texts with their names replaced, icons and
