@@ -80,7 +80,14 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen, live: bool) -> Ui
         None => h - pad / 2.0,
     };
     hud(runner, atlas, screen, help_top, &mut ui);
-    crate::app::touch::controls(runner.play(), atlas, screen, &mut ui);
+    let controls = crate::app::touch::controls(runner.play(), atlas, (w, h, screen.dpi));
+    ui.discs.extend(controls.discs);
+    for (text, x, y, scale, color) in controls.labels {
+        ui.labels.push(Label {
+            scale,
+            ..label(text, x, y, color)
+        });
+    }
     if let Some(err) = runner.ui().reload_error().filter(|_| live) {
         for (i, l) in err.lines().take(6).enumerate() {
             ui.labels.push(label(
