@@ -3,8 +3,7 @@
 //! button's disc (brighter while held) with its label. They are laid out as the runner
 //! hit-tests them (`runtime/touch.rs`), so a finger lands on what it sees.
 
-use crate::app::text::{self, Atlas};
-use crate::app::ui::{Label, Screen, Ui};
+use crate::app::text::Atlas;
 use crate::runtime::PlayState;
 use crate::runtime::touch::{self as pad, Placed};
 use ludus_core::{Color, TouchControlKind};
@@ -18,55 +17,56 @@ const KNOB_HELD: Color = Color::rgba(255, 255, 255, 190);
 /// A button's label.
 const LABEL: Color = Color::rgba(255, 255, 255, 230);
 
-/// Adds the game's on-screen controls to `ui`, if a touch has been seen.
-pub fn controls(play: &PlayState, atlas: &Atlas, screen: &Screen, ui: &mut Ui) {
+/// What the controls draw, in screen pixels: discs (centre x, y, radius, colour), then labels
+/// (text, top-left x, y, scale of the body face, colour) over them.
+#[derive(Default)]
+pub struct Controls {
+    pub discs: Vec<(f32, f32, f32, Color)>,
+    pub labels: Vec<(String, f32, f32, f32, Color)>,
+}
+
+/// The game's on-screen controls on a `w` x `h` window of pixel ratio `dpi`, if a touch has
+/// been seen.
+pub fn controls(play: &PlayState, atlas: &Atlas, (w, h, dpi): (f32, f32, f32)) -> Controls {
+    let mut out = Controls::default();
     let touch = play.touchscreen();
     if !touch.shown() {
-        return;
+        return out;
     }
-    let at = pad::Screen {
-        w: screen.w,
-        h: screen.h,
-        dpi: screen.dpi,
-    };
+    let at = pad::Screen { w, h, dpi };
     for (i, control) in play.def().touch.controls.iter().enumerate() {
         let p = pad::place(control, at);
         let finger = touch.driver(i);
         match &control.kind {
-            TouchControlKind::Stick { .. } => stick(p, finger, ui),
+            TouchControlKind::Stick { .. } => stick(p, finger, &mut out),
             TouchControlKind::Button { label, .. } => {
                 let colour = if finger.is_some() { HELD } else { REST };
-                ui.discs.push((p.x, p.y, p.radius, colour));
+                out.discs.push((p.x, p.y, p.radius, colour));
                 if let Some(label) = label {
-                    button_label(atlas, p, label, ui);
+                    button_label(atlas, p, label, &mut out);
                 }
             }
         }
     }
+    out
 }
 
 /// A stick's base, and its knob moved toward the finger (at most to the base's edge).
-fn stick(p: Placed, finger: Option<[f32; 2]>, ui: &mut Ui) {
-    ui.discs.push((p.x, p.y, p.radius, REST));
+fn stick(p: Placed, finger: Option<[f32; 2]>, out: &mut Controls) {
+    out.discs.push((p.x, p.y, p.radius, REST));
     let knob = p.radius * 0.45;
     let [vx, vy] = finger.map_or([0.0, 0.0], |[x, y]| pad::stick_value(p, x, y));
     let colour = if finger.is_some() { KNOB_HELD } else { KNOB };
     let reach = p.radius - knob * 0.5;
-    ui.discs
+    out.discs
         .push((p.x + vx * reach, p.y + vy * reach, knob, colour));
 }
 
 /// A button's label, centred, its height about the button's radius.
-fn button_label(atlas: &Atlas, p: Placed, label: &str, ui: &mut Ui) {
+fn button_label(atlas: &Atlas, p: Placed, label: &str, out: &mut Controls) {
     let face = atlas.body();
     let scale = p.radius / face.line_height.max(1.0);
     let width = face.width(label) * scale;
-    ui.labels.push(Label {
-        text: label.to_string(),
-        x: p.x - width / 2.0,
-        y: p.y - face.line_height * scale / 2.0,
-        color: LABEL,
-        face: text::BODY,
-        scale,
-    });
+    let (x, y) = (p.x - width / 2.0, p.y - face.line_height * scale / 2.0);
+    out.labels.push((label.to_string(), x, y, scale, LABEL));
 }

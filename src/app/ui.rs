@@ -81,7 +81,14 @@ pub fn layout(runner: &Runner, atlas: &Atlas, screen: &Screen, live: bool) -> Ui
         None => h - pad / 2.0,
     };
     hud(runner, atlas, screen, help_top, &mut ui);
-    crate::app::touch::controls(runner.play(), atlas, screen, &mut ui);
+    let controls = crate::app::touch::controls(runner.play(), atlas, (w, h, screen.dpi));
+    ui.discs.extend(controls.discs);
+    for (text, x, y, scale, color) in controls.labels {
+        ui.labels.push(Label {
+            scale,
+            ..label(text, x, y, color)
+        });
+    }
     if live {
         // Over the HUD, under the rest.
         inspector(runner, atlas, screen, help_top, &mut ui);
