@@ -267,6 +267,22 @@ fn stage_over(
     commands: &mut Vec<Command>,
     consequences: &mut dyn Consequences,
 ) -> Result<(), Fault> {
+    let at = (tick, stage, input, events);
+    with_stage(world, s, def, at, commands, false, |g| {
+        consequences.stage(stage, g)
+    })
+}
+
+/// Runs `f` with the [`Gameplay`] of a stage (`observer`: one that only reads).
+fn with_stage<R>(
+    world: &mut SimWorld,
+    s: &mut Scratch,
+    def: &GameDef,
+    (tick, stage, input, events): (u64, Stage, &TickInput, Option<&crate::event::Events>),
+    commands: &mut Vec<Command>,
+    observer: bool,
+    f: impl FnOnce(&mut Gameplay<'_>) -> R,
+) -> R {
     s.destroyed_now.clear();
     s.sent.next_stage();
     let mut g = Gameplay {
@@ -296,54 +312,34 @@ fn stage_over(
         tiles: (def.levels.get(world.level))
             .and_then(|l| l.tilemap.as_ref())
             .map(|map| (map, &*world.tiles)),
-        observer: false,
+        observer,
     };
-    consequences.stage(stage, &mut g)
+    f(&mut g)
 }
 
 /// Runs `f` with the reads a gameplay stage has, between ticks, as of the tick about to run:
 /// no events, neutral input. Nothing `f` does changes the world: commands and timers are
-/// refused, and random draws come from a copy of the world's generator (so an observer draws
-/// the numbers the next tick would, and the tick still draws them).
+/// refused, and the world's generator is put back as it was after `f` draws from it (so an
+/// observer draws the numbers the next tick would, and the tick still draws them).
 pub(crate) fn observe<R>(
     world: &mut SimWorld,
     def: &GameDef,
     f: impl FnOnce(&mut Gameplay<'_>) -> R,
 ) -> R {
-    let mut s = Scratch::default();
-    let mut commands = Vec::new();
-    let mut rng = world.rng.clone();
-    let input = TickInput::neutral();
-    let mut g = Gameplay {
-        tick: *world.tick + 1,
-        stage: Stage::One,
+    let rng = world.rng.clone();
+    let tick = *world.tick + 1;
+    let at = (tick, Stage::One, &TickInput::neutral(), None);
+    let out = with_stage(
+        world,
+        &mut Scratch::default(),
         def,
-        events: &s.events,
-        ecs: &world.ecs,
-        index: &world.index,
-        pending: &s.pending,
-        destroyed_now: &mut s.destroyed_now,
-        score: *world.score,
-        vars: &world.vars,
-        saved: &world.saved,
-        bindings: &world.bindings,
-        input: &input,
-        next_seq: *world.next_seq,
-        queued: &s.spawns,
-        spawned_now: 0,
-        spatial: &mut s.spatial,
-        work: 0,
-        rng: &mut rng,
-        timers: &mut world.timers,
-        commands: &mut commands,
-        sent: &mut s.sent,
-        state_bytes: *world.state_bytes,
-        tiles: (def.levels.get(world.level))
-            .and_then(|l| l.tilemap.as_ref())
-            .map(|map| (map, &*world.tiles)),
-        observer: true,
-    };
-    f(&mut g)
+        at,
+        &mut Vec::new(),
+        true,
+        f,
+    );
+    *world.rng = rng;
+    out
 }
 
 /// Runs one gameplay stage of `consequences` over `events` against `world`, outside any tick,
