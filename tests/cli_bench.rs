@@ -63,6 +63,82 @@ fn bench_measures_each_workload_next_to_the_same_work_by_hand() {
     assert!(!svg.contains("the same work by hand"));
 }
 
+/// The bench runs counts past the game's `[limits] entities` (it raises the limit for its own
+/// drones), reports the heap each side holds per entity, and times the drones by hand on two
+/// threads where the tick splits its passes.
+#[test]
+fn bench_raises_the_entity_limit_and_reports_memory_and_the_two_thread_reference() {
+    let dir = scratch("bench-limits");
+    let game = dir.join("swarm");
+    support::copy_dir(&support::example("swarm"), &game);
+    let toml = std::fs::read_to_string(game.join("game.toml")).unwrap();
+    assert!(!toml.contains("[limits]"), "the example sets no limits");
+    std::fs::write(
+        game.join("game.toml"),
+        toml + "\n[limits]\nentities = 100\n",
+    )
+    .unwrap();
+    let (csv, svg) = (dir.join("b.csv"), dir.join("b.svg"));
+    let o = ludus()
+        .arg("bench")
+        .arg(&game)
+        .args([
+            "--from", "9000", "--to", "9000", "--ticks", "2", "--warmup", "1",
+        ])
+        .arg("--csv")
+        .arg(&csv)
+        .arg("--svg")
+        .arg(&svg)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    let rows = bench_rows(&out);
+    assert_eq!(rows.len(), 1, "{out}");
+    let r = &rows[0];
+    // The level's entities and 9000 drones, less those the player's shots have taken.
+    let entities: u32 = r[1].parse().unwrap();
+    assert!((9000..=9013).contains(&entities), "{r:?}");
+    // Two threads by hand (9000 drones split where there are two cores), then heap bytes per
+    // entity: the game's columns, buffers and VM, and the reference's eleven columns of 4 and
+    // 8 bytes.
+    if std::thread::available_parallelism().is_ok_and(|n| n.get() > 1) {
+        assert!(r[12].parse::<f64>().unwrap() > 0.0, "{r:?}");
+        assert!(r[13].ends_with('x'), "{r:?}");
+    }
+    let (game_bytes, by_hand): (f64, f64) = (r[14].parse().unwrap(), r[15].parse().unwrap());
+    assert!((55.0..=57.0).contains(&by_hand), "{r:?}");
+    assert!(game_bytes > by_hand, "{r:?}");
+    let written = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        written.lines().next().unwrap().ends_with(
+            ",split_by_hand_median_ms,split_by_hand_ratio,bytes_per_entity,by_hand_bytes_per_entity,mean_ms"
+        ),
+        "{written}"
+    );
+    // One core: no split reference.
+    let o = ludus()
+        .arg("bench")
+        .arg(&game)
+        .args([
+            "--from", "9000", "--to", "9000", "--ticks", "2", "--warmup", "1", "--serial",
+        ])
+        .arg("--csv")
+        .arg(&csv)
+        .arg("--svg")
+        .arg(&svg)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    let rows = bench_rows(&out);
+    assert_eq!(
+        (rows[0][12].as_str(), rows[0][13].as_str()),
+        ("-", "-"),
+        "{out}"
+    );
+}
+
 #[test]
 fn bench_render_measures_extracting_and_batching_every_sprite() {
     let dir = scratch("bench-render");

@@ -81,12 +81,19 @@ fn a_failing_test_names_each_expectation_and_its_recording_replays() {
         .current_dir(&dir)
         .output()
         .unwrap();
+    let out = text(&o).0;
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{:?}", text(&o));
     assert_eq!(
-        text(&o).0,
-        "replayed 600 ticks of g: every state hash matches\n",
-        "{:?}",
-        text(&o)
+        lines[0],
+        "replayed 600 ticks of g: every state hash matches"
     );
+    // and how fast: "re-simulated 600 ticks in S s: N ticks per second".
+    let speed = lines[1].strip_prefix("re-simulated 600 ticks in ").unwrap();
+    let (seconds, rate) = speed.split_once(" s: ").unwrap();
+    let rate = rate.strip_suffix(" ticks per second").unwrap();
+    let (seconds, rate): (f64, f64) = (seconds.parse().unwrap(), rate.parse().unwrap());
+    assert!(seconds > 0.0 && rate > 0.0, "{out}");
     // Fixed, the test passes and its stale recording goes.
     std::fs::write(
         game.join("tests/wrong.toml"),

@@ -385,5 +385,54 @@
       const [json] = call(exports.ludus_replay, new Uint8Array(recording));
       return JSON.parse(utf8.decode(json));
     },
+
+    /// One rung of `ludus bench --serial` in the page: the embedded game with `entities` more
+    /// of its [stress] archetype, `warmup` unmeasured then `ticks` timed ticks. Returns
+    /// { entities, ticks, median_ms, mean_ms, p99_ms, in_scripts, hash } or { error }. The
+    /// page's clock may be coarse (0.1 ms without cross-origin isolation): compare `mean_ms`.
+    bench(entities, { ticks = 120, warmup = 20 } = {}) {
+      if (!exports) throw new Error("ludus: the module is not loaded yet (await ludus.ready)");
+      if (!exports.ludus_bench) throw new Error("ludus: this module has no bench (an older runtime)");
+      const [json] = takeResult(exports.ludus_bench(entities >>> 0, ticks >>> 0, warmup >>> 0));
+      return JSON.parse(utf8.decode(json));
+    },
   };
+
+  // ---- The bench ladder: `?bench=N` ------------------------------------------------------
+  // A page opened with `?bench=N` (and optionally `&from=M`, default 1000, and `&ticks=T`,
+  // default 120) measures the game's tick with M, 2M, 4M ... up to N stress entities, as
+  // `ludus bench --serial --from M --to N` does natively, and shows the table over the canvas;
+  // `window.ludus.benchResults` holds the rows once `window.ludus.benchDone` resolves.
+  const params = new URLSearchParams(window.location.search);
+  if (params.has("bench")) {
+    let doneResolve;
+    window.ludus.benchDone = new Promise((resolve) => (doneResolve = resolve));
+    window.ludus.benchResults = [];
+    const to = Math.min(Number(params.get("bench")) || 16000, 1000000);
+    const from = Math.max(1, Math.min(Number(params.get("from")) || 1000, to));
+    const ticks = Math.max(1, Math.min(Number(params.get("ticks")) || 120, 100000));
+    ready.then(async () => {
+      const pre = document.createElement("pre");
+      pre.id = "ludus-bench";
+      pre.style.cssText = "position:fixed;left:12px;top:12px;margin:0;padding:10px;background:#000c;" +
+        "color:#e8e8f0;font:13px/1.4 ui-monospace,monospace;white-space:pre";
+      document.body.appendChild(pre);
+      const lines = ["| entities | median tick ms | mean tick ms | p99 ms | in scripts | hash |",
+        "| ---: | ---: | ---: | ---: | ---: | --- |"];
+      pre.textContent = lines.join("\n");
+      for (let n = from; n <= to; n *= 2) {
+        await new Promise((resolve) => setTimeout(resolve, 0)); // let the table show
+        const row = window.ludus.bench(n, { ticks });
+        window.ludus.benchResults.push(row);
+        lines.push(row.error
+          ? `| ${n} | ${row.error} |`
+          : `| ${row.entities} | ${row.median_ms.toFixed(3)} | ${row.mean_ms.toFixed(3)} | ` +
+            `${row.p99_ms.toFixed(3)} | ${(row.in_scripts * 100).toFixed(1)}% | ${row.hash} |`);
+        pre.textContent = lines.join("\n");
+        console.log(lines[lines.length - 1]);
+        if (row.error) break;
+      }
+      doneResolve(window.ludus.benchResults);
+    });
+  }
 })();

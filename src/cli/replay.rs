@@ -89,12 +89,16 @@ pub fn main(args: ReplayArgs) -> i32 {
         ));
         return 1;
     }
-    match replay(&rec, &project, args.perturb_tick) {
+    let start = crate::platform::clock_ns();
+    let outcome = replay(&rec, &project, args.perturb_tick);
+    let elapsed = crate::platform::clock_ns().saturating_sub(start);
+    match outcome {
         Ok(Outcome::Identical { ticks }) => {
             say(&format!(
                 "replayed {ticks} ticks of {}: every state hash matches",
                 rec.header.game
             ));
+            println!("{}", speed(ticks as u64, elapsed));
             0
         }
         Ok(Outcome::Faulted {
@@ -106,6 +110,7 @@ pub fn main(args: ReplayArgs) -> i32 {
                 "replayed {ticks} ticks of {}: every state hash matches, and tick {tick} faults as recorded: {message}",
                 rec.header.game
             ));
+            println!("{}", speed(ticks as u64, elapsed));
             0
         }
         Ok(Outcome::Diverged {
@@ -123,6 +128,15 @@ pub fn main(args: ReplayArgs) -> i32 {
             1
         }
     }
+}
+
+/// How fast a replay re-simulated: `ticks` in `elapsed_ns` (the level builds included).
+fn speed(ticks: u64, elapsed_ns: u64) -> String {
+    let seconds = elapsed_ns as f64 / 1e9;
+    format!(
+        "re-simulated {ticks} ticks in {seconds:.3} s: {:.0} ticks per second",
+        ticks as f64 / seconds.max(1e-9)
+    )
 }
 
 /// Reruns `rec`'s input on `project`'s different content: prints the run's summary (as `ludus
@@ -149,9 +163,10 @@ fn rerun(rec: Recording, project: &Project, dir: Option<&std::path::Path>) -> i3
         return 1;
     }
     let (ticks, total) = run.progress();
+    let elapsed_ns = crate::platform::clock_ns().saturating_sub(start);
     let figures = RunFigures {
         fault: run.fault.clone(),
-        elapsed_ns: crate::platform::clock_ns().saturating_sub(start),
+        elapsed_ns,
         ..RunFigures::default()
     };
     println!("{}", run.run.summary(&figures));
@@ -171,6 +186,7 @@ fn rerun(rec: Recording, project: &Project, dir: Option<&std::path::Path>) -> i3
     if run.over {
         println!("the game ended after {ticks} of the recording's {total} ticks");
     }
+    println!("{}", speed(ticks, elapsed_ns));
     if run.fault.is_some() { 1 } else { 0 }
 }
 

@@ -8,6 +8,7 @@
 //! `bundled.rs`), the entity inspector's records (`inspect/`), the page's test API
 //! (`page.rs`) and gamepads as keys (`pads.rs`).
 
+pub(crate) mod bench;
 pub(crate) mod builds;
 pub(crate) mod bundle;
 pub(crate) mod bundled;

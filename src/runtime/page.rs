@@ -146,6 +146,56 @@ pub fn replay(project: &Project, bytes: &[u8]) -> String {
     }
 }
 
+/// The most entities a page's bench rung adds, and the most ticks it times (as `ludus bench`).
+pub const BENCH_MAX_ENTITIES: u32 = 1_000_000;
+pub const BENCH_MAX_TICKS: u32 = 100_000;
+
+/// One rung of the page's bench ladder: the game with `entities` more of its `[stress]`
+/// archetype, `warmup` unmeasured then `ticks` measured ticks with neutral input, as `ludus
+/// bench --serial` runs them (the page has one thread). One JSON object: `entities` (live
+/// after the last tick), `ticks`, `median_ms`, `mean_ms`, `p99_ms`, `in_scripts` (the share
+/// of tick time), `hash` (the state hash after the last tick: `ludus sim --entities N --ticks
+/// warmup+ticks` prints the same); or `{ "error" }`.
+pub fn bench(
+    project: &Project,
+    entities: u32,
+    (ticks, warmup): (u32, u32),
+    clock: fn() -> u64,
+) -> String {
+    if project.def.stress.is_none() {
+        return error_json("this game declares no [stress] archetype to fill the ladder with");
+    }
+    if entities > BENCH_MAX_ENTITIES
+        || !(1..=BENCH_MAX_TICKS).contains(&ticks)
+        || warmup > BENCH_MAX_TICKS
+    {
+        return error_json(&format!(
+            "a bench rung takes at most {BENCH_MAX_ENTITIES} entities, 1 to {BENCH_MAX_TICKS} \
+             ticks and at most {BENCH_MAX_TICKS} warm-up ticks"
+        ));
+    }
+    let project = crate::runtime::bench::with_room(project, entities);
+    let run = project.host().and_then(|host| {
+        let host = host.with_clock(Box::new(clock));
+        let mut game =
+            ludus_core::Game::with_entities(project.def.clone(), Box::new(host), entities)?;
+        crate::runtime::bench::time_ticks(&mut game, (ticks, warmup), clock)
+    });
+    match run {
+        Ok(t) => serde_json::json!({
+            "entities": t.entities,
+            "ticks": ticks,
+            "median_ms": t.median_ms(),
+            "mean_ms": t.mean_ms(),
+            "p99_ms": t.percentile(0.99),
+            "in_scripts": t.script_ns as f64 / (t.total_ms * 1e6).max(1.0),
+            "hash": t.hash.hex(),
+        })
+        .to_string(),
+        Err(f) => error_json(&format!("the game faulted at {entities} entities: {f}")),
+    }
+}
+
 /// The result buffer layout (see the module documentation).
 pub fn envelope(parts: &[&[u8]]) -> Vec<u8> {
     let body: usize = parts.iter().map(|p| 4 + p.len()).sum();
@@ -172,6 +222,27 @@ mod tests {
 
     fn summary(out: &SimOutput) -> serde_json::Value {
         serde_json::from_str(&out.summary).expect("the summary is JSON")
+    }
+
+    #[test]
+    fn a_bench_rung_ends_where_the_same_headless_run_does() {
+        let project = crate::runtime::bundled::project().expect("the bundled game loads");
+        let out: serde_json::Value =
+            serde_json::from_str(&bench(&project, 300, (12, 3), clock)).unwrap();
+        assert_eq!(out["ticks"], 12, "{out}");
+        let mut d = crate::runtime::headless::headless_run(&project, 300).unwrap();
+        assert!(d.run_input(Vec::new(), 15).is_none());
+        let native: serde_json::Value =
+            serde_json::from_str(&d.summary(&RunFigures::default())).unwrap();
+        assert_eq!(out["hash"], native["hash"], "{out}");
+        assert_eq!(out["entities"], native["entities"], "{out}");
+        for bad in [
+            bench(&project, BENCH_MAX_ENTITIES + 1, (1, 0), clock),
+            bench(&project, 10, (0, 0), clock),
+        ] {
+            let v: serde_json::Value = serde_json::from_str(&bad).unwrap();
+            assert!(v["error"].as_str().unwrap().contains("at most"), "{v}");
+        }
     }
 
     #[test]

@@ -93,6 +93,22 @@ pub unsafe extern "C" fn ludus_sim(
     ]))
 }
 
+/// One rung of the page's bench ladder (see `runtime::page::bench`): `entities` more stress
+/// entities, `warmup` then `ticks` timed ticks; one JSON object.
+#[unsafe(no_mangle)]
+pub extern "C" fn ludus_bench(entities: u32, ticks: u32, warmup: u32) -> *mut u8 {
+    let json = match super::project() {
+        Ok(project) => crate::runtime::page::bench(
+            &project,
+            entities,
+            (ticks, warmup),
+            crate::platform::clock_ns,
+        ),
+        Err(e) => crate::runtime::page::error_json(&e),
+    };
+    into_raw(envelope(&[json.as_bytes()]))
+}
+
 /// Replays a recording against the embedded game.
 ///
 /// # Safety

@@ -19,6 +19,8 @@
 //    recording replays in the page; a damaged one and bad input are refused as values;
 // 4. a page without WebAudio still plays;
 // 5. tick cost: the same headless run timed in the page and natively; the ratio is printed;
+//    and the bench ladder (`?bench=`) at 16k drones against `ludus bench --serial`, with the
+//    page's state after it equal to the native one's;
 //
 // and for web/test/probe: 6. its script folds the bits of thousands of Lua math results into
 // the score, which must be the same in the page as natively; a script error is the same
@@ -375,6 +377,48 @@ try {
       `native ${cost.native_ms_per_tick.toFixed(4)} ms, ratio ${cost.ratio.toFixed(2)}x`,
   );
   check(Number.isFinite(cost.ratio) && cost.ratio > 0, "tick cost measured on both");
+
+  // 5b. The bench ladder in the page (`?bench=N`) against `ludus bench --serial` natively: 16k
+  // stress drones, the same ticks, alternately twice each; the means compared (the page's
+  // clock is coarse), and the page's state after the bench equal to the native one's.
+  const BENCH_N = 16000, BENCH_TICKS = 200, BENCH_WARMUP = 20;
+  const benchCsv = join(work, "bench.csv");
+  const pageMeans = [], nativeMeans = [];
+  let benchRow = null;
+  for (let round = 0; round < 2; round++) {
+    const benchPage = await open("bench", null, `${url}?bench=${BENCH_N}&from=${BENCH_N}&ticks=${BENCH_TICKS}`);
+    const rows = await benchPage.evaluate(() => window.ludus.benchDone);
+    await benchPage.close();
+    benchRow = rows[0];
+    check(rows.length === 1 && !benchRow.error, `the page's ?bench=${BENCH_N} ladder ran`, JSON.stringify(rows));
+    pageMeans.push(benchRow.mean_ms);
+    native(["bench", gameDir, "--serial", "--from", String(BENCH_N), "--to", String(BENCH_N),
+      "--ticks", String(BENCH_TICKS), "--warmup", String(BENCH_WARMUP), "--csv", benchCsv,
+      "--svg", join(work, "bench.svg")]);
+    const [header, line] = readFileSync(benchCsv, "utf8").trim().split("\n");
+    const row = Object.fromEntries(header.split(",").map((k, i) => [k, line.split(",")[i]]));
+    nativeMeans.push(Number(row.mean_ms));
+  }
+  const simmed = JSON.parse(native(["sim", gameDir, "--entities", String(BENCH_N),
+    "--ticks", String(BENCH_TICKS + BENCH_WARMUP)]).stdout);
+  check(benchRow && benchRow.hash === simmed.hash,
+    `the page's bench world equals the native one after ${BENCH_TICKS + BENCH_WARMUP} ticks of ${BENCH_N} drones`,
+    `${benchRow?.hash} against ${simmed.hash}`);
+  const bench = {
+    entities: benchRow?.entities,
+    ticks: BENCH_TICKS,
+    web_mean_ms: Math.min(...pageMeans),
+    native_serial_mean_ms: Math.min(...nativeMeans),
+    web_means_ms: pageMeans,
+    native_means_ms: nativeMeans,
+  };
+  bench.ratio = bench.web_mean_ms / bench.native_serial_mean_ms;
+  writeFileSync(join(artifacts, "bench.json"), JSON.stringify(bench) + "\n");
+  console.log(
+    `bench at ${BENCH_N} drones (mean tick, best of 2 alternating): browser ${bench.web_mean_ms.toFixed(3)} ms, ` +
+      `native serial ${bench.native_serial_mean_ms.toFixed(3)} ms, ratio ${bench.ratio.toFixed(2)}x`,
+  );
+  check(Number.isFinite(bench.ratio) && bench.ratio > 0, "bench tick measured on both");
 
   await page.close();
 

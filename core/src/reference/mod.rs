@@ -41,6 +41,18 @@ pub struct Counts {
     pub exit: usize,
 }
 
+impl std::ops::Add for Counts {
+    type Output = Counts;
+
+    fn add(self, o: Counts) -> Counts {
+        Counts {
+            enter: self.enter + o.enter,
+            stay: self.stay + o.stay,
+            exit: self.exit + o.exit,
+        }
+    }
+}
+
 impl Counts {
     /// The collision events of a world's last tick (trigger events are not counted).
     pub fn of(events: &Events) -> Counts {

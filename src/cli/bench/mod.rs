@@ -3,6 +3,7 @@
 //! process, as a table, a CSV file and an SVG plot (see `report`).
 
 mod args;
+mod memory;
 mod render;
 mod report;
 pub mod scene;
@@ -11,12 +12,13 @@ mod timing;
 pub use args::{BenchArgs, Workload};
 
 use crate::cli::common::{clock, load};
+use crate::runtime::bench::time_ticks;
 use crate::runtime::project::Project;
 use ludus_core::reference::{Bumps, Counts, Crowd, Drones, crowd_def};
 use ludus_core::*;
 use report::{Row, csv, svg, table};
 use std::sync::Arc;
-use timing::{median_of, percentile};
+use timing::median_of;
 
 #[derive(Clone, Copy)]
 struct Pos(Vec2);
@@ -54,25 +56,54 @@ impl Reference {
             Reference::Crowd(r) => r.step(),
         }
     }
+
+    /// The same reference splitting its passes between two threads as the tick does, where
+    /// one is written that way (the drones).
+    fn split(&self) -> Option<Reference> {
+        match self {
+            Reference::Drones(r) => {
+                Some(Reference::Drones(Box::new((**r).clone().with_split(true))))
+            }
+            Reference::Crowd(_) => None,
+        }
+    }
 }
 
-/// The game of one rung, and its reference when one models it.
+/// The game of one rung, and its reference when one models it with the heap bytes it holds.
 fn setup(
     workload: Workload,
     project: Option<&Project>,
     n: u32,
-) -> Result<(Game, Option<Reference>), Fault> {
+) -> Result<(Game, Option<(Reference, usize)>), Fault> {
+    let (game, reference) = build(workload, project, n)?;
+    let mark = memory::live();
+    let reference = reference(&game).map(|r| (r, memory::live().saturating_sub(mark)));
+    Ok((game, reference))
+}
+
+/// The game of one rung, and how to build its reference beside it.
+#[allow(clippy::type_complexity)]
+fn build(
+    workload: Workload,
+    project: Option<&Project>,
+    n: u32,
+) -> Result<(Game, fn(&Game) -> Option<Reference>), Fault> {
     match (workload, project) {
         (Workload::Crowd, _) => {
             let game = Game::with_entities(Arc::new(crowd_def(n, true)), Box::new(Bumps), n)?;
-            let crowd = Crowd::from_world(game.world(), game.def());
-            Ok((game, Some(Reference::Crowd(Box::new(crowd)))))
+            Ok((game, |game| {
+                let crowd = Crowd::from_world(game.world(), game.def());
+                Some(Reference::Crowd(Box::new(crowd)))
+            }))
         }
         (Workload::Game, Some(project)) => {
+            let project = &crate::runtime::bench::with_room(project, n);
             let host = project.host()?.with_clock(Box::new(clock));
             let game = Game::with_entities(project.def.clone(), Box::new(host), n)?;
-            let drones = quietly(|| Drones::beside(game.world(), game.def()));
-            Ok((game, drones.map(|d| Reference::Drones(Box::new(d)))))
+            Ok((game, |game| {
+                let drones = quietly(|| Drones::beside(game.world(), game.def()));
+                drones.map(|d| Reference::Drones(Box::new(d)))
+            }))
         }
         (Workload::Game, None) => Err(Fault::new(FaultKind::Load, "no game folder")),
     }
@@ -88,7 +119,9 @@ fn quietly<T>(f: impl FnOnce() -> T) -> Option<T> {
     out
 }
 
-/// Measures one rung: the game's ticks, then its reference's as many, then raw hecs motion.
+/// Measures one rung: the game's ticks, then its reference's as many (on one thread, then
+/// split as the tick splits where the tick may), then raw hecs motion. Memory is the live
+/// heap the game holds after its ticks, and the reference's, over the game's entities.
 pub fn measure(
     workload: Workload,
     project: Option<&Project>,
@@ -96,42 +129,46 @@ pub fn measure(
     (ticks, warmup): (u32, u32),
     serial: bool,
 ) -> Result<Row, Fault> {
-    let (mut game, mut reference) = setup(workload, project, n)?;
+    let before = memory::live();
+    let (mut game, reference) = setup(workload, project, n)?;
+    let (mut reference, reference_bytes) = reference.unzip();
     game.options_mut().serial = serial;
-    let mut times = Vec::with_capacity(ticks as usize);
-    let mut script_ns = 0u64;
-    let mut total_ns = 0u64;
-    for i in 0..warmup + ticks {
-        let start = clock();
-        game.step(&TickInput::neutral())?;
-        let ns = clock().saturating_sub(start);
-        if i >= warmup {
-            times.push(ns as f64 / 1e6);
-            total_ns += ns;
-            script_ns += game.consequences().last_tick_ns().unwrap_or(0);
-        }
-    }
-    times.sort_by(f64::total_cmp);
-    let median = percentile(&times, 0.5);
-    let entities = game.world().entity_count().max(1);
+    let times = time_ticks(&mut game, (ticks, warmup), clock)?;
+    let median = times.median_ms();
+    let entities = times.entities.max(1);
+    let game_bytes =
+        (memory::live().saturating_sub(before)).saturating_sub(reference_bytes.unwrap_or(0));
     let dt = game.def().tick.tick_seconds();
     drop(game);
-    let reference_ms = reference.as_mut().map(|r| {
-        median_of(ticks, warmup, || {
-            std::hint::black_box(r.step());
+    let split = reference
+        .as_ref()
+        .filter(|_| !serial)
+        .and_then(Reference::split);
+    let time = |r: Option<Reference>| {
+        r.map(|mut r| {
+            median_of(ticks, warmup, || {
+                std::hint::black_box(r.step());
+            })
         })
-    });
+    };
+    let reference_ms = time(reference.take());
+    let split_ms = time(split);
     let raw = raw_hecs(entities as u32, ticks, warmup, dt);
+    let per = |bytes: usize| bytes as f64 / entities as f64;
     Ok(Row {
         entities: entities as u32,
         median_ms: median,
-        p99_ms: percentile(&times, 0.99),
+        mean_ms: times.mean_ms(),
+        p99_ms: times.percentile(0.99),
         ticks_per_second: 1000.0 / median.max(1e-9),
         ns_per_entity: median * 1e6 / entities as f64,
         frame_share: median / (1000.0 / 60.0),
-        script_share: script_ns as f64 / total_ns.max(1) as f64,
+        script_share: times.script_ns as f64 / (times.total_ms * 1e6).max(1.0),
         reference_ms,
+        split_reference_ms: split_ms,
         raw_median_ms: raw,
+        bytes_per_entity: per(game_bytes),
+        reference_bytes_per_entity: reference_bytes.map(per),
     })
 }
 

@@ -7,6 +7,8 @@ use std::fmt::Write as _;
 pub struct Row {
     pub entities: u32,
     pub median_ms: f64,
+    /// The mean of the measured ticks (what the page's bench, with a coarse clock, compares).
+    pub mean_ms: f64,
     pub p99_ms: f64,
     pub ticks_per_second: f64,
     pub ns_per_entity: f64,
@@ -14,13 +16,26 @@ pub struct Row {
     pub script_share: f64,
     /// The same work written by hand, where a reference models the workload.
     pub reference_ms: Option<f64>,
+    /// The same work by hand with its passes split between two threads as the tick splits
+    /// them, where that reference is written and the tick may split (not `--serial`).
+    pub split_reference_ms: Option<f64>,
     pub raw_median_ms: f64,
+    /// Live heap bytes the game holds after its ticks, over its entities.
+    pub bytes_per_entity: f64,
+    /// Live heap bytes the hand-written reference holds, over the game's entities.
+    pub reference_bytes_per_entity: Option<f64>,
 }
 
 impl Row {
     /// The tick's time over the hand-written reference's.
     pub fn reference_ratio(&self) -> Option<f64> {
         self.reference_ms.map(|r| self.median_ms / r.max(1e-9))
+    }
+
+    /// The tick's time over the two-thread hand-written reference's.
+    pub fn split_ratio(&self) -> Option<f64> {
+        self.split_reference_ms
+            .map(|r| self.median_ms / r.max(1e-9))
     }
 
     /// The tick's time over bare motion's.
@@ -33,20 +48,27 @@ pub fn table(rows: &[Row]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "| entities | median tick ms | p99 ms | ticks/s | ns/entity | of a 16.7 ms frame | in scripts | by hand ms | x by hand | raw hecs ms | x raw |"
+        "| entities | median tick ms | p99 ms | ticks/s | ns/entity | of a 16.7 ms frame | in scripts | by hand ms | x by hand | raw hecs ms | x raw | by hand, 2 threads ms | x by hand, 2 threads | bytes/entity | by hand bytes/entity |"
     );
     let _ = writeln!(
         s,
-        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     );
     for r in rows {
         let (by_hand, ratio) = match (r.reference_ms, r.reference_ratio()) {
             (Some(ms), Some(x)) => (format!("{ms:.3}"), format!("{x:.1}x")),
             _ => ("-".to_string(), "-".to_string()),
         };
+        let (split, split_ratio) = match (r.split_reference_ms, r.split_ratio()) {
+            (Some(ms), Some(x)) => (format!("{ms:.3}"), format!("{x:.1}x")),
+            _ => ("-".to_string(), "-".to_string()),
+        };
+        let ref_bytes = r
+            .reference_bytes_per_entity
+            .map_or("-".to_string(), |b| format!("{b:.0}"));
         let _ = writeln!(
             s,
-            "| {} | {:.3} | {:.3} | {:.0} | {:.1} | {:.1}% | {:.1}% | {by_hand} | {ratio} | {:.4} | {:.0}x |",
+            "| {} | {:.3} | {:.3} | {:.0} | {:.1} | {:.1}% | {:.1}% | {by_hand} | {ratio} | {:.4} | {:.0}x | {split} | {split_ratio} | {:.0} | {ref_bytes} |",
             r.entities,
             r.median_ms,
             r.p99_ms,
@@ -55,7 +77,8 @@ pub fn table(rows: &[Row]) -> String {
             r.frame_share * 100.0,
             r.script_share * 100.0,
             r.raw_median_ms,
-            r.raw_ratio()
+            r.raw_ratio(),
+            r.bytes_per_entity,
         );
     }
     s
@@ -63,14 +86,14 @@ pub fn table(rows: &[Row]) -> String {
 
 pub fn csv(rows: &[Row]) -> String {
     let mut s = String::from(
-        "entities,median_ms,p99_ms,ticks_per_second,ns_per_entity,frame_share,script_share,by_hand_median_ms,by_hand_ratio,raw_hecs_median_ms,raw_ratio\n",
+        "entities,median_ms,p99_ms,ticks_per_second,ns_per_entity,frame_share,script_share,by_hand_median_ms,by_hand_ratio,raw_hecs_median_ms,raw_ratio,split_by_hand_median_ms,split_by_hand_ratio,bytes_per_entity,by_hand_bytes_per_entity,mean_ms\n",
     );
     for r in rows {
         let opt =
             |v: Option<f64>, digits: usize| v.map_or(String::new(), |v| format!("{v:.digits$}"));
         let _ = writeln!(
             s,
-            "{},{:.6},{:.6},{:.1},{:.3},{:.5},{:.5},{},{},{:.6},{:.2}",
+            "{},{:.6},{:.6},{:.1},{:.3},{:.5},{:.5},{},{},{:.6},{:.2},{},{},{:.1},{},{:.6}",
             r.entities,
             r.median_ms,
             r.p99_ms,
@@ -81,7 +104,12 @@ pub fn csv(rows: &[Row]) -> String {
             opt(r.reference_ms, 6),
             opt(r.reference_ratio(), 2),
             r.raw_median_ms,
-            r.raw_ratio()
+            r.raw_ratio(),
+            opt(r.split_reference_ms, 6),
+            opt(r.split_ratio(), 2),
+            r.bytes_per_entity,
+            opt(r.reference_bytes_per_entity, 1),
+            r.mean_ms,
         );
     }
     s

@@ -13,14 +13,5 @@ pub(super) fn median_of(ticks: u32, warmup: u32, mut step: impl FnMut()) -> f64 
         }
     }
     times.sort_by(f64::total_cmp);
-    percentile(&times, 0.5)
-}
-
-/// The value at fraction `p` of `sorted` (0: the smallest, 1: the largest).
-pub(super) fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
-    sorted[i.min(sorted.len() - 1)]
+    times.get(times.len() / 2).copied().unwrap_or(0.0)
 }

@@ -78,8 +78,8 @@ impl Iterator for Rows<'_> {
 }
 
 /// Colliders from which full records and push corrections go by archetype columns rather
-/// than by query and lookup.
-const COLUMNS_MIN: usize = 1024;
+/// than by query and lookup (the threshold of the fused motion pass, see `tick/mod.rs`).
+const COLUMNS_MIN: usize = 128;
 
 /// The full record of a collider (its push properties kept in `bp` when not plain).
 fn full(

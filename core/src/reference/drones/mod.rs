@@ -4,8 +4,12 @@
 use crate::def::*;
 use crate::frame::input::{ActionKind, ActionSet};
 use crate::math::{Color, Rect, Vec2};
-use crate::reference::{Confine, Counts, Entity, entities, hash_columns, integrate, next_decision};
+use crate::par;
+use crate::reference::{Confine, Counts, Entity, entities, hash_columns};
 use crate::world::SimWorld;
+use rows::{Rows, Rule, Target};
+
+mod rows;
 
 const L_PLAYER: u32 = 1;
 const L_ENEMY: u32 = 2;
@@ -138,18 +142,6 @@ fn circle_sprite(size: f32, color: Color, layer: i16) -> SpriteDef {
     }
 }
 
-/// What a drone can chase and touch. Targets hold still: they are read once, at
-/// [`Drones::from_world`], and must have no velocity and no behaviour of their own (a player
-/// without input).
-#[derive(Clone, Copy, Debug)]
-struct Target {
-    seq: u64,
-    pos: Vec2,
-    /// The square of the distance under which a drone touches it; `-inf` when the two do not
-    /// report contacts.
-    reach2: f32,
-}
-
 /// Chasing drones as columns, in creation order. See the module documentation of
 /// [`reference`](crate::reference) for what it promises.
 ///
@@ -169,6 +161,7 @@ struct Target {
 /// this tick's motion, as the tick's Intent phase does.
 ///
 /// Targets never go away, so a drone's target is never lost.
+#[derive(Clone)]
 pub struct Drones {
     tick: u64,
     dt: f32,
@@ -192,6 +185,8 @@ pub struct Drones {
     next: Vec<u64>,
     /// Bit `k` set while touching target `k`.
     touching: Vec<u64>,
+    /// Whether a tick's passes split between two threads ([`Drones::with_split`]).
+    split: bool,
 }
 
 impl Drones {
@@ -283,6 +278,7 @@ impl Drones {
                 })
                 .collect(),
             touching: vec![0; drones.len()],
+            split: false,
         }
         .with_contacts(world)
     }
@@ -306,83 +302,59 @@ impl Drones {
     /// One tick; the contact counts it gives.
     pub fn step(&mut self) -> Counts {
         self.tick += 1;
-        self.decide();
-        // One target (a player) is the common case: a loop without an inner loop vectorizes.
-        match self.targets[..] {
-            [t] => {
-                let (tx, ty, reach2) = (t.pos.x, t.pos.y, t.reach2);
-                self.move_and_touch(|x, y| {
-                    let (dx, dy) = (x - tx, y - ty);
-                    u64::from(dx * dx + dy * dy < reach2)
-                })
-            }
-            _ => {
-                let targets = std::mem::take(&mut self.targets);
-                let counts = self.move_and_touch(|x, y| {
-                    let mut bits = 0u64;
-                    for (k, t) in targets.iter().enumerate() {
-                        let (dx, dy) = (x - t.pos.x, y - t.pos.y);
-                        bits |= u64::from(dx * dx + dy * dy < t.reach2) << k;
-                    }
-                    bits
-                });
-                self.targets = targets;
-                counts
-            }
+        let targets = std::mem::take(&mut self.targets);
+        let rule = self.rule();
+        let split = self.split && self.seq.len() >= par::SPLIT_MIN && par::available();
+        let rows = self.rows();
+        let counts = if split {
+            // Two halves, each deciding and moving its rows, the second on the worker: the
+            // tick's split of a pass over as many rows.
+            let mid = rows.len() / 2;
+            let (a, b) = rows.split_at(mid);
+            let (ca, cb) = par::join(|| a.step(&rule, &targets), || b.step(&rule, &targets));
+            ca + cb
+        } else {
+            rows.step(&rule, &targets)
+        };
+        self.targets = targets;
+        counts
+    }
+
+    /// Splits each tick's passes between two threads where the tick would (from
+    /// [`SPLIT_MIN`](par::SPLIT_MIN) drones, on a machine with two cores), the halves joined
+    /// in row order: the same results, the two-thread yardstick of a tick that splits.
+    pub fn with_split(mut self, split: bool) -> Drones {
+        self.split = split;
+        self
+    }
+
+    /// What every drone's step shares.
+    fn rule(&self) -> Rule {
+        Rule {
+            tick: self.tick,
+            cadence: self.cadence,
+            dt: self.dt,
+            speed: self.speed,
+            confine: self.confine,
+            stay_mask: self.stay_mask,
         }
     }
 
-    /// The decisions due this tick (a separate pass, so the pass over every drone has no
-    /// branch).
-    fn decide(&mut self) {
-        let (tick, cadence) = (self.tick, self.cadence);
-        let targets = &self.targets[..];
+    /// Every drone's columns.
+    fn rows(&mut self) -> Rows<'_> {
         let n = self.seq.len();
-        let (seq, next) = (&self.seq[..n], &mut self.next[..n]);
-        let (x, y) = (&self.x[..n], &self.y[..n]);
-        let (ix, iy) = (&mut self.ix[..n], &mut self.iy[..n]);
-        for i in 0..n {
-            if tick >= next[i] {
-                (ix[i], iy[i]) = heading(targets, x[i], y[i]);
-                next[i] = next_decision(tick, seq[i], cadence);
-            }
-        }
-    }
-
-    /// Previous positions, velocities, integration, bounds and contacts in one pass;
-    /// `touch(x, y)` gives the bits of the targets a drone at `(x, y)` touches.
-    #[inline]
-    fn move_and_touch(&mut self, touch: impl Fn(f32, f32) -> u64) -> Counts {
-        let (dt, speed, confine, stay_mask) = (self.dt, self.speed, self.confine, self.stay_mask);
-        let n = self.seq.len();
-        let (x, y) = (&mut self.x[..n], &mut self.y[..n]);
-        let (prev_x, prev_y) = (&mut self.prev_x[..n], &mut self.prev_y[..n]);
-        let (vx, vy) = (&mut self.vx[..n], &mut self.vy[..n]);
-        let (ix, iy) = (&self.ix[..n], &self.iy[..n]);
-        let touching = &mut self.touching[..n];
-        let (mut enter, mut stay, mut exit) = (0u64, 0u64, 0u64);
-        for i in 0..n {
-            let (mut px, mut py) = (x[i], y[i]);
-            prev_x[i] = px;
-            prev_y[i] = py;
-            let (mut ux, mut uy) = (ix[i] * speed, iy[i] * speed);
-            integrate(&mut px, &mut py, ux, uy, dt);
-            confine.apply(&mut px, &mut py, &mut ux, &mut uy);
-            x[i] = px;
-            y[i] = py;
-            vx[i] = ux;
-            vy[i] = uy;
-            let now = touch(px, py);
-            let was = touching[i];
-            touching[i] = now;
-            enter += u64::from((now & !was).count_ones());
-            stay += u64::from((now & was & stay_mask).count_ones());
-            exit += u64::from((was & !now).count_ones());
-        }
-        Counts {
-            enter: enter as usize,
-            stay: stay as usize,
-            exit: exit as usize,
+        Rows {
+            seq: &self.seq[..n],
+            next: &mut self.next[..n],
+            x: &mut self.x[..n],
+            y: &mut self.y[..n],
+            prev_x: &mut self.prev_x[..n],
+            prev_y: &mut self.prev_y[..n],
+            vx: &mut self.vx[..n],
+            vy: &mut self.vy[..n],
+            ix: &mut self.ix[..n],
+            iy: &mut self.iy[..n],
+            touching: &mut self.touching[..n],
         }
     }
 
@@ -410,26 +382,6 @@ impl Drones {
     /// any step).
     pub fn tick(&self) -> u64 {
         self.tick
-    }
-}
-
-/// The unit heading from `(x, y)` to the nearest target (ties to the lower sequence: targets
-/// are in creation order), or zero without targets or on top of the nearest.
-#[inline]
-fn heading(targets: &[Target], x: f32, y: f32) -> (f32, f32) {
-    let mut best: Option<(f32, Vec2)> = None;
-    for t in targets {
-        let d = (t.pos - Vec2::new(x, y)).length_squared();
-        if best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, t.pos));
-        }
-    }
-    match best {
-        Some((_, pos)) => {
-            let h = (pos - Vec2::new(x, y)).normalized_or_zero();
-            (h.x, h.y)
-        }
-        None => (0.0, 0.0),
     }
 }
 
