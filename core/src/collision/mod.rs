@@ -258,15 +258,18 @@ impl Broadphase {
                 all[l] &= r.raw;
             }
         }
+        // Only layers with colliders can cover or be covered: a handful of the 32.
+        let counted = (0..32).fold(0u32, |m, l| m | (u32::from(count[l] > 0) << l));
         let mut covered = [0u32; 32];
-        for own in 0..32 {
-            for p in 0..32 {
-                if p != own
-                    && count[own] > 0
-                    && count[p] > 0
-                    && all[p] & (1 << own) != 0
-                    && (count[p], p) < (count[own], own)
-                {
+        let mut owns = counted;
+        while owns != 0 {
+            let own = owns.trailing_zeros() as usize;
+            owns &= owns - 1;
+            let mut others = counted & !(1 << own);
+            while others != 0 {
+                let p = others.trailing_zeros() as usize;
+                others &= others - 1;
+                if all[p] & (1 << own) != 0 && (count[p], p) < (count[own], own) {
                     covered[own] |= 1 << p;
                 }
             }

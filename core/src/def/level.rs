@@ -134,6 +134,30 @@ pub struct Overrides {
 }
 
 impl Overrides {
+    /// Whether it changes nothing (what every stress entity and most placements have).
+    pub fn is_none(&self) -> bool {
+        let Overrides {
+            velocity,
+            speed,
+            health,
+            color,
+            lifetime,
+            size,
+            text,
+            scale,
+            angle,
+        } = self;
+        velocity.is_none()
+            && speed.is_none()
+            && health.is_none()
+            && color.is_none()
+            && lifetime.is_none()
+            && size.is_none()
+            && text.is_none()
+            && scale.is_none()
+            && angle.is_none()
+    }
+
     /// Whether the values are in range: a velocity, speed and angle that are finite, a size
     /// above 0 and at most [`SpriteDef::SIZE_MAX`](crate::SpriteDef::SIZE_MAX) on each side,
     /// a scale as [`Look::check`](super::Look::check) takes it; else what is wrong.

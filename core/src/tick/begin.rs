@@ -92,6 +92,9 @@ fn completions(t: &mut TickState<'_>) -> Result<(), Fault> {
 
 /// The level start, the tick event, last tick's spawn outcomes and the damage carried from its
 /// stage 2, with the deaths that damage caused.
+/// Spawn outcomes the carried buffer keeps room for however few the last tick spawned.
+const SPAWN_ROOM_KEPT: usize = 1024;
+
 fn carried(t: &mut TickState<'_>) -> Result<(), Fault> {
     let world = &mut *t.world;
     let s = &mut *t.scratch;
@@ -105,6 +108,13 @@ fn carried(t: &mut TickState<'_>) -> Result<(), Fault> {
     s.events.ticked.push(now);
     std::mem::swap(&mut s.events.spawned, &mut *world.spawn_outcomes);
     world.spawn_outcomes.clear();
+    // A level build's outcomes (one per entity) leave a buffer as large as the level: kept, it
+    // would hold 40 bytes per entity for the rest of the level. It is given back once it is
+    // four times what the last tick spawned (a game that spawns as many every tick keeps it).
+    let wanted = s.events.spawned.len().max(SPAWN_ROOM_KEPT);
+    if world.spawn_outcomes.capacity() > 4 * wanted {
+        world.spawn_outcomes.shrink_to(wanted);
+    }
     std::mem::swap(&mut s.events.damage, &mut *world.carried_damage);
     world.carried_damage.clear();
     let cap = t.def.limits.max_entities;

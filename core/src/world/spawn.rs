@@ -27,6 +27,20 @@ const BATCH_MIN: usize = 16;
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Shape(u32);
 
+/// One entity of a spawn, in order: its components are its archetype's template at `pos`, or
+/// its own (`own`: it has overrides), the next of those computed for the spawn.
+struct Made {
+    archetype: ArchetypeId,
+    shape: Shape,
+    own: bool,
+    tags: u64,
+    pos: Vec2,
+}
+
+/// Each archetype's template of a spawn (its shape and components at no place), by archetype
+/// index, where the spawn holds one of it without overrides.
+type Templates = Vec<Option<(Shape, NewEntity)>>;
+
 /// Adds one component type to a batch type.
 type AddColumn = fn(&mut ColumnBatchType);
 
@@ -35,6 +49,7 @@ type AddColumn = fn(&mut ColumnBatchType);
 macro_rules! optional {
     ($($field:ident: $ty:ty),* $(,)?) => {
         /// All components of one new entity; `None` ones are absent.
+        #[derive(Clone)]
         struct NewEntity {
             identity: Identity,
             pos: Vec2,
@@ -132,6 +147,32 @@ macro_rules! optional {
                     & self.speed.push(e.speed).is_ok();
                 debug_assert!(pushed, "a column holds the whole run");
                 $(put(&mut self.$field, e.$field);)*
+            }
+
+            /// Appends a run of entities of one template (`t`, whose shape is the batch's),
+            /// column by column: each at its place in `run`, with sequences from `seq`.
+            fn fill(&mut self, t: &NewEntity, run: &[Made], seq: u64) {
+                fn fill<T: Clone>(w: &mut Option<BatchWriter<'_, T>>, v: &Option<T>, n: usize) {
+                    if let (Some(w), Some(v)) = (w, v) {
+                        for _ in 0..n {
+                            let pushed = w.push(v.clone()).is_ok();
+                            debug_assert!(pushed, "a column holds the whole run");
+                        }
+                    }
+                }
+                let mut pushed = true;
+                for (k, m) in run.iter().enumerate() {
+                    let identity = Identity { seq: seq + k as u64, ..t.identity };
+                    pushed &= self.identity.push(identity).is_ok()
+                        & self.pos.push(Position(m.pos)).is_ok()
+                        & self.prev.push(PrevPosition(m.pos)).is_ok();
+                }
+                for _ in run {
+                    pushed &= self.velocity.push(t.velocity).is_ok()
+                        & self.speed.push(t.speed).is_ok();
+                }
+                debug_assert!(pushed, "a column holds the whole run");
+                $(fill(&mut self.$field, &t.$field, run.len());)*
             }
         }
     };
@@ -326,12 +367,91 @@ impl SimWorld {
         get: impl Fn(&'a T) -> (ArchetypeId, Vec2, &'a Overrides),
         batch_min: usize,
     ) -> Result<(), Fault> {
+        let (made, own, templates) = self.plan_spawns(def, items, tick, get)?;
+        let mut seq = *self.next_seq - made.len() as u64;
+        let mut own = own.into_iter();
+        // The entity `m` (of sequence `seq`) stands for.
+        let mut entity = |m: &Made, seq: u64| -> NewEntity {
+            let mut e = match m.own {
+                true => own.next().expect("one own entity per item with overrides"),
+                false => {
+                    let t = templates[m.archetype.0 as usize].as_ref();
+                    t.expect("a template per archetype spawned without overrides")
+                        .1
+                        .clone()
+                }
+            };
+            e.identity.seq = seq;
+            e.pos = m.pos;
+            e
+        };
+        let mut i = 0;
+        while i < made.len() {
+            let (key, first) = ((made[i].archetype, made[i].shape), i);
+            let len = made[i..]
+                .iter()
+                .take_while(|m| (m.archetype, m.shape) == key)
+                .count();
+            i += len;
+            let run = &made[first..first + len];
+            if len < batch_min {
+                for m in run {
+                    entity(m, seq).add_to(b);
+                    let spawned = self.ecs.spawn(b.build());
+                    self.structure += 1;
+                    self.index.insert(seq, spawned);
+                    self.tagged
+                        .add(&self.ecs, seq, spawned, m.tags, self.index.len());
+                    seq += 1;
+                }
+            } else {
+                let batch = key.1.batch_type().into_batch(len as u32);
+                {
+                    let mut columns = Columns::new(&batch);
+                    let template = templates[key.0.0 as usize].as_ref();
+                    match template.filter(|_| run.iter().all(|m| !m.own)) {
+                        // The archetype's template everywhere (no overrides): column by column.
+                        Some((_, t)) => columns.fill(t, run, seq),
+                        None => {
+                            for (k, m) in run.iter().enumerate() {
+                                columns.push(entity(m, seq + k as u64));
+                            }
+                        }
+                    }
+                }
+                let batch = batch.build().map_err(|_| {
+                    Fault::new(FaultKind::Invariant, "a spawn batch was left incomplete")
+                })?;
+                let entities: Vec<hecs::Entity> = self.ecs.spawn_column_batch(batch).collect();
+                self.structure += 1;
+                for (spawned, m) in entities.into_iter().zip(run) {
+                    self.index.insert(seq, spawned);
+                    self.tagged
+                        .add(&self.ecs, seq, spawned, m.tags, self.index.len());
+                    seq += 1;
+                }
+            }
+            self.counters.spawned += len as u64;
+        }
+        Ok(())
+    }
+
+    /// The first half of a spawn, in order (sequences and outcomes follow it): every entity's
+    /// archetype, shape and place, and the components of those with overrides; those without
+    /// are their archetype's template (built once per archetype and spawn) at their place.
+    /// Takes the sequences and records the spawn outcomes.
+    fn plan_spawns<'a, T>(
+        &mut self,
+        def: &GameDef,
+        items: &'a [T],
+        tick: u64,
+        get: impl Fn(&'a T) -> (ArchetypeId, Vec2, &'a Overrides),
+    ) -> Result<(Vec<Made>, Vec<NewEntity>, Templates), Fault> {
         // One outcome per item: room for exactly these, however the queue grew before.
         self.spawn_outcomes.reserve_exact(items.len());
-        // Every entity's components first (in order: sequences and outcomes follow it), then
-        // runs of one archetype and shape stored together.
         let mut made = Vec::with_capacity(items.len());
-        let mut tags = Vec::with_capacity(items.len());
+        let mut own = Vec::new();
+        let mut templates: Templates = Vec::new();
         let level = def.levels.get(self.level).map(|l| l.bounds);
         for item in items {
             let (id, pos, overrides) = get(item);
@@ -342,82 +462,52 @@ impl SimWorld {
             {
                 self.spawned_outside(a, id.0, pos);
             }
-            tags.push(a.tags);
-            let e = self.next_entity(def, a, id, pos, overrides, tick)?;
-            made.push((id, e.shape(), e));
-        }
-        let mut seq = *self.next_seq - made.len() as u64;
-        let mut runs = Vec::new();
-        let mut i = 0;
-        while i < made.len() {
-            let key = (made[i].0, made[i].1);
-            let len = made[i..].iter().take_while(|m| (m.0, m.1) == key).count();
-            runs.push((key.1, len));
-            i += len;
-        }
-        let mut made = made.into_iter().map(|m| m.2);
-        let mut tags = tags.into_iter();
-        for (shape, len) in runs {
-            let run = made.by_ref().take(len);
-            if len < batch_min {
-                for e in run {
-                    e.add_to(b);
-                    let entity = self.ecs.spawn(b.build());
-                    self.structure += 1;
-                    self.index.insert(seq, entity);
-                    let t = tags.next().unwrap_or(0);
-                    self.tagged.add(&self.ecs, seq, entity, t, self.index.len());
-                    seq += 1;
+            let seq = *self.next_seq;
+            let identity = Identity { seq, archetype: id };
+            let shape = if overrides.is_none() {
+                let at = id.0 as usize;
+                if templates.len() <= at {
+                    templates.resize_with(at + 1, || None);
                 }
-            } else {
-                let batch = shape.batch_type().into_batch(len as u32);
-                {
-                    let mut columns = Columns::new(&batch);
-                    for e in run {
-                        columns.push(e);
+                match &templates[at] {
+                    Some((shape, _)) => *shape,
+                    None => {
+                        let e = NewEntity::new(def, a, identity, pos, overrides, tick)?;
+                        let shape = e.shape();
+                        templates[at] = Some((shape, e));
+                        shape
                     }
                 }
-                let batch = batch.build().map_err(|_| {
-                    Fault::new(FaultKind::Invariant, "a spawn batch was left incomplete")
-                })?;
-                let entities: Vec<hecs::Entity> = self.ecs.spawn_column_batch(batch).collect();
-                self.structure += 1;
-                for entity in entities {
-                    self.index.insert(seq, entity);
-                    let t = tags.next().unwrap_or(0);
-                    self.tagged.add(&self.ecs, seq, entity, t, self.index.len());
-                    seq += 1;
-                }
-            }
-            self.counters.spawned += len as u64;
+            } else {
+                let e = NewEntity::new(def, a, identity, pos, overrides, tick)?;
+                let shape = e.shape();
+                own.push(e);
+                shape
+            };
+            self.record_spawn(a, identity, pos, tick);
+            made.push(Made {
+                archetype: id,
+                shape,
+                own: !overrides.is_none(),
+                tags: a.tags,
+                pos,
+            });
         }
-        Ok(())
+        Ok((made, own, templates))
     }
 
-    /// Takes the next sequence number, computes the entity's components and records its
-    /// spawn outcome.
-    fn next_entity(
-        &mut self,
-        def: &GameDef,
-        a: &ArchetypeDef,
-        archetype: ArchetypeId,
-        pos: Vec2,
-        overrides: &Overrides,
-        tick: u64,
-    ) -> Result<NewEntity, Fault> {
-        let seq = *self.next_seq;
-        let e = NewEntity::new(def, a, Identity { seq, archetype }, pos, overrides, tick)?;
+    /// Takes the next sequence number (`identity`'s) and records the entity's spawn outcome.
+    fn record_spawn(&mut self, a: &ArchetypeDef, identity: Identity, pos: Vec2, tick: u64) {
         *self.next_seq += 1;
         self.spawn_outcomes.push(SpawnEvent {
             tick,
             entity: Party {
-                seq,
-                archetype,
+                seq: identity.seq,
+                archetype: identity.archetype,
                 tags: a.tags,
                 pos,
             },
         });
-        Ok(e)
     }
 }
 
