@@ -35,10 +35,12 @@ pub(crate) fn targets(world: &mut SimWorld, s: &mut Scratch, def: &GameDef, tick
     let targets = &mut s.targets;
     targets.clear();
     let ecs = &world.ecs;
+    // One view for every target's position, not a look-up through the world per target.
+    let positions = ecs.view::<&Position>();
     world
         .tagged
         .each(ecs, wanted, &mut s.tag_merge, |seq, e, tags| {
-            if let Ok(t) = ecs.get::<&Position>(e) {
+            if let Some(t) = positions.get(e) {
                 targets.push((seq, tags, t.0));
             }
         });

@@ -254,10 +254,14 @@ fn aims(world: &mut SimWorld, s: &mut Scratch, input: &TickInput) -> Vec<Aim> {
     }
     let wanted = out.iter().fold(0u64, |acc, a| acc | a.1);
     let ecs = &world.ecs;
+    // One view for every candidate's position (a look-up per entity through the world finds
+    // its archetype's column each time: hundreds of instructions per enemy, every tick the
+    // trigger is held).
+    let positions = ecs.view::<&Position>();
     world
         .tagged
         .each(ecs, wanted, &mut s.tag_merge, |seq, e, tags| {
-            let Ok(t) = ecs.get::<&Position>(e) else {
+            let Some(t) = positions.get(e) else {
                 return;
             };
             for a in &mut out {
