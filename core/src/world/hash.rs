@@ -118,18 +118,20 @@ impl<const N: usize> Fixed<N> {
     fn new() -> Self {
         Fixed { a: [0; N], at: 0 }
     }
+    // Written in place (`&mut`): a builder that took and returned the record by value moved
+    // the whole array at every step, which cost more than the hashing.
     #[inline(always)]
-    fn put<const K: usize>(mut self, b: [u8; K]) -> Self {
+    fn put<const K: usize>(&mut self, b: [u8; K]) -> &mut Self {
         self.a[self.at..self.at + K].copy_from_slice(&b);
         self.at += K;
         self
     }
     #[inline(always)]
-    fn u64(self, v: u64) -> Self {
+    fn u64(&mut self, v: u64) -> &mut Self {
         self.put(v.to_le_bytes())
     }
     #[inline(always)]
-    fn f32(self, v: f32) -> Self {
+    fn f32(&mut self, v: f32) -> &mut Self {
         self.put(v.to_bits().to_le_bytes())
     }
     #[inline(always)]
@@ -265,11 +267,13 @@ impl StateHash {
             q.iter()
         {
             let seq = id.seq;
-            let record = Fixed::<24>::new().u64(seq).u64(u64::from(id.archetype.0));
+            let mut record = Fixed::<24>::new();
+            record.u64(seq).u64(u64::from(id.archetype.0));
             parts[2] = parts[2].wrapping_add(record.f32(t.0.x).f32(t.0.y).hash());
             if let Some(r) = rot {
                 // A record of its own: entities that never rotate hash as they always did.
-                let record = Fixed::<24>::new().u64(seq).u64(1).f32(r.angle).f32(r.spin);
+                let mut record = Fixed::<24>::new();
+                record.u64(seq).u64(1).f32(r.angle).f32(r.spin);
                 parts[2] = parts[2].wrapping_add(record.hash());
             }
             if let Some(f) = footing {
@@ -281,11 +285,13 @@ impl StateHash {
                 parts[5] = parts[5].wrapping_add(b.take());
             }
             if let Some(v) = v {
-                let record = Fixed::<16>::new().u64(seq).f32(v.0.x).f32(v.0.y);
+                let mut record = Fixed::<16>::new();
+                record.u64(seq).f32(v.0.x).f32(v.0.y);
                 parts[3] = parts[3].wrapping_add(record.hash());
             }
             if let Some(h) = h {
-                let record = Fixed::<32>::new()
+                let mut record = Fixed::<32>::new();
+                record
                     .u64(seq)
                     .u64(i64::from(h.current) as u64)
                     .u64(i64::from(h.max) as u64)
@@ -293,9 +299,10 @@ impl StateHash {
                 parts[4] = parts[4].wrapping_add(record.hash());
             }
             if brain.is_some() || control.is_some() {
-                let mut record = Fixed::<48>::new().u64(seq);
+                let mut record = Fixed::<48>::new();
+                record.u64(seq);
                 if let Some(br) = brain {
-                    record = record
+                    record
                         .f32(br.intent.x)
                         .f32(br.intent.y)
                         .u64(aim.and_then(|a| a.target()).unwrap_or(0))
@@ -303,7 +310,7 @@ impl StateHash {
                         .u64(br.next_decision());
                 }
                 if let Some(c) = control {
-                    record = record.f32(c.facing.x).f32(c.facing.y);
+                    record.f32(c.facing.x).f32(c.facing.y);
                 }
                 parts[5] = parts[5].wrapping_add(record.hash());
             }
@@ -319,12 +326,14 @@ impl StateHash {
             }
             if let Some(a) = anim {
                 // Its own record: entities without animations hash as they always did.
-                let record = Fixed::<32>::new().u64(seq).u64(3).u64(u64::from(a.slot));
+                let mut record = Fixed::<32>::new();
+                record.u64(seq).u64(3).u64(u64::from(a.slot));
                 parts[6] = parts[6].wrapping_add(record.u64(a.since).hash());
             }
             if let Some(o) = off {
                 // Its own record: only entities destroyed off screen have one.
-                let record = Fixed::<24>::new().u64(seq).u64(4).u64(u64::from(o.seen));
+                let mut record = Fixed::<24>::new();
+                record.u64(seq).u64(4).u64(u64::from(o.seen));
                 parts[6] = parts[6].wrapping_add(record.hash());
             }
             if let Some(s) = state {
@@ -342,8 +351,9 @@ impl StateHash {
         }
         // Records of their own, on entities that have them: others hash as they always did.
         for (id, a) in world.ecs.query::<(&Identity, &Attached)>().iter() {
-            let record = Fixed::<40>::new().u64(id.seq).u64(5).u64(a.parent);
-            let record = record
+            let mut record = Fixed::<40>::new();
+            record.u64(id.seq).u64(5).u64(a.parent);
+            record
                 .f32(a.offset.x)
                 .f32(a.offset.y)
                 .u64(u64::from(a.angle));
@@ -351,8 +361,9 @@ impl StateHash {
         }
         for (id, own) in world.ecs.query::<(&Identity, &OwnBehaviour)>().iter() {
             let b = own.0;
-            let record = Fixed::<64>::new().u64(id.seq).u64(6).u64(b.kind as u64);
-            let record = record
+            let mut record = Fixed::<64>::new();
+            record.u64(id.seq).u64(6).u64(b.kind as u64);
+            record
                 .u64(b.target)
                 .u64(b.cadence.map_or(0, u64::from))
                 .u64(u64::from(b.navigate))
