@@ -116,6 +116,32 @@ fn bench_raises_the_entity_limit_and_reports_memory_and_the_two_thread_reference
         ),
         "{written}"
     );
+    // A limit the bench does not raise stops the ladder: the fault names it, and a ladder
+    // with no rung measured is an error.
+    let toml = std::fs::read_to_string(game.join("game.toml")).unwrap();
+    std::fs::write(
+        game.join("game.toml"),
+        toml.replace("entities = 100", "contacts = 1"),
+    )
+    .unwrap();
+    let o = ludus()
+        .arg("bench")
+        .arg(&game)
+        // 20000 drones in the arena: several start on the player.
+        .args([
+            "--from", "20000", "--to", "20000", "--ticks", "2", "--warmup", "1",
+        ])
+        .arg("--csv")
+        .arg(&csv)
+        .arg("--svg")
+        .arg(&svg)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(err.contains("raise [limits] contacts"), "{err}");
+    assert!(err.contains("no count of the ladder was measured"), "{err}");
+    std::fs::write(game.join("game.toml"), toml).unwrap();
     // One core: no split reference.
     let o = ludus()
         .arg("bench")

@@ -236,6 +236,11 @@ pub fn main(args: BenchArgs) -> i32 {
         ladder.len(),
         " ".repeat(20)
     );
+    if rows.is_empty() {
+        // The fault above names what stopped the first rung (a limit to raise, a script).
+        eprintln!("ludus: no count of the ladder was measured");
+        return 1;
+    }
     print!("{}", table(&rows));
     let fits = rows
         .iter()
