@@ -222,6 +222,16 @@ fn replay_reruns_a_recording_on_changed_rules_and_names_the_first_difference() {
         .unwrap_or_else(|| panic!("{out}"));
     let tick: u64 = first.split(' ').next().unwrap().parse().unwrap();
     assert!((1..600).contains(&tick), "{out}");
+    // Its last line says how fast the rerun went.
+    let last = out.lines().last().unwrap();
+    let rate = last
+        .strip_prefix(&format!("re-simulated {} ticks in ", summary["ticks"]))
+        .and_then(|l| l.strip_suffix(" ticks per second"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        rate.split(": ").nth(1).unwrap().parse::<f64>().unwrap() > 0.0,
+        "{out}"
+    );
     // The same content replays strictly, as before.
     let o = ludus().arg("replay").arg(&rec).output().unwrap();
     assert!(text(&o).0.contains("every state hash matches"));
