@@ -153,7 +153,18 @@ fn what_goes_wrong_in_a_bot_is_a_fault_with_its_line() {
         ("function decide(i)\n  return { tap = { 'move_x' } }\nend\n", ":1",
          "decide returned action `move_x` where it is an axis"),
         ("function decide(i)\n  return { jump = true }\nend\n", ":1",
-         "decide returned an unknown key `jump` (expected one of: press, release, tap, axis, pointer)"),
+         "decide returned an unknown key `jump` (expected one of: press, release, tap, axis, pointer, touches)"),
+        ("function decide(i)\n  return { touches = { { id = 1, x = 0 } } }\nend\n", ":1",
+         "decide returned `touches` entry 1 without numbers `x` and `y`"),
+        ("function decide(i)\n  return { touches = { { id = 1.5, x = 0, y = 0 } } }\nend\n", ":1",
+         "decide returned `touches` entry 1 without a whole `id`"),
+        ("function decide(i)\n  local t = {}\n  for k = 1, 11 do t[k] = { id = k, x = 0, y = 0 } end\n  \
+          return { touches = t }\nend\n", ":1",
+         "decide returned `touches` with 11 fingers (at most 10 are down at once)"),
+        ("function decide(i)\n  return { touches = { { id = 1, x = 0, y = 0 }, { id = 1, x = 1, y = 1 } } }\nend\n",
+         ":1", "decide returned `touches`: touch id 1 twice"),
+        ("function decide(i)\n  return { touches = { { id = 1, x = 2e9, y = 0 } } }\nend\n", ":1",
+         "decide returned `touches`: touch 1 at"),
         ("function decide(i)\n  return { pointer = 'here' }\nend\n", ":1",
          "decide returned `pointer` as `here`"),
         ("function decide(i)\n  if i.tick == 3 then error('no plan') end\nend\n", ":2", "no plan"),
@@ -196,6 +207,69 @@ fn what_goes_wrong_in_a_bot_is_a_fault_with_its_line() {
     assert!(
         err.contains("none.lua: a bot defines `function decide(info)`"),
         "{err}"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A bot's `touches` are the tick's fingers, as an input line's: the game reads them with
+/// `ludus.touches()`, and the input file the bot writes holds them.
+#[test]
+fn a_bot_touches_the_screen() {
+    let dir = scratch("agent-touches");
+    let game = dir.join("g");
+    let o = ludus().arg("new").arg(&game).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o).1);
+    let toml = std::fs::read_to_string(game.join("game.toml")).unwrap();
+    let toml = toml.replace(
+        "files = [\"scripts/main.lua\"]",
+        "files = [\"scripts/main.lua\", \"scripts/touches.lua\"]",
+    );
+    std::fs::write(game.join("game.toml"), toml).unwrap();
+    std::fs::write(
+        game.join("scripts/touches.lua"),
+        "function on_tick()\n  local t = ludus.touches()\n  ludus.set('fingers', #t)\n  \
+         if #t > 0 then ludus.set('first_x', t[1].x) end\nend\n",
+    )
+    .unwrap();
+    let bot = bot_file(
+        &dir,
+        "bot.lua",
+        "function decide(info)\n  if info.tick == 2 then\n    \
+         return { touches = { { id = 7, x = 12, y = -3 }, { id = 9, x = 1, y = 1 } } }\n  \
+         elseif info.tick == 5 then\n    return { touches = { { id = 9, x = 2, y = 2 } } }\n  end\nend\n",
+    );
+    let input = dir.join("written.jsonl");
+    let o = ludus()
+        .args(["sim", "--ticks", "4", "--agent"])
+        .arg(&bot)
+        .arg("--write-input")
+        .arg(&input)
+        .arg(&game)
+        .output()
+        .unwrap();
+    let s = summary(&o);
+    assert_eq!(s["faulted"], false, "{s} {}", text(&o).1);
+    assert_eq!(
+        (s["vars"]["fingers"].as_f64(), s["vars"]["first_x"].as_f64()),
+        (Some(2.0), Some(12.0)),
+        "{s}"
+    );
+    let o = ludus()
+        .args(["sim", "--ticks", "6", "--agent"])
+        .arg(&bot)
+        .arg(&game)
+        .output()
+        .unwrap();
+    let s = summary(&o);
+    assert_eq!(
+        (s["vars"]["fingers"].as_f64(), s["vars"]["first_x"].as_f64()),
+        (Some(1.0), Some(2.0)),
+        "{s}"
+    );
+    let written = std::fs::read_to_string(&input).unwrap();
+    assert!(
+        written.contains("\"touches\":[{\"id\":7,\"x\":12"),
+        "{written}"
     );
     std::fs::remove_dir_all(dir).ok();
 }

@@ -5,22 +5,26 @@
 //! `decide(info)`, which the driver calls before a tick with the world lent read-only (see
 //! `Game::observe`): every `ludus.*` read works as in a handler, every command and timer is
 //! a fault. What `decide` returns is the tick's input, in the shape of an input file's line:
-//! `{ press = {...}, release = {...}, tap = {...}, axis = { name = v }, pointer = { x, y } }`
-//! (`pointer = false`: the pointer left the view), or nil for none.
+//! `{ press = {...}, release = {...}, tap = {...}, axis = { name = v }, pointer = { x, y },
+//! touches = { { id = 1, x = 10, y = 20 }, ... } }` (`pointer = false`: the pointer left the
+//! view; `touches = {}`: every finger lifted), or nil for none.
 
 use crate::budget::Budget;
 use crate::host::{ScriptHost, Vm, finish};
 use crate::shared::{ScriptLog, Shared};
 use crate::source::Script;
 use crate::stage::StageSlot;
-use ludus_core::{ActionId, ActionKind, Fault, FaultKind, GameDef, Gameplay, closest};
+use ludus_core::{
+    ActionId, ActionKind, Fault, FaultKind, GameDef, Gameplay, MAX_TOUCHES, Touch, check_touches,
+    closest,
+};
 use mlua::{Function, Table, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
 /// The keys a decision may hold, in the order they are read.
-pub const DECISION_KEYS: &[&str] = &["press", "release", "tap", "axis", "pointer"];
+pub const DECISION_KEYS: &[&str] = &["press", "release", "tap", "axis", "pointer", "touches"];
 
 /// The most names one list (or axis table) of a decision may hold.
 const MAX_NAMES: usize = 256;
@@ -34,6 +38,8 @@ pub struct Decision {
     pub axis: Vec<(ActionId, f32)>,
     /// `Some(None)`: the pointer left the view; `None`: unchanged.
     pub pointer: Option<Option<[f32; 2]>>,
+    /// The fingers down from this tick on (`Some(vec![])`: all lifted); `None`: unchanged.
+    pub touches: Option<Vec<Touch>>,
 }
 
 /// A loaded bot (see the module documentation).
@@ -203,7 +209,48 @@ fn decision(v: &Value, def: &GameDef) -> Result<Option<Decision>, String> {
             ));
         }
     };
+    d.touches = touches(get("touches")?)?;
     Ok(Some(d))
+}
+
+/// A decision's `touches`: a list of at most [`MAX_TOUCHES`] `{ id = n, x = .., y = .. }`,
+/// as an input file's line holds them.
+fn touches(v: Value) -> Result<Option<Vec<Touch>>, String> {
+    let expected = "expected a list of { id = n, x = .., y = .. }";
+    let list = match v {
+        Value::Nil => return Ok(None),
+        Value::Table(t) => t,
+        other => return Err(format!("`touches` as {} ({expected})", shown(&other))),
+    };
+    let n = list.raw_len();
+    if n > MAX_TOUCHES {
+        return Err(format!(
+            "`touches` with {n} fingers (at most {MAX_TOUCHES} are down at once)"
+        ));
+    }
+    let mut out = Vec::with_capacity(n);
+    for i in 1..=n {
+        let Value::Table(t) = list.raw_get::<Value>(i).map_err(|e| e.to_string())? else {
+            return Err(format!(
+                "`touches` entry {i} that is not a table ({expected})"
+            ));
+        };
+        let field = |k: &str| t.raw_get::<Value>(k).map_err(|e| e.to_string()).map(number);
+        let id =
+            field("id")?.filter(|v| v.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(v));
+        let Some(id) = id else {
+            return Err(format!(
+                "`touches` entry {i} without a whole `id` from 0 to {}",
+                u32::MAX
+            ));
+        };
+        match (field("x")?, field("y")?) {
+            (Some(x), Some(y)) => out.push(Touch::new(id as u32, [x as f32, y as f32])),
+            _ => return Err(format!("`touches` entry {i} without numbers `x` and `y`")),
+        }
+    }
+    check_touches(&out).map_err(|e| format!("`touches`: {e}"))?;
+    Ok(Some(out))
 }
 
 fn number(v: Value) -> Option<f64> {

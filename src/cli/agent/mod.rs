@@ -156,6 +156,7 @@ fn to_line(d: Decision) -> Line {
         tap: d.tap,
         axis: d.axis,
         pointer: d.pointer,
+        touches: d.touches,
         ..Line::default()
     }
 }
