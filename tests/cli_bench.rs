@@ -13,26 +13,31 @@ fn bench_rows(out: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// `ludus bench ARGS` writing its CSV and SVG files as `dir/b.csv` and `dir/b.svg`.
+fn bench_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    ludus()
+        .arg("bench")
+        .args(args)
+        .arg("--csv")
+        .arg(dir.join("b.csv"))
+        .arg("--svg")
+        .arg(dir.join("b.svg"))
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn bench_measures_each_workload_next_to_the_same_work_by_hand() {
     let dir = scratch("bench");
     let bench = |extra: &[&str]| {
-        let (csv, svg) = (dir.join("b.csv"), dir.join("b.svg"));
-        let mut args = vec!["bench", "--from", "500", "--to", "1000", "--ticks", "3"];
+        let mut args = vec!["--from", "500", "--to", "1000", "--ticks", "3"];
         args.extend_from_slice(&["--warmup", "1"]);
         args.extend_from_slice(extra);
-        let o = ludus()
-            .args(&args)
-            .arg("--csv")
-            .arg(&csv)
-            .arg("--svg")
-            .arg(&svg)
-            .output()
-            .unwrap();
+        let o = bench_in(&dir, &args);
         let (out, err) = text(&o);
         assert!(o.status.success(), "{args:?}: {out}\n{err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
-        let svg = std::fs::read_to_string(&svg).unwrap();
+        let svg = std::fs::read_to_string(dir.join("b.svg")).unwrap();
         (bench_rows(&out), svg)
     };
     // The example's drones and the pushing crowd each have their reference: a time and a
@@ -78,19 +83,13 @@ fn bench_raises_the_entity_limit_and_reports_memory_and_the_two_thread_reference
         toml + "\n[limits]\nentities = 100\n",
     )
     .unwrap();
-    let (csv, svg) = (dir.join("b.csv"), dir.join("b.svg"));
-    let o = ludus()
-        .arg("bench")
-        .arg(&game)
-        .args([
-            "--from", "9000", "--to", "9000", "--ticks", "2", "--warmup", "1",
-        ])
-        .arg("--csv")
-        .arg(&csv)
-        .arg("--svg")
-        .arg(&svg)
-        .output()
-        .unwrap();
+    let game_dir = game.to_str().unwrap();
+    let o = bench_in(
+        &dir,
+        &[
+            game_dir, "--from", "9000", "--to", "9000", "--ticks", "2", "--warmup", "1",
+        ],
+    );
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}\n{err}");
     let rows = bench_rows(&out);
@@ -109,7 +108,7 @@ fn bench_raises_the_entity_limit_and_reports_memory_and_the_two_thread_reference
     let (game_bytes, by_hand): (f64, f64) = (r[14].parse().unwrap(), r[15].parse().unwrap());
     assert!((55.0..=57.0).contains(&by_hand), "{r:?}");
     assert!(game_bytes > by_hand, "{r:?}");
-    let written = std::fs::read_to_string(&csv).unwrap();
+    let written = std::fs::read_to_string(dir.join("b.csv")).unwrap();
     assert!(
         written.lines().next().unwrap().ends_with(
             ",split_by_hand_median_ms,split_by_hand_ratio,bytes_per_entity,by_hand_bytes_per_entity,mean_ms"
@@ -124,37 +123,25 @@ fn bench_raises_the_entity_limit_and_reports_memory_and_the_two_thread_reference
         toml.replace("entities = 100", "contacts = 1"),
     )
     .unwrap();
-    let o = ludus()
-        .arg("bench")
-        .arg(&game)
-        // 20000 drones in the arena: several start on the player.
-        .args([
-            "--from", "20000", "--to", "20000", "--ticks", "2", "--warmup", "1",
-        ])
-        .arg("--csv")
-        .arg(&csv)
-        .arg("--svg")
-        .arg(&svg)
-        .output()
-        .unwrap();
+    // 20000 drones in the arena: several start on the player.
+    let o = bench_in(
+        &dir,
+        &[
+            game_dir, "--from", "20000", "--to", "20000", "--ticks", "2", "--warmup", "1",
+        ],
+    );
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
     assert!(err.contains("raise [limits] contacts"), "{err}");
     assert!(err.contains("no count of the ladder was measured"), "{err}");
     std::fs::write(game.join("game.toml"), toml).unwrap();
     // One core: no split reference.
-    let o = ludus()
-        .arg("bench")
-        .arg(&game)
-        .args([
-            "--from", "9000", "--to", "9000", "--ticks", "2", "--warmup", "1", "--serial",
-        ])
-        .arg("--csv")
-        .arg(&csv)
-        .arg("--svg")
-        .arg(&svg)
-        .output()
-        .unwrap();
+    let o = bench_in(
+        &dir,
+        &[
+            game_dir, "--from", "9000", "--to", "9000", "--ticks", "2", "--warmup", "1", "--serial",
+        ],
+    );
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}\n{err}");
     let rows = bench_rows(&out);

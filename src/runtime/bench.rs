@@ -2,9 +2,9 @@
 //! and the page's bench ladder (`?bench=N`, `ludus.bench`) both measure, the same way.
 
 use crate::runtime::project::Project;
-use ludus_core::{Fault, Game, StateHash, TickInput};
+use ludus_core::{Fault, Game, TickInput};
 
-/// The ticks of one rung: each measured tick's time, sorted, and what the game was after.
+/// The ticks of one rung: each measured tick's time, sorted, and how many entities were left.
 pub struct TickTimes {
     /// Measured ticks' times in milliseconds, ascending.
     pub sorted_ms: Vec<f64>,
@@ -15,8 +15,6 @@ pub struct TickTimes {
     pub script_ns: u64,
     /// Live entities after the last tick.
     pub entities: usize,
-    /// The state hash after the last tick.
-    pub hash: StateHash,
 }
 
 impl TickTimes {
@@ -77,6 +75,5 @@ pub fn time_ticks(
         total_ms: total_ns as f64 / 1e6,
         script_ns,
         entities: game.world().entity_count(),
-        hash: StateHash::of(game.world()),
     })
 }

@@ -179,17 +179,18 @@ pub fn bench(
         let host = host.with_clock(Box::new(clock));
         let mut game =
             ludus_core::Game::with_entities(project.def.clone(), Box::new(host), entities)?;
-        crate::runtime::bench::time_ticks(&mut game, (ticks, warmup), clock)
+        let times = crate::runtime::bench::time_ticks(&mut game, (ticks, warmup), clock)?;
+        Ok((times, ludus_core::StateHash::of(game.world())))
     });
     match run {
-        Ok(t) => serde_json::json!({
+        Ok((t, hash)) => serde_json::json!({
             "entities": t.entities,
             "ticks": ticks,
             "median_ms": t.median_ms(),
             "mean_ms": t.mean_ms(),
             "p99_ms": t.percentile(0.99),
             "in_scripts": t.script_ns as f64 / (t.total_ms * 1e6).max(1.0),
-            "hash": t.hash.hex(),
+            "hash": hash.hex(),
         })
         .to_string(),
         Err(f) => error_json(&format!("the game faulted at {entities} entities: {f}")),

@@ -8,7 +8,7 @@ use crate::fault::Fault;
 use crate::math::{Color, Rect, Vec2};
 use crate::phase::Stage;
 use crate::reference::{
-    Confine, Counts, Entity, entities, hash_columns, integrate, next_decision, radix_sort,
+    Confine, Counts, Entity, entities, hash_columns, move_body, next_decision, radix_sort,
 };
 use crate::tick::brains::entity_random;
 use crate::world::SimWorld;
@@ -367,12 +367,9 @@ impl Crowd {
         let counts = &mut self.starts[..];
         counts.fill(0);
         for i in 0..n {
-            let (mut px, mut py) = (x[i], y[i]);
-            prev_x[i] = px;
-            prev_y[i] = py;
-            let (mut ux, mut uy) = (ix[i] * speed, iy[i] * speed);
-            integrate(&mut px, &mut py, ux, uy, dt);
-            confine.apply(&mut px, &mut py, &mut ux, &mut uy);
+            prev_x[i] = x[i];
+            prev_y[i] = y[i];
+            let (px, py, ux, uy) = move_body(&confine, (x[i], y[i]), (ix[i], iy[i]), speed, dt);
             x[i] = px;
             y[i] = py;
             vx[i] = ux;

@@ -200,6 +200,24 @@ pub(crate) fn integrate(x: &mut f32, y: &mut f32, vx: f32, vy: f32, dt: f32) {
     *y = if finite { ny } else { *y };
 }
 
+/// One body's step by hand, as the tick's motion takes it: its velocity from its heading
+/// `(ix, iy)` at `speed`, integrated over `dt` from `(x, y)`, then confined (a velocity into a
+/// wall becomes 0). The new position and velocity.
+#[inline(always)]
+pub(crate) fn move_body(
+    confine: &Confine,
+    (x, y): (f32, f32),
+    (ix, iy): (f32, f32),
+    speed: f32,
+    dt: f32,
+) -> (f32, f32, f32, f32) {
+    let (mut px, mut py) = (x, y);
+    let (mut ux, mut uy) = (ix * speed, iy * speed);
+    integrate(&mut px, &mut py, ux, uy, dt);
+    confine.apply(&mut px, &mut py, &mut ux, &mut uy);
+    (px, py, ux, uy)
+}
+
 /// The next decision tick of a behaviour deciding at `tick`: the next tick with
 /// `(tick + seq) % cadence == 0` (see `tick/intent.rs`).
 #[inline]

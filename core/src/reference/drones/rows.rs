@@ -2,7 +2,7 @@
 //! (see [`Drones`](super::Drones)), over all of them or one half of a split tick.
 
 use crate::math::Vec2;
-use crate::reference::{Confine, Counts, integrate, next_decision};
+use crate::reference::{Confine, Counts, move_body, next_decision};
 
 /// What a drone can chase and touch. Targets hold still: they are read once, at
 /// [`Drones::from_world`](super::Drones::from_world), and must have no velocity and no behaviour of their own (a player
@@ -144,12 +144,9 @@ impl<'a> Rows<'a> {
         let touching = &mut self.touching[..n];
         let (mut enter, mut stay, mut exit) = (0u64, 0u64, 0u64);
         for i in 0..n {
-            let (mut px, mut py) = (x[i], y[i]);
-            prev_x[i] = px;
-            prev_y[i] = py;
-            let (mut ux, mut uy) = (ix[i] * speed, iy[i] * speed);
-            integrate(&mut px, &mut py, ux, uy, dt);
-            confine.apply(&mut px, &mut py, &mut ux, &mut uy);
+            prev_x[i] = x[i];
+            prev_y[i] = y[i];
+            let (px, py, ux, uy) = move_body(&confine, (x[i], y[i]), (ix[i], iy[i]), speed, dt);
             x[i] = px;
             y[i] = py;
             vx[i] = ux;
