@@ -141,7 +141,7 @@ fn mover(
 
 /// Runs `ticks` ticks with input that moves and fires; the state hash of each.
 fn hashes(def: &Arc<GameDef>, extra_system: bool, ticks: u32) -> Vec<StateHash> {
-    // Enough entities for the one-pass motion (it starts at 1024).
+    // More entities than the one-pass motion needs, and enough for the hash to split.
     let mut g = Game::with_entities(def.clone(), Box::new(NoConsequences), 1100).unwrap();
     g.options_mut().hash = true;
     g.options_mut().check_invariants = true;
@@ -171,6 +171,26 @@ fn one_pass_and_one_system_after_another_make_the_same_world() {
         assert_eq!(a, b, "tick {}: the fused pass differs", t + 1);
     }
     assert_eq!(fused.len(), 400);
+}
+
+#[test]
+fn the_hash_split_between_threads_is_the_serial_hash() {
+    // Every hashed component of the kitchen sink (rotations, footing, cooldowns, lifetimes,
+    // controls), hashed every 25 ticks: each half sums alternate batches of rows.
+    let def = Arc::new(kitchen_sink());
+    let mut g = Game::with_entities(def, Box::new(NoConsequences), 3000).unwrap();
+    let fire = ActionId(2);
+    for t in 0..200u32 {
+        let mut input = TickInput::neutral();
+        input.set_held(fire, true);
+        input.set_pressed(fire, t % 2 == 0);
+        g.step(&input).unwrap();
+        if t % 25 == 0 {
+            let serial = StateHash::of_split(g.world(), usize::MAX);
+            assert_eq!(StateHash::of_split(g.world(), 1), serial, "tick {}", t + 1);
+            assert_eq!(StateHash::of(g.world()), serial, "tick {}", t + 1);
+        }
+    }
 }
 
 /// The per-tick state hashes, contacts and events of a game of `n` entities, with every pass

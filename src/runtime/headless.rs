@@ -124,8 +124,13 @@ pub struct HeadlessRun {
 
 impl HeadlessRun {
     fn record(&mut self, tick: u64, input: &TickInput, report: &TickReport) {
+        // A tick that was not hashed is hashed on demand, from the world it left; a level
+        // change replaces that world before anyone asks, so its tick is hashed now.
+        self.last_hash = report.hash.or_else(|| {
+            matches!(self.game.flow(), Flow::Switch(_) | Flow::Restart)
+                .then(|| StateHash::of(self.game.world()))
+        });
         let hash = report.hash.unwrap_or_default();
-        self.last_hash = Some(hash);
         self.ticks += 1;
         if let Some(r) = &mut self.recorder
             && let Err(e) = r.tick(&mut self.game, tick, input, hash)

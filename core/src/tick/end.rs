@@ -75,7 +75,12 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
             ..Decl::new(HASH, |t| {
                 *t.world.tick = t.tick;
                 if t.options.hash {
-                    t.report.hash = Some(StateHash::of(t.world));
+                    let split_from = if t.options.serial {
+                        usize::MAX
+                    } else {
+                        crate::world::hash::SPLIT_MIN
+                    };
+                    t.report.hash = Some(StateHash::of_split(t.world, split_from));
                 }
                 Ok(())
             })

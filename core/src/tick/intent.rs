@@ -235,15 +235,31 @@ fn fires(trig: &crate::def::TriggerDef, input: &TickInput) -> bool {
     }
 }
 
-/// For each firing trigger that aims: the nearest other entity with its aim tags, found in
-/// one pass over the tagged entities (ties go to the lower creation sequence).
+/// Whether a firing trigger's cooldown lets it act at `tick` (one without a cooldown always
+/// does). [`control`] decides with the same test, then starts the cooldown.
+fn armed(trig: &crate::def::TriggerDef, cds: Option<&Cooldowns>, tick: u64) -> bool {
+    match (trig.cooldown, cds) {
+        (Some(slot), Some(cds)) => cds.0.get(slot as usize).is_some_and(|d| d.ready(tick)),
+        _ => true,
+    }
+}
+
+/// For each firing trigger that aims and whose cooldown lets it act: the nearest other entity
+/// with its aim tags, found in one pass over the tagged entities (ties go to the lower creation
+/// sequence). A trigger held through its cooldown searches nothing: only the ticks it acts
+/// read an aim.
 /// Entries: `(shooter seq, aim tags, shooter position, nearest target position)`.
 type Aim = (u64, u64, Vec2, Option<(f32, u64, Vec2)>);
 
-fn aims(world: &mut SimWorld, s: &mut Scratch, input: &TickInput) -> Vec<Aim> {
+fn aims(world: &mut SimWorld, s: &mut Scratch, input: &TickInput, tick: u64) -> Vec<Aim> {
     let mut out: Vec<Aim> = Vec::new();
-    for (id, c, t) in world.ecs.query_mut::<(&Identity, &Control, &Position)>() {
-        for trig in c.triggers.iter().filter(|t| t.aim != 0 && fires(t, input)) {
+    for (id, c, t, cds) in world
+        .ecs
+        .query_mut::<(&Identity, &Control, &Position, Option<&Cooldowns>)>()
+    {
+        let acts =
+            |t: &&crate::def::TriggerDef| t.aim != 0 && fires(t, input) && armed(t, cds, tick);
+        for trig in c.triggers.iter().filter(acts) {
             if !out.iter().any(|a| a.0 == id.seq && a.1 == trig.aim) {
                 out.push((id.seq, trig.aim, t.0, None));
             }
@@ -287,7 +303,7 @@ fn control(
     input: &TickInput,
     cap: u32,
 ) -> Result<(), Fault> {
-    let aims = aims(world, s, input);
+    let aims = aims(world, s, input, tick);
     let steer = Steer {
         input,
         tick,
