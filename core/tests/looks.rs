@@ -450,6 +450,17 @@ fn spawn_options_size_the_sprite_and_collider_scale_the_look_and_turn_it() {
     for (seq, want) in expected {
         assert_eq!(made(&g, seq), want, "entity {seq}");
     }
+    // Only a sprite its spawn sized is an entity's own; the others draw their archetype's.
+    let ecs = g.world().ecs();
+    let sprites: Vec<(bool, bool)> = (3..=7)
+        .map(|seq| {
+            let e = g.world().entity(seq).unwrap();
+            (ecs.get::<&Sprite>(e).is_ok(), ecs.get::<&Drawn>(e).is_ok())
+        })
+        .collect();
+    let own = (true, false);
+    let declared = (false, true);
+    assert_eq!(sprites, [own, own, declared, declared, declared]);
 }
 
 /// The angle entity `seq` is drawn at, half-way into the last tick.

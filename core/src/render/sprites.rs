@@ -2,13 +2,13 @@
 //! frame's draws; an archetype of many sprites is split between two threads (each half writes
 //! its own part of the draws, in row order, so the result is the serial one).
 
-use crate::def::GameDef;
+use crate::def::{GameDef, SpriteDef, SpriteShape};
 use crate::math::Vec2;
 use crate::math::wrap_angle;
 use crate::par;
 use crate::render::draw::{Draw, Interpolation};
 use crate::world::components::{
-    Animation, Identity, Look, Position, PrevPosition, Rotation, Sprite,
+    Animation, Drawn, Identity, Look, Position, PrevPosition, Rotation, Sprite,
 };
 use std::mem::MaybeUninit;
 
@@ -29,7 +29,7 @@ impl Placing<'_> {
         &self,
         id: &Identity,
         (cur, prev): (&Position, &PrevPosition),
-        s: &Sprite,
+        s: &SpriteDef,
         rot: Option<&Rotation>,
         anim: Option<&Animation>,
     ) -> Draw {
@@ -41,7 +41,6 @@ impl Placing<'_> {
                 rot.map_or(0.0, |r| r.prev + wrap_angle(r.angle - r.prev) * a),
             ),
         };
-        let s = &s.0;
         let frame = anim
             .and_then(|a| {
                 let def = self.def.archetype(id.archetype)?;
@@ -71,7 +70,7 @@ impl Placing<'_> {
 }
 
 /// Sprite `s`'s draw `d` as its entity's look `k` changes it; `None` when it is hidden.
-fn styled(mut d: Draw, s: &Sprite, k: &Look) -> Option<Draw> {
+fn styled(mut d: Draw, s: &SpriteDef, k: &Look) -> Option<Draw> {
     if !k.visible() {
         return None;
     }
@@ -79,15 +78,82 @@ fn styled(mut d: Draw, s: &Sprite, k: &Look) -> Option<Draw> {
         d.size = Vec2::new(d.size.x * scale.x, d.size.y * scale.y);
     }
     if k.color.is_some() || k.alpha.is_some() {
-        d.color = k
-            .color
-            .unwrap_or(s.0.color)
-            .faded(k.alpha.unwrap_or(s.0.alpha));
+        d.color = k.color.unwrap_or(s.color).faded(k.alpha.unwrap_or(s.alpha));
     }
     d.flip_x = k.flip_x.unwrap_or(d.flip_x);
     d.flip_y = k.flip_y.unwrap_or(d.flip_y);
     d.layer = k.layer.unwrap_or(d.layer);
     Some(d)
+}
+
+/// The sprites of an archetype's rows: a column of their own ([`Sprite`]), or each row's
+/// archetype's as declared ([`Drawn`]).
+#[derive(Clone, Copy)]
+enum Sprites<'a> {
+    Own(&'a [Sprite]),
+    Declared,
+}
+
+impl<'a> Sprites<'a> {
+    fn split_at(self, mid: usize) -> (Sprites<'a>, Sprites<'a>) {
+        match self {
+            Sprites::Own(s) => {
+                let (a, b) = s.split_at(mid);
+                (Sprites::Own(a), Sprites::Own(b))
+            }
+            Sprites::Declared => (Sprites::Declared, Sprites::Declared),
+        }
+    }
+
+    fn take(self, n: usize) -> Sprites<'a> {
+        match self {
+            Sprites::Own(s) => Sprites::Own(&s[..n]),
+            Sprites::Declared => Sprites::Declared,
+        }
+    }
+}
+
+/// What a [`Drawn`] entity whose archetype declares no sprite draws, which spawning never
+/// makes: nothing to see.
+const NOTHING: SpriteDef = SpriteDef {
+    shape: SpriteShape::Rect,
+    size: Vec2::ZERO,
+    color: SpriteDef::COLOR,
+    layer: SpriteDef::LAYER,
+    depth: SpriteDef::DEPTH,
+    frame: SpriteDef::FRAME,
+    flip_x: false,
+    flip_y: false,
+    alpha: 0.0,
+};
+
+/// The declared sprites of [`Drawn`] rows, looked up once per run of rows of one archetype
+/// (an archetype's entities share a column, so a run is usually all of it).
+struct Declared<'d> {
+    def: &'d GameDef,
+    last: Option<(crate::ArchetypeId, &'d SpriteDef)>,
+}
+
+impl<'d> Declared<'d> {
+    fn new(def: &'d GameDef) -> Declared<'d> {
+        Declared { def, last: None }
+    }
+
+    #[inline(always)]
+    fn of(&mut self, id: &Identity) -> &'d SpriteDef {
+        match self.last {
+            Some((a, s)) if a == id.archetype => s,
+            _ => {
+                let s = self
+                    .def
+                    .archetype(id.archetype)
+                    .and_then(|a| a.sprite.as_ref())
+                    .unwrap_or(&NOTHING);
+                self.last = Some((id.archetype, s));
+                s
+            }
+        }
+    }
 }
 
 /// One archetype's columns of what a sprite's draw reads (all of one length).
@@ -96,7 +162,7 @@ struct Columns<'a> {
     id: &'a [Identity],
     pos: &'a [Position],
     prev: &'a [PrevPosition],
-    sprite: &'a [Sprite],
+    sprite: Sprites<'a>,
     rot: Option<&'a [Rotation]>,
     anim: Option<&'a [Animation]>,
 }
@@ -141,11 +207,17 @@ impl<'a> Columns<'a> {
 
     /// Writes row `i`'s draw into `out[i]`, for every row (`out` is as long as the columns).
     fn fill(self, placing: Placing<'_>, out: &mut [MaybeUninit<Draw>]) {
+        let mut declared = Declared::new(placing.def);
         for (i, slot) in out.iter_mut().enumerate() {
             let rot = self.rot.map(|r| &r[i]);
             let anim = self.anim.map(|a| &a[i]);
             let at = (&self.pos[i], &self.prev[i]);
-            slot.write(placing.draw(&self.id[i], at, &self.sprite[i], rot, anim));
+            let id = &self.id[i];
+            let s = match self.sprite {
+                Sprites::Own(own) => &own[i].0,
+                Sprites::Declared => declared.of(id),
+            };
+            slot.write(placing.draw(id, at, s, rot, anim));
         }
     }
 }
@@ -159,14 +231,20 @@ pub(super) fn extract(
     capacity: usize,
 ) -> usize {
     let mut left_out = 0;
+    let mut declared = Declared::new(placing.def);
     for arch in world.archetypes() {
-        let (Some(id), Some(pos), Some(prev), Some(sprite)) = (
+        let (Some(id), Some(pos), Some(prev)) = (
             arch.get::<&Identity>(),
             arch.get::<&Position>(),
             arch.get::<&PrevPosition>(),
-            arch.get::<&Sprite>(),
         ) else {
             continue;
+        };
+        let own = arch.get::<&Sprite>();
+        let sprite = match own.as_deref() {
+            Some(own) => Sprites::Own(own),
+            None if arch.has::<Drawn>() => Sprites::Declared,
+            None => continue,
         };
         let (rot, anim) = (arch.get::<&Rotation>(), arch.get::<&Animation>());
         if let Some(looks) = arch.get::<&Look>() {
@@ -176,8 +254,12 @@ pub(super) fn extract(
                     rot.as_deref().map(|r| &r[i]),
                     anim.as_deref().map(|a| &a[i]),
                 );
-                let d = placing.draw(&id[i], (&pos[i], &prev[i]), &sprite[i], r, a);
-                let Some(d) = styled(d, &sprite[i], &looks[i]) else {
+                let s = match sprite {
+                    Sprites::Own(own) => &own[i].0,
+                    Sprites::Declared => declared.of(&id[i]),
+                };
+                let d = placing.draw(&id[i], (&pos[i], &prev[i]), s, r, a);
+                let Some(d) = styled(d, s, &looks[i]) else {
                     continue;
                 };
                 if draws.len() < capacity {
@@ -195,7 +277,7 @@ pub(super) fn extract(
             id: &id[..take],
             pos: &pos[..take],
             prev: &prev[..take],
-            sprite: &sprite[..take],
+            sprite: sprite.take(take),
             rot: rot.as_deref().map(|r| &r[..take]),
             anim: anim.as_deref().map(|a| &a[..take]),
         };

@@ -280,9 +280,17 @@ pub struct Control {
     pub facing: Vec2,
 }
 
-/// How the entity is drawn.
+/// How the entity is drawn, where its spawn changed its archetype's sprite (a colour or a
+/// size). An entity drawn as its archetype declares holds [`Drawn`] instead.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sprite(pub SpriteDef);
+
+/// Drawn with its archetype's sprite as declared (`sprite` of its [`Identity::archetype`]):
+/// the entities of an archetype share that one sprite rather than each holding a copy
+/// ([`Sprite`], 32 bytes), so this marker takes no memory per entity. An entity has at most one
+/// of the two.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Drawn;
 
 /// The animation its sprite plays: a slot in its archetype's `animations` and the tick it
 /// started. The frame drawn follows from the tick (see [`crate::AnimationDef::frame_at`]).

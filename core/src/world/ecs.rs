@@ -64,6 +64,7 @@ fn resource_of(id: TypeId) -> Result<Resource, &'static str> {
         (TypeId::of::<StaticBody>(), "StaticBody"),
         (TypeId::of::<BoundsRule>(), "BoundsRule"),
         (TypeId::of::<Sprite>(), "Sprite"),
+        (TypeId::of::<Drawn>(), "Drawn"),
         (TypeId::of::<Label>(), "Label"),
         (TypeId::of::<CameraTarget>(), "CameraTarget"),
         (TypeId::of::<BoundsMargin>(), "BoundsMargin"),

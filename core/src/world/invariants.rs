@@ -3,7 +3,7 @@
 use crate::def::GameDef;
 use crate::fault::{Fault, FaultKind};
 use crate::world::SimWorld;
-use crate::world::components::{Attached, Health, Identity, Position, PrevPosition};
+use crate::world::components::{Attached, Drawn, Health, Identity, Position, PrevPosition, Sprite};
 
 fn broken(message: String) -> Fault {
     Fault::new(FaultKind::Invariant, message)
@@ -54,6 +54,18 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
                 h.current, h.max
             )));
         }
+    }
+    if let Some(id) = world
+        .ecs
+        .query::<&Identity>()
+        .with::<(&Sprite, &Drawn)>()
+        .iter()
+        .next()
+    {
+        return Err(broken(format!(
+            "entity #{} has its own sprite and draws its archetype's",
+            id.seq
+        )));
     }
     let keys = world.contacts.keys();
     for w in keys.windows(2) {

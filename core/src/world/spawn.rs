@@ -183,6 +183,7 @@ optional! {
     collider: Collider,
     health: Health,
     sprite: Sprite,
+    drawn: Drawn,
     brain: Brain,
     aim: Aim,
     control: Control,
@@ -255,16 +256,26 @@ impl NewEntity {
                     invulnerable_until: Deadline::Inactive,
                 }
             }),
-            sprite: a.sprite.as_ref().map(|s| {
-                let mut s = s.clone();
-                if let Some(c) = overrides.color {
-                    s.color = c;
-                }
-                if let Some(size) = overrides.size {
-                    s.size = size;
-                }
-                Sprite(s)
-            }),
+            // Only a sprite the spawn changed is the entity's own (see [`Drawn`]).
+            drawn: a
+                .sprite
+                .as_ref()
+                .filter(|_| overrides.color.is_none() && overrides.size.is_none())
+                .map(|_| Drawn),
+            sprite: a
+                .sprite
+                .as_ref()
+                .filter(|_| overrides.color.is_some() || overrides.size.is_some())
+                .map(|s| {
+                    let mut s = s.clone();
+                    if let Some(c) = overrides.color {
+                        s.color = c;
+                    }
+                    if let Some(size) = overrides.size {
+                        s.size = size;
+                    }
+                    Sprite(s)
+                }),
             brain: a
                 .behaviour
                 .map(|bh| Brain::new(bh.kind, velocity.normalized_or_zero())),

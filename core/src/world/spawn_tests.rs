@@ -111,7 +111,10 @@ fn contents(w: &SimWorld) -> Vec<String> {
                     e.get::<&Tags>().map(|c| *c),
                     e.get::<&Collider>().map(|c| *c),
                     e.get::<&Health>().map(|c| *c),
-                    e.get::<&Sprite>().map(|c| Sprite::clone(&c)),
+                    (
+                        e.get::<&Sprite>().map(|c| Sprite::clone(&c)),
+                        e.has::<Drawn>()
+                    ),
                     (e.get::<&Brain>().map(|c| *c), e.get::<&Aim>().map(|c| *c)),
                     e.get::<&Control>().map(|c| Control::clone(&c)),
                     (

@@ -56,16 +56,21 @@ pub(crate) fn offscreen(
     }
     let view = Rect::new(center - size * 0.5, center + size * 0.5);
     let live = world.index.len();
-    for (id, t, seen, sprite, collider, tags) in world.ecs.query_mut::<(
+    for (id, t, seen, sprite, drawn, collider, tags) in world.ecs.query_mut::<(
         &Identity,
         &Position,
         &mut Offscreen,
         Option<&Sprite>,
+        Option<&Drawn>,
         Option<&Collider>,
         Option<&Tags>,
     )>() {
+        let declared = || def.archetype(id.archetype)?.sprite.as_ref();
+        let sprite = sprite
+            .map(|s| &s.0)
+            .or_else(|| drawn.and_then(|_| declared()));
         let extent = match (sprite, collider) {
-            (Some(s), _) => s.0.size,
+            (Some(s), _) => s.size,
             (None, Some(c)) => c.shape().half_extents() * 2.0,
             (None, None) => Vec2::ZERO,
         };
