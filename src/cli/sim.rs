@@ -254,9 +254,7 @@ pub fn prepare(
             .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
         d.trace = Some(Box::new(std::io::BufWriter::new(f)));
     }
-    // Only a recording and a trace keep every tick's hash; the summary's is the last tick's,
-    // hashed when asked for.
-    d.game.options_mut().hash = d.recorder.is_some() || d.trace.is_some();
+    d.hash_as_needed();
     if args.profile || args.trace_events.is_some() {
         use crate::runtime::profiling::{Profiling, TraceEvents};
         let events = match &args.trace_events {

@@ -155,6 +155,13 @@ impl HeadlessRun {
         self.recorder = Some(Recorder::new(header, saved, level, detail));
     }
 
+    /// Hashes every tick only where a recording or a trace keeps the hashes: a summary's hash
+    /// is the last tick's, hashed when asked for (see [`record`](Self::record)). Call it once
+    /// the recording and the trace are set up.
+    pub fn hash_as_needed(&mut self) {
+        self.game.options_mut().hash = self.recorder.is_some() || self.trace.is_some();
+    }
+
     /// The recording made so far, if one is being made.
     pub fn recording(&self) -> Option<&Recording> {
         self.recorder.as_ref().map(|r| &r.recording)

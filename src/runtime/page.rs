@@ -88,6 +88,7 @@ pub fn sim(
     if flags & TRACE != 0 {
         d.trace = Some(Box::new(trace.clone()));
     }
+    d.hash_as_needed();
     let start = clock();
     let fault = d.run_input(lines, ticks);
     let elapsed_ns = clock().saturating_sub(start);
