@@ -72,6 +72,9 @@ struct MarkGrid {
     cmask: u32,
     rmask: u32,
     shift: u32,
+    /// Whether the box is under 2^31 cells across each way, so that a point inside it is
+    /// under 2^31 cells from its corner (subtraction and multiplication round monotonically).
+    fits: bool,
 }
 
 impl MarkGrid {
@@ -82,6 +85,22 @@ impl MarkGrid {
             ((p.x - self.lo.x) * self.inv_cell) as u32,
             ((p.y - self.lo.y) * self.inv_cell) as u32,
         )
+    }
+
+    /// [`cell`](Self::cell) of a point inside a box that [`fits`](Self::fits): the same cell
+    /// by a plain truncation (the saturating conversion costs three times the instructions).
+    #[inline(always)]
+    fn cell_inside(&self, p: Vec2) -> (u32, u32) {
+        debug_assert!(self.fits && p.x >= self.lo.x && p.y >= self.lo.y);
+        debug_assert!(p.x <= self.hi.x && p.y <= self.hi.y);
+        // SAFETY: p is inside the box (finite, at least its corner), and the box fits: each
+        // value is in 0..2^31, where the truncation is defined and equals the `as u32` one.
+        unsafe {
+            (
+                ((p.x - self.lo.x) * self.inv_cell).to_int_unchecked::<i32>() as u32,
+                ((p.y - self.lo.y) * self.inv_cell).to_int_unchecked::<i32>() as u32,
+            )
+        }
     }
 
     /// The bit of cell (`cx`, `cy`).
@@ -119,6 +138,9 @@ impl Marks {
             cmask: cols as u32 - 1,
             rmask: rows as u32 - 1,
             shift: cols.trailing_zeros(),
+            // The largest value a point inside the box gives, by the same operations.
+            fits: (hi.x - lo.x) * inv_cell < 2_147_483_520.0
+                && (hi.y - lo.y) * inv_cell < 2_147_483_520.0,
         };
         self.bits.clear();
         self.bits.resize((cols * rows).div_ceil(64) as usize, 0);
@@ -141,7 +163,23 @@ impl Marks {
     /// and outside a box that covers part of a crowd come in no order); only the points inside
     /// go on to their cell.
     #[inline(always)]
-    pub(super) fn each_near(&self, pos: &[Vec2], mut near: impl FnMut(usize)) {
+    pub(super) fn each_near(&self, pos: &[Vec2], near: impl FnMut(usize)) {
+        let at = self.at;
+        if at.fits {
+            self.each_near_by(pos, near, |p| at.cell_inside(p));
+        } else {
+            self.each_near_by(pos, near, |p| at.cell(p));
+        }
+    }
+
+    /// [`each_near`](Self::each_near), finding a point's cell with `cell`.
+    #[inline(always)]
+    fn each_near_by(
+        &self,
+        pos: &[Vec2],
+        mut near: impl FnMut(usize),
+        cell: impl Fn(Vec2) -> (u32, u32),
+    ) {
         // Locals, which stay in registers whatever `near` writes.
         let (at, bits) = (self.at, &self.bits[..]);
         let (lo, hi) = (at.lo, at.hi);
@@ -158,7 +196,7 @@ impl Marks {
                 let j = inside.trailing_zeros() as usize;
                 inside &= inside - 1;
                 // Inside the box: finite, and at least 0.
-                let (cx, cy) = at.cell(chunk[j]);
+                let (cx, cy) = cell(chunk[j]);
                 let b = at.bit(cx, cy);
                 if (bits[b >> 6] >> (b & 63)) & 1 != 0 {
                     near(c * 8 + j);

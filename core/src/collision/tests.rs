@@ -282,3 +282,31 @@ fn queriers_far_apart_find_the_same_pairs() {
     }
     finds_the_same_pairs(&bodies, 10);
 }
+
+#[test]
+fn queriers_billions_of_cells_apart_find_the_same_pairs() {
+    // A box more than 2^31 cells across: a body's cell is found by the saturating conversion
+    // there, by a plain truncation in a box that fits; both find what an all-pairs test finds.
+    let mut rng = fastrand::Rng::with_seed(5);
+    let mut bodies = Vec::new();
+    for (k, &(cx, cy)) in [(-3.0e10f32, 0.0f32), (0.0, 0.0), (3.0e10, 1.0e4)]
+        .iter()
+        .enumerate()
+    {
+        let mut q = body(k as u64 + 1, cx, cy, 10.0, false, 1, 2);
+        q.archetype = 1;
+        bodies.push(q);
+        for i in 0..200u64 {
+            bodies.push(body(
+                100 + k as u64 * 1000 + i,
+                cx + rng.f32() * 60.0 - 30.0,
+                cy + rng.f32() * 60.0 - 30.0,
+                3.0,
+                false,
+                2,
+                0,
+            ));
+        }
+    }
+    finds_the_same_pairs(&bodies, 10);
+}
