@@ -22,7 +22,7 @@ use crate::def::{ArchetypeId, GameDef, Overrides};
 use crate::event::Events;
 use crate::fault::Fault;
 use crate::frame::input::TickInput;
-use crate::ids::{SeqMap, SeqSet};
+use crate::ids::SeqSet;
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::phase::Stage;
@@ -42,7 +42,7 @@ pub struct Gameplay<'a> {
     pub(crate) def: &'a GameDef,
     pub(crate) events: &'a Events,
     pub(crate) ecs: &'a Ecs,
-    pub(crate) index: &'a SeqMap<hecs::Entity>,
+    pub(crate) index: &'a crate::world::index::SeqIndex,
     pub(crate) pending: &'a SeqSet,
     pub(crate) destroyed_now: &'a mut SeqSet,
     pub(crate) score: i64,

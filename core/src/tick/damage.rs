@@ -5,7 +5,7 @@ use crate::command::Command;
 use crate::def::GameDef;
 use crate::event::{DamageEvent, push_bounded};
 use crate::fault::{Fault, FaultKind};
-use crate::ids::{SeqMap, SeqSet};
+use crate::ids::SeqSet;
 use crate::phase::Stage;
 use crate::resource::Tracked;
 use crate::tick::scratch::Scratch;
@@ -158,7 +158,7 @@ pub(super) fn damage_one(
 /// The entity of sequence `seq` if it lives and is not marked for destruction this tick;
 /// otherwise counts why not.
 pub(super) fn live(
-    index: &SeqMap<hecs::Entity>,
+    index: &crate::world::index::SeqIndex,
     pending: &SeqSet,
     counters: &mut WorldCounters,
     seq: u64,

@@ -62,7 +62,7 @@ pub(crate) struct Rules<'a> {
     /// By archetype id.
     archetypes: &'a [Rule],
     own: Option<(
-        &'a crate::ids::SeqMap<hecs::Entity>,
+        &'a crate::world::index::SeqIndex,
         &'a crate::world::ecs::Ecs,
     )>,
 }

@@ -23,7 +23,7 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
             .ecs
             .get::<&Identity>(*e)
             .map_err(|_| broken(format!("entity #{seq} is indexed but not alive")))?;
-        if id.seq != *seq {
+        if id.seq != seq {
             return Err(broken(format!("entity #{seq} carries sequence {}", id.seq)));
         }
         if id.seq >= *world.next_seq {

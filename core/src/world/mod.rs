@@ -8,6 +8,7 @@ pub(crate) mod components;
 pub(crate) mod contact;
 pub(crate) mod ecs;
 pub(crate) mod hash;
+pub(crate) mod index;
 pub(crate) mod invariants;
 pub(crate) mod spawn;
 pub(crate) mod tagged;
@@ -16,7 +17,7 @@ pub(crate) mod tiles;
 use crate::def::{GameDef, LevelDef, Overrides};
 use crate::event::{DamageEvent, Party, SpawnEvent};
 use crate::fault::{Fault, FaultKind};
-use crate::ids::{SeqMap, WorldId};
+use crate::ids::WorldId;
 use crate::limits::Limit;
 use crate::math::Vec2;
 use crate::resource::{Resource, Resource as R, Tracked};
@@ -102,7 +103,7 @@ pub struct SimWorld {
     /// spawn, a despawn, a component added or removed), so a cache of the rows' fixed
     /// columns (see `tick::scratch::Scratch::uniform`) knows when it is stale.
     pub(crate) structure: u64,
-    pub(crate) index: Tracked<SeqMap<hecs::Entity>>,
+    pub(crate) index: Tracked<index::SeqIndex>,
     /// Live entities by tag (see [`TagIndex`](tagged::TagIndex)), which records its reads.
     pub(crate) tagged: tagged::TagIndex,
     pub(crate) rng: Tracked<fastrand::Rng>,
@@ -212,7 +213,7 @@ impl SimWorld {
             level_name: def.levels.get(level).map_or("", |l| l.name.as_str()).into(),
             next_seq: Tracked::new(1, R::EntitySet),
             structure: 0,
-            index: Tracked::new(SeqMap::default(), R::EntitySet),
+            index: Tracked::new(index::SeqIndex::default(), R::EntitySet),
             tagged: tagged::TagIndex::watching(def),
             rng: Tracked::new(fastrand::Rng::with_seed(def.seed), R::Rng),
             score: Tracked::new(0, R::Score),
@@ -458,7 +459,7 @@ impl SimWorld {
 
     /// Creation sequences of live entities, ascending.
     pub fn sequences(&self) -> Vec<u64> {
-        let mut v: Vec<u64> = self.index.keys().copied().collect();
+        let mut v: Vec<u64> = self.index.iter().map(|(seq, _)| seq).collect();
         v.sort_unstable();
         v
     }

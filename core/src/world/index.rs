@@ -1,0 +1,205 @@
+//! The live entities by creation sequence: what every handle a script holds resolves through.
+
+use crate::ids::SeqMap;
+
+/// Live entities by creation sequence.
+///
+/// Sequences only grow, and a level's build (or any spawn) takes the next ones, so most live
+/// entities sit in one run of consecutive sequences: that run is a column of handles (8 bytes
+/// an entity, a look-up is an index), and only entities outside it live in a hash map (about 35
+/// bytes an entity). Invariants:
+/// - `dense[i]` is the entity of sequence `base + i`, or `None` (gone, or a sequence skipped);
+///   `dense_live` counts the `Some`s, and `dense` never begins with a `None` (it is trimmed).
+/// - A sequence is in `dense`'s range or in `sparse`, never both.
+/// - At least a quarter of `dense` is live once it holds more than [`SeqIndex::DENSE_MIN`]
+///   slots: below that, its live entities move to `sparse` and it starts afresh, so its slots
+///   never cost more than about four times the entities they hold.
+#[derive(Clone, Debug, Default)]
+pub struct SeqIndex {
+    base: u64,
+    dense: Vec<Option<hecs::Entity>>,
+    dense_live: usize,
+    sparse: SeqMap<hecs::Entity>,
+    /// One past the highest sequence ever added: only a sequence from here on may extend the
+    /// run or start a new one.
+    next: u64,
+}
+
+impl SeqIndex {
+    /// Slots below which the run is kept however few of them are live.
+    const DENSE_MIN: usize = 1024;
+    /// Sequences an addition may skip and still extend the run (the skipped slots stay empty).
+    const GAP_MAX: u64 = 64;
+
+    /// Live entities.
+    pub fn len(&self) -> usize {
+        self.dense_live + self.sparse.len()
+    }
+
+    /// The slot of `seq` in the run, if it is in its range.
+    #[inline]
+    fn slot(&self, seq: u64) -> Option<usize> {
+        usize::try_from(seq.wrapping_sub(self.base))
+            .ok()
+            .filter(|&i| i < self.dense.len())
+    }
+
+    /// The entity of sequence `seq`, if it lives.
+    #[inline]
+    pub fn get(&self, seq: &u64) -> Option<&hecs::Entity> {
+        match self.slot(*seq) {
+            Some(i) => self.dense[i].as_ref(),
+            None => self.sparse.get(seq),
+        }
+    }
+
+    #[inline]
+    pub fn contains_key(&self, seq: &u64) -> bool {
+        self.get(seq).is_some()
+    }
+
+    /// Room for `more` entities of the next sequences.
+    pub fn reserve(&mut self, more: usize) {
+        self.dense.reserve(more);
+    }
+
+    /// Adds the entity of sequence `seq`; returns the entity it replaced, if the sequence was
+    /// taken.
+    pub fn insert(&mut self, seq: u64, e: hecs::Entity) -> Option<hecs::Entity> {
+        if let Some(i) = self.slot(seq) {
+            let old = self.dense[i].replace(e);
+            self.dense_live += usize::from(old.is_none());
+            return old;
+        }
+        if seq < self.next {
+            return self.sparse.insert(seq, e);
+        }
+        self.next = seq + 1;
+        if self.dense.is_empty() {
+            self.base = seq;
+        }
+        let gap = seq - (self.base + self.dense.len() as u64);
+        if gap > Self::GAP_MAX {
+            // A far jump: a new run from here.
+            self.retire();
+            self.base = seq;
+        } else {
+            self.dense.extend(std::iter::repeat_n(None, gap as usize));
+        }
+        self.dense.push(Some(e));
+        self.dense_live += 1;
+        self.keep_dense();
+        None
+    }
+
+    /// Removes the entity of sequence `seq`, returning it if it lived.
+    pub fn remove(&mut self, seq: &u64) -> Option<hecs::Entity> {
+        let Some(i) = self.slot(*seq) else {
+            return self.sparse.remove(seq);
+        };
+        let e = self.dense[i].take()?;
+        self.dense_live -= 1;
+        if i == 0 {
+            let gone = self.dense.iter().take_while(|s| s.is_none()).count();
+            self.dense.drain(..gone);
+            self.base += gone as u64;
+        }
+        self.keep_dense();
+        Some(e)
+    }
+
+    /// Moves the run's live entities to the map, if too few of its slots hold one, and gives
+    /// back memory the run no longer needs.
+    fn keep_dense(&mut self) {
+        if self.dense.len() > Self::DENSE_MIN && self.dense_live * 4 < self.dense.len() {
+            self.retire();
+        }
+        let keep = self.dense.len().max(Self::DENSE_MIN);
+        if self.dense.capacity() > 2 * keep {
+            self.dense.shrink_to(keep);
+        }
+    }
+
+    /// Moves the run's live entities to the map; the run is empty after.
+    fn retire(&mut self) {
+        let base = self.base;
+        let live = self.dense.drain(..).enumerate();
+        self.sparse
+            .extend(live.filter_map(|(k, e)| Some((base + k as u64, e?))));
+        self.dense_live = 0;
+    }
+
+    /// Every live entity with its sequence, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, &hecs::Entity)> {
+        let base = self.base;
+        let dense = self.dense.iter().enumerate();
+        dense
+            .filter_map(move |(k, e)| Some((base + k as u64, e.as_ref()?)))
+            .chain(self.sparse.iter().map(|(s, e)| (*s, e)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every operation on the index and on a plain map, side by side: the same answers, and the
+    /// run's slots bounded by its live entities.
+    #[test]
+    fn it_answers_as_a_map_does_through_spawns_and_destructions() {
+        let mut world = hecs::World::new();
+        let mut index = SeqIndex::default();
+        let mut map: SeqMap<hecs::Entity> = Default::default();
+        let mut live: Vec<u64> = Vec::new();
+        let mut rng = fastrand::Rng::with_seed(7);
+        let mut next = 1u64;
+        for step in 0..20_000 {
+            let spawn = live.is_empty() || rng.u32(0..100) < if step < 10_000 { 55 } else { 45 };
+            if spawn {
+                // Bursts, as a level's build and a wave spawn; now and then sequences that
+                // were taken without an entity, a few or many.
+                next += match rng.u32(0..200) {
+                    0 => 5_000,
+                    1..=10 => rng.u64(1..80),
+                    _ => 0,
+                };
+                for _ in 0..rng.usize(1..40) {
+                    let e = world.spawn(());
+                    assert_eq!(index.insert(next, e), None);
+                    map.insert(next, e);
+                    live.push(next);
+                    next += 1;
+                }
+            } else {
+                let seq = live.swap_remove(rng.usize(0..live.len()));
+                assert_eq!(index.remove(&seq), map.remove(&seq));
+                assert_eq!(index.remove(&seq), None, "gone once");
+            }
+            assert_eq!(index.len(), map.len());
+            for _ in 0..8 {
+                let seq = rng.u64(0..next + 2);
+                assert_eq!(index.get(&seq), map.get(&seq), "sequence {seq}");
+            }
+            if step % 997 == 0 {
+                let mut all: Vec<(u64, hecs::Entity)> =
+                    index.iter().map(|(s, e)| (s, *e)).collect();
+                let mut want: Vec<(u64, hecs::Entity)> =
+                    map.iter().map(|(s, e)| (*s, *e)).collect();
+                all.sort_by_key(|p| p.0);
+                want.sort_by_key(|p| p.0);
+                assert_eq!(all, want);
+                assert!(live.iter().all(|s| index.get(s) == map.get(s)));
+            }
+            let slots = index.dense.len();
+            assert!(
+                slots <= SeqIndex::DENSE_MIN || index.dense_live * 4 >= slots,
+                "{slots} slots for {} entities",
+                index.dense_live
+            );
+        }
+        assert!(
+            index.dense_live > 0 && !index.sparse.is_empty(),
+            "both parts used"
+        );
+    }
+}
