@@ -253,26 +253,19 @@ fn finds_the_same_pairs(bodies: &[Spec], least: usize) {
     assert_eq!(found, expected);
 }
 
-#[test]
-fn queriers_far_apart_find_the_same_pairs() {
-    // Three queriers so far apart that the cells of their box outnumber the marks, which wrap:
-    // bodies in cells that share a mark with a querier's are looked up and rejected.
-    let mut rng = fastrand::Rng::with_seed(4);
+/// A querier at each of `centres`, each among `each` small bodies within `spread` of it.
+fn clusters(seed: u64, centres: &[(f32, f32)], each: u64, spread: f32) -> Vec<Spec> {
+    let mut rng = fastrand::Rng::with_seed(seed);
     let mut bodies = Vec::new();
-    let centres = [
-        (-50_000.0f32, -30_000.0f32),
-        (0.0, 0.0),
-        (48_000.0, 52_000.0),
-    ];
     for (k, &(cx, cy)) in centres.iter().enumerate() {
         let mut q = body(k as u64 + 1, cx, cy, 10.0, false, 1, 2);
         q.archetype = 1;
         bodies.push(q);
-        for i in 0..300u64 {
+        for i in 0..each {
             bodies.push(body(
                 100 + k as u64 * 1000 + i,
-                cx + rng.f32() * 120.0 - 60.0,
-                cy + rng.f32() * 120.0 - 60.0,
+                cx + (rng.f32() - 0.5) * 2.0 * spread,
+                cy + (rng.f32() - 0.5) * 2.0 * spread,
                 3.0,
                 false,
                 2,
@@ -280,33 +273,21 @@ fn queriers_far_apart_find_the_same_pairs() {
             ));
         }
     }
-    finds_the_same_pairs(&bodies, 10);
+    bodies
+}
+
+#[test]
+fn queriers_far_apart_find_the_same_pairs() {
+    // Three queriers so far apart that the cells of their box outnumber the marks, which wrap:
+    // bodies in cells that share a mark with a querier's are looked up and rejected.
+    let centres = [(-50_000.0, -30_000.0), (0.0, 0.0), (48_000.0, 52_000.0)];
+    finds_the_same_pairs(&clusters(4, &centres, 300, 60.0), 10);
 }
 
 #[test]
 fn queriers_billions_of_cells_apart_find_the_same_pairs() {
     // A box more than 2^31 cells across: a body's cell is found by the saturating conversion
     // there, by a plain truncation in a box that fits; both find what an all-pairs test finds.
-    let mut rng = fastrand::Rng::with_seed(5);
-    let mut bodies = Vec::new();
-    for (k, &(cx, cy)) in [(-3.0e10f32, 0.0f32), (0.0, 0.0), (3.0e10, 1.0e4)]
-        .iter()
-        .enumerate()
-    {
-        let mut q = body(k as u64 + 1, cx, cy, 10.0, false, 1, 2);
-        q.archetype = 1;
-        bodies.push(q);
-        for i in 0..200u64 {
-            bodies.push(body(
-                100 + k as u64 * 1000 + i,
-                cx + rng.f32() * 60.0 - 30.0,
-                cy + rng.f32() * 60.0 - 30.0,
-                3.0,
-                false,
-                2,
-                0,
-            ));
-        }
-    }
-    finds_the_same_pairs(&bodies, 10);
+    let centres = [(-3.0e10, 0.0), (0.0, 0.0), (3.0e10, 1.0e4)];
+    finds_the_same_pairs(&clusters(5, &centres, 200, 30.0), 10);
 }
