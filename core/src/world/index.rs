@@ -1,6 +1,7 @@
 //! The live entities by creation sequence: what every handle a script holds resolves through.
 
 use crate::ids::SeqMap;
+use std::collections::VecDeque;
 
 /// Live entities by creation sequence.
 ///
@@ -17,7 +18,7 @@ use crate::ids::SeqMap;
 #[derive(Clone, Debug, Default)]
 pub struct SeqIndex {
     base: u64,
-    dense: Vec<Option<hecs::Entity>>,
+    dense: VecDeque<Option<hecs::Entity>>,
     dense_live: usize,
     sparse: SeqMap<hecs::Entity>,
     /// One past the highest sequence ever added: only a sequence from here on may extend the
@@ -86,7 +87,7 @@ impl SeqIndex {
         } else {
             self.dense.extend(std::iter::repeat_n(None, gap as usize));
         }
-        self.dense.push(Some(e));
+        self.dense.push_back(Some(e));
         self.dense_live += 1;
         self.keep_dense();
         None
@@ -99,10 +100,10 @@ impl SeqIndex {
         };
         let e = self.dense[i].take()?;
         self.dense_live -= 1;
-        if i == 0 {
-            let gone = self.dense.iter().take_while(|s| s.is_none()).count();
-            self.dense.drain(..gone);
-            self.base += gone as u64;
+        // Destroyed oldest first, as often, the run shrinks from its front one slot at a time.
+        while self.dense.front().is_some_and(|s| s.is_none()) {
+            self.dense.pop_front();
+            self.base += 1;
         }
         self.keep_dense();
         Some(e)
