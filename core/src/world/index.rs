@@ -67,6 +67,13 @@ impl SeqIndex {
     /// Adds the entity of sequence `seq`; returns the entity it replaced, if the sequence was
     /// taken.
     pub fn insert(&mut self, seq: u64, e: hecs::Entity) -> Option<hecs::Entity> {
+        // The usual case: the sequence right after the run's last.
+        if seq == self.next && seq == self.base.wrapping_add(self.dense.len() as u64) {
+            self.dense.push_back(Some(e));
+            self.dense_live += 1;
+            self.next = seq + 1;
+            return None;
+        }
         if let Some(i) = self.slot(seq) {
             let old = self.dense[i].replace(e);
             self.dense_live += usize::from(old.is_none());
@@ -84,7 +91,7 @@ impl SeqIndex {
             // A far jump: a new run from here.
             self.retire();
             self.base = seq;
-        } else {
+        } else if gap > 0 {
             self.dense.extend(std::iter::repeat_n(None, gap as usize));
         }
         self.dense.push_back(Some(e));
