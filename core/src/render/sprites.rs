@@ -105,6 +105,18 @@ impl<'a> Sprites<'a> {
         }
     }
 
+    /// Row `i`'s sprite (`id` its identity).
+    #[inline(always)]
+    fn at<'r, 'd: 'r>(self, i: usize, id: &Identity, declared: &mut Declared<'d>) -> &'r SpriteDef
+    where
+        'a: 'r,
+    {
+        match self {
+            Sprites::Own(own) => &own[i].0,
+            Sprites::Declared => declared.of(id),
+        }
+    }
+
     fn take(self, n: usize) -> Sprites<'a> {
         match self {
             Sprites::Own(s) => Sprites::Own(&s[..n]),
@@ -213,10 +225,7 @@ impl<'a> Columns<'a> {
             let anim = self.anim.map(|a| &a[i]);
             let at = (&self.pos[i], &self.prev[i]);
             let id = &self.id[i];
-            let s = match self.sprite {
-                Sprites::Own(own) => &own[i].0,
-                Sprites::Declared => declared.of(id),
-            };
+            let s = self.sprite.at(i, id, &mut declared);
             slot.write(placing.draw(id, at, s, rot, anim));
         }
     }
@@ -254,10 +263,7 @@ pub(super) fn extract(
                     rot.as_deref().map(|r| &r[i]),
                     anim.as_deref().map(|a| &a[i]),
                 );
-                let s = match sprite {
-                    Sprites::Own(own) => &own[i].0,
-                    Sprites::Declared => declared.of(&id[i]),
-                };
+                let s = sprite.at(i, &id[i], &mut declared);
                 let d = placing.draw(&id[i], (&pos[i], &prev[i]), s, r, a);
                 let Some(d) = styled(d, s, &looks[i]) else {
                     continue;

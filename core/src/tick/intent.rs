@@ -236,7 +236,7 @@ fn fires(trig: &crate::def::TriggerDef, input: &TickInput) -> bool {
 }
 
 /// Whether a firing trigger's cooldown lets it act at `tick` (one without a cooldown always
-/// does). [`control`] decides with the same test, then starts the cooldown.
+/// does): the one test of [`aims`] and [`control`], which then starts the cooldown.
 fn armed(trig: &crate::def::TriggerDef, cds: Option<&Cooldowns>, tick: u64) -> bool {
     match (trig.cooldown, cds) {
         (Some(slot), Some(cds)) => cds.0.get(slot as usize).is_some_and(|d| d.ready(tick)),
@@ -324,17 +324,11 @@ fn control(
         steer::steer(&steer, c, speed.0, &mut v.0, rotation, footing);
         let mut cds = cds;
         for trig in &c.triggers {
-            if !fires(trig, input) {
+            if !fires(trig, input) || !armed(trig, cds.as_deref(), tick) {
                 continue;
             }
             if let (Some(slot), Some(cds)) = (trig.cooldown, cds.as_deref_mut()) {
                 let slot = slot as usize;
-                let Some(deadline) = cds.0.get(slot).copied() else {
-                    continue;
-                };
-                if !deadline.ready(tick) {
-                    continue;
-                }
                 let length = def
                     .archetype(id.archetype)
                     .and_then(|a| a.cooldowns.get(slot))

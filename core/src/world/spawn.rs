@@ -233,6 +233,7 @@ impl NewEntity {
         let kind = a.control.as_ref().map(|c| c.kind);
         let platformer = matches!(kind, Some(ControlKind::Platformer(_)));
         let thrust = matches!(kind, Some(ControlKind::Thrust(_)));
+        let restyled = overrides.color.is_some() || overrides.size.is_some();
         Ok(NewEntity {
             identity,
             pos,
@@ -257,25 +258,17 @@ impl NewEntity {
                 }
             }),
             // Only a sprite the spawn changed is the entity's own (see [`Drawn`]).
-            drawn: a
-                .sprite
-                .as_ref()
-                .filter(|_| overrides.color.is_none() && overrides.size.is_none())
-                .map(|_| Drawn),
-            sprite: a
-                .sprite
-                .as_ref()
-                .filter(|_| overrides.color.is_some() || overrides.size.is_some())
-                .map(|s| {
-                    let mut s = s.clone();
-                    if let Some(c) = overrides.color {
-                        s.color = c;
-                    }
-                    if let Some(size) = overrides.size {
-                        s.size = size;
-                    }
-                    Sprite(s)
-                }),
+            drawn: a.sprite.as_ref().filter(|_| !restyled).map(|_| Drawn),
+            sprite: a.sprite.as_ref().filter(|_| restyled).map(|s| {
+                let mut s = s.clone();
+                if let Some(c) = overrides.color {
+                    s.color = c;
+                }
+                if let Some(size) = overrides.size {
+                    s.size = size;
+                }
+                Sprite(s)
+            }),
             brain: a
                 .behaviour
                 .map(|bh| Brain::new(bh.kind, velocity.normalized_or_zero())),
