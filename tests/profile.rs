@@ -162,7 +162,16 @@ fn the_window_draws_the_profiler_page() {
             .arg(env!("CARGO_BIN_EXE_ludus"))
             .arg("run")
             .arg(support::example("breakout"))
-            .args(["--frames-max", "150", "--no-watch", "--screenshot"])
+            // At most 60 frames a second, so 150 frames take 2.5 s: well past the 60 ticks
+            // the profiler measures before it shows its rows (240, the default cap, took 0.6 s).
+            .args([
+                "--frames-max",
+                "150",
+                "--fps-cap",
+                "60",
+                "--no-watch",
+                "--screenshot",
+            ])
             .arg(&path)
             .args(extra)
             .env("LUDUS_NO_AUDIO", "1")

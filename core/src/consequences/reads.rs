@@ -14,7 +14,7 @@ use crate::consequences::spatial::Entry;
 use crate::def::{ArchetypeDef, ArchetypeId};
 use crate::math::Vec2;
 use crate::world::components::{
-    Attached, Control, Cooldowns, Deadline, Identity, Position, Rotation, Tags, Velocity,
+    Attached, Control, Cooldowns, Identity, Position, Rotation, Tags, Velocity,
 };
 
 impl Gameplay<'_> {
@@ -154,10 +154,9 @@ impl Gameplay<'_> {
             .ok()
             .and_then(|c| c.0.get(slot as usize).copied())
             .unwrap_or_default();
-        Ok(Some(match deadline {
-            Deadline::Inactive => 0,
-            Deadline::At(t) => t.saturating_sub(self.tick),
-        }))
+        Ok(Some(
+            deadline.at().map_or(0, |t| t.saturating_sub(self.tick)),
+        ))
     }
 
     /// Builds the spatial index for this tick if no read has yet.

@@ -235,7 +235,7 @@ impl Crowd {
                 && (e.cadence, e.navigate) == (first.cadence, false)
                 && (e.speed, e.collider, e.bounds) == (first.speed, Some(c), BoundsPolicy::Confine)
                 && e.health.is_some_and(|h| {
-                    h.invulnerable_ticks == 0 && h.invulnerable_until == Deadline::Inactive
+                    h.invulnerable_ticks == 0 && h.invulnerable_until == Deadline::INACTIVE
                 })
                 && !e.unmodelled
         };

@@ -169,7 +169,8 @@ pub(crate) fn checked(s: &mut Scratch, tick: u64) {
 pub(crate) struct Deciding<'a> {
     /// Its behaviour's target tags, cadence and navigation, read from the brain's archetype.
     def: &'a GameDef,
-    /// Candidate targets `(seq, tags, position)`, by sequence.
+    /// Candidate targets `(seq, tags, position)`, by sequence (`tags`: those of the wanted
+    /// tags it carries, all a behaviour's target is tested against).
     targets: &'a [(u64, u64, Vec2)],
     field: Option<&'a FlowField>,
     seed: u64,

@@ -128,29 +128,84 @@ impl Collider {
 
 /// A u64 tick deadline with an explicit inactive state. Additions are checked: a deadline that
 /// would overflow is an error, never a wrap.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Deadline {
-    #[default]
+///
+/// Invariant: one word, `u64::MAX` when inactive (so [`Health`] and [`Lifetime`] carry no tag
+/// word); a deadline at `u64::MAX` is an overflow ([`Deadline::after`] refuses it). The state
+/// hash has always written an inactive deadline as `u64::MAX`, and serde keeps the enum form
+/// (`"Inactive"`, `{"At": t}`).
+#[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "DeadlineForm", try_from = "DeadlineForm")]
+pub struct Deadline(u64);
+
+/// [`Deadline`]'s serialized form.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+enum DeadlineForm {
     Inactive,
     At(u64),
 }
 
+impl From<Deadline> for DeadlineForm {
+    fn from(d: Deadline) -> DeadlineForm {
+        d.at().map_or(DeadlineForm::Inactive, DeadlineForm::At)
+    }
+}
+
+impl TryFrom<DeadlineForm> for Deadline {
+    type Error = &'static str;
+    fn try_from(f: DeadlineForm) -> Result<Deadline, &'static str> {
+        match f {
+            DeadlineForm::Inactive => Ok(Deadline::INACTIVE),
+            DeadlineForm::At(t) => Deadline::after(t, 0).ok_or("a deadline past the last tick"),
+        }
+    }
+}
+
+impl Default for Deadline {
+    fn default() -> Deadline {
+        Deadline::INACTIVE
+    }
+}
+
+impl std::fmt::Debug for Deadline {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.at() {
+            None => f.write_str("Inactive"),
+            Some(t) => f.debug_tuple("At").field(&t).finish(),
+        }
+    }
+}
+
 impl Deadline {
-    /// `ticks` after `now`, or `None` on overflow.
+    /// No deadline: always [`ready`](Self::ready).
+    pub const INACTIVE: Deadline = Deadline(u64::MAX);
+
+    /// `ticks` after `now`, or `None` on overflow (`u64::MAX` is past the last tick).
     pub fn after(now: u64, ticks: u64) -> Option<Deadline> {
-        now.checked_add(ticks).map(Deadline::At)
+        now.checked_add(ticks)
+            .filter(|&t| t != u64::MAX)
+            .map(Deadline)
+    }
+
+    /// The tick it is at, or `None` when inactive.
+    #[inline]
+    pub fn at(self) -> Option<u64> {
+        (self.0 != u64::MAX).then_some(self.0)
+    }
+
+    /// The state hash's word: the tick, or `u64::MAX` when inactive.
+    #[inline]
+    pub(crate) fn word(self) -> u64 {
+        self.0
     }
 
     /// Whether the deadline is inactive or has been reached at `tick`.
+    #[inline]
     pub fn ready(self, tick: u64) -> bool {
-        match self {
-            Deadline::Inactive => true,
-            Deadline::At(t) => tick >= t,
-        }
+        self.0 == u64::MAX || tick >= self.0
     }
 
     pub fn is_active(self) -> bool {
-        matches!(self, Deadline::At(_))
+        self.0 != u64::MAX
     }
 }
 
@@ -162,6 +217,10 @@ pub struct Health {
     pub invulnerable_ticks: u32,
     pub invulnerable_until: Deadline,
 }
+
+// Every live entity with health holds one, and every timed one a lifetime: no tag word.
+const _: () = assert!(std::mem::size_of::<Health>() == 24);
+const _: () = assert!(std::mem::size_of::<Lifetime>() == 8);
 
 /// Cooldown deadlines, one per slot the archetype declares.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -429,4 +488,35 @@ pub struct Attached {
     pub parent: u64,
     pub offset: Vec2,
     pub angle: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Deadline;
+
+    #[test]
+    fn a_deadline_is_one_word_with_the_enum_form() {
+        let at = |t| Deadline::after(t, 0).unwrap();
+        // (deadline, ready at tick 10, its tick, serialized: the enum's variant, then its tick)
+        let table: [(Deadline, bool, Option<u64>, &[u8]); 4] = [
+            (Deadline::INACTIVE, true, None, &[0]),
+            (at(10), true, Some(10), &[1, 10]),
+            (at(11), false, Some(11), &[1, 11]),
+            (at(0), true, Some(0), &[1, 0]),
+        ];
+        for (d, ready, tick, bytes) in table {
+            assert_eq!(d.ready(10), ready, "{d:?}");
+            assert_eq!(d.at(), tick, "{d:?}");
+            assert_eq!(postcard::to_allocvec(&d).unwrap(), bytes, "{d:?}");
+            assert_eq!(postcard::from_bytes::<Deadline>(bytes).unwrap(), d);
+        }
+        // The last tick is the inactive word: a deadline there is an overflow.
+        assert_eq!(Deadline::after(u64::MAX - 1, 1), None);
+        assert_eq!(
+            Deadline::after(u64::MAX - 2, 1).and_then(Deadline::at),
+            Some(u64::MAX - 1)
+        );
+        let last = postcard::to_allocvec(&(1u8, u64::MAX)).unwrap();
+        assert!(postcard::from_bytes::<Deadline>(&last).is_err());
+    }
 }

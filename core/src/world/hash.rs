@@ -98,10 +98,7 @@ impl Bytes {
         self
     }
     fn deadline(&mut self, d: Deadline) -> &mut Self {
-        match d {
-            Deadline::Inactive => self.u64(u64::MAX),
-            Deadline::At(t) => self.u64(t),
-        }
+        self.u64(d.word())
     }
     fn take(&mut self) -> u64 {
         let h = xxh3_64(&self.0);
@@ -142,14 +139,6 @@ impl<const N: usize> Fixed<N> {
     #[inline(always)]
     fn hash(&self) -> u64 {
         xxh3_64(&self.a[..self.at])
-    }
-}
-
-/// A deadline as hashed: its tick, or `u64::MAX` when inactive.
-fn deadline_word(d: Deadline) -> u64 {
-    match d {
-        Deadline::Inactive => u64::MAX,
-        Deadline::At(t) => t,
     }
 }
 
@@ -235,7 +224,7 @@ fn entity(row: Hashed<'_>, b: &mut Bytes, parts: &mut [u64; 8]) {
             .u64(seq)
             .u64(i64::from(h.current) as u64)
             .u64(i64::from(h.max) as u64)
-            .u64(deadline_word(h.invulnerable_until));
+            .u64(h.invulnerable_until.word());
         parts[4] = parts[4].wrapping_add(record.hash());
     }
     if brain.is_some() || control.is_some() {

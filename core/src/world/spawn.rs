@@ -254,7 +254,7 @@ impl NewEntity {
                     current,
                     max: h.max.max(current),
                     invulnerable_ticks: h.invulnerable_ticks,
-                    invulnerable_until: Deadline::Inactive,
+                    invulnerable_until: Deadline::INACTIVE,
                 }
             }),
             // Only a sprite the spawn changed is the entity's own (see [`Drawn`]).
@@ -282,7 +282,7 @@ impl NewEntity {
                 facing: Vec2::new(1.0, 0.0),
             }),
             cooldowns: (!a.cooldowns.is_empty())
-                .then(|| Cooldowns(vec![Deadline::Inactive; a.cooldowns.len()])),
+                .then(|| Cooldowns(vec![Deadline::INACTIVE; a.cooldowns.len()])),
             lifetime,
             bounds: (a.bounds != BoundsPolicy::Ignore).then_some(BoundsRule(a.bounds)),
             margin: (a.bounds != BoundsPolicy::Ignore && a.bounds_margin != 0.0)

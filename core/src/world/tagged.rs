@@ -5,9 +5,10 @@ use crate::def::GameDef;
 use crate::world::components::{Identity, Tags};
 use crate::world::ecs::Ecs;
 
-/// Per watched tag bit, the entities spawned with it: `(creation sequence, entity, all its
-/// tags)` in creation order. Only the tags the tick looks entities up by are watched (see
-/// [`TagIndex::watching`]), so an entity costs an entry per watched tag it has, not per tag.
+/// Per watched tag bit, the entities spawned with it: `(creation sequence, entity)` in creation
+/// order (16 bytes: the list a tag's bit indexes says the entity has that tag). Only the tags
+/// the tick looks entities up by are watched (see [`TagIndex::watching`]), so an entity costs
+/// an entry per watched tag it has, not per tag.
 ///
 /// Invariants: tags never change after spawn, and sequences grow, so each list is sorted by
 /// sequence. Destroyed entities leave lazily: an entry counts while its entity is alive in the
@@ -15,7 +16,7 @@ use crate::world::ecs::Ecs;
 /// little), so memory stays linear in the live entities.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TagIndex {
-    lists: Vec<Vec<(u64, hecs::Entity, u64)>>,
+    lists: Vec<Vec<(u64, hecs::Entity)>>,
     watched: u64,
 }
 
@@ -69,7 +70,12 @@ impl TagIndex {
             new &= new - 1;
             let list = &mut self.lists[bit as usize];
             list.clear();
-            list.extend(found.iter().filter(|f| f.2 & (1 << bit) != 0));
+            list.extend(
+                found
+                    .iter()
+                    .filter(|f| f.2 & (1 << bit) != 0)
+                    .map(|f| (f.0, f.1)),
+            );
         }
     }
 
@@ -88,13 +94,14 @@ impl TagIndex {
             if list.len() > live * 2 + SLACK {
                 list.retain(|e| ecs.raw().contains(e.1));
             }
-            list.push((seq, entity, tags));
+            list.push((seq, entity));
         }
     }
 
-    /// Calls `f(seq, entity, tags)` for each live entity carrying any of `tags`, once each, in
-    /// creation order (a read of which entities exist); drops the dead entries it meets. `scratch` holds the merge of several
-    /// tags' lists.
+    /// Calls `f(seq, entity, has)` for each live entity carrying any of `tags`, once each, in
+    /// creation order, where `has` is which of `tags` it carries (a read of which entities
+    /// exist); drops the dead entries it meets. `scratch` holds the merge of several tags'
+    /// lists.
     pub fn each(
         &mut self,
         ecs: &Ecs,
@@ -113,23 +120,81 @@ impl TagIndex {
         if tags.count_ones() == 1 {
             let list = &mut self.lists[tags.trailing_zeros() as usize];
             list.retain(|e| ecs.contains(e.1));
-            for &(seq, e, t) in list.iter() {
-                f(seq, e, t);
+            for &(seq, e) in list.iter() {
+                f(seq, e, tags);
             }
             return;
         }
         scratch.clear();
         let mut bits = tags;
         while bits != 0 {
+            let bit = 1 << bits.trailing_zeros();
             let list = &mut self.lists[bits.trailing_zeros() as usize];
             bits &= bits - 1;
             list.retain(|e| ecs.contains(e.1));
-            scratch.extend_from_slice(list);
+            scratch.extend(list.iter().map(|&(seq, e)| (seq, e, bit)));
         }
+        // By sequence, then each entity's entries as one with the union of their bits.
         scratch.sort_unstable_by_key(|e| e.0);
-        scratch.dedup_by_key(|e| e.0);
-        for &(seq, e, t) in scratch.iter() {
-            f(seq, e, t);
+        scratch.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                kept.2 |= later.2;
+            }
+            same
+        });
+        for &(seq, e, has) in scratch.iter() {
+            f(seq, e, has);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TagIndex;
+    use crate::ArchetypeId;
+    use crate::world::components::{Identity, Tags};
+    use crate::world::ecs::Ecs;
+
+    /// Entities of tags 1, 2, 1|2, 4 and 2|4 (the 1|2 one destroyed), watching 1, 2 and 4.
+    fn world() -> (Ecs, TagIndex, Vec<hecs::Entity>) {
+        let mut ecs = Ecs::default();
+        let mut index = TagIndex::default();
+        let mut ids = Vec::new();
+        for (seq, tags) in [(1u64, 1u64), (2, 2), (3, 3), (4, 4), (5, 6)] {
+            let id = Identity {
+                seq,
+                archetype: ArchetypeId(0),
+            };
+            let e = ecs.spawn((id, Tags(tags)));
+            index.watch(&ecs, 0);
+            ids.push(e);
+        }
+        index.watch(&ecs, 1 | 2);
+        index.watch(&ecs, 4);
+        ecs.despawn(ids[2]).unwrap();
+        (ecs, index, ids)
+    }
+
+    #[test]
+    fn each_live_entity_comes_once_by_sequence_with_the_asked_tags_it_has() {
+        // (asked tags, every (seq, which of them it has))
+        let table: [(u64, &[(u64, u64)]); 5] = [
+            (1, &[(1, 1)]),
+            (2, &[(2, 2), (5, 2)]),
+            (1 | 2, &[(1, 1), (2, 2), (5, 2)]),
+            (2 | 4, &[(2, 2), (4, 4), (5, 6)]),
+            (1 | 2 | 4, &[(1, 1), (2, 2), (4, 4), (5, 6)]),
+        ];
+        let (ecs, mut index, ids) = world();
+        let mut scratch = Vec::new();
+        for (asked, want) in table {
+            let mut got = Vec::new();
+            index.each(&ecs, asked, &mut scratch, |seq, e, has| {
+                assert_eq!(e, ids[seq as usize - 1]);
+                got.push((seq, has));
+            });
+            assert_eq!(got, want, "asked {asked:b}");
         }
     }
 }

@@ -14,8 +14,8 @@ pub use pick::{Extent, pick, screen_at, world_at};
 pub use seen::{Seen, Value, Watch};
 
 use ludus_core::{
-    Animation, Attached, Brain, Cooldowns, Deadline, EventField, Game, Health, Identity, Position,
-    Rotation, ScriptState, Tags, Velocity,
+    Animation, Attached, Brain, Cooldowns, EventField, Game, Health, Identity, Position, Rotation,
+    ScriptState, Tags, Velocity,
 };
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
@@ -97,10 +97,10 @@ impl Watch {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let left = match cooldowns.get(i).copied().unwrap_or_default() {
-                    Deadline::Inactive => 0,
-                    Deadline::At(t) => t.saturating_sub(tick),
-                };
+                let left = cooldowns
+                    .get(i)
+                    .and_then(|d| d.at())
+                    .map_or(0, |t| t.saturating_sub(tick));
                 (c.name.clone(), left)
             })
             .collect();
