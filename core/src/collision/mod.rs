@@ -59,7 +59,14 @@ pub(crate) struct Broadphase {
     /// Full records of the colliders that can be in a pair, in collider order.
     pub bodies: Vec<Body>,
     /// Per collider: its index in `bodies`, [`WANTED`] before it is filled, or [`UNUSED`].
+    ///
+    /// Invariant: outlives the tick, and only the entries `marked` names hold anything but
+    /// [`UNUSED`]: the next [`want`](Self::want) clears those, not every collider's (a tick
+    /// with a few pairs among many colliders writes a few entries, not the whole column).
     full: Vec<u32>,
+    /// The entries of `full` the last [`want`](Self::want) set: the first `.0` (every
+    /// collider), then those in `.1`.
+    marked: (usize, Vec<u32>),
     /// When not every collider is wanted: the wanted ones, ascending.
     pub wanted_list: Vec<u32>,
     every: bool,
@@ -391,14 +398,27 @@ impl Broadphase {
     /// or every one (`all`: cheaper for a small world, whose records come by one query).
     pub fn want(&mut self, all: bool) {
         let n = self.count;
-        self.full.clear();
+        let (every, some) = &mut self.marked;
+        self.full[..*every].fill(UNUSED);
+        for &k in some.iter() {
+            self.full[k as usize] = UNUSED;
+        }
+        *every = 0;
+        some.clear();
+        debug_assert!(
+            !self.full.iter().any(|&b| b != UNUSED),
+            "last tick's marks cleared"
+        );
+        if self.full.len() < n {
+            self.full.resize(n, UNUSED);
+        }
         self.wanted_list.clear();
         self.every = all;
         if all {
-            self.full.resize(n, WANTED);
+            self.full[..n].fill(WANTED);
+            self.marked.0 = n;
             return;
         }
-        self.full.resize(n, UNUSED);
         for p in &self.pairs {
             self.full[p.i as usize] = WANTED;
             self.full[p.j as usize] = WANTED;
@@ -414,6 +434,7 @@ impl Broadphase {
             self.wanted_list.sort_unstable();
             self.wanted_list.dedup();
         }
+        self.marked.1.clone_from(&self.wanted_list);
     }
 
     /// Makes the pairs canonical (see [`Pair`]) once every wanted collider is filled, and
