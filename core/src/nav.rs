@@ -9,7 +9,6 @@
 
 use crate::math::{Rect, Vec2};
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 
 /// A level's navigation grid as declared.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -111,43 +110,68 @@ impl FlowInput {
         }
     }
 
-    /// Breadth-first search from the goal (the pure function executors run).
+    /// Breadth-first search from the goal (the pure function executors run): cells in the
+    /// order they are reached, each one's neighbours in [`DIRS`] order, so the field is a pure
+    /// function of the input. Cells past a short `blocked` count as blocked.
     pub fn compute(&self) -> FlowField {
-        let (cols, rows) = (self.cols as i32, self.rows as i32);
-        let n = (cols * rows) as usize;
-        let mut dist = vec![u32::MAX; n];
-        let mut dirs = vec![0u8; n];
-        let idx = |x: i32, y: i32| (y * cols + x) as usize;
-        let (gx, gy) = (self.goal.0 as i32, self.goal.1 as i32);
-        let mut queue = VecDeque::new();
-        if gx < cols && gy < rows {
-            dist[idx(gx, gy)] = 0;
-            queue.push_back((gx, gy));
+        let (cols, rows) = (self.cols as usize, self.rows as usize);
+        let n = cols * rows;
+        let padded;
+        let blocked: &[bool] = match self.blocked.get(..n) {
+            Some(b) => b,
+            None => {
+                padded = (0..n)
+                    .map(|i| self.blocked.get(i).copied().unwrap_or(true))
+                    .collect::<Vec<_>>();
+                &padded
+            }
+        };
+        // A border of walls around the grid: a neighbour is its cell's index plus an offset,
+        // and a cell is closed when it is a wall or already reached.
+        let (w, h) = (cols + 2, rows + 2);
+        let mut wall = vec![true; w * h];
+        for (y, row) in blocked.chunks_exact(cols.max(1)).enumerate() {
+            let at = (y + 1) * w + 1;
+            wall[at..at + row.len()].copy_from_slice(row);
         }
-        while let Some((x, y)) = queue.pop_front() {
-            let d = dist[idx(x, y)];
-            for (code, (dx, dy)) in DIRS.iter().enumerate() {
-                let (nx, ny) = (x + dx, y + dy);
-                if nx < 0 || ny < 0 || nx >= cols || ny >= rows {
-                    continue;
-                }
-                let ni = idx(nx, ny);
-                if self.blocked[ni] || dist[ni] != u32::MAX {
+        let mut closed = wall.clone();
+        let mut codes = vec![0u8; w * h];
+        let offset = DIRS.map(|(dx, dy)| dy as isize * w as isize + dx as isize);
+        let (gx, gy) = (self.goal.0 as usize, self.goal.1 as usize);
+        // Every cell enters once (it is closed when it enters), so the queue is the cells in
+        // the order they were reached and never needs more than `n`.
+        let mut queue: Vec<u32> = Vec::with_capacity(n);
+        if gx < cols && gy < rows {
+            let g = (gy + 1) * w + gx + 1;
+            closed[g] = true;
+            queue.push(g as u32);
+        }
+        let mut head = 0;
+        while let Some(&c) = queue.get(head) {
+            head += 1;
+            let c = c as usize;
+            for (code, &(dx, dy)) in DIRS.iter().enumerate() {
+                let ni = c.wrapping_add_signed(offset[code]);
+                if closed[ni] {
                     continue;
                 }
                 // No corner cutting past blocked cells.
-                if *dx != 0
-                    && *dy != 0
-                    && (self.blocked[idx(x + dx, y)] || self.blocked[idx(x, y + dy)])
+                if dx != 0
+                    && dy != 0
+                    && (wall[c.wrapping_add_signed(dx as isize)]
+                        || wall[c.wrapping_add_signed(offset[code] - dx as isize)])
                 {
                     continue;
                 }
-                dist[ni] = d + 1;
-                // The neighbour moves back toward (x, y): the opposite direction.
-                let back = DIRS.iter().position(|o| *o == (-dx, -dy)).unwrap_or(code);
-                dirs[ni] = back as u8 + 1;
-                queue.push_back((nx, ny));
+                closed[ni] = true;
+                // The neighbour moves back toward this cell: the opposite direction.
+                codes[ni] = BACK[code] + 1;
+                queue.push(ni as u32);
             }
+        }
+        let mut dirs = Vec::with_capacity(n);
+        for y in 1..=rows {
+            dirs.extend_from_slice(&codes[y * w + 1..y * w + 1 + cols]);
         }
         FlowField {
             origin: self.origin,
@@ -159,6 +183,23 @@ impl FlowInput {
         }
     }
 }
+
+/// For each of [`DIRS`], the index of its opposite.
+const BACK: [u8; 8] = {
+    let mut back = [0u8; 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut j = 0;
+        while j < 8 {
+            if DIRS[j].0 == -DIRS[i].0 && DIRS[j].1 == -DIRS[i].1 {
+                back[i] = j as u8;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    back
+};
 
 fn cell_of(origin: Vec2, cell: f32, cols: u32, rows: u32, p: Vec2) -> Option<(u32, u32)> {
     let local = (p - origin) * (1.0 / cell);
@@ -222,5 +263,82 @@ impl FlowField {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::VecDeque;
+
+    /// The search as first written (a distance per cell, the opposite direction looked up for
+    /// every cell reached): what [`FlowInput::compute`] must still give, cell for cell.
+    fn first_written(input: &FlowInput) -> Vec<u8> {
+        let (cols, rows) = (input.cols as i32, input.rows as i32);
+        let n = (cols * rows) as usize;
+        let mut dist = vec![u32::MAX; n];
+        let mut dirs = vec![0u8; n];
+        let idx = |x: i32, y: i32| (y * cols + x) as usize;
+        let (gx, gy) = (input.goal.0 as i32, input.goal.1 as i32);
+        let mut queue = VecDeque::new();
+        if gx < cols && gy < rows {
+            dist[idx(gx, gy)] = 0;
+            queue.push_back((gx, gy));
+        }
+        while let Some((x, y)) = queue.pop_front() {
+            let d = dist[idx(x, y)];
+            for (code, (dx, dy)) in DIRS.iter().enumerate() {
+                let (nx, ny) = (x + dx, y + dy);
+                if nx < 0 || ny < 0 || nx >= cols || ny >= rows {
+                    continue;
+                }
+                let ni = idx(nx, ny);
+                if input.blocked[ni] || dist[ni] != u32::MAX {
+                    continue;
+                }
+                if *dx != 0
+                    && *dy != 0
+                    && (input.blocked[idx(x + dx, y)] || input.blocked[idx(x, y + dy)])
+                {
+                    continue;
+                }
+                dist[ni] = d + 1;
+                let back = DIRS.iter().position(|o| *o == (-dx, -dy)).unwrap_or(code);
+                dirs[ni] = back as u8 + 1;
+                queue.push_back((nx, ny));
+            }
+        }
+        dirs
+    }
+
+    #[test]
+    fn the_field_is_the_first_written_search_cell_for_cell() {
+        let mut rng = fastrand::Rng::with_seed(38);
+        for round in 0..300 {
+            let (cols, rows) = (rng.u32(1..40), rng.u32(1..30));
+            // From open floors to mazes, the goal on a blocked cell now and then.
+            let density = rng.f32() * 0.6;
+            let input = FlowInput {
+                origin: Vec2::ZERO,
+                cell: 8.0,
+                cols,
+                rows,
+                blocked: (0..cols * rows).map(|_| rng.f32() < density).collect(),
+                goal: (rng.u32(0..cols), rng.u32(0..rows)),
+            };
+            assert_eq!(input.compute().dirs, first_written(&input), "round {round}");
+        }
+    }
+
+    #[test]
+    fn cells_past_a_short_blocked_list_are_blocked() {
+        let mut input =
+            FlowInput::grid(Rect::new(Vec2::ZERO, Vec2::new(40.0, 8.0)), 8.0, Vec2::ZERO);
+        let whole = input.compute().dirs;
+        assert_eq!(whole, [0, 2, 2, 2, 2]);
+        input.blocked.truncate(3);
+        assert_eq!(input.compute().dirs, [0, 2, 2, 0, 0]);
+        input.cols = 0;
+        assert_eq!(input.compute().dirs, []);
     }
 }
