@@ -1,4 +1,4 @@
-//! The real app in a real window under Xvfb: it renders the example with scripted input,
+//! The real app in a real window under Xvfb: it renders the example with recorded input,
 //! reads its own frame back, and quits on its own. Needs `xvfb-run`: .ci/run installs it and
 //! sets `LUDUS_REQUIRE_WINDOW_TESTS=1`, which makes its absence a failure; elsewhere the window
 //! test says it was skipped.
@@ -17,31 +17,25 @@ fn the_app_renders_the_example_under_xvfb_and_quits_on_its_own() {
     let dir = std::env::temp_dir().join(format!("ludus-window-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let shot = dir.join("shot.png");
-    let script = dir.join("script.jsonl");
-    let mut lines = String::new();
-    for f in 0..150 {
-        match f {
-            5 => lines.push_str("{\"press\":[\"fire\"],\"axis\":{\"move_x\":1}}\n"),
-            60 => lines.push_str("{\"axis\":{\"move_x\":0,\"move_y\":-1}}\n"),
-            _ => lines.push_str("{}\n"),
-        }
-    }
-    std::fs::write(&script, lines).unwrap();
+    // Tick-exact input (`--input`, `--screenshot-at`): the frame shows the world exactly at
+    // tick 100 however fast the frames come (a scripted run's screenshot fell wherever the
+    // frames had got to, sometimes on a frame the hurt player blinked out).
+    let input = dir.join("input.jsonl");
+    std::fs::write(
+        &input,
+        "{\"tick\":5,\"press\":[\"fire\"],\"axis\":{\"move_x\":1}}\n\
+         {\"tick\":60,\"axis\":{\"move_x\":0,\"move_y\":-1}}\n",
+    )
+    .unwrap();
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/swarm");
     let o = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x800x24"])
         .arg(env!("CARGO_BIN_EXE_ludus"))
         .arg("run")
         .arg(&example)
-        .args([
-            "--entities",
-            "400",
-            "--frames-max",
-            "150",
-            "--no-watch",
-            "--script",
-        ])
-        .arg(&script)
+        .args(["--entities", "400", "--no-watch", "--screenshot-at", "100"])
+        .arg("--input")
+        .arg(&input)
         .arg("--screenshot")
         .arg(&shot)
         .env("LUDUS_NO_AUDIO", "1")

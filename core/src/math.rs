@@ -7,6 +7,9 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
+/// Two floats, `x` then `y` (`repr(C)`: a slice of them is a slice of floats in that order,
+/// which [`in_box8`] loads as packed lanes).
+#[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Vec2 {
     pub x: f32,
@@ -272,5 +275,129 @@ impl fmt::Display for Color {
             write!(f, "{:02x}", self.a)?;
         }
         Ok(())
+    }
+}
+
+/// Bit `j` set when `p[j]` lies in the box `lo..=hi`, edges included (`lo <= p[j] <= hi` on
+/// both axes, as `f32` compares: a NaN coordinate is outside). Packed comparisons where the
+/// platform has them (x86_64's SSE2, part of every x86_64 CPU, and wasm's `simd128`, which the
+/// browser build enables: see `.cargo/config.toml`), else one point at a time; the same bits
+/// either way.
+#[inline(always)]
+pub(crate) fn in_box8(p: &[Vec2; 8], lo: Vec2, hi: Vec2) -> u32 {
+    packed::in_box8(p, lo, hi)
+}
+
+#[cfg(target_arch = "x86_64")]
+mod packed {
+    use super::Vec2;
+    use std::arch::x86_64::*;
+
+    #[inline(always)]
+    pub(super) fn in_box8(p: &[Vec2; 8], lo: Vec2, hi: Vec2) -> u32 {
+        // SAFETY: SSE2 is part of x86_64. Each load reads four of the sixteen floats of `p`
+        // (`Vec2` is `repr(C)`), unaligned.
+        unsafe {
+            let f = p.as_ptr().cast::<f32>();
+            let (lx, ly) = (_mm_set1_ps(lo.x), _mm_set1_ps(lo.y));
+            let (hx, hy) = (_mm_set1_ps(hi.x), _mm_set1_ps(hi.y));
+            let four = |at: usize| {
+                let (a, b) = (_mm_loadu_ps(f.add(at)), _mm_loadu_ps(f.add(at + 4)));
+                // [x0, x1, x2, x3] and [y0, y1, y2, y3] of the four points.
+                let xs = _mm_shuffle_ps::<0b10_00_10_00>(a, b);
+                let ys = _mm_shuffle_ps::<0b11_01_11_01>(a, b);
+                // Ordered compares: false where a lane is NaN.
+                let x = _mm_and_ps(_mm_cmple_ps(lx, xs), _mm_cmple_ps(xs, hx));
+                let y = _mm_and_ps(_mm_cmple_ps(ly, ys), _mm_cmple_ps(ys, hy));
+                _mm_movemask_ps(_mm_and_ps(x, y)) as u32
+            };
+            four(0) | four(8) << 4
+        }
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod packed {
+    use super::Vec2;
+    use std::arch::wasm32::*;
+
+    #[inline(always)]
+    pub(super) fn in_box8(p: &[Vec2; 8], lo: Vec2, hi: Vec2) -> u32 {
+        let (lx, ly) = (f32x4_splat(lo.x), f32x4_splat(lo.y));
+        let (hx, hy) = (f32x4_splat(hi.x), f32x4_splat(hi.y));
+        let f = p.as_ptr().cast::<f32>();
+        // SAFETY: each load reads four of the sixteen floats of `p` (`Vec2` is `repr(C)`);
+        // wasm loads need no alignment.
+        let four = |at: usize| unsafe {
+            let a = v128_load(f.add(at).cast::<v128>());
+            let b = v128_load(f.add(at + 4).cast::<v128>());
+            let xs = i32x4_shuffle::<0, 2, 4, 6>(a, b);
+            let ys = i32x4_shuffle::<1, 3, 5, 7>(a, b);
+            // IEEE compares: false where a lane is NaN.
+            let x = v128_and(f32x4_le(lx, xs), f32x4_le(xs, hx));
+            let y = v128_and(f32x4_le(ly, ys), f32x4_le(ys, hy));
+            u32::from(i32x4_bitmask(v128_and(x, y)))
+        };
+        four(0) | four(8) << 4
+    }
+}
+
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
+mod packed {
+    use super::Vec2;
+
+    /// One point at a time.
+    #[inline(always)]
+    pub(super) fn in_box8(p: &[Vec2; 8], lo: Vec2, hi: Vec2) -> u32 {
+        p.iter().enumerate().fold(0, |bits, (j, p)| {
+            let inside = (lo.x <= p.x) & (p.x <= hi.x) & (lo.y <= p.y) & (p.y <= hi.y);
+            bits | u32::from(inside) << j
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Vec2, in_box8};
+
+    /// [`in_box8`] one point at a time.
+    fn in_box8_plain(p: &[Vec2; 8], lo: Vec2, hi: Vec2) -> u32 {
+        p.iter().enumerate().fold(0, |bits, (j, p)| {
+            let inside = (lo.x <= p.x) & (p.x <= hi.x) & (lo.y <= p.y) & (p.y <= hi.y);
+            bits | u32::from(inside) << j
+        })
+    }
+
+    #[test]
+    fn the_packed_box_test_is_the_plain_one() {
+        let mut rng = fastrand::Rng::with_seed(8);
+        // Edges, signed zeros, infinities and NaN among ordinary values.
+        let odd = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            2.5,
+        ];
+        let value = |rng: &mut fastrand::Rng| {
+            if rng.bool() {
+                odd[rng.usize(..odd.len())]
+            } else {
+                rng.f32() * 6.0 - 3.0
+            }
+        };
+        for _ in 0..20_000 {
+            let (lo, hi) = (Vec2::new(-1.0, 0.0), Vec2::new(1.0, 2.5));
+            let p: [Vec2; 8] = std::array::from_fn(|_| Vec2::new(value(&mut rng), value(&mut rng)));
+            assert_eq!(in_box8(&p, lo, hi), in_box8_plain(&p, lo, hi), "{p:?}");
+        }
+        let p = [Vec2::new(-1.0, 2.5); 8];
+        assert_eq!(in_box8(&p, Vec2::new(-1.0, 0.0), Vec2::new(1.0, 2.5)), 0xff);
     }
 }

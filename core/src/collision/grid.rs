@@ -2,7 +2,7 @@
 //! binning by counting sort and the 3x3 neighbourhood scans.
 
 use crate::def::{ArchetypeId, Shape};
-use crate::math::Vec2;
+use crate::math::{Vec2, in_box8};
 
 #[inline]
 fn floor_i32(v: f32) -> i32 {
@@ -183,23 +183,22 @@ impl Marks {
         // Locals, which stay in registers whatever `near` writes.
         let (at, bits) = (self.at, &self.bits[..]);
         let (lo, hi) = (at.lo, at.hi);
-        for (c, chunk) in pos.chunks(8).enumerate() {
-            let mut inside = 0u32;
-            for (j, p) in chunk.iter().enumerate() {
-                let i = u32::from(p.x >= lo.x)
-                    & u32::from(p.y >= lo.y)
-                    & u32::from(p.x <= hi.x)
-                    & u32::from(p.y <= hi.y);
-                inside |= i << j;
-            }
+        // Whole chunks of eight by packed compares, then the rest padded with a point
+        // outside every box (NaN).
+        let (whole, rest) = pos.as_chunks::<8>();
+        let mut last = [Vec2::new(f32::NAN, f32::NAN); 8];
+        last[..rest.len()].copy_from_slice(rest);
+        let chunks = whole.iter().map(|chunk| in_box8(chunk, lo, hi));
+        let rest = in_box8(&last, lo, hi);
+        for (c, mut inside) in chunks.chain(std::iter::once(rest)).enumerate() {
             while inside != 0 {
-                let j = inside.trailing_zeros() as usize;
+                let k = c * 8 + inside.trailing_zeros() as usize;
                 inside &= inside - 1;
                 // Inside the box: finite, and at least 0.
-                let (cx, cy) = cell(chunk[j]);
+                let (cx, cy) = cell(pos[k]);
                 let b = at.bit(cx, cy);
                 if (bits[b >> 6] >> (b & 63)) & 1 != 0 {
-                    near(c * 8 + j);
+                    near(k);
                 }
             }
         }
