@@ -288,6 +288,25 @@ pub(crate) fn in_box8(p: &[Vec2; 8], lo: Vec2, hi: Vec2) -> u32 {
     packed::in_box8(p, lo, hi)
 }
 
+/// Moves bodies two at a time where the platform has packed floats (see [`in_box8`]), exactly
+/// as one at a time would: for each `i`, `prev[i] = pos[i]`, then `pos[i] + vel[i] * dt` where
+/// both its coordinates are finite (else `pos[i]` stays), clamped to `lo..=hi` (`lo <= hi`;
+/// a NaN stays NaN, a signed zero keeps its sign), with each velocity coordinate whose
+/// position the clamp changed (or that is NaN) set to zero. Returns how many bodies it moved,
+/// from the first: an even number, 0 without packed floats; the caller moves the rest.
+#[inline(always)]
+pub(crate) fn step_within(
+    pos: &mut [Vec2],
+    vel: &mut [Vec2],
+    prev: &mut [Vec2],
+    dt: f32,
+    lo: Vec2,
+    hi: Vec2,
+) -> usize {
+    let n = pos.len().min(vel.len()).min(prev.len()) / 2 * 2;
+    packed::step_within(&mut pos[..n], &mut vel[..n], &mut prev[..n], dt, lo, hi)
+}
+
 #[cfg(target_arch = "x86_64")]
 mod packed {
     use super::Vec2;
@@ -313,6 +332,51 @@ mod packed {
             };
             four(0) | four(8) << 4
         }
+    }
+
+    #[inline(always)]
+    pub(super) fn step_within(
+        pos: &mut [Vec2],
+        vel: &mut [Vec2],
+        prev: &mut [Vec2],
+        dt: f32,
+        lo: Vec2,
+        hi: Vec2,
+    ) -> usize {
+        let n = pos.len();
+        debug_assert!(n.is_multiple_of(2) && vel.len() == n && prev.len() == n);
+        // SAFETY: SSE2 is part of x86_64. Each load and store covers two of the `n` bodies
+        // (`i + 2 <= n`) of a slice of `n`, four floats (`Vec2` is `repr(C)`), unaligned.
+        unsafe {
+            let (p, v, q) = (
+                pos.as_mut_ptr().cast::<f32>(),
+                vel.as_mut_ptr().cast::<f32>(),
+                prev.as_mut_ptr().cast::<f32>(),
+            );
+            let (lo, hi) = (
+                _mm_setr_ps(lo.x, lo.y, lo.x, lo.y),
+                _mm_setr_ps(hi.x, hi.y, hi.x, hi.y),
+            );
+            let (dt, inf) = (_mm_set1_ps(dt), _mm_set1_ps(f32::INFINITY));
+            let abs = _mm_castsi128_ps(_mm_set1_epi32(i32::MAX));
+            for i in (0..n).step_by(2) {
+                let (t, w) = (_mm_loadu_ps(p.add(i * 2)), _mm_loadu_ps(v.add(i * 2)));
+                _mm_storeu_ps(q.add(i * 2), t);
+                let next = _mm_add_ps(t, _mm_mul_ps(w, dt));
+                // Finite lanes (ordered: NaN is not), then both of a body's lanes.
+                let fin = _mm_cmplt_ps(_mm_and_ps(next, abs), inf);
+                let fin = _mm_and_ps(fin, _mm_shuffle_ps::<0b10_11_00_01>(fin, fin));
+                let t = _mm_or_ps(_mm_and_ps(fin, next), _mm_andnot_ps(fin, t));
+                // `max(lo, t)` is `t < lo ? lo : t` and `min(hi, c)` `hi < c ? hi : c`, NaN and
+                // signed zeros included (the second operand wins a tie or a NaN).
+                let to = _mm_min_ps(hi, _mm_max_ps(lo, t));
+                // Unordered: a NaN lane counts as changed.
+                let w = _mm_andnot_ps(_mm_cmpneq_ps(to, t), w);
+                _mm_storeu_ps(p.add(i * 2), to);
+                _mm_storeu_ps(v.add(i * 2), w);
+            }
+        }
+        n
     }
 }
 
@@ -340,6 +404,47 @@ mod packed {
         };
         four(0) | four(8) << 4
     }
+
+    #[inline(always)]
+    pub(super) fn step_within(
+        pos: &mut [Vec2],
+        vel: &mut [Vec2],
+        prev: &mut [Vec2],
+        dt: f32,
+        lo: Vec2,
+        hi: Vec2,
+    ) -> usize {
+        let n = pos.len();
+        debug_assert!(n.is_multiple_of(2) && vel.len() == n && prev.len() == n);
+        let (p, v, q) = (
+            pos.as_mut_ptr().cast::<v128>(),
+            vel.as_mut_ptr().cast::<v128>(),
+            prev.as_mut_ptr().cast::<v128>(),
+        );
+        let (lo, hi) = (f32x4(lo.x, lo.y, lo.x, lo.y), f32x4(hi.x, hi.y, hi.x, hi.y));
+        let (dt, inf) = (f32x4_splat(dt), f32x4_splat(f32::INFINITY));
+        for k in 0..n / 2 {
+            // SAFETY: each load and store covers bodies `2k` and `2k + 1` of `n`, four floats
+            // (`Vec2` is `repr(C)`); wasm loads need no alignment.
+            unsafe {
+                let (t, w) = (v128_load(p.add(k)), v128_load(v.add(k)));
+                v128_store(q.add(k), t);
+                let next = f32x4_add(t, f32x4_mul(w, dt));
+                // Finite lanes (IEEE: NaN is not), then both of a body's lanes.
+                let fin = f32x4_lt(f32x4_abs(next), inf);
+                let fin = v128_and(fin, i32x4_shuffle::<1, 0, 3, 2>(fin, fin));
+                let t = v128_bitselect(next, t, fin);
+                // `pmax(t, lo)` is `t < lo ? lo : t` and `pmin(c, hi)` `hi < c ? hi : c`, NaN
+                // and signed zeros included.
+                let to = f32x4_pmin(f32x4_pmax(t, lo), hi);
+                // IEEE `ne`: a NaN lane counts as changed.
+                let w = v128_andnot(w, f32x4_ne(to, t));
+                v128_store(p.add(k), to);
+                v128_store(v.add(k), w);
+            }
+        }
+        n
+    }
 }
 
 #[cfg(not(any(
@@ -356,6 +461,19 @@ mod packed {
             let inside = (lo.x <= p.x) & (p.x <= hi.x) & (lo.y <= p.y) & (p.y <= hi.y);
             bits | u32::from(inside) << j
         })
+    }
+
+    /// None: the caller moves every body.
+    #[inline(always)]
+    pub(super) fn step_within(
+        _: &mut [Vec2],
+        _: &mut [Vec2],
+        _: &mut [Vec2],
+        _: f32,
+        _: Vec2,
+        _: Vec2,
+    ) -> usize {
+        0
     }
 }
 

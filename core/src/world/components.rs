@@ -22,15 +22,18 @@ pub struct Identity {
 ///
 /// The previous position lives in its own component ([`PrevPosition`]) so that motion, which
 /// reads and writes only this one, streams half the memory.
+#[repr(transparent)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Position(pub Vec2);
 
 /// Where the entity was at the start of the tick. Rendering interpolates from here to
 /// [`Position`]; a teleport or a spawn sets both equal.
+#[repr(transparent)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PrevPosition(pub Vec2);
 
 /// World units per second.
+#[repr(transparent)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Velocity(pub Vec2);
 

@@ -69,3 +69,73 @@ pub(crate) fn up(gravity: Vec2) -> Vec2 {
         up
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::step;
+    use crate::math::{Vec2, step_within};
+    use crate::tick::motion::bounds::confine_within;
+    use crate::world::components::{Position, Velocity};
+
+    /// Bit-exact equality (NaN equals NaN, -0 differs from +0).
+    fn bits(v: &[Vec2]) -> Vec<(u32, u32)> {
+        v.iter().map(|v| (v.x.to_bits(), v.y.to_bits())).collect()
+    }
+
+    #[test]
+    fn the_packed_step_is_the_step_one_body_at_a_time() {
+        let mut rng = fastrand::Rng::with_seed(21);
+        let (lo, hi) = (Vec2::new(-2.0, -0.0), Vec2::new(2.0, 3.0));
+        // Walls, signed zeros, infinities, NaN and the largest floats among ordinary values.
+        let odd = [
+            -2.0,
+            2.0,
+            0.0,
+            -0.0,
+            3.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            f32::MAX,
+            -f32::MAX,
+        ];
+        let value = |rng: &mut fastrand::Rng| {
+            if rng.u8(..4) == 0 {
+                odd[rng.usize(..odd.len())]
+            } else {
+                rng.f32() * 8.0 - 4.0
+            }
+        };
+        for round in 0..2_000 {
+            let n = rng.usize(0..12);
+            let vec = |rng: &mut fastrand::Rng| Vec2::new(value(rng), value(rng));
+            let pos: Vec<Vec2> = (0..n).map(|_| vec(&mut rng)).collect();
+            let vel: Vec<Vec2> = (0..n).map(|_| vec(&mut rng)).collect();
+            let dt = [1.0 / 60.0, 0.5, 1e30][round % 3];
+            // One at a time, as the tick's other paths move bodies.
+            let (mut p1, mut v1, mut q1) = (pos.clone(), vel.clone(), vec![Vec2::ZERO; n]);
+            for i in 0..n {
+                let (mut t, mut v) = (Position(p1[i]), Velocity(v1[i]));
+                q1[i] = t.0;
+                step(&mut t, &v, dt);
+                confine_within(&mut t, &mut v, lo, hi);
+                (p1[i], v1[i]) = (t.0, v.0);
+            }
+            // Packed, then the rest one at a time.
+            let (mut p2, mut v2, mut q2) = (pos.clone(), vel.clone(), vec![Vec2::ZERO; n]);
+            let done = step_within(&mut p2, &mut v2, &mut q2, dt, lo, hi);
+            assert!(done <= n && done.is_multiple_of(2));
+            for i in done..n {
+                let (mut t, mut v) = (Position(p2[i]), Velocity(v2[i]));
+                q2[i] = t.0;
+                step(&mut t, &v, dt);
+                confine_within(&mut t, &mut v, lo, hi);
+                (p2[i], v2[i]) = (t.0, v.0);
+            }
+            let case = format!("round {round}: {pos:?} {vel:?} dt {dt}");
+            assert_eq!(bits(&p1), bits(&p2), "positions, {case}");
+            assert_eq!(bits(&v1), bits(&v2), "velocities, {case}");
+            assert_eq!(bits(&q1), bits(&q2), "previous positions, {case}");
+        }
+    }
+}
