@@ -307,6 +307,21 @@ pub(crate) fn step_within(
     packed::step_within(&mut pos[..n], &mut vel[..n], &mut prev[..n], dt, lo, hi)
 }
 
+/// Copies `src` to `dst` (the same length) and says whether every coordinate is finite.
+#[inline(always)]
+pub(crate) fn copy_finite(dst: &mut [Vec2], src: &[Vec2]) -> bool {
+    let n = src.len().min(dst.len());
+    let (dst, src) = (&mut dst[..n], &src[..n]);
+    let done = packed::copy_finite(&mut dst[..n / 2 * 2], &src[..n / 2 * 2]);
+    let mut finite = done.is_none_or(|f| f);
+    let from = if done.is_some() { n / 2 * 2 } else { 0 };
+    for (d, s) in dst[from..].iter_mut().zip(&src[from..]) {
+        *d = *s;
+        finite &= s.x.is_finite() & s.y.is_finite();
+    }
+    finite
+}
+
 #[cfg(target_arch = "x86_64")]
 mod packed {
     use super::Vec2;
@@ -331,6 +346,30 @@ mod packed {
                 _mm_movemask_ps(_mm_and_ps(x, y)) as u32
             };
             four(0) | four(8) << 4
+        }
+    }
+
+    /// An even number of vectors copied two at a time, and whether each coordinate is finite.
+    #[inline(always)]
+    pub(super) fn copy_finite(dst: &mut [Vec2], src: &[Vec2]) -> Option<bool> {
+        let n = src.len();
+        debug_assert!(n.is_multiple_of(2) && dst.len() == n);
+        // SAFETY: SSE2 is part of x86_64. Each load and store covers two of the `n` vectors
+        // (`i + 2 <= n`) of slices of `n`, four floats (`Vec2` is `repr(C)`), unaligned.
+        unsafe {
+            let (d, s) = (dst.as_mut_ptr().cast::<f32>(), src.as_ptr().cast::<f32>());
+            let (inf, abs) = (
+                _mm_set1_ps(f32::INFINITY),
+                _mm_castsi128_ps(_mm_set1_epi32(i32::MAX)),
+            );
+            let mut all = _mm_castsi128_ps(_mm_set1_epi32(-1));
+            for i in (0..n).step_by(2) {
+                let v = _mm_loadu_ps(s.add(i * 2));
+                _mm_storeu_ps(d.add(i * 2), v);
+                // Ordered: a NaN lane is not finite.
+                all = _mm_and_ps(all, _mm_cmplt_ps(_mm_and_ps(v, abs), inf));
+            }
+            Some(_mm_movemask_ps(all) == 0b1111)
         }
     }
 
@@ -405,6 +444,27 @@ mod packed {
         four(0) | four(8) << 4
     }
 
+    /// An even number of vectors copied two at a time, and whether each coordinate is finite.
+    #[inline(always)]
+    pub(super) fn copy_finite(dst: &mut [Vec2], src: &[Vec2]) -> Option<bool> {
+        let n = src.len();
+        debug_assert!(n.is_multiple_of(2) && dst.len() == n);
+        let (d, s) = (dst.as_mut_ptr().cast::<v128>(), src.as_ptr().cast::<v128>());
+        let inf = f32x4_splat(f32::INFINITY);
+        let mut all = u32x4_splat(u32::MAX);
+        for k in 0..n / 2 {
+            // SAFETY: each load and store covers vectors `2k` and `2k + 1` of `n`, four
+            // floats (`Vec2` is `repr(C)`); wasm loads need no alignment.
+            unsafe {
+                let v = v128_load(s.add(k));
+                v128_store(d.add(k), v);
+                // IEEE: a NaN lane is not finite.
+                all = v128_and(all, f32x4_lt(f32x4_abs(v), inf));
+            }
+        }
+        Some(i32x4_all_true(all))
+    }
+
     #[inline(always)]
     pub(super) fn step_within(
         pos: &mut [Vec2],
@@ -463,6 +523,12 @@ mod packed {
         })
     }
 
+    /// None: the caller copies every vector.
+    #[inline(always)]
+    pub(super) fn copy_finite(_: &mut [Vec2], _: &[Vec2]) -> Option<bool> {
+        None
+    }
+
     /// None: the caller moves every body.
     #[inline(always)]
     pub(super) fn step_within(
@@ -514,6 +580,25 @@ mod tests {
             let (lo, hi) = (Vec2::new(-1.0, 0.0), Vec2::new(1.0, 2.5));
             let p: [Vec2; 8] = std::array::from_fn(|_| Vec2::new(value(&mut rng), value(&mut rng)));
             assert_eq!(in_box8(&p, lo, hi), in_box8_plain(&p, lo, hi), "{p:?}");
+        }
+        // Copies: odd and even lengths, one non-finite coordinate anywhere or none.
+        for n in 0..12 {
+            for bad in 0..=n * 2 {
+                let src: Vec<Vec2> = (0..n).map(|i| Vec2::new(i as f32, -(i as f32))).collect();
+                let mut src = src;
+                if bad < n * 2 {
+                    let v = &mut src[bad / 2];
+                    let c = if bad % 2 == 0 { &mut v.x } else { &mut v.y };
+                    *c = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY][bad % 3];
+                }
+                let mut dst = vec![Vec2::new(9.0, 9.0); n];
+                let finite = super::copy_finite(&mut dst, &src);
+                assert_eq!(finite, bad == n * 2, "n {n}, bad {bad}");
+                let bits = |v: &[Vec2]| -> Vec<(u32, u32)> {
+                    v.iter().map(|v| (v.x.to_bits(), v.y.to_bits())).collect()
+                };
+                assert_eq!(bits(&dst), bits(&src));
+            }
         }
         let p = [Vec2::new(-1.0, 2.5); 8];
         assert_eq!(in_box8(&p, Vec2::new(-1.0, 0.0), Vec2::new(1.0, 2.5)), 0xff);

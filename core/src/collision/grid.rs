@@ -2,7 +2,8 @@
 //! binning by counting sort and the 3x3 neighbourhood scans.
 
 use crate::def::{ArchetypeId, Shape};
-use crate::math::{Vec2, in_box8};
+use crate::math::{Vec2, copy_finite, in_box8};
+use crate::world::components::vectors;
 
 #[inline]
 fn floor_i32(v: f32) -> i32 {
@@ -517,11 +518,7 @@ impl<'a> Stretch<'a> {
         let Some(slots) = self.pos.get_mut(self.next..to) else {
             return;
         };
-        let mut finite = true;
-        for (slot, p) in slots.iter_mut().zip(rest) {
-            *slot = p.0;
-            finite &= p.0.x.is_finite() & p.0.y.is_finite();
-        }
+        let finite = copy_finite(slots, vectors(rest));
         if let Some(r) = &mut self.cur {
             r.len += rest.len() as u32;
             r.finite &= finite;

@@ -37,6 +37,35 @@ pub struct PrevPosition(pub Vec2);
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Velocity(pub Vec2);
 
+/// A component that is one [`Vec2`] and nothing else.
+///
+/// # Safety
+///
+/// Only for `repr(transparent)` wrappers of one `Vec2`: [`vectors`] reads a column of them as
+/// its vectors.
+pub(crate) unsafe trait OneVec2 {}
+// SAFETY: each is a `repr(transparent)` wrapper of one `Vec2`.
+unsafe impl OneVec2 for Position {}
+// SAFETY: as above.
+unsafe impl OneVec2 for PrevPosition {}
+// SAFETY: as above.
+unsafe impl OneVec2 for Velocity {}
+
+/// A column of one-vector components as its vectors (the packed loops of
+/// [`math`](crate::math) take vectors).
+#[inline(always)]
+pub(crate) fn vectors<T: OneVec2>(col: &[T]) -> &[Vec2] {
+    // SAFETY: `T` has `Vec2`'s layout (`OneVec2`): the same bytes, read as vectors.
+    unsafe { std::slice::from_raw_parts(col.as_ptr().cast::<Vec2>(), col.len()) }
+}
+
+/// [`vectors`], to write.
+#[inline(always)]
+pub(crate) fn vectors_mut<T: OneVec2>(col: &mut [T]) -> &mut [Vec2] {
+    // SAFETY: as in `vectors`; written through, the bytes stay valid `T`s.
+    unsafe { std::slice::from_raw_parts_mut(col.as_mut_ptr().cast::<Vec2>(), col.len()) }
+}
+
 /// Movement speed in world units per second (behaviours and control); `ludus.set_speed`
 /// changes it, which brains and control read from the next tick.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -268,17 +268,6 @@ fn add(bp: &mut Broadphase, def: &GameDef, c: &Collider, pos: Vec2) {
 
 /// The brains of an archetype outside the common pass, in a pass of their own before its
 /// rows move (the same as thinking row by row: a decision reads only its own row).
-/// A column of wrappers as its vectors.
-///
-/// # Safety
-///
-/// `T` is a `repr(transparent)` wrapper of one [`Vec2`].
-unsafe fn vectors<T>(col: &mut [T]) -> &mut [Vec2] {
-    debug_assert_eq!(std::mem::size_of::<T>(), std::mem::size_of::<Vec2>());
-    // SAFETY: the caller's promise: the same bytes, read and written as vectors.
-    unsafe { std::slice::from_raw_parts_mut(col.as_mut_ptr().cast::<Vec2>(), col.len()) }
-}
-
 fn think_apart(
     deciding: &Deciding<'_>,
     minds: Option<Minds<'_>>,
@@ -430,11 +419,8 @@ impl Pass<'_> {
             // Walls on both axes: plain clamps, two bodies at a time where the platform has
             // packed floats, then the rest one at a time (the same results).
             Some((lo, hi)) => {
-                // SAFETY: `Position`, `Velocity` and `PrevPosition` are `repr(transparent)`
-                // wrappers of one `Vec2`.
-                let done = unsafe {
-                    math::step_within(vectors(pos), vectors(vel), vectors(prev), self.dt, lo, hi)
-                };
+                let (p, v, q) = (vectors_mut(pos), vectors_mut(vel), vectors_mut(prev));
+                let done = math::step_within(p, v, q, self.dt, lo, hi);
                 let rows = pos.iter_mut().zip(vel.iter_mut()).zip(prev.iter_mut());
                 for ((t, v), p) in rows.skip(done) {
                     p.0 = t.0;
