@@ -1,0 +1,460 @@
+//! Four packed floats, and the hot path's loops written once over them: a box test of eight
+//! points, a step-and-clamp of two bodies, a checked copy.
+//!
+//! The one cfg for packed floats is [`Packed`]: x86_64's SSE2 (part of every x86_64 CPU),
+//! wasm's `simd128` (which the browser build enables: see `.cargo/config.toml`), else
+//! [`Plain`], four floats one at a time. Every operation gives each lane the bits the scalar
+//! operation would (NaN, infinities and signed zeros included), so a loop gives the same
+//! results on every platform; the tests compare [`Packed`] with [`Plain`] and with the scalar
+//! code each loop stands for.
+
+use super::Vec2;
+
+/// Four floats; a mask is a value whose lanes are all ones or all zeros.
+pub(crate) trait Lanes: Copy {
+    /// Every lane `v`.
+    fn splat(v: f32) -> Self;
+    /// `[v.x, v.y, v.x, v.y]`: one vector for two bodies.
+    fn pairs(v: Vec2) -> Self;
+    /// Four floats from `p`, unaligned.
+    ///
+    /// # Safety
+    ///
+    /// `p` points to four readable floats.
+    unsafe fn load(p: *const f32) -> Self;
+    /// Writes the four floats to `p`, unaligned.
+    ///
+    /// # Safety
+    ///
+    /// `p` points to four writable floats.
+    unsafe fn store(self, p: *mut f32);
+    fn add(self, o: Self) -> Self;
+    fn mul(self, o: Self) -> Self;
+    /// The mask of `self <= o` (false where either is NaN).
+    fn le(self, o: Self) -> Self;
+    /// The mask of `self < o` (false where either is NaN).
+    fn lt(self, o: Self) -> Self;
+    /// The mask of `self != o` (true where either is NaN).
+    fn ne(self, o: Self) -> Self;
+    /// Bitwise and.
+    fn and(self, o: Self) -> Self;
+    /// `self` where `mask` is clear, zero where it is set.
+    fn clear(self, mask: Self) -> Self;
+    /// `a` where `mask` is set, else `b`.
+    fn select(mask: Self, a: Self, b: Self) -> Self;
+    /// `self < lo ? lo : self`: a NaN stays, a tie keeps `self`.
+    fn at_least(self, lo: Self) -> Self;
+    /// `hi < self ? hi : self`: a NaN stays, a tie keeps `self`.
+    fn at_most(self, hi: Self) -> Self;
+    /// The sign bits cleared.
+    fn abs(self) -> Self;
+    /// Lanes 1, 0, 3, 2: each body's other coordinate.
+    fn swap_pairs(self) -> Self;
+    /// Lanes 0 and 2 of `self`, then of `o`: the x of four points.
+    fn evens(self, o: Self) -> Self;
+    /// Lanes 1 and 3 of `self`, then of `o`: the y of four points.
+    fn odds(self, o: Self) -> Self;
+    /// Bit `i` set where lane `i`'s sign bit is (a mask's set lanes).
+    fn bits(self) -> u32;
+}
+
+/// Bit `j` set when `p[j]` lies in the box `lo..=hi`, edges included (`lo <= p[j] <= hi` on
+/// both axes, as `f32` compares: a NaN coordinate is outside).
+#[inline(always)]
+pub(crate) fn in_box8(p: &[Vec2; 8], lo: Vec2, hi: Vec2) -> u32 {
+    in_box8_by::<Packed>(p, lo, hi)
+}
+
+/// Moves bodies two at a time, exactly as one at a time would: for each `i`, `prev[i] =
+/// pos[i]`, then `pos[i] + vel[i] * dt` where both its coordinates are finite (else `pos[i]`
+/// stays), clamped (`c < lo ? lo : c`, then `hi < c ? hi : c`, per coordinate), with each
+/// velocity coordinate whose position the clamp changed (or that is NaN) set to zero. Returns
+/// how many bodies it moved, from the first: an even number; the caller moves the rest.
+#[inline(always)]
+pub(crate) fn step_within(
+    pos: &mut [Vec2],
+    vel: &mut [Vec2],
+    prev: &mut [Vec2],
+    dt: f32,
+    lo: Vec2,
+    hi: Vec2,
+) -> usize {
+    step_within_by::<Packed>(pos, vel, prev, dt, lo, hi)
+}
+
+/// Copies `src` to `dst` (the shorter length of the two) and says whether every coordinate
+/// copied is finite.
+#[inline(always)]
+pub(crate) fn copy_finite(dst: &mut [Vec2], src: &[Vec2]) -> bool {
+    copy_finite_by::<Packed>(dst, src)
+}
+
+#[inline(always)]
+fn in_box8_by<L: Lanes>(p: &[Vec2; 8], lo: Vec2, hi: Vec2) -> u32 {
+    let (lx, ly) = (L::splat(lo.x), L::splat(lo.y));
+    let (hx, hy) = (L::splat(hi.x), L::splat(hi.y));
+    let f = p.as_ptr().cast::<f32>();
+    let four = |at: usize| {
+        // SAFETY: floats `at..at + 8` of the sixteen of `p` (`Vec2` is `repr(C)`).
+        let (a, b) = unsafe { (L::load(f.add(at)), L::load(f.add(at + 4))) };
+        let (xs, ys) = (a.evens(b), a.odds(b));
+        let x = lx.le(xs).and(xs.le(hx));
+        let y = ly.le(ys).and(ys.le(hy));
+        x.and(y).bits()
+    };
+    four(0) | four(8) << 4
+}
+
+#[inline(always)]
+fn step_within_by<L: Lanes>(
+    pos: &mut [Vec2],
+    vel: &mut [Vec2],
+    prev: &mut [Vec2],
+    dt: f32,
+    lo: Vec2,
+    hi: Vec2,
+) -> usize {
+    let n = pos.len().min(vel.len()).min(prev.len()) / 2 * 2;
+    let (p, v, q) = (
+        pos.as_mut_ptr().cast::<f32>(),
+        vel.as_mut_ptr().cast::<f32>(),
+        prev.as_mut_ptr().cast::<f32>(),
+    );
+    let (lo, hi) = (L::pairs(lo), L::pairs(hi));
+    let (dt, inf) = (L::splat(dt), L::splat(f32::INFINITY));
+    for i in (0..n).step_by(2) {
+        // SAFETY: bodies `i` and `i + 1` (`i + 2 <= n`) of slices of at least `n`: four
+        // floats each (`Vec2` is `repr(C)`).
+        let (t, w) = unsafe { (L::load(p.add(i * 2)), L::load(v.add(i * 2))) };
+        // SAFETY: as above.
+        unsafe { t.store(q.add(i * 2)) };
+        let next = t.add(w.mul(dt));
+        // Finite lanes, then both of a body's lanes.
+        let fin = next.abs().lt(inf);
+        let t = L::select(fin.and(fin.swap_pairs()), next, t);
+        let to = t.at_least(lo).at_most(hi);
+        let w = w.clear(to.ne(t));
+        // SAFETY: as above.
+        unsafe {
+            to.store(p.add(i * 2));
+            w.store(v.add(i * 2));
+        }
+    }
+    n
+}
+
+#[inline(always)]
+fn copy_finite_by<L: Lanes>(dst: &mut [Vec2], src: &[Vec2]) -> bool {
+    let n = src.len().min(dst.len());
+    let pairs = n / 2 * 2;
+    let (d, s) = (dst.as_mut_ptr().cast::<f32>(), src.as_ptr().cast::<f32>());
+    let inf = L::splat(f32::INFINITY);
+    let mut all = inf.le(inf);
+    for i in (0..pairs).step_by(2) {
+        // SAFETY: vectors `i` and `i + 1` (`i + 2 <= n`) of both slices: four floats each.
+        let v = unsafe { L::load(s.add(i * 2)) };
+        // SAFETY: as above.
+        unsafe { v.store(d.add(i * 2)) };
+        all = all.and(v.abs().lt(inf));
+    }
+    let mut finite = all.bits() == 0b1111;
+    for (d, s) in dst[pairs..n].iter_mut().zip(&src[pairs..n]) {
+        *d = *s;
+        finite &= s.x.is_finite() & s.y.is_finite();
+    }
+    finite
+}
+
+/// Four floats one at a time: what [`Packed`] is where the platform has no packed floats, and
+/// what the tests compare it with.
+#[derive(Clone, Copy, Debug)]
+#[allow(
+    dead_code,
+    reason = "the packed lanes where the platform has none, else the tests'"
+)]
+pub(crate) struct Plain([f32; 4]);
+
+#[allow(dead_code, reason = "as `Plain`")]
+impl Plain {
+    #[inline(always)]
+    fn each(self, o: Plain, f: impl Fn(f32, f32) -> f32) -> Plain {
+        Plain(std::array::from_fn(|i| f(self.0[i], o.0[i])))
+    }
+    #[inline(always)]
+    fn mask(self, o: Plain, f: impl Fn(f32, f32) -> bool) -> Plain {
+        self.each(o, |a, b| f32::from_bits(if f(a, b) { u32::MAX } else { 0 }))
+    }
+    #[inline(always)]
+    fn bitwise(self, o: Plain, f: impl Fn(u32, u32) -> u32) -> Plain {
+        self.each(o, |a, b| f32::from_bits(f(a.to_bits(), b.to_bits())))
+    }
+}
+
+impl Lanes for Plain {
+    fn splat(v: f32) -> Self {
+        Plain([v; 4])
+    }
+    fn pairs(v: Vec2) -> Self {
+        Plain([v.x, v.y, v.x, v.y])
+    }
+    unsafe fn load(p: *const f32) -> Self {
+        // SAFETY: the caller's promise.
+        Plain(unsafe { p.cast::<[f32; 4]>().read_unaligned() })
+    }
+    unsafe fn store(self, p: *mut f32) {
+        // SAFETY: the caller's promise.
+        unsafe { p.cast::<[f32; 4]>().write_unaligned(self.0) }
+    }
+    fn add(self, o: Self) -> Self {
+        self.each(o, |a, b| a + b)
+    }
+    fn mul(self, o: Self) -> Self {
+        self.each(o, |a, b| a * b)
+    }
+    fn le(self, o: Self) -> Self {
+        self.mask(o, |a, b| a <= b)
+    }
+    fn lt(self, o: Self) -> Self {
+        self.mask(o, |a, b| a < b)
+    }
+    fn ne(self, o: Self) -> Self {
+        self.mask(o, |a, b| a != b)
+    }
+    fn and(self, o: Self) -> Self {
+        self.bitwise(o, |a, b| a & b)
+    }
+    fn clear(self, mask: Self) -> Self {
+        self.bitwise(mask, |a, m| a & !m)
+    }
+    fn select(mask: Self, a: Self, b: Self) -> Self {
+        let m = mask.0.map(f32::to_bits);
+        Plain(std::array::from_fn(|i| {
+            f32::from_bits(m[i] & a.0[i].to_bits() | !m[i] & b.0[i].to_bits())
+        }))
+    }
+    fn at_least(self, lo: Self) -> Self {
+        self.each(lo, |v, lo| if v < lo { lo } else { v })
+    }
+    fn at_most(self, hi: Self) -> Self {
+        self.each(hi, |v, hi| if hi < v { hi } else { v })
+    }
+    fn abs(self) -> Self {
+        Plain(self.0.map(|v| f32::from_bits(v.to_bits() & 0x7fff_ffff)))
+    }
+    fn swap_pairs(self) -> Self {
+        let [a, b, c, d] = self.0;
+        Plain([b, a, d, c])
+    }
+    fn evens(self, o: Self) -> Self {
+        Plain([self.0[0], self.0[2], o.0[0], o.0[2]])
+    }
+    fn odds(self, o: Self) -> Self {
+        Plain([self.0[1], self.0[3], o.0[1], o.0[3]])
+    }
+    fn bits(self) -> u32 {
+        (0..4).fold(0, |b, i| b | (self.0[i].to_bits() >> 31) << i)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) use sse::Sse as Packed;
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub(crate) use simd128::Simd128 as Packed;
+
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
+pub(crate) use Plain as Packed;
+
+/// Methods of a platform's [`Lanes`] wrapper `$ty` that apply one intrinsic to both
+/// operands.
+#[allow(
+    unused_macros,
+    reason = "used only where the platform has packed floats"
+)]
+macro_rules! binary {
+    ($ty:ident, $($name:ident => $op:ident),* $(,)?) => {$(
+        #[inline(always)]
+        fn $name(self, o: Self) -> Self {
+            // SAFETY: the platform's own intrinsics, compiled only where it has them (SSE2 is
+            // part of x86_64; wasm's are safe to call where `simd128` is enabled).
+            #[allow(unused_unsafe)]
+            let r = unsafe { $op(self.0, o.0) };
+            $ty(r)
+        }
+    )*};
+}
+
+#[cfg(target_arch = "x86_64")]
+mod sse {
+    use super::{Lanes, Vec2};
+    use std::arch::x86_64::*;
+
+    /// Four floats in an SSE register (SSE2 is part of x86_64).
+    #[derive(Clone, Copy)]
+    pub(crate) struct Sse(__m128);
+
+    impl Lanes for Sse {
+        // `le` and `lt` are ordered (false with a NaN), `ne` unordered (true with one).
+        binary! {
+            Sse,
+            add => _mm_add_ps,
+            mul => _mm_mul_ps,
+            le => _mm_cmple_ps,
+            lt => _mm_cmplt_ps,
+            ne => _mm_cmpneq_ps,
+            and => _mm_and_ps,
+        }
+        #[inline(always)]
+        fn splat(v: f32) -> Self {
+            // SAFETY: SSE2 is part of x86_64.
+            Sse(unsafe { _mm_set1_ps(v) })
+        }
+        #[inline(always)]
+        fn pairs(v: Vec2) -> Self {
+            // SAFETY: SSE2 is part of x86_64.
+            Sse(unsafe { _mm_setr_ps(v.x, v.y, v.x, v.y) })
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const f32) -> Self {
+            // SAFETY: the caller's promise; the load is unaligned.
+            Sse(unsafe { _mm_loadu_ps(p) })
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut f32) {
+            // SAFETY: the caller's promise; the store is unaligned.
+            unsafe { _mm_storeu_ps(p, self.0) }
+        }
+        #[inline(always)]
+        fn clear(self, mask: Self) -> Self {
+            // SAFETY: SSE2 is part of x86_64.
+            Sse(unsafe { _mm_andnot_ps(mask.0, self.0) })
+        }
+        #[inline(always)]
+        fn select(mask: Self, a: Self, b: Self) -> Self {
+            // SAFETY: SSE2 is part of x86_64.
+            Sse(unsafe { _mm_or_ps(_mm_and_ps(mask.0, a.0), _mm_andnot_ps(mask.0, b.0)) })
+        }
+        #[inline(always)]
+        fn at_least(self, lo: Self) -> Self {
+            // `max(a, b)` is `a > b ? a : b`: the second operand wins a tie or a NaN.
+            // SAFETY: SSE2 is part of x86_64.
+            Sse(unsafe { _mm_max_ps(lo.0, self.0) })
+        }
+        #[inline(always)]
+        fn at_most(self, hi: Self) -> Self {
+            // `min(a, b)` is `a < b ? a : b`.
+            // SAFETY: SSE2 is part of x86_64.
+            Sse(unsafe { _mm_min_ps(hi.0, self.0) })
+        }
+        #[inline(always)]
+        fn abs(self) -> Self {
+            // SAFETY: SSE2 is part of x86_64.
+            Sse(unsafe { _mm_and_ps(self.0, _mm_castsi128_ps(_mm_set1_epi32(i32::MAX))) })
+        }
+        #[inline(always)]
+        fn swap_pairs(self) -> Self {
+            // SAFETY: SSE2 is part of x86_64.
+            Sse(unsafe { _mm_shuffle_ps::<0b10_11_00_01>(self.0, self.0) })
+        }
+        #[inline(always)]
+        fn evens(self, o: Self) -> Self {
+            // SAFETY: SSE2 is part of x86_64.
+            Sse(unsafe { _mm_shuffle_ps::<0b10_00_10_00>(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn odds(self, o: Self) -> Self {
+            // SAFETY: SSE2 is part of x86_64.
+            Sse(unsafe { _mm_shuffle_ps::<0b11_01_11_01>(self.0, o.0) })
+        }
+        #[inline(always)]
+        fn bits(self) -> u32 {
+            // SAFETY: SSE2 is part of x86_64.
+            unsafe { _mm_movemask_ps(self.0) as u32 }
+        }
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128 {
+    use super::{Lanes, Vec2};
+    use std::arch::wasm32::*;
+
+    /// Four floats in a wasm `v128`.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Simd128(v128);
+
+    impl Lanes for Simd128 {
+        // IEEE compares: `le` and `lt` false with a NaN, `ne` true.
+        binary! {
+            Simd128,
+            add => f32x4_add,
+            mul => f32x4_mul,
+            le => f32x4_le,
+            lt => f32x4_lt,
+            ne => f32x4_ne,
+            and => v128_and,
+        }
+        #[inline(always)]
+        fn splat(v: f32) -> Self {
+            Simd128(f32x4_splat(v))
+        }
+        #[inline(always)]
+        fn pairs(v: Vec2) -> Self {
+            Simd128(f32x4(v.x, v.y, v.x, v.y))
+        }
+        #[inline(always)]
+        unsafe fn load(p: *const f32) -> Self {
+            // SAFETY: the caller's promise; wasm loads need no alignment.
+            Simd128(unsafe { v128_load(p.cast::<v128>()) })
+        }
+        #[inline(always)]
+        unsafe fn store(self, p: *mut f32) {
+            // SAFETY: the caller's promise; wasm stores need no alignment.
+            unsafe { v128_store(p.cast::<v128>(), self.0) }
+        }
+        #[inline(always)]
+        fn clear(self, mask: Self) -> Self {
+            Simd128(v128_andnot(self.0, mask.0))
+        }
+        #[inline(always)]
+        fn select(mask: Self, a: Self, b: Self) -> Self {
+            Simd128(v128_bitselect(a.0, b.0, mask.0))
+        }
+        #[inline(always)]
+        fn at_least(self, lo: Self) -> Self {
+            // `pmax(a, b)` is `a < b ? b : a`.
+            Simd128(f32x4_pmax(self.0, lo.0))
+        }
+        #[inline(always)]
+        fn at_most(self, hi: Self) -> Self {
+            // `pmin(a, b)` is `b < a ? b : a`.
+            Simd128(f32x4_pmin(self.0, hi.0))
+        }
+        #[inline(always)]
+        fn abs(self) -> Self {
+            Simd128(f32x4_abs(self.0))
+        }
+        #[inline(always)]
+        fn swap_pairs(self) -> Self {
+            Simd128(i32x4_shuffle::<1, 0, 3, 2>(self.0, self.0))
+        }
+        #[inline(always)]
+        fn evens(self, o: Self) -> Self {
+            Simd128(i32x4_shuffle::<0, 2, 4, 6>(self.0, o.0))
+        }
+        #[inline(always)]
+        fn odds(self, o: Self) -> Self {
+            Simd128(i32x4_shuffle::<1, 3, 5, 7>(self.0, o.0))
+        }
+        #[inline(always)]
+        fn bits(self) -> u32 {
+            u32::from(i32x4_bitmask(self.0))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

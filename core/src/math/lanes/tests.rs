@@ -1,0 +1,136 @@
+//! Each loop over [`Packed`] against the same loop over [`Plain`] and against the scalar code
+//! it stands for, bit for bit, on values that include walls, signed zeros, infinities, NaN and
+//! the largest floats.
+
+use super::*;
+
+/// Bit-exact vectors (NaN equals NaN, -0 differs from +0).
+fn bits(v: &[Vec2]) -> Vec<(u32, u32)> {
+    v.iter().map(|v| (v.x.to_bits(), v.y.to_bits())).collect()
+}
+
+/// An ordinary value in -4..4 or, one time in `odds`, an edge case.
+fn value(rng: &mut fastrand::Rng, odds: u8) -> f32 {
+    let odd = [
+        -2.0,
+        2.0,
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        2.5,
+        3.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        f32::MAX,
+        -f32::MAX,
+    ];
+    if rng.u8(..odds) == 0 {
+        odd[rng.usize(..odd.len())]
+    } else {
+        rng.f32() * 8.0 - 4.0
+    }
+}
+
+fn vector(rng: &mut fastrand::Rng) -> Vec2 {
+    Vec2::new(value(rng, 3), value(rng, 3))
+}
+
+#[test]
+fn the_box_test_is_the_one_point_at_a_time_test() {
+    let mut rng = fastrand::Rng::with_seed(8);
+    let one_at_a_time = |p: &[Vec2; 8], lo: Vec2, hi: Vec2| {
+        p.iter().enumerate().fold(0, |bits, (j, p)| {
+            let inside = (lo.x <= p.x) & (p.x <= hi.x) & (lo.y <= p.y) & (p.y <= hi.y);
+            bits | u32::from(inside) << j
+        })
+    };
+    for _ in 0..20_000 {
+        let (lo, hi) = (Vec2::new(-1.0, 0.0), Vec2::new(1.0, 2.5));
+        let p: [Vec2; 8] = std::array::from_fn(|_| vector(&mut rng));
+        let want = one_at_a_time(&p, lo, hi);
+        assert_eq!(in_box8_by::<Packed>(&p, lo, hi), want, "{p:?}");
+        assert_eq!(in_box8_by::<Plain>(&p, lo, hi), want, "{p:?}");
+    }
+    let p = [Vec2::new(-1.0, 2.5); 8];
+    assert_eq!(in_box8(&p, Vec2::new(-1.0, 0.0), Vec2::new(1.0, 2.5)), 0xff);
+}
+
+#[test]
+fn the_step_is_the_one_body_at_a_time_step() {
+    let mut rng = fastrand::Rng::with_seed(21);
+    let (lo, hi) = (Vec2::new(-2.0, -0.0), Vec2::new(2.0, 3.0));
+    let clamp = |v: f32, lo: f32, hi: f32| {
+        let v = if v < lo { lo } else { v };
+        if v > hi { hi } else { v }
+    };
+    for round in 0..2_000 {
+        let n = rng.usize(0..12);
+        let pos: Vec<Vec2> = (0..n).map(|_| vector(&mut rng)).collect();
+        let vel: Vec<Vec2> = (0..n).map(|_| vector(&mut rng)).collect();
+        let dt = [1.0 / 60.0, 0.5, 1e30][round % 3];
+        // One at a time.
+        let (mut p1, mut v1, mut q1) = (pos.clone(), vel.clone(), vec![Vec2::ZERO; n]);
+        for i in 0..n {
+            q1[i] = p1[i];
+            let next = p1[i] + v1[i] * dt;
+            let t = if next.x.is_finite() & next.y.is_finite() {
+                next
+            } else {
+                p1[i]
+            };
+            let to = Vec2::new(clamp(t.x, lo.x, hi.x), clamp(t.y, lo.y, hi.y));
+            v1[i].x = if to.x != t.x { 0.0 } else { v1[i].x };
+            v1[i].y = if to.y != t.y { 0.0 } else { v1[i].y };
+            p1[i] = to;
+        }
+        let case = format!("round {round}: {pos:?} {vel:?} dt {dt}");
+        type Step = fn(&mut [Vec2], &mut [Vec2], &mut [Vec2], f32, Vec2, Vec2) -> usize;
+        for (name, step) in [
+            ("packed", step_within_by::<Packed> as Step),
+            ("plain", step_within_by::<Plain> as Step),
+        ] {
+            let (mut p2, mut v2, mut q2) = (pos.clone(), vel.clone(), vec![Vec2::ZERO; n]);
+            let done = step(&mut p2, &mut v2, &mut q2, dt, lo, hi);
+            assert_eq!(done, n / 2 * 2);
+            // The rest as the one-at-a-time loop left them.
+            for i in done..n {
+                (p2[i], v2[i], q2[i]) = (p1[i], v1[i], q1[i]);
+            }
+            assert_eq!(bits(&p1), bits(&p2), "{name} positions, {case}");
+            assert_eq!(bits(&v1), bits(&v2), "{name} velocities, {case}");
+            assert_eq!(bits(&q1), bits(&q2), "{name} previous positions, {case}");
+        }
+    }
+}
+
+#[test]
+fn a_copy_says_whether_every_coordinate_is_finite() {
+    // Odd and even lengths, one non-finite coordinate anywhere or none.
+    for n in 0..12 {
+        for bad in 0..=n * 2 {
+            let mut src: Vec<Vec2> = (0..n).map(|i| Vec2::new(i as f32, -(i as f32))).collect();
+            if bad < n * 2 {
+                let v = &mut src[bad / 2];
+                let c = if bad % 2 == 0 { &mut v.x } else { &mut v.y };
+                *c = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY][bad % 3];
+            }
+            for (name, copy) in [
+                (
+                    "packed",
+                    copy_finite_by::<Packed> as fn(&mut [Vec2], &[Vec2]) -> bool,
+                ),
+                ("plain", copy_finite_by::<Plain>),
+            ] {
+                let mut dst = vec![Vec2::new(9.0, 9.0); n];
+                assert_eq!(
+                    copy(&mut dst, &src),
+                    bad == n * 2,
+                    "{name}: n {n}, bad {bad}"
+                );
+                assert_eq!(bits(&dst), bits(&src), "{name}");
+            }
+        }
+    }
+}
