@@ -12,6 +12,9 @@ use super::Vec2;
 
 /// Four floats; a mask is a value whose lanes are all ones or all zeros.
 pub(crate) trait Lanes: Copy {
+    /// Whether these are packed in hardware: the loops that a compiler vectorises on its own
+    /// one body at a time ([`step_within`], [`copy_finite`]) run one at a time without them.
+    const PACKED: bool;
     /// Every lane `v`.
     fn splat(v: f32) -> Self;
     /// `[v.x, v.y, v.x, v.y]`: one vector for two bodies.
@@ -69,7 +72,8 @@ pub(crate) fn in_box8(p: &[Vec2; 8], lo: Vec2, hi: Vec2) -> u32 {
 /// pos[i]`, then `pos[i] + vel[i] * dt` where both its coordinates are finite (else `pos[i]`
 /// stays), clamped (`c < lo ? lo : c`, then `hi < c ? hi : c`, per coordinate), with each
 /// velocity coordinate whose position the clamp changed (or that is NaN) set to zero. Returns
-/// how many bodies it moved, from the first: an even number; the caller moves the rest.
+/// how many bodies it moved, from the first: an even number (0 without packed floats); the
+/// caller moves the rest.
 #[inline(always)]
 pub(crate) fn step_within(
     pos: &mut [Vec2],
@@ -79,14 +83,22 @@ pub(crate) fn step_within(
     lo: Vec2,
     hi: Vec2,
 ) -> usize {
-    step_within_by::<Packed>(pos, vel, prev, dt, lo, hi)
+    if Packed::PACKED {
+        step_within_by::<Packed>(pos, vel, prev, dt, lo, hi)
+    } else {
+        0
+    }
 }
 
 /// Copies `src` to `dst` (the shorter length of the two) and says whether every coordinate
 /// copied is finite.
 #[inline(always)]
 pub(crate) fn copy_finite(dst: &mut [Vec2], src: &[Vec2]) -> bool {
-    copy_finite_by::<Packed>(dst, src)
+    if Packed::PACKED {
+        copy_finite_by::<Packed>(dst, src)
+    } else {
+        copy_rest(dst, src, 0)
+    }
 }
 
 #[inline(always)]
@@ -157,8 +169,15 @@ fn copy_finite_by<L: Lanes>(dst: &mut [Vec2], src: &[Vec2]) -> bool {
         unsafe { v.store(d.add(i * 2)) };
         all = all.and(v.abs().lt(inf));
     }
-    let mut finite = all.bits() == 0b1111;
-    for (d, s) in dst[pairs..n].iter_mut().zip(&src[pairs..n]) {
+    (all.bits() == 0b1111) & copy_rest(dst, src, pairs)
+}
+
+/// [`copy_finite`] one vector at a time from `from`.
+#[inline(always)]
+fn copy_rest(dst: &mut [Vec2], src: &[Vec2], from: usize) -> bool {
+    let n = src.len().min(dst.len());
+    let mut finite = true;
+    for (d, s) in dst[from..n].iter_mut().zip(&src[from..n]) {
         *d = *s;
         finite &= s.x.is_finite() & s.y.is_finite();
     }
@@ -191,6 +210,7 @@ impl Plain {
 }
 
 impl Lanes for Plain {
+    const PACKED: bool = false;
     fn splat(v: f32) -> Self {
         Plain([v; 4])
     }
@@ -297,6 +317,7 @@ mod sse {
     pub(crate) struct Sse(__m128);
 
     impl Lanes for Sse {
+        const PACKED: bool = true;
         // `le` and `lt` are ordered (false with a NaN), `ne` unordered (true with one).
         binary! {
             Sse,
@@ -387,6 +408,7 @@ mod simd128 {
     pub(crate) struct Simd128(v128);
 
     impl Lanes for Simd128 {
+        const PACKED: bool = true;
         // IEEE compares: `le` and `lt` false with a NaN, `ne` true.
         binary! {
             Simd128,
