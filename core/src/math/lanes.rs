@@ -161,6 +161,7 @@ fn copy_finite_by<L: Lanes>(dst: &mut [Vec2], src: &[Vec2]) -> bool {
     let pairs = n / 2 * 2;
     let (d, s) = (dst.as_mut_ptr().cast::<f32>(), src.as_ptr().cast::<f32>());
     let inf = L::splat(f32::INFINITY);
+    // Every lane set (infinity <= infinity), cleared where a coordinate is not finite.
     let mut all = inf.le(inf);
     for i in (0..pairs).step_by(2) {
         // SAFETY: vectors `i` and `i + 1` (`i + 2 <= n`) of both slices: four floats each.

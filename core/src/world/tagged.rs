@@ -167,7 +167,6 @@ mod tests {
                 archetype: ArchetypeId(0),
             };
             let e = ecs.spawn((id, Tags(tags)));
-            index.watch(&ecs, 0);
             ids.push(e);
         }
         index.watch(&ecs, 1 | 2);
