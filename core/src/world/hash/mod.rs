@@ -17,14 +17,18 @@
 //! addition, so the result does not depend on iteration order and needs no sort. The total is
 //! `xxh3` of the tick followed by the category sums in [`HashPart`] order.
 
-use crate::par;
 use crate::var::Var;
 use crate::world::SimWorld;
 use crate::world::components::*;
-use xxhash_rust::xxh3::xxh3_64;
+use record::{Bytes, Fixed};
+
+mod record;
+mod rows;
+#[cfg(test)]
+mod tests;
 
 /// Entities from which the hash splits them between two threads: an entity's records cost
-/// several times what a motion pass does for it, so this is below [`par::SPLIT_MIN`].
+/// several times what a motion pass does for it, so this is below [`crate::par::SPLIT_MIN`].
 pub const SPLIT_MIN: usize = 2048;
 
 /// Categories of the state hash; a divergence report names the ones that differ.
@@ -73,75 +77,6 @@ pub struct StateHash {
     pub parts: [u64; 8],
 }
 
-/// Little-endian byte writer for one hashed record.
-#[derive(Default)]
-struct Bytes(Vec<u8>);
-
-impl Bytes {
-    fn u64(&mut self, v: u64) -> &mut Self {
-        self.0.extend_from_slice(&v.to_le_bytes());
-        self
-    }
-    fn i64(&mut self, v: i64) -> &mut Self {
-        self.u64(v as u64)
-    }
-    fn f32(&mut self, v: f32) -> &mut Self {
-        self.0.extend_from_slice(&v.to_bits().to_le_bytes());
-        self
-    }
-    fn f64(&mut self, v: f64) -> &mut Self {
-        self.u64(v.to_bits())
-    }
-    fn str(&mut self, s: &str) -> &mut Self {
-        self.u64(s.len() as u64);
-        self.0.extend_from_slice(s.as_bytes());
-        self
-    }
-    fn deadline(&mut self, d: Deadline) -> &mut Self {
-        self.u64(d.word())
-    }
-    fn take(&mut self) -> u64 {
-        let h = xxh3_64(&self.0);
-        self.0.clear();
-        h
-    }
-}
-
-/// A record of at most `N` bytes written at known offsets (the per-entity records: no
-/// capacity checks, so a record is a few stores and one hash); the same bytes [`Bytes`] would
-/// write.
-struct Fixed<const N: usize> {
-    a: [u8; N],
-    at: usize,
-}
-
-impl<const N: usize> Fixed<N> {
-    #[inline(always)]
-    fn new() -> Self {
-        Fixed { a: [0; N], at: 0 }
-    }
-    // Written in place (`&mut`): a builder that took and returned the record by value moved
-    // the whole array at every step, which cost more than the hashing.
-    #[inline(always)]
-    fn put<const K: usize>(&mut self, b: [u8; K]) -> &mut Self {
-        self.a[self.at..self.at + K].copy_from_slice(&b);
-        self.at += K;
-        self
-    }
-    #[inline(always)]
-    fn u64(&mut self, v: u64) -> &mut Self {
-        self.put(v.to_le_bytes())
-    }
-    #[inline(always)]
-    fn f32(&mut self, v: f32) -> &mut Self {
-        self.put(v.to_bits().to_le_bytes())
-    }
-    #[inline(always)]
-    fn hash(&self) -> u64 {
-        xxh3_64(&self.a[..self.at])
-    }
-}
-
 /// An entity's look as hashed: its sequence, a tag no other record of its category has, a
 /// word of which parts are set (and the flags' values), then the set values (0 for the rest).
 fn look_record(seq: u64, l: &Look) -> u64 {
@@ -173,139 +108,6 @@ fn look_record(seq: u64, l: &Look) -> u64 {
         .hash()
 }
 
-/// What the hash reads of every entity (see [`entity`]).
-type Hashed<'a> = (
-    &'a Identity,
-    &'a Position,
-    Option<&'a Velocity>,
-    Option<&'a Health>,
-    Option<&'a Brain>,
-    Option<&'a Aim>,
-    Option<&'a Cooldowns>,
-    Option<&'a Lifetime>,
-    Option<&'a Control>,
-    Option<&'a ScriptState>,
-    Option<&'a Rotation>,
-    Option<&'a Footing>,
-    Option<&'a Animation>,
-    Option<&'a Offscreen>,
-);
-
-/// Adds one entity's records to the category sums, each laid out byte for byte as every
-/// recording was hashed.
-fn entity(row: Hashed<'_>, b: &mut Bytes, parts: &mut [u64; 8]) {
-    let (id, t, v, h, brain, aim, cds, life, control, state, rot, footing, anim, off) = row;
-    let seq = id.seq;
-    let mut record = Fixed::<24>::new();
-    record.u64(seq).u64(u64::from(id.archetype.0));
-    parts[2] = parts[2].wrapping_add(record.f32(t.0.x).f32(t.0.y).hash());
-    if let Some(r) = rot {
-        // A record of its own: entities that never rotate hash as they always did.
-        let mut record = Fixed::<24>::new();
-        record.u64(seq).u64(1).f32(r.angle).f32(r.spin);
-        parts[2] = parts[2].wrapping_add(record.hash());
-    }
-    if let Some(f) = footing {
-        b.u64(seq).u64(2);
-        b.u64(f.grounded_at.map_or(u64::MAX, |t| t));
-        b.f32(f.ground_velocity.x).f32(f.ground_velocity.y);
-        b.u64(f.jump_pressed_at.map_or(u64::MAX, |t| t));
-        b.u64(f.rising as u64);
-        parts[5] = parts[5].wrapping_add(b.take());
-    }
-    if let Some(v) = v {
-        let mut record = Fixed::<16>::new();
-        record.u64(seq).f32(v.0.x).f32(v.0.y);
-        parts[3] = parts[3].wrapping_add(record.hash());
-    }
-    if let Some(h) = h {
-        let mut record = Fixed::<32>::new();
-        record
-            .u64(seq)
-            .u64(i64::from(h.current) as u64)
-            .u64(i64::from(h.max) as u64)
-            .u64(h.invulnerable_until.word());
-        parts[4] = parts[4].wrapping_add(record.hash());
-    }
-    if brain.is_some() || control.is_some() {
-        let mut record = Fixed::<48>::new();
-        record.u64(seq);
-        if let Some(br) = brain {
-            record
-                .f32(br.intent.x)
-                .f32(br.intent.y)
-                .u64(aim.and_then(|a| a.target()).unwrap_or(0))
-                .u64(br.decided() as u64)
-                .u64(br.next_decision());
-        }
-        if let Some(c) = control {
-            record.f32(c.facing.x).f32(c.facing.y);
-        }
-        parts[5] = parts[5].wrapping_add(record.hash());
-    }
-    if cds.is_some() || life.is_some() {
-        b.u64(seq);
-        for d in cds.map(|c| c.0.as_slice()).unwrap_or(&[]) {
-            b.deadline(*d);
-        }
-        if let Some(l) = life {
-            b.deadline(l.0);
-        }
-        parts[6] = parts[6].wrapping_add(b.take());
-    }
-    if let Some(a) = anim {
-        // Its own record: entities without animations hash as they always did.
-        let mut record = Fixed::<32>::new();
-        record.u64(seq).u64(3).u64(u64::from(a.slot));
-        parts[6] = parts[6].wrapping_add(record.u64(a.since).hash());
-    }
-    if let Some(o) = off {
-        // Its own record: only entities destroyed off screen have one.
-        let mut record = Fixed::<24>::new();
-        record.u64(seq).u64(4).u64(u64::from(o.seen));
-        parts[6] = parts[6].wrapping_add(record.hash());
-    }
-    if let Some(s) = state {
-        b.u64(seq);
-        for (k, v) in s.iter() {
-            b.str(k).f64(v);
-        }
-        parts[7] = parts[7].wrapping_add(b.take());
-    }
-}
-
-/// Every entity's records summed by category (see [`entity`]): on two threads from
-/// `split_from` entities, each summing alternate batches; wrapping addition makes the halves'
-/// sums the serial one.
-fn entity_sums(world: &SimWorld, split_from: usize) -> [u64; 8] {
-    let mut q = world.ecs.query::<Hashed<'_>>();
-    let n = q.iter().len();
-    if n >= split_from && par::available() {
-        // Batches of about a sixteenth, dealt alternately: halves within a batch.
-        let size = n.div_ceil(16).max(64) as u32;
-        let batches: Vec<_> = q.iter_batched(size).collect();
-        let (even, odd): (Vec<_>, Vec<_>) = batches
-            .into_iter()
-            .enumerate()
-            .partition(|(i, _)| i % 2 == 0);
-        let sum = |half: Vec<(usize, hecs::Batch<'_, Hashed<'_>>)>| {
-            let (mut parts, mut b) = ([0u64; 8], Bytes::default());
-            for row in half.into_iter().flat_map(|(_, batch)| batch) {
-                entity(row, &mut b, &mut parts);
-            }
-            parts
-        };
-        let (x, y) = par::join(|| sum(even), || sum(odd));
-        std::array::from_fn(|i| x[i].wrapping_add(y[i]))
-    } else {
-        let (mut parts, mut b) = ([0u64; 8], Bytes::default());
-        for row in q.iter() {
-            entity(row, &mut b, &mut parts);
-        }
-        parts
-    }
-}
-
 impl StateHash {
     /// The hash of a world as it stands.
     pub fn of(world: &SimWorld) -> StateHash {
@@ -317,7 +119,7 @@ impl StateHash {
     /// summed by wrapping addition, so the halves' sums add up to the serial one.
     ///
     /// Long because it lays out the world's records byte for byte as every recording was
-    /// hashed (the entities' in [`entity`]): one place to read the whole layout that a
+    /// hashed (the entities' in [`rows`]): one place to read the whole layout that a
     /// recording depends on.
     pub fn of_split(world: &SimWorld, split_from: usize) -> StateHash {
         let mut parts = [0u64; 8];
@@ -381,7 +183,7 @@ impl StateHash {
         }
         parts[1] = b.take();
 
-        let entities = entity_sums(world, split_from);
+        let entities = rows::entity_sums(&world.ecs, split_from);
         for (p, e) in parts.iter_mut().zip(entities) {
             *p = p.wrapping_add(e);
         }
