@@ -119,7 +119,7 @@ impl StateHash {
     /// summed by wrapping addition, so the halves' sums add up to the serial one.
     ///
     /// Long because it lays out the world's records byte for byte as every recording was
-    /// hashed (the entities' in [`rows`]): one place to read the whole layout that a
+    /// hashed (the entities' in [`record`]): one place to read the whole layout that a
     /// recording depends on.
     pub fn of_split(world: &SimWorld, split_from: usize) -> StateHash {
         let mut parts = [0u64; 8];
@@ -183,7 +183,7 @@ impl StateHash {
         }
         parts[1] = b.take();
 
-        let entities = rows::entity_sums(&world.ecs, split_from);
+        let entities = rows::entity_sums(&world.ecs, rows::ROWS_PER_ARCHETYPE, split_from);
         for (p, e) in parts.iter_mut().zip(entities) {
             *p = p.wrapping_add(e);
         }

@@ -1,6 +1,7 @@
-//! The byte layouts of hashed records: little-endian words, floats by their bits.
+//! The byte layouts of hashed records (little-endian words, floats by their bits), and each
+//! entity record's layout, byte for byte as every recording was hashed.
 
-use crate::world::components::Deadline;
+use crate::world::components::*;
 use xxhash_rust::xxh3::xxh3_64;
 
 /// Little-endian byte writer for one hashed record.
@@ -69,4 +70,148 @@ impl<const N: usize> Fixed<N> {
     pub(super) fn hash(&self) -> u64 {
         xxh3_64(&self.a[..self.at])
     }
+}
+
+/// The hash of a record of `K` little-endian words (at most 8).
+#[inline(always)]
+pub(super) fn words<const K: usize>(w: [u64; K]) -> u64 {
+    const { assert!(K <= 8) };
+    let mut a = [0u8; 64];
+    for (i, x) in w.iter().enumerate() {
+        a[i * 8..i * 8 + 8].copy_from_slice(&x.to_le_bytes());
+    }
+    xxh3_64(&a[..K * 8])
+}
+
+/// Two floats in one word, the first in the low half: the bytes of `x` then `y`.
+#[inline(always)]
+pub(super) fn pair(x: f32, y: f32) -> u64 {
+    u64::from(x.to_bits()) | u64::from(y.to_bits()) << 32
+}
+
+/// The categories the entity records are summed into (indices of `HashPart::ALL`).
+pub(super) const POSITIONS: usize = 2;
+pub(super) const VELOCITIES: usize = 3;
+pub(super) const HEALTH: usize = 4;
+pub(super) const AI: usize = 5;
+pub(super) const DEADLINES: usize = 6;
+pub(super) const SCRIPT_STATE: usize = 7;
+
+// The entity records, each with the category it is summed into. Every entity has the
+// position record; the others only on entities with what they read. A record that was added
+// later starts with a tag no other record of its category has, so entities without it hash as
+// they did before it.
+
+/// [`POSITIONS`]: sequence, archetype, position.
+#[inline(always)]
+pub(super) fn position(i: &Identity, p: &Position) -> u64 {
+    words([i.seq, u64::from(i.archetype.0), pair(p.0.x, p.0.y)])
+}
+
+/// [`POSITIONS`], tag 1: angle and spin.
+#[inline(always)]
+pub(super) fn rotation(i: &Identity, r: &Rotation) -> u64 {
+    words([i.seq, 1, pair(r.angle, r.spin)])
+}
+
+/// [`AI`], tag 2: platformer footing.
+#[inline(always)]
+pub(super) fn footing(i: &Identity, f: &Footing) -> u64 {
+    words([
+        i.seq,
+        2,
+        f.grounded_at.unwrap_or(u64::MAX),
+        pair(f.ground_velocity.x, f.ground_velocity.y),
+        f.jump_pressed_at.unwrap_or(u64::MAX),
+        u64::from(f.rising),
+    ])
+}
+
+/// [`VELOCITIES`].
+#[inline(always)]
+pub(super) fn velocity(i: &Identity, v: &Velocity) -> u64 {
+    words([i.seq, pair(v.0.x, v.0.y)])
+}
+
+/// [`HEALTH`]: current, maximum, invulnerability deadline.
+#[inline(always)]
+pub(super) fn health(i: &Identity, h: &Health) -> u64 {
+    words([
+        i.seq,
+        i64::from(h.current) as u64,
+        i64::from(h.max) as u64,
+        h.invulnerable_until.word(),
+    ])
+}
+
+/// [`AI`]: the brain's intent, target and decision tick, then the control's facing; `None`
+/// for an entity with neither.
+#[inline(always)]
+pub(super) fn mind(
+    i: &Identity,
+    brain: Option<&Brain>,
+    aim: Option<&Aim>,
+    control: Option<&Control>,
+) -> Option<u64> {
+    let facing = control.map(|c| pair(c.facing.x, c.facing.y));
+    let Some(br) = brain else {
+        return facing.map(|f| words([i.seq, f]));
+    };
+    let m = [
+        i.seq,
+        pair(br.intent.x, br.intent.y),
+        aim.and_then(|a| a.target()).unwrap_or(0),
+        u64::from(br.decided()),
+        br.next_decision(),
+    ];
+    Some(match facing {
+        Some(f) => words([m[0], m[1], m[2], m[3], m[4], f]),
+        None => words(m),
+    })
+}
+
+/// [`DEADLINES`]: every cooldown, then the lifetime; `None` for an entity with neither.
+#[inline(always)]
+pub(super) fn clocks(
+    i: &Identity,
+    cds: Option<&Cooldowns>,
+    life: Option<&Lifetime>,
+    b: &mut Bytes,
+) -> Option<u64> {
+    match (cds, life) {
+        (None, None) => None,
+        (None, Some(l)) => Some(words([i.seq, l.0.word()])),
+        (Some(c), life) => {
+            b.u64(i.seq);
+            for d in &c.0 {
+                b.deadline(*d);
+            }
+            if let Some(l) = life {
+                b.deadline(l.0);
+            }
+            Some(b.take())
+        }
+    }
+}
+
+/// [`DEADLINES`], tag 3: the animation playing and since when.
+#[inline(always)]
+pub(super) fn animation(i: &Identity, a: &Animation) -> u64 {
+    words([i.seq, 3, u64::from(a.slot), a.since])
+}
+
+/// [`DEADLINES`], tag 4: whether an entity destroyed off screen has been seen.
+#[inline(always)]
+pub(super) fn offscreen(i: &Identity, o: &Offscreen) -> u64 {
+    words([i.seq, 4, u64::from(o.seen)])
+}
+
+/// [`SCRIPT_STATE`]: every key and value, in key order.
+#[inline(always)]
+pub(super) fn script_state(i: &Identity, s: &ScriptState, b: &mut Bytes) -> u64 {
+    b.u64(i.seq);
+    for (k, v) in s.iter() {
+        b.str(k).f64(v);
+    }
+    b.take()
 }

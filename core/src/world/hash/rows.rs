@@ -1,34 +1,15 @@
-//! Every entity's records summed by category, one pass per record kind over an archetype's
-//! columns.
+//! Every entity's records summed by category: where archetypes hold many entities, one pass
+//! per record over each archetype's columns, with no per-row test of which components an
+//! entity has (its archetype says); elsewhere entity by entity.
 //!
-//! The records are the ones laid out in [`super`]'s module docs, byte for byte as every
-//! recording was hashed; the sums are wrapping additions, so neither the order of the passes
-//! nor the order of the rows changes them. A pass reads only the columns its record needs,
-//! with no per-row test of which components an entity has (its archetype says).
+//! The records are laid out in [`super::record`]; the sums are wrapping additions, so neither
+//! the order of the passes nor the order of the rows changes them.
 
-use super::record::Bytes;
+use super::record::*;
 use crate::par;
 use crate::world::components::*;
 use crate::world::ecs::{Archetype, Ecs};
 use std::iter::zip;
-use xxhash_rust::xxh3::xxh3_64;
-
-/// The hash of a record of `K` little-endian words (at most 8).
-#[inline(always)]
-pub(super) fn words<const K: usize>(w: [u64; K]) -> u64 {
-    const { assert!(K <= 8) };
-    let mut a = [0u8; 64];
-    for (i, x) in w.iter().enumerate() {
-        a[i * 8..i * 8 + 8].copy_from_slice(&x.to_le_bytes());
-    }
-    xxh3_64(&a[..K * 8])
-}
-
-/// Two floats in one word, the first in the low half: the bytes of `x` then `y`.
-#[inline(always)]
-pub(super) fn pair(x: f32, y: f32) -> u64 {
-    u64::from(x.to_bits()) | u64::from(y.to_bits()) << 32
-}
 
 /// One archetype's column guards (the borrows [`Rows`] reads through).
 struct Columns<'w> {
@@ -55,13 +36,16 @@ impl<'w> Columns<'w> {
         if a.is_empty() {
             return None;
         }
+        let (id, pos) = (a.get::<&Identity>()?, a.get::<&Position>()?);
+        let brain = a.get::<&Brain>();
         Some(Columns {
-            id: a.get::<&Identity>()?,
-            pos: a.get::<&Position>()?,
+            // Read only with a brain (as every brain has one).
+            aim: brain.as_ref().and_then(|_| a.get::<&Aim>()),
+            id,
+            pos,
+            brain,
             vel: a.get::<&Velocity>(),
             health: a.get::<&Health>(),
-            brain: a.get::<&Brain>(),
-            aim: a.get::<&Aim>(),
             cds: a.get::<&Cooldowns>(),
             life: a.get::<&Lifetime>(),
             control: a.get::<&Control>(),
@@ -136,162 +120,123 @@ impl<'a> Rows<'a> {
         }
     }
 
-    /// Adds these rows' records to the category sums.
+    /// Adds these rows' records to the category sums: one pass per record.
     fn sum(&self, parts: &mut [u64; 8], b: &mut Bytes) {
-        self.bodies(parts);
-        self.minds(parts);
-        self.clocks(parts, b);
-    }
-
-    /// Positions, rotations, footing, velocities and health.
-    fn bodies(&self, parts: &mut [u64; 8]) {
         let id = self.id;
         let mut add = |part: usize, h: u64| parts[part] = parts[part].wrapping_add(h);
         for (i, p) in zip(id, self.pos) {
-            add(
-                2,
-                words([i.seq, u64::from(i.archetype.0), pair(p.0.x, p.0.y)]),
-            );
+            add(POSITIONS, position(i, p));
         }
-        if let Some(rot) = self.rot {
-            // A record of its own: entities that never rotate hash as they always did.
-            for (i, r) in zip(id, rot) {
-                add(2, words([i.seq, 1, pair(r.angle, r.spin)]));
-            }
+        if let Some(c) = self.rot {
+            zip(id, c).for_each(|(i, r)| add(POSITIONS, rotation(i, r)));
         }
-        if let Some(footing) = self.footing {
-            for (i, f) in zip(id, footing) {
-                add(
-                    5,
-                    words([
-                        i.seq,
-                        2,
-                        f.grounded_at.unwrap_or(u64::MAX),
-                        pair(f.ground_velocity.x, f.ground_velocity.y),
-                        f.jump_pressed_at.unwrap_or(u64::MAX),
-                        u64::from(f.rising),
-                    ]),
-                );
-            }
+        if let Some(c) = self.footing {
+            zip(id, c).for_each(|(i, f)| add(AI, footing(i, f)));
         }
-        if let Some(vel) = self.vel {
-            for (i, v) in zip(id, vel) {
-                add(3, words([i.seq, pair(v.0.x, v.0.y)]));
-            }
+        if let Some(c) = self.vel {
+            zip(id, c).for_each(|(i, v)| add(VELOCITIES, velocity(i, v)));
         }
-        if let Some(health) = self.health {
-            for (i, h) in zip(id, health) {
-                add(
-                    4,
-                    words([
-                        i.seq,
-                        i64::from(h.current) as u64,
-                        i64::from(h.max) as u64,
-                        h.invulnerable_until.word(),
-                    ]),
-                );
-            }
+        if let Some(c) = self.health {
+            zip(id, c).for_each(|(i, h)| add(HEALTH, health(i, h)));
         }
-    }
-
-    /// AI state and control facing: one record an entity with either.
-    fn minds(&self, parts: &mut [u64; 8]) {
-        let id = self.id;
-        let mut add = |h: u64| parts[5] = parts[5].wrapping_add(h);
-        let target = |aim: Option<&Aim>| aim.and_then(|a| a.target()).unwrap_or(0);
-        let mind = |i: &Identity, br: &Brain, aim: Option<&Aim>| {
-            [
-                i.seq,
-                pair(br.intent.x, br.intent.y),
-                target(aim),
-                u64::from(br.decided()),
-                br.next_decision(),
-            ]
-        };
+        fn at<T>(c: Option<&[T]>, n: usize) -> Option<&T> {
+            c.map(|c| &c[n])
+        }
         match (self.brain, self.aim, self.control) {
             (Some(brain), Some(aim), None) => {
                 for ((i, br), a) in zip(zip(id, brain), aim) {
-                    add(words(mind(i, br, Some(a))));
-                }
-            }
-            (Some(brain), aim, control) => {
-                for (n, (i, br)) in zip(id, brain).enumerate() {
-                    let [s, intent, t, decided, next] = mind(i, br, aim.map(|a| &a[n]));
-                    add(match control {
-                        Some(c) => {
-                            let f = c[n].facing;
-                            words([s, intent, t, decided, next, pair(f.x, f.y)])
-                        }
-                        None => words([s, intent, t, decided, next]),
-                    });
-                }
-            }
-            (None, _, Some(control)) => {
-                for (i, c) in zip(id, control) {
-                    add(words([i.seq, pair(c.facing.x, c.facing.y)]));
+                    add(AI, mind(i, Some(br), Some(a), None).unwrap_or_default());
                 }
             }
             (None, _, None) => {}
-        }
-    }
-
-    /// Cooldowns and lifetimes, animations, off-screen marks and script state.
-    fn clocks(&self, parts: &mut [u64; 8], b: &mut Bytes) {
-        let id = self.id;
-        let mut add = |part: usize, h: u64| parts[part] = parts[part].wrapping_add(h);
-        match (self.cds, self.life) {
-            (None, None) => {}
-            (None, Some(life)) => {
-                for (i, l) in zip(id, life) {
-                    add(6, words([i.seq, l.0.word()]));
-                }
-            }
-            (Some(cds), life) => {
-                for (n, (i, c)) in zip(id, cds).enumerate() {
-                    b.u64(i.seq);
-                    for d in &c.0 {
-                        b.deadline(*d);
-                    }
-                    if let Some(l) = life {
-                        b.deadline(l[n].0);
-                    }
-                    add(6, b.take());
+            (brain, aim, control) => {
+                for (n, i) in id.iter().enumerate() {
+                    let m = mind(i, at(brain, n), at(aim, n), at(control, n));
+                    add(AI, m.unwrap_or_default());
                 }
             }
         }
-        if let Some(anim) = self.anim {
-            // Its own record: entities without animations hash as they always did.
-            for (i, a) in zip(id, anim) {
-                add(6, words([i.seq, 3, u64::from(a.slot), a.since]));
+        if self.cds.is_some() || self.life.is_some() {
+            for (n, i) in id.iter().enumerate() {
+                let c = clocks(i, at(self.cds, n), at(self.life, n), b);
+                add(DEADLINES, c.unwrap_or_default());
             }
         }
-        if let Some(off) = self.off {
-            // Its own record: only entities destroyed off screen have one.
-            for (i, o) in zip(id, off) {
-                add(6, words([i.seq, 4, u64::from(o.seen)]));
-            }
+        if let Some(c) = self.anim {
+            zip(id, c).for_each(|(i, a)| add(DEADLINES, animation(i, a)));
         }
-        if let Some(state) = self.state {
-            for (i, s) in zip(id, state) {
-                b.u64(i.seq);
-                for (k, v) in s.iter() {
-                    b.str(k).f64(v);
-                }
-                add(7, b.take());
-            }
+        if let Some(c) = self.off {
+            zip(id, c).for_each(|(i, o)| add(DEADLINES, offscreen(i, o)));
+        }
+        if let Some(c) = self.state {
+            zip(id, c).for_each(|(i, s)| add(SCRIPT_STATE, script_state(i, s, b)));
         }
     }
 }
 
-/// Every entity's records summed by category: on two threads from `split_from` entities,
-/// each summing alternate runs of about a sixteenth of them; wrapping addition makes the
-/// halves' sums the serial one.
-pub(super) fn entity_sums(ecs: &Ecs, split_from: usize) -> [u64; 8] {
-    let columns: Vec<Columns<'_>> = ecs.archetypes().filter_map(Columns::of).collect();
-    let n: usize = columns.iter().map(|c| c.id.len()).sum();
+/// What the hash reads of an entity through a query (see [`entity`]).
+type Hashed<'a> = (
+    &'a Identity,
+    &'a Position,
+    Option<&'a Velocity>,
+    Option<&'a Health>,
+    Option<&'a Brain>,
+    Option<&'a Aim>,
+    Option<&'a Cooldowns>,
+    Option<&'a Lifetime>,
+    Option<&'a Control>,
+    Option<&'a ScriptState>,
+    Option<&'a Rotation>,
+    Option<&'a Footing>,
+    Option<&'a Animation>,
+    Option<&'a Offscreen>,
+);
+
+/// Adds one entity's records to the category sums.
+fn entity(row: Hashed<'_>, parts: &mut [u64; 8], b: &mut Bytes) {
+    let (i, p, v, h, brain, aim, cds, life, control, state, rot, foot, anim, off) = row;
+    let records = [
+        (POSITIONS, Some(position(i, p))),
+        (POSITIONS, rot.map(|r| rotation(i, r))),
+        (AI, foot.map(|f| footing(i, f))),
+        (VELOCITIES, v.map(|v| velocity(i, v))),
+        (HEALTH, h.map(|h| health(i, h))),
+        (AI, mind(i, brain, aim, control)),
+        (DEADLINES, clocks(i, cds, life, b)),
+        (DEADLINES, anim.map(|a| animation(i, a))),
+        (DEADLINES, off.map(|o| offscreen(i, o))),
+        (SCRIPT_STATE, state.map(|s| script_state(i, s, b))),
+    ];
+    for (part, h) in records {
+        if let Some(h) = h {
+            parts[part] = parts[part].wrapping_add(h);
+        }
+    }
+}
+
+/// A world is hashed one archetype at a time where it holds at least this many entities per
+/// archetype in use, one entity at a time through one query elsewhere. Taking an archetype's
+/// columns costs a search and a borrow for each of fourteen components on every call (about
+/// 2,500 instructions; a query keeps its searches between calls), and the passes save about
+/// 140 instructions an entity: they pay from about 18 entities an archetype.
+pub(super) const ROWS_PER_ARCHETYPE: usize = 24;
+
+/// Every entity's records summed by category: by archetype where the world holds
+/// `rows_per_archetype` entities per archetype in use or more (0: always; `usize::MAX`:
+/// never), by entity elsewhere; by archetype on two threads from `split_from` entities, each
+/// summing alternate runs of about a sixteenth of them. Wrapping addition makes every order's
+/// sums the same. (The hashed entities are those with an identity and a position.)
+pub(super) fn entity_sums(ecs: &Ecs, rows_per_archetype: usize, split_from: usize) -> [u64; 8] {
     let mut parts = [0u64; 8];
     let mut b = Bytes::default();
-    if n >= split_from && par::available() {
+    let n = ecs.len() as usize;
+    let used = ecs.archetypes().filter(|a| !a.is_empty()).count();
+    if n / used.max(1) < rows_per_archetype {
+        for row in ecs.query::<Hashed<'_>>().iter() {
+            entity(row, &mut parts, &mut b);
+        }
+    } else if n >= split_from && par::available() {
+        let columns: Vec<Columns<'_>> = ecs.archetypes().filter_map(Columns::of).collect();
         let size = n.div_ceil(16).max(64);
         let (mut even, mut odd) = (Vec::new(), Vec::new());
         for rows in columns.iter().map(Columns::rows) {
@@ -317,7 +262,7 @@ pub(super) fn entity_sums(ecs: &Ecs, split_from: usize) -> [u64; 8] {
             *p = x.wrapping_add(y);
         }
     } else {
-        for c in &columns {
+        for c in ecs.archetypes().filter_map(Columns::of) {
             c.rows().sum(&mut parts, &mut b);
         }
     }

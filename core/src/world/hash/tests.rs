@@ -1,7 +1,7 @@
 //! The column passes against the hash as first written, one entity at a time.
 
+use super::record::{Bytes, Fixed, pair, words};
 use super::rows::entity_sums;
-use super::record::{Bytes, Fixed};
 use crate::def::{ArchetypeId, ControlKind, RotateMode};
 use crate::math::Vec2;
 use crate::world::components::*;
@@ -248,9 +248,18 @@ fn the_column_passes_sum_what_the_hash_as_first_written_summed() {
     for n in [0, 1, 7, 64, 300, 3000] {
         let ecs = world(&mut rng, n);
         let expected = reference(&ecs);
-        assert_eq!(entity_sums(&ecs, usize::MAX), expected, "{n} entities");
-        // Split between two threads from any size: the halves add up to the same sums.
-        assert_eq!(entity_sums(&ecs, 0), expected, "{n} entities, split");
+        // By entity, by archetype, and by archetype split between two threads.
+        assert_eq!(
+            entity_sums(&ecs, usize::MAX, usize::MAX),
+            expected,
+            "{n} by entity"
+        );
+        assert_eq!(
+            entity_sums(&ecs, 0, usize::MAX),
+            expected,
+            "{n} by archetype"
+        );
+        assert_eq!(entity_sums(&ecs, 0, 0), expected, "{n} entities, split");
     }
 }
 
@@ -258,8 +267,5 @@ fn the_column_passes_sum_what_the_hash_as_first_written_summed() {
 fn a_record_of_words_is_the_bytes_of_its_words() {
     let mut f = Fixed::<40>::new();
     f.u64(7).f32(1.5).f32(-0.0).u64(u64::MAX).u64(3).u64(0);
-    assert_eq!(
-        f.hash(),
-        super::rows::words([7, super::rows::pair(1.5, -0.0), u64::MAX, 3, 0])
-    );
+    assert_eq!(f.hash(), words([7, pair(1.5, -0.0), u64::MAX, 3, 0]));
 }
