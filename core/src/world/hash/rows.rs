@@ -175,7 +175,7 @@ impl<'a> Rows<'a> {
 }
 
 /// What the hash reads of an entity through a query (see [`entity`]).
-type Hashed<'a> = (
+pub(super) type Hashed<'a> = (
     &'a Identity,
     &'a Position,
     Option<&'a Velocity>,

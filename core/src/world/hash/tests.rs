@@ -1,29 +1,11 @@
 //! The column passes against the hash as first written, one entity at a time.
 
 use super::record::{Bytes, Fixed, pair, words};
-use super::rows::entity_sums;
+use super::rows::{Hashed, entity_sums};
 use crate::def::{ArchetypeId, ControlKind, RotateMode};
 use crate::math::Vec2;
 use crate::world::components::*;
 use crate::world::ecs::Ecs;
-
-/// What the reference reads of every entity (see [`entity`]).
-type Hashed<'a> = (
-    &'a Identity,
-    &'a Position,
-    Option<&'a Velocity>,
-    Option<&'a Health>,
-    Option<&'a Brain>,
-    Option<&'a Aim>,
-    Option<&'a Cooldowns>,
-    Option<&'a Lifetime>,
-    Option<&'a Control>,
-    Option<&'a ScriptState>,
-    Option<&'a Rotation>,
-    Option<&'a Footing>,
-    Option<&'a Animation>,
-    Option<&'a Offscreen>,
-);
 
 /// Adds one entity's records to the category sums, each laid out byte for byte as every
 /// recording was hashed: the hash as first written, one entity at a time through a query.
