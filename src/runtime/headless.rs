@@ -73,12 +73,20 @@ impl PerTick {
     }
 
     /// What is held now: buttons, axes, the pointer and touches.
+    #[cfg_attr(
+        target_arch = "wasm32",
+        allow(dead_code, reason = "`ludus sim --agent` reads it")
+    )]
     pub fn held(&self) -> &TickInput {
         &self.held
     }
 
     /// The next step's input from `line` (`None`: no line, what is held goes on), applied on
     /// top of what is held: how an agent's decisions become input.
+    #[cfg_attr(
+        target_arch = "wasm32",
+        allow(dead_code, reason = "`ludus sim --agent` applies it")
+    )]
     pub fn apply(&mut self, line: Option<&Line>) -> TickInput {
         held_input(&mut self.held, &mut self.cancelled, line)
     }

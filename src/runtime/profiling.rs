@@ -18,6 +18,10 @@ pub struct Profiling {
     spans: Vec<Span>,
 }
 
+#[cfg_attr(
+    target_arch = "wasm32",
+    allow(dead_code, reason = "`ludus sim --profile` profiles")
+)]
 impl Profiling {
     /// Adds up spans; `events`: also writes them as trace events.
     pub fn new(events: Option<TraceEvents>) -> Profiling {
@@ -60,6 +64,10 @@ pub struct TraceEvents {
     full: bool,
 }
 
+#[cfg_attr(
+    target_arch = "wasm32",
+    allow(dead_code, reason = "`ludus sim --trace-events` writes them")
+)]
 impl TraceEvents {
     pub fn new(mut out: Box<dyn Write>, path: String) -> Result<TraceEvents, String> {
         let head = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";

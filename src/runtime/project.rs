@@ -29,6 +29,10 @@ pub struct Project {
     pub font_files: Vec<Option<Arc<[u8]>>>,
     /// The names the HUD reads that the content does not declare (`ludus check` reports those
     /// no script sets).
+    #[cfg_attr(
+        target_arch = "wasm32",
+        allow(dead_code, reason = "`ludus check` reads them")
+    )]
     pub hud_names: Vec<ludus_content::HudName>,
     /// A player's game (an exported bundle, not made with `--dev`): it runs in release mode,
     /// without the developer's view (see [`Runner::release`](crate::runtime::Runner::release)).
