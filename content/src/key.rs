@@ -105,7 +105,7 @@ keys! {
 /// Declares [`PadControl`] with each control's name and kind: the one list of pad controls.
 /// Each is bound as `pad_NAME` (any pad) and `pad1_NAME` to `pad4_NAME` (one pad).
 macro_rules! pad_controls {
-    ($($control:ident = $name:literal $kind:ident,)*) => {
+    ($($control:ident = $name:literal $shown:literal $kind:ident,)*) => {
         /// A button, stick axis or trigger of a gamepad, in the standard layout (Xbox names:
         /// A at the bottom of the four, B at the right, X at the left, Y at the top).
         ///
@@ -124,6 +124,13 @@ macro_rules! pad_controls {
             pub const fn name(self) -> &'static str {
                 match self {
                     $(PadControl::$control => $name,)*
+                }
+            }
+
+            /// The control as printed on a pad, for players: `A`, `Start`, `left stick x`...
+            pub const fn shown(self) -> &'static str {
+                match self {
+                    $(PadControl::$control => $shown,)*
                 }
             }
 
@@ -153,28 +160,28 @@ macro_rules! pad_controls {
 }
 
 pad_controls! {
-    A = "a" button,
-    B = "b" button,
-    X = "x" button,
-    Y = "y" button,
-    Lb = "lb" button,
-    Rb = "rb" button,
-    Lt = "lt" button,
-    Rt = "rt" button,
-    Select = "select" button,
-    Start = "start" button,
-    Up = "up" button,
-    Down = "down" button,
-    Left = "left" button,
-    Right = "right" button,
-    LStick = "lstick" button,
-    RStick = "rstick" button,
-    Lx = "lx" axis,
-    Ly = "ly" axis,
-    Rx = "rx" axis,
-    Ry = "ry" axis,
-    LTrigger = "ltrigger" axis,
-    RTrigger = "rtrigger" axis,
+    A = "a" "A" button,
+    B = "b" "B" button,
+    X = "x" "X" button,
+    Y = "y" "Y" button,
+    Lb = "lb" "LB" button,
+    Rb = "rb" "RB" button,
+    Lt = "lt" "LT" button,
+    Rt = "rt" "RT" button,
+    Select = "select" "Select" button,
+    Start = "start" "Start" button,
+    Up = "up" "up" button,
+    Down = "down" "down" button,
+    Left = "left" "left" button,
+    Right = "right" "right" button,
+    LStick = "lstick" "left stick press" button,
+    RStick = "rstick" "right stick press" button,
+    Lx = "lx" "left stick x" axis,
+    Ly = "ly" "left stick y" axis,
+    Rx = "rx" "right stick x" axis,
+    Ry = "ry" "right stick y" axis,
+    LTrigger = "ltrigger" "left trigger" axis,
+    RTrigger = "rtrigger" "right trigger" axis,
 }
 
 /// Which pad a pad key listens to: any pad (`pad_a`), or the pad of a number (`pad1_a` to
@@ -251,6 +258,26 @@ impl Key {
     /// The key named `name` in content, if there is one.
     pub fn from_name(name: &str) -> Option<Key> {
         Key::ALL.iter().copied().find(|k| k.name() == name)
+    }
+
+    /// The key as a player reads it on screen (the help line, the banners), as the app writes
+    /// its own keys: capitalised, words spaced, mouse buttons as clicks, pad controls as
+    /// printed on a pad (`A`, `F3`, `Space`, `Left shift`, `Left click`, `Pad 2 Start`).
+    pub fn shown(self) -> String {
+        let name = self.name();
+        let text = match self {
+            Key::Pad(PadSlot::Any, c) => format!("pad {}", c.shown()),
+            Key::Pad(slot, c) => format!("pad {} {}", slot as usize, c.shown()),
+            Key::MouseLeft | Key::MouseRight | Key::MouseMiddle => {
+                format!("{} click", &name["mouse_".len()..])
+            }
+            _ if name.starts_with('f') && name.len() <= 3 => name.to_uppercase(),
+            _ => name.replace('_', " "),
+        };
+        let mut chars = text.chars();
+        chars.next().map_or(text.clone(), |first| {
+            first.to_uppercase().chain(chars).collect()
+        })
     }
 
     /// Every key's name, in [`Key::ALL`]'s order.

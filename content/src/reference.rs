@@ -153,6 +153,24 @@ pub fn reference_markdown() -> String {
     out.push_str(&names.join(" "));
     out.push_str("\n\n");
     out.push_str(&pad_keys());
+    let shown: Vec<String> = [
+        "a",
+        "f3",
+        "left_shift",
+        "up",
+        "mouse_left",
+        "pad_a",
+        "pad2_start",
+    ]
+    .iter()
+    .filter_map(|n| Key::from_name(n))
+    .map(|k| format!("`{}` as {}", k.name(), k.shown()))
+    .collect();
+    out.push_str(&format!(
+        "\nThe window's help line and banners (\"... to restart\") write keys as a player reads \
+         them: {}.\n",
+        shown.join(", ")
+    ));
     out
 }
 

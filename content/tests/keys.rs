@@ -172,3 +172,40 @@ fn pad_keys_bind_buttons_and_axes_and_the_deadzone_is_read() {
     let plain = load_game(&game("[\"space\"]", "{ a = -1 }")).expect("a game without pads");
     assert_eq!(plain.def.deadzone, 0.15, "the default deadzone");
 }
+
+/// (key name, how a player reads it on screen)
+#[test]
+fn a_key_is_shown_to_players_by_the_name_on_the_key_or_the_pad() {
+    let cases = [
+        ("a", "A"),
+        ("7", "7"),
+        ("f", "F"),
+        ("f3", "F3"),
+        ("f12", "F12"),
+        ("space", "Space"),
+        ("enter", "Enter"),
+        ("backspace", "Backspace"),
+        ("left_shift", "Left shift"),
+        ("right_control", "Right control"),
+        ("up", "Up"),
+        ("left", "Left"),
+        ("mouse_left", "Left click"),
+        ("mouse_middle", "Middle click"),
+        ("pad_a", "Pad A"),
+        ("pad_select", "Pad Select"),
+        ("pad2_start", "Pad 2 Start"),
+        ("pad_lb", "Pad LB"),
+        ("pad_up", "Pad up"),
+        ("pad4_lstick", "Pad 4 left stick press"),
+        ("pad_lx", "Pad left stick x"),
+        ("pad1_rtrigger", "Pad 1 right trigger"),
+    ];
+    for (name, shown) in cases {
+        assert_eq!(Key::from_name(name).unwrap().shown(), shown, "{name}");
+    }
+    // Every key has a name a player can read: no underscores, none empty.
+    for k in Key::ALL {
+        let s = k.shown();
+        assert!(!s.is_empty() && !s.contains('_'), "{k}: {s}");
+    }
+}

@@ -395,7 +395,7 @@ fn a_scripts_bind_changes_the_keys_and_the_help_line() {
         runner
             .help_line()
             .unwrap()
-            .contains("up/down/pad2_ly p2_move")
+            .contains("Up/Down/Pad 2 left stick y p2_move")
     );
     play(&mut runner, 4, |f| match f {
         0 => (&[Key::K], &[]),
@@ -406,7 +406,7 @@ fn a_scripts_bind_changes_the_keys_and_the_help_line() {
         runner
             .help_line()
             .unwrap()
-            .contains("up/down/pad1_ly p1_move"),
+            .contains("Up/Down/Pad 1 left stick y p1_move"),
         "{:?}",
         runner.help_line()
     );

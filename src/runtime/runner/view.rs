@@ -3,6 +3,7 @@
 
 use crate::runtime::runner::Runner;
 use crate::runtime::runner::ui_keys::{UI_KEYS, UiAction};
+use ludus_content::Key;
 use ludus_core::{ActionId, Mode};
 
 impl Runner {
@@ -74,16 +75,17 @@ impl Runner {
         }
     }
 
-    /// The keys bound to `action`, as the help line writes them (`space/enter`).
+    /// The keys bound to `action`, as the help line writes them (`space/enter`, `pad A`: see
+    /// [`Key::shown`]).
     fn keys_of(&self, action: Option<ActionId>) -> Option<String> {
         let action = action?;
-        let keys: Vec<&str> = self
+        let keys: Vec<String> = self
             .play
             .keys
             .bindings()
             .iter()
             .filter(|b| b.action == action)
-            .map(|b| b.key.as_str())
+            .map(|b| Key::from_name(&b.key).map_or_else(|| b.key.clone(), Key::shown))
             .take(4)
             .collect();
         (!keys.is_empty()).then(|| keys.join("/"))
@@ -124,7 +126,6 @@ impl Runner {
 mod tests {
     use super::*;
     use crate::runtime::project::Project;
-    use ludus_content::Key;
     use ludus_core::Signal;
 
     /// A runner of a small game whose game.toml ends with `extra` and whose script ends the
@@ -166,16 +167,24 @@ mod tests {
                 "[flow]\nrestart = \"again\"",
                 false,
                 true,
-                over(&["enter to restart"]),
+                over(&["Enter to restart"]),
             ),
             ("", true, false, over(&[])),
             (
                 "[flow]\nrestart = \"again\"",
                 true,
                 false,
-                over(&["enter to restart"]),
+                over(&["Enter to restart"]),
             ),
             ("[flow]\nbanner = false", false, true, None),
+            // Keys as a player reads them, not as content names them.
+            (
+                "[input.actions.menu]\nkind = \"button\"\nkeys = [\"pad_select\", \"q\", \"pad2_start\"]\n\
+                 [flow]\nrestart = \"menu\"",
+                true,
+                false,
+                over(&["Pad Select/Q/Pad 2 Start to restart"]),
+            ),
         ];
         for (extra, release, help, banner) in cases {
             let mut r = runner(extra, release);
@@ -239,7 +248,7 @@ mod tests {
         assert_eq!(
             runner.help_line().as_deref(),
             Some(
-                "a/d/left/right move_x  w/s/up/down move_y  space/j/mouse_left fire  \
+                "A/D/Left/Right move_x  W/S/Up/Down move_y  Space/J/Left click fire  \
                  P pause  N step  R restart  F3 overlay  F4 console  F6 inspect  F8 record  Backspace rewind"
             )
         );
