@@ -265,7 +265,7 @@ impl Key {
     /// printed on a pad (`A`, `F3`, `Space`, `Left shift`, `Left click`, `Pad 2 Start`).
     pub fn shown(self) -> String {
         let name = self.name();
-        let text = match self {
+        let mut text = match self {
             Key::Pad(PadSlot::Any, c) => format!("pad {}", c.shown()),
             Key::Pad(slot, c) => format!("pad {} {}", slot as usize, c.shown()),
             Key::MouseLeft | Key::MouseRight | Key::MouseMiddle => {
@@ -274,10 +274,9 @@ impl Key {
             _ if name.starts_with('f') && name.len() <= 3 => name.to_uppercase(),
             _ => name.replace('_', " "),
         };
-        let mut chars = text.chars();
-        chars.next().map_or(text.clone(), |first| {
-            first.to_uppercase().chain(chars).collect()
-        })
+        // Every name is lower-case ASCII and not empty (see `Key`).
+        text[..1].make_ascii_uppercase();
+        text
     }
 
     /// Every key's name, in [`Key::ALL`]'s order.

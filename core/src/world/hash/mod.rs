@@ -20,7 +20,7 @@
 use crate::var::Var;
 use crate::world::SimWorld;
 use crate::world::components::*;
-use record::{Bytes, Fixed};
+use record::{AI, Bytes, POSITIONS};
 
 mod record;
 mod rows;
@@ -77,37 +77,6 @@ pub struct StateHash {
     pub parts: [u64; 8],
 }
 
-/// An entity's look as hashed: its sequence, a tag no other record of its category has, a
-/// word of which parts are set (and the flags' values), then the set values (0 for the rest).
-fn look_record(seq: u64, l: &Look) -> u64 {
-    let flag = |v: Option<bool>, at: u32| match v {
-        None => 0u64,
-        Some(b) => (1 | u64::from(b) << 1) << at,
-    };
-    let set = u64::from(l.scale.is_some())
-        | u64::from(l.color.is_some()) << 1
-        | u64::from(l.alpha.is_some()) << 2
-        | u64::from(l.layer.is_some()) << 3
-        | flag(l.visible, 4)
-        | flag(l.flip_x, 6)
-        | flag(l.flip_y, 8);
-    let scale = l.scale.unwrap_or_default();
-    let c = l
-        .color
-        .map_or(0, |c| u32::from_le_bytes([c.r, c.g, c.b, c.a]));
-    let layer = l.layer.map_or(0, |v| v as u16);
-    Fixed::<48>::new()
-        .u64(seq)
-        .u64(0x4C4F_4F4B)
-        .u64(set)
-        .f32(scale.x)
-        .f32(scale.y)
-        .f32(l.alpha.unwrap_or(0.0))
-        .put(c.to_le_bytes())
-        .put(layer.to_le_bytes())
-        .hash()
-}
-
 impl StateHash {
     /// The hash of a world as it stands.
     pub fn of(world: &SimWorld) -> StateHash {
@@ -115,8 +84,9 @@ impl StateHash {
     }
 
     /// [`of`](Self::of), hashing the entities on two threads when the world holds
-    /// `split_from` or more of them (`usize::MAX`: on this thread). The per-entity records are
-    /// summed by wrapping addition, so the halves' sums add up to the serial one.
+    /// `split_from` or more of them in archetypes of many (`usize::MAX`: on this thread; see
+    /// `rows::entity_sums`). The per-entity records are summed by wrapping addition, so the
+    /// halves' sums add up to the serial one.
     ///
     /// Long because it lays out the world's records byte for byte as every recording was
     /// hashed (the entities' in [`record`]): one place to read the whole layout that a
@@ -188,31 +158,17 @@ impl StateHash {
             *p = p.wrapping_add(e);
         }
 
-        for (id, look) in world.ecs.query::<(&Identity, &Look)>().iter() {
-            // Only entities whose look changed have one: others hash as they always did.
-            parts[2] = parts[2].wrapping_add(look_record(id.seq, look));
+        // Records of their own, only on entities that have them: others hash as they always
+        // did.
+        let ecs = &world.ecs;
+        for (id, l) in ecs.query::<(&Identity, &Look)>().iter() {
+            parts[POSITIONS] = parts[POSITIONS].wrapping_add(record::look(id, l));
         }
-        // Records of their own, on entities that have them: others hash as they always did.
-        for (id, a) in world.ecs.query::<(&Identity, &Attached)>().iter() {
-            let mut record = Fixed::<40>::new();
-            record.u64(id.seq).u64(5).u64(a.parent);
-            record
-                .f32(a.offset.x)
-                .f32(a.offset.y)
-                .u64(u64::from(a.angle));
-            parts[2] = parts[2].wrapping_add(record.hash());
+        for (id, a) in ecs.query::<(&Identity, &Attached)>().iter() {
+            parts[POSITIONS] = parts[POSITIONS].wrapping_add(record::attachment(id, a));
         }
-        for (id, own) in world.ecs.query::<(&Identity, &OwnBehaviour)>().iter() {
-            let b = own.0;
-            let mut record = Fixed::<64>::new();
-            record.u64(id.seq).u64(6).u64(b.kind as u64);
-            record
-                .u64(b.target)
-                .u64(b.cadence.map_or(0, u64::from))
-                .u64(u64::from(b.navigate))
-                .u64(b.range.map_or(u64::MAX, |r| u64::from(r.to_bits())))
-                .u64(b.idle as u64);
-            parts[5] = parts[5].wrapping_add(record.hash());
+        for (id, own) in ecs.query::<(&Identity, &OwnBehaviour)>().iter() {
+            parts[AI] = parts[AI].wrapping_add(record::own_behaviour(id, own));
         }
 
         b.u64(*world.tick);

@@ -215,3 +215,59 @@ pub(super) fn script_state(i: &Identity, s: &ScriptState, b: &mut Bytes) -> u64 
     }
     b.take()
 }
+
+/// [`POSITIONS`], tag 0x4C4F4F4B ("LOOK"), on an entity whose look changed: a word of which
+/// parts are set (and the flags' values), then the set values (0 for the rest).
+pub(super) fn look(i: &Identity, l: &Look) -> u64 {
+    let flag = |v: Option<bool>, at: u32| match v {
+        None => 0u64,
+        Some(b) => (1 | u64::from(b) << 1) << at,
+    };
+    let set = u64::from(l.scale.is_some())
+        | u64::from(l.color.is_some()) << 1
+        | u64::from(l.alpha.is_some()) << 2
+        | u64::from(l.layer.is_some()) << 3
+        | flag(l.visible, 4)
+        | flag(l.flip_x, 6)
+        | flag(l.flip_y, 8);
+    let scale = l.scale.unwrap_or_default();
+    let c = l
+        .color
+        .map_or(0, |c| u32::from_le_bytes([c.r, c.g, c.b, c.a]));
+    let layer = l.layer.map_or(0, |v| v as u16);
+    Fixed::<48>::new()
+        .u64(i.seq)
+        .u64(0x4C4F_4F4B)
+        .u64(set)
+        .f32(scale.x)
+        .f32(scale.y)
+        .f32(l.alpha.unwrap_or(0.0))
+        .put(c.to_le_bytes())
+        .put(layer.to_le_bytes())
+        .hash()
+}
+
+/// [`POSITIONS`], tag 5, on an attached entity: its parent, offset and angle rule.
+pub(super) fn attachment(i: &Identity, a: &Attached) -> u64 {
+    let mut record = Fixed::<40>::new();
+    record.u64(i.seq).u64(5).u64(a.parent);
+    record
+        .f32(a.offset.x)
+        .f32(a.offset.y)
+        .u64(u64::from(a.angle))
+        .hash()
+}
+
+/// [`AI`], tag 6, on an entity whose behaviour was set at run time: its settings.
+pub(super) fn own_behaviour(i: &Identity, own: &OwnBehaviour) -> u64 {
+    let b = own.0;
+    let mut record = Fixed::<64>::new();
+    record.u64(i.seq).u64(6).u64(b.kind as u64);
+    record
+        .u64(b.target)
+        .u64(b.cadence.map_or(0, u64::from))
+        .u64(u64::from(b.navigate))
+        .u64(b.range.map_or(u64::MAX, |r| u64::from(r.to_bits())))
+        .u64(b.idle as u64)
+        .hash()
+}

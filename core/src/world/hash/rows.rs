@@ -11,115 +11,78 @@ use crate::world::components::*;
 use crate::world::ecs::{Archetype, Ecs};
 use std::iter::zip;
 
-/// One archetype's column guards (the borrows [`Rows`] reads through).
-struct Columns<'w> {
-    id: hecs::ArchetypeColumn<'w, Identity>,
-    pos: hecs::ArchetypeColumn<'w, Position>,
-    vel: Option<hecs::ArchetypeColumn<'w, Velocity>>,
-    health: Option<hecs::ArchetypeColumn<'w, Health>>,
-    brain: Option<hecs::ArchetypeColumn<'w, Brain>>,
-    aim: Option<hecs::ArchetypeColumn<'w, Aim>>,
-    cds: Option<hecs::ArchetypeColumn<'w, Cooldowns>>,
-    life: Option<hecs::ArchetypeColumn<'w, Lifetime>>,
-    control: Option<hecs::ArchetypeColumn<'w, Control>>,
-    state: Option<hecs::ArchetypeColumn<'w, ScriptState>>,
-    rot: Option<hecs::ArchetypeColumn<'w, Rotation>>,
-    footing: Option<hecs::ArchetypeColumn<'w, Footing>>,
-    anim: Option<hecs::ArchetypeColumn<'w, Animation>>,
-    off: Option<hecs::ArchetypeColumn<'w, Offscreen>>,
+/// Declares the columns the passes read beyond the identity and the position, once:
+/// [`Columns`] (an archetype's borrows), [`Rows`] (their slices) and a run of rows.
+macro_rules! hashed_columns {
+    ($($field:ident: $component:ty,)*) => {
+        /// One archetype's column guards (the borrows [`Rows`] reads through).
+        struct Columns<'w> {
+            id: hecs::ArchetypeColumn<'w, Identity>,
+            pos: hecs::ArchetypeColumn<'w, Position>,
+            $($field: Option<hecs::ArchetypeColumn<'w, $component>>,)*
+        }
+
+        impl<'w> Columns<'w> {
+            /// The archetype's hashed columns; `None` for one without rows, an identity or a
+            /// position (nothing of it is hashed).
+            fn of(a: Archetype<'w>) -> Option<Columns<'w>> {
+                if a.is_empty() {
+                    return None;
+                }
+                Some(Columns {
+                    id: a.get::<&Identity>()?,
+                    pos: a.get::<&Position>()?,
+                    $($field: a.get::<&$component>(),)*
+                })
+            }
+
+            fn rows(&self) -> Rows<'_> {
+                Rows {
+                    id: &self.id,
+                    pos: &self.pos,
+                    $($field: self.$field.as_deref(),)*
+                }
+            }
+        }
+
+        /// A run of one archetype's rows: every present column has the identities' length.
+        #[derive(Clone, Copy)]
+        struct Rows<'a> {
+            id: &'a [Identity],
+            pos: &'a [Position],
+            $($field: Option<&'a [$component]>,)*
+        }
+
+        impl<'a> Rows<'a> {
+            /// The rows `at..at + len`.
+            fn part(&self, at: usize, len: usize) -> Rows<'a> {
+                let r = at..at + len;
+                Rows {
+                    id: &self.id[r.clone()],
+                    pos: &self.pos[r.clone()],
+                    $($field: self.$field.map(|c| &c[r.clone()]),)*
+                }
+            }
+        }
+    };
 }
 
-impl<'w> Columns<'w> {
-    /// The archetype's hashed columns; `None` for one without an identity or a position
-    /// (nothing of it is hashed) or without rows.
-    fn of(a: Archetype<'w>) -> Option<Columns<'w>> {
-        if a.is_empty() {
-            return None;
-        }
-        let (id, pos) = (a.get::<&Identity>()?, a.get::<&Position>()?);
-        let brain = a.get::<&Brain>();
-        Some(Columns {
-            // Read only with a brain (as every brain has one).
-            aim: brain.as_ref().and_then(|_| a.get::<&Aim>()),
-            id,
-            pos,
-            brain,
-            vel: a.get::<&Velocity>(),
-            health: a.get::<&Health>(),
-            cds: a.get::<&Cooldowns>(),
-            life: a.get::<&Lifetime>(),
-            control: a.get::<&Control>(),
-            state: a.get::<&ScriptState>(),
-            rot: a.get::<&Rotation>(),
-            footing: a.get::<&Footing>(),
-            anim: a.get::<&Animation>(),
-            off: a.get::<&Offscreen>(),
-        })
-    }
-
-    fn rows(&self) -> Rows<'_> {
-        Rows {
-            id: &self.id,
-            pos: &self.pos,
-            vel: self.vel.as_deref(),
-            health: self.health.as_deref(),
-            brain: self.brain.as_deref(),
-            aim: self.aim.as_deref(),
-            cds: self.cds.as_deref(),
-            life: self.life.as_deref(),
-            control: self.control.as_deref(),
-            state: self.state.as_deref(),
-            rot: self.rot.as_deref(),
-            footing: self.footing.as_deref(),
-            anim: self.anim.as_deref(),
-            off: self.off.as_deref(),
-        }
-    }
+hashed_columns! {
+    vel: Velocity,
+    health: Health,
+    brain: Brain,
+    aim: Aim,
+    cds: Cooldowns,
+    life: Lifetime,
+    control: Control,
+    state: ScriptState,
+    rot: Rotation,
+    footing: Footing,
+    anim: Animation,
+    off: Offscreen,
 }
 
-/// A run of one archetype's rows: every present column has the identities' length.
-#[derive(Clone, Copy)]
-struct Rows<'a> {
-    id: &'a [Identity],
-    pos: &'a [Position],
-    vel: Option<&'a [Velocity]>,
-    health: Option<&'a [Health]>,
-    brain: Option<&'a [Brain]>,
-    aim: Option<&'a [Aim]>,
-    cds: Option<&'a [Cooldowns]>,
-    life: Option<&'a [Lifetime]>,
-    control: Option<&'a [Control]>,
-    state: Option<&'a [ScriptState]>,
-    rot: Option<&'a [Rotation]>,
-    footing: Option<&'a [Footing]>,
-    anim: Option<&'a [Animation]>,
-    off: Option<&'a [Offscreen]>,
-}
-
-impl<'a> Rows<'a> {
-    /// The rows `at..at + len`.
-    fn part(&self, at: usize, len: usize) -> Rows<'a> {
-        fn cut<T>(c: Option<&[T]>, at: usize, len: usize) -> Option<&[T]> {
-            c.map(|c| &c[at..at + len])
-        }
-        Rows {
-            id: &self.id[at..at + len],
-            pos: &self.pos[at..at + len],
-            vel: cut(self.vel, at, len),
-            health: cut(self.health, at, len),
-            brain: cut(self.brain, at, len),
-            aim: cut(self.aim, at, len),
-            cds: cut(self.cds, at, len),
-            life: cut(self.life, at, len),
-            control: cut(self.control, at, len),
-            state: cut(self.state, at, len),
-            rot: cut(self.rot, at, len),
-            footing: cut(self.footing, at, len),
-            anim: cut(self.anim, at, len),
-            off: cut(self.off, at, len),
-        }
-    }
-
+impl Rows<'_> {
     /// Adds these rows' records to the category sums: one pass per record.
     fn sum(&self, parts: &mut [u64; 8], b: &mut Bytes) {
         let id = self.id;
