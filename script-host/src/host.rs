@@ -36,6 +36,10 @@ pub(crate) struct Vm {
     pub(crate) lua: Lua,
     dispatch: Function,
     pub(crate) envs: Table,
+    /// The same environments in load order, held on this side: asking each whether it defines
+    /// a handler then reads one field, where walking `envs` took each one out first (about
+    /// 1,200 instructions a script, asked for every kind with events every stage).
+    env_list: Vec<Table>,
     /// Each event kind's handler name as a Lua string (made once: a lookup by a Rust `&str`
     /// makes the Lua string again every time), in [`EVENT_KINDS`] order.
     handlers: Vec<mlua::LuaString>,
@@ -155,17 +159,19 @@ impl ScriptHost {
         let counts = lua
             .create_sequence_from(counts_held.iter().copied())
             .map_err(lua_err)?;
-        let vm = Vm {
+        let mut vm = Vm {
             lua,
             dispatch,
             envs,
+            env_list: Vec::with_capacity(scripts.len()),
             handlers,
             profile,
             counts,
             counts_held,
         };
         for (i, script) in scripts.iter().enumerate() {
-            Self::load_script(&vm, &budget, def, script, i + 1)?;
+            let env = Self::load_script(&vm, &budget, def, script, i + 1)?;
+            vm.env_list.push(env);
         }
         Ok(vm)
     }
@@ -176,7 +182,7 @@ impl ScriptHost {
         def: &GameDef,
         script: &Script,
         index: usize,
-    ) -> Result<(), Fault> {
+    ) -> Result<Table, Fault> {
         let lua = &vm.lua;
         let env =
             sandbox::new_env(lua).map_err(|e| script_fault(FaultKind::Load, &e.to_string()))?;
@@ -196,9 +202,9 @@ impl ScriptHost {
         let result = thread.resume::<()>(());
         finish(&thread, result, budget, FaultKind::Load, &script.path)?;
         vm.envs
-            .raw_set(index, env)
+            .raw_set(index, &env)
             .map_err(|e| fault_from_lua(&e, FaultKind::Load, None))?;
-        Ok(())
+        Ok(env)
     }
 
     /// `file:line` where the first handler of the first kind with events in `counts` is
@@ -206,25 +212,21 @@ impl ScriptHost {
     fn first_handler(vm: &Vm, counts: &[usize]) -> Option<String> {
         let k = counts.iter().position(|&n| n > 0)?;
         let name = &vm.handlers[k];
-        vm.envs
-            .sequence_values::<Table>()
-            .flatten()
-            .find_map(|env| {
-                let Ok(Value::Function(h)) = env.raw_get::<Value>(name) else {
-                    return None;
-                };
-                let info = h.info();
-                let line = info.line_defined.filter(|&l| l > 0)?;
-                Some(format!("{}:{line}", info.short_src?))
-            })
+        vm.env_list.iter().find_map(|env| {
+            let Ok(Value::Function(h)) = env.raw_get::<Value>(name) else {
+                return None;
+            };
+            let info = h.info();
+            let line = info.line_defined.filter(|&l| l > 0)?;
+            Some(format!("{}:{line}", info.short_src?))
+        })
     }
 
     /// Whether any script defines a handler of event kind `k` ([`EVENT_KINDS`] order).
     fn handled(vm: &Vm, k: usize) -> bool {
         let name = &vm.handlers[k];
-        vm.envs
-            .sequence_values::<Table>()
-            .flatten()
+        vm.env_list
+            .iter()
             .any(|env| matches!(env.raw_get::<Value>(name), Ok(Value::Function(_))))
     }
 }
