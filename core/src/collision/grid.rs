@@ -2,7 +2,7 @@
 //! binning by counting sort and the 3x3 neighbourhood scans.
 
 use crate::def::{ArchetypeId, Shape};
-use crate::math::{Vec2, copy_finite, in_box8};
+use crate::math::{Vec2, cells8, copy_finite, in_box8};
 use crate::world::components::vectors;
 
 #[inline]
@@ -74,7 +74,9 @@ struct MarkGrid {
     rmask: u32,
     shift: u32,
     /// Whether the box is under 2^31 cells across each way, so that a point inside it is
-    /// under 2^31 cells from its corner (subtraction and multiplication round monotonically).
+    /// under 2^31 cells from its corner (subtraction and multiplication round monotonically):
+    /// its cell is then a plain truncation ([`cells8`]), the same as [`cell`](Self::cell)'s
+    /// saturating conversion, which costs three times the instructions.
     fits: bool,
 }
 
@@ -86,22 +88,6 @@ impl MarkGrid {
             ((p.x - self.lo.x) * self.inv_cell) as u32,
             ((p.y - self.lo.y) * self.inv_cell) as u32,
         )
-    }
-
-    /// [`cell`](Self::cell) of a point inside a box that [`fits`](Self::fits): the same cell
-    /// by a plain truncation (the saturating conversion costs three times the instructions).
-    #[inline(always)]
-    fn cell_inside(&self, p: Vec2) -> (u32, u32) {
-        debug_assert!(self.fits && p.x >= self.lo.x && p.y >= self.lo.y);
-        debug_assert!(p.x <= self.hi.x && p.y <= self.hi.y);
-        // SAFETY: p is inside the box (finite, at least its corner), and the box fits: each
-        // value is in 0..2^31, where the truncation is defined and equals the `as u32` one.
-        unsafe {
-            (
-                ((p.x - self.lo.x) * self.inv_cell).to_int_unchecked::<i32>() as u32,
-                ((p.y - self.lo.y) * self.inv_cell).to_int_unchecked::<i32>() as u32,
-            )
-        }
     }
 
     /// The bit of cell (`cx`, `cy`).
@@ -162,28 +148,36 @@ impl Marks {
     /// point in a cell around a querier (the box holds them all), and no other point of a box
     /// that fits. The box test takes eight points at a time without a branch (points inside
     /// and outside a box that covers part of a crowd come in no order); only the points inside
-    /// go on to their cell.
+    /// go on to their cell's bit, the eight cells found at once in packed floats where any is
+    /// inside (in a box that fits).
     #[inline(always)]
     pub(super) fn each_near(&self, pos: &[Vec2], near: impl FnMut(usize)) {
         let at = self.at;
         if at.fits {
-            self.each_near_by(pos, near, |p| at.cell_inside(p));
+            let grid = (at.cmask, at.rmask, at.shift);
+            self.each_near_by(pos, near, |p| cells8(p, at.lo, at.inv_cell, grid));
         } else {
-            self.each_near_by(pos, near, |p| at.cell(p));
+            self.each_near_by(pos, near, |p| {
+                p.map(|p| {
+                    let (cx, cy) = at.cell(p);
+                    at.bit(cx, cy) as u32
+                })
+            });
         }
     }
 
-    /// [`each_near`](Self::each_near), finding a point's cell with `cell`.
+    /// [`each_near`](Self::each_near), finding eight points' cell bits with `cells8`.
     #[inline(always)]
     fn each_near_by(
         &self,
         pos: &[Vec2],
         mut near: impl FnMut(usize),
-        cell: impl Fn(Vec2) -> (u32, u32),
+        cells8: impl Fn(&[Vec2; 8]) -> [u32; 8],
     ) {
         // Locals, which stay in registers whatever `near` writes.
         let (at, bits) = (self.at, &self.bits[..]);
         let (lo, hi) = (at.lo, at.hi);
+        let marked = |b: u32| (bits[b as usize >> 6] >> (b & 63)) & 1 != 0;
         // Whole chunks of eight by packed compares, then the rest padded with a point
         // outside every box (NaN).
         let (whole, rest) = pos.as_chunks::<8>();
@@ -192,14 +186,16 @@ impl Marks {
         let chunks = whole.iter().map(|chunk| in_box8(chunk, lo, hi));
         let rest = in_box8(&last, lo, hi);
         for (c, mut inside) in chunks.chain(std::iter::once(rest)).enumerate() {
+            if inside == 0 {
+                continue;
+            }
+            // Inside the box: finite, and at least its corner.
+            let cells = cells8(whole.get(c).unwrap_or(&last));
             while inside != 0 {
-                let k = c * 8 + inside.trailing_zeros() as usize;
+                let j = inside.trailing_zeros() as usize;
                 inside &= inside - 1;
-                // Inside the box: finite, and at least 0.
-                let (cx, cy) = cell(pos[k]);
-                let b = at.bit(cx, cy);
-                if (bits[b >> 6] >> (b & 63)) & 1 != 0 {
-                    near(k);
+                if marked(cells[j]) {
+                    near(c * 8 + j);
                 }
             }
         }

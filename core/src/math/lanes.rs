@@ -32,7 +32,14 @@ pub(crate) trait Lanes: Copy {
     /// `p` points to four writable floats.
     unsafe fn store(self, p: *mut f32);
     fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
     fn mul(self, o: Self) -> Self;
+    /// For cells at columns `x` and rows `y` (each lane truncated toward zero), each cell's
+    /// index in a grid of `grid.0 + 1` columns (a power of two, `1 << grid.2`) and `grid.1 + 1`
+    /// rows that wraps: `((row & grid.1) << grid.2) | (column & grid.0)`. Only where both
+    /// lanes are in `0..2^31` (where the truncation is `to_int_unchecked`'s): elsewhere the
+    /// index differs by platform. `grid.2` is under 32.
+    fn cell_index(x: Self, y: Self, grid: (u32, u32, u32)) -> [u32; 4];
     /// The mask of `self <= o` (false where either is NaN).
     fn le(self, o: Self) -> Self;
     /// The mask of `self < o` (false where either is NaN).
@@ -66,6 +73,16 @@ pub(crate) trait Lanes: Copy {
 #[inline(always)]
 pub(crate) fn in_box8(p: &[Vec2; 8], lo: Vec2, hi: Vec2) -> u32 {
     in_box8_by::<Packed>(p, lo, hi)
+}
+
+/// The index of each of the eight points' cell on a wrapping grid of cells `1 / inv` wide
+/// from `lo` (see [`Lanes::cell_index`] for `grid`): the column and row are the truncations of
+/// `(p[j].x - lo.x) * inv` and `(p[j].y - lo.y) * inv`, as `to_int_unchecked` gives them. Only
+/// where both are in `0..2^31` (a point inside a box of under 2^31 cells from `lo`):
+/// elsewhere the index differs by platform.
+#[inline(always)]
+pub(crate) fn cells8(p: &[Vec2; 8], lo: Vec2, inv: f32, grid: (u32, u32, u32)) -> [u32; 8] {
+    cells8_by::<Packed>(p, lo, inv, grid)
 }
 
 /// Moves bodies two at a time, exactly as one at a time would: for each `i`, `prev[i] =
@@ -115,6 +132,20 @@ fn in_box8_by<L: Lanes>(p: &[Vec2; 8], lo: Vec2, hi: Vec2) -> u32 {
         x.and(y).bits()
     };
     four(0) | four(8) << 4
+}
+
+#[inline(always)]
+fn cells8_by<L: Lanes>(p: &[Vec2; 8], lo: Vec2, inv: f32, grid: (u32, u32, u32)) -> [u32; 8] {
+    let (lx, ly, inv) = (L::splat(lo.x), L::splat(lo.y), L::splat(inv));
+    let f = p.as_ptr().cast::<f32>();
+    let four = |at: usize| {
+        // SAFETY: floats `at..at + 8` of the sixteen of `p` (`Vec2` is `repr(C)`).
+        let (a, b) = unsafe { (L::load(f.add(at)), L::load(f.add(at + 4))) };
+        let (xs, ys) = (a.evens(b), a.odds(b));
+        L::cell_index(xs.sub(lx).mul(inv), ys.sub(ly).mul(inv), grid)
+    };
+    let (lo4, hi4) = (four(0), four(8));
+    std::array::from_fn(|j| if j < 4 { lo4[j] } else { hi4[j - 4] })
 }
 
 #[inline(always)]
@@ -229,8 +260,15 @@ impl Lanes for Plain {
     fn add(self, o: Self) -> Self {
         self.each(o, |a, b| a + b)
     }
+    fn sub(self, o: Self) -> Self {
+        self.each(o, |a, b| a - b)
+    }
     fn mul(self, o: Self) -> Self {
         self.each(o, |a, b| a * b)
+    }
+    fn cell_index(x: Self, y: Self, (cmask, rmask, shift): (u32, u32, u32)) -> [u32; 4] {
+        // Saturating, which in range is the truncation.
+        std::array::from_fn(|i| ((y.0[i] as u32 & rmask) << shift) | (x.0[i] as u32 & cmask))
     }
     fn le(self, o: Self) -> Self {
         self.mask(o, |a, b| a <= b)
@@ -323,6 +361,7 @@ mod sse {
         binary! {
             Sse,
             add => _mm_add_ps,
+            sub => _mm_sub_ps,
             mul => _mm_mul_ps,
             le => _mm_cmple_ps,
             lt => _mm_cmplt_ps,
@@ -396,6 +435,20 @@ mod sse {
             // SAFETY: SSE2 is part of x86_64.
             unsafe { _mm_movemask_ps(self.0) as u32 }
         }
+        #[inline(always)]
+        fn cell_index(x: Self, y: Self, (cmask, rmask, shift): (u32, u32, u32)) -> [u32; 4] {
+            let mut out = [0u32; 4];
+            // SAFETY: SSE2 is part of x86_64; the store is unaligned, to four `u32`s. Out of
+            // range, the conversion gives `i32::MIN`.
+            unsafe {
+                let (cx, cy) = (_mm_cvttps_epi32(x.0), _mm_cvttps_epi32(y.0));
+                let col = _mm_and_si128(cx, _mm_set1_epi32(cmask as i32));
+                let row = _mm_and_si128(cy, _mm_set1_epi32(rmask as i32));
+                let row = _mm_sll_epi32(row, _mm_cvtsi32_si128(shift as i32));
+                _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_or_si128(row, col));
+            }
+            out
+        }
     }
 }
 
@@ -414,6 +467,7 @@ mod simd128 {
         binary! {
             Simd128,
             add => f32x4_add,
+            sub => f32x4_sub,
             mul => f32x4_mul,
             le => f32x4_le,
             lt => f32x4_lt,
@@ -475,6 +529,17 @@ mod simd128 {
         #[inline(always)]
         fn bits(self) -> u32 {
             u32::from(i32x4_bitmask(self.0))
+        }
+        #[inline(always)]
+        fn cell_index(x: Self, y: Self, (cmask, rmask, shift): (u32, u32, u32)) -> [u32; 4] {
+            // Saturating, which in range is the truncation.
+            let (cx, cy) = (i32x4_trunc_sat_f32x4(x.0), i32x4_trunc_sat_f32x4(y.0));
+            let col = v128_and(cx, u32x4_splat(cmask));
+            let row = i32x4_shl(v128_and(cy, u32x4_splat(rmask)), shift);
+            let mut out = [0u32; 4];
+            // SAFETY: four writable `u32`s; wasm stores need no alignment.
+            unsafe { v128_store(out.as_mut_ptr().cast::<v128>(), v128_or(row, col)) };
+            out
         }
     }
 }

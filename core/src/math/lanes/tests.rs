@@ -134,3 +134,56 @@ fn a_copy_says_whether_every_coordinate_is_finite() {
         }
     }
 }
+
+#[test]
+fn the_cells_are_the_one_point_at_a_time_cells() {
+    let mut rng = fastrand::Rng::with_seed(31);
+    for _ in 0..20_000 {
+        // A box from `lo` some cells across, with the grid's sides powers of two.
+        let lo = Vec2::new(rng.f32() * 2e3 - 1e3, rng.f32() * 2e3 - 1e3);
+        let cell = [0.5, 1.0, 3.0, 40.0, 1e-3][rng.usize(..5)] * (0.5 + rng.f32());
+        let inv = 1.0 / cell;
+        let span = 1u32 << rng.u32(0..12);
+        let hi = Vec2::new(lo.x + span as f32 * cell, lo.y + span as f32 * cell);
+        let shift = rng.u32(6..13);
+        let grid = ((1 << shift) - 1, (1 << rng.u32(6..13)) - 1, shift);
+        // Points inside the box, its edges and corners among them.
+        let p: [Vec2; 8] = std::array::from_fn(|_| {
+            let t = |rng: &mut fastrand::Rng| match rng.u8(0..4) {
+                0 => 0.0,
+                1 => 1.0,
+                _ => rng.f32(),
+            };
+            let (tx, ty) = (t(&mut rng), t(&mut rng));
+            Vec2::new(lo.x + (hi.x - lo.x) * tx, lo.y + (hi.y - lo.y) * ty)
+        });
+        let one_at_a_time: [u32; 8] = std::array::from_fn(|j| {
+            let p = p[j];
+            if !(lo.x <= p.x && p.x <= hi.x && lo.y <= p.y && p.y <= hi.y) {
+                return u32::MAX;
+            }
+            // SAFETY: inside a box under 2^31 cells across, each value is in 0..2^31.
+            let (cx, cy) = unsafe {
+                (
+                    ((p.x - lo.x) * inv).to_int_unchecked::<i32>() as u32,
+                    ((p.y - lo.y) * inv).to_int_unchecked::<i32>() as u32,
+                )
+            };
+            ((cy & grid.1) << grid.2) | (cx & grid.0)
+        });
+        let inside = |c: [u32; 8]| {
+            std::array::from_fn::<u32, 8, _>(|j| {
+                if one_at_a_time[j] == u32::MAX {
+                    u32::MAX
+                } else {
+                    c[j]
+                }
+            })
+        };
+        assert_eq!(
+            inside(cells8_by::<Packed>(&p, lo, inv, grid)),
+            one_at_a_time
+        );
+        assert_eq!(inside(cells8_by::<Plain>(&p, lo, inv, grid)), one_at_a_time);
+    }
+}
