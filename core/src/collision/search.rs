@@ -204,8 +204,10 @@ impl Space<'_> {
             for lj in li + 1..self.large.len() {
                 let mj = self.large[lj];
                 let b = &self.runs[mj.run as usize];
-                if a.raw & b.layer != 0 || b.raw & a.layer != 0 {
-                    let pj = self.pos[mj.index as usize];
+                let pj = self.pos[mj.index as usize];
+                if (a.raw & b.layer != 0 || b.raw & a.layer != 0)
+                    && !apart(a.shape, pi, b.shape, pj)
+                {
                     found.test(self, i, mi.run, pi, mj.index, mj.run, pj);
                     if found.stop.is_some() {
                         return;
@@ -408,9 +410,6 @@ impl Found<'_> {
     #[allow(clippy::too_many_arguments)]
     fn test(&mut self, space: &Space<'_>, i: u32, ri: u32, pi: Vec2, j: u32, rj: u32, pj: Vec2) {
         let (a, b) = (&space.runs[ri as usize], &space.runs[rj as usize]);
-        if apart(a.shape, pi, b.shape, pj) {
-            return;
-        }
         let none = Flags::default();
         let fa = space.flags.get(a.archetype.0 as usize).unwrap_or(&none);
         let fb = space.flags.get(b.archetype.0 as usize).unwrap_or(&none);
@@ -443,9 +442,10 @@ impl Found<'_> {
 
 /// Whether shapes `sa` at `pa` and `sb` at `pb` are surely apart: further apart on an axis
 /// than their half-extents together, by a margin far above rounding, so that
-/// [`overlap`] would find no overlap. The large bodies' loops test every candidate through
-/// here: a pillar against every querier costs a subtraction and two compares, not the flags
-/// and the narrow phase (about 150 instructions a pair). NaN and infinite sizes or positions
+/// [`overlap`] would find no overlap. The large bodies' loops, which have no reach test of
+/// their own, test every candidate through here: a pillar against every querier costs a
+/// subtraction and two compares, not the flags and the narrow phase (about 150 instructions a
+/// pair). The other loops test the reach first. NaN and infinite sizes or positions
 /// are never apart here; the narrow phase decides them as before.
 #[inline(always)]
 fn apart(sa: Shape, pa: Vec2, sb: Shape, pb: Vec2) -> bool {
