@@ -17,7 +17,6 @@
 //! addition, so the result does not depend on iteration order and needs no sort. The total is
 //! `xxh3` of the tick followed by the category sums in [`HashPart`] order.
 
-use crate::var::Var;
 use crate::world::SimWorld;
 use crate::world::components::*;
 use record::{AI, Bytes, POSITIONS};
@@ -101,12 +100,7 @@ impl StateHash {
             .u64(world.rng.get_seed());
         b.u64(world.vars.len() as u64);
         for (k, v) in world.vars.iter() {
-            b.str(k);
-            match v {
-                Var::Num(n) => b.f64(*n),
-                // A tag no f64 of a variable has (a NaN), then the text.
-                Var::Text(t) => b.u64(u64::MAX).str(t),
-            };
+            b.var(k, v);
         }
         b.str(world.game_over.as_ref().map_or("", |(_, m)| m.as_str()))
             .u64(world.game_over.is_some() as u64);
@@ -127,11 +121,7 @@ impl StateHash {
             // Only once the store holds something: games that never save hash as they did.
             b.u64(world.saved.len() as u64);
             for (k, v) in world.saved.iter() {
-                b.str(k);
-                match v {
-                    Var::Num(n) => b.f64(*n),
-                    Var::Text(t) => b.u64(u64::MAX).str(t),
-                };
+                b.var(k, v);
             }
         }
         if let Some((differ, sum)) = world.tiles.hashed() {

@@ -1,6 +1,7 @@
 //! The byte layouts of hashed records (little-endian words, floats by their bits), and each
 //! entity record's layout, byte for byte as every recording was hashed.
 
+use crate::var::Var;
 use crate::world::components::*;
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -27,6 +28,15 @@ impl Bytes {
         self.u64(s.len() as u64);
         self.0.extend_from_slice(s.as_bytes());
         self
+    }
+    /// A named variable (of the game's variables or its saved data): the name, then the
+    /// number, or a tag no number has (a NaN) and the text.
+    pub(super) fn var(&mut self, name: &str, v: &Var) -> &mut Self {
+        self.str(name);
+        match v {
+            Var::Num(n) => self.f64(*n),
+            Var::Text(t) => self.u64(u64::MAX).str(t),
+        }
     }
     pub(super) fn deadline(&mut self, d: Deadline) -> &mut Self {
         self.u64(d.word())
