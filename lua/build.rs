@@ -401,6 +401,14 @@ fn wasm(build: &mut cc::Build) {
         .flag("-fno-common")
         .flag("-mllvm")
         .flag("-wasm-enable-sjlj")
+        // The features the Rust side of the module already uses (rustc's defaults for the
+        // target, and simd128 from .cargo/config.toml), so the module asks no browser for
+        // more: memcpy and memset as single instructions, float-to-integer conversions
+        // without range-check branches (Lua converts only in range: the results are the
+        // same), and packed loops where clang finds them.
+        .flag("-mbulk-memory")
+        .flag("-mnontrapping-fptoint")
+        .flag("-msimd128")
         .opt_level(2)
         .file("wasm/setjmp.c");
     println!("cargo:rustc-link-search=native={}", libs.display());

@@ -290,3 +290,19 @@ fn timings_at_scale() {
         );
     }
 }
+
+/// The bench's crowd raises the limits it fills with its count: at 256k bodies the first
+/// tick's new contacts ask for more damage commands than the default `[limits] commands`, and
+/// the tick still runs, and matches the reference.
+#[test]
+fn the_crowd_raises_the_limits_its_count_fills() {
+    let n = 256_000;
+    let (mut game, mut r) = crowd(n, true, Box::new(Bumps));
+    let total = compare(&mut game, &mut r, 1)
+        .unwrap_or_else(|(t, e)| panic!("crowd of {n} differs at tick {t}: {e}"));
+    assert!(
+        total.enter * 2 > Limits::DEFAULT.commands_per_tick as usize,
+        "the first tick's contacts exceed the default commands: {total:?}"
+    );
+    assert!(game.def().limits.commands_per_tick >= 2 * n);
+}

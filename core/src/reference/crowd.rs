@@ -89,7 +89,23 @@ pub fn crowd_def(n: u32, push: bool) -> GameDef {
             archetype: ArchetypeId(0),
             area: None,
         }),
+        limits: crowd_limits(n),
         ..GameDef::default()
+    }
+}
+
+/// The crowd's limits: the defaults, raised with `n` where the crowd fills them (its bodies,
+/// a contact for every body, events and two damage commands for every contact), so that every
+/// count runs (at 256k bodies the first tick's contacts ask for more than the default 65,536
+/// commands).
+fn crowd_limits(n: u32) -> Limits {
+    let d = Limits::DEFAULT;
+    Limits {
+        max_entities: d.max_entities.max(n),
+        events_per_tick: d.events_per_tick.max(n),
+        commands_per_tick: d.commands_per_tick.max(n.saturating_mul(2)),
+        contacts_per_tick: d.contacts_per_tick.max(n),
+        ..d
     }
 }
 
