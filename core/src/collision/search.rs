@@ -3,7 +3,7 @@
 
 use crate::collision::body::Flags;
 use crate::collision::grid::small_body;
-use crate::collision::grid::{self, Bins, Compact, Grid, Member};
+use crate::collision::grid::{Bins, Compact, Grid, Member};
 use crate::collision::narrow::overlap;
 use crate::collision::{Broadphase, FEW_QUERIERS, Overflow, Pair, Run};
 use crate::def::Shape;
@@ -156,38 +156,55 @@ impl Space<'_> {
         // With a handful of queriers, each near body checks them all: the same pairs (a querier
         // within reach is in the 3x3 buckets around), at most 8 candidates per body either way.
         if sparse {
-            let few = self.bins.sorted.len();
-            for ni in 0..self.near.len() {
-                let m = self.near[ni];
-                let (j, b, r) = (
-                    m.index,
-                    self.pos[m.index as usize],
-                    self.runs[m.run as usize],
-                );
-                let ranges = if few <= FEW_QUERIERS {
-                    let mut all = grid::Ranges::default();
-                    all.push(0, few as u32);
-                    all
+            let few = self.bins.sorted.len() as u32;
+            let starts = &self.bins.starts[..];
+            let (cols, cmask, rmask) = (grid.cols, grid.cols - 1, grid.rows - 1);
+            for &m in self.near {
+                let b = self.pos[m.index as usize];
+                // The queriers' records that can be within reach: every one, or the 3x3
+                // buckets around as one range per row (nine at an edge of the grid, where
+                // rows wrap apart), spent at once.
+                let (row, col) = if few as usize <= FEW_QUERIERS {
+                    (0, 0)
                 } else {
-                    let (row, col) = grid.place(b);
-                    self.bins.neighbourhood(grid, row, col)
+                    grid.place(b)
                 };
-                for (s, e) in ranges.iter() {
-                    found.spend(e - s);
-                    if found.stop.is_some() {
-                        return;
-                    }
-                    for k in s..e {
-                        let q = self.bins.sorted[k];
-                        let qr = &self.runs[q.run as usize];
-                        let (dx, dy) = (b.x - q.x, b.y - q.y);
-                        let reach = qr.extent + r.extent;
-                        if qr.looks & r.layer != 0 && dx * dx + dy * dy < reach * reach {
-                            found.test(self, q.index, q.run, q.pos(), j, m.run, b);
-                            if found.stop.is_some() {
+                let mut rows3 = [(0, few), (0, 0), (0, 0)];
+                if few as usize > FEW_QUERIERS {
+                    if col < 1 || col >= cmask {
+                        let around = self.bins.neighbourhood(grid, row, col);
+                        for (s, e) in around.iter() {
+                            if !found.near_range(self, m, b, s as u32..e as u32) {
                                 return;
                             }
                         }
+                        continue;
+                    }
+                    for (range, dy) in rows3.iter_mut().zip([rmask, 0, 1]) {
+                        let r = ((row + dy) & rmask) * cols;
+                        *range = (
+                            starts[(r + col - 1) as usize],
+                            starts[(r + col + 2) as usize],
+                        );
+                    }
+                }
+                let spent = rows3.iter().map(|&(s, e)| (e - s) as u64).sum::<u64>();
+                if found.work + spent <= found.budget {
+                    // Within the budget: spent at once (as range by range, no stop).
+                    found.work += spent;
+                    if spent != 0 {
+                        for (s, e) in rows3 {
+                            if !found.near_pairs(self, m, b, s..e) {
+                                return;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                // The budget runs out at this body: range by range, where it stops.
+                for (s, e) in rows3 {
+                    if !found.near_range(self, m, b, s..e) {
+                        return;
                     }
                 }
             }
@@ -403,6 +420,45 @@ impl Found<'_> {
                 return;
             }
         }
+    }
+
+    /// Spends the binned queriers `records`, then tests near body `m` (at `b`) against them
+    /// ([`near_pairs`](Self::near_pairs)). `false` where the search stopped.
+    #[inline(always)]
+    fn near_range(
+        &mut self,
+        space: &Space<'_>,
+        m: Member,
+        b: Vec2,
+        records: std::ops::Range<u32>,
+    ) -> bool {
+        self.spend((records.end - records.start) as usize);
+        self.stop.is_none() && self.near_pairs(space, m, b, records)
+    }
+
+    /// Tests near body `m` (at `b`) against the binned queriers `records` (the caller has spent
+    /// them): the pairs a querier looks for. `false` where the search stopped.
+    #[inline(always)]
+    fn near_pairs(
+        &mut self,
+        space: &Space<'_>,
+        m: Member,
+        b: Vec2,
+        records: std::ops::Range<u32>,
+    ) -> bool {
+        let r = &space.runs[m.run as usize];
+        for q in &space.bins.sorted[records.start as usize..records.end as usize] {
+            let qr = &space.runs[q.run as usize];
+            let (dx, dy) = (b.x - q.x, b.y - q.y);
+            let reach = qr.extent + r.extent;
+            if qr.looks & r.layer != 0 && dx * dx + dy * dy < reach * reach {
+                self.test(space, q.index, q.run, q.pos(), m.index, m.run, b);
+                if self.stop.is_some() {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// Tests collider `i` (of run `ri`, at `pi`) against collider `j` (of run `rj`, at `pj`)
