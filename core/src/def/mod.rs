@@ -160,6 +160,14 @@ impl GameDef {
         u64::from(cadence.unwrap_or(self.ai.default_cadence).max(1))
     }
 
+    /// Ticks of invulnerability after damage lands on an entity of archetype `id` (its
+    /// `health.invulnerable`; 0 without health).
+    pub fn invulnerable_ticks(&self, id: ArchetypeId) -> u32 {
+        self.archetype(id)
+            .and_then(|a| a.health.as_ref())
+            .map_or(0, |h| h.invulnerable_ticks)
+    }
+
     /// Whether archetype `id`'s behaviour follows the level's flow field.
     pub fn behaviour_navigates(&self, id: ArchetypeId) -> bool {
         self.archetype(id)

@@ -250,9 +250,9 @@ impl Crowd {
             e.brain.is_some_and(|b| b.kind() == BehaviourKind::Wander)
                 && (e.cadence, e.navigate) == (first.cadence, false)
                 && (e.speed, e.collider, e.bounds) == (first.speed, Some(c), BoundsPolicy::Confine)
-                && e.health.is_some_and(|h| {
-                    h.invulnerable_ticks == 0 && h.invulnerable_until == Deadline::INACTIVE
-                })
+                && e.health
+                    .is_some_and(|h| h.invulnerable_until == Deadline::INACTIVE)
+                && e.invulnerable == 0
                 && !e.unmodelled
         };
         for e in &all {

@@ -240,6 +240,8 @@ pub(crate) struct Entity {
     pub collider: Option<ColliderDef>,
     pub bounds: BoundsPolicy,
     pub health: Option<Health>,
+    /// Ticks of invulnerability after damage (its archetype's).
+    pub invulnerable: u32,
     /// Has a component whose rules no reference models (control, motion rules, a static
     /// body, footing, a lifetime).
     pub unmodelled: bool,
@@ -281,6 +283,7 @@ pub(crate) fn entities(world: &SimWorld, def: &GameDef) -> Vec<Entity> {
                 collider: collider.map(|c| c.def(def)),
                 bounds: bounds.map_or(BoundsPolicy::Ignore, |b| b.0),
                 health: health.copied(),
+                invulnerable: def.invulnerable_ticks(id.archetype),
                 unmodelled: other.0.is_some()
                     || other.1.is_some()
                     || other.2.is_some()

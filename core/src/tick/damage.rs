@@ -55,7 +55,7 @@ pub(super) fn damage_run(
             counters.damage_blocked += 1;
             continue;
         }
-        let ev = land(h, id, pos, tags, tick, *amount, *source)?;
+        let ev = land(h, (id, pos, tags), def, tick, *amount, *source)?;
         deliver(scratch, carried_damage, def, stage, ev)?;
     }
     Ok(())
@@ -87,23 +87,23 @@ fn deliver(
     }
 }
 
-/// Damage landing on a target of health `h` that is not invulnerable at `tick`: its event.
+/// Damage landing on a target of health `h` (and identity, position and tags) that is not
+/// invulnerable at `tick`: its event. The invulnerability that follows is the archetype's.
 fn land(
     h: &mut Health,
-    id: &Identity,
-    pos: &Position,
-    tags: Option<&Tags>,
+    (id, pos, tags): (&Identity, &Position, Option<&Tags>),
+    def: &GameDef,
     tick: u64,
     amount: i32,
     source: Option<u64>,
 ) -> Result<DamageEvent, Fault> {
     let before = h.current;
     h.current = h.current.saturating_sub(amount);
-    if h.invulnerable_ticks > 0 {
-        h.invulnerable_until =
-            Deadline::after(tick, u64::from(h.invulnerable_ticks)).ok_or_else(|| {
-                Fault::new(FaultKind::Exhausted, "invulnerability deadline overflows")
-            })?;
+    let invulnerable = def.invulnerable_ticks(id.archetype);
+    if invulnerable > 0 {
+        h.invulnerable_until = Deadline::after(tick, u64::from(invulnerable)).ok_or_else(|| {
+            Fault::new(FaultKind::Exhausted, "invulnerability deadline overflows")
+        })?;
     }
     Ok(DamageEvent {
         tick,
@@ -149,7 +149,14 @@ pub(super) fn damage_one(
         return Ok(());
     };
     let tags = r.get::<&Tags>();
-    let ev = land(&mut h, &id, &pos, tags.as_deref(), tick, amount, source)?;
+    let ev = land(
+        &mut h,
+        (&id, &pos, tags.as_deref()),
+        def,
+        tick,
+        amount,
+        source,
+    )?;
     drop((h, id, pos, tags));
     deliver(s, &mut world.carried_damage, def, stage, ev)?;
     Ok(())

@@ -12,6 +12,10 @@ use std::collections::BTreeMap;
 
 /// Every entity's identity within its world: the creation sequence (unique, never reused, the
 /// order of hashes, events and replays) and its archetype.
+///
+/// Packed to 10 bytes (every entity holds one): its fields are read by value (`id.seq`), never
+/// by reference.
+#[repr(C, packed(2))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Identity {
     pub seq: u64,
@@ -241,17 +245,18 @@ impl Deadline {
     }
 }
 
-/// Hit points. Damage while `invulnerable_until` has not been reached is blocked.
+/// Hit points. Damage while `invulnerable_until` has not been reached is blocked; damage that
+/// lands sets it that many ticks on, as the archetype's `health.invulnerable` says (the same
+/// for all of its entities: read there, not kept in every one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Health {
     pub current: i32,
     pub max: i32,
-    pub invulnerable_ticks: u32,
     pub invulnerable_until: Deadline,
 }
 
 // Every live entity with health holds one, and every timed one a lifetime: no tag word.
-const _: () = assert!(std::mem::size_of::<Health>() == 24);
+const _: () = assert!(std::mem::size_of::<Health>() == 16);
 const _: () = assert!(std::mem::size_of::<Lifetime>() == 8);
 
 /// Cooldown deadlines, one per slot the archetype declares.

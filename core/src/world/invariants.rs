@@ -23,8 +23,9 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
             .ecs
             .get::<&Identity>(*e)
             .map_err(|_| broken(format!("entity #{seq} is indexed but not alive")))?;
-        if id.seq != seq {
-            return Err(broken(format!("entity #{seq} carries sequence {}", id.seq)));
+        let carried = id.seq;
+        if carried != seq {
+            return Err(broken(format!("entity #{seq} carries sequence {carried}")));
         }
         if id.seq >= *world.next_seq {
             return Err(broken(format!(
@@ -64,7 +65,7 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
     {
         return Err(broken(format!(
             "entity #{} has its own sprite and draws its archetype's",
-            id.seq
+            { id.seq }
         )));
     }
     let keys = world.contacts.keys();
@@ -85,13 +86,14 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
         if !world.index.contains_key(&a.parent) {
             return Err(broken(format!(
                 "entity #{} is attached to #{}, which is gone",
-                id.seq, a.parent
+                { id.seq },
+                a.parent
             )));
         }
         if world.hangs_from(a.parent, id.seq) {
             return Err(broken(format!(
                 "entity #{} hangs from itself through its attachments",
-                id.seq
+                { id.seq }
             )));
         }
     }

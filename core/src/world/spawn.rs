@@ -253,7 +253,6 @@ impl NewEntity {
                 Health {
                     current,
                     max: h.max.max(current),
-                    invulnerable_ticks: h.invulnerable_ticks,
                     invulnerable_until: Deadline::INACTIVE,
                 }
             }),

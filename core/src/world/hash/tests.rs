@@ -151,7 +151,6 @@ fn world(rng: &mut fastrand::Rng, n: usize) -> Ecs {
             e.add(Health {
                 current: rng.i32(..),
                 max: rng.i32(..),
-                invulnerable_ticks: rng.u32(..),
                 invulnerable_until: deadline(rng),
             });
         }
