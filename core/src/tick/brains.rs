@@ -34,15 +34,11 @@ pub(crate) fn targets(world: &mut SimWorld, s: &mut Scratch, def: &GameDef, tick
     std::mem::swap(&mut *s.targets, &mut *s.targets_before);
     let targets = &mut s.targets;
     targets.clear();
-    let ecs = &world.ecs;
-    // One view for every target's position, not a look-up through the world per target.
-    let positions = ecs.view::<&Position>();
+    // Every target's position comes with it (one view, not a look-up per target).
     world
         .tagged
-        .each(ecs, wanted, &mut s.tag_merge, |seq, e, tags| {
-            if let Some(t) = positions.get(e) {
-                targets.push((seq, tags, t.0));
-            }
+        .each(&world.ecs, wanted, &mut s.tag_merge, |seq, _, tags, p| {
+            targets.push((seq, tags, p));
         });
     // Every brain's target was among last tick's targets when every brain was checked
     // against them: if none of those is gone, no target is lost.

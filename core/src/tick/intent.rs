@@ -137,10 +137,9 @@ fn navigation(world: &mut SimWorld, s: &mut Scratch, def: &GameDef, completions:
     let mut goal = None;
     world
         .tagged
-        .each(&world.ecs, nav.goal, &mut s.tag_merge, |seq, e, _| {
-            goal = goal.or(Some((seq, e)));
+        .each(&world.ecs, nav.goal, &mut s.tag_merge, |seq, _, _, p| {
+            goal = goal.or(Some((seq, p)));
         });
-    let goal = goal.and_then(|(seq, e)| Some((seq, world.ecs.get::<&Position>(e).ok()?.0)));
     let Some((goal_seq, goal_pos)) = goal else {
         return;
     };
@@ -269,26 +268,21 @@ fn aims(world: &mut SimWorld, s: &mut Scratch, input: &TickInput, tick: u64) -> 
         return out;
     }
     let wanted = out.iter().fold(0u64, |acc, a| acc | a.1);
-    let ecs = &world.ecs;
-    // One view for every candidate's position (a look-up per entity through the world finds
-    // its archetype's column each time: hundreds of instructions per enemy, every tick the
-    // trigger is held).
-    let positions = ecs.view::<&Position>();
+    // Every candidate's position comes with it (one view: a look-up per entity through the
+    // world finds its archetype's column each time, hundreds of instructions per enemy every
+    // tick the trigger is held).
     world
         .tagged
-        .each(ecs, wanted, &mut s.tag_merge, |seq, e, tags| {
-            let Some(t) = positions.get(e) else {
-                return;
-            };
+        .each(&world.ecs, wanted, &mut s.tag_merge, |seq, _, tags, t| {
             for a in &mut out {
                 if a.0 == seq || tags & a.1 == 0 {
                     continue;
                 }
-                let d = (t.0 - a.2).length_squared();
+                let d = (t - a.2).length_squared();
                 if a.3
                     .is_none_or(|(bd, bseq, _)| d < bd || (d == bd && seq < bseq))
                 {
-                    a.3 = Some((d, seq, t.0));
+                    a.3 = Some((d, seq, t));
                 }
             }
         });

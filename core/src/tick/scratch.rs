@@ -71,7 +71,7 @@ pub(crate) struct Scratch {
     /// The merge of several tags' entities (see [`TagIndex::each`]).
     ///
     /// [`TagIndex::each`]: crate::world::tagged::TagIndex::each
-    pub tag_merge: Vec<(u64, hecs::Entity, u64)>,
+    pub tag_merge: Vec<crate::world::tagged::Tagged>,
     /// Commands naming entities spawned this tick, applied at Commit right after the spawns.
     pub after_spawn: Tracked<Vec<Command>>,
     /// Where entities are, for scripts' spatial reads (built on first use in a tick, from

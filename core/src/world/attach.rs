@@ -193,7 +193,7 @@ impl SimWorld {
         &mut self,
         def: &GameDef,
         seqs: std::ops::Range<u64>,
-        merge: &mut Vec<(u64, hecs::Entity, u64)>,
+        merge: &mut Vec<crate::world::tagged::Tagged>,
     ) {
         if def.archetypes.iter().all(|a| a.attach.is_none()) {
             return;
@@ -212,16 +212,13 @@ impl SimWorld {
                 continue;
             };
             let mut candidates = Vec::new();
-            self.tagged.each(&self.ecs, at.to, merge, |s, pe, _| {
+            self.tagged.each(&self.ecs, at.to, merge, |s, _, _, p| {
                 if s != seq {
-                    candidates.push((s, pe));
+                    candidates.push((s, p));
                 }
             });
             let mut best: Option<(f32, u64)> = None;
-            for (s, pe) in candidates {
-                let Ok(p) = self.ecs.get::<&Position>(pe).map(|p| p.0) else {
-                    continue;
-                };
+            for (s, p) in candidates {
                 let d = (p - here).length_squared();
                 // In creation order: a tie keeps the earlier.
                 if best.is_none_or(|(bd, _)| d < bd) && !self.hangs_from(s, seq) {

@@ -404,7 +404,7 @@ impl SimWorld {
                     self.structure += 1;
                     self.index.insert(seq, spawned);
                     self.tagged
-                        .add(&self.ecs, seq, spawned, m.tags, self.index.len());
+                        .add(&self.ecs, spawned, m.tags, self.index.len());
                     seq += 1;
                 }
             } else {
@@ -430,7 +430,7 @@ impl SimWorld {
                 for (spawned, m) in entities.into_iter().zip(run) {
                     self.index.insert(seq, spawned);
                     self.tagged
-                        .add(&self.ecs, seq, spawned, m.tags, self.index.len());
+                        .add(&self.ecs, spawned, m.tags, self.index.len());
                     seq += 1;
                 }
             }

@@ -2,21 +2,23 @@
 //! tags (behaviour targets, the navigation goal, aims), without visiting every entity.
 
 use crate::def::GameDef;
-use crate::world::components::{Identity, Tags};
+use crate::math::Vec2;
+use crate::world::components::{Identity, Position, Tags};
 use crate::world::ecs::Ecs;
 
-/// Per watched tag bit, the entities spawned with it: `(creation sequence, entity)` in creation
-/// order (16 bytes: the list a tag's bit indexes says the entity has that tag). Only the tags
-/// the tick looks entities up by are watched (see [`TagIndex::watching`]), so an entity costs
-/// an entry per watched tag it has, not per tag.
+/// Per watched tag bit, the entities spawned with it, in creation order (8 bytes an entry:
+/// the list a tag's bit indexes says the entity has that tag; its sequence is its identity's,
+/// read as the list is walked). Only the tags the tick looks entities up by are watched (see
+/// [`TagIndex::watching`]), so an entity costs an entry per watched tag it has, not per tag.
 ///
-/// Invariants: tags never change after spawn, and sequences grow, so each list is sorted by
-/// sequence. Destroyed entities leave lazily: an entry counts while its entity is alive in the
-/// world, and a list is compacted when it holds more than twice the live entities (plus a
-/// little), so memory stays linear in the live entities.
+/// Invariants: tags never change after spawn, and entities are added as they are created (by
+/// increasing sequence), so each list is in sequence order. Destroyed entities leave lazily:
+/// an entry counts while its entity is alive in the world (a hecs id is never alive again
+/// once despawned: its generation changes), and a list is compacted when it holds more than
+/// twice the live entities (plus a little), so memory stays linear in the live entities.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TagIndex {
-    lists: Vec<Vec<(u64, hecs::Entity)>>,
+    lists: Vec<Vec<hecs::Entity>>,
     watched: u64,
 }
 
@@ -70,17 +72,13 @@ impl TagIndex {
             new &= new - 1;
             let list = &mut self.lists[bit as usize];
             list.clear();
-            list.extend(
-                found
-                    .iter()
-                    .filter(|f| f.2 & (1 << bit) != 0)
-                    .map(|f| (f.0, f.1)),
-            );
+            list.extend(found.iter().filter(|f| f.2 & (1 << bit) != 0).map(|f| f.1));
         }
     }
 
-    /// Records a new entity; `live` is the number of live entities (the compaction bound).
-    pub fn add(&mut self, ecs: &Ecs, seq: u64, entity: hecs::Entity, tags: u64, live: usize) {
+    /// Records a new entity, created after every entity recorded so far; `live` is the number
+    /// of live entities (the compaction bound).
+    pub fn add(&mut self, ecs: &Ecs, entity: hecs::Entity, tags: u64, live: usize) {
         let mut bits = tags & self.watched;
         if bits == 0 {
             return;
@@ -92,37 +90,42 @@ impl TagIndex {
             let list = &mut self.lists[bits.trailing_zeros() as usize];
             bits &= bits - 1;
             if list.len() > live * 2 + SLACK {
-                list.retain(|e| ecs.raw().contains(e.1));
+                list.retain(|&e| ecs.raw().contains(e));
             }
-            list.push((seq, entity));
+            list.push(entity);
         }
     }
 
-    /// Calls `f(seq, entity, has)` for each live entity carrying any of `tags`, once each, in
-    /// creation order, where `has` is which of `tags` it carries (a read of which entities
-    /// exist); drops the dead entries it meets. `scratch` holds the merge of several tags'
-    /// lists.
+    /// Calls `f(seq, entity, has, position)` for each live entity carrying any of `tags`,
+    /// once each, in creation order, where `has` is which of `tags` it carries (a read of which
+    /// entities exist); drops the dead entries it meets. `scratch` holds the merge of several
+    /// tags' lists.
     pub fn each(
         &mut self,
         ecs: &Ecs,
         tags: u64,
-        scratch: &mut Vec<(u64, hecs::Entity, u64)>,
-        mut f: impl FnMut(u64, hecs::Entity, u64),
+        scratch: &mut Vec<Tagged>,
+        mut f: impl FnMut(u64, hecs::Entity, u64, Vec2),
     ) {
         debug_assert!(tags & !self.watched == 0, "only watched tags are indexed");
         // Which entities exist, by tag; dropping the dead entries changes nothing a reader
         // sees.
         crate::resource::touch(crate::resource::Resource::EntitySet, false);
-        let ecs = ecs.raw();
         if tags == 0 || self.lists.is_empty() {
             return;
         }
+        // Each entry's identity and position, through one view (every live entity has both;
+        // a dead one is not in it).
+        let view = ecs.view::<(&Identity, &Position)>();
         if tags.count_ones() == 1 {
             let list = &mut self.lists[tags.trailing_zeros() as usize];
-            list.retain(|e| ecs.contains(e.1));
-            for &(seq, e) in list.iter() {
-                f(seq, e, tags);
-            }
+            list.retain(|&e| {
+                let Some((id, p)) = view.get(e) else {
+                    return false;
+                };
+                f(id.seq, e, tags, p.0);
+                true
+            });
             return;
         }
         scratch.clear();
@@ -131,8 +134,13 @@ impl TagIndex {
             let bit = 1 << bits.trailing_zeros();
             let list = &mut self.lists[bits.trailing_zeros() as usize];
             bits &= bits - 1;
-            list.retain(|e| ecs.contains(e.1));
-            scratch.extend(list.iter().map(|&(seq, e)| (seq, e, bit)));
+            list.retain(|&e| {
+                let Some((id, p)) = view.get(e) else {
+                    return false;
+                };
+                scratch.push((id.seq, e, bit, p.0));
+                true
+            });
         }
         // By sequence, then each entity's entries as one with the union of their bits.
         scratch.sort_unstable_by_key(|e| e.0);
@@ -143,17 +151,22 @@ impl TagIndex {
             }
             same
         });
-        for &(seq, e, has) in scratch.iter() {
-            f(seq, e, has);
+        for &(seq, e, has, p) in scratch.iter() {
+            f(seq, e, has, p);
         }
     }
 }
+
+/// An entry of [`TagIndex::each`]'s merge: sequence, entity, which of the asked tags it has,
+/// position.
+pub(crate) type Tagged = (u64, hecs::Entity, u64, Vec2);
 
 #[cfg(test)]
 mod tests {
     use super::TagIndex;
     use crate::ArchetypeId;
-    use crate::world::components::{Identity, Tags};
+    use crate::math::Vec2;
+    use crate::world::components::{Identity, Position, Tags};
     use crate::world::ecs::Ecs;
 
     /// Entities of tags 1, 2, 1|2, 4 and 2|4 (the 1|2 one destroyed), watching 1, 2 and 4.
@@ -166,7 +179,7 @@ mod tests {
                 seq,
                 archetype: ArchetypeId(0),
             };
-            let e = ecs.spawn((id, Tags(tags)));
+            let e = ecs.spawn((id, Position(Vec2::ZERO), Tags(tags)));
             ids.push(e);
         }
         index.watch(&ecs, 1 | 2);
@@ -189,7 +202,7 @@ mod tests {
         let mut scratch = Vec::new();
         for (asked, want) in table {
             let mut got = Vec::new();
-            index.each(&ecs, asked, &mut scratch, |seq, e, has| {
+            index.each(&ecs, asked, &mut scratch, |seq, e, has, _| {
                 assert_eq!(e, ids[seq as usize - 1]);
                 got.push((seq, has));
             });
