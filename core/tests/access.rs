@@ -48,7 +48,7 @@ fn a_system_that_touches_what_it_does_not_declare_faults() {
     };
     let retag: Run = |t| {
         for s in t.query_mut::<&mut Tags>() {
-            s.0 |= 1;
+            *s = Tags;
         }
         Ok(())
     };

@@ -197,9 +197,9 @@ fn a_system_of_the_embedding_program_runs_every_tick() {
     let warnings = g
         .add_system(
             System::new("wind", Phase::Motion, |t: &mut TickState<'_>| {
-                let push = 60.0 * t.dt();
-                for (tags, v) in t.query_mut::<(&Tags, &mut Velocity)>() {
-                    if tags.0 & T_ENEMY != 0 {
+                let (push, def) = (60.0 * t.dt(), t.def());
+                for (id, v) in t.query_mut::<(&Identity, &mut Velocity)>() {
+                    if def.tags_of(id.archetype) & T_ENEMY != 0 {
                         v.0.x += push;
                     }
                 }

@@ -14,7 +14,7 @@
 //! positions).
 
 use ludus_core::{
-    Fault, Game, Identity, Phase, Position, Resource, System, Tags, TickInput, TickState, Velocity,
+    Fault, Game, Identity, Phase, Position, Resource, System, TickInput, TickState, Velocity,
     systems,
 };
 use ludus_script::{Script, ScriptHost};
@@ -48,8 +48,10 @@ fn kites() -> Result<Game, String> {
         Phase::Motion,
         move |t: &mut TickState<'_>| -> Result<(), Fault> {
             let gain = GUST * t.dt();
-            for (tags, v) in t.query_mut::<(&Tags, &mut Velocity)>() {
-                if tags.0 & kite != 0 {
+            let def = t.def();
+            for (id, v) in t.query_mut::<(&Identity, &mut Velocity)>() {
+                // An entity's tags are its archetype's.
+                if def.tags_of(id.archetype) & kite != 0 {
                     v.0.x += gain;
                 }
             }

@@ -14,7 +14,7 @@ use crate::consequences::spatial::Entry;
 use crate::def::{ArchetypeDef, ArchetypeId};
 use crate::math::Vec2;
 use crate::world::components::{
-    Attached, Control, Cooldowns, Identity, Position, Rotation, Tags, Velocity,
+    Attached, Control, Cooldowns, Identity, Position, Rotation, Velocity,
 };
 
 impl Gameplay<'_> {
@@ -72,7 +72,8 @@ impl Gameplay<'_> {
     /// The entity's tag set, if it exists.
     pub fn tags(&self, seq: u64) -> Option<u64> {
         let e = self.entity(seq)?;
-        Some(self.ecs.get::<&Tags>(e).map_or(0, |t| t.0))
+        let id = self.ecs.get::<&Identity>(e).ok()?.archetype;
+        Some(self.def.tags_of(id))
     }
 
     /// The archetype of a live entity, or of one spawned earlier this tick.
@@ -165,11 +166,11 @@ impl Gameplay<'_> {
             return;
         }
         let mut entries = Vec::with_capacity(self.index.len());
-        let mut query = self.ecs.query::<(&Identity, Option<&Tags>, &Position)>();
-        for (id, tags, pos) in query.iter() {
+        let mut query = self.ecs.query::<(&Identity, &Position)>();
+        for (id, pos) in query.iter() {
             entries.push(Entry {
                 seq: id.seq,
-                tags: tags.map_or(0, |t| t.0),
+                tags: self.def.tags_of(id.archetype),
                 pos: pos.0,
             });
         }

@@ -144,6 +144,12 @@ impl GameDef {
         self.archetypes.get(id.0 as usize)
     }
 
+    /// The tags of archetype `id`'s entities (0 for none, or an unknown archetype).
+    #[inline]
+    pub fn tags_of(&self, id: ArchetypeId) -> u64 {
+        self.archetype(id).map_or(0, |a| a.tags)
+    }
+
     /// The tags archetype `id`'s behaviour looks for (0 without a behaviour).
     pub fn behaviour_targets(&self, id: ArchetypeId) -> u64 {
         self.archetype(id)

@@ -254,7 +254,6 @@ pub(crate) fn entities(world: &SimWorld, def: &GameDef) -> Vec<Entity> {
         &Position,
         &Velocity,
         &Speed,
-        Option<&Tags>,
         Option<&Brain>,
         Option<&Collider>,
         Option<&BoundsRule>,
@@ -270,12 +269,12 @@ pub(crate) fn entities(world: &SimWorld, def: &GameDef) -> Vec<Entity> {
     let mut all: Vec<Entity> = q
         .iter()
         .map(
-            |(id, p, v, s, tags, brain, collider, bounds, health, other)| Entity {
+            |(id, p, v, s, brain, collider, bounds, health, other)| Entity {
                 seq: id.seq,
                 pos: p.0,
                 vel: v.0,
                 speed: s.0,
-                tags: tags.map_or(0, |t| t.0),
+                tags: def.tags_of(id.archetype),
                 brain: brain.copied(),
                 wants: def.behaviour_targets(id.archetype),
                 cadence: def.behaviour_cadence(id.archetype),

@@ -384,7 +384,7 @@ fn apply_one(
         }
         Command::SetBehaviour { target, behaviour } => {
             if let Some(e) = resolve(world, s, *target) {
-                crate::tick::brains::set_behaviour(world, e, *behaviour);
+                crate::tick::brains::set_behaviour(world, def, e, *behaviour);
             }
         }
         Command::Attach {

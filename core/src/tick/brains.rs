@@ -113,6 +113,7 @@ pub(crate) fn behaviours(
 /// tick; the tags it looks for are watched from now on.
 pub(crate) fn set_behaviour(
     world: &mut SimWorld,
+    def: &GameDef,
     e: hecs::Entity,
     behaviour: Option<BehaviourDef>,
 ) {
@@ -125,7 +126,7 @@ pub(crate) fn set_behaviour(
     };
     if b.target & !*world.own_targets != 0 {
         *world.own_targets |= b.target;
-        world.tagged.watch(&world.ecs, b.target);
+        world.tagged.watch(&world.ecs, def, b.target);
     }
     let heading = world
         .ecs

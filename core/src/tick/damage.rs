@@ -29,7 +29,7 @@ pub(super) fn damage_run(
         carried_damage,
         ..
     } = world;
-    let mut view = ecs.view_mut::<(&mut Health, &Identity, &Position, Option<&Tags>)>();
+    let mut view = ecs.view_mut::<(&mut Health, &Identity, &Position)>();
     for c in run {
         let Command::Damage {
             target,
@@ -43,7 +43,7 @@ pub(super) fn damage_run(
             continue;
         };
         // Every entity has an identity and a position: no match is no health.
-        let Some((h, id, pos, tags)) = view.get_mut(e) else {
+        let Some((h, id, pos)) = view.get_mut(e) else {
             counters.no_health += 1;
             continue;
         };
@@ -55,7 +55,7 @@ pub(super) fn damage_run(
             counters.damage_blocked += 1;
             continue;
         }
-        let ev = land(h, (id, pos, tags), def, tick, *amount, *source)?;
+        let ev = land(h, (id, pos), def, tick, *amount, *source)?;
         deliver(scratch, carried_damage, def, stage, ev)?;
     }
     Ok(())
@@ -87,11 +87,11 @@ fn deliver(
     }
 }
 
-/// Damage landing on a target of health `h` (and identity, position and tags) that is not
+/// Damage landing on a target of health `h` (and identity and position) that is not
 /// invulnerable at `tick`: its event. The invulnerability that follows is the archetype's.
 fn land(
     h: &mut Health,
-    (id, pos, tags): (&Identity, &Position, Option<&Tags>),
+    (id, pos): (&Identity, &Position),
     def: &GameDef,
     tick: u64,
     amount: i32,
@@ -107,7 +107,7 @@ fn land(
     }
     Ok(DamageEvent {
         tick,
-        target: id.party(tags, pos),
+        target: id.party(def, pos),
         source,
         amount,
         health: h.current,
@@ -148,16 +148,8 @@ pub(super) fn damage_one(
         world.counters.no_health += 1;
         return Ok(());
     };
-    let tags = r.get::<&Tags>();
-    let ev = land(
-        &mut h,
-        (&id, &pos, tags.as_deref()),
-        def,
-        tick,
-        amount,
-        source,
-    )?;
-    drop((h, id, pos, tags));
+    let ev = land(&mut h, (&id, &pos), def, tick, amount, source)?;
+    drop((h, id, pos));
     deliver(s, &mut world.carried_damage, def, stage, ev)?;
     Ok(())
 }

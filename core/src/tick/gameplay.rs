@@ -198,7 +198,7 @@ fn deliverable_timers(
                 let party = if s.pending.contains(&seq) {
                     None
                 } else {
-                    world.party_of(seq)
+                    world.party_of(def, seq)
                 };
                 match party {
                     Some(p) => Some(p),

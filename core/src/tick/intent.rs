@@ -52,7 +52,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
             writes: &[R::StructuralCommands],
             produces: &[EventKind::Expired],
             ..Decl::new(EXPIRATIONS, |t| {
-                expirations(t.world, t.scratch, t.tick, t.def.limits.events_per_tick)
+                expirations(t.world, t.scratch, t.def, t.tick)
             })
         },
         Decl {
@@ -164,18 +164,20 @@ fn navigation(world: &mut SimWorld, s: &mut Scratch, def: &GameDef, completions:
     }
 }
 
-fn expirations(world: &mut SimWorld, s: &mut Scratch, tick: u64, cap: u32) -> Result<(), Fault> {
-    let live = world.index.len();
-    for (id, life, t, tags) in world
-        .ecs
-        .query_mut::<(&Identity, &Lifetime, &Position, Option<&Tags>)>()
-    {
+fn expirations(
+    world: &mut SimWorld,
+    s: &mut Scratch,
+    def: &GameDef,
+    tick: u64,
+) -> Result<(), Fault> {
+    let (live, cap) = (world.index.len(), def.limits.events_per_tick);
+    for (id, life, t) in world.ecs.query_mut::<(&Identity, &Lifetime, &Position)>() {
         if life.0.is_active() && life.0.ready(tick) && s.pending.insert(id.seq) {
             // Each live entity at most once.
             if !push_within(&mut s.destroys, id.seq, live) {
                 return Err(Limit::Entities.exceeded(live as u64, "destroys in one tick"));
             }
-            let entity = id.party(tags, t);
+            let entity = id.party(def, t);
             push_bounded(
                 &mut s.events.expired,
                 ExpireEvent {
@@ -304,13 +306,12 @@ fn control(
         dt: def.tick.tick_seconds(),
         up: crate::tick::motion::up(def.physics.gravity),
     };
-    for (id, c, speed, v, t, tags, cds, rotation, footing) in world.ecs.query_mut::<(
+    for (id, c, speed, v, t, cds, rotation, footing) in world.ecs.query_mut::<(
         &Identity,
         &mut Control,
         &Speed,
         &mut Velocity,
         &Position,
-        Option<&Tags>,
         Option<&mut Cooldowns>,
         Option<&mut Rotation>,
         Option<&mut Footing>,
@@ -334,7 +335,7 @@ fn control(
                     )
                 })?;
             }
-            let entity = id.party(tags, t);
+            let entity = id.party(def, t);
             let aim = aims
                 .iter()
                 .find(|a| a.0 == id.seq && a.1 == trig.aim)

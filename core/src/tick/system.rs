@@ -48,7 +48,7 @@ pub struct TickState<'a> {
     pub(crate) profiler: Option<&'a mut crate::profile::Profiler>,
 }
 
-impl TickState<'_> {
+impl<'a> TickState<'a> {
     /// The tick being run (the first tick of a level is 1).
     pub fn tick(&self) -> u64 {
         self.tick
@@ -59,7 +59,9 @@ impl TickState<'_> {
         self.def.tick.tick_seconds()
     }
 
-    pub fn def(&self) -> &GameDef {
+    /// The game's definition, for as long as the tick (so a system can read it, say an
+    /// entity's tags, [`GameDef::tags_of`], while it queries the world).
+    pub fn def(&self) -> &'a GameDef {
         self.def
     }
 

@@ -75,9 +75,12 @@ pub(crate) fn vectors_mut<T: OneVec2>(col: &mut [T]) -> &mut [Vec2] {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Speed(pub f32);
 
-/// Tag set (bits of the game's tag list).
+/// Marks an entity whose archetype has tags: its tags are its archetype's, never changed
+/// ([`GameDef::tags_of`](crate::def::GameDef::tags_of)), so the entity holds no copy. The
+/// marker keeps the set of components, and so hecs's grouping and order of entities, what it
+/// was when each entity held its tag word.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Tags(pub u64);
+pub struct Tags;
 
 /// An entity's collider: its archetype's `[collider]` (layers, flags, body: see
 /// [`Collider::def`]) with the entity's own shape (a spawn's size override sets it).
@@ -96,12 +99,12 @@ pub struct Collider {
 }
 
 impl Identity {
-    /// What an event copies of this entity, with these components.
-    pub(crate) fn party(&self, tags: Option<&Tags>, pos: &Position) -> Party {
+    /// What an event copies of this entity at `pos` (its tags are its archetype's in `def`).
+    pub(crate) fn party(&self, def: &GameDef, pos: &Position) -> Party {
         Party {
             seq: self.seq,
             archetype: self.archetype,
-            tags: tags.map_or(0, |t| t.0),
+            tags: def.tags_of(self.archetype),
             pos: pos.0,
         }
     }

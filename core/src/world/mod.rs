@@ -324,15 +324,13 @@ impl SimWorld {
     }
 
     /// The copied event data of a live entity.
-    pub(crate) fn party(&self, e: hecs::Entity) -> Option<Party> {
-        let mut q = self
-            .ecs
-            .query_one::<(&Identity, Option<&Tags>, &Position)>(e);
-        q.get().ok().map(|(id, tags, pos)| id.party(tags, pos))
+    pub(crate) fn party(&self, def: &GameDef, e: hecs::Entity) -> Option<Party> {
+        let mut q = self.ecs.query_one::<(&Identity, &Position)>(e);
+        q.get().ok().map(|(id, pos)| id.party(def, pos))
     }
 
-    pub(crate) fn party_of(&self, seq: u64) -> Option<Party> {
-        self.index.get(&seq).and_then(|e| self.party(*e))
+    pub(crate) fn party_of(&self, def: &GameDef, seq: u64) -> Option<Party> {
+        self.index.get(&seq).and_then(|e| self.party(def, *e))
     }
 
     pub fn id(&self) -> WorldId {

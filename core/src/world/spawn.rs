@@ -243,7 +243,7 @@ impl NewEntity {
                 velocity
             }),
             speed: Speed(overrides.speed.unwrap_or(a.speed)),
-            tags: (a.tags != 0).then_some(Tags(a.tags)),
+            tags: (a.tags != 0).then_some(Tags),
             collider: a.collider.map(|c| {
                 let shape = overrides.size.map_or(c.shape, |size| c.shape.sized(size));
                 Collider::new(identity.archetype, shape)

@@ -3,7 +3,7 @@
 
 use crate::def::GameDef;
 use crate::math::Vec2;
-use crate::world::components::{Identity, Position, Tags};
+use crate::world::components::{Identity, Position};
 use crate::world::ecs::Ecs;
 
 /// Per watched tag bit, the entities spawned with it, in creation order (8 bytes an entry:
@@ -51,7 +51,7 @@ impl TagIndex {
     /// Watches `tags` too from now on, indexing the live entities that carry them (once per
     /// tag a world watches: a behaviour set at run time may look for a tag no archetype's
     /// does).
-    pub fn watch(&mut self, ecs: &Ecs, tags: u64) {
+    pub fn watch(&mut self, ecs: &Ecs, def: &GameDef, tags: u64) {
         let mut new = tags & !self.watched;
         if new == 0 {
             return;
@@ -61,10 +61,10 @@ impl TagIndex {
             self.lists.resize_with(64, Vec::new);
         }
         let mut found: Vec<(u64, hecs::Entity, u64)> = ecs
-            .query::<(hecs::Entity, &Identity, &Tags)>()
+            .query::<(hecs::Entity, &Identity)>()
             .iter()
-            .filter(|(_, _, t)| t.0 & new != 0)
-            .map(|(e, id, t)| (id.seq, e, t.0))
+            .map(|(e, id)| (id.seq, e, def.tags_of(id.archetype)))
+            .filter(|f| f.2 & new != 0)
             .collect();
         found.sort_unstable_by_key(|f| f.0);
         while new != 0 {
@@ -165,25 +165,38 @@ pub(crate) type Tagged = (u64, hecs::Entity, u64, Vec2);
 mod tests {
     use super::TagIndex;
     use crate::ArchetypeId;
+    use crate::def::{ArchetypeDef, GameDef};
     use crate::math::Vec2;
     use crate::world::components::{Identity, Position, Tags};
     use crate::world::ecs::Ecs;
 
-    /// Entities of tags 1, 2, 1|2, 4 and 2|4 (the 1|2 one destroyed), watching 1, 2 and 4.
+    /// Entities of tags 1, 2, 1|2, 4 and 2|4 (the 1|2 one destroyed; each of an archetype of
+    /// its own, whose tags are its), watching 1, 2 and 4.
     fn world() -> (Ecs, TagIndex, Vec<hecs::Entity>) {
+        let tags = [1u64, 2, 3, 4, 6];
+        let def = GameDef {
+            archetypes: tags
+                .iter()
+                .map(|&tags| ArchetypeDef {
+                    tags,
+                    ..ArchetypeDef::default()
+                })
+                .collect(),
+            ..GameDef::default()
+        };
         let mut ecs = Ecs::default();
         let mut index = TagIndex::default();
         let mut ids = Vec::new();
-        for (seq, tags) in [(1u64, 1u64), (2, 2), (3, 3), (4, 4), (5, 6)] {
+        for (k, seq) in (1u64..=5).enumerate() {
             let id = Identity {
                 seq,
-                archetype: ArchetypeId(0),
+                archetype: ArchetypeId(k as u16),
             };
-            let e = ecs.spawn((id, Position(Vec2::ZERO), Tags(tags)));
+            let e = ecs.spawn((id, Position(Vec2::ZERO), Tags));
             ids.push(e);
         }
-        index.watch(&ecs, 1 | 2);
-        index.watch(&ecs, 4);
+        index.watch(&ecs, &def, 1 | 2);
+        index.watch(&ecs, &def, 4);
         ecs.despawn(ids[2]).unwrap();
         (ecs, index, ids)
     }

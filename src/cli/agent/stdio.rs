@@ -207,10 +207,10 @@ pub fn observation(d: &Driven, observe: u64) -> String {
     if observe != 0 {
         let mut seen: Vec<(u64, &str, Vec2, Vec2)> = world
             .ecs()
-            .query::<(&Identity, &Tags, &Position, Option<&Velocity>)>()
+            .query::<(&Identity, &Position, Option<&Velocity>)>()
             .iter()
-            .filter(|(_, tags, _, _)| tags.0 & observe != 0)
-            .map(|(id, _, p, v)| {
+            .filter(|(id, _, _)| game.def().tags_of(id.archetype) & observe != 0)
+            .map(|(id, p, v)| {
                 let kind = game
                     .def()
                     .archetypes

@@ -3,7 +3,7 @@
 
 use crate::runtime::headless::{HeadlessRun, RunFigures};
 use ludus_content::{Outcome, Value, Want};
-use ludus_core::{GameDef, StateHash, Tags, Var};
+use ludus_core::{GameDef, Identity, StateHash, Var};
 
 /// The end of a run, as expectations read it.
 pub struct Seen<'a> {
@@ -75,9 +75,9 @@ impl Seen<'_> {
                 };
                 let seen = world
                     .ecs()
-                    .query::<&Tags>()
+                    .query::<&Identity>()
                     .iter()
-                    .filter(|t| t.0 & bit == bit)
+                    .filter(|id| def.tags_of(id.archetype) & bit == bit)
                     .count() as u64;
                 (seen != *n).then(|| (n.to_string(), seen.to_string()))
             }

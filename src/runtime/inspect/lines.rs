@@ -2,7 +2,7 @@
 //! variables, score and entity counts per tag. The window draws these lines as they are.
 
 use crate::runtime::inspect::{Inspected, Seen, Value, Watch};
-use ludus_core::{FieldType, Game, Tags};
+use ludus_core::{FieldType, Game, Identity};
 
 /// The most game variables and tags the world panel lists (the rest are counted).
 const WORLD_ROWS: usize = 16;
@@ -180,8 +180,8 @@ pub fn world_lines(game: &Game) -> Vec<String> {
         out.push(format!("  and {} more", vars.len() - WORLD_ROWS));
     }
     let mut per_tag = vec![0usize; def.tags.len()];
-    for tags in world.ecs().query::<&Tags>().iter() {
-        let mut bits = tags.0;
+    for id in world.ecs().query::<&Identity>().iter() {
+        let mut bits = def.tags_of(id.archetype);
         while bits != 0 {
             if let Some(n) = per_tag.get_mut(bits.trailing_zeros() as usize) {
                 *n += 1;

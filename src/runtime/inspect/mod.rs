@@ -15,7 +15,7 @@ pub use seen::{Seen, Value, Watch};
 
 use ludus_core::{
     Animation, Attached, Brain, Cooldowns, EventField, Game, Health, Identity, Position, Rotation,
-    ScriptState, Tags, Velocity,
+    ScriptState, Velocity,
 };
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
@@ -129,10 +129,7 @@ impl Watch {
         Some(Inspected {
             id: self.seq,
             kind: archetype.name.clone(),
-            tags: def
-                .tag_names(ecs.get::<&Tags>(e).map_or(0, |t| t.0))
-                .map(str::to_string)
-                .collect(),
+            tags: def.tag_names(archetype.tags).map(str::to_string).collect(),
             x: pos.x,
             y: pos.y,
             vx: vel.x,

@@ -40,21 +40,20 @@ pub(crate) fn bounds(
         destroys: &mut s.destroys,
         expired: &mut s.events.expired,
     };
-    for (id, rule, t, prev, v, c, tags, margin) in world.ecs.query_mut::<(
+    for (id, rule, t, prev, v, c, margin) in world.ecs.query_mut::<(
         &Identity,
         &BoundsRule,
         &mut Position,
         &mut PrevPosition,
         &mut Velocity,
         Option<&Collider>,
-        Option<&Tags>,
         Option<&BoundsMargin>,
     )>() {
         match margin {
-            None => ctx.apply(id, rule.0, t, prev, v, c, tags)?,
+            None => ctx.apply(id, rule.0, t, prev, v, c)?,
             Some(m) => {
                 let area = ctx.area.grown(m.0);
-                ctx.apply_in(area, id, rule.0, t, prev, v, c, tags)?;
+                ctx.apply_in(area, id, rule.0, t, prev, v, c)?;
             }
         }
     }
@@ -89,9 +88,8 @@ impl Bounds<'_> {
         prev: &mut PrevPosition,
         v: &mut Velocity,
         c: Option<&Collider>,
-        tags: Option<&Tags>,
     ) -> Result<(), Fault> {
-        self.apply_in(self.area, id, rule, t, prev, v, c, tags)
+        self.apply_in(self.area, id, rule, t, prev, v, c)
     }
 
     /// [`apply`](Self::apply) within `area` (the level's bounds grown by a margin).
@@ -106,27 +104,21 @@ impl Bounds<'_> {
         prev: &mut PrevPosition,
         v: &mut Velocity,
         c: Option<&Collider>,
-        tags: Option<&Tags>,
     ) -> Result<(), Fault> {
         if !keep(self.def, area, rule, t, prev, v, c) {
-            self.destroy(id, t, tags)?;
+            self.destroy(id, t)?;
         }
         Ok(())
     }
 
     /// Records the destruction of an entity its bounds rule removes, once.
-    pub fn destroy(
-        &mut self,
-        id: &Identity,
-        t: &Position,
-        tags: Option<&Tags>,
-    ) -> Result<(), Fault> {
+    pub fn destroy(&mut self, id: &Identity, t: &Position) -> Result<(), Fault> {
         if self.pending.insert(id.seq) {
             // Each live entity at most once.
             if !push_within(self.destroys, id.seq, self.live) {
                 return Err(Limit::Entities.exceeded(self.live as u64, "destroys in one tick"));
             }
-            let entity = id.party(tags, t);
+            let entity = id.party(self.def, t);
             push_bounded(
                 self.expired,
                 ExpireEvent {

@@ -88,7 +88,7 @@ fn full(
     id: &Identity,
     t: &Position,
     c: &ColliderDef,
-    tags: Option<&Tags>,
+    tags: u64,
     footing: Option<&Footing>,
 ) -> Body {
     let plain = c.body == BodyKind::Dynamic
@@ -115,7 +115,7 @@ fn full(
         id: e,
         seq: id.seq,
         archetype: id.archetype,
-        tags: tags.map_or(0, |t| t.0),
+        tags,
         pos: t.0,
         trigger: c.trigger,
         phys,
@@ -192,19 +192,19 @@ pub(crate) fn collide(
     let wanted = std::mem::take(&mut bp.wanted_list);
     // Columns cost a borrow per archetype: a small world takes its records by query.
     if bp.every_wanted() && small {
-        for (k, (e, id, t, c, tags, footing)) in world
+        for (k, (e, id, t, c, footing)) in world
             .ecs
             .query_mut::<(
                 hecs::Entity,
                 &Identity,
                 &Position,
                 &Collider,
-                Option<&Tags>,
                 Option<&Footing>,
             )>()
             .into_iter()
             .enumerate()
         {
+            let tags = def.tags_of(id.archetype);
             let body = full(bp, e.id(), id, t, &c.def(def), tags, footing);
             bp.fill(k, body);
         }
@@ -222,13 +222,13 @@ pub(crate) fn collide(
             ) else {
                 continue;
             };
-            let (tags, footing) = (arch.get::<&Tags>(), arch.get::<&Footing>());
+            let footing = arch.get::<&Footing>();
             let n = arch.len() as usize;
             for row in Rows::new(only, &mut w, base, n) {
                 let e = arch.ids()[row];
-                let tag = tags.as_deref().map(|t| &t[row]);
-                let foot = footing.as_deref().map(|f| &f[row]);
-                let body = full(bp, e, &ids[row], &pos[row], &cs[row].def(def), tag, foot);
+                let (id, foot) = (&ids[row], footing.as_deref().map(|f| &f[row]));
+                let tags = def.tags_of(id.archetype);
+                let body = full(bp, e, id, &pos[row], &cs[row].def(def), tags, foot);
                 bp.fill(base + row, body);
             }
         }
@@ -400,8 +400,7 @@ pub(crate) fn collide(
 
 /// What an exit event copies of its parties, by entity: made at a tick's first exit, so
 /// each exit is two entity lookups instead of two queries.
-type Parties<'w> =
-    hecs::ViewBorrow<'w, (&'static Identity, &'static Position, Option<&'static Tags>)>;
+type Parties<'w> = hecs::ViewBorrow<'w, (&'static Identity, &'static Position)>;
 
 /// An exit of a contact whose two entities both still live (destroyed ones left the cache at
 /// Commit without an exit). `parties`: the world and its view for exits, made on first use.
@@ -422,13 +421,13 @@ fn exit<'w>(
     let view = parties.get_or_insert_with(|| ecs.view());
     // Whether a party is a trigger is its archetype's (every live collider keeps its own).
     let party = |e: hecs::Entity| -> Option<(Party, bool)> {
-        let (id, t, tags) = view.get(e)?;
+        let (id, t) = view.get(e)?;
         let trigger = def
             .archetypes
             .get(id.archetype.0 as usize)
             .and_then(|a| a.collider)
             .is_some_and(|c| c.trigger);
-        Some((id.party(tags, t), trigger))
+        Some((id.party(def, t), trigger))
     };
     let (Some((a, at)), Some((b, bt))) = (party(*lo), party(*hi)) else {
         return Ok(());

@@ -78,7 +78,6 @@ pub(crate) fn motion(
         let mut prev = arch.get::<&mut PrevPosition>();
         let collider = arch.get::<&Collider>();
         let ident = arch.get::<&Identity>();
-        let tags = arch.get::<&Tags>();
         let n = arch.len() as usize;
         let mut brains = arch.get::<&mut Brain>();
         let mut aims = arch.get::<&mut Aim>();
@@ -108,7 +107,6 @@ pub(crate) fn motion(
             let vel = &mut vel[..n];
             let ident = ident.as_deref().map(|c| &c[..n]);
             let colliders = collider.as_deref().map(|c| &c[..n]);
-            let tags = tags.as_deref();
             match (rule.as_deref(), prev.as_deref_mut(), ident, colliders) {
                 (Some(rule), Some(prev), Some(ident), Some(colliders)) => {
                     let rows = s.uniform.get(index, world.structure, colliders, &rule[..n]);
@@ -149,7 +147,7 @@ pub(crate) fn motion(
                         bp.join(runs, Vec::new());
                     }
                     for &i in &gone {
-                        bounds.destroy(&ident[i], &pos[i], tags.map(|c| &c[i]))?;
+                        bounds.destroy(&ident[i], &pos[i])?;
                     }
                 }
                 (None, prev, Some(_), Some(colliders)) => {
@@ -189,8 +187,7 @@ pub(crate) fn motion(
                             (rule.as_deref(), prev.as_deref_mut(), ident)
                         {
                             let c = colliders.map(|c| &c[i]);
-                            let tag = tags.map(|c| &c[i]);
-                            bounds.apply(&ident[i], rule[i].0, t, &mut prev[i], v, c, tag)?;
+                            bounds.apply(&ident[i], rule[i].0, t, &mut prev[i], v, c)?;
                         }
                         if let (Some(c), Some(_)) = (colliders, ident) {
                             add(bp, def, &c[i], t.0);
@@ -234,7 +231,6 @@ pub(crate) fn motion(
                         &mut prev[i],
                         v,
                         collider.as_deref().map(|c| &c[i]),
-                        tags.as_deref().map(|c| &c[i]),
                     )?;
                 }
             }

@@ -56,14 +56,13 @@ pub(crate) fn offscreen(
     }
     let view = Rect::new(center - size * 0.5, center + size * 0.5);
     let live = world.index.len();
-    for (id, t, seen, sprite, drawn, collider, tags) in world.ecs.query_mut::<(
+    for (id, t, seen, sprite, drawn, collider) in world.ecs.query_mut::<(
         &Identity,
         &Position,
         &mut Offscreen,
         Option<&Sprite>,
         Option<&Drawn>,
         Option<&Collider>,
-        Option<&Tags>,
     )>() {
         let declared = || def.archetype(id.archetype)?.sprite.as_ref();
         let sprite = sprite
@@ -89,7 +88,7 @@ pub(crate) fn offscreen(
             }
             let expired = ExpireEvent {
                 tick,
-                entity: id.party(tags, t),
+                entity: id.party(def, t),
                 reason: ExpireReason::Offscreen,
             };
             let cap = def.limits.events_per_tick;
