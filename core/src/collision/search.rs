@@ -174,7 +174,7 @@ impl Space<'_> {
                     if col < 1 || col >= cmask {
                         let around = self.bins.neighbourhood(grid, row, col);
                         for (s, e) in around.iter() {
-                            if !found.near_range(self, m, b, s as u32..e as u32) {
+                            if !found.near_pairs(self, (m, b), s as u32..e as u32, true) {
                                 return;
                             }
                         }
@@ -194,7 +194,7 @@ impl Space<'_> {
                     found.work += spent;
                     if spent != 0 {
                         for (s, e) in rows3 {
-                            if !found.near_pairs(self, m, b, s..e) {
+                            if !found.near_pairs(self, (m, b), s..e, false) {
                                 return;
                             }
                         }
@@ -203,7 +203,7 @@ impl Space<'_> {
                 }
                 // The budget runs out at this body: range by range, where it stops.
                 for (s, e) in rows3 {
-                    if !found.near_range(self, m, b, s..e) {
+                    if !found.near_pairs(self, (m, b), s..e, true) {
                         return;
                     }
                 }
@@ -422,30 +422,23 @@ impl Found<'_> {
         }
     }
 
-    /// Spends the binned queriers `records`, then tests near body `m` (at `b`) against them
-    /// ([`near_pairs`](Self::near_pairs)). `false` where the search stopped.
-    #[inline(always)]
-    fn near_range(
-        &mut self,
-        space: &Space<'_>,
-        m: Member,
-        b: Vec2,
-        records: std::ops::Range<u32>,
-    ) -> bool {
-        self.spend((records.end - records.start) as usize);
-        self.stop.is_none() && self.near_pairs(space, m, b, records)
-    }
-
-    /// Tests near body `m` (at `b`) against the binned queriers `records` (the caller has spent
-    /// them): the pairs a querier looks for. `false` where the search stopped.
+    /// Tests near body `m` (at `b`) against the binned queriers `records`: the pairs a querier
+    /// looks for. With `spend`, spends them first (else the caller has). `false` where the
+    /// search stopped.
     #[inline(always)]
     fn near_pairs(
         &mut self,
         space: &Space<'_>,
-        m: Member,
-        b: Vec2,
+        (m, b): (Member, Vec2),
         records: std::ops::Range<u32>,
+        spend: bool,
     ) -> bool {
+        if spend {
+            self.spend((records.end - records.start) as usize);
+            if self.stop.is_some() {
+                return false;
+            }
+        }
         let r = &space.runs[m.run as usize];
         for q in &space.bins.sorted[records.start as usize..records.end as usize] {
             let qr = &space.runs[q.run as usize];
