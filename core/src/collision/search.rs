@@ -163,7 +163,8 @@ impl Space<'_> {
                 let b = self.pos[m.index as usize];
                 // The queriers' records that can be within reach: every one, or the 3x3
                 // buckets around as one range per row (nine at an edge of the grid, where
-                // rows wrap apart), spent at once.
+                // rows wrap apart), spent at once. (Written as one `if` on the count and one on
+                // the edge: nesting the edge inside the count's `else` took 11% more instructions.)
                 let (row, col) = if few as usize <= FEW_QUERIERS {
                     (0, 0)
                 } else {

@@ -260,6 +260,7 @@ pub struct Health {
 
 // Every live entity with health holds one, and every timed one a lifetime: no tag word.
 const _: () = assert!(std::mem::size_of::<Health>() == 16);
+const _: () = assert!(std::mem::size_of::<Identity>() == 10);
 const _: () = assert!(std::mem::size_of::<Lifetime>() == 8);
 
 /// Cooldown deadlines, one per slot the archetype declares.
