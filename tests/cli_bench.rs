@@ -111,7 +111,7 @@ fn bench_raises_the_entity_limit_and_reports_memory_and_the_two_thread_reference
     let written = std::fs::read_to_string(dir.join("b.csv")).unwrap();
     assert!(
         written.lines().next().unwrap().ends_with(
-            ",split_by_hand_median_ms,split_by_hand_ratio,bytes_per_entity,by_hand_bytes_per_entity,mean_ms"
+            ",split_by_hand_median_ms,split_by_hand_ratio,bytes_per_entity,by_hand_bytes_per_entity,mean_ms,measured_ticks"
         ),
         "{written}"
     );
@@ -150,6 +150,52 @@ fn bench_raises_the_entity_limit_and_reports_memory_and_the_two_thread_reference
         ("-", "-"),
         "{out}"
     );
+}
+
+/// A game that ends during a rung is measured up to its end, not on past it (an ended game is
+/// not played), with its references timed over as many ticks; one that ends within the
+/// warm-up measures nothing, and says so.
+#[test]
+fn bench_measures_a_game_up_to_its_end() {
+    let dir = scratch("bench-ended");
+    let game = dir.join("swarm");
+    support::copy_dir(&support::example("swarm"), &game);
+    let toml = std::fs::read_to_string(game.join("game.toml")).unwrap();
+    let frail = "health = { max = 1, invulnerable = 50 }";
+    std::fs::write(
+        game.join("game.toml"),
+        toml.replace("health = { max = 6, invulnerable = 50 }", frail),
+    )
+    .unwrap();
+    let game_dir = game.to_str().unwrap();
+    // 9000 drones: several start on the player, whose one point of health goes in tick 1.
+    let ladder = ["--from", "9000", "--to", "9000", "--ticks", "50"];
+    let o = bench_in(
+        &dir,
+        &[&[game_dir][..], &ladder, &["--warmup", "0"]].concat(),
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert_eq!(bench_rows(&out).len(), 1, "{out}");
+    assert!(
+        out.contains("the game ended (\"Game over\") at tick 1 in 1 of the 1 rungs"),
+        "{out}"
+    );
+    let written = std::fs::read_to_string(dir.join("b.csv")).unwrap();
+    let last = written.lines().nth(1).unwrap().rsplit(',').next().unwrap();
+    assert_eq!(last, "1", "one measured tick: {written}");
+    // Ended within the warm-up: no rung, and why.
+    let o = bench_in(
+        &dir,
+        &[&[game_dir][..], &ladder, &["--warmup", "40"]].concat(),
+    );
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(
+        err.contains("the game ended at tick 1 (\"Game over\"), within the 40 warm-up ticks"),
+        "{err}"
+    );
+    assert!(err.contains("no count of the ladder was measured"), "{err}");
 }
 
 #[test]

@@ -387,8 +387,10 @@
     },
 
     /// One rung of `ludus bench --serial` in the page: the embedded game with `entities` more
-    /// of its [stress] archetype, `warmup` unmeasured then `ticks` timed ticks. Returns
-    /// { entities, ticks, median_ms, mean_ms, p99_ms, in_scripts, hash } or { error }. The
+    /// of its [stress] archetype, `warmup` unmeasured then `ticks` timed ticks, up to the tick
+    /// in which the game ends if it does. Returns { entities, ticks (those measured), ended_at
+    /// (null or the tick the game ended in), median_ms, mean_ms, p99_ms, in_scripts, hash } or
+    /// { error }. The
     /// page's clock may be coarse (0.1 ms without cross-origin isolation): compare `mean_ms`.
     /// The browser compiles the module's code quickly first and optimises what runs hot while
     /// it runs: the first seconds of ticks after loading are slower than the rest (the

@@ -2,7 +2,7 @@
 //! and the page's bench ladder (`?bench=N`, `ludus.bench`) both measure, the same way.
 
 use crate::runtime::project::Project;
-use ludus_core::{Fault, Game, TickInput};
+use ludus_core::{Fault, Flow, Game, TickInput};
 
 /// The ticks of one rung: each measured tick's time, sorted, and how many entities were left.
 pub struct TickTimes {
@@ -15,6 +15,10 @@ pub struct TickTimes {
     pub script_ns: u64,
     /// Live entities after the last tick.
     pub entities: usize,
+    /// Where the game ended (a script's `game_over`), when it did before the last tick asked
+    /// for: the tick and the message. No tick after it is run (a game that has ended is not
+    /// played), so `sorted_ms` holds fewer ticks than asked for.
+    pub ended: Option<(u64, String)>,
 }
 
 impl TickTimes {
@@ -50,7 +54,9 @@ pub fn with_room(project: &Project, extra: u32) -> Project {
 }
 
 /// Runs `warmup` unmeasured then `ticks` measured ticks of `game` with neutral input, timing
-/// each with `clock` (nanoseconds).
+/// each with `clock` (nanoseconds), up to the tick in which the game ends, if it does: a game
+/// that has ended is not played, so the ticks after it would measure a world no player sees
+/// (in the swarm, drones standing still where the player died).
 pub fn time_ticks(
     game: &mut Game,
     (ticks, warmup): (u32, u32),
@@ -59,6 +65,7 @@ pub fn time_ticks(
     let mut sorted_ms = Vec::with_capacity(ticks as usize);
     let mut script_ns = 0u64;
     let mut total_ns = 0u64;
+    let mut ended = None;
     for i in 0..warmup + ticks {
         let start = clock();
         game.step(&TickInput::neutral())?;
@@ -68,6 +75,10 @@ pub fn time_ticks(
             total_ns += ns;
             script_ns += game.consequences().last_tick_ns().unwrap_or(0);
         }
+        if game.flow() == Flow::Over {
+            ended = game.world().game_over().map(|(t, m)| (t, m.to_string()));
+            break;
+        }
     }
     sorted_ms.sort_by(f64::total_cmp);
     Ok(TickTimes {
@@ -75,5 +86,20 @@ pub fn time_ticks(
         total_ms: total_ns as f64 / 1e6,
         script_ns,
         entities: game.world().entity_count(),
+        ended,
     })
+}
+
+impl TickTimes {
+    /// Why no tick was measured: the game ended during the warm-up (`None` when some were).
+    pub fn none_measured(&self, warmup: u32) -> Option<String> {
+        if !self.sorted_ms.is_empty() {
+            return None;
+        }
+        let (tick, message) = self.ended.as_ref()?;
+        Some(format!(
+            "the game ended at tick {tick} (\"{message}\"), within the {warmup} warm-up ticks: \
+             no tick was measured (warm up for fewer ticks)"
+        ))
+    }
 }

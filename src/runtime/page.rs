@@ -153,10 +153,11 @@ pub const BENCH_MAX_TICKS: u32 = 100_000;
 
 /// One rung of the page's bench ladder: the game with `entities` more of its `[stress]`
 /// archetype, `warmup` unmeasured then `ticks` measured ticks with neutral input, as `ludus
-/// bench --serial` runs them (the page has one thread). One JSON object: `entities` (live
-/// after the last tick), `ticks`, `median_ms`, `mean_ms`, `p99_ms`, `in_scripts` (the share
-/// of tick time), `hash` (the state hash after the last tick: `ludus sim --entities N --ticks
-/// warmup+ticks` prints the same); or `{ "error" }`.
+/// bench --serial` runs them (the page has one thread), up to the tick in which the game
+/// ends if it does. One JSON object: `entities` (live after the last tick), `ticks` (those
+/// measured), `ended_at` (the tick the game ended in, or null), `median_ms`, `mean_ms`,
+/// `p99_ms`, `in_scripts` (the share of tick time), `hash` (the state hash after the last
+/// tick: `ludus sim --entities N --ticks warmup+ticks` prints the same); or `{ "error" }`.
 pub fn bench(
     project: &Project,
     entities: u32,
@@ -184,9 +185,13 @@ pub fn bench(
         Ok((times, ludus_core::StateHash::of(game.world())))
     });
     match run {
+        Ok((t, _)) if t.none_measured(warmup).is_some() => {
+            error_json(&t.none_measured(warmup).unwrap_or_default())
+        }
         Ok((t, hash)) => serde_json::json!({
             "entities": t.entities,
-            "ticks": ticks,
+            "ticks": t.sorted_ms.len(),
+            "ended_at": t.ended.as_ref().map(|(tick, _)| *tick),
             "median_ms": t.median_ms(),
             "mean_ms": t.mean_ms(),
             "p99_ms": t.percentile(0.99),
@@ -245,6 +250,33 @@ mod tests {
             let v: serde_json::Value = serde_json::from_str(&bad).unwrap();
             assert!(v["error"].as_str().unwrap().contains("at most"), "{v}");
         }
+    }
+
+    /// A game that ends is timed up to its end, as `ludus bench` times it; one that ends in
+    /// the warm-up is an error that says so.
+    #[test]
+    fn a_bench_rung_stops_where_the_game_ends() {
+        let mut project = crate::runtime::bundled::project().expect("the bundled game loads");
+        let mut def = (*project.def).clone();
+        let player = def.archetype_id("player").expect("a player").0 as usize;
+        let health = def.archetypes[player].health.as_mut().expect("health");
+        health.max = 1;
+        project.def = std::sync::Arc::new(def);
+        // 9000 drones: several start on the player, whose one point goes in tick 1.
+        let out: serde_json::Value =
+            serde_json::from_str(&bench(&project, 9000, (50, 0), clock)).unwrap();
+        assert_eq!(
+            (&out["ticks"], &out["ended_at"]),
+            (&1.into(), &1.into()),
+            "{out}"
+        );
+        let out: serde_json::Value =
+            serde_json::from_str(&bench(&project, 9000, (50, 40), clock)).unwrap();
+        let error = out["error"].as_str().unwrap_or_default();
+        assert!(
+            error.contains("ended at tick 1") && error.contains("40 warm-up"),
+            "{out}"
+        );
     }
 
     #[test]

@@ -121,19 +121,26 @@ fn quietly<T>(f: impl FnOnce() -> T) -> Option<T> {
 
 /// Measures one rung: the game's ticks, then its reference's as many (on one thread, then
 /// split as the tick splits where the tick may), then raw hecs motion. Memory is the live
-/// heap the game holds after its ticks, and the reference's, over the game's entities.
+/// heap the game holds after its ticks, and the reference's, over the game's entities. `Err`:
+/// what stopped the rung (a fault, or a game that ended before any measured tick).
 pub fn measure(
     workload: Workload,
     project: Option<&Project>,
     n: u32,
     (ticks, warmup): (u32, u32),
     serial: bool,
-) -> Result<Row, Fault> {
+) -> Result<Row, String> {
+    let faulted = |f: Fault| format!("the game faulted at {n} entities: {f}");
     let before = memory::live();
-    let (mut game, reference) = setup(workload, project, n)?;
+    let (mut game, reference) = setup(workload, project, n).map_err(faulted)?;
     let (mut reference, reference_bytes) = reference.unzip();
     game.options_mut().serial = serial;
-    let times = time_ticks(&mut game, (ticks, warmup), clock)?;
+    let times = time_ticks(&mut game, (ticks, warmup), clock).map_err(faulted)?;
+    if let Some(why) = times.none_measured(warmup) {
+        return Err(why);
+    }
+    // The references run as many ticks as the game could be measured for.
+    let ticks = times.sorted_ms.len() as u32;
     let median = times.median_ms();
     let entities = times.entities.max(1);
     let game_bytes =
@@ -169,6 +176,8 @@ pub fn measure(
         raw_median_ms: raw,
         bytes_per_entity: per(game_bytes),
         reference_bytes_per_entity: reference_bytes.map(per),
+        measured_ticks: times.sorted_ms.len(),
+        ended: times.ended.clone(),
     })
 }
 
@@ -224,7 +233,7 @@ pub fn main(args: BenchArgs) -> i32 {
         match measure(args.workload, project.as_ref(), *n, counts, args.serial) {
             Ok(r) => rows.push(r),
             Err(f) => {
-                eprintln!("\nludus: the game faulted at {n} entities: {f}");
+                eprintln!("\nludus: {f}");
                 break;
             }
         }
@@ -237,7 +246,8 @@ pub fn main(args: BenchArgs) -> i32 {
         " ".repeat(20)
     );
     if rows.is_empty() {
-        // The fault above names what stopped the first rung (a limit to raise, a script).
+        // The line above names what stopped the first rung (a limit to raise, a script, a
+        // game that ended during the warm-up).
         eprintln!("ludus: no count of the ladder was measured");
         return 1;
     }

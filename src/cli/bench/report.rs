@@ -24,6 +24,11 @@ pub struct Row {
     pub bytes_per_entity: f64,
     /// Live heap bytes the hand-written reference holds, over the game's entities.
     pub reference_bytes_per_entity: Option<f64>,
+    /// The ticks measured: those asked for, or fewer where the game ended first (and the
+    /// references ran as many).
+    pub measured_ticks: usize,
+    /// Where the game ended during the rung (its tick and message), if it did.
+    pub ended: Option<(u64, String)>,
 }
 
 impl Row {
@@ -81,19 +86,50 @@ pub fn table(rows: &[Row]) -> String {
             r.bytes_per_entity,
         );
     }
+    let _ = write!(s, "{}", ended(rows));
     s
+}
+
+/// A line on the rungs whose game ended before their last tick (none: empty): how many, where
+/// and how many ticks each measured.
+fn ended(rows: &[Row]) -> String {
+    let ended: Vec<(&Row, u64, &str)> = rows
+        .iter()
+        .filter_map(|r| r.ended.as_ref().map(|(t, m)| (r, *t, m.as_str())))
+        .collect();
+    let Some(&(_, _, message)) = ended.first() else {
+        return String::new();
+    };
+    let span = |v: &mut dyn Iterator<Item = u64>| {
+        let v: Vec<u64> = v.collect();
+        let (lo, hi) = (v.iter().min(), v.iter().max());
+        match (lo, hi) {
+            (Some(lo), Some(hi)) if lo != hi => format!("{lo} to {hi}"),
+            (Some(lo), _) => lo.to_string(),
+            _ => String::new(),
+        }
+    };
+    let ticks = span(&mut ended.iter().map(|(_, t, _)| *t));
+    let measured = span(&mut ended.iter().map(|(r, _, _)| r.measured_ticks as u64));
+    format!(
+        "the game ended (\"{message}\") at tick {ticks} in {} of the {} rungs: each measured the \
+         ticks up to its end ({measured}), and the hand-written loops as many (an ended game is \
+         not played on)\n",
+        ended.len(),
+        rows.len()
+    )
 }
 
 pub fn csv(rows: &[Row]) -> String {
     let mut s = String::from(
-        "entities,median_ms,p99_ms,ticks_per_second,ns_per_entity,frame_share,script_share,by_hand_median_ms,by_hand_ratio,raw_hecs_median_ms,raw_ratio,split_by_hand_median_ms,split_by_hand_ratio,bytes_per_entity,by_hand_bytes_per_entity,mean_ms\n",
+        "entities,median_ms,p99_ms,ticks_per_second,ns_per_entity,frame_share,script_share,by_hand_median_ms,by_hand_ratio,raw_hecs_median_ms,raw_ratio,split_by_hand_median_ms,split_by_hand_ratio,bytes_per_entity,by_hand_bytes_per_entity,mean_ms,measured_ticks\n",
     );
     for r in rows {
         let opt =
             |v: Option<f64>, digits: usize| v.map_or(String::new(), |v| format!("{v:.digits$}"));
         let _ = writeln!(
             s,
-            "{},{:.6},{:.6},{:.1},{:.3},{:.5},{:.5},{},{},{:.6},{:.2},{},{},{:.1},{},{:.6}",
+            "{},{:.6},{:.6},{:.1},{:.3},{:.5},{:.5},{},{},{:.6},{:.2},{},{},{:.1},{},{:.6},{}",
             r.entities,
             r.median_ms,
             r.p99_ms,
@@ -110,6 +146,7 @@ pub fn csv(rows: &[Row]) -> String {
             r.bytes_per_entity,
             opt(r.reference_bytes_per_entity, 1),
             r.mean_ms,
+            r.measured_ticks,
         );
     }
     s
