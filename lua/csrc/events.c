@@ -215,6 +215,8 @@ typedef struct {
   const char *codes;
   size_t nfields;
   int spec, kinds, actions, names, choices;
+  /* The tables at `kinds`, `actions` and `choices`, found once per decode, not per record. */
+  Table *kinds_t, *actions_t, *choices_t;
 } Parts;
 
 /* Pushes the pool's spec, KINDS, ACTIONS, names and choices; `pool` at stack index `at`. */
@@ -232,6 +234,9 @@ static Parts parts_of(lua_State *L, int at) {
   p.codes = layout(L, p.spec, &p.nfields);
   p.names = lua_gettop(L) - 1;
   p.choices = lua_gettop(L);
+  p.kinds_t = (Table *)lua_topointer(L, p.kinds);
+  p.actions_t = (Table *)lua_topointer(L, p.actions);
+  p.choices_t = (Table *)lua_topointer(L, p.choices);
   return p;
 }
 
@@ -291,9 +296,7 @@ static void fill(Parts *p, Reader *r, int t, uint64_t want) {
     ** it has the key already (as lua_rawset would, without the stack). */
     const unsigned char *rec = take(r, (size_t)size);
     Table *h = (Table *)lua_topointer(L, t);
-    Table *kinds = (Table *)lua_topointer(L, p->kinds);
-    Table *actions = (Table *)lua_topointer(L, p->actions);
-    Table *choices = (Table *)lua_topointer(L, p->choices);
+    Table *kinds = p->kinds_t, *actions = p->actions_t, *choices = p->choices_t;
     while (want != 0) {
       int f = __builtin_ctzll(want);
       const TValue *slot = luaH_getshortstr(h, p->pool->name[f]);

@@ -102,3 +102,54 @@ fn a_vm_without_a_meter_is_not_charged() {
     meter.reset(10);
     assert!(run(&lua, "local _ = string.rep('x', 1e6)").is_err());
 }
+
+/// `ipairs` over a table without a metatable steps inside the VM: the same iterations and
+/// values as its iterator gives a table with a metatable (which the VM still calls), and the
+/// same unit charged per step as that call from the loop.
+#[test]
+fn ipairs_steps_as_its_iterator_would() {
+    // (the loop, over `T`; what it collects)
+    let loops: &[(&str, &str)] = &[
+        (
+            "for i, v in ipairs(T) do OUT[#OUT + 1] = i .. '=' .. tostring(v) end",
+            "1=10 2=false 3=x",
+        ),
+        ("for i in ipairs(T) do OUT[#OUT + 1] = i end", "1 2 3"),
+        (
+            "for i, v, w in ipairs(T) do OUT[#OUT + 1] = tostring(v) .. '/' .. tostring(w) end",
+            "10/nil false/nil x/nil",
+        ),
+    ];
+    for (body, want) in loops {
+        let mut charged = Vec::new();
+        for table in [
+            "{ 10, false, 'x', nil, 50 }",
+            "setmetatable({ 10, false, 'x', nil, 50 }, {})",
+        ] {
+            let (lua, meter) = vm(1_000_000, 0);
+            run(&lua, &format!("T = {table} OUT = {{}}")).expect("the table");
+            meter.reset(1_000_000);
+            run(&lua, body).unwrap_or_else(|e| panic!("{body}: {e}"));
+            charged.push(meter.used());
+            let got = eval(&lua, "table.concat(OUT, ' ')");
+            assert_eq!(got, *want, "{body} over {table}");
+        }
+        assert_eq!(charged[0], charged[1], "{body}: units, inline and called");
+    }
+    // A table whose __index supplies the values is read through it, as the iterator reads.
+    let (lua, _) = vm(1_000_000, 0);
+    run(
+        &lua,
+        "local t = setmetatable({}, { __index = function(_, k) if k <= 3 then return k * 2 end end }) \
+         S = 0 for _, v in ipairs(t) do S = S + v end",
+    )
+    .expect("the loop");
+    assert_eq!(eval(&lua, "S"), "Integer(12)");
+    // A long loop costs one unit a step, one for the step that ends it and one for the call
+    // of the chunk.
+    let (lua, meter) = vm(1_000_000, 0);
+    run(&lua, "T = {} for i = 1, 5000 do T[i] = i end").expect("the table");
+    meter.reset(1_000_000);
+    run(&lua, "for _ in ipairs(T) do end").expect("the loop");
+    assert_eq!(meter.used(), 5002);
+}
