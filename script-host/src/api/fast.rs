@@ -16,6 +16,8 @@ use std::rc::Rc;
 /// order, nil past the call's) make it.
 pub(crate) struct Fast {
     pub name: &'static str,
+    /// Invariant: given only `Value::Nil` and `Value::Integer` (values that hold no
+    /// reference into the Lua state), which it may forget rather than drop.
     pub build: fn(&mut Gameplay<'_>, [Value; 3]) -> Result<Command, Bad>,
 }
 
@@ -24,14 +26,17 @@ pub(crate) trait Args {
     fn take(values: [Value; 3]) -> Self;
 }
 
+// The values left out are nil or whole numbers (see `Fast::build`): forgotten, not dropped.
 impl Args for Value {
-    fn take([a, _, _]: [Value; 3]) -> Self {
+    fn take([a, b, c]: [Value; 3]) -> Self {
+        std::mem::forget((b, c));
         a
     }
 }
 
 impl Args for (Value, Value) {
-    fn take([a, b, _]: [Value; 3]) -> Self {
+    fn take([a, b, c]: [Value; 3]) -> Self {
+        std::mem::forget(c);
         (a, b)
     }
 }
