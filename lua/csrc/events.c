@@ -73,6 +73,10 @@ typedef struct {
   int size;        /* bytes per record when every field has a fixed size, else -1 */
   uint16_t at[MAX_FIELDS]; /* with `size` >= 0: where each field starts in its record */
   TString *name[MAX_FIELDS]; /* the field names (short strings: kept by the spec) */
+  /* Where field f's key was last found in a table's hash part: node index + 1 (0: not yet).
+  ** The pool's tables are made alike, so one table's place is a good guess for the next;
+  ** a guess is used only after checking the key there (see `slot_of`). */
+  uint32_t node_at[MAX_FIELDS];
   int n;           /* tables in use: the last decode's count */
   int cap;         /* slots allocated */
   Slot *slots;     /* slots[i - 1] for table i (in the UV_SLOTS userdata) */
@@ -286,6 +290,26 @@ static void field_value(lua_State *L, const unsigned char *b, char code, int f, 
   }
 }
 
+/* The value slot of field `f`'s key in table `h` (an absent key: the absent-key slot), as
+** luaH_getshortstr finds it; first at the node where the pool last found that key, when that
+** node holds the key itself (the node's key is compared, so a wrong guess costs a lookup). */
+static const TValue *slot_of(Pool *P, Table *h, int f) {
+  TString *name = P->name[f];
+  uint32_t k = P->node_at[f];
+  const TValue *slot;
+  ptrdiff_t at;
+  if (k != 0 && !isdummy(h) && k <= (uint32_t)sizenode(h)) {
+    Node *n = gnode(h, k - 1);
+    if (keyisshrstr(n) && keystrval(n) == name) return gval(n);
+  }
+  slot = luaH_getshortstr(h, name);
+  if (!isabstkey(slot) && !isdummy(h)) {
+    at = (const Node *)slot - h->node;
+    if (at >= 0 && at < (ptrdiff_t)sizenode(h)) P->node_at[f] = (uint32_t)at + 1;
+  }
+  return slot;
+}
+
 /* Writes the fields `want` of the record that `r` starts at into the table at stack index `t`
 ** (raw: the metatable does not see it), leaving `r` after the record. */
 static void fill(Parts *p, Reader *r, int t, uint64_t want) {
@@ -295,11 +319,12 @@ static void fill(Parts *p, Reader *r, int t, uint64_t want) {
     /* Fixed layout: straight to each wanted field, and straight into the table's slot when
     ** it has the key already (as lua_rawset would, without the stack). */
     const unsigned char *rec = take(r, (size_t)size);
-    Table *h = (Table *)lua_topointer(L, t);
+    /* The table at `t`, read in place (a C function's index `t` is `func + t`). */
+    Table *h = hvalue(s2v(L->ci->func.p + t));
     Table *kinds = p->kinds_t, *actions = p->actions_t, *choices = p->choices_t;
     while (want != 0) {
       int f = __builtin_ctzll(want);
-      const TValue *slot = luaH_getshortstr(h, p->pool->name[f]);
+      const TValue *slot = slot_of(p->pool, h, f);
       want &= want - 1;
       if (!isabstkey(slot)) {
         TValue v;
@@ -478,6 +503,7 @@ int ludus_pool(lua_State *L) {
   P->cap = 0;
   P->slots = NULL;
   P->size = 0;
+  memset(P->node_at, 0, sizeof P->node_at);
   lua_getfield(L, 1, "names");
   for (size_t f = 0; f < nfields; f++) {
     int w = fixed_size(codes[f]);
