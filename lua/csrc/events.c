@@ -26,7 +26,7 @@
 ** Type codes (LUDUS_FIELD_*, ludus_abi.h; declared as `FieldCode` in lua/src/abi.rs):
 **   INT      a whole number (i64)            OPT_ID    an entity id, nil when 0 (i64)
 **   NUM      a number (f32)                  NUM64     a number (f64)
-**   KIND     an archetype: KINDS[u16]        ACTION    an action: ACTIONS[u8]
+**   KIND     an archetype: KINDS[u16 + 1]    ACTION    an action: ACTIONS[u8]
 **   CHOICE   a choice: choices[field][u8+1]  TEXT      text (u16 length, bytes)
 **   OPT_KIND, OPT_TAGS, OPT_NUM  as KIND, INT (tags), NUM, after a presence byte (0: nil)
 **   BOOL     a boolean (u8: 0 false)
@@ -35,7 +35,7 @@
 **   spec     the kind's layout: `codes` (one type code per field), `names` (field names),
 **            `index` (field name -> 1-based field number), `choices` (choices[i]: the names
 **            of field i)
-**   KINDS    archetype names by id; ACTIONS action names by id + 1
+**   KINDS    archetype names by id + 1; ACTIONS action names by id + 1
 **   next     the base library's `next` (what `pairs` of an event table iterates with)
 ** ludus_decode(blob, pos, n, pool) -> list, pos
 **   fills the pool's first n tables from the n records at 1-based offset `pos` of `blob`;
@@ -178,7 +178,7 @@ static void push_field(Reader *r, char code, int field, int kinds, int actions, 
     }
     case LUDUS_FIELD_NUM: lua_pushnumber(L, rd_f32(r)); break;
     case LUDUS_FIELD_NUM64: lua_pushnumber(L, rd_f64(r)); break;
-    case LUDUS_FIELD_KIND: lua_rawgeti(L, kinds, rd_u16(r)); break;
+    case LUDUS_FIELD_KIND: lua_rawgeti(L, kinds, (lua_Integer)rd_u16(r) + 1); break;
     case LUDUS_FIELD_ACTION: lua_rawgeti(L, actions, (lua_Integer)rd_u8(r) + 1); break;
     case LUDUS_FIELD_CHOICE: {
       unsigned v = rd_u8(r);
@@ -273,7 +273,7 @@ static void field_value(lua_State *L, const unsigned char *b, char code, int f, 
         setbfvalue(v);
       }
       return;
-    case LUDUS_FIELD_KIND: got = luaH_getint(kinds, (lua_Integer)rd_u16(&r)); break;
+    case LUDUS_FIELD_KIND: got = luaH_getint(kinds, (lua_Integer)rd_u16(&r) + 1); break;
     case LUDUS_FIELD_ACTION: got = luaH_getint(actions, (lua_Integer)rd_u8(&r) + 1); break;
     case LUDUS_FIELD_CHOICE: {
       unsigned n = rd_u8(&r);

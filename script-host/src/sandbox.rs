@@ -47,9 +47,11 @@ pub(crate) fn prelude(
     profile: &Table,
 ) -> mlua::Result<(Function, Table)> {
     let envs = lua.create_table()?;
-    let kinds = lua.create_table()?;
+    // Archetype `i`'s name at `i + 1`: every name in the table's array part, where the event
+    // decoder reads one in a few instructions (key 0 would sit in the hash part).
+    let kinds = lua.create_table_with_capacity(def.archetypes.len(), 0)?;
     for (i, a) in def.archetypes.iter().enumerate() {
-        kinds.raw_set(i, a.name.as_str())?;
+        kinds.raw_set(i + 1, a.name.as_str())?;
     }
     let tags = lua.create_table()?;
     for (i, t) in def.tags.iter().enumerate() {
