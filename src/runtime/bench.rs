@@ -15,9 +15,9 @@ pub struct TickTimes {
     pub script_ns: u64,
     /// Live entities after the last tick.
     pub entities: usize,
-    /// Where the game ended (a script's `game_over`), when it did before the last tick asked
-    /// for: the tick and the message. No tick after it is run (a game that has ended is not
-    /// played), so `sorted_ms` holds fewer ticks than asked for.
+    /// Where the game ended (a script's `game_over`), when it did within the ticks asked for:
+    /// the tick and the message. No tick after it is run (a game that has ended is not
+    /// played), so `sorted_ms` may hold fewer ticks than asked for.
     pub ended: Option<(u64, String)>,
 }
 

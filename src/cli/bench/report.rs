@@ -100,17 +100,18 @@ fn ended(rows: &[Row]) -> String {
     let Some(&(_, _, message)) = ended.first() else {
         return String::new();
     };
-    let span = |v: &mut dyn Iterator<Item = u64>| {
-        let v: Vec<u64> = v.collect();
-        let (lo, hi) = (v.iter().min(), v.iter().max());
-        match (lo, hi) {
-            (Some(lo), Some(hi)) if lo != hi => format!("{lo} to {hi}"),
-            (Some(lo), _) => lo.to_string(),
-            _ => String::new(),
-        }
+    let span = |v: Vec<u64>| match (v.iter().min(), v.iter().max()) {
+        (Some(lo), Some(hi)) if lo != hi => format!("{lo} to {hi}"),
+        (Some(lo), _) => lo.to_string(),
+        _ => String::new(),
     };
-    let ticks = span(&mut ended.iter().map(|(_, t, _)| *t));
-    let measured = span(&mut ended.iter().map(|(r, _, _)| r.measured_ticks as u64));
+    let ticks = span(ended.iter().map(|(_, t, _)| *t).collect());
+    let measured = span(
+        ended
+            .iter()
+            .map(|(r, _, _)| r.measured_ticks as u64)
+            .collect(),
+    );
     format!(
         "the game ended (\"{message}\") at tick {ticks} in {} of the {} rungs: each measured the \
          ticks up to its end ({measured}), and the hand-written loops as many (an ended game is \
