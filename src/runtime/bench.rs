@@ -39,6 +39,18 @@ impl TickTimes {
     pub fn mean_ms(&self) -> f64 {
         self.total_ms / self.sorted_ms.len().max(1) as f64
     }
+
+    /// Why no tick was measured: the game ended during the warm-up (`None` when some were).
+    pub fn none_measured(&self, warmup: u32) -> Option<String> {
+        if !self.sorted_ms.is_empty() {
+            return None;
+        }
+        let (tick, message) = self.ended.as_ref()?;
+        Some(format!(
+            "the game ended at tick {tick} (\"{message}\"), within the {warmup} warm-up ticks: \
+             no tick was measured (warm up for fewer ticks)"
+        ))
+    }
 }
 
 /// `project` with room for `extra` more entities than its `[limits] entities` declares: a
@@ -88,18 +100,4 @@ pub fn time_ticks(
         entities: game.world().entity_count(),
         ended,
     })
-}
-
-impl TickTimes {
-    /// Why no tick was measured: the game ended during the warm-up (`None` when some were).
-    pub fn none_measured(&self, warmup: u32) -> Option<String> {
-        if !self.sorted_ms.is_empty() {
-            return None;
-        }
-        let (tick, message) = self.ended.as_ref()?;
-        Some(format!(
-            "the game ended at tick {tick} (\"{message}\"), within the {warmup} warm-up ticks: \
-             no tick was measured (warm up for fewer ticks)"
-        ))
-    }
 }

@@ -185,20 +185,20 @@ pub fn bench(
         Ok((times, ludus_core::StateHash::of(game.world())))
     });
     match run {
-        Ok((t, _)) if t.none_measured(warmup).is_some() => {
-            error_json(&t.none_measured(warmup).unwrap_or_default())
-        }
-        Ok((t, hash)) => serde_json::json!({
-            "entities": t.entities,
-            "ticks": t.sorted_ms.len(),
-            "ended_at": t.ended.as_ref().map(|(tick, _)| *tick),
-            "median_ms": t.median_ms(),
-            "mean_ms": t.mean_ms(),
-            "p99_ms": t.percentile(0.99),
-            "in_scripts": t.script_ns as f64 / (t.total_ms * 1e6).max(1.0),
-            "hash": hash.hex(),
-        })
-        .to_string(),
+        Ok((t, hash)) => match t.none_measured(warmup) {
+            Some(why) => error_json(&why),
+            None => serde_json::json!({
+                "entities": t.entities,
+                "ticks": t.sorted_ms.len(),
+                "ended_at": t.ended.as_ref().map(|(tick, _)| *tick),
+                "median_ms": t.median_ms(),
+                "mean_ms": t.mean_ms(),
+                "p99_ms": t.percentile(0.99),
+                "in_scripts": t.script_ns as f64 / (t.total_ms * 1e6).max(1.0),
+                "hash": hash.hex(),
+            })
+            .to_string(),
+        },
         Err(f) => error_json(&format!("the game faulted at {entities} entities: {f}")),
     }
 }
