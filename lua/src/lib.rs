@@ -28,7 +28,7 @@ mod vm;
 pub use abi::{Cause, FastUpvalue, FieldCode};
 pub use events::decoder;
 pub use fast::{FastCall, fast_entry};
-pub use meter::{Meter, arm, yieldable};
+pub use meter::{Meter, arm, rewind_hook, yieldable};
 pub use vm::{freeze, sandboxed, shallow_copy};
 
 /// Every value C shares with Rust as each side sees it, `(rust, c)`: the constants of

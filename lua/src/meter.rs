@@ -195,6 +195,27 @@ pub fn arm(lua: &Lua) {
     }
 }
 
+/// Starts the instruction count of `thread`'s hook afresh (the instructions to its next call
+/// back at the hook's full interval), as a new thread's starts: a finished coroutine reused
+/// for the next stage meters exactly as a new one would. Only for a thread whose hook is not
+/// armed ([`arm`]): one the budget ran out in is not reused.
+pub fn rewind_hook(thread: &mlua::Thread) {
+    // A thread's `to_pointer` is its `lua_State` (`lua_topointer` of a thread).
+    let state = thread
+        .to_pointer()
+        .cast_mut()
+        .cast::<mlua::ffi::lua_State>();
+    // SAFETY: `state` is a thread of a live Lua state, kept alive by `thread`, and not
+    // running (the host calls this between stages). Setting a thread's hook to what it is
+    // only resets its count (`lua_sethook`'s `resethookcount`).
+    unsafe {
+        let hook = mlua::ffi::lua_gethook(state);
+        let mask = mlua::ffi::lua_gethookmask(state);
+        let count = mlua::ffi::lua_gethookcount(state);
+        mlua::ffi::lua_sethook(state, hook, mask, count);
+    }
+}
+
 /// Whether the running thread of `lua` can yield (a coroutine not inside a C call).
 pub fn yieldable(lua: &Lua) -> bool {
     // SAFETY: `state` is the running thread of a live Lua state; `lua_isyieldable` only

@@ -51,6 +51,16 @@ pub(crate) struct Vm {
     counts: Table,
     /// What `counts` holds, by kind.
     counts_held: Vec<usize>,
+    /// The dispatch's `present` argument: the kinds (from 1) with events in the stage, in
+    /// order, at 1..m (entries past m are stale), so the dispatch visits those alone rather than
+    /// every kind. Kept between stages like `counts`, setting only what changed.
+    present: Table,
+    /// What `present` holds at 1.. (its length is how many entries were ever set).
+    present_held: Vec<usize>,
+    /// The coroutine the last stage ran in, when it finished (no fault, no yield): the next
+    /// stage runs in it again rather than in a new one (a thread and its stack made and
+    /// collected every stage).
+    spare: Option<mlua::Thread>,
 }
 
 /// See the module documentation. Build one with [`ScriptHost::new`]; it implements
@@ -159,6 +169,7 @@ impl ScriptHost {
         let counts = lua
             .create_sequence_from(counts_held.iter().copied())
             .map_err(lua_err)?;
+        let present = lua.create_table().map_err(lua_err)?;
         let mut vm = Vm {
             lua,
             dispatch,
@@ -168,6 +179,9 @@ impl ScriptHost {
             profile,
             counts,
             counts_held,
+            present,
+            present_held: Vec::new(),
+            spare: None,
         };
         for (i, script) in scripts.iter().enumerate() {
             let env = Self::load_script(&vm, &budget, def, script, i + 1)?;
@@ -396,7 +410,9 @@ impl ScriptHost {
 
     fn run_stage(&mut self, g: &mut Gameplay<'_>) -> Result<(), Fault> {
         let mut failed = None;
+        let spare = self.vm.spare.take();
         let held = &mut self.vm.counts_held;
+        let mut present = 0;
         for (k, (&now, held)) in self.encoder.counts.iter().zip(held).enumerate() {
             if now != *held {
                 if let Err(e) = self.vm.counts.raw_set(k + 1, now) {
@@ -404,6 +420,21 @@ impl ScriptHost {
                     break;
                 }
                 *held = now;
+            }
+            if now > 0 {
+                let at = present;
+                present += 1;
+                let kinds = &mut self.vm.present_held;
+                if kinds.get(at) != Some(&(k + 1)) {
+                    if let Err(e) = self.vm.present.raw_set(at + 1, k + 1) {
+                        failed = Some(e);
+                        break;
+                    }
+                    match kinds.get_mut(at) {
+                        Some(was) => *was = k + 1,
+                        None => kinds.push(k + 1),
+                    }
+                }
             }
         }
         let vm = &self.vm;
@@ -424,10 +455,20 @@ impl ScriptHost {
             return Err(io(e));
         }
         let counts = vm.counts.clone();
+        let kinds = vm.present.clone();
         let blob = lua.create_string(&self.encoder.blob).map_err(io)?;
-        let thread = lua.create_thread(vm.dispatch.clone()).map_err(io)?;
+        let thread = match spare {
+            Some(t) => {
+                t.reset(vm.dispatch.clone()).map_err(io)?;
+                ludus_lua::rewind_hook(&t);
+                t
+            }
+            None => lua.create_thread(vm.dispatch.clone()).map_err(io)?,
+        };
         shared.budget.run_on(thread.to_pointer());
-        let result = shared.stage.lend(g, || thread.resume::<()>((counts, blob)));
+        let result = shared
+            .stage
+            .lend(g, || thread.resume::<()>((counts, blob, kinds, present)));
         self.stats.commands_sent += (g.commands_sent() - sent_before) as u64;
         if let Some(f) = shared.malformed.borrow_mut().take() {
             return Err(f);
@@ -438,6 +479,10 @@ impl ScriptHost {
             &shared.budget,
             FaultKind::Script,
             "a handler",
-        )
+        )?;
+        if thread.status() == ThreadStatus::Finished {
+            self.vm.spare = Some(thread);
+        }
+        Ok(())
     }
 }

@@ -118,41 +118,41 @@ local function decode(s, k, blob, pos, n)
 end
 
 -- One call per gameplay stage: `counts[k]` is the number of events of kind `k` in `blob`
--- (zero for kinds of the other stage and kinds nobody handles). Each script's handler is
--- called once with all events of its kind, decoded for that script, in KINDSPEC order.
-return function(counts, blob)
+-- (zero for kinds of the other stage and kinds nobody handles), and `present[1..m]` the kinds
+-- with events, in KINDSPEC order. Each script's handler is called once with all events of its
+-- kind, decoded for that script, in KINDSPEC order.
+return function(counts, blob, present, m)
   local pos = 1
-  for k = 1, #KINDSPEC do
+  for j = 1, m do
+    local k = present[j]
     local n = counts[k]
-    if n > 0 then
-      local name, single = KINDSPEC[k].handler, KINDSPEC[k].single
-      local after
-      for i = 1, #ENVS do
-        local h = ENVS[i][name]
-        if h ~= nil then
-          local list
-          list, after = decode(i, k, blob, pos, n)
-          if #list > 0 then
-            local event = list
-            if single then
-              event = list[1]
-            end
-            if PROFILE.on then
-              local start = PROFILE.now()
-              h(event)
-              PROFILE.done(i, k, start)
-            else
-              h(event)
-            end
+    local name, single = KINDSPEC[k].handler, KINDSPEC[k].single
+    local after
+    for i = 1, #ENVS do
+      local h = ENVS[i][name]
+      if h ~= nil then
+        local list
+        list, after = decode(i, k, blob, pos, n)
+        if #list > 0 then
+          local event = list
+          if single then
+            event = list[1]
+          end
+          if PROFILE.on then
+            local start = PROFILE.now()
+            h(event)
+            PROFILE.done(i, k, start)
+          else
+            h(event)
           end
         end
       end
-      if after == nil then
-        -- Nobody handles the kind any more (a handler removed itself): skip its records.
-        local _
-        _, after = decode(0, k, blob, pos, n)
-      end
-      pos = after
     end
+    if after == nil then
+      -- Nobody handles the kind any more (a handler removed itself): skip its records.
+      local _
+      _, after = decode(0, k, blob, pos, n)
+    end
+    pos = after
   end
 end

@@ -370,3 +370,17 @@ fn ordinary_uses_stay_within_the_budget() {
                 then ludus.set('ok', 1) end";
     assert_eq!(Case::on_start(body).memory(64).outcome(), Ok(Ok(Some(1.0))));
 }
+
+/// The count hook's interval (1,000 instructions) starts afresh in every stage, as in a new
+/// coroutine: a handler that runs fewer instructions than one interval a tick is never
+/// charged, tick after tick, even by a budget that the hook's first call would spend. (Once a
+/// stage finishes, the next one runs in the same coroutine, its count rewound.)
+#[test]
+fn each_stage_counts_from_a_fresh_interval() {
+    let mut def = support::def();
+    def.scripts.instruction_budget = 1000;
+    let script = "n = 0\nfunction on_tick() for i = 1, 300 do end n = n + 1 ludus.set('n', n) end";
+    let mut g = support::game_with(def, &[("scripts/main.lua", script)], &[]).expect("loads");
+    support::run(&mut g, 40).expect("a stage of about 350 instructions is never charged");
+    assert_eq!(support::var(&g, "n"), Some(40.0));
+}
