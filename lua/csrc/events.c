@@ -37,6 +37,10 @@
 **            of field i)
 **   KINDS    archetype names by id + 1; ACTIONS action names by id + 1
 **   next     the base library's `next` (what `pairs` of an event table iterates with)
+** ludus_blob(cap) -> blob
+**   an empty event blob with room for `cap` bytes of records (a LudusBlob, ludus_abi.h): the
+**   host writes a stage's records into one no pool reads (`pools` 0) and passes it to
+**   ludus_decode, where a Lua string of the records works too
 ** ludus_decode(blob, pos, n, pool) -> list, pos
 **   fills the pool's first n tables from the n records at 1-based offset `pos` of `blob`;
 **   `list` holds them at 1..n (and nothing after). `pool` nil: only skips the records, with
@@ -355,13 +359,59 @@ static void fill(Parts *p, Reader *r, int t, uint64_t want) {
   }
 }
 
+#define BLOB "ludus.blob"
+
+/* The records of the blob at stack index `idx` (an event blob or a string) and their length;
+** NULL if it is neither. `known`: a userdata there is known to be an event blob (a pool's
+** UV_BLOB, which only `read_from` sets to one, after this function checked it). */
+static const char *blob_bytes(lua_State *L, int idx, size_t *len, int known) {
+  LudusBlob *b;
+  if (lua_type(L, idx) == LUA_TSTRING) return lua_tolstring(L, idx, len);
+  b = (LudusBlob *)(known ? lua_touserdata(L, idx) : luaL_testudata(L, idx, BLOB));
+  if (b == NULL) return NULL;
+  *len = (size_t)b->len;
+  return (const char *)(b + 1);
+}
+
+int ludus_blob(lua_State *L) {
+  lua_Integer cap = luaL_checkinteger(L, 1);
+  LudusBlob *b;
+  if (cap < 0 || cap >= (lua_Integer)UINT32_MAX) return luaL_error(L, "ludus_blob: bad size");
+  b = (LudusBlob *)lua_newuserdatauv(L, sizeof(LudusBlob) + (size_t)cap, 0);
+  b->len = 0;
+  b->cap = cap;
+  b->pools = 0;
+  if (luaL_newmetatable(L, BLOB)) {
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+  }
+  lua_setmetatable(L, -2);
+  return 1;
+}
+
+/* Makes the blob at stack index `blob` (a string, or an event blob `blob_bytes` checked) the
+** one the pool's tables (pool at `pool`) read, and keeps the blobs' counts of pools that read
+** them. */
+static void read_from(lua_State *L, int pool, int blob) {
+  lua_getiuservalue(L, pool, UV_BLOB);
+  if (!lua_rawequal(L, -1, blob)) {
+    LudusBlob *was = (LudusBlob *)lua_touserdata(L, -1);
+    LudusBlob *now = (LudusBlob *)lua_touserdata(L, blob);
+    if (was != NULL) was->pools--;
+    if (now != NULL) now->pools++;
+    lua_pushvalue(L, blob);
+    lua_setiuservalue(L, pool, UV_BLOB);
+  }
+  lua_pop(L, 1);
+}
+
 /* The blob a pool's tables read (pushed), as a reader at 1-based offset `at`. */
 static Reader blob_at(lua_State *L, int pool, uint32_t at) {
   Reader r;
-  size_t len;
+  size_t len = 0;
   const char *blob;
   lua_getiuservalue(L, pool, UV_BLOB);
-  blob = lua_tolstring(L, -1, &len);
+  blob = blob_bytes(L, -1, &len, 1);
   r.L = L;
   if (blob == NULL || at < 1 || (size_t)(at - 1) > len) luaL_error(L, "ludus_decode: no record");
   r.p = (const unsigned char *)blob + (at - 1);
@@ -555,8 +605,9 @@ int ludus_pool(lua_State *L) {
 }
 
 int ludus_decode(lua_State *L) {
-  size_t len;
-  const char *blob = luaL_checklstring(L, 1, &len);
+  size_t len = 0;
+  const char *blob = blob_bytes(L, 1, &len, 0);
+  if (blob == NULL) return luaL_typeerror(L, 1, "event blob");
   lua_Integer pos = luaL_checkinteger(L, 2);
   lua_Integer n = luaL_checkinteger(L, 3);
   Reader r;
@@ -598,8 +649,7 @@ int ludus_decode(lua_State *L) {
     lua_pushnil(L);
     lua_rawseti(L, list, i);
   }
-  lua_pushvalue(L, 1);
-  lua_setiuservalue(L, 4, UV_BLOB);
+  read_from(L, 4, 1);
   reserve(L, 4, P, (int)n);
   for (int i = 1; i <= (int)n; i++) {
     Slot *s = &P->slots[i - 1];

@@ -169,11 +169,26 @@ shared_struct! {
     }
 }
 
+shared_struct! {
+    /// The header of an event blob (`csrc/events.c`, a full userdata): the records of one
+    /// stage follow it, `cap` bytes of room of which `len` are used. A blob is reused from
+    /// stage to stage (`ludus_lua::Blobs`) once no pool reads it: `pools` counts the pools
+    /// whose tables read their fields from it.
+    pub struct LudusBlob {
+        /// Bytes of records after the header.
+        pub len: i64,
+        /// Bytes of room after the header.
+        pub cap: i64,
+        /// Pools whose tables read it.
+        pub pools: i64,
+    }
+}
+
 /// The constant lists of the header, in the order [`values`] gives them.
 pub const CONSTANTS: &[&Constants] = &[&Cause::C, &FieldCode::C, &FastUpvalue::C];
 
 /// The structs of the header.
-pub const STRUCTS: &[&Struct] = &[&LudusMeter::C];
+pub const STRUCTS: &[&Struct] = &[&LudusMeter::C, &LudusBlob::C];
 
 /// Every shared value as Rust sees it: each constant of [`CONSTANTS`], then the size and field
 /// offsets of each of [`STRUCTS`]. `ludus_abi` (`csrc/abi.c`) gives the same list as the

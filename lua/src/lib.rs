@@ -26,7 +26,7 @@ mod meter;
 mod vm;
 
 pub use abi::{Cause, FastUpvalue, FieldCode};
-pub use events::decoder;
+pub use events::{Blobs, decoder};
 pub use fast::{FastCall, fast_entry};
 pub use meter::{Meter, arm, rewind_hook, yieldable};
 pub use vm::{freeze, sandboxed, shallow_copy};

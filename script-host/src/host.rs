@@ -57,6 +57,8 @@ pub(crate) struct Vm {
     present: Table,
     /// What `present` holds at 1.. (its length is how many entries were ever set).
     present_held: Vec<usize>,
+    /// The blobs that carry each stage's events to the dispatch, reused.
+    blobs: ludus_lua::Blobs,
     /// The coroutine the last stage ran in, when it finished (no fault, no yield): the next
     /// stage runs in it again rather than in a new one (a thread and its stack made and
     /// collected every stage).
@@ -170,6 +172,7 @@ impl ScriptHost {
             .create_sequence_from(counts_held.iter().copied())
             .map_err(lua_err)?;
         let present = lua.create_table().map_err(lua_err)?;
+        let blobs = ludus_lua::Blobs::new(&lua).map_err(lua_err)?;
         let mut vm = Vm {
             lua,
             dispatch,
@@ -181,6 +184,7 @@ impl ScriptHost {
             counts_held,
             present,
             present_held: Vec::new(),
+            blobs,
             spare: None,
         };
         for (i, script) in scripts.iter().enumerate() {
@@ -437,6 +441,7 @@ impl ScriptHost {
                 }
             }
         }
+        let blob = self.vm.blobs.fill(&self.encoder.blob);
         let vm = &self.vm;
         let lua = &vm.lua;
         let shared = &self.shared;
@@ -456,7 +461,7 @@ impl ScriptHost {
         }
         let counts = vm.counts.clone();
         let kinds = vm.present.clone();
-        let blob = lua.create_string(&self.encoder.blob).map_err(io)?;
+        let blob = blob.map_err(io)?;
         let thread = match spare {
             Some(t) => {
                 t.reset(vm.dispatch.clone()).map_err(io)?;

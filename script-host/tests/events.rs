@@ -135,3 +135,31 @@ fn a_field_first_read_late_matches_one_read_from_the_start() {
     assert!(early > 0.0, "contacts were delivered");
     assert_eq!(early, late);
 }
+
+#[test]
+fn a_kept_event_reads_its_own_record_while_later_stages_come_and_go() {
+    // The level's spawn events come once, in the first tick; the table kept then, none of
+    // its fields read, still reads its own record five ticks (and five stages of other
+    // events, each in a blob of its own or a reused one) later.
+    let script = r#"
+        local kept, ticks = nil, 0
+        function on_spawn(events)
+          kept = kept or events[3]
+        end
+        function on_tick(e)
+          ticks = ticks + 1
+          if ticks == 6 then
+            ludus.set("x", kept.x)
+            ludus.set("id", kept.id)
+            ludus.set("tick", kept.tick)
+            ludus.set("enemy", kept.kind == "enemy" and 1 or 0)
+          end
+        end
+    "#;
+    let mut g = game(script).unwrap();
+    run(&mut g, 6).unwrap();
+    let expect = [("x", 300.0), ("id", 3.0), ("tick", 0.0), ("enemy", 1.0)];
+    for (name, value) in expect {
+        assert_eq!(var(&g, name), Some(value), "{name}");
+    }
+}
