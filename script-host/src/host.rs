@@ -485,7 +485,9 @@ impl ScriptHost {
             FaultKind::Script,
             "a handler",
         )?;
-        if thread.status() == ThreadStatus::Finished {
+        // A coroutine whose hook was armed (a spent budget, a malformed command) is not
+        // reused, even had the stage ended without a fault.
+        if thread.status() == ThreadStatus::Finished && shared.budget.cause().is_none() {
             self.vm.spare = Some(thread);
         }
         Ok(())
