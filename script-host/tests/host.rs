@@ -511,3 +511,43 @@ fn every_event_kind_carries_its_documented_fields() {
         "the teleported enemy left the bounds"
     );
 }
+
+/// The coroutine a stage runs in (the next stage reuses it) is the host's: a script that
+/// keeps it cannot resume it in a later stage (its own coroutines still run), and one that
+/// closes or yields it while it runs is a fault at that line.
+#[test]
+fn the_host_coroutine_is_out_of_scripts_reach() {
+    let keeper = r#"
+        local host, ticks = nil, 0
+        function on_tick()
+          ticks = ticks + 1
+          if host == nil then
+            host = coroutine.running()
+          else
+            local resumed = coroutine.resume(host)
+            local wrapped = pcall(coroutine.wrap(function() return 1 end))
+            ludus.set("resumed", resumed and 1 or 0)
+            ludus.set("wrapped", wrapped and 1 or 0)
+          end
+          ludus.set("ticks", ticks)
+        end
+    "#;
+    let mut g = game(keeper).unwrap();
+    run(&mut g, 6).unwrap();
+    assert_eq!(var(&g, "ticks"), Some(6.0));
+    assert_eq!(var(&g, "resumed"), Some(0.0));
+    assert_eq!(var(&g, "wrapped"), Some(1.0));
+
+    for src in [
+        "function on_tick()\n  coroutine.close(coroutine.running())\nend",
+        "function on_tick()\n  coroutine.yield()\nend",
+    ] {
+        let mut g = game(src).unwrap();
+        let f = run(&mut g, 3).unwrap_err();
+        assert_eq!(
+            f.location.as_deref(),
+            Some("scripts/main.lua:2"),
+            "{src}: {f:?}"
+        );
+    }
+}
