@@ -342,6 +342,7 @@ fn marks(s: &mut String, f: &Frame, budget_ms: f64) {
 /// The measured series, each a line through its points with its name: the median tick, the
 /// hand-written reference (where there is one) and bare motion.
 fn series(s: &mut String, f: &Frame, rows: &[Row], xs: &[f64]) {
+    let mut legend = Vec::new();
     for (series, color, name) in [
         (0, "#1d3557", "ludus median tick"),
         (1, "#e76f51", "the same work by hand"),
@@ -371,11 +372,23 @@ fn series(s: &mut String, f: &Frame, rows: &[Row], xs: &[f64]) {
             let (x, y) = p.split_once(',').unwrap_or(("0", "0"));
             let _ = writeln!(s, r#"<circle cx="{x}" cy="{y}" r="3" fill="{color}"/>"#);
         }
-        let ly = f.top + 16.0 + series as f64 * 16.0;
+        legend.push((color, name));
+    }
+    // The legend last, on white, so no line or mark runs through its names.
+    let (lx, ly) = (f.left + f.pw - 176.0, f.top + 4.0);
+    if !legend.is_empty() {
         let _ = writeln!(
             s,
-            r#"<text x="{}" y="{ly}" fill="{color}">{name}</text>"#,
-            f.left + f.pw - 170.0
+            r#"<rect x="{lx}" y="{ly}" width="172" height="{}" fill="white" fill-opacity="0.9"/>"#,
+            legend.len() as f64 * 16.0 + 8.0
+        );
+    }
+    for (i, (color, name)) in legend.into_iter().enumerate() {
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" fill="{color}">{name}</text>"#,
+            lx + 6.0,
+            ly + 16.0 + i as f64 * 16.0
         );
     }
 }
