@@ -159,6 +159,10 @@ impl ScriptHost {
         let (dispatch, envs) = sandbox::prelude(&lua, def, &raw, &profile).map_err(lua_err)?;
         let budget = shared.budget.clone();
         budget::install(&lua, budget.clone()).map_err(lua_err)?;
+        // An allowance for the host's own set-up below (its tables charge the meter as any
+        // work does): charged to a meter never reset, it would spend it and arm the main
+        // thread's hook to fire at every instruction from then on.
+        budget.reset(def.scripts.instruction_budget);
         lua.set_memory_limit(def.scripts.memory_limit)
             .map_err(lua_err)?;
         sandbox::install_require(&lua, modules, budget.clone()).map_err(lua_err)?;
@@ -202,10 +206,11 @@ impl ScriptHost {
         index: usize,
     ) -> Result<Table, Fault> {
         let lua = &vm.lua;
+        // One allowance for making the script's environment, compiling the file and running
+        // its top level.
+        budget.reset(def.scripts.instruction_budget);
         let env =
             sandbox::new_env(lua).map_err(|e| script_fault(FaultKind::Load, &e.to_string()))?;
-        // One allowance for compiling the file and running its top level.
-        budget.reset(def.scripts.instruction_budget);
         let chunk = lua
             .load(script.text.as_str())
             .set_name(format!("@{}", script.path))
@@ -491,5 +496,33 @@ impl ScriptHost {
             self.vm.spare = Some(thread);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Set-up and loading leave the main thread's count hook at its interval: their charges
+    /// fall within an allowance. (Charged to a meter never reset, the first would spend it and
+    /// arm the main thread's hook to fire, and charge a whole interval, at every instruction.)
+    #[test]
+    fn loading_leaves_the_main_thread_unarmed() {
+        let script = Script {
+            path: "scripts/main.lua".into(),
+            text: "local t = {} for i = 1, 100 do t[i] = i end\nfunction on_tick() end".into(),
+        };
+        let host = ScriptHost::new(Arc::new(GameDef::default()), vec![script], None)
+            .expect("the script loads");
+        let main = host.vm.lua.state();
+        // SAFETY: reads the hook fields of the main thread of a live state no Lua runs in.
+        let (mask, count) = unsafe {
+            (
+                mlua::ffi::lua_gethookmask(main),
+                mlua::ffi::lua_gethookcount(main),
+            )
+        };
+        assert_eq!(mask, mlua::ffi::LUA_MASKCOUNT);
+        assert_eq!(count, budget::GRANULARITY as i32);
     }
 }
