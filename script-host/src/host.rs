@@ -418,32 +418,19 @@ impl ScriptHost {
     }
 
     fn run_stage(&mut self, g: &mut Gameplay<'_>) -> Result<(), Fault> {
-        let mut failed = None;
         let spare = self.vm.spare.take();
-        let held = &mut self.vm.counts_held;
         let mut present = 0;
-        for (k, (&now, held)) in self.encoder.counts.iter().zip(held).enumerate() {
-            if now != *held {
-                if let Err(e) = self.vm.counts.raw_set(k + 1, now) {
-                    failed = Some(e);
-                    break;
-                }
-                *held = now;
-            }
-            if now > 0 {
-                let at = present;
+        let mut failed = None;
+        for (k, &now) in self.encoder.counts.iter().enumerate() {
+            let vm = &mut self.vm;
+            let mut kept = keep(&vm.counts, &mut vm.counts_held, k, now);
+            if now > 0 && kept.is_ok() {
+                kept = keep(&vm.present, &mut vm.present_held, present, k + 1);
                 present += 1;
-                let kinds = &mut self.vm.present_held;
-                if kinds.get(at) != Some(&(k + 1)) {
-                    if let Err(e) = self.vm.present.raw_set(at + 1, k + 1) {
-                        failed = Some(e);
-                        break;
-                    }
-                    match kinds.get_mut(at) {
-                        Some(was) => *was = k + 1,
-                        None => kinds.push(k + 1),
-                    }
-                }
+            }
+            if let Err(e) = kept {
+                failed = Some(e);
+                break;
             }
         }
         let blob = self.vm.blobs.fill(&self.encoder.blob);
@@ -497,6 +484,20 @@ impl ScriptHost {
         }
         Ok(())
     }
+}
+
+/// Sets entry `at + 1` of `table` to `value` unless `held` (what the table holds, by entry
+/// from 1) says it holds it already.
+fn keep(table: &Table, held: &mut Vec<usize>, at: usize, value: usize) -> mlua::Result<()> {
+    if held.get(at) == Some(&value) {
+        return Ok(());
+    }
+    table.raw_set(at + 1, value)?;
+    if held.len() <= at {
+        held.resize(at + 1, 0);
+    }
+    held[at] = value;
+    Ok(())
 }
 
 #[cfg(test)]
