@@ -419,20 +419,28 @@ impl Broadphase {
             self.marked.0 = n;
             return;
         }
-        for p in &self.pairs {
-            self.full[p.i as usize] = WANTED;
-            self.full[p.j as usize] = WANTED;
-        }
         if self.pairs.len() * 16 >= n {
             // Many pairs: one pass over the marks.
+            for p in &self.pairs {
+                self.full[p.i as usize] = WANTED;
+                self.full[p.j as usize] = WANTED;
+            }
             let full = &self.full;
             self.wanted_list
                 .extend((0..n as u32).filter(|&k| full[k as usize] == WANTED));
         } else {
-            self.wanted_list
-                .extend(self.pairs.iter().flat_map(|p| [p.i, p.j]));
-            self.wanted_list.sort_unstable();
-            self.wanted_list.dedup();
+            // Each collider listed as it is first marked, then the list sorted: a collider in
+            // many pairs (a player under a pile of drones) is sorted once, not once a pair.
+            let (full, list) = (&mut self.full, &mut self.wanted_list);
+            for p in &self.pairs {
+                for k in [p.i, p.j] {
+                    if full[k as usize] != WANTED {
+                        full[k as usize] = WANTED;
+                        list.push(k);
+                    }
+                }
+            }
+            list.sort_unstable();
         }
         self.marked.1.clone_from(&self.wanted_list);
     }

@@ -1,6 +1,8 @@
 //! Sorting the tick's pairs by key: a radix sort of packed keys where there are many.
 
-/// Pairs from which sorting packs `(lo, hi)` keys and sorts them by radix.
+/// Pairs from which sorting packs `(lo, hi)` keys (with each pair's index) and sorts those.
+const PACKED_MIN: usize = 32;
+/// Pairs from which the packed keys are sorted by radix.
 const RADIX_MIN: usize = 1024;
 /// Bits per radix digit.
 const DIGIT: u32 = 11;
@@ -27,7 +29,8 @@ impl<T> Default for PairSort<T> {
 
 impl<T: Copy> PairSort<T> {
     /// Sorts `items` by `key(item) = (lo, hi)`, keys unique: the same order as a comparison
-    /// sort. Many items whose keys fit in 32 bits each go by radix over packed keys.
+    /// sort. Items whose keys fit in 32 bits each are sorted as packed keys (by radix when
+    /// there are many), then gathered; items already in order stay as they are.
     pub fn sort(&mut self, items: &mut Vec<T>, key: impl Fn(&T) -> (u64, u64)) {
         let n = items.len();
         let top = items.iter().fold(0u64, |m, p| {
@@ -35,7 +38,7 @@ impl<T: Copy> PairSort<T> {
             m.max(lo).max(hi)
         });
         let bits = 64 - top.leading_zeros();
-        if n < RADIX_MIN || n > u32::MAX as usize || bits > 32 {
+        if n < PACKED_MIN || n > u32::MAX as usize || bits > 32 {
             items.sort_unstable_by_key(key);
             return;
         }
@@ -44,6 +47,24 @@ impl<T: Copy> PairSort<T> {
             let (lo, hi) = key(p);
             ((lo << bits) | hi, i as u32)
         }));
+        if self.keys.is_sorted_by_key(|k| k.0) {
+            return;
+        }
+        if n < RADIX_MIN {
+            // Packed keys and indices (16 bytes each) move faster than the items.
+            self.keys.sort_unstable_by_key(|k| k.0);
+        } else {
+            self.radix(bits);
+        }
+        self.items.clear();
+        self.items
+            .extend(self.keys.iter().map(|&(_, i)| items[i as usize]));
+        std::mem::swap(items, &mut self.items);
+    }
+
+    /// Sorts `keys` (packed from `bits`-bit halves) by radix.
+    fn radix(&mut self, bits: u32) {
+        let n = self.keys.len();
         let total = 2 * bits;
         let passes = total.div_ceil(DIGIT);
         let size = 1usize << DIGIT;
@@ -70,10 +91,6 @@ impl<T: Copy> PairSort<T> {
             }
             std::mem::swap(&mut self.keys, &mut self.spare);
         }
-        self.items.clear();
-        self.items
-            .extend(self.keys.iter().map(|&(_, i)| items[i as usize]));
-        std::mem::swap(items, &mut self.items);
     }
 }
 
@@ -87,6 +104,8 @@ mod tests {
         let mut sorter = PairSort::default();
         for (n, top) in [
             (10, 100u64),
+            (40, 1000),
+            (700, 1 << 20),
             (5000, 1 << 20),
             (3000, u32::MAX as u64),
             (2000, 1 << 40),
@@ -103,6 +122,9 @@ mod tests {
             expected.sort_unstable_by_key(|p| (p.0, p.1));
             sorter.sort(&mut items, |p| (p.0, p.1));
             assert_eq!(items, expected, "{n} items below {top}");
+            // Sorted already: they stay.
+            sorter.sort(&mut items, |p| (p.0, p.1));
+            assert_eq!(items, expected, "{n} sorted items below {top}");
         }
     }
 }
