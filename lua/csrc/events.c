@@ -60,7 +60,10 @@
 #include "ludus_abi.h"
 
 /* The pool's user values. */
-enum { UV_SPEC = 1, UV_KINDS, UV_ACTIONS, UV_INDEX, UV_BLOB, UV_SLOTS, UV_TABLES, UV_LIST, UV_META, UV_COUNT };
+enum {
+  UV_SPEC = 1, UV_KINDS, UV_ACTIONS, UV_INDEX, UV_BLOB, UV_SLOTS, UV_TABLES, UV_LIST, UV_META,
+  UV_NAMES, UV_CHOICES, UV_COUNT
+};
 
 #define MAX_FIELDS 64
 
@@ -75,6 +78,10 @@ typedef struct {
   uint64_t mask;   /* fields written when a table is filled */
   uint64_t all;    /* every field */
   int size;        /* bytes per record when every field has a fixed size, else -1 */
+  /* The spec's layout, read once when the pool is made (its names and choices tables are
+  ** the pool's UV_NAMES and UV_CHOICES): a decode does not look them up by name. */
+  int nfields;
+  char codes[MAX_FIELDS];
   uint16_t at[MAX_FIELDS]; /* with `size` >= 0: where each field starts in its record */
   TString *name[MAX_FIELDS]; /* the field names (short strings: kept by the spec) */
   /* Where field f's key was last found in a table's hash part: node index + 1 (0: not yet).
@@ -222,26 +229,27 @@ typedef struct {
   Pool *pool;
   const char *codes;
   size_t nfields;
-  int spec, kinds, actions, names, choices;
+  int kinds, actions, names, choices;
   /* The tables at `kinds`, `actions` and `choices`, found once per decode, not per record. */
   Table *kinds_t, *actions_t, *choices_t;
 } Parts;
 
-/* Pushes the pool's spec, KINDS, ACTIONS, names and choices; `pool` at stack index `at`. */
+/* Pushes the pool's KINDS, ACTIONS, names and choices; `pool` at stack index `at`. */
 static Parts parts_of(lua_State *L, int at) {
   Parts p;
   luaL_checkstack(L, 16, "ludus_decode");
   p.L = L;
   p.pool = (Pool *)luaL_checkudata(L, at, POOL);
-  lua_getiuservalue(L, at, UV_SPEC);
-  p.spec = lua_gettop(L);
   lua_getiuservalue(L, at, UV_KINDS);
   p.kinds = lua_gettop(L);
   lua_getiuservalue(L, at, UV_ACTIONS);
   p.actions = lua_gettop(L);
-  p.codes = layout(L, p.spec, &p.nfields);
-  p.names = lua_gettop(L) - 1;
+  lua_getiuservalue(L, at, UV_NAMES);
+  p.names = lua_gettop(L);
+  lua_getiuservalue(L, at, UV_CHOICES);
   p.choices = lua_gettop(L);
+  p.codes = p.pool->codes;
+  p.nfields = (size_t)p.pool->nfields;
   p.kinds_t = (Table *)lua_topointer(L, p.kinds);
   p.actions_t = (Table *)lua_topointer(L, p.actions);
   p.choices_t = (Table *)lua_topointer(L, p.choices);
@@ -553,6 +561,8 @@ int ludus_pool(lua_State *L) {
   P->cap = 0;
   P->slots = NULL;
   P->size = 0;
+  P->nfields = (int)nfields;
+  memcpy(P->codes, codes, nfields);
   memset(P->node_at, 0, sizeof P->node_at);
   lua_getfield(L, 1, "names");
   for (size_t f = 0; f < nfields; f++) {
@@ -577,6 +587,10 @@ int ludus_pool(lua_State *L) {
   lua_setiuservalue(L, pool, UV_KINDS);
   lua_pushvalue(L, 3);
   lua_setiuservalue(L, pool, UV_ACTIONS);
+  lua_getfield(L, 1, "names");
+  lua_setiuservalue(L, pool, UV_NAMES);
+  lua_getfield(L, 1, "choices");
+  lua_setiuservalue(L, pool, UV_CHOICES);
   lua_newtable(L);
   lua_setiuservalue(L, pool, UV_INDEX);
   lua_pushliteral(L, "");
