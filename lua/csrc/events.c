@@ -575,7 +575,7 @@ int ludus_pool(lua_State *L) {
     P->name[f] = (TString *)lua_topointer(L, -1);
     lua_pop(L, 1);
   }
-  lua_pop(L, 1);
+  lua_setiuservalue(L, pool, UV_NAMES);
   if (luaL_newmetatable(L, POOL)) {
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
@@ -587,8 +587,6 @@ int ludus_pool(lua_State *L) {
   lua_setiuservalue(L, pool, UV_KINDS);
   lua_pushvalue(L, 3);
   lua_setiuservalue(L, pool, UV_ACTIONS);
-  lua_getfield(L, 1, "names");
-  lua_setiuservalue(L, pool, UV_NAMES);
   lua_getfield(L, 1, "choices");
   lua_setiuservalue(L, pool, UV_CHOICES);
   lua_newtable(L);
