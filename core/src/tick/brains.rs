@@ -249,10 +249,13 @@ impl<'a> Deciding<'a> {
         }
     }
 
-    /// Rows of brains: each decides if due (as [`think`](Self::think)), then each sets its
-    /// velocity from its intent; returns the decisions made. Two loops: the first rarely
-    /// decides (and reads only the brains when no target was lost), the second has no
-    /// branch.
+    /// Rows of brains: each decides if due (as [`think`](Self::think)) and sets its velocity
+    /// from its intent; returns the decisions made. With no target lost, one loop does both
+    /// per row (a decision reads and writes only its own row, so deciding row by row is
+    /// deciding all first); a loop of decisions and then one of velocities cost a second pass
+    /// over the brains (4% more instructions a tick at 64k drones, 2.7% at 1k). With a target
+    /// lost the decisions go first, in a loop of their own that keeps track of the last
+    /// target known to live.
     #[inline(always)]
     pub(crate) fn think_rows(
         &self,
@@ -269,30 +272,32 @@ impl<'a> Deciding<'a> {
         if !self.lost {
             // No target is lost: due by the cadence alone (undecided brains are due: their
             // next decision is at tick 0).
-            for (i, brain) in brains.iter_mut().enumerate() {
+            // Zipped, so the loop indexes (and bounds-checks) only on a decision.
+            let rows = brains.iter_mut().zip(speeds).zip(vels.iter_mut());
+            for (i, ((brain, speed), vel)) in rows.enumerate() {
                 if tick >= brain.next_decision() {
                     self.decide_now(brain, &mut aims[i], &ids[i], pos[i].0);
                     decisions += 1;
                 }
+                steer(brain, speed, vel);
             }
-        } else {
-            // The last target known to live: a brain that targets it is due only by its
-            // cadence (most brains share a target); any other target is checked (see
-            // `settle`). (`u64::MAX` when none is known: no creation sequence reaches it.)
-            let mut known = alive.known().unwrap_or(u64::MAX);
-            for (i, brain) in brains.iter_mut().enumerate() {
-                let aim = &mut aims[i];
-                let other = aim.target().is_some_and(|t| t != known);
-                if other | (tick >= brain.next_decision()) {
-                    let decided = self.settle(alive, brain, aim, &ids[i], pos[i].0);
-                    decisions += u64::from(decided);
-                    known = alive.known().unwrap_or(u64::MAX);
-                }
+            return decisions;
+        }
+        // The last target known to live: a brain that targets it is due only by its cadence
+        // (most brains share a target); any other target is checked (see `settle`).
+        // (`u64::MAX` when none is known: no creation sequence reaches it.)
+        let mut known = alive.known().unwrap_or(u64::MAX);
+        for (i, brain) in brains.iter_mut().enumerate() {
+            let aim = &mut aims[i];
+            let other = aim.target().is_some_and(|t| t != known);
+            if other | (tick >= brain.next_decision()) {
+                let decided = self.settle(alive, brain, aim, &ids[i], pos[i].0);
+                decisions += u64::from(decided);
+                known = alive.known().unwrap_or(u64::MAX);
             }
         }
         for (i, brain) in brains.iter().enumerate() {
-            let v = brain.intent * speeds[i].0;
-            vels[i].0 = if brain.straight() { vels[i].0 } else { v };
+            steer(brain, &speeds[i], &mut vels[i]);
         }
         decisions
     }
@@ -460,4 +465,12 @@ fn decide(
 fn wander(seed: u64, seq: u64, tick: u64) -> Vec2 {
     let angle = entity_random(seed, seq, tick) * std::f32::consts::TAU;
     Vec2::from_angle(angle)
+}
+
+/// A brain's velocity: its intent at its speed, except a straight mover's, which keeps the
+/// velocity it has.
+#[inline(always)]
+fn steer(brain: &Brain, speed: &Speed, vel: &mut Velocity) {
+    let v = brain.intent * speed.0;
+    vel.0 = if brain.straight() { vel.0 } else { v };
 }
