@@ -25,6 +25,10 @@ pub(crate) struct TagIndex {
 /// Entries a list may hold beyond twice the live entities before it is compacted.
 const SLACK: usize = 64;
 
+/// Entries of one tag up to which [`TagIndex::each`] reads each entry where it is rather than
+/// through a view of the whole world.
+const FEW: usize = 4;
+
 impl TagIndex {
     /// An index of the tags a game's tick looks entities up by: behaviour targets, navigation
     /// goals, the tags triggers aim at and those archetypes attach to (behaviours set at run
@@ -112,6 +116,23 @@ impl TagIndex {
         // sees.
         crate::resource::touch(crate::resource::Resource::EntitySet, false);
         if tags == 0 || self.lists.is_empty() {
+            return;
+        }
+        if tags.count_ones() == 1 && self.lists[tags.trailing_zeros() as usize].len() <= FEW {
+            // A few entries (a player or two): each read where it is, without a view, which
+            // takes the two columns of every archetype that has them (a search and a borrow
+            // each, taken and given back: more than a few entries' own look-ups).
+            let list = &mut self.lists[tags.trailing_zeros() as usize];
+            list.retain(|&e| {
+                let Ok(r) = ecs.entity(e) else {
+                    return false;
+                };
+                let (Some(id), Some(p)) = (r.get::<&Identity>(), r.get::<&Position>()) else {
+                    return false;
+                };
+                f(id.seq, e, tags, p.0);
+                true
+            });
             return;
         }
         // Each entry's identity and position, through one view (every live entity has both;
