@@ -243,4 +243,49 @@ mod tests {
             assert_eq!(got, want, "asked {asked:b}");
         }
     }
+
+    /// A tag's list read entry by entry (a few entries) and through a view (more) gives each
+    /// live entity once by sequence, and leaves the dead entries out of the list.
+    #[test]
+    fn a_few_entries_and_many_read_alike() {
+        let def = GameDef {
+            archetypes: vec![ArchetypeDef {
+                tags: 1,
+                ..ArchetypeDef::default()
+            }],
+            ..GameDef::default()
+        };
+        for n in [1usize, super::FEW, super::FEW + 1, 3 * super::FEW] {
+            let mut ecs = Ecs::default();
+            let mut index = TagIndex::default();
+            let ids: Vec<hecs::Entity> = (1..=n as u64)
+                .map(|seq| {
+                    let id = Identity {
+                        seq,
+                        archetype: ArchetypeId(0),
+                    };
+                    ecs.spawn((id, Position(Vec2::new(seq as f32, 0.0)), Tags))
+                })
+                .collect();
+            index.watch(&ecs, &def, 1);
+            // Every other entity destroyed, from the first.
+            for e in ids.iter().step_by(2) {
+                ecs.despawn(*e).unwrap();
+            }
+            let want: Vec<(u64, f32)> = (2..=n as u64).step_by(2).map(|s| (s, s as f32)).collect();
+            for round in 0..2 {
+                let mut got = Vec::new();
+                index.each(&ecs, 1, &mut Vec::new(), |seq, e, has, p| {
+                    assert_eq!((e, has), (ids[seq as usize - 1], 1));
+                    got.push((seq, p.x));
+                });
+                assert_eq!(got, want, "{n} entries, round {round}");
+                assert_eq!(
+                    index.lists[0].len(),
+                    want.len(),
+                    "{n} entries: the dead left"
+                );
+            }
+        }
+    }
 }
