@@ -27,6 +27,7 @@ pub(crate) const NAME_MAX: usize = ludus_core::MAX_NAME_BYTES;
 /// The longest text a script can pass (a game-over message, a variable's text).
 pub(crate) const TEXT_MAX: usize = ludus_core::MAX_TEXT_BYTES;
 
+#[inline]
 pub(crate) fn int(v: &Value, what: &str) -> Result<i64, String> {
     match v {
         Value::Integer(i) => Ok(*i),
@@ -80,6 +81,7 @@ pub(crate) fn vec2(x: &Value, y: &Value, names: (&str, &str)) -> Result<Vec2, St
     Ok(Vec2::new(num32(x, names.0)?, num32(y, names.1)?))
 }
 
+#[inline]
 pub(crate) fn entity(v: &Value, what: &str) -> Result<u64, String> {
     let i = int(v, what)?;
     u64::try_from(i)
@@ -189,6 +191,7 @@ pub(crate) fn radius(v: &Value) -> Result<f32, String> {
     Ok(r)
 }
 
+#[inline]
 pub(crate) fn amount(v: &Value, what: &str) -> Result<i32, String> {
     let i = int(v, what)?;
     if i < 0 {
