@@ -1,10 +1,11 @@
 //! The hot commands' fast path: a fast entry ([`ludus_lua::fast_entry`]) hands a call whose
-//! arguments are all whole numbers or nil straight to the host ([`FastCall`] for [`Shared`]),
-//! which builds the command with the API list's own conversion (the `fast command` entries of
-//! `functions.rs`) and sends it, past mlua's generic callback (about 950 instructions of a
-//! `damage` call, 400 of them converting its arguments). Whatever it does not take goes to the
-//! command's generic function, which converts, checks, charges and reports it as every other
-//! call, so scripts see no difference but the speed.
+//! arguments are all whole numbers or nil straight to the host (`FastCall for Shared`, in
+//! `api/mod.rs`, which sees both this module and the list), which builds the command with the
+//! API list's own conversion (the `fast command` entries of `functions.rs`) and sends it, past
+//! mlua's generic callback (about 950 instructions of a `damage` call, 400 of them converting
+//! its arguments). Whatever it does not take goes to the command's generic function, which
+//! converts, checks, charges and reports it as every other call, so scripts see no difference
+//! but the speed.
 
 use super::call::Bad;
 use crate::shared::Shared;

@@ -31,7 +31,6 @@ use super::names::{
 use super::spec::{ApiFunction, Section};
 use crate::shared::Shared;
 use ludus_core::{ActionKind, Command, TimerId, Var, Vec2};
-use ludus_lua::FastCall;
 use mlua::{Lua, Table, Value};
 use std::rc::Rc;
 
@@ -527,34 +526,6 @@ api! {
     lua const: Helper, "const.NAME"
     /// a line in the app's log, its values separated by tabs (`print` is the same function)
     lua log: Helper, "log(...: any)"
-}
-
-impl FastCall for Shared {
-    /// Sends fast command `which` with arguments `args`. It takes the call only when the
-    /// budget has the unit every API call costs, a stage is running, and the command builds
-    /// and sends: otherwise it changes nothing and the generic function handles the call (and
-    /// reports what is wrong).
-    fn call(&self, which: usize, args: [Option<i64>; 3]) -> bool {
-        let Some(fast) = FAST.get(which) else {
-            return false;
-        };
-        if !self.budget.fits(1) {
-            return false;
-        }
-        // Element by element: `array::map` went through an out-of-line `try_map` (about 130
-        // instructions a call).
-        let value = |a: Option<i64>| a.map_or(Value::Nil, Value::Integer);
-        let values = [value(args[0]), value(args[1]), value(args[2])];
-        let sent = self.stage.with(|g| match (fast.build)(g, values) {
-            Ok(command) => g.send(command).is_ok(),
-            Err(_) => false,
-        });
-        if sent != Some(true) {
-            return false;
-        }
-        self.budget.take_fitting(1);
-        true
-    }
 }
 
 /// `bind`'s keys: nil (the declared ones), a key name or a list of them for a button, a table
