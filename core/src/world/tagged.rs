@@ -118,50 +118,31 @@ impl TagIndex {
         if tags == 0 || self.lists.is_empty() {
             return;
         }
-        if tags.count_ones() == 1 && self.lists[tags.trailing_zeros() as usize].len() <= FEW {
-            // A few entries (a player or two): each read where it is, without a view, which
-            // takes the two columns of every archetype that has them (a search and a borrow
-            // each, taken and given back: more than a few entries' own look-ups).
+        if tags.count_ones() == 1 {
             let list = &mut self.lists[tags.trailing_zeros() as usize];
-            list.retain(|&e| {
-                let Ok(r) = ecs.entity(e) else {
-                    return false;
-                };
-                let (Some(id), Some(p)) = (r.get::<&Identity>(), r.get::<&Position>()) else {
-                    return false;
-                };
-                f(id.seq, e, tags, p.0);
-                true
-            });
+            let each = |seq, e, p| f(seq, e, tags, p);
+            if list.len() <= FEW {
+                // A few entries (a player or two): each read where it is, without a view,
+                // which takes the two columns of every archetype that has them (a search and
+                // a borrow each, taken and given back: more than a few entries' own look-ups).
+                walk(list, |e| one(ecs, e), each);
+            } else {
+                let view = ecs.view::<(&Identity, &Position)>();
+                walk(list, |e| view.get(e).map(|(id, p)| (id.seq, p.0)), each);
+            }
             return;
         }
         // Each entry's identity and position, through one view (every live entity has both;
         // a dead one is not in it).
         let view = ecs.view::<(&Identity, &Position)>();
-        if tags.count_ones() == 1 {
-            let list = &mut self.lists[tags.trailing_zeros() as usize];
-            list.retain(|&e| {
-                let Some((id, p)) = view.get(e) else {
-                    return false;
-                };
-                f(id.seq, e, tags, p.0);
-                true
-            });
-            return;
-        }
         scratch.clear();
         let mut bits = tags;
         while bits != 0 {
             let bit = 1 << bits.trailing_zeros();
             let list = &mut self.lists[bits.trailing_zeros() as usize];
             bits &= bits - 1;
-            list.retain(|&e| {
-                let Some((id, p)) = view.get(e) else {
-                    return false;
-                };
-                scratch.push((id.seq, e, bit, p.0));
-                true
-            });
+            let read = |e| view.get(e).map(|(id, p)| (id.seq, p.0));
+            walk(list, read, |seq, e, p| scratch.push((seq, e, bit, p)));
         }
         // By sequence, then each entity's entries as one with the union of their bits.
         scratch.sort_unstable_by_key(|e| e.0);
@@ -176,6 +157,30 @@ impl TagIndex {
             f(seq, e, has, p);
         }
     }
+}
+
+/// Calls `f(seq, entity, position)` for each entry of `list` that `read` finds (its sequence
+/// and position), in order, and drops the entries it does not (dead entities).
+#[inline(always)]
+fn walk(
+    list: &mut Vec<hecs::Entity>,
+    read: impl Fn(hecs::Entity) -> Option<(u64, Vec2)>,
+    mut f: impl FnMut(u64, hecs::Entity, Vec2),
+) {
+    list.retain(|&e| match read(e) {
+        Some((seq, p)) => {
+            f(seq, e, p);
+            true
+        }
+        None => false,
+    });
+}
+
+/// Entity `e`'s sequence and position, read where it is; `None` when it is dead.
+fn one(ecs: &Ecs, e: hecs::Entity) -> Option<(u64, Vec2)> {
+    let r = ecs.entity(e).ok()?;
+    let (id, p) = (r.get::<&Identity>()?, r.get::<&Position>()?);
+    Some((id.seq, p.0))
 }
 
 /// An entry of [`TagIndex::each`]'s merge: sequence, entity, which of the asked tags it has,
