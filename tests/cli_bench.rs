@@ -237,8 +237,7 @@ fn bench_render_in_a_window_draws_every_rung_through_the_renderer() {
     }
     let dir = scratch("bench-render-window");
     let csv = dir.join("r.csv");
-    let o = std::process::Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x720x24"])
+    let o = support::xvfb("1280x720", &dir)
         .arg(env!("CARGO_BIN_EXE_ludus"))
         .args([
             "bench", "--render", "--window", "--from", "300", "--to", "600",

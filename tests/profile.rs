@@ -7,7 +7,6 @@ mod support;
 
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 use support::{ludus, scratch, xvfb_available};
 
 fn swarm() -> std::path::PathBuf {
@@ -157,8 +156,7 @@ fn the_window_draws_the_profiler_page() {
     let dir = scratch("profile", "window");
     let shot = |name: &str, extra: &[&str]| -> Vec<u8> {
         let path = dir.join(name);
-        let o = Command::new("xvfb-run")
-            .args(["-a", "-s", "-screen 0 1024x768x24"])
+        let o = support::xvfb("1024x768", &dir)
             .arg(env!("CARGO_BIN_EXE_ludus"))
             .arg("run")
             .arg(support::example("breakout"))

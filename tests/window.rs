@@ -6,8 +6,7 @@
 mod support;
 
 use std::path::Path;
-use std::process::Command;
-use support::{count, ludus, xvfb_available};
+use support::{count, ludus, xvfb, xvfb_available};
 
 #[test]
 fn the_app_renders_the_example_under_xvfb_and_quits_on_its_own() {
@@ -28,8 +27,7 @@ fn the_app_renders_the_example_under_xvfb_and_quits_on_its_own() {
     )
     .unwrap();
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/swarm");
-    let o = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x800x24"])
+    let o = xvfb("1280x800", &dir)
         .arg(env!("CARGO_BIN_EXE_ludus"))
         .arg("run")
         .arg(&example)

@@ -7,8 +7,8 @@ mod support;
 
 use std::ffi::OsStr;
 use std::path::Path;
-use std::process::{Command, Output};
-use support::{bounded, ended_with, example, ludus, scratch, xvfb_available};
+use std::process::Output;
+use support::{bounded, ended_with, example, ludus, scratch, xvfb, xvfb_available};
 
 /// The tick the screenshots show (a second and a half of the dungeon at 60 Hz).
 const TICK: &str = "90";
@@ -16,9 +16,8 @@ const TICK: &str = "90";
 /// `ludus ARGS` in a window under Xvfb, with `dir` as the data folder, within a minute: it
 /// ends with `code`.
 fn window_ending(dir: &Path, args: &[&OsStr], code: i32) -> Output {
-    let mut cmd = Command::new("xvfb-run");
-    cmd.args(["-a", "-s", "-screen 0 1024x768x24"])
-        .arg(env!("CARGO_BIN_EXE_ludus"))
+    let mut cmd = xvfb("1024x768", dir);
+    cmd.arg(env!("CARGO_BIN_EXE_ludus"))
         .args(args)
         .env("LUDUS_NO_AUDIO", "1")
         .env("XDG_DATA_HOME", dir);

@@ -72,6 +72,18 @@ pub fn xvfb_available() -> bool {
     found
 }
 
+/// `xvfb-run` on a screen of `screen` (`WIDTHxHEIGHT`), its X authority file in `dir`: with
+/// its own temporary folder, xvfb-run now and then failed to remove that folder after the
+/// program had ended and exited 5 in place of the program's code.
+pub fn xvfb(screen: &str, dir: &Path) -> Command {
+    let mut cmd = Command::new("xvfb-run");
+    cmd.arg("-a")
+        .arg("-f")
+        .arg(dir.join("Xauthority"))
+        .args(["-s", &format!("-screen 0 {screen}x24")]);
+    cmd
+}
+
 /// Counts RGBA pixels within `tol` of a colour.
 pub fn count(px: &[u8], rgb: [u8; 3], tol: i32) -> usize {
     px.chunks(4)
@@ -121,9 +133,8 @@ pub fn sized_frame(
     let (shot, path) = (dir.join("shot.png"), dir.join("script.jsonl"));
     std::fs::write(&path, script).unwrap();
     let frames = script.lines().count().to_string();
-    let mut cmd = Command::new("xvfb-run");
-    cmd.args(["-a", "-s", "-screen 0 1024x768x24"])
-        .arg(program)
+    let mut cmd = xvfb("1024x768", dir);
+    cmd.arg(program)
         .arg("run")
         .args(game)
         .args(["--frames-max", &frames]);
