@@ -70,17 +70,17 @@ pub(crate) fn behaviours(
     let ctx = Deciding::from_parts(def, &s.targets, lost, world.nav.field.as_ref(), tick, rules);
     let mut decisions = 0u64;
     // Archetype by archetype over the columns: most brains only keep their intent.
-    for arch in world.ecs.archetypes() {
+    for arch in world.ecs.archetypes_placed() {
         if arch.is_empty() || !arch.has::<Brain>() {
             continue;
         }
         let (Some(mut brains), Some(mut aims), Some(ids), Some(speeds), Some(mut vels), Some(pos)) = (
-            arch.get::<&mut Brain>(),
-            arch.get::<&mut Aim>(),
-            arch.get::<&Identity>(),
-            arch.get::<&Speed>(),
-            arch.get::<&mut Velocity>(),
-            arch.get::<&Position>(),
+            arch.write::<Brain>(),
+            arch.write::<Aim>(),
+            arch.read::<Identity>(),
+            arch.read::<Speed>(),
+            arch.write::<Velocity>(),
+            arch.read::<Position>(),
         ) else {
             continue;
         };

@@ -2,79 +2,29 @@
 //! component column stands for its [`Resource`] (components fixed at spawn stand for none,
 //! and changing one is recorded as such), and creating, destroying or looking up entities
 //! stands for [`Resource::EntitySet`]. The methods are hecs's, and cost what hecs's do in
-//! release builds.
+//! release builds; an archetype's columns are taken through
+//! [`archetypes_placed`](Ecs::archetypes_placed) (see [`columns`](crate::world::columns)).
 //!
 //! [`resource`]: crate::resource
 
 use crate::resource::{Resource, touch};
 #[cfg(debug_assertions)]
+use crate::world::access;
+use crate::world::access::borrows;
+use crate::world::columns::{Placed, Places};
+#[cfg(debug_assertions)]
 use std::any::TypeId;
 
-/// See the module documentation.
-#[derive(Default)]
-pub(crate) struct Ecs(hecs::World);
+/// See the module documentation. Holds the [`Places`] of every archetype of its world: each
+/// method that may make an archetype learns its places before it returns.
+pub(crate) struct Ecs(hecs::World, Places);
 
-/// Records what the query `Q` borrows (debug builds).
-#[inline(always)]
-fn borrows<Q: hecs::Query>() {
-    #[cfg(debug_assertions)]
-    <Q::Fetch as hecs::Fetch>::for_each_borrow(component);
-}
-
-/// Records a borrow of the component `id` (`unique`: to change it).
-#[cfg(debug_assertions)]
-fn component(id: TypeId, unique: bool) {
-    match resource_of(id) {
-        Ok(r) => touch(r, unique),
-        Err(name) if unique => crate::resource::touch_fixed(name),
-        Err(_) => {}
-    }
-}
-
-/// The resource a component stands for, or its name if it is fixed at spawn.
-#[cfg(debug_assertions)]
-fn resource_of(id: TypeId) -> Result<Resource, &'static str> {
-    use crate::world::components::*;
-    use Resource as R;
-    let changing = [
-        (TypeId::of::<Position>(), R::Position),
-        (TypeId::of::<PrevPosition>(), R::PrevPosition),
-        (TypeId::of::<Velocity>(), R::Velocity),
-        (TypeId::of::<Health>(), R::Health),
-        (TypeId::of::<Brain>(), R::Brain),
-        (TypeId::of::<Aim>(), R::Brain),
-        (TypeId::of::<Control>(), R::Control),
-        (TypeId::of::<Cooldowns>(), R::Cooldowns),
-        (TypeId::of::<Lifetime>(), R::Lifetime),
-        (TypeId::of::<ScriptState>(), R::ScriptState),
-        (TypeId::of::<Rotation>(), R::Rotation),
-        (TypeId::of::<Footing>(), R::Footing),
-        (TypeId::of::<Animation>(), R::Animation),
-        (TypeId::of::<Look>(), R::Look),
-        (TypeId::of::<Speed>(), R::Speed),
-        (TypeId::of::<OwnBehaviour>(), R::Brain),
-        (TypeId::of::<Attached>(), R::Attachment),
-        (TypeId::of::<Offscreen>(), R::Offscreen),
-    ];
-    let fixed = [
-        (TypeId::of::<Identity>(), "Identity"),
-        (TypeId::of::<Tags>(), "Tags"),
-        (TypeId::of::<Collider>(), "Collider"),
-        (TypeId::of::<Motion>(), "Motion"),
-        (TypeId::of::<StaticBody>(), "StaticBody"),
-        (TypeId::of::<BoundsRule>(), "BoundsRule"),
-        (TypeId::of::<Sprite>(), "Sprite"),
-        (TypeId::of::<Drawn>(), "Drawn"),
-        (TypeId::of::<Label>(), "Label"),
-        (TypeId::of::<CameraTarget>(), "CameraTarget"),
-        (TypeId::of::<BoundsMargin>(), "BoundsMargin"),
-    ];
-    match changing.iter().find(|(t, _)| *t == id) {
-        Some((_, r)) => Ok(*r),
-        None => Err(fixed
-            .iter()
-            .find(|(t, _)| *t == id)
-            .map_or("a component", |(_, n)| *n)),
+impl Default for Ecs {
+    fn default() -> Ecs {
+        let world = hecs::World::new();
+        let mut places = Places::default();
+        places.learn(&world);
+        Ecs(world, places)
     }
 }
 
@@ -84,6 +34,21 @@ impl Ecs {
     #[inline]
     pub fn raw(&self) -> &hecs::World {
         &self.0
+    }
+
+    /// Where the hot columns sit in each archetype.
+    #[cfg(test)]
+    pub(super) fn places(&self) -> &Places {
+        &self.1
+    }
+
+    /// The archetypes, in hecs's order, each with the places of its hot columns.
+    #[inline]
+    pub fn archetypes_placed(&self) -> impl Iterator<Item = Placed<'_>> + '_ {
+        self.0
+            .archetypes()
+            .enumerate()
+            .map(|(i, arch)| self.1.placed(i, arch))
     }
 
     #[inline]
@@ -140,12 +105,6 @@ impl Ecs {
         self.0.entity(e).map(EntityRef)
     }
 
-    /// The archetypes, whose columns are recorded as they are taken.
-    #[inline]
-    pub fn archetypes(&self) -> impl ExactSizeIterator<Item = Archetype<'_>> + '_ {
-        self.0.archetypes().map(Archetype)
-    }
-
     #[inline]
     pub fn insert_one<C: hecs::Component>(
         &mut self,
@@ -153,8 +112,10 @@ impl Ecs {
         component: C,
     ) -> Result<(), hecs::NoSuchEntity> {
         #[cfg(debug_assertions)]
-        self::component(TypeId::of::<C>(), true);
-        self.0.insert_one(e, component)
+        access::component(TypeId::of::<C>(), true);
+        let done = self.0.insert_one(e, component);
+        self.1.learn(&self.0);
+        done
     }
 
     #[inline]
@@ -163,23 +124,27 @@ impl Ecs {
         e: hecs::Entity,
     ) -> Result<C, hecs::ComponentError> {
         #[cfg(debug_assertions)]
-        self::component(TypeId::of::<C>(), true);
-        self.0.remove_one::<C>(e)
+        access::component(TypeId::of::<C>(), true);
+        let taken = self.0.remove_one::<C>(e);
+        self.1.learn(&self.0);
+        taken
     }
 
     #[inline]
     pub fn spawn(&mut self, components: impl hecs::DynamicBundle) -> hecs::Entity {
         touch(Resource::EntitySet, true);
-        self.0.spawn(components)
+        let e = self.0.spawn(components);
+        self.1.learn(&self.0);
+        e
     }
 
+    /// Spawns the batch's entities; returns them in its order.
     #[inline]
-    pub fn spawn_column_batch(
-        &mut self,
-        batch: hecs::ColumnBatch,
-    ) -> hecs::SpawnColumnBatchIter<'_> {
+    pub fn spawn_column_batch(&mut self, batch: hecs::ColumnBatch) -> Vec<hecs::Entity> {
         touch(Resource::EntitySet, true);
-        self.0.spawn_column_batch(batch)
+        let spawned = self.0.spawn_column_batch(batch).collect();
+        self.1.learn(&self.0);
+        spawned
     }
 
     #[inline]
@@ -214,38 +179,5 @@ impl<'a> EntityRef<'a> {
     pub fn get<T: hecs::ComponentRef<'a> + hecs::Query>(&self) -> Option<T::Ref> {
         borrows::<T>();
         self.0.get::<T>()
-    }
-}
-
-/// One archetype of an [`Ecs`].
-#[derive(Clone, Copy)]
-pub(crate) struct Archetype<'a>(&'a hecs::Archetype);
-
-impl<'a> Archetype<'a> {
-    #[inline]
-    pub fn get<T: hecs::ComponentRef<'a> + hecs::Query>(&self) -> Option<T::Column> {
-        borrows::<T>();
-        self.0.get::<T>()
-    }
-
-    /// Whether its entities have `T` (not a read of `T`'s values).
-    #[inline]
-    pub fn has<T: hecs::Component>(&self) -> bool {
-        self.0.has::<T>()
-    }
-
-    #[inline]
-    pub fn len(&self) -> u32 {
-        self.0.len()
-    }
-
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    #[inline]
-    pub fn ids(&self) -> &'a [u32] {
-        self.0.ids()
     }
 }

@@ -2,8 +2,10 @@
 //! score, timers and contact cache: the state a tick hashes and a replay reproduces. The
 //! tick's working buffers are not here (see `tick::scratch`).
 
+pub(crate) mod access;
 pub(crate) mod attach;
 pub(crate) mod camera;
+pub(crate) mod columns;
 pub(crate) mod components;
 pub(crate) mod contact;
 pub(crate) mod ecs;

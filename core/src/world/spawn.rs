@@ -425,7 +425,7 @@ impl SimWorld {
                 let batch = batch.build().map_err(|_| {
                     Fault::new(FaultKind::Invariant, "a spawn batch was left incomplete")
                 })?;
-                let entities: Vec<hecs::Entity> = self.ecs.spawn_column_batch(batch).collect();
+                let entities = self.ecs.spawn_column_batch(batch);
                 self.structure += 1;
                 for (spawned, m) in entities.into_iter().zip(run) {
                     self.index.insert(seq, spawned);

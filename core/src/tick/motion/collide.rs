@@ -11,14 +11,15 @@ use crate::math::Vec2;
 use crate::tick::motion::step::up;
 use crate::tick::scratch::Scratch;
 use crate::world::SimWorld;
+use crate::world::columns::Placed;
 use crate::world::components::*;
 use crate::world::contact::ContactKey;
-use crate::world::ecs::{Archetype, Ecs};
+use crate::world::ecs::Ecs;
 
 /// Where a walk over the colliders in collider order meets archetype `arch`: the collider
 /// index of its first row, when it holds colliders and rows to visit (all rows, or the next of
 /// the ascending indices `only` from position `w`); `base` moves past its rows either way.
-fn visit(arch: Archetype<'_>, only: Option<&[u32]>, w: usize, base: &mut usize) -> Option<usize> {
+fn visit(arch: Placed<'_>, only: Option<&[u32]>, w: usize, base: &mut usize) -> Option<usize> {
     let n = arch.len() as usize;
     if n == 0 || !(arch.has::<Identity>() && arch.has::<Position>() && arch.has::<Collider>()) {
         return None;
@@ -211,18 +212,18 @@ pub(crate) fn collide(
     } else {
         let only = (!bp.every_wanted()).then_some(&wanted[..]);
         let (mut base, mut w) = (0usize, 0usize);
-        for arch in world.ecs.archetypes() {
+        for arch in world.ecs.archetypes_placed() {
             let Some(base) = visit(arch, only, w, &mut base) else {
                 continue;
             };
             let (Some(ids), Some(pos), Some(cs)) = (
-                arch.get::<&Identity>(),
-                arch.get::<&Position>(),
-                arch.get::<&Collider>(),
+                arch.read::<Identity>(),
+                arch.read::<Position>(),
+                arch.read::<Collider>(),
             ) else {
                 continue;
             };
-            let footing = arch.get::<&Footing>();
+            let footing = arch.read::<Footing>();
             let n = arch.len() as usize;
             for row in Rows::new(only, &mut w, base, n) {
                 let e = arch.ids()[row];
@@ -263,11 +264,11 @@ pub(crate) fn collide(
             // Push corrections, walking the colliders' columns in collider order.
             let only = (!bp.every_wanted()).then_some(&wanted[..]);
             let (mut base, mut w) = (0usize, 0usize);
-            for arch in world.ecs.archetypes() {
+            for arch in world.ecs.archetypes_placed() {
                 let Some(base) = visit(arch, only, w, &mut base) else {
                     continue;
                 };
-                let Some(mut pos) = arch.get::<&mut Position>() else {
+                let Some(mut pos) = arch.write::<Position>() else {
                     continue;
                 };
                 let n = arch.len() as usize;

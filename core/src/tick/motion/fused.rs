@@ -60,28 +60,28 @@ pub(crate) fn motion(
         destroys: &mut s.destroys,
         expired: &mut s.events.expired,
     };
-    for (index, arch) in world.ecs.archetypes().enumerate() {
+    for (index, arch) in world.ecs.archetypes_placed().enumerate() {
         if arch.is_empty() {
             continue;
         }
-        let Some(mut pos) = arch.get::<&mut Position>() else {
+        let Some(mut pos) = arch.write::<Position>() else {
             continue;
         };
-        let mut vel = arch.get::<&mut Velocity>();
-        let motion = arch.get::<&Motion>();
+        let mut vel = arch.write::<Velocity>();
+        let motion = arch.read::<Motion>();
         let moves = !arch.has::<StaticBody>();
-        let mut rot = arch.get::<&mut Rotation>();
-        let control = arch.get::<&Control>();
-        let rule = arch.get::<&BoundsRule>().filter(|_| area.is_some());
+        let mut rot = arch.write::<Rotation>();
+        let control = arch.read::<Control>();
+        let rule = arch.read::<BoundsRule>().filter(|_| area.is_some());
         // Rows with margins go row by row below, each rule within its own area.
-        let margins = arch.get::<&BoundsMargin>();
-        let mut prev = arch.get::<&mut PrevPosition>();
-        let collider = arch.get::<&Collider>();
-        let ident = arch.get::<&Identity>();
+        let margins = arch.read::<BoundsMargin>();
+        let mut prev = arch.write::<PrevPosition>();
+        let collider = arch.read::<Collider>();
+        let ident = arch.read::<Identity>();
         let n = arch.len() as usize;
-        let mut brains = arch.get::<&mut Brain>();
-        let mut aims = arch.get::<&mut Aim>();
-        let speeds = arch.get::<&Speed>();
+        let mut brains = arch.write::<Brain>();
+        let mut aims = arch.write::<Aim>();
+        let speeds = arch.read::<Speed>();
         // Brains think when their columns are all there (as Intent's behaviours require).
         let mut think = match (
             brains.as_deref_mut(),

@@ -7,8 +7,9 @@
 
 use super::record::*;
 use crate::par;
+use crate::world::columns::{Column, Placed};
 use crate::world::components::*;
-use crate::world::ecs::{Archetype, Ecs};
+use crate::world::ecs::Ecs;
 use std::iter::zip;
 
 /// Declares the columns the passes read beyond the identity and the position, once:
@@ -17,22 +18,22 @@ macro_rules! hashed_columns {
     ($($field:ident: $component:ty,)*) => {
         /// One archetype's column guards (the borrows [`Rows`] reads through).
         struct Columns<'w> {
-            id: hecs::ArchetypeColumn<'w, Identity>,
-            pos: hecs::ArchetypeColumn<'w, Position>,
-            $($field: Option<hecs::ArchetypeColumn<'w, $component>>,)*
+            id: Column<'w, Identity>,
+            pos: Column<'w, Position>,
+            $($field: Option<Column<'w, $component>>,)*
         }
 
         impl<'w> Columns<'w> {
             /// The archetype's hashed columns; `None` for one without rows, an identity or a
             /// position (nothing of it is hashed).
-            fn of(a: Archetype<'w>) -> Option<Columns<'w>> {
+            fn of(a: Placed<'w>) -> Option<Columns<'w>> {
                 if a.is_empty() {
                     return None;
                 }
                 Some(Columns {
-                    id: a.get::<&Identity>()?,
-                    pos: a.get::<&Position>()?,
-                    $($field: a.get::<&$component>(),)*
+                    id: a.read::<Identity>()?,
+                    pos: a.read::<Position>()?,
+                    $($field: a.read::<$component>(),)*
                 })
             }
 
@@ -179,10 +180,12 @@ fn entity(row: Hashed<'_>, parts: &mut [u64; 8], b: &mut Bytes) {
 
 /// A world is hashed one archetype at a time where it holds at least this many entities per
 /// archetype in use, one entity at a time through one query elsewhere. Taking an archetype's
-/// columns costs a search and a borrow for each of fourteen components on every call (about
-/// 2,500 instructions; a query keeps its searches between calls), and the passes save about
-/// 140 instructions an entity: they pay from about 18 entities an archetype.
-pub(super) const ROWS_PER_ARCHETYPE: usize = 24;
+/// fourteen columns costs a borrow each (their places are known: see
+/// [`columns`](crate::world::columns)), and the passes save about 140 instructions an
+/// entity. Replaying the bundled games' recordings, 4 took 1% to 7% fewer instructions than
+/// 24 (when each column was looked up on every call) and the same as always by archetype,
+/// but for Pong's six entities (1% fewer).
+pub(super) const ROWS_PER_ARCHETYPE: usize = 4;
 
 /// Every entity's records summed by category: by archetype where the world holds
 /// `rows_per_archetype` entities per archetype in use or more (0: always; `usize::MAX`:
@@ -193,13 +196,13 @@ pub(super) fn entity_sums(ecs: &Ecs, rows_per_archetype: usize, split_from: usiz
     let mut parts = [0u64; 8];
     let mut b = Bytes::default();
     let n = ecs.len() as usize;
-    let used = ecs.archetypes().filter(|a| !a.is_empty()).count();
+    let used = ecs.raw().archetypes().filter(|a| !a.is_empty()).count();
     if n / used.max(1) < rows_per_archetype {
         for row in ecs.query::<Hashed<'_>>().iter() {
             entity(row, &mut parts, &mut b);
         }
     } else if n >= split_from && par::available() {
-        let columns: Vec<Columns<'_>> = ecs.archetypes().filter_map(Columns::of).collect();
+        let columns: Vec<Columns<'_>> = ecs.archetypes_placed().filter_map(Columns::of).collect();
         let size = n.div_ceil(16).max(64);
         let (mut even, mut odd) = (Vec::new(), Vec::new());
         for rows in columns.iter().map(Columns::rows) {
@@ -225,7 +228,7 @@ pub(super) fn entity_sums(ecs: &Ecs, rows_per_archetype: usize, split_from: usiz
             *p = x.wrapping_add(y);
         }
     } else {
-        for c in ecs.archetypes().filter_map(Columns::of) {
+        for c in ecs.archetypes_placed().filter_map(Columns::of) {
             c.rows().sum(&mut parts, &mut b);
         }
     }

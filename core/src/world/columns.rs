@@ -1,0 +1,243 @@
+//! An archetype's columns taken where they are known to sit: hecs's `Archetype::get`
+//! searches the archetype's sorted list of types to find a column, counts a borrow, and
+//! searches again to release it, about 300 instructions a column; the passes over every
+//! archetype on every tick (Motion's fused pass, collision) take up to fifteen columns of each.
+//!
+//! [`Places`] remembers where each [`Hot`] component's column sits in each archetype of one
+//! [`Ecs`](crate::world::ecs::Ecs) (hecs's own state for the column, from `Fetch::prepare`), looked up once when the
+//! archetype is made: hecs makes archetypes only as entities are spawned or given or lose a
+//! component, all through `Ecs`'s methods that take it to change, and never removes one nor
+//! changes its types, so an archetype's index names the same columns for the life of its
+//! world. A taken column counts its borrow and releases it as hecs's own columns do, so a
+//! conflicting borrow still panics rather than aliasing; hecs checks there that the column at
+//! that place is of the type asked for.
+
+use crate::world::access::borrows;
+use crate::world::components::*;
+use hecs::{Fetch, Query};
+use std::ops::{Deref, DerefMut};
+
+/// A component that [`Placed`] takes by its place: its slot in [`Places`]'s rows.
+pub(crate) trait Hot: hecs::Component {
+    const SLOT: usize;
+}
+
+/// A slot of a component the archetype does not have.
+const NONE: u32 = u32::MAX;
+
+/// Declares the [`Hot`] components, in slot order, and how to find each one's place.
+macro_rules! hot {
+    ($($t:ident),* $(,)?) => {
+        /// How many components are [`Hot`].
+        const HOT: usize = [$(stringify!($t)),*].len();
+        hot!(@slot 0usize; $($t),*);
+        /// Where each [`Hot`] component's column sits in `arch`.
+        fn places_in(arch: &hecs::Archetype) -> [u32; HOT] {
+            [$(place::<$t>(arch)),*]
+        }
+    };
+    (@slot $n:expr; $t:ident $(, $rest:ident)*) => {
+        impl Hot for $t {
+            const SLOT: usize = $n;
+        }
+        hot!(@slot $n + 1; $($rest),*);
+    };
+    (@slot $n:expr;) => {};
+}
+
+hot!(
+    Position,
+    PrevPosition,
+    Velocity,
+    Motion,
+    Rotation,
+    Control,
+    BoundsRule,
+    BoundsMargin,
+    Collider,
+    Identity,
+    Brain,
+    Aim,
+    Speed,
+    StaticBody,
+    Footing,
+    Health,
+    Cooldowns,
+    Lifetime,
+    ScriptState,
+    Animation,
+    Offscreen,
+);
+
+/// The place of `T`'s column in `arch`, or [`NONE`].
+fn place<T: hecs::Component>(arch: &hecs::Archetype) -> u32 {
+    <<&T as Query>::Fetch as Fetch>::prepare(arch)
+        .and_then(|at| u32::try_from(at).ok())
+        .unwrap_or(NONE)
+}
+
+/// Where the [`Hot`] components' columns sit in each archetype of one world, by the
+/// archetype's index (see the module documentation). [`Ecs`](crate::world::ecs::Ecs) learns
+/// the places of every archetype it makes as it makes it.
+#[derive(Default)]
+pub(crate) struct Places(Vec<[u32; HOT]>);
+
+impl Places {
+    /// Learns the places in the archetypes of `world` not yet seen.
+    #[inline]
+    pub(super) fn learn(&mut self, world: &hecs::World) {
+        if self.0.len() < world.archetypes().len() {
+            let seen = self.0.len();
+            self.0.extend(world.archetypes().skip(seen).map(places_in));
+        }
+    }
+
+    /// Archetype `index`, which is `arch`, with its places.
+    #[inline]
+    pub(super) fn placed<'a>(&self, index: usize, arch: &'a hecs::Archetype) -> Placed<'a> {
+        let at = match self.0.get(index) {
+            Some(at) => *at,
+            None => places_in(arch),
+        };
+        Placed { arch, at }
+    }
+}
+
+/// One archetype with the places of its [`Hot`] columns.
+#[derive(Clone, Copy)]
+pub(crate) struct Placed<'a> {
+    arch: &'a hecs::Archetype,
+    at: [u32; HOT],
+}
+
+impl<'a> Placed<'a> {
+    /// `T`'s column to read, if the archetype has one.
+    #[inline]
+    pub fn read<T: Hot>(&self) -> Option<Column<'a, T>> {
+        borrows::<&T>();
+        let at = self.place::<T>()?;
+        <<&T as Query>::Fetch as Fetch>::borrow(self.arch, at);
+        let fetch = <<&T as Query>::Fetch as Fetch>::execute(self.arch, at);
+        let n = self.arch.len() as usize;
+        let column = if n == 0 {
+            &[][..]
+        } else {
+            // SAFETY: the archetype's `n` rows of `T` lie one after another from row 0 (hecs's
+            // own columns are these slices); the shared borrow just counted keeps them from
+            // being changed until `Column` releases it.
+            unsafe { std::slice::from_raw_parts(<&T as Query>::get(&[], &fetch, 0), n) }
+        };
+        Some(Column {
+            arch: self.arch,
+            at,
+            column,
+        })
+    }
+
+    /// `T`'s column to change, if the archetype has one.
+    #[inline]
+    pub fn write<T: Hot>(&self) -> Option<ColumnMut<'a, T>> {
+        borrows::<&mut T>();
+        let at = self.place::<T>()?;
+        <<&mut T as Query>::Fetch as Fetch>::borrow(self.arch, at);
+        let fetch = <<&mut T as Query>::Fetch as Fetch>::execute(self.arch, at);
+        let n = self.arch.len() as usize;
+        let column = if n == 0 {
+            &mut [][..]
+        } else {
+            // SAFETY: as in `read`; the unique borrow just counted keeps every other
+            // reference to them away until `ColumnMut` releases it.
+            unsafe {
+                let first: *mut T = <&mut T as Query>::get(&[], &fetch, 0);
+                std::slice::from_raw_parts_mut(first, n)
+            }
+        };
+        Some(ColumnMut {
+            arch: self.arch,
+            at,
+            column,
+        })
+    }
+
+    /// Whether its entities have `T` (not a read of `T`'s values).
+    #[inline]
+    pub fn has<T: Hot>(&self) -> bool {
+        self.at[T::SLOT] != NONE
+    }
+
+    #[inline]
+    fn place<T: Hot>(&self) -> Option<usize> {
+        let at = self.at[T::SLOT];
+        (at != NONE).then_some(at as usize)
+    }
+
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.arch.len()
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.arch.is_empty()
+    }
+
+    /// Its entities' ids, row by row.
+    #[inline]
+    pub fn ids(&self) -> &'a [u32] {
+        self.arch.ids()
+    }
+}
+
+/// A column taken by [`Placed::read`]: its rows, borrowed until it is dropped.
+pub(crate) struct Column<'a, T: hecs::Component> {
+    arch: &'a hecs::Archetype,
+    at: usize,
+    column: &'a [T],
+}
+
+impl<T: hecs::Component> Deref for Column<'_, T> {
+    type Target = [T];
+    #[inline]
+    fn deref(&self) -> &[T] {
+        self.column
+    }
+}
+
+impl<T: hecs::Component> Drop for Column<'_, T> {
+    #[inline]
+    fn drop(&mut self) {
+        <<&T as Query>::Fetch as Fetch>::release(self.arch, self.at);
+    }
+}
+
+/// A column taken by [`Placed::write`]: its rows, borrowed uniquely until it is dropped.
+pub(crate) struct ColumnMut<'a, T: hecs::Component> {
+    arch: &'a hecs::Archetype,
+    at: usize,
+    column: &'a mut [T],
+}
+
+impl<T: hecs::Component> Deref for ColumnMut<'_, T> {
+    type Target = [T];
+    #[inline]
+    fn deref(&self) -> &[T] {
+        self.column
+    }
+}
+
+impl<T: hecs::Component> DerefMut for ColumnMut<'_, T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [T] {
+        self.column
+    }
+}
+
+impl<T: hecs::Component> Drop for ColumnMut<'_, T> {
+    #[inline]
+    fn drop(&mut self) {
+        <<&mut T as Query>::Fetch as Fetch>::release(self.arch, self.at);
+    }
+}
+
+#[cfg(test)]
+mod tests;
