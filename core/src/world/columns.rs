@@ -1,16 +1,20 @@
 //! An archetype's columns taken where they are known to sit: hecs's `Archetype::get`
 //! searches the archetype's sorted list of types to find a column, counts a borrow, and
 //! searches again to release it, about 300 instructions a column; the passes over every
-//! archetype on every tick (Motion's fused pass, collision) take up to fifteen columns of each.
+//! archetype (Motion's fused pass and collision every tick, the state hash) take up to fifteen
+//! columns of each.
 //!
 //! [`Places`] remembers where each [`Hot`] component's column sits in each archetype of one
-//! [`Ecs`](crate::world::ecs::Ecs) (hecs's own state for the column, from `Fetch::prepare`), looked up once when the
-//! archetype is made: hecs makes archetypes only as entities are spawned or given or lose a
-//! component, all through `Ecs`'s methods that take it to change, and never removes one nor
-//! changes its types, so an archetype's index names the same columns for the life of its
-//! world. A taken column counts its borrow and releases it as hecs's own columns do, so a
-//! conflicting borrow still panics rather than aliasing; hecs checks there that the column at
-//! that place is of the type asked for.
+//! [`Ecs`](crate::world::ecs::Ecs) (hecs's own state for the column, from `Fetch::prepare`),
+//! looked up once when the archetype is made: hecs makes archetypes only as entities are
+//! spawned or given or lose a component, all through `Ecs`'s methods that take it to change,
+//! and never removes one nor changes its types, so an archetype's index names the same columns
+//! for the life of its world. A taken column counts its borrow and releases it as hecs's own
+//! columns do, so a conflicting borrow still panics rather than aliasing; hecs checks there
+//! that the column at that place is of the type asked for. The places and the columns come
+//! through hecs's `Fetch` and `Query::get`, the interface its query macros use (hidden from
+//! its documentation): a hecs release that changed them would fail to build here, and the
+//! tests compare every column with hecs's own `Archetype::get`.
 
 use crate::world::access::borrows;
 use crate::world::components::*;
