@@ -123,31 +123,3 @@ fn a_column_taken_to_write_while_it_is_read_panics_as_hecs_does() {
     let _read = a.read::<Position>().unwrap();
     let _write = a.write::<Position>();
 }
-
-#[test]
-fn every_hot_component_has_its_own_slot() {
-    let slots = [
-        Position::SLOT,
-        PrevPosition::SLOT,
-        Velocity::SLOT,
-        Motion::SLOT,
-        Rotation::SLOT,
-        Control::SLOT,
-        BoundsRule::SLOT,
-        BoundsMargin::SLOT,
-        Collider::SLOT,
-        Identity::SLOT,
-        Brain::SLOT,
-        Aim::SLOT,
-        Speed::SLOT,
-        StaticBody::SLOT,
-        Footing::SLOT,
-        Health::SLOT,
-        Cooldowns::SLOT,
-        Lifetime::SLOT,
-        ScriptState::SLOT,
-        Animation::SLOT,
-        Offscreen::SLOT,
-    ];
-    assert_eq!(slots.to_vec(), (0..HOT).collect::<Vec<_>>());
-}
