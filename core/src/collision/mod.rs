@@ -50,7 +50,7 @@ const FEW_QUERIERS: usize = 8;
 /// the archetype's [`flags`](Self::flags)), [`plan`](Self::plan) (who looks for whom, the
 /// cell, which bodies a sparse search looks up), [`search`](Self::search) (the pairs, between
 /// colliders), [`want`](Self::want) and [`fill`](Self::fill) the full [`Body`] of exactly the
-/// colliders in a pair (or of every one), then [`finish`](Self::finish) (the pairs between
+/// colliders in a pair, then [`finish`](Self::finish) (the pairs between
 /// bodies, in canonical order). Indices given to `add` ("collider indices") are positions in
 /// the order of the calls; after `finish`, [`Pair::i`] and [`Pair::j`] index
 /// [`bodies`](Self::bodies).
@@ -64,12 +64,10 @@ pub(crate) struct Broadphase {
     /// [`UNUSED`]: the next [`want`](Self::want) clears those, not every collider's (a tick
     /// with a few pairs among many colliders writes a few entries, not the whole column).
     full: Vec<u32>,
-    /// The entries of `full` the last [`want`](Self::want) set: the first `.0` (every
-    /// collider), then those in `.1`.
-    marked: (usize, Vec<u32>),
-    /// When not every collider is wanted: the wanted ones, ascending.
+    /// The entries of `full` the last [`want`](Self::want) set.
+    marked: Vec<u32>,
+    /// The wanted colliders, ascending.
     pub wanted_list: Vec<u32>,
-    every: bool,
     /// Per archetype (by index): what its colliders look for and report. The tick sets it
     /// before the search; an archetype past its end has none.
     pub flags: Vec<body::Flags>,
@@ -197,11 +195,6 @@ impl Broadphase {
     pub fn body_of(&self, k: usize) -> Option<usize> {
         let b = self.full[k];
         (b < WANTED).then_some(b as usize)
-    }
-
-    /// Whether every collider's full record is wanted (else see `wanted_list`).
-    pub fn every_wanted(&self) -> bool {
-        self.every
     }
 
     /// Gives collider `k`'s full record.
@@ -394,17 +387,14 @@ impl Broadphase {
         self.near_second = second;
     }
 
-    /// Marks the colliders whose full records are wanted: those in a pair the search found,
-    /// or every one (`all`: cheaper for a small world, whose records come by one query).
-    pub fn want(&mut self, all: bool) {
+    /// Marks the colliders whose full records are wanted, those in a pair the search found,
+    /// and lists them in `wanted_list`.
+    pub fn want(&mut self) {
         let n = self.count;
-        let (every, some) = &mut self.marked;
-        self.full[..*every].fill(UNUSED);
-        for &k in some.iter() {
+        for &k in &self.marked {
             self.full[k as usize] = UNUSED;
         }
-        *every = 0;
-        some.clear();
+        self.marked.clear();
         debug_assert!(
             !self.full.iter().any(|&b| b != UNUSED),
             "last tick's marks cleared"
@@ -413,12 +403,6 @@ impl Broadphase {
             self.full.resize(n, UNUSED);
         }
         self.wanted_list.clear();
-        self.every = all;
-        if all {
-            self.full[..n].fill(WANTED);
-            self.marked.0 = n;
-            return;
-        }
         if self.pairs.len() * 16 >= n {
             // Many pairs: one pass over the marks.
             for p in &self.pairs {
@@ -442,7 +426,7 @@ impl Broadphase {
             }
             list.sort_unstable();
         }
-        self.marked.1.clone_from(&self.wanted_list);
+        self.marked.clone_from(&self.wanted_list);
     }
 
     /// Makes the pairs canonical (see [`Pair`]) once every wanted collider is filled, and

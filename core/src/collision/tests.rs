@@ -51,7 +51,7 @@ impl Broadphase {
         }
         self.plan(fixed_cell, false);
         self.search(max_pairs, budget, split_from)?;
-        self.want(false);
+        self.want();
         for &k in &self.wanted_list.clone() {
             let s = &specs[k as usize];
             self.fill(

@@ -35,10 +35,10 @@ use crate::tick::system::{PhaseSystems, TickState};
 use crate::world::SimWorld;
 
 /// Entities from which Motion runs as one pass over columns (see `motion::fused`): below, the
-/// systems' queries cost less than taking every archetype's columns. Measured in instructions
-/// (callgrind): the swarm's drones pay for the fused pass from 63 entities (8% fewer, 45% fewer
-/// at 1,013), while the platformer's 27 entities in 16 archetypes take 31% more, Breakout's
-/// 44 9% and Towers' 88 3%.
+/// systems' queries cost less. Measured in instructions (callgrind): the swarm's drones pay for
+/// the fused pass from 63 entities (8% fewer, 45% fewer at 1,013); fused at every size, the
+/// bundled games' recordings replay in 4% to 6% more (Breakout, Pong, the platformer,
+/// Asteroids), with columns at their known places (`world::columns`).
 const FUSE_MIN: usize = 128;
 
 /// Each phase's native systems: declared in the phase's file.

@@ -17,42 +17,27 @@ use crate::world::contact::ContactKey;
 use crate::world::ecs::Ecs;
 
 /// Where a walk over the colliders in collider order meets archetype `arch`: the collider
-/// index of its first row, when it holds colliders and rows to visit (all rows, or the next of
-/// the ascending indices `only` from position `w`); `base` moves past its rows either way.
-fn visit(arch: Placed<'_>, only: Option<&[u32]>, w: usize, base: &mut usize) -> Option<usize> {
+/// index of its first row, when it holds colliders and the next of the ascending indices
+/// `wanted` from position `w` is among its rows; `base` moves past its rows either way.
+fn visit(arch: Placed<'_>, wanted: &[u32], w: usize, base: &mut usize) -> Option<usize> {
     let n = arch.len() as usize;
     if n == 0 || !(arch.has::<Identity>() && arch.has::<Position>() && arch.has::<Collider>()) {
         return None;
     }
     let first = *base;
     *base += n;
-    match only {
-        Some(list) if list.get(w).is_none_or(|&k| k as usize >= first + n) => None,
-        _ => Some(first),
-    }
+    let k = *wanted.get(w)? as usize;
+    (k < first + n).then_some(first)
 }
 
-/// The rows of one archetype to visit when walking colliders in collider order: all of them,
-/// or those of the ascending collider indices `only` that fall in `base..base + n` (`w` is the
-/// walk's position in `only`).
+/// The rows of one archetype to visit when walking colliders in collider order: those of the
+/// ascending collider indices `wanted` that fall in `base..base + n` (`w` is the walk's
+/// position in `wanted`).
 struct Rows<'a> {
-    only: Option<&'a [u32]>,
+    wanted: &'a [u32],
     w: &'a mut usize,
     base: usize,
-    next: usize,
     n: usize,
-}
-
-impl<'a> Rows<'a> {
-    fn new(only: Option<&'a [u32]>, w: &'a mut usize, base: usize, n: usize) -> Rows<'a> {
-        Rows {
-            only,
-            w,
-            base,
-            next: 0,
-            n,
-        }
-    }
 }
 
 impl Iterator for Rows<'_> {
@@ -60,27 +45,14 @@ impl Iterator for Rows<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<usize> {
-        match self.only {
-            None => {
-                let row = self.next;
-                self.next += 1;
-                (row < self.n).then_some(row)
-            }
-            Some(list) => {
-                let k = *list.get(*self.w)? as usize;
-                if k >= self.base + self.n {
-                    return None;
-                }
-                *self.w += 1;
-                Some(k - self.base)
-            }
+        let k = *self.wanted.get(*self.w)? as usize;
+        if k >= self.base + self.n {
+            return None;
         }
+        *self.w += 1;
+        Some(k - self.base)
     }
 }
-
-/// Colliders from which full records and push corrections go by archetype columns rather
-/// than by query and lookup (the threshold of the fused motion pass, see `tick/mod.rs`).
-const COLUMNS_MIN: usize = 128;
 
 /// The full record of a collider (its push properties kept in `bp` when not plain).
 fn full(
@@ -188,50 +160,34 @@ pub(crate) fn collide(
 
     // Full records of the colliders in a pair, in the same order as the compact ones
     // (nothing changed the world in between).
-    let small = bp.len() < COLUMNS_MIN;
-    bp.want(small);
+    bp.want();
     let wanted = std::mem::take(&mut bp.wanted_list);
-    // Columns cost a borrow per archetype: a small world takes its records by query.
-    if bp.every_wanted() && small {
-        for (k, (e, id, t, c, footing)) in world
-            .ecs
-            .query_mut::<(
-                hecs::Entity,
-                &Identity,
-                &Position,
-                &Collider,
-                Option<&Footing>,
-            )>()
-            .into_iter()
-            .enumerate()
-        {
+    let (mut base, mut w) = (0usize, 0usize);
+    for arch in world.ecs.archetypes_placed() {
+        let Some(base) = visit(arch, &wanted, w, &mut base) else {
+            continue;
+        };
+        let (Some(ids), Some(pos), Some(cs)) = (
+            arch.read::<Identity>(),
+            arch.read::<Position>(),
+            arch.read::<Collider>(),
+        ) else {
+            continue;
+        };
+        let footing = arch.read::<Footing>();
+        let n = arch.len() as usize;
+        let rows = Rows {
+            wanted: &wanted,
+            w: &mut w,
+            base,
+            n,
+        };
+        for row in rows {
+            let e = arch.ids()[row];
+            let (id, foot) = (&ids[row], footing.as_deref().map(|f| &f[row]));
             let tags = def.tags_of(id.archetype);
-            let body = full(bp, e.id(), id, t, &c.def(def), tags, footing);
-            bp.fill(k, body);
-        }
-    } else {
-        let only = (!bp.every_wanted()).then_some(&wanted[..]);
-        let (mut base, mut w) = (0usize, 0usize);
-        for arch in world.ecs.archetypes_placed() {
-            let Some(base) = visit(arch, only, w, &mut base) else {
-                continue;
-            };
-            let (Some(ids), Some(pos), Some(cs)) = (
-                arch.read::<Identity>(),
-                arch.read::<Position>(),
-                arch.read::<Collider>(),
-            ) else {
-                continue;
-            };
-            let footing = arch.read::<Footing>();
-            let n = arch.len() as usize;
-            for row in Rows::new(only, &mut w, base, n) {
-                let e = arch.ids()[row];
-                let (id, foot) = (&ids[row], footing.as_deref().map(|f| &f[row]));
-                let tags = def.tags_of(id.archetype);
-                let body = full(bp, e, id, &pos[row], &cs[row].def(def), tags, foot);
-                bp.fill(base + row, body);
-            }
+            let body = full(bp, e, id, &pos[row], &cs[row].def(def), tags, foot);
+            bp.fill(base + row, body);
         }
     }
     bp.finish();
@@ -247,42 +203,32 @@ pub(crate) fn collide(
             .map_or(Vec2::ZERO, |v| v.0)
     };
     if bp.respond(down, vel_of) {
-        if small {
-            for (i, off) in bp.offsets.iter().enumerate() {
-                if *off != Vec2::ZERO
-                    && let Ok(t) = world
-                        .ecs
-                        .query_one_mut::<&mut Position>(entity(&world.ecs, bp.bodies[i].id))
-                {
-                    let next = t.0 + *off;
+        // Push corrections, walking the colliders' columns in collider order.
+        let (mut base, mut w) = (0usize, 0usize);
+        for arch in world.ecs.archetypes_placed() {
+            let Some(base) = visit(arch, &wanted, w, &mut base) else {
+                continue;
+            };
+            let Some(mut pos) = arch.write::<Position>() else {
+                continue;
+            };
+            let n = arch.len() as usize;
+            let rows = Rows {
+                wanted: &wanted,
+                w: &mut w,
+                base,
+                n,
+            };
+            for row in rows {
+                let Some(b) = bp.body_of(base + row) else {
+                    continue;
+                };
+                let off = bp.offsets[b];
+                if off != Vec2::ZERO {
+                    let t = &mut pos[row];
+                    let next = t.0 + off;
                     if next.is_finite() {
                         t.0 = next;
-                    }
-                }
-            }
-        } else {
-            // Push corrections, walking the colliders' columns in collider order.
-            let only = (!bp.every_wanted()).then_some(&wanted[..]);
-            let (mut base, mut w) = (0usize, 0usize);
-            for arch in world.ecs.archetypes_placed() {
-                let Some(base) = visit(arch, only, w, &mut base) else {
-                    continue;
-                };
-                let Some(mut pos) = arch.write::<Position>() else {
-                    continue;
-                };
-                let n = arch.len() as usize;
-                for row in Rows::new(only, &mut w, base, n) {
-                    let Some(b) = bp.body_of(base + row) else {
-                        continue;
-                    };
-                    let off = bp.offsets[b];
-                    if off != Vec2::ZERO {
-                        let t = &mut pos[row];
-                        let next = t.0 + off;
-                        if next.is_finite() {
-                            t.0 = next;
-                        }
                     }
                 }
             }
