@@ -95,6 +95,25 @@ fn full(
     }
 }
 
+/// Calls `f(arch, base, rows)` for each archetype that holds some of the ascending collider
+/// indices `wanted`, in collider order: `base` is the collider index of its first row, `rows`
+/// its rows among `wanted`.
+fn each_wanted<'w>(ecs: &'w Ecs, wanted: &[u32], mut f: impl FnMut(Placed<'w>, usize, Rows<'_>)) {
+    let (mut base, mut w) = (0usize, 0usize);
+    for arch in ecs.archetypes_placed() {
+        let Some(first) = visit(arch, wanted, w, &mut base) else {
+            continue;
+        };
+        let rows = Rows {
+            wanted,
+            w: &mut w,
+            base: first,
+            n: arch.len() as usize,
+        };
+        f(arch, first, rows);
+    }
+}
+
 /// Adds every collider to the broadphase as a compact record, in query order.
 pub(crate) fn record(world: &mut SimWorld, s: &mut Scratch, def: &GameDef) {
     let bp = &mut s.broadphase;
@@ -162,26 +181,15 @@ pub(crate) fn collide(
     // (nothing changed the world in between).
     bp.want();
     let wanted = std::mem::take(&mut bp.wanted_list);
-    let (mut base, mut w) = (0usize, 0usize);
-    for arch in world.ecs.archetypes_placed() {
-        let Some(base) = visit(arch, &wanted, w, &mut base) else {
-            continue;
-        };
+    each_wanted(&world.ecs, &wanted, |arch, base, rows| {
         let (Some(ids), Some(pos), Some(cs)) = (
             arch.read::<Identity>(),
             arch.read::<Position>(),
             arch.read::<Collider>(),
         ) else {
-            continue;
+            return;
         };
         let footing = arch.read::<Footing>();
-        let n = arch.len() as usize;
-        let rows = Rows {
-            wanted: &wanted,
-            w: &mut w,
-            base,
-            n,
-        };
         for row in rows {
             let e = arch.ids()[row];
             let (id, foot) = (&ids[row], footing.as_deref().map(|f| &f[row]));
@@ -189,7 +197,7 @@ pub(crate) fn collide(
             let body = full(bp, e, id, &pos[row], &cs[row].def(def), tags, foot);
             bp.fill(base + row, body);
         }
-    }
+    });
     bp.finish();
 
     // Push apart and respond, accumulated in canonical pair order.
@@ -204,20 +212,9 @@ pub(crate) fn collide(
     };
     if bp.respond(down, vel_of) {
         // Push corrections, walking the colliders' columns in collider order.
-        let (mut base, mut w) = (0usize, 0usize);
-        for arch in world.ecs.archetypes_placed() {
-            let Some(base) = visit(arch, &wanted, w, &mut base) else {
-                continue;
-            };
+        each_wanted(&world.ecs, &wanted, |arch, base, rows| {
             let Some(mut pos) = arch.write::<Position>() else {
-                continue;
-            };
-            let n = arch.len() as usize;
-            let rows = Rows {
-                wanted: &wanted,
-                w: &mut w,
-                base,
-                n,
+                return;
             };
             for row in rows {
                 let Some(b) = bp.body_of(base + row) else {
@@ -232,7 +229,7 @@ pub(crate) fn collide(
                     }
                 }
             }
-        }
+        });
         for &i in &bp.turned {
             let v = bp.velocities[i as usize];
             if let Ok(vel) = world
