@@ -143,7 +143,7 @@ impl StateHash {
         }
         parts[1] = b.take();
 
-        let entities = rows::entity_sums(&world.ecs, rows::ROWS_PER_ARCHETYPE, split_from);
+        let entities = rows::entity_sums(&world.ecs, rows::ROWS_PER_ARCHETYPE, split_from, &mut b);
         for (p, e) in parts.iter_mut().zip(entities) {
             *p = p.wrapping_add(e);
         }

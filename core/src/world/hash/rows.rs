@@ -191,15 +191,20 @@ pub(super) const ROWS_PER_ARCHETYPE: usize = 4;
 /// `rows_per_archetype` entities per archetype in use or more (0: always; `usize::MAX`:
 /// never), by entity elsewhere; by archetype on two threads from `split_from` entities, each
 /// summing alternate runs of about a sixteenth of them. Wrapping addition makes every order's
-/// sums the same. (The hashed entities are those with an identity and a position.)
-pub(super) fn entity_sums(ecs: &Ecs, rows_per_archetype: usize, split_from: usize) -> [u64; 8] {
+/// sums the same. (The hashed entities are those with an identity and a position.) `b` is
+/// the writer for records of varying length on this thread.
+pub(super) fn entity_sums(
+    ecs: &Ecs,
+    rows_per_archetype: usize,
+    split_from: usize,
+    b: &mut Bytes,
+) -> [u64; 8] {
     let mut parts = [0u64; 8];
-    let mut b = Bytes::default();
     let n = ecs.len() as usize;
     let used = ecs.raw().archetypes().filter(|a| !a.is_empty()).count();
     if n / used.max(1) < rows_per_archetype {
         for row in ecs.query::<Hashed<'_>>().iter() {
-            entity(row, &mut parts, &mut b);
+            entity(row, &mut parts, b);
         }
     } else if n >= split_from && par::available() {
         let columns: Vec<Columns<'_>> = ecs.archetypes_placed().filter_map(Columns::of).collect();
@@ -229,7 +234,7 @@ pub(super) fn entity_sums(ecs: &Ecs, rows_per_archetype: usize, split_from: usiz
         }
     } else {
         for c in ecs.archetypes_placed().filter_map(Columns::of) {
-            c.rows().sum(&mut parts, &mut b);
+            c.rows().sum(&mut parts, b);
         }
     }
     parts

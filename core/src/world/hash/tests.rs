@@ -226,21 +226,26 @@ fn world(rng: &mut fastrand::Rng, n: usize) -> Ecs {
 #[test]
 fn the_column_passes_sum_what_the_hash_as_first_written_summed() {
     let mut rng = fastrand::Rng::with_seed(0x5EED);
+    let mut b = Bytes::default();
     for n in [0, 1, 7, 64, 300, 3000] {
         let ecs = world(&mut rng, n);
         let expected = reference(&ecs);
         // By entity, by archetype, and by archetype split between two threads.
         assert_eq!(
-            entity_sums(&ecs, usize::MAX, usize::MAX),
+            entity_sums(&ecs, usize::MAX, usize::MAX, &mut b),
             expected,
             "{n} by entity"
         );
         assert_eq!(
-            entity_sums(&ecs, 0, usize::MAX),
+            entity_sums(&ecs, 0, usize::MAX, &mut b),
             expected,
             "{n} by archetype"
         );
-        assert_eq!(entity_sums(&ecs, 0, 0), expected, "{n} entities, split");
+        assert_eq!(
+            entity_sums(&ecs, 0, 0, &mut b),
+            expected,
+            "{n} entities, split"
+        );
     }
 }
 
