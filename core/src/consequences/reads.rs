@@ -165,7 +165,8 @@ impl Gameplay<'_> {
         if self.spatial.is_built_for(self.tick) {
             return;
         }
-        let mut entries = Vec::with_capacity(self.index.len());
+        let mut entries = self.spatial.take_input();
+        entries.reserve(self.index.len());
         let mut query = self.ecs.query::<(&Identity, &Position)>();
         for (id, pos) in query.iter() {
             entries.push(Entry {

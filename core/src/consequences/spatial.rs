@@ -23,8 +23,11 @@ pub(crate) struct Entry {
 pub struct SpatialIndex {
     /// The tick the grid was built for (0: never, or stale).
     built: u64,
-    /// Every entry's (seq, tags), by seq.
+    /// Every entry's (seq, tags): as gathered, then by seq once `by_seq_sorted` (sorted by the
+    /// tick's first `find` or `count`, so a tick that asks only `nearest` or `within` never
+    /// sorts).
     by_seq: Vec<(u64, u64)>,
+    by_seq_sorted: bool,
     /// Tag sets asked by `find`/`count` this tick, with their ids in creation order.
     tagged: Vec<(u64, Vec<u64>)>,
     origin: Vec2,
@@ -34,6 +37,10 @@ pub struct SpatialIndex {
     /// Per cell, the range of its entries in `entries` (`starts[c]..starts[c + 1]`).
     starts: Vec<u32>,
     entries: Vec<Entry>,
+    /// Buffers kept from tick to tick: the entries as gathered (empty between builds: see
+    /// [`take_input`](Self::take_input)) and each cell's next slot while filling.
+    input: Vec<Entry>,
+    fill: Vec<u32>,
 }
 
 /// The most cells a grid has (the rest is covered by making cells larger).
@@ -52,6 +59,12 @@ impl SpatialIndex {
     /// The ids whose tags include `tags`, in creation order, and the work it took (the whole
     /// list the first time a tag set is asked in a tick, the answer's length after that).
     pub(crate) fn tagged(&mut self, tags: u64) -> (&[u64], u64) {
+        if !self.by_seq_sorted {
+            // Gathered archetype by archetype, so in long runs of rising sequences, which the
+            // stable sort merges (sequences are unique: any sort gives the same order).
+            self.by_seq.sort_by_key(|(s, _)| *s);
+            self.by_seq_sorted = true;
+        }
         let (i, work) = match self.tagged.iter().position(|(t, _)| *t == tags) {
             Some(i) => (i, self.tagged[i].1.len() as u64),
             None => {
@@ -68,22 +81,33 @@ impl SpatialIndex {
         (&self.tagged[i].1, work)
     }
 
-    /// Rebuilds the grid over `entries` (any order) for `tick`.
-    pub(crate) fn build(&mut self, tick: u64, mut entries: Vec<Entry>) {
+    /// An empty buffer to gather the entries of the next [`build`](Self::build) in (the one
+    /// the last build used: no allocation per tick once it has grown).
+    pub(crate) fn take_input(&mut self) -> Vec<Entry> {
+        let mut input = std::mem::take(&mut self.input);
+        input.clear();
+        input
+    }
+
+    /// Rebuilds the grid over `entries` (any order) for `tick`; keeps `entries`' buffer for
+    /// the next [`take_input`](Self::take_input).
+    pub(crate) fn build(&mut self, tick: u64, entries: Vec<Entry>) {
         self.built = tick;
         self.tagged.clear();
         self.by_seq.clear();
         self.by_seq.extend(entries.iter().map(|e| (e.seq, e.tags)));
-        self.by_seq.sort_unstable_by_key(|(s, _)| *s);
-        if entries.is_empty() {
-            self.entries = entries;
-            self.starts = vec![0, 0];
+        self.by_seq_sorted = false;
+        self.entries.clear();
+        self.starts.clear();
+        let Some(&first) = entries.first() else {
+            self.starts.extend([0, 0]);
             self.cols = 1;
             self.rows = 1;
             self.cell = 1.0;
+            self.input = entries;
             return;
-        }
-        let (mut min, mut max) = (entries[0].pos, entries[0].pos);
+        };
+        let (mut min, mut max) = (first.pos, first.pos);
         for e in &entries {
             min = Vec2::new(min.x.min(e.pos.x), min.y.min(e.pos.y));
             max = Vec2::new(max.x.max(e.pos.x), max.y.max(e.pos.y));
@@ -106,22 +130,23 @@ impl SpatialIndex {
         };
         // Counting sort by cell, stable: entries keep creation order inside a cell.
         let n = (cols * rows) as usize;
-        let mut starts = vec![0u32; n + 1];
+        let starts = &mut self.starts;
+        starts.resize(n + 1, 0);
         for e in &entries {
             starts[key(e.pos) + 1] += 1;
         }
         for i in 0..n {
             starts[i + 1] += starts[i];
         }
-        let mut fill = starts.clone();
-        let mut sorted = vec![entries[0]; entries.len()];
-        for e in entries.drain(..) {
+        self.fill.clear();
+        self.fill.extend_from_slice(&starts[..n]);
+        self.entries.resize(entries.len(), first);
+        for e in &entries {
             let k = key(e.pos);
-            sorted[fill[k] as usize] = e;
-            fill[k] += 1;
+            self.entries[self.fill[k] as usize] = *e;
+            self.fill[k] += 1;
         }
-        self.entries = sorted;
-        self.starts = starts;
+        self.input = entries;
     }
 
     fn cell_of(&self, p: Vec2) -> (i64, i64) {
@@ -246,5 +271,64 @@ impl SpatialIndex {
             }
         }
         (best.map(|(_, s)| s), work)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rebuilt tick after tick in the same buffers, from entries gathered in runs of rising
+    /// sequences (as archetypes give them), the grid answers as a scan of the entries does.
+    #[test]
+    fn a_rebuilt_grid_answers_as_a_scan_of_its_entries() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        let mut grid = SpatialIndex::default();
+        for tick in 1..=40u64 {
+            let n = [0, 1, 5, 60, 300][tick as usize % 5];
+            let mut entries = grid.take_input();
+            let runs = 1 + rng.usize(..4);
+            for r in 0..runs {
+                for i in 0..n / runs {
+                    entries.push(Entry {
+                        seq: (i * runs + r) as u64 + 1,
+                        tags: rng.u64(..4),
+                        pos: Vec2::new(rng.f32() * 500.0 - 250.0, rng.f32() * 80.0),
+                    });
+                }
+            }
+            let mut scan = entries.clone();
+            scan.sort_by_key(|e| e.seq);
+            grid.build(tick, entries);
+            assert!(grid.is_built_for(tick));
+            for tags in 0..4 {
+                let expected: Vec<u64> = scan
+                    .iter()
+                    .filter(|e| e.tags & tags == tags)
+                    .map(|e| e.seq)
+                    .collect();
+                let (ids, work) = grid.tagged(tags);
+                assert_eq!(
+                    (ids, work),
+                    (&expected[..], scan.len() as u64),
+                    "tick {tick}"
+                );
+                let at = Vec2::new(rng.f32() * 600.0 - 300.0, rng.f32() * 100.0);
+                let d2 = |e: &Entry| (e.pos - at).length_squared();
+                let nearest = scan
+                    .iter()
+                    .filter(|e| e.tags & tags == tags)
+                    .min_by(|a, b| d2(a).total_cmp(&d2(b)).then(a.seq.cmp(&b.seq)))
+                    .map(|e| e.seq);
+                assert_eq!(grid.nearest(at, None, tags, |_| true).0, nearest);
+                let mut near: Vec<&Entry> = scan
+                    .iter()
+                    .filter(|e| e.tags & tags == tags && d2(e) <= 50.0 * 50.0)
+                    .collect();
+                near.sort_by(|a, b| d2(a).total_cmp(&d2(b)).then(a.seq.cmp(&b.seq)));
+                let near: Vec<u64> = near.iter().map(|e| e.seq).collect();
+                assert_eq!(grid.within(at, 50.0, tags, |_| true).0, near);
+            }
+        }
     }
 }
