@@ -22,7 +22,7 @@
 //! - [`read_test`] reads a game's test file (`tests/*.toml`, run by `ludus test`) with the same
 //!   diagnostics.
 //! - [`reference_markdown`] is the authoring reference, generated from the same schema that
-//!   drives validation (`docs/content.md`); [`json_schema`] gives the JSON Schemas of the TOML
+//!   drives validation (`docs/content.md`); [`json_schema()`] gives the JSON Schemas of the TOML
 //!   files (`ludus schema`), which editors complete and check keys with.
 
 mod actions;

@@ -3,7 +3,7 @@
 //! A recording's payload is untrusted: postcard encodes an empty segment in two bytes and an
 //! empty tick in about twenty, while each takes far more memory once decoded, so a small file
 //! could otherwise decode into gigabytes. Every list in a recording is decoded through
-//! [`vec`] (or [`opt_vec`]), which charges each growth of the list's capacity, in bytes,
+//! [`vec()`] (or [`opt_vec`]), which charges each growth of the list's capacity, in bytes,
 //! against the budget of the decode in progress and fails before allocating past it. Strings
 //! are not charged: they never take more memory than their bytes in the payload.
 //!

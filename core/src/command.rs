@@ -1,7 +1,7 @@
 //! Commands: what gameplay consequences ask the simulation to do.
 //!
 //! Consequences never touch the world. They read the stage's events and a few read-only values
-//! through [`Gameplay`], and send [`Command`]s, which Rust validates and applies after the stage
+//! through [`Gameplay`](crate::Gameplay), and send [`Command`]s, which Rust validates and applies after the stage
 //! in the order they were sent. Structural commands (spawn, destroy, teleport) are recorded for
 //! Commit. Timers are scheduled and cancelled at once, so a cancellation suppresses a timer that
 //! is due later in the same stage.

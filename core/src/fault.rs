@@ -29,7 +29,7 @@ pub enum FaultKind {
 ///
 /// Invariant: `message` and `location` hold at most [`MAX_FAULT_MESSAGE_BYTES`] bytes each.
 /// [`Fault::new`], [`Fault::with_location`] and deserializing cut a longer text at a char
-/// boundary and end it with a mark naming its full length (see [`cut`]), so a fault made from
+/// boundary and end it with a mark naming its full length (see `cut`), so a fault made from
 /// a script's 10 MB error is 4 KiB wherever it goes (output, recordings). The text is kept as
 /// it was made, control characters included; [`Display`](fmt::Display) shows them escaped
 /// (see [`printable`]).

@@ -163,7 +163,7 @@ impl Limit {
         *self.slot(&mut copy)
     }
 
-    /// A capacity fault: "more than `bound` `what` (raise [limits] KEY)".
+    /// A capacity fault: "more than `bound` `what` (raise `[limits]` KEY)".
     pub(crate) fn exceeded(self, bound: impl Into<u64>, what: impl fmt::Display) -> Fault {
         let bound = bound.into();
         Fault::new(

@@ -47,7 +47,7 @@ pub struct FlowField {
     pub cols: u32,
     pub rows: u32,
     pub goal: (u32, u32),
-    /// Row-major direction codes: 0 none, 1..=8 the neighbours in [`DIRS`] order.
+    /// Row-major direction codes: 0 none, 1..=8 the neighbours in `DIRS` order.
     #[serde(deserialize_with = "crate::budget::vec")]
     pub dirs: Vec<u8>,
 }
@@ -111,7 +111,7 @@ impl FlowInput {
     }
 
     /// Breadth-first search from the goal (the pure function executors run): cells in the
-    /// order they are reached, each one's neighbours in [`DIRS`] order, so the field is a pure
+    /// order they are reached, each one's neighbours in `DIRS` order, so the field is a pure
     /// function of the input. Cells past a short `blocked` count as blocked.
     pub fn compute(&self) -> FlowField {
         let (cols, rows) = (self.cols as usize, self.rows as usize);
@@ -222,7 +222,7 @@ impl FlowField {
     }
 
     /// Checks a field that did not come from [`FlowInput::compute`] (one read from a
-    /// recording): 1 to [`MAX_GRID_SIDE`] cells a side, one direction code in 0..=8 per cell, a
+    /// recording): 1 to `MAX_GRID_SIDE` cells a side, one direction code in 0..=8 per cell, a
     /// positive finite cell size, a finite origin and the goal inside the grid.
     pub fn check(&self) -> Result<(), String> {
         let (cols, rows) = (self.cols, self.rows);

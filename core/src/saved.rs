@@ -79,7 +79,7 @@ impl SaveStore {
 
     /// Saves `value` under `key` (`None`: deletes it), unless the store would then take more
     /// than `bound` bytes: `Err` with what it would take, the store unchanged. The key and
-    /// value must be valid ([`check_key`], [`check_value`]); a delete never fails.
+    /// value must be valid ([`check_key`], `check_value`); a delete never fails.
     pub fn set(&mut self, key: &str, value: Option<Var>, bound: usize) -> Result<(), usize> {
         let old = self.cost_of(key);
         match value {

@@ -54,7 +54,7 @@ fn folded(name: &str) -> Vec<char> {
 /// and fewer edits than `query` has characters (so a one-letter name is never "corrected"
 /// into another). The fewest edits win; ties go to the earlier candidate. A candidate equal
 /// to `query` is not a suggestion, and neither is anything when `query` or the candidate is
-/// empty or longer than [`MAX_COMPARED`] characters.
+/// empty or longer than `MAX_COMPARED` characters.
 pub fn closest<'a>(query: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     if query.chars().count() > MAX_COMPARED {
         return None;

@@ -43,7 +43,7 @@ pub(crate) struct Vm {
     /// Each event kind's handler name as a Lua string (made once: a lookup by a Rust `&str`
     /// makes the Lua string again every time), in [`EVENT_KINDS`] order.
     handlers: Vec<mlua::LuaString>,
-    /// The prelude's profiling switch and clock (see [`HandlerProfile`]).
+    /// The prelude's profiling switch and clock (see [`HandlerProfile`](crate::shared::HandlerProfile)).
     profile: Table,
     /// The dispatch's `counts` argument, one entry per event kind, kept between stages: a
     /// stage sets only the entries that changed (a few), where making the table afresh cost

@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 /// Presented frames per second when `--fps-cap` is not given.
 pub const FPS_CAP: u32 = 240;
 
+// Doc comments here are the command's help text: `[stress]` names the TOML table, no link.
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
     /// The game folder; the bundled example (swarm) when omitted.

@@ -10,6 +10,8 @@ use ludus_core::*;
 use std::io::Write;
 use std::path::PathBuf;
 
+// Doc comments here are the command's help text: `[stress]` names the TOML table, no link.
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(clap::Args, Debug)]
 pub struct SimArgs {
     /// The game folder; the bundled example when omitted.

@@ -23,7 +23,7 @@ pub(crate) struct Table<'t, 'i> {
     pub path: String,
     /// Span of the table (its header, or the inline table).
     pub loc: Loc,
-    /// Where its keys are, for messages: `in `[tick]``, `at the top level of game.toml`.
+    /// Where its keys are, for messages: ``in `[tick]` ``, `at the top level of game.toml`.
     place: String,
     schema: &'static TableSchema,
     entries: Vec<(&'t Key<'i>, &'t Node<'i>)>,

@@ -25,7 +25,7 @@ pub struct ArchetypeDef {
     pub cooldowns: Vec<CooldownDef>,
     /// Ticks until the entity expires (an `expired` event, then it is destroyed).
     pub lifetime: Option<u32>,
-    /// Tag set (bits of [`GameDef::tags`]).
+    /// Tag set (bits of [`GameDef::tags`](crate::GameDef::tags)).
     pub tags: u64,
     pub bounds: BoundsPolicy,
     /// How far past the level's bounds its `bounds` rule applies, in world units (negative:

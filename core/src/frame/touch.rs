@@ -63,7 +63,7 @@ pub fn set(list: &mut Vec<Touch>, id: u32, at: Option<[f32; 2]>) -> bool {
 /// The touches down become `now`: a finger not in it lifts, the others move there or go down,
 /// those already down keeping their place (so the list stays in the order fingers went down;
 /// those new go down in `now`'s order). `now` should be a list [`check`] accepts; what
-/// [`set`] ignores of it is ignored.
+/// `set` ignores of it is ignored.
 pub fn replace(list: &mut Vec<Touch>, now: &[Touch]) {
     list.retain(|t| now.iter().any(|n| n.id == t.id));
     for t in now {

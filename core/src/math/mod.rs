@@ -8,7 +8,7 @@ use std::fmt;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 /// Two floats, `x` then `y` (`repr(C)`: a slice of them is a slice of floats in that order,
-/// which [`in_box8`] loads as packed lanes).
+/// which `in_box8` loads as packed lanes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Vec2 {

@@ -4,8 +4,8 @@
 //! affects the simulation: tick policy, AI cadence, seed, limits, stress entities), the
 //! game's saved data as the run began, and, per
 //! level activation (a *segment*: restarts start a new one), every completed tick's
-//! [`TickInput`], the background completions applied at its BeginTick, and its EndTick
-//! [`StateHash`]. Entities are never named by runtime handle: inputs carry none, completions
+//! [`TickInput`](crate::TickInput), the background completions applied at its BeginTick, and its EndTick
+//! [`StateHash`](crate::StateHash). Entities are never named by runtime handle: inputs carry none, completions
 //! name their target by creation sequence.
 //!
 //! File layout (all integers little-endian):

@@ -28,7 +28,7 @@ use std::fmt;
 
 /// What a system gets: the tick being run, the world, and what the phase needs. In debug
 /// builds, what a system reads and changes through it is recorded and checked against its
-/// declaration (see [`resource`](crate::resource)).
+/// declaration (see `resource`).
 pub struct TickState<'a> {
     pub(crate) world: &'a mut SimWorld,
     /// The tick's working buffers (see [`scratch`](crate::tick::scratch)).

@@ -452,7 +452,7 @@ impl ScriptState {
         self.0.len()
     }
 
-    /// What its entries count against `[scripts] memory` ([`state_entry_bytes`] each).
+    /// What its entries count against `[scripts] memory` (`state_entry_bytes` each).
     pub fn bytes(&self) -> usize {
         self.0.keys().map(|k| state_entry_bytes(k)).sum()
     }

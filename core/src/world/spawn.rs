@@ -21,7 +21,7 @@ use hecs::{BatchWriter, ColumnBatchBuilder, ColumnBatchType};
 /// columns before moving them into the world, which only pays off for several entities.
 const BATCH_MIN: usize = 16;
 
-/// Which optional components an entity has, one bit each in [`optional!`]'s order (the
+/// Which optional components an entity has, one bit each in `optional!`'s order (the
 /// always-present ones are implied). Consecutive spawns with the same archetype and shape share
 /// a column batch.
 #[derive(Clone, Copy, PartialEq, Eq)]

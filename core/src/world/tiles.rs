@@ -14,7 +14,7 @@ use xxhash_rust::xxh3::xxh3_64;
 /// has it and nothing is kept.
 ///
 /// Invariants: `keys`, when kept, holds one key per cell of the level's map (see
-/// [`TileMapDef`]); `sum` is the wrapping sum of [`term`] over the cells whose key differs from
+/// [`TileMapDef`]); `sum` is the wrapping sum of `term` over the cells whose key differs from
 /// the map's, and `differ` their number; `runs`, when kept, names every solid rectangle placed
 /// for the tiles that is still alive, or was destroyed by a script since it was named.
 #[derive(Clone, Debug, Default)]

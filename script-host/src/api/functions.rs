@@ -20,7 +20,7 @@
 //!
 //! `T` types the arguments: a tuple of `Value`s (converted in the body), with a
 //! [`Name`] for an argument that names something the game declares (an archetype, a tag...):
-//! [`NAME_ARGS`](super::spec::NAME_ARGS), which `ludus check` reads, comes from those.
+//! [`NAME_ARGS`](super::list::NAME_ARGS), which `ludus check` reads, comes from those.
 
 use super::args::*;
 use super::call::{Bad, caller, charge, malformed, outside, spawned};

@@ -9,7 +9,7 @@ use super::types::{OPTION_TABLES, TYPES};
 /// function, the argument's 0-based index, and the kind of name, in the order of
 /// [`API`]. A call with a name the game does not declare faults when it runs;
 /// `ludus check` reports string literals passed there. It comes from the argument types of the
-/// API list ([`ApiFunction::name_arg`]), so it names exactly the arguments the functions
+/// API list ([`ApiFunction::name_arg`](super::spec::ApiFunction::name_arg)), so it names exactly the arguments the functions
 /// convert as names.
 pub const NAME_ARGS: &[(&str, usize, NameKind)] = &NAME_ARG_LIST;
 

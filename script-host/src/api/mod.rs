@@ -1,8 +1,8 @@
 //! The `ludus` API's Rust half.
 //!
-//! Every function of [`spec::API`] not written in Lua is created once per VM here, into the
+//! Every function of [`API`] not written in Lua is created once per VM here, into the
 //! table the prelude builds `ludus` from. Commands and reads reach the running stage's
-//! [`Gameplay`] through the host's [`StageSlot`](crate::stage::StageSlot): a command is
+//! [`Gameplay`](ludus_core::Gameplay) through the host's [`StageSlot`](crate::stage::StageSlot): a command is
 //! converted from Lua values here and handed to `Gameplay::send`, which validates it against
 //! the game definition and buffers it (one path, one validation); a read asks the stage. The
 //! host keeps no copy of stage state.

@@ -1,6 +1,6 @@
 //! Arguments that name something the game declares (an archetype, a tag...), typed by what
 //! they name: a function of the API list takes `Name<Tag>` where it takes a tag's name, and
-//! [`NAME_ARGS`](super::spec::NAME_ARGS) (which `ludus check` reads) comes from those types,
+//! [`NAME_ARGS`](super::list::NAME_ARGS) (which `ludus check` reads) comes from those types,
 //! so the converter a function uses and what `ludus check` checks cannot disagree.
 //!
 //! A [`Name`] holds the Lua value as given; converting it (in the function's body, in the

@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 
 /// What `ludus bench` measures.
+// Doc comments here are the command's help text: `[stress]` names the TOML table, no link.
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Workload {
     /// The game folder's level plus N of its [stress] archetype, with its scripts. For the
@@ -13,6 +15,8 @@ pub enum Workload {
     Crowd,
 }
 
+// Doc comments here are the command's help text: `[stress]` names the TOML table, no link.
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
     /// The game folder (it must declare a [stress] archetype); the bundled example by default.

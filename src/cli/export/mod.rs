@@ -11,7 +11,7 @@
 //! see [`Runner::release`](crate::runtime::Runner::release)) unless exported with
 //! `--dev`, which the bundle records.
 //!
-//! [`pack`] says which of the folder's files go in; [`output`], how an export writes: never
+//! [`pack()`] says which of the folder's files go in; [`output`], how an export writes: never
 //! into the game folder (an output there is refused), never through a link, never a file half
 //! written.
 

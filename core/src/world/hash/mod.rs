@@ -88,7 +88,7 @@ impl StateHash {
     /// halves' sums add up to the serial one.
     ///
     /// Long because it lays out the world's records byte for byte as every recording was
-    /// hashed (the entities' in [`record`]): one place to read the whole layout that a
+    /// hashed (the entities' in `record`): one place to read the whole layout that a
     /// recording depends on.
     pub fn of_split(world: &SimWorld, split_from: usize) -> StateHash {
         let mut parts = [0u64; 8];
