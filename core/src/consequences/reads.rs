@@ -165,18 +165,14 @@ impl Gameplay<'_> {
         if self.spatial.is_built_for(self.tick) {
             return;
         }
-        let mut entries = self.spatial.take_input();
-        entries.reserve(self.index.len());
+        let def = self.def;
         let mut query = self.ecs.query::<(&Identity, &Position)>();
-        for (id, pos) in query.iter() {
-            entries.push(Entry {
-                seq: id.seq,
-                tags: self.def.tags_of(id.archetype),
-                pos: pos.0,
-            });
-        }
-        self.work += entries.len() as u64;
-        self.spatial.build(self.tick, entries);
+        let entries = query.iter().map(|(id, pos)| Entry {
+            seq: id.seq,
+            tags: def.tags_of(id.archetype),
+            pos: pos.0,
+        });
+        self.work += self.spatial.build(self.tick, entries) as u64;
     }
 
     /// Live entities whose tags include all of `tags`, in creation order.

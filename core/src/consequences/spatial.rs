@@ -37,8 +37,8 @@ pub struct SpatialIndex {
     /// Per cell, the range of its entries in `entries` (`starts[c]..starts[c + 1]`).
     starts: Vec<u32>,
     entries: Vec<Entry>,
-    /// Buffers kept from tick to tick: the entries as gathered (empty between builds: see
-    /// [`take_input`](Self::take_input)) and each cell's next slot while filling.
+    /// Buffers kept from tick to tick (no allocation per build once they have grown): the
+    /// entries as gathered, and each cell's next slot while filling.
     input: Vec<Entry>,
     fill: Vec<u32>,
 }
@@ -81,17 +81,19 @@ impl SpatialIndex {
         (&self.tagged[i].1, work)
     }
 
-    /// An empty buffer to gather the entries of the next [`build`](Self::build) in (the one
-    /// the last build used: no allocation per tick once it has grown).
-    pub(crate) fn take_input(&mut self) -> Vec<Entry> {
-        let mut input = std::mem::take(&mut self.input);
-        input.clear();
-        input
+    /// Rebuilds the grid over `entries` (any order) for `tick`; returns how many there are.
+    pub(crate) fn build(&mut self, tick: u64, entries: impl IntoIterator<Item = Entry>) -> usize {
+        let mut gathered = std::mem::take(&mut self.input);
+        gathered.clear();
+        gathered.extend(entries);
+        self.fill_grid(tick, &gathered);
+        let n = gathered.len();
+        self.input = gathered;
+        n
     }
 
-    /// Rebuilds the grid over `entries` (any order) for `tick`; keeps `entries`' buffer for
-    /// the next [`take_input`](Self::take_input).
-    pub(crate) fn build(&mut self, tick: u64, entries: Vec<Entry>) {
+    /// [`build`](Self::build) over the gathered `entries`.
+    fn fill_grid(&mut self, tick: u64, entries: &[Entry]) {
         self.built = tick;
         self.tagged.clear();
         self.by_seq.clear();
@@ -104,11 +106,10 @@ impl SpatialIndex {
             self.cols = 1;
             self.rows = 1;
             self.cell = 1.0;
-            self.input = entries;
             return;
         };
         let (mut min, mut max) = (first.pos, first.pos);
-        for e in &entries {
+        for e in entries {
             min = Vec2::new(min.x.min(e.pos.x), min.y.min(e.pos.y));
             max = Vec2::new(max.x.max(e.pos.x), max.y.max(e.pos.y));
         }
@@ -132,7 +133,7 @@ impl SpatialIndex {
         let n = (cols * rows) as usize;
         let starts = &mut self.starts;
         starts.resize(n + 1, 0);
-        for e in &entries {
+        for e in entries {
             starts[key(e.pos) + 1] += 1;
         }
         for i in 0..n {
@@ -141,12 +142,11 @@ impl SpatialIndex {
         self.fill.clear();
         self.fill.extend_from_slice(&starts[..n]);
         self.entries.resize(entries.len(), first);
-        for e in &entries {
+        for e in entries {
             let k = key(e.pos);
             self.entries[self.fill[k] as usize] = *e;
             self.fill[k] += 1;
         }
-        self.input = entries;
     }
 
     fn cell_of(&self, p: Vec2) -> (i64, i64) {
@@ -286,7 +286,7 @@ mod tests {
         let mut grid = SpatialIndex::default();
         for tick in 1..=40u64 {
             let n = [0, 1, 5, 60, 300][tick as usize % 5];
-            let mut entries = grid.take_input();
+            let mut entries = Vec::new();
             let runs = 1 + rng.usize(..4);
             for r in 0..runs {
                 for i in 0..n / runs {
