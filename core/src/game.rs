@@ -139,6 +139,11 @@ impl Game {
         &mut self.ctx.options
     }
 
+    /// See [`SimWorld::settle_previous`].
+    pub fn settle_previous(&mut self) {
+        self.world.settle_previous();
+    }
+
     pub fn completions(&mut self) -> &mut Completions {
         &mut self.ctx.completions
     }

@@ -32,6 +32,8 @@ pub(crate) mod profiling;
 pub(crate) mod project;
 pub(crate) mod recorder;
 pub(crate) mod rerun;
+#[cfg(test)]
+mod rerun_tests;
 mod runner;
 pub(crate) mod saved;
 pub(crate) mod strict_json;

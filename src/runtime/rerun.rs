@@ -111,7 +111,11 @@ impl Rerun {
             left -= 1;
             // Hash where the recording did (the window leaves large worlds' hashes out).
             let compared = recorded != StateHash::default();
-            self.run.game.options_mut().hash = compared;
+            // No window sees a rerun's world before its last tick (see `settle`).
+            let last = self.last_of_recording();
+            let options = self.run.game.options_mut();
+            options.hash = compared;
+            options.interpolate = last;
             match self.run.step(&input) {
                 Ok(flow) => {
                     self.ticks_run += 1;
@@ -126,10 +130,24 @@ impl Rerun {
                 Err(f) => self.fault = Some(f),
             }
         }
+        if self.finished() {
+            self.settle();
+        }
         if let Some(e) = self.run.error.take() {
             return Err(e);
         }
         Ok(self.finished())
+    }
+
+    /// A finished rerun's world as a window shows it: its last tick ran with interpolation
+    /// state kept, as every tick did when it was played, or (where a fault or the game's end
+    /// stopped it early) its previous transforms are made current; later ticks keep it.
+    fn settle(&mut self) {
+        let game = &mut self.run.game;
+        if !game.options_mut().interpolate {
+            game.settle_previous();
+            game.options_mut().interpolate = true;
+        }
     }
 
     /// Whether the tick just run was the recording's last.

@@ -183,7 +183,10 @@ fn start(rec: &Recording, project: &Project, work: &mut Work) -> Result<Game, St
     let mut game = project
         .start(rec.header.entities)
         .map_err(|f| format!("the game could not start: {f}"))?;
-    game.options_mut().hash = true;
+    // Nothing draws a replay's world: it keeps no interpolation state.
+    let options = game.options_mut();
+    options.hash = true;
+    options.interpolate = false;
     game.set_saved(rec.saved.clone())
         .map_err(|f| format!("the recording's saved data: {f}"))?;
     game.set_completions(Completions::replaying(

@@ -12,7 +12,6 @@ use crate::phase::Phase;
 use crate::resource::Resource;
 use crate::tick::system::{Decl, PhaseSystems, SystemId, TickState};
 use crate::world::SimWorld;
-use crate::world::components::{Position, PrevPosition, Rotation};
 
 use Resource as R;
 
@@ -134,13 +133,8 @@ fn due_timers(t: &mut TickState<'_>) -> Result<(), Fault> {
 /// interpolated).
 fn previous(t: &mut TickState<'_>) -> Result<(), Fault> {
     // Fused, Motion's pass copies positions first thing: nothing moves an entity before it.
-    if !t.fused_motion {
-        for (cur, prev) in t.world.ecs.query_mut::<(&Position, &mut PrevPosition)>() {
-            prev.0 = cur.0;
-        }
-    }
-    for r in t.world.ecs.query_mut::<&mut Rotation>() {
-        r.prev = r.angle;
+    if t.options.interpolate {
+        t.world.keep_previous(!t.fused_motion);
     }
     Ok(())
 }

@@ -2,8 +2,9 @@
 
 use crate::world::hash::StateHash;
 
-/// Optional work at EndTick.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What a tick does besides simulating: optional work at EndTick, and state only a window
+/// needs. None of it changes a state hash or any later tick's simulation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TickOptions {
     /// Compute the canonical state hash.
     pub hash: bool,
@@ -12,6 +13,24 @@ pub struct TickOptions {
     /// Run every pass on one thread. Passes that split large archetypes between two threads
     /// give exactly the serial results; this is for measuring and for tests that prove it.
     pub serial: bool,
+    /// Keep what interpolating between ticks needs (each entity's previous position and
+    /// angle; on by default). A re-simulation that no window shows until its last tick turns
+    /// it off: BeginTick then leaves previous transforms as they were (the motion pass from
+    /// 128 entities still copies positions in its step loop, where the store costs nothing
+    /// measurable), and [`crate::Game::settle_previous`] makes them current where the last
+    /// tick ran without it.
+    pub interpolate: bool,
+}
+
+impl Default for TickOptions {
+    fn default() -> Self {
+        TickOptions {
+            hash: false,
+            check_invariants: false,
+            serial: false,
+            interpolate: true,
+        }
+    }
 }
 
 /// What one successful tick did.

@@ -140,10 +140,12 @@ impl SimWorld {
             )>(child) else {
                 continue;
             };
+            // Where the child goes never depends on previous transforms (a re-simulation
+            // leaves them as they were: see `TickOptions::interpolate`).
             let (at, was) = (p.pos + off, p.prev + off_prev);
-            if at.is_finite() && was.is_finite() {
+            if at.is_finite() {
                 pos.0 = at;
-                prev.0 = was;
+                prev.0 = if was.is_finite() { was } else { at };
             }
             vel.0 = p.vel;
             if let (true, Some(r)) = (a.angle, rot) {

@@ -390,6 +390,26 @@ impl SimWorld {
         &self.saved
     }
 
+    /// Makes every entity's previous position (where `positions`) and angle its current
+    /// one: what interpolating between this tick and the next starts from.
+    pub(crate) fn keep_previous(&mut self, positions: bool) {
+        if positions {
+            for (cur, prev) in self.ecs.query_mut::<(&Position, &mut PrevPosition)>() {
+                prev.0 = cur.0;
+            }
+        }
+        for r in self.ecs.query_mut::<&mut Rotation>() {
+            r.prev = r.angle;
+        }
+    }
+
+    /// The world at rest: every previous transform made current, as a level's build leaves
+    /// it, for a world whose last tick ran without
+    /// [`interpolate`](crate::TickOptions::interpolate).
+    pub fn settle_previous(&mut self) {
+        self.keep_previous(true);
+    }
+
     pub fn entity_count(&self) -> usize {
         self.index.len()
     }
