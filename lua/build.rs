@@ -207,16 +207,24 @@ fn abi_header() -> String {
         h.push_str(&format!("typedef struct {} {{\n", s.name));
         all.push(format!("(long long)sizeof({})", s.name));
         for (field, ty, doc) in s.fields {
-            let declaration = match *ty {
-                "i64" => format!("long long {field}"),
-                "i32" => format!("int {field}"),
-                array => match array
-                    .strip_prefix("[c_char; ")
-                    .and_then(|n| n.strip_suffix(']'))
-                {
-                    Some(n) => format!("char {field}[{n}]"),
-                    None => panic!("src/abi.rs: no C type for `{array}` ({}.{field})", s.name),
+            // A scalar, or an array `[T; N]` of one.
+            let (elem, len) = match ty.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+                Some(array) => match array.split_once("; ") {
+                    Some((elem, n)) => (elem, Some(n)),
+                    None => panic!("src/abi.rs: no C type for `{ty}` ({}.{field})", s.name),
                 },
+                None => (*ty, None),
+            };
+            let c = match elem {
+                "i64" => "long long",
+                "i32" => "int",
+                "f64" => "double",
+                "c_char" => "char",
+                _ => panic!("src/abi.rs: no C type for `{ty}` ({}.{field})", s.name),
+            };
+            let declaration = match len {
+                Some(n) => format!("{c} {field}[{n}]"),
+                None => format!("{c} {field}"),
             };
             h.push_str(&format!(
                 "{:<24}{}",

@@ -1,13 +1,15 @@
 /*
-** Ludus: the entry of the hot commands (`ludus.damage`, `ludus.destroy`...), past mlua's
-** generic callback.
+** Ludus: the entry of the hot commands and reads (`ludus.damage`, `ludus.destroy`,
+** `ludus.pos`, `ludus.alive`...), past mlua's generic callback.
 **
 ** A call whose arguments are all whole numbers or nil (at most three) goes straight to the
 ** host's function (upvalue LUDUS_FAST_CALL, made by lua/src/fast.rs), with the numbers and
 ** which of them are present. The host builds the command with the same conversions as the API
-** list and sends it. Any other call, or one the host does not take (a wrong argument, a spent
-** budget, outside a stage), goes to the command's generic function, which converts, checks,
-** charges and reports it as every other call: so the two paths differ only in speed.
+** list and sends it, or answers the read, filling a `LudusResults` with the values the call
+** returns (none for a command), which are pushed here. Any other call, or one the host does
+** not take (a wrong argument, a spent budget, outside a stage), goes to the function's
+** generic version, which converts, checks, charges and reports it as every other call: so
+** the two paths differ only in speed.
 **
 ** Upvalues (LUDUS_FAST_*, ludus_abi.h): the host's state (light userdata), the generic
 ** function, the command's number in the host's list of fast commands, the host's function
@@ -24,9 +26,10 @@
 
 #include "ludus_abi.h"
 
-/* 0 when the host sent the command; anything else: the generic function must handle it. */
+/* 0 when the host took the call (and filled `out`); anything else: the generic function
+** must handle it. */
 typedef int (*LudusFastCall)(void *host, lua_Integer which, const int64_t *args,
-                             unsigned present, int n);
+                             unsigned present, int n, LudusResults *out);
 
 #define UPVALUE(self, which) (&(self)->upvalue[(which) - 1])
 
@@ -55,9 +58,22 @@ int ludus_fast(lua_State *L) {
         ttisinteger(UPVALUE(self, LUDUS_FAST_WHICH)) &&
         ttislightuserdata(UPVALUE(self, LUDUS_FAST_CALL))) {
       LudusFastCall call = (LudusFastCall)pvalue(UPVALUE(self, LUDUS_FAST_CALL));
+      LudusResults out;
+      out.n = 0;
       if (call(pvalue(UPVALUE(self, LUDUS_FAST_HOST)), ivalue(UPVALUE(self, LUDUS_FAST_WHICH)),
-               args, present, n) == 0)
-        return 0;
+               args, present, n, &out) == 0) {
+        /* At most two values: within the LUA_MINSTACK slots a C function has. */
+        int results = out.n < 0 ? 0 : out.n > 2 ? 2 : out.n;
+        for (int i = 0; i < results; i++) {
+          switch (out.kind[i]) {
+            case LUDUS_RESULT_BOOL: lua_pushboolean(L, out.whole[i] != 0); break;
+            case LUDUS_RESULT_INT: lua_pushinteger(L, (lua_Integer)out.whole[i]); break;
+            case LUDUS_RESULT_NUM: lua_pushnumber(L, (lua_Number)out.number[i]); break;
+            default: lua_pushnil(L); break;
+          }
+        }
+        return results;
+      }
     }
   }
   lua_pushvalue(L, lua_upvalueindex(LUDUS_FAST_GENERIC));

@@ -151,6 +151,35 @@ shared_enum! {
     }
 }
 
+shared_enum! {
+    /// The kind of one value a fast entry's host hands back (`LudusResults::kind`).
+    pub enum FastResult: i32 as "LUDUS_RESULT", chars: false {
+        /// nil.
+        Nil = 0,
+        /// A boolean: `whole` is 0 (false) or 1 (true).
+        Bool = 1,
+        /// A whole number: `whole`.
+        Int = 2,
+        /// A number: `number`.
+        Num = 3,
+    }
+}
+
+shared_struct! {
+    /// The values a fast entry's host hands back to the script (`csrc/fast.c` pushes them):
+    /// the first `n` of each array, value `i` of kind `kind[i]` (a `FastResult`).
+    pub struct LudusResults {
+        /// How many values (0 to 2).
+        pub n: i32,
+        /// Each value's kind.
+        pub kind: [i32; 2],
+        /// Each whole number or boolean.
+        pub whole: [i64; 2],
+        /// Each number.
+        pub number: [f64; 2],
+    }
+}
+
 shared_struct! {
     /// The work meter shared by the VM, the C library fences and the Rust host (see
     /// `csrc/ludus_fence.h`). Every Lua state the host creates carries a pointer to one in the
@@ -185,10 +214,10 @@ shared_struct! {
 }
 
 /// The constant lists of the header, in the order [`values`] gives them.
-pub const CONSTANTS: &[&Constants] = &[&Cause::C, &FieldCode::C, &FastUpvalue::C];
+pub const CONSTANTS: &[&Constants] = &[&Cause::C, &FieldCode::C, &FastUpvalue::C, &FastResult::C];
 
 /// The structs of the header.
-pub const STRUCTS: &[&Struct] = &[&LudusMeter::C, &LudusBlob::C];
+pub const STRUCTS: &[&Struct] = &[&LudusMeter::C, &LudusBlob::C, &LudusResults::C];
 
 /// Every shared value as Rust sees it: each constant of [`CONSTANTS`], then the size and field
 /// offsets of each of [`STRUCTS`]. `ludus_abi` (`csrc/abi.c`) gives the same list as the

@@ -12,7 +12,7 @@
 //! - Determinism: a fixed string-hash seed, tables and functions hashed as keys by creation
 //!   number rather than address, and `math` from the Rust `libm` crate on every target.
 //! - [`decoder`]: packed event records into reused Lua tables; [`fast_entry`]: hot commands
-//!   past mlua's generic callback.
+//!   and reads past mlua's generic callback.
 //!
 //! What the C shares with Rust (the meter's layout, the causes, the field codes, the fast
 //! entries' upvalues) is declared once, in `abi.rs`, and written into a C header at build time.
@@ -25,9 +25,9 @@ mod math;
 mod meter;
 mod vm;
 
-pub use abi::{Cause, FastUpvalue, FieldCode};
+pub use abi::{Cause, FastResult, FastUpvalue, FieldCode};
 pub use events::{Blobs, decoder};
-pub use fast::{FastCall, fast_entry};
+pub use fast::{FastCall, FastValue, Results, fast_entry};
 pub use meter::{Meter, arm, rewind_hook, yieldable};
 pub use vm::{freeze, sandboxed, shallow_copy};
 

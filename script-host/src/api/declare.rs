@@ -71,15 +71,35 @@ macro_rules! api {
             } }]
             [$($fast)* Fast {
                 name: stringify!($name),
-                build: |$g: &mut ludus_core::Gameplay<'_>, values: [Value; 3]| -> Result<Command, Bad> {
-                    let _ = &$g;
+                run: |$g: &mut ludus_core::Gameplay<'_>, values: [Value; 3], _out: &mut Results<'_>| -> Result<(), Bad> {
                     let $a = <$ty as Args>::take(values);
                     let command: Command = $body;
-                    // Only nil and whole numbers come here (see `fast::Fast::build`): nothing
-                    // to release, and mlua's generic drop of three values cost a tenth of
-                    // the call.
-                    std::mem::forget($a);
-                    Ok(command)
+                    release($a);
+                    $g.send(command)?;
+                    Ok(())
+                },
+            },]
+            $($rest)*);
+    };
+    (@munch [$($spec:tt)*] [$($inst:tt)*] [$($fast:tt)*]
+        #[doc = $doc:literal] fast call $name:ident: $section:ident, $call:literal,
+        |$g:ident, $a:ident: $ty:ty| -> $ret:ty $body:block $($rest:tt)*) => {
+        api!(@munch
+            [$($spec)* ApiFunction { name: stringify!($name), call: $call, section: Section::$section, lua: false, doc: $doc, name_arg: <$ty as Signature>::NAME_ARG },]
+            [$($inst)* { stringify!($name), |lua, $g, $a: $ty| -> $ret $body }]
+            [$($fast)* Fast {
+                name: stringify!($name),
+                run: |$g: &mut ludus_core::Gameplay<'_>, values: [Value; 3], out: &mut Results<'_>| -> Result<(), Bad> {
+                    let $a = <$ty as Args>::take(values);
+                    // The body reads the arguments by reference, as the generic function's.
+                    let body = |$g: &mut ludus_core::Gameplay<'_>| -> Result<$ret, Bad> { $body };
+                    let result = body($g);
+                    release($a);
+                    if result?.give(out) {
+                        Ok(())
+                    } else {
+                        Err(Bad::from("not a plain value"))
+                    }
                 },
             },]
             $($rest)*);

@@ -11,6 +11,10 @@
 //!   arguments are whole numbers or nil (`T`: one to three `Value`s); calls with such
 //!   arguments take the fast entry (`fast.rs`), past mlua.
 //! - `call NAME: SECTION, "CALL", |lua, g, args: T| -> R { ... }`: the body gives `Result<R, Bad>`.
+//! - `fast call NAME: SECTION, "CALL", |g, args: T| -> R { ... }`: the same, for a read whose
+//!   arguments are whole numbers or nil and whose values are plain (`R`: [`Returns`]), which
+//!   reads them by reference and reports no work; calls with such arguments take the fast
+//!   entry.
 //! - `lua NAME: SECTION, "CALL"` (and `, args: (T, ...)` when an argument names something):
 //!   defined by the prelude.
 //!
@@ -24,13 +28,14 @@
 
 use super::args::*;
 use super::call::{Bad, caller, charge, malformed, outside, spawned};
-use super::fast::{Args, Fast};
+use super::fast::{Args, Fast, Returns, release};
 use super::names::{
     Action, Animation, Archetype, Cooldown, Effect, Level, Name, Signature, Sound, Tag,
 };
 use super::spec::{ApiFunction, Section};
 use crate::shared::Shared;
 use ludus_core::{ActionKind, Command, TimerId, Var, Vec2};
+use ludus_lua::Results;
 use mlua::{Lua, Table, Value};
 use std::rc::Rc;
 
@@ -362,9 +367,9 @@ api! {
     /// end the child's attachment at the end of this tick: it stays where it is, keeps its parent's velocity, and no longer dies with it
     command detach: "detach(child: id)", |lua, g, args: Value| { Command::Detach(entity(&args, "child")?) }
     /// the tick being run (the first tick of a level is 1)
-    call tick: Read, "tick() -> integer", |lua, g, _args: ()| -> i64 { Ok(g.tick() as i64) }
+    fast call tick: Read, "tick() -> integer", |g, _args: ()| -> i64 { Ok(g.tick() as i64) }
     /// the score at the start of this stage: an `add_score` earlier in the same stage is not in it yet (keep a running total in a local)
-    call score: Read, "score() -> integer", |lua, g, _args: ()| -> i64 { Ok(g.score()) }
+    fast call score: Read, "score() -> integer", |g, _args: ()| -> i64 { Ok(g.score()) }
     /// a game variable (a number or a text) at the start of this stage, or nil; a whole number comes back as an integer
     call get: Read, "get(name: variable) -> number|string|nil", |lua, g, args: Value| -> Value {
         lua_var(lua, g.var(&text(&args, "variable name")?))
@@ -374,15 +379,15 @@ api! {
         lua_var(lua, g.saved(&save_key(&args)?))
     }
     /// `x, y` of an entity, or nil (also for one spawned this tick: it exists from the next)
-    call pos: Read, "pos(id: id) -> number?, number?", |lua, g, args: Value| -> (Option<f32>, Option<f32>) {
+    fast call pos: Read, "pos(id: id) -> number?, number?", |g, args: Value| -> (Option<f32>, Option<f32>) {
         Ok(split(g.pos(entity(&args, "entity")?)))
     }
     /// `vx, vy` of an entity in units per second, or nil
-    call vel: Read, "vel(id: id) -> number?, number?", |lua, g, args: Value| -> (Option<f32>, Option<f32>) {
+    fast call vel: Read, "vel(id: id) -> number?, number?", |g, args: Value| -> (Option<f32>, Option<f32>) {
         Ok(split(g.vel(entity(&args, "entity")?)))
     }
     /// the entity's angle in radians (0 for one that never turned), or nil
-    call angle: Read, "angle(id: id) -> number?", |lua, g, args: Value| -> Option<f32> {
+    fast call angle: Read, "angle(id: id) -> number?", |g, args: Value| -> Option<f32> {
         Ok(g.angle(entity(&args, "entity")?))
     }
     /// the entity's archetype name, or nil
@@ -390,7 +395,7 @@ api! {
         Ok(g.kind(entity(&args, "entity")?).map(|a| a.name.clone()))
     }
     /// the entity's tag set (test it with `ludus.has`), or nil
-    call tags: Read, "tags(id: id) -> tags?", |lua, g, args: Value| -> Option<i64> {
+    fast call tags: Read, "tags(id: id) -> tags?", |g, args: Value| -> Option<i64> {
         Ok(g.tags(entity(&args, "entity")?).map(|t| t as i64))
     }
     /// an array of the ids carrying `tag`, in creation order (entities being destroyed this tick are left out, as in the other collections)
@@ -477,11 +482,11 @@ api! {
         Ok(g.state(target, &text(&args.1, "key")?))
     }
     /// whether the entity exists and is not being destroyed this tick (a `destroy` sent earlier in this stage counts); false for an id `ludus.spawn` returned this tick, which exists from the end of the tick (commands may still name it)
-    call alive: Read, "alive(id: id) -> boolean", |lua, g, args: Value| -> bool {
+    fast call alive: Read, "alive(id: id) -> boolean", |g, args: Value| -> bool {
         Ok(g.alive(entity(&args, "entity")?))
     }
     /// `current, max`, or nil
-    call health: Read, "health(id: id) -> integer?, integer?", |lua, g, args: Value| -> (Option<i64>, Option<i64>) {
+    fast call health: Read, "health(id: id) -> integer?, integer?", |g, args: Value| -> (Option<i64>, Option<i64>) {
         let target = entity(&args, "entity")?;
         Ok(match g.health(target) {
             Some((cur, max)) => (Some(i64::from(cur)), Some(i64::from(max))),
@@ -489,7 +494,7 @@ api! {
         })
     }
     /// like `math.random` (which is the same function): a float in [0, 1), or a whole number in [1, m] or [m, n], from the world's seeded generator
-    call random: Read, "random([m: integer [, n: integer]]) -> number", |lua, g, args: (Value, Value)| -> Value {
+    fast call random: Read, "random([m: integer [, n: integer]]) -> number", |g, args: (Value, Value)| -> Value {
         let rng = g.rng();
         match (&args.0, &args.1) {
             (Value::Nil, Value::Nil) => Ok(Value::Number(rng.f64())),
@@ -516,7 +521,7 @@ api! {
     }
 
     /// `fx, fy`: the entity's facing, a unit vector: its control's (the last direction it was steered in, `1, 0` at first), or else its velocity's direction (`0, 0` while still), or nil
-    call facing: Read, "facing(id: id) -> number?, number?", |lua, g, args: Value| -> (Option<f32>, Option<f32>) {
+    fast call facing: Read, "facing(id: id) -> number?, number?", |g, args: Value| -> (Option<f32>, Option<f32>) {
         Ok(split(g.facing(entity(&args, "entity")?)))
     }
 

@@ -28,7 +28,7 @@ pub mod types;
 use crate::shared::Shared;
 use functions::FAST;
 use ludus_core::closest;
-use ludus_lua::FastCall;
+use ludus_lua::{FastCall, Results};
 use mlua::Value;
 
 pub use functions::{API, install};
@@ -43,11 +43,11 @@ pub(crate) fn no_such_function(name: &str) -> String {
 }
 
 impl FastCall for Shared {
-    /// Sends fast command `which` with arguments `args`. It takes the call only when the
-    /// budget has the unit every API call costs, a stage is running, and the command builds
-    /// and sends: otherwise it changes nothing and the generic function handles the call (and
-    /// reports what is wrong).
-    fn call(&self, which: usize, args: [Option<i64>; 3]) -> bool {
+    /// Runs fast command or read `which` with arguments `args`. It takes the call only when
+    /// the budget has the unit every API call costs, a stage is running, and the command
+    /// builds and sends (the read answers): otherwise it changes nothing and the generic
+    /// function handles the call (and reports what is wrong).
+    fn call(&self, which: usize, args: [Option<i64>; 3], out: &mut Results<'_>) -> bool {
         let Some(fast) = FAST.get(which) else {
             return false;
         };
@@ -58,11 +58,12 @@ impl FastCall for Shared {
         // instructions a call).
         let value = |a: Option<i64>| a.map_or(Value::Nil, Value::Integer);
         let values = [value(args[0]), value(args[1]), value(args[2])];
-        let sent = self.stage.with(|g| match (fast.build)(g, values) {
-            Ok(command) => g.send(command).is_ok(),
-            Err(_) => false,
+        let taken = self.stage.with(|g| {
+            let taken = (fast.run)(g, values, out).is_ok();
+            debug_assert_eq!(g.take_work(), 0, "a fast read does no work");
+            taken
         });
-        if sent != Some(true) {
+        if taken != Some(true) {
             return false;
         }
         self.budget.take_fitting(1);
