@@ -384,3 +384,20 @@ fn each_stage_counts_from_a_fresh_interval() {
     support::run(&mut g, 40).expect("a stage of about 350 instructions is never charged");
     assert_eq!(support::var(&g, "n"), Some(40.0));
 }
+
+// API calls with a fast entry are charged as every call is: endless reads and commands by
+// either entry end in the same budget fault.
+#[test]
+fn fast_reads_and_commands_forever() {
+    for call in [
+        "ludus.pos(1)",
+        "ludus.pos(1.0)",
+        "ludus.random(6)",
+        "ludus.tick()",
+        "ludus.alive(99)",
+        "ludus.health(1, nil)",
+        "ludus.add_score(0)",
+    ] {
+        Case::on_start(format!("while true do {call} end")).faults(BUDGET, 1);
+    }
+}
