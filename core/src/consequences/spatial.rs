@@ -156,13 +156,17 @@ impl SpatialIndex {
         )
     }
 
-    /// The entries of cell (`c`, `r`), empty outside the grid.
-    fn cell(&self, c: i64, r: i64) -> &[Entry] {
-        if c < 0 || r < 0 || c >= i64::from(self.cols) || r >= i64::from(self.rows) {
-            return &[];
+    /// The entries of the cells of row `r` from column `c0` to `c1`, clipped to the grid: one
+    /// run, cell after cell, each cell's entries in creation order; and how many cells.
+    fn row(&self, r: i64, c0: i64, c1: i64) -> (&[Entry], u64) {
+        let (c0, c1) = (c0.max(0), c1.min(i64::from(self.cols) - 1));
+        if r < 0 || r >= i64::from(self.rows) || c0 > c1 {
+            return (&[], 0);
         }
-        let k = (r as u32 * self.cols + c as u32) as usize;
-        &self.entries[self.starts[k] as usize..self.starts[k + 1] as usize]
+        let base = r as usize * self.cols as usize;
+        let (from, to) = (base + c0 as usize, base + c1 as usize + 1);
+        let run = &self.entries[self.starts[from] as usize..self.starts[to] as usize];
+        (run, (c1 - c0 + 1) as u64)
     }
 
     /// Entities within `radius` of `at` whose tags include `tags` and that `keep` accepts, by
@@ -185,14 +189,12 @@ impl SpatialIndex {
         );
         let r2 = radius * radius;
         for r in r0..=r1 {
-            for c in c0..=c1 {
-                work += 1;
-                for e in self.cell(c, r) {
-                    work += 1;
-                    let d2 = (e.pos - at).length_squared();
-                    if d2 <= r2 && e.tags & tags == tags && keep(e.seq) {
-                        found.push((d2, e.seq));
-                    }
+            let (run, cells) = self.row(r, c0, c1);
+            work += cells + run.len() as u64;
+            for e in run {
+                let d2 = (e.pos - at).length_squared();
+                if d2 <= r2 && e.tags & tags == tags && keep(e.seq) {
+                    found.push((d2, e.seq));
                 }
             }
         }
@@ -237,15 +239,10 @@ impl SpatialIndex {
                 break;
             }
             for r in (cr - k).max(0)..=(cr + k).min(rows - 1) {
-                let edge = r == cr - k || r == cr + k;
-                let columns: &[i64] = if edge { &[] } else { &[cc - k, cc + k] };
-                let mut visit = |c: i64| {
-                    if c < 0 || c >= cols {
-                        return;
-                    }
-                    work += 1;
-                    for e in self.cell(c, r) {
-                        work += 1;
+                // Cells in their order: a whole row of the ring is one run of entries.
+                let mut visit = |(run, cells): (&[Entry], u64)| {
+                    work += cells + run.len() as u64;
+                    for e in run {
                         let d2 = (e.pos - at).length_squared();
                         if limit2.is_some_and(|l2| d2 > l2) || e.tags & tags != tags {
                             continue;
@@ -259,14 +256,11 @@ impl SpatialIndex {
                         }
                     }
                 };
-                if edge {
-                    for c in (cc - k).max(0)..=(cc + k).min(cols - 1) {
-                        visit(c);
-                    }
+                if r == cr - k || r == cr + k {
+                    visit(self.row(r, cc - k, cc + k));
                 } else {
-                    for &c in columns {
-                        visit(c);
-                    }
+                    visit(self.row(r, cc - k, cc - k));
+                    visit(self.row(r, cc + k, cc + k));
                 }
             }
         }
