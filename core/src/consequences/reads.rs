@@ -101,43 +101,53 @@ impl Gameplay<'_> {
     /// The cooldown slot `name` of the entity's archetype (a live entity or one spawned this
     /// tick). `Ok(None)`: no such entity; an error: its archetype declares no such cooldown.
     pub fn cooldown_slot(&self, seq: u64, name: &str) -> Result<Option<u8>, CommandError> {
-        self.slot(seq, name, "cooldown", |a| {
-            a.cooldowns.iter().map(|c| c.name.as_str()).collect()
-        })
+        self.slot(
+            seq,
+            name,
+            "cooldown",
+            |a| a.cooldowns.iter().position(|c| c.name == name),
+            |a| a.cooldowns.iter().map(|c| c.name.as_str()).collect(),
+        )
     }
 
     /// The animation slot `name` of the entity's archetype (a live entity or one spawned this
     /// tick). `Ok(None)`: no such entity; an error: its archetype declares no such animation.
     pub fn animation_slot(&self, seq: u64, name: &str) -> Result<Option<u8>, CommandError> {
-        self.slot(seq, name, "animation", |a| {
-            a.animations.iter().map(|c| c.name.as_str()).collect()
-        })
+        self.slot(
+            seq,
+            name,
+            "animation",
+            |a| a.animations.iter().position(|c| c.name == name),
+            |a| a.animations.iter().map(|c| c.name.as_str()).collect(),
+        )
     }
 
-    /// The index of `name` among the `kind`s `names` lists of the entity's archetype.
+    /// The index of `name` among the `kind`s of the entity's archetype (`position` finds it,
+    /// `names` lists them all for the error).
     fn slot(
         &self,
         seq: u64,
         name: &str,
         kind: &str,
+        position: impl Fn(&ArchetypeDef) -> Option<usize>,
         names: impl Fn(&ArchetypeDef) -> Vec<&str>,
     ) -> Result<Option<u8>, CommandError> {
         let Some(a) = self.archetype_of(seq).and_then(|a| self.def.archetype(a)) else {
             return Ok(None);
         };
-        let names = names(a);
-        match names.iter().position(|n| *n == name) {
-            Some(i) => Ok(Some(i as u8)),
-            None => Err(CommandError::malformed(format!(
-                "archetype `{}` declares no {kind} `{name}` ({})",
-                a.name,
-                if names.is_empty() {
-                    "it declares none".to_string()
-                } else {
-                    format!("it declares {}", names.join(", "))
-                }
-            ))),
+        if let Some(i) = position(a) {
+            return Ok(Some(i as u8));
         }
+        let names = names(a);
+        Err(CommandError::malformed(format!(
+            "archetype `{}` declares no {kind} `{name}` ({})",
+            a.name,
+            if names.is_empty() {
+                "it declares none".to_string()
+            } else {
+                format!("it declares {}", names.join(", "))
+            }
+        )))
     }
 
     /// Ticks until the entity's cooldown `name` is ready (0: ready now), or `Ok(None)` when

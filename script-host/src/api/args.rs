@@ -92,6 +92,16 @@ pub(crate) fn entity(v: &Value, what: &str) -> Result<u64, String> {
 
 /// A string argument of at most `max` bytes, read without copying a longer one.
 pub(crate) fn text_max(v: &Value, what: &str, max: usize) -> Result<String, String> {
+    with_text(v, what, max, str::to_string)
+}
+
+/// `f` of the text [`text_max`] gives, read in place (no copy).
+pub(crate) fn with_text<R>(
+    v: &Value,
+    what: &str,
+    max: usize,
+    f: impl FnOnce(&str) -> R,
+) -> Result<R, String> {
     match v {
         Value::String(s) => {
             let bytes = s.as_bytes();
@@ -102,7 +112,7 @@ pub(crate) fn text_max(v: &Value, what: &str, max: usize) -> Result<String, Stri
                 ));
             }
             std::str::from_utf8(&bytes)
-                .map(str::to_string)
+                .map(f)
                 .map_err(|_| format!("{what} must be UTF-8 text"))
         }
         other => Err(format!("{what} must be a string, got {}", type_name(other))),

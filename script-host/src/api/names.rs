@@ -8,7 +8,7 @@
 //! other argument gives (`archetype must be a string, got nil`, ``unknown tag `x` (did you
 //! mean `y`?)``).
 
-use super::args::{text, unknown};
+use super::args::{NAME_MAX, text, unknown, with_text};
 use super::spec::NameKind;
 use ludus_core::{ActionId, ArchetypeId, EffectId, GameDef, SoundId};
 use mlua::{FromLua, Lua, Value};
@@ -50,8 +50,10 @@ impl<K: Declared> Name<K> {
 impl<K: Lookup> Name<K> {
     /// What the name names in `def`.
     pub fn resolve(&self, def: &GameDef) -> Result<K::Id, String> {
-        let name = self.text()?;
-        K::find(def, &name).ok_or_else(|| unknown(K::KIND.noun(), &name, K::known(def)))
+        let noun = K::KIND.noun();
+        with_text(&self.0, noun, NAME_MAX, |name| {
+            K::find(def, name).ok_or_else(|| unknown(noun, name, K::known(def)))
+        })?
     }
 }
 
