@@ -325,4 +325,59 @@ mod tests {
             }
         }
     }
+
+    /// The work a search reports (cells and entries visited, charged to the script's budget)
+    /// is part of a run's behaviour: fixed here for one grid.
+    #[test]
+    fn a_search_reports_the_cells_and_entries_it_visits() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        let entries: Vec<Entry> = (1..=60)
+            .map(|seq| Entry {
+                seq,
+                tags: rng.u64(..4),
+                pos: Vec2::new(rng.f32() * 300.0, rng.f32() * 120.0),
+            })
+            .collect();
+        let mut grid = SpatialIndex::default();
+        assert_eq!(grid.build(1, entries), 60);
+        let odd = |s: u64| s % 2 == 1;
+        // (at, radius, tags, odd ids only) -> (nearest, work)
+        let nearest = [
+            ((150.0, 60.0), None, 0, false),
+            ((150.0, 60.0), None, 3, false),
+            ((-40.0, 200.0), None, 1, true),
+            ((10.0, 10.0), Some(15.0), 2, false),
+        ];
+        let got: Vec<_> = nearest
+            .iter()
+            .map(|&((x, y), r, t, only_odd)| {
+                let at = Vec2::new(x, y);
+                if only_odd {
+                    grid.nearest(at, r, t, odd)
+                } else {
+                    grid.nearest(at, r, t, |_| true)
+                }
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Some(43), 19),
+                (Some(22), 51),
+                (Some(49), 12),
+                (Some(28), 6)
+            ]
+        );
+        let within: Vec<_> = [((150.0, 60.0), 40.0, 0), ((0.0, 0.0), 90.0, 1)]
+            .iter()
+            .map(|&((x, y), r, t)| grid.within(Vec2::new(x, y), r, t, |_| true))
+            .collect();
+        assert_eq!(
+            within,
+            [
+                (vec![43, 38, 22, 51, 24, 5, 13, 10, 17, 33, 6, 15], 52),
+                (vec![36, 59, 53, 58, 37], 39)
+            ]
+        );
+    }
 }
