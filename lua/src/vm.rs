@@ -75,3 +75,55 @@ pub fn sandboxed() -> mlua::Result<Lua> {
 pub fn freeze(lua: &Lua) -> mlua::Result<Function> {
     fence_function(lua, ludus_freeze)
 }
+
+/// A new array of `items` (`{ items[1], items[2], ... }`), made and filled in one protected
+/// call: mlua's `create_sequence_from` protects each element's store on its own (a protected
+/// call an element) when the state has a memory limit. The table is sized for `items` at
+/// once, as mlua's is, so it takes the same memory.
+pub fn sequence(lua: &Lua, items: &[i64]) -> mlua::Result<Table> {
+    let n = c_int::try_from(items.len())
+        .map_err(|_| mlua::Error::runtime("too many items for one table"))?;
+    // SAFETY: the closure runs in protected mode (a memory error unwinds to mlua as an
+    // `Err`), needs three stack slots (mlua's `exec_raw` checks that many), and leaves exactly
+    // the new table on the stack, which `exec_raw` returns.
+    unsafe {
+        lua.exec_raw((), |state| {
+            mlua::ffi::lua_createtable(state, n, 0);
+            for (i, &v) in items.iter().enumerate() {
+                mlua::ffi::lua_pushinteger(state, v);
+                mlua::ffi::lua_rawseti(state, -2, i as mlua::ffi::lua_Integer + 1);
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sequence_is_the_array_of_its_items_and_a_memory_error_is_an_error() {
+        let lua = Lua::new();
+        for items in [
+            vec![],
+            vec![7],
+            (0..1000).map(|i| i * 3 - 500).collect::<Vec<i64>>(),
+        ] {
+            let t = sequence(&lua, &items).expect("a table");
+            assert_eq!(t.raw_len(), items.len());
+            let got: Vec<i64> = t.sequence_values().collect::<mlua::Result<_>>().unwrap();
+            assert_eq!(got, items);
+            let same = lua.create_sequence_from(items.iter().copied()).unwrap();
+            assert_eq!(same.raw_len(), t.raw_len());
+        }
+        lua.set_memory_limit(lua.used_memory() + 4096).unwrap();
+        let big: Vec<i64> = (0..100_000).collect();
+        assert!(matches!(
+            sequence(&lua, &big),
+            Err(mlua::Error::MemoryError(_))
+        ));
+        // The state is still usable.
+        lua.set_memory_limit(0).unwrap();
+        assert_eq!(sequence(&lua, &[1, 2]).unwrap().raw_len(), 2);
+    }
+}

@@ -41,8 +41,8 @@ use std::rc::Rc;
 
 /// A Lua array of entity ids.
 fn ids(lua: &Lua, ids: Vec<u64>) -> Result<Table, Bad> {
-    lua.create_sequence_from(ids.into_iter().map(|i| i as i64))
-        .map_err(|e| Bad::from(e.to_string()))
+    let ids: Vec<i64> = ids.into_iter().map(|i| i as i64).collect();
+    ludus_lua::sequence(lua, &ids).map_err(|e| Bad::from(e.to_string()))
 }
 
 /// A vector as two Lua values, or two nils.
