@@ -38,8 +38,9 @@ pub struct SpatialIndex {
     starts: Vec<u32>,
     entries: Vec<Entry>,
     /// Buffers kept from tick to tick (no allocation per build once they have grown): the
-    /// entries as gathered, and each cell's next slot while filling.
+    /// entries as gathered, each one's cell, and each cell's next slot while filling.
     input: Vec<Entry>,
+    keys: Vec<u32>,
     fill: Vec<u32>,
 }
 
@@ -124,17 +125,19 @@ impl SpatialIndex {
         self.cell = cell;
         self.cols = cols;
         self.rows = rows;
-        let key = |p: Vec2| -> usize {
+        let key = |p: Vec2| -> u32 {
             let c = (((p.x - min.x) / cell) as u32).min(cols - 1);
             let r = (((p.y - min.y) / cell) as u32).min(rows - 1);
-            (r * cols + c) as usize
+            r * cols + c
         };
         // Counting sort by cell, stable: entries keep creation order inside a cell.
         let n = (cols * rows) as usize;
         let starts = &mut self.starts;
         starts.resize(n + 1, 0);
-        for e in entries {
-            starts[key(e.pos) + 1] += 1;
+        self.keys.clear();
+        self.keys.extend(entries.iter().map(|e| key(e.pos)));
+        for &k in &self.keys {
+            starts[k as usize + 1] += 1;
         }
         for i in 0..n {
             starts[i + 1] += starts[i];
@@ -142,10 +145,10 @@ impl SpatialIndex {
         self.fill.clear();
         self.fill.extend_from_slice(&starts[..n]);
         self.entries.resize(entries.len(), first);
-        for e in entries {
-            let k = key(e.pos);
-            self.entries[self.fill[k] as usize] = *e;
-            self.fill[k] += 1;
+        for (e, &k) in entries.iter().zip(&self.keys) {
+            let slot = &mut self.fill[k as usize];
+            self.entries[*slot as usize] = *e;
+            *slot += 1;
         }
     }
 
