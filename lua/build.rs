@@ -220,6 +220,7 @@ fn abi_header() -> String {
                 "i32" => "int",
                 "f64" => "double",
                 "c_char" => "char",
+                "*const c_char" => "const char *",
                 _ => panic!("src/abi.rs: no C type for `{ty}` ({}.{field})", s.name),
             };
             let declaration = match len {

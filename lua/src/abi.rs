@@ -152,9 +152,10 @@ shared_enum! {
 }
 
 shared_enum! {
-    /// The kind of one value a fast entry's host hands back (`LudusResults::kind`).
-    pub enum FastResult: i32 as "LUDUS_RESULT", chars: false {
-        /// nil.
+    /// The kind of one value a fast entry passes its host (`LudusArgs::kind`) or hands back
+    /// (`LudusResults::kind`).
+    pub enum FastKind: i32 as "LUDUS_KIND", chars: false {
+        /// nil (or an argument not given).
         Nil = 0,
         /// A boolean: `whole` is 0 (false) or 1 (true).
         Bool = 1,
@@ -162,12 +163,34 @@ shared_enum! {
         Int = 2,
         /// A number: `number`.
         Num = 3,
+        /// A string (arguments only): `text`, `len` bytes.
+        Str = 4,
+    }
+}
+
+shared_struct! {
+    /// The arguments of a call a fast entry hands its host (`csrc/fast.c` fills it): the first
+    /// `n` of each array, argument `i` of kind `kind[i]` (a `FastKind`). A string's bytes are
+    /// the Lua string's own, valid during the call.
+    pub struct LudusArgs {
+        /// How many arguments (0 to 4).
+        pub n: i32,
+        /// Each argument's kind.
+        pub kind: [i32; 4],
+        /// Each whole number or boolean.
+        pub whole: [i64; 4],
+        /// Each number.
+        pub number: [f64; 4],
+        /// Each string's bytes.
+        pub text: [*const c_char; 4],
+        /// Each string's length in bytes.
+        pub len: [i64; 4],
     }
 }
 
 shared_struct! {
     /// The values a fast entry's host hands back to the script (`csrc/fast.c` pushes them):
-    /// the first `n` of each array, value `i` of kind `kind[i]` (a `FastResult`).
+    /// the first `n` of each array, value `i` of kind `kind[i]` (a `FastKind`, not `Str`).
     pub struct LudusResults {
         /// How many values (0 to 2).
         pub n: i32,
@@ -214,10 +237,15 @@ shared_struct! {
 }
 
 /// The constant lists of the header, in the order [`values`] gives them.
-pub const CONSTANTS: &[&Constants] = &[&Cause::C, &FieldCode::C, &FastUpvalue::C, &FastResult::C];
+pub const CONSTANTS: &[&Constants] = &[&Cause::C, &FieldCode::C, &FastUpvalue::C, &FastKind::C];
 
 /// The structs of the header.
-pub const STRUCTS: &[&Struct] = &[&LudusMeter::C, &LudusBlob::C, &LudusResults::C];
+pub const STRUCTS: &[&Struct] = &[
+    &LudusMeter::C,
+    &LudusBlob::C,
+    &LudusArgs::C,
+    &LudusResults::C,
+];
 
 /// Every shared value as Rust sees it: each constant of [`CONSTANTS`], then the size and field
 /// offsets of each of [`STRUCTS`]. `ludus_abi` (`csrc/abi.c`) gives the same list as the

@@ -1,10 +1,11 @@
 //! Fast entries (`csrc/fast.c`): a Lua function that hands a call whose arguments are all
-//! whole numbers or nil (at most three) straight to Rust, past mlua's generic callback (about
-//! 950 instructions of a `ludus.damage` call, 400 of them converting its arguments; about 600
-//! of a `ludus.pos`), and every other call, or one Rust does not take, to a generic Lua
-//! function. Rust hands back up to two values ([`Results`]), which the entry returns.
+//! plain values (nil, booleans, numbers and strings; at most four: [`Args`]) straight to
+//! Rust, past mlua's generic callback (about 950 instructions of a `ludus.damage` call, 400
+//! of them converting its arguments; about 1,000 of a `ludus.nearest`, its string made an
+//! mlua value and dropped), and every other call, or one Rust does not take, to a generic
+//! Lua function. Rust hands back up to two values ([`Results`]), which the entry returns.
 
-use crate::abi::{FastResult, FastUpvalue, LudusResults};
+use crate::abi::{FastKind, FastUpvalue, LudusArgs, LudusResults};
 use mlua::{Function, LightUserData, Lua};
 use std::ffi::{c_int, c_void};
 use std::rc::Rc;
@@ -22,6 +23,54 @@ pub enum FastValue {
     Num(f64),
 }
 
+/// One argument of a fast call.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FastArg<'a> {
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Num(f64),
+    /// A string's bytes, as Lua holds them.
+    Str(&'a [u8]),
+}
+
+/// The arguments of a fast call (at most four).
+pub struct Args<'a>(&'a LudusArgs);
+
+impl<'a> Args<'a> {
+    /// How many the call gave.
+    pub fn len(&self) -> usize {
+        usize::try_from(self.0.n)
+            .unwrap_or(0)
+            .min(self.0.kind.len())
+    }
+
+    /// Whether it gave none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Argument `i` (0-based); nil past those given.
+    pub fn get(&self, i: usize) -> FastArg<'a> {
+        if i >= self.len() {
+            return FastArg::Nil;
+        }
+        let a = self.0;
+        match FastKind::from_code(i64::from(a.kind[i])) {
+            Some(FastKind::Bool) => FastArg::Bool(a.whole[i] != 0),
+            Some(FastKind::Int) => FastArg::Int(a.whole[i]),
+            Some(FastKind::Num) => FastArg::Num(a.number[i]),
+            Some(FastKind::Str) if !a.text[i].is_null() => {
+                let len = usize::try_from(a.len[i]).unwrap_or(0);
+                // SAFETY: `fast.c` sets `text` and `len` to a Lua string's bytes, which the
+                // string (an argument on the stack) keeps for the whole call, so for `'a`.
+                FastArg::Str(unsafe { std::slice::from_raw_parts(a.text[i].cast::<u8>(), len) })
+            }
+            _ => FastArg::Nil,
+        }
+    }
+}
+
 /// The values a fast call returns (none for a command; at most two).
 pub struct Results<'a>(&'a mut LudusResults);
 
@@ -35,18 +84,18 @@ impl Results<'_> {
             return false;
         }
         let kind = match v {
-            FastValue::Nil => FastResult::Nil,
+            FastValue::Nil => FastKind::Nil,
             FastValue::Bool(b) => {
                 self.0.whole[i] = i64::from(b);
-                FastResult::Bool
+                FastKind::Bool
             }
             FastValue::Int(n) => {
                 self.0.whole[i] = n;
-                FastResult::Int
+                FastKind::Int
             }
             FastValue::Num(x) => {
                 self.0.number[i] = x;
-                FastResult::Num
+                FastKind::Num
             }
         };
         self.0.kind[i] = kind as i32;
@@ -67,43 +116,33 @@ impl Results<'_> {
 
 /// What a fast entry calls.
 pub trait FastCall: 'static {
-    /// Handles a call of entry number `which` (as given to [`fast_entry`]) whose arguments are
-    /// `args` (`None`: nil, or not given), pushing what it returns to `out`; `true` if it took
-    /// the call. One that returns `false` must have changed nothing (what it pushed is
-    /// dropped): the generic function then handles the call.
-    fn call(&self, which: usize, args: [Option<i64>; 3], out: &mut Results<'_>) -> bool;
+    /// Handles a call of entry number `which` (as given to [`fast_entry`]) with `args`,
+    /// pushing what it returns to `out`; `true` if it took the call. One that returns `false`
+    /// must have changed nothing (what it pushed is dropped): the generic function then
+    /// handles the call.
+    fn call(&self, which: usize, args: &Args<'_>, out: &mut Results<'_>) -> bool;
 }
 
 /// `LudusFastCall` of `fast.c`: 0 when taken.
 extern "C" fn trampoline<H: FastCall>(
     host: *const c_void,
     which: i64,
-    args: *const i64,
-    present: u32,
-    n: c_int,
+    args: *const LudusArgs,
     out: *mut LudusResults,
 ) -> c_int {
     const NOT_TAKEN: c_int = 1;
     let Ok(which) = usize::try_from(which) else {
         return NOT_TAKEN;
     };
-    if host.is_null() || args.is_null() || out.is_null() || !(0..=3).contains(&n) {
+    if host.is_null() || args.is_null() || out.is_null() {
         return NOT_TAKEN;
     }
     // SAFETY: `host` is the `H` of the `Rc` the entry was made with, alive as long as the Lua
-    // state (see `fast_entry`) and used only on the thread that runs it; `args` points to
-    // `ludus_fast`'s three numbers and `out` to its results, which nothing else touches
-    // during the call.
-    let (host, args, out) = unsafe {
-        (
-            &*host.cast::<H>(),
-            std::slice::from_raw_parts(args, 3),
-            &mut *out,
-        )
-    };
+    // state (see `fast_entry`) and used only on the thread that runs it; `args` and `out` are
+    // `ludus_fast`'s, which nothing else touches during the call.
+    let (host, args, out) = unsafe { (&*host.cast::<H>(), &*args, &mut *out) };
     out.n = 0;
-    let args = std::array::from_fn(|i| (present >> i & 1 != 0).then_some(args[i]));
-    if host.call(which, args, &mut Results(out)) {
+    if host.call(which, &Args(args), &mut Results(out)) {
         0
     } else {
         NOT_TAKEN
@@ -113,8 +152,8 @@ extern "C" fn trampoline<H: FastCall>(
 /// Keeps the hosts of fast entries alive as long as the Lua state.
 struct Hosts<H>(Vec<Rc<H>>);
 
-/// A Lua function that calls `host.call(which, ...)` for calls whose arguments are whole
-/// numbers or nil, and `generic` (with the same arguments, returning its results) for every
+/// A Lua function that calls `host.call(which, ...)` for calls whose arguments are plain
+/// values, and `generic` (with the same arguments, returning its results) for every
 /// other call and every call `host` does not take.
 pub fn fast_entry<H: FastCall>(
     lua: &Lua,
@@ -135,7 +174,7 @@ pub fn fast_entry<H: FastCall>(
         lua.set_app_data(Hosts(vec![host.clone()]));
     }
     let which = i64::try_from(which).map_err(mlua::Error::external)?;
-    let call = trampoline::<H> as extern "C" fn(_, _, _, _, _, _) -> _;
+    let call = trampoline::<H> as extern "C" fn(_, _, _, _) -> _;
     // Pushed in the order of their indices (1, 2, 3, 4).
     const _: () = assert!(
         FastUpvalue::Host as i32 == 1
@@ -167,24 +206,48 @@ mod tests {
     use super::*;
     use std::cell::{Cell, RefCell};
 
+    /// An argument as the host saw it, owned.
+    #[derive(Clone, Debug, PartialEq)]
+    enum Saw {
+        Nil,
+        Bool(bool),
+        Int(i64),
+        Num(f64),
+        Str(Vec<u8>),
+    }
+
     #[derive(Default)]
     struct Recorder {
-        calls: RefCell<Vec<(usize, [Option<i64>; 3])>>,
+        calls: RefCell<Vec<(usize, Vec<Saw>)>>,
         refuse: Cell<bool>,
     }
 
     impl FastCall for Recorder {
-        /// Entry 8 returns its first argument (nil when absent) and then what its second
-        /// says: 1 a boolean, 2 a number, 3 two more values (only one fits).
-        fn call(&self, which: usize, args: [Option<i64>; 3], out: &mut Results<'_>) -> bool {
-            self.calls.borrow_mut().push((which, args));
+        /// Entry 8 returns its first argument (nil when absent or not a number) and then what
+        /// its second says: 1 a boolean, 2 a number, 3 two more values (only one fits).
+        fn call(&self, which: usize, args: &Args<'_>, out: &mut Results<'_>) -> bool {
+            let saw = (0..args.len())
+                .map(|i| match args.get(i) {
+                    FastArg::Nil => Saw::Nil,
+                    FastArg::Bool(b) => Saw::Bool(b),
+                    FastArg::Int(n) => Saw::Int(n),
+                    FastArg::Num(x) => Saw::Num(x),
+                    FastArg::Str(s) => Saw::Str(s.to_vec()),
+                })
+                .collect();
+            self.calls.borrow_mut().push((which, saw));
+            assert_eq!(args.get(args.len()), FastArg::Nil, "nil past the arguments");
             if which == 8 {
                 assert!(out.is_empty());
-                assert!(out.push(args[0].map_or(FastValue::Nil, FastValue::Int)));
-                match args[1] {
-                    Some(1) => assert!(out.push(FastValue::Bool(true))),
-                    Some(2) => assert!(out.push(FastValue::Num(-0.25))),
-                    Some(3) => {
+                let first = match args.get(0) {
+                    FastArg::Int(n) => FastValue::Int(n),
+                    _ => FastValue::Nil,
+                };
+                assert!(out.push(first));
+                match args.get(1) {
+                    FastArg::Int(1) => assert!(out.push(FastValue::Bool(true))),
+                    FastArg::Int(2) => assert!(out.push(FastValue::Num(-0.25))),
+                    FastArg::Int(3) => {
                         assert!(out.push(FastValue::Bool(false)));
                         assert!(!out.push(FastValue::Int(9)), "two at most");
                     }
@@ -210,7 +273,7 @@ mod tests {
             ("f(-7, 1)", "2 integer -7 boolean true"),
             ("f(4, 2)", "2 integer 4 float -0.25"),
             ("f(nil, 3)", "2 nil nil boolean false"),
-            ("f(1.5)", "1 string generic"),
+            ("f({})", "1 string generic"),
         ];
         let show = "local function show(...) local out = { select('#', ...) } \
             for i = 1, select('#', ...) do local v = select(i, ...) \
@@ -239,20 +302,43 @@ mod tests {
         let f = fast_entry(&lua, &host, generic, 7).expect("an entry");
         lua.globals().set("f", f).expect("f");
         // (call, what it returns, what the host saw)
-        type Row = (&'static str, Option<&'static str>, Option<[Option<i64>; 3]>);
+        type Row = (&'static str, Option<&'static str>, Option<Vec<Saw>>);
+        let s = |t: &str| Saw::Str(t.as_bytes().to_vec());
         let table: &[Row] = &[
-            ("f(1, nil, 3)", None, Some([Some(1), None, Some(3)])),
-            ("f()", None, Some([None, None, None])),
+            (
+                "f(1, nil, 3)",
+                None,
+                Some(vec![Saw::Int(1), Saw::Nil, Saw::Int(3)]),
+            ),
+            ("f()", None, Some(vec![])),
             (
                 "f(-9007199254740993)",
                 None,
-                Some([Some(-9007199254740993), None, None]),
+                Some(vec![Saw::Int(-9007199254740993)]),
             ),
-            ("f(1.5)", Some("generic 1"), None),
-            ("f(2.0)", Some("generic 1"), None),
-            ("f('1')", Some("generic 1"), None),
+            (
+                "f(1.5, 2.0)",
+                None,
+                Some(vec![Saw::Num(1.5), Saw::Num(2.0)]),
+            ),
+            (
+                "f('1', 'a\\0b', '')",
+                None,
+                Some(vec![s("1"), Saw::Str(b"a\0b".to_vec()), s("")]),
+            ),
+            (
+                "f(true, false)",
+                None,
+                Some(vec![Saw::Bool(true), Saw::Bool(false)]),
+            ),
+            (
+                "f(1, 2, 3, 'x')",
+                None,
+                Some(vec![Saw::Int(1), Saw::Int(2), Saw::Int(3), s("x")]),
+            ),
             ("f(1, {})", Some("generic 2"), None),
-            ("f(1, 2, 3, 4)", Some("generic 4"), None),
+            ("f(print)", Some("generic 1"), None),
+            ("f(1, 2, 3, 4, 5)", Some("generic 5"), None),
         ];
         for (call, returns, saw) in table {
             host.calls.borrow_mut().clear();
@@ -261,7 +347,7 @@ mod tests {
             let calls = host.calls.borrow().clone();
             assert_eq!(
                 calls,
-                saw.map(|a| (7, a)).into_iter().collect::<Vec<_>>(),
+                saw.clone().map(|a| (7, a)).into_iter().collect::<Vec<_>>(),
                 "{call}"
             );
         }

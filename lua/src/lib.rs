@@ -25,9 +25,9 @@ mod math;
 mod meter;
 mod vm;
 
-pub use abi::{Cause, FastResult, FastUpvalue, FieldCode};
+pub use abi::{Cause, FastKind, FastUpvalue, FieldCode};
 pub use events::{Blobs, decoder};
-pub use fast::{FastCall, FastValue, Results, fast_entry};
+pub use fast::{Args, FastArg, FastCall, FastValue, Results, fast_entry};
 pub use meter::{Meter, arm, rewind_hook, yieldable};
 pub use vm::{freeze, sandboxed, sequence, shallow_copy};
 

@@ -48,21 +48,38 @@ fn a_misspelt_function_names_the_closest() {
     assert_eq!(f.location.as_deref(), Some("scripts/main.lua:1"));
 }
 
-/// `damage`, `heal`, `destroy` and `add_score` called with whole numbers (or nil) take their
-/// fast entry; with anything else, the generic one. Both give the same world, and the same
-/// faults with the same lines.
+/// Five more arguments than any function takes: nil, which every function ignores past its
+/// own, and too many for a fast entry, so the call takes the generic function.
+const GENERIC: &str = ", nil, nil, nil, nil, nil";
+
+/// `pcall` of `call` (`ludus.f(args)`), with `pad` after its arguments.
+fn pcall_of(call: &str, pad: &str) -> String {
+    let args = call.replacen('(', ", ", 1);
+    format!("pcall({}{pad})", args.trim_end_matches(')'))
+}
+
+/// The hot commands (`damage`, `heal`, `destroy`, `add_score`, `set`, `sound`, `effect`)
+/// called with plain values take their fast entry; with a table or more than four arguments,
+/// the generic one. Both give the same world, and the same faults with the same lines.
 #[test]
 fn hot_commands_act_the_same_by_either_entry() {
-    let script = |one: &str, two: &str| {
+    let script = |pad: &str| {
         format!(
-            "function on_start()\n  ludus.damage(2, {two}, 1)\n  ludus.damage(1, {two}, nil)\n  \
-             ludus.heal(1, {one})\n  ludus.add_score({two})\n  ludus.destroy(3)\n  \
-             ludus.damage(2, {one}, nil, 'ignored')\nend"
+            "function on_start()\n  ludus.damage(2, 2, 1{pad})\n  ludus.damage(1, 2.0, nil{pad})\n  \
+             ludus.heal(1, 1{pad})\n  ludus.add_score(2{pad})\n  ludus.destroy(3{pad})\n  \
+             ludus.set('n', 2.5{pad})\n  ludus.set('t', 'text'{pad})\n  \
+             ludus.sound('hit', 0.5{pad})\n  ludus.effect('spark', 1, 2.5{pad})\n  \
+             ludus.damage(2, 1, nil, 'ignored'{pad})\nend"
         )
     };
     let world = |src: String| {
         let mut g = game(&src).unwrap();
         run(&mut g, 2).unwrap();
+        let requests: Vec<String> = g
+            .outbox()
+            .drain()
+            .map(|r| format!("{:?}", r.what))
+            .collect();
         let health = |seq| {
             let e = g.world().entity(seq)?;
             g.world().ecs().get::<&Health>(e).ok().map(|h| h.current)
@@ -71,55 +88,66 @@ fn hot_commands_act_the_same_by_either_entry() {
             StateHash::of(g.world()),
             g.world().score(),
             [health(1), health(2), health(3)],
+            format!("{:?}", g.world().vars()),
+            requests,
         )
     };
-    let (fast, generic) = (world(script("1", "2")), world(script("1.0", "2.0")));
+    let (fast, generic) = (world(script("")), world(script(GENERIC)));
     assert_eq!(fast, generic);
     assert_eq!((fast.1, fast.2), (2, [Some(9), Some(0), None]));
+    assert_eq!(fast.4.len(), 2, "{:?}", fast.4);
 
-    for (fast, generic) in [
-        ("ludus.damage(1, -1)", "ludus.damage(1.0, -1)"),
-        ("ludus.damage(0, 1)", "ludus.damage(0.0, 1)"),
-        ("ludus.destroy(-5)", "ludus.destroy(-5.0)"),
-        ("ludus.heal(1, 1 << 40)", "ludus.heal(1.0, 1 << 40)"),
-        ("ludus.damage(nil, 1)", "ludus.damage(nil, 1.0)"),
+    for call in [
+        "ludus.damage(1, -1)",
+        "ludus.damage(0, 1)",
+        "ludus.damage(1.5, 1)",
+        "ludus.destroy(-5)",
+        "ludus.destroy('x')",
+        "ludus.heal(1, 1 << 40)",
+        "ludus.damage(nil, 1)",
+        "ludus.set(1, 2)",
+        "ludus.set('v', true)",
+        "ludus.sound('nope')",
+        "ludus.sound('hit', 9)",
+        "ludus.effect('spark', 1)",
+        "ludus.effect('spark', 1, 2, 'no colour')",
     ] {
-        let fault = |call: &str| {
-            let args = call.replacen('(', ", ", 1);
-            let src = format!(
-                "function on_start()\n  pcall({})\nend",
-                args.trim_end_matches(')')
-            );
+        let fault = |pad: &str| {
+            let src = format!("function on_start()\n  {}\nend", pcall_of(call, pad));
             let f = game(&src).and_then(|mut g| run(&mut g, 1)).unwrap_err();
             (f.message, f.location)
         };
-        let f = fault(fast);
-        assert_eq!(f, fault(generic), "{fast}");
-        assert_eq!(f.1.as_deref(), Some("scripts/main.lua:2"), "{fast}");
+        let f = fault("");
+        assert_eq!(f, fault(GENERIC), "{call}");
+        assert_eq!(f.1.as_deref(), Some("scripts/main.lua:2"), "{call}");
     }
 }
 
 /// The reads with a fast entry (`pos`, `vel`, `angle`, `facing`, `tags`, `alive`, `health`,
-/// `random`, `tick`, `score`) give by it what the generic entry gives: the same values of the
-/// same types, the same draws from the generator, the same faults.
+/// `random`, `tick`, `score`, `nearest`, `cooldown`, `pressed`, `held`, `released`, `axis`,
+/// `pointer`) give by it what the generic entry gives: the same values of the same types, the
+/// same draws from the generator, the same faults.
 #[test]
 fn hot_reads_answer_the_same_by_either_entry() {
-    // `one` is 1 (whole numbers: the fast entry) or 1.0 (the generic one); `extra` an
-    // argument a read without arguments ignores (a table: the generic entry).
-    let script = |one: &str, extra: &str| {
+    let script = |pad: &str| {
         format!(
             "local function show(...)\n  local out = {{ select('#', ...) }}\n  \
              for i = 1, select('#', ...) do\n    local v = select(i, ...)\n    \
              out[#out + 1] = (math.type(v) or type(v)) .. ' ' .. tostring(v)\n  end\n  \
              return table.concat(out, ', ')\nend\n\
              function on_tick()\n  ludus.destroy(3)\n  ludus.damage(2, 1)\n  \
-             for id = 1, 5 do\n    local i = id * {one}\n    \
-             print(show(ludus.pos(i)), show(ludus.vel(i)), show(ludus.angle(i)), \
-             show(ludus.facing(i)), show(ludus.tags(i)), show(ludus.alive(i)), \
-             show(ludus.health(i)))\n  end\n  \
-             print(show(ludus.random()), show(ludus.random(6 * {one})), \
-             show(math.random(-3 * {one}, 3 * {one})), show(ludus.random(nil, nil)), \
-             show(ludus.tick({extra})), show(ludus.score({extra})))\nend"
+             for id = 1, 5 do\n    \
+             print(show(ludus.pos(id{pad})), show(ludus.vel(id{pad})), show(ludus.angle(id{pad})), \
+             show(ludus.facing(id{pad})), show(ludus.tags(id{pad})), show(ludus.alive(id{pad})), \
+             show(ludus.health(id{pad})))\n  end\n  \
+             print(show(ludus.random(nil{pad})), show(ludus.random(6{pad})), \
+             show(math.random(-3, 3.0{pad})), show(ludus.random(nil, nil{pad})), \
+             show(ludus.tick(nil{pad})), show(ludus.score(nil{pad})))\n  \
+             print(show(ludus.nearest(0, 0, 'enemy'{pad})), show(ludus.nearest(0.5, 0, 'player'{pad})), \
+             show(ludus.nearest(300, 0, 'enemy', 10{pad})), show(ludus.nearest(300, 0, 'enemy', 1000.0{pad})), \
+             show(ludus.pressed('fire'{pad})), show(ludus.held('fire'{pad})), \
+             show(ludus.released('fire'{pad})), show(ludus.axis('fire'{pad})), \
+             show(ludus.pointer(nil{pad})))\nend"
         )
     };
     let lines = |src: String| {
@@ -127,9 +155,9 @@ fn hot_reads_answer_the_same_by_either_entry() {
         run(&mut g, 3).unwrap();
         (g.consequences_mut().drain_log(), StateHash::of(g.world()))
     };
-    let (fast, generic) = (lines(script("1", "")), lines(script("1.0", "{}")));
+    let (fast, generic) = (lines(script("")), lines(script(GENERIC)));
     assert_eq!(fast, generic);
-    assert_eq!(fast.0.len(), 18, "{:#?}", fast.0);
+    assert_eq!(fast.0.len(), 21, "{:#?}", fast.0);
     // The player (1) as it stands, an enemy destroyed this stage (3), none (4), the draws.
     let want = [
         (
@@ -148,30 +176,38 @@ fn hot_reads_answer_the_same_by_either_entry() {
             5,
             "1, float 0.79079964674619\t1, integer 3\t1, integer 2\t1, float 0.039919237943787\t1, integer 1\t1, integer 0",
         ),
+        // The nearest enemy (the one at 300 is being destroyed), a radius that leaves the
+        // other out, then takes it in; no input, no pointer.
+        (
+            6,
+            "1, integer 2\t1, integer 1\t1, nil nil\t1, integer 2\t1, boolean false\t1, boolean false\t1, boolean false\t1, float 0.0\t2, nil nil, nil nil",
+        ),
     ];
     for (line, text) in want {
         let got = fast.0[line].split_once(": ").map(|(_, t)| t);
         assert_eq!(got, Some(text), "line {line}");
     }
 
-    for (fast, generic) in [
-        ("ludus.pos(0)", "ludus.pos(0.0)"),
-        ("ludus.health(-2)", "ludus.health(-2.0)"),
-        ("ludus.alive(nil)", "ludus.alive(nil, 1.5)"),
-        ("ludus.random(0)", "ludus.random(0.0)"),
-        ("ludus.random(3, 1)", "ludus.random(3.0, 1)"),
+    for call in [
+        "ludus.pos(0)",
+        "ludus.health(-2)",
+        "ludus.alive(nil)",
+        "ludus.random(0)",
+        "ludus.random(3, 1)",
+        "ludus.random(1.5)",
+        "ludus.nearest(0, 0, 'nope')",
+        "ludus.nearest(0, 0, 'enemy', -1)",
+        "ludus.nearest(0, 'y', 'enemy')",
+        "ludus.pressed('jump')",
+        "ludus.cooldown(1, 'nope')",
     ] {
-        let fault = |call: &str| {
-            let args = call.replacen('(', ", ", 1);
-            let src = format!(
-                "function on_start()\n  pcall({})\nend",
-                args.trim_end_matches(')')
-            );
+        let fault = |pad: &str| {
+            let src = format!("function on_start()\n  {}\nend", pcall_of(call, pad));
             let f = game(&src).and_then(|mut g| run(&mut g, 1)).unwrap_err();
             (f.message, f.location)
         };
-        let f = fault(fast);
-        assert_eq!(f, fault(generic), "{fast}");
-        assert_eq!(f.1.as_deref(), Some("scripts/main.lua:2"), "{fast}");
+        let f = fault("");
+        assert_eq!(f, fault(GENERIC), "{call}");
+        assert_eq!(f.1.as_deref(), Some("scripts/main.lua:2"), "{call}");
     }
 }

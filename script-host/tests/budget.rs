@@ -391,7 +391,10 @@ fn each_stage_counts_from_a_fresh_interval() {
 fn fast_reads_and_commands_forever() {
     for call in [
         "ludus.pos(1)",
-        "ludus.pos(1.0)",
+        "ludus.pos(1, {})",
+        "ludus.nearest(0, 0, 'enemy')",
+        "ludus.nearest(0, 0, 'enemy', nil, nil, nil, nil)",
+        "ludus.set('v', 'text')",
         "ludus.random(6)",
         "ludus.tick()",
         "ludus.alive(99)",

@@ -170,6 +170,12 @@ impl Gameplay<'_> {
         ))
     }
 
+    /// Whether this tick's spatial grid is built: a `nearest` then reports the same work
+    /// each time it is asked the same (only the build's work is reported once).
+    pub fn spatial_ready(&self) -> bool {
+        self.spatial.is_built_for(self.tick)
+    }
+
     /// Builds the spatial index for this tick if no read has yet.
     fn spatial(&mut self) {
         if self.spatial.is_built_for(self.tick) {

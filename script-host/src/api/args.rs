@@ -5,11 +5,100 @@
 //! copied, so a script cannot make the host copy megabytes to refuse them.
 
 use ludus_core::{Color, Overrides, TimerSpec, Var, Vec2, closest};
+use ludus_lua::FastArg;
 use mlua::Value;
 use std::sync::Arc;
 
-pub(crate) fn type_name(v: &Value) -> &'static str {
+/// One argument as the helpers below read it: an mlua [`Value`] (the generic entry) or a fast
+/// entry's [`FastArg`] (see `fast.rs`), so both entries convert alike.
+pub(crate) trait Arg {
+    /// The value, for the helpers' matches (a string's bytes through [`Arg::bytes`]).
+    fn scalar(&self) -> Scalar;
+    /// `f` of a string's bytes; `None` for any other value.
+    fn bytes<R>(&self, f: impl FnOnce(&[u8]) -> R) -> Option<R>;
+    /// The type's name as Lua gives it (`nil`, `number`, `string`...).
+    fn type_name(&self) -> &'static str;
+
+    fn is_nil(&self) -> bool {
+        matches!(self.scalar(), Scalar::Nil)
+    }
+}
+
+/// What [`Arg::scalar`] gives: the values the helpers take apart.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Scalar {
+    Nil,
+    Int(i64),
+    Num(f64),
+    Str,
+    /// Anything else (a boolean, a table...): refused by every helper, naming its type.
+    Other,
+}
+
+impl Arg for Value {
+    #[inline]
+    fn scalar(&self) -> Scalar {
+        match self {
+            Value::Nil => Scalar::Nil,
+            Value::Integer(i) => Scalar::Int(*i),
+            Value::Number(n) => Scalar::Num(*n),
+            Value::String(_) => Scalar::Str,
+            _ => Scalar::Other,
+        }
+    }
+
+    fn bytes<R>(&self, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
+        match self {
+            Value::String(s) => Some(f(&s.as_bytes())),
+            _ => None,
+        }
+    }
+
+    fn type_name(&self) -> &'static str {
+        Value::type_name(self)
+    }
+}
+
+impl Arg for FastArg<'_> {
+    #[inline]
+    fn scalar(&self) -> Scalar {
+        match *self {
+            FastArg::Nil => Scalar::Nil,
+            FastArg::Int(i) => Scalar::Int(i),
+            FastArg::Num(n) => Scalar::Num(n),
+            FastArg::Str(_) => Scalar::Str,
+            FastArg::Bool(_) => Scalar::Other,
+        }
+    }
+
+    fn bytes<R>(&self, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
+        match *self {
+            FastArg::Str(b) => Some(f(b)),
+            _ => None,
+        }
+    }
+
+    fn type_name(&self) -> &'static str {
+        match self {
+            FastArg::Nil => "nil",
+            FastArg::Bool(_) => "boolean",
+            FastArg::Int(_) => "integer",
+            FastArg::Num(_) => "number",
+            FastArg::Str(_) => "string",
+        }
+    }
+}
+
+pub(crate) fn type_name(v: &impl Arg) -> &'static str {
     v.type_name()
+}
+
+/// `f` of `v`, or `None` when `v` is nil (an optional argument left out).
+pub(crate) fn opt<A: Arg, T>(
+    v: &A,
+    f: impl FnOnce(&A) -> Result<T, String>,
+) -> Result<Option<T>, String> {
+    if v.is_nil() { Ok(None) } else { f(v).map(Some) }
 }
 
 /// A number as a person reads it: plain when short, in exponent form when it would print
@@ -28,37 +117,36 @@ pub(crate) const NAME_MAX: usize = ludus_core::MAX_NAME_BYTES;
 pub(crate) const TEXT_MAX: usize = ludus_core::MAX_TEXT_BYTES;
 
 #[inline]
-pub(crate) fn int(v: &Value, what: &str) -> Result<i64, String> {
-    match v {
-        Value::Integer(i) => Ok(*i),
+pub(crate) fn int(v: &impl Arg, what: &str) -> Result<i64, String> {
+    match v.scalar() {
+        Scalar::Int(i) => Ok(i),
         // Every float with a whole value in i64's range (2^63 itself is just outside).
-        Value::Number(n)
+        Scalar::Num(n)
             if n.fract() == 0.0
-                && *n >= -9.223_372_036_854_776e18
-                && *n < 9.223_372_036_854_776e18 =>
+                && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&n) =>
         {
-            Ok(*n as i64)
+            Ok(n as i64)
         }
-        Value::Number(n) if n.is_finite() && n.fract() == 0.0 => Err(format!(
+        Scalar::Num(n) if n.is_finite() && n.fract() == 0.0 => Err(format!(
             "{what} is too large for a whole number, got {}",
-            show(*n)
+            show(n)
         )),
-        Value::Number(n) => Err(format!("{what} must be a whole number, got {}", show(*n))),
-        other => Err(format!("{what} must be a number, got {}", type_name(other))),
+        Scalar::Num(n) => Err(format!("{what} must be a whole number, got {}", show(n))),
+        _ => Err(format!("{what} must be a number, got {}", type_name(v))),
     }
 }
 
-pub(crate) fn num(v: &Value, what: &str) -> Result<f64, String> {
-    match v {
-        Value::Integer(i) => Ok(*i as f64),
-        Value::Number(n) if n.is_finite() => Ok(*n),
-        Value::Number(n) => Err(format!("{what} must be a finite number, got {n}")),
-        other => Err(format!("{what} must be a number, got {}", type_name(other))),
+pub(crate) fn num(v: &impl Arg, what: &str) -> Result<f64, String> {
+    match v.scalar() {
+        Scalar::Int(i) => Ok(i as f64),
+        Scalar::Num(n) if n.is_finite() => Ok(n),
+        Scalar::Num(n) => Err(format!("{what} must be a finite number, got {n}")),
+        _ => Err(format!("{what} must be a number, got {}", type_name(v))),
     }
 }
 
 /// A number stored as `f32` in the world: finite there too.
-pub(crate) fn num32(v: &Value, what: &str) -> Result<f32, String> {
+pub(crate) fn num32(v: &impl Arg, what: &str) -> Result<f32, String> {
     let n = num(v, what)?;
     if n.abs() > f64::from(f32::MAX) {
         return Err(format!(
@@ -69,20 +157,17 @@ pub(crate) fn num32(v: &Value, what: &str) -> Result<f32, String> {
     Ok(n as f32)
 }
 
-pub(crate) fn opt_num(v: &Value, what: &str) -> Result<Option<f64>, String> {
-    match v {
-        Value::Nil => Ok(None),
-        v => num(v, what).map(Some),
-    }
+pub(crate) fn opt_num(v: &impl Arg, what: &str) -> Result<Option<f64>, String> {
+    opt(v, |v| num(v, what))
 }
 
 /// Two numeric arguments as a vector (`x`, `y` name them in errors).
-pub(crate) fn vec2(x: &Value, y: &Value, names: (&str, &str)) -> Result<Vec2, String> {
+pub(crate) fn vec2<A: Arg>(x: &A, y: &A, names: (&str, &str)) -> Result<Vec2, String> {
     Ok(Vec2::new(num32(x, names.0)?, num32(y, names.1)?))
 }
 
 #[inline]
-pub(crate) fn entity(v: &Value, what: &str) -> Result<u64, String> {
+pub(crate) fn entity(v: &impl Arg, what: &str) -> Result<u64, String> {
     let i = int(v, what)?;
     u64::try_from(i)
         .ok()
@@ -91,36 +176,33 @@ pub(crate) fn entity(v: &Value, what: &str) -> Result<u64, String> {
 }
 
 /// A string argument of at most `max` bytes, read without copying a longer one.
-pub(crate) fn text_max(v: &Value, what: &str, max: usize) -> Result<String, String> {
+pub(crate) fn text_max(v: &impl Arg, what: &str, max: usize) -> Result<String, String> {
     with_text(v, what, max, str::to_string)
 }
 
 /// `f` of the text [`text_max`] gives, read in place (no copy).
 pub(crate) fn with_text<R>(
-    v: &Value,
+    v: &impl Arg,
     what: &str,
     max: usize,
     f: impl FnOnce(&str) -> R,
 ) -> Result<R, String> {
-    match v {
-        Value::String(s) => {
-            let bytes = s.as_bytes();
-            if bytes.len() > max {
-                return Err(format!(
-                    "{what} is too long ({} bytes; at most {max})",
-                    bytes.len()
-                ));
-            }
-            std::str::from_utf8(&bytes)
-                .map(f)
-                .map_err(|_| format!("{what} must be UTF-8 text"))
+    let read = v.bytes(|bytes| {
+        if bytes.len() > max {
+            return Err(format!(
+                "{what} is too long ({} bytes; at most {max})",
+                bytes.len()
+            ));
         }
-        other => Err(format!("{what} must be a string, got {}", type_name(other))),
-    }
+        std::str::from_utf8(bytes)
+            .map(f)
+            .map_err(|_| format!("{what} must be UTF-8 text"))
+    });
+    read.unwrap_or_else(|| Err(format!("{what} must be a string, got {}", type_name(v))))
 }
 
 /// A name (archetype, effect, variable, key...): at most [`NAME_MAX`] bytes.
-pub(crate) fn text(v: &Value, what: &str) -> Result<String, String> {
+pub(crate) fn text(v: &impl Arg, what: &str) -> Result<String, String> {
     text_max(v, what, NAME_MAX)
 }
 
@@ -138,20 +220,20 @@ pub(crate) fn tile_char(v: &Value) -> Result<char, String> {
 }
 
 /// A colour, in the grammar of [`Color`] (the same as content's).
-pub(crate) fn color(v: &Value) -> Result<Color, String> {
+pub(crate) fn color(v: &impl Arg) -> Result<Color, String> {
     let c = text(v, "color")?;
     Color::parse(&c)
         .ok_or_else(|| format!("color `{c}` is not #rgb, #rrggbb, #rrggbbaa or a colour name"))
 }
 
 /// A game variable's value: a number or a text.
-pub(crate) fn var_value(v: &Value, what: &str) -> Result<Var, String> {
-    match v {
-        Value::String(_) => Ok(Var::Text(Arc::from(text_max(v, what, TEXT_MAX)?))),
-        Value::Integer(_) | Value::Number(_) => num(v, what).map(Var::Num),
-        other => Err(format!(
+pub(crate) fn var_value(v: &impl Arg, what: &str) -> Result<Var, String> {
+    match v.scalar() {
+        Scalar::Str => Ok(Var::Text(Arc::from(text_max(v, what, TEXT_MAX)?))),
+        Scalar::Int(_) | Scalar::Num(_) => num(v, what).map(Var::Num),
+        _ => Err(format!(
             "{what} must be a number or a string, got {}",
-            type_name(other)
+            type_name(v)
         )),
     }
 }
@@ -190,7 +272,7 @@ pub(crate) fn save_value(v: &Value, key: &str, bound: u32) -> Result<Var, String
 }
 
 /// A radius: a finite number, not negative.
-pub(crate) fn radius(v: &Value) -> Result<f32, String> {
+pub(crate) fn radius(v: &impl Arg) -> Result<f32, String> {
     let r = num32(v, "radius")?;
     if r < 0.0 {
         return Err(format!(
@@ -202,7 +284,7 @@ pub(crate) fn radius(v: &Value) -> Result<f32, String> {
 }
 
 #[inline]
-pub(crate) fn amount(v: &Value, what: &str) -> Result<i32, String> {
+pub(crate) fn amount(v: &impl Arg, what: &str) -> Result<i32, String> {
     let i = int(v, what)?;
     if i < 0 {
         return Err(format!("{what} must not be negative, got {i}"));

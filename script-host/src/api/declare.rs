@@ -31,6 +31,9 @@ macro_rules! register {
 }
 
 macro_rules! api {
+    // `fast call` and `fast grid` (a read of the spatial grid: see `fast::Fast::grid`).
+    (@grid call) => { false };
+    (@grid grid) => { true };
     (@munch [$($spec:tt)*] [$($inst:tt)*] [$($fast:tt)*]) => {
         /// Every `ludus.*` function, in the order the docs list them.
         pub const API: &[ApiFunction] = &[$($spec)*];
@@ -71,36 +74,34 @@ macro_rules! api {
             } }]
             [$($fast)* Fast {
                 name: stringify!($name),
-                run: |$g: &mut ludus_core::Gameplay<'_>, values: [Value; 3], _out: &mut Results<'_>| -> Result<(), Bad> {
-                    let $a = <$ty as Args>::take(values);
+                run: |$g: &mut ludus_core::Gameplay<'_>, args: &ludus_lua::Args<'_>, _out: &mut Results<'_>| -> Result<(), Bad> {
+                    let $a = <$ty as FastArgs>::take(args);
                     let command: Command = $body;
-                    release($a);
                     $g.send(command)?;
                     Ok(())
                 },
+                grid: false,
             },]
             $($rest)*);
     };
     (@munch [$($spec:tt)*] [$($inst:tt)*] [$($fast:tt)*]
-        #[doc = $doc:literal] fast call $name:ident: $section:ident, $call:literal,
+        #[doc = $doc:literal] fast $kind:ident $name:ident: $section:ident, $call:literal,
         |$g:ident, $a:ident: $ty:ty| -> $ret:ty $body:block $($rest:tt)*) => {
         api!(@munch
             [$($spec)* ApiFunction { name: stringify!($name), call: $call, section: Section::$section, lua: false, doc: $doc, name_arg: <$ty as Signature>::NAME_ARG },]
             [$($inst)* { stringify!($name), |lua, $g, $a: $ty| -> $ret $body }]
             [$($fast)* Fast {
                 name: stringify!($name),
-                run: |$g: &mut ludus_core::Gameplay<'_>, values: [Value; 3], out: &mut Results<'_>| -> Result<(), Bad> {
-                    let $a = <$ty as Args>::take(values);
-                    // The body reads the arguments by reference, as the generic function's.
+                run: |$g: &mut ludus_core::Gameplay<'_>, args: &ludus_lua::Args<'_>, out: &mut Results<'_>| -> Result<(), Bad> {
+                    let $a = <$ty as FastArgs>::take(args);
                     let body = |$g: &mut ludus_core::Gameplay<'_>| -> Result<$ret, Bad> { $body };
-                    let result = body($g);
-                    release($a);
-                    if result?.give(out) {
+                    if body($g)?.give(out) {
                         Ok(())
                     } else {
                         Err(Bad::from("not a plain value"))
                     }
                 },
+                grid: api!(@grid $kind),
             },]
             $($rest)*);
     };

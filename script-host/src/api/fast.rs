@@ -1,29 +1,34 @@
 //! The hot commands' and reads' fast path: a fast entry ([`ludus_lua::fast_entry`]) hands a
-//! call whose arguments are all whole numbers or nil straight to the host (`FastCall for
-//! Shared`, in `api/mod.rs`, which sees both this module and the list), which runs the API
-//! list's own body for it (the `fast command` and `fast call` entries of `functions.rs`): a
-//! command is built and sent, a read's values handed back ([`Returns`]), past mlua's generic
-//! callback (about 950 instructions of a `damage` call, 400 of them converting its arguments).
-//! Whatever it does not take goes to the generic function, which converts, checks, charges
-//! and reports it as every other call, so scripts see no difference but the speed.
+//! call whose arguments are all plain values (nil, booleans, numbers, strings) straight to the
+//! host (`FastCall for Shared`, in `api/mod.rs`, which sees both this module and the list),
+//! which runs the API list's own body for it (the `fast command`, `fast call` and `fast grid`
+//! entries of `functions.rs`) with the arguments as [`FastArg`]s, which the same helpers read
+//! as they read mlua values ([`Arg`](super::args::Arg)): a command is built and sent, a
+//! read's values handed back ([`Returns`]), past mlua's generic callback (about 950
+//! instructions of a `damage` call, 400 of them converting its arguments). Whatever it does
+//! not take goes to the generic function, which converts, checks, charges and reports it as
+//! every other call, so scripts see no difference but the speed.
 
 use super::call::Bad;
+use super::names::Name;
 use crate::shared::Shared;
 use ludus_core::Gameplay;
-use ludus_lua::{FastValue, Results};
+use ludus_lua::{Args, FastArg, FastValue, Results};
 use mlua::{Function, Lua, Table, Value};
 use std::rc::Rc;
 
-/// A command or read with a fast path: its name and how its arguments (nil or whole numbers,
-/// in order, nil past the call's) run it.
+/// A command or read with a fast path: its name and how a call's arguments run it.
 pub(crate) struct Fast {
     pub name: &'static str,
     /// Sends the command, or pushes the read's values to the results; `Err` when it did
     /// neither, having changed nothing (a wrong argument: the generic function then reports
-    /// it). Invariant: given only `Value::Nil` and `Value::Integer` (values that hold no
-    /// reference into the Lua state), which it may forget rather than drop; a read reports
-    /// no work (see `Gameplay::take_work`), as only the spatial reads do.
-    pub run: fn(&mut Gameplay<'_>, [Value; 3], &mut Results<'_>) -> Result<(), Bad>,
+    /// it). The work a read reports (see `Gameplay::take_work`) is charged after it, as the
+    /// generic function charges it; where it does not fit, the generic function asks again
+    /// and fails on the same work.
+    pub run: fn(&mut Gameplay<'_>, &Args<'_>, &mut Results<'_>) -> Result<(), Bad>,
+    /// A read of the spatial grid: taken only once the grid is built this tick, so that
+    /// asking again reports the same work (the build's is reported once).
+    pub grid: bool,
 }
 
 /// A read's result as a fast entry returns it: the values mlua's conversion would give.
@@ -41,6 +46,12 @@ impl Returns for bool {
 impl Returns for i64 {
     fn give(self, out: &mut Results<'_>) -> bool {
         out.push(FastValue::Int(self))
+    }
+}
+
+impl Returns for f64 {
+    fn give(self, out: &mut Results<'_>) -> bool {
+        out.push(FastValue::Num(self))
     }
 }
 
@@ -75,43 +86,66 @@ impl Returns for Value {
     }
 }
 
-/// The arguments of a command as its entry takes them (one value, or a tuple).
-pub(crate) trait Args {
-    fn take(values: [Value; 3]) -> Self;
+/// One argument type of the API list (`Value`, `Name<K>`) and what it is in a fast call.
+pub(crate) trait OneArg {
+    type Fast<'a>;
+    fn fast(a: FastArg<'_>) -> Self::Fast<'_>;
 }
 
-/// Lets the arguments a fast entry took go: nil or whole numbers (see [`Fast::run`]), which
-/// hold nothing to release (mlua's generic drop of three values cost a tenth of a call).
-pub(crate) fn release<T: Args>(args: T) {
-    std::mem::forget(args);
-}
-
-// The values left out are nil or whole numbers (see `Fast::run`): forgotten, not dropped.
-impl Args for () {
-    fn take(values: [Value; 3]) -> Self {
-        std::mem::forget(values);
-    }
-}
-
-impl Args for Value {
-    fn take([a, b, c]: [Value; 3]) -> Self {
-        std::mem::forget((b, c));
+impl OneArg for Value {
+    type Fast<'a> = FastArg<'a>;
+    fn fast(a: FastArg<'_>) -> FastArg<'_> {
         a
     }
 }
 
-impl Args for (Value, Value) {
-    fn take([a, b, c]: [Value; 3]) -> Self {
-        std::mem::forget(c);
-        (a, b)
+impl<K: super::names::Declared> OneArg for Name<K> {
+    type Fast<'a> = Name<K, FastArg<'a>>;
+    fn fast(a: FastArg<'_>) -> Name<K, FastArg<'_>> {
+        Name::new(a)
     }
 }
 
-impl Args for (Value, Value, Value) {
-    fn take([a, b, c]: [Value; 3]) -> Self {
-        (a, b, c)
+/// The arguments of an API function (one type, or a tuple) as a fast call gives them:
+/// each in its place, nil past those given (as mlua fills them).
+pub(crate) trait FastArgs {
+    type Fast<'a>;
+    fn take<'a>(args: &Args<'a>) -> Self::Fast<'a>;
+}
+
+impl FastArgs for () {
+    type Fast<'a> = ();
+    fn take(_: &Args<'_>) {}
+}
+
+impl FastArgs for Value {
+    type Fast<'a> = FastArg<'a>;
+    fn take<'a>(args: &Args<'a>) -> FastArg<'a> {
+        args.get(0)
     }
 }
+
+impl<K: super::names::Declared> FastArgs for Name<K> {
+    type Fast<'a> = Name<K, FastArg<'a>>;
+    fn take<'a>(args: &Args<'a>) -> Self::Fast<'a> {
+        Name::new(args.get(0))
+    }
+}
+
+macro_rules! fast_tuple {
+    ($($t:ident $i:tt),*) => {
+        impl<$($t: OneArg),*> FastArgs for ($($t,)*) {
+            type Fast<'a> = ($($t::Fast<'a>,)*);
+            fn take<'a>(args: &Args<'a>) -> Self::Fast<'a> {
+                ($($t::fast(args.get($i)),)*)
+            }
+        }
+    };
+}
+
+fast_tuple!(A 0, B 1);
+fast_tuple!(A 0, B 1, C 2);
+fast_tuple!(A 0, B 1, C 2, D 3);
 
 /// Replaces each fast function's generic version in `raw` (installed first) with its fast
 /// entry ([`ludus_lua::fast_entry`]), which calls the generic one for what it does not take.

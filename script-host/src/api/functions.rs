@@ -7,14 +7,14 @@
 //! Entry forms, each after its `///` description:
 //! - `command NAME: "CALL", |lua, g, args: T| { ... }`: the body gives a `Command`, which is
 //!   sent to the stage (core validates it).
-//! - `fast command NAME: "CALL", |g, args: T| { ... }`: the same, for a command whose
-//!   arguments are whole numbers or nil (`T`: one to three `Value`s); calls with such
-//!   arguments take the fast entry (`fast.rs`), past mlua.
+//! - `fast command NAME: "CALL", |g, args: T| { ... }`: the same, for a hot command; calls
+//!   whose arguments are plain values (nil, booleans, numbers, strings; at most four) take the
+//!   fast entry (`fast.rs`), past mlua. The body reads its arguments only through the helpers
+//!   of `args.rs` (generic over [`Arg`]), so one body serves both entries.
 //! - `call NAME: SECTION, "CALL", |lua, g, args: T| -> R { ... }`: the body gives `Result<R, Bad>`.
 //! - `fast call NAME: SECTION, "CALL", |g, args: T| -> R { ... }`: the same, for a read whose
-//!   arguments are whole numbers or nil and whose values are plain (`R`: [`Returns`]), which
-//!   reads them by reference and reports no work; calls with such arguments take the fast
-//!   entry.
+//!   values are plain (`R`: [`Returns`]); calls whose arguments are plain values take the fast
+//!   entry. `fast grid NAME: ...`: the same, for a read of the spatial grid.
 //! - `lua NAME: SECTION, "CALL"` (and `, args: (T, ...)` when an argument names something):
 //!   defined by the prelude.
 //!
@@ -28,7 +28,7 @@
 
 use super::args::*;
 use super::call::{Bad, caller, charge, malformed, outside, spawned};
-use super::fast::{Args, Fast, Returns, release};
+use super::fast::{Fast, FastArgs, Returns};
 use super::names::{
     Action, Animation, Archetype, Cooldown, Effect, Level, Name, Signature, Sound, Tag,
 };
@@ -92,10 +92,7 @@ api! {
         Command::Damage {
             target: entity(&args.0, "target")?,
             amount: amount(&args.1, "amount")?,
-            source: match &args.2 {
-                Value::Nil => None,
-                v => Some(entity(v, "source")?),
-            },
+            source: opt(&args.2, |v| entity(v, "source"))?,
         }
     }
     /// raise health, up to its maximum (not of an entity whose health reached 0: it is dead)
@@ -110,7 +107,7 @@ api! {
         Command::Score(int(&args, "score")?)
     }
     /// set a game variable to a number or a text (shown by `{name}` in HUD lines)
-    command set: "set(name: variable, value: number|string)", |lua, g, args: (Value, Value)| {
+    fast command set: "set(name: variable, value: number|string)", |g, args: (Value, Value)| {
         Command::SetVar(text(&args.0, "variable name")?, var_value(&args.1, "value")?)
     }
     /// save a number or a string under `key` (1 to 64 bytes) in the game's saved data, which outlives the run (nil deletes it); `[limits] save_bytes` bounds it
@@ -221,12 +218,9 @@ api! {
         }
     }
     /// a particle effect declared in `[effects.NAME]`
-    command effect: "effect(name: effect, x: number, y: number [, color: color])", |lua, g, args: (Name<Effect>, Value, Value, Value)| {
+    fast command effect: "effect(name: effect, x: number, y: number [, color: color])", |g, args: (Name<Effect>, Value, Value, Value)| {
         let effect = args.0.resolve(g.def())?;
-        let color = match &args.3 {
-            Value::Nil => None,
-            v => Some(color(v)?),
-        };
+        let color = opt(&args.3, color)?;
         Command::Effect {
             effect,
             pos: vec2(&args.1, &args.2, ("x", "y"))?,
@@ -234,7 +228,7 @@ api! {
         }
     }
     /// a sound declared in `[sounds.NAME]`; `volume` in 0..4, `pitch` in 0.05..20
-    command sound: "sound(name: sound [, volume: number [, pitch: number]])", |lua, g, args: (Name<Sound>, Value, Value)| {
+    fast command sound: "sound(name: sound [, volume: number [, pitch: number]])", |g, args: (Name<Sound>, Value, Value)| {
         let sound = args.0.resolve(g.def())?;
         let volume = opt_num(&args.1, "volume")?.unwrap_or(1.0) as f32;
         let pitch = opt_num(&args.2, "pitch")?.unwrap_or(1.0) as f32;
@@ -409,13 +403,10 @@ api! {
         Ok(g.count(bits) as i64)
     }
     /// the id of the entity carrying `tag` nearest (`x`, `y`), within `radius` if given, or nil; ties go to the lower id. Uses the spatial grid; its work is charged to the budget
-    call nearest: Read, "nearest(x: number, y: number, tag: tag [, radius: number]) -> id?", |lua, g, args: (Value, Value, Name<Tag>, Value)| -> Option<i64> {
+    fast grid nearest: Read, "nearest(x: number, y: number, tag: tag [, radius: number]) -> id?", |g, args: (Value, Value, Name<Tag>, Value)| -> Option<i64> {
         let at = vec2(&args.0, &args.1, ("x", "y"))?;
         let bits = args.2.resolve(g.def())?;
-        let r = match &args.3 {
-            Value::Nil => None,
-            v => Some(radius(v)?),
-        };
+        let r = opt(&args.3, radius)?;
         Ok(g.nearest(at, r, bits).map(|i| i as i64))
     }
     /// an array of the ids within `radius` of (`x`, `y`) (carrying `tag`, if given), nearest first, ties by id. Uses the spatial grid; its work is charged to the budget
@@ -430,13 +421,13 @@ api! {
         ids(lua, g.within(at, r, bits))
     }
     /// ticks until the entity's cooldown `name` is ready (0: ready), or nil
-    call cooldown: Read, "cooldown(id: id, name: cooldown) -> integer?", |lua, g, args: (Value, Name<Cooldown>)| -> Option<i64> {
+    fast call cooldown: Read, "cooldown(id: id, name: cooldown) -> integer?", |g, args: (Value, Name<Cooldown>)| -> Option<i64> {
         let target = entity(&args.0, "entity")?;
         let name = args.1.text()?;
         Ok(g.cooldown(target, &name)?.map(|t| t.min(i64::MAX as u64) as i64))
     }
     /// the value of action `name` this tick: an axis in -1..1, a button 1 while held, else 0
-    call axis: Read, "axis(name: action) -> number", |lua, g, args: Name<Action>| -> f64 {
+    fast call axis: Read, "axis(name: action) -> number", |g, args: Name<Action>| -> f64 {
         let a = args.resolve(g.def())?;
         let input = g.input();
         Ok(match g.def().actions.get(a).map(|d| d.kind) {
@@ -445,22 +436,22 @@ api! {
         })
     }
     /// whether button `name` is held this tick (an axis: away from 0)
-    call held: Read, "held(name: action) -> boolean", |lua, g, args: Name<Action>| -> bool {
+    fast call held: Read, "held(name: action) -> boolean", |g, args: Name<Action>| -> bool {
         let a = args.resolve(g.def())?;
         Ok(g.input().held(a) || g.input().axis(a) != 0.0)
     }
     /// whether button `name` went down since the last tick
-    call pressed: Read, "pressed(name: action) -> boolean", |lua, g, args: Name<Action>| -> bool {
+    fast call pressed: Read, "pressed(name: action) -> boolean", |g, args: Name<Action>| -> bool {
         let a = args.resolve(g.def())?;
         Ok(g.input().pressed(a))
     }
     /// whether button `name` went up since the last tick
-    call released: Read, "released(name: action) -> boolean", |lua, g, args: Name<Action>| -> bool {
+    fast call released: Read, "released(name: action) -> boolean", |g, args: Name<Action>| -> bool {
         let a = args.resolve(g.def())?;
         Ok(g.input().released(a))
     }
     /// `x, y` of the pointer in world units, or nil when it is not over the game
-    call pointer: Read, "pointer() -> number?, number?", |lua, g, _args: ()| -> (Option<f32>, Option<f32>) {
+    fast call pointer: Read, "pointer() -> number?, number?", |g, _args: ()| -> (Option<f32>, Option<f32>) {
         Ok(split(g.input().pointer.map(|[x, y]| Vec2::new(x, y))))
     }
     /// an array of the fingers down on the game's view this tick, each `{ id = n, x = x, y = y }` in world units, in the order they went down (the first is also the pointer); empty without a touch screen
@@ -497,8 +488,8 @@ api! {
     fast call random: Read, "random([m: integer [, n: integer]]) -> number", |g, args: (Value, Value)| -> Value {
         let rng = g.rng();
         match (&args.0, &args.1) {
-            (Value::Nil, Value::Nil) => Ok(Value::Number(rng.f64())),
-            (m, Value::Nil) => {
+            (m, n) if m.is_nil() && n.is_nil() => Ok(Value::Number(rng.f64())),
+            (m, n) if n.is_nil() => {
                 let m = int(m, "upper bound")?;
                 if m < 1 {
                     return Err(format!("random(m) needs m >= 1, got {m}").into());

@@ -28,8 +28,7 @@ pub mod types;
 use crate::shared::Shared;
 use functions::FAST;
 use ludus_core::closest;
-use ludus_lua::{FastCall, Results};
-use mlua::Value;
+use ludus_lua::{Args, FastCall, Results};
 
 pub use functions::{API, install};
 
@@ -43,30 +42,31 @@ pub(crate) fn no_such_function(name: &str) -> String {
 }
 
 impl FastCall for Shared {
-    /// Runs fast command or read `which` with arguments `args`. It takes the call only when
+    /// Runs fast command or read `which` with `args`. It takes the call only when
     /// the budget has the unit every API call costs, a stage is running, and the command
     /// builds and sends (the read answers): otherwise it changes nothing and the generic
     /// function handles the call (and reports what is wrong).
-    fn call(&self, which: usize, args: [Option<i64>; 3], out: &mut Results<'_>) -> bool {
+    fn call(&self, which: usize, args: &Args<'_>, out: &mut Results<'_>) -> bool {
         let Some(fast) = FAST.get(which) else {
             return false;
         };
         if !self.budget.fits(1) {
             return false;
         }
-        // Element by element: `array::map` went through an out-of-line `try_map` (about 130
-        // instructions a call).
-        let value = |a: Option<i64>| a.map_or(Value::Nil, Value::Integer);
-        let values = [value(args[0]), value(args[1]), value(args[2])];
         let taken = self.stage.with(|g| {
-            let taken = (fast.run)(g, values, out).is_ok();
-            debug_assert_eq!(g.take_work(), 0, "a fast read does no work");
-            taken
+            if fast.grid && !g.spatial_ready() {
+                return false;
+            }
+            if (fast.run)(g, args, out).is_err() {
+                return false;
+            }
+            let units = 1 + g.take_work();
+            let fits = self.budget.fits(units);
+            if fits {
+                self.budget.take_fitting(units);
+            }
+            fits
         });
-        if taken != Some(true) {
-            return false;
-        }
-        self.budget.take_fitting(1);
-        true
+        taken == Some(true)
     }
 }

@@ -8,7 +8,7 @@
 //! other argument gives (`archetype must be a string, got nil`, ``unknown tag `x` (did you
 //! mean `y`?)``).
 
-use super::args::{NAME_MAX, text, unknown, with_text};
+use super::args::{Arg, NAME_MAX, text, unknown, with_text};
 use super::spec::NameKind;
 use ludus_core::{ActionId, ArchetypeId, EffectId, GameDef, SoundId};
 use mlua::{FromLua, Lua, Value};
@@ -26,8 +26,9 @@ pub(crate) trait Lookup: Declared {
     fn known(def: &GameDef) -> impl Iterator<Item = &str>;
 }
 
-/// An argument naming a `K`: see the module documentation.
-pub(crate) struct Name<K>(Value, PhantomData<K>);
+/// An argument naming a `K`: see the module documentation. `A` is the argument as the entry
+/// gives it (an mlua value, or a fast entry's argument: see [`Arg`]).
+pub(crate) struct Name<K, A = Value>(A, PhantomData<K>);
 
 impl<K> FromLua for Name<K> {
     fn from_lua(value: Value, _: &Lua) -> mlua::Result<Self> {
@@ -35,19 +36,26 @@ impl<K> FromLua for Name<K> {
     }
 }
 
-impl<K: Declared> Name<K> {
+impl<K, A> Name<K, A> {
+    /// The argument `a`, naming a `K`.
+    pub fn new(a: A) -> Self {
+        Name(a, PhantomData)
+    }
+}
+
+impl<K: Declared, A: Arg> Name<K, A> {
     /// Whether the argument is nil (an optional name left out).
     pub fn is_nil(&self) -> bool {
         self.0.is_nil()
     }
 
-    /// The name, as text of at most [`NAME_MAX`](super::args::NAME_MAX) bytes.
+    /// The name, as text of at most [`NAME_MAX`] bytes.
     pub fn text(&self) -> Result<String, String> {
         text(&self.0, K::KIND.noun())
     }
 }
 
-impl<K: Lookup> Name<K> {
+impl<K: Lookup, A: Arg> Name<K, A> {
     /// What the name names in `def`.
     pub fn resolve(&self, def: &GameDef) -> Result<K::Id, String> {
         let noun = K::KIND.noun();
