@@ -58,8 +58,8 @@ fn pcall_of(call: &str, pad: &str) -> String {
     format!("pcall({}{pad})", args.trim_end_matches(')'))
 }
 
-/// The hot commands (`damage`, `heal`, `destroy`, `add_score`, `set`, `sound`, `effect`)
-/// called with plain values take their fast entry; with a table or more than four arguments,
+/// The commands with a fast entry (`damage`, `heal`, `destroy`, `add_score`, `set`, `sound`,
+/// `effect`, `velocity`, `teleport`...) called with plain values take it; with a table or more than four arguments,
 /// the generic one. Both give the same world, and the same faults with the same lines.
 #[test]
 fn hot_commands_act_the_same_by_either_entry() {
@@ -69,6 +69,9 @@ fn hot_commands_act_the_same_by_either_entry() {
              ludus.heal(1, 1{pad})\n  ludus.add_score(2{pad})\n  ludus.destroy(3{pad})\n  \
              ludus.set('n', 2.5{pad})\n  ludus.set('t', 'text'{pad})\n  \
              ludus.sound('hit', 0.5{pad})\n  ludus.effect('spark', 1, 2.5{pad})\n  \
+             ludus.velocity(1, 3, 4.5{pad})\n  ludus.teleport(2, 10, 20{pad})\n  \
+             ludus.set_speed(1, 50{pad})\n  ludus.set_state(1, 'k', 2{pad})\n  \
+             ludus.camera_shake(3, 10{pad})\n  ludus.set(\"c\", tostring(ludus.cancel(12345{pad})))\n  \
              ludus.damage(2, 1, nil, 'ignored'{pad})\nend"
         )
     };
@@ -111,6 +114,16 @@ fn hot_commands_act_the_same_by_either_entry() {
         "ludus.sound('hit', 9)",
         "ludus.effect('spark', 1)",
         "ludus.effect('spark', 1, 2, 'no colour')",
+        "ludus.velocity(1, 'x', 0)",
+        "ludus.game_over(5)",
+        "ludus.set_state(1, 'k', 'v')",
+        "ludus.use_cooldown(1, 'nope')",
+        "ludus.animate(1, 'nope')",
+        "ludus.load_level('nope')",
+        "ludus.set_tile(0, 0, 'xx')",
+        "ludus.music('nope')",
+        "ludus.camera_zoom(-1)",
+        "ludus.cancel(1.5)",
     ] {
         let fault = |pad: &str| {
             let src = format!("function on_start()\n  {}\nend", pcall_of(call, pad));
@@ -125,7 +138,7 @@ fn hot_commands_act_the_same_by_either_entry() {
 
 /// The reads with a fast entry (`pos`, `vel`, `angle`, `facing`, `tags`, `alive`, `health`,
 /// `random`, `tick`, `score`, `nearest`, `cooldown`, `pressed`, `held`, `released`, `axis`,
-/// `pointer`) give by it what the generic entry gives: the same values of the same types, the
+/// `pointer`, `state`) give by it what the generic entry gives: the same values of the same types, the
 /// same draws from the generator, the same faults.
 #[test]
 fn hot_reads_answer_the_same_by_either_entry() {
@@ -147,7 +160,7 @@ fn hot_reads_answer_the_same_by_either_entry() {
              show(ludus.nearest(300, 0, 'enemy', 10{pad})), show(ludus.nearest(300, 0, 'enemy', 1000.0{pad})), \
              show(ludus.pressed('fire'{pad})), show(ludus.held('fire'{pad})), \
              show(ludus.released('fire'{pad})), show(ludus.axis('fire'{pad})), \
-             show(ludus.pointer(nil{pad})))\nend"
+             show(ludus.pointer(nil{pad})), show(ludus.state(1, 'k'{pad})))\nend"
         )
     };
     let lines = |src: String| {
@@ -180,7 +193,7 @@ fn hot_reads_answer_the_same_by_either_entry() {
         // other out, then takes it in; no input, no pointer.
         (
             6,
-            "1, integer 2\t1, integer 1\t1, nil nil\t1, integer 2\t1, boolean false\t1, boolean false\t1, boolean false\t1, float 0.0\t2, nil nil, nil nil",
+            "1, integer 2\t1, integer 1\t1, nil nil\t1, integer 2\t1, boolean false\t1, boolean false\t1, boolean false\t1, float 0.0\t2, nil nil, nil nil\t1, nil nil",
         ),
     ];
     for (line, text) in want {
@@ -200,6 +213,7 @@ fn hot_reads_answer_the_same_by_either_entry() {
         "ludus.nearest(0, 'y', 'enemy')",
         "ludus.pressed('jump')",
         "ludus.cooldown(1, 'nope')",
+        "ludus.state(1, 5)",
     ] {
         let fault = |pad: &str| {
             let src = format!("function on_start()\n  {}\nend", pcall_of(call, pad));

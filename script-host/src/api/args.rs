@@ -207,7 +207,7 @@ pub(crate) fn text(v: &impl Arg, what: &str) -> Result<String, String> {
 }
 
 /// One character of a tile map's legend (`" "`: no tile).
-pub(crate) fn tile_char(v: &Value) -> Result<char, String> {
+pub(crate) fn tile_char(v: &impl Arg) -> Result<char, String> {
     let t = text(v, "the tile")?;
     let mut chars = t.chars();
     match (chars.next(), chars.next()) {

@@ -61,6 +61,12 @@ impl Returns for Option<i64> {
     }
 }
 
+impl Returns for Option<f64> {
+    fn give(self, out: &mut Results<'_>) -> bool {
+        out.push(self.map_or(FastValue::Nil, FastValue::Num))
+    }
+}
+
 impl Returns for Option<f32> {
     fn give(self, out: &mut Results<'_>) -> bool {
         out.push(self.map_or(FastValue::Nil, |x| FastValue::Num(f64::from(x))))

@@ -143,7 +143,7 @@ api! {
         Ok(t)
     }
     /// set a number in an entity's own state
-    command set_state: "set_state(id: id, key: string, value: number)", |lua, g, args: (Value, Value, Value)| {
+    fast command set_state: "set_state(id: id, key: string, value: number)", |g, args: (Value, Value, Value)| {
         Command::SetState {
             target: entity(&args.0, "entity")?,
             key: text(&args.1, "key")?,
@@ -183,35 +183,35 @@ api! {
         Command::Destroy(entity(&args, "entity")?)
     }
     /// move at the end of the tick, without interpolating across the jump
-    command teleport: "teleport(id: id, x: number, y: number)", |lua, g, args: (Value, Value, Value)| {
+    fast command teleport: "teleport(id: id, x: number, y: number)", |g, args: (Value, Value, Value)| {
         Command::Teleport {
             target: entity(&args.0, "entity")?,
             pos: vec2(&args.1, &args.2, ("x", "y"))?,
         }
     }
     /// replace the velocity (units per second)
-    command velocity: "velocity(id: id, vx: number, vy: number)", |lua, g, args: (Value, Value, Value)| {
+    fast command velocity: "velocity(id: id, vx: number, vy: number)", |g, args: (Value, Value, Value)| {
         Command::SetVelocity {
             target: entity(&args.0, "entity")?,
             velocity: vec2(&args.1, &args.2, ("vx", "vy"))?,
         }
     }
     /// add `(ix, iy) / mass` to the velocity (static and kinematic bodies ignore it; an entity without a collider has mass 1)
-    command impulse: "impulse(id: id, ix: number, iy: number)", |lua, g, args: (Value, Value, Value)| {
+    fast command impulse: "impulse(id: id, ix: number, iy: number)", |g, args: (Value, Value, Value)| {
         Command::Impulse {
             target: entity(&args.0, "entity")?,
             impulse: vec2(&args.1, &args.2, ("ix", "iy"))?,
         }
     }
     /// set the angle in radians (0 faces +x; positive turns toward +y, down the screen); drawn turning there from the tick's start the shorter way round, as movement is drawn (an entity spawned this tick is drawn at it at once)
-    command set_angle: "set_angle(id: id, angle: number)", |lua, g, args: (Value, Value)| {
+    fast command set_angle: "set_angle(id: id, angle: number)", |g, args: (Value, Value)| {
         Command::SetAngle {
             target: entity(&args.0, "entity")?,
             angle: num32(&args.1, "angle")?,
         }
     }
     /// set the spin in radians per second
-    command set_spin: "set_spin(id: id, spin: number)", |lua, g, args: (Value, Value)| {
+    fast command set_spin: "set_spin(id: id, spin: number)", |g, args: (Value, Value)| {
         Command::SetSpin {
             target: entity(&args.0, "entity")?,
             spin: num32(&args.1, "spin")?,
@@ -245,8 +245,8 @@ api! {
         }
     }
     /// loop the track `name` (declared in `[music.NAME]`) from its start in place of the one playing, after this tick; `nil` stops the music
-    command music: "music(name: music|nil)", |lua, g, args: Value| {
-        if args == Value::Nil {
+    fast command music: "music(name: music|nil)", |g, args: Value| {
+        if args.is_nil() {
             Command::Music(None)
         } else {
             let name = text(&args, "track")?;
@@ -259,14 +259,13 @@ api! {
         }
     }
     /// end the game; the app shows the message and offers a restart
-    command game_over: "game_over([message: string])", |lua, g, args: Value| {
-        Command::GameOver(match &args {
-            Value::Nil => "Game over".to_string(),
-            v => text_max(v, "message", TEXT_MAX)?,
-        })
+    fast command game_over: "game_over([message: string])", |g, args: Value| {
+        Command::GameOver(
+            opt(&args, |v| text_max(v, "message", TEXT_MAX))?.unwrap_or_else(|| "Game over".into()),
+        )
     }
     /// restart the entity's cooldown `name` (declared by its archetype in `cooldowns`)
-    command use_cooldown: "use_cooldown(id: id, name: cooldown)", |lua, g, args: (Value, Name<Cooldown>)| {
+    fast command use_cooldown: "use_cooldown(id: id, name: cooldown)", |g, args: (Value, Name<Cooldown>)| {
         let target = entity(&args.0, "entity")?;
         let name = args.1.text()?;
         match g.cooldown_slot(target, &name)? {
@@ -276,7 +275,7 @@ api! {
         }
     }
     /// play the animation `name` (declared by its archetype in `animations`) from this tick; the one already playing keeps its place
-    command animate: "animate(id: id, name: animation)", |lua, g, args: (Value, Name<Animation>)| {
+    fast command animate: "animate(id: id, name: animation)", |g, args: (Value, Name<Animation>)| {
         let target = entity(&args.0, "entity")?;
         let name = args.1.text()?;
         match g.animation_slot(target, &name)? {
@@ -286,7 +285,7 @@ api! {
         }
     }
     /// shake the view by up to `strength` world units, fading out over `ticks` ticks (a new shake replaces the last)
-    command camera_shake: "camera_shake(strength: number, ticks: integer)", |lua, g, args: (Value, Value)| {
+    fast command camera_shake: "camera_shake(strength: number, ticks: integer)", |g, args: (Value, Value)| {
         let ticks = int(&args.1, "ticks")?;
         Command::CameraShake {
             strength: num32(&args.0, "strength")?,
@@ -295,17 +294,17 @@ api! {
         }
     }
     /// zoom the camera: 1 shows the level's view, 2 half as much twice as large (relative to the level's `zoom`)
-    command camera_zoom: "camera_zoom(z: number)", |lua, g, args: Value| {
+    fast command camera_zoom: "camera_zoom(z: number)", |g, args: Value| {
         Command::CameraZoom(num32(&args, "zoom")?)
     }
     /// switch to the level `name` after this tick: the score, game variables and scripts' state are kept; `on_start` runs for it
-    command load_level: "load_level(name: level)", |lua, g, args: Name<Level>| {
+    fast command load_level: "load_level(name: level)", |g, args: Name<Level>| {
         Command::LoadLevel(args.resolve(g.def())?)
     }
     /// start the game again after this tick, as the restart key does: the level the game began in, everything afresh
-    command restart: "restart()", |lua, g, _args: ()| { Command::Restart }
+    fast command restart: "restart()", |g, _args: ()| { Command::Restart }
     /// pause the window after this tick; the game's pause action (`[flow] pause`) or a click resumes. Headless runs go on
-    command pause: "pause()", |lua, g, _args: ()| { Command::Pause }
+    fast command pause: "pause()", |g, _args: ()| { Command::Pause }
     /// a one-shot timer; returns its id. `opts`: `target` (an entity id: no delivery if it is gone), `data` (a number). A delay of 0 fires next tick
     call after: Command, "after(ticks: integer, name: string [, opts: timer_opts]) -> timer_id", |lua, g, args: (Value, Value, Value)| -> Value {
         let spec = timer_spec(&args.0, &args.1, &args.2, false)?;
@@ -317,12 +316,12 @@ api! {
         Ok(Value::Integer(g.schedule_timer(spec)?.to_bits() as i64))
     }
     /// cancel; returns whether it was pending. A timer due this tick that an earlier handler cancels is not delivered
-    call cancel: Command, "cancel(timer_id: timer_id) -> boolean", |lua, g, args: Value| -> bool {
+    fast call cancel: Command, "cancel(timer_id: timer_id) -> boolean", |g, args: Value| -> bool {
         let id = int(&args, "timer id")?;
         Ok(g.cancel_timer(TimerId::from_bits(id as u64))?)
     }
     /// make the tile-map cell at (`x`, `y`) the legend's tile `ch` (`" "`: no tile) at the end of the tick; its collision changes with it (solid rectangles are merged again around it), so the next tick's motion meets it, and `tile` reads it from the next tick. A point outside the map, or a character that is no tile of the legend, is a fault
-    command set_tile: "set_tile(x: number, y: number, ch: string)", |lua, g, args: (Value, Value, Value)| {
+    fast command set_tile: "set_tile(x: number, y: number, ch: string)", |g, args: (Value, Value, Value)| {
         Command::SetTile {
             pos: vec2(&args.0, &args.1, ("x", "y"))?,
             tile: tile_char(&args.2)?,
@@ -341,7 +340,7 @@ api! {
         }
     }
     /// set the speed (world units per second, not negative) its behaviour or control moves it at, from the next tick
-    command set_speed: "set_speed(id: id, speed: number)", |lua, g, args: (Value, Value)| {
+    fast command set_speed: "set_speed(id: id, speed: number)", |g, args: (Value, Value)| {
         Command::SetSpeed { target: entity(&args.0, "entity")?, speed: num32(&args.1, "speed")? }
     }
     /// give it a behaviour in place of its own, from the next tick: `kind` and `opts` (`target`: a tag or a list of tags, `cadence`, `navigate`, `range`, `idle`) as an archetype's `behaviour` table takes them, with the same rules; `nil` removes its behaviour (its velocity stays as it is)
@@ -359,7 +358,7 @@ api! {
         }
     }
     /// end the child's attachment at the end of this tick: it stays where it is, keeps its parent's velocity, and no longer dies with it
-    command detach: "detach(child: id)", |lua, g, args: Value| { Command::Detach(entity(&args, "child")?) }
+    fast command detach: "detach(child: id)", |g, args: Value| { Command::Detach(entity(&args, "child")?) }
     /// the tick being run (the first tick of a level is 1)
     fast call tick: Read, "tick() -> integer", |g, _args: ()| -> i64 { Ok(g.tick() as i64) }
     /// the score at the start of this stage: an `add_score` earlier in the same stage is not in it yet (keep a running total in a local)
@@ -468,7 +467,7 @@ api! {
         Ok(list)
     }
     /// a value of an entity's state, or nil
-    call state: Read, "state(id: id, key: string) -> number?", |lua, g, args: (Value, Value)| -> Option<f64> {
+    fast call state: Read, "state(id: id, key: string) -> number?", |g, args: (Value, Value)| -> Option<f64> {
         let target = entity(&args.0, "entity")?;
         Ok(g.state(target, &text(&args.1, "key")?))
     }
