@@ -58,6 +58,21 @@ fn pcall_of(call: &str, pad: &str) -> String {
     format!("pcall({}{pad})", args.trim_end_matches(')'))
 }
 
+/// Each of `calls`, made in `pcall` on the first tick, is the same fault by either entry,
+/// located at the call's line.
+fn faults_alike(calls: &[&str]) {
+    for call in calls {
+        let fault = |pad: &str| {
+            let src = format!("function on_start()\n  {}\nend", pcall_of(call, pad));
+            let f = game(&src).and_then(|mut g| run(&mut g, 1)).unwrap_err();
+            (f.message, f.location)
+        };
+        let f = fault("");
+        assert_eq!(f, fault(GENERIC), "{call}");
+        assert_eq!(f.1.as_deref(), Some("scripts/main.lua:2"), "{call}");
+    }
+}
+
 /// The commands with a fast entry (`damage`, `heal`, `destroy`, `add_score`, `set`, `sound`,
 /// `effect`, `velocity`, `teleport`...) called with plain values take it; with a table or more than four arguments,
 /// the generic one. Both give the same world, and the same faults with the same lines.
@@ -100,7 +115,7 @@ fn hot_commands_act_the_same_by_either_entry() {
     assert_eq!((fast.1, fast.2), (2, [Some(9), Some(0), None]));
     assert_eq!(fast.4.len(), 2, "{:?}", fast.4);
 
-    for call in [
+    faults_alike(&[
         "ludus.damage(1, -1)",
         "ludus.damage(0, 1)",
         "ludus.damage(1.5, 1)",
@@ -124,16 +139,7 @@ fn hot_commands_act_the_same_by_either_entry() {
         "ludus.music('nope')",
         "ludus.camera_zoom(-1)",
         "ludus.cancel(1.5)",
-    ] {
-        let fault = |pad: &str| {
-            let src = format!("function on_start()\n  {}\nend", pcall_of(call, pad));
-            let f = game(&src).and_then(|mut g| run(&mut g, 1)).unwrap_err();
-            (f.message, f.location)
-        };
-        let f = fault("");
-        assert_eq!(f, fault(GENERIC), "{call}");
-        assert_eq!(f.1.as_deref(), Some("scripts/main.lua:2"), "{call}");
-    }
+    ]);
 }
 
 /// The reads with a fast entry (`pos`, `vel`, `angle`, `facing`, `tags`, `alive`, `health`,
@@ -201,7 +207,7 @@ fn hot_reads_answer_the_same_by_either_entry() {
         assert_eq!(got, Some(text), "line {line}");
     }
 
-    for call in [
+    faults_alike(&[
         "ludus.pos(0)",
         "ludus.health(-2)",
         "ludus.alive(nil)",
@@ -214,14 +220,5 @@ fn hot_reads_answer_the_same_by_either_entry() {
         "ludus.pressed('jump')",
         "ludus.cooldown(1, 'nope')",
         "ludus.state(1, 5)",
-    ] {
-        let fault = |pad: &str| {
-            let src = format!("function on_start()\n  {}\nend", pcall_of(call, pad));
-            let f = game(&src).and_then(|mut g| run(&mut g, 1)).unwrap_err();
-            (f.message, f.location)
-        };
-        let f = fault("");
-        assert_eq!(f, fault(GENERIC), "{call}");
-        assert_eq!(f.1.as_deref(), Some("scripts/main.lua:2"), "{call}");
-    }
+    ]);
 }
