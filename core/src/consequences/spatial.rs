@@ -2,8 +2,8 @@
 //!
 //! A uniform grid over every entity with a position, built at most once per tick, the first
 //! time a script asks (positions do not change during the gameplay stages; BeginTick marks the
-//! grid stale). It also answers `ludus.find` and `ludus.count`: the entities in creation order,
-//! and per tag set asked this tick, the ids that carry it. A query visits only
+//! grid stale). It also answers `ludus.find` and `ludus.count`: per tag set asked this tick,
+//! the ids that carry it, in creation order. A query visits only
 //! the cells a circle overlaps (`within`), or rings of cells outward from a point until no
 //! closer entity can remain (`nearest`); it never scans the world. Every query reports the work
 //! it did (cells visited and entities examined), which the script host charges to the budget.
@@ -23,11 +23,8 @@ pub(crate) struct Entry {
 pub struct SpatialIndex {
     /// The tick the grid was built for (0: never, or stale).
     built: u64,
-    /// Every entry's (seq, tags): as gathered, then by seq once `by_seq_sorted` (sorted by the
-    /// tick's first `find` or `count`, so a tick that asks only `nearest` or `within` never
-    /// sorts).
+    /// Every entry's (seq, tags), as gathered (archetype by archetype).
     by_seq: Vec<(u64, u64)>,
-    by_seq_sorted: bool,
     /// Tag sets asked by `find`/`count` this tick, with their ids in creation order.
     tagged: Vec<(u64, Vec<u64>)>,
     origin: Vec2,
@@ -60,21 +57,18 @@ impl SpatialIndex {
     /// The ids whose tags include `tags`, in creation order, and the work it took (the whole
     /// list the first time a tag set is asked in a tick, the answer's length after that).
     pub(crate) fn tagged(&mut self, tags: u64) -> (&[u64], u64) {
-        if !self.by_seq_sorted {
-            // Gathered archetype by archetype, so in long runs of rising sequences, which the
-            // stable sort merges (sequences are unique: any sort gives the same order).
-            self.by_seq.sort_by_key(|(s, _)| *s);
-            self.by_seq_sorted = true;
-        }
         let (i, work) = match self.tagged.iter().position(|(t, _)| *t == tags) {
             Some(i) => (i, self.tagged[i].1.len() as u64),
             None => {
-                let ids: Vec<u64> = self
+                let mut ids: Vec<u64> = self
                     .by_seq
                     .iter()
                     .filter(|(_, t)| t & tags == tags)
                     .map(|(s, _)| *s)
                     .collect();
+                // Only the answer is sorted, not every entry (sequences are unique: any sort
+                // gives the same order).
+                ids.sort_unstable();
                 self.tagged.push((tags, ids));
                 (self.tagged.len() - 1, self.by_seq.len() as u64)
             }
@@ -99,7 +93,6 @@ impl SpatialIndex {
         self.tagged.clear();
         self.by_seq.clear();
         self.by_seq.extend(entries.iter().map(|e| (e.seq, e.tags)));
-        self.by_seq_sorted = false;
         self.entries.clear();
         self.starts.clear();
         let Some(&first) = entries.first() else {
