@@ -56,11 +56,16 @@ impl<'a> Args<'a> {
             return FastArg::Nil;
         }
         let a = self.0;
-        match FastKind::from_code(i64::from(a.kind[i])) {
-            Some(FastKind::Bool) => FastArg::Bool(a.whole[i] != 0),
-            Some(FastKind::Int) => FastArg::Int(a.whole[i]),
-            Some(FastKind::Num) => FastArg::Num(a.number[i]),
-            Some(FastKind::Str) if !a.text[i].is_null() => {
+        // Matched on the codes themselves (`from_code` searches the list): read per argument.
+        const BOOL: i32 = FastKind::Bool as i32;
+        const INT: i32 = FastKind::Int as i32;
+        const NUM: i32 = FastKind::Num as i32;
+        const STR: i32 = FastKind::Str as i32;
+        match a.kind[i] {
+            BOOL => FastArg::Bool(a.whole[i] != 0),
+            INT => FastArg::Int(a.whole[i]),
+            NUM => FastArg::Num(a.number[i]),
+            STR if !a.text[i].is_null() => {
                 let len = usize::try_from(a.len[i]).unwrap_or(0);
                 // SAFETY: `fast.c` sets `text` and `len` to a Lua string's bytes, which the
                 // string (an argument on the stack) keeps for the whole call, so for `'a`.

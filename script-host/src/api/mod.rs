@@ -61,6 +61,9 @@ impl FastCall for Shared {
                 return false;
             }
             let units = 1 + g.take_work();
+            // Only a grid read reports work: any other fast call was paid for before it ran
+            // (it may have sent a command, drawn a number), so it must not be declined now.
+            debug_assert!(fast.grid || units == 1, "ludus.{} reported work", fast.name);
             let fits = self.budget.fits(units);
             if fits {
                 self.budget.take_fitting(units);
