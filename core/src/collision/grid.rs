@@ -2,14 +2,8 @@
 //! binning by counting sort and the 3x3 neighbourhood scans.
 
 use crate::def::{ArchetypeId, Shape};
-use crate::math::{Vec2, cells8, copy_finite, in_box8};
+use crate::math::{Vec2, cells8, copy_finite, floor_cells4, floor_i32, in_box8};
 use crate::world::components::vectors;
-
-#[inline]
-fn floor_i32(v: f32) -> i32 {
-    let i = v as i32;
-    if (i as f32) > v { i - 1 } else { i }
-}
 
 /// The bucket grid: `cols * rows` buckets that tile the plane by wrapping, so neighbouring cells
 /// are neighbouring buckets (grid rows are contiguous in memory) and memory stays linear in the
@@ -40,6 +34,14 @@ impl Grid {
 
     pub(super) fn len(&self) -> usize {
         (self.cols * self.rows) as usize
+    }
+
+    /// The bucket of each of four points, as [`place`](Self::place) gives them
+    /// (`row * cols + col`).
+    #[inline(always)]
+    fn buckets4(&self, p: &[Vec2; 4]) -> [u32; 4] {
+        let grid = (self.cols - 1, self.rows - 1, self.cols.trailing_zeros());
+        floor_cells4(p, self.inv_cell, grid)
     }
 
     /// Row and column of the bucket holding point `p`.
@@ -299,8 +301,16 @@ impl Bins {
             for r in runs {
                 let pos = &pos[r.range()];
                 if r.finite && r.extent * 2.0 <= cell {
-                    // A run of small bodies: all binned.
-                    for &p in pos {
+                    // A run of small bodies: all binned, four at a time.
+                    let (fours, rest) = pos.as_chunks::<4>();
+                    for p in fours {
+                        let keys = grid.buckets4(p);
+                        self.keys.extend_from_slice(&keys);
+                        for key in keys {
+                            self.starts[key as usize] += 1;
+                        }
+                    }
+                    for &p in rest {
                         let key = place(p);
                         self.keys.push(key);
                         self.starts[key as usize] += 1;

@@ -362,6 +362,27 @@ impl Space<'_> {
     ) -> bool {
         let sorted = &self.bins.sorted[..];
         let others: usize = around.iter().map(|&(rs, re)| (re - rs) as usize).sum();
+        // Where the budget covers every candidate of the bucket, no body's spending can stop
+        // the search: all spent at once, and each body's tests run without the check (the
+        // bucket is not empty: a scan skips those). A uniform search's runs all have the
+        // first's extent, layers and looks.
+        let n = bucket.len();
+        let all = n * (end - bucket.start) - n * (n + 1) / 2 + n * others;
+        if UNIFORM && found.work + all as u64 <= found.budget {
+            found.work += all as u64;
+            let ra = &self.runs[sorted[bucket.start].run as usize];
+            for k in bucket {
+                let a = &sorted[k];
+                found.pairs_in::<UNIFORM>(self, a, ra, &sorted[k + 1..end]);
+                for &(rs, re) in around {
+                    found.pairs_in::<UNIFORM>(self, a, ra, &sorted[rs as usize..re as usize]);
+                }
+                if found.stop.is_some() {
+                    return false;
+                }
+            }
+            return true;
+        }
         for k in bucket {
             found.spend(end - k - 1 + others);
             if found.stop.is_some() {

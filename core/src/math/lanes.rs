@@ -40,6 +40,9 @@ pub(crate) trait Lanes: Copy {
     /// lanes are in `0..2^31` (where the truncation is `to_int_unchecked`'s): elsewhere the
     /// index differs by platform. `grid.2` is under 32.
     fn cell_index(x: Self, y: Self, grid: (u32, u32, u32)) -> [u32; 4];
+    /// As [`cell_index`](Lanes::cell_index), at the floors of `x` and `y` as [`floor_i32`]
+    /// gives them, for every input (NaN, infinities and values past `i32` included).
+    fn floor_index(x: Self, y: Self, grid: (u32, u32, u32)) -> [u32; 4];
     /// The mask of `self <= o` (false where either is NaN).
     fn le(self, o: Self) -> Self;
     /// The mask of `self < o` (false where either is NaN).
@@ -83,6 +86,31 @@ pub(crate) fn in_box8(p: &[Vec2; 8], lo: Vec2, hi: Vec2) -> u32 {
 #[inline(always)]
 pub(crate) fn cells8(p: &[Vec2; 8], lo: Vec2, inv: f32, grid: (u32, u32, u32)) -> [u32; 8] {
     cells8_by::<Packed>(p, lo, inv, grid)
+}
+
+/// The floor of `v` as a whole number: `v as i32` (saturating, NaN 0), less one where that
+/// is above `v`; past `i32::MIN` it wraps to `i32::MAX`, as the saturated minimum less one.
+#[inline(always)]
+pub(crate) fn floor_i32(v: f32) -> i32 {
+    let i = v as i32;
+    if (i as f32) > v { i.wrapping_sub(1) } else { i }
+}
+
+/// The index of each of the four points' cell on a wrapping grid of cells `1 / inv` wide from
+/// the origin (see [`Lanes::cell_index`] for `grid`): the column and row are
+/// `floor_i32(p[j].x * inv)` and `floor_i32(p[j].y * inv)`, for every input.
+#[inline(always)]
+pub(crate) fn floor_cells4(p: &[Vec2; 4], inv: f32, grid: (u32, u32, u32)) -> [u32; 4] {
+    floor_cells4_by::<Packed>(p, inv, grid)
+}
+
+#[inline(always)]
+fn floor_cells4_by<L: Lanes>(p: &[Vec2; 4], inv: f32, grid: (u32, u32, u32)) -> [u32; 4] {
+    let inv = L::splat(inv);
+    let f = p.as_ptr().cast::<f32>();
+    // SAFETY: the eight floats of `p` (`Vec2` is `repr(C)`).
+    let (a, b) = unsafe { (L::load(f), L::load(f.add(4))) };
+    L::floor_index(a.evens(b).mul(inv), a.odds(b).mul(inv), grid)
 }
 
 /// Moves bodies two at a time, exactly as one at a time would: for each `i`, `prev[i] =
@@ -270,6 +298,12 @@ impl Lanes for Plain {
         // Saturating, which in range is the truncation.
         std::array::from_fn(|i| ((y.0[i] as u32 & rmask) << shift) | (x.0[i] as u32 & cmask))
     }
+    fn floor_index(x: Self, y: Self, (cmask, rmask, shift): (u32, u32, u32)) -> [u32; 4] {
+        std::array::from_fn(|i| {
+            let (col, row) = (floor_i32(x.0[i]) as u32, floor_i32(y.0[i]) as u32);
+            ((row & rmask) << shift) | (col & cmask)
+        })
+    }
     fn le(self, o: Self) -> Self {
         self.mask(o, |a, b| a <= b)
     }
@@ -449,6 +483,39 @@ mod sse {
             }
             out
         }
+        #[inline(always)]
+        fn floor_index(x: Self, y: Self, (cmask, rmask, shift): (u32, u32, u32)) -> [u32; 4] {
+            /// `floor_i32` of each lane: the truncation (`i32::MIN` out of range and for NaN),
+            /// less one where it is above the value (where the truncation is `i32::MIN`
+            /// below range, that wraps to `i32::MAX`, as the scalar does), `i32::MAX` from
+            /// 2^31 up (the truncation is `i32::MIN` there and nothing is subtracted: flipping
+            /// every bit makes it `i32::MAX`), and 0 for NaN.
+            ///
+            /// # Safety
+            ///
+            /// SSE2 is part of x86_64.
+            #[inline(always)]
+            unsafe fn floor(v: __m128) -> __m128i {
+                unsafe {
+                    let t = _mm_cvttps_epi32(v);
+                    let above = _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(t), v));
+                    let t = _mm_add_epi32(t, above);
+                    let high = _mm_castps_si128(_mm_cmpge_ps(v, _mm_set1_ps(2147483648.0)));
+                    let number = _mm_castps_si128(_mm_cmpord_ps(v, v));
+                    _mm_and_si128(_mm_xor_si128(t, high), number)
+                }
+            }
+            let mut out = [0u32; 4];
+            // SAFETY: SSE2 is part of x86_64; the store is unaligned, to four `u32`s.
+            unsafe {
+                let (cx, cy) = (floor(x.0), floor(y.0));
+                let col = _mm_and_si128(cx, _mm_set1_epi32(cmask as i32));
+                let row = _mm_and_si128(cy, _mm_set1_epi32(rmask as i32));
+                let row = _mm_sll_epi32(row, _mm_cvtsi32_si128(shift as i32));
+                _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_or_si128(row, col));
+            }
+            out
+        }
     }
 }
 
@@ -536,6 +603,21 @@ mod simd128 {
             let (cx, cy) = (i32x4_trunc_sat_f32x4(x.0), i32x4_trunc_sat_f32x4(y.0));
             let col = v128_and(cx, u32x4_splat(cmask));
             let row = i32x4_shl(v128_and(cy, u32x4_splat(rmask)), shift);
+            let mut out = [0u32; 4];
+            // SAFETY: four writable `u32`s; wasm stores need no alignment.
+            unsafe { v128_store(out.as_mut_ptr().cast::<v128>(), v128_or(row, col)) };
+            out
+        }
+        #[inline(always)]
+        fn floor_index(x: Self, y: Self, (cmask, rmask, shift): (u32, u32, u32)) -> [u32; 4] {
+            // The saturating truncation is `as i32`'s; less one (wrapping) where it is above
+            // the value, as `floor_i32` does.
+            let floor = |v: v128| {
+                let t = i32x4_trunc_sat_f32x4(v);
+                i32x4_add(t, f32x4_gt(f32x4_convert_i32x4(t), v))
+            };
+            let col = v128_and(floor(x.0), u32x4_splat(cmask));
+            let row = i32x4_shl(v128_and(floor(y.0), u32x4_splat(rmask)), shift);
             let mut out = [0u32; 4];
             // SAFETY: four writable `u32`s; wasm stores need no alignment.
             unsafe { v128_store(out.as_mut_ptr().cast::<v128>(), v128_or(row, col)) };

@@ -280,4 +280,4 @@ impl fmt::Display for Color {
 
 mod lanes;
 
-pub(crate) use lanes::{cells8, copy_finite, in_box8, step_within};
+pub(crate) use lanes::{cells8, copy_finite, floor_cells4, floor_i32, in_box8, step_within};

@@ -187,3 +187,71 @@ fn the_cells_are_the_one_point_at_a_time_cells() {
         assert_eq!(inside(cells8_by::<Plain>(&p, lo, inv, grid)), one_at_a_time);
     }
 }
+
+#[test]
+fn floor_cells_are_the_one_point_at_a_time_floors_for_every_input() {
+    let mut rng = fastrand::Rng::with_seed(47);
+    // Whole numbers and halves near zero, values near 2^24 and either side of the ends of
+    // `i32`, besides the odd values (NaN, infinities, the largest floats).
+    let edge = [
+        -2147483648.0,
+        -2147483904.0,
+        2147483648.0,
+        2147483520.0,
+        -2147483520.0,
+        16777217.0,
+        -16777215.5,
+        -0.5,
+        -1.0,
+        0.999_999_9,
+        -3e9,
+        3e9,
+        -1e30,
+    ];
+    let any = |rng: &mut fastrand::Rng| match rng.u8(0..4) {
+        0 => edge[rng.usize(..edge.len())],
+        1 => value(rng, 2),
+        2 => rng.f32() * 2e3 - 1e3,
+        _ => (rng.i32(-64..64) as f32) * 0.5,
+    };
+    for _ in 0..50_000 {
+        let inv = [1.0, 0.25, 3.0, 1e-3, 1e30][rng.usize(..5)];
+        let shift = rng.u32(2..13);
+        let grid = ((1 << shift) - 1, (1 << rng.u32(2..13)) - 1, shift);
+        let p: [Vec2; 4] = std::array::from_fn(|_| Vec2::new(any(&mut rng), any(&mut rng)));
+        let one_at_a_time: [u32; 4] = std::array::from_fn(|j| {
+            let (cx, cy) = (floor_i32(p[j].x * inv), floor_i32(p[j].y * inv));
+            ((cy as u32 & grid.1) << grid.2) | (cx as u32 & grid.0)
+        });
+        assert_eq!(
+            floor_cells4_by::<Packed>(&p, inv, grid),
+            one_at_a_time,
+            "{p:?} {inv}"
+        );
+        assert_eq!(
+            floor_cells4_by::<Plain>(&p, inv, grid),
+            one_at_a_time,
+            "{p:?} {inv}"
+        );
+    }
+}
+
+#[test]
+fn floor_is_the_floor_in_range_and_saturates_or_wraps_past_it() {
+    let cases: [(f32, i32); 10] = [
+        (0.0, 0),
+        (-0.0, 0),
+        (-0.5, -1),
+        (1.5, 1),
+        (-2.0, -2),
+        (f32::NAN, 0),
+        (3e9, i32::MAX),
+        (f32::INFINITY, i32::MAX),
+        (-2147483648.0, i32::MIN),
+        // Below `i32`: the saturated minimum less one, wrapped.
+        (-3e9, i32::MAX),
+    ];
+    for (v, want) in cases {
+        assert_eq!(floor_i32(v), want, "{v}");
+    }
+}
