@@ -312,34 +312,36 @@ impl Space<'_> {
         let cols = grid.cols;
         let (cmask, rmask) = (cols - 1, grid.rows - 1);
         let starts = &self.bins.starts[..];
+        let width = cols as usize;
         for row in rows {
             let below = ((row + 1) & rmask) * cols;
+            // This row's bucket starts and the next row's, each with the end after them.
+            let here = &starts[(row * cols) as usize..][..=width];
+            let next = &starts[below as usize..][..=width];
             for col in 0..cols {
-                let b = (row * cols + col) as usize;
-                let (s, e) = (starts[b] as usize, starts[b + 1] as usize);
+                let c = col as usize;
+                let (s, e) = (here[c] as usize, here[c + 1] as usize);
                 if s == e {
                     continue;
                 }
                 // The bucket east of this one, and the three below it: ranges of records.
-                let go = if col >= 1 && col < cmask {
+                let go = if c >= 1 && c + 1 < width {
                     // The east bucket follows this one; the three below are one range.
-                    let (f, l) = ((below + col - 1) as usize, (below + col + 2) as usize);
-                    let end = starts[b + 2] as usize;
-                    self.bucket::<UNIFORM>(found, s..e, end, &[(starts[f], starts[l])])
+                    let end = here[c + 2] as usize;
+                    self.bucket::<UNIFORM>(found, s..e, end, &[(next[c - 1], next[c + 2])])
                 } else {
                     // At an edge: the east bucket wraps to the row's first (then it is a
                     // range of its own, first), and so may the ones below.
                     let mut around = [(0, 0); 4];
                     let (end, first) = if col < cmask {
-                        (starts[b + 2] as usize, 1)
+                        (here[c + 2] as usize, 1)
                     } else {
-                        let w = (row * cols) as usize;
-                        around[0] = (starts[w], starts[w + 1]);
+                        around[0] = (here[0], here[1]);
                         (e, 0)
                     };
                     for (i, dx) in [cmask, 0, 1].into_iter().enumerate() {
-                        let h = (below + ((col + dx) & cmask)) as usize;
-                        around[i + 1] = (starts[h], starts[h + 1]);
+                        let h = ((col + dx) & cmask) as usize;
+                        around[i + 1] = (next[h], next[h + 1]);
                     }
                     self.bucket::<UNIFORM>(found, s..e, end, &around[first..])
                 };
