@@ -146,7 +146,7 @@ impl Broadphase {
         }
         match self.pos.get_mut(i) {
             Some(slot) => *slot = pos,
-            None => self.pos.push(pos),
+            None => resize_snug(&mut self.pos, i + 1, pos),
         }
         self.count += 1;
     }
@@ -157,7 +157,7 @@ impl Broadphase {
         let start = self.count;
         self.count += n;
         if self.pos.len() < self.count {
-            self.pos.resize(self.count, Vec2::ZERO);
+            resize_snug(&mut self.pos, self.count, Vec2::ZERO);
         }
         let (left, right) = self.pos[start..self.count].split_at_mut(mid);
         (
@@ -400,7 +400,7 @@ impl Broadphase {
             "last tick's marks cleared"
         );
         if self.full.len() < n {
-            self.full.resize(n, UNUSED);
+            resize_snug(&mut self.full, n, UNUSED);
         }
         self.wanted_list.clear();
         if self.pairs.len() * 16 >= n {
@@ -446,6 +446,16 @@ impl Broadphase {
         }
         self.sorter.sort(&mut self.pairs, |p| (p.lo, p.hi));
     }
+}
+
+/// Grows `v` to `n` entries of `fill`, with an eighth more room where it must reallocate (a
+/// per-collider buffer follows the number of colliders: doubling its room each time a count
+/// passes it would hold up to twice what the colliders need).
+fn resize_snug<T: Clone>(v: &mut Vec<T>, n: usize, fill: T) {
+    if v.capacity() < n {
+        v.reserve_exact(n + (n / 8).max(16) - v.len());
+    }
+    v.resize(n, fill);
 }
 
 #[cfg(test)]
