@@ -470,21 +470,12 @@ mod sse {
             unsafe { _mm_movemask_ps(self.0) as u32 }
         }
         #[inline(always)]
-        fn cell_index(x: Self, y: Self, (cmask, rmask, shift): (u32, u32, u32)) -> [u32; 4] {
-            let mut out = [0u32; 4];
-            // SAFETY: SSE2 is part of x86_64; the store is unaligned, to four `u32`s. Out of
-            // range, the conversion gives `i32::MIN`.
-            unsafe {
-                let (cx, cy) = (_mm_cvttps_epi32(x.0), _mm_cvttps_epi32(y.0));
-                let col = _mm_and_si128(cx, _mm_set1_epi32(cmask as i32));
-                let row = _mm_and_si128(cy, _mm_set1_epi32(rmask as i32));
-                let row = _mm_sll_epi32(row, _mm_cvtsi32_si128(shift as i32));
-                _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_or_si128(row, col));
-            }
-            out
+        fn cell_index(x: Self, y: Self, grid: (u32, u32, u32)) -> [u32; 4] {
+            // SAFETY: SSE2 is part of x86_64. Out of range, the conversion gives `i32::MIN`.
+            unsafe { index(_mm_cvttps_epi32(x.0), _mm_cvttps_epi32(y.0), grid) }
         }
         #[inline(always)]
-        fn floor_index(x: Self, y: Self, (cmask, rmask, shift): (u32, u32, u32)) -> [u32; 4] {
+        fn floor_index(x: Self, y: Self, grid: (u32, u32, u32)) -> [u32; 4] {
             /// `floor_i32` of each lane: the truncation (`i32::MIN` out of range and for NaN),
             /// less one where it is above the value (where the truncation is `i32::MIN`
             /// below range, that wraps to `i32::MAX`, as the scalar does), `i32::MAX` from
@@ -505,17 +496,27 @@ mod sse {
                     _mm_and_si128(_mm_xor_si128(t, high), number)
                 }
             }
-            let mut out = [0u32; 4];
-            // SAFETY: SSE2 is part of x86_64; the store is unaligned, to four `u32`s.
-            unsafe {
-                let (cx, cy) = (floor(x.0), floor(y.0));
-                let col = _mm_and_si128(cx, _mm_set1_epi32(cmask as i32));
-                let row = _mm_and_si128(cy, _mm_set1_epi32(rmask as i32));
-                let row = _mm_sll_epi32(row, _mm_cvtsi32_si128(shift as i32));
-                _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_or_si128(row, col));
-            }
-            out
+            // SAFETY: SSE2 is part of x86_64.
+            unsafe { index(floor(x.0), floor(y.0), grid) }
         }
+    }
+
+    /// Each lane's cell index from its column `cx` and row `cy` (see [`Lanes::cell_index`]).
+    ///
+    /// # Safety
+    ///
+    /// SSE2 is part of x86_64.
+    #[inline(always)]
+    unsafe fn index(cx: __m128i, cy: __m128i, (cmask, rmask, shift): (u32, u32, u32)) -> [u32; 4] {
+        let mut out = [0u32; 4];
+        // SAFETY: the caller's promise; the store is unaligned, to four `u32`s.
+        unsafe {
+            let col = _mm_and_si128(cx, _mm_set1_epi32(cmask as i32));
+            let row = _mm_and_si128(cy, _mm_set1_epi32(rmask as i32));
+            let row = _mm_sll_epi32(row, _mm_cvtsi32_si128(shift as i32));
+            _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_or_si128(row, col));
+        }
+        out
     }
 }
 
@@ -598,31 +599,31 @@ mod simd128 {
             u32::from(i32x4_bitmask(self.0))
         }
         #[inline(always)]
-        fn cell_index(x: Self, y: Self, (cmask, rmask, shift): (u32, u32, u32)) -> [u32; 4] {
+        fn cell_index(x: Self, y: Self, grid: (u32, u32, u32)) -> [u32; 4] {
             // Saturating, which in range is the truncation.
-            let (cx, cy) = (i32x4_trunc_sat_f32x4(x.0), i32x4_trunc_sat_f32x4(y.0));
-            let col = v128_and(cx, u32x4_splat(cmask));
-            let row = i32x4_shl(v128_and(cy, u32x4_splat(rmask)), shift);
-            let mut out = [0u32; 4];
-            // SAFETY: four writable `u32`s; wasm stores need no alignment.
-            unsafe { v128_store(out.as_mut_ptr().cast::<v128>(), v128_or(row, col)) };
-            out
+            index(i32x4_trunc_sat_f32x4(x.0), i32x4_trunc_sat_f32x4(y.0), grid)
         }
         #[inline(always)]
-        fn floor_index(x: Self, y: Self, (cmask, rmask, shift): (u32, u32, u32)) -> [u32; 4] {
+        fn floor_index(x: Self, y: Self, grid: (u32, u32, u32)) -> [u32; 4] {
             // The saturating truncation is `as i32`'s; less one (wrapping) where it is above
             // the value, as `floor_i32` does.
             let floor = |v: v128| {
                 let t = i32x4_trunc_sat_f32x4(v);
                 i32x4_add(t, f32x4_gt(f32x4_convert_i32x4(t), v))
             };
-            let col = v128_and(floor(x.0), u32x4_splat(cmask));
-            let row = i32x4_shl(v128_and(floor(y.0), u32x4_splat(rmask)), shift);
-            let mut out = [0u32; 4];
-            // SAFETY: four writable `u32`s; wasm stores need no alignment.
-            unsafe { v128_store(out.as_mut_ptr().cast::<v128>(), v128_or(row, col)) };
-            out
+            index(floor(x.0), floor(y.0), grid)
         }
+    }
+
+    /// Each lane's cell index from its column `cx` and row `cy` (see [`Lanes::cell_index`]).
+    #[inline(always)]
+    fn index(cx: v128, cy: v128, (cmask, rmask, shift): (u32, u32, u32)) -> [u32; 4] {
+        let col = v128_and(cx, u32x4_splat(cmask));
+        let row = i32x4_shl(v128_and(cy, u32x4_splat(rmask)), shift);
+        let mut out = [0u32; 4];
+        // SAFETY: four writable `u32`s; wasm stores need no alignment.
+        unsafe { v128_store(out.as_mut_ptr().cast::<v128>(), v128_or(row, col)) };
+        out
     }
 }
 
