@@ -1,0 +1,106 @@
+//! [`Lanes`] in wasm `v128`s (the browser build enables `simd128`).
+
+use super::four::Lanes;
+use crate::math::Vec2;
+use std::arch::wasm32::*;
+
+/// Four floats in a wasm `v128`.
+#[derive(Clone, Copy)]
+pub(crate) struct Simd128(v128);
+
+impl Lanes for Simd128 {
+    const PACKED: bool = true;
+    // IEEE compares: `le` and `lt` false with a NaN, `ne` true.
+    binary! {
+        Simd128,
+        add => f32x4_add,
+        sub => f32x4_sub,
+        mul => f32x4_mul,
+        le => f32x4_le,
+        lt => f32x4_lt,
+        ne => f32x4_ne,
+        and => v128_and,
+    }
+    #[inline(always)]
+    fn splat(v: f32) -> Self {
+        Simd128(f32x4_splat(v))
+    }
+    #[inline(always)]
+    fn pairs(v: Vec2) -> Self {
+        Simd128(f32x4(v.x, v.y, v.x, v.y))
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const f32) -> Self {
+        // SAFETY: the caller's promise; wasm loads need no alignment.
+        Simd128(unsafe { v128_load(p.cast::<v128>()) })
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut f32) {
+        // SAFETY: the caller's promise; wasm stores need no alignment.
+        unsafe { v128_store(p.cast::<v128>(), self.0) }
+    }
+    #[inline(always)]
+    fn clear(self, mask: Self) -> Self {
+        Simd128(v128_andnot(self.0, mask.0))
+    }
+    #[inline(always)]
+    fn select(mask: Self, a: Self, b: Self) -> Self {
+        Simd128(v128_bitselect(a.0, b.0, mask.0))
+    }
+    #[inline(always)]
+    fn at_least(self, lo: Self) -> Self {
+        // `pmax(a, b)` is `a < b ? b : a`.
+        Simd128(f32x4_pmax(self.0, lo.0))
+    }
+    #[inline(always)]
+    fn at_most(self, hi: Self) -> Self {
+        // `pmin(a, b)` is `b < a ? b : a`.
+        Simd128(f32x4_pmin(self.0, hi.0))
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        Simd128(f32x4_abs(self.0))
+    }
+    #[inline(always)]
+    fn swap_pairs(self) -> Self {
+        Simd128(i32x4_shuffle::<1, 0, 3, 2>(self.0, self.0))
+    }
+    #[inline(always)]
+    fn evens(self, o: Self) -> Self {
+        Simd128(i32x4_shuffle::<0, 2, 4, 6>(self.0, o.0))
+    }
+    #[inline(always)]
+    fn odds(self, o: Self) -> Self {
+        Simd128(i32x4_shuffle::<1, 3, 5, 7>(self.0, o.0))
+    }
+    #[inline(always)]
+    fn bits(self) -> u32 {
+        u32::from(i32x4_bitmask(self.0))
+    }
+    #[inline(always)]
+    fn cell_index(x: Self, y: Self, grid: (u32, u32, u32)) -> [u32; 4] {
+        // Saturating, which in range is the truncation.
+        index(i32x4_trunc_sat_f32x4(x.0), i32x4_trunc_sat_f32x4(y.0), grid)
+    }
+    #[inline(always)]
+    fn floor_index(x: Self, y: Self, grid: (u32, u32, u32)) -> [u32; 4] {
+        // The saturating truncation is `as i32`'s; less one (wrapping) where it is above
+        // the value, as `floor_i32` does.
+        let floor = |v: v128| {
+            let t = i32x4_trunc_sat_f32x4(v);
+            i32x4_add(t, f32x4_gt(f32x4_convert_i32x4(t), v))
+        };
+        index(floor(x.0), floor(y.0), grid)
+    }
+}
+
+/// Each lane's cell index from its column `cx` and row `cy` (see [`Lanes::cell_index`]).
+#[inline(always)]
+fn index(cx: v128, cy: v128, (cmask, rmask, shift): (u32, u32, u32)) -> [u32; 4] {
+    let col = v128_and(cx, u32x4_splat(cmask));
+    let row = i32x4_shl(v128_and(cy, u32x4_splat(rmask)), shift);
+    let mut out = [0u32; 4];
+    // SAFETY: four writable `u32`s; wasm stores need no alignment.
+    unsafe { v128_store(out.as_mut_ptr().cast::<v128>(), v128_or(row, col)) };
+    out
+}
