@@ -327,13 +327,14 @@ impl Broadphase {
             }
         }
         let sparse = self.queriers.len() * 8 < small;
-        // Buckets: two per querier of a sparse search; one per two bodies of a dense one (a
-        // crowd's bodies are spread wider than a cell apart, so most cells are empty: fewer
-        // buckets keep the counting sort's counts in cache for a few more candidates).
+        // Buckets: two per querier of a sparse search; one per body of a dense one (a body's
+        // candidates are the bodies of five buckets: about 4.5 at one a bucket, 9 at two,
+        // and a uniform crowd's scan costs a few instructions a bucket, measured with
+        // callgrind: 8% fewer instructions for the pushing crowd than one per two bodies).
         let grid = if sparse {
             Grid::new(self.queriers.len() * 2, cell)
         } else {
-            Grid::new(small / 2, cell)
+            Grid::new(small, cell)
         };
         self.grid = Some((grid, sparse));
         if !sparse || self.queriers.is_empty() {

@@ -11,6 +11,8 @@ use crate::limits::push_within;
 use crate::math::Vec2;
 use crate::par;
 
+mod noted;
+
 /// What the search reads: the planned colliders.
 struct Space<'a> {
     bins: &'a Bins,
@@ -59,13 +61,7 @@ impl Broadphase {
     ) -> Result<(), Overflow> {
         let mut pairs = std::mem::take(&mut self.pairs);
         pairs.clear();
-        let mut found = Found {
-            pairs: &mut pairs,
-            max_pairs,
-            work: 0,
-            budget,
-            stop: None,
-        };
+        let mut found = Found::new(&mut pairs, max_pairs, budget);
         let result = self.search_into(&mut found, split_from);
         self.pairs = pairs;
         result
@@ -73,10 +69,28 @@ impl Broadphase {
 
     /// [`search`](Self::search), into `found`.
     fn search_into(&mut self, found: &mut Found<'_>, split_from: usize) -> Result<(), Overflow> {
-        let n = self.count;
-        let Some((grid, sparse)) = self.grid else {
+        let Some((grid, sparse)) = self.bin() else {
             return Ok(());
         };
+        let mut second = std::mem::take(&mut self.pairs_second);
+        let space = self.space();
+        // Every pair of binned bodies in neighbouring buckets, once (sparse: the queriers).
+        let halves = self.bins.sorted.len() >= split_from;
+        if !halves || !space.halves(&grid, found, &mut second) {
+            space.half_scan(&grid, 0..grid.rows, found);
+        }
+        if found.stop.is_none() {
+            space.rest(&grid, sparse, found);
+        }
+        self.pairs_second = second;
+        found.stop.map_or(Ok(()), Err)
+    }
+
+    /// Bins the planned colliders; their grid, and whether only the queriers are binned
+    /// (`None` before a plan).
+    fn bin(&mut self) -> Option<(Grid, bool)> {
+        let (grid, sparse) = self.grid?;
+        let n = self.count;
         self.bins.bin(
             &grid,
             &self.pos[..n],
@@ -85,27 +99,21 @@ impl Broadphase {
             sparse,
             self.cell,
         );
-        let mut second = std::mem::take(&mut self.pairs_second);
-        let space = Space {
+        Some((grid, sparse))
+    }
+
+    /// What the search reads of the planned, binned colliders.
+    fn space(&self) -> Space<'_> {
+        Space {
             bins: &self.bins,
             runs: &self.runs,
             flags: &self.flags,
-            pos: &self.pos[..n],
+            pos: &self.pos[..self.count],
             near: &self.near,
             large: &self.large,
             queriers: &self.queriers,
             cell: self.cell,
-        };
-        // Every pair of binned bodies in neighbouring buckets, once (sparse: the queriers).
-        let halves = self.bins.sorted.len() >= split_from;
-        if !halves || !space.halves(&grid, found, &mut second) {
-            space.half_scan(&grid, 0..grid.rows, found);
         }
-        self.pairs_second = second;
-        if found.stop.is_none() {
-            space.rest(&grid, sparse, found);
-        }
-        found.stop.map_or(Ok(()), Err)
     }
 }
 
@@ -116,20 +124,8 @@ impl Space<'_> {
         second.clear();
         let mid = grid.rows / 2;
         let (max_a, budget_a) = (found.max_pairs.div_ceil(2), found.budget.div_ceil(2));
-        let mut b = Found {
-            pairs: second,
-            max_pairs: found.max_pairs - max_a,
-            work: 0,
-            budget: found.budget - budget_a,
-            stop: None,
-        };
-        let mut a = Found {
-            pairs: &mut *found.pairs,
-            max_pairs: max_a,
-            work: 0,
-            budget: budget_a,
-            stop: None,
-        };
+        let mut b = Found::new(second, found.max_pairs - max_a, found.budget - budget_a);
+        let mut a = Found::new(&mut *found.pairs, max_a, budget_a);
         par::join(
             || self.half_scan(grid, 0..mid, &mut a),
             || self.half_scan(grid, mid..grid.rows, &mut b),
@@ -282,9 +278,11 @@ impl Space<'_> {
     /// are the same bucket, and every neighbouring pair of buckets is visited from one side).
     fn half_scan(&self, grid: &Grid, rows: std::ops::Range<u32>, found: &mut Found<'_>) {
         if self.uniform() {
-            self.scan::<true>(grid, rows, found);
+            if let Err((row, col)) = self.scan_noted(grid, rows.clone(), found) {
+                self.scan::<true>(grid, row..rows.end, col, found);
+            }
         } else {
-            self.scan::<false>(grid, rows, found);
+            self.scan::<false>(grid, rows, 0, found);
         }
     }
 
@@ -302,49 +300,33 @@ impl Space<'_> {
         first.looks & first.layer != 0 && self.runs.iter().all(same)
     }
 
-    /// [`half_scan`](Self::half_scan); `UNIFORM`: as [`uniform`](Self::uniform) says.
+    /// [`half_scan`](Self::half_scan) from column `first_col` of its first row; `UNIFORM`:
+    /// as [`uniform`](Self::uniform) says.
     fn scan<const UNIFORM: bool>(
         &self,
         grid: &Grid,
         rows: std::ops::Range<u32>,
+        first_col: u32,
         found: &mut Found<'_>,
     ) {
         let cols = grid.cols;
         let (cmask, rmask) = (cols - 1, grid.rows - 1);
         let starts = &self.bins.starts[..];
         let width = cols as usize;
-        for row in rows {
+        for row in rows.clone() {
             let below = ((row + 1) & rmask) * cols;
             // This row's bucket starts and the next row's, each with the end after them.
             let here = &starts[(row * cols) as usize..][..=width];
             let next = &starts[below as usize..][..=width];
-            for col in 0..cols {
+            let from = if row == rows.start { first_col } else { 0 };
+            for col in from..cols {
                 let c = col as usize;
                 let (s, e) = (here[c] as usize, here[c + 1] as usize);
                 if s == e {
                     continue;
                 }
-                // The bucket east of this one, and the three below it: ranges of records.
-                let go = if c >= 1 && c + 1 < width {
-                    // The east bucket follows this one; the three below are one range.
-                    let end = here[c + 2] as usize;
-                    self.bucket::<UNIFORM>(found, s..e, end, &[(next[c - 1], next[c + 2])])
-                } else {
-                    // At an edge: the east bucket wraps to the row's first (then it is a
-                    // range of its own, first), and so may the ones below.
-                    let mut around = [(0, 0); 4];
-                    let (end, first) = if col < cmask {
-                        (here[c + 2] as usize, 1)
-                    } else {
-                        around[0] = (here[0], here[1]);
-                        (e, 0)
-                    };
-                    for (i, dx) in [cmask, 0, 1].into_iter().enumerate() {
-                        let h = ((col + dx) & cmask) as usize;
-                        around[i + 1] = (next[h], next[h + 1]);
-                    }
-                    self.bucket::<UNIFORM>(found, s..e, end, &around[first..])
-                };
+                let (end, around, ranges) = neighbours(here, next, c, cmask);
+                let go = self.bucket::<UNIFORM>(found, s..e, end, &around[ranges]);
                 if !go {
                     return;
                 }
@@ -353,7 +335,8 @@ impl Space<'_> {
     }
 
     /// The pairs of the bodies `bucket` of one bucket: each with those after it up to `end`
-    /// and with every record of the ranges `around`. `false` where the search stopped.
+    /// and with every record of the ranges `around`, each body spending its candidates first.
+    /// `false` where the search stopped.
     #[inline(always)]
     fn bucket<const UNIFORM: bool>(
         &self,
@@ -362,33 +345,29 @@ impl Space<'_> {
         end: usize,
         around: &[(u32, u32)],
     ) -> bool {
-        let sorted = &self.bins.sorted[..];
         let others: usize = around.iter().map(|&(rs, re)| (re - rs) as usize).sum();
-        // Where the budget covers every candidate of the bucket, no body's spending can stop
-        // the search: all spent at once, and each body's tests run without the check (the
-        // bucket is not empty: a scan skips those). A uniform search's runs all have the
-        // first's extent, layers and looks.
-        let n = bucket.len();
-        let all = n * (end - bucket.start) - n * (n + 1) / 2 + n * others;
-        if UNIFORM && found.work + all as u64 <= found.budget {
-            found.work += all as u64;
-            let ra = &self.runs[sorted[bucket.start].run as usize];
-            for k in bucket {
-                let a = &sorted[k];
-                found.pairs_in::<UNIFORM>(self, a, ra, &sorted[k + 1..end]);
-                for &(rs, re) in around {
-                    found.pairs_in::<UNIFORM>(self, a, ra, &sorted[rs as usize..re as usize]);
-                }
+        self.bodies::<UNIFORM>(found, bucket, end, around, Some(others))
+    }
+
+    /// The tests of the bodies `bucket` of one bucket (see [`bucket`](Self::bucket)), each
+    /// spending its candidates first where `spend` gives the candidates of `around` (`None`:
+    /// the caller has spent them all). `false` where the search stopped.
+    #[inline(always)]
+    fn bodies<const UNIFORM: bool>(
+        &self,
+        found: &mut Found<'_>,
+        bucket: std::ops::Range<usize>,
+        end: usize,
+        around: &[(u32, u32)],
+        spend: Option<usize>,
+    ) -> bool {
+        let sorted = &self.bins.sorted[..];
+        for k in bucket {
+            if let Some(others) = spend {
+                found.spend(end - k - 1 + others);
                 if found.stop.is_some() {
                     return false;
                 }
-            }
-            return true;
-        }
-        for k in bucket {
-            found.spend(end - k - 1 + others);
-            if found.stop.is_some() {
-                return false;
             }
             let a = &sorted[k];
             let ra = &self.runs[a.run as usize];
@@ -404,7 +383,50 @@ impl Space<'_> {
     }
 }
 
-impl Found<'_> {
+/// The records bucket `c` of a row is scanned against, from the row's bucket starts `here`
+/// and the next row's `next` (each with the end after them; `cmask`: the columns less one):
+/// the end of the records from the bucket's start (itself, and the bucket east of it where
+/// that follows it), and the ranges of the other buckets, `around[ranges]`. In the middle of
+/// a row the three buckets below are one range; at an edge the east bucket wraps to the row's
+/// first (then it is a range of its own, first), and so may the ones below.
+#[inline(always)]
+fn neighbours(
+    here: &[u32],
+    next: &[u32],
+    c: usize,
+    cmask: u32,
+) -> (usize, [(u32, u32); 4], std::ops::Range<usize>) {
+    let mut around = [(0, 0); 4];
+    if c >= 1 && c < cmask as usize {
+        around[0] = (next[c - 1], next[c + 2]);
+        return (here[c + 2] as usize, around, 0..1);
+    }
+    let col = c as u32;
+    let (end, first) = if col < cmask {
+        (here[c + 2] as usize, 1)
+    } else {
+        around[0] = (here[0], here[1]);
+        (here[c + 1] as usize, 0)
+    };
+    for (i, dx) in [cmask, 0, 1].into_iter().enumerate() {
+        let h = ((col + dx) & cmask) as usize;
+        around[i + 1] = (next[h], next[h + 1]);
+    }
+    (end, around, first..4)
+}
+
+impl<'a> Found<'a> {
+    /// Nothing found yet, into `pairs`.
+    fn new(pairs: &'a mut Vec<Pair>, max_pairs: usize, budget: u64) -> Found<'a> {
+        Found {
+            pairs,
+            max_pairs,
+            work: 0,
+            budget,
+            stop: None,
+        }
+    }
+
     /// Counts `candidates` about to be examined; past the budget, the search stops.
     #[inline]
     fn spend(&mut self, candidates: usize) {
@@ -530,69 +552,4 @@ fn apart(sa: Shape, pa: Vec2, sb: Shape, pb: Vec2) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Shapes and places where `apart` could be wrong: touching, grazing within an ulp, tiny
-    /// and huge sizes, far and near, every pairing of circle and box.
-    #[test]
-    fn apart_only_where_the_narrow_phase_finds_no_overlap() {
-        let mut rng = fastrand::Rng::with_seed(37);
-        let size = |rng: &mut fastrand::Rng| match rng.u8(0..4) {
-            0 => rng.f32() * 1e-3 + 1e-6,
-            1 => rng.f32() * 64.0 + 0.5,
-            2 => rng.f32() * 1e6 + 1.0,
-            _ => f32::from_bits(rng.u32(0x3f00_0000..0x4400_0000)),
-        };
-        let shape = |rng: &mut fastrand::Rng| {
-            if rng.bool() {
-                Shape::Circle { radius: size(rng) }
-            } else {
-                Shape::Box {
-                    half: Vec2::new(size(rng), size(rng)),
-                }
-            }
-        };
-        let (mut apart_seen, mut near_seen) = (0, 0);
-        for _ in 0..400_000 {
-            let (sa, sb) = (shape(&mut rng), shape(&mut rng));
-            let pa = Vec2::new(rng.f32() * 2e3 - 1e3, rng.f32() * 2e3 - 1e3);
-            let (ha, hb) = (sa.half_extents(), sb.half_extents());
-            // Around the distance where the bounding boxes meet, by up to a few ulps or 1%.
-            let reach = Vec2::new(ha.x + hb.x, ha.y + hb.y);
-            let nudge = |r: f32, rng: &mut fastrand::Rng| match rng.u8(0..3) {
-                0 => f32::from_bits((r.to_bits() as i64 + rng.i64(-4..5)).max(0) as u32),
-                1 => r * (0.99 + rng.f32() * 0.02),
-                _ => r * rng.f32() * 3.0,
-            };
-            let sign = |rng: &mut fastrand::Rng| if rng.bool() { 1.0 } else { -1.0 };
-            let d = Vec2::new(
-                sign(&mut rng) * nudge(reach.x, &mut rng),
-                sign(&mut rng) * nudge(reach.y, &mut rng),
-            );
-            let pb = pa + d;
-            if apart(sa, pa, sb, pb) {
-                apart_seen += 1;
-                assert_eq!(
-                    overlap(sa, pa, sb, pb),
-                    None,
-                    "{sa:?} at {pa:?}, {sb:?} at {pb:?}"
-                );
-            } else {
-                near_seen += 1;
-            }
-        }
-        assert!(
-            apart_seen > 50_000 && near_seen > 50_000,
-            "{apart_seen} {near_seen}"
-        );
-        // What is not surely apart is left to the narrow phase: NaN and infinite places.
-        let c = Shape::Circle { radius: 2.0 };
-        for p in [Vec2::new(f32::NAN, 0.0), Vec2::new(0.0, f32::NAN)] {
-            assert!(!apart(c, Vec2::ZERO, c, p));
-        }
-        let inf = Vec2::new(f32::INFINITY, 0.0);
-        assert!(apart(c, Vec2::ZERO, c, inf));
-        assert_eq!(overlap(c, Vec2::ZERO, c, inf), None);
-    }
-}
+mod tests;
