@@ -39,6 +39,7 @@ impl Space<'_> {
     /// candidates. `Err((row, col))`: the bucket it does not cover, where the body-by-body
     /// scan goes on (nothing of it spent or tested); `Ok` when done or the pairs ran out
     /// (`found.stop`).
+    #[inline(never)]
     pub(super) fn scan_noted(
         &self,
         grid: &Grid,
@@ -69,34 +70,44 @@ impl Space<'_> {
                 if s == e {
                     continue;
                 }
-                let (end, around, ranges) = super::neighbours(here, next, c, cmask);
-                let around = &around[ranges];
-                let n = e - s;
-                let others: usize = around.iter().map(|&(rs, re)| (re - rs) as usize).sum();
-                let all = n * (end - s) - n * (n + 1) / 2 + n * others;
-                if found.work + all as u64 > found.budget {
-                    // Not covered: the body-by-body scan spends it, and stops in it.
-                    return match found.test_notes(self, &mut notes) {
-                        true => Err((row, c as u32)),
-                        false => Ok(()),
+                // Spends the bucket's `$all` candidates and makes room for them in the notes:
+                // where the budget does not cover them, the body-by-body scan goes on from
+                // this bucket (once the notes are tested); where the notes cannot hold them,
+                // the bucket's bodies are tested as their candidates come.
+                macro_rules! spend {
+                    ($all:expr, $end:expr, $around:expr) => {
+                        let all = $all;
+                        if found.work + all as u64 > found.budget {
+                            return match found.test_notes(self, &mut notes) {
+                                true => Err((row, c as u32)),
+                                false => Ok(()),
+                            };
+                        }
+                        found.work += all as u64;
+                        if notes.len + all > NOTES {
+                            if !found.test_notes(self, &mut notes) {
+                                return Ok(());
+                            }
+                            if all > NOTES {
+                                if !self.bodies::<true>(found, s..e, $end, $around, None) {
+                                    return Ok(());
+                                }
+                                continue;
+                            }
+                        }
                     };
                 }
-                found.work += all as u64;
-                if notes.len + all > NOTES {
-                    if !found.test_notes(self, &mut notes) {
-                        return Ok(());
-                    }
-                    if all > NOTES {
-                        // More candidates than the notes hold: tested as they come.
-                        if !self.bodies::<true>(found, s..e, end, around, None) {
-                            return Ok(());
-                        }
-                        continue;
-                    }
-                }
-                if let [(rs, re)] = *around {
-                    // In the middle of a row: two ranges a body (the loop the scan spends most
-                    // in, written out).
+                let n = e - s;
+                if c >= 1 && c < cmask as usize {
+                    // In the middle of a row, the bucket east of this one follows it and the
+                    // three below are one range (the case a scan spends most in, written out).
+                    let end = here[c + 2] as usize;
+                    let (rs, re) = (next[c - 1], next[c + 2]);
+                    spend!(
+                        n * (end - s + (re - rs) as usize) - n * (n + 1) / 2,
+                        end,
+                        &[(rs, re)]
+                    );
                     let below = &sorted[rs as usize..re as usize];
                     for k in s..e {
                         let a = &sorted[k];
@@ -105,6 +116,10 @@ impl Space<'_> {
                     }
                     continue;
                 }
+                let (end, around, ranges) = super::neighbours(here, next, c, cmask);
+                let around = &around[ranges];
+                let others: usize = around.iter().map(|&(rs, re)| (re - rs) as usize).sum();
+                spend!(n * (end - s + others) - n * (n + 1) / 2, end, around);
                 for k in s..e {
                     let a = &sorted[k];
                     notes.note(a, k as u32, &sorted[k + 1..end], reach2);
