@@ -68,6 +68,8 @@ pub(crate) struct Broadphase {
     marked: Vec<u32>,
     /// The wanted colliders, ascending.
     pub wanted_list: Vec<u32>,
+    /// One bit per collider, set for the wanted ones while [`want`](Self::want) lists many.
+    wanted_bits: Vec<u64>,
     /// Per archetype (by index): what its colliders look for and report. The tick sets it
     /// before the search; an archetype past its end has none.
     pub flags: Vec<body::Flags>,
@@ -404,15 +406,24 @@ impl Broadphase {
             resize_snug(&mut self.full, n, UNUSED);
         }
         self.wanted_list.clear();
-        if self.pairs.len() * 16 >= n {
-            // Many pairs: one pass over the marks.
+        if self.pairs.len() * 64 >= n {
+            // Many pairs: a bit per collider, read out a word at a time.
+            let bits = &mut self.wanted_bits;
+            bits.clear();
+            bits.resize(n.div_ceil(64), 0);
             for p in &self.pairs {
-                self.full[p.i as usize] = WANTED;
-                self.full[p.j as usize] = WANTED;
+                for k in [p.i, p.j] {
+                    self.full[k as usize] = WANTED;
+                    bits[k as usize >> 6] |= 1 << (k & 63);
+                }
             }
-            let full = &self.full;
-            self.wanted_list
-                .extend((0..n as u32).filter(|&k| full[k as usize] == WANTED));
+            for (w, &word) in bits.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    self.wanted_list.push(w as u32 * 64 + word.trailing_zeros());
+                    word &= word - 1;
+                }
+            }
         } else {
             // Each collider listed as it is first marked, then the list sorted: a collider in
             // many pairs (a player under a pile of drones) is sorted once, not once a pair.
