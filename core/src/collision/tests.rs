@@ -169,17 +169,22 @@ proptest! {
     }
 
     /// Under tight bounds on pairs and candidates a split search stops exactly where, and
-    /// why, the serial one does, and otherwise finds the same pairs.
+    /// why, the serial one does, and otherwise finds the same pairs: bodies of many sizes, or
+    /// of one (whose scan notes its candidates first).
     #[test]
     fn a_split_search_stops_where_the_serial_one_does(
         specs in proptest::collection::vec((-60.0f32..60.0, -60.0f32..60.0, 0.5f32..8.0), 0..150),
+        one_size in any::<bool>(),
         max_pairs in 0usize..60,
         budget in 0u64..1_500,
     ) {
         let bodies: Vec<Spec> = specs
             .iter()
             .enumerate()
-            .map(|(i, &(x, y, r))| body(i as u64 + 1, x, y, r, false, 1, 1))
+            .map(|(i, &(x, y, r))| {
+                let r = if one_size { specs[0].2 } else { r };
+                body(i as u64 + 1, x, y, r, false, 1, 1)
+            })
             .collect();
         let (mut serial, mut split) = (Broadphase::default(), Broadphase::default());
         let want = serial.find_pairs(&bodies, None, max_pairs, budget, usize::MAX);
