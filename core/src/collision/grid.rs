@@ -332,10 +332,12 @@ impl Bins {
         }
         // Each bucket's end; then filling backwards moves each down to where the bucket's
         // records start (`starts[b]`), its end being `starts[b + 1]`.
-        for k in 1..size {
-            self.starts[k] += self.starts[k - 1];
+        let mut sum = 0;
+        for start in &mut self.starts[..size] {
+            sum += *start;
+            *start = sum;
         }
-        self.starts[size] = self.starts[size - 1];
+        self.starts[size] = sum;
         self.sorted.clear();
         self.sorted
             .resize(self.starts[size] as usize, Compact::default());
@@ -356,12 +358,18 @@ impl Bins {
                 put(key, q.index as usize, q.run as usize);
             }
         } else {
-            let mut keys = self.keys.iter().rev();
+            // A key per body, in collider order; a run of small bodies has no large one.
             for (ri, r) in runs.iter().enumerate().rev() {
-                for i in r.range().rev() {
-                    let key = *keys.next().expect("a key per body");
+                let keys = &self.keys[r.range()];
+                if r.finite && r.extent * 2.0 <= cell {
+                    for (k, &key) in keys.iter().enumerate().rev() {
+                        put(key, r.start as usize + k, ri);
+                    }
+                    continue;
+                }
+                for (k, &key) in keys.iter().enumerate().rev() {
                     if key != u32::MAX {
-                        put(key, i, ri);
+                        put(key, r.start as usize + k, ri);
                     }
                 }
             }
