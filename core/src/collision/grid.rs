@@ -342,10 +342,9 @@ impl Bins {
         self.sorted
             .resize(self.starts[size] as usize, Compact::default());
         let (starts, sorted) = (&mut self.starts[..], &mut self.sorted[..]);
-        let mut put = |key: u32, i: usize, run: usize| {
+        let mut put = |key: u32, i: usize, p: Vec2, run: usize| {
             let slot = &mut starts[key as usize];
             *slot -= 1;
-            let p = pos[i];
             sorted[*slot as usize] = Compact {
                 x: p.x,
                 y: p.y,
@@ -355,21 +354,23 @@ impl Bins {
         };
         if sparse {
             for (q, &key) in queriers.iter().zip(&self.keys).rev() {
-                put(key, q.index as usize, q.run as usize);
+                let i = q.index as usize;
+                put(key, i, pos[i], q.run as usize);
             }
         } else {
             // A key per body, in collider order; a run of small bodies has no large one.
             for (ri, r) in runs.iter().enumerate().rev() {
-                let keys = &self.keys[r.range()];
+                let keys = self.keys[r.range()].iter().zip(&pos[r.range()]);
+                let at = r.start as usize;
                 if r.finite && r.extent * 2.0 <= cell {
-                    for (k, &key) in keys.iter().enumerate().rev() {
-                        put(key, r.start as usize + k, ri);
+                    for (k, (&key, &p)) in keys.enumerate().rev() {
+                        put(key, at + k, p, ri);
                     }
                     continue;
                 }
-                for (k, &key) in keys.iter().enumerate().rev() {
+                for (k, (&key, &p)) in keys.enumerate().rev() {
                     if key != u32::MAX {
-                        put(key, r.start as usize + k, ri);
+                        put(key, at + k, p, ri);
                     }
                 }
             }
