@@ -298,34 +298,31 @@ impl Bins {
                 self.starts[key as usize] += 1;
             }
         } else {
+            // A key per collider, in collider order (`u32::MAX`: a large body).
+            self.keys.resize(pos.len(), u32::MAX);
+            let starts = &mut self.starts[..];
             for r in runs {
-                let pos = &pos[r.range()];
+                let (pos, keys) = (&pos[r.range()], &mut self.keys[r.range()]);
                 if r.finite && r.extent * 2.0 <= cell {
                     // A run of small bodies: all binned, four at a time.
                     let (fours, rest) = pos.as_chunks::<4>();
-                    for p in fours {
-                        let keys = grid.buckets4(p);
-                        self.keys.extend_from_slice(&keys);
-                        for key in keys {
-                            self.starts[key as usize] += 1;
+                    let (key_fours, key_rest) = keys.as_chunks_mut::<4>();
+                    for (p, k) in fours.iter().zip(key_fours) {
+                        *k = grid.buckets4(p);
+                        for &key in k.iter() {
+                            starts[key as usize] += 1;
                         }
                     }
-                    for &p in rest {
-                        let key = place(p);
-                        self.keys.push(key);
-                        self.starts[key as usize] += 1;
+                    for (&p, k) in rest.iter().zip(key_rest) {
+                        *k = place(p);
+                        starts[*k as usize] += 1;
                     }
                     continue;
                 }
-                for &p in pos {
-                    let key = if small_body(r, p, cell) {
-                        place(p)
-                    } else {
-                        u32::MAX
-                    };
-                    self.keys.push(key);
-                    if key != u32::MAX {
-                        self.starts[key as usize] += 1;
+                for (&p, k) in pos.iter().zip(keys) {
+                    if small_body(r, p, cell) {
+                        *k = place(p);
+                        starts[*k as usize] += 1;
                     }
                 }
             }
