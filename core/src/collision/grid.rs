@@ -240,12 +240,16 @@ pub(super) fn typical_cell(arch: &mut Vec<(f32, usize)>, n: usize) -> f32 {
 /// Bodies binned by bucket: a counting sort into compact records.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Bins {
-    /// Bucket of each binned body (`u32::MAX` for large bodies).
+    /// Bucket of each binned body (`u32::MAX` for large bodies): of each querier in a sparse
+    /// grid; of each collider, the first of them, in a dense one (entries past them are
+    /// earlier ticks', overwritten rather than cleared).
     keys: Vec<u32>,
     /// Where each bucket's records start in `sorted` (and the end, last).
     pub starts: Vec<u32>,
-    /// Compact copies of the binned bodies, sorted by bucket.
-    pub sorted: Vec<Compact>,
+    /// Compact copies of the binned bodies, sorted by bucket: the first `binned` (those past
+    /// them are earlier ticks', kept so a tick overwrites them instead of clearing first).
+    sorted: Vec<Compact>,
+    binned: usize,
 }
 
 /// Up to nine ranges of sorted records (see [`Bins::neighbourhood`]).
@@ -283,7 +287,6 @@ impl Bins {
         cell: f32,
     ) {
         let size = grid.len();
-        self.keys.clear();
         self.starts.clear();
         self.starts.resize(size + 1, 0);
         let place = |p: Vec2| {
@@ -292,6 +295,7 @@ impl Bins {
         };
         // Counts.
         if sparse {
+            self.keys.clear();
             for q in queriers {
                 let key = place(pos[q.index as usize]);
                 self.keys.push(key);
@@ -299,7 +303,9 @@ impl Bins {
             }
         } else {
             // A key per collider, in collider order (`u32::MAX`: a large body).
-            self.keys.resize(pos.len(), u32::MAX);
+            if self.keys.len() < pos.len() {
+                self.keys.resize(pos.len(), u32::MAX);
+            }
             let starts = &mut self.starts[..];
             for r in runs {
                 let (pos, keys) = (&pos[r.range()], &mut self.keys[r.range()]);
@@ -320,6 +326,7 @@ impl Bins {
                     continue;
                 }
                 for (&p, k) in pos.iter().zip(keys) {
+                    *k = u32::MAX;
                     if small_body(r, p, cell) {
                         *k = place(p);
                         starts[*k as usize] += 1;
@@ -335,10 +342,11 @@ impl Bins {
             *start = sum;
         }
         self.starts[size] = sum;
-        self.sorted.clear();
-        self.sorted
-            .resize(self.starts[size] as usize, Compact::default());
-        let (starts, sorted) = (&mut self.starts[..], &mut self.sorted[..]);
+        self.binned = sum as usize;
+        if self.sorted.len() < self.binned {
+            self.sorted.resize(self.binned, Compact::default());
+        }
+        let (starts, sorted) = (&mut self.starts[..], &mut self.sorted[..self.binned]);
         let mut put = |key: u32, i: usize, p: Vec2, run: usize| {
             let slot = &mut starts[key as usize];
             *slot -= 1;
@@ -372,6 +380,12 @@ impl Bins {
                 }
             }
         }
+    }
+
+    /// The binned bodies' records, sorted by bucket.
+    #[inline(always)]
+    pub(super) fn sorted(&self) -> &[Compact] {
+        &self.sorted[..self.binned]
     }
 
     /// The sorted ranges of the 3x3 buckets around a bucket; the three buckets of one grid row

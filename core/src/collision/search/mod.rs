@@ -75,7 +75,7 @@ impl Broadphase {
         let mut second = std::mem::take(&mut self.pairs_second);
         let space = self.space();
         // Every pair of binned bodies in neighbouring buckets, once (sparse: the queriers).
-        let halves = self.bins.sorted.len() >= split_from;
+        let halves = self.bins.sorted().len() >= split_from;
         if !halves || !space.halves(&grid, found, &mut second) {
             space.half_scan(&grid, 0..grid.rows, found);
         }
@@ -152,7 +152,7 @@ impl Space<'_> {
         // With a handful of queriers, each near body checks them all: the same pairs (a querier
         // within reach is in the 3x3 buckets around), at most 8 candidates per body either way.
         if sparse {
-            let few = self.bins.sorted.len() as u32;
+            let few = self.bins.sorted().len() as u32;
             let starts = &self.bins.starts[..];
             let (cols, cmask, rmask) = (grid.cols, grid.cols - 1, grid.rows - 1);
             for &m in self.near {
@@ -361,7 +361,7 @@ impl Space<'_> {
         around: &[(u32, u32)],
         spend: Option<usize>,
     ) -> bool {
-        let sorted = &self.bins.sorted[..];
+        let sorted = self.bins.sorted();
         for k in bucket {
             if let Some(others) = spend {
                 found.spend(end - k - 1 + others);
@@ -486,7 +486,7 @@ impl<'a> Found<'a> {
             }
         }
         let r = &space.runs[m.run as usize];
-        for q in &space.bins.sorted[records.start as usize..records.end as usize] {
+        for q in &space.bins.sorted()[records.start as usize..records.end as usize] {
             let qr = &space.runs[q.run as usize];
             let (dx, dy) = (b.x - q.x, b.y - q.y);
             let reach = qr.extent + r.extent;

@@ -54,7 +54,7 @@ impl Space<'_> {
         let cols = grid.cols;
         let (cmask, rmask) = (cols - 1, grid.rows - 1);
         let starts = &self.bins.starts[..];
-        let sorted = &self.bins.sorted[..];
+        let sorted = self.bins.sorted();
         let width = cols as usize;
         let mut notes = Notes {
             hits: [(0, Compact::default()); NOTES],
@@ -138,7 +138,7 @@ impl Found<'_> {
     /// Tests the noted candidates in order and forgets them; `false` where the search stopped
     /// (the pairs ran out).
     fn test_notes(&mut self, space: &Space<'_>, notes: &mut Notes) -> bool {
-        let sorted = &space.bins.sorted[..];
+        let sorted = space.bins.sorted();
         let len = std::mem::take(&mut notes.len);
         for &(k, b) in &notes.hits[..len] {
             let a = &sorted[k as usize];
