@@ -276,6 +276,9 @@ impl Space<'_> {
     /// for, each pair once: each bucket with itself, with the bucket east of it and with the
     /// three below it (the grid wraps and has at least 4 buckets a side, so no two of these
     /// are the same bucket, and every neighbouring pair of buckets is visited from one side).
+    /// A uniform search notes its candidates within reach and tests them after
+    /// ([`scan_noted`](Self::scan_noted)) up to the first bucket the work bound does not
+    /// cover, where it goes on body by body (and stops).
     fn half_scan(&self, grid: &Grid, rows: std::ops::Range<u32>, found: &mut Found<'_>) {
         if self.uniform() {
             if let Err((row, col)) = self.scan_noted(grid, rows.clone(), found) {
