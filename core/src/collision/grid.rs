@@ -302,37 +302,7 @@ impl Bins {
                 self.starts[key as usize] += 1;
             }
         } else {
-            // A key per collider, in collider order (`u32::MAX`: a large body).
-            if self.keys.len() < pos.len() {
-                self.keys.resize(pos.len(), u32::MAX);
-            }
-            let starts = &mut self.starts[..];
-            for r in runs {
-                let (pos, keys) = (&pos[r.range()], &mut self.keys[r.range()]);
-                if r.finite && r.extent * 2.0 <= cell {
-                    // A run of small bodies: all binned, four at a time.
-                    let (fours, rest) = pos.as_chunks::<4>();
-                    let (key_fours, key_rest) = keys.as_chunks_mut::<4>();
-                    for (p, k) in fours.iter().zip(key_fours) {
-                        *k = grid.buckets4(p);
-                        for &key in k.iter() {
-                            starts[key as usize] += 1;
-                        }
-                    }
-                    for (&p, k) in rest.iter().zip(key_rest) {
-                        *k = place(p);
-                        starts[*k as usize] += 1;
-                    }
-                    continue;
-                }
-                for (&p, k) in pos.iter().zip(keys) {
-                    *k = u32::MAX;
-                    if small_body(r, p, cell) {
-                        *k = place(p);
-                        starts[*k as usize] += 1;
-                    }
-                }
-            }
+            self.count_dense(grid, pos, runs, cell);
         }
         // Each bucket's end; then filling backwards moves each down to where the bucket's
         // records start (`starts[b]`), its end being `starts[b + 1]`.
@@ -377,6 +347,46 @@ impl Bins {
                     if key != u32::MAX {
                         put(key, at + k, p, ri);
                     }
+                }
+            }
+        }
+    }
+
+    /// The counts of a dense grid ([`bin`](Self::bin)): a key per collider, in collider order
+    /// (`u32::MAX`: a large body), and each small body counted in its bucket.
+    #[inline(always)]
+    fn count_dense(&mut self, grid: &Grid, pos: &[Vec2], runs: &[Run], cell: f32) {
+        if self.keys.len() < pos.len() {
+            self.keys.resize(pos.len(), u32::MAX);
+        }
+        let starts = &mut self.starts[..];
+        let place = |p: Vec2| {
+            let (row, col) = grid.place(p);
+            row * grid.cols + col
+        };
+        for r in runs {
+            let (pos, keys) = (&pos[r.range()], &mut self.keys[r.range()]);
+            if r.finite && r.extent * 2.0 <= cell {
+                // A run of small bodies: all binned, four at a time.
+                let (fours, rest) = pos.as_chunks::<4>();
+                let (key_fours, key_rest) = keys.as_chunks_mut::<4>();
+                for (p, k) in fours.iter().zip(key_fours) {
+                    *k = grid.buckets4(p);
+                    for &key in k.iter() {
+                        starts[key as usize] += 1;
+                    }
+                }
+                for (&p, k) in rest.iter().zip(key_rest) {
+                    *k = place(p);
+                    starts[*k as usize] += 1;
+                }
+                continue;
+            }
+            for (&p, k) in pos.iter().zip(keys) {
+                *k = u32::MAX;
+                if small_body(r, p, cell) {
+                    *k = place(p);
+                    starts[*k as usize] += 1;
                 }
             }
         }
