@@ -296,3 +296,47 @@ fn queriers_billions_of_cells_apart_find_the_same_pairs() {
     let centres = [(-3.0e10, 0.0), (0.0, 0.0), (3.0e10, 1.0e4)];
     finds_the_same_pairs(&clusters(5, &centres, 200, 30.0), 10);
 }
+
+/// One broadphase reused tick after tick, as the tick reuses it (more or fewer colliders
+/// than the tick before, dense grids and sparse ones in turn, with and without large bodies),
+/// finds what a fresh one finds each tick: nothing of an earlier tick's records, keys or marks
+/// is read.
+#[test]
+fn a_reused_broadphase_finds_what_a_fresh_one_does() {
+    let mut rng = fastrand::Rng::with_seed(41);
+    let mut reused = Broadphase::default();
+    let (mut dense_ticks, mut sparse_ticks) = (0, 0);
+    for tick in 0..80 {
+        let n = rng.usize(0..500);
+        let (dense, big) = (rng.bool(), rng.bool());
+        let bodies: Vec<Spec> = (0..n)
+            .map(|i| {
+                let (x, y) = (rng.f32() * 200.0 - 100.0, rng.f32() * 200.0 - 100.0);
+                // Dense: every small body looks for the others; sparse: one in fifty does.
+                // The large ones look for nothing, so the cell stays the small bodies'.
+                if big && i % 97 == 5 {
+                    return body(i as u64 + 1, x, y, 40.0, false, 1, 0);
+                }
+                let mask = u32::from(dense || i % 50 == 0);
+                body(i as u64 + 1, x, y, 3.0, false, 1, mask)
+            })
+            .collect();
+        let mut fresh = Broadphase::default();
+        let want = fresh.find_pairs(&bodies, None, usize::MAX, u64::MAX, usize::MAX);
+        let got = reused.find_pairs(&bodies, None, usize::MAX, u64::MAX, usize::MAX);
+        assert_eq!(got, want, "tick {tick}");
+        assert_eq!(reused.pairs, fresh.pairs, "tick {tick}");
+        assert_eq!(reused.wanted_list, fresh.wanted_list, "tick {tick}");
+        if let Some((_, sparse)) = fresh.grid {
+            if sparse {
+                sparse_ticks += 1;
+            } else {
+                dense_ticks += 1;
+            }
+        }
+    }
+    assert!(
+        dense_ticks > 20 && sparse_ticks > 20,
+        "{dense_ticks} {sparse_ticks}"
+    );
+}

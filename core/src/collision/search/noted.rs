@@ -76,19 +76,19 @@ impl Space<'_> {
                 // the bucket's bodies are tested as their candidates come.
                 macro_rules! spend {
                     ($all:expr, $end:expr, $around:expr) => {
-                        let all = $all;
-                        if found.work + all as u64 > found.budget {
+                        let all: u64 = $all;
+                        if found.work.saturating_add(all) > found.budget {
                             return match found.test_notes(self, &mut notes) {
                                 true => Err((row, c as u32)),
                                 false => Ok(()),
                             };
                         }
-                        found.work += all as u64;
-                        if notes.len + all > NOTES {
+                        found.work += all;
+                        if notes.len as u64 + all > NOTES as u64 {
                             if !found.test_notes(self, &mut notes) {
                                 return Ok(());
                             }
-                            if all > NOTES {
+                            if all > NOTES as u64 {
                                 if !self.bodies::<true>(found, s..e, $end, $around, None) {
                                     return Ok(());
                                 }
@@ -103,11 +103,7 @@ impl Space<'_> {
                     // three below are one range (the case a scan spends most in, written out).
                     let end = here[c + 2] as usize;
                     let (rs, re) = (next[c - 1], next[c + 2]);
-                    spend!(
-                        n * (end - s + (re - rs) as usize) - n * (n + 1) / 2,
-                        end,
-                        &[(rs, re)]
-                    );
+                    spend!(candidates(n, end - s, (re - rs) as usize), end, &[(rs, re)]);
                     let below = &sorted[rs as usize..re as usize];
                     for k in s..e {
                         let a = &sorted[k];
@@ -119,7 +115,7 @@ impl Space<'_> {
                 let (end, around, ranges) = super::neighbours(here, next, c, cmask);
                 let around = &around[ranges];
                 let others: usize = around.iter().map(|&(rs, re)| (re - rs) as usize).sum();
-                spend!(n * (end - s + others) - n * (n + 1) / 2, end, around);
+                spend!(candidates(n, end - s, others), end, around);
                 for k in s..e {
                     let a = &sorted[k];
                     notes.note(a, k as u32, &sorted[k + 1..end], reach2);
@@ -132,6 +128,16 @@ impl Space<'_> {
         found.test_notes(self, &mut notes);
         Ok(())
     }
+}
+
+/// The candidates a bucket of `n` bodies spends, `after` records from its first to the end of
+/// its run (itself, and the bucket east of it where that follows it) and `others` in the
+/// other buckets around: each body with the records after it in the run and with the others,
+/// what the body-by-body scan spends a body at a time. In `u64`, where no count of bodies
+/// overflows it (a `usize` of 32 bits would at 65,536 bodies in one bucket's reach).
+fn candidates(n: usize, after: usize, others: usize) -> u64 {
+    let (n, after, others) = (n as u64, after as u64, others as u64);
+    n * (after + others) - n * (n + 1) / 2
 }
 
 impl Found<'_> {
