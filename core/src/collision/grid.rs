@@ -44,6 +44,13 @@ impl Grid {
         floor_cells4(p, self.inv_cell, grid)
     }
 
+    /// The bucket holding point `p` (`row * cols + col`).
+    #[inline(always)]
+    pub(super) fn bucket(&self, p: Vec2) -> u32 {
+        let (row, col) = self.place(p);
+        row * self.cols + col
+    }
+
     /// Row and column of the bucket holding point `p`.
     pub(super) fn place(&self, p: Vec2) -> (u32, u32) {
         let cx = floor_i32(p.x * self.inv_cell);
@@ -289,15 +296,11 @@ impl Bins {
         let size = grid.len();
         self.starts.clear();
         self.starts.resize(size + 1, 0);
-        let place = |p: Vec2| {
-            let (row, col) = grid.place(p);
-            row * grid.cols + col
-        };
         // Counts.
         if sparse {
             self.keys.clear();
             for q in queriers {
-                let key = place(pos[q.index as usize]);
+                let key = grid.bucket(pos[q.index as usize]);
                 self.keys.push(key);
                 self.starts[key as usize] += 1;
             }
@@ -337,7 +340,7 @@ impl Bins {
             for (ri, r) in runs.iter().enumerate().rev() {
                 let keys = self.keys[r.range()].iter().zip(&pos[r.range()]);
                 let at = r.start as usize;
-                if r.finite && r.extent * 2.0 <= cell {
+                if r.all_small(cell) {
                     for (k, (&key, &p)) in keys.enumerate().rev() {
                         put(key, at + k, p, ri);
                     }
@@ -360,13 +363,9 @@ impl Bins {
             self.keys.resize(pos.len(), u32::MAX);
         }
         let starts = &mut self.starts[..];
-        let place = |p: Vec2| {
-            let (row, col) = grid.place(p);
-            row * grid.cols + col
-        };
         for r in runs {
             let (pos, keys) = (&pos[r.range()], &mut self.keys[r.range()]);
-            if r.finite && r.extent * 2.0 <= cell {
+            if r.all_small(cell) {
                 // A run of small bodies: all binned, four at a time.
                 let (fours, rest) = pos.as_chunks::<4>();
                 let (key_fours, key_rest) = keys.as_chunks_mut::<4>();
@@ -377,7 +376,7 @@ impl Bins {
                     }
                 }
                 for (&p, k) in rest.iter().zip(key_rest) {
-                    *k = place(p);
+                    *k = grid.bucket(p);
                     starts[*k as usize] += 1;
                 }
                 continue;
@@ -385,7 +384,7 @@ impl Bins {
             for (&p, k) in pos.iter().zip(keys) {
                 *k = u32::MAX;
                 if small_body(r, p, cell) {
-                    *k = place(p);
+                    *k = grid.bucket(p);
                     starts[*k as usize] += 1;
                 }
             }
@@ -443,6 +442,13 @@ pub(crate) struct Run {
 impl Run {
     pub fn range(&self) -> std::ops::Range<usize> {
         self.start as usize..(self.start + self.len) as usize
+    }
+
+    /// Whether every body of the run is small for cells of size `cell` (finite, and no wider
+    /// than a cell): all of them are binned.
+    #[inline(always)]
+    pub fn all_small(&self, cell: f32) -> bool {
+        self.finite && self.extent * 2.0 <= cell
     }
 
     /// A run of one collider, `index`, at `pos`.

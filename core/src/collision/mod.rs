@@ -310,7 +310,7 @@ impl Broadphase {
                 index: i as u32,
                 run,
             };
-            if r.finite && r.extent * 2.0 <= cell {
+            if r.all_small(cell) {
                 small += r.len as usize;
                 if r.looks != 0 {
                     self.queriers.extend(r.range().map(member));
