@@ -35,11 +35,15 @@ pub(crate) fn targets(world: &mut SimWorld, s: &mut Scratch, def: &GameDef, tick
     let targets = &mut s.targets;
     targets.clear();
     // Every target's position comes with it (one view, not a look-up per target).
-    world
-        .tagged
-        .each(&world.ecs, wanted, &mut s.tag_merge, |seq, _, tags, p| {
+    world.tagged.each(
+        &world.ecs,
+        &world.index,
+        wanted,
+        &mut s.tag_merge,
+        |seq, _, tags, p| {
             targets.push((seq, tags, p));
-        });
+        },
+    );
     // Every brain's target was among last tick's targets when every brain was checked
     // against them: if none of those is gone, no target is lost.
     let last = s.brains_checked.take();

@@ -135,11 +135,15 @@ fn navigation(world: &mut SimWorld, s: &mut Scratch, def: &GameDef, completions:
     };
     // The goal: the earliest created live entity with the goal tags.
     let mut goal = None;
-    world
-        .tagged
-        .each(&world.ecs, nav.goal, &mut s.tag_merge, |seq, _, _, p| {
+    world.tagged.each(
+        &world.ecs,
+        &world.index,
+        nav.goal,
+        &mut s.tag_merge,
+        |seq, _, _, p| {
             goal = goal.or(Some((seq, p)));
-        });
+        },
+    );
     let Some((goal_seq, goal_pos)) = goal else {
         return;
     };
@@ -273,9 +277,12 @@ fn aims(world: &mut SimWorld, s: &mut Scratch, input: &TickInput, tick: u64) -> 
     // Every candidate's position comes with it (one view: a look-up per entity through the
     // world finds its archetype's column each time, hundreds of instructions per enemy every
     // tick the trigger is held).
-    world
-        .tagged
-        .each(&world.ecs, wanted, &mut s.tag_merge, |seq, _, tags, t| {
+    world.tagged.each(
+        &world.ecs,
+        &world.index,
+        wanted,
+        &mut s.tag_merge,
+        |seq, _, tags, t| {
             for a in &mut out {
                 if a.0 == seq || tags & a.1 == 0 {
                     continue;
@@ -287,7 +294,8 @@ fn aims(world: &mut SimWorld, s: &mut Scratch, input: &TickInput, tick: u64) -> 
                     a.3 = Some((d, seq, t));
                 }
             }
-        });
+        },
+    );
     out
 }
 

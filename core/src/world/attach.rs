@@ -214,11 +214,12 @@ impl SimWorld {
                 continue;
             };
             let mut candidates = Vec::new();
-            self.tagged.each(&self.ecs, at.to, merge, |s, _, _, p| {
-                if s != seq {
-                    candidates.push((s, p));
-                }
-            });
+            self.tagged
+                .each(&self.ecs, &self.index, at.to, merge, |s, _, _, p| {
+                    if s != seq {
+                        candidates.push((s, p));
+                    }
+                });
             let mut best: Option<(f32, u64)> = None;
             for (s, p) in candidates {
                 let d = (p - here).length_squared();

@@ -403,8 +403,7 @@ impl SimWorld {
                     let spawned = self.ecs.spawn(b.build());
                     self.structure += 1;
                     self.index.insert(seq, spawned);
-                    self.tagged
-                        .add(&self.ecs, spawned, m.tags, self.index.len());
+                    self.tagged.add(&self.index, seq, m.tags);
                     seq += 1;
                 }
             } else {
@@ -429,8 +428,7 @@ impl SimWorld {
                 self.structure += 1;
                 for (spawned, m) in entities.into_iter().zip(run) {
                     self.index.insert(seq, spawned);
-                    self.tagged
-                        .add(&self.ecs, spawned, m.tags, self.index.len());
+                    self.tagged.add(&self.index, seq, m.tags);
                     seq += 1;
                 }
             }
