@@ -58,18 +58,19 @@ const FEW_QUERIERS: usize = 8;
 pub(crate) struct Broadphase {
     /// Full records of the colliders that can be in a pair, in collider order.
     pub bodies: Vec<Body>,
-    /// Per collider: its index in `bodies`, [`WANTED`] before it is filled, or [`UNUSED`].
+    /// One bit per collider, set for the wanted ones (those in a pair): a wanted collider's
+    /// full record is `bodies[rank]`, where its rank among the wanted is `ranks` at its word
+    /// plus the bits below it in the word ([`body_of`](Self::body_of)).
     ///
-    /// Invariant: outlives the tick, and only the entries `marked` names hold anything but
-    /// [`UNUSED`]: the next [`want`](Self::want) clears those, not every collider's (a tick
-    /// with a few pairs among many colliders writes a few entries, not the whole column).
-    full: Vec<u32>,
-    /// The entries of `full` the last [`want`](Self::want) set.
-    marked: Vec<u32>,
-    /// The wanted colliders, ascending.
-    pub wanted_list: Vec<u32>,
-    /// One bit per collider, set for the wanted ones while [`want`](Self::want) lists many.
+    /// Invariant: outlives the tick, and only the words of the colliders `wanted_list` names
+    /// hold bits (the next [`want`](Self::want) clears those, not every collider's: a tick with
+    /// a few pairs among many colliders writes a few words, not the whole column).
     wanted_bits: Vec<u64>,
+    /// Per word of `wanted_bits` that holds a bit: the wanted colliders before the word (the
+    /// other words' entries are stale, never read).
+    ranks: Vec<u32>,
+    /// The wanted colliders, ascending (their full records are filled in this order).
+    pub wanted_list: Vec<u32>,
     /// Per archetype (by index): what its colliders look for and report. The tick sets it
     /// before the search; an archetype past its end has none.
     pub flags: Vec<body::Flags>,
@@ -118,11 +119,6 @@ pub(crate) struct Broadphase {
     /// Per body, the corrections from immovable bodies, kept as the largest each way per axis.
     fixed: Vec<Option<(Vec2, Vec2)>>,
 }
-
-/// [`Broadphase::full`]: a collider that cannot be in a pair this tick.
-const UNUSED: u32 = u32::MAX;
-/// [`Broadphase::full`]: a collider whose full record is wanted and not filled yet.
-const WANTED: u32 = u32::MAX - 1;
 
 impl Broadphase {
     /// Starts a tick: forgets last tick's colliders.
@@ -192,17 +188,17 @@ impl Broadphase {
         self.count
     }
 
-    /// Collider `k`'s index in [`bodies`](Self::bodies), if it has a full record.
+    /// Collider `k`'s index in [`bodies`](Self::bodies), if it is wanted (once every wanted
+    /// collider is filled, in [`wanted_list`](Self::wanted_list)'s order).
     #[inline]
     pub fn body_of(&self, k: usize) -> Option<usize> {
-        let b = self.full[k];
-        (b < WANTED).then_some(b as usize)
+        rank(&self.wanted_bits, &self.ranks, k)
     }
 
-    /// Gives collider `k`'s full record.
+    /// Gives the next wanted collider's full record (`k`: its index, checked in debug builds).
     #[inline]
     pub fn fill(&mut self, k: usize, body: Body) {
-        self.full[k] = self.bodies.len() as u32;
+        debug_assert_eq!(self.body_of(k), Some(self.bodies.len()), "filled in order");
         self.bodies.push(body);
     }
 
@@ -394,62 +390,67 @@ impl Broadphase {
     /// and lists them in `wanted_list`.
     pub fn want(&mut self) {
         let n = self.count;
-        for &k in &self.marked {
-            self.full[k as usize] = UNUSED;
+        let bits = &mut self.wanted_bits;
+        for &k in &self.wanted_list {
+            bits[k as usize >> 6] = 0;
         }
-        self.marked.clear();
-        debug_assert!(
-            !self.full.iter().any(|&b| b != UNUSED),
-            "last tick's marks cleared"
-        );
-        if self.full.len() < n {
-            resize_snug(&mut self.full, n, UNUSED);
+        debug_assert!(!bits.iter().any(|&w| w != 0), "last tick's bits cleared");
+        let words = n.div_ceil(64);
+        if bits.len() < words {
+            resize_snug(bits, words, 0);
+            resize_snug(&mut self.ranks, words, 0);
         }
-        self.wanted_list.clear();
+        let list = &mut self.wanted_list;
+        list.clear();
         if self.pairs.len() * 64 >= n {
-            // Many pairs: a bit per collider, read out a word at a time.
-            let bits = &mut self.wanted_bits;
-            bits.clear();
-            bits.resize(n.div_ceil(64), 0);
+            // Many pairs: the bits set, then read out a word at a time.
             for p in &self.pairs {
                 for k in [p.i, p.j] {
-                    self.full[k as usize] = WANTED;
                     bits[k as usize >> 6] |= 1 << (k & 63);
                 }
             }
-            for (w, &word) in bits.iter().enumerate() {
+            for (w, &word) in bits[..words].iter().enumerate() {
                 let mut word = word;
+                if word != 0 {
+                    self.ranks[w] = list.len() as u32;
+                }
                 while word != 0 {
-                    self.wanted_list.push(w as u32 * 64 + word.trailing_zeros());
+                    list.push(w as u32 * 64 + word.trailing_zeros());
                     word &= word - 1;
                 }
             }
         } else {
             // Each collider listed as it is first marked, then the list sorted: a collider in
             // many pairs (a player under a pile of drones) is sorted once, not once a pair.
-            let (full, list) = (&mut self.full, &mut self.wanted_list);
             for p in &self.pairs {
                 for k in [p.i, p.j] {
-                    if full[k as usize] != WANTED {
-                        full[k as usize] = WANTED;
+                    let (w, bit) = (k as usize >> 6, 1u64 << (k & 63));
+                    if bits[w] & bit == 0 {
+                        bits[w] |= bit;
                         list.push(k);
                     }
                 }
             }
             list.sort_unstable();
+            let mut last = usize::MAX;
+            for (rank, &k) in list.iter().enumerate() {
+                if k as usize >> 6 != last {
+                    last = k as usize >> 6;
+                    self.ranks[last] = rank as u32;
+                }
+            }
         }
-        self.marked.clone_from(&self.wanted_list);
     }
 
     /// Makes the pairs canonical (see [`Pair`]) once every wanted collider is filled, and
     /// sorts them by creation sequence key.
     pub fn finish(&mut self) {
-        debug_assert!(
-            !self.full.contains(&WANTED),
-            "a wanted collider was not filled"
-        );
+        // A wanted collider not filled: `fill` checks each is filled in order, and a pair of
+        // one past the last filled indexes past `bodies`.
+        let (bits, ranks) = (&self.wanted_bits, &self.ranks);
+        let body = |k: u32| rank(bits, ranks, k as usize).expect("a pair's colliders are wanted");
         for p in &mut self.pairs {
-            let (i, j) = (self.full[p.i as usize], self.full[p.j as usize]);
+            let (i, j) = (body(p.i) as u32, body(p.j) as u32);
             let (a, b) = (self.bodies[i as usize].seq, self.bodies[j as usize].seq);
             (p.lo, p.hi, p.i, p.j) = if a < b { (a, b, i, j) } else { (b, a, j, i) };
             if a > b {
@@ -458,6 +459,15 @@ impl Broadphase {
         }
         self.sorter.sort(&mut self.pairs, |p| (p.lo, p.hi));
     }
+}
+
+/// Collider `k`'s rank among the wanted colliders (see [`Broadphase::wanted_bits`]), if it is
+/// one.
+#[inline(always)]
+fn rank(bits: &[u64], ranks: &[u32], k: usize) -> Option<usize> {
+    let (w, bit) = (k >> 6, 1u64 << (k & 63));
+    let word = bits[w];
+    (word & bit != 0).then(|| ranks[w] as usize + (word & (bit - 1)).count_ones() as usize)
 }
 
 /// Grows `v` to `n` entries of `fill`, with an eighth more room where it must reallocate (a

@@ -54,6 +54,17 @@ impl Iterator for Rows<'_> {
     }
 }
 
+impl Rows<'_> {
+    /// Each row with its collider's place among the wanted ones (its full record's index in
+    /// the broadphase's bodies, which are filled in that order).
+    fn ranked(mut self) -> impl Iterator<Item = (usize, usize)> {
+        std::iter::from_fn(move || {
+            let rank = *self.w;
+            self.next().map(|row| (row, rank))
+        })
+    }
+}
+
 /// The full record of a collider (its push properties kept in `bp` when not plain).
 fn full(
     bp: &mut Broadphase,
@@ -216,10 +227,8 @@ pub(crate) fn collide(
             let Some(mut pos) = arch.write::<Position>() else {
                 return;
             };
-            for row in rows {
-                let Some(b) = bp.body_of(base + row) else {
-                    continue;
-                };
+            for (row, b) in rows.ranked() {
+                debug_assert_eq!(bp.body_of(base + row), Some(b));
                 let off = bp.offsets[b];
                 if off != Vec2::ZERO {
                     let t = &mut pos[row];
