@@ -363,7 +363,7 @@ fn send_everything(g: &mut Gameplay<'_>, at: Vec2) -> Result<(), Fault> {
         g.send(Command::Spawn {
             archetype,
             pos: Vec2::new(50.0, 50.0),
-            overrides: Overrides::default(),
+            overrides: Box::default(),
         })
         .ok()
         .flatten()

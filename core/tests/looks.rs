@@ -141,7 +141,7 @@ fn spawn_options_out_of_range_are_refused() {
     let spawn = |overrides: Overrides| Command::Spawn {
         archetype: WALL,
         pos: Vec2::ZERO,
-        overrides,
+        overrides: Box::new(overrides),
     };
     let cases: [(Overrides, Option<&str>); 6] = [
         (
@@ -382,7 +382,7 @@ fn spawn_options_size_the_sprite_and_collider_scale_the_look_and_turn_it() {
     let spawn = |archetype, overrides| Command::Spawn {
         archetype,
         pos: Vec2::new(0.0, 50.0),
-        overrides,
+        overrides: Box::new(overrides),
     };
     let with = |size: Option<Vec2>, scale: Option<Vec2>, angle: Option<f32>| Overrides {
         size,
@@ -497,7 +497,7 @@ fn set_angle_is_drawn_turning_the_short_way_and_a_jump_or_a_spawn_is_not() {
                 Command::Spawn {
                     archetype: PICKUP,
                     pos: Vec2::ZERO,
-                    overrides: Overrides::default(),
+                    overrides: Box::default(),
                 },
                 Command::SetAngle {
                     target: 3,
@@ -558,10 +558,10 @@ fn no_looks() -> Box<dyn Consequences> {
         3 => vec![Command::Spawn {
             archetype: WALL,
             pos: Vec2::new(t as f32, 90.0),
-            overrides: Overrides {
+            overrides: Box::new(Overrides {
                 size: Some(Vec2::new(6.0, 3.0)),
                 ..Overrides::default()
-            },
+            }),
         }],
         5 => vec![Command::Teleport {
             target: ENEMY_SEQ,
