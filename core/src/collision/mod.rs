@@ -446,7 +446,7 @@ impl Broadphase {
     /// sorts them by creation sequence key.
     pub fn finish(&mut self) {
         // A pair's bodies are ranks among the wanted colliders: a count of bits, one
-        // instruction where the CPU has it (every x86-64 CPU since 2008 but the first), a
+        // instruction where the CPU has it (x86-64 CPUs have since 2008), a
         // dozen without, as the baseline x86-64 build counts.
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("popcnt") {
