@@ -340,3 +340,56 @@ fn a_reused_broadphase_finds_what_a_fresh_one_does() {
         "{dense_ticks} {sparse_ticks}"
     );
 }
+
+/// Over ticks of random pairs among a changing number of colliders (few pairs and many, so
+/// both of `want`'s ways), the wanted colliders are exactly those in a pair, listed ascending,
+/// and each one's body is its place in the list (none for the others): nothing of an earlier
+/// tick's bits is left.
+#[test]
+fn a_wanted_colliders_body_is_its_place_among_the_wanted() {
+    let mut rng = fastrand::Rng::with_seed(5);
+    let mut bp = Broadphase::default();
+    for tick in 0..300 {
+        let n = rng.usize(1..3000);
+        let pairs = match tick % 3 {
+            0 => rng.usize(0..4),
+            1 => rng.usize(0..n / 64 + 2),
+            _ => rng.usize(n / 64..n / 8 + 64),
+        };
+        bp.count = n;
+        bp.pairs.clear();
+        for _ in 0..pairs {
+            // Now and then a collider in many pairs (a player under a pile).
+            let i = if rng.u32(0..4) == 0 {
+                0
+            } else {
+                rng.u32(0..n as u32)
+            };
+            let pair = Pair {
+                lo: 0,
+                hi: 0,
+                i,
+                j: rng.u32(0..n as u32),
+                report: true,
+                push: false,
+                trigger: false,
+                stay: false,
+                normal: Vec2::ZERO,
+                depth: 0.0,
+            };
+            bp.pairs.push(pair);
+        }
+        bp.want();
+        let mut want: Vec<u32> = bp.pairs.iter().flat_map(|p| [p.i, p.j]).collect();
+        want.sort_unstable();
+        want.dedup();
+        assert_eq!(
+            bp.wanted_list, want,
+            "tick {tick}: {n} colliders, {pairs} pairs"
+        );
+        for k in 0..n {
+            let place = want.binary_search(&(k as u32)).ok();
+            assert_eq!(bp.body_of(k), place, "tick {tick}: collider {k}");
+        }
+    }
+}
