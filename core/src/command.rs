@@ -125,10 +125,10 @@ pub enum Command {
     SetTile { pos: Vec2, tile: char },
 }
 
-/// Why a command was refused when it was sent. The script host adds the script location.
 // Commands are queued by the thousand a tick: a large payload is boxed (see `Spawn`).
 const _: () = assert!(std::mem::size_of::<Command>() <= 48);
 
+/// Why a command was refused when it was sent. The script host adds the script location.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CommandError {
     pub kind: FaultKind,
