@@ -12,13 +12,13 @@ mod timing;
 pub use args::{BenchArgs, Workload};
 
 use crate::cli::common::{clock, load};
-use crate::runtime::bench::time_ticks;
+use crate::runtime::bench::Timing;
 use crate::runtime::project::Project;
 use ludus_core::reference::{Bumps, Counts, Crowd, Drones, crowd_def};
 use ludus_core::*;
 use report::{Row, csv, svg, table};
 use std::sync::Arc;
-use timing::median_of;
+use timing::{Steps, median_of};
 
 #[derive(Clone, Copy)]
 struct Pos(Vec2);
@@ -119,10 +119,18 @@ fn quietly<T>(f: impl FnOnce() -> T) -> Option<T> {
     out
 }
 
-/// Measures one rung: the game's ticks, then its reference's as many (on one thread, then
-/// split as the tick splits where the tick may), then raw hecs motion. Memory is the live
-/// heap the game holds after its ticks, and the reference's, over the game's entities. `Err`:
-/// what stopped the rung (a fault, or a game that ended before any measured tick).
+/// Ticks each side runs before the other takes its turn. The game's ticks and the loops' by
+/// hand alternate in stretches of this many, so that a shared machine's load, which drifts
+/// over seconds, weighs on both alike: run one after the other, the two medians of one rung
+/// could differ by half with no change in either. A stretch's first tick finds the caches as
+/// the other side left them; the median of the stretches' ticks does not see it.
+const STRETCH: u32 = 10;
+
+/// Measures one rung: the game's ticks and its reference's as many (on one thread, then split
+/// as the tick splits where the tick may), alternating in stretches ([`STRETCH`]), then raw
+/// hecs motion. Memory is the live heap the game holds after its ticks, and the reference's,
+/// over the game's entities. `Err`: what stopped the rung (a fault, or a game that ended
+/// before any measured tick).
 pub fn measure(
     workload: Workload,
     project: Option<&Project>,
@@ -133,34 +141,58 @@ pub fn measure(
     let faulted = |f: Fault| format!("the game faulted at {n} entities: {f}");
     let before = memory::live();
     let (mut game, reference) = setup(workload, project, n).map_err(faulted)?;
-    let (mut reference, reference_bytes) = reference.unzip();
+    let (reference, reference_bytes) = reference.unzip();
     game.options_mut().serial = serial;
-    let times = time_ticks(&mut game, (ticks, warmup), clock).map_err(faulted)?;
-    if let Some(why) = times.none_measured(warmup) {
-        return Err(why);
-    }
-    // The references run as many ticks as the game could be measured for.
-    let ticks = times.sorted_ms.len() as u32;
-    let median = times.median_ms();
-    let entities = times.entities.max(1);
-    let game_bytes =
-        (memory::live().saturating_sub(before)).saturating_sub(reference_bytes.unwrap_or(0));
     let dt = game.def().tick.tick_seconds();
-    drop(game);
+    // The heap the game holds: what its setup left, and what its ticks add (counted around
+    // them, the references running in between).
+    let mut game_bytes =
+        memory::live().saturating_sub(before) as i64 - reference_bytes.unwrap_or(0) as i64;
     let split = reference
         .as_ref()
         .filter(|_| !serial)
         .and_then(Reference::split);
-    let time = |r: Option<Reference>| {
-        r.map(|mut r| {
-            median_of(ticks, warmup, || {
+    let mut timing = Timing::new(&mut game, clock);
+    let mut run = |timing: &mut Timing<'_>, k: u32, measured: bool| {
+        let mark = memory::live() as i64;
+        let ran = timing.run(k, measured).map_err(faulted);
+        game_bytes += memory::live() as i64 - mark;
+        ran
+    };
+    run(&mut timing, warmup, false)?;
+    // The references, in order: on one thread, then split.
+    let mut references: Vec<_> = [reference, split]
+        .into_iter()
+        .flatten()
+        .map(|mut r| {
+            Steps::new(warmup, move || {
                 std::hint::black_box(r.step());
             })
         })
-    };
-    let reference_ms = time(reference.take());
-    let split_ms = time(split);
-    let raw = raw_hecs(entities as u32, ticks, warmup, dt);
+        .collect();
+    let mut measured = 0;
+    while measured < ticks {
+        let stretch = STRETCH.min(ticks - measured);
+        // The references run as many ticks as the game could be measured for.
+        let ran = run(&mut timing, stretch, true)?;
+        for r in &mut references {
+            r.run(ran);
+        }
+        measured += ran;
+        if ran < stretch {
+            break;
+        }
+    }
+    let times = timing.finish();
+    if let Some(why) = times.none_measured(warmup) {
+        return Err(why);
+    }
+    let mut medians = references.into_iter().map(Steps::median);
+    let (reference_ms, split_ms) = (medians.next(), medians.next());
+    let median = times.median_ms();
+    let entities = times.entities.max(1);
+    drop(game);
+    let raw = raw_hecs(entities as u32, times.sorted_ms.len() as u32, warmup, dt);
     let per = |bytes: usize| bytes as f64 / entities as f64;
     Ok(Row {
         entities: entities as u32,
@@ -174,7 +206,7 @@ pub fn measure(
         reference_ms,
         split_reference_ms: split_ms,
         raw_median_ms: raw,
-        bytes_per_entity: per(game_bytes),
+        bytes_per_entity: per(game_bytes.max(0) as usize),
         reference_bytes_per_entity: reference_bytes.map(per),
         measured_ticks: times.sorted_ms.len(),
         ended: times.ended.clone(),
