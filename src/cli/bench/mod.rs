@@ -152,7 +152,7 @@ pub fn measure(
         .as_ref()
         .filter(|_| !serial)
         .and_then(Reference::split);
-    let mut timing = Timing::new(&mut game, clock);
+    let mut timing = Timing::new(&mut game, clock, ticks);
     let mut run = |timing: &mut Timing<'_>, k: u32, measured: bool| {
         let mark = memory::live() as i64;
         let ran = timing.run(k, measured).map_err(faulted);
@@ -165,7 +165,7 @@ pub fn measure(
         .into_iter()
         .flatten()
         .map(|mut r| {
-            Steps::new(warmup, move || {
+            Steps::new(warmup, ticks, move || {
                 std::hint::black_box(r.step());
             })
         })

@@ -24,14 +24,14 @@ pub(super) struct Steps<F> {
 }
 
 impl<F: FnMut()> Steps<F> {
-    /// `step`, after `warmup` unmeasured calls.
-    pub fn new(warmup: u32, mut step: F) -> Steps<F> {
+    /// `step`, after `warmup` unmeasured calls, with room for `ticks` measured ones.
+    pub fn new(warmup: u32, ticks: u32, mut step: F) -> Steps<F> {
         for _ in 0..warmup {
             step();
         }
         Steps {
             step,
-            ms: Vec::new(),
+            ms: Vec::with_capacity(ticks as usize),
         }
     }
 
@@ -60,7 +60,7 @@ mod tests {
     #[test]
     fn steps_time_only_the_calls_after_the_warm_up() {
         let calls = Cell::new(0);
-        let mut steps = Steps::new(3, || calls.set(calls.get() + 1));
+        let mut steps = Steps::new(3, 7, || calls.set(calls.get() + 1));
         assert_eq!(calls.get(), 3);
         steps.run(2);
         steps.run(0);
