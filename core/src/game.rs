@@ -97,6 +97,18 @@ impl Game {
         &self.def
     }
 
+    /// The collider of live entity `seq`: its own, or its archetype's where it shares it
+    /// ([`SharedCollider`](crate::SharedCollider)); `None` for one without a collider.
+    pub fn collider(&self, seq: u64) -> Option<crate::Collider> {
+        use crate::world::components::{Collider, Identity, SharedCollider};
+        let e = self.world.entity(seq)?;
+        let ecs = self.world.ecs();
+        let id = *ecs.get::<&Identity>(e).ok()?;
+        let own = ecs.get::<&Collider>(e).ok().map(|c| *c);
+        let shared = ecs.get::<&SharedCollider>(e).ok().map(|c| *c);
+        Collider::either(own.as_ref(), shared.as_ref(), &self.def, id.archetype)
+    }
+
     /// The systems every tick runs.
     pub fn schedule(&self) -> &Schedule {
         &self.ctx.schedule

@@ -119,7 +119,9 @@ pub use world::components::{
     Footing, Health, Identity, Lifetime, Look, Motion, Position, PrevPosition, Rotation,
     ScriptState, Speed, Sprite, StaticBody, Tags, Velocity,
 };
-pub use world::components::{Attached, BoundsMargin, Drawn, Offscreen, OwnBehaviour};
+pub use world::components::{
+    Attached, BoundsMargin, Drawn, Offscreen, OwnBehaviour, SharedCollider,
+};
 pub use world::contact::{ContactCache, ContactKey};
 pub use world::hash::{HashPart, StateHash};
 pub use world::tiles::Tiles;

@@ -371,7 +371,7 @@ fn a_label_is_hidden_faded_and_scaled_with_its_entity() {
 fn made(g: &Game, seq: u64) -> (Shape, Vec2, f32, Option<Look>) {
     let e = g.world().entity(seq).expect("it lives");
     let ecs = g.world().ecs();
-    let shape = ecs.get::<&Collider>(e).expect("a collider").shape();
+    let shape = g.collider(seq).expect("a collider").shape();
     let look = ecs.get::<&Look>(e).ok().map(|l| *l);
     let d = draw_of(g, seq, Interpolation::Alpha(0.5)).expect("drawn");
     (shape, d.size, d.angle, look)

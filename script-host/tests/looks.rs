@@ -183,7 +183,7 @@ fn spawn_options_size_scale_and_angle_reach_the_entity() {
     let made = |seq: u64| {
         let e = g.world().entity(seq).unwrap();
         let ecs = g.world().ecs();
-        let shape = ecs.get::<&Collider>(e).unwrap().shape();
+        let shape = g.collider(seq).unwrap().shape();
         let angle = ecs.get::<&Rotation>(e).ok().map(|r| r.angle);
         (shape, angle, ecs.get::<&Look>(e).ok().map(|l| *l))
     };

@@ -12,7 +12,8 @@ use crate::reference::{
 };
 use crate::tick::brains::entity_random;
 use crate::world::SimWorld;
-use crate::world::components::{Collider, Deadline, Identity};
+use crate::world::components::{Collider, Deadline, Identity, SharedCollider};
+use hecs::Or;
 
 /// The crowd's consequences: every new contact takes 1 health from both bodies. The `tick`
 /// bench and `ludus bench --workload crowd` run the crowd with them, and [`Crowd`] models them.
@@ -262,7 +263,9 @@ impl Crowd {
                 e.seq
             );
         }
-        let mut stored = world.ecs().query::<(&Identity, &Collider)>();
+        let mut stored = world
+            .ecs()
+            .query::<(&Identity, Or<&Collider, &SharedCollider>)>();
         let stored: Vec<u64> = stored.iter().map(|(id, _)| id.seq).collect();
         assert!(stored.is_sorted(), "bodies are stored in creation order");
         let n = all.len();

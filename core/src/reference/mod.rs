@@ -255,7 +255,7 @@ pub(crate) fn entities(world: &SimWorld, def: &GameDef) -> Vec<Entity> {
         &Velocity,
         &Speed,
         Option<&Brain>,
-        Option<&Collider>,
+        (Option<&Collider>, Option<&SharedCollider>),
         Option<&BoundsRule>,
         Option<&Health>,
         (
@@ -279,7 +279,8 @@ pub(crate) fn entities(world: &SimWorld, def: &GameDef) -> Vec<Entity> {
                 wants: def.behaviour_targets(id.archetype),
                 cadence: def.behaviour_cadence(id.archetype),
                 navigate: def.behaviour_navigates(id.archetype),
-                collider: collider.map(|c| c.def(def)),
+                collider: Collider::either(collider.0, collider.1, def, id.archetype)
+                    .map(|c| c.def(def)),
                 bounds: bounds.map_or(BoundsPolicy::Ignore, |b| b.0),
                 health: health.copied(),
                 invulnerable: def.invulnerable_ticks(id.archetype),

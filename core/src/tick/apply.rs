@@ -247,10 +247,14 @@ fn apply_one(
         }
         Command::Impulse { target, impulse } => {
             if let Some(e) = resolve(world, s, *target)
-                && let Ok((v, c)) = world
-                    .ecs
-                    .query_one_mut::<(&mut Velocity, Option<&Collider>)>(e)
+                && let Ok((v, id, own, shared)) = world.ecs.query_one_mut::<(
+                    &mut Velocity,
+                    &Identity,
+                    Option<&Collider>,
+                    Option<&SharedCollider>,
+                )>(e)
             {
+                let c = Collider::either(own, shared, def, id.archetype);
                 let inv = c.map(|c| c.def(def)).map_or(1.0, |c| match c.body {
                     BodyKind::Dynamic => 1.0 / c.mass,
                     BodyKind::Kinematic | BodyKind::Static => 0.0,

@@ -55,6 +55,7 @@ fn resource_of(id: TypeId) -> Result<Resource, &'static str> {
         (TypeId::of::<Identity>(), "Identity"),
         (TypeId::of::<Tags>(), "Tags"),
         (TypeId::of::<Collider>(), "Collider"),
+        (TypeId::of::<SharedCollider>(), "SharedCollider"),
         (TypeId::of::<Motion>(), "Motion"),
         (TypeId::of::<StaticBody>(), "StaticBody"),
         (TypeId::of::<BoundsRule>(), "BoundsRule"),

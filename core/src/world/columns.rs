@@ -59,6 +59,7 @@ hot!(
     BoundsRule,
     BoundsMargin,
     Collider,
+    SharedCollider,
     Identity,
     Brain,
     Aim,

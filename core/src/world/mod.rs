@@ -297,7 +297,16 @@ impl SimWorld {
             return;
         };
         let mut grid = crate::nav::FlowInput::grid(level.bounds, nav.cell, level.bounds.center());
-        for (t, c) in self.ecs.query::<(&Position, &Collider)>().iter() {
+        let mut q = self.ecs.query::<(
+            &Identity,
+            &Position,
+            Option<&Collider>,
+            Option<&SharedCollider>,
+        )>();
+        for (id, t, own, shared) in q.iter() {
+            let Some(c) = Collider::either(own, shared, def, id.archetype) else {
+                continue;
+            };
             if c.def(def).layer & nav.blocking != 0 {
                 grid.block(t.0, c.shape().half_extents());
             }

@@ -181,6 +181,7 @@ macro_rules! optional {
 optional! {
     tags: Tags,
     collider: Collider,
+    shared_collider: SharedCollider,
     health: Health,
     sprite: Sprite,
     drawn: Drawn,
@@ -234,6 +235,7 @@ impl NewEntity {
         let platformer = matches!(kind, Some(ControlKind::Platformer(_)));
         let thrust = matches!(kind, Some(ControlKind::Thrust(_)));
         let restyled = overrides.color.is_some() || overrides.size.is_some();
+        let shared = a.sprite.is_some() && !restyled;
         Ok(NewEntity {
             identity,
             pos,
@@ -244,10 +246,12 @@ impl NewEntity {
             }),
             speed: Speed(overrides.speed.unwrap_or(a.speed)),
             tags: (a.tags != 0).then_some(Tags),
-            collider: a.collider.map(|c| {
+            // Shared where the sprite is (see [`SharedCollider`]).
+            collider: a.collider.filter(|_| !shared).map(|c| {
                 let shape = overrides.size.map_or(c.shape, |size| c.shape.sized(size));
                 Collider::new(identity.archetype, shape)
             }),
+            shared_collider: a.collider.filter(|_| shared).map(|_| SharedCollider),
             health: a.health.map(|h| {
                 let current = overrides.health.unwrap_or(h.max);
                 Health {

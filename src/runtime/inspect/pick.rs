@@ -2,7 +2,9 @@
 //! the window shows the camera's whole view letterboxed in its pixels, centred (as the
 //! renderer draws it), so a pixel and a world point convert both ways through the camera.
 
-use ludus_core::{Camera, Collider, Game, Identity, Position, RenderFrame, Shape, Vec2};
+use ludus_core::{
+    Camera, Collider, Game, Identity, Position, RenderFrame, Shape, SharedCollider, Vec2,
+};
 
 /// Pixels per world unit of `camera` in a `w` x `h` view.
 fn scale(camera: &Camera, w: f32, h: f32) -> f32 {
@@ -54,9 +56,8 @@ impl Extent {
         let world = game.world();
         let e = world.entity(seq)?;
         let pos = world.ecs().get::<&Position>(e).ok()?.0;
-        let half = world
-            .ecs()
-            .get::<&Collider>(e)
+        let half = game
+            .collider(seq)
             .map_or(Vec2::ZERO, |c| half_of(c.shape()));
         Some(Extent { center: pos, half })
     }
@@ -94,11 +95,16 @@ pub fn pick(frame: &RenderFrame, game: &Game, p: Vec2) -> Option<u64> {
         return Some(d.seq);
     }
     let mut best: Option<(f32, u64)> = None;
-    for (id, pos, c) in world
-        .ecs()
-        .query::<(&Identity, &Position, &Collider)>()
-        .iter()
-    {
+    let mut q = world.ecs().query::<(
+        &Identity,
+        &Position,
+        Option<&Collider>,
+        Option<&SharedCollider>,
+    )>();
+    for (id, pos, own, shared) in q.iter() {
+        let Some(c) = Collider::either(own, shared, game.def(), id.archetype) else {
+            continue;
+        };
         let extent = Extent {
             center: pos.0,
             half: half_of(c.shape()),

@@ -40,15 +40,18 @@ pub(crate) fn bounds(
         destroys: &mut s.destroys,
         expired: &mut s.events.expired,
     };
-    for (id, rule, t, prev, v, c, margin) in world.ecs.query_mut::<(
+    for (id, rule, t, prev, v, own, shared, margin) in world.ecs.query_mut::<(
         &Identity,
         &BoundsRule,
         &mut Position,
         &mut PrevPosition,
         &mut Velocity,
         Option<&Collider>,
+        Option<&SharedCollider>,
         Option<&BoundsMargin>,
     )>() {
+        let declared = shared.map(|_| Collider::declared(def, id.archetype));
+        let c = own.or(declared.as_ref());
         match margin {
             None => ctx.apply(id, rule.0, t, prev, v, c)?,
             Some(m) => {

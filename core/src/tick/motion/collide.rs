@@ -21,7 +21,7 @@ use crate::world::ecs::Ecs;
 /// `wanted` from position `w` is among its rows; `base` moves past its rows either way.
 fn visit(arch: Placed<'_>, wanted: &[u32], w: usize, base: &mut usize) -> Option<usize> {
     let n = arch.len() as usize;
-    if n == 0 || !(arch.has::<Identity>() && arch.has::<Position>() && arch.has::<Collider>()) {
+    if n == 0 || !(arch.has::<Identity>() && arch.has::<Position>() && collides(arch)) {
         return None;
     }
     let first = *base;
@@ -125,13 +125,36 @@ fn each_wanted<'w>(ecs: &'w Ecs, wanted: &[u32], mut f: impl FnMut(Placed<'w>, u
     }
 }
 
-/// Adds every collider to the broadphase as a compact record, in query order.
+/// Whether `arch`'s rows have colliders, their own or their archetype's.
+#[inline]
+pub(crate) fn collides(arch: Placed<'_>) -> bool {
+    arch.has::<Collider>() || arch.has::<SharedCollider>()
+}
+
+/// Adds every collider to the broadphase as a compact record, in collider order (archetype
+/// by archetype, row by row).
 pub(crate) fn record(world: &mut SimWorld, s: &mut Scratch, def: &GameDef) {
     let bp = &mut s.broadphase;
     bp.begin();
-    for (t, c) in world.ecs.query_mut::<(&Position, &Collider)>() {
-        let d = c.def(def);
-        bp.add(c.archetype, t.0, d.shape, d.layer, d.mask | d.push);
+    for arch in world.ecs.archetypes_placed() {
+        if arch.is_empty() || !collides(arch) {
+            continue;
+        }
+        let (Some(pos), ids, own) = (
+            arch.read::<Position>(),
+            arch.read::<Identity>(),
+            arch.read::<Collider>(),
+        ) else {
+            continue;
+        };
+        let shared = arch.has::<SharedCollider>();
+        let Some(cs) = Colliders::of(own.as_deref(), shared, ids.as_deref(), def) else {
+            continue;
+        };
+        for (i, t) in pos.iter().enumerate() {
+            let (a, d) = cs.def(i, def);
+            bp.add(a, t.0, d.shape, d.layer, d.mask | d.push);
+        }
     }
 }
 
@@ -193,11 +216,15 @@ pub(crate) fn collide(
     bp.want();
     let wanted = std::mem::take(&mut bp.wanted_list);
     each_wanted(&world.ecs, &wanted, |arch, base, rows| {
-        let (Some(ids), Some(pos), Some(cs)) = (
+        let (Some(ids), Some(pos), own) = (
             arch.read::<Identity>(),
             arch.read::<Position>(),
             arch.read::<Collider>(),
         ) else {
+            return;
+        };
+        let shared = arch.has::<SharedCollider>();
+        let Some(cs) = Colliders::of(own.as_deref(), shared, Some(&ids), def) else {
             return;
         };
         let footing = arch.read::<Footing>();
@@ -205,7 +232,7 @@ pub(crate) fn collide(
             let e = arch.ids()[row];
             let (id, foot) = (&ids[row], footing.as_deref().map(|f| &f[row]));
             let tags = def.tags_of(id.archetype);
-            let body = full(bp, e, id, &pos[row], &cs[row].def(def), tags, foot);
+            let body = full(bp, e, id, &pos[row], &cs.def(row, def).1, tags, foot);
             bp.fill(base + row, body);
         }
     });

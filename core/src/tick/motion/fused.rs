@@ -76,9 +76,11 @@ pub(crate) fn motion(
         // Rows with margins go row by row below, each rule within its own area.
         let margins = arch.read::<BoundsMargin>();
         let mut prev = arch.write::<PrevPosition>();
-        let collider = arch.read::<Collider>();
+        let own = arch.read::<Collider>();
         let ident = arch.read::<Identity>();
         let n = arch.len() as usize;
+        let shared = arch.has::<SharedCollider>();
+        let collider = Colliders::of(own.as_deref(), shared, ident.as_deref(), def);
         let mut brains = arch.write::<Brain>();
         let mut aims = arch.write::<Aim>();
         let speeds = arch.read::<Speed>();
@@ -106,10 +108,12 @@ pub(crate) fn motion(
             let pos = &mut pos[..n];
             let vel = &mut vel[..n];
             let ident = ident.as_deref().map(|c| &c[..n]);
-            let colliders = collider.as_deref().map(|c| &c[..n]);
+            let colliders = collider.map(|c| c.slice(0..n));
             match (rule.as_deref(), prev.as_deref_mut(), ident, colliders) {
                 (Some(rule), Some(prev), Some(ident), Some(colliders)) => {
-                    let rows = s.uniform.get(index, world.structure, colliders, &rule[..n]);
+                    let rows = s
+                        .uniform
+                        .get(index, world.structure, &colliders, &rule[..n]);
                     let cols = Cols {
                         pos: &mut pos[..],
                         vel: &mut vel[..],
@@ -159,7 +163,7 @@ pub(crate) fn motion(
                             prev[i].0 = t.0;
                         }
                         step(t, &vel[i], dt);
-                        add(bp, def, &colliders[i], t.0);
+                        add(bp, def, &colliders, i, t.0);
                     }
                 }
                 (None, Some(prev), _, None) => {
@@ -186,11 +190,11 @@ pub(crate) fn motion(
                         if let (Some(rule), Some(prev), Some(ident)) =
                             (rule.as_deref(), prev.as_deref_mut(), ident)
                         {
-                            let c = colliders.map(|c| &c[i]);
-                            bounds.apply(&ident[i], rule[i].0, t, &mut prev[i], v, c)?;
+                            let c = colliders.map(|c| c.get(i));
+                            bounds.apply(&ident[i], rule[i].0, t, &mut prev[i], v, c.as_ref())?;
                         }
                         if let (Some(c), Some(_)) = (colliders, ident) {
-                            add(bp, def, &c[i], t.0);
+                            add(bp, def, &c, i, t.0);
                         }
                     }
                 }
@@ -230,12 +234,12 @@ pub(crate) fn motion(
                         t,
                         &mut prev[i],
                         v,
-                        collider.as_deref().map(|c| &c[i]),
+                        collider.map(|c| c.get(i)).as_ref(),
                     )?;
                 }
             }
-            if let (Some(c), Some(_)) = (collider.as_deref(), ident.as_deref()) {
-                add(bp, def, &c[i], t.0);
+            if let (Some(c), Some(_)) = (collider, ident.as_deref()) {
+                add(bp, def, &c, i, t.0);
             }
         }
     }
@@ -251,15 +255,15 @@ struct Cols<'a> {
     vel: &'a mut [Velocity],
     prev: &'a mut [PrevPosition],
     rule: &'a [BoundsRule],
-    colliders: &'a [Collider],
+    colliders: Colliders<'a>,
     minds: Minds<'a>,
 }
 
-/// Adds a collider at `pos` to the broadphase.
+/// Adds row `i`'s collider (of `c`) at `pos` to the broadphase.
 #[inline]
-fn add(bp: &mut Broadphase, def: &GameDef, c: &Collider, pos: Vec2) {
-    let d = c.def(def);
-    bp.add(c.archetype, pos, d.shape, d.layer, d.mask | d.push);
+fn add(bp: &mut Broadphase, def: &GameDef, c: &Colliders<'_>, i: usize, pos: Vec2) {
+    let (a, d) = c.def(i, def);
+    bp.add(a, pos, d.shape, d.layer, d.mask | d.push);
 }
 
 /// The brains of an archetype outside the common pass, in a pass of their own before its
@@ -283,7 +287,7 @@ impl<'a> Cols<'a> {
             vel: &mut self.vel[start..end],
             prev: &mut self.prev[start..end],
             rule: &self.rule[start..end],
-            colliders: &self.colliders[start..end],
+            colliders: self.colliders.slice(start..end),
             minds: self.minds.rows(start, end),
         }
     }
@@ -294,7 +298,8 @@ impl<'a> Cols<'a> {
         let (vel, vel_b) = self.vel.split_at_mut(mid);
         let (prev, prev_b) = self.prev.split_at_mut(mid);
         let (rule, rule_b) = self.rule.split_at(mid);
-        let (colliders, colliders_b) = self.colliders.split_at(mid);
+        let n = self.colliders.len();
+        let (colliders, colliders_b) = (self.colliders.slice(0..mid), self.colliders.slice(mid..n));
         let (minds, minds_b) = self.minds.split_at(mid);
         (
             Cols {
@@ -371,8 +376,9 @@ impl Pass<'_> {
             let uniform = self.rows.uniform(row0 + start, row0 + end);
             debug_assert_eq!(
                 uniform,
-                chunk.colliders.iter().zip(chunk.rule).all(|(c, r)| {
-                    c.key() == chunk.colliders[0].key() && r.0 == BoundsPolicy::Confine
+                chunk.rule.iter().enumerate().all(|(i, r)| {
+                    chunk.colliders.get(i).key() == chunk.colliders.get(0).key()
+                        && r.0 == BoundsPolicy::Confine
                 }),
                 "the cached rows agree with the columns (a structural change bumps the world's \
                  `structure`)"
@@ -409,7 +415,7 @@ impl Pass<'_> {
         } else {
             0
         };
-        let first = colliders[0];
+        let first = colliders.get(0);
         let walls = Walls::new(self.area, first.shape().half_extents());
         match walls.span() {
             // Walls on both axes: plain clamps, two bodies at a time where the platform has
@@ -477,7 +483,7 @@ impl Pass<'_> {
             }
             prev[i].0 = t.0;
             step(t, v, dt);
-            let c = &colliders[i];
+            let c = &colliders.get(i);
             let policy = rule[i].0;
             let same = last.as_ref().is_some_and(|(l, _)| l == c);
             if !same {

@@ -4,7 +4,7 @@
 //! per chunk of rows instead of reading every row's collider and rule each tick.
 
 use crate::def::BoundsPolicy;
-use crate::world::components::{BoundsRule, Collider};
+use crate::world::components::{BoundsRule, Colliders};
 
 /// One archetype's rows as of one structure of the world: where the collider changes from
 /// the row before, and which rows do not confine.
@@ -30,13 +30,16 @@ impl Uniformity {
     }
 
     /// The answer for `colliders` and `rules` (one archetype's columns, one length).
-    fn take(&mut self, colliders: &[Collider], rules: &[BoundsRule]) {
+    fn take(&mut self, colliders: &Colliders<'_>, rules: &[BoundsRule]) {
         self.changes.clear();
         self.free.clear();
-        for (i, pair) in colliders.windows(2).enumerate() {
-            if pair[0].key() != pair[1].key() {
-                self.changes.push(i as u32 + 1);
+        let mut last = None;
+        for i in 0..colliders.len() {
+            let key = colliders.get(i).key();
+            if last.is_some_and(|k| k != key) {
+                self.changes.push(i as u32);
             }
+            last = Some(key);
         }
         for (i, r) in rules.iter().enumerate() {
             if r.0 != BoundsPolicy::Confine {
@@ -60,7 +63,7 @@ impl UniformCache {
         &mut self,
         index: usize,
         structure: u64,
-        colliders: &[Collider],
+        colliders: &Colliders<'_>,
         rules: &[BoundsRule],
     ) -> &Uniformity {
         if self.arch.len() <= index {
@@ -80,6 +83,7 @@ impl UniformCache {
 mod tests {
     use super::*;
     use crate::def::{ArchetypeId, Shape};
+    use crate::world::components::Collider;
 
     #[test]
     fn chunks_are_uniform_exactly_where_rows_agree() {
@@ -90,7 +94,7 @@ mod tests {
         let (conf, wrap) = (BoundsPolicy::Confine, BoundsPolicy::Wrap);
         let rules = [conf, conf, conf, wrap, conf, conf].map(rule);
         let mut cache = UniformCache::default();
-        let u = cache.get(2, 7, &colliders, &rules).clone();
+        let u = cache.get(2, 7, &Colliders::Own(&colliders), &rules).clone();
         let expect = |s: usize, e: usize| {
             let k = colliders[s].key();
             (s..e).all(|i| colliders[i].key() == k && rules[i].0 == conf)
@@ -102,6 +106,7 @@ mod tests {
         }
         // Same structure and length: kept; another structure: taken again.
         let all = [c4; 6];
+        let all = Colliders::Own(&all);
         assert!(!cache.get(2, 7, &all, &[rule(conf); 6]).uniform(0, 6));
         assert!(cache.get(2, 8, &all, &[rule(conf); 6]).uniform(0, 6));
     }
