@@ -663,12 +663,20 @@ int ludus_decode(lua_State *L) {
   }
   read_from(L, 4, 1);
   reserve(L, 4, P, (int)n);
+  /* The pool's tables and the list, read and written in place below (as lua_rawgeti and
+  ** lua_rawseti would, without finding them on the stack for every record). */
+  Table *tables_t = hvalue(s2v(L->ci->func.p + tables));
+  Table *list_t = hvalue(s2v(L->ci->func.p + list));
   for (int i = 1; i <= (int)n; i++) {
     Slot *s = &P->slots[i - 1];
     int t;
     uint64_t stale;
-    if (lua_rawgeti(L, tables, i) != LUA_TTABLE) {
-      lua_pop(L, 1);
+    const TValue *kept = (l_castS2U(i) - 1u < tables_t->alimit) ? &tables_t->array[i - 1]
+                                                                 : luaH_getint(tables_t, i);
+    if (ttistable(kept)) {
+      setobj2s(L, L->top.p, kept);
+      L->top.p++;
+    } else {
       /* Room for the fields read so far: a small table touches fewer cache lines (it grows
       ** when a field joins the mask). */
       lua_createtable(L, 0, __builtin_popcountll(P->mask));
@@ -694,7 +702,14 @@ int ludus_decode(lua_State *L) {
     s->at = (uint32_t)((const char *)r.p - blob) + 1;
     s->filled = P->mask;
     fill(&p, &r, t, P->mask);
-    lua_rawseti(L, list, i);
+    if (l_castS2U(i) - 1u < list_t->alimit) {
+      TValue *to = &list_t->array[i - 1];
+      setobj2t(L, to, s2v(L->top.p - 1));
+      luaC_barrierback(L, obj2gco(list_t), s2v(L->top.p - 1));
+      L->top.p--;
+    } else {
+      lua_rawseti(L, list, i);
+    }
   }
   P->n = (int)n;
   lua_pushvalue(L, list);
