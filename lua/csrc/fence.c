@@ -82,9 +82,15 @@ static l_noret raise_spent(lua_State *L, LudusMeter *m) {
   for (;;) {} /* not reached: luaL_error does not return */
 }
 
+/* Work done while L's hooks are off is the host's, not a script's: finalizers of the host's
+   objects (scripts cannot set __gc) run then, at the collector's steps, which follow the heap's
+   size in bytes and so differ between builds (wasm32's structures are smaller than x86-64's);
+   charging them would make a script's budget use depend on the platform. */
+#define HOST_WORK(L) (!(L)->allowhook)
+
 void ludus_charge(lua_State *L, size_t units) {
   LudusMeter *m = meter_of(L);
-  if (m == NULL || !over(m, units)) return;
+  if (m == NULL || HOST_WORK(L) || !over(m, units)) return;
   locate(L, m);
   spend(L, m, LUDUS_CAUSE_BUDGET);
   raise_spent(L, m);
@@ -92,7 +98,7 @@ void ludus_charge(lua_State *L, size_t units) {
 
 void ludus_vm_charge(lua_State *L, size_t units) {
   LudusMeter *m = meter_of(L);
-  if (m == NULL || !over(m, units)) return;
+  if (m == NULL || HOST_WORK(L) || !over(m, units)) return;
   spend(L, m, LUDUS_CAUSE_BUDGET);
 }
 
