@@ -27,6 +27,10 @@
 ** hook of the running thread is armed to fire on the very next instruction, where the host
 ** ends the stage, and every further charge from a C function raises an error at once.
 **
+** Work done while a thread's hooks are off is the host's and charges nothing: the finalizers
+** of the host's objects run then, at the collector's steps, which follow the heap's size in
+** bytes and so differ between builds (see fence.c, HOST_WORK).
+**
 ** The Lua sources are patched at build time (lua/lua.patch) to call the VM half of
 ** this header; csrc/fence.c fences the standard library.
 */
