@@ -19,6 +19,7 @@
 
 pub(crate) mod body;
 mod grid;
+mod lanes;
 pub(crate) mod narrow;
 mod pair;
 mod response;
@@ -39,9 +40,6 @@ use crate::math::Vec2;
 /// motion's pass (measured with `ludus bench`: splitting 32k drones' lookups saves a sixth of
 /// the tick, 8k's costs more than it saves).
 const NEAR_SPLIT_MIN: usize = 2 * crate::par::SPLIT_MIN;
-
-/// Queriers up to which a near body of the sparse search checks every one directly.
-const FEW_QUERIERS: usize = 8;
 
 /// Reusable scratch for one tick's collision pass.
 ///
@@ -76,6 +74,8 @@ pub(crate) struct Broadphase {
     pub flags: Vec<body::Flags>,
     /// The binned bodies.
     bins: Bins,
+    /// A sparse search's binned queriers, side by side.
+    lanes: lanes::Lanes,
     /// Every collider's position (the first `count`; those past it are earlier ticks', kept
     /// so a tick overwrites them instead of clearing first).
     pos: Vec<Vec2>,

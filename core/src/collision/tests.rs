@@ -229,6 +229,27 @@ fn a_few_queriers_among_a_crowd_find_the_same_pairs() {
     finds_the_same_pairs(&bodies, 20);
 }
 
+#[test]
+fn eight_queriers_side_by_side_and_nine_by_bucket_find_the_same_pairs() {
+    // Up to eight queriers are tested all at once, from nine by the buckets around: both
+    // find what an all-pairs test finds, among a crowd that looks at nothing.
+    for queriers in [1, 7, 8, 9, 12] {
+        let mut rng = fastrand::Rng::with_seed(queriers);
+        let mut bodies = Vec::new();
+        for i in 0..1500u64 {
+            let (x, y) = (rng.f32() * 300.0 - 150.0, rng.f32() * 300.0 - 150.0);
+            bodies.push(body(i + 100, x, y, 3.0, false, 2, 0));
+        }
+        for k in 0..queriers {
+            let (x, y) = (rng.f32() * 240.0 - 120.0, rng.f32() * 240.0 - 120.0);
+            let mut q = body(k + 1, x, y, 6.0 + k as f32, false, 1, 2 | 4);
+            q.archetype = 1 + k as u16 % 3;
+            bodies.push(q);
+        }
+        finds_the_same_pairs(&bodies, 3);
+    }
+}
+
 /// With the automatic cell, the broadphase reports exactly the pairs an all-pairs test finds,
 /// and there are more than `least` of them.
 fn finds_the_same_pairs(bodies: &[Spec], least: usize) {

@@ -4,8 +4,9 @@
 use crate::collision::body::Flags;
 use crate::collision::grid::small_body;
 use crate::collision::grid::{Bins, Compact, Grid, Member};
+use crate::collision::lanes::Lanes;
 use crate::collision::narrow::overlap;
-use crate::collision::{Broadphase, FEW_QUERIERS, Overflow, Pair, Run};
+use crate::collision::{Broadphase, Overflow, Pair, Run};
 use crate::def::Shape;
 use crate::limits::push_within;
 use crate::math::Vec2;
@@ -16,6 +17,8 @@ mod noted;
 /// What the search reads: the planned colliders.
 struct Space<'a> {
     bins: &'a Bins,
+    /// A sparse search's binned queriers as its near bodies' tests read them.
+    lanes: &'a Lanes,
     runs: &'a [Run],
     flags: &'a [Flags],
     pos: &'a [Vec2],
@@ -72,6 +75,9 @@ impl Broadphase {
         let Some((grid, sparse)) = self.bin() else {
             return Ok(());
         };
+        if sparse {
+            self.lanes.fill(self.bins.sorted(), &self.runs);
+        }
         let mut second = std::mem::take(&mut self.pairs_second);
         let space = self.space();
         // Every pair of binned bodies in neighbouring buckets, once (sparse: the queriers).
@@ -106,6 +112,7 @@ impl Broadphase {
     fn space(&self) -> Space<'_> {
         Space {
             bins: &self.bins,
+            lanes: &self.lanes,
             runs: &self.runs,
             flags: &self.flags,
             pos: &self.pos[..self.count],
@@ -151,39 +158,57 @@ impl Space<'_> {
         // Sparse: every other small body near a querier looks up the queriers around it.
         // With a handful of queriers, each near body checks them all: the same pairs (a querier
         // within reach is in the 3x3 buckets around), at most 8 candidates per body either way.
-        if sparse {
-            let few = self.bins.sorted().len() as u32;
+        let side_by_side = if sparse { self.lanes.few() } else { None };
+        if let Some(lanes) = side_by_side {
+            // Few queriers: a near body is tested against all of them at once.
+            let (queriers, few) = (self.bins.sorted(), self.bins.sorted().len() as u32);
+            for &m in self.near {
+                let b = self.pos[m.index as usize];
+                if found.work + u64::from(few) > found.budget {
+                    // The budget runs out at this body, where the search stops.
+                    if !found.near_pairs(self, (m, b), 0..few, true) {
+                        return;
+                    }
+                    continue;
+                }
+                found.work += u64::from(few);
+                let r = &self.runs[m.run as usize];
+                let mut hits = lanes.within(b, r.extent, r.layer);
+                while hits != 0 {
+                    let q = &queriers[hits.trailing_zeros() as usize];
+                    hits &= hits - 1;
+                    found.test(self, q.index, q.run, q.pos(), m.index, m.run, b);
+                    if found.stop.is_some() {
+                        return;
+                    }
+                }
+            }
+        } else if sparse {
+            // Many queriers: those in the 3x3 buckets around a near body.
             let starts = &self.bins.starts[..];
             let (cols, cmask, rmask) = (grid.cols, grid.cols - 1, grid.rows - 1);
             for &m in self.near {
                 let b = self.pos[m.index as usize];
-                // The queriers' records that can be within reach: every one, or the 3x3
-                // buckets around as one range per row (nine at an edge of the grid, where
-                // rows wrap apart), spent at once. (Written as one `if` on the count and one on
-                // the edge: nesting the edge inside the count's `else` took 11% more instructions.)
-                let (row, col) = if few as usize <= FEW_QUERIERS {
-                    (0, 0)
-                } else {
-                    grid.place(b)
-                };
-                let mut rows3 = [(0, few), (0, 0), (0, 0)];
-                if few as usize > FEW_QUERIERS {
-                    if col < 1 || col >= cmask {
-                        let around = self.bins.neighbourhood(grid, row, col);
-                        for (s, e) in around.iter() {
-                            if !found.near_pairs(self, (m, b), s as u32..e as u32, true) {
-                                return;
-                            }
+                // The queriers' records that can be within reach: the 3x3 buckets around as
+                // one range per row (nine at an edge of the grid, where rows wrap apart),
+                // spent at once.
+                let (row, col) = grid.place(b);
+                if col < 1 || col >= cmask {
+                    let around = self.bins.neighbourhood(grid, row, col);
+                    for (s, e) in around.iter() {
+                        if !found.near_pairs(self, (m, b), s as u32..e as u32, true) {
+                            return;
                         }
-                        continue;
                     }
-                    for (range, dy) in rows3.iter_mut().zip([rmask, 0, 1]) {
-                        let r = ((row + dy) & rmask) * cols;
-                        *range = (
-                            starts[(r + col - 1) as usize],
-                            starts[(r + col + 2) as usize],
-                        );
-                    }
+                    continue;
+                }
+                let mut rows3 = [(0, 0); 3];
+                for (range, dy) in rows3.iter_mut().zip([rmask, 0, 1]) {
+                    let r = ((row + dy) & rmask) * cols;
+                    *range = (
+                        starts[(r + col - 1) as usize],
+                        starts[(r + col + 2) as usize],
+                    );
                 }
                 let spent = rows3.iter().map(|&(s, e)| (e - s) as u64).sum::<u64>();
                 if found.work + spent <= found.budget {
@@ -489,11 +514,10 @@ impl<'a> Found<'a> {
             }
         }
         let r = &space.runs[m.run as usize];
-        for q in &space.bins.sorted()[records.start as usize..records.end as usize] {
-            let qr = &space.runs[q.run as usize];
-            let (dx, dy) = (b.x - q.x, b.y - q.y);
-            let reach = qr.extent + r.extent;
-            if qr.looks & r.layer != 0 && dx * dx + dy * dy < reach * reach {
+        let (from, to) = (records.start as usize, records.end as usize);
+        for (k, l) in space.lanes.get(from, to).iter().enumerate() {
+            if l.reaches(b, r.extent, r.layer) {
+                let q = &space.bins.sorted()[from + k];
                 self.test(space, q.index, q.run, q.pos(), m.index, m.run, b);
                 if self.stop.is_some() {
                     return false;
