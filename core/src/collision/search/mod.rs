@@ -189,11 +189,42 @@ impl Space<'_> {
             let (cols, cmask, rmask) = (grid.cols, grid.cols - 1, grid.rows - 1);
             for &m in self.near {
                 let b = self.pos[m.index as usize];
-                // The queriers' records that can be within reach: the 3x3 buckets around as
-                // one range per row (nine at an edge of the grid, where rows wrap apart),
-                // spent at once.
+                // The queriers' records that can be within reach: the 3x3 buckets around, as
+                // one range per row, or two at an edge of the grid, where a row wraps (the
+                // buckets in the order `neighbourhood` gives them), spent at once.
                 let (row, col) = grid.place(b);
-                if col < 1 || col >= cmask {
+                let edge = col < 1 || col >= cmask;
+                let mut ranges = [(0, 0); 6];
+                for (k, dy) in [rmask, 0, 1].into_iter().enumerate() {
+                    let r = ((row + dy) & rmask) * cols;
+                    let at = |c: u32| starts[(r + c) as usize];
+                    if !edge {
+                        ranges[k] = (at(col - 1), at(col + 2));
+                    } else if col == 0 {
+                        (ranges[2 * k], ranges[2 * k + 1]) =
+                            ((at(cmask), at(cols)), (at(0), at(2)));
+                    } else {
+                        (ranges[2 * k], ranges[2 * k + 1]) =
+                            ((at(cmask - 1), at(cols)), (at(0), at(1)));
+                    }
+                }
+                let ranges = &ranges[..if edge { 6 } else { 3 }];
+                let spent = ranges.iter().map(|&(s, e)| (e - s) as u64).sum::<u64>();
+                if found.work + spent <= found.budget {
+                    // Within the budget: spent at once (as bucket by bucket, no stop).
+                    found.work += spent;
+                    if spent != 0 {
+                        for &(s, e) in ranges {
+                            if !found.near_pairs(self, (m, b), s..e, false) {
+                                return;
+                            }
+                        }
+                    }
+                    continue;
+                }
+                // The budget runs out at this body: bucket by bucket (a row's three at once
+                // where they are one range), where it stops.
+                if edge {
                     let around = self.bins.neighbourhood(grid, row, col);
                     for (s, e) in around.iter() {
                         if !found.near_pairs(self, (m, b), s as u32..e as u32, true) {
@@ -202,29 +233,7 @@ impl Space<'_> {
                     }
                     continue;
                 }
-                let mut rows3 = [(0, 0); 3];
-                for (range, dy) in rows3.iter_mut().zip([rmask, 0, 1]) {
-                    let r = ((row + dy) & rmask) * cols;
-                    *range = (
-                        starts[(r + col - 1) as usize],
-                        starts[(r + col + 2) as usize],
-                    );
-                }
-                let spent = rows3.iter().map(|&(s, e)| (e - s) as u64).sum::<u64>();
-                if found.work + spent <= found.budget {
-                    // Within the budget: spent at once (as range by range, no stop).
-                    found.work += spent;
-                    if spent != 0 {
-                        for (s, e) in rows3 {
-                            if !found.near_pairs(self, (m, b), s..e, false) {
-                                return;
-                            }
-                        }
-                    }
-                    continue;
-                }
-                // The budget runs out at this body: range by range, where it stops.
-                for (s, e) in rows3 {
+                for &(s, e) in ranges {
                     if !found.near_pairs(self, (m, b), s..e, true) {
                         return;
                     }
