@@ -74,7 +74,7 @@ pub(crate) struct Broadphase {
     pub flags: Vec<body::Flags>,
     /// The binned bodies.
     bins: Bins,
-    /// A sparse search's binned queriers, side by side.
+    /// A sparse search's binned queriers as its near bodies' tests read them.
     lanes: lanes::Lanes,
     /// Every collider's position (the first `count`; those past it are earlier ticks', kept
     /// so a tick overwrites them instead of clearing first).

@@ -161,7 +161,8 @@ impl Space<'_> {
         let side_by_side = if sparse { self.lanes.few() } else { None };
         if let Some(lanes) = side_by_side {
             // Few queriers: a near body is tested against all of them at once.
-            let (queriers, few) = (self.bins.sorted(), self.bins.sorted().len() as u32);
+            let queriers = self.bins.sorted();
+            let few = queriers.len() as u32;
             for &m in self.near {
                 let b = self.pos[m.index as usize];
                 if found.work + u64::from(few) > found.budget {
