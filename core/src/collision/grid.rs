@@ -60,16 +60,19 @@ impl Grid {
     }
 }
 
-/// The cells around the queriers of a sparse search, one bit each, on a wrapping grid of
-/// cells whose sides are powers of two (at least 64), anchored at the corner of the queriers'
-/// box. When the box fits it with a spare cell each way (up to
+/// The cells around the queriers of a sparse search, one bit each (kept in a byte), on a
+/// wrapping grid of cells whose sides are powers of two (at least 64), anchored at the corner
+/// of the queriers' box. When the box fits it with a spare cell each way (up to
 /// [`Marks::MOST_BITS_PER_QUERIER`] bits per querier), no two cells of the box share a bit, so
 /// for a point inside the box the test is exact; points outside it, or inside a box too large
 /// to fit, may share a bit with a marked cell (false positives, which the caller's overlap
 /// tests reject: with few queriers, few of the bits are marked).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Marks {
-    bits: Vec<u64>,
+    /// A byte a cell's bit (1 where marked), so that testing a point's cell is one load.
+    bits: Vec<u8>,
+    /// The bits marked since the last reset, which the next clears (the rest are clear).
+    set: Vec<u32>,
     at: MarkGrid,
 }
 
@@ -138,8 +141,11 @@ impl Marks {
             fits: (hi.x - lo.x) * inv_cell < 2_147_483_520.0
                 && (hi.y - lo.y) * inv_cell < 2_147_483_520.0,
         };
-        self.bits.clear();
-        self.bits.resize((cols * rows).div_ceil(64) as usize, 0);
+        for &b in &self.set {
+            self.bits[b as usize] = 0;
+        }
+        self.set.clear();
+        self.bits.resize((cols * rows) as usize, 0);
     }
 
     /// Marks the 3x3 cells around the cell of `p` (a querier: at least a cell inside the box).
@@ -148,7 +154,10 @@ impl Marks {
         for dy in [u32::MAX, 0, 1] {
             for dx in [u32::MAX, 0, 1] {
                 let b = self.at.bit(cx.wrapping_add(dx), cy.wrapping_add(dy));
-                self.bits[b >> 6] |= 1 << (b & 63);
+                if self.bits[b] == 0 {
+                    self.bits[b] = 1;
+                    self.set.push(b as u32);
+                }
             }
         }
     }
@@ -186,7 +195,7 @@ impl Marks {
         // Locals, which stay in registers whatever `near` writes.
         let (at, bits) = (self.at, &self.bits[..]);
         let (lo, hi) = (at.lo, at.hi);
-        let marked = |b: u32| (bits[b as usize >> 6] >> (b & 63)) & 1 != 0;
+        let marked = |b: u32| bits[b as usize] != 0;
         // Whole chunks of eight by packed compares, then the rest padded with a point
         // outside every box (NaN).
         let (whole, rest) = pos.as_chunks::<8>();
