@@ -130,6 +130,40 @@ fn an_attachment_follows_a_moving_turning_parent_exactly() {
     assert_eq!(state(&g, flag).1, Vec2::new(64.0, 0.0));
 }
 
+/// A chain of 2,000 attachments made in the reverse of their creation (each link hangs from
+/// the one created after it, the last from the ship) follows the ship in one tick: each is
+/// placed after its parent, however deep (the depths are found in one walk of the chain).
+#[test]
+fn a_long_chain_made_against_creation_order_follows_in_one_tick() {
+    const LINKS: u64 = 2000;
+    let mut def = def64();
+    def.limits.max_entities = 4096;
+    place(&mut def, SHIP, 0.0, 0.0);
+    for _ in 0..LINKS {
+        place(&mut def, PICKUP, 900.0, 900.0);
+    }
+    // Seqs: 1 the ship, 2..=LINKS + 1 the links; link s hangs from s + 1, the last from 1.
+    let links: Vec<Command> = (2..=LINKS + 1)
+        .map(|s| {
+            let parent = if s == LINKS + 1 { 1 } else { s + 1 };
+            attach(s, parent, 1.0, 0.0, false)
+        })
+        .collect();
+    let mut g = game(def, at_tick(1, links));
+    for tick in 1..=3u64 {
+        g.step(&TickInput::neutral()).unwrap();
+        for s in 2..=LINKS + 1 {
+            let depth = (LINKS + 2 - s) as f32;
+            let (at, _, _) = placed(&g, s);
+            assert_eq!(
+                at,
+                Vec2::new(tick as f32 + depth, 0.0),
+                "tick {tick}: link {s} at depth {depth}"
+            );
+        }
+    }
+}
+
 #[test]
 fn attached_entities_die_with_their_parent_unless_detached() {
     let mut def = def64();

@@ -78,25 +78,31 @@ impl SimWorld {
             return all;
         }
         all.sort_unstable_by_key(|a| a.0);
-        let parent = |seq: u64| {
-            all.binary_search_by_key(&seq, |a| a.0)
-                .ok()
-                .map(|i| all[i].1.parent)
-        };
-        let depth: Vec<usize> = all
-            .iter()
-            .map(|(_, a)| {
-                let (mut d, mut p) = (1, a.parent);
-                while let Some(q) = parent(p) {
-                    d += 1;
-                    p = q;
-                    if d > all.len() {
-                        break;
-                    }
+        // Each attachment's depth, found once: a walk up stops at the first attachment whose
+        // depth is known, then gives the ones it passed theirs (a chain of n costs n steps, not
+        // n^2). A walk longer than there are attachments would be a cycle, which attaching
+        // refuses; it is cut there, as a depth past every other.
+        let index = |seq: u64| all.binary_search_by_key(&seq, |a| a.0).ok();
+        let mut depth = vec![0usize; all.len()];
+        let mut path = Vec::new();
+        for start in 0..all.len() {
+            let mut at = start;
+            let mut base = 0;
+            while depth[at] == 0 && path.len() <= all.len() {
+                path.push(at);
+                match index(all[at].1.parent) {
+                    Some(up) => at = up,
+                    None => break,
                 }
-                d
-            })
-            .collect();
+            }
+            if depth[at] != 0 {
+                base = depth[at];
+            }
+            for (k, &i) in path.iter().rev().enumerate() {
+                depth[i] = base + k + 1;
+            }
+            path.clear();
+        }
         let mut order: Vec<usize> = (0..all.len()).collect();
         order.sort_unstable_by_key(|&i| (depth[i], all[i].0));
         order.into_iter().map(|i| all[i]).collect()
