@@ -338,4 +338,23 @@ mod tests {
         };
         assert_eq!(spec, want);
     }
+
+    /// A number the widest bounds refuse is described as finite, not by its 309 digits.
+    #[test]
+    fn a_number_that_is_not_finite_is_refused_in_a_line() {
+        for (text, want) in [
+            (
+                "ticks = 5\n[expect]\nvars.x = nan\n",
+                "`expect.vars.x` must be a finite number, found `nan`",
+            ),
+            (
+                "ticks = 5\n[expect]\nscore = -inf\n",
+                "`expect.score` must be a finite number, found `-inf`",
+            ),
+        ] {
+            let err = read_test("g", "tests/a.toml", text.as_bytes()).unwrap_err();
+            let messages: Vec<&str> = err.iter().map(|d| d.message.as_str()).collect();
+            assert_eq!(messages, [want], "{text}");
+        }
+    }
 }

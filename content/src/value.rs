@@ -103,10 +103,14 @@ fn int_expect(min: i64, max: i64) -> String {
 }
 
 fn number_expect(min: f64, max: f64, above_min: bool) -> String {
-    if above_min {
-        format!("a number above {min} and at most {max}")
-    } else {
-        format!("a number from {min} to {max}")
+    // The widest bounds say "finite" rather than print 309 digits.
+    match (min <= f64::MIN, max >= f64::MAX, above_min) {
+        (true, true, _) => "a finite number".into(),
+        (false, true, true) => format!("a finite number above {min}"),
+        (false, true, false) => format!("a finite number of at least {min}"),
+        (true, false, _) => format!("a number of at most {max}"),
+        (false, false, true) => format!("a number above {min} and at most {max}"),
+        (false, false, false) => format!("a number from {min} to {max}"),
     }
 }
 

@@ -287,6 +287,14 @@ fn stale_and_malformed_commands() {
         ("ludus.sound('hit', 1, 0)", "pitch"),
         ("ludus.after(-1, 't')", "negative"),
         ("ludus.every(0, 't')", "at least 1"),
+        (
+            "ludus.spawn('enemy', 0, 0, { lifetime = math.maxinteger })",
+            "lifetime must be a number of ticks from 1 to 4294967295, got 9223372036854775807",
+        ),
+        (
+            "ludus.spawn('enemy', 0, 0, { lifetime = 0 })",
+            "from 1 to 4294967295, got 0",
+        ),
         ("pcall(ludus.teleport, 1, math.huge, 0)", "finite"),
     ] {
         let f = fault_of(&format!("function on_start()\n  {src}\nend"));

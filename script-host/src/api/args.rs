@@ -382,10 +382,12 @@ pub(crate) fn spawn_overrides(opts: &Value) -> Result<Overrides, String> {
             }
             "lifetime" => {
                 let l = int(&v, "lifetime")?;
-                o.lifetime =
-                    Some(u32::try_from(l).ok().filter(|l| *l >= 1).ok_or_else(|| {
-                        format!("lifetime must be a number of ticks >= 1, got {l}")
-                    })?);
+                o.lifetime = Some(u32::try_from(l).ok().filter(|l| *l >= 1).ok_or_else(|| {
+                    format!(
+                        "lifetime must be a number of ticks from 1 to {}, got {l}",
+                        u32::MAX
+                    )
+                })?);
             }
             "color" => o.color = Some(color(&v)?),
             "size" => o.size = Some(pair_or_number(&v, "size", "{w, h}")?),
