@@ -135,6 +135,7 @@ fn place(r: &mut Report, p: &Table<'_, '_>) -> Option<RawPlace> {
         text: p.text(r, "text"),
         scale: p.size(r, "scale"),
         angle: p.f32(r, "angle"),
+        tile: false,
     };
     Some(RawPlace {
         archetype: archetype?,

@@ -344,3 +344,53 @@ fn rectangles_past_the_entity_limit_fault_at_commit() {
         "the tiles changed this tick make 4 solid rectangles, which would make 4 entities, more than 3 (raise [limits] entities)"
     );
 }
+
+/// A solid tile's archetype whose collider is a circle (or has no shape written, which is a
+/// circle) still collides as the tiles' rectangle: every rectangle is a box of its size, at
+/// the level's build and where a tile is made solid at run time.
+#[test]
+fn solid_tiles_are_boxes_whatever_their_archetypes_shape() {
+    let mut def = crate_on(&["####.", "#...#"], -100.0);
+    def.archetypes[usize::from(EARTH.0)].collider = Some(ColliderDef {
+        body: BodyKind::Static,
+        ..ColliderDef::new(Shape::Circle { radius: 0.0 }, L_WALL, 0, 0)
+    });
+    let mut g = game(def, setting(&[(2, (-40.0 + 72.0, 8.0), '#')]));
+    let boxes = |g: &Game| -> Vec<(Vec2, Shape)> {
+        let mut out: Vec<(u64, Vec2, Shape)> = g
+            .world()
+            .ecs()
+            .query::<(&Identity, &Position, &Collider)>()
+            .iter()
+            .filter(|(id, ..)| id.archetype == EARTH)
+            .map(|(id, p, c)| (id.seq, p.0, c.shape()))
+            .collect();
+        out.sort_by_key(|r| r.0);
+        out.into_iter().map(|(_, p, s)| (p, s)).collect()
+    };
+    let b = |x: f32, y: f32, w: f32, h: f32| {
+        (
+            Vec2::new(x, y),
+            Shape::Box {
+                half: Vec2::new(w / 2.0, h / 2.0),
+            },
+        )
+    };
+    g.step(&TickInput::neutral()).unwrap();
+    // The top row's four tiles, and the two single tiles of the second row.
+    assert_eq!(
+        boxes(&g),
+        [
+            b(-8.0, 8.0, 64.0, 16.0),
+            b(-32.0, 24.0, 16.0, 16.0),
+            b(32.0, 24.0, 16.0, 16.0)
+        ]
+    );
+    g.step(&TickInput::neutral()).unwrap();
+    // The fifth tile of the top row made solid: a box of its own.
+    assert!(
+        boxes(&g).contains(&b(32.0, 8.0, 16.0, 16.0)),
+        "{:?}",
+        boxes(&g)
+    );
+}

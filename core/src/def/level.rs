@@ -48,10 +48,7 @@ impl LevelDef {
             Placement {
                 archetype: run.archetype,
                 pos,
-                overrides: Overrides {
-                    size: Some(size),
-                    ..Overrides::default()
-                },
+                overrides: Overrides::tile(size),
             }
         }));
         map.solids = runs;
@@ -131,9 +128,22 @@ pub struct Overrides {
     pub scale: Option<Vec2>,
     /// The angle in radians (an entity that did not rotate gets a rotation).
     pub angle: Option<f32>,
+    /// A tile map's solid rectangle of `size`: the collider is a box of that size whatever the
+    /// archetype's shape (see [`Overrides::tile`]).
+    #[serde(default)]
+    pub tile: bool,
 }
 
 impl Overrides {
+    /// A tile map's solid rectangle of `size` (its sprite that size, its collider a box of it).
+    pub fn tile(size: Vec2) -> Overrides {
+        Overrides {
+            size: Some(size),
+            tile: true,
+            ..Overrides::default()
+        }
+    }
+
     /// Whether it changes nothing (what every stress entity and most placements have).
     pub fn is_none(&self) -> bool {
         let Overrides {
@@ -146,6 +156,7 @@ impl Overrides {
             text,
             scale,
             angle,
+            tile,
         } = self;
         velocity.is_none()
             && speed.is_none()
@@ -156,6 +167,7 @@ impl Overrides {
             && text.is_none()
             && scale.is_none()
             && angle.is_none()
+            && !tile
     }
 
     /// Whether the values are in range: a velocity, speed and angle that are finite, a size

@@ -229,11 +229,7 @@ fn retile(
     let places: Vec<_> = (merged.iter())
         .map(|run| {
             let (pos, size) = map.run_place(run);
-            let overrides = Overrides {
-                size: Some(size),
-                ..Overrides::default()
-            };
-            (run.archetype, pos, overrides)
+            (run.archetype, pos, Overrides::tile(size))
         })
         .collect();
     let first = *world.next_seq;

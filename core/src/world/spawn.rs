@@ -248,7 +248,11 @@ impl NewEntity {
             tags: (a.tags != 0).then_some(Tags),
             // Shared where the sprite is (see [`SharedCollider`]).
             collider: a.collider.filter(|_| !shared).map(|c| {
-                let shape = overrides.size.map_or(c.shape, |size| c.shape.sized(size));
+                let shape = match overrides.size {
+                    Some(size) if overrides.tile => crate::def::Shape::Box { half: size * 0.5 },
+                    Some(size) => c.shape.sized(size),
+                    None => c.shape,
+                };
                 Collider::new(identity.archetype, shape)
             }),
             shared_collider: a.collider.filter(|_| shared).map(|_| SharedCollider),
