@@ -68,18 +68,25 @@ fn setting(changes: &'static [(u64, (f32, f32), char)]) -> Box<dyn Consequences>
     })
 }
 
-/// The solid rectangles: `(sequence, centre x, width)`, by sequence.
-fn rects(g: &Game) -> Vec<(u64, f32, f32)> {
-    let mut out: Vec<(u64, f32, f32)> = g
+/// The solid rectangles: `(sequence, centre, collider shape)`, by sequence.
+fn solids(g: &Game) -> Vec<(u64, Vec2, Shape)> {
+    let mut out: Vec<(u64, Vec2, Shape)> = g
         .world()
         .ecs()
         .query::<(&Identity, &Position, &Collider)>()
         .iter()
         .filter(|(id, ..)| id.archetype == EARTH)
-        .map(|(id, p, c)| (id.seq, p.0.x, c.shape().half_extents().x * 2.0))
+        .map(|(id, p, c)| (id.seq, p.0, c.shape()))
         .collect();
     out.sort_by_key(|r| r.0);
     out
+}
+
+/// The solid rectangles: `(sequence, centre x, width)`, by sequence.
+fn rects(g: &Game) -> Vec<(u64, f32, f32)> {
+    (solids(g).into_iter())
+        .map(|(seq, p, s)| (seq, p.x, s.half_extents().x * 2.0))
+        .collect()
 }
 
 #[test]
@@ -357,16 +364,7 @@ fn solid_tiles_are_boxes_whatever_their_archetypes_shape() {
     });
     let mut g = game(def, setting(&[(2, (-40.0 + 72.0, 8.0), '#')]));
     let boxes = |g: &Game| -> Vec<(Vec2, Shape)> {
-        let mut out: Vec<(u64, Vec2, Shape)> = g
-            .world()
-            .ecs()
-            .query::<(&Identity, &Position, &Collider)>()
-            .iter()
-            .filter(|(id, ..)| id.archetype == EARTH)
-            .map(|(id, p, c)| (id.seq, p.0, c.shape()))
-            .collect();
-        out.sort_by_key(|r| r.0);
-        out.into_iter().map(|(_, p, s)| (p, s)).collect()
+        solids(g).into_iter().map(|(_, p, s)| (p, s)).collect()
     };
     let b = |x: f32, y: f32, w: f32, h: f32| {
         (

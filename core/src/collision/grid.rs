@@ -69,10 +69,9 @@ impl Grid {
 /// tests reject: with few queriers, few of the bits are marked).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Marks {
-    /// A byte a cell's bit (1 where marked), so that testing a point's cell is one load.
+    /// A byte a cell's bit (1 where marked): testing a point's cell is one load.
     bits: Vec<u8>,
-    /// The bits marked since the last reset, which the next clears (the rest are clear).
-    set: Vec<u32>,
+    set: Vec<u32>, // the bits marked since the last reset, which the next clears
     at: MarkGrid,
 }
 
@@ -154,8 +153,7 @@ impl Marks {
         for dy in [u32::MAX, 0, 1] {
             for dx in [u32::MAX, 0, 1] {
                 let b = self.at.bit(cx.wrapping_add(dx), cy.wrapping_add(dy));
-                if self.bits[b] == 0 {
-                    self.bits[b] = 1;
+                if std::mem::replace(&mut self.bits[b], 1) == 0 {
                     self.set.push(b as u32);
                 }
             }
