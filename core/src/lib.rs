@@ -36,6 +36,7 @@ mod render;
 mod replay;
 mod resource;
 mod saved;
+mod spatial;
 mod suggest;
 mod tick;
 mod timer;

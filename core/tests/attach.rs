@@ -165,6 +165,48 @@ fn a_long_chain_made_against_creation_order_follows_in_one_tick() {
 }
 
 #[test]
+fn a_chain_built_link_by_link_in_one_tick_follows_and_dies_with_its_root() {
+    const LINKS: u64 = 5000;
+    let mut def = def64();
+    def.limits.max_entities = 8192;
+    place(&mut def, SHIP, 0.0, 0.0);
+    for _ in 0..LINKS {
+        place(&mut def, PICKUP, 900.0, 900.0);
+    }
+    // Link s hangs from s - 1, the first from the ship (1): each attaches a free entity to
+    // the chain's end, sent in one tick; the ship is destroyed in the next.
+    let links: Vec<Command> = (2..=LINKS + 1)
+        .map(|s| attach(s, s - 1, 1.0, 0.0, false))
+        .collect();
+    let mut commands = Some(links);
+    let mut g = game(
+        def,
+        rules(move |stage, g| {
+            if stage == Stage::One && g.tick() == 1 {
+                for c in commands.take().unwrap() {
+                    g.send(c).map_err(|e| e.into_fault())?;
+                }
+            }
+            if stage == Stage::One && g.tick() == 2 {
+                g.send(Command::Destroy(1)).unwrap();
+            }
+            Ok(())
+        }),
+    );
+    g.step(&TickInput::neutral()).unwrap();
+    for s in [2, 3, LINKS / 2, LINKS + 1] {
+        let (at, _, _) = placed(&g, s);
+        assert_eq!(at, Vec2::new(1.0 + (s - 1) as f32, 0.0), "link {s}");
+    }
+    g.step(&TickInput::neutral()).unwrap();
+    assert_eq!(
+        g.world().sequences(),
+        Vec::<u64>::new(),
+        "all went with the ship"
+    );
+}
+
+#[test]
 fn attached_entities_die_with_their_parent_unless_detached() {
     let mut def = def64();
     place(&mut def, SHIP, 0.0, 0.0);
@@ -361,6 +403,74 @@ fn an_archetype_attaches_its_spawns_to_the_nearest_tagged_entity() {
     assert_eq!(parents(&g), vec![(8, None)]);
     let c = g.world().counters();
     assert_eq!((c.unattached, c.unattached_archetype), (1, Some(shield)));
+}
+
+#[test]
+fn many_placed_spawns_attach_as_a_look_at_every_candidate_would() {
+    let mut def = def64();
+    // Shields carry the tag they look for: one may take another (not itself, nor one that
+    // hangs from it) as its parent.
+    def.archetypes.push(ArchetypeDef {
+        name: "shield".into(),
+        tags: T_ENEMY,
+        attach: Some(AttachDef {
+            to: T_ENEMY,
+            offset: Vec2::ZERO,
+            angle: false,
+        }),
+        ..ArchetypeDef::default()
+    });
+    let shield = ArchetypeId(6);
+    let mut rng = fastrand::Rng::with_seed(3);
+    let spot = |rng: &mut fastrand::Rng| match rng.u8(..6) {
+        // Some share a spot (ties go to the earliest), some are far out.
+        0 => Vec2::new(50.0, 50.0),
+        1 => Vec2::new(rng.f32() * 1e5, -3e4),
+        _ => Vec2::new((rng.f32() * 400.0).round(), (rng.f32() * 300.0).round()),
+    };
+    // (seq, position, is a shield), in creation order.
+    let mut all = Vec::new();
+    for seq in 1..=150u64 {
+        let (p, is_shield) = (spot(&mut rng), rng.bool());
+        place(&mut def, if is_shield { shield } else { ENEMY }, p.x, p.y);
+        all.push((seq, p, is_shield));
+    }
+    // What looking at every candidate gives, shield by shield in creation order.
+    let mut want: Vec<(u64, Option<u64>)> = Vec::new();
+    let hangs = |want: &[(u64, Option<u64>)], mut at: u64, from: u64| loop {
+        if at == from {
+            return true;
+        }
+        match want.iter().find(|(s, _)| *s == at).and_then(|(_, p)| *p) {
+            Some(p) => at = p,
+            None => return false,
+        }
+    };
+    for &(seq, here, is_shield) in &all {
+        if !is_shield {
+            continue;
+        }
+        let mut best: Option<(f32, u64)> = None;
+        for &(s, p, _) in &all {
+            let d = (p - here).length_squared();
+            if best.is_none_or(|(bd, _)| d < bd) && !hangs(&want, s, seq) {
+                best = Some((d, s));
+            }
+        }
+        want.push((seq, best.map(|(_, s)| s)));
+    }
+    let g = game(def, rules(|_, _| Ok(())));
+    let w = g.world();
+    let got: Vec<(u64, Option<u64>)> = all
+        .iter()
+        .filter(|a| a.2)
+        .map(|&(s, _, _)| {
+            let e = w.entity(s).unwrap();
+            (s, w.ecs().get::<&Attached>(e).ok().map(|a| a.parent))
+        })
+        .collect();
+    assert!(got.len() > 50, "{} shields", got.len());
+    assert_eq!(got, want);
 }
 
 #[test]

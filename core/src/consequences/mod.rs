@@ -13,7 +13,6 @@
 
 mod reads;
 mod sent;
-pub(crate) mod spatial;
 
 pub(crate) use sent::Sent;
 
@@ -27,12 +26,12 @@ use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::phase::Stage;
 use crate::saved::{SaveStore, entry_bytes, past_bound};
+use crate::spatial::SpatialIndex;
 use crate::timer::{TimerId, TimerQueue, TimerSpec};
 use crate::var::Var;
 use crate::world::SimWorld;
-use crate::world::components::{STATE_ENTRY_BYTES, state_entry_bytes};
+use crate::world::components::{Attached, STATE_ENTRY_BYTES, state_entry_bytes};
 use crate::world::ecs::Ecs;
-use spatial::SpatialIndex;
 use std::collections::BTreeMap;
 
 /// What a gameplay stage sees and how it sends commands.
@@ -303,8 +302,11 @@ impl<'a> Gameplay<'a> {
                 sent.saves.insert(key.clone(), new);
             }
             Command::Attach { child, parent, .. } => {
-                self.no_cycle(*child, *parent)?;
+                if self.may_have_children(*child) {
+                    self.no_cycle(*child, *parent)?;
+                }
                 self.sent.attach.insert(*child, Some(*parent));
+                self.sent.parents.insert(*parent);
             }
             Command::Detach(child) => {
                 self.sent.attach.insert(*child, None);
@@ -317,6 +319,17 @@ impl<'a> Gameplay<'a> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Whether anything may hang from `seq` once this tick's commands are applied (see
+    /// [`Sent::parents`](sent::Sent::parents)).
+    fn may_have_children(&mut self, seq: u64) -> bool {
+        if !self.sent.parents_gathered {
+            let mut q = self.ecs.query::<&Attached>();
+            self.sent.parents.extend(q.iter().map(|a| a.parent));
+            self.sent.parents_gathered = true;
+        }
+        self.sent.parents.contains(&seq)
     }
 
     /// Refuses to attach `child` to `parent` when `parent` hangs from `child` (through the

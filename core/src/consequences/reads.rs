@@ -10,9 +10,9 @@
 
 use super::Gameplay;
 use crate::command::CommandError;
-use crate::consequences::spatial::Entry;
 use crate::def::{ArchetypeDef, ArchetypeId};
 use crate::math::Vec2;
+use crate::spatial::Entry;
 use crate::world::components::{
     Attached, Control, Cooldowns, Identity, Position, Rotation, Velocity,
 };

@@ -27,6 +27,7 @@
 //!
 //! [`STATE_ENTRY_BYTES`]: crate::world::components::STATE_ENTRY_BYTES
 
+use crate::ids::SeqSet;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Keys commands add to one entity's script state: for a live entity, this stage's (the
@@ -69,6 +70,12 @@ pub(crate) struct Sent {
     pub save_removed: usize,
     /// Per entity this tick's commands attach (or detach: `None`), its parent after them.
     pub attach: BTreeMap<u64, Option<u64>>,
+    /// Entities that may have attachments hanging from them once this tick's commands are
+    /// applied (a superset: the world's parents, gathered the first time a tick asks, when
+    /// `parents_gathered`, and the parents of this tick's attachments). Attaching an entity
+    /// outside it makes no cycle, so a chain built link by link is checked without a walk.
+    pub parents: SeqSet,
+    pub parents_gathered: bool,
 }
 
 impl Sent {
@@ -82,6 +89,10 @@ impl Sent {
         self.wants_location = false;
         self.spawn_over = None;
         forget(&mut self.attach);
+        if self.parents_gathered {
+            self.parents.clear();
+            self.parents_gathered = false;
+        }
         self.next_saves();
     }
 

@@ -26,6 +26,7 @@ use crate::resource::Resource;
 use crate::tick::scratch::Scratch;
 use crate::tick::system::{Decl, PhaseSystems, SystemId};
 use crate::world::SimWorld;
+use crate::world::attach::Parents;
 use crate::world::components::{Position, PrevPosition, Rotation};
 use std::collections::BTreeSet;
 
@@ -143,8 +144,9 @@ fn commit(
     }
     let born = *world.next_seq - spawns.len() as u64..*world.next_seq;
     world.attach_spawned(def, born, &mut s.tag_merge);
+    let mut parents = Parents::default();
     for (child, to) in s.attaches.iter() {
-        world.set_attachment(*child, *to)?;
+        world.set_attachment(*child, *to, &mut parents)?;
     }
     if world.has_attachments() {
         world.place_attached();

@@ -12,13 +12,13 @@
 use crate::collision::Broadphase;
 use crate::command::Command;
 use crate::consequences::Sent;
-use crate::consequences::spatial::SpatialIndex;
 use crate::def::{ArchetypeId, GameDef, Overrides};
 use crate::event::Events;
 use crate::ids::SeqSet;
 use crate::math::Vec2;
 use crate::outbox::PresentationRequest;
 use crate::resource::{Resource, Tracked};
+use crate::spatial::SpatialIndex;
 use crate::tick::motion::uniform::UniformCache;
 use crate::timer::DueTimer;
 use crate::world::SimWorld;

@@ -19,8 +19,11 @@ use crate::fault::{Fault, FaultKind};
 use crate::ids::SeqSet;
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
+use crate::spatial::{Entry, SpatialIndex};
 use crate::world::SimWorld;
 use crate::world::components::*;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 /// `v` turned by `angle` radians (libm: identical on every target).
 fn turned(v: Vec2, angle: f32) -> Vec2 {
@@ -162,6 +165,12 @@ impl SimWorld {
 
     /// Marks for destruction (in `pending` and `destroys`) every entity attached, through any
     /// chain, to one already marked (Commit, before the destroys are carried out).
+    ///
+    /// The order is that of passes over the attachments in query order, each marking the
+    /// children of what is marked so far, until a pass marks nothing: an attachment whose
+    /// parent was marked at (pass p, attachment i) is reached at (p, j) if it comes later
+    /// (j > i), else at (p + 1, j). Those keys are followed in order from a queue, so a chain
+    /// of n costs about n log n, not n passes over every attachment.
     pub(crate) fn destroy_attached(
         &self,
         pending: &mut SeqSet,
@@ -176,27 +185,16 @@ impl SimWorld {
             .iter()
             .map(|(id, a)| (id.seq, a.parent))
             .collect();
-        // Each pass marks the children of what is marked; a chain of n takes n passes.
-        let bound = self.index.len();
-        let mut more = !links.is_empty();
-        while more {
-            more = false;
-            for &(child, parent) in &links {
-                if pending.contains(&parent) && pending.insert(child) {
-                    if !push_within(destroys, child, bound) {
-                        return Err(Limit::Entities.exceeded(bound as u64, "destroys in one tick"));
-                    }
-                    more = true;
-                }
-            }
-        }
-        Ok(())
+        mark_attached(&links, pending, destroys, self.index.len())
     }
 
     /// Attaches each live entity of `seqs` (spawned just now) whose archetype declares
-    /// `attach` to the nearest entity carrying its tags, other than itself and what hangs from
-    /// it; ties go to the earliest created. One that finds none is counted
-    /// ([`WorldCounters::unattached`](crate::WorldCounters::unattached)).
+    /// `attach` to the nearest entity carrying any of its tags, other than itself and what
+    /// hangs from it; ties go to the earliest created. One that finds none is counted
+    /// ([`WorldCounters::unattached`](crate::WorldCounters::unattached)). The spawns are
+    /// attached in sequence order (which decides what hangs from what for the ones after);
+    /// the entities carrying a tag set are gathered once, into a grid when many spawns look
+    /// for them (so a level of many attachments builds in about n log n, not n^2).
     pub(crate) fn attach_spawned(
         &mut self,
         def: &GameDef,
@@ -206,6 +204,8 @@ impl SimWorld {
         if def.archetypes.iter().all(|a| a.attach.is_none()) {
             return;
         }
+        // Who looks: (seq, what it looks for, where it is).
+        let mut asking = Vec::new();
         for seq in seqs {
             let Some(&e) = self.index.get(&seq) else {
                 continue;
@@ -219,42 +219,61 @@ impl SimWorld {
             let Ok(here) = self.ecs.get::<&Position>(e).map(|p| p.0) else {
                 continue;
             };
-            let mut candidates = Vec::new();
-            self.tagged
-                .each(&self.ecs, &self.index, at.to, merge, |s, _, _, p| {
-                    if s != seq {
-                        candidates.push((s, p));
-                    }
-                });
-            let mut best: Option<(f32, u64)> = None;
-            for (s, p) in candidates {
-                let d = (p - here).length_squared();
-                // In creation order: a tie keeps the earlier.
-                if best.is_none_or(|(bd, _)| d < bd) && !self.hangs_from(s, seq) {
-                    best = Some((d, s));
-                }
+            asking.push((seq, id.archetype, at, here));
+        }
+        // What each tag set asked for finds (nothing attaching moves an entity or changes its
+        // tags, so the answers hold through the loop).
+        let mut finders: Vec<(u64, Finder)> = Vec::new();
+        for &(_, _, at, _) in &asking {
+            if finders.iter().any(|(to, _)| *to == at.to) {
+                continue;
             }
-            match best {
-                Some((_, parent)) => {
+            let mut found = Vec::new();
+            self.tagged
+                .each(&self.ecs, &self.index, at.to, merge, |s, _, _, pos| {
+                    found.push(Entry {
+                        seq: s,
+                        tags: 0,
+                        pos,
+                    });
+                });
+            let asks = asking.iter().filter(|a| a.2.to == at.to).count();
+            finders.push((at.to, Finder::new(found, asks)));
+        }
+        for (seq, archetype, at, here) in asking {
+            let Some((_, finder)) = finders.iter().find(|(to, _)| *to == at.to) else {
+                continue;
+            };
+            match finder.nearest(here, |s| !self.hangs_from(s, seq)) {
+                Some(parent) => {
                     let a = Attached {
                         parent,
                         offset: at.offset,
                         angle: at.angle,
                     };
                     // Not a cycle: the parent does not hang from it.
-                    let _ = self.set_attachment(seq, Some(a));
+                    if let Some(&e) = self.index.get(&seq) {
+                        self.insert_attachment(e, a);
+                    }
                 }
                 None => {
                     self.counters.unattached += 1;
-                    self.counters.unattached_archetype = Some(id.archetype);
+                    self.counters.unattached_archetype = Some(archetype);
                 }
             }
         }
     }
 
     /// Attaches `child` as `to` says, or detaches it (`None`) (Commit). A command naming an
-    /// entity that is gone is counted as stale; one that would make a cycle faults.
-    pub(crate) fn set_attachment(&mut self, child: u64, to: Option<Attached>) -> Result<(), Fault> {
+    /// entity that is gone is counted as stale; one that would make a cycle faults (`parents`
+    /// tells which entities may have attachments hanging from them: attaching any other makes
+    /// no cycle, so building a chain link by link walks none of it).
+    pub(crate) fn set_attachment(
+        &mut self,
+        child: u64,
+        to: Option<Attached>,
+        parents: &mut Parents,
+    ) -> Result<(), Fault> {
         let Some(&e) = self.index.get(&child) else {
             self.counters.stale_commands += 1;
             return Ok(());
@@ -269,7 +288,8 @@ impl SimWorld {
             self.counters.stale_commands += 1;
             return Ok(());
         }
-        if self.hangs_from(a.parent, child) {
+        let may_hang = a.parent == child || parents.may_have_children(self, child);
+        if may_hang && self.hangs_from(a.parent, child) {
             return Err(Fault::new(
                 FaultKind::Script,
                 format!(
@@ -279,6 +299,13 @@ impl SimWorld {
                 ),
             ));
         }
+        self.insert_attachment(e, a);
+        parents.add(a.parent);
+        Ok(())
+    }
+
+    /// Attaches the live entity `e` as `a` says (the caller has ruled out a cycle).
+    fn insert_attachment(&mut self, e: hecs::Entity, a: Attached) {
         match self.ecs.query_one_mut::<&mut Attached>(e) {
             Ok(old) => *old = a,
             Err(_) => {
@@ -296,6 +323,213 @@ impl SimWorld {
             let _ = self.ecs.insert_one(e, still);
             self.structure += 1;
         }
-        Ok(())
+    }
+}
+
+/// Marks (in `pending` and `destroys`, at most `bound` of them) every child of `links`
+/// (`(child, parent)`, in query order) that hangs from one marked, in the order of
+/// [`SimWorld::destroy_attached`].
+fn mark_attached(
+    links: &[(u64, u64)],
+    pending: &mut SeqSet,
+    destroys: &mut Vec<u64>,
+    bound: usize,
+) -> Result<(), Fault> {
+    // Each attachment by its parent, to find a marked entity's children.
+    let mut by_parent: Vec<(u64, u32)> = (0..links.len()).map(|j| (links[j].1, j as u32)).collect();
+    by_parent.sort_unstable();
+    let children = |parent: u64| {
+        let from = by_parent.partition_point(|&(p, _)| p < parent);
+        by_parent[from..]
+            .iter()
+            .take_while(move |&&(p, _)| p == parent)
+            .map(|&(_, j)| j)
+    };
+    let mut queue = BinaryHeap::new();
+    for (j, (_, parent)) in links.iter().enumerate() {
+        if pending.contains(parent) {
+            queue.push(Reverse((1u32, j as u32)));
+        }
+    }
+    while let Some(Reverse((pass, j))) = queue.pop() {
+        let child = links[j as usize].0;
+        if !pending.insert(child) {
+            continue;
+        }
+        if !push_within(destroys, child, bound) {
+            return Err(Limit::Entities.exceeded(bound as u64, "destroys in one tick"));
+        }
+        for k in children(child) {
+            queue.push(Reverse((if k > j { pass } else { pass + 1 }, k)));
+        }
+    }
+    Ok(())
+}
+
+/// The entities that may have attachments hanging from them, for the cycle check of
+/// [`SimWorld::set_attachment`]: gathered from every attachment the first time it is asked,
+/// then grown by each attachment made (a superset: a detachment or a death leaves its parent
+/// in; sequences are never reused). Kept for one Commit.
+#[derive(Default)]
+pub(crate) struct Parents(Option<SeqSet>);
+
+impl Parents {
+    fn may_have_children(&mut self, world: &SimWorld, seq: u64) -> bool {
+        self.0
+            .get_or_insert_with(|| {
+                let mut q = world.ecs.query::<&Attached>();
+                q.iter().map(|a| a.parent).collect()
+            })
+            .contains(&seq)
+    }
+
+    fn add(&mut self, parent: u64) {
+        // Not gathered yet: the gathering will find it.
+        if let Some(set) = &mut self.0 {
+            set.insert(parent);
+        }
+    }
+}
+
+/// The entities one tag set finds, for the spawns that look for it: scanned when few spawns
+/// ask, put in a grid when many do. Both give the entity nearest a point that `keep` accepts,
+/// by squared distance (as `f32`) then sequence.
+enum Finder {
+    Scan(Vec<Entry>),
+    Grid(SpatialIndex),
+}
+
+/// Spawns that look for one tag set before its entities go in a grid.
+const SCAN_ASKS: usize = 8;
+
+impl Finder {
+    fn new(found: Vec<Entry>, asks: usize) -> Finder {
+        if asks <= SCAN_ASKS {
+            return Finder::Scan(found);
+        }
+        let mut grid = SpatialIndex::default();
+        grid.build(1, found);
+        Finder::Grid(grid)
+    }
+
+    fn nearest(&self, here: Vec2, keep: impl Fn(u64) -> bool) -> Option<u64> {
+        match self {
+            Finder::Scan(found) => nearest_by_scan(found, here, keep),
+            Finder::Grid(grid) => grid.nearest(here, None, 0, keep).0,
+        }
+    }
+}
+
+/// The entity of `found` (in creation order) nearest `here` that `keep` accepts, ties to the
+/// earliest: the answer a grid must give.
+fn nearest_by_scan(found: &[Entry], here: Vec2, keep: impl Fn(u64) -> bool) -> Option<u64> {
+    let mut best: Option<(f32, u64)> = None;
+    for e in found {
+        let d = (e.pos - here).length_squared();
+        if best.is_none_or(|(bd, _)| d < bd) && keep(e.seq) {
+            best = Some((d, e.seq));
+        }
+    }
+    best.map(|(_, s)| s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Random points, many on a few shared spots, some far out; a random set refused.
+    fn points(rng: &mut fastrand::Rng, n: usize) -> Vec<Entry> {
+        let spots: Vec<Vec2> = (0..4)
+            .map(|_| Vec2::new(rng.f32() * 100.0, rng.f32() * 100.0))
+            .collect();
+        (0..n)
+            .map(|i| {
+                let pos = match rng.u8(..10) {
+                    0..=2 => spots[rng.usize(..spots.len())],
+                    3 => Vec2::new(rng.f32() * 1e6 - 5e5, rng.f32() * 3e4),
+                    _ => Vec2::new(rng.f32() * 400.0 - 200.0, rng.f32() * 300.0),
+                };
+                Entry {
+                    seq: 1 + i as u64 * 3,
+                    tags: 0,
+                    pos,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_grid_of_candidates_answers_as_a_scan_of_them() {
+        let mut rng = fastrand::Rng::with_seed(37);
+        for round in 0..60 {
+            let n = [0, 1, 2, 9, 40, 300][round % 6];
+            let found = points(&mut rng, n);
+            let grid = Finder::new(found.clone(), SCAN_ASKS + 1);
+            assert!(matches!(grid, Finder::Grid(_)));
+            for _ in 0..50 {
+                let here = match rng.u8(..4) {
+                    0 if n > 0 => found[rng.usize(..n)].pos,
+                    1 => Vec2::new(rng.f32() * 4e6 - 2e6, rng.f32() * 4e6 - 2e6),
+                    _ => Vec2::new(rng.f32() * 500.0 - 250.0, rng.f32() * 400.0 - 50.0),
+                };
+                let refused: SeqSet = found
+                    .iter()
+                    .filter(|_| rng.u8(..4) == 0)
+                    .map(|e| e.seq)
+                    .collect();
+                let keep = |s: u64| !refused.contains(&s);
+                assert_eq!(
+                    grid.nearest(here, keep),
+                    nearest_by_scan(&found, here, keep),
+                    "{n} points, from {here:?}"
+                );
+            }
+        }
+    }
+
+    /// The destroys' order by passes over every attachment, as it was first written.
+    fn by_passes(links: &[(u64, u64)], pending: &mut SeqSet, destroys: &mut Vec<u64>) {
+        let mut more = true;
+        while more {
+            more = false;
+            for &(child, parent) in links {
+                if pending.contains(&parent) && pending.insert(child) {
+                    destroys.push(child);
+                    more = true;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn attachments_die_with_their_parents_in_the_order_of_passes() {
+        let mut rng = fastrand::Rng::with_seed(5);
+        for round in 0..200 {
+            // A forest of n entities (1..=n), each with a random earlier or later parent
+            // (no cycles: a parent is drawn from a random order's earlier entries).
+            let n = 1 + round % 40;
+            let mut order: Vec<u64> = (1..=n as u64).collect();
+            rng.shuffle(&mut order);
+            let mut links = Vec::new();
+            for i in 1..n {
+                if rng.u8(..5) != 0 {
+                    links.push((order[i], order[rng.usize(..i)]));
+                }
+            }
+            rng.shuffle(&mut links);
+            let start: SeqSet = (1..=n as u64).filter(|_| rng.u8(..6) == 0).collect();
+            let (mut want_set, mut want) = (start.clone(), vec![0]);
+            by_passes(&links, &mut want_set, &mut want);
+            let (mut got_set, mut got) = (start.clone(), vec![0]);
+            mark_attached(&links, &mut got_set, &mut got, n + 1).unwrap();
+            assert_eq!(got, want, "links {links:?}, from {start:?}");
+            assert_eq!(got_set, want_set);
+        }
+        // The bound holds while filling.
+        let chain: Vec<(u64, u64)> = (2..=10).map(|c| (c, c - 1)).collect();
+        let mut pending: SeqSet = [1].into_iter().collect();
+        let mut destroys = Vec::new();
+        assert!(mark_attached(&chain, &mut pending, &mut destroys, 4).is_err());
+        assert_eq!(destroys.len(), 4);
     }
 }

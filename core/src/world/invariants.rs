@@ -82,6 +82,7 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
             )));
         }
     }
+    let mut links: Vec<(u64, u64)> = Vec::new();
     for (id, a) in world.ecs.query::<(&Identity, &Attached)>().iter() {
         if !world.index.contains_key(&a.parent) {
             return Err(broken(format!(
@@ -90,15 +91,61 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
                 a.parent
             )));
         }
-        if world.hangs_from(a.parent, id.seq) {
-            return Err(broken(format!(
-                "entity #{} hangs from itself through its attachments",
-                { id.seq }
-            )));
-        }
+        links.push((id.seq, a.parent));
+    }
+    if let Some(seq) = in_a_cycle(&mut links) {
+        return Err(broken(format!(
+            "entity #{seq} hangs from itself through its attachments"
+        )));
     }
     if world.timers.len() > world.timers.capacity() as usize {
         return Err(broken("more timers than their capacity".into()));
     }
     Ok(())
+}
+
+/// An entity of `links` (`(child, parent)`, sorted here) that hangs from itself, if any:
+/// each chain walked once (a walk stops at an entity an earlier walk passed).
+fn in_a_cycle(links: &mut [(u64, u64)]) -> Option<u64> {
+    links.sort_unstable();
+    let up = |i: usize| links.binary_search_by_key(&links[i].1, |l| l.0).ok();
+    // Per link, the walk that passed it first (0: none yet).
+    let mut walk = vec![0usize; links.len()];
+    for start in 0..links.len() {
+        let mut at = start;
+        while walk[at] == 0 {
+            walk[at] = start + 1;
+            match up(at) {
+                Some(next) => at = next,
+                None => break,
+            }
+        }
+        // Back at a link this walk passed, by a parent: a cycle.
+        if walk[at] == start + 1 && up(at).is_some_and(|next| walk[next] == start + 1) {
+            return Some(links[at].0);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_a_cycle;
+
+    #[test]
+    fn a_cycle_of_attachments_is_found_and_chains_are_not_one() {
+        // (links as (child, parent), whether some entity hangs from itself)
+        let cases: [(&[(u64, u64)], bool); 6] = [
+            (&[], false),
+            (&[(2, 1), (3, 2), (4, 3), (5, 3)], false),
+            (&[(1, 2), (2, 3), (3, 4)], false),
+            (&[(1, 1)], true),
+            (&[(9, 1), (1, 2), (2, 3), (3, 1)], true),
+            (&[(5, 6), (7, 6), (6, 8), (8, 7)], true),
+        ];
+        for (links, cyclic) in cases {
+            let mut links = links.to_vec();
+            assert_eq!(in_a_cycle(&mut links).is_some(), cyclic, "{links:?}");
+        }
+    }
 }

@@ -1,4 +1,5 @@
-//! Where entities are, for scripts' spatial reads (`ludus.nearest`, `ludus.within`).
+//! Where entities are, for scripts' spatial reads (`ludus.nearest`, `ludus.within`) and for
+//! the parents that spawns of an attaching archetype look for (`world::attach`).
 //!
 //! A uniform grid over every entity with a position, built at most once per tick, the first
 //! time a script asks (positions do not change during the gameplay stages; BeginTick marks the
