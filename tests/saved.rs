@@ -111,7 +111,8 @@ fn a_save_file_that_cannot_be_used_is_a_warning_and_no_saved_data() {
         );
         assert_eq!(code, Some(0), "{case}: the run goes on: {s} {err}");
         let want = format!(
-            "ludus: warning: the saved data is ignored, the game starts without it: {warning}"
+            "ludus: warning: the saved data is ignored, the game starts without it: {warning} \
+             (it is kept as {shown}.damaged)"
         );
         assert!(err.contains(&want), "{case}: {err}");
         assert_eq!(s["vars"]["best"], 0, "{case}: no saved data: {s}");
@@ -119,6 +120,11 @@ fn a_save_file_that_cannot_be_used_is_a_warning_and_no_saved_data() {
             std::fs::read_to_string(&save).unwrap(),
             "{}",
             "{case}: the store as it ended"
+        );
+        let kept = std::fs::read(dir.join("save.json.damaged")).unwrap();
+        assert!(
+            kept == bytes,
+            "{case}: what could not be used is kept as it was"
         );
     }
     // A folder where the file should be: unreadable, and the end cannot write it either.

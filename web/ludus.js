@@ -187,6 +187,21 @@
     }
   }
 
+  function savedMove(keyPtr, keyLen, toPtr, toLen) {
+    try {
+      const key = storageKey(keyPtr, keyLen);
+      const text = localStorage.getItem(key);
+      if (text !== null) {
+        localStorage.setItem(storageKey(toPtr, toLen), text);
+        localStorage.removeItem(key);
+      }
+      return true;
+    } catch (e) {
+      console.warn("ludus: cannot move saved data aside (" + e + ")");
+      return false;
+    }
+  }
+
   // ---- Gamepads: the Gamepad API, read by the module once a frame --------------------------
   // Each slot of navigator.getGamepads() as 9 numbers (src/platform/pad_snapshot.rs reads
   // them): connected, a hash of the pad's id, buttons 0-15 of the standard mapping pressed
@@ -279,6 +294,7 @@
     env.ludus_saved_len = savedLen;
     env.ludus_saved_read = savedRead;
     env.ludus_saved_write = savedWrite;
+    env.ludus_saved_move = savedMove;
     env.ludus_pads_read = padsRead;
     env.ludus_set_title = (ptr, len) => (document.title = utf8.decode(bytes(ptr, len).slice()));
     guardAudio(env);

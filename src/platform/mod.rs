@@ -117,11 +117,23 @@ pub use native::save_recording;
 pub use web::save_recording;
 
 /// Where a game's saved data is kept between runs: `of_game(name)`, then `read(most)` (at
-/// most `most` bytes, `None` when nothing is kept) and `write(text)` (whole, atomically).
+/// most `most` bytes: a [`Kept`]), `write(text)` (whole, atomically) and `set_aside()` (moved
+/// to a name of its own, `.damaged` after the place's, when it cannot be used).
 #[cfg(not(target_arch = "wasm32"))]
 pub use native::saved::SavePlace;
 #[cfg(target_arch = "wasm32")]
 pub use web::SavePlace;
+
+/// What [`SavePlace::read`] finds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// Nothing is kept there.
+    Nothing,
+    /// What is kept, within the bound asked.
+    Bytes(Vec<u8>),
+    /// More than the bound asked is kept (none of it read).
+    TooLarge,
+}
 
 /// What a gamepad did, as a [`PadSource`] reports it; `runtime/pads.rs` numbers the pads and
 /// turns their controls into the keys games bind.

@@ -1,5 +1,6 @@
 //! The browser's side of the platform seam (see `platform/mod.rs`).
 
+use crate::platform::Kept;
 use std::ffi::{CString, c_char};
 
 // gl.js supplies the console functions; web/ludus.js the rest.
@@ -13,6 +14,7 @@ unsafe extern "C" {
     fn ludus_saved_len(key: *const u8, key_len: usize) -> f64;
     fn ludus_saved_read(key: *const u8, key_len: usize, out: *mut u8, cap: usize) -> f64;
     fn ludus_saved_write(key: *const u8, key_len: usize, text: *const u8, len: usize) -> bool;
+    fn ludus_saved_move(key: *const u8, key_len: usize, to: *const u8, to_len: usize) -> bool;
     fn ludus_pads_read(out: *mut f64, cap: usize);
 }
 
@@ -100,22 +102,20 @@ impl SavePlace {
         Ok(SavePlace { key: name.into() })
     }
 
-    /// The stored text's UTF-8 bytes (`None`: nothing is stored), refusing more than `most`
-    /// bytes before any is copied into the module.
-    pub fn read(&self, most: usize) -> Result<Option<Vec<u8>>, String> {
+    /// The stored text's UTF-8 bytes, refusing more than `most` bytes before any is copied
+    /// into the module.
+    pub fn read(&self, most: usize) -> Result<Kept, String> {
         let key = self.key.as_bytes();
         // SAFETY: ludus.js reads the key's bytes before returning.
         let len = unsafe { ludus_saved_len(key.as_ptr(), key.len()) };
         if len == -1.0 {
-            return Ok(None);
+            return Ok(Kept::Nothing);
         }
         if len < 0.0 {
             return Err(format!("cannot read {self}: the page's storage refused"));
         }
         if len > most as f64 {
-            return Err(format!(
-                "{self} is larger than the game's saved data may be ({most} bytes at most)"
-            ));
+            return Ok(Kept::TooLarge);
         }
         let mut out = vec![0u8; len as usize];
         // SAFETY: ludus.js writes at most `out.len()` bytes at `out` before returning.
@@ -123,7 +123,23 @@ impl SavePlace {
         if n != len {
             return Err(format!("cannot read {self}: it changed while it was read"));
         }
-        Ok(Some(out))
+        Ok(Kept::Bytes(out))
+    }
+
+    /// Moves what is stored to the key with `.damaged` after it (replacing what was there),
+    /// so data the game cannot use is not lost when it writes its own; where it went.
+    pub fn set_aside(&self) -> Result<String, String> {
+        let to = format!("{}.damaged", self.key);
+        let (key, to_bytes) = (self.key.as_bytes(), to.as_bytes());
+        // SAFETY: ludus.js reads both byte ranges before returning.
+        let ok = unsafe { ludus_saved_move(key.as_ptr(), key.len(), to_bytes.as_ptr(), to.len()) };
+        if ok {
+            Ok(to)
+        } else {
+            Err(format!(
+                "cannot move {self} aside: the page's storage refused"
+            ))
+        }
     }
 
     /// Replaces the stored text (`localStorage.setItem` replaces it whole).

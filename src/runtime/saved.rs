@@ -2,7 +2,7 @@
 //! (what cannot be used is a warning and an empty store, never a failed start), written
 //! back whole.
 
-use crate::platform::SavePlace;
+use crate::platform::{Kept, SavePlace};
 use ludus_core::SaveStore;
 
 /// What a kept store's text may take beyond `[limits] save_bytes` (white space a person
@@ -11,24 +11,35 @@ pub const SLACK_BYTES: usize = 4096;
 
 /// The store kept at `place` for a game whose `[limits] save_bytes` is `bound`, and a
 /// warning when what is there cannot be used: unreadable, larger than the bound (plus
-/// [`SLACK_BYTES`]; nothing past that is read), or not a store. Nothing kept: an empty store.
+/// [`SLACK_BYTES`]; nothing past that is read), or not a store (the last two are moved aside,
+/// [`SavePlace::set_aside`], and the warning says where). Nothing kept: an empty store.
 pub fn load(place: &SavePlace, bound: u32) -> (SaveStore, Option<String>) {
     let most = bound as usize + SLACK_BYTES;
     let ignored = |why: String| {
         let warning = format!("the saved data is ignored, the game starts without it: {why}");
         (SaveStore::default(), Some(warning))
     };
+    // Data that is there but cannot be used is moved aside first: what the game writes
+    // later must not destroy it.
+    let damaged = |why: String| match place.set_aside() {
+        Ok(to) => ignored(format!("{why} (it is kept as {to})")),
+        Err(e) => ignored(format!("{why} ({e})")),
+    };
     let bytes = match place.read(most) {
-        Ok(None) => return (SaveStore::default(), None),
-        Ok(Some(bytes)) => bytes,
+        Ok(Kept::Nothing) => return (SaveStore::default(), None),
+        Ok(Kept::Bytes(bytes)) => bytes,
+        Ok(Kept::TooLarge) => {
+            let why = format!("{place} is larger than the game's saved data may be");
+            return damaged(format!("{why} ({most} bytes at most)"));
+        }
         Err(why) => return ignored(why),
     };
     let Ok(text) = std::str::from_utf8(&bytes) else {
-        return ignored(format!("{place} is not UTF-8 text"));
+        return damaged(format!("{place} is not UTF-8 text"));
     };
     match SaveStore::from_json(text, bound as usize) {
         Ok(store) => (store, None),
-        Err(why) => ignored(format!("{place}: {why}")),
+        Err(why) => damaged(format!("{place}: {why}")),
     }
 }
 

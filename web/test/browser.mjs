@@ -441,6 +441,18 @@ try {
   check(firstLoad === '{"loads":1}' && secondLoad === '{"loads":2}',
     "saved data is kept in localStorage: a page load reads what the one before saved",
     `${firstLoad} -> ${secondLoad}`);
+  // Saved data the game cannot use is moved aside (the game's next save must not destroy it),
+  // and the game starts without it.
+  await probe.evaluate(() => localStorage.setItem("probe", "{damaged"));
+  await probe.reload();
+  await probe.waitForFunction(() => window.ludus !== undefined, null, { timeout: 30000 });
+  await probe.evaluate(() => window.ludus.ready);
+  await savedIs('{"loads":1}');
+  const aside = await probe.evaluate(() => localStorage.getItem("probe.damaged"));
+  const fresh = await saved();
+  check(aside === "{damaged" && fresh === '{"loads":1}',
+    "damaged saved data is kept aside in localStorage and the game starts without it",
+    `${aside} / ${fresh}`);
   const webMath = await probe.evaluate(() => window.ludus.sim("", 3).summary);
   const nativeMath = JSON.parse(native(["sim", probeDir, "--ticks", "3"]).stdout);
   check(!webMath.faulted && webMath.score !== 0, "the Lua math digest ran in the page", `score ${webMath.score}`);

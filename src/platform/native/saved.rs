@@ -1,6 +1,7 @@
 //! Where the desktop keeps a game's saved data: `save.json` in the game's folder of the
 //! platform's data folder, read within a bound and written whole, atomically.
 
+use crate::platform::Kept;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -32,31 +33,35 @@ impl SavePlace {
         SavePlace { path }
     }
 
-    /// The file's bytes (`None`: there is no file), refusing a file of more than `most` bytes
-    /// without reading past them.
-    pub fn read(&self, most: usize) -> Result<Option<Vec<u8>>, String> {
+    /// The file's bytes, refusing a file of more than `most` bytes without reading past them.
+    pub fn read(&self, most: usize) -> Result<Kept, String> {
         let file = match std::fs::File::open(&self.path) {
             Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Kept::Nothing),
             Err(e) => return Err(format!("cannot read {}: {e}", self.path.display())),
         };
-        let too_large = || {
-            format!(
-                "{} is larger than the game's saved data may be ({most} bytes at most)",
-                self.path.display()
-            )
-        };
         if file.metadata().is_ok_and(|m| m.len() > most as u64) {
-            return Err(too_large());
+            return Ok(Kept::TooLarge);
         }
         let mut bytes = Vec::new();
         file.take(most as u64 + 1)
             .read_to_end(&mut bytes)
             .map_err(|e| format!("cannot read {}: {e}", self.path.display()))?;
         if bytes.len() > most {
-            return Err(too_large());
+            return Ok(Kept::TooLarge);
         }
-        Ok(Some(bytes))
+        Ok(Kept::Bytes(bytes))
+    }
+
+    /// Renames the file to its name with `.damaged` after it (replacing a file of that name),
+    /// so data the game cannot use is not lost when it writes its own; where it went.
+    pub fn set_aside(&self) -> Result<String, String> {
+        let mut name = self.path.file_name().unwrap_or_default().to_os_string();
+        name.push(".damaged");
+        let to = self.path.with_file_name(name);
+        std::fs::rename(&self.path, &to)
+            .map_err(|e| format!("cannot move {} aside: {e}", self.path.display()))?;
+        Ok(to.display().to_string())
     }
 
     /// Replaces the file's content with `text`, atomically: written beside it, then renamed
@@ -141,13 +146,21 @@ mod tests {
     fn a_file_is_read_within_its_bound_and_replaced_whole() {
         let dir = std::env::temp_dir().join(format!("ludus-saved-{}", std::process::id()));
         let place = SavePlace::file(dir.join("deep/save.json"));
-        assert_eq!(place.read(10), Ok(None), "no file yet");
+        assert_eq!(place.read(10), Ok(Kept::Nothing), "no file yet");
         place.write("{\"a\":1}").unwrap();
-        assert_eq!(place.read(7), Ok(Some(b"{\"a\":1}".to_vec())));
-        let err = place.read(6).unwrap_err();
-        assert!(err.ends_with("is larger than the game's saved data may be (6 bytes at most)"));
+        assert_eq!(place.read(7), Ok(Kept::Bytes(b"{\"a\":1}".to_vec())));
+        assert_eq!(place.read(6), Ok(Kept::TooLarge));
         place.write("{}").unwrap();
-        assert_eq!(place.read(7), Ok(Some(b"{}".to_vec())), "replaced");
+        assert_eq!(place.read(7), Ok(Kept::Bytes(b"{}".to_vec())), "replaced");
+        let aside = place.set_aside().unwrap();
+        assert!(aside.ends_with("save.json.damaged"), "{aside}");
+        assert_eq!(place.read(7), Ok(Kept::Nothing), "moved");
+        let damaged = SavePlace::file(dir.join("deep/save.json.damaged"));
+        assert_eq!(
+            damaged.read(7),
+            Ok(Kept::Bytes(b"{}".to_vec())),
+            "kept aside"
+        );
         let left: Vec<_> = std::fs::read_dir(dir.join("deep")).unwrap().collect();
         assert_eq!(left.len(), 1, "no temporary file is left");
         let _ = std::fs::remove_dir_all(&dir);
