@@ -114,7 +114,14 @@ impl Bot {
         if let Some(f) = self.shared.malformed.borrow_mut().take() {
             return Err(f);
         }
-        finish(&thread, result, budget, FaultKind::Script, "decide")?;
+        finish(
+            &thread,
+            result,
+            budget,
+            FaultKind::Script,
+            "decide",
+            "per decision",
+        )?;
         decision(&out, &self.def).map_err(|m| {
             Fault::new(FaultKind::Script, format!("decide returned {m}"))
                 .with_location(self.at.clone())

@@ -223,7 +223,15 @@ impl ScriptHost {
             .map_err(|e| fault_from_lua(&e, FaultKind::Load, None))?;
         budget.run_on(thread.to_pointer());
         let result = thread.resume::<()>(());
-        finish(&thread, result, budget, FaultKind::Load, &script.path)?;
+        let allowance = "for a file's top-level code";
+        finish(
+            &thread,
+            result,
+            budget,
+            FaultKind::Load,
+            &script.path,
+            allowance,
+        )?;
         vm.envs
             .raw_set(index, &env)
             .map_err(|e| fault_from_lua(&e, FaultKind::Load, None))?;
@@ -283,19 +291,21 @@ const MAX_PROFILED_CALLS: usize = 65_536;
 
 /// Interprets the end of a resumed host coroutine. Every fault names the script's file and
 /// line when any script frame was running: from the budget's meter, the error, or else the
-/// failed coroutine's own stack (which an error leaves in place).
+/// failed coroutine's own stack (which an error leaves in place). `allowance` says what the
+/// instruction budget was for ("per tick", ...).
 pub(crate) fn finish(
     thread: &mlua::Thread,
     result: mlua::Result<()>,
     budget: &Budget,
     kind: FaultKind,
     context: &str,
+    allowance: &str,
 ) -> Result<(), Fault> {
     let fault = match budget.cause() {
         Some(Cause::Budget) => Some(Fault::new(
             kind,
             format!(
-                "instruction budget exceeded ({} instructions per tick): a runaway loop, or \
+                "instruction budget exceeded ({} instructions {allowance}): a runaway loop, or \
                  library calls doing too much work?",
                 budget.limit()
             ),
@@ -476,6 +486,7 @@ impl ScriptHost {
             &shared.budget,
             FaultKind::Script,
             "a handler",
+            "per tick",
         )?;
         // A coroutine whose hook was armed (a spent budget, a malformed command) is not
         // reused, even had the stage ended without a fault.

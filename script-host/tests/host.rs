@@ -223,6 +223,18 @@ fn runaway_loops_fault_in_every_disguise() {
             "{name}: {f:?}"
         );
     }
+    // The fault says what the allowance was for: a file's top level, or a tick's handlers.
+    for (src, allowance) in [
+        ("while true do end", "for a file's top-level code"),
+        ("function on_start()\n  while true do end\nend", "per tick"),
+    ] {
+        let f = fault_of(src);
+        let says = format!(" instructions {allowance}): a runaway loop");
+        assert!(
+            f.message.starts_with("instruction budget exceeded (") && f.message.contains(&says),
+            "{src}: {f}"
+        );
+    }
 }
 
 #[test]

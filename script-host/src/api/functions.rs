@@ -483,15 +483,18 @@ api! {
             None => (None, None),
         })
     }
-    /// like `math.random` (which is the same function): a float in [0, 1), or a whole number in [1, m] or [m, n], from the world's seeded generator
+    /// like `math.random` (which is the same function): a float in [0, 1), a whole number in [1, m] or [m, n], or with m = 0 an integer of all random bits, from the world's seeded generator
     fast call random: Read, "random([m: integer [, n: integer]]) -> number", |g, args: (Value, Value)| -> Value {
         let rng = g.rng();
         match (&args.0, &args.1) {
             (m, n) if m.is_nil() && n.is_nil() => Ok(Value::Number(rng.f64())),
             (m, n) if n.is_nil() => {
                 let m = int(m, "upper bound")?;
+                if m == 0 {
+                    return Ok(Value::Integer(rng.i64(..)));
+                }
                 if m < 1 {
-                    return Err(format!("random(m) needs m >= 1, got {m}").into());
+                    return Err(format!("random(m) needs m >= 1 (or 0: any integer), got {m}").into());
                 }
                 Ok(Value::Integer(rng.i64(1..=m)))
             }
