@@ -11,8 +11,8 @@ use crate::symbols::Symbols;
 use crate::table::Table;
 use crate::value::Named;
 use ludus_core::{
-    ArchetypeDef, ArchetypeId, CameraDef, LevelDef, Mode, NavDef, Overrides, Placement, Rect,
-    SpawnerDef, Vec2,
+    ArchetypeDef, ArchetypeId, CameraDef, LevelDef, MAX_GRID_SIDE, Mode, NavDef, Overrides,
+    Placement, Rect, SpawnerDef, Vec2,
 };
 
 /// A level as read, before archetype names are resolved.
@@ -91,11 +91,16 @@ pub(crate) fn read(
     if let Some(n) = t.table(r, "nav") {
         let blocking = n.names(r, "blocking", "layer").unwrap_or_default();
         let goal = n.names(r, "goal", "tag").unwrap_or_default();
+        let cell = n.f32(r, "cell");
         def.nav = Some(NavDef {
-            cell: n.f32(r, "cell").unwrap_or_default(),
+            cell: cell.unwrap_or_default(),
             blocking: u32::try_from(layers.bits(r, &blocking)).unwrap_or_default(),
             goal: tags.bits(r, &goal),
         });
+        let at = n.loc_of("cell").or_else(|| t.key_loc("nav"));
+        if let (Some(at), Some(why)) = (at, nav_too_fine(def.bounds.size(), cell)) {
+            r.error(at, why.0).help(why.1);
+        }
     }
     let places = t
         .tables(r, "place")
@@ -119,6 +124,27 @@ pub(crate) fn read(
         spawners,
         tilemap,
     })
+}
+
+/// Why a navigation grid of `cell` (the default if `None`) over bounds of `size` cannot be
+/// built, with the fix: a side of more than [`MAX_GRID_SIDE`] cells.
+fn nav_too_fine(size: Vec2, cell: Option<f32>) -> Option<(String, String)> {
+    let cell = cell.filter(|c| *c > 0.0).unwrap_or(NavDef::CELL);
+    let side = |length: f32| (f64::from(length) / f64::from(cell)).ceil();
+    let (cols, rows) = (side(size.x), side(size.y));
+    let most = f64::from(MAX_GRID_SIDE);
+    if cols <= most && rows <= most {
+        return None;
+    }
+    let least = f64::from(size.x.max(size.y)) / most;
+    Some((
+        format!(
+            "`[nav]` cells of {cell} units over the level's bounds ({} x {}) make a grid of \
+             {cols} x {rows} cells; a side has at most {MAX_GRID_SIDE}",
+            size.x, size.y
+        ),
+        format!("make `cell` at least {}", (least * 100.0).ceil() / 100.0),
+    ))
 }
 
 /// A `[[place]]` entry, its names unresolved; `None` when it lacks its archetype or place.

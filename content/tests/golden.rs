@@ -64,6 +64,7 @@ const REQUIRED: &[&str] = &[
     "attach_errors",
     "tilemap_spawns",
     "bounds_rules",
+    "nav_too_fine",
     "sizeless_collider",
 ];
 

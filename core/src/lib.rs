@@ -93,7 +93,7 @@ pub use jobs::{
 };
 pub use limits::Limit;
 pub use math::{Color, Rect, Vec2};
-pub use nav::{FlowField, FlowInput, NavDef};
+pub use nav::{FlowField, FlowInput, MAX_GRID_SIDE, NavDef};
 pub use outbox::{Outbox, OutboxStats, Presentation, PresentationRequest};
 pub use phase::{Phase, Stage};
 pub use render::{Camera, Draw, Interpolation, RenderFrame, TextDraw};

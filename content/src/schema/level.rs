@@ -78,7 +78,7 @@ pub(crate) static NAV: TableSchema = TableSchema {
           blocked; chasers with `navigate = true` follow a flow field toward the first entity \
           with a `goal` tag.",
     keys: &[
-        key("cell", positive(SIZE_MAX), Dflt::Num(NavDef::CELL), "world units", "Cell size.", "cell = 32"),
+        key("cell", positive(SIZE_MAX), Dflt::Num(NavDef::CELL), "world units", "Cell size; the grid over the level's bounds has at most 1024 cells a side.", "cell = 32"),
         key("blocking", Ty::Names { max: 32 }, Dflt::Required, "", "Layers that block cells.", "blocking = [\"walls\"]"),
         key("goal", Ty::Names { max: 64 }, Dflt::Required, "", "Tags of the goal entity.", "goal = [\"player\"]"),
     ],
