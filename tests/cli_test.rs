@@ -249,6 +249,56 @@ fn malformed_test_files_are_diagnosed_at_line_and_column() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// What a test names that cannot be there is found before it runs, at its place: a missing
+/// file, a tag the game does not declare (with the closest it does); a score that is not a
+/// whole number is a diagnostic (it could never be seen).
+#[test]
+fn names_a_test_cannot_meet_are_reported_at_their_place() {
+    let (dir, game) = new_game("names");
+    std::fs::write(
+        game.join("tests/gem.toml"),
+        "input = \"tests/gem.jsonl\"\nticks = 10\nframes = \"tests/nope.jsonl\"\n\
+         [expect]\ncount.plyer = 1\ncount.zzzz = 0\n",
+    )
+    .unwrap();
+    std::fs::write(
+        game.join("tests/score.toml"),
+        "ticks = 10\n[expect]\nscore = 2.5\n",
+    )
+    .unwrap();
+    std::fs::write(
+        game.join("tests/big.toml"),
+        "ticks = 10\n[expect]\nscore = 1e20\n",
+    )
+    .unwrap();
+    let (out, _, code) = test_in(&dir, &["g"]);
+    let want = [
+        "FAIL g/tests/big.toml",
+        "  g/tests/big.toml:3:9: error: `expect.score` must be a whole number, found `1e20`",
+        "   3 | score = 1e20",
+        "     |         ^^^^",
+        "     = help: the score is a whole number; for a range write `{ min = .., max = .. }`",
+        "",
+        "  1 error found",
+        "FAIL g/tests/gem.toml",
+        "  g/tests/gem.toml:3:10: frames: no file g/tests/nope.jsonl",
+        "  g/tests/gem.toml:5:7: expect.count.plyer: the game has no tag `plyer` (did you mean `player`?)",
+        "  g/tests/gem.toml:6:7: expect.count.zzzz: the game has no tag `zzzz`",
+        "FAIL g/tests/score.toml",
+        "  g/tests/score.toml:3:9: error: `expect.score` must be a whole number, found `2.5`",
+        "   3 | score = 2.5",
+        "     |         ^^^",
+        "     = help: the score is a whole number; for a range write `{ min = .., max = .. }`",
+        "",
+        "  1 error found",
+        "0 passed, 3 failed",
+    ];
+    let out: Vec<&str> = out.lines().collect();
+    assert_eq!(out, want);
+    assert_eq!(code, 1);
+    std::fs::remove_dir_all(dir).ok();
+}
+
 /// Exit codes and what is not a test: a path that is not a game folder is skipped, a missing
 /// one fails, no test at all exits 1, a bad option is a usage error (2), a missing input file
 /// fails its test.
@@ -277,9 +327,10 @@ fn exit_codes_and_skipped_paths() {
     assert_eq!(code, 2, "a usage error");
     std::fs::remove_file(game.join("tests/gem.jsonl")).unwrap();
     let (out, _, code) = test_in(&dir, &["g"]);
-    assert!(
-        out.starts_with("FAIL g/tests/gem.toml\n  cannot read g/tests/gem.jsonl: "),
-        "{out}"
+    assert_eq!(
+        out,
+        "FAIL g/tests/gem.toml\n  g/tests/gem.toml:4:9: input: no file g/tests/gem.jsonl\n\
+         0 passed, 1 failed\n"
     );
     assert_eq!(code, 1);
     std::fs::remove_dir_all(dir).ok();

@@ -278,7 +278,7 @@ pub(crate) fn resolve(
         ActionKind::Button => (
             "a button",
             "an axis",
-            "a trigger fires on a button: declare one with `kind = \"button\"` and `keys = [\"space\"]`",
+            "this is pressed, not held at a level: declare a button with `kind = \"button\"` and `keys = [\"space\"]`",
         ),
     };
     r.error(

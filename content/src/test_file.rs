@@ -169,11 +169,20 @@ fn read_expect(r: &mut Report, e: &Table<'_, '_>, out: &mut Vec<Expectation>) {
                     add(r, key.into(), at(node), Want::Tick(v));
                 }
             }
-            "score" => {
-                if let Some(v) = value(r, file, node, &what, false) {
-                    add(r, key.into(), at(node), Want::Score(v));
+            "score" => match value(r, file, node, &what, false) {
+                // The score is a whole number (an i64): no other number can be seen.
+                Some(Value::Num(n)) if n.fract() != 0.0 || !(-I64_EDGE..I64_EDGE).contains(&n) => {
+                    let msg = format!(
+                        "`{what}` must be a whole number, found {}",
+                        found(r, file, node)
+                    );
+                    r.error(at(node), msg).help(
+                        "the score is a whole number; for a range write `{ min = .., max = .. }`",
+                    );
                 }
-            }
+                Some(v) => add(r, key.into(), at(node), Want::Score(v)),
+                None => {}
+            },
             "vars" => {
                 for (name, v) in e.entries(r, key, "vars.lives = 2").unwrap_or_default() {
                     if !check_name(r, name.loc, "variable", &name.name) {
@@ -241,6 +250,9 @@ fn hash(r: &mut Report, file: usize, node: &Node<'_>, what: &str) -> Option<u64>
     }
     parsed
 }
+
+/// 2^63: the scores an i64 holds are from its negative to below it.
+const I64_EDGE: f64 = 9_223_372_036_854_775_808.0;
 
 /// A number, a text (when `text` allows it) or `{ min = .., max = .. }`.
 fn value(r: &mut Report, file: usize, node: &Node<'_>, what: &str, text: bool) -> Option<Value> {

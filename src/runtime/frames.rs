@@ -53,6 +53,30 @@ pub enum Format {
     Agent,
 }
 
+impl Format {
+    /// The keys a line of this format may hold (a key of another format's is refused with
+    /// where it belongs).
+    fn keys(self) -> &'static [&'static str] {
+        match self {
+            Format::Frames => &[
+                "dt_ms", "dt_ns", "press", "release", "tap", "cancel", "axis", "pointer",
+                "touches", "ui", "signal", "ticks",
+            ],
+            Format::Input => &[
+                "tick", "press", "release", "tap", "cancel", "axis", "pointer", "touches", "ui",
+            ],
+            Format::Script => &[
+                "press", "release", "tap", "cancel", "axis", "pointer", "touches", "ui", "signal",
+                "ticks", "inspect",
+            ],
+            Format::Agent => &[
+                "press", "release", "tap", "cancel", "axis", "pointer", "touches", "ui",
+            ],
+        }
+    }
+}
+
+/// Every key of every format.
 const KEYS: &[&str] = &[
     "dt_ms", "dt_ns", "tick", "press", "release", "tap", "cancel", "axis", "pointer", "touches",
     "ui", "signal", "ticks", "inspect",
@@ -197,9 +221,13 @@ pub(crate) fn parse_line(v: &Value, format: Format, def: &GameDef) -> Result<Lin
     let obj = v.as_object().ok_or("each line must be a JSON object")?;
     for k in obj.keys() {
         if !KEYS.contains(&k.as_str()) {
+            let keys = format.keys();
+            let hint = ludus_core::closest(k, keys.iter().copied())
+                .map(|c| format!("did you mean `{c}`? "))
+                .unwrap_or_default();
             return Err(format!(
-                "unknown key `{k}` (expected one of: {})",
-                KEYS.join(", ")
+                "unknown key `{k}` ({hint}expected one of: {})",
+                keys.join(", ")
             ));
         }
     }

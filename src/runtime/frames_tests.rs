@@ -146,3 +146,38 @@ fn touches_persist_until_a_line_changes_them_and_the_first_is_the_pointer() {
         );
     }
 }
+
+/// An unknown key is named with the keys of its own file's format, and the closest of them.
+#[test]
+fn an_unknown_key_lists_the_keys_of_its_format() {
+    let cases: &[(&str, Format, &str)] = &[
+        (
+            r#"{"tick":1,"pres":["fire"]}"#,
+            Format::Input,
+            "t:1: unknown key `pres` (did you mean `press`? expected one of: tick, press, release, \
+             tap, cancel, axis, pointer, touches, ui)",
+        ),
+        (
+            r#"{"dt_ms":16,"dtms":1}"#,
+            Format::Frames,
+            "t:1: unknown key `dtms` (did you mean `dt_ms`? expected one of: dt_ms, dt_ns, press, \
+             release, tap, cancel, axis, pointer, touches, ui, signal, ticks)",
+        ),
+        (
+            r#"{"jump":true}"#,
+            Format::Script,
+            "t:1: unknown key `jump` (expected one of: press, release, tap, cancel, axis, \
+             pointer, touches, ui, signal, ticks, inspect)",
+        ),
+        // A key of another format says where it belongs.
+        (
+            r#"{"tick":1,"dt_ms":16}"#,
+            Format::Input,
+            "t:1: `dt_ms`/`dt_ns` only belong in --frames files",
+        ),
+    ];
+    for (text, format, want) in cases {
+        let got = parse("t", text, *format, &def()).map(|_| ());
+        assert_eq!(got, Err(want.to_string()), "{text}");
+    }
+}

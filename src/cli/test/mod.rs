@@ -10,8 +10,8 @@ mod expect;
 use crate::cli::sim::{SimArgs, simulate};
 use crate::runtime::project::Project;
 use expect::Seen;
-use ludus_content::{MAX_FILE_BYTES, TestSpec, read_limited, read_test};
-use ludus_core::printable_line;
+use ludus_content::{MAX_FILE_BYTES, Place, TestSpec, Want, read_limited, read_test};
+use ludus_core::{GameDef, closest, printable_line};
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug)]
@@ -144,11 +144,9 @@ fn test(dir: &Path, project: &Project, name: &str, bless: bool) -> Vec<String> {
         Ok(s) => s,
         Err(d) => return vec![d.render().trim_end().to_string()],
     };
-    if let Some((save, place)) = &spec.save
-        && !dir.join(save).is_file()
-    {
-        let at = format!("{shown}:{}:{}", place.line, place.col);
-        return vec![format!("{at}: save: no file {}", dir.join(save).display())];
+    let problems = unmet_references(dir, &spec, &project.def, &shown);
+    if !problems.is_empty() {
+        return problems;
     }
     let seeded;
     let project = match spec.seed {
@@ -219,6 +217,42 @@ fn test(dir: &Path, project: &Project, name: &str, bless: bool) -> Vec<String> {
     }
     say(&format!("ok   {shown}{note}"));
     Vec::new()
+}
+
+/// What a test names that is not there, each at its place: a file (`input`, `frames`,
+/// `save`) missing from the game folder, a tag (`count.TAG`) the game does not declare. Such
+/// a test cannot pass, so it is not run.
+fn unmet_references(dir: &Path, spec: &TestSpec, def: &GameDef, shown: &str) -> Vec<String> {
+    let at = |p: &Place| format!("{shown}:{}:{}", p.line, p.col);
+    let files = [
+        ("input", &spec.input),
+        ("frames", &spec.frames),
+        ("save", &spec.save),
+    ];
+    let mut out: Vec<String> = files
+        .into_iter()
+        .filter_map(|(key, p)| p.as_ref().map(|(path, place)| (key, path, place)))
+        .filter(|(_, path, _)| !dir.join(path).is_file())
+        .map(|(key, path, place)| {
+            format!("{}: {key}: no file {}", at(place), dir.join(path).display())
+        })
+        .collect();
+    for e in &spec.expect {
+        if let Want::Count(tag, _) = &e.want
+            && def.tag_bit(tag).is_none()
+        {
+            let hint = closest(tag, def.tags.iter().map(String::as_str))
+                .map(|t| format!(" (did you mean `{t}`?)"))
+                .unwrap_or_default();
+            out.push(format!(
+                "{}: expect.{}: the game has no tag `{}`{hint}",
+                at(&e.place),
+                e.name,
+                printable_line(tag)
+            ));
+        }
+    }
+    out
 }
 
 /// The `ludus sim` options a test stands for.
