@@ -397,6 +397,48 @@ end
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// Blows to an entity whose health reached 0 are discarded and counted in the summary's
+/// `after_death`: three blows of 2 on 3 health each tick for 4 ticks kill on the first tick's
+/// second blow; the third and the 9 after it (heals too) are discarded.
+#[test]
+fn sim_counts_blows_after_death() {
+    let dir = scratch("after-death");
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    let game = r#"name = "Blows"
+tags = ["foe"]
+[scripts]
+files = ["scripts/blows.lua"]
+[archetypes.foe]
+tags = ["foe"]
+health = { max = 3 }
+[levels.main]
+[[levels.main.place]]
+archetype = "foe"
+at = [0, 0]
+"#;
+    let script = r#"
+local foe
+function on_start() foe = ludus.find("foe")[1] end
+function on_tick(e)
+  if e.tick <= 4 then
+    for _ = 1, 3 do ludus.damage(foe, 2) end
+    if e.tick == 4 then ludus.heal(foe, 1) end
+  end
+end
+"#;
+    std::fs::write(dir.join("game.toml"), game).unwrap();
+    std::fs::write(dir.join("scripts/blows.lua"), script).unwrap();
+    let o = ludus()
+        .args(["sim", "--ticks", "6"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let s = summary(&o);
+    assert_eq!(s["faulted"], false, "{s}");
+    assert_eq!(s["after_death"], 11, "{s}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
 /// `ludus sim --inspect ID` ends the summary with the entity's record: the dungeon's hero
 /// after 60 ticks of its test's input (hurt once by slime #2), and `null` for an id no entity
 /// has; without it the summary has no `inspect`.

@@ -349,7 +349,7 @@ impl HeadlessRun {
             )
         });
         format!(
-            "{{\"ticks\":{},\"hash\":\"{hash}\",\"entities\":{},\"faulted\":{},\"fault\":{fault_json},\"discarded_ticks\":{},\"frames\":{},\"score\":{},\"game_over\":{game_over},\"level\":{level},\"vars\":{},\"world_tick\":{},\"stale_commands\":{},\"unattached\":{},\"spawned_outside\":{},\"elapsed_ms\":{:.3},\"ticks_per_second\":{}{inspect}}}",
+            "{{\"ticks\":{},\"hash\":\"{hash}\",\"entities\":{},\"faulted\":{},\"fault\":{fault_json},\"discarded_ticks\":{},\"frames\":{},\"score\":{},\"game_over\":{game_over},\"level\":{level},\"vars\":{},\"world_tick\":{},\"stale_commands\":{},\"after_death\":{},\"unattached\":{},\"spawned_outside\":{},\"elapsed_ms\":{:.3},\"ticks_per_second\":{}{inspect}}}",
             self.ticks,
             world.entity_count(),
             run.fault.is_some(),
@@ -359,6 +359,7 @@ impl HeadlessRun {
             vars_json(world),
             world.tick(),
             c.stale_commands,
+            c.after_death,
             c.unattached,
             c.spawned_outside,
             run.elapsed_ns as f64 / 1e6,
