@@ -80,6 +80,10 @@ pub const CODES: &[(&str, &str)] = &[
         "a literal name (archetype, action, sound...) the game does not declare",
     ),
     (
+        "argument-type",
+        "a literal argument of a kind the `ludus` function refuses, or a required one left out",
+    ),
+    (
         "module",
         "a `require` of a module that cannot be found or read",
     ),

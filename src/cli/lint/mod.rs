@@ -8,6 +8,7 @@
 //! nested too deep for the parser ([`shape`] says which: they are not parsed). [`rules`] lists
 //! the lints and their severities; [`walk`] what they look at.
 
+mod args;
 mod hud;
 mod rules;
 mod shape;

@@ -7,6 +7,7 @@
 //! | `ludus.X` that the API does not have and the script does not define | error |
 //! | a literal name the game does not declare, passed to a `ludus.*` function | error |
 //! | `ludus.const.Y` that `[constants]` does not declare | error |
+//! | a literal argument of a kind its type refuses, or a required one left out (`args.rs`) | error |
 //!
 //! Each is a fault (or a handler never called) once the game runs; the warnings are names that
 //! may be deliberate.
@@ -167,6 +168,9 @@ pub fn lint(source: &Source, facts: &Facts, role: Role, names: &Names) -> Vec<Di
             Use::Declared(kind, n) => undeclared(source, names, kind, n, &mut suggestions),
         };
         out.extend(problem);
+    }
+    for call in &facts.calls {
+        out.extend(super::args::check(source, call));
     }
     out
 }

@@ -1,7 +1,13 @@
 //! A script's text as a person finds a place in it: 1-based lines, columns in characters.
 
-use super::walk::Span;
 use ludus_content::Diagnostic;
+
+/// A range of the source, in bytes: `start..end`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
 
 /// A script's text, with where each line starts.
 pub struct Source<'a> {

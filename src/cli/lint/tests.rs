@@ -260,7 +260,11 @@ fn literal_names_the_game_does_not_declare() {
             ),
             (
                 "ludus.spawn(('bulet'), 0, 0) ludus.within(x, y, 'enmy')",
-                &[],
+                // Not a tag where it stands, so not judged as one: a string where the
+                // radius goes.
+                &[
+                    "1:49+6 error: `ludus.within`'s `radius` must be a number, and this is a string | the call is `ludus.within(x: number, y: number, radius: number [, tag: tag]) -> id[]`",
+                ],
             ),
             ("ludus.set('anything', 1) ludus.after(10, 'whatever')", &[]),
         ],

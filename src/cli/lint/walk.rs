@@ -17,12 +17,7 @@ use full_moon::visitors::Visitor;
 use ludus_script::{NAME_ARGS, NameKind};
 use std::collections::{HashMap, HashSet};
 
-/// A range of the source, in bytes: `start..end`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-}
+pub use super::source::Span;
 
 /// A name with where it is written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +53,8 @@ pub struct Facts {
     pub constants: Vec<Named>,
     /// The module name of every `require("m")` / `require "m"`.
     pub requires: Vec<Named>,
+    /// Every call `ludus.X(...)`, with its arguments as written.
+    pub calls: Vec<super::args::ApiCall>,
     /// The variable names `ludus.set` is called with as string literals.
     pub variables_set: Vec<String>,
     /// Whether `ludus.set` is called with a name that is not a string literal (a name the
@@ -209,6 +206,13 @@ impl Walk {
                 self.facts.constants.extend(named(name));
             }
             Some(Suffix::Call(Call::AnonymousCall(args))) => {
+                let (list, open_end) = super::args::call_args(args);
+                self.facts.calls.push(super::args::ApiCall {
+                    function: field.name.clone(),
+                    span: field.span,
+                    args: list,
+                    open_end,
+                });
                 if field.name == "set" {
                     match argument(args, 0) {
                         Some(name) => self.facts.variables_set.push(name.name),
