@@ -1,5 +1,7 @@
-//! Where entities are, for scripts' spatial reads (`ludus.nearest`, `ludus.within`) and for
-//! the parents that spawns of an attaching archetype look for (`world::attach`).
+//! Where entities are, for scripts' spatial reads (`ludus.nearest`, `ludus.within`); its
+//! [`Entry`] is also how the parents that spawns of an attaching archetype look for are held
+//! (`world::nearest`, a tree: the search of a level's many attachments is not charged to any
+//! budget, so it must not depend on how the entities crowd together).
 //!
 //! A uniform grid over every entity with a position, built at most once per tick, the first
 //! time a script asks (positions do not change during the gameplay stages; BeginTick marks the

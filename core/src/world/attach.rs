@@ -19,9 +19,10 @@ use crate::fault::{Fault, FaultKind};
 use crate::ids::SeqSet;
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
-use crate::spatial::{Entry, SpatialIndex};
+use crate::spatial::Entry;
 use crate::world::SimWorld;
 use crate::world::components::*;
+use crate::world::nearest::Candidates;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -193,8 +194,9 @@ impl SimWorld {
     /// hangs from it; ties go to the earliest created. One that finds none is counted
     /// ([`WorldCounters::unattached`](crate::WorldCounters::unattached)). The spawns are
     /// attached in sequence order (which decides what hangs from what for the ones after);
-    /// the entities carrying a tag set are gathered once, into a grid when many spawns look
-    /// for them (so a level of many attachments builds in about n log n, not n^2).
+    /// the entities carrying a tag set are gathered once, into a tree when many spawns look
+    /// for them (`nearest.rs`: a level of many attachments builds in about n log n, not n^2,
+    /// however its entities crowd together).
     pub(crate) fn attach_spawned(
         &mut self,
         def: &GameDef,
@@ -223,7 +225,7 @@ impl SimWorld {
         }
         // What each tag set asked for finds (nothing attaching moves an entity or changes its
         // tags, so the answers hold through the loop).
-        let mut finders: Vec<(u64, Finder)> = Vec::new();
+        let mut finders: Vec<(u64, Candidates)> = Vec::new();
         for &(_, _, at, _) in &asking {
             if finders.iter().any(|(to, _)| *to == at.to) {
                 continue;
@@ -238,7 +240,7 @@ impl SimWorld {
                     });
                 });
             let asks = asking.iter().filter(|a| a.2.to == at.to).count();
-            finders.push((at.to, Finder::new(found, asks)));
+            finders.push((at.to, Candidates::new(found, asks)));
         }
         for (seq, archetype, at, here) in asking {
             let Some((_, finder)) = finders.iter().find(|(to, _)| *to == at.to) else {
@@ -391,101 +393,9 @@ impl Parents {
     }
 }
 
-/// The entities one tag set finds, for the spawns that look for it: scanned when few spawns
-/// ask, put in a grid when many do. Both give the entity nearest a point that `keep` accepts,
-/// by squared distance (as `f32`) then sequence.
-enum Finder {
-    Scan(Vec<Entry>),
-    Grid(SpatialIndex),
-}
-
-/// Spawns that look for one tag set before its entities go in a grid.
-const SCAN_ASKS: usize = 8;
-
-impl Finder {
-    fn new(found: Vec<Entry>, asks: usize) -> Finder {
-        if asks <= SCAN_ASKS {
-            return Finder::Scan(found);
-        }
-        let mut grid = SpatialIndex::default();
-        grid.build(1, found);
-        Finder::Grid(grid)
-    }
-
-    fn nearest(&self, here: Vec2, keep: impl Fn(u64) -> bool) -> Option<u64> {
-        match self {
-            Finder::Scan(found) => nearest_by_scan(found, here, keep),
-            Finder::Grid(grid) => grid.nearest(here, None, 0, keep).0,
-        }
-    }
-}
-
-/// The entity of `found` (in creation order) nearest `here` that `keep` accepts, ties to the
-/// earliest: the answer a grid must give.
-fn nearest_by_scan(found: &[Entry], here: Vec2, keep: impl Fn(u64) -> bool) -> Option<u64> {
-    let mut best: Option<(f32, u64)> = None;
-    for e in found {
-        let d = (e.pos - here).length_squared();
-        if best.is_none_or(|(bd, _)| d < bd) && keep(e.seq) {
-            best = Some((d, e.seq));
-        }
-    }
-    best.map(|(_, s)| s)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Random points, many on a few shared spots, some far out; a random set refused.
-    fn points(rng: &mut fastrand::Rng, n: usize) -> Vec<Entry> {
-        let spots: Vec<Vec2> = (0..4)
-            .map(|_| Vec2::new(rng.f32() * 100.0, rng.f32() * 100.0))
-            .collect();
-        (0..n)
-            .map(|i| {
-                let pos = match rng.u8(..10) {
-                    0..=2 => spots[rng.usize(..spots.len())],
-                    3 => Vec2::new(rng.f32() * 1e6 - 5e5, rng.f32() * 3e4),
-                    _ => Vec2::new(rng.f32() * 400.0 - 200.0, rng.f32() * 300.0),
-                };
-                Entry {
-                    seq: 1 + i as u64 * 3,
-                    tags: 0,
-                    pos,
-                }
-            })
-            .collect()
-    }
-
-    #[test]
-    fn a_grid_of_candidates_answers_as_a_scan_of_them() {
-        let mut rng = fastrand::Rng::with_seed(37);
-        for round in 0..60 {
-            let n = [0, 1, 2, 9, 40, 300][round % 6];
-            let found = points(&mut rng, n);
-            let grid = Finder::new(found.clone(), SCAN_ASKS + 1);
-            assert!(matches!(grid, Finder::Grid(_)));
-            for _ in 0..50 {
-                let here = match rng.u8(..4) {
-                    0 if n > 0 => found[rng.usize(..n)].pos,
-                    1 => Vec2::new(rng.f32() * 4e6 - 2e6, rng.f32() * 4e6 - 2e6),
-                    _ => Vec2::new(rng.f32() * 500.0 - 250.0, rng.f32() * 400.0 - 50.0),
-                };
-                let refused: SeqSet = found
-                    .iter()
-                    .filter(|_| rng.u8(..4) == 0)
-                    .map(|e| e.seq)
-                    .collect();
-                let keep = |s: u64| !refused.contains(&s);
-                assert_eq!(
-                    grid.nearest(here, keep),
-                    nearest_by_scan(&found, here, keep),
-                    "{n} points, from {here:?}"
-                );
-            }
-        }
-    }
 
     /// The destroys' order by passes over every attachment, as it was first written.
     fn by_passes(links: &[(u64, u64)], pending: &mut SeqSet, destroys: &mut Vec<u64>) {

@@ -12,6 +12,7 @@ pub(crate) mod ecs;
 pub(crate) mod hash;
 pub(crate) mod index;
 pub(crate) mod invariants;
+pub(crate) mod nearest;
 pub(crate) mod spawn;
 pub(crate) mod tagged;
 pub(crate) mod tiles;
