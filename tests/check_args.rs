@@ -92,6 +92,8 @@ fn reported_arguments_fault_and_the_rest_run() {
         (r#"ludus.spawn("foe", 1e2, -2.5, nil)"#, None),
         (r#"ludus.set("x", "text")"#, None),
         (r#"ludus.log "text""#, None),
+        // A function the script puts in `ludus` itself.
+        (r#"ludus.destroy = function() end ludus.destroy("x")"#, None),
     ];
     let dir = scratch("check-args");
     std::fs::create_dir_all(dir.join("scripts")).unwrap();
