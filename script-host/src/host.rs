@@ -258,7 +258,23 @@ impl ScriptHost {
         let name = &vm.handlers[k];
         vm.env_list
             .iter()
-            .any(|env| matches!(env.raw_get::<Value>(name), Ok(Value::Function(_))))
+            .any(|env| matches!(env.raw_get::<IsFunction>(name), Ok(IsFunction(true))))
+    }
+}
+
+/// Whether a value is a function, read from the stack without taking a reference to it (a
+/// `Value::Function` is a registry reference made and dropped: most of a look-up's cost).
+struct IsFunction(bool);
+
+impl mlua::FromLua for IsFunction {
+    fn from_lua(value: Value, _: &Lua) -> mlua::Result<Self> {
+        Ok(IsFunction(matches!(value, Value::Function(_))))
+    }
+
+    unsafe fn from_stack(idx: std::ffi::c_int, lua: &mlua::state::RawLua) -> mlua::Result<Self> {
+        // SAFETY: mlua calls this with `idx` a valid index of the state's stack.
+        let ty = unsafe { mlua::ffi::lua_type(lua.state(), idx) };
+        Ok(IsFunction(ty == mlua::ffi::LUA_TFUNCTION))
     }
 }
 

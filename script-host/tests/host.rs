@@ -43,6 +43,43 @@ fn handlers_get_batches_and_commands_take_effect_in_the_same_tick() {
     assert_eq!(g.world().score(), 14);
 }
 
+/// Only a function is a handler: a value of another kind under a handler's name is not called
+/// (the game runs on, its events undelivered), and a function put there later is.
+#[test]
+fn only_functions_are_handlers() {
+    let mut g = game(
+        r#"
+        on_collision_enter = 5
+        on_damage = { "not", "a", "function" }
+        on_tick = false
+        function on_start()
+          ludus.set("started", 1)
+        end
+        "#,
+    )
+    .unwrap();
+    run(&mut g, 2).unwrap();
+    assert_eq!(var(&g, "started"), Some(1.0));
+    let mut g = game(
+        r#"
+        on_damage = 5
+        function on_collision_enter(events)
+          for _, e in ipairs(events) do
+            ludus.damage(e.b, 1, e.a)
+          end
+          on_damage = function(d) ludus.set("hurt", #d) end
+        end
+        "#,
+    )
+    .unwrap();
+    run(&mut g, 1).unwrap();
+    assert_eq!(
+        var(&g, "hurt"),
+        Some(1.0),
+        "the function put there in stage 1 is called"
+    );
+}
+
 #[test]
 fn stages_call_handlers_in_the_documented_order() {
     // Both files share a module table; every handler appends a digit to `order`.
