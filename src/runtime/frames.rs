@@ -54,6 +54,8 @@ pub enum Format {
 }
 
 impl Format {
+    const ALL: [Format; 4] = [Format::Frames, Format::Input, Format::Script, Format::Agent];
+
     /// The keys a line of this format may hold (a key of another format's is refused with
     /// where it belongs).
     fn keys(self) -> &'static [&'static str] {
@@ -75,12 +77,6 @@ impl Format {
         }
     }
 }
-
-/// Every key of every format.
-const KEYS: &[&str] = &[
-    "dt_ms", "dt_ns", "tick", "press", "release", "tap", "cancel", "axis", "pointer", "touches",
-    "ui", "signal", "ticks", "inspect",
-];
 
 const SIGNALS: &[&str] = &[
     "pause",
@@ -220,7 +216,8 @@ fn short_number(v: f64) -> String {
 pub(crate) fn parse_line(v: &Value, format: Format, def: &GameDef) -> Result<Line, String> {
     let obj = v.as_object().ok_or("each line must be a JSON object")?;
     for k in obj.keys() {
-        if !KEYS.contains(&k.as_str()) {
+        // A key of another format is refused below, with where it belongs.
+        if !Format::ALL.iter().any(|f| f.keys().contains(&k.as_str())) {
             let keys = format.keys();
             let hint = ludus_core::closest(k, keys.iter().copied())
                 .map(|c| format!("did you mean `{c}`? "))
