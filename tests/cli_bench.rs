@@ -274,3 +274,31 @@ fn bench_render_in_a_window_draws_every_rung_through_the_renderer() {
     );
     assert_eq!(lines.len(), 3, "{written}");
 }
+
+/// A game without `[stress]` cannot fill a ladder or `--entities`: both say which lines of
+/// game.toml would let them, naming one of the game's own archetypes.
+#[test]
+fn a_game_without_stress_is_told_what_to_declare() {
+    let dir = scratch("bench-no-stress");
+    let pong = support::example("pong");
+    for args in [
+        vec!["bench", "--from", "10", "--to", "10"],
+        vec!["sim", "--entities", "5"],
+    ] {
+        let out = ludus()
+            .args(&args[..1])
+            .arg(&pong)
+            .args(&args[1..])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let (_, err) = text(&out);
+        assert!(
+            err.contains("declares no [stress] archetype")
+                && err.contains("add `[stress]` with `archetype = \"ball\"`"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!dir.join("bench.csv").exists(), "no ladder, no table");
+}

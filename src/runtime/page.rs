@@ -165,7 +165,7 @@ pub fn bench(
     clock: fn() -> u64,
 ) -> String {
     if project.def.stress.is_none() {
-        return error_json("this game declares no [stress] archetype to fill the ladder with");
+        return error_json(&project.def.no_stress("the bench"));
     }
     if entities > BENCH_MAX_ENTITIES
         || !(1..=BENCH_MAX_TICKS).contains(&ticks)

@@ -134,6 +134,17 @@ impl Default for GameDef {
 }
 
 impl GameDef {
+    /// Why `--entities`, `ludus bench` or the page's ladder (`what`) cannot run on a game
+    /// without `[stress]`, and the game.toml lines that let it: one message for all three.
+    pub fn no_stress(&self, what: &str) -> String {
+        let example = self.archetypes.first().map_or("NAME", |a| a.name.as_str());
+        format!(
+            "this game declares no [stress] archetype, so {what} cannot be used: add \
+             `[stress]` with `archetype = \"{example}\"` (the archetype to fill the level \
+             with) to game.toml"
+        )
+    }
+
     /// The seed of a game that sets none.
     pub const SEED: u64 = 0;
 

@@ -243,12 +243,9 @@ impl SimWorld {
             warnings: Warnings::default(),
         };
         let stress = if extra > 0 {
-            let stress = def.stress.ok_or_else(|| {
-                Fault::new(
-                    FaultKind::Load,
-                    "this game declares no [stress] archetype, so --entities cannot be used",
-                )
-            })?;
+            let stress = def
+                .stress
+                .ok_or_else(|| Fault::new(FaultKind::Load, def.no_stress("--entities")))?;
             Some(stress)
         } else {
             None

@@ -244,8 +244,9 @@ pub fn main(args: BenchArgs) -> i32 {
         && project.def.stress.is_none()
     {
         eprintln!(
-            "ludus: {} declares no [stress] archetype to fill the ladder with",
-            project.label
+            "ludus: {}: {}",
+            project.label,
+            project.def.no_stress("the bench")
         );
         return 1;
     }
