@@ -123,10 +123,7 @@ pub(crate) fn new_env(lua: &Lua) -> mlua::Result<Table> {
     let globals = lua.globals();
     // The shared globals are copied in too: a global such as `ludus` or `math` is then one
     // table read instead of a miss and a metamethod.
-    for pair in globals.pairs::<Value, Value>() {
-        let (k, v) = pair?;
-        env.raw_set(k, v)?;
-    }
+    ludus_lua::copy_fields(lua, &globals, &env)?;
     for name in PER_SCRIPT {
         if let Value::Table(t) = globals.raw_get::<Value>(*name)? {
             env.raw_set(*name, shallow_copy(lua, &t)?)?;
