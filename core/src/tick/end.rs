@@ -80,7 +80,8 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
                     } else {
                         crate::world::hash::SPLIT_MIN
                     };
-                    t.report.hash = Some(StateHash::of_split(t.world, split_from));
+                    let cache = &mut t.scratch.hash_cache;
+                    t.report.hash = Some(StateHash::of_cached(t.world, split_from, cache));
                 }
                 Ok(())
             })

@@ -68,6 +68,9 @@ pub(crate) struct Scratch {
     pub brains_checked: Tracked<Option<u64>>,
     /// Each archetype's behaviour rule, worked out again every tick the brains decide.
     pub rules: Vec<crate::tick::rule::Rule>,
+    /// The record hashes the state hash keeps from tick to tick (not state: see
+    /// [`HashCache`](crate::world::hash::HashCache)).
+    pub hash_cache: crate::world::hash::HashCache,
     /// The merge of several tags' entities (see [`TagIndex::each`]).
     ///
     /// [`TagIndex::each`]: crate::world::tagged::TagIndex::each
@@ -105,6 +108,7 @@ impl Default for Scratch {
             targets_kept: Tracked::new(false, R::Targets),
             brains_checked: Tracked::new(None, R::Targets),
             rules: Vec::new(),
+            hash_cache: Default::default(),
             tag_merge: Vec::new(),
             after_spawn: Tracked::new(Vec::new(), R::StructuralCommands),
             spatial: SpatialIndex::default(),

@@ -148,18 +148,42 @@ pub(super) fn footing(i: &Identity, f: &Footing) -> u64 {
 /// [`VELOCITIES`].
 #[inline(always)]
 pub(super) fn velocity(i: &Identity, v: &Velocity) -> u64 {
-    words([i.seq, pair(v.0.x, v.0.y)])
+    words(velocity_words(i, v))
+}
+
+/// The words of [`velocity`]'s record.
+#[inline(always)]
+pub(super) fn velocity_words(i: &Identity, v: &Velocity) -> [u64; 2] {
+    [i.seq, pair(v.0.x, v.0.y)]
 }
 
 /// [`HEALTH`]: current, maximum, invulnerability deadline.
 #[inline(always)]
 pub(super) fn health(i: &Identity, h: &Health) -> u64 {
-    words([
+    words(health_words(i, h))
+}
+
+/// The words of [`health`]'s record.
+#[inline(always)]
+pub(super) fn health_words(i: &Identity, h: &Health) -> [u64; 4] {
+    [
         i.seq,
         i64::from(h.current) as u64,
         i64::from(h.max) as u64,
         h.invulnerable_until.word(),
-    ])
+    ]
+}
+
+/// The words of [`mind`]'s record of an entity with a brain and an aim and no control.
+#[inline(always)]
+pub(super) fn brain_words(i: &Identity, br: &Brain, aim: &Aim) -> [u64; 5] {
+    [
+        i.seq,
+        pair(br.intent.x, br.intent.y),
+        aim.target().unwrap_or(0),
+        u64::from(br.decided()),
+        br.next_decision(),
+    ]
 }
 
 /// [`AI`]: the brain's intent, target and decision tick, then the control's facing; `None`
@@ -175,13 +199,16 @@ pub(super) fn mind(
     let Some(br) = brain else {
         return facing.map(|f| words([i.seq, f]));
     };
-    let m = [
-        i.seq,
-        pair(br.intent.x, br.intent.y),
-        aim.and_then(|a| a.target()).unwrap_or(0),
-        u64::from(br.decided()),
-        br.next_decision(),
-    ];
+    let m = match aim {
+        Some(a) => brain_words(i, br, a),
+        None => [
+            i.seq,
+            pair(br.intent.x, br.intent.y),
+            0,
+            u64::from(br.decided()),
+            br.next_decision(),
+        ],
+    };
     Some(match facing {
         Some(f) => words([m[0], m[1], m[2], m[3], m[4], f]),
         None => words(m),

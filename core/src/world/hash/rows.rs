@@ -5,6 +5,7 @@
 //! The records are laid out in [`super::record`]; the sums are wrapping additions, so neither
 //! the order of the passes nor the order of the rows changes them.
 
+use super::kept::{HashCache, KeptPart, KeptRows};
 use super::record::*;
 use crate::par;
 use crate::world::columns::{Column, Placed};
@@ -84,10 +85,27 @@ hashed_columns! {
 }
 
 impl Rows<'_> {
-    /// Adds these rows' records to the category sums: one pass per record.
-    fn sum(&self, parts: &mut [u64; 8], b: &mut Bytes) {
+    /// The slots these rows' velocity, health and AI records are kept in.
+    fn kept<'k>(&self, rows: &'k mut KeptRows) -> KeptPart<'k> {
+        let brains = matches!(
+            (self.brain, self.aim, self.control),
+            (Some(_), Some(_), None)
+        );
+        rows.rows(
+            self.id.len(),
+            [self.vel.is_some(), self.health.is_some(), brains],
+        )
+    }
+
+    /// Adds these rows' records to the category sums: one pass per record; the velocity,
+    /// health and AI records through their slots in `kept` where given (see `kept`).
+    fn sum(&self, parts: &mut [u64; 8], b: &mut Bytes, kept: Option<KeptPart<'_>>) {
         let id = self.id;
         let mut add = |part: usize, h: u64| parts[part] = parts[part].wrapping_add(h);
+        let (kept, kept_velocity, kept_health, kept_brain) = match kept {
+            Some(k) => (true, k.velocity, k.health, k.brain),
+            None => (false, &mut [][..], &mut [][..], &mut [][..]),
+        };
         for (i, p) in zip(id, self.pos) {
             add(POSITIONS, position(i, p));
         }
@@ -98,18 +116,34 @@ impl Rows<'_> {
             zip(id, c).for_each(|(i, f)| add(AI, footing(i, f)));
         }
         if let Some(c) = self.vel {
-            zip(id, c).for_each(|(i, v)| add(VELOCITIES, velocity(i, v)));
+            if kept {
+                zip(zip(id, c), kept_velocity)
+                    .for_each(|((i, v), s)| add(VELOCITIES, s.hash(velocity_words(i, v))));
+            } else {
+                zip(id, c).for_each(|(i, v)| add(VELOCITIES, velocity(i, v)));
+            }
         }
         if let Some(c) = self.health {
-            zip(id, c).for_each(|(i, h)| add(HEALTH, health(i, h)));
+            if kept {
+                zip(zip(id, c), kept_health)
+                    .for_each(|((i, h), s)| add(HEALTH, s.hash(health_words(i, h))));
+            } else {
+                zip(id, c).for_each(|(i, h)| add(HEALTH, health(i, h)));
+            }
         }
         fn at<T>(c: Option<&[T]>, n: usize) -> Option<&T> {
             c.map(|c| &c[n])
         }
         match (self.brain, self.aim, self.control) {
             (Some(brain), Some(aim), None) => {
-                for ((i, br), a) in zip(zip(id, brain), aim) {
-                    add(AI, mind(i, Some(br), Some(a), None).unwrap_or_default());
+                if kept {
+                    for (((i, br), a), s) in zip(zip(zip(id, brain), aim), kept_brain) {
+                        add(AI, s.hash(brain_words(i, br, a)));
+                    }
+                } else {
+                    for ((i, br), a) in zip(zip(id, brain), aim) {
+                        add(AI, mind(i, Some(br), Some(a), None).unwrap_or_default());
+                    }
                 }
             }
             (None, _, None) => {}
@@ -192,12 +226,14 @@ pub(super) const ROWS_PER_ARCHETYPE: usize = 4;
 /// never), by entity elsewhere; by archetype on two threads from `split_from` entities, each
 /// summing alternate runs of about a sixteenth of them. Wrapping addition makes every order's
 /// sums the same. (The hashed entities are those with an identity and a position.) `b` is
-/// the writer for records of varying length on this thread.
+/// the writer for records of varying length on this thread; `cache`, where given, keeps the
+/// velocity, health and AI records' hashes by archetype row (see [`super::kept`]).
 pub(super) fn entity_sums(
     ecs: &Ecs,
     rows_per_archetype: usize,
     split_from: usize,
     b: &mut Bytes,
+    cache: Option<&mut HashCache>,
 ) -> [u64; 8] {
     let mut parts = [0u64; 8];
     let n = ecs.len() as usize;
@@ -207,10 +243,19 @@ pub(super) fn entity_sums(
             entity(row, &mut parts, b);
         }
     } else if n >= split_from && par::available() {
-        let columns: Vec<Columns<'_>> = ecs.archetypes_placed().filter_map(Columns::of).collect();
+        let columns: Vec<(usize, Columns<'_>)> = (ecs.archetypes_placed().enumerate())
+            .filter_map(|(at, a)| Some((at, Columns::of(a)?)))
+            .collect();
+        let kept = cache.map(|c| c.archetypes(ecs.raw().archetypes().len()));
         let size = n.div_ceil(16).max(64);
         let (mut even, mut odd) = (Vec::new(), Vec::new());
-        for rows in columns.iter().map(Columns::rows) {
+        let mut kept_rows = kept.map(|k| k.iter_mut().enumerate());
+        for (at, rows) in columns.iter().map(|(at, c)| (*at, c.rows())) {
+            // The archetype's slots (the cache's archetypes are walked in order with them).
+            let mut slots = kept_rows
+                .as_mut()
+                .and_then(|k| k.find(|(i, _)| *i == at))
+                .map(|(_, k)| rows.kept(k));
             let len = rows.id.len();
             for at in (0..len).step_by(size) {
                 let half = if even.len() <= odd.len() {
@@ -218,13 +263,15 @@ pub(super) fn entity_sums(
                 } else {
                     &mut odd
                 };
-                half.push(rows.part(at, size.min(len - at)));
+                let run = size.min(len - at);
+                let part = slots.as_mut().map(|s| s.take_front(run));
+                half.push((rows.part(at, run), part));
             }
         }
-        let sum = |half: Vec<Rows<'_>>| {
+        let sum = |half: Vec<(Rows<'_>, Option<KeptPart<'_>>)>| {
             let (mut parts, mut b) = ([0u64; 8], Bytes::default());
-            for rows in half {
-                rows.sum(&mut parts, &mut b);
+            for (rows, kept) in half {
+                rows.sum(&mut parts, &mut b, kept);
             }
             parts
         };
@@ -233,8 +280,13 @@ pub(super) fn entity_sums(
             *p = x.wrapping_add(y);
         }
     } else {
-        for c in ecs.archetypes_placed().filter_map(Columns::of) {
-            c.rows().sum(&mut parts, b);
+        let mut kept = cache.map(|c| c.archetypes(ecs.raw().archetypes().len()));
+        for (at, a) in ecs.archetypes_placed().enumerate() {
+            if let Some(c) = Columns::of(a) {
+                let rows = c.rows();
+                let slots = kept.as_deref_mut().map(|k| rows.kept(&mut k[at]));
+                rows.sum(&mut parts, b, slots);
+            }
         }
     }
     parts

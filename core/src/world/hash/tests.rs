@@ -1,5 +1,6 @@
 //! The column passes against the hash as first written, one entity at a time.
 
+use super::kept::HashCache;
 use super::record::{Bytes, Fixed, pair, words};
 use super::rows::{Hashed, entity_sums};
 use crate::def::{ArchetypeId, ControlKind, RotateMode};
@@ -232,20 +233,99 @@ fn the_column_passes_sum_what_the_hash_as_first_written_summed() {
         let expected = reference(&ecs);
         // By entity, by archetype, and by archetype split between two threads.
         assert_eq!(
-            entity_sums(&ecs, usize::MAX, usize::MAX, &mut b),
+            entity_sums(&ecs, usize::MAX, usize::MAX, &mut b, None),
             expected,
             "{n} by entity"
         );
         assert_eq!(
-            entity_sums(&ecs, 0, usize::MAX, &mut b),
+            entity_sums(&ecs, 0, usize::MAX, &mut b, None),
             expected,
             "{n} by archetype"
         );
         assert_eq!(
-            entity_sums(&ecs, 0, 0, &mut b),
+            entity_sums(&ecs, 0, 0, &mut b, None),
             expected,
             "{n} entities, split"
         );
+    }
+}
+
+/// Changes the world as ticks do: some entities' velocity, health and AI state (some set
+/// back to what they were), some destroyed (hecs moves another row into each one's place),
+/// and some added.
+fn change(rng: &mut fastrand::Rng, ecs: &mut Ecs, next_seq: &mut u64) {
+    for (v,) in ecs.query_mut::<(&mut Velocity,)>() {
+        if rng.u8(0..4) == 0 {
+            v.0 = if rng.bool() { vec(rng) } else { Vec2::ZERO };
+        }
+    }
+    for (h,) in ecs.query_mut::<(&mut Health,)>() {
+        if rng.u8(0..4) == 0 {
+            h.current = h.current.wrapping_sub(rng.i32(0..3));
+            h.invulnerable_until = deadline(rng);
+        }
+    }
+    for (brain, aim) in ecs.query_mut::<(&mut Brain, Option<&mut Aim>)>() {
+        if rng.u8(0..3) == 0 {
+            brain.set_next_decision(rng.u64(0..1000));
+            if let Some(a) = aim {
+                a.set(rng.bool().then(|| rng.u64(1..)));
+            }
+        }
+    }
+    let all: Vec<hecs::Entity> = ecs.raw().iter().map(|e| e.entity()).collect();
+    for e in all {
+        if rng.u8(0..8) == 0 {
+            ecs.despawn(e).unwrap();
+        }
+    }
+    for _ in 0..rng.usize(0..20) {
+        *next_seq += 1;
+        let mut e = hecs::EntityBuilder::new();
+        e.add(Identity {
+            seq: *next_seq,
+            archetype: ArchetypeId(rng.u16(0..4)),
+        })
+        .add(Position(vec(rng)))
+        .add(Velocity(vec(rng)));
+        if rng.bool() {
+            e.add(Health {
+                current: rng.i32(..),
+                max: rng.i32(..),
+                invulnerable_until: deadline(rng),
+            });
+            e.add(Brain::new(crate::def::BehaviourKind::Chase, vec(rng)))
+                .add(Aim::default());
+        }
+        ecs.spawn(e.build());
+    }
+}
+
+/// The hashes kept from one hash to the next give the sums hashing every record gives, as
+/// the world changes under them, on one thread and split between two; and a cache used on
+/// another world is still right.
+#[test]
+fn kept_record_hashes_are_the_records_hashes_as_the_world_changes() {
+    let mut rng = fastrand::Rng::with_seed(0xCAC4E);
+    let mut b = Bytes::default();
+    let (mut serial, mut split) = (HashCache::default(), HashCache::default());
+    for n in [1, 64, 300, 3000] {
+        let mut ecs = world(&mut rng, n);
+        let mut next_seq = n as u64;
+        for round in 0..6 {
+            let expected = reference(&ecs);
+            assert_eq!(
+                entity_sums(&ecs, 0, usize::MAX, &mut b, Some(&mut serial)),
+                expected,
+                "{n} entities, round {round}, by archetype"
+            );
+            assert_eq!(
+                entity_sums(&ecs, 0, 0, &mut b, Some(&mut split)),
+                expected,
+                "{n} entities, round {round}, split"
+            );
+            change(&mut rng, &mut ecs, &mut next_seq);
+        }
     }
 }
 
