@@ -106,6 +106,22 @@ pub struct HashCache {
 }
 
 impl HashCache {
+    /// The most entities a world may hold for its records to be kept (past it, 112 bytes an
+    /// entity would be spent on a hash that runs on two threads anyway): a larger world is
+    /// hashed without the cache, which lets its memory go.
+    pub(super) const MOST_ENTITIES: usize = 65_536;
+
+    /// Lets every kept record go, with its memory.
+    pub(super) fn release(&mut self) {
+        self.archetypes = Vec::new();
+    }
+
+    /// Whether nothing is kept.
+    #[cfg(test)]
+    pub(super) fn is_empty(&self) -> bool {
+        self.archetypes.is_empty()
+    }
+
     /// The first `n` archetypes' rows.
     pub(super) fn archetypes(&mut self, n: usize) -> &mut [KeptRows] {
         if self.archetypes.len() < n {

@@ -227,7 +227,8 @@ pub(super) const ROWS_PER_ARCHETYPE: usize = 4;
 /// summing alternate runs of about a sixteenth of them. Wrapping addition makes every order's
 /// sums the same. (The hashed entities are those with an identity and a position.) `b` is
 /// the writer for records of varying length on this thread; `cache`, where given, keeps the
-/// velocity, health and AI records' hashes by archetype row (see [`super::kept`]).
+/// velocity, health and AI records' hashes by archetype row (see [`super::kept`]) in a world
+/// of at most [`HashCache::MOST_ENTITIES`], and is emptied in a larger one.
 pub(super) fn entity_sums(
     ecs: &Ecs,
     rows_per_archetype: usize,
@@ -237,6 +238,13 @@ pub(super) fn entity_sums(
 ) -> [u64; 8] {
     let mut parts = [0u64; 8];
     let n = ecs.len() as usize;
+    let cache = match cache {
+        Some(c) if n > HashCache::MOST_ENTITIES => {
+            c.release();
+            None
+        }
+        c => c,
+    };
     let used = ecs.raw().archetypes().filter(|a| !a.is_empty()).count();
     if n / used.max(1) < rows_per_archetype {
         for row in ecs.query::<Hashed<'_>>().iter() {

@@ -329,6 +329,40 @@ fn kept_record_hashes_are_the_records_hashes_as_the_world_changes() {
     }
 }
 
+/// Past the most entities whose records are kept, a world is hashed without the cache, which
+/// lets its memory go; below it again, the cache fills anew.
+#[test]
+fn a_large_world_is_hashed_without_kept_records() {
+    let mut b = Bytes::default();
+    let mut cache = HashCache::default();
+    let mut rng = fastrand::Rng::with_seed(0xB16);
+    let small = world(&mut rng, 300);
+    entity_sums(&small, 0, usize::MAX, &mut b, Some(&mut cache));
+    assert!(!cache.is_empty());
+    let mut large = Ecs::default();
+    for seq in 1..=HashCache::MOST_ENTITIES as u64 + 1 {
+        large.spawn((
+            Identity {
+                seq,
+                archetype: ArchetypeId(0),
+            },
+            Position(Vec2::new(seq as f32, 0.0)),
+            Velocity(Vec2::new(1.0, 0.0)),
+        ));
+    }
+    let expected = reference(&large);
+    assert_eq!(
+        entity_sums(&large, 0, usize::MAX, &mut b, Some(&mut cache)),
+        expected
+    );
+    assert!(cache.is_empty(), "the large world's records are not kept");
+    assert_eq!(
+        entity_sums(&small, 0, usize::MAX, &mut b, Some(&mut cache)),
+        reference(&small)
+    );
+    assert!(!cache.is_empty());
+}
+
 #[test]
 fn a_record_of_words_is_the_bytes_of_its_words() {
     let mut f = Fixed::<40>::new();
