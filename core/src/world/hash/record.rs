@@ -174,13 +174,13 @@ pub(super) fn health_words(i: &Identity, h: &Health) -> [u64; 4] {
     ]
 }
 
-/// The words of [`mind`]'s record of an entity with a brain and an aim and no control.
+/// The words of [`mind`]'s record of an entity with a brain and no control.
 #[inline(always)]
-pub(super) fn brain_words(i: &Identity, br: &Brain, aim: &Aim) -> [u64; 5] {
+pub(super) fn brain_words(i: &Identity, br: &Brain, aim: Option<&Aim>) -> [u64; 5] {
     [
         i.seq,
         pair(br.intent.x, br.intent.y),
-        aim.target().unwrap_or(0),
+        aim.and_then(|a| a.target()).unwrap_or(0),
         u64::from(br.decided()),
         br.next_decision(),
     ]
@@ -199,16 +199,7 @@ pub(super) fn mind(
     let Some(br) = brain else {
         return facing.map(|f| words([i.seq, f]));
     };
-    let m = match aim {
-        Some(a) => brain_words(i, br, a),
-        None => [
-            i.seq,
-            pair(br.intent.x, br.intent.y),
-            0,
-            u64::from(br.decided()),
-            br.next_decision(),
-        ],
-    };
+    let m = brain_words(i, br, aim);
     Some(match facing {
         Some(f) => words([m[0], m[1], m[2], m[3], m[4], f]),
         None => words(m),

@@ -102,10 +102,12 @@ impl Rows<'_> {
     fn sum(&self, parts: &mut [u64; 8], b: &mut Bytes, kept: Option<KeptPart<'_>>) {
         let id = self.id;
         let mut add = |part: usize, h: u64| parts[part] = parts[part].wrapping_add(h);
-        let (kept, kept_velocity, kept_health, kept_brain) = match kept {
-            Some(k) => (true, k.velocity, k.health, k.brain),
-            None => (false, &mut [][..], &mut [][..], &mut [][..]),
-        };
+        // A record is kept where its slots are given: one a row (these rows are not empty).
+        let KeptPart {
+            velocity: kept_velocity,
+            health: kept_health,
+            brain: kept_brain,
+        } = kept.unwrap_or_default();
         for (i, p) in zip(id, self.pos) {
             add(POSITIONS, position(i, p));
         }
@@ -116,7 +118,7 @@ impl Rows<'_> {
             zip(id, c).for_each(|(i, f)| add(AI, footing(i, f)));
         }
         if let Some(c) = self.vel {
-            if kept {
+            if !kept_velocity.is_empty() {
                 zip(zip(id, c), kept_velocity)
                     .for_each(|((i, v), s)| add(VELOCITIES, s.hash(velocity_words(i, v))));
             } else {
@@ -124,7 +126,7 @@ impl Rows<'_> {
             }
         }
         if let Some(c) = self.health {
-            if kept {
+            if !kept_health.is_empty() {
                 zip(zip(id, c), kept_health)
                     .for_each(|((i, h), s)| add(HEALTH, s.hash(health_words(i, h))));
             } else {
@@ -136,9 +138,9 @@ impl Rows<'_> {
         }
         match (self.brain, self.aim, self.control) {
             (Some(brain), Some(aim), None) => {
-                if kept {
+                if !kept_brain.is_empty() {
                     for (((i, br), a), s) in zip(zip(zip(id, brain), aim), kept_brain) {
-                        add(AI, s.hash(brain_words(i, br, a)));
+                        add(AI, s.hash(brain_words(i, br, Some(a))));
                     }
                 } else {
                     for ((i, br), a) in zip(zip(id, brain), aim) {
