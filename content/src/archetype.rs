@@ -12,8 +12,8 @@ use crate::symbols::Symbols;
 use crate::table::{ChoiceOrTable, Table};
 use ludus_core::{
     AnimationDef, ArchetypeDef, AssetId, AttachDef, BehaviourDef, BehaviourKind, BehaviourProblem,
-    BehaviourSpec, BodyKind, BoundsPolicy, ColliderDef, CooldownDef, HealthDef, Idle, LabelDef,
-    MotionDef, RotateMode, RotationDef, Shape, SpriteDef, SpriteShape, Vec2,
+    BehaviourSpec, BodyKind, BoundsPolicy, ColliderDef, ContactDamageDef, CooldownDef, HealthDef,
+    Idle, LabelDef, MotionDef, RotateMode, RotationDef, Shape, SpriteDef, SpriteShape, Vec2,
 };
 
 /// Cooldown slots are `u8`.
@@ -98,6 +98,9 @@ pub(crate) fn read(
                 .unwrap_or(1),
             invulnerable_ticks: h.u32(r, "invulnerable").unwrap_or_default(),
         });
+    }
+    if let Some(d) = t.table(r, "contact_damage") {
+        a.contact_damage = contact_damage(r, &d, scope, a.collider.is_some());
     }
     if let Some(b) = t.table(r, "behaviour") {
         a.behaviour = behaviour(r, &b, scope);
@@ -388,6 +391,36 @@ fn collider(
         friction: c.f32(r, "friction").unwrap_or_default(),
         ..ColliderDef::new(shape, layer, mask, push)
     })
+}
+
+/// `contact_damage`: what it hurts by touching, which needs a collider (`collides`).
+fn contact_damage(
+    r: &mut Report,
+    d: &Table<'_, '_>,
+    scope: &Scope<'_>,
+    collides: bool,
+) -> Option<ContactDamageDef> {
+    if !collides {
+        r.error(
+            d.loc,
+            format!(
+                "`{}` needs a `collider`: an entity hurts only what its collider touches",
+                d.path
+            ),
+        )
+        .help("add e.g. `collider = { radius = 8, layer = \"enemy\", mask = [\"player\"] }`");
+    }
+    let tags = d.names(r, "to", "tag")?;
+    let to = scope.tags.bits(r, &tags);
+    let rule = ContactDamageDef {
+        amount: d
+            .int(r, "amount")
+            .and_then(|v| i32::try_from(v).ok())
+            .unwrap_or(ContactDamageDef::AMOUNT),
+        to,
+        once: d.bool(r, "once").unwrap_or(ContactDamageDef::ONCE),
+    };
+    (collides && to != 0).then_some(rule)
 }
 
 /// A behaviour: its keys read, then the rules between them checked as `ludus.set_behaviour`

@@ -87,6 +87,8 @@ struct Archetypes {
     /// Archetypes whose static collider has no size (see
     /// [`ArchetypeDef::sized_by_tiles`]): by index, with where the collider is written.
     sizeless: Vec<(usize, Loc)>,
+    /// Archetypes that do contact damage: by index, with where `contact_damage` is written.
+    hurting: Vec<(usize, Loc)>,
 }
 
 /// Loads a game: game.toml's settings and declarations, then the listed archetype, level and
@@ -150,6 +152,7 @@ fn load(
         read_levels(&mut r, &game, &lists, &tags, &layers, &mut files);
     let scripts = read_scripts(&mut r, &lists.scripts, &mut files, &mut def);
     unsized_colliders(&mut r, &archetypes, &raw_levels);
+    untouched_contact_damage(&mut r, &archetypes);
     let level_names = resolve_levels(
         &mut r,
         raw_levels,
@@ -342,6 +345,7 @@ fn read_archetypes(
         ),
         defs: Vec::new(),
         sizeless: Vec::new(),
+        hurting: Vec::new(),
     };
     archetypes.names.complete = lists.archetypes_ok;
     let inline = game.named(r, "archetypes", "archetype");
@@ -446,6 +450,42 @@ fn unsized_colliders(r: &mut Report, archetypes: &Archetypes, levels: &[RawLevel
     }
 }
 
+/// Reports each archetype whose `contact_damage` can never land: no archetype with one of
+/// its `to` tags has a collider in a contact its collider reports (neither side's `mask`
+/// holds the other's layer), so the rule would silently do nothing.
+fn untouched_contact_damage(r: &mut Report, archetypes: &Archetypes) {
+    for &(i, loc) in &archetypes.hurting {
+        let a = &archetypes.defs[i];
+        let (Some(rule), Some(c)) = (a.contact_damage, a.collider) else {
+            continue;
+        };
+        let targets = || {
+            (archetypes.defs.iter())
+                .filter(|t| t.tags & rule.to != 0)
+                .filter_map(|t| Some((t, t.collider?)))
+        };
+        if targets().any(|(_, t)| c.mask & t.layer != 0 || t.mask & c.layer != 0) {
+            continue;
+        }
+        let names: Vec<&str> = targets().map(|(t, _)| t.name.as_str()).collect();
+        let note = r.error(
+            loc,
+            format!(
+                "`[archetypes.{}]` can never touch what its `contact_damage` hurts",
+                a.name
+            ),
+        );
+        if names.is_empty() {
+            note.help("no archetype with one of its `to` tags has a collider: give one a collider, or name the tags of what it should hurt");
+        } else {
+            note.help(format!(
+                "its collider reports no contact with {}: add the layer of what it hurts to its collider's `mask`",
+                names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+            ));
+        }
+    }
+}
+
 fn read_stress(r: &mut Report, game: &Table<'_, '_>, archetypes: &Archetypes) -> Option<StressDef> {
     let t = game.table(r, "stress")?;
     let named = t.name(r, "archetype", "archetype");
@@ -508,6 +548,10 @@ fn add_archetypes(
             if a.sized_by_tiles() {
                 let loc = t.loc_of("collider").unwrap_or(t.loc);
                 archetypes.sizeless.push((archetypes.defs.len(), loc));
+            }
+            if a.contact_damage.is_some() {
+                let loc = t.loc_of("contact_damage").unwrap_or(t.loc);
+                archetypes.hurting.push((archetypes.defs.len(), loc));
             }
             archetypes.defs.push(a);
         }

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 /// Kinds of error that must each have a folder.
 const REQUIRED: &[&str] = &[
     "tilemap_csv",
+    "contact_damage",
     "font_errors",
     "syntax_error",
     "missing_value",

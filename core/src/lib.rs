@@ -48,12 +48,13 @@ pub use command::{MAX_BOUND_KEYS, MAX_NAME_BYTES, MAX_TEXT_BYTES};
 pub use consequences::{Consequences, Gameplay, NoConsequences};
 pub use def::{
     AiPolicy, Anchor, AnimationDef, ArchetypeDef, ArchetypeId, AssetId, BehaviourDef,
-    BehaviourKind, BodyKind, BoundsPolicy, CameraDef, ColliderDef, Constant, ControlDef,
-    ControlKind, CooldownDef, EffectDef, EffectId, Filter, FlowDef, FontDef, FontId, FontSource,
-    GameDef, HealthDef, HudLine, ImageDef, LabelDef, LevelDef, Limits, MAX_LAYERS, MAX_TAGS,
-    MotionDef, MusicId, Overrides, PhysicsDef, Placement, PlatformerDef, RotateMode, RotationDef,
-    ScriptsDef, Shape, SolidRun, SoundDef, SoundId, SpawnerDef, SpriteDef, SpriteShape, StressDef,
-    ThrustDef, TileKey, TileMapDef, TriggerDef, TriggerOn, Wave, WindowDef, merge_solids,
+    BehaviourKind, BodyKind, BoundsPolicy, CameraDef, ColliderDef, Constant, ContactDamageDef,
+    ControlDef, ControlKind, CooldownDef, EffectDef, EffectId, Filter, FlowDef, FontDef, FontId,
+    FontSource, GameDef, HealthDef, HudLine, ImageDef, LabelDef, LevelDef, Limits, MAX_LAYERS,
+    MAX_TAGS, MotionDef, MusicId, Overrides, PhysicsDef, Placement, PlatformerDef, RotateMode,
+    RotationDef, ScriptsDef, Shape, SolidRun, SoundDef, SoundId, SpawnerDef, SpriteDef,
+    SpriteShape, StressDef, ThrustDef, TileKey, TileMapDef, TriggerDef, TriggerOn, Wave, WindowDef,
+    merge_solids,
 };
 pub use def::{AttachDef, BehaviourProblem, BehaviourSpec, Idle};
 pub use def::{ExportDef, HudBar, HudIcons, HudImage, HudItem, HudNumber};

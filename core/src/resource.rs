@@ -65,6 +65,9 @@ resources! {
     SpawnOutcomes,
     /// Damage applied after stage 2, delivered with the next tick's stage 2.
     CarriedDamage,
+    /// The damage archetypes' `contact_damage` does in this tick's contacts, applied with
+    /// stage 1's commands.
+    ContactDamage,
     /// Destroys, teleports and spawns recorded for Commit, and the entities marked for
     /// destruction.
     StructuralCommands,

@@ -149,6 +149,11 @@ fn everything() -> GameDef {
         b.navigate = true;
         b.cadence = Some(2);
     }
+    enemy.contact_damage = Some(ContactDamageDef {
+        amount: 1,
+        to: T_PLAYER,
+        once: false,
+    });
     let player = &mut def.archetypes[PLAYER.0 as usize];
     player.rotation = Some(RotationDef {
         angle: 0.0,

@@ -108,6 +108,56 @@ fn crowds_at_one_point_fault_at_the_contact_bound() {
     }
 }
 
+/// Bodies that hurt each other by contact queue two hits a contact, and the hits reserve no
+/// room past twice `[limits] contacts`, in a pile whose contacts fault on the events bound as
+/// in one whose contacts fit.
+#[test]
+fn contact_damage_in_a_pile_stays_within_its_bound() {
+    for (case, n, events) in [
+        ("700 in a pile", 700, None),
+        ("120 in a pile", 120, Some(100_000)),
+    ] {
+        let mut def = crowd_def();
+        def.archetypes[BLOB.0 as usize].tags = T_ENEMY;
+        def.archetypes[BLOB.0 as usize].health = Some(HealthDef {
+            max: 1_000_000,
+            invulnerable_ticks: 0,
+        });
+        def.archetypes[BLOB.0 as usize].contact_damage = Some(ContactDamageDef {
+            amount: 1,
+            to: T_ENEMY,
+            once: false,
+        });
+        if let Some(e) = events {
+            def.limits.events_per_tick = e;
+        }
+        pile(&mut def, &[(BLOB, n)]);
+        let mut g = game(def, Box::new(NoConsequences));
+        match events {
+            None => {
+                assert_capacity_fault(&mut g, Phase::Motion, "events", case);
+            }
+            Some(_) => {
+                for _ in 0..3 {
+                    g.step(&TickInput::neutral()).unwrap();
+                    assert_room_within_bounds(&g, case);
+                }
+                // Every blob hit by every other once a tick (n - 1 hits), for three ticks.
+                let health: Vec<i32> = g
+                    .world()
+                    .ecs()
+                    .query::<&Health>()
+                    .iter()
+                    .map(|h| h.current)
+                    .collect();
+                assert_eq!(health.len(), n, "{case}");
+                let expected = 1_000_000 - 3 * (n as i32 - 1);
+                assert!(health.iter().all(|&h| h == expected), "{case}: {health:?}");
+            }
+        }
+    }
+}
+
 /// Changes a game for one case.
 type Setup = fn(&mut GameDef);
 

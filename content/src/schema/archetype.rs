@@ -2,8 +2,9 @@
 
 use crate::schema::*;
 use ludus_core::{
-    AnimationDef, ArchetypeDef, AttachDef, BehaviourDef, BehaviourKind, ColliderDef, HealthDef,
-    Idle, LabelDef, MotionDef, PlatformerDef, RotationDef, SpriteDef, ThrustDef,
+    AnimationDef, ArchetypeDef, AttachDef, BehaviourDef, BehaviourKind, ColliderDef,
+    ContactDamageDef, HealthDef, Idle, LabelDef, MotionDef, PlatformerDef, RotationDef, SpriteDef,
+    ThrustDef,
 };
 
 #[rustfmt::skip]
@@ -37,6 +38,7 @@ pub(crate) static ARCHETYPE: TableSchema = TableSchema {
         key("sprite", Ty::Table(&SPRITE), Dflt::Unset, "", "How it is drawn.", "[archetypes.ship.sprite]"),
         key("collider", Ty::Table(&COLLIDER), Dflt::Unset, "", "How it collides.", "[archetypes.ship.collider]"),
         key("health", Ty::Table(&HEALTH), Dflt::Unset, "", "Hit points.", "health = { max = 3 }"),
+        key("contact_damage", Ty::Table(&CONTACT_DAMAGE), Dflt::Unset, "", "Damage it does to what it touches, without a script.", "contact_damage = { amount = 1, to = [\"player\"] }"),
         key("behaviour", Ty::Table(&BEHAVIOUR), Dflt::Unset, "", "A built-in AI behaviour.", "behaviour = { kind = \"chase\", target = [\"player\"] }"),
         key("attach", Ty::Table(&ATTACH), Dflt::Unset, "", "What each spawned entity of it is attached to.", "attach = { to = \"hero\", offset = [12, 0] }"),
         key("control", Ty::Table(&CONTROL), Dflt::Unset, "", "Player control.", "[archetypes.ship.control]"),
@@ -137,6 +139,25 @@ pub(crate) static HEALTH: TableSchema = TableSchema {
     keys: &[
         key("max", int(1, 1_000_000_000), Dflt::Required, "", "Starting and largest health.", "max = 3"),
         key("invulnerable", int(0, 1_000_000), count(HealthDef::INVULNERABLE_TICKS), "ticks", "Invulnerability after taking damage.", "invulnerable = 30"),
+    ],
+};
+
+#[rustfmt::skip]
+pub(crate) static CONTACT_DAMAGE: TableSchema = TableSchema {
+    title: "[archetypes.NAME.contact_damage]",
+    doc: "Damage the entity does to what it touches, with no script: Rust applies it each tick \
+          before the commands scripts send, as `ludus.damage(target, amount, id)` from a \
+          script would. A hit lands every tick a contact with an entity carrying one of the \
+          `to` tags lasts (only the tick it begins with `once`), so the target's \
+          `health.invulnerable` spaces the hits; it is blocked while the target is \
+          invulnerable, once its health has reached 0, and on a target without health. The \
+          contact must be one the colliders report (either side's `mask` holds the other's \
+          layer; a trigger's count), with or without `stay`. Scripts see each hit that lands \
+          in `on_damage` (its `source` is the entity that did it) and a kill in `on_death`.",
+    keys: &[
+        key("to", Ty::Names { max: 64 }, Dflt::Required, "", "Tags of what it hurts.", "to = [\"player\"]"),
+        key("amount", int(1, 1_000_000_000), Dflt::Int(ContactDamageDef::AMOUNT as i64), "", "Health each hit takes.", "amount = 2"),
+        key("once", Ty::Bool, Dflt::Bool(ContactDamageDef::ONCE), "", "Hit only on the tick a contact begins, not every tick it lasts.", "once = true"),
     ],
 };
 

@@ -46,6 +46,9 @@ pub struct ArchetypeDef {
     pub label: Option<LabelDef>,
     /// What each spawned entity of it is attached to.
     pub attach: Option<AttachDef>,
+    /// The damage it does to what it touches, without a script.
+    #[serde(default)]
+    pub contact_damage: Option<ContactDamageDef>,
 }
 
 impl ArchetypeDef {
@@ -101,6 +104,7 @@ impl Default for ArchetypeDef {
             animations: Vec::new(),
             label: None,
             attach: None,
+            contact_damage: None,
         }
     }
 }
@@ -317,6 +321,36 @@ pub struct HealthDef {
 impl HealthDef {
     /// The invulnerability of a health that sets none, in ticks.
     pub const INVULNERABLE_TICKS: u32 = 0;
+}
+
+/// Damage an entity does to what it touches, applied by Rust with stage 1's commands (before
+/// the commands scripts send), as `ludus.damage(target, amount, id)` would: blocked while the
+/// target is invulnerable, once its health has reached 0, and when the target has no health.
+///
+/// Invariant: `amount >= 1` and `to != 0` (content checks both).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContactDamageDef {
+    /// Health taken by each hit.
+    pub amount: i32,
+    /// Tag bits of what it hurts: an entity with any of them.
+    pub to: u64,
+    /// Only on the tick a contact begins; otherwise on every tick it lasts as well (the
+    /// target's invulnerability spacing the hits).
+    pub once: bool,
+}
+
+impl ContactDamageDef {
+    /// The damage of a hit that sets none.
+    pub const AMOUNT: i32 = 1;
+    /// Whether contact damage that does not say hits only when a contact begins.
+    pub const ONCE: bool = false;
+
+    /// Whether it hurts an entity of tags `tags` in a contact that began this tick (`begun`)
+    /// or began before and lasts.
+    #[inline]
+    pub fn hits(&self, tags: u64, begun: bool) -> bool {
+        tags & self.to != 0 && (begun || !self.once)
+    }
 }
 
 /// Player control of an entity.

@@ -161,6 +161,11 @@ impl GameDef {
         self.archetype(id).map_or(0, |a| a.tags)
     }
 
+    /// Whether any archetype does damage by contact (`contact_damage`).
+    pub fn has_contact_damage(&self) -> bool {
+        self.archetypes.iter().any(|a| a.contact_damage.is_some())
+    }
+
     /// The tags archetype `id`'s behaviour looks for (0 without a behaviour).
     pub fn behaviour_targets(&self, id: ArchetypeId) -> u64 {
         self.archetype(id)

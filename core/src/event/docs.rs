@@ -62,7 +62,7 @@ pub fn stages_markdown() -> String {
     };
     format!(
         "| stage | handlers, in this order | then Rust |\n| --- | --- | --- |\n\
-         | 1 | {} | applies the commands in the order sent; damage produces damage events |\n\
+         | 1 | {} | applies the damage of archetypes' `contact_damage` in the tick's contacts, then the commands in the order sent; damage produces damage events |\n\
          | 2 | {} | applies the commands; damage sent here is delivered to the next tick's `on_damage` |\n",
         handlers(Stage::One),
         handlers(Stage::Two)

@@ -20,7 +20,10 @@ use crate::var::Var;
 use crate::world::SimWorld;
 use crate::world::components::*;
 
-/// Applies a stage's commands in the order sent.
+/// Applies a stage's commands in the order sent; stage 1's after the damage archetypes'
+/// `contact_damage` does in the tick's contacts (see [`ContactHits`]).
+///
+/// [`ContactHits`]: crate::tick::scratch::ContactHits
 pub(crate) fn apply(
     world: &mut SimWorld,
     s: &mut Scratch,
@@ -28,6 +31,13 @@ pub(crate) fn apply(
     tick: u64,
     stage: Stage,
 ) -> Result<(), Fault> {
+    if stage == Stage::One && def.has_contact_damage() {
+        let hits = std::mem::take(&mut *s.contact_hits);
+        let result = damage_run(world, s, def, tick, stage, &hits.begun)
+            .and_then(|()| damage_run(world, s, def, tick, stage, &hits.lasting));
+        *s.contact_hits = hits;
+        result?;
+    }
     let commands = std::mem::take(&mut *s.commands);
     let result = apply_all(world, s, def, tick, stage, &commands);
     *s.commands = commands;

@@ -11,7 +11,8 @@
 //!    is gone (or marked for destruction) are dropped and end.
 //! 2. Stage 1: consequences see level start, spawns, actions, contacts, expirations and timers
 //!    and send commands. Timers delivered in stage 1 are then finished (one-shots released).
-//! 3. Rust applies stage 1's commands in the order sent. Damage produces damage events.
+//! 3. Rust applies the damage archetypes' `contact_damage` does in the tick's contacts, then
+//!    stage 1's commands in the order sent. Damage produces damage events.
 //! 4. Stage 2: consequences see the damage events (those carried from the previous tick's stage 2
 //!    first, then this tick's) and send commands.
 //! 5. Rust applies stage 2's commands; damage they cause is carried to the next tick's stage 2.
@@ -65,6 +66,8 @@ const STAGE_READS_PREVIOUS: &[R] = &[
 const STAGE_WRITES: &[R] = &[R::Rng, R::Timers, R::Commands];
 /// What applying commands reads of entities: which live, and where (for damage events).
 const APPLY_READS_PREVIOUS: &[R] = &[R::EntitySet, R::Position];
+/// Stage 1's: the same, and the damage of the tick's contacts, taken out while it is applied.
+const APPLY_ONE_WRITES: &[R] = &with(R::ContactDamage);
 /// What applying stage 1's commands changes.
 const APPLY_WRITES: &[R] = &[
     R::Health,
@@ -87,15 +90,18 @@ const APPLY_WRITES: &[R] = &[
     R::StagedPresentation,
 ];
 /// Stage 2's: the same, and the damage it carries to the next tick.
-const APPLY_TWO_WRITES: &[R] = &{
-    let mut out = [R::CarriedDamage; APPLY_WRITES.len() + 1];
+const APPLY_TWO_WRITES: &[R] = &with(R::CarriedDamage);
+
+/// [`APPLY_WRITES`] and `extra`.
+const fn with(extra: R) -> [R; APPLY_WRITES.len() + 1] {
+    let mut out = [extra; APPLY_WRITES.len() + 1];
     let mut i = 0;
     while i < APPLY_WRITES.len() {
         out[i] = APPLY_WRITES[i];
         i += 1;
     }
     out
-};
+}
 
 /// The due timers still live, as timer events.
 pub const DELIVERABLE_TIMERS: SystemId = SystemId::native("deliverable_timers");
@@ -147,7 +153,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
         },
         Decl {
             reads_previous: APPLY_READS_PREVIOUS,
-            writes: APPLY_WRITES,
+            writes: APPLY_ONE_WRITES,
             produces: &[EventKind::Damage, EventKind::Death],
             ..Decl::new(APPLY_ONE, |t| {
                 apply(t.world, t.scratch, t.def, t.tick, Stage::One)

@@ -75,6 +75,9 @@ pub(crate) struct Scratch {
     ///
     /// [`TagIndex::each`]: crate::world::tagged::TagIndex::each
     pub tag_merge: Vec<crate::world::tagged::Tagged>,
+    /// The damage commands of archetypes' `contact_damage` in this tick's contacts (Motion's
+    /// collide writes them, stage 1's apply applies them before the scripts' commands).
+    pub contact_hits: Tracked<ContactHits>,
     /// Commands naming entities spawned this tick, applied at Commit right after the spawns.
     pub after_spawn: Tracked<Vec<Command>>,
     /// Where entities are, for scripts' spatial reads (built on first use in a tick, from
@@ -83,6 +86,26 @@ pub(crate) struct Scratch {
     /// Which rows of each archetype share one collider and confine (kept across ticks, taken
     /// again when the world's `structure` changes; it reads only what spawns fix).
     pub uniform: UniformCache,
+}
+
+/// Damage commands from archetypes' `contact_damage` in one tick's contacts: those of contacts
+/// that began, then those of contacts that last, each in the contacts' order (as a script
+/// handling `on_collision_enter` before `on_collision_stay` would send them).
+///
+/// Invariant: every command is a `Command::Damage` naming an entity that existed before the
+/// tick, and the lists hold at most two a reported contact (one each way): together at most
+/// twice `[limits] contacts`, and neither reserves room past that.
+#[derive(Default)]
+pub(crate) struct ContactHits {
+    pub begun: Vec<Command>,
+    pub lasting: Vec<Command>,
+}
+
+impl ContactHits {
+    pub fn clear(&mut self) {
+        self.begun.clear();
+        self.lasting.clear();
+    }
 }
 
 impl Default for Scratch {
@@ -110,6 +133,7 @@ impl Default for Scratch {
             rules: Vec::new(),
             hash_cache: Default::default(),
             tag_merge: Vec::new(),
+            contact_hits: Tracked::new(ContactHits::default(), R::ContactDamage),
             after_spawn: Tracked::new(Vec::new(), R::StructuralCommands),
             spatial: SpatialIndex::default(),
             uniform: UniformCache::default(),
@@ -161,6 +185,16 @@ impl Scratch {
                 "contact cache",
                 world.contacts.keys.capacity(),
                 l.contacts_per_tick as usize,
+            ),
+            (
+                "contact damage begun",
+                self.contact_hits.begun.capacity(),
+                2 * l.contacts_per_tick as usize,
+            ),
+            (
+                "contact damage lasting",
+                self.contact_hits.lasting.capacity(),
+                2 * l.contacts_per_tick as usize,
             ),
             ("spawn outcomes", world.spawn_outcomes.capacity(), entities),
             ("carried damage", world.carried_damage.capacity(), events),

@@ -79,6 +79,11 @@ fn def() -> GameDef {
             font: Some(crate::FontId(1)),
         }),
         attach: None,
+        contact_damage: Some(crate::def::ContactDamageDef {
+            amount: 1,
+            to: 1,
+            once: false,
+        }),
     };
     let plain = ArchetypeDef {
         name: "plain".into(),

@@ -45,19 +45,8 @@ function on_trigger_enter(events)
   end
 end
 
--- Foes touching the hero hurt it, again while the contact lasts (`stay`); the hero's
--- invulnerability spaces the hits out.
-local function touch(events)
-  for _, e in ipairs(events) do
-    if e.a_kind == "hero" then
-      ludus.damage(e.a, 1, e.b)
-    elseif e.b_kind == "hero" then
-      ludus.damage(e.b, 1, e.a)
-    end
-  end
-end
-on_collision_enter = touch
-on_collision_stay = touch
+-- Foes touching the hero hurt it: their contact_damage (game.toml) does that without a
+-- script; on_damage below hears of each hit.
 
 function on_damage(events)
   for _, d in ipairs(events) do

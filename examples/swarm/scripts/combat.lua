@@ -40,19 +40,8 @@ function on_trigger_enter(events)
   end
 end
 
--- Enemies touching the player hurt it, again every tick the contact lasts; the player's
--- invulnerability (health.invulnerable) spaces the hits out.
-local function touch(events)
-  for _, e in ipairs(events) do
-    if e.a_kind == "player" then
-      ludus.damage(e.a, 1, e.b)
-    elseif e.b_kind == "player" then
-      ludus.damage(e.b, 1, e.a)
-    end
-  end
-end
-on_collision_enter = touch
-on_collision_stay = touch
+-- Enemies touching the player hurt it: their contact_damage (enemies.toml) does that
+-- without a script; on_damage below hears of each hit.
 
 function on_damage(events)
   for _, d in ipairs(events) do

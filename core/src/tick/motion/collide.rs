@@ -3,13 +3,14 @@
 
 use crate::collision::body::{Flags, Phys};
 use crate::collision::{Body, Broadphase, CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow};
+use crate::command::Command;
 use crate::def::{BodyKind, ColliderDef, GameDef};
 use crate::event::{ContactEvent, ContactPhase, Party, push_bounded};
 use crate::fault::Fault;
-use crate::limits::Limit;
+use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::tick::motion::step::up;
-use crate::tick::scratch::Scratch;
+use crate::tick::scratch::{ContactHits, Scratch};
 use crate::world::SimWorld;
 use crate::world::columns::Placed;
 use crate::world::components::*;
@@ -175,6 +176,7 @@ pub(crate) fn collide(
     tick: u64,
     split: bool,
 ) -> Result<(), Fault> {
+    s.contact_hits.clear();
     let bp = &mut s.broadphase;
     bp.plan(def.physics.cell_size, split);
     bp.flags.clear();
@@ -303,6 +305,7 @@ pub(crate) fn collide(
     let mut next: Vec<ContactKey> = Vec::with_capacity(reported);
     let prev = std::mem::take(&mut world.contacts.keys);
     let events = &mut s.events;
+    let (hits, hurting) = (&mut s.contact_hits, def.has_contact_damage());
     let mut parties = None;
     let mut pi = 0;
     for p in bp.pairs.iter().filter(|p| p.report) {
@@ -341,6 +344,9 @@ pub(crate) fn collide(
         } else {
             ContactPhase::Enter
         };
+        if hurting {
+            hurt(def, (a, b), !known, hits)?;
+        }
         if phase == ContactPhase::Enter || p.stay {
             let ev = ContactEvent {
                 tick,
@@ -375,6 +381,40 @@ pub(crate) fn collide(
     }
     world.counters.contacts_peak = world.counters.contacts_peak.max(next.len() as u64);
     world.contacts.keys = next;
+    Ok(())
+}
+
+/// The damage archetypes' `contact_damage` does in a contact of `a` and `b` (`begun`: it
+/// began this tick), `a`'s to `b` then `b`'s to `a`, queued in `hits`.
+fn hurt(
+    def: &GameDef,
+    (a, b): (&Body, &Body),
+    begun: bool,
+    hits: &mut ContactHits,
+) -> Result<(), Fault> {
+    // Two a reported contact: within twice `[limits] contacts` by the contacts' own bound.
+    let bound = 2 * def.limits.contacts_per_tick as usize;
+    for (from, to) in [(a, b), (b, a)] {
+        let Some(rule) = def.archetype(from.archetype).and_then(|x| x.contact_damage) else {
+            continue;
+        };
+        if !rule.hits(to.tags, begun) {
+            continue;
+        }
+        let hit = Command::Damage {
+            target: to.seq,
+            amount: rule.amount,
+            source: Some(from.seq),
+        };
+        let queue = if begun {
+            &mut hits.begun
+        } else {
+            &mut hits.lasting
+        };
+        if !push_within(queue, hit, bound) {
+            return Err(Limit::Contacts.exceeded(bound as u64, "contact damage hits in one tick"));
+        }
+    }
     Ok(())
 }
 

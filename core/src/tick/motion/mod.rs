@@ -134,6 +134,7 @@ pub(crate) const SYSTEMS: PhaseSystems = PhaseSystems {
                 R::ContactCache,
                 R::Footing,
                 R::Broadphase,
+                R::ContactDamage,
             ],
             produces: &[EventKind::Collision, EventKind::Trigger],
             ..Decl::new(COLLIDE, |t| {
