@@ -411,6 +411,14 @@ fn contact_damage(
         .help("add e.g. `collider = { radius = 8, layer = \"enemy\", mask = [\"player\"] }`");
     }
     let tags = d.names(r, "to", "tag")?;
+    if tags.is_empty() {
+        let loc = d.loc_of("to").unwrap_or(d.loc);
+        r.error(
+            loc,
+            format!("`{}` names no tag: it would hurt nothing", d.what("to")),
+        )
+        .help("name the tags of what it hurts, e.g. `to = [\"player\"]`");
+    }
     let to = scope.tags.bits(r, &tags);
     let rule = ContactDamageDef {
         amount: d

@@ -214,3 +214,37 @@ fn contact_damage_is_what_a_script_sending_it_does() {
     assert_eq!(health(&b), Some(4), "six hits of twelve ticks");
     assert_eq!(health(&a), health(&b));
 }
+
+#[test]
+fn hits_a_target_cannot_take_are_counted_as_blocked_or_after_death() {
+    // Four enemies on the player, each hurting it every tick: per tick one hit lands while
+    // it may be hurt and the others are blocked; once dead, every hit is counted after death.
+    let mut d = setup_def(&Setup {
+        enemy: hurts(3, PLAYER_TAG, false),
+        invulnerable: 2,
+        ..NONE
+    });
+    for (x, y) in [(0.0, 5.0), (-5.0, 0.0), (0.0, -5.0)] {
+        d.levels[0].placements.push(Placement {
+            archetype: ENEMY,
+            pos: Vec2::new(x, y),
+            overrides: Overrides::default(),
+        });
+    }
+    let mut g = game_with(d, &[("scripts/main.lua", LISTEN)], &[]).unwrap();
+    run(&mut g, 8).unwrap();
+    assert_eq!(
+        said(&mut g),
+        [
+            "damage 1 1 3 7 2 false",
+            "damage 3 1 3 4 2 false",
+            "damage 5 1 3 1 2 false",
+            "damage 7 1 3 -2 2 true",
+            "death 7 1",
+        ]
+    );
+    let c = g.world().counters();
+    // Ticks 1, 3 and 5: three blocked each; 2, 4 and 6: four; 7: three after the killing
+    // hit, and 8: four, after death.
+    assert_eq!((c.damage_blocked, c.after_death), (3 * 3 + 3 * 4, 3 + 4));
+}

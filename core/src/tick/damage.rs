@@ -30,6 +30,12 @@ pub(super) fn damage_run(
         ..
     } = world;
     let mut view = ecs.view_mut::<(&mut Health, &Identity, &Position)>();
+    // The last target found to take no damage, and why. Nothing in a run heals, revives,
+    // spawns, destroys or ends an invulnerability, so a target that takes none takes none
+    // for the rest of the run: the hits a pile of attackers sends one target (contact
+    // damage, most of it blocked by the target's invulnerability) are counted without
+    // looking it up again.
+    let mut spared: Option<(u64, Spared)> = None;
     for c in run {
         let Command::Damage {
             target,
@@ -39,26 +45,61 @@ pub(super) fn damage_run(
         else {
             continue;
         };
+        if let Some((seq, why)) = spared
+            && seq == *target
+        {
+            why.count(counters);
+            continue;
+        }
         let Some(e) = live(index, &scratch.pending, counters, *target) else {
+            spared = None;
             continue;
         };
         // Every entity has an identity and a position: no match is no health.
-        let Some((h, id, pos)) = view.get_mut(e) else {
-            counters.no_health += 1;
-            continue;
+        let why = match view.get_mut(e) {
+            None => Spared::NoHealth,
+            Some((h, _, _)) if h.current <= 0 => Spared::Dead,
+            Some((h, _, _)) if !h.invulnerable_until.ready(tick) => Spared::Invulnerable,
+            Some((h, id, pos)) => {
+                let ev = land(h, (id, pos), def, tick, *amount, *source)?;
+                spared = Spared::after(h, tick).map(|why| (*target, why));
+                deliver(scratch, carried_damage, def, stage, ev)?;
+                continue;
+            }
         };
-        if h.current <= 0 {
-            counters.after_death += 1;
-            continue;
-        }
-        if !h.invulnerable_until.ready(tick) {
-            counters.damage_blocked += 1;
-            continue;
-        }
-        let ev = land(h, (id, pos), def, tick, *amount, *source)?;
-        deliver(scratch, carried_damage, def, stage, ev)?;
+        why.count(counters);
+        spared = Some((*target, why));
     }
     Ok(())
+}
+
+/// Why a live target takes no damage.
+#[derive(Clone, Copy)]
+enum Spared {
+    NoHealth,
+    Dead,
+    Invulnerable,
+}
+
+impl Spared {
+    /// Why health `h` takes no more damage at `tick`, if it takes none.
+    fn after(h: &Health, tick: u64) -> Option<Spared> {
+        if h.current <= 0 {
+            Some(Spared::Dead)
+        } else if !h.invulnerable_until.ready(tick) {
+            Some(Spared::Invulnerable)
+        } else {
+            None
+        }
+    }
+
+    fn count(self, counters: &mut WorldCounters) {
+        match self {
+            Spared::NoHealth => counters.no_health += 1,
+            Spared::Dead => counters.after_death += 1,
+            Spared::Invulnerable => counters.damage_blocked += 1,
+        }
+    }
 }
 
 /// Queues a damage event for its stage 2 (this tick's after stage 1, the next tick's after
