@@ -25,6 +25,8 @@ struct Setup {
     enemy: Option<ContactDamageDef>,
     player: Option<ContactDamageDef>,
     invulnerable: u32,
+    /// The enemies' colliders are triggers (a hurting zone).
+    trigger: bool,
     script: &'static str,
 }
 
@@ -43,6 +45,7 @@ const NONE: Setup = Setup {
     enemy: None,
     player: None,
     invulnerable: 0,
+    trigger: false,
     script: "",
 };
 
@@ -113,6 +116,16 @@ const CASES: &[Case] = &[
         ],
     ),
     (
+        "a trigger hurts what stands in it",
+        Setup {
+            enemy: hurts(2, PLAYER_TAG, false),
+            trigger: true,
+            ..NONE
+        },
+        2,
+        &["damage 1 1 2 8 2 false", "damage 2 1 2 6 2 false"],
+    ),
+    (
         "a tag it does not hurt",
         Setup {
             enemy: hurts(1, ENEMY_TAG, false),
@@ -149,6 +162,9 @@ fn setup_def(s: &Setup) -> GameDef {
     d.archetypes[ENEMY.0 as usize].contact_damage = s.enemy;
     if let Some(h) = &mut d.archetypes[PLAYER.0 as usize].health {
         h.invulnerable_ticks = s.invulnerable;
+    }
+    if let Some(c) = &mut d.archetypes[ENEMY.0 as usize].collider {
+        c.trigger = s.trigger;
     }
     d
 }

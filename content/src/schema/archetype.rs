@@ -152,7 +152,7 @@ pub(crate) static CONTACT_DAMAGE: TableSchema = TableSchema {
           `health.invulnerable` spaces the hits; it is blocked while the target is \
           invulnerable, once its health has reached 0, and on a target without health. The \
           contact must be one the colliders report (either side's `mask` holds the other's \
-          layer; a trigger's count), with or without `stay`. Scripts see each hit that lands \
+          layer; a trigger's contacts count too), with or without `stay`. Scripts see each hit that lands \
           in `on_damage` (its `source` is the entity that did it) and a kill in `on_death`.",
     keys: &[
         key("to", Ty::Names { max: 64 }, Dflt::Required, "", "Tags of what it hurts.", "to = [\"player\"]"),
