@@ -58,14 +58,15 @@ pub(super) fn damage_run(
         // Every entity has an identity and a position: no match is no health.
         let why = match view.get_mut(e) {
             None => Spared::NoHealth,
-            Some((h, _, _)) if h.current <= 0 => Spared::Dead,
-            Some((h, _, _)) if !h.invulnerable_until.ready(tick) => Spared::Invulnerable,
-            Some((h, id, pos)) => {
-                let ev = land(h, (id, pos), def, tick, *amount, *source)?;
-                spared = Spared::after(h, tick).map(|why| (*target, why));
-                deliver(scratch, carried_damage, def, stage, ev)?;
-                continue;
-            }
+            Some((h, id, pos)) => match Spared::now(h, tick) {
+                Some(why) => why,
+                None => {
+                    let ev = land(h, (id, pos), def, tick, *amount, *source)?;
+                    spared = Spared::now(h, tick).map(|why| (*target, why));
+                    deliver(scratch, carried_damage, def, stage, ev)?;
+                    continue;
+                }
+            },
         };
         why.count(counters);
         spared = Some((*target, why));
@@ -82,8 +83,8 @@ enum Spared {
 }
 
 impl Spared {
-    /// Why health `h` takes no more damage at `tick`, if it takes none.
-    fn after(h: &Health, tick: u64) -> Option<Spared> {
+    /// Why health `h` takes no damage at `tick`, if it takes none.
+    fn now(h: &Health, tick: u64) -> Option<Spared> {
         if h.current <= 0 {
             Some(Spared::Dead)
         } else if !h.invulnerable_until.ready(tick) {
@@ -174,15 +175,11 @@ pub(super) fn damage_one(
         return Ok(());
     };
     let Some(mut h) = r.get::<&mut Health>() else {
-        world.counters.no_health += 1;
+        Spared::NoHealth.count(&mut world.counters);
         return Ok(());
     };
-    if h.current <= 0 {
-        world.counters.after_death += 1;
-        return Ok(());
-    }
-    if !h.invulnerable_until.ready(tick) {
-        world.counters.damage_blocked += 1;
+    if let Some(why) = Spared::now(&h, tick) {
+        why.count(&mut world.counters);
         return Ok(());
     }
     let (Some(id), Some(pos)) = (r.get::<&Identity>(), r.get::<&Position>()) else {
