@@ -452,7 +452,8 @@ fn unsized_colliders(r: &mut Report, archetypes: &Archetypes, levels: &[RawLevel
 
 /// Reports each archetype whose `contact_damage` can never land: no archetype with one of
 /// its `to` tags has a collider in a contact its collider reports (neither side's `mask`
-/// holds the other's layer), so the rule would silently do nothing.
+/// holds the other's layer), or none of those that do has health, so the rule would
+/// silently do nothing.
 fn untouched_contact_damage(r: &mut Report, archetypes: &Archetypes) {
     for &(i, loc) in &archetypes.hurting {
         let a = &archetypes.defs[i];
@@ -464,7 +465,23 @@ fn untouched_contact_damage(r: &mut Report, archetypes: &Archetypes) {
                 .filter(|t| t.tags & rule.to != 0)
                 .filter_map(|t| Some((t, t.collider?)))
         };
-        if targets().any(|(_, t)| c.mask & t.layer != 0 || t.mask & c.layer != 0) {
+        let touched = || targets().filter(|(_, t)| c.mask & t.layer != 0 || t.mask & c.layer != 0);
+        if touched().any(|(t, _)| t.health.is_some()) {
+            continue;
+        }
+        if touched().next().is_some() {
+            let names: Vec<String> = touched().map(|(t, _)| format!("`{}`", t.name)).collect();
+            r.error(
+                loc,
+                format!(
+                    "`[archetypes.{}]`'s `contact_damage` hurts only what has no health",
+                    a.name
+                ),
+            )
+            .help(format!(
+                "it touches only {}, without `health`: give what it should hurt a `health` table",
+                names.join(", ")
+            ));
             continue;
         }
         let names: Vec<&str> = targets().map(|(t, _)| t.name.as_str()).collect();

@@ -83,7 +83,7 @@ const CONTEXTS: &[Context] = &[
     game("[archetypes.NAME.collider]", "name = \"T\"\nlayers = [\"l\"]\n[archetypes.a]\nsprite = { size = 8 }\n[archetypes.a.collider]\n@\nlayer = \"l\"\n\n[levels.one]\n"),
     only("[archetypes.NAME.collider]", &["size"], "name = \"T\"\nlayers = [\"l\"]\n[archetypes.a]\nsprite = { size = 8 }\n[archetypes.a.collider]\n@\nlayer = \"l\"\nshape = \"box\"\n\n[levels.one]\n"),
     game("[archetypes.NAME.health]", "name = \"T\"\n[archetypes.a.health]\n@\nmax = 3\n\n[levels.one]\n"),
-    game("[archetypes.NAME.contact_damage]", "name = \"T\"\ntags = [\"t\"]\nlayers = [\"l\"]\n[archetypes.a]\ntags = [\"t\"]\ncollider = { radius = 4, layer = \"l\", mask = [\"l\"] }\n[archetypes.a.contact_damage]\n@\nto = [\"t\"]\n\n[levels.one]\n"),
+    game("[archetypes.NAME.contact_damage]", "name = \"T\"\ntags = [\"t\"]\nlayers = [\"l\"]\n[archetypes.a]\ntags = [\"t\"]\ncollider = { radius = 4, layer = \"l\", mask = [\"l\"] }\nhealth = { max = 3 }\n[archetypes.a.contact_damage]\n@\nto = [\"t\"]\n\n[levels.one]\n"),
     game("[archetypes.NAME.behaviour]", "name = \"T\"\ntags = [\"t\"]\n[archetypes.a.behaviour]\n@\nkind = \"chase\"\ntarget = [\"t\"]\n\n[levels.one]\n"),
     only("[archetypes.NAME.behaviour]", &["idle"], "name = \"T\"\ntags = [\"t\"]\n[archetypes.a.behaviour]\n@\nkind = \"chase\"\ntarget = [\"t\"]\nrange = 100\n\n[levels.one]\n"),
     game("[archetypes.NAME.attach]", "name = \"T\"\ntags = [\"t\"]\n[archetypes.a.attach]\n@\nto = \"t\"\n\n[levels.one]\n"),
