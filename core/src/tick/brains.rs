@@ -276,14 +276,38 @@ impl<'a> Deciding<'a> {
         if !self.lost {
             // No target is lost: due by the cadence alone (undecided brains are due: their
             // next decision is at tick 0).
-            // Zipped, so the loop indexes (and bounds-checks) only on a decision.
-            let rows = brains.iter_mut().zip(speeds).zip(vels.iter_mut());
-            for (i, ((brain, speed), vel)) in rows.enumerate() {
+            // A group of rows is checked for a due brain at once: one with none (most, between
+            // decisions) only steers; one with a due brain goes row by row, in the same order,
+            // as do the rows after the last whole group.
+            let (bg, bt) = brains.as_chunks_mut::<GROUP>();
+            let (sg, st) = speeds.as_chunks::<GROUP>();
+            let (vg, vt) = vels.as_chunks_mut::<GROUP>();
+            let whole = bg.len() * GROUP;
+            let mut row = |i: usize, brain: &mut Brain, speed: &Speed, vel: &mut Velocity| {
                 if tick >= brain.next_decision() {
                     self.decide_now(brain, &mut aims[i], &ids[i], pos[i].0);
                     decisions += 1;
                 }
                 steer(brain, speed, vel);
+            };
+            for (g, ((b, s), v)) in bg.iter_mut().zip(sg).zip(vg).enumerate() {
+                let mut due = false;
+                for brain in b.iter() {
+                    due |= tick >= brain.next_decision();
+                }
+                if !due {
+                    for k in 0..GROUP {
+                        steer(&b[k], &s[k], &mut v[k]);
+                    }
+                    continue;
+                }
+                for k in 0..GROUP {
+                    row(g * GROUP + k, &mut b[k], &s[k], &mut v[k]);
+                }
+            }
+            let tail = bt.iter_mut().zip(st).zip(vt.iter_mut());
+            for (k, ((brain, speed), vel)) in tail.enumerate() {
+                row(whole + k, brain, speed, vel);
             }
             return decisions;
         }
@@ -470,6 +494,9 @@ fn wander(seed: u64, seq: u64, tick: u64) -> Vec2 {
     let angle = entity_random(seed, seq, tick) * std::f32::consts::TAU;
     Vec2::from_angle(angle)
 }
+
+/// Rows whose brains [`Deciding::think_rows`] checks for a due decision at once.
+const GROUP: usize = 8;
 
 /// A brain's velocity: its intent at its speed, except a straight mover's, which keeps the
 /// velocity it has.
