@@ -197,6 +197,38 @@ proptest! {
     }
 }
 
+proptest! {
+    /// A crowd that looks at nothing among queriers that look at it (a sparse search: a few
+    /// queriers, tested side by side, or many, by the buckets around): under tight bounds on
+    /// pairs and candidates, a search whose near bodies are split between two threads stops
+    /// exactly where, and why, the serial one does, and otherwise finds the same pairs.
+    #[test]
+    fn a_split_sparse_search_stops_where_the_serial_one_does(
+        crowd in proptest::collection::vec((-60.0f32..60.0, -60.0f32..60.0), 0..300),
+        queriers in proptest::collection::vec((-60.0f32..60.0, -60.0f32..60.0, 2.0f32..9.0), 1..14),
+        max_pairs in 0usize..80,
+        budget in proptest::prop_oneof![0u64..2_000, proptest::strategy::Just(u64::MAX)],
+    ) {
+        let mut bodies: Vec<Spec> = crowd
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y))| body(i as u64 + 100, x, y, 2.0, false, 2, 0))
+            .collect();
+        for (k, &(x, y, r)) in queriers.iter().enumerate() {
+            let mut q = body(k as u64 + 1, x, y, r, false, 1, 2);
+            q.archetype = 1;
+            bodies.push(q);
+        }
+        let (mut serial, mut split) = (Broadphase::default(), Broadphase::default());
+        let want = serial.find_pairs(&bodies, None, max_pairs, budget, usize::MAX);
+        prop_assert_eq!(split.find_pairs(&bodies, None, max_pairs, budget, 0), want);
+        if want.is_ok() {
+            prop_assert_eq!(&split.pairs, &serial.pairs);
+        }
+        prop_assert!(split.pairs_second.capacity() <= max_pairs / 2 + 1);
+    }
+}
+
 #[test]
 fn a_few_queriers_among_a_crowd_find_the_same_pairs() {
     // 2000 bodies that look at nothing, three that look at them, two large walls.

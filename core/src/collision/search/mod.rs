@@ -2,7 +2,6 @@
 //! [`Broadphase::search`]).
 
 use crate::collision::body::Flags;
-use crate::collision::grid::small_body;
 use crate::collision::grid::{Bins, Compact, Grid, Member};
 use crate::collision::lanes::Lanes;
 use crate::collision::narrow::overlap;
@@ -13,6 +12,7 @@ use crate::math::Vec2;
 use crate::par;
 
 mod noted;
+mod rest;
 
 /// What the search reads: the planned colliders.
 struct Space<'a> {
@@ -55,7 +55,8 @@ impl Broadphase {
     /// split, `usize::MAX` in one that may not) scans the grid's top and bottom rows on two
     /// threads, each with half the pairs and half the budget, and joins their pairs in row
     /// order: the pairs of the serial scan. Where a half stops early, the serial scan runs
-    /// instead, so where and why a search stops never depends on the split.
+    /// instead, so where and why a search stops never depends on the split. A sparse search's
+    /// near bodies split likewise, from fewer of them (see `rest`).
     pub fn search(
         &mut self,
         max_pairs: usize,
@@ -85,8 +86,11 @@ impl Broadphase {
         if !halves || !space.halves(&grid, found, &mut second) {
             space.half_scan(&grid, 0..grid.rows, found);
         }
+        if sparse && found.stop.is_none() {
+            space.near_bodies(&grid, found, &mut second, split_from);
+        }
         if found.stop.is_none() {
-            space.rest(&grid, sparse, found);
+            space.large(found);
         }
         self.pairs_second = second;
         found.stop.map_or(Ok(()), Err)
@@ -146,165 +150,6 @@ impl Space<'_> {
         found.pairs.extend_from_slice(b.pairs);
         found.work = work;
         true
-    }
-
-    /// After the bucket scan: a sparse search's near bodies, then the large bodies.
-    ///
-    /// Long because it is the search's inner loops, each stopping the whole search (`return`)
-    /// the moment the work or pair budget runs out; split, every loop would pass that stop
-    /// back up through its caller, on the broadphase's hot path.
-    fn rest(&self, grid: &Grid, sparse: bool, found: &mut Found<'_>) {
-        let n = self.pos.len();
-        // Sparse: every other small body near a querier looks up the queriers around it.
-        // With a handful of queriers, each near body checks them all: the same pairs (a querier
-        // within reach is in the 3x3 buckets around), at most 8 candidates per body either way.
-        let side_by_side = if sparse { self.lanes.few() } else { None };
-        if let Some(lanes) = side_by_side {
-            // Few queriers: a near body is tested against all of them at once.
-            let queriers = self.bins.sorted();
-            let few = queriers.len() as u32;
-            for &m in self.near {
-                let b = self.pos[m.index as usize];
-                if found.work + u64::from(few) > found.budget {
-                    // The budget runs out at this body, where the search stops.
-                    if !found.near_pairs(self, (m, b), 0..few, true) {
-                        return;
-                    }
-                    continue;
-                }
-                found.work += u64::from(few);
-                let r = &self.runs[m.run as usize];
-                let mut hits = lanes.within(b, r.extent, r.layer);
-                while hits != 0 {
-                    let q = &queriers[hits.trailing_zeros() as usize];
-                    hits &= hits - 1;
-                    found.test(self, q.index, q.run, q.pos(), m.index, m.run, b);
-                    if found.stop.is_some() {
-                        return;
-                    }
-                }
-            }
-        } else if sparse {
-            // Many queriers: those in the 3x3 buckets around a near body.
-            let starts = &self.bins.starts[..];
-            let (cols, cmask, rmask) = (grid.cols, grid.cols - 1, grid.rows - 1);
-            for &m in self.near {
-                let b = self.pos[m.index as usize];
-                // The queriers' records that can be within reach: the 3x3 buckets around, as
-                // one range per row, or two at an edge of the grid, where a row wraps (the
-                // buckets in the order `neighbourhood` gives them), spent at once.
-                let (row, col) = grid.place(b);
-                let edge = col < 1 || col >= cmask;
-                let mut ranges = [(0, 0); 6];
-                for (k, dy) in [rmask, 0, 1].into_iter().enumerate() {
-                    let r = ((row + dy) & rmask) * cols;
-                    let at = |c: u32| starts[(r + c) as usize];
-                    if !edge {
-                        ranges[k] = (at(col - 1), at(col + 2));
-                    } else if col == 0 {
-                        (ranges[2 * k], ranges[2 * k + 1]) =
-                            ((at(cmask), at(cols)), (at(0), at(2)));
-                    } else {
-                        (ranges[2 * k], ranges[2 * k + 1]) =
-                            ((at(cmask - 1), at(cols)), (at(0), at(1)));
-                    }
-                }
-                let ranges = &ranges[..if edge { 6 } else { 3 }];
-                let spent = ranges.iter().map(|&(s, e)| (e - s) as u64).sum::<u64>();
-                if found.work + spent <= found.budget {
-                    // Within the budget: spent at once (as bucket by bucket, no stop).
-                    found.work += spent;
-                    if spent != 0 {
-                        for &(s, e) in ranges {
-                            if !found.near_pairs(self, (m, b), s..e, false) {
-                                return;
-                            }
-                        }
-                    }
-                    continue;
-                }
-                // The budget runs out at this body: bucket by bucket (a row's three at once
-                // where they are one range), where it stops.
-                if edge {
-                    let around = self.bins.neighbourhood(grid, row, col);
-                    for (s, e) in around.iter() {
-                        if !found.near_pairs(self, (m, b), s as u32..e as u32, true) {
-                            return;
-                        }
-                    }
-                    continue;
-                }
-                for &(s, e) in ranges {
-                    if !found.near_pairs(self, (m, b), s..e, true) {
-                        return;
-                    }
-                }
-            }
-        }
-        // Large bodies: against each other, and against the small bodies that can matter.
-        for li in 0..self.large.len() {
-            let mi = self.large[li];
-            let (i, a) = (mi.index, self.runs[mi.run as usize]);
-            let pi = self.pos[i as usize];
-            found.spend(self.large.len() - li - 1);
-            if found.stop.is_some() {
-                return;
-            }
-            for lj in li + 1..self.large.len() {
-                let mj = self.large[lj];
-                let b = &self.runs[mj.run as usize];
-                let pj = self.pos[mj.index as usize];
-                if (a.raw & b.layer != 0 || b.raw & a.layer != 0)
-                    && !apart(a.shape, pi, b.shape, pj)
-                {
-                    found.test(self, i, mi.run, pi, mj.index, mj.run, pj);
-                    if found.stop.is_some() {
-                        return;
-                    }
-                }
-            }
-            let (looks_i, layer_i) = (a.raw, a.layer);
-            let relevant = |b: &Run| looks_i & b.layer != 0 || b.raw & layer_i != 0;
-            if looks_i == 0 {
-                // Only bodies that look at its layer can pair with it; their effective looks
-                // keep that layer (it is not covered: this body of it looks at nothing).
-                found.spend(self.queriers.len());
-                if found.stop.is_some() {
-                    return;
-                }
-                for qi in 0..self.queriers.len() {
-                    let m = self.queriers[qi];
-                    let r = &self.runs[m.run as usize];
-                    let pj = self.pos[m.index as usize];
-                    if relevant(r) && !apart(a.shape, pi, r.shape, pj) {
-                        found.test(self, i, mi.run, pi, m.index, m.run, pj);
-                        if found.stop.is_some() {
-                            return;
-                        }
-                    }
-                }
-            } else {
-                found.spend(n);
-                if found.stop.is_some() {
-                    return;
-                }
-                for ri in 0..self.runs.len() {
-                    let r = self.runs[ri];
-                    if !relevant(&r) {
-                        continue;
-                    }
-                    for j in r.range() {
-                        let pj = self.pos[j];
-                        if small_body(&r, pj, self.cell) && !apart(a.shape, pi, r.shape, pj) {
-                            found.test(self, i, mi.run, pi, j as u32, ri as u32, pj);
-                            if found.stop.is_some() {
-                                return;
-                            }
-                        }
-                    }
-                }
-            }
-        }
     }
 
     /// Every pair of binned bodies in the same or neighbouring buckets that either side looks
