@@ -35,11 +35,11 @@ pub(crate) use crate::collision::pair::{
 use crate::def::{ArchetypeId, Shape};
 use crate::math::Vec2;
 
-/// Bodies of one run from which the plan looks up their cells on two threads: twice
-/// [`par::SPLIT_MIN`](crate::par::SPLIT_MIN), as the lookup does less work per body than
-/// motion's pass (measured with `ludus bench`: splitting 32k drones' lookups saves a sixth of
-/// the tick, 8k's costs more than it saves).
-const NEAR_SPLIT_MIN: usize = 2 * crate::par::SPLIT_MIN;
+/// Bodies of one run from which the plan looks up their cells on two threads: as motion's pass
+/// ([`par::SPLIT_MIN`](crate::par::SPLIT_MIN)). Measured with `ludus bench` on both cores:
+/// splitting 32k drones' look-ups saves a sixth of the tick, 16k's a seventh (a median tick of
+/// 0.088 ms against 0.104, ten alternating runs), 8k's costs more than it saves.
+const NEAR_SPLIT_MIN: usize = crate::par::SPLIT_MIN;
 
 /// Reusable scratch for one tick's collision pass.
 ///
