@@ -188,3 +188,38 @@ fn triggers_aim_at_the_nearest_tagged_entity() {
     g.step(&fire).unwrap();
     assert_eq!(*seen.borrow(), vec![format!("{:?}", Vec2::new(1.0, 0.0))]);
 }
+
+/// Brains are checked for a due decision eight rows at a time: in any number of rows (a
+/// handful, whole groups of eight and what follows the last, and past the 128 from which the
+/// motion pass steers them in chunks of 256), every brain due decides on its tick and no other
+/// does, tick after tick.
+#[test]
+fn every_due_brain_decides_and_no_other_in_any_number_of_rows() {
+    for n in [1, 7, 8, 9, 16, 17, 23, 130, 300] {
+        let mut def = game_def();
+        place(&mut def, PLAYER, 0.0, 0.0);
+        for i in 0..n {
+            let (col, row) = ((i % 25) as f32, (i / 25) as f32);
+            place(&mut def, ENEMY, -300.0 + 24.0 * col, 120.0 + 24.0 * row);
+        }
+        let mut g = game(def, Box::new(NoConsequences));
+        let (mut decided, mut seen) = (0, 0);
+        for _ in 0..35 {
+            let next = g.world().tick() + 1;
+            let due = g
+                .world()
+                .ecs()
+                .query::<&Brain>()
+                .iter()
+                .filter(|b| b.next_decision() <= next)
+                .count() as u64;
+            g.step(&TickInput::default()).expect("the tick runs");
+            let now = g.world().counters().ai_decisions;
+            assert_eq!(now - decided, due, "{n} chasers, tick {next}");
+            seen += due;
+            decided = now;
+        }
+        // The first tick decides every brain, then each decides every 10 ticks.
+        assert!(seen >= 4 * n as u64, "{n} chasers decided {seen} times");
+    }
+}
