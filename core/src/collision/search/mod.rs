@@ -132,24 +132,12 @@ impl Space<'_> {
     /// The bucket scan in two halves of the rows on two threads (see
     /// [`Broadphase::search`]); `false`, with nothing found, where a half stopped early.
     fn halves(&self, grid: &Grid, found: &mut Found<'_>, second: &mut Vec<Pair>) -> bool {
-        second.clear();
         let mid = grid.rows / 2;
-        let (max_a, budget_a) = (found.max_pairs.div_ceil(2), found.budget.div_ceil(2));
-        let mut b = Found::new(second, found.max_pairs - max_a, found.budget - budget_a);
-        let mut a = Found::new(&mut *found.pairs, max_a, budget_a);
-        par::join(
-            || self.half_scan(grid, 0..mid, &mut a),
-            || self.half_scan(grid, mid..grid.rows, &mut b),
-        );
-        let (work, whole) = (a.work + b.work, a.stop.is_none() && b.stop.is_none());
-        if !whole {
-            found.pairs.clear();
-            return false;
-        }
-        found.pairs.reserve_exact(b.pairs.len());
-        found.pairs.extend_from_slice(b.pairs);
-        found.work = work;
-        true
+        found.in_halves(
+            second,
+            |a| self.half_scan(grid, 0..mid, a),
+            |b| self.half_scan(grid, mid..grid.rows, b),
+        )
     }
 
     /// Every pair of binned bodies in the same or neighbouring buckets that either side looks
@@ -308,6 +296,40 @@ impl<'a> Found<'a> {
             budget,
             stop: None,
         }
+    }
+
+    /// Runs `first` and `rest`, the two halves of the search's next part in order, on two
+    /// threads: each with half the pairs and half the candidates left, `first` into these
+    /// pairs, `rest` into `second`, whose pairs then follow them (the pairs of the part run
+    /// whole). `false`, with nothing of the part kept, where a half stopped early: the part
+    /// is then run whole, so where and why a search stops never depends on the split.
+    fn in_halves(
+        &mut self,
+        second: &mut Vec<Pair>,
+        first: impl FnOnce(&mut Found<'_>) + Send,
+        rest: impl FnOnce(&mut Found<'_>) + Send,
+    ) -> bool {
+        second.clear();
+        // A search that has not stopped is within both bounds.
+        let (had, work) = (self.pairs.len(), self.work);
+        let (pairs_left, work_left) = (
+            self.max_pairs.saturating_sub(had),
+            self.budget.saturating_sub(work),
+        );
+        let (pairs_a, work_a) = (pairs_left.div_ceil(2), work_left.div_ceil(2));
+        let mut a = Found::new(&mut *self.pairs, had + pairs_a, work + work_a);
+        a.work = work;
+        let mut b = Found::new(second, pairs_left - pairs_a, work_left - work_a);
+        par::join(|| first(&mut a), || rest(&mut b));
+        let (spent, whole) = (a.work + b.work, a.stop.is_none() && b.stop.is_none());
+        if !whole {
+            self.pairs.truncate(had);
+            return false;
+        }
+        self.pairs.reserve_exact(b.pairs.len());
+        self.pairs.extend_from_slice(b.pairs);
+        self.work = spent;
+        true
     }
 
     /// Counts `candidates` about to be examined; past the budget, the search stops.

@@ -1,7 +1,7 @@
 //! After the bucket scan: a sparse search's near bodies (on two threads where there are
 //! many), then the large bodies.
 
-use super::{Found, Space, apart, par};
+use super::{Found, Space, apart};
 use crate::collision::grid::{Grid, Member, small_body};
 use crate::collision::{Pair, Run};
 
@@ -31,31 +31,12 @@ impl Space<'_> {
     /// [`near`](Self::near) in two halves of the list on two threads; `false`, with nothing
     /// found, where a half stopped early.
     fn near_halves(&self, grid: &Grid, found: &mut Found<'_>, second: &mut Vec<Pair>) -> bool {
-        second.clear();
-        let (had, work) = (found.pairs.len(), found.work);
-        // A search that has not stopped is within both bounds.
-        let (pairs_left, work_left) = (
-            found.max_pairs.saturating_sub(had),
-            found.budget.saturating_sub(work),
-        );
-        let (pairs_a, work_a) = (pairs_left.div_ceil(2), work_left.div_ceil(2));
-        let mut a = Found::new(&mut *found.pairs, had + pairs_a, work + work_a);
-        a.work = work;
-        let mut b = Found::new(second, pairs_left - pairs_a, work_left - work_a);
         let (first, rest) = self.near.split_at(self.near.len() / 2);
-        par::join(
-            || self.near(grid, first, &mut a),
-            || self.near(grid, rest, &mut b),
-        );
-        let (spent, whole) = (a.work + b.work, a.stop.is_none() && b.stop.is_none());
-        if !whole {
-            found.pairs.truncate(had);
-            return false;
-        }
-        found.pairs.reserve_exact(b.pairs.len());
-        found.pairs.extend_from_slice(b.pairs);
-        found.work = spent;
-        true
+        found.in_halves(
+            second,
+            |a| self.near(grid, first, a),
+            |b| self.near(grid, rest, b),
+        )
     }
 
     /// The near bodies `near` of a sparse search (every other small body near a querier)
