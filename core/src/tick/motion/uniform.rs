@@ -33,13 +33,22 @@ impl Uniformity {
     fn take(&mut self, colliders: &Colliders<'_>, rules: &[BoundsRule]) {
         self.changes.clear();
         self.free.clear();
-        let mut last = None;
-        for i in 0..colliders.len() {
-            let key = colliders.get(i).key();
-            if last.is_some_and(|k| k != key) {
-                self.changes.push(i as u32);
+        fn changes<K: PartialEq>(keys: impl Iterator<Item = K>, out: &mut Vec<u32>) {
+            let mut last = None;
+            for (i, key) in keys.enumerate() {
+                if last.as_ref().is_some_and(|k| *k != key) {
+                    out.push(i as u32);
+                }
+                last = Some(key);
             }
-            last = Some(key);
+        }
+        match *colliders {
+            Colliders::Own(c) => changes(c.iter().map(|c| c.key()), &mut self.changes),
+            // A shared collider is its archetype's, and its key holds the archetype: it
+            // changes exactly where the archetype does.
+            Colliders::Shared(ids, _) => {
+                changes(ids.iter().map(|i| i.archetype), &mut self.changes)
+            }
         }
         for (i, r) in rules.iter().enumerate() {
             if r.0 != BoundsPolicy::Confine {
@@ -83,7 +92,7 @@ impl UniformCache {
 mod tests {
     use super::*;
     use crate::def::{ArchetypeId, Shape};
-    use crate::world::components::Collider;
+    use crate::world::components::{Collider, Identity};
 
     #[test]
     fn chunks_are_uniform_exactly_where_rows_agree() {
@@ -109,5 +118,46 @@ mod tests {
         let all = Colliders::Own(&all);
         assert!(!cache.get(2, 7, &all, &[rule(conf); 6]).uniform(0, 6));
         assert!(cache.get(2, 8, &all, &[rule(conf); 6]).uniform(0, 6));
+    }
+
+    #[test]
+    fn shared_colliders_change_exactly_where_their_keys_do() {
+        // Archetypes 0 and 1 declare one shape, 2 another, 3 none: each archetype's key
+        // differs from every other's, the same shape or not.
+        let shape = |r| {
+            Some(crate::def::ColliderDef::new(
+                Shape::Circle { radius: r },
+                1,
+                1,
+                0,
+            ))
+        };
+        let def = crate::def::GameDef {
+            archetypes: [shape(4.0), shape(4.0), shape(5.0), None]
+                .into_iter()
+                .map(|collider| crate::def::ArchetypeDef {
+                    collider,
+                    ..crate::def::ArchetypeDef::default()
+                })
+                .collect(),
+            ..crate::def::GameDef::default()
+        };
+        let id = |a| Identity {
+            seq: 1,
+            archetype: ArchetypeId(a),
+        };
+        let ids = [0, 0, 1, 1, 1, 2, 2, 3, 0, 0].map(id);
+        let colliders = Colliders::Shared(&ids, &def);
+        let rules = [BoundsRule(BoundsPolicy::Confine); 10];
+        let u = UniformCache::default()
+            .get(0, 1, &colliders, &rules)
+            .clone();
+        let keys: Vec<_> = (0..ids.len()).map(|i| colliders.get(i).key()).collect();
+        for s in 0..ids.len() {
+            for e in s + 1..=ids.len() {
+                let one = keys[s..e].iter().all(|k| *k == keys[s]);
+                assert_eq!(u.uniform(s, e), one, "rows {s}..{e}");
+            }
+        }
     }
 }

@@ -9,7 +9,8 @@
 //! always the record's hash: where rows move, entities come and go or the cache belongs to
 //! another world, a row's words differ and it is hashed again. Nothing here is world state.
 
-use super::record::words;
+use super::record::{brain_words, health, pair, velocity, words};
+use crate::world::components::{Aim, Brain, Health, Identity, Velocity};
 
 /// One record's words and their hash.
 #[derive(Clone, Copy, Debug)]
@@ -40,33 +41,117 @@ impl<const K: usize> Kept<K> {
     }
 }
 
+/// The three kept records of a row that has them all (a velocity, health, and a brain with
+/// an aim and no control: a drone's), compared as one key of the values they are made of, so
+/// a row whose records all stay costs one comparison of seven words.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct KeptMind {
+    /// Sequence; velocity; current and maximum health; invulnerability deadline; intent; next
+    /// decision; target (0: none). Every word of the three records is a function of these.
+    key: [u64; 7],
+    /// The velocity, health and AI records' hashes.
+    hashes: [u64; 3],
+}
+
+impl KeptMind {
+    /// A slot that matches no row (no sequence reaches `u64::MAX`), so its first use hashes.
+    fn empty() -> Self {
+        KeptMind {
+            key: [u64::MAX; 7],
+            hashes: [0; 3],
+        }
+    }
+
+    /// The velocity, health and AI records' hashes of this row: the kept ones where the
+    /// values they were hashed from are the row's.
+    #[inline(always)]
+    pub(super) fn hashes(
+        &mut self,
+        i: &Identity,
+        v: &Velocity,
+        h: &Health,
+        br: &Brain,
+        a: &Aim,
+    ) -> [u64; 3] {
+        let key = [
+            i.seq,
+            pair(v.0.x, v.0.y),
+            u64::from(h.current as u32) | u64::from(h.max as u32) << 32,
+            h.invulnerable_until.word(),
+            pair(br.intent.x, br.intent.y),
+            br.next_decision(),
+            a.target().unwrap_or(0),
+        ];
+        let differ = (0..7).fold(0, |d, k| d | (self.key[k] ^ key[k]));
+        if differ != 0 {
+            self.refresh(key, i, v, h, br, a);
+        }
+        self.hashes
+    }
+
+    /// Hashes again the records whose values differ from the kept key's (apart: few rows
+    /// take it, and inlined it crowds the comparison's registers).
+    #[inline(never)]
+    fn refresh(
+        &mut self,
+        key: [u64; 7],
+        i: &Identity,
+        v: &Velocity,
+        h: &Health,
+        br: &Brain,
+        a: &Aim,
+    ) {
+        let old = self.key;
+        let seq = key[0] != old[0];
+        if seq || key[1] != old[1] {
+            self.hashes[0] = velocity(i, v);
+        }
+        if seq || key[2..4] != old[2..4] {
+            self.hashes[1] = health(i, h);
+        }
+        if seq || key[4..7] != old[4..7] {
+            self.hashes[2] = words(brain_words(i, br, Some(a)));
+        }
+        self.key = key;
+    }
+}
+
 /// One archetype's kept records, by row.
 #[derive(Clone, Debug, Default)]
 pub(super) struct KeptRows {
     velocity: Vec<Kept<2>>,
     health: Vec<Kept<4>>,
     brain: Vec<Kept<5>>,
+    mind: Vec<KeptMind>,
 }
 
 impl KeptRows {
     /// The slots of the first `rows` rows, of the records the archetype has (`velocity`,
-    /// `health`, `brain`: whether it has each; the others are empty).
+    /// `health`, `brain`: whether it has each; the others are empty): all three in one
+    /// [`KeptMind`] a row where it has them all.
     pub(super) fn rows(&mut self, rows: usize, has: [bool; 3]) -> KeptPart<'_> {
+        if has == [true; 3] {
+            return KeptPart {
+                mind: slots(&mut self.mind, rows, true, KeptMind::empty),
+                ..KeptPart::default()
+            };
+        }
         let [velocity, health, brain] = has;
         KeptPart {
-            velocity: slots(&mut self.velocity, rows, velocity),
-            health: slots(&mut self.health, rows, health),
-            brain: slots(&mut self.brain, rows, brain),
+            velocity: slots(&mut self.velocity, rows, velocity, Kept::empty),
+            health: slots(&mut self.health, rows, health, Kept::empty),
+            brain: slots(&mut self.brain, rows, brain, Kept::empty),
+            mind: &mut [],
         }
     }
 }
 
-fn slots<const K: usize>(v: &mut Vec<Kept<K>>, rows: usize, has: bool) -> &mut [Kept<K>] {
+fn slots<T: Clone>(v: &mut Vec<T>, rows: usize, has: bool, empty: fn() -> T) -> &mut [T] {
     if !has {
         return &mut [];
     }
     if v.len() < rows {
-        v.resize(rows, Kept::empty());
+        v.resize(rows, empty());
     }
     &mut v[..rows]
 }
@@ -77,6 +162,7 @@ pub(super) struct KeptPart<'a> {
     pub velocity: &'a mut [Kept<2>],
     pub health: &'a mut [Kept<4>],
     pub brain: &'a mut [Kept<5>],
+    pub mind: &'a mut [KeptMind],
 }
 
 impl<'a> KeptPart<'a> {
@@ -94,6 +180,7 @@ impl<'a> KeptPart<'a> {
             velocity: front(&mut self.velocity, rows),
             health: front(&mut self.health, rows),
             brain: front(&mut self.brain, rows),
+            mind: front(&mut self.mind, rows),
         }
     }
 }
@@ -106,8 +193,8 @@ pub struct HashCache {
 }
 
 impl HashCache {
-    /// The most entities a world may hold for its records to be kept (past it, 112 bytes an
-    /// entity would be spent on a hash that runs on two threads anyway): a larger world is
+    /// The most entities a world may hold for its records to be kept (past it, 80 bytes a
+    /// drone would be spent on a hash that runs on two threads anyway): a larger world is
     /// hashed without the cache, which lets its memory go.
     pub(super) const MOST_ENTITIES: usize = 65_536;
 

@@ -5,7 +5,7 @@
 //! The records are laid out in [`super::record`]; the sums are wrapping additions, so neither
 //! the order of the passes nor the order of the rows changes them.
 
-use super::kept::{HashCache, KeptPart, KeptRows};
+use super::kept::{HashCache, KeptMind, KeptPart, KeptRows};
 use super::record::*;
 use crate::par;
 use crate::world::columns::{Column, Placed};
@@ -97,6 +97,32 @@ impl Rows<'_> {
         )
     }
 
+    /// The position, velocity, health and AI records' sums of rows with all three kept in
+    /// `kept` (one [`KeptMind`] a row, given only to rows with a velocity, health, and a
+    /// brain with an aim and no control), in one pass; `None` where `kept` is empty.
+    fn minds(&self, kept: &mut [KeptMind]) -> Option<[u64; 4]> {
+        let (Some(v), Some(h), Some(br), Some(a)) = (self.vel, self.health, self.brain, self.aim)
+        else {
+            return None;
+        };
+        if kept.is_empty() {
+            return None;
+        }
+        let mut sums = [0u64; 4];
+        let rows = zip(
+            zip(zip(self.id, self.pos), zip(v, h)),
+            zip(zip(br, a), kept),
+        );
+        for (((i, p), (v, h)), ((br, a), kept)) in rows {
+            sums[0] = sums[0].wrapping_add(position(i, p));
+            let [hv, hh, hb] = kept.hashes(i, v, h, br, a);
+            sums[1] = sums[1].wrapping_add(hv);
+            sums[2] = sums[2].wrapping_add(hh);
+            sums[3] = sums[3].wrapping_add(hb);
+        }
+        Some(sums)
+    }
+
     /// Adds these rows' records to the category sums: one pass per record; the velocity,
     /// health and AI records through their slots in `kept` where given (see `kept`).
     fn sum(&self, parts: &mut [u64; 8], b: &mut Bytes, kept: Option<KeptPart<'_>>) {
@@ -107,17 +133,31 @@ impl Rows<'_> {
             velocity: kept_velocity,
             health: kept_health,
             brain: kept_brain,
+            mind: kept_mind,
         } = kept.unwrap_or_default();
-        for (i, p) in zip(id, self.pos) {
-            add(POSITIONS, position(i, p));
-        }
+        // Rows with all three kept records hash them with the position in one pass; the
+        // passes below leave those records to it.
+        let minds = match self.minds(kept_mind) {
+            Some(sums) => {
+                for (part, sum) in zip([POSITIONS, VELOCITIES, HEALTH, AI], sums) {
+                    add(part, sum);
+                }
+                true
+            }
+            None => {
+                for (i, p) in zip(id, self.pos) {
+                    add(POSITIONS, position(i, p));
+                }
+                false
+            }
+        };
         if let Some(c) = self.rot {
             zip(id, c).for_each(|(i, r)| add(POSITIONS, rotation(i, r)));
         }
         if let Some(c) = self.footing {
             zip(id, c).for_each(|(i, f)| add(AI, footing(i, f)));
         }
-        if let Some(c) = self.vel {
+        if let Some(c) = self.vel.filter(|_| !minds) {
             if !kept_velocity.is_empty() {
                 zip(zip(id, c), kept_velocity)
                     .for_each(|((i, v), s)| add(VELOCITIES, s.hash(velocity_words(i, v))));
@@ -125,7 +165,7 @@ impl Rows<'_> {
                 zip(id, c).for_each(|(i, v)| add(VELOCITIES, velocity(i, v)));
             }
         }
-        if let Some(c) = self.health {
+        if let Some(c) = self.health.filter(|_| !minds) {
             if !kept_health.is_empty() {
                 zip(zip(id, c), kept_health)
                     .for_each(|((i, h), s)| add(HEALTH, s.hash(health_words(i, h))));
@@ -137,6 +177,7 @@ impl Rows<'_> {
             c.map(|c| &c[n])
         }
         match (self.brain, self.aim, self.control) {
+            (Some(_), Some(_), None) if minds => {}
             (Some(brain), Some(aim), None) => {
                 if !kept_brain.is_empty() {
                     for (((i, br), a), s) in zip(zip(zip(id, brain), aim), kept_brain) {

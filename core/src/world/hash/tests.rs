@@ -264,8 +264,14 @@ fn change(rng: &mut fastrand::Rng, ecs: &mut Ecs, next_seq: &mut u64) {
             h.current = h.current.wrapping_sub(rng.i32(0..3));
             h.invulnerable_until = deadline(rng);
         }
+        if rng.u8(0..8) == 0 {
+            h.max = rng.i32(..);
+        }
     }
     for (brain, aim) in ecs.query_mut::<(&mut Brain, Option<&mut Aim>)>() {
+        if rng.u8(0..8) == 0 {
+            brain.intent = vec(rng);
+        }
         if rng.u8(0..3) == 0 {
             brain.set_next_decision(rng.u64(0..1000));
             if let Some(a) = aim {
