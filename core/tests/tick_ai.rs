@@ -4,6 +4,8 @@
 mod support;
 
 use ludus_core::*;
+use std::cell::RefCell;
+use std::rc::Rc;
 use support::*;
 
 /// Runs the fixture with chasing enemies for two seconds at `fps`, returning per-tick hashes
@@ -136,23 +138,25 @@ fn chase_turns_to_the_next_target_the_tick_its_own_is_gone() {
     );
 }
 
-#[test]
-fn triggers_aim_at_the_nearest_tagged_entity() {
+/// The fixture with the player's fire trigger aiming at enemies, and enemies that stand still.
+fn aiming_def() -> GameDef {
     let mut def = game_def();
     def.archetypes[0].control.as_mut().unwrap().triggers[0].aim = T_ENEMY;
     def.archetypes[1].behaviour = None;
-    place(&mut def, PLAYER, 0.0, 0.0);
-    place(&mut def, ENEMY, 0.0, 300.0);
-    place(&mut def, ENEMY, -100.0, 0.0); // nearest
-    let seen = log();
+    def
+}
+
+/// The `(aim, facing)` of each action event of one tick with fire pressed.
+fn fire_once(def: GameDef) -> Vec<(Vec2, Vec2)> {
+    let seen = Rc::new(RefCell::new(Vec::new()));
     let s = seen.clone();
     let mut g = game(
-        def.clone(),
+        def,
         rules(move |stage, g| {
             if stage == Stage::One {
-                for a in &g.events().actions {
-                    s.borrow_mut().push(format!("{:?} {:?}", a.aim, a.facing));
-                }
+                let actions = &g.events().actions;
+                s.borrow_mut()
+                    .extend(actions.iter().map(|a| (a.aim, a.facing)));
             }
             Ok(())
         }),
@@ -161,32 +165,62 @@ fn triggers_aim_at_the_nearest_tagged_entity() {
     fire.set_pressed(ActionId(2), true);
     fire.set_held(ActionId(2), true);
     g.step(&fire).unwrap();
+    seen.take()
+}
+
+#[test]
+fn triggers_aim_at_the_nearest_tagged_entity() {
+    let mut def = aiming_def();
+    place(&mut def, PLAYER, 0.0, 0.0);
+    place(&mut def, ENEMY, 0.0, 300.0);
+    place(&mut def, ENEMY, -100.0, 0.0); // nearest
     assert_eq!(
-        *seen.borrow(),
-        vec![format!(
-            "{:?} {:?}",
-            Vec2::new(-1.0, 0.0),
-            Vec2::new(1.0, 0.0)
-        )],
+        fire_once(def.clone()),
+        vec![(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0))],
         "aims at the nearest enemy; facing is unchanged"
     );
     // Without enemies the aim falls back to the facing.
     def.levels[0].placements.truncate(1);
-    let seen = log();
-    let s = seen.clone();
-    let mut g = game(
-        def,
-        rules(move |stage, g| {
-            if stage == Stage::One {
-                for a in &g.events().actions {
-                    s.borrow_mut().push(format!("{:?}", a.aim));
-                }
+    let aims: Vec<Vec2> = fire_once(def).into_iter().map(|a| a.0).collect();
+    assert_eq!(aims, vec![Vec2::new(1.0, 0.0)]);
+}
+
+/// A trigger's aim is the nearest enemy, and of enemies as near the first placed, whether the
+/// enemies are most of the world (read from every archetype's columns) or few among many
+/// other entities (read through the tag index): checked against every enemy's distance.
+#[test]
+fn the_aim_is_the_nearest_enemy_however_many_other_entities_there_are() {
+    let mut rng = fastrand::Rng::with_seed(0xA1A5);
+    for (enemies, others) in [(40, 0), (25, 30), (3, 60), (1, 200), (9, 9)] {
+        for round in 0..8 {
+            let mut def = aiming_def();
+            place(&mut def, PLAYER, 0.0, 0.0);
+            // Distances in steps of 10 along the axes and diagonals: many ties.
+            let mut placed = Vec::new();
+            for _ in 0..enemies {
+                let k = rng.i32(1..6) as f32 * 10.0;
+                let (x, y) =
+                    [(k, 0.0), (-k, 0.0), (0.0, k), (0.0, -k), (k, k), (-k, -k)][rng.usize(0..6)];
+                placed.push(Vec2::new(x, y));
+                place(&mut def, ENEMY, x, y);
             }
-            Ok(())
-        }),
-    );
-    g.step(&fire).unwrap();
-    assert_eq!(*seen.borrow(), vec![format!("{:?}", Vec2::new(1.0, 0.0))]);
+            for i in 0..others {
+                place(&mut def, PICKUP, 400.0 + i as f32, -300.0);
+            }
+            // The first placed of the nearest (placements take sequences in order).
+            let nearest = placed.iter().fold(None::<Vec2>, |best, p| match best {
+                Some(b) if b.length_squared() <= p.length_squared() => Some(b),
+                _ => Some(*p),
+            });
+            let want = nearest.map_or(Vec2::new(1.0, 0.0), |p| p.normalized_or_zero());
+            let aims: Vec<Vec2> = fire_once(def).into_iter().map(|a| a.0).collect();
+            assert_eq!(
+                aims,
+                vec![want],
+                "{enemies} enemies, {others} others, round {round}: {placed:?}"
+            );
+        }
+    }
 }
 
 /// Brains are checked for a due decision eight rows at a time: in any number of rows (a

@@ -168,6 +168,21 @@ impl TagIndex {
         }
     }
 
+    /// How many sequences the lists of `tags` cover, live or not, counting an entity once
+    /// per tag it carries (a bound on the live entities [`each`](Self::each) would visit).
+    pub fn covered(&self, tags: u64) -> usize {
+        let mut bits = tags & self.watched;
+        let mut n = 0;
+        while bits != 0 {
+            n += self
+                .lists
+                .get(bits.trailing_zeros() as usize)
+                .map_or(0, |l| l.covered);
+            bits &= bits - 1;
+        }
+        n
+    }
+
     /// Calls `f(seq, entity, has, position)` for each live entity carrying any of `tags`,
     /// once each, in creation order, where `has` is which of `tags` it carries (a read of which
     /// entities exist); compacts a list that covers many dead entities. `scratch` holds the
