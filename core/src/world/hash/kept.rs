@@ -9,8 +9,8 @@
 //! always the record's hash: where rows move, entities come and go or the cache belongs to
 //! another world, a row's words differ and it is hashed again. Nothing here is world state.
 
-use super::record::{brain_words, health, pair, velocity, words};
-use crate::world::components::{Aim, Brain, Health, Identity, Velocity};
+use super::record::{brain_words, health, position_after, position_head, velocity, words};
+use crate::world::components::{Aim, Brain, Health, Identity, Position, Velocity};
 
 /// One record's words and their hash.
 #[derive(Clone, Copy, Debug)]
@@ -42,15 +42,36 @@ impl<const K: usize> Kept<K> {
 }
 
 /// The three kept records of a row that has them all (a velocity, health, and a brain with
-/// an aim and no control: a drone's), compared as one key of the values they are made of, so
-/// a row whose records all stay costs one comparison of seven words.
+/// an aim and no control: a drone's), compared as one key of the bytes they are made of, so
+/// a row whose records all stay costs one comparison of seven words; and the part of its
+/// position record that its sequence and archetype make ([`position_head`]).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct KeptMind {
-    /// Sequence; velocity; current and maximum health; invulnerability deadline; intent; next
-    /// decision; target (0: none). Every word of the three records is a function of these.
+    /// Sequence; velocity; health; brain; aim, each as the words of its bytes (none has
+    /// padding, and floats compare by their bits, so equal words are equal values). Every
+    /// word of the three records is a function of these.
     key: [u64; 7],
     /// The velocity, health and AI records' hashes.
     hashes: [u64; 3],
+    /// [`position_head`] of the sequence in `key` (an entity's archetype is its for life).
+    head: u64,
+}
+
+// The key reads these components as whole words: they must be exactly that many bytes.
+const _: () = assert!(size_of::<Velocity>() == 8 && size_of::<Health>() == 16);
+const _: () = assert!(size_of::<Brain>() == 16 && size_of::<Aim>() == 8);
+
+/// The bytes of a component of `K` words with no padding, as words.
+///
+/// # Safety
+///
+/// `T` is `K * 8` bytes with no padding (every byte initialised), as the assertions above
+/// check of the sizes and each type's fields make it (`Health`: two `i32` and a word;
+/// `Brain`: two `f32` and a word; `Velocity`: two `f32`; `Aim`: an optional non-zero word).
+#[inline(always)]
+unsafe fn raw<T: Copy, const K: usize>(c: &T) -> [u64; K] {
+    // SAFETY: as the function's contract says; `read_unaligned` because `T` may align to 4.
+    unsafe { std::ptr::read_unaligned((c as *const T).cast::<[u64; K]>()) }
 }
 
 impl KeptMind {
@@ -59,34 +80,31 @@ impl KeptMind {
         KeptMind {
             key: [u64::MAX; 7],
             hashes: [0; 3],
+            head: 0,
         }
     }
 
-    /// The velocity, health and AI records' hashes of this row: the kept ones where the
-    /// values they were hashed from are the row's.
+    /// The position, velocity, health and AI records' hashes of this row: the kept ones where
+    /// the values they were hashed from are the row's.
     #[inline(always)]
     pub(super) fn hashes(
         &mut self,
         i: &Identity,
+        p: &Position,
         v: &Velocity,
         h: &Health,
         br: &Brain,
         a: &Aim,
-    ) -> [u64; 3] {
-        let key = [
-            i.seq,
-            pair(v.0.x, v.0.y),
-            u64::from(h.current as u32) | u64::from(h.max as u32) << 32,
-            h.invulnerable_until.word(),
-            pair(br.intent.x, br.intent.y),
-            br.next_decision(),
-            a.target().unwrap_or(0),
-        ];
+    ) -> [u64; 4] {
+        // SAFETY: each is the size `raw` asks for, with no padding (see `raw`).
+        let ([vel], [h0, h1], [b0, b1], [aim]) = unsafe { (raw(v), raw(h), raw(br), raw(a)) };
+        let key = [i.seq, vel, h0, h1, b0, b1, aim];
         let differ = (0..7).fold(0, |d, k| d | (self.key[k] ^ key[k]));
         if differ != 0 {
             self.refresh(key, i, v, h, br, a);
         }
-        self.hashes
+        let [hv, hh, hb] = self.hashes;
+        [position_after(self.head, i, p), hv, hh, hb]
     }
 
     /// Hashes again the records whose values differ from the kept key's (apart: few rows
@@ -103,6 +121,9 @@ impl KeptMind {
     ) {
         let old = self.key;
         let seq = key[0] != old[0];
+        if seq {
+            self.head = position_head(i);
+        }
         if seq || key[1] != old[1] {
             self.hashes[0] = velocity(i, v);
         }
@@ -193,7 +214,7 @@ pub struct HashCache {
 }
 
 impl HashCache {
-    /// The most entities a world may hold for its records to be kept (past it, 80 bytes a
+    /// The most entities a world may hold for its records to be kept (past it, 88 bytes a
     /// drone would be spent on a hash that runs on two threads anyway): a larger world is
     /// hashed without the cache, which lets its memory go.
     pub(super) const MOST_ENTITIES: usize = 65_536;

@@ -101,6 +101,42 @@ pub(super) fn words<const K: usize>(w: [u64; K]) -> u64 {
     xxh3_64(&a[..K * 8])
 }
 
+/// [`words`] of three words `[a, b, c]` in two steps: [`head3`] of `a` and `b`, which a
+/// caller may keep while they stay, then [`tail3`] with `b` and `c`. XXH3-64 (seed 0, its
+/// default secret) of 24 bytes is `avalanche(24 * PRIME64_1 + mix(a, b; secret 0..16) +
+/// mix(b, c; secret 16..32))`; the test `split_xxh3_is_xxh3` holds this to the crate's.
+#[inline(always)]
+pub(super) fn head3(a: u64, b: u64) -> u64 {
+    const LEN: u64 = 24u64.wrapping_mul(XXH_PRIME64_1);
+    LEN.wrapping_add(mix(a ^ SECRET[0], b ^ SECRET[1]))
+}
+
+/// The rest of [`head3`]'s record (see there): `words([a, b, c])` from `head3(a, b)`.
+#[inline(always)]
+pub(super) fn tail3(head: u64, b: u64, c: u64) -> u64 {
+    let mut h = head.wrapping_add(mix(b ^ SECRET[2], c ^ SECRET[3]));
+    h ^= h >> 37;
+    h = h.wrapping_mul(0x1656_6791_9E37_79F9);
+    h ^ (h >> 32)
+}
+
+/// XXH3's 128-bit product folded to 64 bits.
+#[inline(always)]
+fn mix(a: u64, b: u64) -> u64 {
+    let p = u128::from(a) * u128::from(b);
+    (p as u64) ^ ((p >> 64) as u64)
+}
+
+const XXH_PRIME64_1: u64 = 0x9E37_79B1_85EB_CA87;
+
+/// The first 32 bytes of XXH3's default secret, as little-endian words.
+const SECRET: [u64; 4] = [
+    0xbe4b_a423_396c_feb8,
+    0x1cad_21f7_2c81_017c,
+    0xdb97_9083_e96d_d4de,
+    0x1f67_b3b7_a4a4_4072,
+];
+
 /// Two floats in one word, the first in the low half: the bytes of `x` then `y`.
 #[inline(always)]
 pub(super) fn pair(x: f32, y: f32) -> u64 {
@@ -124,6 +160,18 @@ pub(super) const SCRIPT_STATE: usize = 7;
 #[inline(always)]
 pub(super) fn position(i: &Identity, p: &Position) -> u64 {
     words([i.seq, u64::from(i.archetype.0), pair(p.0.x, p.0.y)])
+}
+
+/// [`position`] from the [`head3`] of its sequence and archetype (which an entity keeps).
+#[inline(always)]
+pub(super) fn position_after(head: u64, i: &Identity, p: &Position) -> u64 {
+    tail3(head, u64::from(i.archetype.0), pair(p.0.x, p.0.y))
+}
+
+/// The [`head3`] of [`position`]'s record.
+#[inline(always)]
+pub(super) fn position_head(i: &Identity) -> u64 {
+    head3(i.seq, u64::from(i.archetype.0))
 }
 
 /// [`POSITIONS`], tag 1: angle and spin.

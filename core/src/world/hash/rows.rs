@@ -114,11 +114,10 @@ impl Rows<'_> {
             zip(zip(br, a), kept),
         );
         for (((i, p), (v, h)), ((br, a), kept)) in rows {
-            sums[0] = sums[0].wrapping_add(position(i, p));
-            let [hv, hh, hb] = kept.hashes(i, v, h, br, a);
-            sums[1] = sums[1].wrapping_add(hv);
-            sums[2] = sums[2].wrapping_add(hh);
-            sums[3] = sums[3].wrapping_add(hb);
+            let hashes = kept.hashes(i, p, v, h, br, a);
+            for (sum, h) in sums.iter_mut().zip(hashes) {
+                *sum = sum.wrapping_add(h);
+            }
         }
         Some(sums)
     }

@@ -1,7 +1,7 @@
 //! The column passes against the hash as first written, one entity at a time.
 
 use super::kept::HashCache;
-use super::record::{Bytes, Fixed, pair, words};
+use super::record::{Bytes, Fixed, head3, pair, tail3, words};
 use super::rows::{Hashed, entity_sums};
 use crate::def::{ArchetypeId, ControlKind, RotateMode};
 use crate::math::Vec2;
@@ -374,4 +374,24 @@ fn a_record_of_words_is_the_bytes_of_its_words() {
     let mut f = Fixed::<40>::new();
     f.u64(7).f32(1.5).f32(-0.0).u64(u64::MAX).u64(3).u64(0);
     assert_eq!(f.hash(), words([7, pair(1.5, -0.0), u64::MAX, 3, 0]));
+}
+
+#[test]
+fn split_xxh3_is_xxh3() {
+    let mut rng = fastrand::Rng::with_seed(24);
+    let edges = [0, 1, u64::MAX, 1 << 63, 0xbe4b_a423_396c_feb8];
+    for n in 0..4000 {
+        let pick = |rng: &mut fastrand::Rng| match n % 3 {
+            0 => edges[rng.usize(..edges.len())],
+            _ => rng.u64(..),
+        };
+        let [a, b, c] = [pick(&mut rng), pick(&mut rng), pick(&mut rng)];
+        let mut bytes = Vec::new();
+        for w in [a, b, c] {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+        let want = xxhash_rust::xxh3::xxh3_64(&bytes);
+        assert_eq!(tail3(head3(a, b), b, c), want, "{a:#x} {b:#x} {c:#x}");
+        assert_eq!(words([a, b, c]), want);
+    }
 }
