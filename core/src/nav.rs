@@ -138,36 +138,36 @@ impl FlowInput {
         let mut codes = vec![0u8; w * h];
         let offset = DIRS.map(|(dx, dy)| dy as isize * w as isize + dx as isize);
         let (gx, gy) = (self.goal.0 as usize, self.goal.1 as usize);
-        // Every cell enters once (it is closed when it enters), so the queue is the cells in
-        // the order they were reached and never needs more than `n`.
-        let mut queue: Vec<u32> = Vec::with_capacity(n);
+        // The cells in the order they were reached, each once (see `Search`).
+        let mut queue = vec![0u32; n.max(1)];
+        let mut tail = 0;
         if gx < cols && gy < rows {
             let g = (gy + 1) * w + gx + 1;
             closed[g] = true;
-            queue.push(g as u32);
+            queue[0] = g as u32;
+            tail = 1;
         }
+        let mut bfs = Search {
+            wall: &wall,
+            closed: &mut closed,
+            codes: &mut codes,
+            queue: &mut queue,
+            tail,
+            offset,
+        };
         let mut head = 0;
-        while let Some(&c) = queue.get(head) {
+        while head < bfs.tail {
+            let c = bfs.queue[head] as usize;
             head += 1;
-            let c = c as usize;
-            for (code, &(dx, dy)) in DIRS.iter().enumerate() {
-                let ni = c.wrapping_add_signed(offset[code]);
-                if closed[ni] {
-                    continue;
-                }
-                // No corner cutting past blocked cells.
-                if dx != 0
-                    && dy != 0
-                    && (wall[c.wrapping_add_signed(dx as isize)]
-                        || wall[c.wrapping_add_signed(offset[code] - dx as isize)])
-                {
-                    continue;
-                }
-                closed[ni] = true;
-                // The neighbour moves back toward this cell: the opposite direction.
-                codes[ni] = BACK[code] + 1;
-                queue.push(ni as u32);
-            }
+            // `DIRS` in order: the four sides, then the four corners.
+            bfs.visit::<0>(c);
+            bfs.visit::<1>(c);
+            bfs.visit::<2>(c);
+            bfs.visit::<3>(c);
+            bfs.visit::<4>(c);
+            bfs.visit::<5>(c);
+            bfs.visit::<6>(c);
+            bfs.visit::<7>(c);
         }
         let mut dirs = Vec::with_capacity(n);
         for y in 1..=rows {
@@ -181,6 +181,57 @@ impl FlowInput {
             goal: self.goal,
             dirs,
         }
+    }
+}
+
+/// A flow field's breadth-first search over the grid padded with a border of walls (see
+/// [`FlowInput::compute`]).
+///
+/// Invariant: every cell in `queue[..tail]` is inside the border (the goal is, and a border
+/// cell is a wall, so closed from the start), so a step of at most one row and one column from
+/// it is inside the padded grid, whose size `wall`, `closed` and `codes` have; each inside
+/// cell enters the queue at most once, so `queue` (one slot per inside cell) never overflows.
+struct Search<'a> {
+    wall: &'a [bool],
+    closed: &'a mut [bool],
+    codes: &'a mut [u8],
+    queue: &'a mut [u32],
+    tail: usize,
+    /// Each of `DIRS` as a step in the padded grid's indices.
+    offset: [isize; 8],
+}
+
+impl Search<'_> {
+    /// Enters cell `c`'s neighbour along `DIRS[CODE]` where it is open and, for a corner, the
+    /// two cells beside the diagonal are not walls. Read without bounds checks (which were a
+    /// third of the search's instructions), as the type's invariant allows.
+    #[inline(always)]
+    fn visit<const CODE: usize>(&mut self, c: usize) {
+        let ni = c.wrapping_add_signed(self.offset[CODE]);
+        debug_assert!(ni < self.closed.len() && ni < self.codes.len());
+        // SAFETY: `ni` is one step from a queued cell (the invariant).
+        if unsafe { *self.closed.get_unchecked(ni) } {
+            return;
+        }
+        // No corner cutting past blocked cells.
+        if CODE >= 4 {
+            let dx = DIRS[CODE].0 as isize;
+            let (side, other) = (c.wrapping_add_signed(dx), ni.wrapping_add_signed(-dx));
+            debug_assert!(side < self.wall.len() && other < self.wall.len());
+            // SAFETY: each is one step from the queued cell `c` (the invariant).
+            if unsafe { *self.wall.get_unchecked(side) || *self.wall.get_unchecked(other) } {
+                return;
+            }
+        }
+        debug_assert!(self.tail < self.queue.len());
+        // SAFETY: `ni` as above; `tail` is below the queue's length (the invariant).
+        unsafe {
+            *self.closed.get_unchecked_mut(ni) = true;
+            // The neighbour moves back toward this cell: the opposite direction.
+            *self.codes.get_unchecked_mut(ni) = BACK[CODE] + 1;
+            *self.queue.get_unchecked_mut(self.tail) = ni as u32;
+        }
+        self.tail += 1;
     }
 }
 
