@@ -12,7 +12,7 @@
 //! decisions the last intent is kept. The cadence is simulation policy: it never adapts to frame
 //! rate or CPU time.
 
-use crate::def::{GameDef, Overrides, TriggerOn};
+use crate::def::{ArchetypeId, GameDef, Overrides, TriggerOn};
 use crate::event::{ActionEvent, EventKind, ExpireEvent, ExpireReason, push_bounded};
 use crate::fault::{Fault, FaultKind};
 use crate::frame::input::TickInput;
@@ -284,6 +284,15 @@ fn aims(
         return out;
     }
     let wanted = out.iter().fold(0u64, |acc, a| acc | a.1);
+    // Where the aimed-at tags cover many of the entities, every entity's tags and position
+    // come from its archetype's columns (a few instructions an entity); else the tag index
+    // lists them (a look-up by sequence and one through the world each, some seventy
+    // instructions). The nearest is the same in any order (`nearer` is a total order).
+    let scan = world.tagged.covered(wanted) * SCAN_SHARE >= world.ecs.len() as usize;
+    if let ([one], true) = (out.as_mut_slice(), scan) {
+        nearest_in_columns(world, def, one);
+        return out;
+    }
     let mut near = |seq: u64, tags: u64, t: Vec2| {
         for a in &mut out {
             if a.0 == seq || tags & a.1 == 0 {
@@ -295,11 +304,7 @@ fn aims(
             }
         }
     };
-    // The nearest is the same in any order (`nearer` is a total order). Where the aimed-at
-    // tags cover many of the entities, every entity's tags and position come from its
-    // archetype's columns (a few instructions an entity); else the tag index lists them (a
-    // look-up by sequence and one through the world each, some seventy instructions).
-    if world.tagged.covered(wanted) * SCAN_SHARE >= world.ecs.len() as usize {
+    if scan {
         for arch in world.ecs.archetypes_placed() {
             let (Some(ids), Some(pos)) = (arch.read::<Identity>(), arch.read::<Position>()) else {
                 continue;
@@ -321,6 +326,43 @@ fn aims(
         );
     }
     out
+}
+
+/// [`aims`]' column scan for one aim (one shooter's trigger, the usual case): the nearest
+/// other entity with its tags, reading each archetype's tags once for a run of entities of one
+/// archetype, and keeping the best so far in registers rather than in the list of aims (a
+/// function of its own: inlined into the Intent stage, its loop spilled them).
+#[inline(never)]
+fn nearest_in_columns(world: &SimWorld, def: &GameDef, aim: &mut Aim) {
+    let (shooter, wanted, from) = (aim.0, aim.1, aim.2);
+    // None yet is a NaN distance and a sequence no entity has: `nearer` puts every candidate
+    // before it, as before none.
+    let (mut bd, mut bseq, mut bpos) = aim.3.unwrap_or((f32::NAN, u64::MAX, Vec2::ZERO));
+    for arch in world.ecs.archetypes_placed() {
+        let (Some(ids), Some(pos)) = (arch.read::<Identity>(), arch.read::<Position>()) else {
+            continue;
+        };
+        // The last archetype met and whether it has a wanted tag (to start, one that is right
+        // for its id, whatever archetype that is).
+        let first = ArchetypeId(u16::MAX);
+        let mut last = (first.0, def.tags_of(first) & wanted != 0);
+        for (id, t) in std::iter::zip(&*ids, &*pos) {
+            let (archetype, seq) = (id.archetype, id.seq);
+            if archetype.0 != last.0 {
+                last = (archetype.0, def.tags_of(archetype) & wanted != 0);
+            }
+            if !last.1 || seq == shooter {
+                continue;
+            }
+            let d = (t.0 - from).length_squared();
+            if nearer((d, seq), (bd, bseq)) {
+                (bd, bseq, bpos) = (d, seq, t.0);
+            }
+        }
+    }
+    if bseq != u64::MAX {
+        aim.3 = Some((bd, bseq, bpos));
+    }
 }
 
 /// Whether a candidate at squared distance `d` and sequence `seq` is nearer than `best`: the
