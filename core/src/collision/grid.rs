@@ -193,7 +193,14 @@ impl Marks {
         // Locals, which stay in registers whatever `near` writes.
         let (at, bits) = (self.at, &self.bits[..]);
         let (lo, hi) = (at.lo, at.hi);
-        let marked = |b: u32| bits[b as usize] != 0;
+        // A cell's byte (1 where marked). Every cell `cells8` and `bit` give is masked into
+        // the grid, whose size is a power of two (see `reset`), outside the box too: `& last`
+        // changes no index and spares a bounds check a point.
+        let Some(last) = bits.len().checked_sub(1) else {
+            return;
+        };
+        let bits = &bits[..=last];
+        let marked = |b: u32| u32::from(bits[b as usize & last]);
         // Whole chunks of eight by packed compares, then the rest padded with a point
         // outside every box (NaN).
         let (whole, rest) = pos.as_chunks::<8>();
@@ -205,14 +212,19 @@ impl Marks {
             if inside == 0 {
                 continue;
             }
-            // Inside the box: finite, and at least its corner.
+            // Inside the box: finite, and at least its corner. The eight cells' marks are
+            // gathered without a branch a point (which of a crowd's points lie in marked cells
+            // follows no pattern a branch predicts), then only the marked ones visited.
             let cells = cells8(whole.get(c).unwrap_or(&last));
+            let mut hits = 0u32;
+            for (j, &cell) in cells.iter().enumerate() {
+                hits |= marked(cell) << j;
+            }
+            inside &= hits;
             while inside != 0 {
                 let j = inside.trailing_zeros() as usize;
                 inside &= inside - 1;
-                if marked(cells[j]) {
-                    near(c * 8 + j);
-                }
+                near(c * 8 + j);
             }
         }
     }
