@@ -507,6 +507,17 @@ pub(super) struct Member {
     pub run: u32,
 }
 
+/// A near body of a sparse search (see `Broadphase::plan`) with its position, copied as the
+/// plan reads the positions in order: the search then reads its near bodies in order too,
+/// where looking each one's position up by index read a crowd's positions scattered.
+///
+/// Invariant: `pos` is the broadphase's position of collider `member.index` this tick.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct NearBody {
+    pub member: Member,
+    pub pos: Vec2,
+}
+
 /// Records of consecutive colliders filled apart from the broadphase (see
 /// `Broadphase::stretches`): every slot is filled, in order.
 pub(crate) struct Stretch<'a> {

@@ -27,7 +27,7 @@ mod search;
 mod sort;
 
 pub(crate) use crate::collision::body::Body;
-use crate::collision::grid::{Bins, Grid, Marks, Member, small_body, typical_cell};
+use crate::collision::grid::{Bins, Grid, Marks, Member, NearBody, small_body, typical_cell};
 pub(crate) use crate::collision::grid::{Run, Stretch};
 pub(crate) use crate::collision::pair::{
     CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow, Pair,
@@ -89,9 +89,9 @@ pub(crate) struct Broadphase {
     /// Small bodies with effective looks.
     queriers: Vec<Member>,
     /// Sparse search: the small bodies that do not look, inside the queriers' box.
-    near: Vec<Member>,
+    near: Vec<NearBody>,
     /// The second half's of a run split between two threads (see `plan`).
-    near_second: Vec<Member>,
+    near_second: Vec<NearBody>,
     large: Vec<Member>,
     /// The plan's cell (0 before a plan).
     cell: f32,
@@ -359,27 +359,28 @@ impl Broadphase {
                 continue;
             }
             let run = ri as u32;
-            let member = |start: u32| {
-                move |k: usize| Member {
-                    index: start + k as u32,
-                    run,
-                }
-            };
             // Non-finite positions are large bodies: the finite box holds no infinity or NaN.
             let pos = &self.pos[r.range()];
+            // Body `k` of `pos`, the run's colliders from `start`.
+            let body = |start: u32, pos: &[Vec2], k: usize| NearBody {
+                member: Member {
+                    index: start + k as u32,
+                    run,
+                },
+                pos: pos[k],
+            };
             if split && pos.len() >= NEAR_SPLIT_MIN {
                 let mid = pos.len() / 2;
                 let (a, b) = pos.split_at(mid);
-                let (first, rest) = (member(r.start), member(r.start + mid as u32));
+                let rest = r.start + mid as u32;
                 second.clear();
                 crate::par::join(
-                    || marks.each_near(a, |k| near.push(first(k))),
-                    || marks.each_near(b, |k| second.push(rest(k))),
+                    || marks.each_near(a, |k| near.push(body(r.start, a, k))),
+                    || marks.each_near(b, |k| second.push(body(rest, b, k))),
                 );
                 near.extend_from_slice(&second);
             } else {
-                let at = member(r.start);
-                marks.each_near(pos, |k| near.push(at(k)));
+                marks.each_near(pos, |k| near.push(body(r.start, pos, k)));
             }
         }
         self.near = near;

@@ -2,7 +2,7 @@
 //! [`Broadphase::search`]).
 
 use crate::collision::body::Flags;
-use crate::collision::grid::{Bins, Compact, Grid, Member};
+use crate::collision::grid::{Bins, Compact, Grid, Member, NearBody};
 use crate::collision::lanes::Lanes;
 use crate::collision::narrow::overlap;
 use crate::collision::{Broadphase, Overflow, Pair, Run};
@@ -22,7 +22,7 @@ struct Space<'a> {
     runs: &'a [Run],
     flags: &'a [Flags],
     pos: &'a [Vec2],
-    near: &'a [Member],
+    near: &'a [NearBody],
     large: &'a [Member],
     queriers: &'a [Member],
     cell: f32,

@@ -2,7 +2,7 @@
 //! many), then the large bodies.
 
 use super::{Found, Space, apart};
-use crate::collision::grid::{Grid, Member, small_body};
+use crate::collision::grid::{Grid, NearBody, small_body};
 use crate::collision::{Pair, Run};
 
 /// How many times a motion row's work a near body's look-ups are, about: its list splits
@@ -45,7 +45,7 @@ impl Space<'_> {
     /// Long because it is the search's inner loops, each stopping the whole search (`return`)
     /// the moment the work or pair budget runs out; split, every loop would pass that stop
     /// back up through its caller, on the broadphase's hot path.
-    fn near(&self, grid: &Grid, near: &[Member], found: &mut Found<'_>) {
+    fn near(&self, grid: &Grid, near: &[NearBody], found: &mut Found<'_>) {
         // With a handful of queriers, each near body checks them all: the same pairs (a querier
         // within reach is in the 3x3 buckets around), at most 8 candidates per body either way.
         let side_by_side = self.lanes.few();
@@ -53,8 +53,7 @@ impl Space<'_> {
             // Few queriers: a near body is tested against all of them at once.
             let queriers = self.bins.sorted();
             let few = queriers.len() as u32;
-            for &m in near {
-                let b = self.pos[m.index as usize];
+            for &NearBody { member: m, pos: b } in near {
                 if found.work + u64::from(few) > found.budget {
                     // The budget runs out at this body, where the search stops.
                     if !found.near_pairs(self, (m, b), 0..few, true) {
@@ -78,8 +77,7 @@ impl Space<'_> {
             // Many queriers: those in the 3x3 buckets around a near body.
             let starts = &self.bins.starts[..];
             let (cols, cmask, rmask) = (grid.cols, grid.cols - 1, grid.rows - 1);
-            for &m in near {
-                let b = self.pos[m.index as usize];
+            for &NearBody { member: m, pos: b } in near {
                 // The queriers' records that can be within reach: the 3x3 buckets around, as
                 // one range per row, or two at an edge of the grid, where a row wraps (the
                 // buckets in the order `neighbourhood` gives them), spent at once.
