@@ -20,6 +20,7 @@
 pub(crate) mod body;
 mod grid;
 mod lanes;
+mod marks;
 pub(crate) mod narrow;
 mod pair;
 mod response;
@@ -27,8 +28,9 @@ mod search;
 mod sort;
 
 pub(crate) use crate::collision::body::Body;
-use crate::collision::grid::{Bins, Grid, Marks, Member, NearBody, small_body, typical_cell};
+use crate::collision::grid::{Bins, Grid, Member, NearBody, small_body, typical_cell};
 pub(crate) use crate::collision::grid::{Run, Stretch};
+use crate::collision::marks::Marks;
 pub(crate) use crate::collision::pair::{
     CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow, Pair,
 };
