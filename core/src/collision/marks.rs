@@ -106,9 +106,10 @@ impl Marks {
     /// Calls `near(k)` for each `pos[k]` inside the box in a marked cell, in order: every
     /// point in a cell around a querier (the box holds them all), and no other point of a box
     /// that fits. The box test takes eight points at a time without a branch (points inside
-    /// and outside a box that covers part of a crowd come in no order); only the points inside
-    /// go on to their cell's bit, the eight cells found at once in packed floats where any is
-    /// inside (in a box that fits).
+    /// and outside a box that covers part of a crowd come in no order); where any of the eight
+    /// is inside, their cells (found at once in packed floats in a box that fits) and their
+    /// marks are read without a branch a point either, and only the points both inside and
+    /// marked are visited.
     #[inline(always)]
     pub(super) fn each_near(&self, pos: &[Vec2], near: impl FnMut(usize)) {
         let at = self.at;
@@ -137,13 +138,13 @@ impl Marks {
         let (at, bits) = (self.at, &self.bits[..]);
         let (lo, hi) = (at.lo, at.hi);
         // A cell's byte (1 where marked). Every cell `cells8` and `bit` give is masked into
-        // the grid, whose size is a power of two (see `reset`), outside the box too: `& last`
+        // the grid, whose size is a power of two (see `reset`), outside the box too: `& top`
         // changes no index and spares a bounds check a point.
-        let Some(last) = bits.len().checked_sub(1) else {
+        let Some(top) = bits.len().checked_sub(1) else {
             return;
         };
-        let bits = &bits[..=last];
-        let marked = |b: u32| u32::from(bits[b as usize & last]);
+        let bits = &bits[..=top];
+        let marked = |b: u32| u32::from(bits[b as usize & top]);
         // Whole chunks of eight by packed compares, then the rest padded with a point
         // outside every box (NaN).
         let (whole, rest) = pos.as_chunks::<8>();

@@ -159,10 +159,11 @@ pub(super) const SCRIPT_STATE: usize = 7;
 /// [`POSITIONS`]: sequence, archetype, position.
 #[inline(always)]
 pub(super) fn position(i: &Identity, p: &Position) -> u64 {
-    words([i.seq, u64::from(i.archetype.0), pair(p.0.x, p.0.y)])
+    position_after(position_head(i), i, p)
 }
 
-/// [`position`] from the [`head3`] of its sequence and archetype (which an entity keeps).
+/// [`position`] from [`position_head`] (which a row may keep while its entity stays): the
+/// record's words are sequence, archetype, position (`words` of them, split in two).
 #[inline(always)]
 pub(super) fn position_after(head: u64, i: &Identity, p: &Position) -> u64 {
     tail3(head, u64::from(i.archetype.0), pair(p.0.x, p.0.y))
