@@ -1,7 +1,7 @@
 //! The cells around a sparse search's queriers ([`Marks`]): which of the many bodies that do
 //! not look lie near one that does.
 
-use crate::math::{Vec2, cells8, in_box8};
+use crate::math::{MarkTest, Vec2, cells8, each_marked, in_box8};
 
 /// The cells around the queriers of a sparse search, one bit each (kept in a byte), on a
 /// wrapping grid of cells whose sides are powers of two (at least 64), anchored at the corner
@@ -111,10 +111,20 @@ impl Marks {
     /// marks are read without a branch a point either, and only the points both inside and
     /// marked are visited.
     #[inline(always)]
-    pub(super) fn each_near(&self, pos: &[Vec2], near: impl FnMut(usize)) {
+    pub(super) fn each_near(&self, pos: &[Vec2], mut near: impl FnMut(usize)) {
         let at = self.at;
         if at.fits {
             let grid = (at.cmask, at.rmask, at.shift);
+            let test = MarkTest {
+                lo: at.lo,
+                hi: at.hi,
+                inv: at.inv_cell,
+                grid,
+            };
+            // Eight points a step where the CPU has wider registers; else four.
+            if each_marked(pos, &test, &self.bits, &mut near) {
+                return;
+            }
             self.each_near_by(pos, near, |p| cells8(p, at.lo, at.inv_cell, grid));
         } else {
             self.each_near_by(pos, near, |p| {

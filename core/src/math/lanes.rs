@@ -8,6 +8,10 @@
 //! does, [`Lanes`]). Every operation gives each lane the bits the scalar operation would (NaN,
 //! infinities and signed zeros included), so a loop gives the same results on every platform;
 //! the tests compare [`Packed`] with `Plain` and with the scalar code each loop stands for.
+//!
+//! One loop also runs eight lanes wide where an x86_64 CPU has AVX2, asked at run time
+//! ([`each_marked`], in `wide.rs`): the sparse search's box and marks test, which every
+//! collider that does not look takes each tick; the same calls in the same order.
 
 use super::Vec2;
 
@@ -50,6 +54,46 @@ fn floor_cells4_by<L: Lanes>(p: &[Vec2; 4], inv: f32, grid: (u32, u32, u32)) -> 
     // SAFETY: the eight floats of `p` (`Vec2` is `repr(C)`).
     let (a, b) = unsafe { (L::load(f), L::load(f.add(4))) };
     L::floor_index(a.evens(b).mul(inv), a.odds(b).mul(inv), grid)
+}
+
+/// A sparse search's test of points against the marked cells around its queriers (see
+/// `collision::marks`): the box `lo..=hi` and a wrapping grid of cells `1 / inv` wide from
+/// `lo` (see [`Lanes::cell_index`] for `grid`), whose side along x is `1 << shift`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MarkTest {
+    pub lo: Vec2,
+    pub hi: Vec2,
+    pub inv: f32,
+    pub grid: (u32, u32, u32),
+}
+
+/// Calls `near(k)`, in order, for each `pos[k]` inside `test`'s box whose cell's byte in
+/// `bits` is not zero, the cell found as [`cells8`] finds it (the box must be under
+/// 2^31 cells from `lo` each way), eight points a step in 256-bit registers; returns `false`,
+/// calling nothing, where the CPU cannot (the caller then runs its own loop: the same calls).
+/// `bits` holds the grid's `(rmask + 1) << shift` bytes.
+#[inline]
+pub(crate) fn each_marked(
+    pos: &[Vec2],
+    test: &MarkTest,
+    bits: &[u8],
+    near: &mut impl FnMut(usize),
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        let (cmask, rmask, shift) = test.grid;
+        let cells = (rmask as usize + 1).checked_shl(shift);
+        assert!(
+            cmask.checked_add(1) == 1u32.checked_shl(shift)
+                && cells.is_some_and(|c| bits.len() >= c),
+            "marks' grid and bytes"
+        );
+        // SAFETY: the CPU has AVX2; the grid and its bytes as `wide::each_marked` needs.
+        unsafe { wide::each_marked(pos, (test.lo, test.hi, test.inv), test.grid, bits, near) };
+        return true;
+    }
+    let _ = (pos, test, bits, near);
+    false
 }
 
 /// Moves bodies two at a time, exactly as one at a time would: for each `i`, `prev[i] =
@@ -216,6 +260,9 @@ macro_rules! binary {
 
 #[cfg(target_arch = "x86_64")]
 mod sse;
+
+#[cfg(target_arch = "x86_64")]
+mod wide;
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;

@@ -255,3 +255,70 @@ fn floor_is_the_floor_in_range_and_saturates_or_wraps_past_it() {
         assert_eq!(floor_i32(v), want, "{v}");
     }
 }
+
+#[test]
+fn each_marked_calls_for_the_points_the_one_point_at_a_time_test_finds() {
+    let mut rng = fastrand::Rng::with_seed(59);
+    let mut ran = false;
+    for _ in 0..2_000 {
+        // A box of some cells across, a grid whose sides are powers of two, and marks.
+        let lo = Vec2::new(rng.f32() * 200.0 - 100.0, rng.f32() * 200.0 - 100.0);
+        let cell = [0.25, 1.0, 3.0, 7.5][rng.usize(..4)] * (0.5 + rng.f32());
+        let inv = 1.0 / cell;
+        let span = rng.u32(1..80) as f32 * cell;
+        let hi = Vec2::new(lo.x + span, lo.y + span * (0.5 + rng.f32()));
+        let shift = rng.u32(3..9);
+        let rows = 1usize << rng.u32(3..9);
+        let grid = ((1u32 << shift) - 1, rows as u32 - 1, shift);
+        let cells = rows << shift;
+        let density = [1, 8, 64][rng.usize(..3)];
+        let bits: Vec<u8> = (0..cells)
+            .map(|_| u8::from(rng.usize(..density) == 0))
+            .collect();
+        // Points inside the box (edges and corners among them), around it, and odd values.
+        let n = rng.usize(0..70);
+        let pos: Vec<Vec2> = (0..n)
+            .map(|_| {
+                let t = |rng: &mut fastrand::Rng| match rng.u8(0..6) {
+                    0 => 0.0,
+                    1 => 1.0,
+                    2 => rng.f32() * 1.4 - 0.2,
+                    _ => rng.f32(),
+                };
+                if rng.u8(0..8) == 0 {
+                    vector(&mut rng)
+                } else {
+                    let (tx, ty) = (t(&mut rng), t(&mut rng));
+                    Vec2::new(lo.x + (hi.x - lo.x) * tx, lo.y + (hi.y - lo.y) * ty)
+                }
+            })
+            .collect();
+        let want: Vec<usize> = (0..n)
+            .filter(|&k| {
+                let p = pos[k];
+                if !(lo.x <= p.x && p.x <= hi.x && lo.y <= p.y && p.y <= hi.y) {
+                    return false;
+                }
+                // SAFETY: inside a box under 2^31 cells across, each value is in 0..2^31.
+                let (cx, cy) = unsafe {
+                    (
+                        ((p.x - lo.x) * inv).to_int_unchecked::<i32>() as u32,
+                        ((p.y - lo.y) * inv).to_int_unchecked::<i32>() as u32,
+                    )
+                };
+                bits[(((cy & grid.1) << grid.2) | (cx & grid.0)) as usize] != 0
+            })
+            .collect();
+        let test = MarkTest { lo, hi, inv, grid };
+        let mut got = Vec::new();
+        if each_marked(&pos, &test, &bits, &mut |k| got.push(k)) {
+            ran = true;
+            assert_eq!(got, want, "{test:?} {pos:?}");
+        } else {
+            assert!(got.is_empty());
+        }
+    }
+    // Where the CPU has the wide registers, the test ran them.
+    #[cfg(target_arch = "x86_64")]
+    assert_eq!(ran, std::arch::is_x86_feature_detected!("avx2"));
+}

@@ -1,0 +1,87 @@
+//! Eight points at once in 256-bit registers, where an x86_64 CPU has AVX2 (checked at run
+//! time by [`each_marked`](super::each_marked)): the sparse search's box test and cells,
+//! which SSE registers take four points at a time, with the loads and shuffles twice over.
+//!
+//! Each lane gives the bits the SSE loop gives: the same ordered compares (false with a NaN),
+//! the same subtraction, multiplication and truncation, no fused multiply-add. The eight
+//! marks are then read one at a time: AVX2's gather of them was slower on the AMD machine
+//! the bench runs on (docs/performance.md).
+
+use crate::math::Vec2;
+use std::arch::x86_64::*;
+
+/// [`each_marked`](super::each_marked) in AVX2 registers, for the box `lo..=hi` and cells
+/// `1 / inv` wide on `grid`.
+///
+/// # Safety
+///
+/// The CPU has AVX2, and `bits` holds the grid: `(rmask + 1) << shift` bytes, where
+/// `cmask + 1 == 1 << shift`.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn each_marked(
+    pos: &[Vec2],
+    (lo, hi, inv): (Vec2, Vec2, f32),
+    grid: (u32, u32, u32),
+    bits: &[u8],
+    near: &mut impl FnMut(usize),
+) {
+    let (cmask, rmask, shift) = grid;
+    debug_assert!(bits.len() >= (rmask as usize + 1) << shift);
+    let (lx, ly) = (_mm256_set1_ps(lo.x), _mm256_set1_ps(lo.y));
+    let (hx, hy) = (_mm256_set1_ps(hi.x), _mm256_set1_ps(hi.y));
+    let inv = _mm256_set1_ps(inv);
+    let (cm, rm) = (
+        _mm256_set1_epi32(cmask as i32),
+        _mm256_set1_epi32(rmask as i32),
+    );
+    let count = _mm_cvtsi32_si128(shift as i32);
+    // Whole chunks of eight, then the rest padded with a point outside every box (NaN).
+    let (whole, rest) = pos.as_chunks::<8>();
+    let mut last = [Vec2::new(f32::NAN, f32::NAN); 8];
+    last[..rest.len()].copy_from_slice(rest);
+    for (c, chunk) in whole.iter().chain(std::iter::once(&last)).enumerate() {
+        let f = chunk.as_ptr().cast::<f32>();
+        // SAFETY: the sixteen floats of `chunk` (`Vec2` is `repr(C)`); unaligned loads.
+        let (a, b) = unsafe { (_mm256_loadu_ps(f), _mm256_loadu_ps(f.add(8))) };
+        // Within each 128-bit half: points 0, 1, 4, 5 then 2, 3, 6, 7; the 64-bit swap of
+        // the middle quarters puts them in order.
+        let order =
+            |v: __m256| _mm256_castpd_ps(_mm256_permute4x64_pd::<0xd8>(_mm256_castps_pd(v)));
+        let xs = order(_mm256_shuffle_ps::<0x88>(a, b));
+        let ys = order(_mm256_shuffle_ps::<0xdd>(a, b));
+        let inside = _mm256_and_ps(
+            _mm256_and_ps(
+                _mm256_cmp_ps::<_CMP_LE_OQ>(lx, xs),
+                _mm256_cmp_ps::<_CMP_LE_OQ>(xs, hx),
+            ),
+            _mm256_and_ps(
+                _mm256_cmp_ps::<_CMP_LE_OQ>(ly, ys),
+                _mm256_cmp_ps::<_CMP_LE_OQ>(ys, hy),
+            ),
+        );
+        let inside = _mm256_movemask_ps(inside) as u32;
+        if inside == 0 {
+            continue;
+        }
+        let cx = _mm256_cvttps_epi32(_mm256_mul_ps(_mm256_sub_ps(xs, lx), inv));
+        let cy = _mm256_cvttps_epi32(_mm256_mul_ps(_mm256_sub_ps(ys, ly), inv));
+        let row = _mm256_sll_epi32(_mm256_and_si256(cy, rm), count);
+        let cell = _mm256_or_si256(row, _mm256_and_si256(cx, cm));
+        let mut cells = [0u32; 8];
+        // SAFETY: eight writable `u32`s; an unaligned store.
+        unsafe { _mm256_storeu_si256(cells.as_mut_ptr().cast(), cell) };
+        // The eight marks without a branch a point, as the SSE loop reads them.
+        let mut marked = 0u32;
+        for (j, &k) in cells.iter().enumerate() {
+            // SAFETY: every lane's cell is masked into the grid (even a point outside the
+            // box: its lanes are dropped below).
+            marked |= u32::from(unsafe { *bits.get_unchecked(k as usize) }) << j;
+        }
+        let mut hits = inside & marked;
+        while hits != 0 {
+            let j = hits.trailing_zeros() as usize;
+            hits &= hits - 1;
+            near(c * 8 + j);
+        }
+    }
+}
