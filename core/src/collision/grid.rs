@@ -2,7 +2,7 @@
 //! binning by counting sort and the 3x3 neighbourhood scans.
 
 use crate::def::{ArchetypeId, Shape};
-use crate::math::{Vec2, copy_finite, floor_cells4, floor_i32};
+use crate::math::{Vec2, all_finite, copy_finite, floor_cells4, floor_i32};
 use crate::world::components::vectors;
 
 /// The bucket grid: `cols * rows` buckets that tile the plane by wrapping, so neighbouring cells
@@ -348,23 +348,44 @@ pub(super) struct NearBody {
     pub pos: Vec2,
 }
 
+/// Consecutive colliders a fused motion pass recorded from one archetype (see
+/// `Broadphase::stretches`): collider indices `start..start + len` are rows `0..len` of the
+/// archetype placed `arch`th among the world's (as `Ecs::archetypes_placed` gives them).
+///
+/// Invariant: where `left`, their positions were left in that archetype's position column
+/// and their slots in the broadphase's positions are stale: nothing reads them until the plan
+/// copies them in (`Broadphase::bring`) or reads the column itself.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Span {
+    pub start: u32,
+    pub len: u32,
+    pub arch: u32,
+    pub left: bool,
+}
+
+/// A run whose positions are in the broadphase's (see `Broadphase::run_left`).
+pub(super) const COPIED: u32 = u32::MAX;
+
 /// Records of consecutive colliders filled apart from the broadphase (see
-/// `Broadphase::stretches`): every slot is filled, in order.
+/// `Broadphase::stretches`): every slot is filled, in order, unless the positions stay in
+/// their column (`keep` false: then only the runs are recorded).
 pub(crate) struct Stretch<'a> {
     pos: &'a mut [Vec2],
     start: u32,
     next: usize,
+    keep: bool,
     /// The run being added to, and those before it.
     cur: Option<Run>,
     runs: Vec<Run>,
 }
 
 impl<'a> Stretch<'a> {
-    pub(super) fn new(pos: &'a mut [Vec2], start: u32) -> Stretch<'a> {
+    pub(super) fn new(pos: &'a mut [Vec2], start: u32, keep: bool) -> Stretch<'a> {
         Stretch {
             pos,
             start,
             next: 0,
+            keep,
             cur: None,
             runs: Vec::new(),
         }
@@ -420,7 +441,11 @@ impl<'a> Stretch<'a> {
         let Some(slots) = self.pos.get_mut(self.next..to) else {
             return;
         };
-        let finite = copy_finite(slots, vectors(rest));
+        let finite = if self.keep {
+            copy_finite(slots, vectors(rest))
+        } else {
+            all_finite(vectors(rest))
+        };
         if let Some(r) = &mut self.cur {
             r.len += rest.len() as u32;
             r.finite &= finite;
@@ -431,7 +456,9 @@ impl<'a> Stretch<'a> {
     #[inline(always)]
     fn put(&mut self, pos: Vec2) {
         debug_assert!(self.next < self.pos.len(), "a stretch holds its colliders");
-        if let Some(slot) = self.pos.get_mut(self.next) {
+        if self.keep
+            && let Some(slot) = self.pos.get_mut(self.next)
+        {
             *slot = pos;
         }
         self.next += 1;

@@ -20,6 +20,7 @@
 pub(crate) mod body;
 mod grid;
 mod lanes;
+mod left;
 mod marks;
 pub(crate) mod narrow;
 mod pair;
@@ -28,7 +29,7 @@ mod search;
 mod sort;
 
 pub(crate) use crate::collision::body::Body;
-use crate::collision::grid::{Bins, Grid, Member, NearBody, small_body, typical_cell};
+use crate::collision::grid::{Bins, Grid, Member, NearBody, Span, small_body, typical_cell};
 pub(crate) use crate::collision::grid::{Run, Stretch};
 use crate::collision::marks::Marks;
 pub(crate) use crate::collision::pair::{
@@ -79,8 +80,17 @@ pub(crate) struct Broadphase {
     /// A sparse search's binned queriers as its near bodies' tests read them.
     lanes: lanes::Lanes,
     /// Every collider's position (the first `count`; those past it are earlier ticks', kept
-    /// so a tick overwrites them instead of clearing first).
+    /// so a tick overwrites them instead of clearing first), but for those a [`Span`] left
+    /// in their column, until the plan copies them in.
     pos: Vec<Vec2>,
+    /// The colliders the fused motion pass recorded archetype by archetype, this tick.
+    spans: Vec<Span>,
+    /// Per archetype (by place): whether its next span may leave its positions in its
+    /// column (see [`may_leave`](Self::may_leave)).
+    leave: Vec<bool>,
+    /// Per run, during the plan: the span that left its positions in a column, or
+    /// `left::COPIED`.
+    run_left: Vec<u32>,
     count: usize,
     /// Per archetype: largest extent and body count.
     arch: Vec<(f32, usize)>,
@@ -126,6 +136,7 @@ impl Broadphase {
     /// Starts a tick: forgets last tick's colliders.
     pub fn begin(&mut self) {
         self.count = 0;
+        self.spans.clear();
         self.runs.clear();
         self.bodies.clear();
         self.physics.clear();
@@ -153,16 +164,31 @@ impl Broadphase {
 
     /// Room for the next `n` colliders, split at `mid`: two stretches that can be filled
     /// apart (on two threads) and then [`join`](Self::join)ed, as if added in order.
-    pub fn stretches(&mut self, n: usize, mid: usize) -> (Stretch<'_>, Stretch<'_>) {
+    ///
+    /// They are rows `0..n` of archetype `arch` (by place); where `leave`, their positions
+    /// stay in its column (a [`Span`] says so) and the stretches write none.
+    pub fn stretches(
+        &mut self,
+        n: usize,
+        mid: usize,
+        arch: usize,
+        leave: bool,
+    ) -> (Stretch<'_>, Stretch<'_>) {
         let start = self.count;
         self.count += n;
         if self.pos.len() < self.count {
             resize_snug(&mut self.pos, self.count, Vec2::ZERO);
         }
+        self.spans.push(Span {
+            start: start as u32,
+            len: n as u32,
+            arch: arch as u32,
+            left: leave,
+        });
         let (left, right) = self.pos[start..self.count].split_at_mut(mid);
         (
-            Stretch::new(left, start as u32),
-            Stretch::new(right, (start + mid) as u32),
+            Stretch::new(left, start as u32, !leave),
+            Stretch::new(right, (start + mid) as u32, !leave),
         )
     }
 
@@ -218,6 +244,9 @@ impl Broadphase {
     ///   bounding box grown by a cell, and in the cells around a querier: see [`Marks`]) look
     ///   them up, so only those need full records; otherwise every body is binned
     ///   and every pair of neighbouring buckets is scanned once.
+    /// - **Positions left in their columns** ([`Span`]): `cols` holds, per span this tick, the
+    ///   column its positions stayed in (empty where they were copied). The runs the plan or
+    ///   the search read by index are copied in; the others' marks are read in the column.
     ///
     /// `split`: a long run's bodies may look up their cells on two threads (see [`par`]; the
     /// halves' lists are joined in order, so the plan is the same).
@@ -227,7 +256,7 @@ impl Broadphase {
     /// locals of the steps before; it runs on every tick's broadphase and is kept as measured.
     ///
     /// [`par`]: crate::par
-    pub fn plan(&mut self, fixed_cell: Option<f32>, split: bool) {
+    pub fn plan(&mut self, fixed_cell: Option<f32>, split: bool, cols: &[&[Vec2]]) {
         self.large.clear();
         self.queriers.clear();
         self.near.clear();
@@ -299,6 +328,16 @@ impl Broadphase {
             }
         };
         self.cell = cell;
+        // Positions a span left in its column: copied in for the runs that look or may hold
+        // large bodies (read by index below and in the search); the others' are read where
+        // they are, unless the search turns out to read them by index too.
+        self.find_left();
+        for ri in 0..self.runs.len() {
+            let r = &self.runs[ri];
+            if r.looks != 0 || !r.all_small(cell) {
+                self.bring(ri, cols);
+            }
+        }
 
         // Large bodies and small queriers: whole runs at once where every body is small.
         let mut small = 0;
@@ -327,6 +366,16 @@ impl Broadphase {
             }
         }
         let sparse = self.queriers.len() * 8 < small;
+        // A dense search bins every body by its position, and a large body that looks tests
+        // every body's: both read them by index. A sparse search reads the others' in order,
+        // for the marks, and then those of the near bodies, which carry them.
+        let runs = &self.runs;
+        let large_looks = self.large.iter().any(|m| runs[m.run as usize].looks != 0);
+        let marks_only = sparse && !large_looks;
+        if !marks_only {
+            self.bring_all(cols);
+        }
+        self.note_leave(marks_only);
         // Buckets: two per querier of a sparse search; one per body of a dense one (a body's
         // candidates are the bodies of five buckets: about 4.5 at one a bucket, 9 at two,
         // and a uniform crowd's scan costs a few instructions a bucket, measured with
@@ -362,7 +411,7 @@ impl Broadphase {
             }
             let run = ri as u32;
             // Non-finite positions are large bodies: the finite box holds no infinity or NaN.
-            let pos = &self.pos[r.range()];
+            let pos = self.run_pos(ri, cols);
             // Body `k` of `pos`, the run's colliders from `start`.
             let body = |start: u32, pos: &[Vec2], k: usize| NearBody {
                 member: Member {

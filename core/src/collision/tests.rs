@@ -28,6 +28,19 @@ impl Broadphase {
         budget: u64,
         split_from: usize,
     ) -> Result<(), Overflow> {
+        self.find_pairs_by(specs, fixed_cell, (max_pairs, budget, split_from), false)
+    }
+
+    /// [`find_pairs`](Self::find_pairs), recording the colliders as a fused motion pass does
+    /// where `left`: consecutive colliders of one archetype as a span, every other span's
+    /// positions left in a column of their own.
+    fn find_pairs_by(
+        &mut self,
+        specs: &[Spec],
+        fixed_cell: Option<f32>,
+        (max_pairs, budget, split_from): (usize, u64, usize),
+        left: bool,
+    ) -> Result<(), Overflow> {
         let mut kinds: Vec<(u16, u32, u32)> = Vec::new();
         let mut kind = |s: &Spec| {
             let k = (s.archetype, s.layer, s.mask);
@@ -46,10 +59,30 @@ impl Broadphase {
             })
             .collect();
         self.begin();
-        for (s, &a) in specs.iter().zip(&archetypes) {
-            self.add(a, s.pos, s.shape, s.layer, s.mask);
+        let mut columns: Vec<Vec<Vec2>> = Vec::new();
+        if left {
+            let mut i = 0;
+            while i < specs.len() {
+                let a = archetypes[i];
+                let n = archetypes[i..].iter().take_while(|&&b| b == a).count();
+                let leave = columns.len().is_multiple_of(2);
+                let (mut stretch, _) = self.stretches(n, n, columns.len(), leave);
+                for s in &specs[i..i + n] {
+                    stretch.add(a, s.pos, s.shape, s.layer, s.mask);
+                }
+                let runs = stretch.finish();
+                self.join(runs, Vec::new());
+                let column = specs[i..i + n].iter().map(|s| s.pos);
+                columns.push(if leave { column.collect() } else { Vec::new() });
+                i += n;
+            }
+        } else {
+            for (s, &a) in specs.iter().zip(&archetypes) {
+                self.add(a, s.pos, s.shape, s.layer, s.mask);
+            }
         }
-        self.plan(fixed_cell, false);
+        let cols: Vec<&[Vec2]> = columns.iter().map(|c| &c[..]).collect();
+        self.plan(fixed_cell, false, &cols);
         self.search(max_pairs, budget, split_from)?;
         self.want();
         for &k in &self.wanted_list.clone() {
@@ -142,6 +175,11 @@ proptest! {
         let mut halves = Broadphase::default();
         prop_assert_eq!(halves.find_pairs(&bodies, cell, usize::MAX, u64::MAX, 0), Ok(()));
         prop_assert_eq!(&halves.pairs, &bp.pairs);
+        // So do positions left in their columns.
+        let mut left = Broadphase::default();
+        let limits = (usize::MAX, u64::MAX, usize::MAX);
+        prop_assert_eq!(left.find_pairs_by(&bodies, cell, limits, true), Ok(()));
+        prop_assert_eq!(&left.pairs, &bp.pairs);
     }
 
     /// A crowd of one size and one layer that looks at itself (one reach for every pair of
@@ -226,6 +264,15 @@ proptest! {
             prop_assert_eq!(&split.pairs, &serial.pairs);
         }
         prop_assert!(split.pairs_second.capacity() <= max_pairs / 2 + 1);
+        // The crowd's positions left in their column: the same, split or not.
+        for split_from in [usize::MAX, 0] {
+            let mut left = Broadphase::default();
+            let limits = (max_pairs, budget, split_from);
+            prop_assert_eq!(left.find_pairs_by(&bodies, None, limits, true), want);
+            if want.is_ok() {
+                prop_assert_eq!(&left.pairs, &serial.pairs);
+            }
+        }
     }
 }
 
@@ -303,6 +350,14 @@ fn finds_the_same_pairs(bodies: &[Spec], least: usize) {
         Ok(())
     );
     assert_eq!(halves.pairs, bp.pairs, "split between two threads");
+    // Positions left in their columns, read there by a fresh broadphase and by one that has
+    // seen them and leaves them next time.
+    let mut left = Broadphase::default();
+    for _ in 0..2 {
+        let limits = (usize::MAX, u64::MAX, usize::MAX);
+        assert_eq!(left.find_pairs_by(bodies, None, limits, true), Ok(()));
+        assert_eq!(left.pairs, bp.pairs, "positions left in their columns");
+    }
     assert!(
         expected.len() > least,
         "the scene has contacts: {}",

@@ -197,6 +197,33 @@ fn step_within_by<L: Lanes>(
     n
 }
 
+/// Whether every coordinate of `src` is finite ([`copy_finite`] without the copy).
+#[inline(always)]
+pub(crate) fn all_finite(src: &[Vec2]) -> bool {
+    if Packed::PACKED {
+        all_finite_by::<Packed>(src)
+    } else {
+        src.iter()
+            .fold(true, |f, s| f & s.x.is_finite() & s.y.is_finite())
+    }
+}
+
+#[inline(always)]
+fn all_finite_by<L: Lanes>(src: &[Vec2]) -> bool {
+    let pairs = src.len() / 2 * 2;
+    let s = src.as_ptr().cast::<f32>();
+    let inf = L::splat(f32::INFINITY);
+    // Every lane set (infinity <= infinity), cleared where a coordinate is not finite.
+    let mut all = inf.le(inf);
+    for i in (0..pairs).step_by(2) {
+        // SAFETY: vectors `i` and `i + 1` (`i + 2 <= len`): four floats.
+        let v = unsafe { L::load(s.add(i * 2)) };
+        all = all.and(v.abs().lt(inf));
+    }
+    let rest = src[pairs..].iter();
+    (all.bits() == 0b1111) & rest.fold(true, |f, s| f & s.x.is_finite() & s.y.is_finite())
+}
+
 #[inline(always)]
 fn copy_finite_by<L: Lanes>(dst: &mut [Vec2], src: &[Vec2]) -> bool {
     let n = src.len().min(dst.len());

@@ -116,7 +116,7 @@ proptest::proptest! {
         for &(x, y) in &places {
             bp.add(crate::def::ArchetypeId(0), Vec2::new(x, y), Shape::Circle { radius }, 1, 1);
         }
-        bp.plan(None, false);
+        bp.plan(None, false, &[]);
         if bp.grid.is_none() {
             return Ok(());
         }

@@ -131,6 +131,19 @@ fn a_copy_says_whether_every_coordinate_is_finite() {
                 );
                 assert_eq!(bits(&dst), bits(&src), "{name}");
             }
+            // And without the copy.
+            let finite = bad == n * 2;
+            assert_eq!(
+                all_finite_by::<Packed>(&src),
+                finite,
+                "packed: n {n}, bad {bad}"
+            );
+            assert_eq!(
+                all_finite_by::<Plain>(&src),
+                finite,
+                "plain: n {n}, bad {bad}"
+            );
+            assert_eq!(all_finite(&src), finite, "n {n}, bad {bad}");
         }
     }
 }

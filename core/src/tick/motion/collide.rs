@@ -178,7 +178,23 @@ pub(crate) fn collide(
 ) -> Result<(), Fault> {
     s.contact_hits.clear();
     let bp = &mut s.broadphase;
-    bp.plan(def.physics.cell_size, split);
+    {
+        // The position columns motion left positions in (a column per span; none for the
+        // others), borrowed for the plan.
+        let mut placed = world.ecs.archetypes_placed();
+        let mut at = 0;
+        let columns: Vec<_> = (bp.spans().iter())
+            .map(|span| {
+                let arch = placed.nth(span.arch as usize - at)?;
+                at = span.arch as usize + 1;
+                span.left.then(|| arch.read::<Position>()).flatten()
+            })
+            .collect();
+        let cols: Vec<&[Vec2]> = (columns.iter())
+            .map(|c| c.as_deref().map_or(&[][..], vectors))
+            .collect();
+        bp.plan(def.physics.cell_size, split, &cols);
+    }
     bp.flags.clear();
     bp.flags.extend(def.archetypes.iter().map(|a| {
         a.collider.map_or(Flags::default(), |c| Flags {
