@@ -1,7 +1,7 @@
 //! The cells around a sparse search's queriers ([`Marks`]): which of the many bodies that do
 //! not look lie near one that does.
 
-use crate::math::{MarkTest, Vec2, cells8, each_marked, in_box8};
+use crate::math::{MarkTest, Vec2, each_marked, in_box8};
 
 /// The cells around the queriers of a sparse search, one bit each (kept in a byte), on a
 /// wrapping grid of cells whose sides are powers of two (at least 64), anchored at the corner
@@ -29,7 +29,7 @@ struct MarkGrid {
     shift: u32,
     /// Whether the box is under 2^31 cells across each way, so that a point inside it is
     /// under 2^31 cells from its corner (subtraction and multiplication round monotonically):
-    /// its cell is then a plain truncation ([`cells8`]), the same as [`cell`](Self::cell)'s
+    /// its cell is then a plain truncation ([`each_marked`]), the same as [`cell`](Self::cell)'s
     /// saturating conversion, which costs three times the instructions.
     fits: bool,
 }
@@ -107,72 +107,52 @@ impl Marks {
     /// point in a cell around a querier (the box holds them all), and no other point of a box
     /// that fits. The box test takes eight points at a time without a branch (points inside
     /// and outside a box that covers part of a crowd come in no order); where any of the eight
-    /// is inside, their cells (found at once in packed floats in a box that fits) and their
-    /// marks are read without a branch a point either, and only the points both inside and
-    /// marked are visited.
+    /// is inside, their marks are read without a branch a point either (their cells found at
+    /// once in packed floats in a box that fits: [`each_marked`]), and only the points both
+    /// inside and marked are visited.
     #[inline(always)]
     pub(super) fn each_near(&self, pos: &[Vec2], mut near: impl FnMut(usize)) {
         let at = self.at;
         if at.fits {
-            let grid = (at.cmask, at.rmask, at.shift);
             let test = MarkTest {
                 lo: at.lo,
                 hi: at.hi,
                 inv: at.inv_cell,
-                grid,
+                grid: (at.cmask, at.rmask, at.shift),
             };
-            // Eight points a step where the CPU has wider registers; else four.
-            if each_marked(pos, &test, &self.bits, &mut near) {
-                return;
-            }
-            self.each_near_by(pos, near, |p| cells8(p, at.lo, at.inv_cell, grid));
+            each_marked(pos, &test, &self.bits, &mut near);
         } else {
-            self.each_near_by(pos, near, |p| {
-                p.map(|p| {
-                    let (cx, cy) = at.cell(p);
-                    at.bit(cx, cy) as u32
-                })
-            });
+            self.each_near_apart(pos, near);
         }
     }
 
-    /// [`each_near`](Self::each_near), finding eight points' cell bits with `cells8`.
-    #[inline(always)]
-    fn each_near_by(
-        &self,
-        pos: &[Vec2],
-        mut near: impl FnMut(usize),
-        cells8: impl Fn(&[Vec2; 8]) -> [u32; 8],
-    ) {
-        // Locals, which stay in registers whatever `near` writes.
+    /// [`each_near`](Self::each_near) in a box that does not fit: a point's cell by the
+    /// saturating conversion, one at a time.
+    fn each_near_apart(&self, pos: &[Vec2], mut near: impl FnMut(usize)) {
         let (at, bits) = (self.at, &self.bits[..]);
         let (lo, hi) = (at.lo, at.hi);
-        // A cell's byte (1 where marked). Every cell `cells8` and `bit` give is masked into
-        // the grid, whose size is a power of two (see `reset`), outside the box too: `& top`
-        // changes no index and spares a bounds check a point.
+        // A cell's byte (1 where marked). Every cell `bit` gives is masked into the grid,
+        // whose size is a power of two (see `reset`): `& top` changes no index and spares a
+        // bounds check a point.
         let Some(top) = bits.len().checked_sub(1) else {
             return;
         };
         let bits = &bits[..=top];
-        let marked = |b: u32| u32::from(bits[b as usize & top]);
+        let marked = |b: usize| u32::from(bits[b & top]);
         // Whole chunks of eight by packed compares, then the rest padded with a point
         // outside every box (NaN).
         let (whole, rest) = pos.as_chunks::<8>();
         let mut last = [Vec2::new(f32::NAN, f32::NAN); 8];
         last[..rest.len()].copy_from_slice(rest);
-        let chunks = whole.iter().map(|chunk| in_box8(chunk, lo, hi));
-        let rest = in_box8(&last, lo, hi);
-        for (c, mut inside) in chunks.chain(std::iter::once(rest)).enumerate() {
+        for (c, chunk) in whole.iter().chain(std::iter::once(&last)).enumerate() {
+            let mut inside = in_box8(chunk, lo, hi);
             if inside == 0 {
                 continue;
             }
-            // Inside the box: finite, and at least its corner. The eight cells' marks are
-            // gathered without a branch a point (which of a crowd's points lie in marked cells
-            // follows no pattern a branch predicts), then only the marked ones visited.
-            let cells = cells8(whole.get(c).unwrap_or(&last));
             let mut hits = 0u32;
-            for (j, &cell) in cells.iter().enumerate() {
-                hits |= marked(cell) << j;
+            for (j, &p) in chunk.iter().enumerate() {
+                let (cx, cy) = at.cell(p);
+                hits |= marked(at.bit(cx, cy)) << j;
             }
             inside &= hits;
             while inside != 0 {

@@ -29,16 +29,6 @@ pub(crate) fn in_box8(p: &[Vec2; 8], lo: Vec2, hi: Vec2) -> u32 {
     in_box8_by::<Packed>(p, lo, hi)
 }
 
-/// The index of each of the eight points' cell on a wrapping grid of cells `1 / inv` wide
-/// from `lo` (see [`Lanes::cell_index`] for `grid`): the column and row are the truncations of
-/// `(p[j].x - lo.x) * inv` and `(p[j].y - lo.y) * inv`, as `to_int_unchecked` gives them. Only
-/// where both are in `0..2^31` (a point inside a box of under 2^31 cells from `lo`):
-/// elsewhere the index differs by platform.
-#[inline(always)]
-pub(crate) fn cells8(p: &[Vec2; 8], lo: Vec2, inv: f32, grid: (u32, u32, u32)) -> [u32; 8] {
-    cells8_by::<Packed>(p, lo, inv, grid)
-}
-
 /// The index of each of the four points' cell on a wrapping grid of cells `1 / inv` wide from
 /// the origin (see [`Lanes::cell_index`] for `grid`): the column and row are
 /// `floor_i32(p[j].x * inv)` and `floor_i32(p[j].y * inv)`, for every input.
@@ -68,32 +58,30 @@ pub(crate) struct MarkTest {
 }
 
 /// Calls `near(k)`, in order, for each `pos[k]` inside `test`'s box whose cell's byte in
-/// `bits` is not zero, the cell found as [`cells8`] finds it (the box must be under
-/// 2^31 cells from `lo` each way), eight points a step in 256-bit registers; returns `false`,
-/// calling nothing, where the CPU cannot (the caller then runs its own loop: the same calls).
-/// `bits` holds the grid's `(rmask + 1) << shift` bytes.
+/// `bits` is not zero, the cell found as [`Eight::cells`] finds it (the box must be under
+/// 2^31 cells from `lo` each way): eight points a step, in 256-bit registers where the CPU
+/// has them, else in two of four lanes. `bits` holds the grid's `(rmask + 1) << shift` bytes
+/// (`cmask + 1 == 1 << shift`).
 #[inline]
 pub(crate) fn each_marked(
     pos: &[Vec2],
     test: &MarkTest,
     bits: &[u8],
     near: &mut impl FnMut(usize),
-) -> bool {
+) {
+    let (cmask, rmask, shift) = test.grid;
+    let cells = (rmask as usize + 1).checked_shl(shift);
+    assert!(
+        cmask.checked_add(1) == 1u32.checked_shl(shift) && cells.is_some_and(|c| bits.len() >= c),
+        "marks' grid and bytes"
+    );
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
-        let (cmask, rmask, shift) = test.grid;
-        let cells = (rmask as usize + 1).checked_shl(shift);
-        assert!(
-            cmask.checked_add(1) == 1u32.checked_shl(shift)
-                && cells.is_some_and(|c| bits.len() >= c),
-            "marks' grid and bytes"
-        );
         // SAFETY: the CPU has AVX2; the grid and its bytes as `wide::each_marked` needs.
         unsafe { wide::each_marked(pos, (test.lo, test.hi, test.inv), test.grid, bits, near) };
-        return true;
+        return;
     }
-    let _ = (pos, test, bits, near);
-    false
+    each_marked_by::<Packed>(pos, test, bits, near);
 }
 
 /// Moves bodies two at a time, exactly as one at a time would: for each `i`, `prev[i] =
@@ -129,34 +117,106 @@ pub(crate) fn copy_finite(dst: &mut [Vec2], src: &[Vec2]) -> bool {
     }
 }
 
-#[inline(always)]
-fn in_box8_by<L: Lanes>(p: &[Vec2; 8], lo: Vec2, hi: Vec2) -> u32 {
-    let (lx, ly) = (L::splat(lo.x), L::splat(lo.y));
-    let (hx, hy) = (L::splat(hi.x), L::splat(hi.y));
-    let f = p.as_ptr().cast::<f32>();
-    let four = |at: usize| {
-        // SAFETY: floats `at..at + 8` of the sixteen of `p` (`Vec2` is `repr(C)`).
-        let (a, b) = unsafe { (L::load(f.add(at)), L::load(f.add(at + 4))) };
-        let (xs, ys) = (a.evens(b), a.odds(b));
-        let x = lx.le(xs).and(xs.le(hx));
-        let y = ly.le(ys).and(ys.le(hy));
-        x.and(y).bits()
-    };
-    four(0) | four(8) << 4
+/// Eight points loaded once: their x and y coordinates, points 0 to 3 and 4 to 7.
+#[derive(Clone, Copy)]
+struct Eight<L> {
+    xs: [L; 2],
+    ys: [L; 2],
+}
+
+impl<L: Lanes> Eight<L> {
+    #[inline(always)]
+    fn load(p: &[Vec2; 8]) -> Eight<L> {
+        let f = p.as_ptr().cast::<f32>();
+        let four = |at: usize| {
+            // SAFETY: floats `at..at + 8` of the sixteen of `p` (`Vec2` is `repr(C)`).
+            let (a, b) = unsafe { (L::load(f.add(at)), L::load(f.add(at + 4))) };
+            (a.evens(b), a.odds(b))
+        };
+        let ((x0, y0), (x1, y1)) = (four(0), four(8));
+        Eight {
+            xs: [x0, x1],
+            ys: [y0, y1],
+        }
+    }
+
+    /// See [`in_box8`].
+    #[inline(always)]
+    fn in_box(self, lo: Vec2, hi: Vec2) -> u32 {
+        let (lx, ly) = (L::splat(lo.x), L::splat(lo.y));
+        let (hx, hy) = (L::splat(hi.x), L::splat(hi.y));
+        let four = |k: usize| {
+            let (xs, ys) = (self.xs[k], self.ys[k]);
+            let x = lx.le(xs).and(xs.le(hx));
+            let y = ly.le(ys).and(ys.le(hy));
+            x.and(y).bits()
+        };
+        four(0) | four(1) << 4
+    }
+
+    /// The index of each point's cell on a wrapping grid of cells `1 / inv` wide from `lo`
+    /// (see [`Lanes::cell_index`] for `grid`): the column and row are the truncations of
+    /// `(p[j].x - lo.x) * inv` and `(p[j].y - lo.y) * inv`, as `to_int_unchecked` gives them.
+    /// Only where both are in `0..2^31` (a point inside a box of under 2^31 cells from `lo`):
+    /// elsewhere the index differs by platform.
+    #[inline(always)]
+    fn cells(self, lo: Vec2, inv: f32, grid: (u32, u32, u32)) -> [u32; 8] {
+        let (lx, ly, inv) = (L::splat(lo.x), L::splat(lo.y), L::splat(inv));
+        let four = |k: usize| {
+            let (xs, ys) = (self.xs[k], self.ys[k]);
+            L::cell_index(xs.sub(lx).mul(inv), ys.sub(ly).mul(inv), grid)
+        };
+        let (lo4, hi4) = (four(0), four(1));
+        std::array::from_fn(|j| if j < 4 { lo4[j] } else { hi4[j - 4] })
+    }
 }
 
 #[inline(always)]
+fn in_box8_by<L: Lanes>(p: &[Vec2; 8], lo: Vec2, hi: Vec2) -> u32 {
+    Eight::<L>::load(p).in_box(lo, hi)
+}
+
+/// The cells of eight points (see [`Eight::cells`]).
+#[cfg(test)]
 fn cells8_by<L: Lanes>(p: &[Vec2; 8], lo: Vec2, inv: f32, grid: (u32, u32, u32)) -> [u32; 8] {
-    let (lx, ly, inv) = (L::splat(lo.x), L::splat(lo.y), L::splat(inv));
-    let f = p.as_ptr().cast::<f32>();
-    let four = |at: usize| {
-        // SAFETY: floats `at..at + 8` of the sixteen of `p` (`Vec2` is `repr(C)`).
-        let (a, b) = unsafe { (L::load(f.add(at)), L::load(f.add(at + 4))) };
-        let (xs, ys) = (a.evens(b), a.odds(b));
-        L::cell_index(xs.sub(lx).mul(inv), ys.sub(ly).mul(inv), grid)
-    };
-    let (lo4, hi4) = (four(0), four(8));
-    std::array::from_fn(|j| if j < 4 { lo4[j] } else { hi4[j - 4] })
+    Eight::<L>::load(p).cells(lo, inv, grid)
+}
+
+/// [`each_marked`] four lanes at a time: each chunk of eight points loaded once for the box
+/// test and the cells, the eight marks read without a branch a point.
+#[inline(always)]
+fn each_marked_by<L: Lanes>(
+    pos: &[Vec2],
+    test: &MarkTest,
+    bits: &[u8],
+    near: &mut impl FnMut(usize),
+) {
+    let (lo, hi, inv, grid) = (test.lo, test.hi, test.inv, test.grid);
+    let cells = (grid.1 as usize + 1) << grid.2;
+    let bits = &bits[..cells];
+    // Whole chunks of eight, then the rest padded with a point outside every box (NaN).
+    let (whole, rest) = pos.as_chunks::<8>();
+    let mut last = [Vec2::new(f32::NAN, f32::NAN); 8];
+    last[..rest.len()].copy_from_slice(rest);
+    for (c, chunk) in whole.iter().chain(std::iter::once(&last)).enumerate() {
+        let eight = Eight::<L>::load(chunk);
+        let inside = eight.in_box(lo, hi);
+        if inside == 0 {
+            continue;
+        }
+        let mut marked = 0u32;
+        for (j, &k) in eight.cells(lo, inv, grid).iter().enumerate() {
+            // SAFETY: a cell is masked into the grid (`cmask + 1 == 1 << shift`), even a
+            // point's outside the box, whose lane is dropped below.
+            marked |= u32::from(unsafe { *bits.get_unchecked(k as usize) }) << j;
+        }
+        let mut hits = inside & marked;
+        while hits != 0 {
+            let j = hits.trailing_zeros() as usize;
+            hits &= hits - 1;
+            near(c * 8 + j);
+        }
+    }
 }
 
 #[inline(always)]
