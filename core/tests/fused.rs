@@ -237,3 +237,27 @@ fn a_pushing_crowd_split_between_threads_makes_the_same_world_as_one_thread() {
     let crowd = |serial| tick_reports(crowd_def(12_000, true), Box::new(Bumps), 12_000, serial, 30);
     same_with_threads(&crowd(false), &crowd(true));
 }
+
+#[test]
+fn a_crowd_read_in_its_column_makes_the_same_world_as_one_copied() {
+    // Drones that look for nothing, looked for by the player: from the second tick the one
+    // pass leaves their positions in their column and the plan reads its marks there; one
+    // system after another copies every position. The drones reach the player within the run.
+    let reports = |extra_system: bool| {
+        let def = Arc::new(ludus_core::reference::drones_def());
+        let mut g = Game::with_entities(def, Box::new(NoConsequences), 20_000).unwrap();
+        g.options_mut().hash = true;
+        g.options_mut().serial = true;
+        if extra_system {
+            g.add_system(System::new("watch", Phase::Motion, |_| Ok(())))
+                .unwrap();
+        }
+        (0..40)
+            .map(|_| {
+                let r = g.step(&TickInput::neutral()).unwrap();
+                (r.hash.unwrap(), r.contacts, r.events)
+            })
+            .collect::<Vec<_>>()
+    };
+    same_with_threads(&reports(false), &reports(true));
+}
