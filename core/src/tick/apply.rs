@@ -15,7 +15,7 @@ use crate::math::wrap_angle;
 use crate::outbox::{Presentation, PresentationRequest};
 use crate::phase::Stage;
 use crate::tick::damage::{damage_one, damage_run, live};
-use crate::tick::scratch::Scratch;
+use crate::tick::scratch::{Hit, Scratch};
 use crate::var::Var;
 use crate::world::SimWorld;
 use crate::world::components::*;
@@ -33,8 +33,24 @@ pub(crate) fn apply(
 ) -> Result<(), Fault> {
     if stage == Stage::One && def.has_contact_damage() {
         let hits = std::mem::take(&mut *s.contact_hits);
-        let result = damage_run(world, s, def, tick, stage, &hits.begun)
-            .and_then(|()| damage_run(world, s, def, tick, stage, &hits.lasting));
+        let result = damage_run(
+            world,
+            s,
+            def,
+            tick,
+            stage,
+            hits.begun.iter().map(Hit::damage),
+        )
+        .and_then(|()| {
+            damage_run(
+                world,
+                s,
+                def,
+                tick,
+                stage,
+                hits.lasting.iter().map(Hit::damage),
+            )
+        });
         *s.contact_hits = hits;
         result?;
     }
@@ -68,7 +84,15 @@ fn apply_all(
             .count();
         if run == DAMAGE_RUN_MIN {
             let run = commands[i..].iter().take_while(|c| now(c)).count();
-            damage_run(world, s, def, tick, stage, &commands[i..i + run])?;
+            let damage = commands[i..i + run].iter().filter_map(|c| match *c {
+                Command::Damage {
+                    target,
+                    amount,
+                    source,
+                } => Some((target, amount, source)),
+                _ => None,
+            });
+            damage_run(world, s, def, tick, stage, damage)?;
             i += run;
             continue;
         }

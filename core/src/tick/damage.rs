@@ -1,7 +1,6 @@
 //! Damage: how a damage command lands, and what it tells (a damage event, and the entity's one
 //! death event when it takes health to 0). Dead entities take no more damage.
 
-use crate::command::Command;
 use crate::def::GameDef;
 use crate::event::{DamageEvent, push_bounded};
 use crate::fault::{Fault, FaultKind};
@@ -20,7 +19,7 @@ pub(super) fn damage_run(
     def: &GameDef,
     tick: u64,
     stage: Stage,
-    run: &[Command],
+    run: impl IntoIterator<Item = (u64, i32, Option<u64>)>,
 ) -> Result<(), Fault> {
     let SimWorld {
         ecs,
@@ -36,22 +35,14 @@ pub(super) fn damage_run(
     // damage, most of it blocked by the target's invulnerability) are counted without
     // looking it up again.
     let mut spared: Option<(u64, Spared)> = None;
-    for c in run {
-        let Command::Damage {
-            target,
-            amount,
-            source,
-        } = c
-        else {
-            continue;
-        };
+    for (target, amount, source) in run {
         if let Some((seq, why)) = spared
-            && seq == *target
+            && seq == target
         {
             why.count(counters);
             continue;
         }
-        let Some(e) = live(index, &scratch.pending, counters, *target) else {
+        let Some(e) = live(index, &scratch.pending, counters, target) else {
             spared = None;
             continue;
         };
@@ -61,15 +52,15 @@ pub(super) fn damage_run(
             Some((h, id, pos)) => match Spared::now(h, tick) {
                 Some(why) => why,
                 None => {
-                    let ev = land(h, (id, pos), def, tick, *amount, *source)?;
-                    spared = Spared::now(h, tick).map(|why| (*target, why));
+                    let ev = land(h, (id, pos), def, tick, amount, source)?;
+                    spared = Spared::now(h, tick).map(|why| (target, why));
                     deliver(scratch, carried_damage, def, stage, ev)?;
                     continue;
                 }
             },
         };
         why.count(counters);
-        spared = Some((*target, why));
+        spared = Some((target, why));
     }
     Ok(())
 }

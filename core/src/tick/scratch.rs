@@ -88,17 +88,33 @@ pub(crate) struct Scratch {
     pub uniform: UniformCache,
 }
 
-/// Damage commands from archetypes' `contact_damage` in one tick's contacts: those of contacts
-/// that began, then those of contacts that last, each in the contacts' order (as a script
-/// handling `on_collision_enter` before `on_collision_stay` would send them).
+/// The damage archetypes' `contact_damage` does in one tick's contacts: that of contacts that
+/// began, then that of contacts that last, each in the contacts' order (as a script handling
+/// `on_collision_enter` before `on_collision_stay` would send the damage commands).
 ///
-/// Invariant: every command is a `Command::Damage` naming an entity that existed before the
-/// tick, and the lists hold at most two a reported contact (one each way): together at most
-/// twice `[limits] contacts`, and neither reserves room past that.
+/// Invariant: every hit names an entity that existed before the tick, and the lists hold at
+/// most two a reported contact (one each way): together at most twice `[limits] contacts`,
+/// and neither reserves room past that.
 #[derive(Default)]
 pub(crate) struct ContactHits {
-    pub begun: Vec<Command>,
-    pub lasting: Vec<Command>,
+    pub begun: Vec<Hit>,
+    pub lasting: Vec<Hit>,
+}
+
+/// A contact's damage: what a `Command::Damage` from `source` to `target` does (half its
+/// bytes, and nothing to drop).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hit {
+    pub target: u64,
+    pub source: u64,
+    pub amount: i32,
+}
+
+impl Hit {
+    /// As a damage command's target, amount and source.
+    pub fn damage(&self) -> (u64, i32, Option<u64>) {
+        (self.target, self.amount, Some(self.source))
+    }
 }
 
 impl ContactHits {

@@ -3,14 +3,13 @@
 
 use crate::collision::body::{Flags, Phys};
 use crate::collision::{Body, Broadphase, CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow};
-use crate::command::Command;
 use crate::def::{BodyKind, ColliderDef, GameDef};
 use crate::event::{ContactEvent, ContactPhase, Party, push_bounded};
 use crate::fault::Fault;
 use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::tick::motion::step::up;
-use crate::tick::scratch::{ContactHits, Scratch};
+use crate::tick::scratch::{ContactHits, Hit, Scratch};
 use crate::world::SimWorld;
 use crate::world::columns::Placed;
 use crate::world::components::*;
@@ -417,10 +416,10 @@ fn hurt(
         if !rule.hits(to.tags, begun) {
             continue;
         }
-        let hit = Command::Damage {
+        let hit = Hit {
             target: to.seq,
+            source: from.seq,
             amount: rule.amount,
-            source: Some(from.seq),
         };
         let queue = if begun {
             &mut hits.begun
