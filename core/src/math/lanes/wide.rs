@@ -5,10 +5,35 @@
 //! Each lane gives the bits the SSE loop gives: the same ordered compares (false with a NaN),
 //! the same subtraction, multiplication and truncation, no fused multiply-add. The eight
 //! marks are then read one at a time: AVX2's gather of them was slower on the AMD machine
-//! the bench runs on (docs/performance.md).
+//! the bench runs on (docs/performance.md). The points that hit are packed into a batch
+//! without a branch ([`PACK`]) and handed on a batch at a time.
 
 use crate::math::Vec2;
 use std::arch::x86_64::*;
+
+/// Per mask of eight lanes, the lanes set in it, in order (the rest zero): a chunk's hits
+/// are written as the chunk's first index plus this row, all eight, and the count moves on
+/// by the lanes set. Which of a crowd's points hit follows no pattern a branch predicts; at
+/// 256k drones a branch a chunk cost about as much as the rest of the test.
+static PACK: [[u32; 8]; 256] = {
+    let mut rows = [[0u32; 8]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let (mut lane, mut k) = (0, 0);
+        while lane < 8 {
+            if mask & (1 << lane) != 0 {
+                rows[mask][k] = lane as u32;
+                k += 1;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    rows
+};
+
+/// Indices a batch keeps before handing them on; it has room for a chunk past them.
+const FULL: usize = 256;
 
 /// [`each_marked`](super::each_marked) in AVX2 registers, for the box `lo..=hi` and cells
 /// `1 / inv` wide on `grid`.
@@ -39,6 +64,8 @@ pub(super) unsafe fn each_marked(
     let (whole, rest) = pos.as_chunks::<8>();
     let mut last = [Vec2::new(f32::NAN, f32::NAN); 8];
     last[..rest.len()].copy_from_slice(rest);
+    // The hits so far (indices into `pos`, ascending), handed on past `FULL` of them.
+    let (mut batch, mut len) = ([0u32; FULL + 8], 0usize);
     for (c, chunk) in whole.iter().chain(std::iter::once(&last)).enumerate() {
         let f = chunk.as_ptr().cast::<f32>();
         // SAFETY: the sixteen floats of `chunk` (`Vec2` is `repr(C)`); unaligned loads.
@@ -77,11 +104,19 @@ pub(super) unsafe fn each_marked(
             // box: its lanes are dropped below).
             marked |= u32::from(unsafe { *bits.get_unchecked(k as usize) }) << j;
         }
-        let mut hits = inside & marked;
-        while hits != 0 {
-            let j = hits.trailing_zeros() as usize;
-            hits &= hits - 1;
-            near(c * 8 + j);
+        let hits = (inside & marked) as usize & 0xff;
+        let lanes = _mm256_add_epi32(
+            _mm256_set1_epi32((c * 8) as i32),
+            // SAFETY: a row of eight `u32`s; an unaligned load.
+            unsafe { _mm256_loadu_si256(PACK[hits].as_ptr().cast()) },
+        );
+        // SAFETY: `len <= FULL`, so eight `u32`s from `len` are within the batch.
+        unsafe { _mm256_storeu_si256(batch.as_mut_ptr().add(len).cast(), lanes) };
+        len += hits.count_ones() as usize;
+        if len > FULL {
+            batch[..len].iter().for_each(|&k| near(k as usize));
+            len = 0;
         }
     }
+    batch[..len].iter().for_each(|&k| near(k as usize));
 }
