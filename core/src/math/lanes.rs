@@ -17,10 +17,10 @@ use super::Vec2;
 
 mod four;
 
-use four::Lanes;
 #[cfg(test)]
 use four::Plain;
 pub(crate) use four::floor_i32;
+use four::{FULL, Lanes, PACK};
 
 /// Bit `j` set when `p[j]` lies in the box `lo..=hi`, edges included (`lo <= p[j] <= hi` on
 /// both axes, as `f32` compares: a NaN coordinate is outside).
@@ -198,6 +198,8 @@ fn each_marked_by<L: Lanes>(
     let (whole, rest) = pos.as_chunks::<8>();
     let mut last = [Vec2::new(f32::NAN, f32::NAN); 8];
     last[..rest.len()].copy_from_slice(rest);
+    // The hits so far (indices into `pos`, ascending), handed on past `FULL` of them.
+    let (mut batch, mut len) = ([0u32; FULL + 8], 0usize);
     for (c, chunk) in whole.iter().chain(std::iter::once(&last)).enumerate() {
         let eight = Eight::<L>::load(chunk);
         let inside = eight.in_box(lo, hi);
@@ -210,13 +212,19 @@ fn each_marked_by<L: Lanes>(
             // point's outside the box, whose lane is dropped below.
             marked |= u32::from(unsafe { *bits.get_unchecked(k as usize) }) << j;
         }
-        let mut hits = inside & marked;
-        while hits != 0 {
-            let j = hits.trailing_zeros() as usize;
-            hits &= hits - 1;
-            near(c * 8 + j);
+        // The chunk's hits packed without a branch (see `PACK`), all eight lanes written.
+        let hits = (inside & marked) as usize & 0xff;
+        let (first, row) = ((c * 8) as u32, &PACK[hits]);
+        for (slot, lane) in batch[len..len + 8].iter_mut().zip(row) {
+            *slot = first + lane;
+        }
+        len += hits.count_ones() as usize;
+        if len > FULL {
+            batch[..len].iter().for_each(|&k| near(k as usize));
+            len = 0;
         }
     }
+    batch[..len].iter().for_each(|&k| near(k as usize));
 }
 
 #[inline(always)]

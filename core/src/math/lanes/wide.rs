@@ -8,32 +8,9 @@
 //! the bench runs on (docs/performance.md). The points that hit are packed into a batch
 //! without a branch ([`PACK`]) and handed on a batch at a time.
 
+use super::four::{FULL, PACK};
 use crate::math::Vec2;
 use std::arch::x86_64::*;
-
-/// Per mask of eight lanes, the lanes set in it, in order (the rest zero): a chunk's hits
-/// are written as the chunk's first index plus this row, all eight, and the count moves on
-/// by the lanes set. Which of a crowd's points hit follows no pattern a branch predicts; at
-/// 256k drones a branch a chunk cost about as much as the rest of the test.
-static PACK: [[u32; 8]; 256] = {
-    let mut rows = [[0u32; 8]; 256];
-    let mut mask = 0;
-    while mask < 256 {
-        let (mut lane, mut k) = (0, 0);
-        while lane < 8 {
-            if mask & (1 << lane) != 0 {
-                rows[mask][k] = lane as u32;
-                k += 1;
-            }
-            lane += 1;
-        }
-        mask += 1;
-    }
-    rows
-};
-
-/// Indices a batch keeps before handing them on; it has room for a chunk past them.
-const FULL: usize = 256;
 
 /// [`each_marked`](super::each_marked) in AVX2 registers, for the box `lo..=hi` and cells
 /// `1 / inv` wide on `grid`.
