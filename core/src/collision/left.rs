@@ -8,10 +8,10 @@ use crate::collision::grid::{COPIED, Span};
 use crate::math::Vec2;
 
 impl Broadphase {
-    /// Whether archetype `arch` (by place) may leave its colliders' positions in its column
-    /// this tick: the last plan that saw them read them for its marks alone. A guess: where it
-    /// is wrong, the plan copies them in itself.
-    pub fn may_leave(&self, arch: usize) -> bool {
+    /// Whether archetype `arch` (by place) leaves its colliders' positions in its column this
+    /// tick: the last plan that saw them read them for its marks alone. A guess: where it is
+    /// wrong, the plan copies them in itself.
+    pub(super) fn may_leave(&self, arch: usize) -> bool {
         self.leave.get(arch).copied().unwrap_or(false)
     }
 
@@ -37,18 +37,24 @@ impl Broadphase {
         }
     }
 
-    /// Copies run `ri`'s positions in from its column (`cols`: a column per span), if it
-    /// left them there.
-    pub(super) fn bring(&mut self, ri: usize, cols: &[&[Vec2]]) {
+    /// Run `ri`'s positions in the column its span left them in (`cols`: a column per span),
+    /// if it left them there.
+    fn in_column<'a>(&self, ri: usize, cols: &[&'a [Vec2]]) -> Option<&'a [Vec2]> {
         let si = self.run_left[ri];
-        if si == COPIED {
-            return;
+        (si != COPIED).then(|| {
+            let r = &self.runs[ri];
+            let from = (r.start - self.spans[si as usize].start) as usize;
+            &cols[si as usize][from..from + r.len as usize]
+        })
+    }
+
+    /// Copies run `ri`'s positions in from its column, if it left them there.
+    pub(super) fn bring(&mut self, ri: usize, cols: &[&[Vec2]]) {
+        if let Some(column) = self.in_column(ri, cols) {
+            let range = self.runs[ri].range();
+            self.pos[range].copy_from_slice(column);
+            self.run_left[ri] = COPIED;
         }
-        let (r, span) = (self.runs[ri], self.spans[si as usize]);
-        let from = (r.start - span.start) as usize;
-        let column = &cols[si as usize][from..from + r.len as usize];
-        self.pos[r.range()].copy_from_slice(column);
-        self.run_left[ri] = COPIED;
     }
 
     /// Copies in every position left in a column.
@@ -60,14 +66,8 @@ impl Broadphase {
 
     /// Run `ri`'s positions: in its column, or the broadphase's.
     pub(super) fn run_pos<'a>(&'a self, ri: usize, cols: &[&'a [Vec2]]) -> &'a [Vec2] {
-        let r = &self.runs[ri];
-        match self.run_left[ri] {
-            COPIED => &self.pos[r.range()],
-            si => {
-                let from = (r.start - self.spans[si as usize].start) as usize;
-                &cols[si as usize][from..from + r.len as usize]
-            }
-        }
+        self.in_column(ri, cols)
+            .unwrap_or_else(|| &self.pos[self.runs[ri].range()])
     }
 
     /// Notes which archetypes may leave their positions next tick: those whose every run the

@@ -165,15 +165,11 @@ impl Broadphase {
     /// Room for the next `n` colliders, split at `mid`: two stretches that can be filled
     /// apart (on two threads) and then [`join`](Self::join)ed, as if added in order.
     ///
-    /// They are rows `0..n` of archetype `arch` (by place); where `leave`, their positions
-    /// stay in its column (a [`Span`] says so) and the stretches write none.
-    pub fn stretches(
-        &mut self,
-        n: usize,
-        mid: usize,
-        arch: usize,
-        leave: bool,
-    ) -> (Stretch<'_>, Stretch<'_>) {
+    /// They are rows `0..n` of archetype `arch` (by place); where it [`may
+    /// leave`](Self::may_leave) them, their positions stay in its column (a [`Span`] says so)
+    /// and the stretches write none.
+    pub fn stretches(&mut self, n: usize, mid: usize, arch: usize) -> (Stretch<'_>, Stretch<'_>) {
+        let leave = self.may_leave(arch);
         let start = self.count;
         self.count += n;
         if self.pos.len() < self.count {

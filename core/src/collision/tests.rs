@@ -66,8 +66,13 @@ impl Broadphase {
             while i < specs.len() {
                 let a = archetypes[i];
                 let n = archetypes[i..].iter().take_while(|&&b| b == a).count();
-                let leave = columns.len().is_multiple_of(2);
-                let (mut stretch, _) = self.stretches(n, n, columns.len(), leave);
+                // Every other span left, whatever the plan before guessed.
+                let (arch, leave) = (columns.len(), columns.len().is_multiple_of(2));
+                if self.leave.len() <= arch {
+                    self.leave.resize(arch + 1, false);
+                }
+                self.leave[arch] = leave;
+                let (mut stretch, _) = self.stretches(n, n, arch);
                 // Consecutive colliders of one shape at once, as a pass's uniform rows are.
                 let mut k = i;
                 while k < i + n {

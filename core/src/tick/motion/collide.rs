@@ -177,7 +177,9 @@ pub(crate) fn collide(
 ) -> Result<(), Fault> {
     s.contact_hits.clear();
     let bp = &mut s.broadphase;
-    {
+    if !bp.spans().iter().any(|span| span.left) {
+        bp.plan(def.physics.cell_size, split, &[]);
+    } else {
         // The position columns motion left positions in (a column per span; none for the
         // others), borrowed for the plan.
         let mut placed = world.ecs.archetypes_placed();

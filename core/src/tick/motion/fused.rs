@@ -134,8 +134,7 @@ pub(crate) fn motion(
                         // Two halves on two threads, joined in row order.
                         let mid = n / 2;
                         let (a, b) = cols.split_at(mid);
-                        let leave = bp.may_leave(index);
-                        let (mut sa, mut sb) = bp.stretches(n, mid, index, leave);
+                        let (mut sa, mut sb) = bp.stretches(n, mid, index);
                         let mut gone_b = Vec::new();
                         let (da, db) = par::join(
                             || pass.rows(a, &mut sa, &mut gone, 0),
@@ -146,8 +145,7 @@ pub(crate) fn motion(
                         bp.join(ra, rb);
                         gone.extend(gone_b);
                     } else {
-                        let leave = bp.may_leave(index);
-                        let (mut all, _) = bp.stretches(n, n, index, leave);
+                        let (mut all, _) = bp.stretches(n, n, index);
                         decisions += pass.rows(cols, &mut all, &mut gone, 0);
                         let runs = all.finish();
                         bp.join(runs, Vec::new());
