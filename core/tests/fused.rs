@@ -8,6 +8,7 @@ mod support;
 use ludus_core::reference::{Bumps, crowd_def};
 use ludus_core::*;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use support::*;
 
 /// The fixture game plus one archetype per motion rule, each placed a few times.
@@ -258,6 +259,100 @@ fn a_crowd_read_in_its_column_makes_the_same_world_as_one_copied() {
                 (r.hash.unwrap(), r.contacts, r.events)
             })
             .collect::<Vec<_>>()
+    };
+    same_with_threads(&reports(false), &reports(true));
+}
+
+#[test]
+fn brains_of_every_kind_in_one_group_make_the_same_world_in_one_pass() {
+    // Drones given behaviours of their own at tick 3 share a hecs archetype of their own, so
+    // some of its groups of rows mix a straight mover (whose velocity is its own) with brains
+    // of every other kind; at tick 40 a third lose their brains and the rest are set again. The
+    // one pass steers a group with no straight mover in packed lanes; one system after another
+    // steers them from Intent's system; a straight mover keeps its own velocity either way.
+    let reports = |extra_system: bool| {
+        let def = Arc::new(ludus_core::reference::drones_def());
+        let taken = Arc::new(AtomicUsize::new(0));
+        let kinds = [
+            BehaviourKind::Wander,
+            BehaviourKind::Chase,
+            BehaviourKind::Flee,
+            BehaviourKind::Chase,
+        ];
+        let counted = taken.clone();
+        let set = rules(move |_, g| {
+            let (tick, taken) = (g.tick(), &counted);
+            if tick == 3 || tick == 40 {
+                for seq in (20..1_900).step_by(2) {
+                    // A straight mover in some groups of eight rows, none in most.
+                    let kind = match seq / 2 {
+                        k if k % 29 == 0 => BehaviourKind::Straight,
+                        k => kinds[k as usize % kinds.len()],
+                    };
+                    let chases = matches!(kind, BehaviourKind::Chase | BehaviourKind::Flee);
+                    let behaviour = (tick == 3 || seq % 3 != 0).then_some(BehaviourDef {
+                        cadence: Some(3 + (seq % 5) as u32),
+                        ..BehaviourDef::new(kind, if chases { T_PLAYER } else { 0 })
+                    });
+                    // Sequences that are not drones are refused.
+                    let set = g.send(Command::SetBehaviour {
+                        target: seq,
+                        behaviour,
+                    });
+                    if set.is_ok() && tick == 3 {
+                        taken.fetch_add(1, Ordering::Relaxed);
+                    }
+                    // A straight mover keeps a velocity of its own, not its intent's.
+                    if kind == BehaviourKind::Straight {
+                        let velocity = Vec2::new((seq % 7) as f32 * 10.0 - 30.0, 25.0);
+                        let _ = g.send(Command::SetVelocity {
+                            target: seq,
+                            velocity,
+                        });
+                    }
+                }
+            }
+            Ok(())
+        });
+        let mut g = Game::with_entities(def, set, 2_000).unwrap();
+        g.options_mut().hash = true;
+        g.options_mut().serial = true;
+        if extra_system {
+            g.add_system(System::new("watch", Phase::Motion, |_| Ok(())))
+                .unwrap();
+        }
+        let mut straight = 0;
+        let reports = (0..80)
+            .map(|_| {
+                let r = g.step(&TickInput::neutral()).unwrap();
+                // A straight mover's velocity is the one it was given, less what a wall
+                // stopped.
+                for seq in (20..1_900u64).step_by(2).filter(|s| (s / 2) % 29 == 0) {
+                    let Some(e) = g.world().entity(seq) else {
+                        continue;
+                    };
+                    let ecs = g.world().ecs();
+                    let Ok(brain) = ecs.get::<&Brain>(e) else {
+                        continue;
+                    };
+                    if brain.straight() {
+                        let v = ecs.get::<&Velocity>(e).unwrap().0;
+                        let given = Vec2::new((seq % 7) as f32 * 10.0 - 30.0, 25.0);
+                        assert!(
+                            (v.x == given.x || v.x == 0.0) && (v.y == given.y || v.y == 0.0),
+                            "tick {}: straight mover {seq} at {v:?}",
+                            r.tick
+                        );
+                        straight += 1;
+                    }
+                }
+                (r.hash.unwrap(), r.contacts, r.events)
+            })
+            .collect::<Vec<_>>();
+        assert!(straight > 1_000, "straight movers checked");
+        // Each stage of tick 3 sets them again: at least 900 drones a stage.
+        assert!(taken.load(Ordering::Relaxed) >= 900 * 2, "behaviours set");
+        reports
     };
     same_with_threads(&reports(false), &reports(true));
 }

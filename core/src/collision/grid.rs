@@ -354,7 +354,10 @@ pub(super) struct NearBody {
 ///
 /// Invariant: where `left`, their positions were left in that archetype's position column
 /// and their slots in the broadphase's positions are stale: nothing reads them until the plan
-/// copies them in (`Broadphase::bring`) or reads the column itself.
+/// copies them in (`Broadphase::bring`) or reads the column itself. Every run of colliders
+/// lies wholly inside one span or outside them all: two hecs archetypes of one declared
+/// archetype (its rows with and without a behaviour of their own, say) make two spans side
+/// by side whose colliders a run would otherwise take as one.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Span {
     pub start: u32,

@@ -21,8 +21,7 @@ impl Broadphase {
     }
 
     /// Per run, the index of the span that left its positions in a column, or [`COPIED`]
-    /// (runs and spans both ascend; a run never straddles two spans: a span is one
-    /// archetype's colliders, a run one archetype's too).
+    /// (runs and spans both ascend; a run never straddles a span's edge: see `Span`).
     pub(super) fn find_left(&mut self) {
         self.run_left.clear();
         let (spans, mut s) = (&self.spans, 0);

@@ -146,8 +146,14 @@ impl Broadphase {
     #[inline]
     pub fn add(&mut self, archetype: ArchetypeId, pos: Vec2, shape: Shape, layer: u32, looks: u32) {
         let i = self.count;
+        // A run never reaches into a span's colliders or out of them (see `Span`).
+        let after = self.spans.last().map_or(0, |s| s.start + s.len);
         match self.runs.last_mut() {
-            Some(r) if r.range().end == i && r.takes(archetype, shape, layer, looks) => {
+            Some(r)
+                if r.range().end == i
+                    && r.start >= after
+                    && r.takes(archetype, shape, layer, looks) =>
+            {
                 r.len += 1;
                 r.finite &= pos.is_finite();
             }
@@ -189,12 +195,15 @@ impl Broadphase {
     }
 
     /// Takes the runs of filled [`stretches`](Self::stretches), left then right (a run that
-    /// continues across the join stays one).
+    /// continues across the join stays one; one before the stretches' span never takes them:
+    /// see `Span`).
     pub fn join(&mut self, left: Vec<Run>, right: Vec<Run>) {
+        let from = self.spans.last().map_or(0, |s| s.start);
         for r in left.into_iter().chain(right) {
             match self.runs.last_mut() {
                 Some(last)
                     if last.start + last.len == r.start
+                        && last.start >= from
                         && last.archetype == r.archetype
                         && last.shape == r.shape
                         && (last.layer, last.raw) == (r.layer, r.raw) =>
