@@ -106,6 +106,53 @@ pub(crate) fn step_within(
     }
 }
 
+/// Of eight records of two words: whether any second word is at least `top` (above 0), and
+/// whether any second word's bits under `mask` are at most `at` (every second word, `top` and
+/// `at` below 2^63).
+#[inline(always)]
+pub(crate) fn top_or_at_most8(
+    records: &[[u64; 2]; 8],
+    mask: u64,
+    at: u64,
+    top: u64,
+) -> (bool, bool) {
+    Packed::top_or_at_most8(records, mask, at, top)
+}
+
+/// Eight bodies' velocities from their headings and speeds: `out[k]` is `heads[k]`'s first
+/// two floats, each times `by[k]` (the last two floats of a head are not read), as the scalar
+/// products: four bodies a step where the platform has packed floats.
+#[inline(always)]
+pub(crate) fn scale8(out: &mut [Vec2; 8], heads: &[[f32; 4]; 8], by: &[f32; 8]) {
+    if Packed::PACKED {
+        scale8_by::<Packed>(out, heads, by);
+    } else {
+        for ((o, h), s) in out.iter_mut().zip(heads).zip(by) {
+            *o = Vec2::new(h[0] * s, h[1] * s);
+        }
+    }
+}
+
+#[inline(always)]
+fn scale8_by<L: Lanes>(out: &mut [Vec2; 8], heads: &[[f32; 4]; 8], by: &[f32; 8]) {
+    let (o, h, s) = (
+        out.as_mut_ptr().cast::<f32>(),
+        heads.as_ptr().cast::<f32>(),
+        by.as_ptr(),
+    );
+    for four in [0, 4] {
+        // SAFETY: heads `four..four + 4` (sixteen floats each step), speeds `four..four + 4`
+        // and bodies `four..four + 4` (eight floats: `Vec2` is `repr(C)`).
+        unsafe {
+            let at = |k: usize| L::load(h.add((four + k) * 4));
+            let speeds = L::load(s.add(four));
+            let (a, b) = (at(0).lows(at(1)), at(2).lows(at(3)));
+            a.mul(speeds.twice_low()).store(o.add(four * 2));
+            b.mul(speeds.twice_high()).store(o.add(four * 2 + 4));
+        }
+    }
+}
+
 /// Copies `src` to `dst` (the shorter length of the two) and says whether every coordinate
 /// copied is finite.
 #[inline(always)]
@@ -243,7 +290,7 @@ fn step_within_by<L: Lanes>(
         prev.as_mut_ptr().cast::<f32>(),
     );
     let (lo, hi) = (L::pairs(lo), L::pairs(hi));
-    let (dt, inf) = (L::splat(dt), L::splat(f32::INFINITY));
+    let dt = L::splat(dt);
     for i in (0..n).step_by(2) {
         // SAFETY: bodies `i` and `i + 1` (`i + 2 <= n`) of slices of at least `n`: four
         // floats each (`Vec2` is `repr(C)`).
@@ -251,8 +298,10 @@ fn step_within_by<L: Lanes>(
         // SAFETY: as above.
         unsafe { t.store(q.add(i * 2)) };
         let next = t.add(w.mul(dt));
-        // Finite lanes, then both of a body's lanes.
-        let fin = next.abs().lt(inf);
+        // Finite lanes (`v - v` is 0 for a finite `v`, NaN for the rest), then both of a
+        // body's lanes.
+        let zero = next.sub(next);
+        let fin = zero.le(zero);
         let t = L::select(fin.and(fin.swap_pairs()), next, t);
         let to = t.at_least(lo).at_most(hi);
         let w = w.clear(to.ne(t));

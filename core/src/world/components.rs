@@ -6,7 +6,7 @@ use crate::def::{
     TriggerDef,
 };
 use crate::event::Party;
-use crate::math::Vec2;
+use crate::math::{Vec2, top_or_at_most8};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -75,8 +75,18 @@ pub(crate) fn vectors_mut<T: OneVec2>(col: &mut [T]) -> &mut [Vec2] {
 
 /// Movement speed in world units per second (behaviours and control); `ludus.set_speed`
 /// changes it, which brains and control read from the next tick.
+#[repr(transparent)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Speed(pub f32);
+
+impl Speed {
+    /// A group of speeds as their floats.
+    #[inline(always)]
+    pub(crate) fn floats<const N: usize>(group: &[Speed; N]) -> &[f32; N] {
+        // SAFETY: `Speed` is a `repr(transparent)` `f32`: the same bytes, read as floats.
+        unsafe { &*group.as_ptr().cast::<[f32; N]>() }
+    }
+}
 
 /// Marks an entity whose archetype has tags: its tags are its archetype's, never changed
 /// ([`GameDef::tags_of`](crate::def::GameDef::tags_of)), so the entity holds no copy. The
@@ -207,8 +217,10 @@ pub struct Lifetime(pub Deadline);
 /// decide next, and the behaviour's kind (from its archetype's `behaviour`, whose other
 /// settings the decisions read there). 16 bytes: every brain's due check and velocity read it
 /// every tick. Its current target is a column of its own ([`Aim`]), read only on a tick some
-/// target was lost.
+/// target was lost. Laid out as written (`repr(C)`): `Brain::heads` reads the intents of a
+/// group of brains as packed floats.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[repr(C)]
 pub struct Brain {
     pub intent: Vec2,
     /// The next cadence tick in the low [`Brain::TICK_BITS`] bits (0 until the first decision:
@@ -253,6 +265,37 @@ impl Brain {
     #[inline(always)]
     pub fn straight(&self) -> bool {
         self.word >> Self::TICK_BITS == Self::STRAIGHT
+    }
+
+    /// Whether any of `group` is [`BehaviourKind::Straight`] (the greatest kind code), and
+    /// whether any is due at `tick` (its next decision at or before it): one read of each
+    /// brain's word.
+    #[inline(always)]
+    pub(crate) fn straight_or_due(group: &[Brain; 8], tick: u64) -> (bool, bool) {
+        const _: () = assert!(size_of::<Brain>() == size_of::<[u64; 2]>());
+        // SAFETY: `Brain` is `repr(C)`: its intent's eight bytes, then its word, 16 bytes with
+        // no padding, all initialised, aligned to 8: two words, the second the brain's word.
+        let records = unsafe { &*group.as_ptr().cast::<[[u64; 2]; 8]>() };
+        // Words are below 2^62 (a kind code under 4 above 60 bits); a tick past 2^60 - 1 is
+        // as that tick (every next decision is below it).
+        let tick = tick.min(Self::TICK_MASK);
+        top_or_at_most8(
+            records,
+            Self::TICK_MASK,
+            tick,
+            Self::STRAIGHT << Self::TICK_BITS,
+        )
+    }
+
+    /// A group's brains as four floats each: the intent's x and y, then the word's bits (which
+    /// [`scale8`](crate::math::scale8) does not read).
+    #[inline(always)]
+    pub(crate) fn heads(group: &[Brain; 8]) -> &[[f32; 4]; 8] {
+        const _: () = assert!(size_of::<Brain>() == size_of::<[f32; 4]>());
+        // SAFETY: `Brain` is `repr(C)`: its intent's two `f32`s, then a `u64`, 16 bytes with
+        // no padding, all initialised, aligned to 8; any bits are a valid `f32`, and the
+        // shared borrow keeps the brains unchanged while the floats are read.
+        unsafe { &*group.as_ptr().cast::<[[f32; 4]; 8]>() }
     }
 
     /// The tick of the next decision; 0 before the first.

@@ -60,8 +60,30 @@ pub(crate) trait Lanes: Copy {
     fn evens(self, o: Self) -> Self;
     /// Lanes 1 and 3 of `self`, then of `o`: the y of four points.
     fn odds(self, o: Self) -> Self;
+    /// Lanes 0 and 1 of `self`, then of `o`: the first two floats of two records.
+    fn lows(self, o: Self) -> Self;
+    /// Lanes 0, 0, 1, 1: the first two lanes each for a body's two coordinates.
+    fn twice_low(self) -> Self;
+    /// Lanes 2, 2, 3, 3.
+    fn twice_high(self) -> Self;
     /// Bit `i` set where lane `i`'s sign bit is (a mask's set lanes).
     fn bits(self) -> u32;
+    /// Of eight records of two words: whether any second word is at least `top`, and whether
+    /// any second word's bits under `mask` are at most `at` (every second word, `top` and `at`
+    /// below 2^63, `top` above 0). Not floats, but the packed lanes' registers: the browser's
+    /// lanes take two words a step (its scalar code for this keeps the words on the stack);
+    /// SSE2 took longer than the scalar code natively (motion's pass at 64k drones, by the
+    /// clock), which every other platform keeps. `.ci/web-test` checks the browser's through
+    /// the state hash of 16,000 drones, whose decisions it times.
+    #[inline(always)]
+    fn top_or_at_most8(records: &[[u64; 2]; 8], mask: u64, at: u64, top: u64) -> (bool, bool) {
+        let (mut high, mut under) = (0, false);
+        for [_, w] in records {
+            high = high.max(*w);
+            under |= w & mask <= at;
+        }
+        (high >= top, under)
+    }
 }
 
 /// Per mask of eight lanes, the lanes set in it, in order (the rest zero): a chunk's hits
@@ -196,6 +218,15 @@ impl Lanes for Plain {
     }
     fn odds(self, o: Self) -> Self {
         Plain([self.0[1], self.0[3], o.0[1], o.0[3]])
+    }
+    fn lows(self, o: Self) -> Self {
+        Plain([self.0[0], self.0[1], o.0[0], o.0[1]])
+    }
+    fn twice_low(self) -> Self {
+        Plain([self.0[0], self.0[0], self.0[1], self.0[1]])
+    }
+    fn twice_high(self) -> Self {
+        Plain([self.0[2], self.0[2], self.0[3], self.0[3]])
     }
     fn bits(self) -> u32 {
         (0..4).fold(0, |b, i| b | (self.0[i].to_bits() >> 31) << i)

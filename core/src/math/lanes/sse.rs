@@ -84,6 +84,21 @@ impl Lanes for Sse {
         Sse(unsafe { _mm_shuffle_ps::<0b11_01_11_01>(self.0, o.0) })
     }
     #[inline(always)]
+    fn lows(self, o: Self) -> Self {
+        // SAFETY: SSE2 is part of x86_64.
+        Sse(unsafe { _mm_movelh_ps(self.0, o.0) })
+    }
+    #[inline(always)]
+    fn twice_low(self) -> Self {
+        // SAFETY: SSE2 is part of x86_64.
+        Sse(unsafe { _mm_unpacklo_ps(self.0, self.0) })
+    }
+    #[inline(always)]
+    fn twice_high(self) -> Self {
+        // SAFETY: SSE2 is part of x86_64.
+        Sse(unsafe { _mm_unpackhi_ps(self.0, self.0) })
+    }
+    #[inline(always)]
     fn bits(self) -> u32 {
         // SAFETY: SSE2 is part of x86_64.
         unsafe { _mm_movemask_ps(self.0) as u32 }

@@ -338,3 +338,64 @@ fn each_marked_calls_for_the_points_the_one_point_at_a_time_test_finds() {
         assert_eq!(got, want, "plain: {test:?} {pos:?}");
     }
 }
+
+#[test]
+fn eight_velocities_are_the_scalar_products() {
+    let mut rng = fastrand::Rng::with_seed(34);
+    for _ in 0..5_000 {
+        // A head's last two floats are any bits (a brain's word): never read.
+        let heads: [[f32; 4]; 8] = std::array::from_fn(|_| {
+            let v = vector(&mut rng);
+            [v.x, v.y, f32::from_bits(rng.u32(..)), f32::NAN]
+        });
+        let by: [f32; 8] = std::array::from_fn(|_| value(&mut rng, 4).abs());
+        let want: Vec<Vec2> = (0..8)
+            .map(|k| Vec2::new(heads[k][0] * by[k], heads[k][1] * by[k]))
+            .collect();
+        let case = format!("{heads:?} {by:?}");
+        let (mut packed, mut plain) = ([Vec2::ZERO; 8], [Vec2::ZERO; 8]);
+        scale8_by::<Packed>(&mut packed, &heads, &by);
+        scale8_by::<Plain>(&mut plain, &heads, &by);
+        assert_eq!(bits(&packed), bits(&want), "packed, {case}");
+        assert_eq!(bits(&plain), bits(&want), "plain, {case}");
+        let mut public = [Vec2::ZERO; 8];
+        scale8(&mut public, &heads, &by);
+        assert_eq!(bits(&public), bits(&want), "{case}");
+    }
+}
+
+#[test]
+fn a_group_is_due_or_high_as_its_words_one_at_a_time_say() {
+    let mut rng = fastrand::Rng::with_seed(55);
+    let mask = (1u64 << 60) - 1;
+    for round in 0..20_000 {
+        // Words as a brain's: a kind code under 4 above 60 bits of tick, the ticks near `at`.
+        let at = [0, 1, 59, 1 << 40, mask][round % 5];
+        let records: [[u64; 2]; 8] = std::array::from_fn(|_| {
+            let code = u64::from(rng.u8(..4)) << 60;
+            let tick = match rng.u8(..4) {
+                0 => at.saturating_add(rng.u64(0..3)).min(mask),
+                1 => at.saturating_sub(rng.u64(0..3)),
+                2 => rng.u64(..=mask),
+                _ => 0,
+            };
+            [rng.u64(..), code | tick]
+        });
+        let top = [1u64 << 60, 2 << 60, 3 << 60, 1][round % 4];
+        let want = (
+            records.iter().any(|r| r[1] >= top),
+            records.iter().any(|r| r[1] & mask <= at),
+        );
+        let case = format!("round {round}: {records:?} at {at} top {top}");
+        assert_eq!(
+            Packed::top_or_at_most8(&records, mask, at, top),
+            want,
+            "packed, {case}"
+        );
+        assert_eq!(
+            Plain::top_or_at_most8(&records, mask, at, top),
+            want,
+            "plain, {case}"
+        );
+    }
+}
