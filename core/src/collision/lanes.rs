@@ -3,7 +3,7 @@
 //! few of them, side by side, so a near body is tested against all of them at once.
 
 use crate::collision::grid::{Compact, Run};
-use crate::math::Vec2;
+use crate::math::{Vec2, within8};
 
 /// Queriers up to which a near body of the sparse search checks every one directly, and all
 /// at once.
@@ -68,10 +68,13 @@ impl Lanes {
             x: [0.0; FEW_QUERIERS],
             y: [0.0; FEW_QUERIERS],
             extent: [0.0; FEW_QUERIERS],
-            looks: [0; FEW_QUERIERS],
+            by_layer: [0; 32],
         };
         for (k, q) in self.queriers.iter().enumerate() {
-            (few.x[k], few.y[k], few.extent[k], few.looks[k]) = (q.x, q.y, q.extent, q.looks);
+            (few.x[k], few.y[k], few.extent[k]) = (q.x, q.y, q.extent);
+            for (bit, lookers) in few.by_layer.iter_mut().enumerate() {
+                *lookers |= u8::from(q.looks & (1 << bit) != 0) << k;
+            }
         }
         Some(few)
     }
@@ -82,21 +85,24 @@ pub(super) struct Few {
     x: [f32; FEW_QUERIERS],
     y: [f32; FEW_QUERIERS],
     extent: [f32; FEW_QUERIERS],
-    looks: [u32; FEW_QUERIERS],
+    /// Per layer bit, bit `k` set where querier `k` looks at that layer.
+    by_layer: [u8; 32],
 }
 
 impl Few {
     /// Bit k set where querier k [reaches](Querier::reaches) a body at `b` of `extent` on
-    /// `layer`, with the same operations in the same order.
+    /// `layer`, with the same operations in the same order (in packed lanes).
     #[inline(always)]
     pub fn within(&self, b: Vec2, extent: f32, layer: u32) -> u32 {
-        let mut hits = [0u32; FEW_QUERIERS];
-        for (k, hit) in hits.iter_mut().enumerate() {
-            let (dx, dy) = (b.x - self.x[k], b.y - self.y[k]);
-            let reach = self.extent[k] + extent;
-            let close = dx * dx + dy * dy < reach * reach;
-            *hit = u32::from(self.looks[k] & layer != 0 && close) << k;
+        let mut looking = 0;
+        let mut bits = layer;
+        while bits != 0 {
+            looking |= u32::from(self.by_layer[bits.trailing_zeros() as usize]);
+            bits &= bits - 1;
         }
-        hits.iter().fold(0, |all, &h| all | h)
+        if looking == 0 {
+            return 0;
+        }
+        looking & within8(&self.x, &self.y, &self.extent, b, extent)
     }
 }

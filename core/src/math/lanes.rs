@@ -106,6 +106,40 @@ pub(crate) fn step_within(
     }
 }
 
+/// Bit `k` set where the point `b` is within `reach[k] + extent` of point `k` (`xs[k]`,
+/// `ys[k]`): `b - p` squared and summed, under the square of the sum, in `f32`, the scalar
+/// operations in their order (`b.x - x`, `dx * dx + dy * dy`, `reach + extent`); false with a
+/// NaN. Four points a step where the platform has packed floats.
+#[inline(always)]
+pub(crate) fn within8(xs: &[f32; 8], ys: &[f32; 8], reach: &[f32; 8], b: Vec2, extent: f32) -> u32 {
+    within8_by::<Packed>(xs, ys, reach, b, extent)
+}
+
+#[inline(always)]
+fn within8_by<L: Lanes>(
+    xs: &[f32; 8],
+    ys: &[f32; 8],
+    reach: &[f32; 8],
+    b: Vec2,
+    extent: f32,
+) -> u32 {
+    let (bx, by, e) = (L::splat(b.x), L::splat(b.y), L::splat(extent));
+    let mut bits = 0;
+    for four in [0, 4] {
+        // SAFETY: floats `four..four + 4` of arrays of eight.
+        let (x, y, r) = unsafe {
+            (
+                L::load(xs.as_ptr().add(four)),
+                L::load(ys.as_ptr().add(four)),
+                L::load(reach.as_ptr().add(four)),
+            )
+        };
+        let (dx, dy, r) = (bx.sub(x), by.sub(y), r.add(e));
+        bits |= dx.mul(dx).add(dy.mul(dy)).lt(r.mul(r)).bits() << four;
+    }
+    bits
+}
+
 /// Of eight records of two words: whether any second word is at least `top` (above 0), and
 /// whether any second word's bits under `mask` are at most `at` (every second word, `top` and
 /// `at` below 2^63).

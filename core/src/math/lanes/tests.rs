@@ -399,3 +399,36 @@ fn a_group_is_due_or_high_as_its_words_one_at_a_time_say() {
         );
     }
 }
+
+#[test]
+fn eight_reaches_are_the_one_at_a_time_reaches() {
+    let mut rng = fastrand::Rng::with_seed(89);
+    for round in 0..20_000 {
+        let xs: [f32; 8] = std::array::from_fn(|_| value(&mut rng, 6));
+        let ys: [f32; 8] = std::array::from_fn(|_| value(&mut rng, 6));
+        let reach: [f32; 8] = std::array::from_fn(|_| value(&mut rng, 6).abs());
+        // Some bodies exactly on a querier's reach.
+        let b = if round % 7 == 0 {
+            Vec2::new(xs[3] + reach[3] + 1.0, ys[3])
+        } else {
+            vector(&mut rng)
+        };
+        let extent = [1.0, 0.0, 0.5, f32::NAN, f32::INFINITY][round % 5];
+        let want = (0..8).fold(0, |bits, k| {
+            let (dx, dy) = (b.x - xs[k], b.y - ys[k]);
+            let r = reach[k] + extent;
+            bits | u32::from(dx * dx + dy * dy < r * r) << k
+        });
+        let case = format!("round {round}: {xs:?} {ys:?} {reach:?} {b:?} {extent}");
+        assert_eq!(
+            within8_by::<Packed>(&xs, &ys, &reach, b, extent),
+            want,
+            "packed, {case}"
+        );
+        assert_eq!(
+            within8_by::<Plain>(&xs, &ys, &reach, b, extent),
+            want,
+            "plain, {case}"
+        );
+    }
+}
