@@ -425,11 +425,24 @@
   // `ludus bench --serial --from M --to N` does natively, and shows the table over the canvas;
   // `window.ludus.benchResults` holds the rows once `window.ludus.benchDone` resolves. First
   // the rung of M runs unmeasured, again and again for `&warm=S` seconds (default 3, 0 to 60),
-  // so the table measures the browser's optimised code, not its first quick compilation.
+  // so the table measures the browser's optimised code, not its first quick compilation. The
+  // page's own game waits until the ladder is done, as `ludus bench` opens no window: its
+  // frames (its ticks and drawing, in software where the machine has no GPU) would share the
+  // machine's cores with the ticks measured.
   const params = new URLSearchParams(window.location.search);
   if (params.has("bench")) {
     let doneResolve;
     window.ludus.benchDone = new Promise((resolve) => (doneResolve = resolve));
+    const requestFrame = window.requestAnimationFrame.bind(window);
+    const heldFrames = [];
+    window.requestAnimationFrame = (frame) => {
+      heldFrames.push(frame);
+      return 0;
+    };
+    window.ludus.benchDone.then(() => {
+      window.requestAnimationFrame = requestFrame;
+      for (const frame of heldFrames.splice(0)) requestFrame(frame);
+    });
     window.ludus.benchResults = [];
     const to = Math.min(Number(params.get("bench")) || 16000, 1000000);
     const from = Math.max(1, Math.min(Number(params.get("from")) || 1000, to));
