@@ -1,6 +1,7 @@
 //! Four packed floats, and the hot path's loops written once over them: a box test of eight
 //! points, the cells of eight points and the floored buckets of four, a step-and-clamp of two
-//! bodies, a checked copy.
+//! bodies, a checked copy, eight velocities from headings and speeds, eight reach tests, and
+//! a group's due check over its brains' words.
 //!
 //! The one cfg for packed floats is [`Packed`]: x86_64's SSE2 (`sse.rs`), wasm's `simd128`
 //! (`simd128.rs`; the browser build enables it: see `.cargo/config.toml`), else
