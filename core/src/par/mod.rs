@@ -38,3 +38,125 @@ pub fn join<A: Send, B: Send>(
         (a(), b())
     }
 }
+
+/// Where a pass splits its rows between this thread and the worker: this thread's share,
+/// learned from how long each part took a row ([`join_balanced`]). The two cores need not run
+/// a part at one speed: one may be busier, slower or shared (a virtual machine's cores often
+/// are), and a part the other core waits for is lost time. Only where the rows split moves;
+/// every pass gives the same results at any split.
+///
+/// Invariant: the share is within `0.2..=0.8`.
+#[derive(Clone, Copy, Debug)]
+pub struct Balance {
+    share: f64,
+}
+
+impl Default for Balance {
+    fn default() -> Self {
+        Balance { share: 0.5 }
+    }
+}
+
+impl Balance {
+    /// The row at which `n` rows (two or more) split: this thread takes `..mid`.
+    pub fn mid(&self, n: usize) -> usize {
+        ((n as f64 * self.share) as usize).clamp(1, n.max(2) - 1)
+    }
+
+    /// Moves the share an eighth of the way to where parts of `rows` rows that took `nanos`
+    /// would have taken equally long, at the rates they ran.
+    fn learn(&mut self, rows: (usize, usize), nanos: (u128, u128)) {
+        if rows.0 == 0 || rows.1 == 0 || nanos.0 == 0 || nanos.1 == 0 {
+            return;
+        }
+        let rate = |rows: usize, nanos: u128| nanos as f64 / rows as f64;
+        let (a, b) = (rate(rows.0, nanos.0), rate(rows.1, nanos.1));
+        let even = b / (a + b);
+        self.share = (self.share + (even - self.share) / 8.0).clamp(0.2, 0.8);
+    }
+}
+
+/// [`join`] of the two parts of a pass's rows, `a` of `rows.0` rows on this thread and `b` of
+/// `rows.1` on the worker, moving `balance` toward the split at which both take as long.
+pub fn join_balanced<A: Send, B: Send>(
+    balance: &mut Balance,
+    rows: (usize, usize),
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        fn timed<R>(f: impl FnOnce() -> R) -> (R, u128) {
+            let start = std::time::Instant::now();
+            let r = f();
+            (r, start.elapsed().as_nanos())
+        }
+        let ((ra, ta), (rb, tb)) = worker::join(|| timed(a), || timed(b));
+        balance.learn(rows, (ta, tb));
+        (ra, rb)
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = (balance, rows);
+        (a(), b())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_balance_moves_toward_the_split_where_both_parts_take_as_long() {
+        // The worker's core runs a row in twice this one's time: this thread should take two
+        // thirds of the rows.
+        let mut b = Balance::default();
+        assert_eq!(b.mid(16_000), 8_000);
+        for _ in 0..200 {
+            let mid = b.mid(16_000);
+            let rows = (mid, 16_000 - mid);
+            b.learn(rows, (rows.0 as u128 * 10, rows.1 as u128 * 20));
+        }
+        let mid = b.mid(16_000);
+        assert!((10_600..=10_734).contains(&mid), "{mid}");
+        // Equal cores bring it back; no time or no rows teaches nothing; the share stays
+        // within its bounds however lopsided the times, and every split leaves both parts rows.
+        for _ in 0..200 {
+            let mid = b.mid(16_000);
+            b.learn((mid, 16_000 - mid), (mid as u128, (16_000 - mid) as u128));
+        }
+        assert!(
+            (7_990..=8_010).contains(&b.mid(16_000)),
+            "{}",
+            b.mid(16_000)
+        );
+        let before = b.mid(16_000);
+        b.learn((0, 100), (5, 5));
+        b.learn((100, 100), (0, 5));
+        assert_eq!(b.mid(16_000), before);
+        for _ in 0..500 {
+            b.learn((100, 100), (1, 1_000_000));
+        }
+        assert_eq!(b.mid(1_000), 800);
+        for _ in 0..500 {
+            b.learn((100, 100), (1_000_000, 1));
+        }
+        assert_eq!(b.mid(1_000), 200);
+        assert_eq!((b.mid(2), b.mid(3)), (1, 1));
+    }
+
+    #[test]
+    fn balanced_parts_give_both_results_in_order() {
+        let mut b = Balance::default();
+        for n in [2usize, 3, 100, 9_000] {
+            let mid = b.mid(n);
+            let (x, y) = join_balanced(
+                &mut b,
+                (mid, n - mid),
+                || (0..mid).sum::<usize>(),
+                || (mid..n).sum::<usize>(),
+            );
+            assert_eq!(x + y, n * (n - 1) / 2);
+        }
+    }
+}

@@ -86,6 +86,9 @@ pub(crate) struct Scratch {
     /// Which rows of each archetype share one collider and confine (kept across ticks, taken
     /// again when the world's `structure` changes; it reads only what spawns fix).
     pub uniform: UniformCache,
+    /// Where motion's one pass splits a large archetype's rows between the two threads
+    /// (learned from the parts' times; no result depends on it).
+    pub motion_split: crate::par::Balance,
 }
 
 /// The damage archetypes' `contact_damage` does in one tick's contacts: that of contacts that
@@ -153,6 +156,7 @@ impl Default for Scratch {
             after_spawn: Tracked::new(Vec::new(), R::StructuralCommands),
             spatial: SpatialIndex::default(),
             uniform: UniformCache::default(),
+            motion_split: crate::par::Balance::default(),
         }
     }
 }

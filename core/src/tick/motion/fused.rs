@@ -131,12 +131,15 @@ pub(crate) fn motion(
                         dt,
                     };
                     if split && n >= par::SPLIT_MIN {
-                        // Two halves on two threads, joined in row order.
-                        let mid = n / 2;
+                        // Two parts on two threads, joined in row order, split where the
+                        // last ticks' parts would have taken as long.
+                        let mid = s.motion_split.mid(n);
                         let (a, b) = cols.split_at(mid);
                         let (mut sa, mut sb) = bp.stretches(n, mid, index);
                         let mut gone_b = Vec::new();
-                        let (da, db) = par::join(
+                        let (da, db) = par::join_balanced(
+                            &mut s.motion_split,
+                            (mid, n - mid),
                             || pass.rows(a, &mut sa, &mut gone, 0),
                             || pass.rows(b, &mut sb, &mut gone_b, mid),
                         );
