@@ -65,7 +65,16 @@ impl Broadphase {
             let mut i = 0;
             while i < specs.len() {
                 let a = archetypes[i];
-                let n = archetypes[i..].iter().take_while(|&&b| b == a).count();
+                let group = archetypes[i..].iter().take_while(|&&b| b == a).count();
+                // Now and then one archetype's colliders in two spans side by side (two hecs
+                // archetypes of one declared archetype), or its last few added one by one after
+                // its span: no run may reach across either edge.
+                let (halved, added) = match columns.len() % 3 {
+                    1 if group >= 2 => (group / 2, 0),
+                    2 if group >= 3 => (group, group / 3),
+                    _ => (group, 0),
+                };
+                let n = halved - added;
                 // Every other span left, whatever the plan before guessed.
                 let (arch, leave) = (columns.len(), columns.len().is_multiple_of(2));
                 if self.leave.len() <= arch {
@@ -86,7 +95,10 @@ impl Broadphase {
                 self.join(runs, Vec::new());
                 let column = specs[i..i + n].iter().map(|s| s.pos);
                 columns.push(if leave { column.collect() } else { Vec::new() });
-                i += n;
+                for s in &specs[i + n..i + n + added] {
+                    self.add(a, s.pos, s.shape, s.layer, s.mask);
+                }
+                i += n + added;
             }
         } else {
             for (s, &a) in specs.iter().zip(&archetypes) {
