@@ -36,6 +36,13 @@ pub struct Game {
 }
 
 impl Game {
+    /// Makes motion's one pass split its rows at `share` in the next tick (tests: the same
+    /// world at any split).
+    #[cfg(test)]
+    pub(crate) fn split_motion_at(&mut self, share: f64) {
+        self.ctx.scratch.motion_split = crate::par::Balance::at(share);
+    }
+
     /// Builds the entry level.
     pub fn new(def: Arc<GameDef>, consequences: Box<dyn Consequences>) -> Result<Game, Fault> {
         Game::with_entities(def, consequences, 0)

@@ -58,6 +58,12 @@ impl Default for Balance {
 }
 
 impl Balance {
+    /// A balance at `share` (tests: a split anywhere).
+    #[cfg(test)]
+    pub(crate) fn at(share: f64) -> Balance {
+        Balance { share }
+    }
+
     /// The row at which `n` rows (two or more) split: this thread takes `..mid`.
     pub fn mid(&self, n: usize) -> usize {
         ((n as f64 * self.share) as usize).clamp(1, n.max(2) - 1)
@@ -143,6 +149,33 @@ mod tests {
         }
         assert_eq!(b.mid(1_000), 200);
         assert_eq!((b.mid(2), b.mid(3)), (1, 1));
+    }
+
+    #[test]
+    fn motion_split_anywhere_makes_the_same_world() {
+        // Drones in one archetype, enough to split; each tick's hash, contacts and events with
+        // this thread's share of the rows held at a fifth, at an odd fraction and at four
+        // fifths, against one thread. (Where the machine has one core, nothing splits.)
+        use crate::{Game, NoConsequences, TickInput};
+        let run = |share: Option<f64>| {
+            let def = std::sync::Arc::new(crate::reference::drones_def());
+            let mut g = Game::with_entities(def, Box::new(NoConsequences), 20_000).unwrap();
+            g.options_mut().hash = true;
+            g.options_mut().serial = share.is_none();
+            (0..30)
+                .map(|_| {
+                    if let Some(share) = share {
+                        g.split_motion_at(share);
+                    }
+                    let r = g.step(&TickInput::neutral()).unwrap();
+                    (r.hash.unwrap(), r.contacts, r.events)
+                })
+                .collect::<Vec<_>>()
+        };
+        let serial = run(None);
+        for share in [0.2, 0.3737, 0.8] {
+            assert_eq!(run(Some(share)), serial, "this thread's share {share}");
+        }
     }
 
     #[test]

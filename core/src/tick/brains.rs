@@ -259,12 +259,13 @@ impl<'a> Deciding<'a> {
     /// branch on decisions (a decision reads and writes only its own row, so deciding a
     /// group's rows first is deciding row by row), four rows a step in packed lanes where
     /// none of the eight is a straight mover (whose velocity is its own); one read of the
-    /// group's words says both whether one is due and whether one is straight. At a cadence of eight with consecutive
-    /// sequences every group has a row due each tick; steering such a group row by row,
-    /// between the decisions, cost 3.8% more instructions a tick at 16k drones. (A pass of
-    /// decisions over all the rows and then one of velocities cost a second pass over the
-    /// brains: 4% more at 64k drones, 2.7% at 1k.) With a target lost the decisions go first,
-    /// in a loop of their own that keeps track of the last target known to live.
+    /// group's words says both whether one is due and whether one is straight. At a cadence
+    /// of eight with consecutive sequences every group has a row due each tick; steering such
+    /// a group row by row, between the decisions, cost 3.8% more instructions a tick at 16k
+    /// drones. (A pass of decisions over all the rows and then one of velocities cost a
+    /// second pass over the brains: 4% more at 64k drones, 2.7% at 1k.) With a target lost the
+    /// decisions go first, in a loop of their own that keeps track of the last target known to
+    /// live.
     #[inline(always)]
     pub(crate) fn think_rows(
         &self,
