@@ -142,15 +142,16 @@ fn within8_by<L: Lanes>(
 }
 
 /// Of eight records of two words: whether any second word is at least `top` (above 0), and
-/// whether any second word's bits under `mask` are at most `at` (every second word, `top` and
-/// `at` below 2^63).
+/// the records whose second word's bits under `mask` may be at most `at`, bit `k` for record
+/// `k`: every such record's bit is set, and others may be (all eight where any is, outside
+/// the browser). Every second word, `top` and `at` are below 2^63.
 #[inline(always)]
 pub(crate) fn top_or_at_most8(
     records: &[[u64; 2]; 8],
     mask: u64,
     at: u64,
     top: u64,
-) -> (bool, bool) {
+) -> (bool, u32) {
     Packed::top_or_at_most8(records, mask, at, top)
 }
 

@@ -71,6 +71,7 @@ impl Balance {
 
     /// Moves the share an eighth of the way to where parts of `rows` rows that took `nanos`
     /// would have taken equally long, at the rates they ran.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))] // the browser has no second thread
     fn learn(&mut self, rows: (usize, usize), nanos: (u128, u128)) {
         if rows.0 == 0 || rows.1 == 0 || nanos.0 == 0 || nanos.1 == 0 {
             return;

@@ -68,21 +68,24 @@ pub(crate) trait Lanes: Copy {
     fn twice_high(self) -> Self;
     /// Bit `i` set where lane `i`'s sign bit is (a mask's set lanes).
     fn bits(self) -> u32;
-    /// Of eight records of two words: whether any second word is at least `top`, and whether
-    /// any second word's bits under `mask` are at most `at` (every second word, `top` and `at`
-    /// below 2^63, `top` above 0). Not floats, but the packed lanes' registers: the browser's
+    /// Of eight records of two words: whether any second word is at least `top`, and the
+    /// records whose second word's bits under `mask` may be at most `at`, bit `k` for record
+    /// `k`: every such record's bit is set, and here all eight where any is (setting a bit a
+    /// record cost more instructions natively than the caller's test of each row; the
+    /// browser's lanes set exactly theirs). Every second word, `top` and `at` are below
+    /// 2^63, `top` above 0. Not floats, but the packed lanes' registers: the browser's
     /// lanes take two words a step (its scalar code for this keeps the words on the stack);
     /// SSE2 took longer than the scalar code natively (motion's pass at 64k drones, by the
     /// clock), which every other platform keeps. `.ci/web-test` checks the browser's through
     /// the state hash of 16,000 drones, whose decisions it times.
     #[inline(always)]
-    fn top_or_at_most8(records: &[[u64; 2]; 8], mask: u64, at: u64, top: u64) -> (bool, bool) {
+    fn top_or_at_most8(records: &[[u64; 2]; 8], mask: u64, at: u64, top: u64) -> (bool, u32) {
         let (mut high, mut under) = (0, false);
         for [_, w] in records {
             high = high.max(*w);
             under |= w & mask <= at;
         }
-        (high >= top, under)
+        (high >= top, if under { 0xFF } else { 0 })
     }
 }
 

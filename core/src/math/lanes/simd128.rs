@@ -90,23 +90,24 @@ impl Lanes for Simd128 {
         u32::from(i32x4_bitmask(self.0))
     }
     #[inline(always)]
-    fn top_or_at_most8(records: &[[u64; 2]; 8], mask: u64, at: u64, top: u64) -> (bool, bool) {
+    fn top_or_at_most8(records: &[[u64; 2]; 8], mask: u64, at: u64, top: u64) -> (bool, u32) {
         // Every value below 2^63, so a difference's sign says which is larger: `at - w` is
-        // negative where `w` is above `at`, `w - top` where `w` is below `top`. The sign bits
-        // of the lanes' `and` are all set only where every lane's is. (Subtractions and sign
-        // bits are single instructions where the browser's 64-bit compares may not be.)
+        // negative where `w` is above `at` (not due: its sign bit, two records a step, makes
+        // the due bits' complement), `w - top` where `w` is below `top` (the sign bits of the
+        // lanes' `and` are all set only where every lane's is). Subtractions and sign bits
+        // are single instructions where the browser's 64-bit compares may not be.
         let p = records.as_ptr().cast::<v128>();
         let (m, at, top) = (u64x2_splat(mask), u64x2_splat(at), u64x2_splat(top));
-        let (mut above, mut below) = (u64x2_splat(u64::MAX), u64x2_splat(u64::MAX));
+        let (mut above, mut below) = (0u32, u64x2_splat(u64::MAX));
         for k in 0..4 {
             // SAFETY: records `2k` and `2k + 1` of the eight (sixteen bytes each); wasm loads
             // need no alignment.
             let (a, b) = unsafe { (v128_load(p.add(2 * k)), v128_load(p.add(2 * k + 1))) };
             let w = i64x2_shuffle::<1, 3>(a, b);
-            above = v128_and(above, i64x2_sub(at, v128_and(w, m)));
+            above |= u32::from(i64x2_bitmask(i64x2_sub(at, v128_and(w, m)))) << (2 * k);
             below = v128_and(below, i64x2_sub(w, top));
         }
-        (i64x2_bitmask(below) != 0b11, i64x2_bitmask(above) != 0b11)
+        (i64x2_bitmask(below) != 0b11, !above & 0xFF)
     }
     #[inline(always)]
     fn cell_index(x: Self, y: Self, grid: (u32, u32, u32)) -> [u32; 4] {
