@@ -270,7 +270,7 @@ impl Brain {
     /// Whether any of `group` is [`BehaviourKind::Straight`] (the greatest kind code), and
     /// which may be due at `tick` (their next decision at or before it), bit `k` for brain
     /// `k`: every due brain's bit is set, and others' may be (see
-    /// [`top_or_at_most8`](crate::math::top_or_at_most8)). One read of each brain's word.
+    /// [`top_or_at_most8`]). One read of each brain's word.
     #[inline(always)]
     pub(crate) fn straight_and_due(group: &[Brain; 8], tick: u64) -> (bool, u32) {
         const _: () = assert!(size_of::<Brain>() == size_of::<[u64; 2]>());
