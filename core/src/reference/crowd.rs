@@ -12,7 +12,7 @@ use crate::reference::{
 };
 use crate::tick::brains::entity_random;
 use crate::world::SimWorld;
-use crate::world::components::{Collider, Deadline, Identity, SharedCollider};
+use crate::world::components::{Collider, Identity, SharedCollider};
 use hecs::Or;
 
 /// The crowd's consequences: every new contact takes 1 health from both bodies. The `tick`
@@ -251,8 +251,8 @@ impl Crowd {
             e.brain.is_some_and(|b| b.kind() == BehaviourKind::Wander)
                 && (e.cadence, e.navigate) == (first.cadence, false)
                 && (e.speed, e.collider, e.bounds) == (first.speed, Some(c), BoundsPolicy::Confine)
-                && e.health
-                    .is_some_and(|h| h.invulnerable_until == Deadline::INACTIVE)
+                && e.health.is_some()
+                // No invulnerability, so no deadline (see `Invulnerable`).
                 && e.invulnerable == 0
                 && !e.unmodelled
         };

@@ -12,7 +12,8 @@ use crate::world::components::*;
 use crate::world::{SimWorld, WorldCounters};
 
 /// Damage commands naming entities that existed before this tick, applied in order through
-/// one view of health, identity, position and tags: what [`damage_one`] does for each.
+/// one view of health, invulnerability, identity and position: what [`damage_one`] does for
+/// each.
 pub(super) fn damage_run(
     world: &mut SimWorld,
     scratch: &mut Scratch,
@@ -28,7 +29,7 @@ pub(super) fn damage_run(
         carried_damage,
         ..
     } = world;
-    let mut view = ecs.view_mut::<(&mut Health, &Identity, &Position)>();
+    let mut view = ecs.view_mut::<(&mut Health, Option<&mut Invulnerable>, &Identity, &Position)>();
     // The last target found to take no damage, and why. Nothing in a run heals, revives,
     // spawns, destroys or ends an invulnerability, so a target that takes none takes none
     // for the rest of the run: the hits a pile of attackers sends one target (contact
@@ -49,11 +50,18 @@ pub(super) fn damage_run(
         // Every entity has an identity and a position: no match is no health.
         let why = match view.get_mut(e) {
             None => Spared::NoHealth,
-            Some((h, id, pos)) => match Spared::now(h, tick) {
+            Some((h, mut inv, id, pos)) => match Spared::now(h, inv.as_deref(), tick) {
                 Some(why) => why,
                 None => {
-                    let ev = land(h, (id, pos), def, tick, amount, source)?;
-                    spared = Spared::now(h, tick).map(|why| (target, why));
+                    let ev = land(
+                        (h, inv.as_deref_mut()),
+                        (id, pos),
+                        def,
+                        tick,
+                        amount,
+                        source,
+                    )?;
+                    spared = Spared::now(h, inv.as_deref(), tick).map(|why| (target, why));
                     deliver(scratch, carried_damage, def, stage, ev)?;
                     continue;
                 }
@@ -74,11 +82,12 @@ enum Spared {
 }
 
 impl Spared {
-    /// Why health `h` takes no damage at `tick`, if it takes none.
-    fn now(h: &Health, tick: u64) -> Option<Spared> {
+    /// Why health `h` (with invulnerability `inv`, if any) takes no damage at `tick`, if it
+    /// takes none.
+    fn now(h: &Health, inv: Option<&Invulnerable>, tick: u64) -> Option<Spared> {
         if h.current <= 0 {
             Some(Spared::Dead)
-        } else if !h.invulnerable_until.ready(tick) {
+        } else if !Invulnerable::until(inv).ready(tick) {
             Some(Spared::Invulnerable)
         } else {
             None
@@ -120,10 +129,11 @@ fn deliver(
     }
 }
 
-/// Damage landing on a target of health `h` (and identity and position) that is not
-/// invulnerable at `tick`: its event. The invulnerability that follows is the archetype's.
+/// Damage landing on a target of health `h` (invulnerability `inv`, identity and position)
+/// that is not invulnerable at `tick`: its event. The invulnerability that follows is the
+/// archetype's (an entity of an archetype with some has the component that keeps it).
 fn land(
-    h: &mut Health,
+    (h, inv): (&mut Health, Option<&mut Invulnerable>),
     (id, pos): (&Identity, &Position),
     def: &GameDef,
     tick: u64,
@@ -132,9 +142,9 @@ fn land(
 ) -> Result<DamageEvent, Fault> {
     let before = h.current;
     h.current = h.current.saturating_sub(amount);
-    let invulnerable = def.invulnerable_ticks(id.archetype);
-    if invulnerable > 0 {
-        h.invulnerable_until = Deadline::after(tick, u64::from(invulnerable)).ok_or_else(|| {
+    if let Some(inv) = inv {
+        let ticks = def.invulnerable_ticks(id.archetype);
+        inv.0 = Deadline::after(tick, u64::from(ticks)).ok_or_else(|| {
             Fault::new(FaultKind::Exhausted, "invulnerability deadline overflows")
         })?;
     }
@@ -169,7 +179,8 @@ pub(super) fn damage_one(
         Spared::NoHealth.count(&mut world.counters);
         return Ok(());
     };
-    if let Some(why) = Spared::now(&h, tick) {
+    let mut inv = r.get::<&mut Invulnerable>();
+    if let Some(why) = Spared::now(&h, inv.as_deref(), tick) {
         why.count(&mut world.counters);
         return Ok(());
     }
@@ -177,8 +188,15 @@ pub(super) fn damage_one(
         world.counters.no_health += 1;
         return Ok(());
     };
-    let ev = land(&mut h, (&id, &pos), def, tick, amount, source)?;
-    drop((h, id, pos));
+    let ev = land(
+        (&mut h, inv.as_deref_mut()),
+        (&id, &pos),
+        def,
+        tick,
+        amount,
+        source,
+    )?;
+    drop((h, inv, id, pos));
     deliver(s, &mut world.carried_damage, def, stage, ev)?;
     Ok(())
 }

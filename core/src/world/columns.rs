@@ -67,6 +67,7 @@ hot!(
     StaticBody,
     Footing,
     Health,
+    Invulnerable,
     Cooldowns,
     Lifetime,
     ScriptState,

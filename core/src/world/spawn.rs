@@ -183,6 +183,7 @@ optional! {
     collider: Collider,
     shared_collider: SharedCollider,
     health: Health,
+    invulnerable: Invulnerable,
     sprite: Sprite,
     drawn: Drawn,
     brain: Brain,
@@ -261,9 +262,11 @@ impl NewEntity {
                 Health {
                     current,
                     max: h.max.max(current),
-                    invulnerable_until: Deadline::INACTIVE,
                 }
             }),
+            invulnerable: (a.health)
+                .filter(|h| h.invulnerable_ticks > 0)
+                .map(|_| Invulnerable(Deadline::INACTIVE)),
             // Only a sprite the spawn changed is the entity's own (see [`Drawn`]).
             drawn: a.sprite.as_ref().filter(|_| !restyled).map(|_| Drawn),
             sprite: a.sprite.as_ref().filter(|_| restyled).map(|s| {

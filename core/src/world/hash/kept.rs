@@ -6,10 +6,13 @@
 //!
 //! A kept hash is reused only when the record's words are exactly the words it was hashed
 //! from (its sequence among them), and the hash is a function of the words, so a kept hash is
-//! always the record's hash: where rows move, entities come and go or the cache belongs to
-//! another world, a row's words differ and it is hashed again. Nothing here is world state.
+//! always the record's hash: where rows move or entities come and go, a row's words differ
+//! and it is hashed again. The position record's first part is kept by sequence alone, as a
+//! sequence is one entity's in a world, and its archetype with it: a cache serves one world
+//! ([`HashCache::serve`] empties it for another). Nothing here is world state.
 
-use super::record::{brain_words, health, position_after, position_head, velocity, words};
+use super::record::{Head3, brain_words, health, position_after, position_head, velocity, words};
+use crate::ids::WorldId;
 use crate::world::components::{Aim, Brain, Health, Identity, Position, Velocity};
 
 /// One record's words and their hash.
@@ -41,24 +44,26 @@ impl<const K: usize> Kept<K> {
     }
 }
 
-/// The three kept records of a row that has them all (a velocity, health, and a brain with
-/// an aim and no control: a drone's), compared as one key of the bytes they are made of, so
-/// a row whose records all stay costs one comparison of seven words; and the part of its
+/// The three kept records of a row that has them all (a velocity, health without
+/// invulnerability, and a brain with an aim and no control: a drone's), compared as one key
+/// of the bytes they are made of, so a row whose records all stay costs one comparison of six
+/// words; and the part of its
 /// position record that its sequence and archetype make ([`position_head`]).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct KeptMind {
     /// Sequence; velocity; health; brain; aim, each as the words of its bytes (none has
     /// padding, and floats compare by their bits, so equal words are equal values). Every
-    /// word of the three records is a function of these.
-    key: [u64; 7],
+    /// word of the three records is a function of these (the health record's deadline is
+    /// inactive: the row has no invulnerability).
+    key: [u64; 6],
     /// The velocity, health and AI records' hashes.
     hashes: [u64; 3],
     /// [`position_head`] of the sequence in `key` (an entity's archetype is its for life).
-    head: u64,
+    head: Head3,
 }
 
 // The key reads these components as whole words: they must be exactly that many bytes.
-const _: () = assert!(size_of::<Velocity>() == 8 && size_of::<Health>() == 16);
+const _: () = assert!(size_of::<Velocity>() == 8 && size_of::<Health>() == 8);
 const _: () = assert!(size_of::<Brain>() == 16 && size_of::<Aim>() == 8);
 
 /// The bytes of a component of `K` words with no padding, as words.
@@ -66,7 +71,7 @@ const _: () = assert!(size_of::<Brain>() == 16 && size_of::<Aim>() == 8);
 /// # Safety
 ///
 /// `T` is `K * 8` bytes with no padding (every byte initialised), as the assertions above
-/// check of the sizes and each type's fields make it (`Health`: two `i32` and a word;
+/// check of the sizes and each type's fields make it (`Health`: two `i32`;
 /// `Brain`: two `f32` and a word; `Velocity`: two `f32`; `Aim`: an optional non-zero word).
 #[inline(always)]
 unsafe fn raw<T: Copy, const K: usize>(c: &T) -> [u64; K] {
@@ -78,48 +83,48 @@ impl KeptMind {
     /// A slot that matches no row (no sequence reaches `u64::MAX`), so its first use hashes.
     fn empty() -> Self {
         KeptMind {
-            key: [u64::MAX; 7],
+            key: [u64::MAX; 6],
             hashes: [0; 3],
-            head: 0,
+            head: Head3::default(),
         }
     }
 
-    /// The position, velocity, health and AI records' hashes of this row: the kept ones where
-    /// the values they were hashed from are the row's.
+    /// The position record's hash of this row; the velocity, health and AI records' are the
+    /// kept ones where the values they were hashed from are the row's, else hashed again and
+    /// what that changed their sums by added to `delta` (see [`KeptRows`]).
     #[inline(always)]
     pub(super) fn hashes(
         &mut self,
-        i: &Identity,
-        p: &Position,
+        (i, p): (&Identity, &Position),
         v: &Velocity,
         h: &Health,
-        br: &Brain,
-        a: &Aim,
-    ) -> [u64; 4] {
+        (br, a): (&Brain, &Aim),
+        delta: &mut [u64; 3],
+    ) -> u64 {
         // SAFETY: each is the size `raw` asks for, with no padding (see `raw`).
-        let ([vel], [h0, h1], [b0, b1], [aim]) = unsafe { (raw(v), raw(h), raw(br), raw(a)) };
-        let key = [i.seq, vel, h0, h1, b0, b1, aim];
-        let differ = (0..7).fold(0, |d, k| d | (self.key[k] ^ key[k]));
+        let ([vel], [health], [b0, b1], [aim]) = unsafe { (raw(v), raw(h), raw(br), raw(a)) };
+        let key = [i.seq, vel, health, b0, b1, aim];
+        let differ = (0..6).fold(0, |d, k| d | (self.key[k] ^ key[k]));
         if differ != 0 {
-            self.refresh(key, i, v, h, br, a);
+            self.refresh(key, i, v, h, (br, a), delta);
         }
-        let [hv, hh, hb] = self.hashes;
-        [position_after(self.head, i, p), hv, hh, hb]
+        position_after(self.head, p)
     }
 
-    /// Hashes again the records whose values differ from the kept key's (apart: few rows
-    /// take it, and inlined it crowds the comparison's registers).
+    /// Hashes again the records whose values differ from the kept key's, adding what each
+    /// changed by to `delta` (apart: few rows take it, and inlined it crowds the
+    /// comparison's registers).
     #[inline(never)]
     fn refresh(
         &mut self,
-        key: [u64; 7],
+        key: [u64; 6],
         i: &Identity,
         v: &Velocity,
         h: &Health,
-        br: &Brain,
-        a: &Aim,
+        (br, a): (&Brain, &Aim),
+        delta: &mut [u64; 3],
     ) {
-        let old = self.key;
+        let (old, was) = (self.key, self.hashes);
         let seq = key[0] != old[0];
         if seq {
             self.head = position_head(i);
@@ -127,33 +132,71 @@ impl KeptMind {
         if seq || key[1] != old[1] {
             self.hashes[0] = velocity(i, v);
         }
-        if seq || key[2..4] != old[2..4] {
-            self.hashes[1] = health(i, h);
+        if seq || key[2] != old[2] {
+            self.hashes[1] = health(i, h, None);
         }
-        if seq || key[4..7] != old[4..7] {
+        if seq || key[3..6] != old[3..6] {
             self.hashes[2] = words(brain_words(i, br, Some(a)));
+        }
+        for ((d, now), was) in delta.iter_mut().zip(self.hashes).zip(was) {
+            *d = d.wrapping_add(now.wrapping_sub(was));
         }
         self.key = key;
     }
 }
 
 /// One archetype's kept records, by row.
+///
+/// Invariant: `mind_sums` is the wrapping sum of the velocity, health and AI hashes of
+/// `mind[..summed]`, with the changes in `deltas` added (a hash pass writes them there, and
+/// [`HashCache::settle`] adds them in): a row whose records stay costs the hash nothing past
+/// its comparison and its position.
 #[derive(Clone, Debug, Default)]
 pub(super) struct KeptRows {
     velocity: Vec<Kept<2>>,
     health: Vec<Kept<4>>,
     brain: Vec<Kept<5>>,
     mind: Vec<KeptMind>,
+    mind_sums: [u64; 3],
+    summed: usize,
+    /// What each run of rows' changed records changed the sums by, in the pass under way.
+    deltas: Vec<[u64; 3]>,
 }
 
 impl KeptRows {
     /// The slots of the first `rows` rows, of the records the archetype has (`velocity`,
     /// `health`, `brain`: whether it has each; the others are empty): all three in one
-    /// [`KeptMind`] a row where it has them all.
-    pub(super) fn rows(&mut self, rows: usize, has: [bool; 3]) -> KeptPart<'_> {
-        if has == [true; 3] {
+    /// [`KeptMind`] a row where it has them all, taken in `runs` runs (each with a slot for
+    /// its changes to the sums).
+    pub(super) fn rows(
+        &mut self,
+        rows: usize,
+        has: [bool; 3],
+        mind: bool,
+        runs: usize,
+    ) -> KeptPart<'_> {
+        if mind {
+            if self.mind.len() < rows {
+                self.mind.resize(rows, KeptMind::empty());
+            }
+            // The sums of exactly the first `rows` slots (an empty slot's hashes are zero).
+            let (from, to, sign) = if self.summed <= rows {
+                (self.summed, rows, 1u64)
+            } else {
+                (rows, self.summed, u64::MAX)
+            };
+            for m in &self.mind[from..to] {
+                for (s, h) in self.mind_sums.iter_mut().zip(m.hashes) {
+                    *s = s.wrapping_add(h.wrapping_mul(sign));
+                }
+            }
+            self.summed = rows;
+            self.deltas.clear();
+            self.deltas.resize(runs, [0; 3]);
             return KeptPart {
-                mind: slots(&mut self.mind, rows, true, KeptMind::empty),
+                mind: &mut self.mind[..rows],
+                mind_sums: self.mind_sums,
+                deltas: &mut self.deltas,
                 ..KeptPart::default()
             };
         }
@@ -162,7 +205,16 @@ impl KeptRows {
             velocity: slots(&mut self.velocity, rows, velocity, Kept::empty),
             health: slots(&mut self.health, rows, health, Kept::empty),
             brain: slots(&mut self.brain, rows, brain, Kept::empty),
-            mind: &mut [],
+            ..KeptPart::default()
+        }
+    }
+
+    /// Adds the pass's changes to the sums.
+    fn settle(&mut self) {
+        for d in self.deltas.drain(..) {
+            for (s, d) in self.mind_sums.iter_mut().zip(d) {
+                *s = s.wrapping_add(d);
+            }
         }
     }
 }
@@ -177,17 +229,22 @@ fn slots<T: Clone>(v: &mut Vec<T>, rows: usize, has: bool, empty: fn() -> T) -> 
     &mut v[..rows]
 }
 
-/// The kept records of a run of rows: each slice empty or one slot a row.
+/// The kept records of a run of rows: each slice empty or one slot a row; where `mind` is
+/// not empty, the sums of the velocity, health and AI hashes kept before the pass (given to
+/// the first run only: zero in the others) and a slot a run for what the run changes them by.
 #[derive(Debug, Default)]
 pub(super) struct KeptPart<'a> {
     pub velocity: &'a mut [Kept<2>],
     pub health: &'a mut [Kept<4>],
     pub brain: &'a mut [Kept<5>],
     pub mind: &'a mut [KeptMind],
+    pub mind_sums: [u64; 3],
+    pub deltas: &'a mut [[u64; 3]],
 }
 
 impl<'a> KeptPart<'a> {
-    /// The first `rows` rows' slots, taken off the front.
+    /// The first `rows` rows' slots, taken off the front (with the sums, and one run's slot
+    /// for its changes).
     pub(super) fn take_front(&mut self, rows: usize) -> KeptPart<'a> {
         fn front<'a, T>(s: &mut &'a mut [T], rows: usize) -> &'a mut [T] {
             if s.is_empty() {
@@ -197,11 +254,14 @@ impl<'a> KeptPart<'a> {
             *s = tail;
             head
         }
+        let rows_of_deltas = usize::from(!self.deltas.is_empty());
         KeptPart {
             velocity: front(&mut self.velocity, rows),
             health: front(&mut self.health, rows),
             brain: front(&mut self.brain, rows),
             mind: front(&mut self.mind, rows),
+            mind_sums: std::mem::take(&mut self.mind_sums),
+            deltas: front(&mut self.deltas, rows_of_deltas),
         }
     }
 }
@@ -211,10 +271,22 @@ impl<'a> KeptPart<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct HashCache {
     archetypes: Vec<KeptRows>,
+    /// The world whose rows are kept.
+    world: Option<WorldId>,
 }
 
 impl HashCache {
-    /// The most entities a world may hold for its records to be kept (past it, 88 bytes a
+    /// The cache for world `id`'s rows: emptied where it kept another world's (see the
+    /// module documentation).
+    pub(super) fn serve(&mut self, id: WorldId) -> &mut HashCache {
+        if self.world != Some(id) {
+            self.release();
+            self.world = Some(id);
+        }
+        self
+    }
+
+    /// The most entities a world may hold for its records to be kept (past it, 96 bytes a
     /// drone would be spent on a hash that runs on two threads anyway): a larger world is
     /// hashed without the cache, which lets its memory go.
     pub(super) const MOST_ENTITIES: usize = 65_536;
@@ -228,6 +300,11 @@ impl HashCache {
     #[cfg(test)]
     pub(super) fn is_empty(&self) -> bool {
         self.archetypes.is_empty()
+    }
+
+    /// Adds every archetype's changes in the pass just done to its sums (see [`KeptRows`]).
+    pub(super) fn settle(&mut self) {
+        self.archetypes.iter_mut().for_each(KeptRows::settle);
     }
 
     /// The first `n` archetypes' rows.

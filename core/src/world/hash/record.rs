@@ -102,19 +102,30 @@ pub(super) fn words<const K: usize>(w: [u64; K]) -> u64 {
 }
 
 /// [`words`] of three words `[a, b, c]` in two steps: [`head3`] of `a` and `b`, which a
-/// caller may keep while they stay, then [`tail3`] with `b` and `c`. XXH3-64 (seed 0, its
-/// default secret) of 24 bytes is `avalanche(24 * PRIME64_1 + mix(a, b; secret 0..16) +
-/// mix(b, c; secret 16..32))`; the test `split_xxh3_is_xxh3` holds this to the crate's.
+/// caller may keep while they stay, then [`tail3`] with `c`. XXH3-64 (seed 0, its default
+/// secret) of 24 bytes is `avalanche(24 * PRIME64_1 + mix(a, b; secret 0..16) + mix(b, c;
+/// secret 16..32))`; the test `split_xxh3_is_xxh3` holds this to the crate's.
 #[inline(always)]
-pub(super) fn head3(a: u64, b: u64) -> u64 {
+pub(super) fn head3(a: u64, b: u64) -> Head3 {
     const LEN: u64 = 24u64.wrapping_mul(XXH_PRIME64_1);
-    LEN.wrapping_add(mix(a ^ SECRET[0], b ^ SECRET[1]))
+    Head3 {
+        sum: LEN.wrapping_add(mix(a ^ SECRET[0], b ^ SECRET[1])),
+        b: b ^ SECRET[2],
+    }
+}
+
+/// What [`tail3`] needs of a three-word record's first two words: the sum so far and the
+/// second word as the last mix takes it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Head3 {
+    sum: u64,
+    b: u64,
 }
 
 /// The rest of [`head3`]'s record (see there): `words([a, b, c])` from `head3(a, b)`.
 #[inline(always)]
-pub(super) fn tail3(head: u64, b: u64, c: u64) -> u64 {
-    let mut h = head.wrapping_add(mix(b ^ SECRET[2], c ^ SECRET[3]));
+pub(super) fn tail3(head: Head3, c: u64) -> u64 {
+    let mut h = head.sum.wrapping_add(mix(head.b, c ^ SECRET[3]));
     h ^= h >> 37;
     h = h.wrapping_mul(0x1656_6791_9E37_79F9);
     h ^ (h >> 32)
@@ -159,19 +170,19 @@ pub(super) const SCRIPT_STATE: usize = 7;
 /// [`POSITIONS`]: sequence, archetype, position.
 #[inline(always)]
 pub(super) fn position(i: &Identity, p: &Position) -> u64 {
-    position_after(position_head(i), i, p)
+    position_after(position_head(i), p)
 }
 
 /// [`position`] from [`position_head`] (which a row may keep while its entity stays): the
 /// record's words are sequence, archetype, position (`words` of them, split in two).
 #[inline(always)]
-pub(super) fn position_after(head: u64, i: &Identity, p: &Position) -> u64 {
-    tail3(head, u64::from(i.archetype.0), pair(p.0.x, p.0.y))
+pub(super) fn position_after(head: Head3, p: &Position) -> u64 {
+    tail3(head, pair(p.0.x, p.0.y))
 }
 
 /// The [`head3`] of [`position`]'s record.
 #[inline(always)]
-pub(super) fn position_head(i: &Identity) -> u64 {
+pub(super) fn position_head(i: &Identity) -> Head3 {
     head3(i.seq, u64::from(i.archetype.0))
 }
 
@@ -206,20 +217,21 @@ pub(super) fn velocity_words(i: &Identity, v: &Velocity) -> [u64; 2] {
     [i.seq, pair(v.0.x, v.0.y)]
 }
 
-/// [`HEALTH`]: current, maximum, invulnerability deadline.
+/// [`HEALTH`]: current, maximum, invulnerability deadline (inactive where the entity has no
+/// invulnerability).
 #[inline(always)]
-pub(super) fn health(i: &Identity, h: &Health) -> u64 {
-    words(health_words(i, h))
+pub(super) fn health(i: &Identity, h: &Health, inv: Option<&Invulnerable>) -> u64 {
+    words(health_words(i, h, inv))
 }
 
 /// The words of [`health`]'s record.
 #[inline(always)]
-pub(super) fn health_words(i: &Identity, h: &Health) -> [u64; 4] {
+pub(super) fn health_words(i: &Identity, h: &Health, inv: Option<&Invulnerable>) -> [u64; 4] {
     [
         i.seq,
         i64::from(h.current) as u64,
         i64::from(h.max) as u64,
-        h.invulnerable_until.word(),
+        Invulnerable::until(inv).word(),
     ]
 }
 

@@ -5,7 +5,7 @@
 //! The records are laid out in [`super::record`]; the sums are wrapping additions, so neither
 //! the order of the passes nor the order of the rows changes them.
 
-use super::kept::{HashCache, KeptMind, KeptPart, KeptRows};
+use super::kept::{HashCache, KeptPart, KeptRows};
 use super::record::*;
 use crate::par;
 use crate::world::columns::{Column, Placed};
@@ -72,6 +72,7 @@ macro_rules! hashed_columns {
 hashed_columns! {
     vel: Velocity,
     health: Health,
+    inv: Invulnerable,
     brain: Brain,
     aim: Aim,
     cds: Cooldowns,
@@ -85,41 +86,57 @@ hashed_columns! {
 }
 
 impl Rows<'_> {
-    /// The slots these rows' velocity, health and AI records are kept in.
-    fn kept<'k>(&self, rows: &'k mut KeptRows) -> KeptPart<'k> {
+    /// The slots these rows' velocity, health and AI records are kept in, taken in `runs`
+    /// runs.
+    fn kept<'k>(&self, rows: &'k mut KeptRows, runs: usize) -> KeptPart<'k> {
         let brains = matches!(
             (self.brain, self.aim, self.control),
             (Some(_), Some(_), None)
         );
-        rows.rows(
-            self.id.len(),
-            [self.vel.is_some(), self.health.is_some(), brains],
-        )
+        let has = [self.vel.is_some(), self.health.is_some(), brains];
+        // The three in one key where the rows have no invulnerability (the key leaves the
+        // deadline out).
+        let mind = has == [true; 3] && self.inv.is_none();
+        rows.rows(self.id.len(), has, mind, runs)
     }
 
     /// The position, velocity, health and AI records' sums of rows with all three kept in
-    /// `kept` (one [`KeptMind`] a row, given only to rows with a velocity, health, and a
-    /// brain with an aim and no control), in one pass; `None` where `kept` is empty.
-    fn minds(&self, kept: &mut [KeptMind]) -> Option<[u64; 4]> {
-        let (Some(v), Some(h), Some(br), Some(a)) = (self.vel, self.health, self.brain, self.aim)
+    /// `kept` (one [`KeptMind`](super::kept::KeptMind) a row, given only to rows with a velocity, health, and a
+    /// brain with an aim and no control), in one pass: the velocity, health and AI sums
+    /// are the kept ones given with the first run, changed by the records hashed again (which
+    /// the run's slot keeps, for the archetype's sums); `None` where `kept` is empty.
+    fn minds(&self, kept: KeptPart<'_>) -> Option<[u64; 4]> {
+        let (Some(v), Some(h), Some(br), Some(a), None) =
+            (self.vel, self.health, self.brain, self.aim, self.inv)
         else {
             return None;
         };
-        if kept.is_empty() {
+        let KeptPart {
+            mind,
+            mind_sums,
+            deltas,
+            ..
+        } = kept;
+        let [delta] = deltas else {
             return None;
-        }
-        let mut sums = [0u64; 4];
+        };
+        let mut positions = 0u64;
         let rows = zip(
             zip(zip(self.id, self.pos), zip(v, h)),
-            zip(zip(br, a), kept),
+            zip(zip(br, a), mind),
         );
         for (((i, p), (v, h)), ((br, a), kept)) in rows {
-            let hashes = kept.hashes(i, p, v, h, br, a);
-            for (sum, h) in sums.iter_mut().zip(hashes) {
-                *sum = sum.wrapping_add(h);
-            }
+            let position = kept.hashes((i, p), v, h, (br, a), delta);
+            positions = positions.wrapping_add(position);
         }
-        Some(sums)
+        let [sv, sh, sa] = mind_sums;
+        let [dv, dh, da] = *delta;
+        Some([
+            positions,
+            sv.wrapping_add(dv),
+            sh.wrapping_add(dh),
+            sa.wrapping_add(da),
+        ])
     }
 
     /// Adds these rows' records to the category sums: one pass per record; the velocity,
@@ -128,15 +145,15 @@ impl Rows<'_> {
         let id = self.id;
         let mut add = |part: usize, h: u64| parts[part] = parts[part].wrapping_add(h);
         // A record is kept where its slots are given: one a row (these rows are not empty).
-        let KeptPart {
-            velocity: kept_velocity,
-            health: kept_health,
-            brain: kept_brain,
-            mind: kept_mind,
-        } = kept.unwrap_or_default();
+        let mut kept = kept.unwrap_or_default();
+        let (kept_velocity, kept_health, kept_brain) = (
+            std::mem::take(&mut kept.velocity),
+            std::mem::take(&mut kept.health),
+            std::mem::take(&mut kept.brain),
+        );
         // Rows with all three kept records hash them with the position in one pass; the
         // passes below leave those records to it.
-        let minds = match self.minds(kept_mind) {
+        let minds = match self.minds(kept) {
             Some(sums) => {
                 for (part, sum) in zip([POSITIONS, VELOCITIES, HEALTH, AI], sums) {
                     add(part, sum);
@@ -164,16 +181,19 @@ impl Rows<'_> {
                 zip(id, c).for_each(|(i, v)| add(VELOCITIES, velocity(i, v)));
             }
         }
-        if let Some(c) = self.health.filter(|_| !minds) {
-            if !kept_health.is_empty() {
-                zip(zip(id, c), kept_health)
-                    .for_each(|((i, h), s)| add(HEALTH, s.hash(health_words(i, h))));
-            } else {
-                zip(id, c).for_each(|(i, h)| add(HEALTH, health(i, h)));
-            }
-        }
         fn at<T>(c: Option<&[T]>, n: usize) -> Option<&T> {
             c.map(|c| &c[n])
+        }
+        if let Some(c) = self.health.filter(|_| !minds) {
+            let inv = |n| at(self.inv, n);
+            let rows = zip(id, c).enumerate();
+            if !kept_health.is_empty() {
+                zip(rows, kept_health).for_each(|((n, (i, h)), s)| {
+                    add(HEALTH, s.hash(health_words(i, h, inv(n))));
+                });
+            } else {
+                rows.for_each(|(n, (i, h))| add(HEALTH, health(i, h, inv(n))));
+            }
         }
         match (self.brain, self.aim, self.control) {
             (Some(_), Some(_), None) if minds => {}
@@ -220,6 +240,7 @@ pub(super) type Hashed<'a> = (
     &'a Position,
     Option<&'a Velocity>,
     Option<&'a Health>,
+    Option<&'a Invulnerable>,
     Option<&'a Brain>,
     Option<&'a Aim>,
     Option<&'a Cooldowns>,
@@ -234,13 +255,13 @@ pub(super) type Hashed<'a> = (
 
 /// Adds one entity's records to the category sums.
 fn entity(row: Hashed<'_>, parts: &mut [u64; 8], b: &mut Bytes) {
-    let (i, p, v, h, brain, aim, cds, life, control, state, rot, foot, anim, off) = row;
+    let (i, p, v, h, inv, brain, aim, cds, life, control, state, rot, foot, anim, off) = row;
     let records = [
         (POSITIONS, Some(position(i, p))),
         (POSITIONS, rot.map(|r| rotation(i, r))),
         (AI, foot.map(|f| footing(i, f))),
         (VELOCITIES, v.map(|v| velocity(i, v))),
-        (HEALTH, h.map(|h| health(i, h))),
+        (HEALTH, h.map(|h| health(i, h, inv))),
         (AI, mind(i, brain, aim, control)),
         (DEADLINES, clocks(i, cds, life, b)),
         (DEADLINES, anim.map(|a| animation(i, a))),
@@ -280,7 +301,7 @@ pub(super) fn entity_sums(
 ) -> [u64; 8] {
     let mut parts = [0u64; 8];
     let n = ecs.len() as usize;
-    let cache = match cache {
+    let mut cache = match cache {
         Some(c) if n > HashCache::MOST_ENTITIES => {
             c.release();
             None
@@ -296,17 +317,17 @@ pub(super) fn entity_sums(
         let columns: Vec<(usize, Columns<'_>)> = (ecs.archetypes_placed().enumerate())
             .filter_map(|(at, a)| Some((at, Columns::of(a)?)))
             .collect();
-        let kept = cache.map(|c| c.archetypes(ecs.raw().archetypes().len()));
+        let kept = (cache.as_deref_mut()).map(|c| c.archetypes(ecs.raw().archetypes().len()));
         let size = n.div_ceil(16).max(64);
         let (mut even, mut odd) = (Vec::new(), Vec::new());
         let mut kept_rows = kept.map(|k| k.iter_mut().enumerate());
         for (at, rows) in columns.iter().map(|(at, c)| (*at, c.rows())) {
             // The archetype's slots (the cache's archetypes are walked in order with them).
+            let len = rows.id.len();
             let mut slots = kept_rows
                 .as_mut()
                 .and_then(|k| k.find(|(i, _)| *i == at))
-                .map(|(_, k)| rows.kept(k));
-            let len = rows.id.len();
+                .map(|(_, k)| rows.kept(k, len.div_ceil(size)));
             for at in (0..len).step_by(size) {
                 let half = if even.len() <= odd.len() {
                     &mut even
@@ -330,14 +351,17 @@ pub(super) fn entity_sums(
             *p = x.wrapping_add(y);
         }
     } else {
-        let mut kept = cache.map(|c| c.archetypes(ecs.raw().archetypes().len()));
+        let mut kept = (cache.as_deref_mut()).map(|c| c.archetypes(ecs.raw().archetypes().len()));
         for (at, a) in ecs.archetypes_placed().enumerate() {
             if let Some(c) = Columns::of(a) {
                 let rows = c.rows();
-                let slots = kept.as_deref_mut().map(|k| rows.kept(&mut k[at]));
+                let slots = kept.as_deref_mut().map(|k| rows.kept(&mut k[at], 1));
                 rows.sum(&mut parts, b, slots);
             }
         }
+    }
+    if let Some(c) = cache {
+        c.settle();
     }
     parts
 }
