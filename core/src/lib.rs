@@ -118,8 +118,8 @@ pub use timer::{DueTimer, PendingTimer, TimerId, TimerQueue, TimerSpec, TimerSta
 pub use var::Var;
 pub use world::components::{
     Aim, Animation, BoundsRule, Brain, CameraTarget, Collider, Control, Cooldowns, Deadline,
-    Footing, Health, Identity, Invulnerable, Lifetime, Look, Motion, Position, PrevPosition,
-    Rotation, ScriptState, Speed, Sprite, StaticBody, Tags, Velocity,
+    Footing, Health, Identity, Lifetime, Look, Motion, Position, PrevPosition, Rotation,
+    ScriptState, Speed, Sprite, StaticBody, Tags, Velocity,
 };
 pub use world::components::{
     Attached, BoundsMargin, Drawn, Offscreen, OwnBehaviour, SharedCollider,

@@ -197,7 +197,7 @@ fn apply_one(
             source,
         } => {
             if let Some(e) = resolve(world, s, *target) {
-                damage_one(world, s, def, tick, stage, e, (*amount, *source))?;
+                damage_one(world, s, def, tick, stage, (e, *target), (*amount, *source))?;
             }
         }
         Command::Heal { target, amount } => {

@@ -4,7 +4,7 @@
 use crate::def::GameDef;
 use crate::event::{DamageEvent, push_bounded};
 use crate::fault::{Fault, FaultKind};
-use crate::ids::SeqSet;
+use crate::ids::{SeqMap, SeqSet};
 use crate::phase::Stage;
 use crate::resource::Tracked;
 use crate::tick::scratch::Scratch;
@@ -12,8 +12,8 @@ use crate::world::components::*;
 use crate::world::{SimWorld, WorldCounters};
 
 /// Damage commands naming entities that existed before this tick, applied in order through
-/// one view of health, invulnerability, identity and position: what [`damage_one`] does for
-/// each.
+/// one view of health, identity and position (and the world's invulnerability deadlines):
+/// what [`damage_one`] does for each.
 pub(super) fn damage_run(
     world: &mut SimWorld,
     scratch: &mut Scratch,
@@ -27,9 +27,10 @@ pub(super) fn damage_run(
         index,
         counters,
         carried_damage,
+        invulnerable,
         ..
     } = world;
-    let mut view = ecs.view_mut::<(&mut Health, Option<&mut Invulnerable>, &Identity, &Position)>();
+    let mut view = ecs.view_mut::<(&mut Health, &Identity, &Position)>();
     // The last target found to take no damage, and why. Nothing in a run heals, revives,
     // spawns, destroys or ends an invulnerability, so a target that takes none takes none
     // for the rest of the run: the hits a pile of attackers sends one target (contact
@@ -50,18 +51,11 @@ pub(super) fn damage_run(
         // Every entity has an identity and a position: no match is no health.
         let why = match view.get_mut(e) {
             None => Spared::NoHealth,
-            Some((h, mut inv, id, pos)) => match Spared::now(h, inv.as_deref(), tick) {
+            Some((h, id, pos)) => match Spared::now(h, invulnerable, target, tick) {
                 Some(why) => why,
                 None => {
-                    let ev = land(
-                        (h, inv.as_deref_mut()),
-                        (id, pos),
-                        def,
-                        tick,
-                        amount,
-                        source,
-                    )?;
-                    spared = Spared::now(h, inv.as_deref(), tick).map(|why| (target, why));
+                    let ev = land((h, invulnerable), (id, pos), def, tick, amount, source)?;
+                    spared = Spared::now(h, invulnerable, target, tick).map(|why| (target, why));
                     deliver(scratch, carried_damage, def, stage, ev)?;
                     continue;
                 }
@@ -82,12 +76,13 @@ enum Spared {
 }
 
 impl Spared {
-    /// Why health `h` (with invulnerability `inv`, if any) takes no damage at `tick`, if it
-    /// takes none.
-    fn now(h: &Health, inv: Option<&Invulnerable>, tick: u64) -> Option<Spared> {
+    /// Why health `h` of entity `seq` takes no damage at `tick` (its invulnerability deadline,
+    /// if any, in `invulnerable`), if it takes none.
+    fn now(h: &Health, invulnerable: &SeqMap<Deadline>, seq: u64, tick: u64) -> Option<Spared> {
+        let ready = |d: &Deadline| d.ready(tick);
         if h.current <= 0 {
             Some(Spared::Dead)
-        } else if !Invulnerable::until(inv).ready(tick) {
+        } else if !(invulnerable.is_empty() || invulnerable.get(&seq).is_none_or(ready)) {
             Some(Spared::Invulnerable)
         } else {
             None
@@ -129,11 +124,11 @@ fn deliver(
     }
 }
 
-/// Damage landing on a target of health `h` (invulnerability `inv`, identity and position)
-/// that is not invulnerable at `tick`: its event. The invulnerability that follows is the
-/// archetype's (an entity of an archetype with some has the component that keeps it).
+/// Damage landing on a target of health `h` (and identity and position) that is not
+/// invulnerable at `tick`: its event. The invulnerability that follows is the archetype's,
+/// its deadline kept in `invulnerable` (where the archetype gives some).
 fn land(
-    (h, inv): (&mut Health, Option<&mut Invulnerable>),
+    (h, invulnerable): (&mut Health, &mut Tracked<SeqMap<Deadline>>),
     (id, pos): (&Identity, &Position),
     def: &GameDef,
     tick: u64,
@@ -142,11 +137,12 @@ fn land(
 ) -> Result<DamageEvent, Fault> {
     let before = h.current;
     h.current = h.current.saturating_sub(amount);
-    if let Some(inv) = inv {
-        let ticks = def.invulnerable_ticks(id.archetype);
-        inv.0 = Deadline::after(tick, u64::from(ticks)).ok_or_else(|| {
+    let ticks = def.invulnerable_ticks(id.archetype);
+    if ticks > 0 {
+        let until = Deadline::after(tick, u64::from(ticks)).ok_or_else(|| {
             Fault::new(FaultKind::Exhausted, "invulnerability deadline overflows")
         })?;
+        invulnerable.insert(id.seq, until);
     }
     Ok(DamageEvent {
         tick,
@@ -159,15 +155,16 @@ fn land(
     })
 }
 
-/// Damage of `amount` from `source` sent to live entity `e` on its own: what [`damage_run`]
-/// does for each of a run.
+/// Damage of `amount` from `source` sent to live entity `e` (of sequence `target`) on its
+/// own: what [`damage_run`] does for each of a run.
+#[allow(clippy::too_many_arguments)] // the tick's context, and the command
 pub(super) fn damage_one(
     world: &mut SimWorld,
     s: &mut Scratch,
     def: &GameDef,
     tick: u64,
     stage: Stage,
-    e: hecs::Entity,
+    (e, target): (hecs::Entity, u64),
     (amount, source): (i32, Option<u64>),
 ) -> Result<(), Fault> {
     // One entity lookup; blocked damage (a target piled on, hit every tick while
@@ -179,8 +176,7 @@ pub(super) fn damage_one(
         Spared::NoHealth.count(&mut world.counters);
         return Ok(());
     };
-    let mut inv = r.get::<&mut Invulnerable>();
-    if let Some(why) = Spared::now(&h, inv.as_deref(), tick) {
+    if let Some(why) = Spared::now(&h, &world.invulnerable, target, tick) {
         why.count(&mut world.counters);
         return Ok(());
     }
@@ -189,14 +185,14 @@ pub(super) fn damage_one(
         return Ok(());
     };
     let ev = land(
-        (&mut h, inv.as_deref_mut()),
+        (&mut h, &mut world.invulnerable),
         (&id, &pos),
         def,
         tick,
         amount,
         source,
     )?;
-    drop((h, inv, id, pos));
+    drop((h, id, pos));
     deliver(s, &mut world.carried_damage, def, stage, ev)?;
     Ok(())
 }

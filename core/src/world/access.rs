@@ -36,7 +36,6 @@ fn resource_of(id: TypeId) -> Result<Resource, &'static str> {
         (TypeId::of::<PrevPosition>(), R::PrevPosition),
         (TypeId::of::<Velocity>(), R::Velocity),
         (TypeId::of::<Health>(), R::Health),
-        (TypeId::of::<Invulnerable>(), R::Health),
         (TypeId::of::<Brain>(), R::Brain),
         (TypeId::of::<Aim>(), R::Brain),
         (TypeId::of::<Control>(), R::Control),

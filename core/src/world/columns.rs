@@ -67,7 +67,6 @@ hot!(
     StaticBody,
     Footing,
     Health,
-    Invulnerable,
     Cooldowns,
     Lifetime,
     ScriptState,

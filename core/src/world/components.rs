@@ -190,31 +190,19 @@ impl Deadline {
     }
 }
 
-/// Hit points.
+/// Hit points. Damage is blocked while the entity is invulnerable: its deadline is kept by
+/// the world, only for entities that have taken damage with ticks of invulnerability after
+/// it (their archetype's `health.invulnerable`; see `SimWorld::invulnerable`), so the many
+/// entities of archetypes without invulnerability hold no deadline, and entities share hecs
+/// archetypes as their components alone decide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Health {
     pub current: i32,
     pub max: i32,
 }
 
-/// Until when damage is blocked, on entities whose archetype's `health.invulnerable` gives
-/// ticks of invulnerability after damage (how many is the archetype's, the same for all of
-/// its entities: read there, not kept in every one): damage that lands sets it that many
-/// ticks on. An entity of an archetype without invulnerability has none, and no deadline.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Invulnerable(pub Deadline);
-
-impl Invulnerable {
-    /// The deadline of an entity that has `inv`, or [`Deadline::INACTIVE`] where it has none.
-    #[inline(always)]
-    pub fn until(inv: Option<&Invulnerable>) -> Deadline {
-        inv.map_or(Deadline::INACTIVE, |i| i.0)
-    }
-}
-
 // Every live entity with health holds one, and every timed one a lifetime: no tag word.
 const _: () = assert!(std::mem::size_of::<Health>() == 8);
-const _: () = assert!(std::mem::size_of::<Invulnerable>() == 8);
 const _: () = assert!(std::mem::size_of::<Identity>() == 10);
 const _: () = assert!(std::mem::size_of::<Lifetime>() == 8);
 

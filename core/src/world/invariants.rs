@@ -9,6 +9,22 @@ fn broken(message: String) -> Fault {
     Fault::new(FaultKind::Invariant, message)
 }
 
+/// Every invulnerability deadline is a live entity's with health.
+fn deadlines(world: &SimWorld) -> Result<(), Fault> {
+    for seq in world.invulnerable.keys() {
+        let health = world
+            .index
+            .get(seq)
+            .map(|e| world.ecs.get::<&Health>(*e).is_ok());
+        if health != Some(true) {
+            return Err(broken(format!(
+                "entity #{seq} has an invulnerability deadline but no health, or is gone"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Checks the world's internal consistency.
 pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
     if world.ecs.len() as usize != world.index.len() {
@@ -33,6 +49,7 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
             )));
         }
     }
+    deadlines(world)?;
     if world.index.len() > def.limits.max_entities as usize {
         return Err(broken(format!(
             "more entities than {}",

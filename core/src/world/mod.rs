@@ -150,6 +150,11 @@ pub struct SimWorld {
     /// Where the simulation's camera looks within its dead zone (see
     /// `tick::motion::offscreen`): kept only in games that destroy entities off screen.
     pub(crate) view_focus: Tracked<Option<Vec2>>,
+    /// Invulnerability deadlines by sequence (part of [`Health`](components::Health)'s
+    /// state): an entry for each live entity that has taken damage with ticks of
+    /// invulnerability after it, kept once they have passed (the state hash writes the
+    /// deadline as it was set), dropped as the entity goes; an entity without one has none.
+    pub(crate) invulnerable: Tracked<crate::ids::SeqMap<components::Deadline>>,
     pub(crate) counters: WorldCounters,
     pub(crate) warnings: Warnings,
 }
@@ -239,6 +244,7 @@ impl SimWorld {
             own_targets: Tracked::new(0, R::Brain),
             tiles: Tracked::new(tiles::Tiles::default(), R::Tiles),
             view_focus: Tracked::new(None, R::Offscreen),
+            invulnerable: Tracked::new(Default::default(), R::Health),
             counters: WorldCounters::default(),
             warnings: Warnings::default(),
         };
@@ -324,6 +330,9 @@ impl SimWorld {
                     *self.state_bytes -= state.bytes();
                 }
                 let _ = self.ecs.despawn(e);
+                if !self.invulnerable.is_empty() {
+                    self.invulnerable.remove(&seq);
+                }
                 self.structure += 1;
                 self.counters.destroyed += 1;
                 true

@@ -183,7 +183,6 @@ optional! {
     collider: Collider,
     shared_collider: SharedCollider,
     health: Health,
-    invulnerable: Invulnerable,
     sprite: Sprite,
     drawn: Drawn,
     brain: Brain,
@@ -264,9 +263,6 @@ impl NewEntity {
                     max: h.max.max(current),
                 }
             }),
-            invulnerable: (a.health)
-                .filter(|h| h.invulnerable_ticks > 0)
-                .map(|_| Invulnerable(Deadline::INACTIVE)),
             // Only a sprite the spawn changed is the entity's own (see [`Drawn`]).
             drawn: a.sprite.as_ref().filter(|_| !restyled).map(|_| Drawn),
             sprite: a.sprite.as_ref().filter(|_| restyled).map(|s| {

@@ -89,11 +89,6 @@ fn def() -> GameDef {
         name: "plain".into(),
         sprite: Some(sprite),
         speed: 1.0,
-        // Health without invulnerability: no deadline kept.
-        health: Some(HealthDef {
-            max: 2,
-            invulnerable_ticks: 0,
-        }),
         ..ArchetypeDef::default()
     };
     GameDef {
@@ -120,10 +115,7 @@ fn contents(w: &SimWorld) -> Vec<String> {
                     e.get::<&Speed>().map(|c| *c),
                     e.get::<&Tags>().map(|c| *c),
                     e.get::<&Collider>().map(|c| *c),
-                    (
-                        e.get::<&Health>().map(|c| *c),
-                        e.get::<&Invulnerable>().map(|c| *c)
-                    ),
+                    e.get::<&Health>().map(|c| *c),
                     (
                         e.get::<&Sprite>().map(|c| Sprite::clone(&c)),
                         e.has::<Drawn>()
@@ -210,17 +202,7 @@ fn batched_and_single_spawns_build_the_same_world() {
         assert_eq!(batched.counters.spawned, 200);
         for seq in *batched.next_seq - 200..*batched.next_seq {
             let e = *batched.index.get(&seq).expect("indexed");
-            let id = *batched.ecs.get::<&Identity>(e).unwrap();
-            assert_eq!({ id.seq }, seq);
-            // An entity keeps an invulnerability deadline exactly where its archetype gives
-            // invulnerability after damage, inactive until damage lands.
-            let inv = batched.ecs.get::<&Invulnerable>(e).ok().map(|i| *i);
-            let expected = (def.invulnerable_ticks(id.archetype) > 0)
-                .then_some(Invulnerable(Deadline::INACTIVE));
-            assert_eq!(
-                (inv, batched.ecs.get::<&Health>(e).is_ok()),
-                (expected, true)
-            );
+            assert_eq!({ batched.ecs.get::<&Identity>(e).unwrap().seq }, seq);
         }
     }
 }

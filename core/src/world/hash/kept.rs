@@ -13,7 +13,7 @@
 
 use super::record::{Head3, brain_words, health, position_after, position_head, velocity, words};
 use crate::ids::WorldId;
-use crate::world::components::{Aim, Brain, Health, Identity, Position, Velocity};
+use crate::world::components::{Aim, Brain, Deadline, Health, Identity, Position, Velocity};
 
 /// One record's words and their hash.
 #[derive(Clone, Copy, Debug)]
@@ -44,17 +44,16 @@ impl<const K: usize> Kept<K> {
     }
 }
 
-/// The three kept records of a row that has them all (a velocity, health without
-/// invulnerability, and a brain with an aim and no control: a drone's), compared as one key
-/// of the bytes they are made of, so a row whose records all stay costs one comparison of six
-/// words; and the part of its
+/// The three kept records of a row that has them all (a velocity, health, and a brain with
+/// an aim and no control: a drone's), compared as one key of the bytes they are made of, so
+/// a row whose records all stay costs one comparison of six words; and the part of its
 /// position record that its sequence and archetype make ([`position_head`]).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct KeptMind {
     /// Sequence; velocity; health; brain; aim, each as the words of its bytes (none has
     /// padding, and floats compare by their bits, so equal words are equal values). Every
-    /// word of the three records is a function of these (the health record's deadline is
-    /// inactive: the row has no invulnerability).
+    /// word of the three records is a function of these (the health record's deadline as
+    /// inactive: the world's deadlines are added apart, see `StateHash`).
     key: [u64; 6],
     /// The velocity, health and AI records' hashes.
     hashes: [u64; 3],
@@ -133,7 +132,7 @@ impl KeptMind {
             self.hashes[0] = velocity(i, v);
         }
         if seq || key[2] != old[2] {
-            self.hashes[1] = health(i, h, None);
+            self.hashes[1] = health(i, h, Deadline::INACTIVE);
         }
         if seq || key[3..6] != old[3..6] {
             self.hashes[2] = words(brain_words(i, br, Some(a)));
@@ -168,14 +167,8 @@ impl KeptRows {
     /// `health`, `brain`: whether it has each; the others are empty): all three in one
     /// [`KeptMind`] a row where it has them all, taken in `runs` runs (each with a slot for
     /// its changes to the sums).
-    pub(super) fn rows(
-        &mut self,
-        rows: usize,
-        has: [bool; 3],
-        mind: bool,
-        runs: usize,
-    ) -> KeptPart<'_> {
-        if mind {
+    pub(super) fn rows(&mut self, rows: usize, has: [bool; 3], runs: usize) -> KeptPart<'_> {
+        if has == [true; 3] {
             if self.mind.len() < rows {
                 self.mind.resize(rows, KeptMind::empty());
             }

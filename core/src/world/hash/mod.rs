@@ -20,7 +20,7 @@
 use crate::world::SimWorld;
 use crate::world::components::*;
 pub use kept::HashCache;
-use record::{AI, Bytes, POSITIONS};
+use record::{AI, Bytes, HEALTH, POSITIONS};
 
 mod kept;
 mod record;
@@ -164,6 +164,21 @@ impl StateHash {
         );
         for (p, e) in parts.iter_mut().zip(entities) {
             *p = p.wrapping_add(e);
+        }
+        // The entity records hash every health with an inactive deadline; the few entities
+        // with one of their own swap that record for theirs.
+        for (seq, &until) in world.invulnerable.iter() {
+            let Some(&e) = world.index.get(seq) else {
+                continue;
+            };
+            let mut q = world.ecs.query_one::<(&Identity, &Position, &Health)>(e);
+            if let Ok((i, _, h)) = q.get() {
+                let (now, none) = (
+                    record::health(i, h, until),
+                    record::health(i, h, Deadline::INACTIVE),
+                );
+                parts[HEALTH] = parts[HEALTH].wrapping_add(now.wrapping_sub(none));
+            }
         }
 
         // Records of their own, only on entities that have them: others hash as they always

@@ -72,7 +72,6 @@ macro_rules! hashed_columns {
 hashed_columns! {
     vel: Velocity,
     health: Health,
-    inv: Invulnerable,
     brain: Brain,
     aim: Aim,
     cds: Cooldowns,
@@ -93,11 +92,11 @@ impl Rows<'_> {
             (self.brain, self.aim, self.control),
             (Some(_), Some(_), None)
         );
-        let has = [self.vel.is_some(), self.health.is_some(), brains];
-        // The three in one key where the rows have no invulnerability (the key leaves the
-        // deadline out).
-        let mind = has == [true; 3] && self.inv.is_none();
-        rows.rows(self.id.len(), has, mind, runs)
+        rows.rows(
+            self.id.len(),
+            [self.vel.is_some(), self.health.is_some(), brains],
+            runs,
+        )
     }
 
     /// The position, velocity, health and AI records' sums of rows with all three kept in
@@ -106,8 +105,7 @@ impl Rows<'_> {
     /// are the kept ones given with the first run, changed by the records hashed again (which
     /// the run's slot keeps, for the archetype's sums); `None` where `kept` is empty.
     fn minds(&self, kept: KeptPart<'_>) -> Option<[u64; 4]> {
-        let (Some(v), Some(h), Some(br), Some(a), None) =
-            (self.vel, self.health, self.brain, self.aim, self.inv)
+        let (Some(v), Some(h), Some(br), Some(a)) = (self.vel, self.health, self.brain, self.aim)
         else {
             return None;
         };
@@ -185,14 +183,12 @@ impl Rows<'_> {
             c.map(|c| &c[n])
         }
         if let Some(c) = self.health.filter(|_| !minds) {
-            let inv = |n| at(self.inv, n);
-            let rows = zip(id, c).enumerate();
+            let none = Deadline::INACTIVE;
             if !kept_health.is_empty() {
-                zip(rows, kept_health).for_each(|((n, (i, h)), s)| {
-                    add(HEALTH, s.hash(health_words(i, h, inv(n))));
-                });
+                zip(zip(id, c), kept_health)
+                    .for_each(|((i, h), s)| add(HEALTH, s.hash(health_words(i, h, none))));
             } else {
-                rows.for_each(|(n, (i, h))| add(HEALTH, health(i, h, inv(n))));
+                zip(id, c).for_each(|(i, h)| add(HEALTH, health(i, h, none)));
             }
         }
         match (self.brain, self.aim, self.control) {
@@ -240,7 +236,6 @@ pub(super) type Hashed<'a> = (
     &'a Position,
     Option<&'a Velocity>,
     Option<&'a Health>,
-    Option<&'a Invulnerable>,
     Option<&'a Brain>,
     Option<&'a Aim>,
     Option<&'a Cooldowns>,
@@ -255,13 +250,13 @@ pub(super) type Hashed<'a> = (
 
 /// Adds one entity's records to the category sums.
 fn entity(row: Hashed<'_>, parts: &mut [u64; 8], b: &mut Bytes) {
-    let (i, p, v, h, inv, brain, aim, cds, life, control, state, rot, foot, anim, off) = row;
+    let (i, p, v, h, brain, aim, cds, life, control, state, rot, foot, anim, off) = row;
     let records = [
         (POSITIONS, Some(position(i, p))),
         (POSITIONS, rot.map(|r| rotation(i, r))),
         (AI, foot.map(|f| footing(i, f))),
         (VELOCITIES, v.map(|v| velocity(i, v))),
-        (HEALTH, h.map(|h| health(i, h, inv))),
+        (HEALTH, h.map(|h| health(i, h, Deadline::INACTIVE))),
         (AI, mind(i, brain, aim, control)),
         (DEADLINES, clocks(i, cds, life, b)),
         (DEADLINES, anim.map(|a| animation(i, a))),

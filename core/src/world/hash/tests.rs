@@ -11,7 +11,7 @@ use crate::world::ecs::Ecs;
 /// Adds one entity's records to the category sums, each laid out byte for byte as every
 /// recording was hashed: the hash as first written, one entity at a time through a query.
 fn entity(row: Hashed<'_>, b: &mut Bytes, parts: &mut [u64; 8]) {
-    let (id, t, v, h, inv, brain, aim, cds, life, control, state, rot, footing, anim, off) = row;
+    let (id, t, v, h, brain, aim, cds, life, control, state, rot, footing, anim, off) = row;
     let seq = id.seq;
     let mut record = Fixed::<24>::new();
     record.u64(seq).u64(u64::from(id.archetype.0));
@@ -41,7 +41,8 @@ fn entity(row: Hashed<'_>, b: &mut Bytes, parts: &mut [u64; 8]) {
             .u64(seq)
             .u64(i64::from(h.current) as u64)
             .u64(i64::from(h.max) as u64)
-            .u64(inv.map_or(Deadline::INACTIVE, |i| i.0).word());
+            // The world's deadlines are added apart (`world_deadlines_are_in_the_health_sum`).
+            .u64(Deadline::INACTIVE.word());
         parts[4] = parts[4].wrapping_add(record.hash());
     }
     if brain.is_some() || control.is_some() {
@@ -153,9 +154,6 @@ fn world(rng: &mut fastrand::Rng, n: usize) -> Ecs {
                 current: rng.i32(..),
                 max: rng.i32(..),
             });
-            if rng.bool() {
-                e.add(Invulnerable(deadline(rng)));
-            }
         }
         if has(2) {
             let kinds = [
@@ -261,12 +259,9 @@ fn change(rng: &mut fastrand::Rng, ecs: &mut Ecs, next_seq: &mut u64) {
             v.0 = if rng.bool() { vec(rng) } else { Vec2::ZERO };
         }
     }
-    for (h, inv) in ecs.query_mut::<(&mut Health, Option<&mut Invulnerable>)>() {
+    for (h,) in ecs.query_mut::<(&mut Health,)>() {
         if rng.u8(0..4) == 0 {
             h.current = h.current.wrapping_sub(rng.i32(0..3));
-            if let Some(inv) = inv {
-                inv.0 = deadline(rng);
-            }
         }
         if rng.u8(0..8) == 0 {
             h.max = rng.i32(..);
@@ -303,9 +298,6 @@ fn change(rng: &mut fastrand::Rng, ecs: &mut Ecs, next_seq: &mut u64) {
                 current: rng.i32(..),
                 max: rng.i32(..),
             });
-            if rng.u8(0..4) == 0 {
-                e.add(Invulnerable(deadline(rng)));
-            }
             e.add(Brain::new(crate::def::BehaviourKind::Chase, vec(rng)))
                 .add(Aim::default());
         }
@@ -410,5 +402,61 @@ fn split_xxh3_is_xxh3() {
         let want = xxhash_rust::xxh3::xxh3_64(&bytes);
         assert_eq!(tail3(head3(a, b), c), want, "{a:#x} {b:#x} {c:#x}");
         assert_eq!(words([a, b, c]), want);
+    }
+}
+
+/// The world's invulnerability deadlines are in the health records as every recording hashed
+/// them (each entity's record with its deadline, inactive where it has none), on every path.
+#[test]
+fn world_deadlines_are_in_the_health_sum() {
+    use super::StateHash;
+    use crate::def::{GameDef, LevelDef};
+    use crate::ids::WorldId;
+    use crate::world::SimWorld;
+    let def = GameDef {
+        levels: vec![LevelDef::default()],
+        ..GameDef::default()
+    };
+    let mut world = SimWorld::build(&def, 0, WorldId(1), 0).unwrap();
+    let mut rng = fastrand::Rng::with_seed(0xDEAD);
+    let mut expected = 0u64;
+    let mut cache = HashCache::default();
+    for seq in 1..=3000u64 {
+        let (id, h) = (
+            Identity {
+                seq,
+                archetype: ArchetypeId(rng.u16(0..3)),
+            },
+            Health {
+                current: rng.i32(..),
+                max: rng.i32(..),
+            },
+        );
+        let e = world.ecs.spawn((id, Position(vec(&mut rng)), h));
+        world.index.insert(seq, e);
+        let until = match seq % 7 {
+            0 => Deadline::after(seq, 50).unwrap(),
+            1 => Deadline::after(0, 3).unwrap(),
+            _ => Deadline::INACTIVE,
+        };
+        if until.is_active() {
+            world.invulnerable.insert(seq, until);
+        }
+        expected = expected.wrapping_add(words([
+            seq,
+            i64::from(h.current) as u64,
+            i64::from(h.max) as u64,
+            until.word(),
+        ]));
+        if [1, 64, 3000].contains(&seq) {
+            for hash in [
+                StateHash::of_split(&world, usize::MAX),
+                StateHash::of_split(&world, 0),
+                StateHash::of_cached(&world, usize::MAX, &mut cache),
+                StateHash::of_cached(&world, 0, &mut cache),
+            ] {
+                assert_eq!(hash.parts[4], expected, "{seq} entities");
+            }
+        }
     }
 }
