@@ -150,7 +150,7 @@ pub struct SimWorld {
     /// Where the simulation's camera looks within its dead zone (see
     /// `tick::motion::offscreen`): kept only in games that destroy entities off screen.
     pub(crate) view_focus: Tracked<Option<Vec2>>,
-    /// Invulnerability deadlines by sequence (part of [`Health`](components::Health)'s
+    /// Invulnerability deadlines by sequence (part of [`Health`]'s
     /// state): an entry for each live entity that has taken damage with ticks of
     /// invulnerability after it, kept once they have passed (the state hash writes the
     /// deadline as it was set), dropped as the entity goes; an entity without one has none.
