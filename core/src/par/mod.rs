@@ -2,8 +2,11 @@
 //! presentation's extraction and batching) split work across cores. Results are joined in a
 //! fixed order by the caller, so a split pass gives exactly what the serial one does.
 
+mod choice;
 #[cfg(not(target_arch = "wasm32"))]
 mod worker;
+
+pub use choice::{Threads, TickWay};
 
 /// Rows of one archetype from which a pass splits them between two threads (below, handing
 /// half to the other core costs more than it saves).
@@ -106,6 +109,43 @@ pub fn join_balanced<A: Send, B: Send>(
     {
         let _ = (balance, rows);
         (a(), b())
+    }
+}
+
+/// Whether the worker waits busy between joins (a tick that splits) or sleeps (one that does
+/// not): see [`Threads`].
+pub fn spin(on: bool) {
+    #[cfg(not(target_arch = "wasm32"))]
+    worker::spin(on);
+    #[cfg(target_arch = "wasm32")]
+    let _ = on;
+}
+
+/// Wall time from its start, where the platform has threads (and a split to choose): what
+/// [`Threads`] learns from.
+pub struct Stopwatch {
+    #[cfg(not(target_arch = "wasm32"))]
+    start: std::time::Instant,
+}
+
+impl Stopwatch {
+    pub fn start() -> Stopwatch {
+        Stopwatch {
+            #[cfg(not(target_arch = "wasm32"))]
+            start: std::time::Instant::now(),
+        }
+    }
+
+    /// Nanoseconds since the start (0 where the platform has no second thread).
+    pub fn nanos(&self) -> u64 {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            u64::try_from(self.start.elapsed().as_nanos()).unwrap_or(u64::MAX)
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            0
+        }
     }
 }
 

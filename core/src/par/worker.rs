@@ -106,17 +106,37 @@ fn worker() -> Option<&'static Worker> {
         .as_ref()
 }
 
-/// Waits until `done`: busy for [`SPIN`], then asleep until unparked.
-fn wait(done: impl Fn() -> bool) {
+/// Whether the worker waits busy for the next join ([`SPIN`]) or sleeps at once (see
+/// [`spin`]).
+static SPINS: AtomicBool = AtomicBool::new(true);
+
+/// Whether the worker, between joins, waits busy (a tick that splits its passes: waking a
+/// sleeping thread costs more than a pass saves) or sleeps (a tick on one thread: on a core
+/// shared with this thread's, a busy wait slows it). Turned on, a sleeping worker is woken,
+/// so it waits busy by the time the tick's first join comes.
+pub(super) fn spin(on: bool) {
+    if SPINS.swap(on, Relaxed) != on
+        && on
+        && let Some(w) = worker()
+    {
+        w.thread.unpark();
+    }
+}
+
+/// Waits until `done`: busy for [`SPIN`] while `busy` says so, then asleep until unparked
+/// (and busy again for as long after each wake).
+fn wait(done: impl Fn() -> bool, busy: impl Fn() -> bool) {
     let (mut spins, mut until) = (0u32, None);
     while !done() {
         spins = spins.wrapping_add(1);
         // The clock is read once every 128 rounds.
-        if spins % 128 != 0 || Instant::now() < *until.get_or_insert_with(|| Instant::now() + SPIN)
+        if spins % 128 != 0
+            || (busy() && Instant::now() < *until.get_or_insert_with(|| Instant::now() + SPIN))
         {
             spin_loop();
         } else {
             thread::park();
+            until = None;
         }
     }
 }
@@ -124,7 +144,7 @@ fn wait(done: impl Fn() -> bool) {
 /// The worker's loop: take each posted job, run it, wake its owner.
 fn serve(s: &'static Shared) {
     loop {
-        wait(|| s.state.load(Acquire) == POSTED);
+        wait(|| s.state.load(Acquire) == POSTED, || SPINS.load(Relaxed));
         if s.state
             .compare_exchange(POSTED, TAKEN, Acquire, Relaxed)
             .is_err()
@@ -183,7 +203,7 @@ where
             unsafe { run::<FB, B>(at) };
         }
     } else {
-        wait(|| s.state.load(Acquire) == DONE);
+        wait(|| s.state.load(Acquire) == DONE, || true);
         s.state.store(IDLE, Relaxed);
     }
     s.claimed.store(false, Release);

@@ -71,6 +71,9 @@ pub struct TickContext {
     pub(crate) scratch: Scratch,
     /// Measures each tick's phases, systems and handlers when set (see [`crate::profile`]).
     pub profiler: Option<Profiler>,
+    /// Whether ticks split their passes between two threads, as this machine runs them
+    /// faster (kept across worlds: it is the machine's).
+    pub(crate) threads: crate::par::Threads,
 }
 
 impl TickContext {
@@ -83,6 +86,7 @@ impl TickContext {
             schedule: native_schedule(),
             scratch: Scratch::default(),
             profiler: None,
+            threads: crate::par::Threads::default(),
         }
     }
 
@@ -122,6 +126,18 @@ pub fn run_tick(
     })?;
     // Attached entities are placed after Motion's other steps, which fusing them skips.
     let large = world.entity_count() >= FUSE_MIN && !world.has_attachments();
+    // Passes split between two threads where the options and the machine allow it and ticks
+    // run faster so (the same results either way: see `par::Threads`).
+    let allowed = !ctx.options.serial && crate::par::available();
+    let way = ctx.threads.next(allowed);
+    if allowed {
+        crate::par::spin(way.split);
+    }
+    let options = TickOptions {
+        serial: !way.split,
+        ..ctx.options
+    };
+    let clock = crate::par::Stopwatch::start();
     let mut state = TickState {
         world,
         scratch: &mut ctx.scratch,
@@ -130,7 +146,7 @@ pub fn run_tick(
         input: Tracked::new(input, Resource::Input),
         completions: Tracked::new(&mut ctx.completions, Resource::Completions),
         outbox: Tracked::new(&mut ctx.outbox, Resource::Outbox),
-        options: ctx.options,
+        options,
         consequences,
         report: TickReport {
             tick,
@@ -163,6 +179,9 @@ pub fn run_tick(
     }
     if let (Some(p), Some(start)) = (&mut state.profiler, tick_start) {
         p.push(SpanKind::Tick, SpanName::Static("tick"), None, start);
+    }
+    if way.measured {
+        ctx.threads.learn(way.split, clock.nanos());
     }
     Ok(state.report)
 }
