@@ -3,20 +3,18 @@
 //! physical core) run both threads at half speed, and a split pass then waits for it: the
 //! tick ran slower on both cores than on one. Every tick gives the same results either way.
 
-/// How long ticks took with their passes split and without, and which way ticks take.
+/// Which way ticks take, split or on one thread, as this machine runs them faster.
 ///
-/// Ticks take the way that ran faster, and now and then two ticks take the other (a probe:
-/// the first lets the worker thread settle into that way, woken and waiting busy for joins
-/// or asleep, see [`super::spin`]; the second is measured). The first probe comes once the
-/// game has settled ([`Threads::FIRST`]); ticks on one thread probe splitting every
-/// [`Threads::OFTEN`] (a freed core shows only there); split ticks probe one thread every
-/// [`Threads::SELDOM`], or as soon as they come near its last time (a core taken shows in
-/// their own), so where splitting pays, probing costs little. A way's time is a moving
-/// average of its ticks' (a quarter of the way to each new one, half for a probe's, which
-/// come seldom), so one slow or fast tick moves it little; the other way is taken where it
-/// beats the way taken by a tenth.
-///
-/// Invariant: `one` changes only when both ways have been measured.
+/// Ticks take one way, and now and then two ticks take the other (a probe): the first lets
+/// the worker thread settle into that way (woken and waiting busy for joins, or asleep: see
+/// [`super::spin`]), the second is measured against the median of the last three ticks the
+/// usual way, and the tick after, back, settles it again. A game's ticks grow and shrink as it
+/// plays, so only times taken side by side are compared, and the median leaves one slow
+/// tick out (a wave, a cache cold after other work). Where the probe beats them by a tenth,
+/// ticks take its way. The first probe comes once the game has settled ([`Threads::FIRST`]);
+/// then ticks on one thread probe splitting every [`Threads::OFTEN`] (a freed core shows
+/// there), and split ticks probe one thread every [`Threads::SELDOM`], so where splitting
+/// pays, probing costs little.
 #[derive(Clone, Debug)]
 pub struct Threads {
     /// Ticks chosen for, with splitting allowed.
@@ -24,11 +22,9 @@ pub struct Threads {
     /// The tick that starts the next probe, and the last probe's measured tick.
     probe: u64,
     last: u64,
-    /// The mean tick with passes split, and on one thread (nanoseconds; `None`: not yet run
-    /// that way).
-    split: Option<f64>,
-    serial: Option<f64>,
-    /// Whether ticks run on one thread: the faster way so far (splitting at first).
+    /// The last measured ticks of the usual way.
+    usual: Times,
+    /// Whether ticks run on one thread (splitting at first).
     one: bool,
 }
 
@@ -38,26 +34,23 @@ impl Default for Threads {
             ticks: 0,
             probe: Self::FIRST,
             last: 0,
-            split: None,
-            serial: None,
+            usual: Times::default(),
             one: false,
         }
     }
 }
 
 impl Threads {
-    /// The tick that starts the first probe (a game's first ticks warm its caches).
+    /// Ticks not measured at a game's start (its first ticks warm its caches and buffers).
+    pub const SETTLE: u64 = 10;
+    /// The tick that starts the first probe.
     pub const FIRST: u64 = 30;
     /// Ticks between probes of splitting, on one thread.
     pub const OFTEN: u64 = 64;
-    /// The most ticks between probes of one thread, splitting.
-    pub const SELDOM: u64 = 1024;
-    /// Ticks after a probe before split ticks' times may call the next.
-    const CALM: u64 = 16;
-    /// The share of the way taken's time the other way must beat to be taken instead.
+    /// Ticks between probes of one thread, splitting.
+    pub const SELDOM: u64 = 256;
+    /// The share of the usual way's time a probe must beat for ticks to take its way.
     const MARGIN: f64 = 0.9;
-    /// The share of one thread's time past which split ticks probe it again.
-    const NEAR: f64 = 0.8;
 
     /// How the next tick runs; `allowed`: the tick's options and the machine let it split
     /// (else it does not, and teaches nothing).
@@ -70,8 +63,10 @@ impl Threads {
         }
         self.ticks += 1;
         let t = self.ticks;
-        // A probe's first tick only settles the worker; its second is measured.
-        let (probe, measured) = (t == self.probe || t == self.probe + 1, t != self.probe);
+        // A probe's first tick only settles the worker, its second is measured, and the tick
+        // after it settles the worker back.
+        let probe = t == self.probe || t == self.probe + 1;
+        let measured = t >= Self::SETTLE && t != self.probe && t != self.last + 1;
         if t == self.probe + 1 {
             self.last = t;
             self.probe = t + if self.one { Self::OFTEN } else { Self::SELDOM };
@@ -83,26 +78,21 @@ impl Threads {
         }
     }
 
-    /// Learns from a tick that took `nanos` with its passes split (`split`) or not.
+    /// Learns from a measured tick that took `nanos` and ran `split` or not.
     pub fn learn(&mut self, split: bool, nanos: u64) {
-        let slot = if split {
-            &mut self.split
-        } else {
-            &mut self.serial
+        if split != self.one {
+            self.usual.push(nanos);
+            return;
+        }
+        // A probe, against the usual way's last ticks.
+        let Some(usual) = self.usual.typical() else {
+            return;
         };
-        let (t, weight) = (nanos as f64, if split == self.one { 0.5 } else { 0.25 });
-        *slot = Some(slot.map_or(t, |m| m + (t - m) * weight));
-        if let (Some(split), Some(serial)) = (self.split, self.serial) {
-            if self.one && split < serial * Self::MARGIN {
-                self.one = false;
-            } else if !self.one && serial < split * Self::MARGIN {
-                self.one = true;
-                self.probe = self.probe.min(self.ticks + Self::OFTEN);
-            } else if !self.one && split > serial * Self::NEAR {
-                // Splitting comes near one thread's time: probe it soon.
-                let soon = (self.ticks + 1).max(self.last + Self::CALM);
-                self.probe = self.probe.min(soon);
-            }
+        if (nanos as f64) < usual as f64 * Self::MARGIN {
+            self.one = !self.one;
+            self.usual = Times::default();
+            self.usual.push(nanos);
+            self.probe = self.ticks + if self.one { Self::OFTEN } else { Self::SELDOM };
         }
     }
 
@@ -110,6 +100,29 @@ impl Threads {
     #[cfg(test)]
     pub(crate) fn on_one(&self) -> bool {
         self.one
+    }
+}
+
+/// One way's last three measured ticks (nanoseconds).
+#[derive(Clone, Copy, Debug, Default)]
+struct Times {
+    last: [u64; 3],
+    count: usize,
+}
+
+impl Times {
+    fn push(&mut self, nanos: u64) {
+        self.last[self.count % 3] = nanos;
+        self.count += 1;
+    }
+
+    /// The median of the last three, or of fewer where fewer were measured (the lower of
+    /// two); `None` where none was.
+    fn typical(&self) -> Option<u64> {
+        let mut t = self.last;
+        let n = self.count.min(3);
+        t[..n].sort_unstable();
+        (n > 0).then(|| t[(n - 1) / 2])
     }
 }
 
@@ -147,49 +160,62 @@ mod tests {
     fn ticks_take_the_faster_way_and_probe_the_other() {
         let mut t = Threads::default();
         // Splitting twice as fast: one thread is probed at ticks 30 and 31 (the second
-        // measured), then 1024 ticks on (1055 and 1056).
-        assert_eq!(
-            run(&mut t, 1100, 50, 100),
-            but(1, 1100, &[30, 31, 1055, 1056])
-        );
+        // measured), then every 256 (287, 543, 799, 1055).
+        // Splitting twice as fast: one thread is probed at ticks 30 and 31 (the second
+        // measured), then 256 ticks after each probe's measured tick.
+        let probes = [30, 31, 287, 288, 544, 545, 801, 802, 1058, 1059];
+        assert_eq!(run(&mut t, 1100, 50, 100), but(1, 1100, &probes));
         assert!(!t.on_one());
-        // The second core is taken (splitting slower than one thread): splitting comes near
-        // one thread's time at 1102, which is probed at 1103 and 1104, then again 16 ticks
-        // after (1120 and 1121) as it stays near; by 1106 splitting is slower by more than a
-        // tenth and ticks run on one thread, splitting probed every 64 (from 1120).
-        assert_eq!(
-            run(&mut t, 140, 150, 100),
-            [1101, 1102, 1105, 1106, 1120, 1121, 1185, 1186]
-        );
+        // The second core is taken (splitting slower than one thread): the next probe (1315
+        // and 1316) moves ticks to one thread, where splitting is probed every 64 ticks.
+        let taken = run(&mut t, 300, 150, 100);
+        assert_eq!(taken, [but(1101, 1314, &[]), vec![1380, 1381]].concat());
         assert!(t.on_one());
-        // It is freed: two probes bring splitting back (its time 92, then 71, of 100), and one
-        // thread is probed again 64 ticks on (1380 and 1381), as on one thread.
-        let freed = run(&mut t, 200, 50, 100);
-        assert_eq!(freed[..4], [1250, 1251, 1315, 1316]);
-        assert_eq!(freed[4..], but(1317, 1440, &[1380, 1381]));
+        // It is freed: the next probe (1445 and 1446) brings splitting back.
+        assert_eq!(run(&mut t, 300, 50, 100), but(1445, 1700, &[]));
         assert!(!t.on_one());
-        // Splitting comes near one thread's time (85 of 100): one thread is probed every 17
-        // ticks (16 after the last probe's measured tick), and splitting stays.
-        let near = run(&mut t, 60, 85, 100);
-        assert_eq!(
-            near,
-            but(
-                1441,
-                1500,
-                &[1448, 1449, 1465, 1466, 1482, 1483, 1499, 1500]
-            )
-        );
+        // Ticks grow slower as the game plays, both ways alike: splitting stays.
+        let grows = (0..600).filter(|k| {
+            let way = t.next(true);
+            if way.measured {
+                let load = 1 + k / 100;
+                t.learn(way.split, load * if way.split { 60 } else { 100 });
+            }
+            way.split
+        });
+        assert_eq!(grows.count(), 600 - 6, "three probes");
         assert!(!t.on_one());
-        // The ways of a fresh chooser's first probe.
+        // Splitting within a tenth of one thread: ticks stay where they are.
+        assert_eq!(run(&mut t, 600, 95, 100).len(), 600 - 4);
+        assert!(!t.on_one());
+        // One slow tick in ten (a cache cold after other work) moves nothing.
         let mut t = Threads::default();
-        let ways: Vec<TickWay> = (1..=32).map(|_| t.next(true)).collect();
+        let ticks = (0..1000).filter(|k| {
+            let way = t.next(true);
+            if way.measured {
+                let slow = if k % 10 == 0 { 3 } else { 1 };
+                t.learn(way.split, slow * if way.split { 60 } else { 100 });
+            }
+            way.split
+        });
+        assert_eq!(ticks.count(), 1000 - 8);
+        assert!(!t.on_one());
+        // The ways of a fresh chooser's first ticks: 9 and 10 (the first measured), 29 to 33
+        // (the probe at 30 and 31).
+        let mut t = Threads::default();
+        let ways: Vec<TickWay> = (1..=33).map(|_| t.next(true)).collect();
         let way = |split, measured| TickWay { split, measured };
         assert_eq!(
-            ways[28..],
             [
+                ways[8], ways[9], ways[28], ways[29], ways[30], ways[31], ways[32]
+            ],
+            [
+                way(true, false),
+                way(true, true),
                 way(true, true),
                 way(false, false),
                 way(false, true),
+                way(true, false),
                 way(true, true)
             ]
         );
