@@ -12,6 +12,8 @@ pub struct TickOptions {
     pub check_invariants: bool,
     /// Run every pass on one thread. Passes that split large archetypes between two threads
     /// give exactly the serial results; this is for measuring and for tests that prove it.
+    /// Off, a tick splits only where ticks run faster so on the machine
+    /// ([`par::Threads`](crate::par::Threads)).
     pub serial: bool,
     /// Keep what interpolating between ticks needs (each entity's previous position and
     /// angle; on by default). A re-simulation that no window shows until its last tick turns
