@@ -97,9 +97,9 @@ pub fn join_balanced<A: Send, B: Send>(
     #[cfg(not(target_arch = "wasm32"))]
     {
         fn timed<R>(f: impl FnOnce() -> R) -> (R, u128) {
-            let start = std::time::Instant::now();
+            let clock = Stopwatch::start();
             let r = f();
-            (r, start.elapsed().as_nanos())
+            (r, u128::from(clock.nanos()))
         }
         let ((ra, ta), (rb, tb)) = worker::join(|| timed(a), || timed(b));
         balance.learn(rows, (ta, tb));

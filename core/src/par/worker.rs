@@ -80,9 +80,11 @@ unsafe fn run<F: FnOnce() -> R, R>(slot: *const ()) {
 /// Does nothing (the job before the first is posted).
 unsafe fn nothing(_: *const ()) {}
 
+/// The worker, once started (`None` inside where the system refused a thread).
+static WORKER: OnceLock<Option<Worker>> = OnceLock::new();
+
 /// The worker, started on the first call; `None` where the system refuses a thread.
 fn worker() -> Option<&'static Worker> {
-    static WORKER: OnceLock<Option<Worker>> = OnceLock::new();
     WORKER
         .get_or_init(|| {
             let shared: &'static Shared = Box::leak(Box::new(Shared {
@@ -113,11 +115,12 @@ static SPINS: AtomicBool = AtomicBool::new(true);
 /// Whether the worker, between joins, waits busy (a tick that splits its passes: waking a
 /// sleeping thread costs more than a pass saves) or sleeps (a tick on one thread: on a core
 /// shared with this thread's, a busy wait slows it). Turned on, a sleeping worker is woken,
-/// so it waits busy by the time the tick's first join comes.
+/// so it waits busy by the time the tick's first join comes (one not yet started stays so: a
+/// game whose passes never split never starts it).
 pub(super) fn spin(on: bool) {
     if SPINS.swap(on, Relaxed) != on
         && on
-        && let Some(w) = worker()
+        && let Some(Some(w)) = WORKER.get()
     {
         w.thread.unpark();
     }

@@ -100,10 +100,11 @@ impl Rows<'_> {
     }
 
     /// The position, velocity, health and AI records' sums of rows with all three kept in
-    /// `kept` (one [`KeptMind`](super::kept::KeptMind) a row, given only to rows with a velocity, health, and a
-    /// brain with an aim and no control), in one pass: the velocity, health and AI sums
-    /// are the kept ones given with the first run, changed by the records hashed again (which
-    /// the run's slot keeps, for the archetype's sums); `None` where `kept` is empty.
+    /// `kept` (one [`KeptMind`](super::kept::KeptMind) a row, given only to rows with a
+    /// velocity, health, and a brain with an aim and no control), in one pass: the velocity,
+    /// health and AI sums are the kept ones given with the first run, changed by the records
+    /// hashed again (which the run's slot keeps, for the archetype's sums); `None` where
+    /// `kept` is empty.
     fn minds(&self, kept: KeptPart<'_>) -> Option<[u64; 4]> {
         let (Some(v), Some(h), Some(br), Some(a)) = (self.vel, self.health, self.brain, self.aim)
         else {
