@@ -43,6 +43,13 @@ impl Game {
         self.ctx.scratch.motion_split = crate::par::Balance::at(share);
     }
 
+    /// Makes every tick whose options let it split do so, whichever way runs faster on the
+    /// machine (tests that hold split ticks to serial ones; see [`crate::par::Threads`]).
+    #[doc(hidden)]
+    pub fn split_always(&mut self) {
+        self.ctx.threads.always_split();
+    }
+
     /// Builds the entry level.
     pub fn new(def: Arc<GameDef>, consequences: Box<dyn Consequences>) -> Result<Game, Fault> {
         Game::with_entities(def, consequences, 0)

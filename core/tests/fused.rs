@@ -206,6 +206,9 @@ fn tick_reports(
     let mut g = Game::with_entities(Arc::new(def), rules, n).unwrap();
     g.options_mut().hash = true;
     g.options_mut().serial = serial;
+    if !serial {
+        g.split_always();
+    }
     (0..ticks)
         .map(|_| {
             let r = g.step(&TickInput::neutral()).unwrap();

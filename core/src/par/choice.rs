@@ -26,6 +26,9 @@ pub struct Threads {
     usual: Times,
     /// Whether ticks run on one thread (splitting at first).
     one: bool,
+    /// Every allowed tick splits, nothing measured (tests that compare split ticks with
+    /// serial ones: see [`Threads::always_split`]).
+    always: bool,
 }
 
 impl Default for Threads {
@@ -36,6 +39,7 @@ impl Default for Threads {
             last: 0,
             usual: Times::default(),
             one: false,
+            always: false,
         }
     }
 }
@@ -55,9 +59,9 @@ impl Threads {
     /// How the next tick runs; `allowed`: the tick's options and the machine let it split
     /// (else it does not, and teaches nothing).
     pub fn next(&mut self, allowed: bool) -> TickWay {
-        if !allowed {
+        if !allowed || self.always {
             return TickWay {
-                split: false,
+                split: allowed,
                 measured: false,
             };
         }
@@ -76,6 +80,13 @@ impl Threads {
             split: self.one == probe,
             measured,
         }
+    }
+
+    /// Makes every allowed tick split from now on, whichever way runs faster: for tests that
+    /// hold split ticks to the serial ones' results, which a probe that found one thread
+    /// faster (a busy machine) would otherwise turn into serial ticks.
+    pub fn always_split(&mut self) {
+        self.always = true;
     }
 
     /// Learns from a measured tick that took `nanos` and ran `split` or not.
@@ -227,5 +238,10 @@ mod tests {
                 measured: false
             }));
         assert_eq!(format!("{t:?}"), before);
+        // Always splitting: every allowed tick splits, however slowly, and none is measured.
+        t.always_split();
+        let ways: Vec<TickWay> = (0..300).map(|_| t.next(true)).collect();
+        assert!(ways.iter().all(|w| *w == way(true, false)));
+        assert_eq!(t.next(false), way(false, false));
     }
 }

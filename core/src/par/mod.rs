@@ -203,6 +203,7 @@ mod tests {
             let mut g = Game::with_entities(def, Box::new(NoConsequences), 20_000).unwrap();
             g.options_mut().hash = true;
             g.options_mut().serial = share.is_none();
+            g.split_always();
             (0..30)
                 .map(|_| {
                     if let Some(share) = share {

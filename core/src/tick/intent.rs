@@ -12,7 +12,7 @@
 //! decisions the last intent is kept. The cadence is simulation policy: it never adapts to frame
 //! rate or CPU time.
 
-use crate::def::{ArchetypeId, GameDef, Overrides, TriggerOn};
+use crate::def::{GameDef, Overrides, TriggerOn};
 use crate::event::{ActionEvent, EventKind, ExpireEvent, ExpireReason, push_bounded};
 use crate::fault::{Fault, FaultKind};
 use crate::frame::input::TickInput;
@@ -21,6 +21,7 @@ use crate::limits::{Limit, push_within};
 use crate::math::Vec2;
 use crate::phase::Phase;
 use crate::resource::Resource;
+use crate::tick::aim::{Aim, nearer, nearest_in_columns};
 use crate::tick::brains::{behaviours, targets};
 use crate::tick::scratch::Scratch;
 use crate::tick::steer::{self, Steer};
@@ -249,17 +250,14 @@ fn armed(trig: &crate::def::TriggerDef, cds: Option<&Cooldowns>, tick: u64) -> b
     }
 }
 
-/// For each firing trigger that aims and whose cooldown lets it act: the nearest other entity
-/// with its aim tags, found in one pass over the tagged entities (ties go to the lower creation
-/// sequence). A trigger held through its cooldown searches nothing: only the ticks it acts
-/// read an aim.
-/// Entries: `(shooter seq, aim tags, shooter position, nearest target position)`.
-type Aim = (u64, u64, Vec2, Option<(f32, u64, Vec2)>);
-
 /// The aimed-at tags' entities, as a share of all, from which [`aims`] reads every
 /// archetype's columns rather than the tag index: 1 in 8.
 const SCAN_SHARE: usize = 8;
 
+/// For each firing trigger that aims and whose cooldown lets it act: the nearest other entity
+/// with its aim tags, found in one pass over the tagged entities (ties go to the lower creation
+/// sequence), as an [`Aim`]. A trigger held through its cooldown searches nothing: only the
+/// ticks it acts read an aim.
 fn aims(
     world: &mut SimWorld,
     s: &mut Scratch,
@@ -326,55 +324,6 @@ fn aims(
         );
     }
     out
-}
-
-/// [`aims`]' column scan for one aim (one shooter's trigger, the usual case): the nearest
-/// other entity with its tags, reading each archetype's tags once for a run of entities of one
-/// archetype, and keeping the best so far in registers rather than in the list of aims (a
-/// function of its own: inlined into the Intent stage, its loop spilled them).
-#[inline(never)]
-fn nearest_in_columns(world: &SimWorld, def: &GameDef, aim: &mut Aim) {
-    let (shooter, wanted, from) = (aim.0, aim.1, aim.2);
-    // None yet is a NaN distance and a sequence no entity has: `nearer` puts every candidate
-    // before it, as before none.
-    let (mut bd, mut bseq, mut bpos) = aim.3.unwrap_or((f32::NAN, u64::MAX, Vec2::ZERO));
-    for arch in world.ecs.archetypes_placed() {
-        let (Some(ids), Some(pos)) = (arch.read::<Identity>(), arch.read::<Position>()) else {
-            continue;
-        };
-        // The last archetype met and whether it has a wanted tag (to start, one that is right
-        // for its id, whatever archetype that is).
-        let first = ArchetypeId(u16::MAX);
-        let mut last = (first.0, def.tags_of(first) & wanted != 0);
-        for (id, t) in std::iter::zip(&*ids, &*pos) {
-            let (archetype, seq) = (id.archetype, id.seq);
-            if archetype.0 != last.0 {
-                last = (archetype.0, def.tags_of(archetype) & wanted != 0);
-            }
-            if !last.1 || seq == shooter {
-                continue;
-            }
-            let d = (t.0 - from).length_squared();
-            if nearer((d, seq), (bd, bseq)) {
-                (bd, bseq, bpos) = (d, seq, t.0);
-            }
-        }
-    }
-    if bseq != u64::MAX {
-        aim.3 = Some((bd, bseq, bpos));
-    }
-}
-
-/// Whether a candidate at squared distance `d` and sequence `seq` is nearer than `best`: the
-/// smaller distance, a distance before none (a NaN, which no finite position gives), and of
-/// two the same the lower sequence.
-fn nearer((d, seq): (f32, u64), (bd, bseq): (f32, u64)) -> bool {
-    match (d.is_nan(), bd.is_nan()) {
-        (false, false) => d < bd || (d == bd && seq < bseq),
-        (false, true) => true,
-        (true, false) => false,
-        (true, true) => seq < bseq,
-    }
 }
 
 fn control(

@@ -3,6 +3,7 @@
 //! that phase's systems; docs/architecture.md's tick table is generated from them.
 
 pub(crate) mod access;
+mod aim;
 pub(crate) mod apply;
 pub(crate) mod begin;
 pub(crate) mod brains;

@@ -98,6 +98,9 @@ pub(crate) struct Warnings {
 pub struct SimWorld {
     pub(crate) ecs: Ecs,
     pub(crate) id: WorldId,
+    /// This built world's number in the process, never another's (a [`WorldId`] is unique
+    /// only within one game): what the state hash's kept records are kept for.
+    pub(crate) instance: u64,
     pub(crate) level: usize,
     /// The level's name, shared by the events that carry it.
     pub(crate) level_name: std::sync::Arc<str>,
@@ -214,9 +217,11 @@ impl SimWorld {
                 format!("the game has no level number {level}"),
             )
         })?;
+        static BUILT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let mut world = SimWorld {
             ecs: Ecs::default(),
             id,
+            instance: BUILT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             level,
             level_name: def.levels.get(level).map_or("", |l| l.name.as_str()).into(),
             next_seq: Tracked::new(1, R::EntitySet),

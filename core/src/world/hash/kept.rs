@@ -12,7 +12,6 @@
 //! ([`HashCache::serve`] empties it for another). Nothing here is world state.
 
 use super::record::{Head3, brain_words, health, position_after, position_head, velocity, words};
-use crate::ids::WorldId;
 use crate::world::components::{Aim, Brain, Deadline, Health, Identity, Position, Velocity};
 
 /// One record's words and their hash.
@@ -264,17 +263,17 @@ impl<'a> KeptPart<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct HashCache {
     archetypes: Vec<KeptRows>,
-    /// The world whose rows are kept.
-    world: Option<WorldId>,
+    /// The world whose rows are kept (its `SimWorld::instance`).
+    world: Option<u64>,
 }
 
 impl HashCache {
-    /// The cache for world `id`'s rows: emptied where it kept another world's (see the
-    /// module documentation).
-    pub(super) fn serve(&mut self, id: WorldId) -> &mut HashCache {
-        if self.world != Some(id) {
+    /// The cache for the rows of the world built as `instance` (`SimWorld::instance`):
+    /// emptied where it kept another world's (see the module documentation).
+    pub(super) fn serve(&mut self, instance: u64) -> &mut HashCache {
+        if self.world != Some(instance) {
             self.release();
-            self.world = Some(id);
+            self.world = Some(instance);
         }
         self
     }

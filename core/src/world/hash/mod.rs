@@ -96,7 +96,7 @@ impl StateHash {
     /// have not changed since (see `kept`): the same hash, in fewer instructions where most
     /// entities' health and AI state stay as they were.
     pub fn of_cached(world: &SimWorld, split_from: usize, cache: &mut HashCache) -> StateHash {
-        StateHash::of_kept(world, split_from, Some(cache.serve(world.id)))
+        StateHash::of_kept(world, split_from, Some(cache.serve(world.instance)))
     }
 
     /// Long because it lays out the world's records byte for byte as every recording was

@@ -372,10 +372,10 @@ fn a_large_world_is_hashed_without_kept_records() {
     );
     assert!(!cache.is_empty());
     // Another world's rows are not this one's: serving it empties the cache.
-    cache.serve(crate::ids::WorldId(1));
+    cache.serve(1);
     entity_sums(&small, 0, usize::MAX, &mut b, Some(&mut cache));
-    assert!(!cache.serve(crate::ids::WorldId(1)).is_empty());
-    assert!(cache.serve(crate::ids::WorldId(2)).is_empty());
+    assert!(!cache.serve(1).is_empty());
+    assert!(cache.serve(2).is_empty());
 }
 
 #[test]
