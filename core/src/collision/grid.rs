@@ -131,8 +131,8 @@ impl Ranges {
 
 impl Bins {
     /// Counting sort into grid buckets, as compact records: the small queriers (sparse) or
-    /// every small body (dense; small for cells of size `cell`). Each bucket's records keep
-    /// the order of the colliders.
+    /// every small body (dense; small for cells of size `cell`), their positions held in
+    /// `pos` (see [`Run::at`]). Each bucket's records keep the order of the colliders.
     pub(super) fn bin(
         &mut self,
         grid: &Grid,
@@ -149,7 +149,7 @@ impl Bins {
         if sparse {
             self.keys.clear();
             for q in queriers {
-                let key = grid.bucket(pos[q.index as usize]);
+                let key = grid.bucket(q.pos(runs, pos));
                 self.keys.push(key);
                 self.starts[key as usize] += 1;
             }
@@ -181,13 +181,12 @@ impl Bins {
         };
         if sparse {
             for (q, &key) in queriers.iter().zip(&self.keys).rev() {
-                let i = q.index as usize;
-                put(key, i, pos[i], q.run as usize);
+                put(key, q.index as usize, q.pos(runs, pos), q.run as usize);
             }
         } else {
             // A key per body, in collider order; a run of small bodies has no large one.
             for (ri, r) in runs.iter().enumerate().rev() {
-                let keys = self.keys[r.range()].iter().zip(&pos[r.range()]);
+                let keys = self.keys[r.range()].iter().zip(&pos[r.held()]);
                 let at = r.start as usize;
                 if r.all_small(cell) {
                     for (k, (&key, &p)) in keys.enumerate().rev() {
@@ -208,12 +207,14 @@ impl Bins {
     /// (`u32::MAX`: a large body), and each small body counted in its bucket.
     #[inline(always)]
     fn count_dense(&mut self, grid: &Grid, pos: &[Vec2], runs: &[Run], cell: f32) {
-        if self.keys.len() < pos.len() {
-            self.keys.resize(pos.len(), u32::MAX);
+        // The runs take every collider, in order.
+        let count = runs.last().map_or(0, |r| r.range().end);
+        if self.keys.len() < count {
+            self.keys.resize(count, u32::MAX);
         }
         let starts = &mut self.starts[..];
         for r in runs {
-            let (pos, keys) = (&pos[r.range()], &mut self.keys[r.range()]);
+            let (pos, keys) = (&pos[r.held()], &mut self.keys[r.range()]);
             if r.all_small(cell) {
                 // A run of small bodies: all binned, four at a time.
                 let (fours, rest) = pos.as_chunks::<4>();
@@ -271,10 +272,16 @@ impl Bins {
 
 /// Consecutive colliders `start..start + len` of one archetype, shape, layer and raw looks:
 /// what the passes over every collider read of a body besides its position.
+///
+/// Invariant: unless `at` is [`LEFT`], the broadphase's positions `at..at + len` are its
+/// colliders', in order; where it is `LEFT`, they lie in its span's column (see [`Span`]) and
+/// the broadphase holds none of them.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Run {
     pub start: u32,
     pub len: u32,
+    /// Where its first collider's position is in the broadphase's, or [`LEFT`].
+    pub at: u32,
     pub archetype: ArchetypeId,
     pub shape: Shape,
     /// The shape's extent.
@@ -293,6 +300,20 @@ impl Run {
         self.start as usize..(self.start + self.len) as usize
     }
 
+    /// Where its positions are in the broadphase's (past them all where it is [`LEFT`]: a
+    /// read there is out of bounds, never another run's).
+    #[inline(always)]
+    pub fn held(&self) -> std::ops::Range<usize> {
+        self.at as usize..self.at as usize + self.len as usize
+    }
+
+    /// Its collider `index`'s position among `pos`, the broadphase's positions (the run is
+    /// held: see [`held`](Self::held)).
+    #[inline(always)]
+    pub(super) fn pos(&self, index: u32, pos: &[Vec2]) -> Vec2 {
+        pos[self.at as usize + (index - self.start) as usize]
+    }
+
     /// Whether every body of the run is small for cells of size `cell` (finite, and no wider
     /// than a cell): all of them are binned.
     #[inline(always)]
@@ -300,10 +321,11 @@ impl Run {
         self.finite && self.extent * 2.0 <= cell
     }
 
-    /// A run of one collider, `index`, at `pos`.
+    /// A run of one collider, `index`, at `pos`, its position held at `at` (or [`LEFT`]).
     #[inline]
     pub(super) fn new(
         index: u32,
+        at: u32,
         archetype: ArchetypeId,
         pos: Vec2,
         shape: Shape,
@@ -313,6 +335,7 @@ impl Run {
         Run {
             start: index,
             len: 1,
+            at,
             archetype,
             shape,
             extent: shape.extent(),
@@ -337,6 +360,14 @@ pub(super) struct Member {
     pub run: u32,
 }
 
+impl Member {
+    /// Its position among `pos`, the broadphase's positions (its run, of `runs`, is held).
+    #[inline(always)]
+    pub(super) fn pos(self, runs: &[Run], pos: &[Vec2]) -> Vec2 {
+        runs[self.run as usize].pos(self.index, pos)
+    }
+}
+
 /// A near body of a sparse search (see `Broadphase::plan`) with its position, copied as the
 /// plan reads the positions in order: the search then reads its near bodies in order too,
 /// where looking each one's position up by index read a crowd's positions scattered.
@@ -353,8 +384,8 @@ pub(super) struct NearBody {
 /// archetype placed `arch`th among the world's (as `Ecs::archetypes_placed` gives them).
 ///
 /// Invariant: where `left`, their positions were left in that archetype's position column
-/// and their slots in the broadphase's positions are stale: nothing reads them until the plan
-/// copies them in (`Broadphase::bring`) or reads the column itself. Every run of colliders
+/// and the broadphase holds none of them (their runs' `at` is [`LEFT`]) until the plan copies
+/// a run's in (`Broadphase::bring`); else it reads them in the column. Every run of colliders
 /// lies wholly inside one span or outside them all: two hecs archetypes of one declared
 /// archetype (its rows with and without a behaviour of their own, say) make two spans side
 /// by side whose colliders a run would otherwise take as one.
@@ -366,15 +397,18 @@ pub(crate) struct Span {
     pub left: bool,
 }
 
-/// A run whose positions are in the broadphase's (see `Broadphase::run_left`).
-pub(super) const COPIED: u32 = u32::MAX;
+/// A run's `at` while its positions are left in its span's column (see [`Run`]).
+pub(super) const LEFT: u32 = u32::MAX;
 
 /// Records of consecutive colliders filled apart from the broadphase (see
-/// `Broadphase::stretches`): every slot is filled, in order, unless the positions stay in
-/// their column (`keep` false: then only the runs are recorded).
+/// `Broadphase::stretches`): every slot of `pos` is filled, in order, unless the positions
+/// stay in their column (`keep` false: then `pos` is empty and only the runs are recorded).
 pub(crate) struct Stretch<'a> {
+    /// The broadphase's positions from `at` on, one per collider where `keep`.
     pos: &'a mut [Vec2],
     start: u32,
+    /// Where `pos` starts in the broadphase's positions, or [`LEFT`].
+    at: u32,
     next: usize,
     keep: bool,
     /// The run being added to, and those before it.
@@ -383,12 +417,15 @@ pub(crate) struct Stretch<'a> {
 }
 
 impl<'a> Stretch<'a> {
-    pub(super) fn new(pos: &'a mut [Vec2], start: u32, keep: bool) -> Stretch<'a> {
+    /// Colliders from `start` on, their positions held from `at` in `pos` (or, where `at` is
+    /// [`LEFT`], left in their column).
+    pub(super) fn new(pos: &'a mut [Vec2], start: u32, at: u32) -> Stretch<'a> {
         Stretch {
             pos,
             start,
+            at,
             next: 0,
-            keep,
+            keep: at != LEFT,
             cur: None,
             runs: Vec::new(),
         }
@@ -404,7 +441,12 @@ impl<'a> Stretch<'a> {
             }
             cur => {
                 let index = self.start + self.next as u32;
-                let next = Run::new(index, archetype, pos, shape, layer, looks);
+                let at = if self.keep {
+                    self.at + self.next as u32
+                } else {
+                    LEFT
+                };
+                let next = Run::new(index, at, archetype, pos, shape, layer, looks);
                 if let Some(done) = cur.replace(next) {
                     self.runs.push(done);
                 }
@@ -440,11 +482,11 @@ impl<'a> Stretch<'a> {
         };
         self.add(archetype, head.0, shape, layer, looks);
         let to = self.next + rest.len();
-        debug_assert!(to <= self.pos.len(), "a stretch holds its colliders");
-        let Some(slots) = self.pos.get_mut(self.next..to) else {
-            return;
-        };
         let finite = if self.keep {
+            debug_assert!(to <= self.pos.len(), "a stretch holds its colliders");
+            let Some(slots) = self.pos.get_mut(self.next..to) else {
+                return;
+            };
             copy_finite(slots, vectors(rest))
         } else {
             all_finite(vectors(rest))
@@ -458,7 +500,10 @@ impl<'a> Stretch<'a> {
 
     #[inline(always)]
     fn put(&mut self, pos: Vec2) {
-        debug_assert!(self.next < self.pos.len(), "a stretch holds its colliders");
+        debug_assert!(
+            !self.keep || self.next < self.pos.len(),
+            "a stretch holds its colliders"
+        );
         if self.keep
             && let Some(slot) = self.pos.get_mut(self.next)
         {

@@ -3,9 +3,13 @@
 //! and is looked for by a few), and the plan reads them where they are. At 256k drones the
 //! copy was a twentieth of the tick: a second 2 MiB written, and read back, every tick.
 
-use crate::collision::Broadphase;
-use crate::collision::grid::{COPIED, Span};
+use crate::collision::grid::{LEFT, Span};
+use crate::collision::{Broadphase, resize_snug};
 use crate::math::Vec2;
+
+/// Positions the broadphase keeps room for however few a tick holds (8 KiB): a small game's
+/// room is never given back and taken again tick after tick.
+const POS_MIN: usize = 1024;
 
 impl Broadphase {
     /// Whether archetype `arch` (by place) leaves its colliders' positions in its column this
@@ -20,39 +24,29 @@ impl Broadphase {
         &self.spans
     }
 
-    /// Per run, the index of the span that left its positions in a column, or [`COPIED`]
-    /// (runs and spans both ascend; a run never straddles a span's edge: see `Span`).
-    pub(super) fn find_left(&mut self) {
-        self.run_left.clear();
-        let (spans, mut s) = (&self.spans, 0);
-        for r in &self.runs {
-            while s < spans.len() && spans[s].start + spans[s].len <= r.start {
-                s += 1;
-            }
-            let left = spans
-                .get(s)
-                .is_some_and(|span| span.left && span.start <= r.start);
-            self.run_left.push(if left { s as u32 } else { COPIED });
-        }
-    }
-
     /// Run `ri`'s positions in the column its span left them in (`cols`: a column per span),
     /// if it left them there.
     fn in_column<'a>(&self, ri: usize, cols: &[&'a [Vec2]]) -> Option<&'a [Vec2]> {
-        let si = self.run_left[ri];
-        (si != COPIED).then(|| {
-            let r = &self.runs[ri];
-            let from = (r.start - self.spans[si as usize].start) as usize;
-            &cols[si as usize][from..from + r.len as usize]
+        let r = &self.runs[ri];
+        (r.at == LEFT).then(|| {
+            // Spans ascend, and the run lies in one (see `Span`).
+            let si = (self.spans).partition_point(|s| s.start + s.len <= r.start);
+            let from = (r.start - self.spans[si].start) as usize;
+            &cols[si][from..from + r.len as usize]
         })
     }
 
-    /// Copies run `ri`'s positions in from its column, if it left them there.
+    /// Copies run `ri`'s positions in from its column, if it left them there, after those
+    /// held so far.
     pub(super) fn bring(&mut self, ri: usize, cols: &[&[Vec2]]) {
         if let Some(column) = self.in_column(ri, cols) {
-            let range = self.runs[ri].range();
-            self.pos[range].copy_from_slice(column);
-            self.run_left[ri] = COPIED;
+            let at = self.held;
+            self.held += column.len();
+            if self.pos.len() < self.held {
+                resize_snug(&mut self.pos, self.held, Vec2::ZERO);
+            }
+            self.pos[at..self.held].copy_from_slice(column);
+            self.runs[ri].at = at as u32;
         }
     }
 
@@ -66,7 +60,19 @@ impl Broadphase {
     /// Run `ri`'s positions: in its column, or the broadphase's.
     pub(super) fn run_pos<'a>(&'a self, ri: usize, cols: &[&'a [Vec2]]) -> &'a [Vec2] {
         self.in_column(ri, cols)
-            .unwrap_or_else(|| &self.pos[self.runs[ri].range()])
+            .unwrap_or_else(|| &self.pos[self.runs[ri].held()])
+    }
+
+    /// Gives back the room for positions this tick does not need, where it is more than twice
+    /// what the tick holds (and [`POS_MIN`]): the first tick of a level copies a crowd's
+    /// positions in that later ticks leave in their column, and the room stays to the crowd's
+    /// measure only while a tick still copies them in.
+    pub(super) fn keep_snug(&mut self) {
+        let keep = self.held.max(POS_MIN);
+        if self.pos.capacity() > 2 * keep {
+            self.pos.truncate(keep);
+            self.pos.shrink_to(keep);
+        }
     }
 
     /// Notes which archetypes may leave their positions next tick: those whose every run the
@@ -93,3 +99,6 @@ impl Broadphase {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -29,7 +29,7 @@ mod search;
 mod sort;
 
 pub(crate) use crate::collision::body::Body;
-use crate::collision::grid::{Bins, Grid, Member, NearBody, Span, small_body, typical_cell};
+use crate::collision::grid::{Bins, Grid, LEFT, Member, NearBody, Span, small_body, typical_cell};
 pub(crate) use crate::collision::grid::{Run, Stretch};
 use crate::collision::marks::Marks;
 pub(crate) use crate::collision::pair::{
@@ -79,18 +79,18 @@ pub(crate) struct Broadphase {
     bins: Bins,
     /// A sparse search's binned queriers as its near bodies' tests read them.
     lanes: lanes::Lanes,
-    /// Every collider's position (the first `count`; those past it are earlier ticks', kept
-    /// so a tick overwrites them instead of clearing first), but for those a [`Span`] left
-    /// in their column, until the plan copies them in.
+    /// The positions the broadphase holds, run by run (see [`Run::at`]): the first `held`
+    /// (those past it are earlier ticks', kept so a tick overwrites them instead of clearing
+    /// first). Those of a run a [`Span`] left in its column take no room here until the plan
+    /// copies them in, after every other's.
     pos: Vec<Vec2>,
+    /// Positions held this tick: at most `count`, fewer by every run left in its column.
+    held: usize,
     /// The colliders the fused motion pass recorded archetype by archetype, this tick.
     spans: Vec<Span>,
     /// Per archetype (by place): whether its next span may leave its positions in its
     /// column (see [`may_leave`](Self::may_leave)).
     leave: Vec<bool>,
-    /// Per run, during the plan: the span that left its positions in a column, or
-    /// `left::COPIED`.
-    run_left: Vec<u32>,
     count: usize,
     /// Per archetype: largest extent and body count.
     arch: Vec<(f32, usize)>,
@@ -136,6 +136,7 @@ impl Broadphase {
     /// Starts a tick: forgets last tick's colliders.
     pub fn begin(&mut self) {
         self.count = 0;
+        self.held = 0;
         self.spans.clear();
         self.runs.clear();
         self.bodies.clear();
@@ -145,8 +146,9 @@ impl Broadphase {
     /// Adds the next collider (see the type's documentation).
     #[inline]
     pub fn add(&mut self, archetype: ArchetypeId, pos: Vec2, shape: Shape, layer: u32, looks: u32) {
-        let i = self.count;
-        // A run never reaches into a span's colliders or out of them (see `Span`).
+        let (i, at) = (self.count, self.held);
+        // A run never reaches into a span's colliders or out of them (see `Span`); one
+        // outside them holds its positions, the last held.
         let after = self.spans.last().map_or(0, |s| s.start + s.len);
         match self.runs.last_mut() {
             Some(r)
@@ -154,43 +156,55 @@ impl Broadphase {
                     && r.start >= after
                     && r.takes(archetype, shape, layer, looks) =>
             {
+                debug_assert_eq!(r.held().end, at, "a run's positions are consecutive");
                 r.len += 1;
                 r.finite &= pos.is_finite();
             }
-            _ => self
-                .runs
-                .push(Run::new(i as u32, archetype, pos, shape, layer, looks)),
+            _ => self.runs.push(Run::new(
+                i as u32, at as u32, archetype, pos, shape, layer, looks,
+            )),
         }
-        match self.pos.get_mut(i) {
+        match self.pos.get_mut(at) {
             Some(slot) => *slot = pos,
-            None => resize_snug(&mut self.pos, i + 1, pos),
+            None => resize_snug(&mut self.pos, at + 1, pos),
         }
         self.count += 1;
+        self.held += 1;
     }
 
     /// Room for the next `n` colliders, split at `mid`: two stretches that can be filled
     /// apart (on two threads) and then [`join`](Self::join)ed, as if added in order.
     ///
     /// They are rows `0..n` of archetype `arch` (by place); where it [`may
-    /// leave`](Self::may_leave) them, their positions stay in its column (a [`Span`] says so)
-    /// and the stretches write none.
+    /// leave`](Self::may_leave) them, their positions stay in its column (a [`Span`] says so),
+    /// the stretches write none and the broadphase holds none.
     pub fn stretches(&mut self, n: usize, mid: usize, arch: usize) -> (Stretch<'_>, Stretch<'_>) {
         let leave = self.may_leave(arch);
         let start = self.count;
         self.count += n;
-        if self.pos.len() < self.count {
-            resize_snug(&mut self.pos, self.count, Vec2::ZERO);
-        }
         self.spans.push(Span {
             start: start as u32,
             len: n as u32,
             arch: arch as u32,
             left: leave,
         });
-        let (left, right) = self.pos[start..self.count].split_at_mut(mid);
+        let (start, mid) = (start as u32, (start + mid) as u32);
+        if leave {
+            return (
+                Stretch::new(&mut [], start, LEFT),
+                Stretch::new(&mut [], mid, LEFT),
+            );
+        }
+        let at = self.held;
+        self.held += n;
+        if self.pos.len() < self.held {
+            resize_snug(&mut self.pos, self.held, Vec2::ZERO);
+        }
+        let (left, right) = self.pos[at..self.held].split_at_mut((mid - start) as usize);
+        let held_mid = at as u32 + (mid - start);
         (
-            Stretch::new(left, start as u32, !leave),
-            Stretch::new(right, (start + mid) as u32, !leave),
+            Stretch::new(left, start, at as u32),
+            Stretch::new(right, mid, held_mid),
         )
     }
 
@@ -208,6 +222,11 @@ impl Broadphase {
                         && last.shape == r.shape
                         && (last.layer, last.raw) == (r.layer, r.raw) =>
                 {
+                    // One span's: both left, or held side by side.
+                    debug_assert!(
+                        (last.at, r.at) == (LEFT, LEFT) || last.held().end == r.at as usize,
+                        "a run's positions are consecutive"
+                    );
                     last.len += r.len;
                     last.finite &= r.finite;
                 }
@@ -251,7 +270,8 @@ impl Broadphase {
     ///   and every pair of neighbouring buckets is scanned once.
     /// - **Positions left in their columns** ([`Span`]): `cols` holds, per span this tick, the
     ///   column its positions stayed in (empty where they were copied). The runs the plan or
-    ///   the search read by index are copied in; the others' marks are read in the column.
+    ///   the search read by index are copied in, after the positions held; the others' marks
+    ///   are read in the column, and their positions take no room in the broadphase.
     ///
     /// `split`: a long run's bodies may look up their cells on two threads (see [`par`]; the
     /// halves' lists are joined in order, so the plan is the same).
@@ -269,6 +289,7 @@ impl Broadphase {
         self.cell = 0.0;
         let n = self.count;
         if n < 2 {
+            self.keep_snug();
             return;
         }
         // Per archetype: largest extent and count; per layer: count and shared looks.
@@ -336,7 +357,6 @@ impl Broadphase {
         // Positions a span left in its column: copied in for the runs that look or may hold
         // large bodies (read by index below and in the search); the others' are read where
         // they are, unless the search turns out to read them by index too.
-        self.find_left();
         for ri in 0..self.runs.len() {
             let r = &self.runs[ri];
             if r.looks != 0 || !r.all_small(cell) {
@@ -359,8 +379,8 @@ impl Broadphase {
                 }
                 continue;
             }
-            for i in r.range() {
-                if !small_body(r, self.pos[i], cell) {
+            for (i, &p) in r.range().zip(&self.pos[r.held()]) {
+                if !small_body(r, p, cell) {
                     self.large.push(member(i));
                 } else {
                     small += 1;
@@ -381,6 +401,7 @@ impl Broadphase {
             self.bring_all(cols);
         }
         self.note_leave(marks_only);
+        self.keep_snug();
         // Buckets: two per querier of a sparse search; one per body of a dense one (a body's
         // candidates are the bodies of five buckets: about 4.5 at one a bucket, 9 at two,
         // and a uniform crowd's scan costs a few instructions a bucket, measured with
@@ -397,7 +418,7 @@ impl Broadphase {
         // The queriers' bounding box, grown by a cell: bodies outside it cannot touch one.
         let (mut lo, mut hi) = (Vec2::new(f32::MAX, f32::MAX), Vec2::new(f32::MIN, f32::MIN));
         for q in &self.queriers {
-            let q = self.pos[q.index as usize];
+            let q = q.pos(&self.runs, &self.pos);
             lo = Vec2::new(lo.x.min(q.x), lo.y.min(q.y));
             hi = Vec2::new(hi.x.max(q.x), hi.y.max(q.y));
         }
@@ -406,7 +427,7 @@ impl Broadphase {
         // 3x3 cells around its cell.
         self.marks.reset(self.queriers.len(), lo, hi, cell);
         for q in &self.queriers {
-            self.marks.mark_around(self.pos[q.index as usize]);
+            self.marks.mark_around(q.pos(&self.runs, &self.pos));
         }
         let (marks, mut near) = (&self.marks, std::mem::take(&mut self.near));
         let mut second = std::mem::take(&mut self.near_second);

@@ -21,7 +21,11 @@ struct Space<'a> {
     lanes: &'a Lanes,
     runs: &'a [Run],
     flags: &'a [Flags],
+    /// The positions the broadphase holds, run by run (see [`Run::at`]): those of every run
+    /// the search reads by index.
     pos: &'a [Vec2],
+    /// Colliders planned.
+    count: usize,
     near: &'a [NearBody],
     large: &'a [Member],
     queriers: &'a [Member],
@@ -100,10 +104,9 @@ impl Broadphase {
     /// (`None` before a plan).
     fn bin(&mut self) -> Option<(Grid, bool)> {
         let (grid, sparse) = self.grid?;
-        let n = self.count;
         self.bins.bin(
             &grid,
-            &self.pos[..n],
+            &self.pos[..self.held],
             &self.runs,
             &self.queriers,
             sparse,
@@ -119,7 +122,8 @@ impl Broadphase {
             lanes: &self.lanes,
             runs: &self.runs,
             flags: &self.flags,
-            pos: &self.pos[..self.count],
+            pos: &self.pos[..self.held],
+            count: self.count,
             near: &self.near,
             large: &self.large,
             queriers: &self.queriers,

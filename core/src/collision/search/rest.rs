@@ -135,11 +135,11 @@ impl Space<'_> {
     ///
     /// Long for the reason [`near`](Self::near) is.
     pub(super) fn large(&self, found: &mut Found<'_>) {
-        let n = self.pos.len();
+        let n = self.count;
         for li in 0..self.large.len() {
             let mi = self.large[li];
             let (i, a) = (mi.index, self.runs[mi.run as usize]);
-            let pi = self.pos[i as usize];
+            let pi = a.pos(i, self.pos);
             found.spend(self.large.len() - li - 1);
             if found.stop.is_some() {
                 return;
@@ -147,7 +147,7 @@ impl Space<'_> {
             for lj in li + 1..self.large.len() {
                 let mj = self.large[lj];
                 let b = &self.runs[mj.run as usize];
-                let pj = self.pos[mj.index as usize];
+                let pj = b.pos(mj.index, self.pos);
                 if (a.raw & b.layer != 0 || b.raw & a.layer != 0)
                     && !apart(a.shape, pi, b.shape, pj)
                 {
@@ -169,7 +169,7 @@ impl Space<'_> {
                 for qi in 0..self.queriers.len() {
                     let m = self.queriers[qi];
                     let r = &self.runs[m.run as usize];
-                    let pj = self.pos[m.index as usize];
+                    let pj = r.pos(m.index, self.pos);
                     if relevant(r) && !apart(a.shape, pi, r.shape, pj) {
                         found.test(self, i, mi.run, pi, m.index, m.run, pj);
                         if found.stop.is_some() {
@@ -187,8 +187,7 @@ impl Space<'_> {
                     if !relevant(&r) {
                         continue;
                     }
-                    for j in r.range() {
-                        let pj = self.pos[j];
+                    for (j, &pj) in r.range().zip(&self.pos[r.held()]) {
                         if small_body(&r, pj, self.cell) && !apart(a.shape, pi, r.shape, pj) {
                             found.test(self, i, mi.run, pi, j as u32, ri as u32, pj);
                             if found.stop.is_some() {
