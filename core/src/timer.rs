@@ -305,22 +305,37 @@ impl TimerQueue {
         }
     }
 
+    /// The pending timers' slots in (due, sequence) order, into `out` (emptied first), each
+    /// with its due tick and sequence: [`pending`](Self::pending) in a list the caller keeps
+    /// (the state hash reads them every tick). Read each with [`pending_at`](Self::pending_at).
+    pub(crate) fn pending_slots(&self, out: &mut Vec<(u64, u64, usize)>) {
+        out.clear();
+        let slots = self.slots.iter().enumerate();
+        out.extend(slots.filter_map(|(i, s)| s.record.as_ref().map(|r| (r.due, r.seq, i))));
+        // Sequences are unique: the order is the (due, sequence) order.
+        out.sort_unstable();
+    }
+
+    /// The pending timer in slot `i` (of [`pending_slots`](Self::pending_slots)), if one is.
+    pub(crate) fn pending_at(&self, i: usize) -> Option<PendingTimer<'_>> {
+        let r = self.slots.get(i)?.record.as_ref()?;
+        Some(PendingTimer {
+            due: r.due,
+            seq: r.seq,
+            period: r.period,
+            name: &r.name,
+            target: r.target,
+            data: r.data,
+        })
+    }
+
     /// Pending timers in (due, sequence) order, for hashing and inspection.
     pub fn pending(&self) -> Vec<PendingTimer<'_>> {
-        let mut v: Vec<_> = self
-            .slots
+        let mut slots = Vec::new();
+        self.pending_slots(&mut slots);
+        slots
             .iter()
-            .filter_map(|s| s.record.as_ref())
-            .map(|r| PendingTimer {
-                due: r.due,
-                seq: r.seq,
-                period: r.period,
-                name: &r.name,
-                target: r.target,
-                data: r.data,
-            })
-            .collect();
-        v.sort_by_key(|t| (t.due, t.seq));
-        v
+            .filter_map(|&(_, _, i)| self.pending_at(i))
+            .collect()
     }
 }

@@ -418,8 +418,10 @@ pub(crate) struct Stretch<'a> {
 
 impl<'a> Stretch<'a> {
     /// Colliders from `start` on, their positions held from `at` in `pos` (or, where `at` is
-    /// [`LEFT`], left in their column).
-    pub(super) fn new(pos: &'a mut [Vec2], start: u32, at: u32) -> Stretch<'a> {
+    /// [`LEFT`], left in their column), their runs listed in `runs` (emptied first: a list
+    /// kept for its room).
+    pub(super) fn new(pos: &'a mut [Vec2], start: u32, at: u32, mut runs: Vec<Run>) -> Stretch<'a> {
+        runs.clear();
         Stretch {
             pos,
             start,
@@ -427,7 +429,7 @@ impl<'a> Stretch<'a> {
             next: 0,
             keep: at != LEFT,
             cur: None,
-            runs: Vec::new(),
+            runs,
         }
     }
 

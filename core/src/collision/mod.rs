@@ -29,8 +29,8 @@ mod search;
 mod sort;
 
 pub(crate) use crate::collision::body::Body;
-use crate::collision::grid::{Bins, Grid, LEFT, Member, NearBody, Span, small_body, typical_cell};
-pub(crate) use crate::collision::grid::{Run, Stretch};
+use crate::collision::grid::{Bins, Grid, LEFT, Member, NearBody, small_body, typical_cell};
+pub(crate) use crate::collision::grid::{Run, Span, Stretch};
 use crate::collision::marks::Marks;
 pub(crate) use crate::collision::pair::{
     CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow, Pair,
@@ -88,6 +88,9 @@ pub(crate) struct Broadphase {
     held: usize,
     /// The colliders the fused motion pass recorded archetype by archetype, this tick.
     spans: Vec<Span>,
+    /// The run lists [`stretches`](Self::stretches) hand out and [`join`](Self::join) takes
+    /// back, empty between them: kept, not allocated for each archetype every tick.
+    spare_runs: [Vec<Run>; 2],
     /// Per archetype (by place): whether its next span may leave its positions in its
     /// column (see [`may_leave`](Self::may_leave)).
     leave: Vec<bool>,
@@ -189,10 +192,11 @@ impl Broadphase {
             left: leave,
         });
         let (start, mid) = (start as u32, (start + mid) as u32);
+        let [ra, rb] = std::mem::take(&mut self.spare_runs);
         if leave {
             return (
-                Stretch::new(&mut [], start, LEFT),
-                Stretch::new(&mut [], mid, LEFT),
+                Stretch::new(&mut [], start, LEFT, ra),
+                Stretch::new(&mut [], mid, LEFT, rb),
             );
         }
         let at = self.held;
@@ -203,17 +207,17 @@ impl Broadphase {
         let (left, right) = self.pos[at..self.held].split_at_mut((mid - start) as usize);
         let held_mid = at as u32 + (mid - start);
         (
-            Stretch::new(left, start, at as u32),
-            Stretch::new(right, mid, held_mid),
+            Stretch::new(left, start, at as u32, ra),
+            Stretch::new(right, mid, held_mid, rb),
         )
     }
 
     /// Takes the runs of filled [`stretches`](Self::stretches), left then right (a run that
     /// continues across the join stays one; one before the stretches' span never takes them:
     /// see `Span`).
-    pub fn join(&mut self, left: Vec<Run>, right: Vec<Run>) {
+    pub fn join(&mut self, mut left: Vec<Run>, mut right: Vec<Run>) {
         let from = self.spans.last().map_or(0, |s| s.start);
-        for r in left.into_iter().chain(right) {
+        for &r in left.iter().chain(&right) {
             match self.runs.last_mut() {
                 Some(last)
                     if last.start + last.len == r.start
@@ -233,6 +237,9 @@ impl Broadphase {
                 _ => self.runs.push(r),
             }
         }
+        left.clear();
+        right.clear();
+        self.spare_runs = [left, right];
     }
 
     /// Colliders added this tick.

@@ -33,24 +33,15 @@ pub(crate) fn apply(
 ) -> Result<(), Fault> {
     if stage == Stage::One && def.has_contact_damage() {
         let hits = std::mem::take(&mut *s.contact_hits);
-        let result = damage_run(
-            world,
-            s,
-            def,
-            tick,
-            stage,
-            hits.begun.iter().map(Hit::damage),
-        )
-        .and_then(|()| {
-            damage_run(
-                world,
-                s,
-                def,
-                tick,
-                stage,
-                hits.lasting.iter().map(Hit::damage),
-            )
-        });
+        // A run makes a view of the columns damage reads (hecs lists the archetypes that
+        // match it in a new list): none where no contact hit.
+        let mut result = Ok(());
+        for run in [&hits.begun, &hits.lasting] {
+            if !run.is_empty() && result.is_ok() {
+                let run = run.iter().map(Hit::damage);
+                result = damage_run(world, s, def, tick, stage, run);
+            }
+        }
         *s.contact_hits = hits;
         result?;
     }

@@ -89,6 +89,10 @@ pub(crate) struct Scratch {
     /// Where motion's one pass splits a large archetype's rows between the two threads
     /// (learned from the parts' times; no result depends on it).
     pub motion_split: crate::par::Balance,
+    /// The contact cache's list before this tick, kept empty for its room: the next tick's
+    /// contacts are listed in it (the two lists swap every tick instead of one being
+    /// allocated).
+    pub spare_contacts: Vec<crate::world::contact::ContactKey>,
 }
 
 /// The damage archetypes' `contact_damage` does in one tick's contacts: that of contacts that
@@ -157,6 +161,7 @@ impl Default for Scratch {
             spatial: SpatialIndex::default(),
             uniform: UniformCache::default(),
             motion_split: crate::par::Balance::default(),
+            spare_contacts: Vec::new(),
         }
     }
 }

@@ -125,6 +125,42 @@ fn each_wanted<'w>(ecs: &'w Ecs, wanted: &[u32], mut f: impl FnMut(Placed<'w>, u
     }
 }
 
+/// Spans from which [`plan_with_left_columns`] lists their columns in a `Vec` (below, on
+/// the stack).
+const SPANS_INLINE: usize = 8;
+
+/// [`Broadphase::plan`] with the position columns motion left positions in, a column per span
+/// (empty for the others), borrowed for the plan; listed on the stack for a few spans, as
+/// most games have, so a tick allocates no list for them.
+fn plan_with_left_columns(ecs: &Ecs, bp: &mut Broadphase, cell: Option<f32>, split: bool) {
+    type Left<'w> = Option<crate::world::columns::Column<'w, Position>>;
+    fn fill<'w>(ecs: &'w Ecs, spans: &[crate::collision::Span], columns: &mut [Left<'w>]) {
+        let (mut placed, mut at) = (ecs.archetypes_placed(), 0);
+        for (span, column) in spans.iter().zip(columns) {
+            let Some(arch) = placed.nth(span.arch as usize - at) else {
+                break;
+            };
+            at = span.arch as usize + 1;
+            *column = span.left.then(|| arch.read::<Position>()).flatten();
+        }
+    }
+    fn slice<'c>(c: &'c Left<'_>) -> &'c [Vec2] {
+        c.as_deref().map_or(&[][..], vectors)
+    }
+    let n = bp.spans().len();
+    if n <= SPANS_INLINE {
+        let mut columns: [Left<'_>; SPANS_INLINE] = std::array::from_fn(|_| None);
+        fill(ecs, bp.spans(), &mut columns[..n]);
+        let cols: [&[Vec2]; SPANS_INLINE] = std::array::from_fn(|k| slice(&columns[k]));
+        bp.plan(cell, split, &cols[..n]);
+    } else {
+        let mut columns: Vec<Left<'_>> = (0..n).map(|_| None).collect();
+        fill(ecs, bp.spans(), &mut columns);
+        let cols: Vec<&[Vec2]> = columns.iter().map(slice).collect();
+        bp.plan(cell, split, &cols);
+    }
+}
+
 /// Whether `arch`'s rows have colliders, their own or their archetype's.
 #[inline]
 pub(crate) fn collides(arch: Placed<'_>) -> bool {
@@ -180,21 +216,7 @@ pub(crate) fn collide(
     if !bp.spans().iter().any(|span| span.left) {
         bp.plan(def.physics.cell_size, split, &[]);
     } else {
-        // The position columns motion left positions in (a column per span; none for the
-        // others), borrowed for the plan.
-        let mut placed = world.ecs.archetypes_placed();
-        let mut at = 0;
-        let columns: Vec<_> = (bp.spans().iter())
-            .map(|span| {
-                let arch = placed.nth(span.arch as usize - at)?;
-                at = span.arch as usize + 1;
-                span.left.then(|| arch.read::<Position>()).flatten()
-            })
-            .collect();
-        let cols: Vec<&[Vec2]> = (columns.iter())
-            .map(|c| c.as_deref().map_or(&[][..], vectors))
-            .collect();
-        bp.plan(def.physics.cell_size, split, &cols);
+        plan_with_left_columns(&world.ecs, bp, def.physics.cell_size, split);
     }
     bp.flags.clear();
     bp.flags.extend(def.archetypes.iter().map(|a| {
@@ -319,7 +341,9 @@ pub(crate) fn collide(
     };
     // Exactly the reported pairs: the cache never holds more than `[limits] contacts`.
     let reported = bp.pairs.iter().filter(|p| p.report).count();
-    let mut next: Vec<ContactKey> = Vec::with_capacity(reported);
+    let mut next = std::mem::take(&mut s.spare_contacts);
+    next.clear();
+    next.reserve_exact(reported);
     let prev = std::mem::take(&mut world.contacts.keys);
     let events = &mut s.events;
     let (hits, hurting) = (&mut s.contact_hits, def.has_contact_damage());
@@ -398,6 +422,7 @@ pub(crate) fn collide(
     }
     world.counters.contacts_peak = world.counters.contacts_peak.max(next.len() as u64);
     world.contacts.keys = next;
+    s.spare_contacts = prev;
     Ok(())
 }
 

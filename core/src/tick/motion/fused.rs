@@ -148,10 +148,10 @@ pub(crate) fn motion(
                         bp.join(ra, rb);
                         gone.extend(gone_b);
                     } else {
-                        let (mut all, _) = bp.stretches(n, n, index);
+                        let (mut all, none) = bp.stretches(n, n, index);
                         decisions += pass.rows(cols, &mut all, &mut gone, 0);
-                        let runs = all.finish();
-                        bp.join(runs, Vec::new());
+                        let runs = (all.finish(), none.finish());
+                        bp.join(runs.0, runs.1);
                     }
                     for &i in &gone {
                         bounds.destroy(&ident[i], &pos[i])?;

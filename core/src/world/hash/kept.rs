@@ -11,7 +11,9 @@
 //! sequence is one entity's in a world, and its archetype with it: a cache serves one world
 //! ([`HashCache::serve`] empties it for another). Nothing here is world state.
 
-use super::record::{Head3, brain_words, health, position_after, position_head, velocity, words};
+use super::record::{
+    Bytes, Head3, brain_words, health, position_after, position_head, velocity, words,
+};
 use crate::world::components::{Aim, Brain, Deadline, Health, Identity, Position, Velocity};
 
 /// One record's words and their hash.
@@ -263,6 +265,10 @@ impl<'a> KeptPart<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct HashCache {
     archetypes: Vec<KeptRows>,
+    /// The hash's record writer and its list of pending timers' slots, kept for their room
+    /// (a hash every tick allocated both anew).
+    pub(super) bytes: Bytes,
+    pub(super) timers: Vec<(u64, u64, usize)>,
     /// The world whose rows are kept (its `SimWorld::instance`).
     world: Option<u64>,
 }

@@ -102,9 +102,20 @@ impl StateHash {
     /// Long because it lays out the world's records byte for byte as every recording was
     /// hashed (the entities' in `record`): one place to read the whole layout that a
     /// recording depends on.
-    fn of_kept(world: &SimWorld, split_from: usize, cache: Option<&mut HashCache>) -> StateHash {
+    fn of_kept(
+        world: &SimWorld,
+        split_from: usize,
+        mut cache: Option<&mut HashCache>,
+    ) -> StateHash {
         let mut parts = [0u64; 8];
-        let mut b = Bytes::default();
+        // The cache's writer and timers' list where there is one (taken, and given back).
+        let (mut b, mut timers) = match cache.as_deref_mut() {
+            Some(c) => (
+                std::mem::replace(&mut c.bytes, Bytes::empty()),
+                std::mem::take(&mut c.timers),
+            ),
+            None => (Bytes::default(), Vec::new()),
+        };
 
         b.u64(*world.tick)
             .u64(*world.next_seq)
@@ -146,7 +157,11 @@ impl StateHash {
         }
         parts[0] = b.take();
 
-        for t in world.timers.pending() {
+        world.timers.pending_slots(&mut timers);
+        for t in timers
+            .iter()
+            .filter_map(|&(_, _, i)| world.timers.pending_at(i))
+        {
             b.u64(t.due)
                 .u64(t.seq)
                 .u64(t.period.unwrap_or(0))
@@ -160,7 +175,7 @@ impl StateHash {
             rows::ROWS_PER_ARCHETYPE,
             split_from,
             &mut b,
-            cache,
+            cache.as_deref_mut(),
         );
         for (p, e) in parts.iter_mut().zip(entities) {
             *p = p.wrapping_add(e);
@@ -198,10 +213,11 @@ impl StateHash {
         for p in parts {
             b.u64(p);
         }
-        StateHash {
-            total: b.take(),
-            parts,
+        let total = b.take();
+        if let Some(c) = cache {
+            (c.bytes, c.timers) = (b, timers);
         }
+        StateHash { total, parts }
     }
 
     /// The categories in which two hashes differ.

@@ -7,6 +7,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 /// Little-endian byte writer for one hashed record at a time (`take` empties it and keeps
 /// its room, so one writer serves a whole hash).
+#[derive(Clone, Debug)]
 pub(super) struct Bytes(Vec<u8>);
 
 impl Default for Bytes {
@@ -18,6 +19,11 @@ impl Default for Bytes {
 }
 
 impl Bytes {
+    /// A writer with no room yet (what a kept writer is swapped with while in use).
+    pub(super) const fn empty() -> Bytes {
+        Bytes(Vec::new())
+    }
+
     pub(super) fn u64(&mut self, v: u64) -> &mut Self {
         self.0.extend_from_slice(&v.to_le_bytes());
         self
