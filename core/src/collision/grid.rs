@@ -300,10 +300,14 @@ impl Run {
         self.start as usize..(self.start + self.len) as usize
     }
 
-    /// Where its positions are in the broadphase's (past them all where it is [`LEFT`]: a
-    /// read there is out of bounds, never another run's).
+    /// Where its positions are in the broadphase's; only for a run that is held (not
+    /// [`LEFT`]: on a 32-bit target its range would wrap into other runs' slots).
     #[inline(always)]
     pub fn held(&self) -> std::ops::Range<usize> {
+        debug_assert!(
+            self.at != LEFT,
+            "a run left in its column is read where it is"
+        );
         self.at as usize..self.at as usize + self.len as usize
     }
 
@@ -311,6 +315,10 @@ impl Run {
     /// held: see [`held`](Self::held)).
     #[inline(always)]
     pub(super) fn pos(&self, index: u32, pos: &[Vec2]) -> Vec2 {
+        debug_assert!(
+            self.at != LEFT,
+            "a run left in its column is read where it is"
+        );
         pos[self.at as usize + (index - self.start) as usize]
     }
 
