@@ -150,8 +150,8 @@ pub(crate) fn motion(
                     } else {
                         let (mut all, none) = bp.stretches(n, n, index);
                         decisions += pass.rows(cols, &mut all, &mut gone, 0);
-                        let runs = (all.finish(), none.finish());
-                        bp.join(runs.0, runs.1);
+                        let (ra, rb) = (all.finish(), none.finish());
+                        bp.join(ra, rb);
                     }
                     for &i in &gone {
                         bounds.destroy(&ident[i], &pos[i])?;
