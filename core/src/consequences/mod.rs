@@ -128,17 +128,17 @@ impl<'a> Gameplay<'a> {
 
     /// A value of the entity's script state.
     pub fn state(&self, seq: u64, key: &str) -> Option<f64> {
-        let e = self.index.get(&seq)?;
+        let e = self.index.get(&seq, self.ecs.raw())?;
         self.ecs
-            .get::<&crate::world::components::ScriptState>(*e)
+            .get::<&crate::world::components::ScriptState>(e)
             .ok()?
             .get(key)
     }
 
     /// Health of a live entity: `(current, max)`.
     pub fn health(&self, seq: u64) -> Option<(i32, i32)> {
-        let e = self.index.get(&seq)?;
-        let h = self.ecs.get::<&crate::world::components::Health>(*e).ok()?;
+        let e = self.index.get(&seq, self.ecs.raw())?;
+        let h = self.ecs.get::<&crate::world::components::Health>(e).ok()?;
         Some((h.current, h.max))
     }
 
@@ -394,9 +394,9 @@ impl<'a> Gameplay<'a> {
             self.sent.keys.get(&seq)
         };
         let cleared = sent.is_some_and(|k| k.cleared);
-        let held = self.index.get(&seq).and_then(|e| {
+        let held = self.index.get(&seq, self.ecs.raw()).and_then(|e| {
             self.ecs
-                .get::<&crate::world::components::ScriptState>(*e)
+                .get::<&crate::world::components::ScriptState>(e)
                 .ok()
                 .filter(|_| !cleared)
         });

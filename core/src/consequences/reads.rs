@@ -19,7 +19,7 @@ use crate::world::components::{
 
 impl Gameplay<'_> {
     fn entity(&self, seq: u64) -> Option<hecs::Entity> {
-        self.index.get(&seq).copied()
+        self.index.get(&seq, self.ecs.raw())
     }
 
     /// Where the entity is, if it exists.

@@ -546,7 +546,12 @@ fn set_state(
 /// The live entity a command names, or `None` (counted) when it is gone or marked for
 /// destruction this tick.
 fn resolve(world: &mut SimWorld, s: &Scratch, seq: u64) -> Option<hecs::Entity> {
-    live(&world.index, &s.pending, &mut world.counters, seq)
+    live(
+        (&world.index, world.ecs.raw()),
+        &s.pending,
+        &mut world.counters,
+        seq,
+    )
 }
 
 /// Stages a presentation request for EndTick to publish; past the outbox's capacity for one

@@ -117,11 +117,11 @@ fn commit(
             .remove_destroyed(&|seq| pending.contains(&seq));
     }
     for (seq, pos) in &teleports {
-        if let Some(e) = world.index.get(seq)
+        if let Some(e) = world.index.get(seq, world.ecs.raw())
             && let Ok((cur, prev, rot)) =
                 world
                     .ecs
-                    .query_one_mut::<(&mut Position, &mut PrevPosition, Option<&mut Rotation>)>(*e)
+                    .query_one_mut::<(&mut Position, &mut PrevPosition, Option<&mut Rotation>)>(e)
         {
             cur.0 = *pos;
             prev.0 = *pos;

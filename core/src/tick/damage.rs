@@ -30,7 +30,9 @@ pub(super) fn damage_run(
         invulnerable,
         ..
     } = world;
-    let mut view = ecs.view_mut::<(&mut Health, &Identity, &Position)>();
+    // Borrowed shared (hecs checks the columns' borrows once): the index resolves its
+    // entities through the world beside it.
+    let mut view = ecs.view::<(&mut Health, &Identity, &Position)>();
     // The last target found to take no damage, and why. Nothing in a run heals, revives,
     // spawns, destroys or ends an invulnerability, so a target that takes none takes none
     // for the rest of the run: the hits a pile of attackers sends one target (contact
@@ -44,7 +46,7 @@ pub(super) fn damage_run(
             why.count(counters);
             continue;
         }
-        let Some(e) = live(index, &scratch.pending, counters, target) else {
+        let Some(e) = live((index, ecs.raw()), &scratch.pending, counters, target) else {
             spared = None;
             continue;
         };
@@ -200,12 +202,12 @@ pub(super) fn damage_one(
 /// The entity of sequence `seq` if it lives and is not marked for destruction this tick;
 /// otherwise counts why not.
 pub(super) fn live(
-    index: &crate::world::index::SeqIndex,
+    (index, ecs): (&crate::world::index::SeqIndex, &hecs::World),
     pending: &SeqSet,
     counters: &mut WorldCounters,
     seq: u64,
 ) -> Option<hecs::Entity> {
-    match index.get(&seq) {
+    match index.get(&seq, ecs) {
         None => {
             counters.stale_commands += 1;
             None
@@ -214,6 +216,6 @@ pub(super) fn live(
             counters.pending_destroy_filtered += 1;
             None
         }
-        Some(e) => Some(*e),
+        Some(e) => Some(e),
     }
 }

@@ -49,8 +49,8 @@ impl SimWorld {
 
     /// The parent of the live entity `seq`, if it is attached.
     pub(crate) fn parent_of(&self, seq: u64) -> Option<u64> {
-        let e = self.index.get(&seq)?;
-        self.ecs.get::<&Attached>(*e).ok().map(|a| a.parent)
+        let e = self.index.get(&seq, self.ecs.raw())?;
+        self.ecs.get::<&Attached>(e).ok().map(|a| a.parent)
     }
 
     /// Whether `seq` is `ancestor` or hangs from it through a chain of attachments.
@@ -116,8 +116,10 @@ impl SimWorld {
     /// module documentation).
     pub(crate) fn place_attached(&mut self) {
         for (seq, a) in self.attachments_in_order() {
-            let (Some(&child), Some(&parent)) = (self.index.get(&seq), self.index.get(&a.parent))
-            else {
+            let (Some(child), Some(parent)) = (
+                self.index.get(&seq, self.ecs.raw()),
+                self.index.get(&a.parent, self.ecs.raw()),
+            ) else {
                 continue;
             };
             let p = {
@@ -209,7 +211,7 @@ impl SimWorld {
         // Who looks: (seq, what it looks for, where it is).
         let mut asking = Vec::new();
         for seq in seqs {
-            let Some(&e) = self.index.get(&seq) else {
+            let Some(e) = self.index.get(&seq, self.ecs.raw()) else {
                 continue;
             };
             let Ok(id) = self.ecs.get::<&Identity>(e).map(|i| *i) else {
@@ -254,7 +256,7 @@ impl SimWorld {
                         angle: at.angle,
                     };
                     // Not a cycle: the parent does not hang from it.
-                    if let Some(&e) = self.index.get(&seq) {
+                    if let Some(e) = self.index.get(&seq, self.ecs.raw()) {
                         self.insert_attachment(e, a);
                     }
                 }
@@ -276,7 +278,7 @@ impl SimWorld {
         to: Option<Attached>,
         parents: &mut Parents,
     ) -> Result<(), Fault> {
-        let Some(&e) = self.index.get(&child) else {
+        let Some(e) = self.index.get(&child, self.ecs.raw()) else {
             self.counters.stale_commands += 1;
             return Ok(());
         };

@@ -93,12 +93,6 @@ impl Ecs {
         self.0.view::<Q>()
     }
 
-    #[inline]
-    pub fn view_mut<Q: hecs::Query>(&mut self) -> hecs::View<'_, Q> {
-        borrows::<Q>();
-        self.0.view_mut::<Q>()
-    }
-
     /// An entity, whose components are recorded as they are taken.
     #[inline]
     pub fn entity(&self, e: hecs::Entity) -> Result<EntityRef<'_>, hecs::NoSuchEntity> {

@@ -6,11 +6,14 @@ use std::collections::VecDeque;
 /// Live entities by creation sequence.
 ///
 /// Sequences only grow, and a level's build (or any spawn) takes the next ones, so most live
-/// entities sit in one run of consecutive sequences: that run is a column of handles (8 bytes
-/// an entity, a look-up is an index), and only entities outside it live in a hash map (about 35
-/// bytes an entity). Invariants:
-/// - `dense[i]` is the entity of sequence `base + i`, or `None` (gone, or a sequence skipped);
-///   `dense_live` counts the `Some`s, and `dense` never begins with a `None` (it is trimmed).
+/// entities sit in one run of consecutive sequences: that run is a column of hecs ids (4 bytes
+/// an entity, a look-up is an index and hecs's generation of the id), and only entities
+/// outside it live in a hash map (about 35 bytes an entity). Invariants:
+/// - `dense[i]` is the hecs id ([`hecs::Entity::id`]) of the live entity of sequence
+///   `base + i` in the world the index belongs to, or [`NONE`] (gone, or a sequence skipped):
+///   an entity's id leaves the index when it is despawned, before hecs can give the id to
+///   another. `dense_live` counts the ids, and `dense` never begins with a `NONE` (it is
+///   trimmed).
 /// - A sequence is in `dense`'s range or in `sparse`, never both.
 /// - At least a quarter of `dense` is live once it holds more than [`SeqIndex::DENSE_MIN`]
 ///   slots: below that, its live entities move to `sparse` and it starts afresh, so its slots
@@ -18,12 +21,27 @@ use std::collections::VecDeque;
 #[derive(Clone, Debug, Default)]
 pub struct SeqIndex {
     base: u64,
-    dense: VecDeque<Option<hecs::Entity>>,
+    dense: VecDeque<u32>,
     dense_live: usize,
     sparse: SeqMap<hecs::Entity>,
     /// One past the highest sequence ever added: only a sequence from here on may extend the
     /// run or start a new one.
     next: u64,
+}
+
+/// A slot of the run with no live entity. hecs never gives this id out: the world's limit on
+/// live entities is far below 2^32 (see `insert`).
+const NONE: u32 = u32::MAX;
+
+/// The live entity of hecs id `id` in `ecs`.
+///
+/// # Safety
+///
+/// `id` is the id of an entity live in `ecs` (the index's invariant for its ids).
+#[inline(always)]
+unsafe fn resolve(ecs: &hecs::World, id: u32) -> hecs::Entity {
+    // SAFETY: the caller's: the id is a live entity's.
+    unsafe { ecs.find_entity_from_id(id) }
 }
 
 impl SeqIndex {
@@ -45,18 +63,26 @@ impl SeqIndex {
             .filter(|&i| i < self.dense.len())
     }
 
-    /// The entity of sequence `seq`, if it lives.
+    /// The entity of sequence `seq`, if it lives; `ecs` is the world the index belongs to.
     #[inline]
-    pub fn get(&self, seq: &u64) -> Option<&hecs::Entity> {
+    pub fn get(&self, seq: &u64, ecs: &hecs::World) -> Option<hecs::Entity> {
         match self.slot(*seq) {
-            Some(i) => self.dense[i].as_ref(),
-            None => self.sparse.get(seq),
+            Some(i) => {
+                let id = self.dense[i];
+                // SAFETY: an id in the run is a live entity's in the index's world (the type's
+                // invariant), which `ecs` is.
+                (id != NONE).then(|| unsafe { resolve(ecs, id) })
+            }
+            None => self.sparse.get(seq).copied(),
         }
     }
 
     #[inline]
     pub fn contains_key(&self, seq: &u64) -> bool {
-        self.get(seq).is_some()
+        match self.slot(*seq) {
+            Some(i) => self.dense[i] != NONE,
+            None => self.sparse.contains_key(seq),
+        }
     }
 
     /// Room for `more` entities of the next sequences.
@@ -64,23 +90,26 @@ impl SeqIndex {
         self.dense.reserve(more);
     }
 
-    /// Adds the entity of sequence `seq`; returns the entity it replaced, if the sequence was
-    /// taken.
-    pub fn insert(&mut self, seq: u64, e: hecs::Entity) -> Option<hecs::Entity> {
+    /// Adds the live entity `e` of sequence `seq` (`ecs`: the index's world, which holds it);
+    /// returns whether the sequence was taken (the entity it named is forgotten).
+    pub fn insert(&mut self, seq: u64, e: hecs::Entity, ecs: &hecs::World) -> bool {
+        // hecs's ids count its live entities and free slots: far below `NONE` within the
+        // world's limits.
+        assert_ne!(e.id(), NONE, "hecs id {NONE} is the index's empty slot");
         // The usual case: the sequence right after the run's last.
         if seq == self.next && seq == self.base.wrapping_add(self.dense.len() as u64) {
-            self.dense.push_back(Some(e));
+            self.dense.push_back(e.id());
             self.dense_live += 1;
             self.next = seq + 1;
-            return None;
+            return false;
         }
         if let Some(i) = self.slot(seq) {
-            let old = self.dense[i].replace(e);
-            self.dense_live += usize::from(old.is_none());
-            return old;
+            let old = std::mem::replace(&mut self.dense[i], e.id());
+            self.dense_live += usize::from(old == NONE);
+            return old != NONE;
         }
         if seq < self.next {
-            return self.sparse.insert(seq, e);
+            return self.sparse.insert(seq, e).is_some();
         }
         self.next = seq + 1;
         if self.dense.is_empty() {
@@ -89,38 +118,44 @@ impl SeqIndex {
         let gap = seq - (self.base + self.dense.len() as u64);
         if gap > Self::GAP_MAX {
             // A far jump: a new run from here.
-            self.retire();
+            self.retire(ecs);
             self.base = seq;
         } else if gap > 0 {
-            self.dense.extend(std::iter::repeat_n(None, gap as usize));
+            self.dense.extend(std::iter::repeat_n(NONE, gap as usize));
         }
-        self.dense.push_back(Some(e));
+        self.dense.push_back(e.id());
         self.dense_live += 1;
-        self.keep_dense();
-        None
+        self.keep_dense(ecs);
+        false
     }
 
-    /// Removes the entity of sequence `seq`, returning it if it lived.
-    pub fn remove(&mut self, seq: &u64) -> Option<hecs::Entity> {
+    /// Removes the entity of sequence `seq`, returning it if it lived; `ecs` is the world the
+    /// index belongs to, which still holds the entity.
+    pub fn remove(&mut self, seq: &u64, ecs: &hecs::World) -> Option<hecs::Entity> {
         let Some(i) = self.slot(*seq) else {
             return self.sparse.remove(seq);
         };
-        let e = self.dense[i].take()?;
+        let id = std::mem::replace(&mut self.dense[i], NONE);
+        if id == NONE {
+            return None;
+        }
+        // SAFETY: the id was in the run, so its entity lives in `ecs` (the type's invariant).
+        let e = unsafe { resolve(ecs, id) };
         self.dense_live -= 1;
         // Destroyed oldest first, as often, the run shrinks from its front one slot at a time.
-        while self.dense.front().is_some_and(|s| s.is_none()) {
+        while self.dense.front().is_some_and(|&s| s == NONE) {
             self.dense.pop_front();
             self.base += 1;
         }
-        self.keep_dense();
+        self.keep_dense(ecs);
         Some(e)
     }
 
-    /// Moves the run's live entities to the map, if too few of its slots hold one, and gives
-    /// back memory the run no longer needs.
-    fn keep_dense(&mut self) {
+    /// Moves the run's live entities to the map, if too few of its slots hold one (`ecs`: the
+    /// index's world), and gives back memory the run no longer needs.
+    fn keep_dense(&mut self, ecs: &hecs::World) {
         if self.dense.len() > Self::DENSE_MIN && self.dense_live * 4 < self.dense.len() {
-            self.retire();
+            self.retire(ecs);
         }
         let keep = self.dense.len().max(Self::DENSE_MIN);
         if self.dense.capacity() > 2 * keep {
@@ -128,22 +163,32 @@ impl SeqIndex {
         }
     }
 
-    /// Moves the run's live entities to the map; the run is empty after.
-    fn retire(&mut self) {
+    /// Moves the run's live entities to the map (`ecs`: the index's world); the run is empty
+    /// after.
+    fn retire(&mut self, ecs: &hecs::World) {
         let base = self.base;
-        let live = self.dense.drain(..).enumerate();
+        let live = self
+            .dense
+            .drain(..)
+            .enumerate()
+            .filter(|&(_, id)| id != NONE);
+        // SAFETY: every id in the run is a live entity's in `ecs` (the type's invariant).
         self.sparse
-            .extend(live.filter_map(|(k, e)| Some((base + k as u64, e?))));
+            .extend(live.map(|(k, id)| (base + k as u64, unsafe { resolve(ecs, id) })));
         self.dense_live = 0;
     }
 
-    /// Every live entity with its sequence, in no particular order.
-    pub fn iter(&self) -> impl Iterator<Item = (u64, &hecs::Entity)> {
+    /// Every live entity with its sequence, in no particular order (`ecs`: the index's world).
+    pub fn iter<'a>(
+        &'a self,
+        ecs: &'a hecs::World,
+    ) -> impl Iterator<Item = (u64, hecs::Entity)> + 'a {
         let base = self.base;
-        let dense = self.dense.iter().enumerate();
+        let dense = self.dense.iter().enumerate().filter(|&(_, &id)| id != NONE);
+        // SAFETY: every id in the run is a live entity's in `ecs` (the type's invariant).
         dense
-            .filter_map(move |(k, e)| Some((base + k as u64, e.as_ref()?)))
-            .chain(self.sparse.iter().map(|(s, e)| (*s, e)))
+            .map(move |(k, &id)| (base + k as u64, unsafe { resolve(ecs, id) }))
+            .chain(self.sparse.iter().map(|(s, e)| (*s, *e)))
     }
 }
 
@@ -173,30 +218,41 @@ mod tests {
                 };
                 for _ in 0..rng.usize(1..40) {
                     let e = world.spawn(());
-                    assert_eq!(index.insert(next, e), None);
+                    assert!(!index.insert(next, e, &world));
                     map.insert(next, e);
                     live.push(next);
                     next += 1;
                 }
             } else {
+                // Despawned as the world does, after the index let it go: hecs gives its id
+                // to a later spawn, with the next generation.
                 let seq = live.swap_remove(rng.usize(0..live.len()));
-                assert_eq!(index.remove(&seq), map.remove(&seq));
-                assert_eq!(index.remove(&seq), None, "gone once");
+                let e = map.remove(&seq);
+                assert_eq!(index.remove(&seq, &world), e);
+                assert_eq!(index.remove(&seq, &world), None, "gone once");
+                world.despawn(e.unwrap()).unwrap();
             }
             assert_eq!(index.len(), map.len());
             for _ in 0..8 {
                 let seq = rng.u64(0..next + 2);
-                assert_eq!(index.get(&seq), map.get(&seq), "sequence {seq}");
+                assert_eq!(
+                    index.get(&seq, &world),
+                    map.get(&seq).copied(),
+                    "sequence {seq}"
+                );
+                assert_eq!(index.contains_key(&seq), map.contains_key(&seq));
             }
             if step % 997 == 0 {
-                let mut all: Vec<(u64, hecs::Entity)> =
-                    index.iter().map(|(s, e)| (s, *e)).collect();
+                let mut all: Vec<(u64, hecs::Entity)> = index.iter(&world).collect();
                 let mut want: Vec<(u64, hecs::Entity)> =
                     map.iter().map(|(s, e)| (*s, *e)).collect();
                 all.sort_by_key(|p| p.0);
                 want.sort_by_key(|p| p.0);
                 assert_eq!(all, want);
-                assert!(live.iter().all(|s| index.get(s) == map.get(s)));
+                assert!(
+                    live.iter()
+                        .all(|s| index.get(s, &world) == map.get(s).copied())
+                );
             }
             let slots = index.dense.len();
             assert!(

@@ -14,8 +14,8 @@ fn deadlines(world: &SimWorld) -> Result<(), Fault> {
     for seq in world.invulnerable.keys() {
         let health = world
             .index
-            .get(seq)
-            .map(|e| world.ecs.get::<&Health>(*e).is_ok());
+            .get(seq, world.ecs.raw())
+            .map(|e| world.ecs.get::<&Health>(e).is_ok());
         if health != Some(true) {
             return Err(broken(format!(
                 "entity #{seq} has an invulnerability deadline but no health, or is gone"
@@ -34,10 +34,10 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
             world.index.len()
         )));
     }
-    for (seq, e) in world.index.iter() {
+    for (seq, e) in world.index.iter(world.ecs.raw()) {
         let id = world
             .ecs
-            .get::<&Identity>(*e)
+            .get::<&Identity>(e)
             .map_err(|_| broken(format!("entity #{seq} is indexed but not alive")))?;
         let carried = id.seq;
         if carried != seq {

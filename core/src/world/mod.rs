@@ -329,7 +329,7 @@ impl SimWorld {
 
     /// Removes one entity (Commit only). Its handle never resolves again.
     pub(crate) fn despawn(&mut self, seq: u64) -> bool {
-        match self.index.remove(&seq) {
+        match self.index.remove(&seq, self.ecs.raw()) {
             Some(e) => {
                 if let Ok(state) = self.ecs.get::<&ScriptState>(e) {
                     *self.state_bytes -= state.bytes();
@@ -353,7 +353,9 @@ impl SimWorld {
     }
 
     pub(crate) fn party_of(&self, def: &GameDef, seq: u64) -> Option<Party> {
-        self.index.get(&seq).and_then(|e| self.party(def, *e))
+        self.index
+            .get(&seq, self.ecs.raw())
+            .and_then(|e| self.party(def, e))
     }
 
     pub fn id(&self) -> WorldId {
@@ -437,7 +439,7 @@ impl SimWorld {
 
     /// The live entity with this creation sequence.
     pub fn entity(&self, seq: u64) -> Option<hecs::Entity> {
-        self.index.get(&seq).copied()
+        self.index.get(&seq, self.ecs.raw())
     }
 
     /// Read access to the ECS for inspection, rendering and tests. The tick owns all writes.
@@ -500,7 +502,11 @@ impl SimWorld {
 
     /// Creation sequences of live entities, ascending.
     pub fn sequences(&self) -> Vec<u64> {
-        let mut v: Vec<u64> = self.index.iter().map(|(seq, _)| seq).collect();
+        let mut v: Vec<u64> = self
+            .index
+            .iter(self.ecs.raw())
+            .map(|(seq, _)| seq)
+            .collect();
         v.sort_unstable();
         v
     }

@@ -409,7 +409,7 @@ impl SimWorld {
                     entity(m, seq).add_to(b);
                     let spawned = self.ecs.spawn(b.build());
                     self.structure += 1;
-                    self.index.insert(seq, spawned);
+                    self.index.insert(seq, spawned, self.ecs.raw());
                     self.tagged.add(&self.index, seq, m.tags);
                     seq += 1;
                 }
@@ -434,7 +434,7 @@ impl SimWorld {
                 let entities = self.ecs.spawn_column_batch(batch);
                 self.structure += 1;
                 for (spawned, m) in entities.into_iter().zip(run) {
-                    self.index.insert(seq, spawned);
+                    self.index.insert(seq, spawned, self.ecs.raw());
                     self.tagged.add(&self.index, seq, m.tags);
                     seq += 1;
                 }

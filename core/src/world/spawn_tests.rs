@@ -201,7 +201,7 @@ fn batched_and_single_spawns_build_the_same_world() {
         assert_eq!(*batched.next_seq, *single.next_seq);
         assert_eq!(batched.counters.spawned, 200);
         for seq in *batched.next_seq - 200..*batched.next_seq {
-            let e = *batched.index.get(&seq).expect("indexed");
+            let e = batched.index.get(&seq, batched.ecs.raw()).expect("indexed");
             assert_eq!({ batched.ecs.get::<&Identity>(e).unwrap().seq }, seq);
         }
     }

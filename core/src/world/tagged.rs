@@ -208,10 +208,10 @@ impl TagIndex {
                 // A few entries (a player or two): each read where it is, without a view,
                 // which takes the column of every archetype that has it (a search and a
                 // borrow each, taken and given back: more than a few entries' own look-ups).
-                walk(list, index, |e| one(ecs, e), each);
+                walk(list, (index, ecs), |e| one(ecs, e), each);
             } else {
                 let view = ecs.view::<&Position>();
-                walk(list, index, |e| view.get(e).map(|p| p.0), each);
+                walk(list, (index, ecs), |e| view.get(e).map(|p| p.0), each);
             }
             return;
         }
@@ -224,7 +224,7 @@ impl TagIndex {
             let list = &mut self.lists[bits.trailing_zeros() as usize];
             bits &= bits - 1;
             let read = |e| view.get(e).map(|p| p.0);
-            walk(list, index, read, |seq, e, p| {
+            walk(list, (index, ecs), read, |seq, e, p| {
                 scratch.push((seq, e, bit, p))
             });
         }
@@ -249,14 +249,14 @@ impl TagIndex {
 #[inline(always)]
 fn walk(
     list: &mut Runs,
-    index: &SeqIndex,
+    (index, ecs): (&SeqIndex, &Ecs),
     read: impl Fn(hecs::Entity) -> Option<Vec2>,
     mut f: impl FnMut(u64, hecs::Entity, Vec2),
 ) {
     let mut live = 0;
     for (start, n) in list.each_run() {
         for seq in start..start + n {
-            let Some(&e) = index.get(&seq) else {
+            let Some(e) = index.get(&seq, ecs.raw()) else {
                 continue;
             };
             if let Some(p) = read(e) {
@@ -312,13 +312,13 @@ mod tests {
                 archetype: ArchetypeId(k as u16),
             };
             let e = ecs.spawn((id, Position(Vec2::ZERO), Tags));
-            seqs.insert(seq, e);
+            seqs.insert(seq, e, ecs.raw());
             ids.push(e);
         }
         index.watch(&ecs, &def, 1 | 2);
         index.watch(&ecs, &def, 4);
+        seqs.remove(&3, ecs.raw());
         ecs.despawn(ids[2]).unwrap();
-        seqs.remove(&3);
         (ecs, seqs, index, ids)
     }
 
@@ -366,7 +366,7 @@ mod tests {
                         archetype: ArchetypeId(0),
                     };
                     let e = ecs.spawn((id, Position(Vec2::new(seq as f32, 0.0)), Tags));
-                    seqs.insert(seq, e);
+                    seqs.insert(seq, e, ecs.raw());
                     e
                 })
                 .collect();
@@ -374,8 +374,8 @@ mod tests {
             assert_eq!(index.lists[0].words.len(), n.min(2), "one run");
             // Every other entity destroyed, from the first.
             for (k, e) in ids.iter().enumerate().step_by(2) {
+                seqs.remove(&(k as u64 + 1), ecs.raw());
                 ecs.despawn(*e).unwrap();
-                seqs.remove(&(k as u64 + 1));
             }
             let want: Vec<(u64, f32)> = (2..=n as u64).step_by(2).map(|s| (s, s as f32)).collect();
             for round in 0..2 {
@@ -418,7 +418,8 @@ mod tests {
             let mut index = SeqIndex::default();
             let live: Vec<u64> = pushed.iter().copied().step_by(3).collect();
             for &s in &live {
-                index.insert(s, ecs.spawn(()));
+                let e = ecs.spawn(());
+                index.insert(s, e, &ecs);
             }
             runs.compact(&index);
             assert_eq!(runs.each_seq().collect::<Vec<_>>(), live);
@@ -439,7 +440,7 @@ mod tests {
         let mut live = std::collections::VecDeque::new();
         for seq in 1..=10_000u64 {
             let e = ecs.spawn(());
-            seqs.insert(seq, e);
+            seqs.insert(seq, e, &ecs);
             index.add(&seqs, seq, 1);
             let list = &index.lists[0];
             assert!(
@@ -450,7 +451,7 @@ mod tests {
             live.push_back(seq);
             if live.len() > 10 {
                 let gone = live.pop_front().unwrap();
-                ecs.despawn(seqs.remove(&gone).unwrap()).unwrap();
+                ecs.despawn(seqs.remove(&gone, &ecs).unwrap()).unwrap();
             }
         }
     }

@@ -360,8 +360,8 @@ pub(crate) fn collide(
         while pi < prev.len() && (prev[pi].lo, prev[pi].hi) < (key.lo, key.hi) {
             exit(
                 def,
-                world.index.get(&prev[pi].lo),
-                world.index.get(&prev[pi].hi),
+                world.index.get(&prev[pi].lo, world.ecs.raw()),
+                world.index.get(&prev[pi].hi, world.ecs.raw()),
                 (&world.ecs, &mut parties),
                 prev[pi],
                 tick,
@@ -410,8 +410,8 @@ pub(crate) fn collide(
     while pi < prev.len() {
         exit(
             def,
-            world.index.get(&prev[pi].lo),
-            world.index.get(&prev[pi].hi),
+            world.index.get(&prev[pi].lo, world.ecs.raw()),
+            world.index.get(&prev[pi].hi, world.ecs.raw()),
             (&world.ecs, &mut parties),
             prev[pi],
             tick,
@@ -469,8 +469,8 @@ type Parties<'w> = hecs::ViewBorrow<'w, (&'static Identity, &'static Position)>;
 #[allow(clippy::too_many_arguments)]
 fn exit<'w>(
     def: &GameDef,
-    lo: Option<&hecs::Entity>,
-    hi: Option<&hecs::Entity>,
+    lo: Option<hecs::Entity>,
+    hi: Option<hecs::Entity>,
     (ecs, parties): (&'w Ecs, &mut Option<Parties<'w>>),
     key: ContactKey,
     tick: u64,
@@ -491,7 +491,7 @@ fn exit<'w>(
             .is_some_and(|c| c.trigger);
         Some((id.party(def, t), trigger))
     };
-    let (Some((a, at)), Some((b, bt))) = (party(*lo), party(*hi)) else {
+    let (Some((a, at)), Some((b, bt))) = (party(lo), party(hi)) else {
         return Ok(());
     };
     let (a, b) = if key.trigger && !at && bt {

@@ -183,7 +183,7 @@ impl StateHash {
         // The entity records hash every health with an inactive deadline; the few entities
         // with one of their own swap that record for theirs.
         for (seq, &until) in world.invulnerable.iter() {
-            let Some(&e) = world.index.get(seq) else {
+            let Some(e) = world.index.get(seq, world.ecs.raw()) else {
                 continue;
             };
             let mut q = world.ecs.query_one::<(&Identity, &Position, &Health)>(e);

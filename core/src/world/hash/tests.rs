@@ -433,7 +433,7 @@ fn world_deadlines_are_in_the_health_sum() {
             },
         );
         let e = world.ecs.spawn((id, Position(vec(&mut rng)), h));
-        world.index.insert(seq, e);
+        world.index.insert(seq, e, world.ecs.raw());
         let until = match seq % 7 {
             0 => Deadline::after(seq, 50).unwrap(),
             1 => Deadline::after(0, 3).unwrap(),
