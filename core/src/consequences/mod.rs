@@ -42,6 +42,8 @@ pub struct Gameplay<'a> {
     pub(crate) events: &'a Events,
     pub(crate) ecs: &'a Ecs,
     pub(crate) index: &'a crate::world::index::SeqIndex,
+    /// Every live entity's maximum health.
+    pub(crate) max_health: &'a crate::world::health::MaxHealth,
     pub(crate) pending: &'a SeqSet,
     pub(crate) destroyed_now: &'a mut SeqSet,
     pub(crate) score: i64,
@@ -139,7 +141,11 @@ impl<'a> Gameplay<'a> {
     pub fn health(&self, seq: u64) -> Option<(i32, i32)> {
         let e = self.index.get(&seq, self.ecs.raw())?;
         let h = self.ecs.get::<&crate::world::components::Health>(e).ok()?;
-        Some((h.current, h.max))
+        let id = self
+            .ecs
+            .get::<&crate::world::components::Identity>(e)
+            .ok()?;
+        Some((h.current, self.max_health.of(&id)))
     }
 
     /// The world's seeded random generator. Every draw is part of the deterministic state.

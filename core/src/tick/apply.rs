@@ -195,9 +195,12 @@ fn apply_one(
             let Some(e) = resolve(world, s, *target) else {
                 return Ok(());
             };
-            match world.ecs.query_one_mut::<&mut Health>(e) {
-                Ok(h) if h.current <= 0 => world.counters.after_death += 1,
-                Ok(h) => h.current = h.current.saturating_add(*amount).min(h.max),
+            match world.ecs.query_one_mut::<(&mut Health, &Identity)>(e) {
+                Ok((h, _)) if h.current <= 0 => world.counters.after_death += 1,
+                Ok((h, id)) => {
+                    let max = world.max_health.of(id);
+                    h.current = h.current.saturating_add(*amount).min(max);
+                }
                 Err(_) => world.counters.no_health += 1,
             }
         }

@@ -28,6 +28,7 @@ pub(super) fn damage_run(
         counters,
         carried_damage,
         invulnerable,
+        max_health,
         ..
     } = world;
     // Borrowed shared (hecs checks the columns' borrows once): the index resolves its
@@ -56,7 +57,8 @@ pub(super) fn damage_run(
             Some((h, id, pos)) => match Spared::now(h, invulnerable, target, tick) {
                 Some(why) => why,
                 None => {
-                    let ev = land((h, invulnerable), (id, pos), def, tick, amount, source)?;
+                    let max = max_health.of(id);
+                    let ev = land((h, max, invulnerable), (id, pos), def, tick, amount, source)?;
                     spared = Spared::now(h, invulnerable, target, tick).map(|why| (target, why));
                     deliver(scratch, carried_damage, def, stage, ev)?;
                     continue;
@@ -126,11 +128,11 @@ fn deliver(
     }
 }
 
-/// Damage landing on a target of health `h` (and identity and position) that is not
-/// invulnerable at `tick`: its event. The invulnerability that follows is the archetype's,
+/// Damage landing on a target of health `h` of maximum `max` (and identity and position)
+/// that is not invulnerable at `tick`: its event. The invulnerability that follows is the archetype's,
 /// its deadline kept in `invulnerable` (where the archetype gives some).
 fn land(
-    (h, invulnerable): (&mut Health, &mut Tracked<SeqMap<Deadline>>),
+    (h, max, invulnerable): (&mut Health, i32, &mut Tracked<SeqMap<Deadline>>),
     (id, pos): (&Identity, &Position),
     def: &GameDef,
     tick: u64,
@@ -152,7 +154,7 @@ fn land(
         source,
         amount,
         health: h.current,
-        max: h.max,
+        max,
         killed: before > 0 && h.current <= 0,
     })
 }
@@ -186,8 +188,9 @@ pub(super) fn damage_one(
         world.counters.no_health += 1;
         return Ok(());
     };
+    let max = world.max_health.of(&id);
     let ev = land(
-        (&mut h, &mut world.invulnerable),
+        (&mut h, max, &mut world.invulnerable),
         (&id, &pos),
         def,
         tick,

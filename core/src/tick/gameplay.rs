@@ -298,6 +298,7 @@ fn with_stage<R>(
         events: events.unwrap_or(&s.events),
         ecs: &world.ecs,
         index: &world.index,
+        max_health: &world.max_health,
         pending: &s.pending,
         destroyed_now: &mut s.destroyed_now,
         score: *world.score,

@@ -194,15 +194,17 @@ impl Deadline {
 /// the world, only for entities that have taken damage with ticks of invulnerability after
 /// it (their archetype's `health.invulnerable`; see `SimWorld::invulnerable`), so the many
 /// entities of archetypes without invulnerability hold no deadline, and entities share hecs
-/// archetypes as their components alone decide.
+/// archetypes as their components alone decide. The maximum is the world's too
+/// ([`SimWorld::max_health`](crate::SimWorld::max_health)): the archetype's, but for an
+/// entity spawned with more.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[repr(transparent)]
 pub struct Health {
     pub current: i32,
-    pub max: i32,
 }
 
 // Every live entity with health holds one, and every timed one a lifetime: no tag word.
-const _: () = assert!(std::mem::size_of::<Health>() == 8);
+const _: () = assert!(std::mem::size_of::<Health>() == 4);
 const _: () = assert!(std::mem::size_of::<Identity>() == 10);
 const _: () = assert!(std::mem::size_of::<Lifetime>() == 8);
 

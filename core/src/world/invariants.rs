@@ -56,20 +56,21 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
             crate::limits::Limit::Entities
         )));
     }
-    for (t, prev, h) in world
+    for (id, t, prev, h) in world
         .ecs
-        .query::<(&Position, &PrevPosition, Option<&Health>)>()
+        .query::<(&Identity, &Position, &PrevPosition, Option<&Health>)>()
         .iter()
     {
         if !t.0.is_finite() || !prev.0.is_finite() {
             return Err(broken("a position is not finite".into()));
         }
         if let Some(h) = h
-            && h.current > h.max
+            && h.current > world.max_health.of(id)
         {
             return Err(broken(format!(
                 "health {} above its maximum {}",
-                h.current, h.max
+                h.current,
+                world.max_health.of(id)
             )));
         }
     }

@@ -10,6 +10,7 @@ pub(crate) mod components;
 pub(crate) mod contact;
 pub(crate) mod ecs;
 pub(crate) mod hash;
+pub(crate) mod health;
 pub(crate) mod index;
 pub(crate) mod invariants;
 pub(crate) mod nearest;
@@ -158,6 +159,8 @@ pub struct SimWorld {
     /// invulnerability after it, kept once they have passed (the state hash writes the
     /// deadline as it was set), dropped as the entity goes; an entity without one has none.
     pub(crate) invulnerable: Tracked<crate::ids::SeqMap<components::Deadline>>,
+    /// Every live entity's maximum health (part of [`Health`]'s state).
+    pub(crate) max_health: Tracked<health::MaxHealth>,
     pub(crate) counters: WorldCounters,
     pub(crate) warnings: Warnings,
 }
@@ -250,6 +253,7 @@ impl SimWorld {
             tiles: Tracked::new(tiles::Tiles::default(), R::Tiles),
             view_focus: Tracked::new(None, R::Offscreen),
             invulnerable: Tracked::new(Default::default(), R::Health),
+            max_health: Tracked::new(health::MaxHealth::new(def), R::Health),
             counters: WorldCounters::default(),
             warnings: Warnings::default(),
         };
@@ -338,6 +342,7 @@ impl SimWorld {
                 if !self.invulnerable.is_empty() {
                     self.invulnerable.remove(&seq);
                 }
+                self.max_health.despawned(seq);
                 self.structure += 1;
                 self.counters.destroyed += 1;
                 true
@@ -440,6 +445,12 @@ impl SimWorld {
     /// The live entity with this creation sequence.
     pub fn entity(&self, seq: u64) -> Option<hecs::Entity> {
         self.index.get(&seq, self.ecs.raw())
+    }
+
+    /// The maximum health of the live entity `id` (one with [`Health`]): its archetype's,
+    /// or more where its spawn gave it more health.
+    pub fn max_health(&self, id: &Identity) -> i32 {
+        self.max_health.of(id)
     }
 
     /// Read access to the ECS for inspection, rendering and tests. The tick owns all writes.

@@ -35,6 +35,8 @@ struct Made {
     own: bool,
     tags: u64,
     pos: Vec2,
+    /// Its maximum health, where a spawn's health raised it past its archetype's.
+    raised: Option<i32>,
 }
 
 /// Each archetype's template of a spawn (its shape and components at no place), by archetype
@@ -256,12 +258,10 @@ impl NewEntity {
                 Collider::new(identity.archetype, shape)
             }),
             shared_collider: a.collider.filter(|_| shared).map(|_| SharedCollider),
-            health: a.health.map(|h| {
-                let current = overrides.health.unwrap_or(h.max);
-                Health {
-                    current,
-                    max: h.max.max(current),
-                }
+            // A spawn with more health than the archetype's maximum raises its maximum (see
+            // `Made::raised`).
+            health: a.health.map(|h| Health {
+                current: overrides.health.unwrap_or(h.max),
             }),
             // Only a sprite the spawn changed is the entity's own (see [`Drawn`]).
             drawn: a.sprite.as_ref().filter(|_| !restyled).map(|_| Drawn),
@@ -411,6 +411,9 @@ impl SimWorld {
                     self.structure += 1;
                     self.index.insert(seq, spawned, self.ecs.raw());
                     self.tagged.add(&self.index, seq, m.tags);
+                    if let Some(max) = m.raised {
+                        self.max_health.raised(seq, max);
+                    }
                     seq += 1;
                 }
             } else {
@@ -436,6 +439,9 @@ impl SimWorld {
                 for (spawned, m) in entities.into_iter().zip(run) {
                     self.index.insert(seq, spawned, self.ecs.raw());
                     self.tagged.add(&self.index, seq, m.tags);
+                    if let Some(max) = m.raised {
+                        self.max_health.raised(seq, max);
+                    }
                     seq += 1;
                 }
             }
@@ -499,6 +505,9 @@ impl SimWorld {
                 own: !overrides.is_none(),
                 tags: a.tags,
                 pos,
+                raised: a
+                    .health
+                    .and_then(|h| overrides.health.filter(|&current| current > h.max)),
             });
         }
         Ok((made, own, templates))

@@ -115,7 +115,10 @@ fn contents(w: &SimWorld) -> Vec<String> {
                     e.get::<&Speed>().map(|c| *c),
                     e.get::<&Tags>().map(|c| *c),
                     e.get::<&Collider>().map(|c| *c),
-                    e.get::<&Health>().map(|c| *c),
+                    e.get::<&Health>().map(|c| {
+                        let id = e.get::<&Identity>().expect("an identity");
+                        (*c, w.max_health(&id))
+                    }),
                     (
                         e.get::<&Sprite>().map(|c| Sprite::clone(&c)),
                         e.has::<Drawn>()
@@ -202,7 +205,20 @@ fn batched_and_single_spawns_build_the_same_world() {
         assert_eq!(batched.counters.spawned, 200);
         for seq in *batched.next_seq - 200..*batched.next_seq {
             let e = batched.index.get(&seq, batched.ecs.raw()).expect("indexed");
-            assert_eq!({ batched.ecs.get::<&Identity>(e).unwrap().seq }, seq);
+            let id = *batched.ecs.get::<&Identity>(e).unwrap();
+            assert_eq!({ id.seq }, seq);
+            // A spawn with more health than its archetype's maximum (`red`, 9 on `full`'s 5)
+            // has that much for a maximum; the others the archetype's.
+            if batched.ecs.get::<&Health>(e).is_ok() {
+                let k = seq - (*batched.next_seq - 200);
+                let want = if (100..117).contains(&k) { 9 } else { 5 };
+                assert_eq!(batched.max_health(&id), want, "sequence {seq}");
+            }
         }
+        // Gone, an entity's raised maximum goes with it.
+        let mut batched = batched;
+        assert_eq!(batched.max_health.raised_count(), 17);
+        assert!(batched.despawn(*batched.next_seq - 200 + 100));
+        assert_eq!(batched.max_health.raised_count(), 16);
     }
 }

@@ -136,7 +136,7 @@ impl Watch {
             vy: vel.y,
             angle: ecs.get::<&Rotation>(e).map_or(0.0, |r| r.angle),
             health: health.map(|h| h.current),
-            max_health: health.map(|h| h.max),
+            max_health: health.map(|_| world.max_health(&id)),
             state,
             cooldowns,
             animation,

@@ -15,6 +15,7 @@ use super::record::{
     Bytes, Head3, brain_words, health, position_after, position_head, velocity, words,
 };
 use crate::world::components::{Aim, Brain, Deadline, Health, Identity, Position, Velocity};
+use crate::world::health::MaxHealth;
 
 /// One record's words and their hash.
 #[derive(Clone, Copy, Debug)]
@@ -63,7 +64,7 @@ pub(super) struct KeptMind {
 }
 
 // The key reads these components as whole words: they must be exactly that many bytes.
-const _: () = assert!(size_of::<Velocity>() == 8 && size_of::<Health>() == 8);
+const _: () = assert!(size_of::<Velocity>() == 8 && size_of::<Health>() == 4);
 const _: () = assert!(size_of::<Brain>() == 16 && size_of::<Aim>() == 8);
 
 /// The bytes of a component of `K` words with no padding, as words.
@@ -71,8 +72,7 @@ const _: () = assert!(size_of::<Brain>() == 16 && size_of::<Aim>() == 8);
 /// # Safety
 ///
 /// `T` is `K * 8` bytes with no padding (every byte initialised), as the assertions above
-/// check of the sizes and each type's fields make it (`Health`: two `i32`;
-/// `Brain`: two `f32` and a word; `Velocity`: two `f32`; `Aim`: an optional non-zero word).
+/// check of the sizes and each type's fields make it (`Brain`: two `f32` and a word; `Velocity`: two `f32`; `Aim`: an optional non-zero word).
 #[inline(always)]
 unsafe fn raw<T: Copy, const K: usize>(c: &T) -> [u64; K] {
     // SAFETY: as the function's contract says; `read_unaligned` because `T` may align to 4.
@@ -97,16 +97,19 @@ impl KeptMind {
         &mut self,
         (i, p): (&Identity, &Position),
         v: &Velocity,
-        h: &Health,
+        (h, max): (&Health, &MaxHealth),
         (br, a): (&Brain, &Aim),
         delta: &mut [u64; 3],
     ) -> u64 {
         // SAFETY: each is the size `raw` asks for, with no padding (see `raw`).
-        let ([vel], [health], [b0, b1], [aim]) = unsafe { (raw(v), raw(h), raw(br), raw(a)) };
+        let ([vel], [b0, b1], [aim]) = unsafe { (raw(v), raw(br), raw(a)) };
+        // The health's maximum is the entity's for life, as its sequence is: the current
+        // health alone keys the record.
+        let health = u64::from(h.current as u32);
         let key = [i.seq, vel, health, b0, b1, aim];
         let differ = (0..6).fold(0, |d, k| d | (self.key[k] ^ key[k]));
         if differ != 0 {
-            self.refresh(key, i, v, h, (br, a), delta);
+            self.refresh(key, i, v, (h, max), (br, a), delta);
         }
         position_after(self.head, p)
     }
@@ -120,7 +123,7 @@ impl KeptMind {
         key: [u64; 6],
         i: &Identity,
         v: &Velocity,
-        h: &Health,
+        (h, max): (&Health, &MaxHealth),
         (br, a): (&Brain, &Aim),
         delta: &mut [u64; 3],
     ) {
@@ -133,7 +136,7 @@ impl KeptMind {
             self.hashes[0] = velocity(i, v);
         }
         if seq || key[2] != old[2] {
-            self.hashes[1] = health(i, h, Deadline::INACTIVE);
+            self.hashes[1] = health(i, h, max.of(i), Deadline::INACTIVE);
         }
         if seq || key[3..6] != old[3..6] {
             self.hashes[2] = words(brain_words(i, br, Some(a)));

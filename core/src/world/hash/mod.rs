@@ -172,6 +172,7 @@ impl StateHash {
 
         let entities = rows::entity_sums(
             &world.ecs,
+            &world.max_health,
             rows::ROWS_PER_ARCHETYPE,
             split_from,
             &mut b,
@@ -188,9 +189,10 @@ impl StateHash {
             };
             let mut q = world.ecs.query_one::<(&Identity, &Position, &Health)>(e);
             if let Ok((i, _, h)) = q.get() {
+                let max = world.max_health.of(i);
                 let (now, none) = (
-                    record::health(i, h, until),
-                    record::health(i, h, Deadline::INACTIVE),
+                    record::health(i, h, max, until),
+                    record::health(i, h, max, Deadline::INACTIVE),
                 );
                 parts[HEALTH] = parts[HEALTH].wrapping_add(now.wrapping_sub(none));
             }

@@ -223,20 +223,20 @@ pub(super) fn velocity_words(i: &Identity, v: &Velocity) -> [u64; 2] {
     [i.seq, pair(v.0.x, v.0.y)]
 }
 
-/// [`HEALTH`]: current, maximum, invulnerability deadline (the world's, where it keeps one
-/// for the entity: see `SimWorld::invulnerable`).
+/// [`HEALTH`]: current, maximum (the world's: see `SimWorld::max_health`), invulnerability
+/// deadline (the world's, where it keeps one for the entity: see `SimWorld::invulnerable`).
 #[inline(always)]
-pub(super) fn health(i: &Identity, h: &Health, until: Deadline) -> u64 {
-    words(health_words(i, h, until))
+pub(super) fn health(i: &Identity, h: &Health, max: i32, until: Deadline) -> u64 {
+    words(health_words(i, h, max, until))
 }
 
 /// The words of [`health`]'s record.
 #[inline(always)]
-pub(super) fn health_words(i: &Identity, h: &Health, until: Deadline) -> [u64; 4] {
+pub(super) fn health_words(i: &Identity, h: &Health, max: i32, until: Deadline) -> [u64; 4] {
     [
         i.seq,
         i64::from(h.current) as u64,
-        i64::from(h.max) as u64,
+        i64::from(max) as u64,
         until.word(),
     ]
 }

@@ -11,6 +11,7 @@ use crate::par;
 use crate::world::columns::{Column, Placed};
 use crate::world::components::*;
 use crate::world::ecs::Ecs;
+use crate::world::health::MaxHealth;
 use std::iter::zip;
 
 /// Declares the columns the passes read beyond the identity and the position, once:
@@ -105,7 +106,7 @@ impl Rows<'_> {
     /// health and AI sums are the kept ones given with the first run, changed by the records
     /// hashed again (which the run's slot keeps, for the archetype's sums); `None` where
     /// `kept` is empty.
-    fn minds(&self, kept: KeptPart<'_>) -> Option<[u64; 4]> {
+    fn minds(&self, max: &MaxHealth, kept: KeptPart<'_>) -> Option<[u64; 4]> {
         let (Some(v), Some(h), Some(br), Some(a)) = (self.vel, self.health, self.brain, self.aim)
         else {
             return None;
@@ -125,7 +126,7 @@ impl Rows<'_> {
             zip(zip(br, a), mind),
         );
         for (((i, p), (v, h)), ((br, a), kept)) in rows {
-            let position = kept.hashes((i, p), v, h, (br, a), delta);
+            let position = kept.hashes((i, p), v, (h, max), (br, a), delta);
             positions = positions.wrapping_add(position);
         }
         let [sv, sh, sa] = mind_sums;
@@ -140,7 +141,13 @@ impl Rows<'_> {
 
     /// Adds these rows' records to the category sums: one pass per record; the velocity,
     /// health and AI records through their slots in `kept` where given (see `kept`).
-    fn sum(&self, parts: &mut [u64; 8], b: &mut Bytes, kept: Option<KeptPart<'_>>) {
+    fn sum(
+        &self,
+        max: &MaxHealth,
+        parts: &mut [u64; 8],
+        b: &mut Bytes,
+        kept: Option<KeptPart<'_>>,
+    ) {
         let id = self.id;
         let mut add = |part: usize, h: u64| parts[part] = parts[part].wrapping_add(h);
         // A record is kept where its slots are given: one a row (these rows are not empty).
@@ -152,7 +159,7 @@ impl Rows<'_> {
         );
         // Rows with all three kept records hash them with the position in one pass; the
         // passes below leave those records to it.
-        let minds = match self.minds(kept) {
+        let minds = match self.minds(max, kept) {
             Some(sums) => {
                 for (part, sum) in zip([POSITIONS, VELOCITIES, HEALTH, AI], sums) {
                     add(part, sum);
@@ -186,10 +193,11 @@ impl Rows<'_> {
         if let Some(c) = self.health.filter(|_| !minds) {
             let none = Deadline::INACTIVE;
             if !kept_health.is_empty() {
-                zip(zip(id, c), kept_health)
-                    .for_each(|((i, h), s)| add(HEALTH, s.hash(health_words(i, h, none))));
+                zip(zip(id, c), kept_health).for_each(|((i, h), s)| {
+                    add(HEALTH, s.hash(health_words(i, h, max.of(i), none)))
+                });
             } else {
-                zip(id, c).for_each(|(i, h)| add(HEALTH, health(i, h, none)));
+                zip(id, c).for_each(|(i, h)| add(HEALTH, health(i, h, max.of(i), none)));
             }
         }
         match (self.brain, self.aim, self.control) {
@@ -250,14 +258,17 @@ pub(super) type Hashed<'a> = (
 );
 
 /// Adds one entity's records to the category sums.
-fn entity(row: Hashed<'_>, parts: &mut [u64; 8], b: &mut Bytes) {
+fn entity(row: Hashed<'_>, max: &MaxHealth, parts: &mut [u64; 8], b: &mut Bytes) {
     let (i, p, v, h, brain, aim, cds, life, control, state, rot, foot, anim, off) = row;
     let records = [
         (POSITIONS, Some(position(i, p))),
         (POSITIONS, rot.map(|r| rotation(i, r))),
         (AI, foot.map(|f| footing(i, f))),
         (VELOCITIES, v.map(|v| velocity(i, v))),
-        (HEALTH, h.map(|h| health(i, h, Deadline::INACTIVE))),
+        (
+            HEALTH,
+            h.map(|h| health(i, h, max.of(i), Deadline::INACTIVE)),
+        ),
         (AI, mind(i, brain, aim, control)),
         (DEADLINES, clocks(i, cds, life, b)),
         (DEADLINES, anim.map(|a| animation(i, a))),
@@ -290,6 +301,7 @@ pub(super) const ROWS_PER_ARCHETYPE: usize = 4;
 /// of at most [`HashCache::MOST_ENTITIES`], and is emptied in a larger one.
 pub(super) fn entity_sums(
     ecs: &Ecs,
+    max: &MaxHealth,
     rows_per_archetype: usize,
     split_from: usize,
     b: &mut Bytes,
@@ -307,7 +319,7 @@ pub(super) fn entity_sums(
     let used = ecs.raw().archetypes().filter(|a| !a.is_empty()).count();
     if n / used.max(1) < rows_per_archetype {
         for row in ecs.query::<Hashed<'_>>().iter() {
-            entity(row, &mut parts, b);
+            entity(row, max, &mut parts, b);
         }
     } else if n >= split_from && par::available() {
         let columns: Vec<(usize, Columns<'_>)> = (ecs.archetypes_placed().enumerate())
@@ -338,7 +350,7 @@ pub(super) fn entity_sums(
         let sum = |half: Vec<(Rows<'_>, Option<KeptPart<'_>>)>| {
             let (mut parts, mut b) = ([0u64; 8], Bytes::default());
             for (rows, kept) in half {
-                rows.sum(&mut parts, &mut b, kept);
+                rows.sum(max, &mut parts, &mut b, kept);
             }
             parts
         };
@@ -352,7 +364,7 @@ pub(super) fn entity_sums(
             if let Some(c) = Columns::of(a) {
                 let rows = c.rows();
                 let slots = kept.as_deref_mut().map(|k| rows.kept(&mut k[at], 1));
-                rows.sum(&mut parts, b, slots);
+                rows.sum(max, &mut parts, b, slots);
             }
         }
     }

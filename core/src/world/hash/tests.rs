@@ -7,10 +7,11 @@ use crate::def::{ArchetypeId, ControlKind, RotateMode};
 use crate::math::Vec2;
 use crate::world::components::*;
 use crate::world::ecs::Ecs;
+use crate::world::health::MaxHealth;
 
 /// Adds one entity's records to the category sums, each laid out byte for byte as every
 /// recording was hashed: the hash as first written, one entity at a time through a query.
-fn entity(row: Hashed<'_>, b: &mut Bytes, parts: &mut [u64; 8]) {
+fn entity(row: Hashed<'_>, max: &MaxHealth, b: &mut Bytes, parts: &mut [u64; 8]) {
     let (id, t, v, h, brain, aim, cds, life, control, state, rot, footing, anim, off) = row;
     let seq = id.seq;
     let mut record = Fixed::<24>::new();
@@ -40,7 +41,7 @@ fn entity(row: Hashed<'_>, b: &mut Bytes, parts: &mut [u64; 8]) {
         record
             .u64(seq)
             .u64(i64::from(h.current) as u64)
-            .u64(i64::from(h.max) as u64)
+            .u64(i64::from(max.of(id)) as u64)
             // The world's deadlines are added apart (`world_deadlines_are_in_the_health_sum`).
             .u64(Deadline::INACTIVE.word());
         parts[4] = parts[4].wrapping_add(record.hash());
@@ -93,10 +94,10 @@ fn entity(row: Hashed<'_>, b: &mut Bytes, parts: &mut [u64; 8]) {
 }
 
 /// The reference's sums: every entity through one query.
-fn reference(ecs: &Ecs) -> [u64; 8] {
+fn reference((ecs, max): (&Ecs, &MaxHealth)) -> [u64; 8] {
     let (mut parts, mut b) = ([0u64; 8], Bytes::default());
     for row in ecs.query::<Hashed<'_>>().iter() {
-        entity(row, &mut b, &mut parts);
+        entity(row, max, &mut b, &mut parts);
     }
     parts
 }
@@ -126,9 +127,11 @@ fn deadline(rng: &mut fastrand::Rng) -> Deadline {
 
 /// A world of `n` entities, each with an identity, a position and a random choice of the
 /// other hashed components (so a few hundred archetypes), with random values; and some
-/// without a position or an identity, which the hash skips.
-fn world(rng: &mut fastrand::Rng, n: usize) -> Ecs {
+/// without a position or an identity, which the hash skips. With it, the entities' maximum
+/// health: random for the first archetypes, and raised for some entities.
+fn world(rng: &mut fastrand::Rng, n: usize) -> (Ecs, MaxHealth) {
     let mut ecs = Ecs::default();
+    let mut max = maxima(rng);
     let mut e = hecs::EntityBuilder::new();
     for seq in 1..=n as u64 {
         // Most entities share a handful of shapes, as a game's do; the rest are any.
@@ -152,8 +155,10 @@ fn world(rng: &mut fastrand::Rng, n: usize) -> Ecs {
         if has(1) {
             e.add(Health {
                 current: rng.i32(..),
-                max: rng.i32(..),
             });
+            if rng.u8(0..4) == 0 {
+                max.raised(seq, rng.i32(..));
+            }
         }
         if has(2) {
             let kinds = [
@@ -221,7 +226,12 @@ fn world(rng: &mut fastrand::Rng, n: usize) -> Ecs {
         }
         ecs.spawn(e.build());
     }
-    ecs
+    (ecs, max)
+}
+
+/// Random maxima for archetypes 0 to 3 (0 for the others), none raised.
+fn maxima(rng: &mut fastrand::Rng) -> MaxHealth {
+    MaxHealth::of_archetypes((0..4).map(|_| rng.i32(..)).collect())
 }
 
 #[test]
@@ -229,21 +239,21 @@ fn the_column_passes_sum_what_the_hash_as_first_written_summed() {
     let mut rng = fastrand::Rng::with_seed(0x5EED);
     let mut b = Bytes::default();
     for n in [0, 1, 7, 64, 300, 3000] {
-        let ecs = world(&mut rng, n);
-        let expected = reference(&ecs);
+        let (ecs, max) = world(&mut rng, n);
+        let expected = reference((&ecs, &max));
         // By entity, by archetype, and by archetype split between two threads.
         assert_eq!(
-            entity_sums(&ecs, usize::MAX, usize::MAX, &mut b, None),
+            entity_sums(&ecs, &max, usize::MAX, usize::MAX, &mut b, None),
             expected,
             "{n} by entity"
         );
         assert_eq!(
-            entity_sums(&ecs, 0, usize::MAX, &mut b, None),
+            entity_sums(&ecs, &max, 0, usize::MAX, &mut b, None),
             expected,
             "{n} by archetype"
         );
         assert_eq!(
-            entity_sums(&ecs, 0, 0, &mut b, None),
+            entity_sums(&ecs, &max, 0, 0, &mut b, None),
             expected,
             "{n} entities, split"
         );
@@ -252,8 +262,8 @@ fn the_column_passes_sum_what_the_hash_as_first_written_summed() {
 
 /// Changes the world as ticks do: some entities' velocity, health and AI state (some set
 /// back to what they were), some destroyed (hecs moves another row into each one's place),
-/// and some added.
-fn change(rng: &mut fastrand::Rng, ecs: &mut Ecs, next_seq: &mut u64) {
+/// and some added (some with a raised maximum health).
+fn change(rng: &mut fastrand::Rng, (ecs, max): (&mut Ecs, &mut MaxHealth), next_seq: &mut u64) {
     for (v,) in ecs.query_mut::<(&mut Velocity,)>() {
         if rng.u8(0..4) == 0 {
             v.0 = if rng.bool() { vec(rng) } else { Vec2::ZERO };
@@ -262,9 +272,6 @@ fn change(rng: &mut fastrand::Rng, ecs: &mut Ecs, next_seq: &mut u64) {
     for (h,) in ecs.query_mut::<(&mut Health,)>() {
         if rng.u8(0..4) == 0 {
             h.current = h.current.wrapping_sub(rng.i32(0..3));
-        }
-        if rng.u8(0..8) == 0 {
-            h.max = rng.i32(..);
         }
     }
     for (brain, aim) in ecs.query_mut::<(&mut Brain, Option<&mut Aim>)>() {
@@ -281,6 +288,9 @@ fn change(rng: &mut fastrand::Rng, ecs: &mut Ecs, next_seq: &mut u64) {
     let all: Vec<hecs::Entity> = ecs.raw().iter().map(|e| e.entity()).collect();
     for e in all {
         if rng.u8(0..8) == 0 {
+            if let Ok(id) = ecs.raw().get::<&Identity>(e) {
+                max.despawned(id.seq);
+            }
             ecs.despawn(e).unwrap();
         }
     }
@@ -296,8 +306,10 @@ fn change(rng: &mut fastrand::Rng, ecs: &mut Ecs, next_seq: &mut u64) {
         if rng.bool() {
             e.add(Health {
                 current: rng.i32(..),
-                max: rng.i32(..),
             });
+            if rng.bool() {
+                max.raised(*next_seq, rng.i32(..));
+            }
             e.add(Brain::new(crate::def::BehaviourKind::Chase, vec(rng)))
                 .add(Aim::default());
         }
@@ -317,24 +329,24 @@ fn kept_record_hashes_are_the_records_hashes_as_the_world_changes() {
     // belong to rows, whatever pass, on one thread or two, made them.
     for n in [1, 64, 300, 3000, 300] {
         let (mut serial, mut split) = (HashCache::default(), HashCache::default());
-        let mut ecs = world(&mut rng, n);
+        let (mut ecs, mut max) = world(&mut rng, n);
         let mut next_seq = n as u64;
         for round in 0..6 {
             if round % 3 == 2 {
                 std::mem::swap(&mut serial, &mut split);
             }
-            let expected = reference(&ecs);
+            let expected = reference((&ecs, &max));
             assert_eq!(
-                entity_sums(&ecs, 0, usize::MAX, &mut b, Some(&mut serial)),
+                entity_sums(&ecs, &max, 0, usize::MAX, &mut b, Some(&mut serial)),
                 expected,
                 "{n} entities, round {round}, by archetype"
             );
             assert_eq!(
-                entity_sums(&ecs, 0, 0, &mut b, Some(&mut split)),
+                entity_sums(&ecs, &max, 0, 0, &mut b, Some(&mut split)),
                 expected,
                 "{n} entities, round {round}, split"
             );
-            change(&mut rng, &mut ecs, &mut next_seq);
+            change(&mut rng, (&mut ecs, &mut max), &mut next_seq);
         }
     }
 }
@@ -346,8 +358,9 @@ fn a_large_world_is_hashed_without_kept_records() {
     let mut b = Bytes::default();
     let mut cache = HashCache::default();
     let mut rng = fastrand::Rng::with_seed(0xB16);
-    let small = world(&mut rng, 300);
-    entity_sums(&small, 0, usize::MAX, &mut b, Some(&mut cache));
+    let (small, max) = world(&mut rng, 300);
+    let small = (&small, &max);
+    entity_sums(small.0, &max, 0, usize::MAX, &mut b, Some(&mut cache));
     assert!(!cache.is_empty());
     let mut large = Ecs::default();
     for seq in 1..=HashCache::MOST_ENTITIES as u64 + 1 {
@@ -360,20 +373,20 @@ fn a_large_world_is_hashed_without_kept_records() {
             Velocity(Vec2::new(1.0, 0.0)),
         ));
     }
-    let expected = reference(&large);
+    let expected = reference((&large, &max));
     assert_eq!(
-        entity_sums(&large, 0, usize::MAX, &mut b, Some(&mut cache)),
+        entity_sums(&large, &max, 0, usize::MAX, &mut b, Some(&mut cache)),
         expected
     );
     assert!(cache.is_empty(), "the large world's records are not kept");
     assert_eq!(
-        entity_sums(&small, 0, usize::MAX, &mut b, Some(&mut cache)),
-        reference(&small)
+        entity_sums(small.0, &max, 0, usize::MAX, &mut b, Some(&mut cache)),
+        reference(small)
     );
     assert!(!cache.is_empty());
     // Another world's rows are not this one's: serving it empties the cache.
     cache.serve(1);
-    entity_sums(&small, 0, usize::MAX, &mut b, Some(&mut cache));
+    entity_sums(small.0, &max, 0, usize::MAX, &mut b, Some(&mut cache));
     assert!(!cache.serve(1).is_empty());
     assert!(cache.serve(2).is_empty());
 }
@@ -429,11 +442,13 @@ fn world_deadlines_are_in_the_health_sum() {
             },
             Health {
                 current: rng.i32(..),
-                max: rng.i32(..),
             },
         );
         let e = world.ecs.spawn((id, Position(vec(&mut rng)), h));
         world.index.insert(seq, e, world.ecs.raw());
+        // The level's archetypes have no health: every entity here holds its own maximum.
+        let max = rng.i32(..);
+        world.max_health.raised(seq, max);
         let until = match seq % 7 {
             0 => Deadline::after(seq, 50).unwrap(),
             1 => Deadline::after(0, 3).unwrap(),
@@ -445,7 +460,7 @@ fn world_deadlines_are_in_the_health_sum() {
         expected = expected.wrapping_add(words([
             seq,
             i64::from(h.current) as u64,
-            i64::from(h.max) as u64,
+            i64::from(max) as u64,
             until.word(),
         ]));
         if [1, 64, 3000].contains(&seq) {
