@@ -438,7 +438,7 @@ fn many_sprites_are_each_drawn_as_their_entity_says() {
         .iter()
         .map(|(id, p, prev, r)| {
             (
-                id.seq,
+                id.seq(),
                 prev.0.lerp(p.0, 0.25),
                 r.prev + (r.angle - r.prev) * 0.25,
             )

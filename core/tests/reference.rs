@@ -72,7 +72,7 @@ impl Consequences for Nudge {
 /// The health of bodies `seqs` (ascending), from one pass over the world.
 fn health_of(world: &SimWorld, seqs: &[u64]) -> Vec<i32> {
     let mut q = world.ecs().query::<(&Identity, &Health)>();
-    let mut all: Vec<(u64, i32)> = q.iter().map(|(id, h)| (id.seq, h.current)).collect();
+    let mut all: Vec<(u64, i32)> = q.iter().map(|(id, h)| (id.seq(), h.current)).collect();
     all.sort_unstable();
     let mut all = all.into_iter().peekable();
     seqs.iter()

@@ -76,7 +76,7 @@ fn solids(g: &Game) -> Vec<(u64, Vec2, Shape)> {
         .query::<(&Identity, &Position, &Collider)>()
         .iter()
         .filter(|(id, ..)| id.archetype == EARTH)
-        .map(|(id, p, c)| (id.seq, p.0, c.shape()))
+        .map(|(id, p, c)| (id.seq(), p.0, c.shape()))
         .collect();
     out.sort_by_key(|r| r.0);
     out

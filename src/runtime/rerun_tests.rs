@@ -20,7 +20,7 @@ fn transforms(world: &SimWorld) -> Vec<Transform> {
         .map(|(id, p, q, r)| {
             let place = [p.0.x, p.0.y, q.0.x, q.0.y].map(f32::to_bits);
             (
-                { id.seq },
+                id.seq(),
                 place,
                 r.map(|r| [r.angle, r.prev].map(f32::to_bits)),
             )

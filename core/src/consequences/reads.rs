@@ -184,7 +184,7 @@ impl Gameplay<'_> {
         let def = self.def;
         let mut query = self.ecs.query::<(&Identity, &Position)>();
         let entries = query.iter().map(|(id, pos)| Entry {
-            seq: id.seq,
+            seq: id.seq(),
             tags: def.tags_of(id.archetype),
             pos: pos.0,
         });

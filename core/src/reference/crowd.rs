@@ -266,7 +266,7 @@ impl Crowd {
         let mut stored = world
             .ecs()
             .query::<(&Identity, Or<&Collider, &SharedCollider>)>();
-        let stored: Vec<u64> = stored.iter().map(|(id, _)| id.seq).collect();
+        let stored: Vec<u64> = stored.iter().map(|(id, _)| id.seq()).collect();
         assert!(stored.is_sorted(), "bodies are stored in creation order");
         let n = all.len();
         assert!(n <= 1 << 31, "at most 2^31 bodies");

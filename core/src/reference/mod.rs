@@ -123,7 +123,7 @@ pub fn hash_bodies(world: &SimWorld, seqs: &[u64]) -> u64 {
     // One pass over the world rather than a look-up per body.
     let mut q = world.ecs().query::<(&Identity, &Position, &Velocity)>();
     let mut bodies: Vec<(u64, Vec2, Vec2)> =
-        q.iter().map(|(id, p, v)| (id.seq, p.0, v.0)).collect();
+        q.iter().map(|(id, p, v)| (id.seq(), p.0, v.0)).collect();
     bodies.sort_unstable_by_key(|b| b.0);
     let mut h = BodyHash::new();
     let mut rest = &bodies[..];
@@ -270,7 +270,7 @@ pub(crate) fn entities(world: &SimWorld, def: &GameDef) -> Vec<Entity> {
         .iter()
         .map(
             |(id, p, v, s, brain, collider, bounds, health, other)| Entity {
-                seq: id.seq,
+                seq: id.seq(),
                 pos: p.0,
                 vel: v.0,
                 speed: s.0,

@@ -121,7 +121,7 @@ impl RenderFrame {
                 size,
                 color,
                 font: l.font,
-                seq: id.seq,
+                seq: id.seq(),
             });
         }
         self.texts.sort_unstable_by_key(|t| t.seq);
@@ -141,7 +141,7 @@ impl RenderFrame {
             .ecs()
             .query::<(&Identity, &Position, &PrevPosition, &CameraTarget)>()
             .iter()
-            .min_by_key(|(id, ..)| id.seq)
+            .min_by_key(|(id, ..)| id.seq())
             .map(|(_, t, prev, _)| place(interpolation, t, prev));
         let fallback = level.map_or(Vec2::ZERO, |l| l.bounds.center());
         let focus = match self.focus {

@@ -64,7 +64,7 @@ impl Placing<'_> {
             flip_y: s.flip_y,
             layer: s.layer,
             depth: s.depth,
-            seq: id.seq,
+            seq: id.seq(),
         }
     }
 }

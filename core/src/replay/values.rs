@@ -10,7 +10,7 @@ pub fn entity_values(world: &crate::world::SimWorld) -> Vec<EntityValues> {
         .query::<(&Identity, &Position, Option<&Velocity>, Option<&Health>)>()
         .iter()
         .map(|(id, t, vel, h)| EntityValues {
-            seq: id.seq,
+            seq: id.seq(),
             archetype: id.archetype.0,
             pos: [t.0.x, t.0.y],
             vel: vel.map_or([0.0, 0.0], |v| [v.0.x, v.0.y]),

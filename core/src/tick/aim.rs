@@ -109,12 +109,12 @@ fn nearest_in_run(
         .fold(f32::INFINITY, |m, &d| if d < m { d } else { m });
     // The lanes that reached the run's least distance, each with one row at it.
     let at = (0..LANES).filter(|&k| least[k] == m);
-    let plain = m.is_finite() && at.clone().all(|k| !tie[k] && ids[row[k]].seq != shooter);
+    let plain = m.is_finite() && at.clone().all(|k| !tie[k] && ids[row[k]].seq() != shooter);
     if !plain {
         return nearest_row_by_row((ids, pos), shooter, from, best);
     }
     for k in at {
-        let seq = ids[row[k]].seq;
+        let seq = ids[row[k]].seq();
         if nearer((m, seq), (best.0, best.1)) {
             *best = (m, seq, pos[row[k]].0);
         }
@@ -129,7 +129,7 @@ fn nearest_row_by_row(
     best: &mut Best,
 ) {
     for (id, t) in std::iter::zip(ids, pos) {
-        let seq = id.seq;
+        let seq = id.seq();
         if seq == shooter {
             continue;
         }
@@ -147,10 +147,7 @@ mod tests {
 
     fn ids(seqs: &[u64]) -> Vec<Identity> {
         seqs.iter()
-            .map(|&seq| Identity {
-                seq,
-                archetype: ArchetypeId(0),
-            })
+            .map(|&seq| Identity::new(seq, ArchetypeId(0)))
             .collect()
     }
 

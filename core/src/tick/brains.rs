@@ -368,7 +368,7 @@ impl<'a> Deciding<'a> {
     /// brain has one, else by its archetype's.
     #[inline(never)]
     fn decide_now(&self, brain: &mut Brain, aim: &mut Aim, id: &Identity, pos: Vec2) {
-        let (tick, seq) = (self.tick, id.seq);
+        let (tick, seq) = (self.tick, id.seq());
         let Rule { how, cadence } = self.rules.get(id, self.def);
         decide(
             brain,

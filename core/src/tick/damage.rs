@@ -146,7 +146,7 @@ fn land(
         let until = Deadline::after(tick, u64::from(ticks)).ok_or_else(|| {
             Fault::new(FaultKind::Exhausted, "invulnerability deadline overflows")
         })?;
-        invulnerable.insert(id.seq, until);
+        invulnerable.insert(id.seq(), until);
     }
     Ok(DamageEvent {
         tick,

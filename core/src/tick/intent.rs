@@ -177,9 +177,9 @@ fn expirations(
 ) -> Result<(), Fault> {
     let (live, cap) = (world.index.len(), def.limits.events_per_tick);
     for (id, life, t) in world.ecs.query_mut::<(&Identity, &Lifetime, &Position)>() {
-        if life.0.is_active() && life.0.ready(tick) && s.pending.insert(id.seq) {
+        if life.0.is_active() && life.0.ready(tick) && s.pending.insert(id.seq()) {
             // Each live entity at most once.
-            if !push_within(&mut s.destroys, id.seq, live) {
+            if !push_within(&mut s.destroys, id.seq(), live) {
                 return Err(Limit::Entities.exceeded(live as u64, "destroys in one tick"));
             }
             let entity = id.party(def, t);
@@ -273,8 +273,8 @@ fn aims(
         let acts =
             |t: &&crate::def::TriggerDef| t.aim != 0 && fires(t, input) && armed(t, cds, tick);
         for trig in c.triggers.iter().filter(acts) {
-            if !out.iter().any(|a| a.0 == id.seq && a.1 == trig.aim) {
-                out.push((id.seq, trig.aim, t.0, None));
+            if !out.iter().any(|a| a.0 == id.seq() && a.1 == trig.aim) {
+                out.push((id.seq(), trig.aim, t.0, None));
             }
         }
     }
@@ -310,7 +310,7 @@ fn aims(
             for (id, t) in std::iter::zip(&*ids, &*pos) {
                 let tags = def.tags_of(id.archetype) & wanted;
                 if tags != 0 {
-                    near(id.seq, tags, t.0);
+                    near(id.seq(), tags, t.0);
                 }
             }
         }
@@ -373,7 +373,7 @@ fn control(
             let entity = id.party(def, t);
             let aim = aims
                 .iter()
-                .find(|a| a.0 == id.seq && a.1 == trig.aim)
+                .find(|a| a.0 == id.seq() && a.1 == trig.aim)
                 .and_then(|a| a.3)
                 .map(|(_, _, target)| (target - t.0).normalized_or_zero())
                 .filter(|d| *d != Vec2::ZERO)

@@ -87,7 +87,7 @@ impl<'a> Rules<'a> {
     #[inline(always)]
     pub(crate) fn get(&self, id: &Identity, def: &GameDef) -> Rule {
         if let Some((index, ecs)) = self.own
-            && let Some(e) = index.get(&{ id.seq }, ecs.raw())
+            && let Some(e) = index.get(&id.seq(), ecs.raw())
             && let Ok(own) = ecs.get::<&OwnBehaviour>(e)
         {
             return Rule::of(Some(&own.0), def);

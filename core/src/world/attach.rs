@@ -76,7 +76,7 @@ impl SimWorld {
             .ecs
             .query::<(&Identity, &Attached)>()
             .iter()
-            .map(|(id, a)| (id.seq, *a))
+            .map(|(id, a)| (id.seq(), *a))
             .collect();
         if all.len() < 2 {
             return all;
@@ -186,7 +186,7 @@ impl SimWorld {
             .ecs
             .query::<(&Identity, &Attached)>()
             .iter()
-            .map(|(id, a)| (id.seq, a.parent))
+            .map(|(id, a)| (id.seq(), a.parent))
             .collect();
         mark_attached(&links, pending, destroys, self.index.len())
     }

@@ -16,13 +16,47 @@ pub use collider::*;
 /// Every entity's identity within its world: the creation sequence (unique, never reused, the
 /// order of hashes, events and replays) and its archetype.
 ///
-/// Packed to 10 bytes (every entity holds one): its fields are read by value (`id.seq`), never
-/// by reference.
+/// Packed to 8 bytes (every entity holds one): the sequence is 48 bits (below
+/// [`Identity::SEQ_END`], which a world's spawns never pass: see `SimWorld::spawn_all`), kept
+/// as its low 32 and high 16 bits, and read by value ([`Identity::seq`]).
 #[repr(C, packed(2))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "IdentityFields", into = "IdentityFields")]
 pub struct Identity {
-    pub seq: u64,
+    seq_low: u32,
+    seq_high: u16,
     pub archetype: ArchetypeId,
+}
+
+/// [`Identity`] as its serialized form and its debug output show it.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+struct IdentityFields {
+    seq: u64,
+    archetype: ArchetypeId,
+}
+
+impl From<IdentityFields> for Identity {
+    fn from(f: IdentityFields) -> Identity {
+        Identity::new(f.seq, f.archetype)
+    }
+}
+
+impl From<Identity> for IdentityFields {
+    fn from(id: Identity) -> IdentityFields {
+        IdentityFields {
+            seq: id.seq(),
+            archetype: id.archetype,
+        }
+    }
+}
+
+impl std::fmt::Debug for Identity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Identity")
+            .field("seq", &self.seq())
+            .field("archetype", &{ self.archetype })
+            .finish()
+    }
 }
 
 /// Where the entity is now, in world units.
@@ -96,10 +130,47 @@ impl Speed {
 pub struct Tags;
 
 impl Identity {
+    /// One past the largest creation sequence an identity holds (2^48: a million spawns a
+    /// tick for eight years at 60 ticks a second).
+    pub const SEQ_END: u64 = 1 << 48;
+
+    /// The identity of sequence `seq` (below [`Identity::SEQ_END`]) and `archetype`.
+    #[inline(always)]
+    pub const fn new(seq: u64, archetype: ArchetypeId) -> Identity {
+        debug_assert!(seq < Identity::SEQ_END);
+        Identity {
+            seq_low: seq as u32,
+            seq_high: (seq >> 32) as u16,
+            archetype,
+        }
+    }
+
+    /// The creation sequence.
+    #[inline(always)]
+    pub const fn seq(&self) -> u64 {
+        self.seq_low as u64 | (self.seq_high as u64) << 32
+    }
+
+    /// The identity as one word (its 8 bytes in little-endian order): equal exactly where the
+    /// identities are.
+    #[inline(always)]
+    pub fn word(&self) -> u64 {
+        // SAFETY: an identity is 8 bytes (asserted below) with no padding (a `u32` and two
+        // `u16`s, packed), every byte initialised; `read_unaligned` as it aligns to 2.
+        let word = unsafe { std::ptr::read_unaligned((self as *const Identity).cast::<u64>()) };
+        u64::from_le(word)
+    }
+
+    /// Sets the creation sequence (below [`Identity::SEQ_END`]).
+    #[inline(always)]
+    pub fn set_seq(&mut self, seq: u64) {
+        *self = Identity::new(seq, self.archetype);
+    }
+
     /// What an event copies of this entity at `pos` (its tags are its archetype's in `def`).
     pub(crate) fn party(&self, def: &GameDef, pos: &Position) -> Party {
         Party {
-            seq: self.seq,
+            seq: self.seq(),
             archetype: self.archetype,
             tags: def.tags_of(self.archetype),
             pos: pos.0,
@@ -205,7 +276,7 @@ pub struct Health {
 
 // Every live entity with health holds one, and every timed one a lifetime: no tag word.
 const _: () = assert!(std::mem::size_of::<Health>() == 4);
-const _: () = assert!(std::mem::size_of::<Identity>() == 10);
+const _: () = assert!(std::mem::size_of::<Identity>() == 8);
 const _: () = assert!(std::mem::size_of::<Lifetime>() == 8);
 
 /// Cooldown deadlines, one per slot the archetype declares.
@@ -512,7 +583,32 @@ pub struct Attached {
 
 #[cfg(test)]
 mod tests {
-    use super::Deadline;
+    use super::{Deadline, Identity};
+    use crate::def::ArchetypeId;
+
+    /// An identity holds every sequence below 2^48 exactly, and serializes as the sequence's
+    /// word and the archetype, as when it held them whole.
+    #[test]
+    fn an_identity_is_eight_bytes_with_the_fields_form() {
+        let top = Identity::SEQ_END - 1;
+        for seq in [0, 1, 0xFFFF_FFFF, 1 << 32, 0x1234_5678_9ABC, top] {
+            let id = Identity::new(seq, ArchetypeId(7));
+            assert_eq!((id.seq(), { id.archetype }), (seq, ArchetypeId(7)));
+            let mut moved = id;
+            moved.set_seq(top - seq);
+            assert_eq!(
+                (moved.seq(), { moved.archetype }),
+                (top - seq, ArchetypeId(7))
+            );
+            let bytes = postcard::to_allocvec(&id).unwrap();
+            assert_eq!(bytes, postcard::to_allocvec(&(seq, 7u16)).unwrap());
+            assert_eq!(postcard::from_bytes::<Identity>(&bytes).unwrap(), id);
+            assert_eq!(
+                format!("{id:?}"),
+                format!("Identity {{ seq: {seq}, archetype: ArchetypeId(7) }}")
+            );
+        }
+    }
 
     #[test]
     fn a_deadline_is_one_word_with_the_enum_form() {

@@ -60,7 +60,7 @@ impl MaxHealth {
     #[inline(always)]
     pub fn of(&self, id: &Identity) -> i32 {
         if !self.raised.is_empty()
-            && let Some(&max) = self.raised.get(&{ id.seq })
+            && let Some(&max) = self.raised.get(&id.seq())
         {
             return max;
         }

@@ -39,11 +39,11 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
             .ecs
             .get::<&Identity>(e)
             .map_err(|_| broken(format!("entity #{seq} is indexed but not alive")))?;
-        let carried = id.seq;
+        let carried = id.seq();
         if carried != seq {
             return Err(broken(format!("entity #{seq} carries sequence {carried}")));
         }
-        if id.seq >= *world.next_seq {
+        if id.seq() >= *world.next_seq {
             return Err(broken(format!(
                 "entity #{seq} is not below the next sequence"
             )));
@@ -83,7 +83,7 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
     {
         return Err(broken(format!(
             "entity #{} has its own sprite and draws its archetype's",
-            { id.seq }
+            id.seq()
         )));
     }
     let keys = world.contacts.keys();
@@ -105,11 +105,11 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
         if !world.index.contains_key(&a.parent) {
             return Err(broken(format!(
                 "entity #{} is attached to #{}, which is gone",
-                { id.seq },
+                id.seq(),
                 a.parent
             )));
         }
-        links.push((id.seq, a.parent));
+        links.push((id.seq(), a.parent));
     }
     if let Some(seq) = in_a_cycle(&mut links) {
         return Err(broken(format!(

@@ -164,7 +164,7 @@ macro_rules! optional {
                 }
                 let mut pushed = true;
                 for (k, m) in run.iter().enumerate() {
-                    let identity = Identity { seq: seq + k as u64, ..t.identity };
+                    let identity = Identity::new(seq + k as u64, t.identity.archetype);
                     pushed &= self.identity.push(identity).is_ok()
                         & self.pos.push(Position(m.pos)).is_ok()
                         & self.prev.push(PrevPosition(m.pos)).is_ok();
@@ -391,7 +391,7 @@ impl SimWorld {
                         .clone()
                 }
             };
-            e.identity.seq = seq;
+            e.identity.set_seq(seq);
             e.pos = m.pos;
             e
         };
@@ -477,7 +477,16 @@ impl SimWorld {
                 self.spawned_outside(a, id.0, pos);
             }
             let seq = *self.next_seq;
-            let identity = Identity { seq, archetype: id };
+            if seq >= Identity::SEQ_END {
+                return Err(Fault::new(
+                    FaultKind::Exhausted,
+                    format!(
+                        "the world has spawned {} entities: no creation sequence is left",
+                        Identity::SEQ_END - 1
+                    ),
+                ));
+            }
+            let identity = Identity::new(seq, id);
             let shape = if overrides.is_none() {
                 let at = id.0 as usize;
                 if templates.len() <= at {
@@ -519,7 +528,7 @@ impl SimWorld {
         self.spawn_outcomes.push(SpawnEvent {
             tick,
             entity: Party {
-                seq: identity.seq,
+                seq: identity.seq(),
                 archetype: identity.archetype,
                 tags: a.tags,
                 pos,

@@ -206,7 +206,7 @@ fn batched_and_single_spawns_build_the_same_world() {
         for seq in *batched.next_seq - 200..*batched.next_seq {
             let e = batched.index.get(&seq, batched.ecs.raw()).expect("indexed");
             let id = *batched.ecs.get::<&Identity>(e).unwrap();
-            assert_eq!({ id.seq }, seq);
+            assert_eq!(id.seq(), seq);
             // A spawn with more health than its archetype's maximum (`red`, 9 on `full`'s 5)
             // has that much for a maximum; the others the archetype's.
             if batched.ecs.get::<&Health>(e).is_ok() {
@@ -221,4 +221,35 @@ fn batched_and_single_spawns_build_the_same_world() {
         assert!(batched.despawn(*batched.next_seq - 200 + 100));
         assert_eq!(batched.max_health.raised_count(), 16);
     }
+}
+
+/// The last creation sequence an identity holds is spawned; past it, a spawn is a fault that
+/// says so.
+#[test]
+fn spawns_past_the_last_sequence_fault() {
+    let def = def();
+    let mut w = SimWorld::build(&def, 0, WorldId(1), 0).unwrap();
+    *w.next_seq = Identity::SEQ_END - 2;
+    let none = Overrides::default();
+    let spawn = |w: &mut SimWorld, n: usize| {
+        let items: Vec<_> = (0..n).map(|i| Vec2::new(i as f32, 0.0)).collect();
+        w.spawn_all(&def, &mut hecs::EntityBuilder::new(), &items, 0, |p| {
+            (ArchetypeId(1), *p, &none)
+        })
+    };
+    spawn(&mut w, 2).unwrap();
+    let last = w
+        .entity(Identity::SEQ_END - 1)
+        .expect("the last sequence spawned");
+    assert_eq!(
+        w.ecs.get::<&Identity>(last).unwrap().seq(),
+        Identity::SEQ_END - 1
+    );
+    let f = spawn(&mut w, 1).unwrap_err();
+    assert_eq!(f.kind, crate::fault::FaultKind::Exhausted);
+    assert!(
+        f.message.contains("no creation sequence is left"),
+        "{}",
+        f.message
+    );
 }

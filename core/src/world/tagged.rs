@@ -135,7 +135,7 @@ impl TagIndex {
         let mut found: Vec<(u64, u64)> = ecs
             .query::<&Identity>()
             .iter()
-            .map(|id| (id.seq, def.tags_of(id.archetype)))
+            .map(|id| (id.seq(), def.tags_of(id.archetype)))
             .filter(|f| f.1 & new != 0)
             .collect();
         found.sort_unstable_by_key(|f| f.0);
@@ -307,10 +307,7 @@ mod tests {
         let mut index = TagIndex::default();
         let mut ids = Vec::new();
         for (k, seq) in (1u64..=5).enumerate() {
-            let id = Identity {
-                seq,
-                archetype: ArchetypeId(k as u16),
-            };
+            let id = Identity::new(seq, ArchetypeId(k as u16));
             let e = ecs.spawn((id, Position(Vec2::ZERO), Tags));
             seqs.insert(seq, e, ecs.raw());
             ids.push(e);
@@ -361,10 +358,7 @@ mod tests {
             let mut index = TagIndex::default();
             let ids: Vec<hecs::Entity> = (1..=n as u64)
                 .map(|seq| {
-                    let id = Identity {
-                        seq,
-                        archetype: ArchetypeId(0),
-                    };
+                    let id = Identity::new(seq, ArchetypeId(0));
                     let e = ecs.spawn((id, Position(Vec2::new(seq as f32, 0.0)), Tags));
                     seqs.insert(seq, e, ecs.raw());
                     e

@@ -216,7 +216,7 @@ pub fn observation(d: &Driven, observe: u64) -> String {
                     .archetypes
                     .get(id.archetype.0 as usize)
                     .map_or("?", |a| a.name.as_str());
-                (id.seq, kind, p.0, v.map_or(Vec2::ZERO, |v| v.0))
+                (id.seq(), kind, p.0, v.map_or(Vec2::ZERO, |v| v.0))
             })
             .collect();
         seen.sort_by_key(|e| e.0);

@@ -110,8 +110,8 @@ pub fn pick(frame: &RenderFrame, game: &Game, p: Vec2) -> Option<u64> {
             half: half_of(c.shape()),
         };
         let area = extent.half.x * extent.half.y;
-        if extent.holds(p) && best.is_none_or(|(a, s)| (area, id.seq) < (a, s)) {
-            best = Some((area, id.seq));
+        if extent.holds(p) && best.is_none_or(|(a, s)| (area, id.seq()) < (a, s)) {
+            best = Some((area, id.seq()));
         }
     }
     best.map(|(_, seq)| seq)

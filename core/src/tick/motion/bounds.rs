@@ -116,9 +116,9 @@ impl Bounds<'_> {
 
     /// Records the destruction of an entity its bounds rule removes, once.
     pub fn destroy(&mut self, id: &Identity, t: &Position) -> Result<(), Fault> {
-        if self.pending.insert(id.seq) {
+        if self.pending.insert(id.seq()) {
             // Each live entity at most once.
-            if !push_within(self.destroys, id.seq, self.live) {
+            if !push_within(self.destroys, id.seq(), self.live) {
                 return Err(Limit::Entities.exceeded(self.live as u64, "destroys in one tick"));
             }
             let entity = id.party(self.def, t);

@@ -97,7 +97,7 @@ fn full(
     };
     Body {
         id: e,
-        seq: id.seq,
+        seq: id.seq(),
         archetype: id.archetype,
         tags,
         pos: t.0,

@@ -42,7 +42,7 @@ pub(crate) fn offscreen(
         .ecs
         .query::<(&Identity, &Position, &CameraTarget)>()
         .iter()
-        .min_by_key(|(id, ..)| id.seq)
+        .min_by_key(|(id, ..)| id.seq())
         .map(|(_, t, _)| t.0);
     let (center, size, focus) = crate::world::camera::look(
         &level.camera,
@@ -81,9 +81,10 @@ pub(crate) fn offscreen(
         );
         if gap.x <= 0.0 && gap.y <= 0.0 {
             seen.seen = true;
-        } else if seen.seen && (gap.x > extent.x || gap.y > extent.y) && s.pending.insert(id.seq) {
+        } else if seen.seen && (gap.x > extent.x || gap.y > extent.y) && s.pending.insert(id.seq())
+        {
             // Each live entity at most once.
-            if !push_within(&mut s.destroys, id.seq, live) {
+            if !push_within(&mut s.destroys, id.seq(), live) {
                 return Err(Limit::Entities.exceeded(live as u64, "destroys in one tick"));
             }
             let expired = ExpireEvent {

@@ -142,10 +142,7 @@ mod tests {
                 .collect(),
             ..crate::def::GameDef::default()
         };
-        let id = |a| Identity {
-            seq: 1,
-            archetype: ArchetypeId(a),
-        };
+        let id = |a| Identity::new(1, ArchetypeId(a));
         let ids = [0, 0, 1, 1, 1, 2, 2, 3, 0, 0].map(id);
         let colliders = Colliders::Shared(&ids, &def);
         let rules = [BoundsRule(BoundsPolicy::Confine); 10];

@@ -52,10 +52,11 @@ impl<const K: usize> Kept<K> {
 /// position record that its sequence and archetype make ([`position_head`]).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct KeptMind {
-    /// Sequence; velocity; health; brain; aim, each as the words of its bytes (none has
-    /// padding, and floats compare by their bits, so equal words are equal values). Every
-    /// word of the three records is a function of these (the health record's deadline as
-    /// inactive: the world's deadlines are added apart, see `StateHash`).
+    /// Identity ([`Identity::word`]); velocity; current health; brain; aim, each as the words
+    /// of its bytes (none has padding, and floats compare by their bits, so equal words are
+    /// equal values). Every word of the three records is a function of these (the health's
+    /// maximum is the entity's for life, and the record's deadline inactive: the world's
+    /// deadlines are added apart, see `StateHash`).
     key: [u64; 6],
     /// The velocity, health and AI records' hashes.
     hashes: [u64; 3],
@@ -106,7 +107,8 @@ impl KeptMind {
         // The health's maximum is the entity's for life, as its sequence is: the current
         // health alone keys the record.
         let health = u64::from(h.current as u32);
-        let key = [i.seq, vel, health, b0, b1, aim];
+        // The identity's word stands for its sequence (an entity's archetype is its for life).
+        let key = [i.word(), vel, health, b0, b1, aim];
         let differ = (0..6).fold(0, |d, k| d | (self.key[k] ^ key[k]));
         if differ != 0 {
             self.refresh(key, i, v, (h, max), (br, a), delta);

@@ -189,20 +189,20 @@ pub(super) fn position_after(head: Head3, p: &Position) -> u64 {
 /// The [`head3`] of [`position`]'s record.
 #[inline(always)]
 pub(super) fn position_head(i: &Identity) -> Head3 {
-    head3(i.seq, u64::from(i.archetype.0))
+    head3(i.seq(), u64::from(i.archetype.0))
 }
 
 /// [`POSITIONS`], tag 1: angle and spin.
 #[inline(always)]
 pub(super) fn rotation(i: &Identity, r: &Rotation) -> u64 {
-    words([i.seq, 1, pair(r.angle, r.spin)])
+    words([i.seq(), 1, pair(r.angle, r.spin)])
 }
 
 /// [`AI`], tag 2: platformer footing.
 #[inline(always)]
 pub(super) fn footing(i: &Identity, f: &Footing) -> u64 {
     words([
-        i.seq,
+        i.seq(),
         2,
         f.grounded_at.unwrap_or(u64::MAX),
         pair(f.ground_velocity.x, f.ground_velocity.y),
@@ -220,7 +220,7 @@ pub(super) fn velocity(i: &Identity, v: &Velocity) -> u64 {
 /// The words of [`velocity`]'s record.
 #[inline(always)]
 pub(super) fn velocity_words(i: &Identity, v: &Velocity) -> [u64; 2] {
-    [i.seq, pair(v.0.x, v.0.y)]
+    [i.seq(), pair(v.0.x, v.0.y)]
 }
 
 /// [`HEALTH`]: current, maximum (the world's: see `SimWorld::max_health`), invulnerability
@@ -234,7 +234,7 @@ pub(super) fn health(i: &Identity, h: &Health, max: i32, until: Deadline) -> u64
 #[inline(always)]
 pub(super) fn health_words(i: &Identity, h: &Health, max: i32, until: Deadline) -> [u64; 4] {
     [
-        i.seq,
+        i.seq(),
         i64::from(h.current) as u64,
         i64::from(max) as u64,
         until.word(),
@@ -245,7 +245,7 @@ pub(super) fn health_words(i: &Identity, h: &Health, max: i32, until: Deadline) 
 #[inline(always)]
 pub(super) fn brain_words(i: &Identity, br: &Brain, aim: Option<&Aim>) -> [u64; 5] {
     [
-        i.seq,
+        i.seq(),
         pair(br.intent.x, br.intent.y),
         aim.and_then(|a| a.target()).unwrap_or(0),
         u64::from(br.decided()),
@@ -264,7 +264,7 @@ pub(super) fn mind(
 ) -> Option<u64> {
     let facing = control.map(|c| pair(c.facing.x, c.facing.y));
     let Some(br) = brain else {
-        return facing.map(|f| words([i.seq, f]));
+        return facing.map(|f| words([i.seq(), f]));
     };
     let m = brain_words(i, br, aim);
     Some(match facing {
@@ -283,9 +283,9 @@ pub(super) fn clocks(
 ) -> Option<u64> {
     match (cds, life) {
         (None, None) => None,
-        (None, Some(l)) => Some(words([i.seq, l.0.word()])),
+        (None, Some(l)) => Some(words([i.seq(), l.0.word()])),
         (Some(c), life) => {
-            b.u64(i.seq);
+            b.u64(i.seq());
             for d in &c.0 {
                 b.deadline(*d);
             }
@@ -300,19 +300,19 @@ pub(super) fn clocks(
 /// [`DEADLINES`], tag 3: the animation playing and since when.
 #[inline(always)]
 pub(super) fn animation(i: &Identity, a: &Animation) -> u64 {
-    words([i.seq, 3, u64::from(a.slot), a.since])
+    words([i.seq(), 3, u64::from(a.slot), a.since])
 }
 
 /// [`DEADLINES`], tag 4: whether an entity destroyed off screen has been seen.
 #[inline(always)]
 pub(super) fn offscreen(i: &Identity, o: &Offscreen) -> u64 {
-    words([i.seq, 4, u64::from(o.seen)])
+    words([i.seq(), 4, u64::from(o.seen)])
 }
 
 /// [`SCRIPT_STATE`]: every key and value, in key order.
 #[inline(always)]
 pub(super) fn script_state(i: &Identity, s: &ScriptState, b: &mut Bytes) -> u64 {
-    b.u64(i.seq);
+    b.u64(i.seq());
     for (k, v) in s.iter() {
         b.str(k).f64(v);
     }
@@ -339,7 +339,7 @@ pub(super) fn look(i: &Identity, l: &Look) -> u64 {
         .map_or(0, |c| u32::from_le_bytes([c.r, c.g, c.b, c.a]));
     let layer = l.layer.map_or(0, |v| v as u16);
     Fixed::<48>::new()
-        .u64(i.seq)
+        .u64(i.seq())
         .u64(0x4C4F_4F4B)
         .u64(set)
         .f32(scale.x)
@@ -353,7 +353,7 @@ pub(super) fn look(i: &Identity, l: &Look) -> u64 {
 /// [`POSITIONS`], tag 5, on an attached entity: its parent, offset and angle rule.
 pub(super) fn attachment(i: &Identity, a: &Attached) -> u64 {
     let mut record = Fixed::<40>::new();
-    record.u64(i.seq).u64(5).u64(a.parent);
+    record.u64(i.seq()).u64(5).u64(a.parent);
     record
         .f32(a.offset.x)
         .f32(a.offset.y)
@@ -365,7 +365,7 @@ pub(super) fn attachment(i: &Identity, a: &Attached) -> u64 {
 pub(super) fn own_behaviour(i: &Identity, own: &OwnBehaviour) -> u64 {
     let b = own.0;
     let mut record = Fixed::<64>::new();
-    record.u64(i.seq).u64(6).u64(b.kind as u64);
+    record.u64(i.seq()).u64(6).u64(b.kind as u64);
     record
         .u64(b.target)
         .u64(b.cadence.map_or(0, u64::from))

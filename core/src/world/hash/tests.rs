@@ -13,7 +13,7 @@ use crate::world::health::MaxHealth;
 /// recording was hashed: the hash as first written, one entity at a time through a query.
 fn entity(row: Hashed<'_>, max: &MaxHealth, b: &mut Bytes, parts: &mut [u64; 8]) {
     let (id, t, v, h, brain, aim, cds, life, control, state, rot, footing, anim, off) = row;
-    let seq = id.seq;
+    let seq = id.seq();
     let mut record = Fixed::<24>::new();
     record.u64(seq).u64(u64::from(id.archetype.0));
     parts[2] = parts[2].wrapping_add(record.f32(t.0.x).f32(t.0.y).hash());
@@ -141,10 +141,7 @@ fn world(rng: &mut fastrand::Rng, n: usize) -> (Ecs, MaxHealth) {
         };
         let has = |bit: u32| mask & 1 << bit != 0;
         if mask & 0x3000 != 0x3000 {
-            e.add(Identity {
-                seq,
-                archetype: ArchetypeId(rng.u16(..)),
-            });
+            e.add(Identity::new(seq, ArchetypeId(rng.u16(..))));
         }
         if mask & 0x3000 != 0x2000 {
             e.add(Position(vec(rng)));
@@ -289,7 +286,7 @@ fn change(rng: &mut fastrand::Rng, (ecs, max): (&mut Ecs, &mut MaxHealth), next_
     for e in all {
         if rng.u8(0..8) == 0 {
             if let Ok(id) = ecs.raw().get::<&Identity>(e) {
-                max.despawned(id.seq);
+                max.despawned(id.seq());
             }
             ecs.despawn(e).unwrap();
         }
@@ -297,12 +294,9 @@ fn change(rng: &mut fastrand::Rng, (ecs, max): (&mut Ecs, &mut MaxHealth), next_
     for _ in 0..rng.usize(0..20) {
         *next_seq += 1;
         let mut e = hecs::EntityBuilder::new();
-        e.add(Identity {
-            seq: *next_seq,
-            archetype: ArchetypeId(rng.u16(0..4)),
-        })
-        .add(Position(vec(rng)))
-        .add(Velocity(vec(rng)));
+        e.add(Identity::new(*next_seq, ArchetypeId(rng.u16(0..4))))
+            .add(Position(vec(rng)))
+            .add(Velocity(vec(rng)));
         if rng.bool() {
             e.add(Health {
                 current: rng.i32(..),
@@ -365,10 +359,7 @@ fn a_large_world_is_hashed_without_kept_records() {
     let mut large = Ecs::default();
     for seq in 1..=HashCache::MOST_ENTITIES as u64 + 1 {
         large.spawn((
-            Identity {
-                seq,
-                archetype: ArchetypeId(0),
-            },
+            Identity::new(seq, ArchetypeId(0)),
             Position(Vec2::new(seq as f32, 0.0)),
             Velocity(Vec2::new(1.0, 0.0)),
         ));
@@ -436,10 +427,7 @@ fn world_deadlines_are_in_the_health_sum() {
     let mut cache = HashCache::default();
     for seq in 1..=3000u64 {
         let (id, h) = (
-            Identity {
-                seq,
-                archetype: ArchetypeId(rng.u16(0..3)),
-            },
+            Identity::new(seq, ArchetypeId(rng.u16(0..3))),
             Health {
                 current: rng.i32(..),
             },
