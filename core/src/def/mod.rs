@@ -161,6 +161,14 @@ impl GameDef {
         self.archetype(id).map_or(0, |a| a.tags)
     }
 
+    /// What archetype `id`'s entities do at the level's bounds (an entity's rule is its
+    /// archetype's: see [`BoundsRule`](crate::BoundsRule)).
+    #[inline]
+    pub fn bounds_of(&self, id: ArchetypeId) -> BoundsPolicy {
+        self.archetype(id)
+            .map_or(BoundsPolicy::Ignore, |a| a.bounds)
+    }
+
     /// Whether any archetype does damage by contact (`contact_damage`).
     pub fn has_contact_damage(&self) -> bool {
         self.archetypes.iter().any(|a| a.contact_damage.is_some())

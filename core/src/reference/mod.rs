@@ -281,7 +281,7 @@ pub(crate) fn entities(world: &SimWorld, def: &GameDef) -> Vec<Entity> {
                 navigate: def.behaviour_navigates(id.archetype),
                 collider: Collider::either(collider.0, collider.1, def, id.archetype)
                     .map(|c| c.def(def)),
-                bounds: bounds.map_or(BoundsPolicy::Ignore, |b| b.0),
+                bounds: bounds.map_or(BoundsPolicy::Ignore, |_| def.bounds_of(id.archetype)),
                 health: health.copied(),
                 invulnerable: def.invulnerable_ticks(id.archetype),
                 unmodelled: other.0.is_some()

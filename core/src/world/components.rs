@@ -512,9 +512,13 @@ impl ScriptState {
     }
 }
 
-/// What happens to the entity at the level's bounds (only present when not `Ignore`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BoundsRule(pub crate::def::BoundsPolicy);
+/// Marks an entity whose archetype does something at the level's bounds (its `bounds` is not
+/// `ignore`): the rule is its archetype's, never changed
+/// ([`GameDef::bounds_of`](crate::def::GameDef::bounds_of)), so the entity holds no copy. The
+/// marker keeps the set of components, and so hecs's grouping and order of entities, what it
+/// was when each entity held its rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoundsRule;
 
 /// How far past the level's bounds the entity's bounds rule applies, in world units (only
 /// on entities whose archetype sets a margin other than 0, beside their [`BoundsRule`]).

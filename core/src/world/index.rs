@@ -125,7 +125,8 @@ impl SeqIndex {
         }
         self.dense.push_back(e.id());
         self.dense_live += 1;
-        self.keep_dense(ecs);
+        // Room is given back only as entities go: here it may be what `reserve` set aside.
+        self.keep_dense(ecs, false);
         false
     }
 
@@ -147,18 +148,18 @@ impl SeqIndex {
             self.dense.pop_front();
             self.base += 1;
         }
-        self.keep_dense(ecs);
+        self.keep_dense(ecs, true);
         Some(e)
     }
 
     /// Moves the run's live entities to the map, if too few of its slots hold one (`ecs`: the
-    /// index's world), and gives back memory the run no longer needs.
-    fn keep_dense(&mut self, ecs: &hecs::World) {
+    /// index's world), and (`shrink`) gives back memory the run no longer needs.
+    fn keep_dense(&mut self, ecs: &hecs::World, shrink: bool) {
         if self.dense.len() > Self::DENSE_MIN && self.dense_live * 4 < self.dense.len() {
             self.retire(ecs);
         }
         let keep = self.dense.len().max(Self::DENSE_MIN);
-        if self.dense.capacity() > 2 * keep {
+        if shrink && self.dense.capacity() > 2 * keep {
             self.dense.shrink_to(keep);
         }
     }
@@ -195,6 +196,26 @@ impl SeqIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A level's build reserves its entities' slots: the run takes that room and no more (it
+    /// does not shrink on the first insertion and grow again by doubling).
+    #[test]
+    fn a_reserved_run_holds_its_entities_in_the_room_reserved() {
+        let mut world = hecs::World::new();
+        let mut index = SeqIndex::default();
+        index.reserve(5000);
+        for seq in 1..=5000 {
+            let e = world.spawn(());
+            assert!(!index.insert(seq, e, &world));
+        }
+        assert_eq!((index.dense.len(), index.dense.capacity()), (5000, 5000));
+        // Most of them gone, the room goes with them.
+        for seq in 1..=4000 {
+            let e = index.remove(&seq, &world).unwrap();
+            world.despawn(e).unwrap();
+        }
+        assert!(index.dense.capacity() <= 2 * 1024.max(index.dense.len()));
+    }
 
     /// Every operation on the index and on a plain map, side by side: the same answers, and the
     /// run's slots bounded by its live entities.

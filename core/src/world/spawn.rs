@@ -290,7 +290,7 @@ impl NewEntity {
             cooldowns: (!a.cooldowns.is_empty())
                 .then(|| Cooldowns(vec![Deadline::INACTIVE; a.cooldowns.len()])),
             lifetime,
-            bounds: (a.bounds != BoundsPolicy::Ignore).then_some(BoundsRule(a.bounds)),
+            bounds: (a.bounds != BoundsPolicy::Ignore).then_some(BoundsRule),
             margin: (a.bounds != BoundsPolicy::Ignore && a.bounds_margin != 0.0)
                 .then_some(BoundsMargin(a.bounds_margin)),
             offscreen: a.offscreen_destroy.then_some(Offscreen::default()),

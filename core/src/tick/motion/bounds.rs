@@ -40,7 +40,7 @@ pub(crate) fn bounds(
         destroys: &mut s.destroys,
         expired: &mut s.events.expired,
     };
-    for (id, rule, t, prev, v, own, shared, margin) in world.ecs.query_mut::<(
+    for (id, _, t, prev, v, own, shared, margin) in world.ecs.query_mut::<(
         &Identity,
         &BoundsRule,
         &mut Position,
@@ -52,11 +52,12 @@ pub(crate) fn bounds(
     )>() {
         let declared = shared.map(|_| Collider::declared(def, id.archetype));
         let c = own.or(declared.as_ref());
+        let rule = def.bounds_of(id.archetype);
         match margin {
-            None => ctx.apply(id, rule.0, t, prev, v, c)?,
+            None => ctx.apply(id, rule, t, prev, v, c)?,
             Some(m) => {
                 let area = ctx.area.grown(m.0);
-                ctx.apply_in(area, id, rule.0, t, prev, v, c)?;
+                ctx.apply_in(area, id, rule, t, prev, v, c)?;
             }
         }
     }

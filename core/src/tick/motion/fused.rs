@@ -72,7 +72,8 @@ pub(crate) fn motion(
         let moves = !arch.has::<StaticBody>();
         let mut rot = arch.write::<Rotation>();
         let control = arch.read::<Control>();
-        let rule = arch.read::<BoundsRule>().filter(|_| area.is_some());
+        // Rows with a bounds rule: their archetype's (see `BoundsRule`).
+        let bounded = arch.has::<BoundsRule>() && area.is_some();
         // Rows with margins go row by row below, each rule within its own area.
         let margins = arch.read::<BoundsMargin>();
         let mut prev = arch.write::<PrevPosition>();
@@ -109,16 +110,16 @@ pub(crate) fn motion(
             let vel = &mut vel[..n];
             let ident = ident.as_deref().map(|c| &c[..n]);
             let colliders = collider.map(|c| c.slice(0..n));
-            match (rule.as_deref(), prev.as_deref_mut(), ident, colliders) {
-                (Some(rule), Some(prev), Some(ident), Some(colliders)) => {
+            match (bounded, prev.as_deref_mut(), ident, colliders) {
+                (true, Some(prev), Some(ident), Some(colliders)) => {
                     let rows = s
                         .uniform
-                        .get(index, world.structure, &colliders, &rule[..n]);
+                        .get(index, world.structure, &colliders, &ident[..n], def);
                     let cols = Cols {
                         pos: &mut pos[..],
                         vel: &mut vel[..],
                         prev: &mut prev[..n],
-                        rule: &rule[..n],
+                        ids: &ident[..n],
                         colliders,
                         minds: think.take().unwrap_or_default(),
                     };
@@ -157,7 +158,7 @@ pub(crate) fn motion(
                         bounds.destroy(&ident[i], &pos[i])?;
                     }
                 }
-                (None, prev, Some(_), Some(colliders)) => {
+                (false, prev, Some(_), Some(colliders)) => {
                     decisions += think_apart(&deciding, think.take(), pos, vel);
                     let mut prev = prev.map(|p| &mut p[..n]);
                     for i in 0..n {
@@ -169,14 +170,14 @@ pub(crate) fn motion(
                         add(bp, def, &colliders, i, t.0);
                     }
                 }
-                (None, Some(prev), _, None) => {
+                (false, Some(prev), _, None) => {
                     decisions += think_apart(&deciding, think.take(), pos, vel);
                     for ((t, v), p) in pos.iter_mut().zip(vel.iter()).zip(&mut prev[..n]) {
                         p.0 = t.0;
                         step(t, v, dt);
                     }
                 }
-                (None, None, _, None) => {
+                (false, None, _, None) => {
                     decisions += think_apart(&deciding, think.take(), pos, vel);
                     for (t, v) in pos.iter_mut().zip(vel.iter()) {
                         step(t, v, dt);
@@ -190,11 +191,12 @@ pub(crate) fn motion(
                             prev[i].0 = t.0;
                         }
                         step(t, v, dt);
-                        if let (Some(rule), Some(prev), Some(ident)) =
-                            (rule.as_deref(), prev.as_deref_mut(), ident)
+                        if let (true, Some(prev), Some(ident)) =
+                            (bounded, prev.as_deref_mut(), ident)
                         {
                             let c = colliders.map(|c| c.get(i));
-                            bounds.apply(&ident[i], rule[i].0, t, &mut prev[i], v, c.as_ref())?;
+                            let rule = def.bounds_of(ident[i].archetype);
+                            bounds.apply(&ident[i], rule, t, &mut prev[i], v, c.as_ref())?;
                         }
                         if let (Some(c), Some(_)) = (colliders, ident) {
                             add(bp, def, &c, i, t.0);
@@ -223,8 +225,8 @@ pub(crate) fn motion(
                 if let Some(rot) = rot.as_deref_mut() {
                     turn(&mut rot[i], v, control.as_deref().map(|c| &c[i]), dt);
                 }
-                if let (Some(rule), Some(prev), Some(ident)) =
-                    (rule.as_deref(), prev.as_deref_mut(), ident.as_deref())
+                if let (true, Some(prev), Some(ident)) =
+                    (bounded, prev.as_deref_mut(), ident.as_deref())
                 {
                     let area = match margins.as_deref() {
                         Some(m) => bounds.area.grown(m[i].0),
@@ -233,7 +235,7 @@ pub(crate) fn motion(
                     bounds.apply_in(
                         area,
                         &ident[i],
-                        rule[i].0,
+                        def.bounds_of(ident[i].archetype),
                         t,
                         &mut prev[i],
                         v,
@@ -257,7 +259,8 @@ struct Cols<'a> {
     pos: &'a mut [Position],
     vel: &'a mut [Velocity],
     prev: &'a mut [PrevPosition],
-    rule: &'a [BoundsRule],
+    /// The rows' identities, whose archetypes give their bounds rules.
+    ids: &'a [Identity],
     colliders: Colliders<'a>,
     minds: Minds<'a>,
 }
@@ -289,7 +292,7 @@ impl<'a> Cols<'a> {
             pos: &mut self.pos[start..end],
             vel: &mut self.vel[start..end],
             prev: &mut self.prev[start..end],
-            rule: &self.rule[start..end],
+            ids: &self.ids[start..end],
             colliders: self.colliders.slice(start..end),
             minds: self.minds.rows(start, end),
         }
@@ -300,7 +303,7 @@ impl<'a> Cols<'a> {
         let (pos, pos_b) = self.pos.split_at_mut(mid);
         let (vel, vel_b) = self.vel.split_at_mut(mid);
         let (prev, prev_b) = self.prev.split_at_mut(mid);
-        let (rule, rule_b) = self.rule.split_at(mid);
+        let (ids, ids_b) = self.ids.split_at(mid);
         let n = self.colliders.len();
         let (colliders, colliders_b) = (self.colliders.slice(0..mid), self.colliders.slice(mid..n));
         let (minds, minds_b) = self.minds.split_at(mid);
@@ -309,7 +312,7 @@ impl<'a> Cols<'a> {
                 pos,
                 vel,
                 prev,
-                rule,
+                ids,
                 colliders,
                 minds,
             },
@@ -317,7 +320,7 @@ impl<'a> Cols<'a> {
                 pos: pos_b,
                 vel: vel_b,
                 prev: prev_b,
-                rule: rule_b,
+                ids: ids_b,
                 colliders: colliders_b,
                 minds: minds_b,
             },
@@ -379,9 +382,9 @@ impl Pass<'_> {
             let uniform = self.rows.uniform(row0 + start, row0 + end);
             debug_assert_eq!(
                 uniform,
-                chunk.rule.iter().enumerate().all(|(i, r)| {
+                chunk.ids.iter().enumerate().all(|(i, id)| {
                     chunk.colliders.get(i).key() == chunk.colliders.get(0).key()
-                        && r.0 == BoundsPolicy::Confine
+                        && self.def.bounds_of(id.archetype) == BoundsPolicy::Confine
                 }),
                 "the cached rows agree with the columns (a structural change bumps the world's \
                  `structure`)"
@@ -462,7 +465,7 @@ impl Pass<'_> {
             pos,
             vel,
             prev,
-            rule,
+            ids: rows,
             colliders,
             minds,
         } = c;
@@ -487,7 +490,7 @@ impl Pass<'_> {
             prev[i].0 = t.0;
             step(t, v, dt);
             let c = &colliders.get(i);
-            let policy = rule[i].0;
+            let policy = def.bounds_of(rows[i].archetype);
             let same = last.as_ref().is_some_and(|(l, _)| l == c);
             if !same {
                 last = Some((*c, Walls::new(area, c.shape().half_extents())));

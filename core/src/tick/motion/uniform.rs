@@ -3,8 +3,8 @@
 //! [`SimWorld::structure`](crate::world::SimWorld)). Motion's pass over every entity asks it
 //! per chunk of rows instead of reading every row's collider and rule each tick.
 
-use crate::def::BoundsPolicy;
-use crate::world::components::{BoundsRule, Colliders};
+use crate::def::{BoundsPolicy, GameDef};
+use crate::world::components::{Colliders, Identity};
 
 /// One archetype's rows as of one structure of the world: where the collider changes from
 /// the row before, and which rows do not confine.
@@ -29,8 +29,9 @@ impl Uniformity {
         none_in(&self.changes, start + 1) && none_in(&self.free, start)
     }
 
-    /// The answer for `colliders` and `rules` (one archetype's columns, one length).
-    fn take(&mut self, colliders: &Colliders<'_>, rules: &[BoundsRule]) {
+    /// The answer for `colliders` and `ids` (one archetype's columns, one length), whose
+    /// archetypes' bounds rules are `def`'s.
+    fn take(&mut self, colliders: &Colliders<'_>, ids: &[Identity], def: &GameDef) {
         self.changes.clear();
         self.free.clear();
         fn changes<K: PartialEq>(keys: impl Iterator<Item = K>, out: &mut Vec<u32>) {
@@ -50,8 +51,8 @@ impl Uniformity {
                 changes(ids.iter().map(|i| i.archetype), &mut self.changes)
             }
         }
-        for (i, r) in rules.iter().enumerate() {
-            if r.0 != BoundsPolicy::Confine {
+        for (i, id) in ids.iter().enumerate() {
+            if def.bounds_of(id.archetype) != BoundsPolicy::Confine {
                 self.free.push(i as u32);
             }
         }
@@ -66,14 +67,15 @@ pub(crate) struct UniformCache {
 }
 
 impl UniformCache {
-    /// Archetype `index`'s rows (`colliders`, `rules`) in the world of structure `structure`,
-    /// taken again if rows changed since.
+    /// Archetype `index`'s rows (`colliders`, `ids`, whose archetypes' bounds rules are
+    /// `def`'s) in the world of structure `structure`, taken again if rows changed since.
     pub fn get(
         &mut self,
         index: usize,
         structure: u64,
         colliders: &Colliders<'_>,
-        rules: &[BoundsRule],
+        ids: &[Identity],
+        def: &GameDef,
     ) -> &Uniformity {
         if self.arch.len() <= index {
             self.arch.resize_with(index + 1, Uniformity::default);
@@ -81,7 +83,7 @@ impl UniformCache {
         let u = &mut self.arch[index];
         let now = Some((structure, colliders.len()));
         if u.at != now {
-            u.take(colliders, rules);
+            u.take(colliders, ids, def);
             u.at = now;
         }
         u
@@ -99,14 +101,25 @@ mod tests {
         let circle = |r| Collider::new(ArchetypeId(1), Shape::Circle { radius: r });
         let (c4, c5) = (circle(4.0), circle(5.0));
         let colliders = [c4, c4, c5, c5, c5, c4];
-        let rule = |p| BoundsRule(p);
+        // Archetype 0 confines, 1 wraps: the rows' rules are their archetypes'.
         let (conf, wrap) = (BoundsPolicy::Confine, BoundsPolicy::Wrap);
-        let rules = [conf, conf, conf, wrap, conf, conf].map(rule);
+        let def = GameDef {
+            archetypes: [conf, wrap]
+                .map(|bounds| crate::def::ArchetypeDef {
+                    bounds,
+                    ..crate::def::ArchetypeDef::default()
+                })
+                .into(),
+            ..GameDef::default()
+        };
+        let ids = [0, 0, 0, 1, 0, 0].map(|a| Identity::new(1, ArchetypeId(a)));
         let mut cache = UniformCache::default();
-        let u = cache.get(2, 7, &Colliders::Own(&colliders), &rules).clone();
+        let u = cache
+            .get(2, 7, &Colliders::Own(&colliders), &ids, &def)
+            .clone();
         let expect = |s: usize, e: usize| {
             let k = colliders[s].key();
-            (s..e).all(|i| colliders[i].key() == k && rules[i].0 == conf)
+            (s..e).all(|i| colliders[i].key() == k && def.bounds_of(ids[i].archetype) == conf)
         };
         for s in 0..6 {
             for e in s + 1..=6 {
@@ -116,8 +129,9 @@ mod tests {
         // Same structure and length: kept; another structure: taken again.
         let all = [c4; 6];
         let all = Colliders::Own(&all);
-        assert!(!cache.get(2, 7, &all, &[rule(conf); 6]).uniform(0, 6));
-        assert!(cache.get(2, 8, &all, &[rule(conf); 6]).uniform(0, 6));
+        let confined = [Identity::new(1, ArchetypeId(0)); 6];
+        assert!(!cache.get(2, 7, &all, &confined, &def).uniform(0, 6));
+        assert!(cache.get(2, 8, &all, &confined, &def).uniform(0, 6));
     }
 
     #[test]
@@ -137,6 +151,7 @@ mod tests {
                 .into_iter()
                 .map(|collider| crate::def::ArchetypeDef {
                     collider,
+                    bounds: BoundsPolicy::Confine,
                     ..crate::def::ArchetypeDef::default()
                 })
                 .collect(),
@@ -145,9 +160,8 @@ mod tests {
         let id = |a| Identity::new(1, ArchetypeId(a));
         let ids = [0, 0, 1, 1, 1, 2, 2, 3, 0, 0].map(id);
         let colliders = Colliders::Shared(&ids, &def);
-        let rules = [BoundsRule(BoundsPolicy::Confine); 10];
         let u = UniformCache::default()
-            .get(0, 1, &colliders, &rules)
+            .get(0, 1, &colliders, &ids, &def)
             .clone();
         let keys: Vec<_> = (0..ids.len()).map(|i| colliders.get(i).key()).collect();
         for s in 0..ids.len() {
