@@ -43,16 +43,28 @@ impl Uniformity {
                 last = Some(key);
             }
         }
-        match *colliders {
-            Colliders::Own(c) => changes(c.iter().map(|c| c.key()), &mut self.changes),
-            // A shared collider is its archetype's, and its key holds the archetype: it
-            // changes exactly where the archetype does.
-            Colliders::Shared(ids, _) => {
-                changes(ids.iter().map(|i| i.archetype), &mut self.changes)
-            }
+        if let Colliders::Own(c) = *colliders {
+            changes(c.iter().map(|c| c.key()), &mut self.changes);
         }
+        // One pass over the archetypes: the rule is looked up where the archetype changes
+        // from the row before (rows of an archetype lie together), and a shared collider,
+        // which is its archetype's and whose key holds the archetype, changes exactly there.
+        let shared = matches!(colliders, Colliders::Shared(..));
+        let mut last = None;
         for (i, id) in ids.iter().enumerate() {
-            if def.bounds_of(id.archetype) != BoundsPolicy::Confine {
+            let a = id.archetype;
+            let free = match last {
+                Some((l, free)) if l == a => free,
+                _ => {
+                    if shared && last.is_some() {
+                        self.changes.push(i as u32);
+                    }
+                    let free = def.bounds_of(a) != BoundsPolicy::Confine;
+                    last = Some((a, free));
+                    free
+                }
+            };
+            if free {
                 self.free.push(i as u32);
             }
         }
