@@ -1,11 +1,7 @@
 //! The components archetypes declare. Plain data; systems live in the phases.
 
 pub use crate::def::Look;
-use crate::def::{
-    ArchetypeId, BehaviourDef, BehaviourKind, ControlKind, GameDef, RotateMode, SpriteDef,
-    TriggerDef,
-};
-use crate::event::Party;
+use crate::def::{BehaviourDef, BehaviourKind, ControlKind, RotateMode, SpriteDef, TriggerDef};
 use crate::math::{Vec2, top_or_at_most8};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -13,51 +9,8 @@ use std::collections::BTreeMap;
 mod collider;
 pub use collider::*;
 
-/// Every entity's identity within its world: the creation sequence (unique, never reused, the
-/// order of hashes, events and replays) and its archetype.
-///
-/// Packed to 8 bytes (every entity holds one): the sequence is 48 bits (below
-/// [`Identity::SEQ_END`], which a world's spawns never pass: see `SimWorld::spawn_all`), kept
-/// as its low 32 and high 16 bits, and read by value ([`Identity::seq`]).
-#[repr(C, packed(2))]
-#[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(from = "IdentityFields", into = "IdentityFields")]
-pub struct Identity {
-    seq_low: u32,
-    seq_high: u16,
-    pub archetype: ArchetypeId,
-}
-
-/// [`Identity`] as its serialized form and its debug output show it.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
-struct IdentityFields {
-    seq: u64,
-    archetype: ArchetypeId,
-}
-
-impl From<IdentityFields> for Identity {
-    fn from(f: IdentityFields) -> Identity {
-        Identity::new(f.seq, f.archetype)
-    }
-}
-
-impl From<Identity> for IdentityFields {
-    fn from(id: Identity) -> IdentityFields {
-        IdentityFields {
-            seq: id.seq(),
-            archetype: id.archetype,
-        }
-    }
-}
-
-impl std::fmt::Debug for Identity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Identity")
-            .field("seq", &self.seq())
-            .field("archetype", &{ self.archetype })
-            .finish()
-    }
-}
+mod identity;
+pub use identity::*;
 
 /// Where the entity is now, in world units.
 ///
@@ -128,55 +81,6 @@ impl Speed {
 /// was when each entity held its tag word.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tags;
-
-impl Identity {
-    /// One past the largest creation sequence an identity holds (2^48: a million spawns a
-    /// tick for eight years at 60 ticks a second).
-    pub const SEQ_END: u64 = 1 << 48;
-
-    /// The identity of sequence `seq` (below [`Identity::SEQ_END`]) and `archetype`.
-    #[inline(always)]
-    pub const fn new(seq: u64, archetype: ArchetypeId) -> Identity {
-        debug_assert!(seq < Identity::SEQ_END);
-        Identity {
-            seq_low: seq as u32,
-            seq_high: (seq >> 32) as u16,
-            archetype,
-        }
-    }
-
-    /// The creation sequence.
-    #[inline(always)]
-    pub const fn seq(&self) -> u64 {
-        self.seq_low as u64 | (self.seq_high as u64) << 32
-    }
-
-    /// The identity as one word (its 8 bytes in little-endian order): equal exactly where the
-    /// identities are.
-    #[inline(always)]
-    pub fn word(&self) -> u64 {
-        // SAFETY: an identity is 8 bytes (asserted below) with no padding (a `u32` and two
-        // `u16`s, packed), every byte initialised; `read_unaligned` as it aligns to 2.
-        let word = unsafe { std::ptr::read_unaligned((self as *const Identity).cast::<u64>()) };
-        u64::from_le(word)
-    }
-
-    /// Sets the creation sequence (below [`Identity::SEQ_END`]).
-    #[inline(always)]
-    pub fn set_seq(&mut self, seq: u64) {
-        *self = Identity::new(seq, self.archetype);
-    }
-
-    /// What an event copies of this entity at `pos` (its tags are its archetype's in `def`).
-    pub(crate) fn party(&self, def: &GameDef, pos: &Position) -> Party {
-        Party {
-            seq: self.seq(),
-            archetype: self.archetype,
-            tags: def.tags_of(self.archetype),
-            pos: pos.0,
-        }
-    }
-}
 
 /// A u64 tick deadline with an explicit inactive state. Additions are checked: a deadline that
 /// would overflow is an error, never a wrap.
@@ -276,7 +180,6 @@ pub struct Health {
 
 // Every live entity with health holds one, and every timed one a lifetime: no tag word.
 const _: () = assert!(std::mem::size_of::<Health>() == 4);
-const _: () = assert!(std::mem::size_of::<Identity>() == 8);
 const _: () = assert!(std::mem::size_of::<Lifetime>() == 8);
 
 /// Cooldown deadlines, one per slot the archetype declares.
@@ -397,25 +300,6 @@ impl Brain {
 /// are what the brain's decisions read in place of the archetype's.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OwnBehaviour(pub BehaviourDef);
-
-/// The creation sequence of a brain's current target (chase/flee), if it has one; beside
-/// every [`Brain`]. (Sequences start at 1.)
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Aim(Option<std::num::NonZeroU64>);
-
-impl Aim {
-    /// The target's creation sequence.
-    #[inline(always)]
-    pub fn target(&self) -> Option<u64> {
-        self.0.map(|t| t.get())
-    }
-
-    /// Sets the target.
-    #[inline]
-    pub fn set(&mut self, seq: Option<u64>) {
-        self.0 = seq.and_then(std::num::NonZeroU64::new);
-    }
-}
 
 /// Player control: which axes move the entity and which buttons raise events.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -587,32 +471,7 @@ pub struct Attached {
 
 #[cfg(test)]
 mod tests {
-    use super::{Deadline, Identity};
-    use crate::def::ArchetypeId;
-
-    /// An identity holds every sequence below 2^48 exactly, and serializes as the sequence's
-    /// word and the archetype, as when it held them whole.
-    #[test]
-    fn an_identity_is_eight_bytes_with_the_fields_form() {
-        let top = Identity::SEQ_END - 1;
-        for seq in [0, 1, 0xFFFF_FFFF, 1 << 32, 0x1234_5678_9ABC, top] {
-            let id = Identity::new(seq, ArchetypeId(7));
-            assert_eq!((id.seq(), { id.archetype }), (seq, ArchetypeId(7)));
-            let mut moved = id;
-            moved.set_seq(top - seq);
-            assert_eq!(
-                (moved.seq(), { moved.archetype }),
-                (top - seq, ArchetypeId(7))
-            );
-            let bytes = postcard::to_allocvec(&id).unwrap();
-            assert_eq!(bytes, postcard::to_allocvec(&(seq, 7u16)).unwrap());
-            assert_eq!(postcard::from_bytes::<Identity>(&bytes).unwrap(), id);
-            assert_eq!(
-                format!("{id:?}"),
-                format!("Identity {{ seq: {seq}, archetype: ArchetypeId(7) }}")
-            );
-        }
-    }
+    use super::Deadline;
 
     #[test]
     fn a_deadline_is_one_word_with_the_enum_form() {

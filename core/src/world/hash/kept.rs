@@ -52,8 +52,8 @@ impl<const K: usize> Kept<K> {
 /// position record that its sequence and archetype make ([`position_head`]).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct KeptMind {
-    /// Identity ([`Identity::word`]); velocity; current health; brain; aim, each as the words
-    /// of its bytes (none has padding, and floats compare by their bits, so equal words are
+    /// Identity ([`Identity::word`]); velocity; current health; brain; aim ([`Aim::word`]),
+    /// each as the words of its bytes (none has padding, and floats compare by their bits, so equal words are
     /// equal values). Every word of the three records is a function of these (the health's
     /// maximum is the entity's for life, and the record's deadline inactive: the world's
     /// deadlines are added apart, see `StateHash`).
@@ -66,14 +66,14 @@ pub(super) struct KeptMind {
 
 // The key reads these components as whole words: they must be exactly that many bytes.
 const _: () = assert!(size_of::<Velocity>() == 8 && size_of::<Health>() == 4);
-const _: () = assert!(size_of::<Brain>() == 16 && size_of::<Aim>() == 8);
+const _: () = assert!(size_of::<Brain>() == 16);
 
 /// The bytes of a component of `K` words with no padding, as words.
 ///
 /// # Safety
 ///
 /// `T` is `K * 8` bytes with no padding (every byte initialised), as the assertions above
-/// check of the sizes and each type's fields make it (`Brain`: two `f32` and a word; `Velocity`: two `f32`; `Aim`: an optional non-zero word).
+/// check of the sizes and each type's fields make it (`Brain`: two `f32` and a word; `Velocity`: two `f32`).
 #[inline(always)]
 unsafe fn raw<T: Copy, const K: usize>(c: &T) -> [u64; K] {
     // SAFETY: as the function's contract says; `read_unaligned` because `T` may align to 4.
@@ -103,7 +103,8 @@ impl KeptMind {
         delta: &mut [u64; 3],
     ) -> u64 {
         // SAFETY: each is the size `raw` asks for, with no padding (see `raw`).
-        let ([vel], [b0, b1], [aim]) = unsafe { (raw(v), raw(br), raw(a)) };
+        let ([vel], [b0, b1]) = unsafe { (raw(v), raw(br)) };
+        let aim = a.word();
         // The health's maximum is the entity's for life, as its sequence is: the current
         // health alone keys the record.
         let health = u64::from(h.current as u32);

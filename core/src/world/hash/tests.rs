@@ -167,7 +167,7 @@ fn world(rng: &mut fastrand::Rng, n: usize) -> (Ecs, MaxHealth) {
             e.add(brain);
             if has(3) {
                 let mut aim = Aim::default();
-                aim.set(rng.bool().then(|| rng.u64(1..)));
+                aim.set(rng.bool().then(|| rng.u64(1..Identity::SEQ_END)));
                 e.add(aim);
             }
         }
@@ -278,7 +278,7 @@ fn change(rng: &mut fastrand::Rng, (ecs, max): (&mut Ecs, &mut MaxHealth), next_
         if rng.u8(0..3) == 0 {
             brain.set_next_decision(rng.u64(0..1000));
             if let Some(a) = aim {
-                a.set(rng.bool().then(|| rng.u64(1..)));
+                a.set(rng.bool().then(|| rng.u64(1..Identity::SEQ_END)));
             }
         }
     }
