@@ -48,16 +48,18 @@ impl<const K: usize> Kept<K> {
 
 /// The three kept records of a row that has them all (a velocity, health, and a brain with
 /// an aim and no control: a drone's), compared as one key of the bytes they are made of, so
-/// a row whose records all stay costs one comparison of six words; and the part of its
+/// a row whose records all stay costs one comparison of five words and the aim's fields; and the part of its
 /// position record that its sequence and archetype make ([`position_head`]).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct KeptMind {
-    /// Identity ([`Identity::word`]); velocity; current health; brain; aim ([`Aim::word`]),
-    /// each as the words of its bytes (none has padding, and floats compare by their bits, so equal words are
+    /// Identity ([`Identity::word`]); velocity; current health; brain, each as the words of
+    /// its bytes (none has padding, and floats compare by their bits, so equal words are
     /// equal values). Every word of the three records is a function of these (the health's
     /// maximum is the entity's for life, and the record's deadline inactive: the world's
     /// deadlines are added apart, see `StateHash`).
-    key: [u64; 6],
+    key: [u64; 5],
+    /// The aim, beside the key (compared as its two fields: it is 6 bytes).
+    aim: Aim,
     /// The velocity, health and AI records' hashes.
     hashes: [u64; 3],
     /// [`position_head`] of the sequence in `key` (an entity's archetype is its for life).
@@ -84,7 +86,8 @@ impl KeptMind {
     /// A slot that matches no row (no sequence reaches `u64::MAX`), so its first use hashes.
     fn empty() -> Self {
         KeptMind {
-            key: [u64::MAX; 6],
+            key: [u64::MAX; 5],
+            aim: Aim::default(),
             hashes: [0; 3],
             head: Head3::default(),
         }
@@ -104,14 +107,13 @@ impl KeptMind {
     ) -> u64 {
         // SAFETY: each is the size `raw` asks for, with no padding (see `raw`).
         let ([vel], [b0, b1]) = unsafe { (raw(v), raw(br)) };
-        let aim = a.word();
         // The health's maximum is the entity's for life, as its sequence is: the current
         // health alone keys the record.
         let health = u64::from(h.current as u32);
         // The identity's word stands for its sequence (an entity's archetype is its for life).
-        let key = [i.word(), vel, health, b0, b1, aim];
-        let differ = (0..6).fold(0, |d, k| d | (self.key[k] ^ key[k]));
-        if differ != 0 {
+        let key = [i.word(), vel, health, b0, b1];
+        let differ = (0..5).fold(0, |d, k| d | (self.key[k] ^ key[k]));
+        if differ != 0 || self.aim != *a {
             self.refresh(key, i, v, (h, max), (br, a), delta);
         }
         position_after(self.head, p)
@@ -123,7 +125,7 @@ impl KeptMind {
     #[inline(never)]
     fn refresh(
         &mut self,
-        key: [u64; 6],
+        key: [u64; 5],
         i: &Identity,
         v: &Velocity,
         (h, max): (&Health, &MaxHealth),
@@ -141,13 +143,14 @@ impl KeptMind {
         if seq || key[2] != old[2] {
             self.hashes[1] = health(i, h, max.of(i), Deadline::INACTIVE);
         }
-        if seq || key[3..6] != old[3..6] {
+        if seq || key[3..5] != old[3..5] || self.aim != *a {
             self.hashes[2] = words(brain_words(i, br, Some(a)));
         }
         for ((d, now), was) in delta.iter_mut().zip(self.hashes).zip(was) {
             *d = d.wrapping_add(now.wrapping_sub(was));
         }
         self.key = key;
+        self.aim = *a;
     }
 }
 
