@@ -18,7 +18,12 @@ use std::collections::VecDeque;
 /// - At least a quarter of `dense` is live once it holds more than [`SeqIndex::DENSE_MIN`]
 ///   slots: below that, its live entities move to `sparse` and it starts afresh, so its slots
 ///   never cost more than about four times the entities they hold.
-#[derive(Clone, Debug, Default)]
+///
+/// The methods that take a `hecs::World` resolve ids through it (hecs's
+/// `find_entity_from_id`, whose id must be a live entity's): they must be given the index's own
+/// world, never another. So the index is not `Clone`: a copy would name another world's
+/// entities.
+#[derive(Debug, Default)]
 pub struct SeqIndex {
     base: u64,
     dense: VecDeque<u32>,

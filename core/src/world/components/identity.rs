@@ -15,7 +15,7 @@ use std::num::NonZeroU64;
 /// as its low 32 and high 16 bits, and read by value ([`Identity::seq`]).
 #[repr(C, packed(2))]
 #[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(from = "IdentityFields", into = "IdentityFields")]
+#[serde(try_from = "IdentityFields", into = "IdentityFields")]
 pub struct Identity {
     seq_low: u32,
     seq_high: u16,
@@ -24,14 +24,31 @@ pub struct Identity {
 
 /// [`Identity`] as its serialized form and its debug output show it.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[serde(rename = "Identity")]
 struct IdentityFields {
     seq: u64,
     archetype: ArchetypeId,
 }
 
-impl From<IdentityFields> for Identity {
-    fn from(f: IdentityFields) -> Identity {
-        Identity::new(f.seq, f.archetype)
+impl TryFrom<IdentityFields> for Identity {
+    type Error = String;
+
+    /// Refuses a sequence an identity cannot hold (from [`Identity::SEQ_END`] on).
+    fn try_from(f: IdentityFields) -> Result<Identity, String> {
+        below_end(f.seq)?;
+        Ok(Identity::new(f.seq, f.archetype))
+    }
+}
+
+/// `Ok` for a sequence below [`Identity::SEQ_END`], else why not.
+fn below_end(seq: u64) -> Result<(), String> {
+    if seq < Identity::SEQ_END {
+        Ok(())
+    } else {
+        Err(format!(
+            "a creation sequence is below 2^48 ({}), got {seq}",
+            Identity::SEQ_END
+        ))
     }
 }
 
@@ -109,7 +126,7 @@ impl Identity {
 /// high 16 bits of a sequence below [`Identity::SEQ_END`], read by value ([`Aim::target`]).
 #[repr(C, packed(2))]
 #[derive(Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(from = "AimForm", into = "AimForm")]
+#[serde(try_from = "AimForm", into = "AimForm")]
 pub struct Aim {
     low: u32,
     high: u16,
@@ -120,11 +137,16 @@ pub struct Aim {
 #[serde(rename = "Aim")]
 struct AimForm(Option<NonZeroU64>);
 
-impl From<AimForm> for Aim {
-    fn from(f: AimForm) -> Aim {
+impl TryFrom<AimForm> for Aim {
+    type Error = String;
+
+    /// Refuses a sequence an aim cannot hold (from [`Identity::SEQ_END`] on).
+    fn try_from(f: AimForm) -> Result<Aim, String> {
+        let target = f.0.map(NonZeroU64::get);
+        below_end(target.unwrap_or(0))?;
         let mut aim = Aim::default();
-        aim.set(f.0.map(NonZeroU64::get));
-        aim
+        aim.set(target);
+        Ok(aim)
     }
 }
 
@@ -214,5 +236,22 @@ mod tests {
             assert_eq!(format!("{aim:?}"), format!("Aim({target:?})"));
         }
         assert_eq!(Aim::default().target(), None);
+    }
+
+    /// A sequence from 2^48 on is refused where it is read, never cut to its low bits.
+    #[test]
+    fn sequences_an_identity_cannot_hold_are_refused_when_read() {
+        let end = Identity::SEQ_END;
+        for seq in [end, end + 1, u64::MAX] {
+            let id = postcard::to_allocvec(&(seq, 7u16)).unwrap();
+            assert!(postcard::from_bytes::<Identity>(&id).is_err(), "{seq}");
+            let aim = postcard::to_allocvec(&std::num::NonZeroU64::new(seq)).unwrap();
+            assert!(postcard::from_bytes::<Aim>(&aim).is_err(), "{seq}");
+        }
+        let last = postcard::to_allocvec(&(end - 1, 7u16)).unwrap();
+        assert_eq!(
+            postcard::from_bytes::<Identity>(&last).unwrap().seq(),
+            end - 1
+        );
     }
 }
