@@ -92,7 +92,18 @@ impl SeqIndex {
 
     /// Room for `more` entities of the next sequences.
     pub fn reserve(&mut self, more: usize) {
-        self.dense.reserve(more);
+        self.dense.reserve_exact(more);
+    }
+
+    /// Room in the run for `more` slots: where it is full, it grows by an eighth (at least
+    /// `more`, and [`SeqIndex::DENSE_MIN`]) rather than doubling, so a spawn past a large
+    /// level's build adds an eighth of the run's bytes, not the run again.
+    #[inline]
+    fn room(&mut self, more: usize) {
+        if self.dense.capacity() - self.dense.len() < more {
+            let grow = (self.dense.len() / 8).max(more).max(Self::DENSE_MIN);
+            self.dense.reserve_exact(grow);
+        }
     }
 
     /// Adds the live entity `e` of sequence `seq` (`ecs`: the index's world, which holds it);
@@ -103,6 +114,7 @@ impl SeqIndex {
         assert_ne!(e.id(), NONE, "hecs id {NONE} is the index's empty slot");
         // The usual case: the sequence right after the run's last.
         if seq == self.next && seq == self.base.wrapping_add(self.dense.len() as u64) {
+            self.room(1);
             self.dense.push_back(e.id());
             self.dense_live += 1;
             self.next = seq + 1;
@@ -126,8 +138,10 @@ impl SeqIndex {
             self.retire(ecs);
             self.base = seq;
         } else if gap > 0 {
+            self.room(gap as usize + 1);
             self.dense.extend(std::iter::repeat_n(NONE, gap as usize));
         }
+        self.room(1);
         self.dense.push_back(e.id());
         self.dense_live += 1;
         // Room is given back only as entities go: here it may be what `reserve` set aside.
@@ -214,6 +228,12 @@ mod tests {
             assert!(!index.insert(seq, e, &world));
         }
         assert_eq!((index.dense.len(), index.dense.capacity()), (5000, 5000));
+        // One more past the room reserved: the run grows by an eighth, not by doubling.
+        let e = world.spawn(());
+        assert!(!index.insert(5001, e, &world));
+        assert_eq!(index.dense.capacity(), 5000 + 1024);
+        assert_eq!(index.remove(&5001, &world), Some(e));
+        world.despawn(e).unwrap();
         // Most of them gone, the room goes with them.
         for seq in 1..=4000 {
             let e = index.remove(&seq, &world).unwrap();
