@@ -216,7 +216,6 @@ fn apply_one(
                 && let Ok(state) = world.ecs.remove_one::<ScriptState>(e)
             {
                 *world.state_bytes -= state.bytes();
-                world.structure += 1;
             }
         }
         Command::Spawn {
@@ -368,7 +367,6 @@ fn apply_one(
                     Ok(a) => *a = playing,
                     Err(_) => {
                         let _ = world.ecs.insert_one(e, playing);
-                        world.structure += 1;
                     }
                 }
             }
@@ -402,7 +400,6 @@ fn apply_one(
                     Ok(l) => l.merge(look),
                     Err(_) => {
                         let _ = world.ecs.insert_one(e, *look);
-                        world.structure += 1;
                     }
                 }
             }
@@ -466,7 +463,6 @@ fn turn(world: &mut SimWorld, e: hecs::Entity, f: impl FnOnce(&mut Rotation)) {
             };
             f(&mut r);
             let _ = world.ecs.insert_one(e, r);
-            world.structure += 1;
         }
     }
 }
@@ -540,7 +536,6 @@ fn set_state(
             s.set(key, value);
             let _ = world.ecs.insert_one(e, s);
             *world.state_bytes += bytes;
-            world.structure += 1;
         }
     }
     Ok(())

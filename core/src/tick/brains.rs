@@ -122,10 +122,9 @@ pub(crate) fn set_behaviour(
     behaviour: Option<BehaviourDef>,
 ) {
     let Some(b) = behaviour else {
-        let had = world.ecs.remove_one::<Brain>(e).is_ok();
+        let _ = world.ecs.remove_one::<Brain>(e);
         let _ = world.ecs.remove_one::<Aim>(e);
         let _ = world.ecs.remove_one::<OwnBehaviour>(e);
-        world.structure += u64::from(had);
         return;
     };
     if b.target & !*world.own_targets != 0 {
@@ -150,7 +149,6 @@ pub(crate) fn set_behaviour(
             let _ = world.ecs.insert_one(e, brain);
             let _ = world.ecs.insert_one(e, Aim::default());
             let _ = world.ecs.insert_one(e, OwnBehaviour(b));
-            world.structure += 1;
         }
     }
 }

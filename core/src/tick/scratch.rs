@@ -84,7 +84,8 @@ pub(crate) struct Scratch {
     /// what the reads record).
     pub spatial: SpatialIndex,
     /// Which rows of each archetype share one collider and confine (kept across ticks, taken
-    /// again when the world's `structure` changes; it reads only what spawns fix).
+    /// again when an archetype's rows change, `Ecs::rows_changed`; it reads only what spawns
+    /// fix).
     pub uniform: UniformCache,
     /// Where motion's one pass splits a large archetype's rows between the two threads
     /// (learned from the parts' times; no result depends on it).

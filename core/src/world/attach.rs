@@ -283,9 +283,7 @@ impl SimWorld {
             return Ok(());
         };
         let Some(a) = to else {
-            if self.ecs.remove_one::<Attached>(e).is_ok() {
-                self.structure += 1;
-            }
+            let _ = self.ecs.remove_one::<Attached>(e);
             return Ok(());
         };
         if !self.index.contains_key(&a.parent) {
@@ -314,7 +312,6 @@ impl SimWorld {
             Ok(old) => *old = a,
             Err(_) => {
                 let _ = self.ecs.insert_one(e, a);
-                self.structure += 1;
             }
         }
         if a.angle && self.ecs.get::<&Rotation>(e).is_err() {
@@ -325,7 +322,6 @@ impl SimWorld {
                 mode: RotateMode::None,
             };
             let _ = self.ecs.insert_one(e, still);
-            self.structure += 1;
         }
     }
 }

@@ -7,25 +7,70 @@
 //!
 //! [`resource`]: crate::resource
 
+use crate::ids::{SeqHasher, SeqMap};
 use crate::resource::{Resource, touch};
 #[cfg(debug_assertions)]
 use crate::world::access;
 use crate::world::access::borrows;
 use crate::world::columns::{Placed, Places};
-#[cfg(debug_assertions)]
 use std::any::TypeId;
+use std::hash::{Hash, Hasher};
 
 /// See the module documentation. Holds the [`Places`] of every archetype of its world: each
-/// method that may make an archetype learns its places before it returns.
-pub(crate) struct Ecs(hecs::World, Places);
+/// method that may make an archetype learns its places before it returns; and how often each
+/// archetype's rows changed ([`RowChanges`]), which each method that moves an entity into or
+/// out of an archetype counts.
+pub(crate) struct Ecs(hecs::World, Places, RowChanges);
 
 impl Default for Ecs {
     fn default() -> Ecs {
         let world = hecs::World::new();
         let mut places = Places::default();
         places.learn(&world);
-        Ecs(world, places)
+        let mut rows = RowChanges::default();
+        rows.learn(&world);
+        Ecs(world, places, rows)
     }
+}
+
+/// How many times the rows of each archetype changed (which entity sits in which row): a
+/// spawn, a despawn, and a component added or removed change the rows of the archetypes they
+/// move an entity into or out of, and nothing else moves a row (hecs's archetypes change only
+/// through [`Ecs`]'s methods). Counted by the archetype's set of component types
+/// ([`signature`]): two sets with one signature share a count, which then changes more often
+/// than either's rows, never less, so a cache keyed by it is only taken again more often.
+#[derive(Default)]
+struct RowChanges {
+    /// Changes by signature.
+    by_set: SeqMap<u64>,
+    /// Each archetype's signature, by its place among the world's archetypes.
+    sets: Vec<u64>,
+}
+
+impl RowChanges {
+    /// Learns the signatures of the archetypes of `world` not yet seen.
+    fn learn(&mut self, world: &hecs::World) {
+        let seen = self.sets.len();
+        if seen < world.archetypes().len() {
+            let new = world.archetypes().skip(seen);
+            self.sets
+                .extend(new.map(|a| signature(a.component_types())));
+        }
+    }
+
+    /// Counts a change of the rows of the archetype of signature `set`.
+    fn changed(&mut self, set: u64) {
+        *self.by_set.entry(set).or_insert(0) += 1;
+    }
+}
+
+/// A set of component types as one word, whatever their order (a sum of their hashes).
+fn signature(types: impl Iterator<Item = TypeId>) -> u64 {
+    types.fold(0u64, |sum, t| {
+        let mut h = SeqHasher::default();
+        t.hash(&mut h);
+        sum.wrapping_add(h.finish())
+    })
 }
 
 impl Ecs {
@@ -40,6 +85,35 @@ impl Ecs {
     #[cfg(test)]
     pub(super) fn places(&self) -> &Places {
         &self.1
+    }
+
+    /// How many times the rows of archetype `index` (its place in hecs's order) changed: equal
+    /// counts at two moments mean the same entities in the same rows (see [`RowChanges`]).
+    #[inline]
+    pub fn rows_changed(&self, index: usize) -> u64 {
+        let set = self.2.sets.get(index).copied().unwrap_or(0);
+        self.2.by_set.get(&set).copied().unwrap_or(0)
+    }
+
+    /// The signature of entity `e`'s archetype, if `e` lives.
+    #[inline]
+    fn set_of(&self, e: hecs::Entity) -> Option<u64> {
+        self.0
+            .entity(e)
+            .ok()
+            .map(|r| signature(r.component_types()))
+    }
+
+    /// Counts a change of rows in the archetypes of signatures `before` and `after` (an entity
+    /// moved out of the one and into the other; both counted even where the signatures are
+    /// equal, as two sets may share one), and learns any new archetype.
+    #[inline]
+    fn moved(&mut self, before: Option<u64>, after: Option<u64>) {
+        for set in [before, after].into_iter().flatten() {
+            self.2.changed(set);
+        }
+        self.1.learn(&self.0);
+        self.2.learn(&self.0);
     }
 
     /// The archetypes, in hecs's order, each with the places of its hot columns.
@@ -107,8 +181,10 @@ impl Ecs {
     ) -> Result<(), hecs::NoSuchEntity> {
         #[cfg(debug_assertions)]
         access::component(TypeId::of::<C>(), true);
+        let before = self.set_of(e);
         let done = self.0.insert_one(e, component);
-        self.1.learn(&self.0);
+        let after = self.set_of(e);
+        self.moved(before, after);
         done
     }
 
@@ -119,8 +195,10 @@ impl Ecs {
     ) -> Result<C, hecs::ComponentError> {
         #[cfg(debug_assertions)]
         access::component(TypeId::of::<C>(), true);
+        let before = self.set_of(e);
         let taken = self.0.remove_one::<C>(e);
-        self.1.learn(&self.0);
+        let after = self.set_of(e);
+        self.moved(before, after);
         taken
     }
 
@@ -128,7 +206,8 @@ impl Ecs {
     pub fn spawn(&mut self, components: impl hecs::DynamicBundle) -> hecs::Entity {
         touch(Resource::EntitySet, true);
         let e = self.0.spawn(components);
-        self.1.learn(&self.0);
+        let set = self.set_of(e);
+        self.moved(None, set);
         e
     }
 
@@ -136,14 +215,17 @@ impl Ecs {
     #[inline]
     pub fn spawn_column_batch(&mut self, batch: hecs::ColumnBatch) -> Vec<hecs::Entity> {
         touch(Resource::EntitySet, true);
-        let spawned = self.0.spawn_column_batch(batch).collect();
-        self.1.learn(&self.0);
+        let spawned: Vec<hecs::Entity> = self.0.spawn_column_batch(batch).collect();
+        let set = spawned.first().and_then(|&e| self.set_of(e));
+        self.moved(None, set);
         spawned
     }
 
     #[inline]
     pub fn despawn(&mut self, e: hecs::Entity) -> Result<(), hecs::NoSuchEntity> {
         touch(Resource::EntitySet, true);
+        let set = self.set_of(e);
+        self.moved(set, None);
         self.0.despawn(e)
     }
 
@@ -173,5 +255,90 @@ impl<'a> EntityRef<'a> {
     pub fn get<T: hecs::ComponentRef<'a> + hecs::Query>(&self) -> Option<T::Ref> {
         borrows::<T>();
         self.0.get::<T>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Ecs;
+    use crate::math::Vec2;
+    use crate::world::components::{Drawn, Position, Tags};
+
+    /// Each archetype's count of row changes: moved by every spawn, despawn, and component
+    /// added or removed that moves an entity into or out of it (a despawn and a spawn that
+    /// leave its length as it was among them), and by nothing else.
+    #[test]
+    fn every_change_of_an_archetypes_rows_is_counted_and_nothing_else() {
+        let mut ecs = Ecs::default();
+        let p = |x| Position(Vec2::new(x, 0.0));
+        let a = ecs.spawn((p(1.0),));
+        let b = ecs.spawn((p(2.0),));
+        let tagged = ecs.spawn((p(3.0), Tags));
+        let index = |ecs: &Ecs, e| {
+            let arch = ecs
+                .raw()
+                .archetypes()
+                .position(|a| a.ids().contains(&hecs::Entity::id(e)));
+            arch.expect("a live entity's archetype")
+        };
+        let (plain, with_tags) = (index(&ecs, a), index(&ecs, tagged));
+        let counts = |ecs: &Ecs| (ecs.rows_changed(plain), ecs.rows_changed(with_tags));
+        let start = counts(&ecs);
+        // (what is done, whether the plain archetype's count moves, whether the tagged one's)
+        type Step<'a> = (&'a str, &'a dyn Fn(&mut Ecs), bool, bool);
+        let steps: [Step<'_>; 5] = [
+            (
+                "a despawn and a spawn, the length kept",
+                &|ecs| {
+                    ecs.despawn(b).unwrap();
+                    ecs.spawn((p(4.0),));
+                },
+                true,
+                false,
+            ),
+            (
+                "a component replaced in place",
+                &|ecs| {
+                    ecs.query_one_mut::<&mut Position>(a).unwrap().0.x = 9.0;
+                },
+                false,
+                false,
+            ),
+            (
+                "a component added: out of one, into the other",
+                &|ecs| {
+                    ecs.insert_one(a, Tags).unwrap();
+                },
+                true,
+                true,
+            ),
+            (
+                "a component removed: back again",
+                &|ecs| {
+                    ecs.remove_one::<Tags>(a).unwrap();
+                },
+                true,
+                true,
+            ),
+            (
+                "an entity of another archetype spawned",
+                &|ecs| {
+                    ecs.spawn((p(5.0), Drawn));
+                },
+                false,
+                false,
+            ),
+        ];
+        let mut was = start;
+        for (what, step, plain_moves, tagged_moves) in steps {
+            step(&mut ecs);
+            let now = counts(&ecs);
+            assert_eq!(
+                (now.0 != was.0, now.1 != was.1),
+                (plain_moves, tagged_moves),
+                "{what}"
+            );
+            was = now;
+        }
     }
 }

@@ -106,10 +106,6 @@ pub struct SimWorld {
     /// The level's name, shared by the events that carry it.
     pub(crate) level_name: std::sync::Arc<str>,
     pub(crate) next_seq: Tracked<u64>,
-    /// Bumped by every change of which entity sits in which row of which hecs archetype (a
-    /// spawn, a despawn, a component added or removed), so a cache of the rows' fixed
-    /// columns (see `tick::scratch::Scratch::uniform`) knows when it is stale.
-    pub(crate) structure: u64,
     pub(crate) index: Tracked<index::SeqIndex>,
     /// Live entities by tag (see [`TagIndex`](tagged::TagIndex)), which records its reads.
     pub(crate) tagged: tagged::TagIndex,
@@ -228,7 +224,6 @@ impl SimWorld {
             level,
             level_name: def.levels.get(level).map_or("", |l| l.name.as_str()).into(),
             next_seq: Tracked::new(1, R::EntitySet),
-            structure: 0,
             index: Tracked::new(index::SeqIndex::default(), R::EntitySet),
             tagged: tagged::TagIndex::watching(def),
             rng: Tracked::new(fastrand::Rng::with_seed(def.seed), R::Rng),
@@ -343,7 +338,6 @@ impl SimWorld {
                     self.invulnerable.remove(&seq);
                 }
                 self.max_health.despawned(seq);
-                self.structure += 1;
                 self.counters.destroyed += 1;
                 true
             }

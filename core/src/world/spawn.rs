@@ -408,7 +408,6 @@ impl SimWorld {
                 for m in run {
                     entity(m, seq).add_to(b);
                     let spawned = self.ecs.spawn(b.build());
-                    self.structure += 1;
                     self.index.insert(seq, spawned, self.ecs.raw());
                     self.tagged.add(&self.index, seq, m.tags);
                     if let Some(max) = m.raised {
@@ -435,7 +434,6 @@ impl SimWorld {
                     Fault::new(FaultKind::Invariant, "a spawn batch was left incomplete")
                 })?;
                 let entities = self.ecs.spawn_column_batch(batch);
-                self.structure += 1;
                 for (spawned, m) in entities.into_iter().zip(run) {
                     self.index.insert(seq, spawned, self.ecs.raw());
                     self.tagged.add(&self.index, seq, m.tags);

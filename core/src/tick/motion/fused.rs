@@ -112,9 +112,13 @@ pub(crate) fn motion(
             let colliders = collider.map(|c| c.slice(0..n));
             match (bounded, prev.as_deref_mut(), ident, colliders) {
                 (true, Some(prev), Some(ident), Some(colliders)) => {
-                    let rows = s
-                        .uniform
-                        .get(index, world.structure, &colliders, &ident[..n], def);
+                    let rows = s.uniform.get(
+                        index,
+                        world.ecs.rows_changed(index),
+                        &colliders,
+                        &ident[..n],
+                        def,
+                    );
                     let cols = Cols {
                         pos: &mut pos[..],
                         vel: &mut vel[..],
@@ -386,8 +390,8 @@ impl Pass<'_> {
                     chunk.colliders.get(i).key() == chunk.colliders.get(0).key()
                         && self.def.bounds_of(id.archetype) == BoundsPolicy::Confine
                 }),
-                "the cached rows agree with the columns (a structural change bumps the world's \
-                 `structure`)"
+                "the cached rows agree with the columns (a change of an archetype's rows is \
+                 counted: `Ecs::rows_changed`)"
             );
             decisions += if uniform {
                 self.uniform::<THINK>(chunk, &mut alive, out)

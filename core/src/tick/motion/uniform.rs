@@ -1,16 +1,16 @@
 //! Which rows of an archetype share one collider and confine, kept between ticks: colliders
-//! and bounds rules are fixed at spawn, so the rows' answer changes only when rows do (see
-//! [`SimWorld::structure`](crate::world::SimWorld)). Motion's pass over every entity asks it
+//! and bounds rules are fixed at spawn, so the rows' answer changes only when the archetype's
+//! rows do (which the world counts: `Ecs::rows_changed`). Motion's pass over every entity asks it
 //! per chunk of rows instead of reading every row's collider and rule each tick.
 
 use crate::def::{BoundsPolicy, GameDef};
 use crate::world::components::{Colliders, Identity};
 
-/// One archetype's rows as of one structure of the world: where the collider changes from
+/// One archetype's rows as of one count of their changes: where the collider changes from
 /// the row before, and which rows do not confine.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Uniformity {
-    /// The world's structure and the archetype's length it was taken at (`None`: never).
+    /// The count of the archetype's row changes and its length it was taken at (`None`: never).
     at: Option<(u64, usize)>,
     /// Rows `i >= 1` whose collider differs from row `i - 1`'s, ascending.
     changes: Vec<u32>,
@@ -80,11 +80,11 @@ pub(crate) struct UniformCache {
 
 impl UniformCache {
     /// Archetype `index`'s rows (`colliders`, `ids`, whose archetypes' bounds rules are
-    /// `def`'s) in the world of structure `structure`, taken again if rows changed since.
+    /// `def`'s) as of `changes` changes of its rows, taken again if the rows changed since.
     pub fn get(
         &mut self,
         index: usize,
-        structure: u64,
+        changes: u64,
         colliders: &Colliders<'_>,
         ids: &[Identity],
         def: &GameDef,
@@ -93,7 +93,7 @@ impl UniformCache {
             self.arch.resize_with(index + 1, Uniformity::default);
         }
         let u = &mut self.arch[index];
-        let now = Some((structure, colliders.len()));
+        let now = Some((changes, colliders.len()));
         if u.at != now {
             u.take(colliders, ids, def);
             u.at = now;
@@ -138,7 +138,7 @@ mod tests {
                 assert_eq!(u.uniform(s, e), expect(s, e), "rows {s}..{e}");
             }
         }
-        // Same structure and length: kept; another structure: taken again.
+        // Same count of changes and length: kept; another count: taken again.
         let all = [c4; 6];
         let all = Colliders::Own(&all);
         let confined = [Identity::new(1, ArchetypeId(0)); 6];
