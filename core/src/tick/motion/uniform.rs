@@ -46,6 +46,18 @@ impl Uniformity {
         if let Colliders::Own(c) = *colliders {
             changes(c.iter().map(|c| c.key()), &mut self.changes);
         }
+        // Most hecs archetypes hold one game archetype: then the answer is its rule's, found
+        // without a branch a row (and a shared collider, its archetype's, never changes).
+        if let Some(first) = ids.first() {
+            let a = first.archetype;
+            let others = ids.iter().fold(0, |d, id| d | (id.archetype.0 ^ a.0));
+            if others == 0 {
+                if def.bounds_of(a) != BoundsPolicy::Confine {
+                    self.free.extend(0..ids.len() as u32);
+                }
+                return;
+            }
+        }
         // One pass over the archetypes: the rule is looked up where the archetype changes
         // from the row before (rows of an archetype lie together), and a shared collider,
         // which is its archetype's and whose key holds the archetype, changes exactly there.
@@ -144,6 +156,18 @@ mod tests {
         let confined = [Identity::new(1, ArchetypeId(0)); 6];
         assert!(!cache.get(2, 7, &all, &confined, &def).uniform(0, 6));
         assert!(cache.get(2, 8, &all, &confined, &def).uniform(0, 6));
+        // Rows of one game archetype: its rule for every row, the own colliders' changes kept.
+        let wrapping = [Identity::new(1, ArchetypeId(1)); 6];
+        let u = cache.get(2, 9, &all, &wrapping, &def).clone();
+        assert!((0..6).all(|s| !u.uniform(s, s + 1)));
+        let own = Colliders::Own(&colliders);
+        let u = cache.get(2, 10, &own, &confined, &def).clone();
+        for s in 0..6 {
+            for e in s + 1..=6 {
+                let one = (s..e).all(|i| colliders[i].key() == colliders[s].key());
+                assert_eq!(u.uniform(s, e), one, "rows {s}..{e}");
+            }
+        }
     }
 
     #[test]
