@@ -126,5 +126,27 @@ mod tests {
             sorter.sort(&mut items, |p| (p.0, p.1));
             assert_eq!(items, expected, "{n} sorted items below {top}");
         }
+        // A pile on one body: every key's low half is its; the high halves differ in the
+        // bits from `from` to `top`.
+        for (n, from, top) in [
+            (3000, 0u64, 1u64 << 17),
+            (3000, 1 << 20, 1 << 21),
+            (2000, 1 << 30, (1 << 30) + 4096),
+            (1500, 0, 1 << 32),
+        ] {
+            let mut items: Vec<(u64, u64, u32)> = (0..n)
+                .map(|k| (7, from + rng.u64(0..top - from), k as u32))
+                .collect();
+            items.sort_unstable_by_key(|p| p.1);
+            items.dedup_by_key(|p| p.1);
+            rng.shuffle(&mut items);
+            let mut expected = items.clone();
+            expected.sort_unstable_by_key(|p| (p.0, p.1));
+            sorter.sort(&mut items, |p| (p.0, p.1));
+            assert_eq!(
+                items, expected,
+                "{n} items on one body from {from} below {top}"
+            );
+        }
     }
 }
