@@ -3,7 +3,7 @@
 
 use crate::collision::body::{Flags, Phys};
 use crate::collision::{Body, Broadphase, CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow};
-use crate::def::{BodyKind, ColliderDef, GameDef};
+use crate::def::{ArchetypeId, BodyKind, ColliderDef, GameDef};
 use crate::event::{ContactEvent, ContactPhase, Party, push_bounded};
 use crate::fault::Fault;
 use crate::limits::{Limit, push_within};
@@ -65,25 +65,27 @@ impl Rows<'_> {
     }
 }
 
-/// The full record of a collider (its push properties kept in `bp` when not plain).
-fn full(
-    bp: &mut Broadphase,
-    e: u32,
-    id: &Identity,
-    t: &Position,
-    c: &ColliderDef,
+/// What every full record of one game archetype's colliders shares (see [`full`]): its tags,
+/// whether its colliders are triggers, and its push properties, `None` where they are plain.
+/// Taken once a run of rows of one archetype, not once a row.
+#[derive(Clone, Copy)]
+struct Shared {
+    archetype: ArchetypeId,
     tags: u64,
-    footing: Option<&Footing>,
-) -> Body {
-    let plain = c.body == BodyKind::Dynamic
-        && c.mass == 1.0
-        && c.bounce.is_none()
-        && c.friction == 0.0
-        && footing.is_none();
-    let phys = if plain {
-        Body::PLAIN
-    } else {
-        bp.physics.push(Phys {
+    trigger: bool,
+    phys: Option<Phys>,
+}
+
+impl Shared {
+    /// What the full records of `archetype`'s colliders (`c`, as [`Colliders::def`] gives a
+    /// row's) share, in a hecs archetype with (`footing`) or without footing.
+    fn of(def: &GameDef, archetype: ArchetypeId, c: &ColliderDef, footing: bool) -> Shared {
+        let plain = c.body == BodyKind::Dynamic
+            && c.mass == 1.0
+            && c.bounce.is_none()
+            && c.friction == 0.0
+            && !footing;
+        let phys = (!plain).then(|| Phys {
             inv_mass: match c.body {
                 BodyKind::Dynamic => 1.0 / c.mass,
                 BodyKind::Kinematic | BodyKind::Static => 0.0,
@@ -91,17 +93,34 @@ fn full(
             responds: c.body != BodyKind::Dynamic || c.bounce.is_some(),
             bounce: c.bounce.unwrap_or(0.0),
             friction: c.friction,
-            footing: footing.is_some(),
+            footing,
         });
-        (bp.physics.len() - 1) as u32
+        Shared {
+            archetype,
+            tags: def.tags_of(archetype),
+            trigger: c.trigger,
+            phys,
+        }
+    }
+}
+
+/// The full record of collider `e` (its push properties kept in `bp` when not plain).
+#[inline(always)]
+fn full(bp: &mut Broadphase, e: u32, id: &Identity, t: &Position, shared: &Shared) -> Body {
+    let phys = match shared.phys {
+        None => Body::PLAIN,
+        Some(p) => {
+            bp.physics.push(p);
+            (bp.physics.len() - 1) as u32
+        }
     };
     Body {
         id: e,
         seq: id.seq(),
         archetype: id.archetype,
-        tags,
+        tags: shared.tags,
         pos: t.0,
-        trigger: c.trigger,
+        trigger: shared.trigger,
         phys,
     }
 }
@@ -268,12 +287,21 @@ pub(crate) fn collide(
         let Some(cs) = Colliders::of(own.as_deref(), shared, Some(&ids), def) else {
             return;
         };
-        let footing = arch.read::<Footing>();
+        // Footing is a hecs archetype's (every row has one or none): a row's full record is
+        // its game archetype's but for its id, sequence and position.
+        let footing = arch.has::<Footing>();
+        let entities = arch.ids();
+        let mut shared: Option<Shared> = None;
         for row in rows {
-            let e = arch.ids()[row];
-            let (id, foot) = (&ids[row], footing.as_deref().map(|f| &f[row]));
-            let tags = def.tags_of(id.archetype);
-            let body = full(bp, e, id, &pos[row], &cs.def(row, def).1, tags, foot);
+            let id = &ids[row];
+            let s = match shared {
+                Some(s) if s.archetype == id.archetype => s,
+                _ => {
+                    let (a, c) = cs.def(row, def);
+                    *shared.insert(Shared::of(def, a, &c, footing))
+                }
+            };
+            let body = full(bp, entities[row], id, &pos[row], &s);
             bp.fill(base + row, body);
         }
     });
