@@ -227,12 +227,16 @@ fn same_with_threads(split: &[(StateHash, usize, usize)], serial: &[(StateHash, 
 #[test]
 fn a_pass_split_between_threads_makes_the_same_world_as_one_thread() {
     // Enough drones in one archetype for the motion pass and the broadphase's cell lookups
-    // to split them; the drones reach the player within the run.
+    // to split them; the drones reach the player within the run, and pile on it: past 512
+    // drones in contacts, their full records are filled on two threads.
     let drones = |serial| {
         let def = ludus_core::reference::drones_def();
-        tick_reports(def, Box::new(NoConsequences), 50_000, serial, 40)
+        tick_reports(def, Box::new(NoConsequences), 50_000, serial, 160)
     };
-    same_with_threads(&drones(false), &drones(true));
+    let serial = drones(true);
+    let pile = serial.iter().map(|s| s.1).max().unwrap_or(0);
+    assert!(pile > 600, "a pile of {pile} contacts");
+    same_with_threads(&drones(false), &serial);
 }
 
 #[test]

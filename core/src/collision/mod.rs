@@ -254,8 +254,9 @@ impl Broadphase {
         rank(&self.wanted_bits, &self.ranks, k)
     }
 
-    /// Gives the next wanted collider's full record (`k`: its index, checked in debug builds).
-    #[inline]
+    /// Gives the next wanted collider's full record (`k`: its index, checked in debug builds;
+    /// the tick fills them all at once, as `bodies`).
+    #[cfg(test)]
     pub fn fill(&mut self, k: usize, body: Body) {
         debug_assert_eq!(self.body_of(k), Some(self.bodies.len()), "filled in order");
         self.bodies.push(body);

@@ -90,6 +90,12 @@ pub(crate) struct Scratch {
     /// Where motion's one pass splits a large archetype's rows between the two threads
     /// (learned from the parts' times; no result depends on it).
     pub motion_split: crate::par::Balance,
+    /// The second half of a tick's full collider records and their push properties, where
+    /// they are filled on two threads (see `motion::collide`), kept for its room.
+    pub records_apart: (
+        Vec<crate::collision::Body>,
+        Vec<crate::collision::body::Phys>,
+    ),
     /// The contact cache's list before this tick, kept empty for its room: the next tick's
     /// contacts are listed in it (the two lists swap every tick instead of one being
     /// allocated).
@@ -162,6 +168,7 @@ impl Default for Scratch {
             spatial: SpatialIndex::default(),
             uniform: UniformCache::default(),
             motion_split: crate::par::Balance::default(),
+            records_apart: Default::default(),
             spare_contacts: Vec::new(),
         }
     }

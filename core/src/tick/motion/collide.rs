@@ -104,14 +104,14 @@ impl Shared {
     }
 }
 
-/// The full record of collider `e` (its push properties kept in `bp` when not plain).
+/// The full record of collider `e` (its push properties kept in `physics` when not plain).
 #[inline(always)]
-fn full(bp: &mut Broadphase, e: u32, id: &Identity, t: &Position, shared: &Shared) -> Body {
+fn full(physics: &mut Vec<Phys>, e: u32, id: &Identity, t: &Position, shared: &Shared) -> Body {
     let phys = match shared.phys {
         None => Body::PLAIN,
         Some(p) => {
-            bp.physics.push(p);
-            (bp.physics.len() - 1) as u32
+            physics.push(p);
+            (physics.len() - 1) as u32
         }
     };
     Body {
@@ -123,6 +123,86 @@ fn full(bp: &mut Broadphase, e: u32, id: &Identity, t: &Position, shared: &Share
         trigger: shared.trigger,
         phys,
     }
+}
+
+/// Wanted colliders from which a tick that splits fills their full records on two threads:
+/// a pile of drones on a player, whose records are reads of columns at rows far apart.
+const RECORDS_SPLIT_MIN: usize = 512;
+
+/// Fills `bp`'s full records of the colliders in `wanted` (ascending), in its order, and their
+/// push properties: where `split` and there are many, each half of them on one of two
+/// threads (the second half's in `apart`, kept for its room, then appended, its push
+/// properties' places moved past the first half's).
+fn records(
+    ecs: &Ecs,
+    def: &GameDef,
+    wanted: &[u32],
+    bp: &mut Broadphase,
+    apart: &mut (Vec<Body>, Vec<Phys>),
+    split: bool,
+) {
+    let (bodies, physics) = (&mut bp.bodies, &mut bp.physics);
+    if !(split && wanted.len() >= RECORDS_SPLIT_MIN && crate::par::available()) {
+        return fill_records(ecs, def, wanted, bodies, physics);
+    }
+    let (first, second) = wanted.split_at(wanted.len() / 2);
+    let (bodies_b, physics_b) = apart;
+    bodies_b.clear();
+    physics_b.clear();
+    crate::par::join(
+        || fill_records(ecs, def, first, bodies, physics),
+        || fill_records(ecs, def, second, bodies_b, physics_b),
+    );
+    let moved = physics.len() as u32;
+    bodies.extend(bodies_b.iter().map(|&b| Body {
+        phys: if b.phys == Body::PLAIN {
+            b.phys
+        } else {
+            b.phys + moved
+        },
+        ..b
+    }));
+    physics.extend_from_slice(physics_b);
+}
+
+/// Appends the full records of the colliders in `wanted` (ascending) to `bodies`, in its
+/// order, and the push properties of those not plain to `physics`.
+fn fill_records(
+    ecs: &Ecs,
+    def: &GameDef,
+    wanted: &[u32],
+    bodies: &mut Vec<Body>,
+    physics: &mut Vec<Phys>,
+) {
+    each_wanted(ecs, wanted, |arch, _, rows| {
+        let (Some(ids), Some(pos), own) = (
+            arch.read::<Identity>(),
+            arch.read::<Position>(),
+            arch.read::<Collider>(),
+        ) else {
+            return;
+        };
+        let shared = arch.has::<SharedCollider>();
+        let Some(cs) = Colliders::of(own.as_deref(), shared, Some(&ids), def) else {
+            return;
+        };
+        // Footing is a hecs archetype's (every row has one or none): a row's full record is
+        // its game archetype's but for its id, sequence and position.
+        let footing = arch.has::<Footing>();
+        let entities = arch.ids();
+        let mut shared: Option<Shared> = None;
+        for row in rows {
+            let id = &ids[row];
+            let s = match shared {
+                Some(s) if s.archetype == id.archetype => s,
+                _ => {
+                    let (a, c) = cs.def(row, def);
+                    *shared.insert(Shared::of(def, a, &c, footing))
+                }
+            };
+            bodies.push(full(physics, entities[row], id, &pos[row], &s));
+        }
+    });
 }
 
 /// Calls `f(arch, base, rows)` for each archetype that holds some of the ascending collider
@@ -275,36 +355,13 @@ pub(crate) fn collide(
     // (nothing changed the world in between).
     bp.want();
     let wanted = std::mem::take(&mut bp.wanted_list);
-    each_wanted(&world.ecs, &wanted, |arch, base, rows| {
-        let (Some(ids), Some(pos), own) = (
-            arch.read::<Identity>(),
-            arch.read::<Position>(),
-            arch.read::<Collider>(),
-        ) else {
-            return;
-        };
-        let shared = arch.has::<SharedCollider>();
-        let Some(cs) = Colliders::of(own.as_deref(), shared, Some(&ids), def) else {
-            return;
-        };
-        // Footing is a hecs archetype's (every row has one or none): a row's full record is
-        // its game archetype's but for its id, sequence and position.
-        let footing = arch.has::<Footing>();
-        let entities = arch.ids();
-        let mut shared: Option<Shared> = None;
-        for row in rows {
-            let id = &ids[row];
-            let s = match shared {
-                Some(s) if s.archetype == id.archetype => s,
-                _ => {
-                    let (a, c) = cs.def(row, def);
-                    *shared.insert(Shared::of(def, a, &c, footing))
-                }
-            };
-            let body = full(bp, entities[row], id, &pos[row], &s);
-            bp.fill(base + row, body);
-        }
-    });
+    let (ecs, apart) = (&world.ecs, &mut s.records_apart);
+    records(ecs, def, &wanted, bp, apart, split);
+    debug_assert_eq!(
+        bp.bodies.len(),
+        wanted.len(),
+        "a full record a wanted collider"
+    );
     bp.finish();
 
     // Push apart and respond, accumulated in canonical pair order.
