@@ -529,8 +529,9 @@ impl Broadphase {
     }
 
     /// Makes the pairs canonical (see [`Pair`]) once every wanted collider is filled, and
-    /// sorts them by creation sequence key.
-    pub fn finish(&mut self) {
+    /// sorts them by creation sequence key: from `split_from` pairs, on two threads where
+    /// the machine has them.
+    pub fn finish(&mut self, split_from: usize) {
         // A pair's bodies are ranks among the wanted colliders: a count of bits, one
         // instruction where the CPU has it (x86-64 CPUs have since 2008), a
         // dozen without, as the baseline x86-64 build counts.
@@ -543,7 +544,7 @@ impl Broadphase {
         }
         #[cfg(not(target_arch = "x86_64"))]
         self.canonical();
-        self.sorter.sort(&mut self.pairs, |p| (p.lo, p.hi));
+        (self.sorter).sort(&mut self.pairs, |p| (p.lo, p.hi), split_from);
     }
 
     /// [`canonical`](Self::canonical), compiled with `popcnt`.

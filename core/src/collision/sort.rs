@@ -30,8 +30,10 @@ impl<T> Default for PairSort<T> {
 impl<T: Copy> PairSort<T> {
     /// Sorts `items` by `key(item) = (lo, hi)`, keys unique: the same order as a comparison
     /// sort. Items whose keys fit in 32 bits each are sorted as packed keys (by radix when
-    /// there are many), then gathered; items already in order stay as they are.
-    pub fn sort(&mut self, items: &mut Vec<T>, key: impl Fn(&T) -> (u64, u64)) {
+    /// there are many; from `split_from` of them, in two halves on two threads where the
+    /// machine has them, then merged), then gathered; items already in order stay as they
+    /// are.
+    pub fn sort(&mut self, items: &mut Vec<T>, key: impl Fn(&T) -> (u64, u64), split_from: usize) {
         let n = items.len();
         let top = items.iter().fold(0u64, |m, p| {
             let (lo, hi) = key(p);
@@ -50,7 +52,18 @@ impl<T: Copy> PairSort<T> {
         if self.keys.is_sorted_by_key(|k| k.0) {
             return;
         }
-        if n < RADIX_MIN {
+        if n >= split_from && crate::par::available() {
+            // A pile's pairs, sorted on one thread after the search: its halves sort at once,
+            // and two sorted halves merge in one walk.
+            let mid = n / 2;
+            let (a, b) = self.keys.split_at_mut(mid);
+            crate::par::join(
+                || a.sort_unstable_by_key(|k| k.0),
+                || b.sort_unstable_by_key(|k| k.0),
+            );
+            merge(&self.keys[..mid], &self.keys[mid..], &mut self.spare);
+            std::mem::swap(&mut self.keys, &mut self.spare);
+        } else if n < RADIX_MIN {
             // Packed keys and indices (16 bytes each) move faster than the items.
             self.keys.sort_unstable_by_key(|k| k.0);
         } else {
@@ -94,14 +107,46 @@ impl<T: Copy> PairSort<T> {
     }
 }
 
+/// The keys of `a` and `b` (each sorted, all unique) in order, in `out`.
+fn merge(a: &[(u64, u32)], b: &[(u64, u32)], out: &mut Vec<(u64, u32)>) {
+    out.clear();
+    out.reserve(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i].0 < b[j].0 {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn radix_and_comparison_sorts_agree() {
+    fn radix_comparison_and_split_sorts_agree() {
         let mut rng = fastrand::Rng::with_seed(3);
         let mut sorter = PairSort::default();
+        // Each case sorted on one thread and from 32 items in two halves (on two threads
+        // where the machine has them).
+        let mut check = |items: &[(u64, u64, u32)], what: &str| {
+            let mut expected = items.to_vec();
+            expected.sort_unstable_by_key(|p| (p.0, p.1));
+            for split_from in [usize::MAX, 32] {
+                let mut sorted = items.to_vec();
+                sorter.sort(&mut sorted, |p| (p.0, p.1), split_from);
+                assert_eq!(sorted, expected, "{what}, split from {split_from}");
+                // Sorted already: they stay.
+                sorter.sort(&mut sorted, |p| (p.0, p.1), split_from);
+                assert_eq!(sorted, expected, "{what} sorted, split from {split_from}");
+            }
+        };
         for (n, top) in [
             (10, 100u64),
             (40, 1000),
@@ -118,13 +163,7 @@ mod tests {
                     items.push((a.min(b), a.max(b), items.len() as u32));
                 }
             }
-            let mut expected = items.clone();
-            expected.sort_unstable_by_key(|p| (p.0, p.1));
-            sorter.sort(&mut items, |p| (p.0, p.1));
-            assert_eq!(items, expected, "{n} items below {top}");
-            // Sorted already: they stay.
-            sorter.sort(&mut items, |p| (p.0, p.1));
-            assert_eq!(items, expected, "{n} sorted items below {top}");
+            check(&items, &format!("{n} items below {top}"));
         }
         // A pile on one body: every key's low half is its; the high halves differ in the
         // bits from `from` to `top`.
@@ -140,12 +179,9 @@ mod tests {
             items.sort_unstable_by_key(|p| p.1);
             items.dedup_by_key(|p| p.1);
             rng.shuffle(&mut items);
-            let mut expected = items.clone();
-            expected.sort_unstable_by_key(|p| (p.0, p.1));
-            sorter.sort(&mut items, |p| (p.0, p.1));
-            assert_eq!(
-                items, expected,
-                "{n} items on one body from {from} below {top}"
+            check(
+                &items,
+                &format!("{n} items on one body from {from} below {top}"),
             );
         }
     }

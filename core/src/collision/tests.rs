@@ -124,7 +124,7 @@ impl Broadphase {
                 },
             );
         }
-        self.finish();
+        self.finish(usize::MAX);
         Ok(())
     }
 }

@@ -104,7 +104,7 @@ fn tick(bp: &mut Broadphase, groups: &[Group]) -> Vec<(u32, u32)> {
         };
         bp.fill(i as usize, body);
     }
-    bp.finish();
+    bp.finish(usize::MAX);
     let found: Vec<(u32, u32)> = (bp.pairs.iter())
         .map(|p| (p.lo as u32 - 1, p.hi as u32 - 1))
         .collect();

@@ -125,6 +125,10 @@ fn full(physics: &mut Vec<Phys>, e: u32, id: &Identity, t: &Position, shared: &S
     }
 }
 
+/// Pairs from which a tick that splits sorts them on two threads (see
+/// [`Broadphase::finish`]): a pile of about a thousand drones on a player.
+const SORT_SPLIT_MIN: usize = 1024;
+
 /// Wanted colliders from which a tick that splits fills their full records on two threads:
 /// a pile of drones on a player, whose records are reads of columns at rows far apart.
 const RECORDS_SPLIT_MIN: usize = 512;
@@ -362,7 +366,7 @@ pub(crate) fn collide(
         wanted.len(),
         "a full record a wanted collider"
     );
-    bp.finish();
+    bp.finish(if split { SORT_SPLIT_MIN } else { usize::MAX });
 
     // Push apart and respond, accumulated in canonical pair order.
     let down = -up(def.physics.gravity);
