@@ -4,6 +4,9 @@
 const PACKED_MIN: usize = 32;
 /// Pairs from which the packed keys are sorted by radix.
 const RADIX_MIN: usize = 1024;
+/// Pairs up to which a sort that may split does (past them, one radix sort on one thread
+/// takes less than two comparison sorts of halves and their merge: a pushing crowd's).
+const SPLIT_UNTIL: usize = 4096;
 /// Bits per radix digit.
 const DIGIT: u32 = 11;
 
@@ -30,9 +33,9 @@ impl<T> Default for PairSort<T> {
 impl<T: Copy> PairSort<T> {
     /// Sorts `items` by `key(item) = (lo, hi)`, keys unique: the same order as a comparison
     /// sort. Items whose keys fit in 32 bits each are sorted as packed keys (by radix when
-    /// there are many; from `split_from` of them, in two halves on two threads where the
-    /// machine has them, then merged), then gathered; items already in order stay as they
-    /// are.
+    /// there are many; from `split_from` of them up to [`SPLIT_UNTIL`], in two halves on two
+    /// threads where the machine has them, then merged), then gathered; items already in
+    /// order stay as they are.
     pub fn sort(&mut self, items: &mut Vec<T>, key: impl Fn(&T) -> (u64, u64), split_from: usize) {
         let n = items.len();
         let top = items.iter().fold(0u64, |m, p| {
@@ -52,7 +55,7 @@ impl<T: Copy> PairSort<T> {
         if self.keys.is_sorted_by_key(|k| k.0) {
             return;
         }
-        if n >= split_from && crate::par::available() {
+        if (split_from..SPLIT_UNTIL).contains(&n) && crate::par::available() {
             // A pile's pairs, sorted on one thread after the search: its halves sort at once,
             // and two sorted halves merge in one walk.
             let mid = n / 2;
