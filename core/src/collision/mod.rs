@@ -50,8 +50,8 @@ const NEAR_SPLIT_MIN: usize = crate::par::SPLIT_MIN;
 /// the passes read is its run's: consecutive colliders of one archetype, shape and layers, and
 /// the archetype's [`flags`](Self::flags)), [`plan`](Self::plan) (who looks for whom, the
 /// cell, which bodies a sparse search looks up), [`search`](Self::search) (the pairs, between
-/// colliders), [`want`](Self::want) and [`fill`](Self::fill) the full [`Body`] of exactly the
-/// colliders in a pair, then [`finish`](Self::finish) (the pairs between
+/// colliders), [`want`](Self::want) and fill [`bodies`](Self::bodies) with the full [`Body`]
+/// of exactly the colliders in a pair, in that order, then [`finish`](Self::finish) (the pairs between
 /// bodies, in canonical order). Indices given to `add` ("collider indices") are positions in
 /// the order of the calls; after `finish`, [`Pair::i`] and [`Pair::j`] index
 /// [`bodies`](Self::bodies).
