@@ -24,6 +24,7 @@
 
 mod bounds;
 mod collide;
+mod contacts;
 mod fused;
 mod offscreen;
 mod step;
