@@ -240,6 +240,50 @@ fn a_pass_split_between_threads_makes_the_same_world_as_one_thread() {
 }
 
 #[test]
+fn a_piles_contacts_on_two_threads_are_the_events_of_one_thread() {
+    // Drones piled on the player, past 512 contacts a tick: split, their full records and
+    // their pairs' sort run in halves on two threads; every tick's contact events, in each
+    // queue's order, and hash are one thread's.
+    let events = |serial: bool| {
+        let def = Arc::new(ludus_core::reference::drones_def());
+        let mut g = Game::with_entities(def, Box::new(NoConsequences), 50_000).unwrap();
+        g.options_mut().hash = true;
+        g.options_mut().serial = serial;
+        if !serial {
+            g.split_always();
+        }
+        (0..160)
+            .map(|_| {
+                let hash = g.step(&TickInput::neutral()).unwrap().hash.unwrap();
+                let e = g.events();
+                let queues = [
+                    &e.collision_enter,
+                    &e.collision_stay,
+                    &e.collision_exit,
+                    &e.trigger_enter,
+                    &e.trigger_stay,
+                    &e.trigger_exit,
+                ]
+                .map(|q| q.clone());
+                (hash, queues)
+            })
+            .collect::<Vec<_>>()
+    };
+    let serial = events(true);
+    let pile = (serial.iter())
+        .map(|(_, q)| q.iter().map(Vec::len).sum::<usize>())
+        .max();
+    assert!(pile > Some(600), "a pile of {pile:?} contact events");
+    for (t, (split, one)) in events(false).iter().zip(&serial).enumerate() {
+        assert!(
+            split == one,
+            "tick {}: the split tick's events differ",
+            t + 1
+        );
+    }
+}
+
+#[test]
 fn a_pushing_crowd_split_between_threads_makes_the_same_world_as_one_thread() {
     // Enough bodies for the bucket scan to split the grid's rows (every body is binned).
     let crowd = |serial| tick_reports(crowd_def(12_000, true), Box::new(Bumps), 12_000, serial, 30);
