@@ -194,15 +194,15 @@ fn the_hash_split_between_threads_is_the_serial_hash() {
     }
 }
 
-/// The per-tick state hashes, contacts and events of a game of `n` entities, with every pass
-/// serial or not.
-fn tick_reports(
+/// What `read` makes of each tick's report and game, in a game of `n` entities with every
+/// pass serial or, where the machine allows, every pass that may split split.
+fn each_tick<T>(
     def: GameDef,
     rules: Box<dyn Consequences>,
-    n: u32,
+    (n, ticks): (u32, u32),
     serial: bool,
-    ticks: u32,
-) -> Vec<(StateHash, usize, usize)> {
+    mut read: impl FnMut(TickReport, &Game) -> T,
+) -> Vec<T> {
     let mut g = Game::with_entities(Arc::new(def), rules, n).unwrap();
     g.options_mut().hash = true;
     g.options_mut().serial = serial;
@@ -212,9 +212,23 @@ fn tick_reports(
     (0..ticks)
         .map(|_| {
             let r = g.step(&TickInput::neutral()).unwrap();
-            (r.hash.unwrap(), r.contacts, r.events)
+            read(r, &g)
         })
         .collect()
+}
+
+/// The per-tick state hashes, contacts and events of a game of `n` entities, with every pass
+/// serial or not.
+fn tick_reports(
+    def: GameDef,
+    rules: Box<dyn Consequences>,
+    n: u32,
+    serial: bool,
+    ticks: u32,
+) -> Vec<(StateHash, usize, usize)> {
+    each_tick(def, rules, (n, ticks), serial, |r, _| {
+        (r.hash.unwrap(), r.contacts, r.events)
+    })
 }
 
 fn same_with_threads(split: &[(StateHash, usize, usize)], serial: &[(StateHash, usize, usize)]) {
@@ -245,16 +259,13 @@ fn a_piles_contacts_on_two_threads_are_the_events_of_one_thread() {
     // their pairs' sort run in halves on two threads; every tick's contact events, in each
     // queue's order, and hash are one thread's.
     let events = |serial: bool| {
-        let def = Arc::new(ludus_core::reference::drones_def());
-        let mut g = Game::with_entities(def, Box::new(NoConsequences), 50_000).unwrap();
-        g.options_mut().hash = true;
-        g.options_mut().serial = serial;
-        if !serial {
-            g.split_always();
-        }
-        (0..160)
-            .map(|_| {
-                let hash = g.step(&TickInput::neutral()).unwrap().hash.unwrap();
+        let def = ludus_core::reference::drones_def();
+        each_tick(
+            def,
+            Box::new(NoConsequences),
+            (50_000, 160),
+            serial,
+            |r, g| {
                 let e = g.events();
                 let queues = [
                     &e.collision_enter,
@@ -265,9 +276,9 @@ fn a_piles_contacts_on_two_threads_are_the_events_of_one_thread() {
                     &e.trigger_exit,
                 ]
                 .map(|q| q.clone());
-                (hash, queues)
-            })
-            .collect::<Vec<_>>()
+                (r.hash.unwrap(), queues)
+            },
+        )
     };
     let serial = events(true);
     let pile = (serial.iter())

@@ -12,6 +12,7 @@ use crate::world::SimWorld;
 use crate::world::components::*;
 use crate::world::contact::ContactKey;
 use crate::world::ecs::Ecs;
+use crate::world::index::SeqIndex;
 
 /// The contacts of the broadphase's reported pairs (sorted: see `Broadphase::finish`) against
 /// last tick's cache: enter and stay events and damage for this tick's, exit events for the
@@ -51,13 +52,10 @@ pub(super) fn contacts(
         while pi < prev.len() && (prev[pi].lo, prev[pi].hi) < (key.lo, key.hi) {
             exit(
                 def,
-                world.index.get(&prev[pi].lo, world.ecs.raw()),
-                world.index.get(&prev[pi].hi, world.ecs.raw()),
-                (&world.ecs, &mut parties),
+                (&world.index, &world.ecs, &mut parties),
                 prev[pi],
                 tick,
                 events,
-                cap,
             )?;
             pi += 1;
         }
@@ -101,13 +99,10 @@ pub(super) fn contacts(
     while pi < prev.len() {
         exit(
             def,
-            world.index.get(&prev[pi].lo, world.ecs.raw()),
-            world.index.get(&prev[pi].hi, world.ecs.raw()),
-            (&world.ecs, &mut parties),
+            (&world.index, &world.ecs, &mut parties),
             prev[pi],
             tick,
             events,
-            cap,
         )?;
         pi += 1;
     }
@@ -156,19 +151,18 @@ fn hurt(
 type Parties<'w> = hecs::ViewBorrow<'w, (&'static Identity, &'static Position)>;
 
 /// An exit of a contact whose two entities both still live (destroyed ones left the cache at
-/// Commit without an exit). `parties`: the world and its view for exits, made on first use.
-#[allow(clippy::too_many_arguments)]
+/// Commit without an exit), found by sequence in `index`. `parties`: the world's view for
+/// exits, made on first use.
 fn exit<'w>(
     def: &GameDef,
-    lo: Option<hecs::Entity>,
-    hi: Option<hecs::Entity>,
-    (ecs, parties): (&'w Ecs, &mut Option<Parties<'w>>),
+    (index, ecs, parties): (&SeqIndex, &'w Ecs, &mut Option<Parties<'w>>),
     key: ContactKey,
     tick: u64,
     events: &mut crate::event::Events,
-    cap: u32,
 ) -> Result<(), Fault> {
-    let (Some(lo), Some(hi)) = (lo, hi) else {
+    let cap = def.limits.events_per_tick;
+    let (Some(lo), Some(hi)) = (index.get(&key.lo, ecs.raw()), index.get(&key.hi, ecs.raw()))
+    else {
         return Ok(());
     };
     let view = parties.get_or_insert_with(|| ecs.view());
