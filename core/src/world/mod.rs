@@ -93,6 +93,19 @@ pub(crate) struct Warnings {
     fresh: Vec<String>,
 }
 
+/// Levels from which a build holds room for spawns past it in hecs's records of entities
+/// ([`Ecs::hold`]): below them the records are a few kilobytes.
+const ROOM_FROM: u64 = 1024;
+
+/// The entity ids a build of `total` entities holds as room for spawns past it: a sixteenth.
+fn room_past_build(total: u64) -> u32 {
+    if total < ROOM_FROM {
+        0
+    } else {
+        (total / 16) as u32
+    }
+}
+
 /// The world a tick runs over. Entities are created and destroyed only at Commit (and at level
 /// construction); every entity carries an [`Identity`] with a creation sequence that is never
 /// reused, and handles are generation-checked by hecs, so a destroyed entity never resolves again.
@@ -273,6 +286,7 @@ impl SimWorld {
             ));
         }
         world.index.reserve(total as usize);
+        let room = world.ecs.hold(room_past_build(total));
         let builder = &mut hecs::EntityBuilder::new();
         world.spawn_all(def, builder, &level_def.placements, 0, |p| {
             (p.archetype, p.pos, &p.overrides)
@@ -287,6 +301,7 @@ impl SimWorld {
                 (stress.archetype, *pos, &none)
             })?;
         }
+        world.ecs.release(room);
         let placed = 1..*world.next_seq;
         world.attach_spawned(def, placed, &mut Vec::new());
         if world.has_attachments() {
