@@ -10,7 +10,7 @@ const SPLIT_UNTIL: usize = 4096;
 /// Bits per radix digit.
 const DIGIT: u32 = 11;
 
-/// Reused buffers of [`PairSort::sort`].
+/// Reused buffers of [`PairSort::sort_packed`].
 #[derive(Clone, Debug)]
 pub(crate) struct PairSort<T> {
     keys: Vec<(u64, u32)>,
@@ -30,29 +30,90 @@ impl<T> Default for PairSort<T> {
     }
 }
 
+/// What packing the keys found (see [`PairSort::packing`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Packed {
+    /// Every key's halves ORed: its bits are the widest half's.
+    top: u64,
+    /// Whether the keys came in ascending order.
+    sorted: bool,
+}
+
+/// Keys being packed, one an item in the items' order: `(lo << 32 | hi, index)`, which order
+/// the items as `(lo, hi)` does while both halves fit in 32 bits (else the items are sorted by
+/// comparison).
+pub(crate) struct Packing<'a> {
+    keys: &'a mut Vec<(u64, u32)>,
+    top: u64,
+    last: u64,
+    sorted: bool,
+}
+
+impl Packing<'_> {
+    /// The next item's key.
+    #[inline(always)]
+    pub fn push(&mut self, (lo, hi): (u64, u64)) {
+        let key = (lo << 32) | hi;
+        self.top |= lo | hi;
+        self.sorted &= key > self.last;
+        self.last = key;
+        let i = self.keys.len() as u32;
+        self.keys.push((key, i));
+    }
+
+    pub fn done(self) -> Packed {
+        Packed {
+            top: self.top,
+            sorted: self.sorted,
+        }
+    }
+}
+
 impl<T: Copy> PairSort<T> {
     /// Sorts `items` by `key(item) = (lo, hi)`, keys unique: the same order as a comparison
-    /// sort. Items whose keys fit in 32 bits each are sorted as packed keys (by radix when
-    /// there are many; from `split_from` of them up to [`SPLIT_UNTIL`], in two halves on two
-    /// threads where the machine has them, then merged), then gathered; items already in
-    /// order stay as they are.
+    /// sort (see [`sort_packed`](Self::sort_packed)).
+    #[cfg(test)]
     pub fn sort(&mut self, items: &mut Vec<T>, key: impl Fn(&T) -> (u64, u64), split_from: usize) {
+        let mut packing = self.packing(items.len());
+        items.iter().for_each(|p| packing.push(key(p)));
+        let packed = packing.done();
+        self.sort_packed(items, packed, key, split_from);
+    }
+
+    /// Starts packing the keys of `n` items, in the items' order, for
+    /// [`sort_packed`](Self::sort_packed): the walk that makes the keys packs them.
+    pub fn packing(&mut self, n: usize) -> Packing<'_> {
+        self.keys.clear();
+        self.keys.reserve(n);
+        Packing {
+            keys: &mut self.keys,
+            top: 0,
+            last: 0,
+            sorted: true,
+        }
+    }
+
+    /// Sorts `items` by `key(item) = (lo, hi)`, keys unique, whose keys were just packed
+    /// ([`packing`](Self::packing)): the same order as a comparison sort. Items whose keys
+    /// fit in 32 bits each are sorted as packed keys (by radix when there are many; from
+    /// `split_from` of them up to [`SPLIT_UNTIL`], in two halves on two threads where the
+    /// machine has them, then merged), then gathered; items already in order stay as they
+    /// are.
+    pub fn sort_packed(
+        &mut self,
+        items: &mut Vec<T>,
+        packed: Packed,
+        key: impl Fn(&T) -> (u64, u64),
+        split_from: usize,
+    ) {
         let n = items.len();
-        let top = items.iter().fold(0u64, |m, p| {
-            let (lo, hi) = key(p);
-            m.max(lo).max(hi)
-        });
-        let bits = 64 - top.leading_zeros();
+        debug_assert_eq!(self.keys.len(), n, "a key packed an item");
+        let bits = 64 - packed.top.leading_zeros();
         if n < PACKED_MIN || n > u32::MAX as usize || bits > 32 {
             items.sort_unstable_by_key(key);
             return;
         }
-        self.keys.clear();
-        self.keys.extend(items.iter().enumerate().map(|(i, p)| {
-            let (lo, hi) = key(p);
-            ((lo << bits) | hi, i as u32)
-        }));
-        if self.keys.is_sorted_by_key(|k| k.0) {
+        if packed.sorted {
             return;
         }
         if (split_from..SPLIT_UNTIL).contains(&n) && crate::par::available() {
@@ -70,6 +131,10 @@ impl<T: Copy> PairSort<T> {
             // Packed keys and indices (16 bytes each) move faster than the items.
             self.keys.sort_unstable_by_key(|k| k.0);
         } else {
+            // The halves' unused high bits squeezed out: `2 * bits` bits to sort by.
+            for k in &mut self.keys {
+                k.0 = ((k.0 >> 32) << bits) | (k.0 & u64::from(u32::MAX));
+            }
             self.radix(bits);
         }
         self.items.clear();

@@ -106,7 +106,8 @@ fn tick(bp: &mut Broadphase, groups: &[Group]) -> Vec<(u32, u32)> {
     }
     bp.finish(usize::MAX);
     let found: Vec<(u32, u32)> = (bp.pairs.iter())
-        .map(|p| (p.lo as u32 - 1, p.hi as u32 - 1))
+        .map(|p| bp.seqs(p))
+        .map(|(lo, hi)| (lo as u32 - 1, hi as u32 - 1))
         .collect();
     let mut brute = Vec::new();
     for (i, &(_, a, pa)) in every.iter().enumerate() {

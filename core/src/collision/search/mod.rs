@@ -426,8 +426,6 @@ impl<'a> Found<'a> {
             return;
         };
         let pair = Pair {
-            lo: 0,
-            hi: 0,
             i,
             j,
             report,

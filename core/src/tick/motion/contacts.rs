@@ -42,9 +42,10 @@ pub(super) fn contacts(
     let mut parties = None;
     let mut pi = 0;
     for p in bp.pairs.iter().filter(|p| p.report) {
+        let (lo, hi) = bp.seqs(p);
         let key = ContactKey {
-            lo: p.lo,
-            hi: p.hi,
+            lo,
+            hi,
             trigger: p.trigger,
             stay: p.stay,
         };
