@@ -248,13 +248,6 @@ impl Broadphase {
         self.count
     }
 
-    /// Collider `k`'s index in [`bodies`](Self::bodies), if it is wanted (once every wanted
-    /// collider is filled, in [`wanted_list`](Self::wanted_list)'s order).
-    #[inline]
-    pub fn body_of(&self, k: usize) -> Option<usize> {
-        wanted::rank(&self.wanted_bits, &self.ranks, k)
-    }
-
     /// Gives the next wanted collider's full record (`k`: its index, checked in debug builds;
     /// the tick fills them all at once, as `bodies`).
     #[cfg(test)]

@@ -4,6 +4,13 @@
 use super::{Broadphase, Pair, resize_snug, sort};
 
 impl Broadphase {
+    /// Collider `k`'s index in [`bodies`](Self::bodies), if it is wanted (once every wanted
+    /// collider is filled, in [`wanted_list`](Self::wanted_list)'s order).
+    #[inline]
+    pub fn body_of(&self, k: usize) -> Option<usize> {
+        rank(&self.wanted_bits, &self.ranks, k)
+    }
+
     /// Marks the colliders whose full records are wanted, those in a pair the search found,
     /// and lists them in `wanted_list`.
     pub fn want(&mut self) {
@@ -120,7 +127,7 @@ impl Broadphase {
 /// Collider `k`'s rank among the wanted colliders (see [`Broadphase::wanted_bits`]), if it is
 /// one.
 #[inline(always)]
-pub(super) fn rank(bits: &[u64], ranks: &[u32], k: usize) -> Option<usize> {
+fn rank(bits: &[u64], ranks: &[u32], k: usize) -> Option<usize> {
     let (w, bit) = (k >> 6, 1u64 << (k & 63));
     let word = bits[w];
     (word & bit != 0).then(|| ranks[w] as usize + (word & (bit - 1)).count_ones() as usize)
