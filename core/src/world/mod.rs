@@ -97,12 +97,18 @@ pub(crate) struct Warnings {
 /// ([`Ecs::hold`]): below them the records are a few kilobytes.
 const ROOM_FROM: u64 = 1024;
 
-/// The entity ids a build of `total` entities holds as room for spawns past it: a sixteenth.
+/// The spawns past a level's build that its room holds at most: a crowd's worth of shots at
+/// once. Each held id costs about 20 bytes (its record, its place in hecs's free list and in
+/// the list of ids of the archetype of no component), 80 kilobytes at most.
+const ROOM_MAX: u64 = 4096;
+
+/// The entity ids a build of `total` entities holds as room for spawns past it: an eighth of
+/// them, at most [`ROOM_MAX`].
 fn room_past_build(total: u64) -> u32 {
     if total < ROOM_FROM {
         0
     } else {
-        (total / 16) as u32
+        (total / 8).min(ROOM_MAX) as u32
     }
 }
 
