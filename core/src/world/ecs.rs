@@ -243,12 +243,19 @@ impl Ecs {
         held
     }
 
-    /// Gives back ids [`hold`](Ecs::hold) took.
+    /// Gives back ids [`hold`](Ecs::hold) took: the last held first, each the last row of the
+    /// archetype of no component, so no row moves.
     pub fn release(&mut self, held: Vec<hecs::Entity>) {
-        for e in held {
-            let despawned = self.despawn(e);
+        let Some(&first) = held.first() else {
+            return;
+        };
+        touch(Resource::EntitySet, true);
+        let set = self.set_of(first);
+        for &e in held.iter().rev() {
+            let despawned = self.0.despawn(e);
             debug_assert!(despawned.is_ok(), "a held id is live until released");
         }
+        self.moved(set, None);
     }
 
     #[inline]

@@ -102,13 +102,14 @@ const ROOM_FROM: u64 = 1024;
 /// the list of ids of the archetype of no component), 80 kilobytes at most.
 const ROOM_MAX: u64 = 4096;
 
-/// The entity ids a build of `total` entities holds as room for spawns past it: an eighth of
-/// them, at most [`ROOM_MAX`].
+/// The entity ids a build of `total` entities holds as room for spawns past it: a sixteenth
+/// of them (holding and giving back an id takes about a twentieth of what building an entity
+/// does), at most [`ROOM_MAX`].
 fn room_past_build(total: u64) -> u32 {
     if total < ROOM_FROM {
         0
     } else {
-        (total / 8).min(ROOM_MAX) as u32
+        (total / 16).min(ROOM_MAX) as u32
     }
 }
 
