@@ -46,7 +46,7 @@ fn live() -> isize {
     LIVE.load(Ordering::Relaxed)
 }
 
-/// The fixture's level with `n` pickups (no collider, no motion) more.
+/// The fixture's level with `n` pickups (a trigger collider each, no motion) more.
 fn level(n: usize) -> GameDef {
     let mut def = game_def();
     for k in 0..n {
