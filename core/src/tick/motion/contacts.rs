@@ -41,16 +41,12 @@ pub(super) fn contacts(
     let (hits, hurting) = (&mut s.contact_hits, def.has_contact_damage());
     let mut parties = None;
     let mut pi = 0;
-    for p in bp.pairs.iter().filter(|p| p.report) {
-        let (lo, hi) = bp.seqs(p);
-        let key = ContactKey {
-            lo,
-            hi,
-            trigger: p.trigger,
-            stay: p.stay,
-        };
-        // Exits for cached contacts ordered before this one.
-        while pi < prev.len() && (prev[pi].lo, prev[pi].hi) < (key.lo, key.hi) {
+    // The reported pairs, then an end past every cached contact (sequences are below 2^48).
+    let walked = bp.pairs.iter().filter(|p| p.report).map(Some);
+    for p in walked.chain(std::iter::once(None)) {
+        let upto = p.map_or((u64::MAX, u64::MAX), |p| bp.seqs(p));
+        // Exits for cached contacts ordered before this one (all that are left, at the end).
+        while pi < prev.len() && (prev[pi].lo, prev[pi].hi) < upto {
             exit(
                 def,
                 (&world.index, &world.ecs, &mut parties),
@@ -60,6 +56,15 @@ pub(super) fn contacts(
             )?;
             pi += 1;
         }
+        let Some(p) = p else {
+            break;
+        };
+        let key = ContactKey {
+            lo: upto.0,
+            hi: upto.1,
+            trigger: p.trigger,
+            stay: p.stay,
+        };
         let known = pi < prev.len() && (prev[pi].lo, prev[pi].hi) == (key.lo, key.hi);
         if known {
             pi += 1;
@@ -96,16 +101,6 @@ pub(super) fn contacts(
             push_bounded(queue, ev, cap, name)?;
         }
         next.push(key);
-    }
-    while pi < prev.len() {
-        exit(
-            def,
-            (&world.index, &world.ecs, &mut parties),
-            prev[pi],
-            tick,
-            events,
-        )?;
-        pi += 1;
     }
     world.counters.contacts_peak = world.counters.contacts_peak.max(next.len() as u64);
     world.contacts.keys = next;
