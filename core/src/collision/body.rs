@@ -11,8 +11,8 @@ pub(crate) struct Body {
     /// whose own components it writes, while no entity comes or goes.
     pub id: u32,
     pub seq: u64,
+    /// Its archetype, whose tags are its own ([`GameDef::tags_of`](crate::def::GameDef::tags_of)).
     pub archetype: ArchetypeId,
-    pub tags: u64,
     pub pos: Vec2,
     pub trigger: bool,
     /// Its push properties: an index into [`Broadphase::physics`](super::Broadphase), or

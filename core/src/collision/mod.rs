@@ -37,6 +37,7 @@ pub(crate) use crate::collision::pair::{
     CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow, Pair,
 };
 use crate::def::{ArchetypeId, Shape};
+use crate::limits::{push_snug, room};
 use crate::math::Vec2;
 
 /// Bodies of one run from which the plan looks up their cells on two threads: as motion's pass
@@ -253,7 +254,7 @@ impl Broadphase {
     #[cfg(test)]
     pub fn fill(&mut self, k: usize, body: Body) {
         debug_assert_eq!(self.body_of(k), Some(self.bodies.len()), "filled in order");
-        self.bodies.push(body);
+        push_snug(&mut self.bodies, body);
     }
 
     /// Decides who looks for whom and which colliders can be in a pair (marking them wanted).
@@ -454,12 +455,13 @@ impl Broadphase {
                 let rest = r.start + mid as u32;
                 second.clear();
                 crate::par::join(
-                    || marks.each_near(a, |k| near.push(body(r.start, a, k))),
-                    || marks.each_near(b, |k| second.push(body(rest, b, k))),
+                    || marks.each_near(a, |k| push_snug(&mut near, body(r.start, a, k))),
+                    || marks.each_near(b, |k| push_snug(&mut second, body(rest, b, k))),
                 );
+                room(&mut near, second.len());
                 near.extend_from_slice(&second);
             } else {
-                marks.each_near(pos, |k| near.push(body(r.start, pos, k)));
+                marks.each_near(pos, |k| push_snug(&mut near, body(r.start, pos, k)));
             }
         }
         self.near = near;

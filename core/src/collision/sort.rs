@@ -84,7 +84,7 @@ impl<T: Copy> PairSort<T> {
     /// [`sort_packed`](Self::sort_packed): the walk that makes the keys packs them.
     pub fn packing(&mut self, n: usize) -> Packing<'_> {
         self.keys.clear();
-        self.keys.reserve(n);
+        crate::limits::room(&mut self.keys, n);
         Packing {
             keys: &mut self.keys,
             top: 0,
@@ -138,6 +138,7 @@ impl<T: Copy> PairSort<T> {
             self.radix(bits);
         }
         self.items.clear();
+        crate::limits::room(&mut self.items, n);
         self.items
             .extend(self.keys.iter().map(|&(_, i)| items[i as usize]));
         std::mem::swap(items, &mut self.items);
@@ -151,6 +152,8 @@ impl<T: Copy> PairSort<T> {
         let size = 1usize << DIGIT;
         let mask = (size - 1) as u64;
         self.spare.clear();
+        let more = n.saturating_sub(self.spare.len());
+        crate::limits::room(&mut self.spare, more);
         self.spare.resize(n, (0, 0));
         for p in 0..passes {
             let shift = p * DIGIT;
@@ -178,7 +181,7 @@ impl<T: Copy> PairSort<T> {
 /// The keys of `a` and `b` (each sorted, all unique) in order, in `out`.
 fn merge(a: &[(u64, u32)], b: &[(u64, u32)], out: &mut Vec<(u64, u32)>) {
     out.clear();
-    out.reserve(a.len() + b.len());
+    crate::limits::room(out, a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
         if a[i].0 < b[j].0 {

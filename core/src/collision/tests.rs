@@ -117,7 +117,6 @@ impl Broadphase {
                     id: u32::MAX,
                     seq: s.seq,
                     archetype: archetypes[k as usize],
-                    tags: 0,
                     pos: s.pos,
                     trigger: false,
                     phys: Body::PLAIN,

@@ -2,6 +2,7 @@
 //! sorted once those are filled.
 
 use super::{Broadphase, Pair, resize_snug, sort};
+use crate::limits::push_snug;
 
 impl Broadphase {
     /// Collider `k`'s index in [`bodies`](Self::bodies), if it is wanted (once every wanted
@@ -40,7 +41,7 @@ impl Broadphase {
                     self.ranks[w] = list.len() as u32;
                 }
                 while word != 0 {
-                    list.push(w as u32 * 64 + word.trailing_zeros());
+                    push_snug(list, w as u32 * 64 + word.trailing_zeros());
                     word &= word - 1;
                 }
             }
@@ -52,7 +53,7 @@ impl Broadphase {
                     let (w, bit) = (k as usize >> 6, 1u64 << (k & 63));
                     if bits[w] & bit == 0 {
                         bits[w] |= bit;
-                        list.push(k);
+                        push_snug(list, k);
                     }
                 }
             }

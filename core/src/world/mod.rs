@@ -292,8 +292,10 @@ impl SimWorld {
                 ),
             ));
         }
-        world.index.reserve(total as usize);
-        let room = world.ecs.hold(room_past_build(total));
+        let room = room_past_build(total);
+        // The index's run, too, has room for the spawns the held ids are for.
+        world.index.reserve(total as usize + room as usize);
+        let room = world.ecs.hold(room);
         let builder = &mut hecs::EntityBuilder::new();
         world.spawn_all(def, builder, &level_def.placements, 0, |p| {
             (p.archetype, p.pos, &p.overrides)

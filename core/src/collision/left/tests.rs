@@ -97,7 +97,6 @@ fn tick(bp: &mut Broadphase, groups: &[Group]) -> Vec<(u32, u32)> {
             id: u32::MAX,
             seq: u64::from(i) + 1,
             archetype: ArchetypeId(k as u16),
-            tags: 0,
             pos,
             trigger: false,
             phys: Body::PLAIN,

@@ -330,7 +330,7 @@ impl<'a> Found<'a> {
             self.pairs.truncate(had);
             return false;
         }
-        self.pairs.reserve_exact(b.pairs.len());
+        crate::limits::room(self.pairs, b.pairs.len());
         self.pairs.extend_from_slice(b.pairs);
         self.work = spent;
         true

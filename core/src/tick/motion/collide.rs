@@ -5,7 +5,7 @@ use crate::collision::body::{Flags, Phys};
 use crate::collision::{Body, Broadphase, CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow};
 use crate::def::{ArchetypeId, BodyKind, ColliderDef, GameDef};
 use crate::fault::Fault;
-use crate::limits::Limit;
+use crate::limits::{Limit, push_snug};
 use crate::math::Vec2;
 use crate::tick::motion::step::up;
 use crate::tick::scratch::Scratch;
@@ -63,13 +63,12 @@ impl Rows<'_> {
     }
 }
 
-/// What every full record of one game archetype's colliders shares (see [`full`]): its tags,
-/// whether its colliders are triggers, and its push properties, `None` where they are plain.
+/// What every full record of one game archetype's colliders shares (see [`full`]): whether
+/// its colliders are triggers, and its push properties, `None` where they are plain.
 /// Taken once a run of rows of one archetype, not once a row.
 #[derive(Clone, Copy)]
 struct Shared {
     archetype: ArchetypeId,
-    tags: u64,
     trigger: bool,
     phys: Option<Phys>,
 }
@@ -77,7 +76,7 @@ struct Shared {
 impl Shared {
     /// What the full records of `archetype`'s colliders (`c`, as [`Colliders::def`] gives a
     /// row's) share, in a hecs archetype with (`footing`) or without footing.
-    fn of(def: &GameDef, archetype: ArchetypeId, c: &ColliderDef, footing: bool) -> Shared {
+    fn of(archetype: ArchetypeId, c: &ColliderDef, footing: bool) -> Shared {
         let plain = c.body == BodyKind::Dynamic
             && c.mass == 1.0
             && c.bounce.is_none()
@@ -95,7 +94,6 @@ impl Shared {
         });
         Shared {
             archetype,
-            tags: def.tags_of(archetype),
             trigger: c.trigger,
             phys,
         }
@@ -116,7 +114,6 @@ fn full(physics: &mut Vec<Phys>, e: u32, id: &Identity, t: &Position, shared: &S
         id: e,
         seq: id.seq(),
         archetype: id.archetype,
-        tags: shared.tags,
         pos: t.0,
         trigger: shared.trigger,
         phys,
@@ -156,6 +153,7 @@ fn records(
         || fill_records(ecs, def, second, bodies_b, physics_b),
     );
     let moved = physics.len() as u32;
+    crate::limits::room(bodies, bodies_b.len());
     bodies.extend(bodies_b.iter().map(|&b| Body {
         phys: if b.phys == Body::PLAIN {
             b.phys
@@ -199,10 +197,10 @@ fn fill_records(
                 Some(s) if s.archetype == id.archetype => s,
                 _ => {
                     let (a, c) = cs.def(row, def);
-                    *shared.insert(Shared::of(def, a, &c, footing))
+                    *shared.insert(Shared::of(a, &c, footing))
                 }
             };
-            bodies.push(full(physics, entities[row], id, &pos[row], &s));
+            push_snug(bodies, full(physics, entities[row], id, &pos[row], &s));
         }
     });
 }

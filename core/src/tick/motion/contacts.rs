@@ -28,7 +28,7 @@ pub(super) fn contacts(
     let party = |b: &Body| Party {
         seq: b.seq,
         archetype: b.archetype,
-        tags: b.tags,
+        tags: def.tags_of(b.archetype),
         pos: b.pos,
     };
     // Exactly the reported pairs: the cache never holds more than `[limits] contacts`.
@@ -122,7 +122,7 @@ fn hurt(
         let Some(rule) = def.archetype(from.archetype).and_then(|x| x.contact_damage) else {
             continue;
         };
-        if !rule.hits(to.tags, begun) {
+        if !rule.hits(def.tags_of(to.archetype), begun) {
             continue;
         }
         let hit = Hit {
