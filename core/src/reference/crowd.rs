@@ -280,7 +280,7 @@ impl Crowd {
             .contacts()
             .keys()
             .iter()
-            .filter_map(|k| Some((rank(k.lo)? << bits) | rank(k.hi)?))
+            .filter_map(|k| Some((rank(k.lo())? << bits) | rank(k.hi())?))
             .collect();
         prev.sort_unstable();
         Crowd {

@@ -88,16 +88,14 @@ pub(crate) fn check(world: &SimWorld, def: &GameDef) -> Result<(), Fault> {
     }
     let keys = world.contacts.keys();
     for w in keys.windows(2) {
-        if (w[0].lo, w[0].hi) >= (w[1].lo, w[1].hi) {
+        if w[0].pair() >= w[1].pair() {
             return Err(broken("the contact cache is not strictly sorted".into()));
         }
     }
     for k in keys {
-        if k.lo >= k.hi || !world.index.contains_key(&k.lo) || !world.index.contains_key(&k.hi) {
-            return Err(broken(format!(
-                "contact ({}, {}) names a dead entity",
-                k.lo, k.hi
-            )));
+        let (lo, hi) = k.pair();
+        if lo >= hi || !world.index.contains_key(&lo) || !world.index.contains_key(&hi) {
+            return Err(broken(format!("contact ({lo}, {hi}) names a dead entity")));
         }
     }
     let mut links: Vec<(u64, u64)> = Vec::new();

@@ -286,7 +286,8 @@ impl Drones {
     /// Sets the touching bits from the world's contact cache (empty before the first tick).
     fn with_contacts(mut self, world: &SimWorld) -> Drones {
         for key in world.contacts().keys() {
-            for (drone, other) in [(key.lo, key.hi), (key.hi, key.lo)] {
+            let (lo, hi) = key.pair();
+            for (drone, other) in [(lo, hi), (hi, lo)] {
                 let (Ok(i), Some(k)) = (
                     self.seq.binary_search(&drone),
                     self.targets.iter().position(|t| t.seq == other),

@@ -46,7 +46,7 @@ pub(super) fn contacts(
     for p in walked.chain(std::iter::once(None)) {
         let upto = p.map_or((u64::MAX, u64::MAX), |p| bp.seqs(p));
         // Exits for cached contacts ordered before this one (all that are left, at the end).
-        while pi < prev.len() && (prev[pi].lo, prev[pi].hi) < upto {
+        while pi < prev.len() && prev[pi].pair() < upto {
             exit(
                 def,
                 (&world.index, &world.ecs, &mut parties),
@@ -59,13 +59,8 @@ pub(super) fn contacts(
         let Some(p) = p else {
             break;
         };
-        let key = ContactKey {
-            lo: upto.0,
-            hi: upto.1,
-            trigger: p.trigger,
-            stay: p.stay,
-        };
-        let known = pi < prev.len() && (prev[pi].lo, prev[pi].hi) == (key.lo, key.hi);
+        let key = ContactKey::new(upto.0, upto.1, p.trigger, p.stay);
+        let known = pi < prev.len() && prev[pi].pair() == upto;
         if known {
             pi += 1;
         }
@@ -157,8 +152,10 @@ fn exit<'w>(
     events: &mut crate::event::Events,
 ) -> Result<(), Fault> {
     let cap = def.limits.events_per_tick;
-    let (Some(lo), Some(hi)) = (index.get(&key.lo, ecs.raw()), index.get(&key.hi, ecs.raw()))
-    else {
+    let (Some(lo), Some(hi)) = (
+        index.get(&key.lo(), ecs.raw()),
+        index.get(&key.hi(), ecs.raw()),
+    ) else {
         return Ok(());
     };
     let view = parties.get_or_insert_with(|| ecs.view());
@@ -175,7 +172,7 @@ fn exit<'w>(
     let (Some((a, at)), Some((b, bt))) = (party(lo), party(hi)) else {
         return Ok(());
     };
-    let (a, b) = if key.trigger && !at && bt {
+    let (a, b) = if key.trigger() && !at && bt {
         (b, a)
     } else {
         (a, b)
@@ -188,7 +185,7 @@ fn exit<'w>(
         normal: Vec2::ZERO,
         depth: 0.0,
     };
-    if key.trigger {
+    if key.trigger() {
         push_bounded(&mut events.trigger_exit, ev, cap, "trigger exit")
     } else {
         push_bounded(&mut events.collision_exit, ev, cap, "collision exit")
