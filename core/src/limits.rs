@@ -216,6 +216,14 @@ pub(crate) fn push_snug<T>(v: &mut Vec<T>, item: T) {
     v.push(item);
 }
 
+/// Grows `v` to `n` entries of `fill` (where it is shorter), its room as [`room`] grows it: a
+/// per-collider buffer follows the number of colliders.
+#[inline]
+pub(crate) fn resize_snug<T: Clone>(v: &mut Vec<T>, n: usize, fill: T) {
+    room(v, n.saturating_sub(v.len()));
+    v.resize(n, fill);
+}
+
 /// How much a buffer of `len` items that needs `more` grows by (see [`room`]).
 #[inline]
 fn grown(len: usize, more: usize) -> usize {
@@ -265,7 +273,14 @@ mod tests {
             let mut one = Vec::new();
             let mut runs = Vec::new();
             let mut bounded = Vec::new();
+            let mut resized = Vec::new();
             for i in 0..n {
+                resize_snug(&mut resized, i + 1, 7u8);
+                assert!(
+                    resized.capacity() <= snug(resized.len()),
+                    "{n}: {}",
+                    resized.capacity()
+                );
                 push_snug(&mut one, i);
                 assert!(one.capacity() <= snug(one.len()), "{n}: {}", one.capacity());
                 assert!(push_within(&mut bounded, i, usize::MAX));
@@ -282,6 +297,7 @@ mod tests {
                 );
             }
             assert_eq!((one.len(), runs.len(), bounded.len()), (n, n, n));
+            assert_eq!(resized, vec![7u8; n]);
         }
     }
 }

@@ -3,8 +3,9 @@
 //! and is looked for by a few), and the plan reads them where they are. At 256k drones the
 //! copy was a twentieth of the tick: a second 2 MiB written, and read back, every tick.
 
+use crate::collision::Broadphase;
 use crate::collision::grid::{LEFT, Span};
-use crate::collision::{Broadphase, resize_snug};
+use crate::limits::resize_snug;
 use crate::math::Vec2;
 
 /// Positions the broadphase keeps room for however few a tick holds (8 KiB): a small game's

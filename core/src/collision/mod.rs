@@ -37,7 +37,7 @@ pub(crate) use crate::collision::pair::{
     CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow, Pair,
 };
 use crate::def::{ArchetypeId, Shape};
-use crate::limits::{push_snug, room};
+use crate::limits::{push_snug, resize_snug, room};
 use crate::math::Vec2;
 
 /// Bodies of one run from which the plan looks up their cells on two threads: as motion's pass
@@ -467,16 +467,6 @@ impl Broadphase {
         self.near = near;
         self.near_second = second;
     }
-}
-
-/// Grows `v` to `n` entries of `fill`, with an eighth more room where it must reallocate (a
-/// per-collider buffer follows the number of colliders: doubling its room each time a count
-/// passes it would hold up to twice what the colliders need).
-fn resize_snug<T: Clone>(v: &mut Vec<T>, n: usize, fill: T) {
-    if v.capacity() < n {
-        v.reserve_exact(n + (n / 8).max(16) - v.len());
-    }
-    v.resize(n, fill);
 }
 
 #[cfg(test)]

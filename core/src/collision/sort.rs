@@ -152,9 +152,7 @@ impl<T: Copy> PairSort<T> {
         let size = 1usize << DIGIT;
         let mask = (size - 1) as u64;
         self.spare.clear();
-        let more = n.saturating_sub(self.spare.len());
-        crate::limits::room(&mut self.spare, more);
-        self.spare.resize(n, (0, 0));
+        crate::limits::resize_snug(&mut self.spare, n, (0, 0));
         for p in 0..passes {
             let shift = p * DIGIT;
             self.counts.clear();

@@ -1,8 +1,8 @@
 //! The colliders a tick's pairs want full records of, and the pairs made canonical and
 //! sorted once those are filled.
 
-use super::{Broadphase, Pair, resize_snug, sort};
-use crate::limits::push_snug;
+use super::{Broadphase, Pair, sort};
+use crate::limits::{push_snug, resize_snug};
 
 impl Broadphase {
     /// Collider `k`'s index in [`bodies`](Self::bodies), if it is wanted (once every wanted
