@@ -209,6 +209,16 @@ pub(crate) fn room<T>(v: &mut Vec<T>, more: usize) {
     }
 }
 
+/// [`room`] in a buffer that may hold at most `bound` items (`v.len() + more <= bound`): its
+/// growth never reserves room past the bound.
+#[inline]
+pub(crate) fn room_within<T>(v: &mut Vec<T>, more: usize, bound: usize) {
+    debug_assert!(v.len() + more <= bound);
+    if v.capacity() - v.len() < more {
+        v.reserve_exact(grown(v.len(), more).min(bound - v.len()).max(more));
+    }
+}
+
 /// Pushes `item` onto `v`, growing it as [`room`] does.
 #[inline]
 pub(crate) fn push_snug<T>(v: &mut Vec<T>, item: T) {
@@ -297,6 +307,13 @@ mod tests {
                 );
             }
             assert_eq!((one.len(), runs.len(), bounded.len()), (n, n, n));
+            // Within a bound of exactly what they hold: no room past it.
+            let mut within: Vec<usize> = Vec::new();
+            for run in [n / 3, n / 3, n - 2 * (n / 3)] {
+                room_within(&mut within, run, n);
+                within.extend(0..run);
+                assert!(within.capacity() <= n, "{n}: {}", within.capacity());
+            }
             assert_eq!(resized, vec![7u8; n]);
         }
     }

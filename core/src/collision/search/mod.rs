@@ -330,7 +330,7 @@ impl<'a> Found<'a> {
             self.pairs.truncate(had);
             return false;
         }
-        crate::limits::room(self.pairs, b.pairs.len());
+        crate::limits::room_within(self.pairs, b.pairs.len(), self.max_pairs);
         self.pairs.extend_from_slice(b.pairs);
         self.work = spent;
         true
