@@ -384,3 +384,67 @@ fn a_behaviour_set_at_run_time_decides_alike_in_a_world_large_enough_to_run_moti
     assert_eq!(xs(0), vec![100.0, 99.0, 98.0, 97.0]);
     assert_eq!(xs(1100), xs(0), "fused, the pickup chases the same");
 }
+
+#[test]
+fn an_entity_holds_a_speed_only_where_it_is_its_own_and_moves_at_its_archetypes_else() {
+    let run = |extra: u32| {
+        let mut def = def64();
+        let slow = ArchetypeId(def.archetypes.len() as u16);
+        def.archetypes.push(chaser("slow", None, Idle::Stop));
+        def.archetypes.push(ArchetypeDef {
+            speed: 128.0,
+            ..chaser("fast", None, Idle::Stop)
+        });
+        let fast = ArchetypeId(slow.0 + 1);
+        place(&mut def, PLAYER, 0.0, 0.0);
+        // (archetype, x, speed of the spawn's options)
+        let placed = [
+            (slow, 100.0, None),
+            (fast, 200.0, None),
+            (slow, 300.0, Some(64.0)),
+            (slow, 400.0, Some(192.0)),
+            (slow, 500.0, None),
+            (slow, 600.0, None),
+        ];
+        for (archetype, x, speed) in placed {
+            def.levels[0].placements.push(Placement {
+                archetype,
+                pos: Vec2::new(x, 0.0),
+                overrides: Overrides {
+                    speed,
+                    ..Overrides::default()
+                },
+            });
+        }
+        let c = rules(|stage, g| {
+            if stage == Stage::One && g.tick() == 1 {
+                for (target, speed) in [(6, 64.0), (7, 32.0)] {
+                    g.send(Command::SetSpeed { target, speed }).unwrap();
+                }
+            }
+            Ok(())
+        });
+        let mut g = Game::with_entities(std::sync::Arc::new(def), c, extra).unwrap();
+        for _ in 0..3 {
+            g.step(&TickInput::neutral()).unwrap();
+        }
+        (2..=7)
+            .map(|seq| {
+                let e = g.world().entity(seq).unwrap();
+                let own = g.world().ecs().get::<&Speed>(e).map(|s| s.0).ok();
+                (seq, state(&g, seq).0.x, own)
+            })
+            .collect::<Vec<_>>()
+    };
+    // (seq, x after three ticks, its own speed): the speeds set at tick 1 from tick 2 on.
+    let want = vec![
+        (2, 97.0, None),
+        (3, 194.0, None),
+        (4, 297.0, None),
+        (5, 391.0, Some(192.0)),
+        (6, 497.0, None),
+        (7, 598.0, Some(32.0)),
+    ];
+    assert_eq!(run(0), want);
+    assert_eq!(run(1100), want, "fused, among a crowd");
+}

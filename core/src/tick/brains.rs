@@ -7,6 +7,7 @@ use crate::nav::FlowField;
 use crate::par;
 use crate::tick::rule::{How, Rule, Rules};
 use crate::tick::scratch::Scratch;
+use crate::tick::speeds::Speeds;
 use crate::world::SimWorld;
 use crate::world::components::*;
 
@@ -74,26 +75,31 @@ pub(crate) fn behaviours(
     let ctx = Deciding::from_parts(def, &s.targets, lost, world.nav.field.as_ref(), tick, rules);
     let mut decisions = 0u64;
     // Archetype by archetype over the columns: most brains only keep their intent.
-    for arch in world.ecs.archetypes_placed() {
+    for (index, arch) in world.ecs.archetypes_placed().enumerate() {
         if arch.is_empty() || !arch.has::<Brain>() {
             continue;
         }
-        let (Some(mut brains), Some(mut aims), Some(ids), Some(speeds), Some(mut vels), Some(pos)) = (
+        let (Some(mut brains), Some(mut aims), Some(ids), Some(mut vels), Some(pos)) = (
             arch.write::<Brain>(),
             arch.write::<Aim>(),
             arch.read::<Identity>(),
-            arch.read::<Speed>(),
             arch.write::<Velocity>(),
             arch.read::<Position>(),
         ) else {
             continue;
         };
         let n = arch.len() as usize;
+        let own = arch.read::<Speed>();
+        let ids = &ids[..n];
+        let sole = own
+            .is_none()
+            .then(|| s.sole.get(index, world.ecs.rows_changed(index), ids))
+            .flatten();
         let minds = Minds {
             brains: &mut brains[..n],
             aims: &mut aims[..n],
-            speeds: &speeds[..n],
-            ids: &ids[..n],
+            speeds: Speeds::of(own.as_deref().map(|o| &o[..n]), sole, def),
+            ids,
         };
         let (pos, vels) = (&pos[..n], &mut vels[..n]);
         let think = |m, p, v| ctx.think_rows(&mut Alive::default(), m, p, v);
@@ -187,7 +193,7 @@ pub(crate) struct Deciding<'a> {
 pub(crate) struct Minds<'a> {
     pub brains: &'a mut [Brain],
     pub aims: &'a mut [Aim],
-    pub speeds: &'a [Speed],
+    pub speeds: Speeds<'a>,
     pub ids: &'a [Identity],
 }
 
@@ -200,7 +206,7 @@ impl<'a> Minds<'a> {
         Minds {
             brains: &mut self.brains[start..end],
             aims: &mut self.aims[start..end],
-            speeds: &self.speeds[start..end],
+            speeds: self.speeds.rows(start, end),
             ids: &self.ids[start..end],
         }
     }
@@ -275,7 +281,7 @@ impl<'a> Deciding<'a> {
     ) -> u64 {
         let n = m.brains.len();
         let (brains, aims, ids, pos) = (m.brains, &mut m.aims[..n], &m.ids[..n], &pos[..n]);
-        let (speeds, vels) = (&m.speeds[..n], &mut vels[..n]);
+        let (speeds, vels) = (m.speeds, &mut vels[..n]);
         let tick = self.tick;
         let mut decisions = 0;
         if !self.lost {
@@ -285,7 +291,7 @@ impl<'a> Deciding<'a> {
             // decisions) only steers; one with a due brain goes row by row, in the same order,
             // as do the rows after the last whole group.
             let (bg, bt) = brains.as_chunks_mut::<GROUP>();
-            let (sg, st) = speeds.as_chunks::<GROUP>();
+            let (ig, it) = ids.as_chunks::<GROUP>();
             let (vg, vt) = vels.as_chunks_mut::<GROUP>();
             let whole = bg.len() * GROUP;
             let mut decide = |i: usize, brain: &mut Brain| {
@@ -294,7 +300,8 @@ impl<'a> Deciding<'a> {
                     decisions += 1;
                 }
             };
-            for (g, ((b, s), v)) in bg.iter_mut().zip(sg).zip(vg).enumerate() {
+            for (g, ((b, ids), v)) in bg.iter_mut().zip(ig).zip(vg).enumerate() {
+                let s = &speeds.group(g * GROUP, ids);
                 let (straight, mut due) = Brain::straight_and_due(b, tick);
                 // A group's decisions, the rows that may be due in order (each tested again),
                 // then its velocities: a row's decision and velocity read and write only its
@@ -306,18 +313,18 @@ impl<'a> Deciding<'a> {
                 }
                 if straight {
                     for k in 0..GROUP {
-                        steer(&b[k], &s[k], &mut v[k]);
+                        steer(&b[k], s[k], &mut v[k]);
                     }
                 } else {
                     // No straight mover: every velocity is its intent at its speed.
                     let v = vectors_mut(v).try_into().expect("a group's velocities");
-                    scale8(v, Brain::heads(b), Speed::floats(s));
+                    scale8(v, Brain::heads(b), s);
                 }
             }
-            let tail = bt.iter_mut().zip(st).zip(vt.iter_mut());
-            for (k, ((brain, speed), vel)) in tail.enumerate() {
+            let tail = bt.iter_mut().zip(it).zip(vt.iter_mut());
+            for (k, ((brain, id), vel)) in tail.enumerate() {
                 decide(whole + k, brain);
-                steer(brain, speed, vel);
+                steer(brain, speeds.at(whole + k, id), vel);
             }
             return decisions;
         }
@@ -335,7 +342,7 @@ impl<'a> Deciding<'a> {
             }
         }
         for (i, brain) in brains.iter().enumerate() {
-            steer(brain, &speeds[i], &mut vels[i]);
+            steer(brain, speeds.at(i, &ids[i]), &mut vels[i]);
         }
         decisions
     }
@@ -511,7 +518,7 @@ const GROUP: usize = 8;
 /// A brain's velocity: its intent at its speed, except a straight mover's, which keeps the
 /// velocity it has.
 #[inline(always)]
-fn steer(brain: &Brain, speed: &Speed, vel: &mut Velocity) {
-    let v = brain.intent * speed.0;
+fn steer(brain: &Brain, speed: f32, vel: &mut Velocity) {
+    let v = brain.intent * speed;
     vel.0 = if brain.straight() { vel.0 } else { v };
 }

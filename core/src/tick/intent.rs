@@ -341,17 +341,18 @@ fn control(
         dt: def.tick.tick_seconds(),
         up: crate::tick::motion::up(def.physics.gravity),
     };
-    for (id, c, speed, v, t, cds, rotation, footing) in world.ecs.query_mut::<(
+    for (id, c, own, v, t, cds, rotation, footing) in world.ecs.query_mut::<(
         &Identity,
         &mut Control,
-        &Speed,
+        Option<&Speed>,
         &mut Velocity,
         &Position,
         Option<&mut Cooldowns>,
         Option<&mut Rotation>,
         Option<&mut Footing>,
     )>() {
-        steer::steer(&steer, c, speed.0, &mut v.0, rotation, footing);
+        let speed = Speed::of(own, id.archetype, def);
+        steer::steer(&steer, c, speed, &mut v.0, rotation, footing);
         let mut cds = cds;
         for trig in &c.triggers {
             if !fires(trig, input) || !armed(trig, cds.as_deref(), tick) {

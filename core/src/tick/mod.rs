@@ -17,6 +17,7 @@ pub(crate) mod report;
 pub(crate) mod rule;
 pub(crate) mod schedule;
 pub(crate) mod scratch;
+pub(crate) mod speeds;
 pub(crate) mod steer;
 pub(crate) mod system;
 

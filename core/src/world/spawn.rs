@@ -56,7 +56,6 @@ macro_rules! optional {
             identity: Identity,
             pos: Vec2,
             velocity: Velocity,
-            speed: Speed,
             $($field: Option<$ty>,)*
         }
 
@@ -79,8 +78,7 @@ macro_rules! optional {
                 b.add(self.identity)
                     .add(Position(self.pos))
                     .add(PrevPosition(self.pos))
-                    .add(self.velocity)
-                    .add(self.speed);
+                    .add(self.velocity);
                 $(
                     if let Some(c) = self.$field {
                         b.add(c);
@@ -98,8 +96,7 @@ macro_rules! optional {
                 t.add::<Identity>()
                     .add::<Position>()
                     .add::<PrevPosition>()
-                    .add::<Velocity>()
-                    .add::<Speed>();
+                    .add::<Velocity>();
                 let optional: &[AddColumn] = &[$(add::<$ty>),*];
                 for (i, add) in optional.iter().enumerate() {
                     if self.0 & (1 << i) != 0 {
@@ -116,7 +113,6 @@ macro_rules! optional {
             pos: BatchWriter<'a, Position>,
             prev: BatchWriter<'a, PrevPosition>,
             velocity: BatchWriter<'a, Velocity>,
-            speed: BatchWriter<'a, Speed>,
             $($field: Option<BatchWriter<'a, $ty>>,)*
         }
 
@@ -128,7 +124,6 @@ macro_rules! optional {
                     pos: batch.writer().expect(required),
                     prev: batch.writer().expect(required),
                     velocity: batch.writer().expect(required),
-                    speed: batch.writer().expect(required),
                     $($field: batch.writer(),)*
                 }
             }
@@ -145,8 +140,7 @@ macro_rules! optional {
                 let pushed = self.identity.push(e.identity).is_ok()
                     & self.pos.push(Position(e.pos)).is_ok()
                     & self.prev.push(PrevPosition(e.pos)).is_ok()
-                    & self.velocity.push(e.velocity).is_ok()
-                    & self.speed.push(e.speed).is_ok();
+                    & self.velocity.push(e.velocity).is_ok();
                 debug_assert!(pushed, "a column holds the whole run");
                 $(put(&mut self.$field, e.$field);)*
             }
@@ -170,8 +164,7 @@ macro_rules! optional {
                         & self.prev.push(PrevPosition(m.pos)).is_ok();
                 }
                 for _ in run {
-                    pushed &= self.velocity.push(t.velocity).is_ok()
-                        & self.speed.push(t.speed).is_ok();
+                    pushed &= self.velocity.push(t.velocity).is_ok();
                 }
                 debug_assert!(pushed, "a column holds the whole run");
                 $(fill(&mut self.$field, &t.$field, run.len());)*
@@ -181,6 +174,7 @@ macro_rules! optional {
 }
 
 optional! {
+    speed: Speed,
     tags: Tags,
     collider: Collider,
     shared_collider: SharedCollider,
@@ -246,7 +240,8 @@ impl NewEntity {
             } else {
                 velocity
             }),
-            speed: Speed(overrides.speed.unwrap_or(a.speed)),
+            // Its own only where it is not its archetype's (see [`Speed`]).
+            speed: overrides.speed.and_then(|s| Speed::own(s, a.speed)),
             tags: (a.tags != 0).then_some(Tags),
             // Shared where the sprite is (see [`SharedCollider`]).
             collider: a.collider.filter(|_| !shared).map(|c| {

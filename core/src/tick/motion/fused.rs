@@ -24,6 +24,7 @@ use crate::tick::motion::step::{accelerate, step, turn};
 use crate::tick::motion::uniform::Uniformity;
 use crate::tick::rule::Rules;
 use crate::tick::scratch::Scratch;
+use crate::tick::speeds::Speeds;
 use crate::world::SimWorld;
 use crate::world::components::*;
 
@@ -84,21 +85,27 @@ pub(crate) fn motion(
         let collider = Colliders::of(own.as_deref(), shared, ident.as_deref(), def);
         let mut brains = arch.write::<Brain>();
         let mut aims = arch.write::<Aim>();
-        let speeds = arch.read::<Speed>();
+        let own = arch.read::<Speed>();
         // Brains think when their columns are all there (as Intent's behaviours require).
         let mut think = match (
             brains.as_deref_mut(),
             aims.as_deref_mut(),
-            &speeds,
             &ident,
             vel.is_some(),
         ) {
-            (Some(b), Some(a), Some(s), Some(i), true) => Some(Minds {
-                brains: &mut b[..n],
-                aims: &mut a[..n],
-                speeds: &s[..n],
-                ids: &i[..n],
-            }),
+            (Some(b), Some(a), Some(i), true) => {
+                let ids = &i[..n];
+                let sole = own
+                    .is_none()
+                    .then(|| s.sole.get(index, world.ecs.rows_changed(index), ids))
+                    .flatten();
+                Some(Minds {
+                    brains: &mut b[..n],
+                    aims: &mut a[..n],
+                    speeds: Speeds::of(own.as_deref().map(|o| &o[..n]), sole, def),
+                    ids,
+                })
+            }
             _ => None,
         };
         // The common archetype: plain steps, no rotation; one loop per combination of
@@ -486,9 +493,9 @@ impl Pass<'_> {
             let v = &mut vel[i];
             if THINK {
                 let (brain, aim) = (&mut brains[i], &mut aims[i]);
-                let decided = self
-                    .deciding
-                    .think(alive, brain, aim, &ids[i], t.0, speeds[i].0, v);
+                let decided =
+                    self.deciding
+                        .think(alive, brain, aim, &ids[i], t.0, speeds.at(i, &ids[i]), v);
                 decisions += u64::from(decided);
             }
             prev[i].0 = t.0;

@@ -48,15 +48,11 @@ impl Uniformity {
         }
         // Most hecs archetypes hold one game archetype: then the answer is its rule's, found
         // without a branch a row (and a shared collider, its archetype's, never changes).
-        if let Some(first) = ids.first() {
-            let a = first.archetype;
-            let others = ids.iter().fold(0, |d, id| d | (id.archetype.0 ^ a.0));
-            if others == 0 {
-                if def.bounds_of(a) != BoundsPolicy::Confine {
-                    self.free.extend(0..ids.len() as u32);
-                }
-                return;
+        if let Some(a) = Identity::sole(ids) {
+            if def.bounds_of(a) != BoundsPolicy::Confine {
+                self.free.extend(0..ids.len() as u32);
             }
+            return;
         }
         // One pass over the archetypes: the rule is looked up where the archetype changes
         // from the row before (rows of an archetype lie together), and a shared collider,

@@ -75,6 +75,14 @@ impl Identity {
     /// tick for eight years at 60 ticks a second).
     pub const SEQ_END: u64 = 1 << 48;
 
+    /// The one archetype of every identity of `ids`, if they are all of one (`None` for none).
+    /// One pass without a branch an identity.
+    pub(crate) fn sole(ids: &[Identity]) -> Option<ArchetypeId> {
+        let a = ids.first()?.archetype;
+        let others = ids.iter().fold(0, |d, id| d | (id.archetype.0 ^ a.0));
+        (others == 0).then_some(a)
+    }
+
     /// The identity of sequence `seq` (below [`Identity::SEQ_END`]) and `archetype`.
     #[inline(always)]
     pub const fn new(seq: u64, archetype: ArchetypeId) -> Identity {
