@@ -387,6 +387,8 @@ fn a_behaviour_set_at_run_time_decides_alike_in_a_world_large_enough_to_run_moti
 
 #[test]
 fn an_entity_holds_a_speed_only_where_it_is_its_own_and_moves_at_its_archetypes_else() {
+    // Each kind of entity eight times at one place (no colliders): whole groups of rows.
+    const COPIES: u64 = 8;
     let run = |extra: u32| {
         let mut def = def64();
         let slow = ArchetypeId(def.archetypes.len() as u16);
@@ -407,19 +409,25 @@ fn an_entity_holds_a_speed_only_where_it_is_its_own_and_moves_at_its_archetypes_
             (slow, 600.0, None),
         ];
         for (archetype, x, speed) in placed {
-            def.levels[0].placements.push(Placement {
-                archetype,
-                pos: Vec2::new(x, 0.0),
-                overrides: Overrides {
-                    speed,
-                    ..Overrides::default()
-                },
-            });
+            for _ in 0..COPIES {
+                def.levels[0].placements.push(Placement {
+                    archetype,
+                    pos: Vec2::new(x, 0.0),
+                    overrides: Overrides {
+                        speed,
+                        ..Overrides::default()
+                    },
+                });
+            }
         }
-        let c = rules(|stage, g| {
+        // The sequences of the copies of kind `k` (0 for the first).
+        let copies = |k: u64| (2 + k * COPIES)..(2 + (k + 1) * COPIES);
+        let c = rules(move |stage, g| {
             if stage == Stage::One && g.tick() == 1 {
-                for (target, speed) in [(6, 64.0), (7, 32.0)] {
-                    g.send(Command::SetSpeed { target, speed }).unwrap();
+                for (kind, speed) in [(4, 64.0), (5, 32.0)] {
+                    for target in copies(kind) {
+                        g.send(Command::SetSpeed { target, speed }).unwrap();
+                    }
                 }
             }
             Ok(())
@@ -428,22 +436,29 @@ fn an_entity_holds_a_speed_only_where_it_is_its_own_and_moves_at_its_archetypes_
         for _ in 0..3 {
             g.step(&TickInput::neutral()).unwrap();
         }
-        (2..=7)
-            .map(|seq| {
-                let e = g.world().entity(seq).unwrap();
-                let own = g.world().ecs().get::<&Speed>(e).map(|s| s.0).ok();
-                (seq, state(&g, seq).0.x, own)
+        (0..placed.len() as u64)
+            .map(|k| {
+                let mut seen: Vec<(f32, Option<f32>)> = copies(k)
+                    .map(|seq| {
+                        let e = g.world().entity(seq).unwrap();
+                        let own = g.world().ecs().get::<&Speed>(e).map(|s| s.0).ok();
+                        (state(&g, seq).0.x, own)
+                    })
+                    .collect();
+                seen.dedup();
+                (k, seen)
             })
             .collect::<Vec<_>>()
     };
-    // (seq, x after three ticks, its own speed): the speeds set at tick 1 from tick 2 on.
+    // (kind, its copies' x after three ticks and own speed): the speeds set at tick 1 from
+    // tick 2 on.
     let want = vec![
-        (2, 97.0, None),
-        (3, 194.0, None),
-        (4, 297.0, None),
-        (5, 391.0, Some(192.0)),
-        (6, 497.0, None),
-        (7, 598.0, Some(32.0)),
+        (0, vec![(97.0, None)]),
+        (1, vec![(194.0, None)]),
+        (2, vec![(297.0, None)]),
+        (3, vec![(391.0, Some(192.0))]),
+        (4, vec![(497.0, None)]),
+        (5, vec![(598.0, Some(32.0))]),
     ];
     assert_eq!(run(0), want);
     assert_eq!(run(1100), want, "fused, among a crowd");

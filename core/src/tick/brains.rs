@@ -7,7 +7,7 @@ use crate::nav::FlowField;
 use crate::par;
 use crate::tick::rule::{How, Rule, Rules};
 use crate::tick::scratch::Scratch;
-use crate::tick::speeds::Speeds;
+use crate::tick::speeds::{EachGroups, GROUP, GroupSpeeds, OwnGroups, Speeds};
 use crate::world::SimWorld;
 use crate::world::components::*;
 
@@ -286,47 +286,16 @@ impl<'a> Deciding<'a> {
         let mut decisions = 0;
         if !self.lost {
             // No target is lost: due by the cadence alone (undecided brains are due: their
-            // next decision is at tick 0).
-            // A group of rows is checked for a due brain at once: one with none (most, between
-            // decisions) only steers; one with a due brain goes row by row, in the same order,
-            // as do the rows after the last whole group.
-            let (bg, bt) = brains.as_chunks_mut::<GROUP>();
-            let (ig, it) = ids.as_chunks::<GROUP>();
-            let (vg, vt) = vels.as_chunks_mut::<GROUP>();
-            let whole = bg.len() * GROUP;
-            let mut decide = |i: usize, brain: &mut Brain| {
-                if tick >= brain.next_decision() {
-                    self.decide_now(brain, &mut aims[i], &ids[i], pos[i].0);
-                    decisions += 1;
+            // next decision is at tick 0). The speeds' kind is matched once, not a group.
+            let rows = (brains, aims, ids, pos, vels);
+            return match speeds {
+                Speeds::Own(own) => self.in_groups(rows, speeds, OwnGroups(own)),
+                Speeds::All(all) => self.in_groups(rows, speeds, all),
+                Speeds::Each(_) => {
+                    let buf = [0.0; GROUP];
+                    self.in_groups(rows, speeds, EachGroups { speeds, ids, buf })
                 }
             };
-            for (g, ((b, ids), v)) in bg.iter_mut().zip(ig).zip(vg).enumerate() {
-                let s = &speeds.group(g * GROUP, ids);
-                let (straight, mut due) = Brain::straight_and_due(b, tick);
-                // A group's decisions, the rows that may be due in order (each tested again),
-                // then its velocities: a row's decision and velocity read and write only its
-                // own row, so every row steers as it would right after its decision.
-                while due != 0 {
-                    let k = due.trailing_zeros() as usize;
-                    due &= due - 1;
-                    decide(g * GROUP + k, &mut b[k]);
-                }
-                if straight {
-                    for k in 0..GROUP {
-                        steer(&b[k], s[k], &mut v[k]);
-                    }
-                } else {
-                    // No straight mover: every velocity is its intent at its speed.
-                    let v = vectors_mut(v).try_into().expect("a group's velocities");
-                    scale8(v, Brain::heads(b), s);
-                }
-            }
-            let tail = bt.iter_mut().zip(it).zip(vt.iter_mut());
-            for (k, ((brain, id), vel)) in tail.enumerate() {
-                decide(whole + k, brain);
-                steer(brain, speeds.at(whole + k, id), vel);
-            }
-            return decisions;
         }
         // The last target known to live: a brain that targets it is due only by its cadence
         // (most brains share a target); any other target is checked (see `settle`).
@@ -343,6 +312,65 @@ impl<'a> Deciding<'a> {
         }
         for (i, brain) in brains.iter().enumerate() {
             steer(brain, speeds.at(i, &ids[i]), &mut vels[i]);
+        }
+        decisions
+    }
+
+    /// [`think_rows`](Self::think_rows) with no target lost, a group at a time: a group of
+    /// rows is checked for a due brain at once: one with none (most, between decisions) only
+    /// steers; one with a due brain goes row by row, in the same order, as do the rows after
+    /// the last whole group. `groups`: the groups' speeds (`speeds` are the rows', for the
+    /// rows after the last whole group).
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    fn in_groups(
+        &self,
+        (brains, aims, ids, pos, vels): (
+            &mut [Brain],
+            &mut [Aim],
+            &[Identity],
+            &[Position],
+            &mut [Velocity],
+        ),
+        speeds: Speeds<'_>,
+        mut groups: impl GroupSpeeds,
+    ) -> u64 {
+        let tick = self.tick;
+        let mut decisions = 0;
+        let (bg, bt) = brains.as_chunks_mut::<GROUP>();
+        let (vg, vt) = vels.as_chunks_mut::<GROUP>();
+        let whole = bg.len() * GROUP;
+        let mut decide = |i: usize, brain: &mut Brain| {
+            if tick >= brain.next_decision() {
+                self.decide_now(brain, &mut aims[i], &ids[i], pos[i].0);
+                decisions += 1;
+            }
+        };
+        for (g, (b, v)) in bg.iter_mut().zip(vg).enumerate() {
+            let (straight, mut due) = Brain::straight_and_due(b, tick);
+            // A group's decisions, the rows that may be due in order (each tested again),
+            // then its velocities: a row's decision and velocity read and write only its
+            // own row, so every row steers as it would right after its decision.
+            while due != 0 {
+                let k = due.trailing_zeros() as usize;
+                due &= due - 1;
+                decide(g * GROUP + k, &mut b[k]);
+            }
+            let s = groups.group(g);
+            if straight {
+                for k in 0..GROUP {
+                    steer(&b[k], s[k], &mut v[k]);
+                }
+            } else {
+                // No straight mover: every velocity is its intent at its speed.
+                let v = vectors_mut(v).try_into().expect("a group's velocities");
+                scale8(v, Brain::heads(b), s);
+            }
+        }
+        let tail = bt.iter_mut().zip(&ids[whole..]).zip(vt.iter_mut());
+        for (k, ((brain, id), vel)) in tail.enumerate() {
+            decide(whole + k, brain);
+            steer(brain, speeds.at(whole + k, id), vel);
         }
         decisions
     }
@@ -511,9 +539,6 @@ fn wander(seed: u64, seq: u64, tick: u64) -> Vec2 {
     let angle = entity_random(seed, seq, tick) * std::f32::consts::TAU;
     Vec2::from_angle(angle)
 }
-
-/// Rows whose brains [`Deciding::think_rows`] checks for a due decision at once.
-const GROUP: usize = 8;
 
 /// A brain's velocity: its intent at its speed, except a straight mover's, which keeps the
 /// velocity it has.

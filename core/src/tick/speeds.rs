@@ -5,13 +5,17 @@
 use crate::def::{ArchetypeDef, ArchetypeId, GameDef};
 use crate::world::components::{Identity, Speed};
 
+/// Rows whose brains `Deciding::think_rows` checks for a due decision at once (and steers at
+/// their speeds as a group).
+pub(crate) const GROUP: usize = 8;
+
 /// The speeds of a run of rows, row for row.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Speeds<'a> {
     /// Each row's own (the rows' hecs archetype holds a [`Speed`] column).
     Own(&'a [Speed]),
-    /// Every row's: its one game archetype's.
-    All(f32),
+    /// Every row's: its one game archetype's (as many times as a group has rows).
+    All([f32; GROUP]),
     /// Each row's game archetype's, by the row's [`Identity::archetype`] (0 for one the
     /// definition does not have).
     Each(&'a [ArchetypeDef]),
@@ -29,7 +33,7 @@ impl<'a> Speeds<'a> {
     pub fn of(own: Option<&'a [Speed]>, sole: Option<ArchetypeId>, def: &'a GameDef) -> Self {
         match (own, sole) {
             (Some(own), _) => Speeds::Own(own),
-            (None, Some(a)) => Speeds::All(def.archetype(a).map_or(0.0, |a| a.speed)),
+            (None, Some(a)) => Speeds::All([def.archetype(a).map_or(0.0, |a| a.speed); GROUP]),
             (None, None) => Speeds::Each(&def.archetypes),
         }
     }
@@ -60,22 +64,51 @@ impl<'a> Speeds<'a> {
     pub fn at(&self, i: usize, id: &Identity) -> f32 {
         match *self {
             Speeds::Own(own) => own[i].0,
-            Speeds::All(s) => s,
+            Speeds::All(s) => s[0],
             Speeds::Each(defs) => defs.get(id.archetype.0 as usize).map_or(0.0, |a| a.speed),
         }
     }
+}
 
-    /// The speeds of rows `start..start + N` (`ids`: theirs).
+/// The speeds of a run of rows a group of [`GROUP`] rows at a time (group `g` is rows
+/// `g * GROUP..(g + 1) * GROUP`): a type for each kind of [`Speeds`], so that a loop over the
+/// groups is made for each and reads them where they are.
+pub(crate) trait GroupSpeeds {
+    /// Group `g`'s speeds.
+    fn group(&mut self, g: usize) -> &[f32; GROUP];
+}
+
+/// [`Speeds::Own`] by groups.
+pub(crate) struct OwnGroups<'a>(pub &'a [Speed]);
+
+impl GroupSpeeds for OwnGroups<'_> {
     #[inline(always)]
-    pub fn group<const N: usize>(&self, start: usize, ids: &[Identity; N]) -> [f32; N] {
-        match *self {
-            Speeds::Own(own) => {
-                let own: &[Speed; N] = own[start..start + N].try_into().expect("N rows");
-                own.map(|s| s.0)
-            }
-            Speeds::All(s) => [s; N],
-            Speeds::Each(_) => std::array::from_fn(|k| self.at(start + k, &ids[k])),
-        }
+    fn group(&mut self, g: usize) -> &[f32; GROUP] {
+        Speed::floats(self.0[g * GROUP..][..GROUP].try_into().expect("a group"))
+    }
+}
+
+/// [`Speeds::All`] by groups: every group's the same.
+impl GroupSpeeds for [f32; GROUP] {
+    #[inline(always)]
+    fn group(&mut self, _: usize) -> &[f32; GROUP] {
+        self
+    }
+}
+
+/// [`Speeds::Each`] by groups: the speeds of `ids`' archetypes, looked up into `buf`.
+pub(crate) struct EachGroups<'a> {
+    pub speeds: Speeds<'a>,
+    pub ids: &'a [Identity],
+    pub buf: [f32; GROUP],
+}
+
+impl GroupSpeeds for EachGroups<'_> {
+    #[inline(always)]
+    fn group(&mut self, g: usize) -> &[f32; GROUP] {
+        let (speeds, ids) = (self.speeds, &self.ids[g * GROUP..][..GROUP]);
+        self.buf = std::array::from_fn(|k| speeds.at(g * GROUP + k, &ids[k]));
+        &self.buf
     }
 }
 
@@ -135,22 +168,26 @@ mod tests {
     #[test]
     fn a_row_moves_at_its_own_speed_else_its_archetypes() {
         let def = def();
-        let ids: Vec<Identity> = [(1, 0), (2, 1), (3, 0), (4, 5)]
-            .iter()
-            .map(|&(seq, a)| Identity::new(seq, ArchetypeId(a)))
-            .collect();
-        let own = [Speed(1.0), Speed(2.0), Speed(3.0), Speed(4.0)];
-        let ids4: &[Identity; 4] = ids[..].try_into().unwrap();
-        // (speeds, each row's, the group's)
-        let cases: [(Speeds<'_>, [f32; 4]); 3] = [
-            (Speeds::of(Some(&own), None, &def), [1.0, 2.0, 3.0, 4.0]),
-            (Speeds::of(None, Some(ArchetypeId(1)), &def), [30.0; 4]),
-            (Speeds::of(None, None, &def), [10.0, 30.0, 10.0, 0.0]),
+        let ids: [Identity; GROUP] = std::array::from_fn(|k| {
+            // Archetypes 0, 1, 0, 5 (one the definition does not have), 0, 1, 0, 5.
+            Identity::new(k as u64 + 1, ArchetypeId([0, 1, 0, 5][k % 4]))
+        });
+        let own: [Speed; GROUP] = std::array::from_fn(|k| Speed(k as f32));
+        // (speeds, each row's)
+        let cases: [(Speeds<'_>, [f32; GROUP]); 3] = [
+            (
+                Speeds::of(Some(&own), None, &def),
+                std::array::from_fn(|k| k as f32),
+            ),
+            (Speeds::of(None, Some(ArchetypeId(1)), &def), [30.0; GROUP]),
+            (
+                Speeds::of(None, None, &def),
+                [10.0, 30.0, 10.0, 0.0, 10.0, 30.0, 10.0, 0.0],
+            ),
         ];
         for (speeds, want) in cases {
-            let each: Vec<f32> = (0..4).map(|i| speeds.at(i, &ids[i])).collect();
+            let each: Vec<f32> = (0..GROUP).map(|i| speeds.at(i, &ids[i])).collect();
             assert_eq!(each, want, "{speeds:?}");
-            assert_eq!(speeds.group(0, ids4), want, "{speeds:?}");
             let (a, b) = speeds.split_at(1);
             assert_eq!(
                 (a.at(0, &ids[0]), b.rows(1, 3).at(1, &ids[3])),

@@ -85,6 +85,13 @@ impl Speed {
         )
     }
 
+    /// A group of speeds as their floats.
+    #[inline(always)]
+    pub(crate) fn floats<const N: usize>(group: &[Speed; N]) -> &[f32; N] {
+        // SAFETY: `Speed` is a `repr(transparent)` `f32`: the same bytes, read as floats.
+        unsafe { &*group.as_ptr().cast::<[f32; N]>() }
+    }
+
     /// The speed an entity of archetype speed `archetype` holds for `speed`: none where they
     /// are the same (bit for bit: a speed of -0 is its own, as it gives velocities of -0).
     #[inline]
