@@ -7,7 +7,7 @@ use crate::nav::FlowField;
 use crate::par;
 use crate::tick::rule::{How, Rule, Rules};
 use crate::tick::scratch::Scratch;
-use crate::tick::speeds::{EachGroups, GROUP, GroupSpeeds, OwnGroups, Speeds};
+use crate::tick::speeds::{GROUP, GroupSpeeds, OwnGroups, RunGroups, Speeds};
 use crate::world::SimWorld;
 use crate::world::components::*;
 
@@ -91,14 +91,15 @@ pub(crate) fn behaviours(
         let n = arch.len() as usize;
         let own = arch.read::<Speed>();
         let ids = &ids[..n];
-        let sole = own
-            .is_none()
-            .then(|| s.sole.get(index, world.ecs.rows_changed(index), ids))
-            .flatten();
+        let own = own.as_deref().map(|o| &o[..n]);
+
+        let changes = world.ecs.rows_changed(index);
+
+        let speeds = s.speed_runs.speeds(own, index, changes, ids, def);
         let minds = Minds {
             brains: &mut brains[..n],
             aims: &mut aims[..n],
-            speeds: Speeds::of(own.as_deref().map(|o| &o[..n]), sole, def),
+            speeds,
             ids,
         };
         let (pos, vels) = (&pos[..n], &mut vels[..n]);
@@ -199,6 +200,7 @@ pub(crate) struct Minds<'a> {
 
 impl<'a> Minds<'a> {
     /// Rows `start..end` (`start <= end`; empty columns stay empty).
+    #[inline(always)]
     pub fn rows(&mut self, start: usize, end: usize) -> Minds<'_> {
         if self.brains.is_empty() {
             return Minds::default();
@@ -290,11 +292,11 @@ impl<'a> Deciding<'a> {
             let rows = (brains, aims, ids, pos, vels);
             return match speeds {
                 Speeds::Own(own) => self.in_groups(rows, speeds, OwnGroups(own)),
-                Speeds::All(all) => self.in_groups(rows, speeds, all),
-                Speeds::Each(_) => {
-                    let buf = [0.0; GROUP];
-                    self.in_groups(rows, speeds, EachGroups { speeds, ids, buf })
-                }
+                Speeds::Runs { runs, from } => match speeds.one(n) {
+                    // Rows of one speed (a crowd's, or a chunk of it): one number.
+                    Some(one) => self.in_groups(rows, speeds, [one; GROUP]),
+                    None => self.in_groups(rows, speeds, RunGroups::new(runs, from)),
+                },
             };
         }
         // The last target known to live: a brain that targets it is due only by its cadence
@@ -310,8 +312,8 @@ impl<'a> Deciding<'a> {
                 known = alive.known().unwrap_or(u64::MAX);
             }
         }
-        for (i, brain) in brains.iter().enumerate() {
-            steer(brain, speeds.at(i, &ids[i]), &mut vels[i]);
+        for ((brain, vel), speed) in brains.iter().zip(vels).zip(speeds.each()) {
+            steer(brain, speed, vel);
         }
         decisions
     }
@@ -367,10 +369,11 @@ impl<'a> Deciding<'a> {
                 scale8(v, Brain::heads(b), s);
             }
         }
-        let tail = bt.iter_mut().zip(&ids[whole..]).zip(vt.iter_mut());
-        for (k, ((brain, id), vel)) in tail.enumerate() {
+        let tail_speeds = speeds.rows(whole, whole + bt.len()).each();
+        let tail = bt.iter_mut().zip(vt.iter_mut()).zip(tail_speeds);
+        for (k, ((brain, vel), speed)) in tail.enumerate() {
             decide(whole + k, brain);
-            steer(brain, speeds.at(whole + k, id), vel);
+            steer(brain, speed, vel);
         }
         decisions
     }

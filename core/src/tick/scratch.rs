@@ -87,9 +87,9 @@ pub(crate) struct Scratch {
     /// again when an archetype's rows change, `Ecs::rows_changed`; it reads only what spawns
     /// fix).
     pub uniform: UniformCache,
-    /// Which hecs archetypes' rows are all of one game archetype, for their brains' speeds
-    /// (kept across ticks as `uniform` is).
-    pub sole: crate::tick::speeds::SoleCache,
+    /// The runs of rows of one speed of each hecs archetype, for their brains' speeds (kept
+    /// across ticks as `uniform` is).
+    pub speed_runs: crate::tick::speeds::RunCache,
     /// Where motion's one pass splits a large archetype's rows between the two threads
     /// (learned from the parts' times; no result depends on it).
     pub motion_split: crate::par::Balance,
@@ -170,7 +170,7 @@ impl Default for Scratch {
             after_spawn: Tracked::new(Vec::new(), R::StructuralCommands),
             spatial: SpatialIndex::default(),
             uniform: UniformCache::default(),
-            sole: Default::default(),
+            speed_runs: Default::default(),
             motion_split: crate::par::Balance::default(),
             records_apart: Default::default(),
             spare_contacts: Vec::new(),

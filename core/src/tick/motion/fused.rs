@@ -24,7 +24,6 @@ use crate::tick::motion::step::{accelerate, step, turn};
 use crate::tick::motion::uniform::Uniformity;
 use crate::tick::rule::Rules;
 use crate::tick::scratch::Scratch;
-use crate::tick::speeds::Speeds;
 use crate::world::SimWorld;
 use crate::world::components::*;
 
@@ -95,14 +94,15 @@ pub(crate) fn motion(
         ) {
             (Some(b), Some(a), Some(i), true) => {
                 let ids = &i[..n];
-                let sole = own
-                    .is_none()
-                    .then(|| s.sole.get(index, world.ecs.rows_changed(index), ids))
-                    .flatten();
+                let own = own.as_deref().map(|o| &o[..n]);
+
+                let changes = world.ecs.rows_changed(index);
+
+                let speeds = s.speed_runs.speeds(own, index, changes, ids, def);
                 Some(Minds {
                     brains: &mut b[..n],
                     aims: &mut a[..n],
-                    speeds: Speeds::of(own.as_deref().map(|o| &o[..n]), sole, def),
+                    speeds,
                     ids,
                 })
             }
@@ -461,7 +461,8 @@ impl Pass<'_> {
         decisions
     }
 
-    /// [`each`](Self::each) row by row, for rows of several colliders or bounds rules.
+    /// [`each`](Self::each) row by row, for rows of several colliders or bounds rules (at most
+    /// [`CHUNK`] of them).
     #[inline(never)]
     fn mixed<const THINK: bool>(
         &self,
@@ -487,15 +488,20 @@ impl Pass<'_> {
             ids,
         } = minds;
         let mut decisions = 0u64;
+        // The rows' speeds, found in one loop for their kind rather than a row at a time.
+        let mut speed = [0.0f32; CHUNK];
+        if THINK {
+            speeds.fill(&mut speed[..pos.len()]);
+        }
         // The last collider seen and its confining walls (rows of one archetype share them).
         let mut last: Option<(Collider, Walls)> = None;
         for (i, t) in pos.iter_mut().enumerate() {
             let v = &mut vel[i];
             if THINK {
                 let (brain, aim) = (&mut brains[i], &mut aims[i]);
-                let decided =
-                    self.deciding
-                        .think(alive, brain, aim, &ids[i], t.0, speeds.at(i, &ids[i]), v);
+                let decided = self
+                    .deciding
+                    .think(alive, brain, aim, &ids[i], t.0, speed[i], v);
                 decisions += u64::from(decided);
             }
             prev[i].0 = t.0;
