@@ -11,10 +11,13 @@ const SPLIT_UNTIL: usize = 4096;
 const DIGIT: u32 = 11;
 
 /// Reused buffers of [`PairSort::sort_packed`].
+///
+/// Invariant: between sorts `keys` and `spare` hold no meaning, only room: a sort packs each
+/// item's key and its index into one word (see [`PairSort::sort_packed`]).
 #[derive(Clone, Debug)]
 pub(crate) struct PairSort<T> {
-    keys: Vec<(u64, u32)>,
-    spare: Vec<(u64, u32)>,
+    keys: Vec<u64>,
+    spare: Vec<u64>,
     counts: Vec<u32>,
     items: Vec<T>,
 }
@@ -39,11 +42,11 @@ pub(crate) struct Packed {
     sorted: bool,
 }
 
-/// Keys being packed, one an item in the items' order: `(lo << 32 | hi, index)`, which order
-/// the items as `(lo, hi)` does while both halves fit in 32 bits (else the items are sorted by
-/// comparison).
+/// Keys being packed, one an item in the items' order: `lo << 32 | hi`, which orders the
+/// items as `(lo, hi)` does while both halves fit in 32 bits (else the items are sorted by
+/// comparison); the item's index is its key's place.
 pub(crate) struct Packing<'a> {
-    keys: &'a mut Vec<(u64, u32)>,
+    keys: &'a mut Vec<u64>,
     top: u64,
     last: u64,
     sorted: bool,
@@ -57,8 +60,7 @@ impl Packing<'_> {
         self.top |= lo | hi;
         self.sorted &= key > self.last;
         self.last = key;
-        let i = self.keys.len() as u32;
-        self.keys.push((key, i));
+        self.keys.push(key);
     }
 
     pub fn done(self) -> Packed {
@@ -94,11 +96,13 @@ impl<T: Copy> PairSort<T> {
     }
 
     /// Sorts `items` by `key(item) = (lo, hi)`, keys unique, whose keys were just packed
-    /// ([`packing`](Self::packing)): the same order as a comparison sort. Items whose keys
-    /// fit in 32 bits each are sorted as packed keys (by radix when there are many; from
-    /// `split_from` of them up to [`SPLIT_UNTIL`], in two halves on two threads where the
-    /// machine has them, then merged), then gathered; items already in order stay as they
-    /// are.
+    /// ([`packing`](Self::packing)): the same order as a comparison sort. Where each half
+    /// fits in `bits` bits and `2 * bits` and an index's bits fit in a word, each key becomes
+    /// one word, its halves' unused high bits squeezed out, its item's index below them; the
+    /// words are sorted (by radix when there are many; from `split_from` of them up to
+    /// [`SPLIT_UNTIL`], in two halves on two threads where the machine has them, then
+    /// merged) and the items gathered by the indices. Items already in order stay as they
+    /// are; others are sorted by comparison.
     pub fn sort_packed(
         &mut self,
         items: &mut Vec<T>,
@@ -109,56 +113,55 @@ impl<T: Copy> PairSort<T> {
         let n = items.len();
         debug_assert_eq!(self.keys.len(), n, "a key packed an item");
         let bits = 64 - packed.top.leading_zeros();
-        if n < PACKED_MIN || n > u32::MAX as usize || bits > 32 {
+        let index_bits = usize::BITS - n.saturating_sub(1).leading_zeros();
+        if n < PACKED_MIN || bits > 32 || 2 * bits + index_bits > 64 {
             items.sort_unstable_by_key(key);
             return;
         }
         if packed.sorted {
             return;
         }
+        // Each key as its halves' `2 * bits` bits, then its item's index.
+        for (i, k) in self.keys.iter_mut().enumerate() {
+            let squeezed = ((*k >> 32) << bits) | (*k & u64::from(u32::MAX));
+            *k = (squeezed << index_bits) | i as u64;
+        }
         if (split_from..SPLIT_UNTIL).contains(&n) && crate::par::available() {
             // A pile's pairs, sorted on one thread after the search: its halves sort at once,
             // and two sorted halves merge in one walk.
             let mid = n / 2;
             let (a, b) = self.keys.split_at_mut(mid);
-            crate::par::join(
-                || a.sort_unstable_by_key(|k| k.0),
-                || b.sort_unstable_by_key(|k| k.0),
-            );
+            crate::par::join(|| a.sort_unstable(), || b.sort_unstable());
             merge(&self.keys[..mid], &self.keys[mid..], &mut self.spare);
             std::mem::swap(&mut self.keys, &mut self.spare);
         } else if n < RADIX_MIN {
-            // Packed keys and indices (16 bytes each) move faster than the items.
-            self.keys.sort_unstable_by_key(|k| k.0);
+            self.keys.sort_unstable();
         } else {
-            // The halves' unused high bits squeezed out: `2 * bits` bits to sort by.
-            for k in &mut self.keys {
-                k.0 = ((k.0 >> 32) << bits) | (k.0 & u64::from(u32::MAX));
-            }
-            self.radix(bits);
+            self.radix(index_bits, 2 * bits);
         }
+        let index = (1u64 << index_bits) - 1;
         self.items.clear();
         crate::limits::room(&mut self.items, n);
         self.items
-            .extend(self.keys.iter().map(|&(_, i)| items[i as usize]));
+            .extend(self.keys.iter().map(|&k| items[(k & index) as usize]));
         std::mem::swap(items, &mut self.items);
     }
 
-    /// Sorts `keys` (packed from `bits`-bit halves) by radix.
-    fn radix(&mut self, bits: u32) {
+    /// Sorts `keys` by radix on their `bits` bits from bit `from` (the bits below are the
+    /// indices, unique, which decide no order among unique keys).
+    fn radix(&mut self, from: u32, bits: u32) {
         let n = self.keys.len();
-        let total = 2 * bits;
-        let passes = total.div_ceil(DIGIT);
+        let passes = bits.div_ceil(DIGIT);
         let size = 1usize << DIGIT;
         let mask = (size - 1) as u64;
         self.spare.clear();
-        crate::limits::resize_snug(&mut self.spare, n, (0, 0));
+        crate::limits::resize_snug(&mut self.spare, n, 0);
         for p in 0..passes {
-            let shift = p * DIGIT;
+            let shift = from + p * DIGIT;
             self.counts.clear();
             self.counts.resize(size, 0);
             for k in &self.keys {
-                self.counts[((k.0 >> shift) & mask) as usize] += 1;
+                self.counts[((k >> shift) & mask) as usize] += 1;
             }
             let mut sum = 0u32;
             for c in self.counts.iter_mut() {
@@ -167,7 +170,7 @@ impl<T: Copy> PairSort<T> {
                 sum += here;
             }
             for &k in &self.keys {
-                let d = ((k.0 >> shift) & mask) as usize;
+                let d = ((k >> shift) & mask) as usize;
                 self.spare[self.counts[d] as usize] = k;
                 self.counts[d] += 1;
             }
@@ -177,12 +180,12 @@ impl<T: Copy> PairSort<T> {
 }
 
 /// The keys of `a` and `b` (each sorted, all unique) in order, in `out`.
-fn merge(a: &[(u64, u32)], b: &[(u64, u32)], out: &mut Vec<(u64, u32)>) {
+fn merge(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
     out.clear();
     crate::limits::room(out, a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
-        if a[i].0 < b[j].0 {
+        if a[i] < b[j] {
             out.push(a[i]);
             i += 1;
         } else {
