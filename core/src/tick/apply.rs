@@ -465,7 +465,6 @@ fn turn(world: &mut SimWorld, e: hecs::Entity, f: impl FnOnce(&mut Rotation)) {
     }
 }
 
-/// Sets a game variable; a name that would be one more than `[limits] variables` faults.
 /// Gives entity `e` `speed`: into its own [`Speed`], which it takes only when `speed` is not
 /// its archetype's (an entity moving at its archetype's holds none).
 fn set_speed(world: &mut SimWorld, def: &GameDef, e: hecs::Entity, speed: f32) {
@@ -473,16 +472,15 @@ fn set_speed(world: &mut SimWorld, def: &GameDef, e: hecs::Entity, speed: f32) {
         own.0 = speed;
         return;
     }
-    let archetype = world.ecs.get::<&Identity>(e).map(|id| id.archetype);
-    let of = archetype
-        .ok()
-        .and_then(|a| def.archetype(a))
-        .map_or(0.0, |a| a.speed);
-    if let Some(own) = Speed::own(speed, of) {
+    let Ok(archetype) = world.ecs.get::<&Identity>(e).map(|id| id.archetype) else {
+        return;
+    };
+    if let Some(own) = Speed::own(speed, Speed::of(None, archetype, def)) {
         let _ = world.ecs.insert_one(e, own);
     }
 }
 
+/// Sets a game variable; a name that would be one more than `[limits] variables` faults.
 fn set_var(world: &mut SimWorld, def: &GameDef, name: &str, value: &Var) -> Result<(), Fault> {
     if let Some(v) = world.vars.get_mut(name) {
         v.clone_from(value);

@@ -92,9 +92,7 @@ pub(crate) fn behaviours(
         let own = arch.read::<Speed>();
         let ids = &ids[..n];
         let own = own.as_deref().map(|o| &o[..n]);
-
         let changes = world.ecs.rows_changed(index);
-
         let speeds = s.speed_runs.speeds(own, index, changes, ids, def);
         let minds = Minds {
             brains: &mut brains[..n],

@@ -266,7 +266,7 @@ impl RunCache {
         if r.at != now {
             r.at = now;
             r.runs.clear();
-            let speed = |a: ArchetypeId| def.archetype(a).map_or(0.0, |a| a.speed);
+            let speed = |a: ArchetypeId| Speed::of(None, a, def);
             match Identity::sole(ids) {
                 Some(a) => r.runs.push(Run {
                     start: 0,

@@ -95,9 +95,7 @@ pub(crate) fn motion(
             (Some(b), Some(a), Some(i), true) => {
                 let ids = &i[..n];
                 let own = own.as_deref().map(|o| &o[..n]);
-
                 let changes = world.ecs.rows_changed(index);
-
                 let speeds = s.speed_runs.speeds(own, index, changes, ids, def);
                 Some(Minds {
                     brains: &mut b[..n],
