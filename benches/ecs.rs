@@ -221,7 +221,7 @@ impl Consequences for Churn {
                     Command::Spawn {
                         archetype: ArchetypeId(0),
                         pos: Vec2::ZERO,
-                        overrides: Box::default(),
+                        overrides: Default::default(),
                     },
                 )
             }),

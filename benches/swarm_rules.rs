@@ -98,7 +98,7 @@ fn spawn(
         Command::Spawn {
             archetype,
             pos: Vec2::new(x, y),
-            overrides: Box::new(overrides),
+            overrides: overrides.into(),
         },
     )
 }
@@ -262,7 +262,7 @@ impl SwarmRules {
                     Command::Spawn {
                         archetype: id(g.def(), "text"),
                         pos: Vec2::new(e.a.pos.x, e.a.pos.y - 12.0),
-                        overrides: Box::new(overrides),
+                        overrides: overrides.into(),
                     },
                 )?;
             }

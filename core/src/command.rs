@@ -6,7 +6,9 @@
 //! Commit. Timers are scheduled and cancelled at once, so a cancellation suppresses a timer that
 //! is due later in the same stage.
 
-use crate::def::{ArchetypeId, BehaviourDef, EffectId, GameDef, Look, MusicId, Overrides, SoundId};
+use crate::def::{
+    ArchetypeId, BehaviourDef, EffectId, GameDef, Look, MusicId, SoundId, SpawnOverrides,
+};
 use crate::fault::{Fault, FaultKind};
 use crate::math::{Color, Vec2};
 use crate::saved::{check_key, check_value};
@@ -40,9 +42,10 @@ pub enum Command {
     Spawn {
         archetype: ArchetypeId,
         pos: Vec2,
-        /// Boxed: the largest payload of any command (104 bytes), it would make every
-        /// command as large (120 bytes rather than 48, queued by the thousand a tick).
-        overrides: Box<Overrides>,
+        /// Held boxed, and only where given (the largest payload of any command, 104 bytes,
+        /// would make every command as large: 120 bytes rather than 48, queued by the
+        /// thousand a tick; a plain spawn allocates nothing).
+        overrides: SpawnOverrides,
     },
     /// Destroy an entity at Commit. Later commands naming it this tick are discarded.
     Destroy(u64),

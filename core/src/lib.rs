@@ -52,9 +52,9 @@ pub use def::{
     ControlDef, ControlKind, CooldownDef, EffectDef, EffectId, Filter, FlowDef, FontDef, FontId,
     FontSource, GameDef, HealthDef, HudLine, ImageDef, LabelDef, LevelDef, Limits, MAX_LAYERS,
     MAX_TAGS, MotionDef, MusicId, Overrides, PhysicsDef, Placement, PlatformerDef, RotateMode,
-    RotationDef, ScriptsDef, Shape, SolidRun, SoundDef, SoundId, SpawnerDef, SpriteDef,
-    SpriteShape, StressDef, ThrustDef, TileKey, TileMapDef, TriggerDef, TriggerOn, Wave, WindowDef,
-    merge_solids,
+    RotationDef, ScriptsDef, Shape, SolidRun, SoundDef, SoundId, SpawnOverrides, SpawnerDef,
+    SpriteDef, SpriteShape, StressDef, ThrustDef, TileKey, TileMapDef, TriggerDef, TriggerOn, Wave,
+    WindowDef, merge_solids,
 };
 pub use def::{AttachDef, BehaviourProblem, BehaviourSpec, Idle};
 pub use def::{ExportDef, HudBar, HudIcons, HudImage, HudItem, HudNumber};

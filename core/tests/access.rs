@@ -368,7 +368,7 @@ fn send_everything(g: &mut Gameplay<'_>, at: Vec2) -> Result<(), Fault> {
         g.send(Command::Spawn {
             archetype,
             pos: Vec2::new(50.0, 50.0),
-            overrides: Box::default(),
+            overrides: Default::default(),
         })
         .ok()
         .flatten()

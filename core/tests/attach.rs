@@ -354,7 +354,7 @@ fn an_archetype_attaches_its_spawns_to_the_nearest_tagged_entity() {
     let spawn = move |x: f32| Command::Spawn {
         archetype: shield,
         pos: Vec2::new(x, 0.0),
-        overrides: Box::default(),
+        overrides: Default::default(),
     };
     let mut g = game(
         def,
@@ -495,7 +495,7 @@ fn a_cycle_made_at_commit_by_an_archetype_and_a_command_faults() {
                     .send(Command::Spawn {
                         archetype: ArchetypeId(6),
                         pos: Vec2::ZERO,
-                        overrides: Box::default(),
+                        overrides: Default::default(),
                     })
                     .unwrap()
                     .unwrap();

@@ -451,7 +451,7 @@ fn every_tick_queue_faults_at_its_bound() {
                         g.send(Command::Spawn {
                             archetype: PICKUP,
                             pos: Vec2::ZERO,
-                            overrides: Box::default(),
+                            overrides: Default::default(),
                         })
                         .map_err(|e| e.into_fault())?;
                     }

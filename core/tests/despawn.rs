@@ -167,7 +167,7 @@ fn a_spawn_outside_its_bounds_follows_its_rule_and_is_reported_once_per_archetyp
                 g.send(Command::Spawn {
                     archetype: pipe,
                     pos: Vec2::new(-401.0, 0.0),
-                    overrides: Box::default(),
+                    overrides: Default::default(),
                 })
                 .map_err(|e| Fault::new(e.kind, e.message))?;
             }

@@ -141,7 +141,7 @@ fn spawn_options_out_of_range_are_refused() {
     let spawn = |overrides: Overrides| Command::Spawn {
         archetype: WALL,
         pos: Vec2::ZERO,
-        overrides: Box::new(overrides),
+        overrides: overrides.into(),
     };
     let cases: [(Overrides, Option<&str>); 6] = [
         (
@@ -379,10 +379,10 @@ fn made(g: &Game, seq: u64) -> (Shape, Vec2, f32, Option<Look>) {
 
 #[test]
 fn spawn_options_size_the_sprite_and_collider_scale_the_look_and_turn_it() {
-    let spawn = |archetype, overrides| Command::Spawn {
+    let spawn = |archetype, overrides: Overrides| Command::Spawn {
         archetype,
         pos: Vec2::new(0.0, 50.0),
-        overrides: Box::new(overrides),
+        overrides: overrides.into(),
     };
     let with = |size: Option<Vec2>, scale: Option<Vec2>, angle: Option<f32>| Overrides {
         size,
@@ -497,7 +497,7 @@ fn set_angle_is_drawn_turning_the_short_way_and_a_jump_or_a_spawn_is_not() {
                 Command::Spawn {
                     archetype: PICKUP,
                     pos: Vec2::ZERO,
-                    overrides: Box::default(),
+                    overrides: Default::default(),
                 },
                 Command::SetAngle {
                     target: 3,
@@ -558,10 +558,11 @@ fn no_looks() -> Box<dyn Consequences> {
         3 => vec![Command::Spawn {
             archetype: WALL,
             pos: Vec2::new(t as f32, 90.0),
-            overrides: Box::new(Overrides {
+            overrides: Overrides {
                 size: Some(Vec2::new(6.0, 3.0)),
                 ..Overrides::default()
-            }),
+            }
+            .into(),
         }],
         5 => vec![Command::Teleport {
             target: ENEMY_SEQ,

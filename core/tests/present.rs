@@ -265,11 +265,12 @@ fn labels_follow_their_entity_and_text_entities_carry_their_own_words() {
                 g.send(Command::Spawn {
                     archetype: text,
                     pos: Vec2::new(5.0, 5.0),
-                    overrides: Box::new(Overrides {
+                    overrides: Overrides {
                         text: Some("+5".into()),
                         color: Some(Color::rgb(1, 2, 3)),
                         ..Overrides::default()
-                    }),
+                    }
+                    .into(),
                 })
                 .map_err(CommandError::into_fault)?;
                 let long = "x".repeat(MAX_TEXT_BYTES + 1);
@@ -277,10 +278,11 @@ fn labels_follow_their_entity_and_text_entities_carry_their_own_words() {
                     .send(Command::Spawn {
                         archetype: text,
                         pos: Vec2::ZERO,
-                        overrides: Box::new(Overrides {
+                        overrides: Overrides {
                             text: Some(long),
                             ..Overrides::default()
-                        }),
+                        }
+                        .into(),
                     })
                     .unwrap_err();
                 assert!(

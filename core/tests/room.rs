@@ -67,7 +67,7 @@ fn spawns_past_a_large_build_take_the_room_it_left() {
                     let sent = g.send(Command::Spawn {
                         archetype: BULLET,
                         pos: Vec2::new(k as f32, -10.0),
-                        overrides: Box::default(),
+                        overrides: Default::default(),
                     });
                     assert!(sent.is_ok(), "a spawn is sent");
                 }

@@ -257,10 +257,11 @@ fn spawns_are_visible_after_commit_and_announced_next_tick() {
                     g.send(Command::Spawn {
                         archetype: BULLET,
                         pos: Vec2::new(50.0, 0.0),
-                        overrides: Box::new(Overrides {
+                        overrides: Overrides {
                             velocity: Some(Vec2::new(60.0, 0.0)),
                             ..Overrides::default()
-                        }),
+                        }
+                        .into(),
                     })
                     .unwrap();
                     assert_eq!(g.events().collision_enter.len(), 0);

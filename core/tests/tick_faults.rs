@@ -121,7 +121,7 @@ fn capacity_overflows_fault_explicitly() {
                     g.send(Command::Spawn {
                         archetype: PICKUP,
                         pos: Vec2::ZERO,
-                        overrides: Box::default(),
+                        overrides: Default::default(),
                     })
                     .unwrap();
                 }
@@ -186,12 +186,12 @@ fn malformed_commands_are_refused_where_they_are_sent() {
                     Command::Spawn {
                         archetype: ArchetypeId(99),
                         pos: Vec2::ZERO,
-                        overrides: Box::default(),
+                        overrides: Default::default(),
                     },
                     Command::Spawn {
                         archetype: PICKUP,
                         pos: Vec2::new(f32::NAN, 0.0),
-                        overrides: Box::default(),
+                        overrides: Default::default(),
                     },
                     Command::Teleport {
                         target: PLAYER_SEQ,

@@ -17,7 +17,7 @@ mod sent;
 pub(crate) use sent::Sent;
 
 use crate::command::{Command, CommandError, name_length};
-use crate::def::{ArchetypeId, GameDef, Overrides};
+use crate::def::{ArchetypeId, GameDef, SpawnOverrides};
 use crate::event::Events;
 use crate::fault::Fault;
 use crate::frame::input::TickInput;
@@ -55,7 +55,7 @@ pub struct Gameplay<'a> {
     /// The world's next creation sequence: ids from here on are this tick's spawns.
     pub(crate) next_seq: u64,
     /// Spawns queued by earlier stages of this tick (applied at Commit).
-    pub(crate) queued: &'a [(ArchetypeId, Vec2, Overrides)],
+    pub(crate) queued: &'a [(ArchetypeId, Vec2, SpawnOverrides)],
     /// Spawns sent in this stage so far.
     pub(crate) spawned_now: u64,
     pub(crate) spatial: &'a mut SpatialIndex,

@@ -202,6 +202,42 @@ impl Overrides {
     }
 }
 
+/// A spawn command's [`Overrides`], held only where they change something: a plain spawn (every
+/// stress entity's, most scripts') holds none and allocates nothing, and reads as
+/// [`Overrides::default`] (through `Deref`).
+///
+/// Invariant: it holds overrides only where [`Overrides::is_none`] is false.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SpawnOverrides(Option<Box<Overrides>>);
+
+/// What a [`SpawnOverrides`] that holds none reads as.
+static NO_OVERRIDES: Overrides = Overrides {
+    velocity: None,
+    speed: None,
+    health: None,
+    color: None,
+    lifetime: None,
+    size: None,
+    text: None,
+    scale: None,
+    angle: None,
+    tile: false,
+};
+
+impl From<Overrides> for SpawnOverrides {
+    fn from(o: Overrides) -> SpawnOverrides {
+        SpawnOverrides((!o.is_none()).then(|| Box::new(o)))
+    }
+}
+
+impl std::ops::Deref for SpawnOverrides {
+    type Target = Overrides;
+
+    fn deref(&self) -> &Overrides {
+        self.0.as_deref().unwrap_or(&NO_OVERRIDES)
+    }
+}
+
 /// An override that changes a component, and so needs the archetype to have it.
 #[derive(Clone, Copy, Debug)]
 pub struct OverrideNeed {
@@ -308,4 +344,44 @@ pub struct StressDef {
     pub archetype: ArchetypeId,
     /// Where stress entities are placed; the level bounds when `None`.
     pub area: Option<Rect>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // A spawn command carries a word for its overrides, whatever it holds.
+    const _: () = assert!(size_of::<SpawnOverrides>() == 8);
+
+    #[test]
+    fn spawn_overrides_hold_only_what_changes_something_and_read_as_overrides() {
+        let cases = [
+            (Overrides::default(), false),
+            (
+                Overrides {
+                    speed: Some(2.0),
+                    ..Overrides::default()
+                },
+                true,
+            ),
+            (
+                Overrides {
+                    text: Some("+5".into()),
+                    ..Overrides::default()
+                },
+                true,
+            ),
+            (Overrides::tile(Vec2::new(8.0, 8.0)), true),
+        ];
+        for (given, held) in cases {
+            let spawn = SpawnOverrides::from(given.clone());
+            assert_eq!(spawn.0.is_some(), held, "{given:?}");
+            assert_eq!(*spawn, given, "reads as given");
+        }
+        assert_eq!(
+            SpawnOverrides::default(),
+            SpawnOverrides::from(Overrides::default())
+        );
+        assert_eq!(*SpawnOverrides::default(), Overrides::default());
+    }
 }

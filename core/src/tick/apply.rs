@@ -224,7 +224,7 @@ fn apply_one(
             overrides,
         } => {
             let bound = def.limits.max_entities;
-            let spawn = (*archetype, *pos, crate::Overrides::clone(overrides));
+            let spawn = (*archetype, *pos, overrides.clone());
             if !push_within(&mut s.spawns, spawn, bound as usize) {
                 return Err(Limit::Entities.exceeded(bound, "spawns in one tick"));
             }

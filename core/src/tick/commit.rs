@@ -136,7 +136,7 @@ fn commit(
         &mut s.builder,
         &spawns,
         tick,
-        |(archetype, pos, overrides)| (*archetype, *pos, overrides),
+        |(archetype, pos, overrides)| (*archetype, *pos, &**overrides),
     )?;
     let counts = (spawns.len(), gone);
     if !s.after_spawn.is_empty() {

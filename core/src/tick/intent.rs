@@ -12,7 +12,7 @@
 //! decisions the last intent is kept. The cadence is simulation policy: it never adapts to frame
 //! rate or CPU time.
 
-use crate::def::{GameDef, Overrides, TriggerOn};
+use crate::def::{GameDef, SpawnOverrides, TriggerOn};
 use crate::event::{ActionEvent, EventKind, ExpireEvent, ExpireReason, push_bounded};
 use crate::fault::{Fault, FaultKind};
 use crate::frame::input::TickInput;
@@ -223,7 +223,7 @@ fn spawners(world: &mut SimWorld, s: &mut Scratch, def: &GameDef, tick: u64) -> 
         .unwrap_or((l.max_entities, Limit::Entities));
         for _ in 0..sp.count {
             let pos = sp.area.lerp(world.rng.f32(), world.rng.f32());
-            let spawn = (sp.archetype, pos, Overrides::default());
+            let spawn = (sp.archetype, pos, SpawnOverrides::default());
             if !push_within(&mut s.spawns, spawn, bound as usize) {
                 return Err(limit.exceeded(bound, "spawns by level spawners in one tick"));
             }

@@ -12,7 +12,7 @@
 use crate::collision::Broadphase;
 use crate::command::Command;
 use crate::consequences::Sent;
-use crate::def::{ArchetypeId, GameDef, Overrides};
+use crate::def::{ArchetypeId, GameDef, SpawnOverrides};
 use crate::event::Events;
 use crate::ids::SeqSet;
 use crate::math::Vec2;
@@ -35,7 +35,7 @@ pub(crate) struct Scratch {
     pub due_timers: Tracked<Vec<DueTimer>>,
     pub commands: Tracked<Vec<Command>>,
     /// Structural commands recorded for Commit, in order.
-    pub spawns: Tracked<Vec<(ArchetypeId, Vec2, Overrides)>>,
+    pub spawns: Tracked<Vec<(ArchetypeId, Vec2, SpawnOverrides)>>,
     pub destroys: Tracked<Vec<u64>>,
     pub teleports: Tracked<Vec<(u64, Vec2)>>,
     /// Attachments and detachments `(child, attachment)` for Commit, in the order sent.

@@ -354,7 +354,10 @@ impl SimWorld {
     pub(crate) fn despawn(&mut self, seq: u64) -> bool {
         match self.index.remove(&seq, self.ecs.raw()) {
             Some(e) => {
-                if let Ok(state) = self.ecs.get::<&ScriptState>(e) {
+                // Where no entity's script state holds a byte, none is looked up.
+                if *self.state_bytes > 0
+                    && let Ok(state) = self.ecs.get::<&ScriptState>(e)
+                {
                     *self.state_bytes -= state.bytes();
                 }
                 let _ = self.ecs.despawn(e);

@@ -156,7 +156,7 @@ api! {
         let command = Command::Spawn {
             archetype,
             pos: vec2(&args.1, &args.2, ("x", "y"))?,
-            overrides: Box::new(spawn_overrides(&args.3)?),
+            overrides: spawn_overrides(&args.3)?.into(),
         };
         spawned(lua, g, command)
     }
@@ -174,7 +174,7 @@ api! {
         let command = Command::Spawn {
             archetype,
             pos: vec2(&args.0, &args.1, ("x", "y"))?,
-            overrides: Box::new(overrides),
+            overrides: overrides.into(),
         };
         spawned(lua, g, command)
     }
