@@ -200,3 +200,28 @@ fn spawn_options_size_scale_and_angle_reach_the_entity() {
         )
     );
 }
+
+/// A tick's spawns are stored in batches of one archetype and shape; a batch of spawns that
+/// each have options, with no spawn of the archetype without them that tick, is built as the
+/// others are (it once ended the process with an internal error).
+#[test]
+fn many_spawns_each_with_options_in_one_tick_are_all_built() {
+    let src = r#"
+        function on_start()
+          for i = 1, 40 do
+            ludus.spawn("enemy", i * 20, 0, { vx = i, vy = 0 })
+          end
+        end
+        "#;
+    let mut g = game_with(def(), &[("scripts/main.lua", src)], &[]).unwrap();
+    let before = g.world().entity_count();
+    run(&mut g, 1).unwrap();
+    assert_eq!(g.world().entity_count(), before + 40);
+    // The level's entities hold the first sequences, the spawns the next.
+    let first = before as u64 + 1;
+    for k in 0..40u64 {
+        let e = g.world().entity(first + k).unwrap();
+        let v = g.world().ecs().get::<&Velocity>(e).unwrap().0;
+        assert_eq!(v, Vec2::new((k + 1) as f32, 0.0), "spawn {k}");
+    }
+}

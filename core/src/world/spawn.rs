@@ -414,7 +414,8 @@ impl SimWorld {
                 let batch = key.1.batch_type().into_batch(len as u32);
                 {
                     let mut columns = Columns::new(&batch);
-                    let template = templates[key.0.0 as usize].as_ref();
+                    // None where every spawn of the archetype had overrides.
+                    let template = templates.get(key.0.0 as usize).and_then(Option::as_ref);
                     match template.filter(|_| run.iter().all(|m| !m.own)) {
                         // The archetype's template everywhere (no overrides): column by column.
                         Some((_, t)) => columns.fill(t, run, seq),

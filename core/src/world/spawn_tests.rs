@@ -179,12 +179,12 @@ fn batched_and_single_spawns_build_the_same_world() {
         };
         items.push((a, pos, o));
     }
-    let build = |batch_min: usize| {
+    let build = |items: &[(ArchetypeId, Vec2, &Overrides)], batch_min: usize| {
         let mut w = SimWorld::build(&def, 0, WorldId(1), 0).unwrap();
         w.spawn_runs(
             &def,
             &mut hecs::EntityBuilder::new(),
-            &items,
+            items,
             3,
             |(a, p, o)| (*a, *p, *o),
             batch_min,
@@ -192,6 +192,20 @@ fn batched_and_single_spawns_build_the_same_world() {
         .unwrap();
         w
     };
+    // Runs of many where every spawn of the archetype has overrides, and of no archetype
+    // spawned without them after it (no template is made for it).
+    let owned: Vec<_> = (0..40)
+        .map(|i| (plain, Vec2::new(i as f32, 1.0), &red))
+        .chain((0..3).map(|i| (full, Vec2::new(i as f32, 2.0), &none)))
+        .collect();
+    for batch_min in [1, BATCH_MIN] {
+        assert_eq!(
+            contents(&build(&owned, batch_min)),
+            contents(&build(&owned, usize::MAX)),
+            "every spawn with overrides, batch_min {batch_min}"
+        );
+    }
+    let build = |batch_min: usize| build(&items, batch_min);
     let single = build(usize::MAX);
     for batch_min in [1, 2, BATCH_MIN] {
         let batched = build(batch_min);
