@@ -205,6 +205,23 @@ fn batched_and_single_spawns_build_the_same_world() {
             "every spawn with overrides, batch_min {batch_min}"
         );
     }
+    // Random runs of either archetype, each with or without overrides.
+    let mut rng = fastrand::Rng::with_seed(11);
+    for case in 0..24 {
+        let mut random = Vec::new();
+        while random.len() < 120 {
+            let a = if rng.bool() { full } else { plain };
+            let o = [&none, &short, &red][rng.usize(0..3)];
+            for _ in 0..rng.usize(1..40) {
+                random.push((a, Vec2::new(random.len() as f32, 3.0), o));
+            }
+        }
+        assert_eq!(
+            contents(&build(&random, BATCH_MIN)),
+            contents(&build(&random, usize::MAX)),
+            "random case {case}"
+        );
+    }
     let build = |batch_min: usize| build(&items, batch_min);
     let single = build(usize::MAX);
     for batch_min in [1, 2, BATCH_MIN] {
