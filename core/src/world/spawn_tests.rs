@@ -146,10 +146,8 @@ fn contents(w: &SimWorld) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn batched_and_single_spawns_build_the_same_world() {
-    let def = def();
-    let (full, plain) = (ArchetypeId(0), ArchetypeId(1));
+/// No overrides, a short lifetime, and many (more health than `full`'s maximum among them).
+fn given() -> [Overrides; 3] {
     let none = Overrides::default();
     let short = Overrides {
         lifetime: Some(5),
@@ -165,6 +163,30 @@ fn batched_and_single_spawns_build_the_same_world() {
         angle: Some(1.0),
         ..Overrides::default()
     };
+    [none, short, red]
+}
+
+/// A world of `def`'s level with `items` spawned at tick 3, runs of `batch_min` or more in
+/// batches.
+fn spawned(def: &GameDef, items: &[(ArchetypeId, Vec2, &Overrides)], batch_min: usize) -> SimWorld {
+    let mut w = SimWorld::build(def, 0, WorldId(1), 0).unwrap();
+    w.spawn_runs(
+        def,
+        &mut hecs::EntityBuilder::new(),
+        items,
+        3,
+        |(a, p, o)| (*a, *p, *o),
+        batch_min,
+    )
+    .unwrap();
+    w
+}
+
+#[test]
+fn batched_and_single_spawns_build_the_same_world() {
+    let def = def();
+    let (full, plain) = (ArchetypeId(0), ArchetypeId(1));
+    let [none, short, red] = given();
     let mut items = Vec::new();
     for i in 0..200 {
         let pos = Vec2::new(i as f32, -(i as f32));
@@ -179,50 +201,7 @@ fn batched_and_single_spawns_build_the_same_world() {
         };
         items.push((a, pos, o));
     }
-    let build = |items: &[(ArchetypeId, Vec2, &Overrides)], batch_min: usize| {
-        let mut w = SimWorld::build(&def, 0, WorldId(1), 0).unwrap();
-        w.spawn_runs(
-            &def,
-            &mut hecs::EntityBuilder::new(),
-            items,
-            3,
-            |(a, p, o)| (*a, *p, *o),
-            batch_min,
-        )
-        .unwrap();
-        w
-    };
-    // Runs of many where every spawn of the archetype has overrides, and of no archetype
-    // spawned without them after it (no template is made for it).
-    let owned: Vec<_> = (0..40)
-        .map(|i| (plain, Vec2::new(i as f32, 1.0), &red))
-        .chain((0..3).map(|i| (full, Vec2::new(i as f32, 2.0), &none)))
-        .collect();
-    for batch_min in [1, BATCH_MIN] {
-        assert_eq!(
-            contents(&build(&owned, batch_min)),
-            contents(&build(&owned, usize::MAX)),
-            "every spawn with overrides, batch_min {batch_min}"
-        );
-    }
-    // Random runs of either archetype, each with or without overrides.
-    let mut rng = fastrand::Rng::with_seed(11);
-    for case in 0..24 {
-        let mut random = Vec::new();
-        while random.len() < 120 {
-            let a = if rng.bool() { full } else { plain };
-            let o = [&none, &short, &red][rng.usize(0..3)];
-            for _ in 0..rng.usize(1..40) {
-                random.push((a, Vec2::new(random.len() as f32, 3.0), o));
-            }
-        }
-        assert_eq!(
-            contents(&build(&random, BATCH_MIN)),
-            contents(&build(&random, usize::MAX)),
-            "random case {case}"
-        );
-    }
-    let build = |batch_min: usize| build(&items, batch_min);
+    let build = |batch_min: usize| spawned(&def, &items, batch_min);
     let single = build(usize::MAX);
     for batch_min in [1, 2, BATCH_MIN] {
         let batched = build(batch_min);
@@ -251,6 +230,45 @@ fn batched_and_single_spawns_build_the_same_world() {
         assert_eq!(batched.max_health.raised_count(), 17);
         assert!(batched.despawn(*batched.next_seq - 200 + 100));
         assert_eq!(batched.max_health.raised_count(), 16);
+    }
+}
+
+/// Batches of spawns with overrides build what spawns one at a time do: where every spawn of
+/// an archetype has them, and in random runs.
+#[test]
+fn batched_spawns_with_overrides_build_what_single_ones_do() {
+    let def = def();
+    let (full, plain) = (ArchetypeId(0), ArchetypeId(1));
+    let [none, short, red] = given();
+    // Runs of many where every spawn of the archetype has overrides, and of no archetype
+    // spawned without them after it (no template is made for it).
+    let owned: Vec<_> = (0..40)
+        .map(|i| (plain, Vec2::new(i as f32, 1.0), &red))
+        .chain((0..3).map(|i| (full, Vec2::new(i as f32, 2.0), &none)))
+        .collect();
+    for batch_min in [1, BATCH_MIN] {
+        assert_eq!(
+            contents(&spawned(&def, &owned, batch_min)),
+            contents(&spawned(&def, &owned, usize::MAX)),
+            "every spawn with overrides, batch_min {batch_min}"
+        );
+    }
+    // Random runs of either archetype, each with or without overrides.
+    let mut rng = fastrand::Rng::with_seed(11);
+    for case in 0..24 {
+        let mut random = Vec::new();
+        while random.len() < 120 {
+            let a = if rng.bool() { full } else { plain };
+            let o = [&none, &short, &red][rng.usize(0..3)];
+            for _ in 0..rng.usize(1..40) {
+                random.push((a, Vec2::new(random.len() as f32, 3.0), o));
+            }
+        }
+        assert_eq!(
+            contents(&spawned(&def, &random, BATCH_MIN)),
+            contents(&spawned(&def, &random, usize::MAX)),
+            "random case {case}"
+        );
     }
 }
 
