@@ -146,28 +146,7 @@ impl Overrides {
 
     /// Whether it changes nothing (what every stress entity and most placements have).
     pub fn is_none(&self) -> bool {
-        let Overrides {
-            velocity,
-            speed,
-            health,
-            color,
-            lifetime,
-            size,
-            text,
-            scale,
-            angle,
-            tile,
-        } = self;
-        velocity.is_none()
-            && speed.is_none()
-            && health.is_none()
-            && color.is_none()
-            && lifetime.is_none()
-            && size.is_none()
-            && text.is_none()
-            && scale.is_none()
-            && angle.is_none()
-            && !tile
+        *self == NO_OVERRIDES
     }
 
     /// Whether the values are in range: a velocity, speed and angle that are finite, a size
@@ -210,7 +189,8 @@ impl Overrides {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SpawnOverrides(Option<Box<Overrides>>);
 
-/// What a [`SpawnOverrides`] that holds none reads as.
+/// Overrides that change nothing: what a [`SpawnOverrides`] that holds none reads as (every
+/// field listed, so a field added to [`Overrides`] must say what changes nothing).
 static NO_OVERRIDES: Overrides = Overrides {
     velocity: None,
     speed: None,
