@@ -4,12 +4,19 @@
 //! budget, so it must not depend on how the entities crowd together).
 //!
 //! A uniform grid over every entity with a position, built at most once per tick, the first
-//! time a script asks (positions do not change during the gameplay stages; BeginTick marks the
-//! grid stale). It also answers `ludus.find` and `ludus.count`: per tag set asked this tick,
-//! the ids that carry it, in creation order. A query visits only
-//! the cells a circle overlaps (`within`), or rings of cells outward from a point until no
-//! closer entity can remain (`nearest`); it never scans the world. Every query reports the work
-//! it did (cells visited and entities examined), which the script host charges to the budget.
+//! time a script asks where entities are (positions do not change during the gameplay stages;
+//! BeginTick marks the grid stale). It also keeps the tick's answers to `ludus.find` and
+//! `ludus.count`, per tag set asked: those come from the live entities by archetype
+//! (`world::census`), with no grid, visiting only the rows of archetypes that carry the tags (a
+//! `count` none at all). A query of the grid visits only the cells a circle overlaps
+//! (`within`), or rings of cells outward from a point until no closer entity can remain
+//! (`nearest`); it never scans the world. Every query reports the work it did (cells visited
+//! and entities examined), which the script host charges to the budget.
+//!
+//! What the reads are charged does not depend on which of them built what: the first read of
+//! a tick is charged one unit an entity ([`charge`](SpatialIndex::charge)), as the grid's build
+//! always was, and the first `find` or `count` of a tag set in a tick one an entity, then the
+//! entities carrying it ([`ask`](SpatialIndex::ask)).
 
 use crate::math::Vec2;
 
@@ -24,12 +31,14 @@ pub(crate) struct Entry {
 /// See the module documentation.
 #[derive(Clone, Debug, Default)]
 pub struct SpatialIndex {
+    /// The tick whose reads were charged for every entity (0: none yet, or stale).
+    charged: u64,
     /// The tick the grid was built for (0: never, or stale).
     built: u64,
-    /// Every entry's (seq, tags), as gathered (archetype by archetype).
-    by_seq: Vec<(u64, u64)>,
-    /// Tag sets asked by `find`/`count` this tick, with their ids in creation order.
-    tagged: Vec<(u64, Vec<u64>)>,
+    /// Tag sets asked by `find`/`count` in the tick charged (see [`Asked`]).
+    tagged: Vec<Asked>,
+    /// The live entities the tick's charge counted.
+    counted: u64,
     origin: Vec2,
     cell: f32,
     cols: u32,
@@ -44,39 +53,87 @@ pub struct SpatialIndex {
     fill: Vec<u32>,
 }
 
+/// A tag set asked by `find` or `count` in the tick charged: how many live entities carry
+/// it and, once a `find` listed them, their ids in creation order.
+#[derive(Clone, Debug)]
+struct Asked {
+    tags: u64,
+    carrying: u64,
+    ids: Option<Vec<u64>>,
+}
+
 /// The most cells a grid has (the rest is covered by making cells larger).
 const MAX_CELLS: usize = 1 << 20;
 
 impl SpatialIndex {
+    /// Whether the reads of `tick` were charged for every entity: a read then reports the
+    /// same work each time it is asked the same.
+    pub(crate) fn is_charged_for(&self, tick: u64) -> bool {
+        self.charged == tick && tick != 0
+    }
+
     pub(crate) fn is_built_for(&self, tick: u64) -> bool {
         self.built == tick && tick != 0
     }
 
-    /// Marks the grid stale (the world moved on).
+    /// Marks the grid and the charge stale (the world moved on).
     pub(crate) fn invalidate(&mut self) {
+        self.charged = 0;
         self.built = 0;
     }
 
-    /// The ids whose tags include `tags`, in creation order, and the work it took (the whole
-    /// list the first time a tag set is asked in a tick, the answer's length after that).
-    pub(crate) fn tagged(&mut self, tags: u64) -> (&[u64], u64) {
-        let (i, work) = match self.tagged.iter().position(|(t, _)| *t == tags) {
-            Some(i) => (i, self.tagged[i].1.len() as u64),
+    /// The work the first read of `tick` is charged: one unit for each of the `live` entities
+    /// with a position (counted only then); 0 for a later read.
+    pub(crate) fn charge(&mut self, tick: u64, live: impl FnOnce() -> u64) -> u64 {
+        if self.is_charged_for(tick) {
+            return 0;
+        }
+        self.counted = live();
+        self.charged = tick;
+        self.tagged.clear();
+        self.counted
+    }
+
+    /// How many of the entities of the tick charged carry tag set `tags` (`carrying` counts
+    /// them the first time it is asked), and the work it is charged: every entity the first
+    /// time a tag set is asked in a tick, the entities carrying it after that.
+    pub(crate) fn ask(&mut self, tags: u64, carrying: impl FnOnce() -> u64) -> (u64, u64) {
+        match self.tagged.iter().find(|a| a.tags == tags) {
+            Some(a) => (a.carrying, a.carrying),
             None => {
-                let mut ids: Vec<u64> = self
-                    .by_seq
-                    .iter()
-                    .filter(|(_, t)| t & tags == tags)
-                    .map(|(s, _)| *s)
-                    .collect();
-                // Only the answer is sorted, not every entry (sequences are unique: any sort
-                // gives the same order).
-                ids.sort_unstable();
-                self.tagged.push((tags, ids));
-                (self.tagged.len() - 1, self.by_seq.len() as u64)
+                let (carrying, ids) = (carrying(), None);
+                self.tagged.push(Asked {
+                    tags,
+                    carrying,
+                    ids,
+                });
+                (carrying, self.counted)
             }
+        }
+    }
+
+    /// The live entities the tick's charge counted.
+    pub(crate) fn counted(&self) -> u64 {
+        self.counted
+    }
+
+    /// The ids of the entities carrying tag set `tags`, in creation order: one [`ask`]ed in
+    /// the tick charged, whose ids `list` adds (in any order) the first time.
+    ///
+    /// [`ask`]: Self::ask
+    pub(crate) fn listed(&mut self, tags: u64, list: impl FnOnce(&mut Vec<u64>)) -> &[u64] {
+        let Some(asked) = self.tagged.iter_mut().find(|a| a.tags == tags) else {
+            debug_assert!(false, "a tag set is asked before it is listed");
+            return &[];
         };
-        (&self.tagged[i].1, work)
+        asked.ids.get_or_insert_with(|| {
+            let mut ids = Vec::with_capacity(asked.carrying as usize);
+            list(&mut ids);
+            // Sequences are unique: any sort gives the same order.
+            ids.sort_unstable();
+            debug_assert_eq!(ids.len() as u64, asked.carrying);
+            ids
+        })
     }
 
     /// Rebuilds the grid over `entries` (any order) for `tick`; returns how many there are.
@@ -93,9 +150,6 @@ impl SpatialIndex {
     /// [`build`](Self::build) over the gathered `entries`.
     fn fill_grid(&mut self, tick: u64, entries: &[Entry]) {
         self.built = tick;
-        self.tagged.clear();
-        self.by_seq.clear();
-        self.by_seq.extend(entries.iter().map(|e| (e.seq, e.tags)));
         self.entries.clear();
         self.starts.clear();
         let Some(&first) = entries.first() else {
@@ -295,17 +349,6 @@ mod tests {
             grid.build(tick, entries);
             assert!(grid.is_built_for(tick));
             for tags in 0..4 {
-                let expected: Vec<u64> = scan
-                    .iter()
-                    .filter(|e| e.tags & tags == tags)
-                    .map(|e| e.seq)
-                    .collect();
-                let (ids, work) = grid.tagged(tags);
-                assert_eq!(
-                    (ids, work),
-                    (&expected[..], scan.len() as u64),
-                    "tick {tick}"
-                );
                 let at = Vec2::new(rng.f32() * 600.0 - 300.0, rng.f32() * 100.0);
                 let d2 = |e: &Entry| (e.pos - at).length_squared();
                 let nearest = scan

@@ -59,6 +59,10 @@ pub struct Gameplay<'a> {
     /// Spawns sent in this stage so far.
     pub(crate) spawned_now: u64,
     pub(crate) spatial: &'a mut SpatialIndex,
+    /// The live entities by archetype (what `count` and `find` answer from, and the spatial
+    /// reads' first charge counts), kept for the world of `instance`.
+    pub(crate) census: &'a mut crate::world::census::Census,
+    pub(crate) instance: u64,
     /// Work done by reads since the last [`Gameplay::take_work`] (entities and cells visited).
     pub(crate) work: u64,
     pub(crate) rng: &'a mut fastrand::Rng,

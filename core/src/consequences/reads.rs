@@ -6,7 +6,9 @@
 //! Collections (`find`, `count`, `nearest`, `within`) hold only entities for which
 //! [`Gameplay::alive`] is true: one destroyed earlier this tick is left out. Their work (cells
 //! and entities visited) is added to [`Gameplay::take_work`], which the script host charges to
-//! the instruction budget, so no query can hide a quadratic loop.
+//! the instruction budget, so no query can hide a quadratic loop. What each is charged is the
+//! spatial index's rule (see [`crate::spatial`]), whichever of them built what: a `count`
+//! builds no grid and visits no entity, yet is charged as if it had.
 
 use super::Gameplay;
 use crate::command::CommandError;
@@ -170,14 +172,25 @@ impl Gameplay<'_> {
         ))
     }
 
-    /// Whether this tick's spatial grid is built: a `nearest` then reports the same work
-    /// each time it is asked the same (only the build's work is reported once).
+    /// Whether this tick's spatial reads were charged for every entity: a `nearest` then
+    /// reports the same work each time it is asked the same (only the first read of a tick is
+    /// charged for them).
     pub fn spatial_ready(&self) -> bool {
-        self.spatial.is_built_for(self.tick)
+        self.spatial.is_charged_for(self.tick)
     }
 
-    /// Builds the spatial index for this tick if no read has yet.
+    /// Charges the tick's first spatial read for every entity (see [`crate::spatial`]).
+    fn charge(&mut self) {
+        let (census, ecs, instance) = (&mut *self.census, self.ecs, self.instance);
+        self.work += self.spatial.charge(self.tick, || {
+            census.take(ecs, instance);
+            census.total()
+        });
+    }
+
+    /// Builds the spatial grid for this tick if no read has yet (charged as any first read).
     fn spatial(&mut self) {
+        self.charge();
         if self.spatial.is_built_for(self.tick) {
             return;
         }
@@ -188,13 +201,22 @@ impl Gameplay<'_> {
             tags: def.tags_of(id.archetype),
             pos: pos.0,
         });
-        self.work += self.spatial.build(self.tick, entries) as u64;
+        let built = self.spatial.build(self.tick, entries);
+        debug_assert_eq!(
+            built as u64,
+            self.spatial.counted(),
+            "the grid holds what was charged"
+        );
     }
 
     /// Live entities whose tags include all of `tags`, in creation order.
     pub fn find(&mut self, tags: u64) -> Vec<u64> {
-        self.spatial();
-        let (ids, work) = self.spatial.tagged(tags);
+        self.charge();
+        let (census, ecs, def) = (&*self.census, self.ecs, self.def);
+        let (_, work) = self.spatial.ask(tags, || census.tagged(def, tags));
+        let ids = self
+            .spatial
+            .listed(tags, |ids| census.list(ecs, def, tags, ids));
         let (pending, now) = (self.pending, &*self.destroyed_now);
         let found: Vec<u64> = ids
             .iter()
@@ -205,20 +227,45 @@ impl Gameplay<'_> {
         found
     }
 
-    /// How many live entities carry all of `tags`.
+    /// How many live entities carry all of `tags`: counted by archetype, less those being
+    /// destroyed, found by visiting the fewer of the destroys and the entities carrying the
+    /// tags (these listed once a tick, as `find` lists them): never more than a repeated
+    /// count is charged.
     pub fn count(&mut self, tags: u64) -> usize {
-        self.spatial();
-        let (ids, work) = self.spatial.tagged(tags);
+        self.charge();
+        let (census, ecs, def) = (&*self.census, self.ecs, self.def);
+        let (carrying, work) = self.spatial.ask(tags, || census.tagged(def, tags));
+        self.work += work;
         let (pending, now) = (self.pending, &*self.destroyed_now);
-        let n = if pending.is_empty() && now.is_empty() {
-            ids.len()
+        if pending.is_empty() && now.is_empty() {
+            return carrying as usize;
+        }
+        let gone = if (pending.len() + now.len()) as u64 <= carrying {
+            let carries = |s: &u64| self.carries(*s, tags);
+            pending.iter().filter(|s| carries(s)).count()
+                + (now.iter())
+                    .filter(|s| !pending.contains(*s) && carries(s))
+                    .count()
         } else {
-            ids.iter()
-                .filter(|s| !pending.contains(s) && !now.contains(s))
+            let ids = self
+                .spatial
+                .listed(tags, |ids| census.list(ecs, def, tags, ids));
+            (ids.iter())
+                .filter(|s| pending.contains(*s) || now.contains(*s))
                 .count()
         };
-        self.work += work;
-        n
+        carrying as usize - gone
+    }
+
+    /// Whether `seq` is a live entity with a position whose tags include all of `tags` (one
+    /// the spatial reads hold).
+    fn carries(&self, seq: u64, tags: u64) -> bool {
+        let Some(e) = self.entity(seq) else {
+            return false;
+        };
+        self.ecs.get::<&Position>(e).is_ok()
+            && (self.ecs.get::<&Identity>(e))
+                .is_ok_and(|i| self.def.tags_of(i.archetype) & tags == tags)
     }
 
     /// The live entity carrying all of `tags` nearest `at` (within `radius`, if given); ties go

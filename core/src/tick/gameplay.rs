@@ -310,6 +310,8 @@ fn with_stage<R>(
         queued: &s.spawns,
         spawned_now: 0,
         spatial: &mut s.spatial,
+        census: &mut s.census,
+        instance: world.instance,
         work: 0,
         rng: &mut world.rng,
         timers: &mut world.timers,

@@ -83,6 +83,9 @@ pub(crate) struct Scratch {
     /// Where entities are, for scripts' spatial reads (built on first use in a tick, from
     /// what the reads record).
     pub spatial: SpatialIndex,
+    /// The live entities by archetype, for the scripts' collection reads (kept across ticks
+    /// as `uniform` is).
+    pub census: crate::world::census::Census,
     /// Which rows of each archetype share one collider and confine (kept across ticks, taken
     /// again when an archetype's rows change, `Ecs::rows_changed`; it reads only what spawns
     /// fix).
@@ -169,6 +172,7 @@ impl Default for Scratch {
             contact_hits: Tracked::new(ContactHits::default(), R::ContactDamage),
             after_spawn: Tracked::new(Vec::new(), R::StructuralCommands),
             spatial: SpatialIndex::default(),
+            census: Default::default(),
             uniform: UniformCache::default(),
             speed_runs: Default::default(),
             motion_split: crate::par::Balance::default(),

@@ -5,6 +5,7 @@
 pub(crate) mod access;
 pub(crate) mod attach;
 pub(crate) mod camera;
+pub(crate) mod census;
 pub(crate) mod columns;
 pub(crate) mod components;
 pub(crate) mod contact;

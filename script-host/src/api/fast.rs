@@ -26,8 +26,10 @@ pub(crate) struct Fast {
     /// generic function charges it; where it does not fit, the generic function asks again
     /// and fails on the same work.
     pub run: fn(&mut Gameplay<'_>, &Args<'_>, &mut Results<'_>) -> Result<(), Bad>,
-    /// A read of the spatial grid: taken only once the grid is built this tick, so that
-    /// asking again reports the same work (the build's is reported once).
+    /// A read of the spatial grid: taken only once the tick's spatial reads were charged for
+    /// every entity (`Gameplay::spatial_ready`), so that asking again reports the same work
+    /// (that charge is reported once). `find` and `count` are not fast: the first of a tag
+    /// set in a tick is charged more than asking it again.
     pub grid: bool,
 }
 
