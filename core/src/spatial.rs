@@ -47,10 +47,9 @@ pub struct SpatialIndex {
     starts: Vec<u32>,
     entries: Vec<Entry>,
     /// Buffers kept from tick to tick (no allocation per build once they have grown): the
-    /// entries as gathered, each one's cell, and each cell's next slot while filling.
+    /// entries as gathered and each one's cell.
     input: Vec<Entry>,
     keys: Vec<u32>,
-    fill: Vec<u32>,
 }
 
 /// A tag set asked by `find` or `count` in the tick charged: how many live entities carry
@@ -137,22 +136,29 @@ impl SpatialIndex {
     }
 
     /// Rebuilds the grid over `entries` (any order) for `tick`; returns how many there are.
+    #[cfg(test)]
     pub(crate) fn build(&mut self, tick: u64, entries: impl IntoIterator<Item = Entry>) -> usize {
+        self.build_with(tick, |gathered| gathered.extend(entries))
+    }
+
+    /// Rebuilds the grid for `tick` over the entries `gather` adds to an empty list (in any
+    /// order); returns how many there are.
+    pub(crate) fn build_with(&mut self, tick: u64, gather: impl FnOnce(&mut Vec<Entry>)) -> usize {
         let mut gathered = std::mem::take(&mut self.input);
         gathered.clear();
-        gathered.extend(entries);
+        gather(&mut gathered);
         self.fill_grid(tick, &gathered);
         let n = gathered.len();
         self.input = gathered;
         n
     }
 
-    /// [`build`](Self::build) over the gathered `entries`.
+    /// [`build_with`](Self::build_with) over the gathered `entries`.
     fn fill_grid(&mut self, tick: u64, entries: &[Entry]) {
         self.built = tick;
-        self.entries.clear();
         self.starts.clear();
         let Some(&first) = entries.first() else {
+            self.entries.clear();
             self.starts.extend([0, 0]);
             self.cols = 1;
             self.rows = 1;
@@ -180,25 +186,31 @@ impl SpatialIndex {
             let r = (((p.y - min.y) / cell) as u32).min(rows - 1);
             r * cols + c
         };
-        // Counting sort by cell, stable: entries keep creation order inside a cell.
+        // Counting sort by cell, stable: entries keep their gathered order inside a cell. Each
+        // cell's count, then where it ends; the entries placed last first, each cell's end
+        // moving back to where it starts.
         let n = (cols * rows) as usize;
-        let starts = &mut self.starts;
+        let (starts, keys) = (&mut self.starts, &mut self.keys);
         starts.resize(n + 1, 0);
-        self.keys.clear();
-        self.keys.extend(entries.iter().map(|e| key(e.pos)));
-        for &k in &self.keys {
-            starts[k as usize + 1] += 1;
+        keys.clear();
+        keys.extend(entries.iter().map(|e| {
+            let k = key(e.pos);
+            starts[k as usize] += 1;
+            k
+        }));
+        let mut end = 0;
+        for s in &mut starts[..n] {
+            end += *s;
+            *s = end;
         }
-        for i in 0..n {
-            starts[i + 1] += starts[i];
-        }
-        self.fill.clear();
-        self.fill.extend_from_slice(&starts[..n]);
+        starts[n] = end;
+        // Every slot is written below (the keys place each entry once): only a longer list
+        // needs filling first.
         self.entries.resize(entries.len(), first);
-        for (e, &k) in entries.iter().zip(&self.keys) {
-            let slot = &mut self.fill[k as usize];
+        for (e, &k) in entries.iter().zip(keys.iter()).rev() {
+            let slot = &mut starts[k as usize];
+            *slot -= 1;
             self.entries[*slot as usize] = *e;
-            *slot += 1;
         }
     }
 

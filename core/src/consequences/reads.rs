@@ -194,14 +194,21 @@ impl Gameplay<'_> {
         if self.spatial.is_built_for(self.tick) {
             return;
         }
-        let def = self.def;
-        let mut query = self.ecs.query::<(&Identity, &Position)>();
-        let entries = query.iter().map(|(id, pos)| Entry {
-            seq: id.seq(),
-            tags: def.tags_of(id.archetype),
-            pos: pos.0,
+        let (def, ecs) = (self.def, self.ecs);
+        // Archetype by archetype, row by row (the order a query of both would give).
+        let built = self.spatial.build_with(self.tick, |entries| {
+            for a in ecs.archetypes_placed().filter(|a| !a.is_empty()) {
+                let (Some(ids), Some(pos)) = (a.read::<Identity>(), a.read::<Position>()) else {
+                    continue;
+                };
+                let rows = std::iter::zip(ids.iter(), pos.iter());
+                entries.extend(rows.map(|(id, pos)| Entry {
+                    seq: id.seq(),
+                    tags: def.tags_of(id.archetype),
+                    pos: pos.0,
+                }));
+            }
         });
-        let built = self.spatial.build(self.tick, entries);
         debug_assert_eq!(
             built as u64,
             self.spatial.counted(),
