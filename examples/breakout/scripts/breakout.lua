@@ -22,7 +22,6 @@ local POINTS = { red = 7, orange = 5, green = 3, yellow = 1 }
 -- Where the grid sits: the first brick's centre, and the distance between brick centres.
 local LEFT, TOP, STEP_X, STEP_Y = -252, -200, 56, 22
 
-local bricks = 0   -- bricks still standing (a destroy shows in ludus.count only next tick)
 local lives        -- balls left; the HUD shows the variable "lives"
 local over = false -- the game has ended: nothing more to serve or count
 local score = 0    -- this game's score (ludus.score() shows it only from the next stage)
@@ -38,7 +37,6 @@ function on_start()
       local kind = KINDS[line:sub(col, col)]
       if kind then
         ludus.spawn(kind, LEFT + (col - 1) * STEP_X, TOP + (row - 1) * STEP_Y)
-        bricks = bricks + 1
       end
     end
   end
@@ -85,8 +83,9 @@ function on_collision_enter(events)
       end
       ludus.effect("crack", x, y)
       ludus.sound("brick")
-      bricks = bricks - 1
-      if bricks == 0 and not over then
+      -- The wall is cleared when no brick is left: `count` leaves out the ones destroyed
+      -- this tick, this one included.
+      if ludus.count("brick") == 0 and not over then
         over = true
         ludus.game_over("YOU WIN")
       end
