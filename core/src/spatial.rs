@@ -28,6 +28,30 @@ pub(crate) struct Entry {
     pub pos: Vec2,
 }
 
+/// One entity as the grid's cells hold it (16 bytes: a build places one of these an entity
+/// at random in the cells' list, which costs by the bytes): its position, and its sequence
+/// with the index of its tag set among the grid's `sets` in the top 16 bits.
+///
+/// Invariant: a sequence fits in 48 bits (as an [`Identity`](crate::Identity)'s does), and
+/// a grid holds at most 2^16 tag sets (one an archetype at most).
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    pos: Vec2,
+    seq_set: u64,
+}
+
+impl Slot {
+    const SEQ: u64 = (1 << 48) - 1;
+
+    fn seq(self) -> u64 {
+        self.seq_set & Slot::SEQ
+    }
+
+    fn set(self) -> usize {
+        (self.seq_set >> 48) as usize
+    }
+}
+
 /// See the module documentation.
 #[derive(Clone, Debug, Default)]
 pub struct SpatialIndex {
@@ -43,9 +67,11 @@ pub struct SpatialIndex {
     cell: f32,
     cols: u32,
     rows: u32,
-    /// Per cell, the range of its entries in `entries` (`starts[c]..starts[c + 1]`).
+    /// Per cell, the range of its entities in `slots` (`starts[c]..starts[c + 1]`).
     starts: Vec<u32>,
-    entries: Vec<Entry>,
+    slots: Vec<Slot>,
+    /// The distinct tag sets of the entities in `slots` (each slot names its own).
+    sets: Vec<u64>,
     /// Buffers kept from tick to tick (no allocation per build once they have grown): the
     /// entries as gathered and each one's cell.
     input: Vec<Entry>,
@@ -157,8 +183,9 @@ impl SpatialIndex {
     fn fill_grid(&mut self, tick: u64, entries: &[Entry]) {
         self.built = tick;
         self.starts.clear();
+        self.sets.clear();
         let Some(&first) = entries.first() else {
-            self.entries.clear();
+            self.slots.clear();
             self.starts.extend([0, 0]);
             self.cols = 1;
             self.rows = 1;
@@ -206,11 +233,28 @@ impl SpatialIndex {
         starts[n] = end;
         // Every slot is written below (the keys place each entry once): only a longer list
         // needs filling first.
-        self.entries.resize(entries.len(), first);
+        self.slots.resize(entries.len(), Slot::default());
+        let (sets, mut last) = (&mut self.sets, (first.tags, 0u64));
+        sets.push(first.tags);
         for (e, &k) in entries.iter().zip(keys.iter()).rev() {
-            let slot = &mut starts[k as usize];
-            *slot -= 1;
-            self.entries[*slot as usize] = *e;
+            // An archetype's entities come one after another: their set is the last one's.
+            if e.tags != last.0 {
+                let set = match sets.iter().position(|&t| t == e.tags) {
+                    Some(i) => i,
+                    None => {
+                        sets.push(e.tags);
+                        sets.len() - 1
+                    }
+                };
+                last = (e.tags, set as u64);
+            }
+            debug_assert!(e.seq <= Slot::SEQ && last.1 < 1 << 16);
+            let at = &mut starts[k as usize];
+            *at -= 1;
+            self.slots[*at as usize] = Slot {
+                pos: e.pos,
+                seq_set: e.seq | last.1 << 48,
+            };
         }
     }
 
@@ -223,14 +267,14 @@ impl SpatialIndex {
 
     /// The entries of the cells of row `r` from column `c0` to `c1`, clipped to the grid: one
     /// run, cell after cell, each cell's entries in creation order; and how many cells.
-    fn row(&self, r: i64, c0: i64, c1: i64) -> (&[Entry], u64) {
+    fn row(&self, r: i64, c0: i64, c1: i64) -> (&[Slot], u64) {
         let (c0, c1) = (c0.max(0), c1.min(i64::from(self.cols) - 1));
         if r < 0 || r >= i64::from(self.rows) || c0 > c1 {
             return (&[], 0);
         }
         let base = r as usize * self.cols as usize;
         let (from, to) = (base + c0 as usize, base + c1 as usize + 1);
-        let run = &self.entries[self.starts[from] as usize..self.starts[to] as usize];
+        let run = &self.slots[self.starts[from] as usize..self.starts[to] as usize];
         (run, (c1 - c0 + 1) as u64)
     }
 
@@ -258,8 +302,8 @@ impl SpatialIndex {
             work += cells + run.len() as u64;
             for e in run {
                 let d2 = (e.pos - at).length_squared();
-                if d2 <= r2 && e.tags & tags == tags && keep(e.seq) {
-                    found.push((d2, e.seq));
+                if d2 <= r2 && self.sets[e.set()] & tags == tags && keep(e.seq()) {
+                    found.push((d2, e.seq()));
                 }
             }
         }
@@ -305,19 +349,19 @@ impl SpatialIndex {
             }
             for r in (cr - k).max(0)..=(cr + k).min(rows - 1) {
                 // Cells in their order: a whole row of the ring is one run of entries.
-                let mut visit = |(run, cells): (&[Entry], u64)| {
+                let mut visit = |(run, cells): (&[Slot], u64)| {
                     work += cells + run.len() as u64;
                     for e in run {
                         let d2 = (e.pos - at).length_squared();
-                        if limit2.is_some_and(|l2| d2 > l2) || e.tags & tags != tags {
+                        if limit2.is_some_and(|l2| d2 > l2) || self.sets[e.set()] & tags != tags {
                             continue;
                         }
                         let better = match best {
                             None => true,
-                            Some((bd, bs)) => d2 < bd || (d2 == bd && e.seq < bs),
+                            Some((bd, bs)) => d2 < bd || (d2 == bd && e.seq() < bs),
                         };
-                        if better && keep(e.seq) {
-                            best = Some((d2, e.seq));
+                        if better && keep(e.seq()) {
+                            best = Some((d2, e.seq()));
                         }
                     }
                 };
