@@ -261,7 +261,8 @@ impl Gameplay<'_> {
                 .filter(|s| pending.contains(*s) || now.contains(*s))
                 .count()
         };
-        carrying as usize - gone
+        debug_assert!(gone as u64 <= carrying, "the destroyed are among the counted");
+        (carrying as usize).saturating_sub(gone)
     }
 
     /// Whether `seq` is a live entity with a position whose tags include all of `tags` (one
