@@ -261,7 +261,10 @@ impl Gameplay<'_> {
                 .filter(|s| pending.contains(*s) || now.contains(*s))
                 .count()
         };
-        debug_assert!(gone as u64 <= carrying, "the destroyed are among the counted");
+        debug_assert!(
+            gone as u64 <= carrying,
+            "the destroyed are among the counted"
+        );
         (carrying as usize).saturating_sub(gone)
     }
 

@@ -26,6 +26,7 @@ use crate::tick::rule::Rules;
 use crate::tick::scratch::Scratch;
 use crate::world::SimWorld;
 use crate::world::components::*;
+use std::iter::zip;
 
 /// Integrates, turns and bounds every entity, and adds every collider to the broadphase.
 /// `split`: large archetypes' common pass may run on two threads (see [`par`]).
@@ -215,28 +216,36 @@ pub(crate) fn motion(
             }
             continue;
         }
-        if let Some(vel) = vel.as_deref_mut() {
-            decisions += think_apart(&deciding, think.take(), &pos[..n], &mut vel[..n]);
-        }
-        for i in 0..n {
-            let t = &mut pos[i];
-            if let Some(prev) = prev.as_deref_mut() {
-                prev[i].0 = t.0;
+        // Every other archetype: each step a pass over the rows (rows never read each
+        // other's results, so each row's steps still run in their order), each pass's loop
+        // chosen by the columns it has.
+        let pos = &mut pos[..n];
+        if let Some(prev) = prev.as_deref_mut() {
+            for (p, t) in prev[..n].iter_mut().zip(pos.iter()) {
+                p.0 = t.0;
             }
-            if let Some(vel) = vel.as_deref_mut() {
-                let v = &mut vel[i];
-                if moves {
-                    match motion.as_deref() {
-                        None => step(t, v, dt),
-                        Some(m) => accelerate(t, v, &m[i], dt),
-                    }
+        }
+        if let Some(vel) = vel.as_deref_mut() {
+            let vel = &mut vel[..n];
+            decisions += think_apart(&deciding, think.take(), pos, vel);
+            match (moves, motion.as_deref()) {
+                (false, _) => {}
+                (true, None) => zip(pos.iter_mut(), vel.iter()).for_each(|(t, v)| step(t, v, dt)),
+                (true, Some(m)) => zip(zip(pos.iter_mut(), vel.iter_mut()), &m[..n])
+                    .for_each(|((t, v), m)| accelerate(t, v, m, dt)),
+            }
+            match (rot.as_deref_mut(), control.as_deref()) {
+                (None, _) => {}
+                (Some(r), None) => {
+                    zip(&mut r[..n], vel.iter()).for_each(|(r, v)| turn(r, v, None, dt))
                 }
-                if let Some(rot) = rot.as_deref_mut() {
-                    turn(&mut rot[i], v, control.as_deref().map(|c| &c[i]), dt);
-                }
-                if let (true, Some(prev), Some(ident)) =
-                    (bounded, prev.as_deref_mut(), ident.as_deref())
-                {
+                (Some(r), Some(c)) => zip(zip(&mut r[..n], vel.iter()), &c[..n])
+                    .for_each(|((r, v), c)| turn(r, v, Some(c), dt)),
+            }
+            if let (true, Some(prev), Some(ident)) =
+                (bounded, prev.as_deref_mut(), ident.as_deref())
+            {
+                for i in 0..n {
                     let area = match margins.as_deref() {
                         Some(m) => bounds.area.grown(m[i].0),
                         None => bounds.area,
@@ -245,14 +254,16 @@ pub(crate) fn motion(
                         area,
                         &ident[i],
                         def.bounds_of(ident[i].archetype),
-                        t,
+                        &mut pos[i],
                         &mut prev[i],
-                        v,
+                        &mut vel[i],
                         collider.map(|c| c.get(i)).as_ref(),
                     )?;
                 }
             }
-            if let (Some(c), Some(_)) = (collider, ident.as_deref()) {
+        }
+        if let (Some(c), Some(_)) = (collider, ident.as_deref()) {
+            for (i, t) in pos.iter().enumerate() {
                 add(bp, def, &c, i, t.0);
             }
         }
