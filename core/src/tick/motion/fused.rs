@@ -1,5 +1,7 @@
 //! Motion's steps for every entity in one visit: integrate, rotate, bounds and the
-//! broadphase's record, walking each hecs archetype's columns once.
+//! broadphase's record, walking each hecs archetype's columns once (the common archetype's:
+//! plain steps, no rotation, margin or motion; any other archetype takes a pass per step,
+//! each loop chosen by the columns it has).
 //!
 //! Used when BeginTick, Intent and Motion hold only the native systems (no system of the
 //! embedding program runs before or between them). The pass also copies each entity's
