@@ -287,8 +287,8 @@ pub(crate) fn record(world: &mut SimWorld, s: &mut Scratch, def: &GameDef) {
             continue;
         };
         for (i, t) in pos.iter().enumerate() {
-            let (a, d) = cs.def(i, def);
-            bp.add(a, t.0, d.shape, d.layer, d.mask | d.push);
+            let (a, shape, layer, looks) = cs.record(i, def);
+            bp.add(a, t.0, shape, layer, looks);
         }
     }
 }

@@ -252,15 +252,12 @@ pub(crate) fn motion(
                         Some(m) => bounds.area.grown(m[i].0),
                         None => bounds.area,
                     };
-                    bounds.apply_in(
-                        area,
-                        &ident[i],
-                        def.bounds_of(ident[i].archetype),
-                        &mut pos[i],
-                        &mut prev[i],
-                        &mut vel[i],
-                        collider.map(|c| c.get(i)).as_ref(),
-                    )?;
+                    let rule = def.bounds_of(ident[i].archetype);
+                    // Only walls that confine or bounce look at the collider's size.
+                    let walls = matches!(rule, BoundsPolicy::Confine | BoundsPolicy::Bounce);
+                    let c = collider.filter(|_| walls).map(|c| c.get(i));
+                    let (t, p, v) = (&mut pos[i], &mut prev[i], &mut vel[i]);
+                    bounds.apply_in(area, &ident[i], rule, t, p, v, c.as_ref())?;
                 }
             }
         }
@@ -290,8 +287,8 @@ struct Cols<'a> {
 /// Adds row `i`'s collider (of `c`) at `pos` to the broadphase.
 #[inline]
 fn add(bp: &mut Broadphase, def: &GameDef, c: &Colliders<'_>, i: usize, pos: Vec2) {
-    let (a, d) = c.def(i, def);
-    bp.add(a, pos, d.shape, d.layer, d.mask | d.push);
+    let (a, shape, layer, looks) = c.record(i, def);
+    bp.add(a, pos, shape, layer, looks);
 }
 
 /// The brains of an archetype outside the common pass, in a pass of their own before its

@@ -85,6 +85,25 @@ impl<'a> Colliders<'a> {
         }
     }
 
+    /// What the broadphase records of row `i`: its archetype, shape, layer, and the layers it
+    /// looks for (mask and push), as [`def`](Self::def) gives them, read in place (no copy of
+    /// the whole definition).
+    #[inline(always)]
+    pub(crate) fn record(&self, i: usize, def: &GameDef) -> (ArchetypeId, Shape, u32, u32) {
+        let (a, own, def) = match *self {
+            Colliders::Own(c) => (c[i].archetype, Some(c[i].shape()), def),
+            Colliders::Shared(ids, d) => (ids[i].archetype, None, d),
+        };
+        match def
+            .archetypes
+            .get(a.0 as usize)
+            .and_then(|x| x.collider.as_ref())
+        {
+            Some(d) => (a, own.unwrap_or(d.shape), d.layer, d.mask | d.push),
+            None => (a, own.unwrap_or(Shape::Circle { radius: 0.0 }), 0, 0),
+        }
+    }
+
     /// The number of rows.
     #[inline]
     pub(crate) fn len(&self) -> usize {
