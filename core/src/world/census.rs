@@ -91,20 +91,17 @@ impl Census {
             let Some(kept) = kept.as_ref().filter(|_| !a.is_empty()) else {
                 continue;
             };
-            let wanted = kept.by_kind.iter().filter(|(k, _)| carries(*k));
-            if wanted.clone().count() == kept.by_kind.len() {
-                if let Some(ids) = a.read::<Identity>() {
-                    out.extend(ids.iter().map(Identity::seq));
-                }
-            } else if wanted.count() > 0
-                && let Some(ids) = a.read::<Identity>()
-            {
-                out.extend(
-                    ids.iter()
-                        .filter(|i| carries(i.archetype))
-                        .map(Identity::seq),
-                );
+            let wanted = kept.by_kind.iter().filter(|(k, _)| carries(*k)).count();
+            if wanted == 0 {
+                continue;
             }
+            let Some(ids) = a.read::<Identity>() else {
+                continue;
+            };
+            // An archetype whose every kind carries the tags is taken whole.
+            let every = wanted == kept.by_kind.len();
+            let rows = ids.iter().filter(|i| every || carries(i.archetype));
+            out.extend(rows.map(Identity::seq));
         }
     }
 }
