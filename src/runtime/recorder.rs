@@ -123,6 +123,15 @@ impl Recorder {
         Ok(())
     }
 
+    /// The last tick recorded keeps `hash`: a rerun of the content recorded did not hash it,
+    /// and gives the hash it had (see `rerun.rs`).
+    pub fn set_last_hash(&mut self, hash: StateHash) {
+        let last = self.recording.segments.last_mut();
+        if let Some(t) = last.and_then(|s| s.ticks.last_mut()) {
+            t.hash = hash;
+        }
+    }
+
     /// Records that tick `tick`, run with `input`, faulted with `fault` (the recording ends
     /// there).
     pub fn fault(&mut self, game: &mut Game, tick: u64, input: &TickInput, fault: &Fault) {

@@ -6,8 +6,9 @@
 //! loaded again; a script's `load_level` is followed where the new rules ask for it too, and
 //! forced where they do not). Background work runs anew (the recorded results belong to the
 //! old rules), unless the rerun is a rewind that feeds them back ([`Rerun::with_recorded_work`]).
-//! The state hash after each tick is compared with the recorded one: the first
-//! difference is kept, not an error. A fault, or the game ending, stops the run.
+//! The state hash after a tick is compared with the recorded one where [`Checks`] says so (the
+//! hash costs a 1,000-entity game about two fifths of its tick): the first difference found is
+//! kept, not an error. A fault, or the game ending, stops the run.
 //!
 //! A rerun advances a bounded number of ticks per call, so a window can draw its progress.
 
@@ -16,6 +17,41 @@ use crate::runtime::headless::{HeadlessRun, header, headless_run};
 use crate::runtime::project::Project;
 use crate::runtime::verify::recorded_batches;
 use ludus_core::*;
+
+/// Ticks apart at which a rerun that does not hash every tick hashes one (see [`Checks`]).
+pub const CHECK_EVERY: u64 = 16;
+
+/// Which of the ticks the recording hashed a rerun hashes (and compares, and keeps in its
+/// new history): every one, or those at multiples of [`CHECK_EVERY`] and the recording's
+/// last. A world diverged stays diverged in all but contrived rules (its state would have to
+/// become again, bit for bit, what the recorded rules made), so a check finds a difference at
+/// most `CHECK_EVERY - 1` ticks after it arose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Checks {
+    /// Every tick, until the state first differs, then the sampled ones: `ludus replay
+    /// --game`, which names the first tick that differs.
+    UntilDifferent,
+    /// The sampled ticks; the new history keeps the recorded hash of the others. For a rerun
+    /// of the content recorded on its recorded input (a rewind, an agent's snapshot
+    /// restored), which makes every tick's state again exactly (a check that fails is a bug).
+    Same,
+    /// The sampled ticks; the new history keeps no hash of the others (a replay of it checks
+    /// their tick number, not their state): hot reload, whose new rules' history no
+    /// recording holds yet.
+    Sampled,
+}
+
+impl Checks {
+    /// Whether tick `tick` is hashed (`last`: the recording's last; `differed`: a difference
+    /// was found before it).
+    fn hashes(self, tick: u64, last: bool, differed: bool) -> bool {
+        let sampled = last || tick.is_multiple_of(CHECK_EVERY);
+        match self {
+            Checks::UntilDifferent => !differed || sampled,
+            Checks::Same | Checks::Sampled => sampled,
+        }
+    }
+}
 
 /// A rerun in progress (see the module documentation).
 pub struct Rerun {
@@ -34,6 +70,8 @@ pub struct Rerun {
     /// The recorded background results are fed back instead of computed anew (see
     /// [`Rerun::with_recorded_work`]).
     recorded_work: bool,
+    /// Which ticks are hashed ([`Checks::UntilDifferent`] unless [`Rerun::checking`] says).
+    checks: Checks,
 }
 
 impl Rerun {
@@ -62,7 +100,14 @@ impl Rerun {
             fault: None,
             over: false,
             recorded_work: false,
+            checks: Checks::UntilDifferent,
         })
+    }
+
+    /// Hashes the ticks `checks` says.
+    pub fn checking(mut self, checks: Checks) -> Rerun {
+        self.checks = checks;
+        self
     }
 
     /// Feeds the recording's background results back at the ticks they were applied, as a
@@ -105,18 +150,19 @@ impl Rerun {
                 }
                 continue;
             };
-            let (input, recorded) = (record.input.clone(), record.hash);
-            let tick = record.tick;
+            let (recorded, tick) = (record.hash, record.tick);
             self.index += 1;
             left -= 1;
-            // Hash where the recording did (the window leaves large worlds' hashes out).
-            let compared = recorded != StateHash::default();
             // No window sees a rerun's world before its last tick (see `settle`).
             let last = self.last_of_recording();
+            // Hash where the recording did (the window leaves large worlds' hashes out), and
+            // of those ticks the ones the checks ask for.
+            let compared = recorded != StateHash::default()
+                && (self.checks).hashes(tick, last, self.first_difference.is_some());
             let options = self.run.game.options_mut();
             options.hash = compared;
             options.interpolate = last;
-            match self.run.step(&input) {
+            match self.run.step(&record.input) {
                 Ok(flow) => {
                     self.ticks_run += 1;
                     if compared
@@ -124,6 +170,12 @@ impl Rerun {
                         && self.run.last_hash != Some(recorded)
                     {
                         self.first_difference = Some((self.segment + 1, tick));
+                    }
+                    if !compared
+                        && self.checks == Checks::Same
+                        && let Some(r) = &mut self.run.recorder
+                    {
+                        r.set_last_hash(recorded);
                     }
                     self.over = flow == Flow::Over && !self.last_of_recording();
                 }
@@ -212,7 +264,7 @@ impl HeadlessRun {
         };
         let rec = without_last(rec, n);
         let kept = rec.total_ticks() as u64;
-        let mut rerun = Rerun::new(rec, project, dir)?;
+        let mut rerun = Rerun::new(rec, project, dir)?.checking(Checks::Same);
         rerun.advance(u64::MAX)?;
         if let Some((segment, tick)) = rerun.first_difference {
             return Err(format!(

@@ -10,7 +10,7 @@
 use crate::cli::agent::drive::{Driven, InputLog};
 use crate::runtime::headless::PerTick;
 use crate::runtime::project::Project;
-use crate::runtime::rerun::Rerun;
+use crate::runtime::rerun::{Checks, Rerun};
 use ludus_core::*;
 use std::collections::BTreeMap;
 
@@ -108,7 +108,7 @@ impl Snapshots {
                 None => format!("no snapshot named `{name}`"),
             });
         };
-        let mut rerun = Rerun::new(s.recording.clone(), project, dir)?;
+        let mut rerun = Rerun::new(s.recording.clone(), project, dir)?.checking(Checks::Same);
         while !rerun.advance(u64::MAX)? {}
         if let Some(f) = &rerun.fault {
             return Err(format!("the snapshot's ticks faulted when run again: {f}"));

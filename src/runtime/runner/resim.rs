@@ -10,7 +10,7 @@
 //! the old way (`reload.rs`).
 
 use crate::runtime::project::Project;
-use crate::runtime::rerun::Rerun;
+use crate::runtime::rerun::{Checks, Rerun};
 use crate::runtime::runner::{Resim, Runner};
 use ludus_core::*;
 
@@ -41,7 +41,12 @@ impl Runner {
         rec: Recording,
         rewind: Option<u64>,
     ) -> Result<(), String> {
-        let mut rerun = Rerun::new(rec, &project, project.dir.as_deref())?;
+        // A rewind makes the recorded states again; a reload, the new rules' own.
+        let checks = match rewind {
+            Some(_) => Checks::Same,
+            None => Checks::Sampled,
+        };
+        let mut rerun = Rerun::new(rec, &project, project.dir.as_deref())?.checking(checks);
         let playback = self.play.timed.playback.as_ref();
         if rewind.is_some() && playback.is_some_and(|p| p.feeds_recorded_work()) {
             rerun = rerun.with_recorded_work();

@@ -3,7 +3,7 @@
 //! holding Backspace.
 
 use super::*;
-use crate::runtime::rerun::Rerun;
+use crate::runtime::rerun::{CHECK_EVERY, Checks, Rerun};
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
@@ -117,16 +117,38 @@ fn a_reload_re_simulates_the_level_with_the_new_rules_up_to_the_tick_shown() {
     );
     assert_eq!(runner.play.session.mode(), Mode::Playing);
     let rerun = rerun_of(&kept, &dir);
-    assert!(
-        rerun.first_difference.is_some(),
-        "the new rules changed the play"
-    );
+    let Some((_, differs)) = rerun.first_difference else {
+        panic!("the new rules changed the play");
+    };
+    // It hashed every tick up to that one, then every sixteenth and the last.
+    let ticks = hashes(rerun.run.recording().unwrap());
+    let last = ticks.last().unwrap().0;
+    for (t, h) in ticks {
+        let hashed = t <= differs || t.is_multiple_of(CHECK_EVERY) || t == last;
+        assert_eq!(h != StateHash::default(), hashed, "tick {t}");
+    }
+    // A rerun that checks every sixteenth tick finds it within sixteen ticks.
+    let fresh = Project::from_folder(&dir).unwrap();
+    let mut sampled = Rerun::new(kept.clone(), &fresh, None).unwrap();
+    sampled = sampled.checking(Checks::Sampled);
+    sampled.advance(u64::MAX).unwrap();
+    let (_, found) = sampled.first_difference.unwrap();
+    assert!((differs..differs + CHECK_EVERY).contains(&found), "{found}");
+    assert!(found.is_multiple_of(CHECK_EVERY), "{found}");
     let world = runner.play.timed.game.world();
     assert_eq!(world.tick(), rerun.run.game.world().tick());
     assert_eq!(StateHash::of(world), StateHash::of(rerun.run.game.world()));
-    // The history now holds the new rules' hashes, and play goes on.
+    // The history now holds the new rules' hashes of every sixteenth tick and the last (a
+    // rerun of it on them finds no difference), and play goes on.
     let now = runner.play.timed.history.recording().unwrap().clone();
     assert_eq!(now.total_ticks(), kept.total_ticks());
+    let ticks = hashes(&now);
+    let last = ticks.last().unwrap().0;
+    for (t, h) in ticks {
+        let sampled = t.is_multiple_of(CHECK_EVERY) || t == last;
+        assert_eq!(h != StateHash::default(), sampled, "tick {t}");
+    }
+    assert_eq!(rerun_of(&now, &dir).first_difference, None);
     play(&mut runner, 10, |_| (&[], &[]));
     assert_eq!(runner.play.session.tick(), tick + 10);
     // A script edit: every shot scores. Again what a rerun of the kept input makes.
@@ -219,6 +241,12 @@ fn reload_keep_swaps_the_scripts_under_the_running_world() {
 }
 
 /// The hash the history recorded for its `n`-th tick (1-based, across segments).
+/// Each recorded tick's number and hash.
+fn hashes(rec: &Recording) -> Vec<(u64, StateHash)> {
+    let ticks = rec.segments.iter().flat_map(|s| &s.ticks);
+    ticks.map(|t| (t.tick, t.hash)).collect()
+}
+
 fn recorded_hash(rec: &Recording, n: u64) -> StateHash {
     let ticks: Vec<&TickRecord> = rec.segments.iter().flat_map(|s| &s.ticks).collect();
     ticks[n as usize - 1].hash
@@ -242,6 +270,9 @@ fn a_rewind_returns_exactly_to_the_tick_and_new_input_goes_on_from_there() {
         recorded_hash(&before, tick - 90),
         "the state is the one that tick had"
     );
+    // Every tick keeps its hash: those not checked, the recorded one.
+    let now = runner.play.timed.history.recording().unwrap();
+    assert_eq!(hashes(now)[..], hashes(&before)[..(tick - 90) as usize]);
     // Other input from there on.
     play(&mut runner, 60, |f| match f {
         0 => (&[Key::A], &[Key::S]),
