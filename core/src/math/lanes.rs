@@ -21,7 +21,7 @@ mod four;
 #[cfg(test)]
 use four::Plain;
 pub(crate) use four::floor_i32;
-use four::{FULL, Lanes, PACK};
+use four::{FULL, Lanes, PACK, batch, hand_on};
 
 /// Bit `j` set when `p[j]` lies in the box `lo..=hi`, edges included (`lo <= p[j] <= hi` on
 /// both axes, as `f32` compares: a NaN coordinate is outside).
@@ -282,7 +282,8 @@ fn each_marked_by<L: Lanes>(
     let mut last = [Vec2::new(f32::NAN, f32::NAN); 8];
     last[..rest.len()].copy_from_slice(rest);
     // The hits so far (indices into `pos`, ascending), handed on past `FULL` of them.
-    let (mut batch, mut len) = ([0u32; FULL + 8], 0usize);
+    // Invariant: its first `len` slots are written.
+    let (mut batch, mut len) = (batch(), 0usize);
     for (c, chunk) in whole.iter().chain(std::iter::once(&last)).enumerate() {
         let eight = Eight::<L>::load(chunk);
         let inside = eight.in_box(lo, hi);
@@ -299,15 +300,17 @@ fn each_marked_by<L: Lanes>(
         let hits = (inside & marked) as usize & 0xff;
         let (first, row) = ((c * 8) as u32, &PACK[hits]);
         for (slot, lane) in batch[len..len + 8].iter_mut().zip(row) {
-            *slot = first + lane;
+            slot.write(first + lane);
         }
         len += hits.count_ones() as usize;
         if len > FULL {
-            batch[..len].iter().for_each(|&k| near(k as usize));
+            // SAFETY: the first `len` slots are written (the invariant).
+            unsafe { hand_on(&batch, len, near) };
             len = 0;
         }
     }
-    batch[..len].iter().for_each(|&k| near(k as usize));
+    // SAFETY: as above.
+    unsafe { hand_on(&batch, len, near) };
 }
 
 #[inline(always)]

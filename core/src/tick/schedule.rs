@@ -233,6 +233,7 @@ impl Schedule {
     /// system that touched what it does not declare (see [`resource`]) faults.
     ///
     /// [`resource`]: crate::resource
+    #[inline]
     pub(crate) fn run(&mut self, phase: Phase, state: &mut TickState<'_>) -> Result<(), Fault> {
         for &i in &self.order[slot(phase)] {
             let system = &mut self.systems[i];

@@ -8,7 +8,7 @@
 //! the bench runs on (docs/performance.md). The points that hit are packed into a batch
 //! without a branch ([`PACK`]) and handed on a batch at a time.
 
-use super::four::{FULL, PACK};
+use super::four::{FULL, PACK, batch, hand_on};
 use crate::math::Vec2;
 use std::arch::x86_64::*;
 
@@ -42,7 +42,8 @@ pub(super) unsafe fn each_marked(
     let mut last = [Vec2::new(f32::NAN, f32::NAN); 8];
     last[..rest.len()].copy_from_slice(rest);
     // The hits so far (indices into `pos`, ascending), handed on past `FULL` of them.
-    let (mut batch, mut len) = ([0u32; FULL + 8], 0usize);
+    // Invariant: its first `len` slots are written.
+    let (mut batch, mut len) = (batch(), 0usize);
     for (c, chunk) in whole.iter().chain(std::iter::once(&last)).enumerate() {
         let f = chunk.as_ptr().cast::<f32>();
         // SAFETY: the sixteen floats of `chunk` (`Vec2` is `repr(C)`); unaligned loads.
@@ -87,13 +88,16 @@ pub(super) unsafe fn each_marked(
             // SAFETY: a row of eight `u32`s; an unaligned load.
             unsafe { _mm256_loadu_si256(PACK[hits].as_ptr().cast()) },
         );
-        // SAFETY: `len <= FULL`, so eight `u32`s from `len` are within the batch.
+        // SAFETY: `len <= FULL`, so eight `u32`s from `len` are within the batch (which
+        // writes them all: `len` then grows by the hits among them, at most eight).
         unsafe { _mm256_storeu_si256(batch.as_mut_ptr().add(len).cast(), lanes) };
         len += hits.count_ones() as usize;
         if len > FULL {
-            batch[..len].iter().for_each(|&k| near(k as usize));
+            // SAFETY: the first `len` slots are written (the invariant).
+            unsafe { hand_on(&batch, len, near) };
             len = 0;
         }
     }
-    batch[..len].iter().for_each(|&k| near(k as usize));
+    // SAFETY: as above.
+    unsafe { hand_on(&batch, len, near) };
 }
