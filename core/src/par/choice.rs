@@ -56,8 +56,8 @@ impl Threads {
     /// The share of the usual way's time a probe must beat for ticks to take its way.
     const MARGIN: f64 = 0.9;
 
-    /// How the next tick runs; `allowed`: the tick's options and the machine let it split
-    /// (else it does not, and teaches nothing).
+    /// How the next tick runs; `allowed`: the tick's options, the machine and the world's
+    /// size let it split (else it does not, and teaches nothing).
     pub fn next(&mut self, allowed: bool) -> TickWay {
         if !allowed || self.always {
             return TickWay {

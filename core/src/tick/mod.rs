@@ -43,6 +43,13 @@ use crate::world::SimWorld;
 /// Asteroids), with columns at their known places (`world::columns`).
 const FUSE_MIN: usize = 128;
 
+/// Entities from which a tick may split its passes between two threads: the fewest any split
+/// pass asks for (the collision step's full records, from 512 colliders in pairs). Below, a
+/// tick neither chooses a way nor times itself for [`crate::par::Threads`]: two reads of the
+/// clock a tick were 1% to 2% of a small game's, and its probes woke the worker to wait busy
+/// for passes that never split.
+const SPLIT_WORLD_MIN: usize = 512;
+
 /// Each phase's native systems: declared in the phase's file.
 fn native(phase: Phase) -> &'static PhaseSystems {
     match phase {
@@ -128,18 +135,18 @@ pub fn run_tick(
     })?;
     // Attached entities are placed after Motion's other steps, which fusing them skips.
     let large = world.entity_count() >= FUSE_MIN && !world.has_attachments();
-    // Passes split between two threads where the options and the machine allow it and ticks
-    // run faster so (the same results either way: see `par::Threads`).
-    let allowed = !ctx.options.serial && crate::par::available();
-    let way = ctx.threads.next(allowed);
-    if allowed {
+    // Passes split between two threads where the options, the machine and the world's size
+    // allow it and ticks run faster so (the same results either way: see `par::Threads`).
+    let threads = !ctx.options.serial && crate::par::available();
+    let way = (ctx.threads).next(threads && world.entity_count() >= SPLIT_WORLD_MIN);
+    if threads {
         crate::par::spin(way.split);
     }
     let options = TickOptions {
         serial: !way.split,
         ..ctx.options
     };
-    let clock = crate::par::Stopwatch::start();
+    let clock = way.measured.then(crate::par::Stopwatch::start);
     let mut state = TickState {
         world,
         scratch: &mut ctx.scratch,
@@ -182,7 +189,7 @@ pub fn run_tick(
     if let (Some(p), Some(start)) = (&mut state.profiler, tick_start) {
         p.push(SpanKind::Tick, SpanName::Static("tick"), None, start);
     }
-    if way.measured {
+    if let Some(clock) = clock {
         ctx.threads.learn(way.split, clock.nanos());
     }
     Ok(state.report)
