@@ -61,8 +61,9 @@ pub(crate) struct MarkTest {
 /// Calls `near(k)`, in order, for each `pos[k]` inside `test`'s box whose cell's byte in
 /// `bits` is not zero, the cell found as [`Eight::cells`] finds it (the box must be under
 /// 2^31 cells from `lo` each way): eight points a step, in 256-bit registers where the CPU
-/// has them, else in two of four lanes. `bits` holds the grid's `(rmask + 1) << shift` bytes
-/// (`cmask + 1 == 1 << shift`).
+/// has them, else in two of four lanes, and the fewer than eight left one at a time
+/// ([`each_marked_rest`]). `bits` holds the grid's `(rmask + 1) << shift` bytes (`cmask + 1
+/// == 1 << shift`).
 #[inline]
 pub(crate) fn each_marked(
     pos: &[Vec2],
@@ -78,11 +79,39 @@ pub(crate) fn each_marked(
     );
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
+        let (whole, rest) = pos.as_chunks::<8>();
         // SAFETY: the CPU has AVX2; the grid and its bytes as `wide::each_marked` needs.
-        unsafe { wide::each_marked(pos, (test.lo, test.hi, test.inv), test.grid, bits, near) };
+        unsafe { wide::each_marked(whole, (test.lo, test.hi, test.inv), test.grid, bits, near) };
+        each_marked_rest(rest, 8 * whole.len(), test, bits, near);
         return;
     }
     each_marked_by::<Packed>(pos, test, bits, near);
+}
+
+/// [`each_marked`] one point at a time, for the fewer than eight points past a run's whole
+/// chunks (`first`: the first one's index in the run): the same ordered compares (false with
+/// a NaN), subtraction, multiplication and truncation as a chunk's lanes, so the same points.
+/// A chunk padded with NaN for them cost a run of a few colliders more than its points did
+/// (its copy, whose wide loads waited for the copy's stores, and a chunk's setup).
+#[inline(always)]
+fn each_marked_rest(
+    rest: &[Vec2],
+    first: usize,
+    test: &MarkTest,
+    bits: &[u8],
+    near: &mut impl FnMut(usize),
+) {
+    let (lo, hi, inv, (cmask, rmask, shift)) = (test.lo, test.hi, test.inv, test.grid);
+    for (k, p) in rest.iter().enumerate() {
+        if lo.x <= p.x && p.x <= hi.x && lo.y <= p.y && p.y <= hi.y {
+            // Inside the box each is in `0..2^31` (it is under 2^31 cells across), where the
+            // saturating cast is the lanes' truncation.
+            let (cx, cy) = (((p.x - lo.x) * inv) as u32, ((p.y - lo.y) * inv) as u32);
+            if bits[(((cy & rmask) << shift) | (cx & cmask)) as usize] != 0 {
+                near(first + k);
+            }
+        }
+    }
 }
 
 /// Moves bodies two at a time, exactly as one at a time would: for each `i`, `prev[i] =
@@ -277,14 +306,12 @@ fn each_marked_by<L: Lanes>(
     let (lo, hi, inv, grid) = (test.lo, test.hi, test.inv, test.grid);
     let cells = (grid.1 as usize + 1) << grid.2;
     let bits = &bits[..cells];
-    // Whole chunks of eight, then the rest padded with a point outside every box (NaN).
+    // Whole chunks of eight, then the rest one at a time.
     let (whole, rest) = pos.as_chunks::<8>();
-    let mut last = [Vec2::new(f32::NAN, f32::NAN); 8];
-    last[..rest.len()].copy_from_slice(rest);
     // The hits so far (indices into `pos`, ascending), handed on past `FULL` of them.
     // Invariant: its first `len` slots are written.
     let (mut batch, mut len) = (batch(), 0usize);
-    for (c, chunk) in whole.iter().chain(std::iter::once(&last)).enumerate() {
+    for (c, chunk) in whole.iter().enumerate() {
         let eight = Eight::<L>::load(chunk);
         let inside = eight.in_box(lo, hi);
         if inside == 0 {
@@ -311,6 +338,7 @@ fn each_marked_by<L: Lanes>(
     }
     // SAFETY: as above.
     unsafe { hand_on(&batch, len, near) };
+    each_marked_rest(rest, 8 * whole.len(), test, bits, near);
 }
 
 #[inline(always)]

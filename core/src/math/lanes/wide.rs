@@ -12,8 +12,9 @@ use super::four::{FULL, PACK, batch, hand_on};
 use crate::math::Vec2;
 use std::arch::x86_64::*;
 
-/// [`each_marked`](super::each_marked) in AVX2 registers, for the box `lo..=hi` and cells
-/// `1 / inv` wide on `grid`.
+/// [`each_marked`](super::each_marked) in AVX2 registers, of the whole chunks of eight
+/// points `whole` (the caller tests the rest), for the box `lo..=hi` and cells `1 / inv` wide
+/// on `grid`.
 ///
 /// # Safety
 ///
@@ -21,7 +22,7 @@ use std::arch::x86_64::*;
 /// `cmask + 1 == 1 << shift`.
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn each_marked(
-    pos: &[Vec2],
+    whole: &[[Vec2; 8]],
     (lo, hi, inv): (Vec2, Vec2, f32),
     grid: (u32, u32, u32),
     bits: &[u8],
@@ -37,19 +38,13 @@ pub(super) unsafe fn each_marked(
         _mm256_set1_epi32(rmask as i32),
     );
     let count = _mm_cvtsi32_si128(shift as i32);
-    // Whole chunks of eight, then the rest padded with a point outside every box (NaN).
-    let (whole, rest) = pos.as_chunks::<8>();
-    let chunks = whole.iter().map(|chunk| {
-        let f = chunk.as_ptr().cast::<f32>();
-        // SAFETY: the sixteen floats of `chunk` (`Vec2` is `repr(C)`); unaligned loads.
-        unsafe { (_mm256_loadu_ps(f), _mm256_loadu_ps(f.add(8))) }
-    });
-    // SAFETY: the rest's floats, as `rest_padded` needs.
-    let last = (!rest.is_empty()).then(|| unsafe { rest_padded(rest) });
-    // The hits so far (indices into `pos`, ascending), handed on past `FULL` of them.
+    // The hits so far (indices into the points, ascending), handed on past `FULL` of them.
     // Invariant: its first `len` slots are written.
     let (mut batch, mut len) = (batch(), 0usize);
-    for (c, (a, b)) in chunks.chain(last).enumerate() {
+    for (c, chunk) in whole.iter().enumerate() {
+        let f = chunk.as_ptr().cast::<f32>();
+        // SAFETY: the sixteen floats of `chunk` (`Vec2` is `repr(C)`); unaligned loads.
+        let (a, b) = unsafe { (_mm256_loadu_ps(f), _mm256_loadu_ps(f.add(8))) };
         // Within each 128-bit half: points 0, 1, 4, 5 then 2, 3, 6, 7; the 64-bit swap of
         // the middle quarters puts them in order.
         let order =
@@ -102,34 +97,4 @@ pub(super) unsafe fn each_marked(
     }
     // SAFETY: as above.
     unsafe { hand_on(&batch, len, near) };
-}
-
-/// The floats of `rest` (fewer than eight points) as a chunk's two registers, the lanes past
-/// them NaN (a point outside every box): loaded under a mask, never through a copy on the
-/// stack (the whole registers' loads of the copy just written waited for its stores to
-/// land, a fifth of this function's time in a game of a few colliders a kind).
-///
-/// # Safety
-///
-/// The CPU has AVX2.
-#[target_feature(enable = "avx2")]
-unsafe fn rest_padded(rest: &[Vec2]) -> (__m256, __m256) {
-    debug_assert!(rest.len() < 8);
-    let f = rest.as_ptr().cast::<f32>();
-    let floats = 2 * rest.len() as i32;
-    let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    let nan = _mm256_set1_ps(f32::NAN);
-    let first = _mm256_cmpgt_epi32(_mm256_set1_epi32(floats), lane);
-    // SAFETY: the lanes under the mask are `rest`'s floats; the others are not read.
-    let a = unsafe { _mm256_maskload_ps(f, first) };
-    let a = _mm256_blendv_ps(nan, a, _mm256_castsi256_ps(first));
-    let b = if floats > 8 {
-        let second = _mm256_cmpgt_epi32(_mm256_set1_epi32(floats - 8), lane);
-        // SAFETY: as above, from the fifth point (which `rest` holds).
-        let b = unsafe { _mm256_maskload_ps(f.add(8), second) };
-        _mm256_blendv_ps(nan, b, _mm256_castsi256_ps(second))
-    } else {
-        nan
-    };
-    (a, b)
 }
