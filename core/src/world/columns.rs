@@ -122,18 +122,11 @@ impl<'a> Placed<'a> {
         borrows::<&T>();
         let at = self.place::<T>()?;
         <<&T as Query>::Fetch as Fetch>::borrow(self.arch, at);
-        let fetch = <<&T as Query>::Fetch as Fetch>::execute(self.arch, at);
-        let n = self.arch.len() as usize;
-        let column = if n == 0 {
-            &[][..]
-        } else {
-            // SAFETY: the archetype's `n` rows of `T` lie one after another from row 0 (hecs's
-            // own columns are these slices); the shared borrow just counted keeps them from
-            // being changed until `Column` releases it.
-            unsafe { std::slice::from_raw_parts(<&T as Query>::get(&[], &fetch, 0), n) }
-        };
+        // SAFETY: the shared borrow just counted keeps the rows from being changed until
+        // `Column` releases it.
+        let column = unsafe { rows(self.arch, at) };
         Some(Column {
-            arch: self.arch,
+            arch: Some(self.arch),
             at,
             column,
         })
@@ -193,9 +186,63 @@ impl<'a> Placed<'a> {
     }
 }
 
-/// A column taken by [`Placed::read`]: its rows, borrowed until it is dropped.
+/// The rows of `T`'s column at place `at` of `arch`: they lie one after another from row 0
+/// (hecs's own columns are these slices).
+///
+/// # Safety
+///
+/// Nothing changes them while the slice lives.
+#[inline]
+unsafe fn rows<T: hecs::Component>(arch: &hecs::Archetype, at: usize) -> &[T] {
+    let fetch = <<&T as Query>::Fetch as Fetch>::execute(arch, at);
+    match arch.len() as usize {
+        0 => &[],
+        // SAFETY: `n` rows from the first, unchanged while borrowed, as the caller promises.
+        n => unsafe { std::slice::from_raw_parts(<&T as Query>::get(&[], &fetch, 0), n) },
+    }
+}
+
+/// A world's archetypes read with no borrow counted ([`Ecs::freeze`](super::ecs::Ecs::freeze)).
+///
+/// Invariant: made only from the world borrowed uniquely for `'a`, and it only reads: while
+/// it lives nothing can change the world or borrow it otherwise, so its columns' rows stay
+/// as they are, on any number of threads. (A counted borrow is an atomic add, and another to
+/// release it: the state hash takes up to fourteen columns an archetype every tick.)
+#[derive(Clone, Copy)]
+pub(crate) struct Frozen<'a>(Placed<'a>);
+
+impl<'a> Frozen<'a> {
+    /// See the invariant: only for an archetype of a world borrowed uniquely for `'a`.
+    #[inline]
+    pub(super) fn new(placed: Placed<'a>) -> Frozen<'a> {
+        Frozen(placed)
+    }
+
+    /// `T`'s column to read, if the archetype has one.
+    #[inline]
+    pub fn read<T: Hot>(&self) -> Option<Column<'a, T>> {
+        borrows::<&T>();
+        let (arch, at) = (self.0.arch, self.0.place::<T>()?);
+        // SAFETY: nothing changes the world for `'a` (the invariant).
+        let column = unsafe { rows(arch, at) };
+        Some(Column {
+            arch: None,
+            at,
+            column,
+        })
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// A column taken by [`Placed::read`] (its rows, borrowed until it is dropped) or by
+/// [`Frozen::read`] (nothing counted, nothing to release).
 pub(crate) struct Column<'a, T: hecs::Component> {
-    arch: &'a hecs::Archetype,
+    /// The archetype whose counted borrow the column releases.
+    arch: Option<&'a hecs::Archetype>,
     at: usize,
     column: &'a [T],
 }
@@ -211,7 +258,9 @@ impl<T: hecs::Component> Deref for Column<'_, T> {
 impl<T: hecs::Component> Drop for Column<'_, T> {
     #[inline]
     fn drop(&mut self) {
-        <<&T as Query>::Fetch as Fetch>::release(self.arch, self.at);
+        if let Some(arch) = self.arch {
+            <<&T as Query>::Fetch as Fetch>::release(arch, self.at);
+        }
     }
 }
 

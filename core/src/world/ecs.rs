@@ -12,7 +12,7 @@ use crate::resource::{Resource, touch};
 #[cfg(debug_assertions)]
 use crate::world::access;
 use crate::world::access::borrows;
-use crate::world::columns::{Placed, Places};
+use crate::world::columns::{Frozen, Placed, Places};
 use std::any::TypeId;
 use std::hash::{Hash, Hasher};
 
@@ -114,6 +114,13 @@ impl Ecs {
         }
         self.1.learn(&self.0);
         self.2.learn(&self.0);
+    }
+
+    /// The world borrowed uniquely for as long as the view lives, read with no borrow counted
+    /// (see [`Frozen`]).
+    #[inline]
+    pub(crate) fn freeze(&mut self) -> FrozenEcs<'_> {
+        FrozenEcs(self)
     }
 
     /// The archetypes, in hecs's order, each with the places of its hot columns.
@@ -292,6 +299,34 @@ impl<'a> EntityRef<'a> {
     pub fn get<T: hecs::ComponentRef<'a> + hecs::Query>(&self) -> Option<T::Ref> {
         borrows::<T>();
         self.0.get::<T>()
+    }
+}
+
+/// A world borrowed uniquely, read through its archetypes' columns with no borrow counted
+/// ([`Ecs::freeze`]).
+///
+/// Invariant: made only from `&'a mut Ecs`, and it gives nothing that could change the world
+/// or borrow it otherwise (no `&Ecs`): see [`Frozen`].
+#[derive(Clone, Copy)]
+pub(crate) struct FrozenEcs<'a>(&'a Ecs);
+
+impl<'a> FrozenEcs<'a> {
+    /// How many entities the world holds.
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.0.0.len()
+    }
+
+    /// How many archetypes hecs has made in the world (with rows or not).
+    #[inline]
+    pub fn archetype_count(&self) -> usize {
+        self.0.0.archetypes().len()
+    }
+
+    /// The archetypes, in hecs's order, their columns read with no borrow counted.
+    #[inline]
+    pub fn archetypes(&self) -> impl Iterator<Item = Frozen<'a>> + 'a {
+        self.0.archetypes_placed().map(Frozen::new)
     }
 }
 

@@ -89,32 +89,43 @@ impl StateHash {
     /// `rows::entity_sums`). The per-entity records are summed by wrapping addition, so the
     /// halves' sums add up to the serial one.
     pub fn of_split(world: &SimWorld, split_from: usize) -> StateHash {
-        StateHash::of_kept(world, split_from, None)
+        let mut b = Bytes::default();
+        let source = rows::Source::Counted(&world.ecs);
+        let rows = rows::ROWS_PER_ARCHETYPE;
+        let entities = rows::entity_sums(source, &world.max_health, rows, split_from, &mut b, None);
+        StateHash::of_kept(world, entities, b, None)
     }
 
     /// [`of_split`](Self::of_split), reusing the hashes `cache` kept of records whose values
     /// have not changed since (see `kept`): the same hash, in fewer instructions where most
-    /// entities' health and AI state stay as they were.
-    pub fn of_cached(world: &SimWorld, split_from: usize, cache: &mut HashCache) -> StateHash {
-        StateHash::of_kept(world, split_from, Some(cache.serve(world.instance)))
+    /// entities' health and AI state stay as they were. The world is borrowed uniquely, so
+    /// its columns are read with no borrow counted (see `world::columns::Frozen`).
+    pub fn of_cached(world: &mut SimWorld, split_from: usize, cache: &mut HashCache) -> StateHash {
+        let cache = cache.serve(world.instance);
+        // The cache's writer (taken, and given back by `of_kept`).
+        let mut b = std::mem::replace(&mut cache.bytes, Bytes::empty());
+        let source = rows::Source::Frozen(world.ecs.freeze());
+        let (max, rows) = (&world.max_health, rows::ROWS_PER_ARCHETYPE);
+        let entities = rows::entity_sums(source, max, rows, split_from, &mut b, Some(cache));
+        StateHash::of_kept(world, entities, b, Some(cache))
     }
 
     /// Long because it lays out the world's records byte for byte as every recording was
     /// hashed (the entities' in `record`): one place to read the whole layout that a
     /// recording depends on.
+    /// `entities`: the entities' records summed by category (`rows::entity_sums`); `b`: the
+    /// writer (the cache's where there is one, given back).
     fn of_kept(
         world: &SimWorld,
-        split_from: usize,
+        entities: [u64; 8],
+        mut b: Bytes,
         mut cache: Option<&mut HashCache>,
     ) -> StateHash {
         let mut parts = [0u64; 8];
-        // The cache's writer and timers' list where there is one (taken, and given back).
-        let (mut b, mut timers) = match cache.as_deref_mut() {
-            Some(c) => (
-                std::mem::replace(&mut c.bytes, Bytes::empty()),
-                std::mem::take(&mut c.timers),
-            ),
-            None => (Bytes::default(), Vec::new()),
+        // The cache's list of timers where there is one (taken, and given back).
+        let mut timers = match cache.as_deref_mut() {
+            Some(c) => std::mem::take(&mut c.timers),
+            None => Vec::new(),
         };
 
         b.u64(*world.tick)
@@ -170,14 +181,6 @@ impl StateHash {
         }
         parts[1] = b.take();
 
-        let entities = rows::entity_sums(
-            &world.ecs,
-            &world.max_health,
-            rows::ROWS_PER_ARCHETYPE,
-            split_from,
-            &mut b,
-            cache.as_deref_mut(),
-        );
         for (p, e) in parts.iter_mut().zip(entities) {
             *p = p.wrapping_add(e);
         }

@@ -8,11 +8,40 @@
 use super::kept::{HashCache, KeptPart, KeptRows};
 use super::record::*;
 use crate::par;
-use crate::world::columns::{Column, Placed};
+use crate::world::columns::{Column, Frozen, Hot, Placed};
 use crate::world::components::*;
-use crate::world::ecs::Ecs;
+use crate::world::ecs::{Ecs, FrozenEcs};
 use crate::world::health::MaxHealth;
 use std::iter::zip;
+
+/// An archetype whose columns the passes read: with borrows counted ([`Placed`]), or with
+/// none where the world is borrowed uniquely ([`Frozen`]).
+trait Archetype<'w>: Copy {
+    fn read<T: Hot>(&self) -> Option<Column<'w, T>>;
+    fn is_empty(&self) -> bool;
+}
+
+impl<'w> Archetype<'w> for Placed<'w> {
+    #[inline]
+    fn read<T: Hot>(&self) -> Option<Column<'w, T>> {
+        Placed::read(self)
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        Placed::is_empty(self)
+    }
+}
+
+impl<'w> Archetype<'w> for Frozen<'w> {
+    #[inline]
+    fn read<T: Hot>(&self) -> Option<Column<'w, T>> {
+        Frozen::read(self)
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        Frozen::is_empty(self)
+    }
+}
 
 /// Declares the columns the passes read beyond the identity and the position, once:
 /// [`Columns`] (an archetype's borrows), [`Rows`] (their slices) and a run of rows.
@@ -28,7 +57,7 @@ macro_rules! hashed_columns {
         impl<'w> Columns<'w> {
             /// The archetype's hashed columns; `None` for one without rows, an identity or a
             /// position (nothing of it is hashed).
-            fn of(a: Placed<'w>) -> Option<Columns<'w>> {
+            fn of(a: impl Archetype<'w>) -> Option<Columns<'w>> {
                 if a.is_empty() {
                     return None;
                 }
@@ -300,7 +329,7 @@ pub(super) const ROWS_PER_ARCHETYPE: usize = 4;
 /// velocity, health and AI records' hashes by archetype row (see [`super::kept`]) in a world
 /// of at most [`HashCache::MOST_ENTITIES`], and is emptied in a larger one.
 pub(super) fn entity_sums(
-    ecs: &Ecs,
+    source: Source<'_>,
     max: &MaxHealth,
     rows_per_archetype: usize,
     split_from: usize,
@@ -308,7 +337,10 @@ pub(super) fn entity_sums(
     cache: Option<&mut HashCache>,
 ) -> [u64; 8] {
     let mut parts = [0u64; 8];
-    let n = ecs.len() as usize;
+    let (n, count) = match source {
+        Source::Counted(ecs) => (ecs.len() as usize, ecs.raw().archetypes().len()),
+        Source::Frozen(world) => (world.len() as usize, world.archetype_count()),
+    };
     let mut cache = match cache {
         Some(c) if n > HashCache::MOST_ENTITIES => {
             c.release();
@@ -316,16 +348,77 @@ pub(super) fn entity_sums(
         }
         c => c,
     };
-    let used = ecs.raw().archetypes().filter(|a| !a.is_empty()).count();
-    if n / used.max(1) < rows_per_archetype {
-        for row in ecs.query::<Hashed<'_>>().iter() {
-            entity(row, max, &mut parts, b);
+    let whole = Whole {
+        count,
+        n,
+        max,
+        split_from,
+    };
+    match source {
+        Source::Counted(ecs) => {
+            let used = ecs.raw().archetypes().filter(|a| !a.is_empty()).count();
+            if n / used.max(1) < rows_per_archetype {
+                for row in ecs.query::<Hashed<'_>>().iter() {
+                    entity(row, max, &mut parts, b);
+                }
+            } else {
+                whole.sum(ecs.archetypes_placed(), b, cache.as_deref_mut(), &mut parts);
+            }
         }
-    } else if n >= split_from && par::available() {
-        let columns: Vec<(usize, Columns<'_>)> = (ecs.archetypes_placed().enumerate())
+        // Uncounted columns cost an archetype little: every world is summed by archetype.
+        Source::Frozen(world) => {
+            whole.sum(world.archetypes(), b, cache.as_deref_mut(), &mut parts);
+        }
+    }
+    if let Some(c) = cache {
+        c.settle();
+    }
+    parts
+}
+
+/// The world whose entities [`entity_sums`] sums: read with borrows counted, or borrowed
+/// uniquely and read with none (see [`Frozen`]).
+#[derive(Clone, Copy)]
+pub(super) enum Source<'w> {
+    Counted(&'w Ecs),
+    Frozen(FrozenEcs<'w>),
+}
+
+/// How [`entity_sums`] sums a world archetype by archetype: its `count` archetypes (with rows
+/// or not) and `n` entities, on two threads from `split_from`.
+struct Whole<'m> {
+    count: usize,
+    n: usize,
+    max: &'m MaxHealth,
+    split_from: usize,
+}
+
+impl Whole<'_> {
+    /// Adds the records of every archetype of `archetypes` (the world's, in hecs's order) to
+    /// `parts` (see [`entity_sums`]).
+    fn sum<'w, A: Archetype<'w>>(
+        &self,
+        archetypes: impl Iterator<Item = A>,
+        b: &mut Bytes,
+        mut cache: Option<&mut HashCache>,
+        parts: &mut [u64; 8],
+    ) {
+        let (max, n) = (self.max, self.n);
+        if n < self.split_from || !par::available() {
+            let mut kept = (cache.as_deref_mut()).map(|c| c.archetypes(self.count));
+            for (at, a) in archetypes.enumerate() {
+                if let Some(c) = Columns::of(a) {
+                    let rows = c.rows();
+                    let slots = kept.as_deref_mut().map(|k| rows.kept(&mut k[at], 1));
+                    rows.sum(max, parts, b, slots);
+                }
+            }
+            return;
+        }
+        let columns: Vec<(usize, Columns<'_>)> = (archetypes.enumerate())
             .filter_map(|(at, a)| Some((at, Columns::of(a)?)))
             .collect();
-        let kept = (cache.as_deref_mut()).map(|c| c.archetypes(ecs.raw().archetypes().len()));
+        let kept = cache.map(|c| c.archetypes(self.count));
         let size = n.div_ceil(16).max(64);
         let (mut even, mut odd) = (Vec::new(), Vec::new());
         let mut kept_rows = kept.map(|k| k.iter_mut().enumerate());
@@ -356,20 +449,7 @@ pub(super) fn entity_sums(
         };
         let (x, y) = par::join(|| sum(even), || sum(odd));
         for (p, (x, y)) in parts.iter_mut().zip(zip(x, y)) {
-            *p = x.wrapping_add(y);
-        }
-    } else {
-        let mut kept = (cache.as_deref_mut()).map(|c| c.archetypes(ecs.raw().archetypes().len()));
-        for (at, a) in ecs.archetypes_placed().enumerate() {
-            if let Some(c) = Columns::of(a) {
-                let rows = c.rows();
-                let slots = kept.as_deref_mut().map(|k| rows.kept(&mut k[at], 1));
-                rows.sum(max, &mut parts, b, slots);
-            }
+            *p = p.wrapping_add(x.wrapping_add(y));
         }
     }
-    if let Some(c) = cache {
-        c.settle();
-    }
-    parts
 }

@@ -2,7 +2,7 @@
 
 use super::kept::HashCache;
 use super::record::{Bytes, Fixed, head3, pair, tail3, words};
-use super::rows::{Hashed, entity_sums};
+use super::rows::{Hashed, Source, entity_sums};
 use crate::def::{ArchetypeId, ControlKind, RotateMode};
 use crate::math::Vec2;
 use crate::world::components::*;
@@ -236,24 +236,38 @@ fn the_column_passes_sum_what_the_hash_as_first_written_summed() {
     let mut rng = fastrand::Rng::with_seed(0x5EED);
     let mut b = Bytes::default();
     for n in [0, 1, 7, 64, 300, 3000] {
-        let (ecs, max) = world(&mut rng, n);
+        let (mut ecs, max) = world(&mut rng, n);
         let expected = reference((&ecs, &max));
         // By entity, by archetype, and by archetype split between two threads.
         assert_eq!(
-            entity_sums(&ecs, &max, usize::MAX, usize::MAX, &mut b, None),
+            entity_sums(
+                Source::Counted(&ecs),
+                &max,
+                usize::MAX,
+                usize::MAX,
+                &mut b,
+                None
+            ),
             expected,
             "{n} by entity"
         );
         assert_eq!(
-            entity_sums(&ecs, &max, 0, usize::MAX, &mut b, None),
+            entity_sums(Source::Counted(&ecs), &max, 0, usize::MAX, &mut b, None),
             expected,
             "{n} by archetype"
         );
         assert_eq!(
-            entity_sums(&ecs, &max, 0, 0, &mut b, None),
+            entity_sums(Source::Counted(&ecs), &max, 0, 0, &mut b, None),
             expected,
             "{n} entities, split"
         );
+        // The world borrowed uniquely, its columns read with no borrow counted: always by
+        // archetype, on one thread or two.
+        for (split, way) in [(usize::MAX, "frozen"), (0, "frozen, split")] {
+            let frozen = Source::Frozen(ecs.freeze());
+            let sums = entity_sums(frozen, &max, usize::MAX, split, &mut b, None);
+            assert_eq!(sums, expected, "{n} entities, {way}");
+        }
     }
 }
 
@@ -331,15 +345,29 @@ fn kept_record_hashes_are_the_records_hashes_as_the_world_changes() {
             }
             let expected = reference((&ecs, &max));
             assert_eq!(
-                entity_sums(&ecs, &max, 0, usize::MAX, &mut b, Some(&mut serial)),
+                entity_sums(
+                    Source::Counted(&ecs),
+                    &max,
+                    0,
+                    usize::MAX,
+                    &mut b,
+                    Some(&mut serial)
+                ),
                 expected,
                 "{n} entities, round {round}, by archetype"
             );
             assert_eq!(
-                entity_sums(&ecs, &max, 0, 0, &mut b, Some(&mut split)),
+                entity_sums(Source::Counted(&ecs), &max, 0, 0, &mut b, Some(&mut split)),
                 expected,
                 "{n} entities, round {round}, split"
             );
+            // The tick's way (frozen) with the serial pass's cache, now and then.
+            if round % 2 == 1 {
+                let frozen = Source::Frozen(ecs.freeze());
+                let cache = Some(&mut serial);
+                let sums = entity_sums(frozen, &max, 0, usize::MAX, &mut b, cache);
+                assert_eq!(sums, expected, "{n} entities, round {round}, frozen");
+            }
             change(&mut rng, (&mut ecs, &mut max), &mut next_seq);
         }
     }
@@ -353,8 +381,17 @@ fn a_large_world_is_hashed_without_kept_records() {
     let mut cache = HashCache::default();
     let mut rng = fastrand::Rng::with_seed(0xB16);
     let (small, max) = world(&mut rng, 300);
-    let small = (&small, &max);
-    entity_sums(small.0, &max, 0, usize::MAX, &mut b, Some(&mut cache));
+    let mut sums = |ecs: &Ecs, cache: &mut HashCache| {
+        entity_sums(
+            Source::Counted(ecs),
+            &max,
+            0,
+            usize::MAX,
+            &mut b,
+            Some(cache),
+        )
+    };
+    sums(&small, &mut cache);
     assert!(!cache.is_empty());
     let mut large = Ecs::default();
     for seq in 1..=HashCache::MOST_ENTITIES as u64 + 1 {
@@ -364,20 +401,13 @@ fn a_large_world_is_hashed_without_kept_records() {
             Velocity(Vec2::new(1.0, 0.0)),
         ));
     }
-    let expected = reference((&large, &max));
-    assert_eq!(
-        entity_sums(&large, &max, 0, usize::MAX, &mut b, Some(&mut cache)),
-        expected
-    );
+    assert_eq!(sums(&large, &mut cache), reference((&large, &max)));
     assert!(cache.is_empty(), "the large world's records are not kept");
-    assert_eq!(
-        entity_sums(small.0, &max, 0, usize::MAX, &mut b, Some(&mut cache)),
-        reference(small)
-    );
+    assert_eq!(sums(&small, &mut cache), reference((&small, &max)));
     assert!(!cache.is_empty());
     // Another world's rows are not this one's: serving it empties the cache.
     cache.serve(1);
-    entity_sums(small.0, &max, 0, usize::MAX, &mut b, Some(&mut cache));
+    sums(&small, &mut cache);
     assert!(!cache.serve(1).is_empty());
     assert!(cache.serve(2).is_empty());
 }
@@ -455,8 +485,8 @@ fn world_deadlines_are_in_the_health_sum() {
             for hash in [
                 StateHash::of_split(&world, usize::MAX),
                 StateHash::of_split(&world, 0),
-                StateHash::of_cached(&world, usize::MAX, &mut cache),
-                StateHash::of_cached(&world, 0, &mut cache),
+                StateHash::of_cached(&mut world, usize::MAX, &mut cache),
+                StateHash::of_cached(&mut world, 0, &mut cache),
             ] {
                 assert_eq!(hash.parts[4], expected, "{seq} entities");
             }
