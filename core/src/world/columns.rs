@@ -212,9 +212,12 @@ unsafe fn rows<T: hecs::Component>(arch: &hecs::Archetype, at: usize) -> &[T] {
 pub(crate) struct Frozen<'a>(Placed<'a>);
 
 impl<'a> Frozen<'a> {
-    /// See the invariant: only for an archetype of a world borrowed uniquely for `'a`.
+    /// # Safety
+    ///
+    /// `placed` is an archetype of a world borrowed uniquely for `'a` and only read meanwhile
+    /// (the invariant).
     #[inline]
-    pub(super) fn new(placed: Placed<'a>) -> Frozen<'a> {
+    pub(super) unsafe fn new(placed: Placed<'a>) -> Frozen<'a> {
         Frozen(placed)
     }
 

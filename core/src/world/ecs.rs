@@ -326,7 +326,11 @@ impl<'a> FrozenEcs<'a> {
     /// The archetypes, in hecs's order, their columns read with no borrow counted.
     #[inline]
     pub fn archetypes(&self) -> impl Iterator<Item = Frozen<'a>> + 'a {
-        self.0.archetypes_placed().map(Frozen::new)
+        // SAFETY: the world is borrowed uniquely for `'a` and only read through this view
+        // (the invariant).
+        self.0
+            .archetypes_placed()
+            .map(|a| unsafe { Frozen::new(a) })
     }
 }
 
