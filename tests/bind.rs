@@ -4,11 +4,14 @@
 
 mod support;
 
+use support::Scratch;
 use support::cli::{ludus, scratch, summary};
 
-/// A new game whose script runs `body` in `on_tick` at tick 2.
-fn game(name: &str, body: &str) -> std::path::PathBuf {
-    let dir = scratch(&format!("bind-{name}")).join("g");
+/// A new game whose script runs `body` in `on_tick` at tick 2: its scratch folder (removed when
+/// dropped) and the game's folder in it.
+fn game(name: &str, body: &str) -> (Scratch, std::path::PathBuf) {
+    let tmp = scratch(&format!("bind-{name}"));
+    let dir = tmp.join("g");
     assert!(ludus().arg("new").arg(&dir).status().unwrap().success());
     let script = dir.join("scripts/main.lua");
     let mut text = std::fs::read_to_string(&script).unwrap();
@@ -16,7 +19,7 @@ fn game(name: &str, body: &str) -> std::path::PathBuf {
         "\nfunction on_tick(t)\n  if t.tick == 2 then\n{body}\n  end\nend\n"
     ));
     std::fs::write(&script, text).unwrap();
-    dir
+    (tmp, dir)
 }
 
 fn sim(dir: &std::path::Path) -> serde_json::Value {
@@ -31,7 +34,7 @@ fn sim(dir: &std::path::Path) -> serde_json::Value {
 
 #[test]
 fn what_a_script_binds_it_reads_back() {
-    let dir = game(
+    let (_tmp, dir) = game(
         "reads",
         "    local before = table.concat((function() local t = {} for k, v in pairs(ludus.bindings('move_x')) do t[#t + 1] = k .. '=' .. v end table.sort(t) return t end)(), ' ')\n\
          ludus.set('before', before)\n\
@@ -63,7 +66,7 @@ fn a_bad_bind_is_a_fault_with_the_line() {
         ("ludus.bind('jump', 'space')", "unknown action `jump`"),
     ];
     for (i, (call, message)) in cases.iter().enumerate() {
-        let dir = game(&format!("bad{i}"), &format!("    {call}"));
+        let (_tmp, dir) = game(&format!("bad{i}"), &format!("    {call}"));
         let s = sim(&dir);
         let fault = &s["fault"];
         assert!(

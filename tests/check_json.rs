@@ -131,7 +131,8 @@ fn script_problems_and_kinds() {
         ("module", "local m = require('nowhere')\n", &["module"]),
     ];
     for (name, script, codes) in cases {
-        let dir = scratch("check-json", name).join("g");
+        let tmp = scratch("check-json", name);
+        let dir = tmp.join("g");
         assert!(ludus().arg("new").arg(&dir).status().unwrap().success());
         std::fs::write(dir.join("scripts/main.lua"), script).unwrap();
         let found = same_in_both(&dir);
@@ -149,7 +150,8 @@ fn script_problems_and_kinds() {
 /// Content kinds: a key, a type, a range, a name, TOML itself; the span of the value.
 #[test]
 fn content_kinds_and_spans() {
-    let dir = scratch("check-json", "content").join("g");
+    let tmp = scratch("check-json", "content");
+    let dir = tmp.join("g");
     assert!(ludus().arg("new").arg(&dir).status().unwrap().success());
     let toml = std::fs::read_to_string(dir.join("game.toml")).unwrap();
     let window = "[window]\ncolour = 1\nwidth = \"wide\"\nheight = 5\n\n[tick]";

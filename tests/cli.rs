@@ -186,8 +186,9 @@ fn check_lints_scripts_and_their_modules() {
 /// in game.toml; one that is only spaces is refused.
 #[test]
 fn new_creates_a_game_that_checks_and_runs() {
+    let tmp = scratch("new");
     for name in ["tiny", "two\nlines \"quoted\" back\\slash"] {
-        let dir = scratch("new").join(name);
+        let dir = tmp.join(name);
         let o = ludus().arg("new").arg(&dir).output().unwrap();
         assert!(o.status.success(), "{:?}", text(&o));
         let o = ludus().arg("check").arg(&dir).output().unwrap();
@@ -200,11 +201,7 @@ fn new_creates_a_game_that_checks_and_runs() {
         assert!(o.status.success(), "{:?}", text(&o));
         assert_eq!(summary(&o)["faulted"], false);
     }
-    let o = ludus()
-        .arg("new")
-        .arg(scratch("new").join("  "))
-        .output()
-        .unwrap();
+    let o = ludus().arg("new").arg(tmp.join("  ")).output().unwrap();
     let (_, err) = text(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("\"  \" is only spaces"), "{err}");
@@ -274,12 +271,13 @@ fn bad_input_files_name_the_file_and_line() {
 
 #[test]
 fn output_into_a_closed_pipe_ends_quietly() {
+    let dir = scratch("closed-pipe");
     let mut child = ludus()
         .args([
             "bench", "--render", "--from", "300", "--to", "600", "--ticks", "2",
         ])
         .args(["--warmup", "0", "--csv"])
-        .arg(scratch("closed-pipe").join("r.csv"))
+        .arg(dir.join("r.csv"))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -394,7 +392,6 @@ end
         ],
         "{err}"
     );
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// Blows to an entity whose health reached 0 are discarded and counted in the summary's
@@ -436,7 +433,6 @@ end
     let s = summary(&o);
     assert_eq!(s["faulted"], false, "{s}");
     assert_eq!(s["after_death"], 11, "{s}");
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// `ludus sim --inspect ID` ends the summary with the entity's record: the dungeon's hero

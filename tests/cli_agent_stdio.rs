@@ -8,7 +8,7 @@ mod support;
 
 use serde_json::Value;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use support::cli::{ludus, scratch, summary, text};
 
@@ -285,7 +285,6 @@ fn the_python_client_plays_flappy_with_snapshots() {
     );
     assert_eq!(again["hash"], result["hash"]);
     assert_eq!(again["score"], 30);
-    std::fs::remove_dir_all(PathBuf::from(&dir)).ok();
 }
 
 /// After the game ends or faults, input is refused with the reason until a restore; a restore
@@ -374,5 +373,4 @@ fn the_end_and_a_fault_wait_for_a_restore() {
         (&answers[6]["tick"], &answers[6]["fault"]),
         (&3.into(), &Value::Null)
     );
-    std::fs::remove_dir_all(dir).ok();
 }

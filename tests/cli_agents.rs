@@ -57,7 +57,6 @@ fn the_bundled_bot_wins_breakout_and_its_input_plays_the_same_run() {
         &rec,
         &format!("replayed {ticks} ticks of Breakout: every state hash matches"),
     );
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// `decide` runs before every tick, or every Nth with `--agent-every N`, with `info.tick` the
@@ -98,7 +97,6 @@ fn decide_runs_before_each_tick_or_every_nth() {
         // The paddle moved right all along: the held axis went on between decisions.
         assert_eq!(summary(&o)["ticks"], 7);
     }
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// A bot that draws random numbers and returns nothing leaves the run exactly as a run with
@@ -129,7 +127,6 @@ fn a_bot_cannot_change_the_game() {
     );
     assert_eq!(botted["hash"], plain["hash"]);
     assert_eq!(botted["ticks"], 120);
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// What goes wrong in a bot: a fault naming its file and line, with the tick it was deciding
@@ -208,7 +205,6 @@ fn what_goes_wrong_in_a_bot_is_a_fault_with_its_line() {
         err.contains("none.lua: a bot defines `function decide(info)`"),
         "{err}"
     );
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// A bot's `touches` are the tick's fingers, as an input line's: the game reads them with
@@ -271,7 +267,6 @@ fn a_bot_touches_the_screen() {
         written.contains("\"touches\":[{\"id\":7,\"x\":12"),
         "{written}"
     );
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// The options that go with an agent are refused without one, and an agent with input files.

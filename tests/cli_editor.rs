@@ -56,7 +56,8 @@ fn schema_prints_each_files_json_schema() {
 
 #[test]
 fn stubs_writes_the_editor_files_once_and_refuses_a_broken_game() {
-    let dir = scratch("stubs").join("swarm");
+    let tmp = scratch("stubs");
+    let dir = tmp.join("swarm");
     copy_game(&example(), &dir);
     let o = ludus().arg("stubs").arg(&dir).output().unwrap();
     let (out, err) = text(&o);

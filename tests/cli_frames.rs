@@ -233,5 +233,4 @@ fn a_step_line_steps_with_its_own_input() {
         (4.into(), serde_json::json!({ "pressed_at": 2 })),
         "tick 2 (the step) saw the tap; nothing gathered after it reached ticks 3 and 4: {s}"
     );
-    std::fs::remove_dir_all(dir).ok();
 }

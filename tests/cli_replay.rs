@@ -116,7 +116,8 @@ fn damaged_and_mismatched_recordings_are_refused_cleanly() {
         );
     }
     // The same recording's input cannot run on a game without its level.
-    let other = scratch("other").join("g");
+    let tmp = scratch("other");
+    let other = tmp.join("g");
     assert!(
         ludus()
             .arg("new")

@@ -6,10 +6,12 @@
 mod support;
 
 use std::path::{Path, PathBuf};
+use support::Scratch;
 use support::cli::{ludus, text};
 
 /// A new game (`ludus new`, with its first test) in a fresh scratch folder: (folder, game).
-fn new_game(name: &str) -> (PathBuf, PathBuf) {
+/// The folder is removed when its guard drops.
+fn new_game(name: &str) -> (Scratch, PathBuf) {
     let dir = support::cli::scratch(&format!("test-{name}"));
     let game = dir.join("g");
     let o = ludus().arg("new").arg(&game).output().unwrap();
@@ -48,7 +50,6 @@ fn a_passing_test_prints_ok_and_the_count() {
     let (out, err, code) = test_in(&dir, &["g"]);
     assert_eq!(out, "ok   g/tests/gem.toml\n1 passed, 0 failed\n", "{err}");
     assert_eq!(code, 0, "{err}");
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// Wrong message, wrong variable, wrong score range, wrong count, wrong hash: each named with
@@ -112,7 +113,6 @@ fn a_failing_test_names_each_expectation_and_its_recording_replays() {
     );
     assert_eq!(code, 0);
     assert!(!game.join("tests/wrong.failed.ludusrec").exists());
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// A fault: expected by its text, or a failure that shows it.
@@ -140,7 +140,6 @@ fn faults_are_failures_unless_expected() {
     let (out, err, code) = test_in(&dir, &["g"]);
     assert_eq!(out, "ok   g/tests/gem.toml\n1 passed, 0 failed\n", "{err}");
     assert_eq!(code, 0);
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// `--bless` writes the run's tick and hash into `[expect]`, keeping comments and the other
@@ -195,7 +194,6 @@ fn bless_writes_tick_and_hash_and_keeps_the_rest() {
         failing,
         "not blessed"
     );
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// Malformed test files: every problem at its line and column, as content's are, with the
@@ -246,7 +244,6 @@ fn malformed_test_files_are_diagnosed_at_line_and_column() {
     assert_eq!(lines, expected, "{out}");
     assert!(out.ends_with("0 passed, 3 failed\n"), "{out}");
     assert_eq!(code, 1);
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// What a test names that cannot be there is found before it runs, at its place: a missing
@@ -296,7 +293,6 @@ fn names_a_test_cannot_meet_are_reported_at_their_place() {
     let out: Vec<&str> = out.lines().collect();
     assert_eq!(out, want);
     assert_eq!(code, 1);
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// Exit codes and what is not a test: a path that is not a game folder is skipped, a missing
@@ -333,7 +329,6 @@ fn exit_codes_and_skipped_paths() {
          0 passed, 1 failed\n"
     );
     assert_eq!(code, 1);
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// `frames`, `seed` and `save` are `ludus sim`'s `--frames`, `--seed` and `--save`: the test
@@ -380,5 +375,4 @@ fn frames_seed_and_save_run_as_sim_runs_them() {
         "{\"best\":3}",
         "the save file is only read"
     );
-    std::fs::remove_dir_all(dir).ok();
 }

@@ -145,7 +145,6 @@ fn a_game_played_by_touch_reaches_its_end_and_its_recording_replays() {
             .collect()
     };
     assert_eq!(hashes(&frames_trace), hashes(&trace), "every tick's state");
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
@@ -173,5 +172,4 @@ fn touches_elsewhere_pop_nothing() {
         s["vars"]["fingers"], 1,
         "the finger stays down past its line"
     );
-    std::fs::remove_dir_all(dir).ok();
 }

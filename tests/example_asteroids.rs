@@ -12,14 +12,10 @@ mod support;
 
 use std::path::PathBuf;
 use std::process::Output;
-use support::{ludus, window_frame, xvfb_available};
+use support::{ludus, scratch, window_frame, xvfb_available};
 
 fn game() -> PathBuf {
     support::example("asteroids")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    support::scratch("asteroids", name)
 }
 
 /// `ludus sim examples/asteroids --ticks TICKS --check-invariants`, with
@@ -78,7 +74,7 @@ fn the_recorded_pilot_clears_the_first_wave() {
 /// with every state hash matching.
 #[test]
 fn the_recorded_pilot_wins_and_the_recording_replays() {
-    let dir = scratch("win");
+    let dir = scratch("asteroids", "win");
     let rec = dir.join("win.rec");
     let s = sim(
         Some("win.jsonl"),
@@ -100,7 +96,6 @@ fn the_recorded_pilot_wins_and_the_recording_replays() {
         &rec,
         "replayed 2405 ticks of Asteroids: every state hash matches",
     );
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// reckless.jsonl: the engine held from tick 2 and never a shot. The ship speeds up the screen
@@ -170,7 +165,7 @@ fn the_app_draws_the_rotated_ship_rocks_and_hud_under_xvfb() {
     if !xvfb_available() {
         return;
     }
-    let dir = scratch("window");
+    let dir = scratch("asteroids", "window");
     let mut lines = String::new();
     for f in 0..150 {
         lines.push_str(match f {
@@ -219,5 +214,4 @@ fn the_app_draws_the_rotated_ship_rocks_and_hud_under_xvfb() {
         axis.abs() < 80.0,
         "the ship is drawn turned away from straight up: its long axis at {axis:.1} degrees"
     );
-    std::fs::remove_dir_all(dir).ok();
 }

@@ -11,14 +11,10 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use support::{ludus, window_frame, xvfb_available};
+use support::{ludus, scratch, window_frame, xvfb_available};
 
 fn game() -> PathBuf {
     support::example("breakout")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    support::scratch("breakout", name)
 }
 
 /// Runs `ludus sim GAME --ticks 20000 [--input examples/breakout/tests/INPUT]` (plus `extra`)
@@ -59,7 +55,7 @@ fn the_breakout_example_checks() {
 /// watching trial runs; nothing in it is read by the game but the keys).
 #[test]
 fn clearing_the_wall_wins_and_the_recording_replays() {
-    let dir = scratch("win");
+    let dir = scratch("breakout", "win");
     let rec = dir.join("win.rec");
     let s = sim(
         &game(),
@@ -79,7 +75,6 @@ fn clearing_the_wall_wins_and_the_recording_replays() {
         &rec,
         "replayed 5314 ticks of Breakout: every state hash matches",
     );
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// lose.jsonl: the same player returns the first balls (10 bricks, 16 points), then stops
@@ -199,7 +194,7 @@ fn the_script_has_no_bounce_code() {
 /// kinematic paddle, which the recording holds still whenever the ball meets it.
 #[test]
 fn the_engine_alone_bounces_the_ball_at_constant_speed() {
-    let dir = scratch("probe");
+    let dir = scratch("breakout", "probe");
     let copy = dir.join("breakout");
     copy_dir(&game(), &copy);
     let toml = std::fs::read_to_string(copy.join("game.toml")).unwrap();
@@ -229,7 +224,6 @@ fn the_engine_alone_bounces_the_ball_at_constant_speed() {
         (299.999..=300.001).contains(&slowest) && (299.999..=300.001).contains(&fastest),
         "the ball kept its speed: {slowest}..{fastest}"
     );
-    std::fs::remove_dir_all(dir).ok();
 }
 
 // The window test (the window run and its skip-if-no-xvfb rule are in tests/support).
@@ -265,7 +259,7 @@ fn the_app_draws_bricks_paddle_ball_and_hud_under_xvfb() {
     if !xvfb_available() {
         return;
     }
-    let dir = scratch("window");
+    let dir = scratch("breakout", "window");
     let mut lines = String::new();
     for f in 0..100 {
         lines.push_str(match f {
@@ -314,7 +308,6 @@ fn the_app_draws_bricks_paddle_ball_and_hud_under_xvfb() {
     assert!(score > 80, "the score is drawn: {score}");
     assert!((480..720).contains(&balls), "three balls left: {balls}");
     assert_eq!(lost, 0, "none lost yet");
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// The best score comes from the saved data in the data folder (`$XDG_DATA_HOME/ludus/breakout/
@@ -326,11 +319,12 @@ fn the_window_shows_the_best_score_kept_in_the_data_folder() {
         return;
     }
     let lit = |best: Option<&str>| {
-        let dir = scratch(if best.is_some() {
+        let name = if best.is_some() {
             "best-kept"
         } else {
             "best-none"
-        });
+        };
+        let dir = scratch("breakout", name);
         if let Some(text) = best {
             let folder = dir.join("ludus/breakout");
             std::fs::create_dir_all(&folder).unwrap();
@@ -338,7 +332,6 @@ fn the_window_shows_the_best_score_kept_in_the_data_folder() {
         }
         let frame = window_frame(&game(), &dir, &"{}\n".repeat(20), Some(60));
         let kept = std::fs::read_to_string(dir.join("ludus/breakout/save.json")).ok();
-        std::fs::remove_dir_all(dir).ok();
         (count(&frame.px, 1024, [400, 0, 624, 40], None, 0), kept)
     };
     let (none, nothing_kept) = lit(None);

@@ -8,14 +8,10 @@ mod support;
 
 use std::path::PathBuf;
 use std::process::Output;
-use support::{count, ludus, sized_frame, xvfb_available};
+use support::{count, ludus, scratch, sized_frame, xvfb_available};
 
 fn game() -> PathBuf {
     support::example("dungeon")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    support::scratch("dungeon", name)
 }
 
 /// `ludus sim examples/dungeon [--input examples/dungeon/tests/INPUT] --ticks TICKS`: its
@@ -85,7 +81,7 @@ fn foes_leave_a_still_hero_alone_until_they_wander_into_range() {
 
 #[test]
 fn a_recording_of_the_clear_run_replays_identically() {
-    let dir = scratch("replay");
+    let dir = scratch("dungeon", "replay");
     let rec = dir.join("clear.rec");
     let s = sim(
         Some("clear.jsonl"),
@@ -97,7 +93,6 @@ fn a_recording_of_the_clear_run_replays_identically() {
         &rec,
         "replayed 465 ticks of Dungeon: every state hash matches",
     );
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// The hero walks east for a second, stops and thrusts: the frame shows the flagstones, the
@@ -109,7 +104,7 @@ fn the_app_draws_the_rooms_the_hero_and_its_sword_under_xvfb() {
     if !xvfb_available() {
         return;
     }
-    let dir = scratch("window");
+    let dir = scratch("dungeon", "window");
     let mut lines = String::new();
     for f in 0..72 {
         lines.push_str(match f {
@@ -148,5 +143,4 @@ fn the_app_draws_the_rooms_the_hero_and_its_sword_under_xvfb() {
         text > 300,
         "HP, foes, score and the help line: {text} pixels"
     );
-    std::fs::remove_dir_all(dir).ok();
 }

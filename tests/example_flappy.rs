@@ -11,14 +11,10 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use support::{ludus, window_frame, xvfb_available};
+use support::{Scratch, ludus, scratch, window_frame, xvfb_available};
 
 fn game() -> PathBuf {
     support::example("flappy")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    support::scratch("flappy", name)
 }
 
 /// Runs `ludus sim GAME --ticks 20000 --input INPUT` (plus `extra`) and returns its one-line
@@ -41,9 +37,10 @@ fn sim(input: &Path, extra: &[&std::ffi::OsStr]) -> serde_json::Value {
     s
 }
 
-/// An input file of `lines` in a scratch folder `name`.
-fn input(name: &str, lines: &str) -> (PathBuf, PathBuf) {
-    let dir = scratch(name);
+/// An input file of `lines` in a scratch folder `name`: the folder (removed when its guard
+/// drops) and the file.
+fn input(name: &str, lines: &str) -> (Scratch, PathBuf) {
+    let dir = scratch("flappy", name);
     let path = dir.join("input.jsonl");
     std::fs::write(&path, lines).unwrap();
     (dir, path)
@@ -69,7 +66,7 @@ fn the_flappy_example_checks() {
 /// but the key.)
 #[test]
 fn twelve_gaps_then_three_falls_end_the_game_and_the_recording_replays() {
-    let dir = scratch("play");
+    let dir = scratch("flappy", "play");
     let rec = dir.join("play.rec");
     let save = dir.join("save.json");
     let s = sim(
@@ -106,14 +103,13 @@ fn twelve_gaps_then_three_falls_end_the_game_and_the_recording_replays() {
         (Some(12), Some(30))
     );
     assert_eq!(std::fs::read_to_string(&save).unwrap(), r#"{"best":30}"#);
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// One flap starts the game; the bird then falls to the ground, bounces, blinks, and falls
 /// again until its lives are gone, before the first pipe reaches it.
 #[test]
 fn a_single_flap_falls_three_times() {
-    let (dir, path) = input("one", "{\"tick\":40,\"tap\":[\"flap\"]}\n");
+    let (_dir, path) = input("one", "{\"tick\":40,\"tap\":[\"flap\"]}\n");
     let s = sim(&path, &[]);
     assert_eq!(s["game_over"]["message"], "GAME OVER - 0 points", "{s}");
     assert_eq!(s["game_over"]["tick"], 313, "{s}");
@@ -121,13 +117,12 @@ fn a_single_flap_falls_three_times() {
         (s["score"].as_i64(), s["vars"]["lives"].as_i64()),
         (Some(0), Some(0))
     );
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// Without a flap the bird hovers where it started and no pipe comes.
 #[test]
 fn without_a_flap_the_bird_waits() {
-    let (dir, path) = input("idle", "");
+    let (_dir, path) = input("idle", "");
     let o = ludus()
         .arg("sim")
         .arg(game())
@@ -143,7 +138,6 @@ fn without_a_flap_the_bird_waits() {
         (s["score"].as_i64(), s["entities"].as_i64()),
         (Some(0), Some(7))
     );
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// Pixels of `rgb` (each channel within `tol`) in the rectangle `[x0, y0, x1, y1)`.
@@ -179,7 +173,7 @@ fn the_app_draws_the_bird_the_pipes_and_the_hud_under_xvfb() {
     if !xvfb_available() {
         return;
     }
-    let dir = scratch("window");
+    let dir = scratch("flappy", "window");
     let lines: String = (0..100)
         .map(|f| {
             if f >= 5 && (f - 5) % 12 == 0 {
@@ -225,5 +219,4 @@ fn the_app_draws_the_bird_the_pipes_and_the_hud_under_xvfb() {
     // The HUD's birds at the top right, one a life.
     let icons = count(&f, [w - 200, 0, w, 60], [0xf7, 0xc5, 0x31], 40);
     assert!(icons > 400, "the lives: {icons} yellow pixels");
-    std::fs::remove_dir_all(dir).ok();
 }

@@ -15,14 +15,10 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use support::{count, ludus, window_frame, xvfb_available};
+use support::{count, ludus, scratch, window_frame, xvfb_available};
 
 fn game() -> PathBuf {
     support::example("platformer")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    support::scratch("platformer", name)
 }
 
 /// `ludus sim examples/platformer --input INPUT --ticks TICKS --check-invariants` (plus
@@ -56,12 +52,10 @@ fn sim(input: &str, ticks: u32, extra: &[&std::ffi::OsStr]) -> serde_json::Value
 fn win_with(name: &str, line: &str, moved: &str, ticks: u32) -> serde_json::Value {
     let win = std::fs::read_to_string(game().join("tests/win.jsonl")).unwrap();
     assert_eq!(win.lines().filter(|l| *l == line).count(), 1, "{line}");
-    let dir = scratch(name);
+    let dir = scratch("platformer", name);
     let input = dir.join("input.jsonl");
     std::fs::write(&input, win.replace(line, moved)).unwrap();
-    let s = sim_file(&input, ticks, &[]);
-    std::fs::remove_dir_all(dir).ok();
-    s
+    sim_file(&input, ticks, &[])
 }
 
 #[test]
@@ -170,7 +164,7 @@ fn the_switch_crumbles_the_rock_wall_that_stops_the_hopper() {
         (17.into(), "meadow".into()),
         "{s}"
     );
-    let dir = scratch("no_switch");
+    let dir = scratch("platformer", "no_switch");
     copy_game(&game(), &dir);
     let script = dir.join("scripts/hop.lua");
     let text = std::fs::read_to_string(&script).unwrap();
@@ -190,7 +184,6 @@ fn the_switch_crumbles_the_rock_wall_that_stops_the_hopper() {
     assert_eq!(s["level"], "meadow", "stopped at the wall: {s}");
     assert_eq!(s["vars"]["coins"], 8, "{s}");
     assert_eq!(s["entities"], 18, "the wall stands: {s}");
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// The first pit's jump is pressed at tick 218, four ticks before the landing at 222: the
@@ -261,12 +254,11 @@ fn holding_jump_through_the_hop_hits_the_hanging_spikes() {
 
 #[test]
 fn a_recording_of_the_winning_run_replays_identically_across_the_level_switch() {
-    let dir = scratch("replay");
+    let dir = scratch("platformer", "replay");
     let rec = dir.join("win.rec");
     let s = sim("win.jsonl", 3000, &["--record".as_ref(), rec.as_os_str()]);
     assert_eq!(s["ticks"], 1249, "{s}");
     support::assert_replays(&rec, "replayed 1249 ticks of Hop: every state hash matches");
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// The player holds right for 40 frames, then lets go and waits 40 more. The game runs on wall
@@ -278,7 +270,7 @@ fn the_app_draws_the_meadow_the_hopper_standing_on_the_ground_and_the_hud_under_
     if !xvfb_available() {
         return;
     }
-    let dir = scratch("window");
+    let dir = scratch("platformer", "window");
     let mut lines = "{}\n".repeat(10);
     lines.push_str("{\"axis\":{\"run\":1}}\n");
     lines.push_str(&"{}\n".repeat(39));
@@ -359,5 +351,4 @@ fn the_app_draws_the_meadow_the_hopper_standing_on_the_ground_and_the_hud_under_
         "ground right under the hopper: {below:?} at ({mid}, {})",
         bottom + 1
     );
-    std::fs::remove_dir_all(dir).ok();
 }

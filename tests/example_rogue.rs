@@ -7,14 +7,10 @@ mod support;
 
 use std::path::PathBuf;
 use std::process::Output;
-use support::{count, ludus, window_frame, xvfb_available};
+use support::{count, ludus, scratch, window_frame, xvfb_available};
 
 fn game() -> PathBuf {
     support::example("rogue")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    support::scratch("rogue", name)
 }
 
 /// `ludus sim examples/rogue --input examples/rogue/tests/INPUT --ticks TICKS`: its summary.
@@ -102,7 +98,7 @@ fn waiting_next_to_a_goblin_gets_the_hero_killed() {
 
 #[test]
 fn a_recording_of_the_escape_replays_identically_across_the_level_switch() {
-    let dir = scratch("replay");
+    let dir = scratch("rogue", "replay");
     let rec = dir.join("escape.rec");
     let s = sim(
         "escape.jsonl",
@@ -114,7 +110,6 @@ fn a_recording_of_the_escape_replays_identically_across_the_level_switch() {
         &rec,
         "replayed 101 ticks of Rogue: every state hash matches",
     );
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
@@ -122,7 +117,7 @@ fn the_app_plays_the_crypt_and_draws_the_cellar_under_xvfb() {
     if !xvfb_available() {
         return;
     }
-    let dir = scratch("window");
+    let dir = scratch("rogue", "window");
     // The escape's presses until the Crypt's stairs (its first 42 lines), one frame each with an
     // empty frame after it, so the Cellar's first tick runs on a frame without a press.
     let escape = std::fs::read_to_string(game().join("tests/escape.jsonl")).unwrap();
@@ -159,5 +154,4 @@ fn the_app_plays_the_crypt_and_draws_the_cellar_under_xvfb() {
     assert!(stairs > 1000, "the stairs: {stairs} pixels");
     assert!(title > 150, "the level's name at the top: {title} pixels");
     assert!(text > 300, "HP, gold, turn and the message: {text} pixels");
-    std::fs::remove_dir_all(dir).ok();
 }

@@ -10,14 +10,10 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use support::{count, ludus, window_frame, xvfb_available};
+use support::{count, ludus, scratch, window_frame, xvfb_available};
 
 fn game() -> PathBuf {
     support::example("towers")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    support::scratch("towers", name)
 }
 
 /// Runs `ludus sim examples/towers --ticks TICKS --input INPUT` (plus `extra`) and returns its
@@ -64,7 +60,7 @@ fn the_towers_example_checks() {
 /// banner, no `game_over`) and runs on, waiting for a press.
 #[test]
 fn building_towers_wins_and_the_recording_replays() {
-    let dir = scratch("win");
+    let dir = scratch("towers", "win");
     let rec = dir.join("win.rec");
     let (s, o) = sim("win.jsonl", 5400, &["--record".as_ref(), rec.as_os_str()]);
     assert!(o.status.success(), "{s}");
@@ -90,7 +86,6 @@ fn building_towers_wins_and_the_recording_replays() {
         &rec,
         "replayed 5400 ticks of Towers: every state hash matches",
     );
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// lose.jsonl: the first wave called at once and nothing built. The first five of its six
@@ -120,7 +115,7 @@ fn building_nothing_loses() {
 /// segments) replays hash for hash.
 #[test]
 fn a_click_after_the_end_plays_again_and_the_recording_replays() {
-    let dir = scratch("again");
+    let dir = scratch("towers", "again");
     let (input, rec) = (dir.join("again.jsonl"), dir.join("again.rec"));
     let lose = std::fs::read_to_string(game().join("tests/lose.jsonl")).unwrap();
     std::fs::write(&input, lose + "{\"tick\":1300,\"tap\":[\"place\"]}\n").unwrap();
@@ -153,7 +148,6 @@ fn a_click_after_the_end_plays_again_and_the_recording_replays() {
         let (recorded, _) = sim_file(&input, ticks, &["--record".as_ref(), other.as_os_str()]);
         assert_eq!(plain["hash"], recorded["hash"], "{ticks} ticks: {plain}");
     }
-    std::fs::remove_dir_all(dir).ok();
 }
 
 // The window test (the window run and its skip-if-no-xvfb rule are in tests/support).
@@ -167,7 +161,7 @@ fn the_app_draws_towers_enemies_and_the_hud_under_xvfb() {
     if !xvfb_available() {
         return;
     }
-    let dir = scratch("window");
+    let dir = scratch("towers", "window");
     let mut lines = String::new();
     for f in 0..150 {
         lines.push_str(match f {
@@ -201,5 +195,4 @@ fn the_app_draws_towers_enemies_and_the_hud_under_xvfb() {
     // An 18-unit runner is about 360 pixels.
     assert!(runners > 250, "runners walk the road: {runners} pixels");
     assert!(text > 100, "the HUD is drawn: {text} pixels");
-    std::fs::remove_dir_all(dir).ok();
 }

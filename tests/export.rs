@@ -8,10 +8,11 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use support::{example, ludus, program_frame, scratch, xvfb_available};
+use support::{Scratch, example, ludus, program_frame, scratch, xvfb_available};
 
-/// Exports the breakout example into a fresh folder; returns the executable.
-fn exported(name: &str) -> (PathBuf, PathBuf) {
+/// Exports the breakout example into a fresh folder; returns the folder (removed when its guard
+/// drops) and the executable.
+fn exported(name: &str) -> (Scratch, PathBuf) {
     let dir = scratch("export", name);
     let o = ludus()
         .args(["export", "desktop"])

@@ -8,24 +8,19 @@
 mod files;
 #[path = "../decode/tests/support/fonts.rs"]
 mod fonts;
+mod support;
 
 use files::*;
 use fonts::*;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+use support::Scratch;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ludus-assets-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A game folder `name` of `decls` (after its name) and `files`.
-fn game(name: &str, decls: &str, files: &[(&str, &[u8])]) -> PathBuf {
-    let dir = scratch(name);
+/// A game folder `name` of `decls` (after its name) and `files`, removed when its guard drops.
+fn game(name: &str, decls: &str, files: &[(&str, &[u8])]) -> Scratch {
+    let dir = support::scratch("assets", name);
     let toml = format!("name = \"{name}\"\nlayers = [\"ground\"]\n{decls}\n[levels.main]\n");
     std::fs::write(dir.join("game.toml"), toml).unwrap();
     for (path, bytes) in files {
@@ -202,7 +197,7 @@ fn files_declaring_huge_sizes_are_one_clear_error_in_check_and_sim() {
 /// One file of 8 MiB of each kind named by hundreds of declarations, with an OGG file
 /// declaring 2^32 comments: read once, well within the memory limit (each declaration read
 /// anew took 2.4 GB of images alone).
-fn many_declarations() -> PathBuf {
+fn many_declarations() -> Scratch {
     const MIB8: usize = 8 * 1024 * 1024;
     let mut decls = String::new();
     for i in 0..300 {

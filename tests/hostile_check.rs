@@ -8,21 +8,23 @@ mod support;
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use support::{ended_with, limited, ludus, scratch};
+use support::{Scratch, ended_with, limited, ludus, scratch};
 
 /// A case: its name, `scripts/main.lua`, more files (path, text), the places expected.
 type Case<'a> = (&'a str, String, &'a [(&'a str, &'a str)], &'a [&'a str]);
 
-/// A new game (`ludus new`) whose `scripts/main.lua` is `main`, with more files `extra`.
-fn game(name: &str, main: &str, extra: &[(&str, &str)]) -> PathBuf {
-    let dir = scratch("check", name).join("game");
+/// A new game (`ludus new`) whose `scripts/main.lua` is `main`, with more files `extra`: its
+/// scratch folder (removed when the guard drops) and the game's folder in it.
+fn game(name: &str, main: &str, extra: &[(&str, &str)]) -> (Scratch, PathBuf) {
+    let tmp = scratch("check", name);
+    let dir = tmp.join("game");
     let o = ludus().arg("new").arg(&dir).output().unwrap();
     assert!(o.status.success(), "{o:?}");
     std::fs::write(dir.join("scripts/main.lua"), main).unwrap();
     for (path, text) in extra {
         std::fs::write(dir.join(path), text).unwrap();
     }
-    dir
+    (tmp, dir)
 }
 
 /// `ludus check DIR` within 60 s: its exit code and its stderr's lines that name a place.
@@ -70,7 +72,8 @@ fn deep_nesting_that_lua_refuses_is_its_error_at_its_place() {
         ("index", deep_index, &[], &[INDEX]),
     ];
     for (name, main, extra, expect) in cases {
-        let (code, places, _) = check(&game(name, &main, extra));
+        let (_tmp, dir) = game(name, &main, extra);
+        let (code, places, _) = check(&dir);
         assert_eq!(code, 1, "{name}");
         assert_eq!(places, expect, "{name}");
     }
@@ -103,7 +106,8 @@ fn code_lua_accepts_and_the_linter_cannot_read_is_a_warning_at_its_line() {
         ),
     ];
     for (name, main, extra, expect) in cases {
-        let (code, places, out) = check(&game(name, &main, extra));
+        let (_tmp, dir) = game(name, &main, extra);
+        let (code, places, out) = check(&dir);
         assert_eq!(code, 0, "{name}: a warning, not an error");
         assert_eq!(places, expect, "{name}");
         assert!(out.contains("1 warning"), "{name}: {out}");
@@ -122,7 +126,7 @@ fn long_jump_chains_compile_in_linear_time() {
     }
     elseif.push_str("end\n");
     for (name, main) in [("or", or), ("and", and), ("elseif", elseif)] {
-        let dir = game(name, &main, &[]);
+        let (_tmp, dir) = game(name, &main, &[]);
         let (code, places, _) = check(&dir);
         assert_eq!(code, 0, "{name}: {places:?}");
         let o = limited(

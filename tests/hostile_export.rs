@@ -10,10 +10,11 @@ mod support;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use support::{bounded, ended_with, ludus, scratch};
+use support::{Scratch, bounded, ended_with, ludus, scratch};
 
-/// A new game (`ludus new`) in a fresh folder for test `name`: (the folder, the game).
-fn game(name: &str) -> (PathBuf, PathBuf) {
+/// A new game (`ludus new`) in a fresh folder for test `name`: (the folder, removed when its
+/// guard drops; the game).
+fn game(name: &str) -> (Scratch, PathBuf) {
     let dir = scratch("hostile-export", name);
     let game = dir.join("game");
     let o = ludus().arg("new").arg(&game).output().unwrap();

@@ -2,11 +2,14 @@
 //! error and a usage (2) or failure (1) exit code, never a panic, a hang, an abort or a
 //! file outside the game folder shown. Every test runs the real binary in a fresh process.
 
+mod support;
+
 use ludus_core::*;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+use support::scratch;
 
 fn ludus() -> Command {
     Command::new(env!("CARGO_BIN_EXE_ludus"))
@@ -14,13 +17,6 @@ fn ludus() -> Command {
 
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/swarm")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ludus-hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Runs `cmd` to its end, which must come within `secs` seconds.
@@ -115,7 +111,7 @@ fn module_game(dir: &Path) -> PathBuf {
 #[cfg(unix)]
 #[test]
 fn content_files_linked_out_of_the_folder_or_special_are_refused() {
-    let dir = scratch("content");
+    let dir = scratch("hostile", "content");
     let outside = secret(&dir);
     let game = dir.join("game");
     std::fs::create_dir_all(game.join("levels")).unwrap();
@@ -151,7 +147,7 @@ fn content_files_linked_out_of_the_folder_or_special_are_refused() {
 #[cfg(unix)]
 #[test]
 fn required_modules_linked_out_special_or_oversized_are_refused() {
-    let dir = scratch("modules");
+    let dir = scratch("hostile", "modules");
     let outside = dir.join("outside.lua");
     std::fs::write(&outside, "error(\"TOP-SECRET\")\n").unwrap();
     let game = module_game(&dir);
@@ -194,7 +190,7 @@ fn required_modules_linked_out_special_or_oversized_are_refused() {
 
 #[test]
 fn oversized_and_endless_input_files_are_refused() {
-    let dir = scratch("inputs");
+    let dir = scratch("hostile", "inputs");
     let big = dir.join("big.jsonl");
     std::fs::File::create(&big)
         .unwrap()
@@ -237,7 +233,7 @@ fn a_stream_of_input_stops_at_the_size_limit() {
 
 #[test]
 fn duplicate_keys_and_huge_numbers_in_frames_are_named() {
-    let dir = scratch("frames");
+    let dir = scratch("hostile", "frames");
     let cases = [
         (
             "{\"dt_ms\":0}\n{\"dt_ms\":16,\"press\":[\"fire\"],\"press\":[]}\n",
@@ -286,7 +282,7 @@ fn replay(path: &Path) -> Output {
 
 #[test]
 fn crafted_recordings_with_a_valid_checksum_are_refused_with_a_message() {
-    let dir = scratch("crafted");
+    let dir = scratch("hostile", "crafted");
     let (_, rec) = recording(&dir);
     let bad_field = FlowField {
         origin: Vec2::new(0.0, 0.0),
@@ -390,7 +386,7 @@ fn amplifying(dir: &Path, segments: u64) -> PathBuf {
 
 #[test]
 fn oversized_recordings_are_refused() {
-    let dir = scratch("big-rec");
+    let dir = scratch("hostile", "big-rec");
     let big = dir.join("big.rec");
     std::fs::File::create(&big)
         .unwrap()
@@ -424,7 +420,7 @@ fn oversized_recordings_are_refused() {
 #[cfg(target_os = "linux")]
 #[test]
 fn the_worst_cases_end_cleanly_under_a_memory_limit() {
-    let dir = scratch("ulimit");
+    let dir = scratch("hostile", "ulimit");
     let amplifying = amplifying(&dir, 12_000_000);
     let limited = |args: &[&str]| {
         let mut cmd = Command::new("sh");

@@ -7,7 +7,8 @@
 mod support;
 
 use ludus_core::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use support::Scratch;
 use support::cli::{example, ludus, raw_controls, scratch, summary, text, within};
 
 /// A recording of `ticks` ticks of the swarm example, written to `dir`.
@@ -145,8 +146,9 @@ fn a_recording_naming_what_the_game_lacks_is_refused_with_what_it_names() {
     }
 }
 
-/// A game whose script, at its thirtieth tick, prints and raises `message` (a Lua expression).
-fn faulting_game(name: &str, message: &str) -> PathBuf {
+/// A game whose script, at its thirtieth tick, prints and raises `message` (a Lua expression),
+/// in a scratch folder removed when the guard drops.
+fn faulting_game(name: &str, message: &str) -> Scratch {
     let dir = scratch(name);
     std::fs::write(
         dir.join("game.toml"),

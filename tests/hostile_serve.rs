@@ -4,11 +4,14 @@
 //! with what clients send or how many ask.
 #![cfg(target_os = "linux")]
 
+mod support;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
+use support::{Scratch, scratch};
 
 struct Server {
     child: Child,
@@ -23,12 +26,12 @@ impl Drop for Server {
 }
 
 impl Server {
-    fn start(site: &PathBuf) -> Server {
+    fn start(site: &Path) -> Server {
         Server::start_with(site, &[], Stdio::null())
     }
 
     /// `ludus serve DIR ARGS... --port 0`, its standard error going to `stderr`.
-    fn start_with(site: &PathBuf, args: &[&std::ffi::OsStr], stderr: Stdio) -> Server {
+    fn start_with(site: &Path, args: &[&std::ffi::OsStr], stderr: Stdio) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ludus"))
             .arg("serve")
             .arg(site)
@@ -87,17 +90,18 @@ impl Server {
     }
 }
 
-fn site() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ludus-hostile-serve-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// A folder to serve, removed when its guard drops (after the server, declared later, is
+/// stopped).
+fn site() -> Scratch {
+    let dir = scratch("hostile", "serve");
     std::fs::write(dir.join("index.html"), "<p>hi</p>").unwrap();
     dir
 }
 
 #[test]
 fn idle_connections_and_huge_request_lines_neither_block_nor_grow_the_server() {
-    let server = Server::start(&site());
+    let site = site();
+    let server = Server::start(&site);
     let r = server.ask("GET / HTTP/1.1\r\n\r\n");
     assert!(r.starts_with("HTTP/1.1 200 OK\r\n"), "{r}");
     let threads = server.status("Threads");
@@ -146,10 +150,10 @@ fn idle_connections_and_huge_request_lines_neither_block_nor_grow_the_server() {
     drop(idle);
 }
 
-/// A game folder holding a 4 MiB file, and a stand-in browser runtime to serve it with.
-fn live_folders() -> (PathBuf, PathBuf) {
-    let base = std::env::temp_dir().join(format!("ludus-hostile-live-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&base);
+/// A game folder holding a 4 MiB file, and a stand-in browser runtime to serve it with, in a
+/// scratch folder removed when its guard (the first of the three) drops.
+fn live_folders() -> (Scratch, PathBuf, PathBuf) {
+    let base = scratch("hostile", "live");
     let (game, runtime) = (base.join("game"), base.join("runtime"));
     std::fs::create_dir_all(&game).unwrap();
     std::fs::create_dir_all(&runtime).unwrap();
@@ -171,13 +175,13 @@ fn live_folders() -> (PathBuf, PathBuf) {
     for f in ["ludus.wasm", "gl.js", "audio.js", "ludus.js"] {
         std::fs::write(runtime.join(f), b"stand-in").unwrap();
     }
-    (game, runtime)
+    (base, game, runtime)
 }
 
 #[test]
 fn a_live_games_bundle_is_built_once_per_change_and_shared_by_slow_clients() {
-    let (game, runtime) = live_folders();
-    let log = game.parent().unwrap().join("serve.log");
+    let (base, game, runtime) = live_folders();
+    let log = base.join("serve.log");
     let server = Server::start_with(
         &game,
         &["--runtime".as_ref(), runtime.as_os_str()],
@@ -232,5 +236,4 @@ fn a_live_games_bundle_is_built_once_per_change_and_shared_by_slow_clients() {
     assert!(changed != first, "the new files");
     assert_eq!(server.fetch(get), changed);
     assert_eq!(packed(), 2, "built again after the change, once");
-    let _ = std::fs::remove_dir_all(game.parent().unwrap());
 }

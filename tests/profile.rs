@@ -6,7 +6,6 @@
 mod support;
 
 use serde_json::Value;
-use std::path::Path;
 use support::{ludus, scratch, xvfb_available};
 
 fn swarm() -> std::path::PathBuf {
@@ -100,7 +99,6 @@ fn a_trace_of_the_swarm_nests_ticks_phases_systems_and_handlers() {
             "{h}"
         );
     }
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// `--profile` prints the table on standard error and leaves the run's results as they were.
@@ -191,5 +189,4 @@ fn the_window_draws_the_profiler_page() {
         page > plain + 2000,
         "profiler text pixels: {page} (plain: {plain})"
     );
-    std::fs::remove_dir_all(Path::new(&dir)).ok();
 }

@@ -59,7 +59,6 @@ fn breakout_keeps_its_best_score_across_runs() {
     // Without --save a run starts with no saved data and writes none.
     assert_eq!(play("lose.jsonl", None), (16.into(), 16.into()));
     assert_eq!(std::fs::read_to_string(&save).unwrap(), r#"{"best":160}"#);
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
@@ -149,7 +148,6 @@ fn a_save_file_that_cannot_be_used_is_a_warning_and_no_saved_data() {
         (Some(1), serde_json::Value::Null),
         "the run says it could not keep its data"
     );
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
@@ -195,7 +193,6 @@ fn a_recording_holds_the_saved_data_it_began_with_and_replays_exactly() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("tick 1"), "the first tick differs: {out}");
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// A game that saves its tick number at tick 50, and shows what it reads each tick.
@@ -240,5 +237,4 @@ fn a_rewind_returns_the_saved_data_to_the_tick_it_returns_to() {
         "the saved data as at tick 45"
     );
     assert_eq!(std::fs::read_to_string(&save).unwrap(), r#"{"tick":1000}"#);
-    std::fs::remove_dir_all(dir).ok();
 }

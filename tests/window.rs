@@ -13,8 +13,7 @@ fn the_app_renders_the_example_under_xvfb_and_quits_on_its_own() {
     if !xvfb_available() {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("ludus-window-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::scratch("window", "swarm");
     let shot = dir.join("shot.png");
     // Tick-exact input (`--input`, `--screenshot-at`): the frame shows the world exactly at
     // tick 100 however fast the frames come (a scripted run's screenshot fell wherever the
@@ -65,7 +64,6 @@ fn the_app_renders_the_example_under_xvfb_and_quits_on_its_own() {
     assert!(drones > 400, "enemies are visible: {drones} pixels");
     assert!(pillars > 2000, "pillars are visible: {pillars} pixels");
     assert!(text > 100, "the HUD is drawn: {text} pixels");
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
@@ -123,5 +121,4 @@ fn the_inspector_frames_the_selected_entity_and_shows_its_panel() {
         dark > 230 * 100 / 2,
         "the entity's panel at the right: {dark} dark pixels"
     );
-    std::fs::remove_dir_all(dir).ok();
 }

@@ -118,7 +118,6 @@ fn a_window_playing_input_has_sims_hash_at_every_tick_and_a_ticks_frame_at_any_f
     let (w, h, px) = fast.1;
     assert_eq!((w, h), (800, 480), "the game's window size");
     assert!(shows_the_dungeon(&px), "the frame shows the dungeon");
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
@@ -168,7 +167,6 @@ fn a_failed_tests_recording_opens_in_the_window_at_the_world_of_its_tick() {
             "the recording's tick {TICK} looks as the input's does"
         );
     });
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
@@ -209,7 +207,6 @@ fn a_window_that_cannot_reach_its_tick_or_write_its_trace_quits_saying_so() {
         assert!(err.ends_with(said), "{args:?}: {err}");
         assert!(!shot.exists(), "{args:?}: no screenshot");
     }
-    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
@@ -282,5 +279,4 @@ fn what_playback_options_refuse_is_said_before_a_window_opens() {
             assert!(err.contains(&said), "{args}: {err}");
         }
     }
-    std::fs::remove_dir_all(dir).ok();
 }

@@ -90,7 +90,6 @@ fn the_help_line_shows_only_in_the_developers_view() {
             assert_eq!(text, 0, "{what}: nothing is drawn at the bottom");
         }
     }
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// A long game-over message in a 480-pixel window: the banner wraps and shrinks it, so its
@@ -113,5 +112,4 @@ fn a_long_game_over_message_fits_a_480_pixel_window() {
     let edges = light(&px, width, 0..400, 0..8) + light(&px, width, 0..400, 472..480);
     assert!(all > 500, "the banner is drawn: {all} light pixels");
     assert_eq!(edges, 0, "no text reaches the window's edges");
-    std::fs::remove_dir_all(dir).ok();
 }

@@ -50,9 +50,7 @@ fn controls(name: &str, script: &str) -> (usize, usize) {
     std::fs::create_dir_all(&game).unwrap();
     std::fs::write(game.join("game.toml"), GAME).unwrap();
     let frame = window_frame(&game, &dir, script, None);
-    let counts = (count(&frame.px, REST, 3), count(&frame.px, KNOB, 3));
-    std::fs::remove_dir_all(dir).ok();
-    counts
+    (count(&frame.px, REST, 3), count(&frame.px, KNOB, 3))
 }
 
 #[test]

@@ -5,14 +5,19 @@
 #![cfg(unix)]
 
 use ludus_content::{Diagnostics, DirSource, MAX_FILE_BYTES, ReadError, load_game, read_inside};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
+use tempfile::{NamedTempFile, TempDir};
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ludus-disk-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("levels")).unwrap();
-    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+/// A fresh folder `ludus-disk-NAME-…` with `levels` and `scripts` in it, removed when the
+/// returned guard drops (at the test's end, passed or failed).
+fn scratch(name: &str) -> TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("ludus-disk-{name}-"))
+        .tempdir()
+        .unwrap();
+    std::fs::create_dir_all(dir.path().join("levels")).unwrap();
+    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
     dir
 }
 
@@ -27,12 +32,15 @@ fn game(dir: &Path) {
     std::fs::write(dir.join("scripts/main.lua"), "-- nothing\n").unwrap();
 }
 
-/// A file outside every game folder holding a line that must never be shown.
-fn secret(name: &str) -> PathBuf {
-    let path =
-        std::env::temp_dir().join(format!("ludus-disk-secret-{}-{name}", std::process::id()));
-    std::fs::write(&path, "TOP-SECRET-LINE = 1\n").unwrap();
-    path
+/// A file outside every game folder holding a line that must never be shown, removed when the
+/// returned guard drops.
+fn secret(name: &str) -> NamedTempFile {
+    let file = tempfile::Builder::new()
+        .prefix(&format!("ludus-disk-secret-{name}-"))
+        .tempfile()
+        .unwrap();
+    std::fs::write(file.path(), "TOP-SECRET-LINE = 1\n").unwrap();
+    file
 }
 
 fn mkfifo(path: &Path) {
@@ -72,12 +80,14 @@ fn one(d: &Diagnostics, expect: &str) {
 
 #[test]
 fn a_level_linked_out_of_the_folder_is_refused_unread() {
-    let dir = scratch("link-level");
-    game(&dir);
-    let outside = secret("level");
+    let tmp = scratch("link-level");
+    let dir = tmp.path();
+    game(dir);
+    let secret = secret("level");
+    let outside = secret.path();
     std::fs::remove_file(dir.join("levels/main.toml")).unwrap();
-    std::os::unix::fs::symlink(&outside, dir.join("levels/main.toml")).unwrap();
-    let d = refused(&dir);
+    std::os::unix::fs::symlink(outside, dir.join("levels/main.toml")).unwrap();
+    let d = refused(dir);
     one(
         &d,
         "cannot read level file `levels/main.toml`: it is a symbolic link to a file outside the game folder",
@@ -96,69 +106,71 @@ fn a_level_linked_out_of_the_folder_is_refused_unread() {
     std::fs::write(dir.join("real.toml"), "name = \"main\"\n").unwrap();
     std::os::unix::fs::symlink(dir.join("real.toml"), dir.join("levels/main.toml")).unwrap();
     assert!(
-        load_game(&DirSource::new(&dir)).is_ok(),
+        load_game(&DirSource::new(dir)).is_ok(),
         "a link that stays inside is followed"
     );
-    let _ = std::fs::remove_file(outside);
 }
 
 #[test]
 fn game_toml_and_scripts_linked_out_are_refused() {
-    let dir = scratch("link-script");
-    game(&dir);
-    let outside = secret("script");
-    std::fs::remove_file(dir.join("scripts/main.lua")).unwrap();
-    std::os::unix::fs::symlink(&outside, dir.join("scripts/main.lua")).unwrap();
+    let script = scratch("link-script");
+    game(script.path());
+    let secret = secret("script");
+    let outside = secret.path();
+    std::fs::remove_file(script.path().join("scripts/main.lua")).unwrap();
+    std::os::unix::fs::symlink(outside, script.path().join("scripts/main.lua")).unwrap();
     one(
-        &refused(&dir),
+        &refused(script.path()),
         "script `scripts/main.lua`: it is a symbolic link",
     );
 
-    let dir = scratch("link-game");
-    std::os::unix::fs::symlink(&outside, dir.join("game.toml")).unwrap();
+    let linked = scratch("link-game");
+    std::os::unix::fs::symlink(outside, linked.path().join("game.toml")).unwrap();
     one(
-        &refused(&dir),
+        &refused(linked.path()),
         "cannot read game.toml: it is a symbolic link",
     );
     // Through a linked folder.
-    let dir = scratch("link-folder");
-    game(&dir);
+    let folder = scratch("link-folder");
+    let dir = folder.path();
+    game(dir);
     std::fs::remove_dir_all(dir.join("levels")).unwrap();
-    let elsewhere =
-        std::env::temp_dir().join(format!("ludus-disk-elsewhere-{}", std::process::id()));
-    std::fs::create_dir_all(&elsewhere).unwrap();
-    std::fs::copy(&outside, elsewhere.join("main.toml")).unwrap();
-    std::os::unix::fs::symlink(&elsewhere, dir.join("levels")).unwrap();
+    let elsewhere = tempfile::Builder::new()
+        .prefix("ludus-disk-elsewhere-")
+        .tempdir()
+        .unwrap();
+    std::fs::copy(outside, elsewhere.path().join("main.toml")).unwrap();
+    std::os::unix::fs::symlink(elsewhere.path(), dir.join("levels")).unwrap();
     one(
-        &refused(&dir),
+        &refused(dir),
         "level file `levels/main.toml`: it is a symbolic link",
     );
-    let _ = std::fs::remove_file(outside);
-    let _ = std::fs::remove_dir_all(elsewhere);
 }
 
 #[test]
 fn a_named_pipe_as_a_level_is_refused_without_waiting() {
-    let dir = scratch("fifo");
-    game(&dir);
+    let tmp = scratch("fifo");
+    let dir = tmp.path();
+    game(dir);
     mkfifo(&dir.join("levels/main.toml"));
-    let d = refused(&dir);
+    let d = refused(dir);
     one(&d, "it is a named pipe (FIFO), not a regular file");
     assert_eq!(d.0[0].line, 2);
     mkfifo(&dir.join("game.toml"));
     one(
-        &refused(&dir),
+        &refused(dir),
         "cannot read game.toml: it is a named pipe (FIFO)",
     );
 }
 
 #[test]
 fn devices_and_folders_are_refused() {
-    let dir = scratch("folder");
-    game(&dir);
+    let tmp = scratch("folder");
+    let dir = tmp.path();
+    game(dir);
     std::fs::remove_file(dir.join("levels/main.toml")).unwrap();
     std::fs::create_dir(dir.join("levels/main.toml")).unwrap();
-    one(&refused(&dir), "it is a folder, not a regular file");
+    one(&refused(dir), "it is a folder, not a regular file");
     // A device, as a reader would see /dev/zero: refused before a byte is read.
     assert_eq!(
         read_inside(Path::new("/dev"), "zero", 100),
@@ -168,30 +180,32 @@ fn devices_and_folders_are_refused() {
 
 #[test]
 fn a_sparse_file_far_past_the_limit_reports_its_real_size_unread() {
-    let dir = scratch("sparse");
-    game(&dir);
+    let tmp = scratch("sparse");
+    let dir = tmp.path();
+    game(dir);
     let f = std::fs::File::create(dir.join("levels/main.toml")).unwrap();
     f.set_len(50 * 1024 * 1024).unwrap();
-    let d = refused(&dir);
+    let d = refused(dir);
     one(
         &d,
         "`levels/main.toml` is too large (50 MiB); content files may be at most 8 MiB",
     );
     f.set_len(MAX_FILE_BYTES as u64 + 1).unwrap();
-    one(&refused(&dir), "is too large (more than 8 MiB)");
+    one(&refused(dir), "is too large (more than 8 MiB)");
     f.set_len(5 << 30).unwrap();
     let start = Instant::now();
-    let e = read_inside(&dir, "levels/main.toml", MAX_FILE_BYTES as u64).unwrap_err();
+    let e = read_inside(dir, "levels/main.toml", MAX_FILE_BYTES as u64).unwrap_err();
     assert_eq!(e.to_string(), "it is too large (5 GiB); the limit is 8 MiB");
     assert!(start.elapsed() < Duration::from_secs(1));
 }
 
 #[test]
 fn missing_files_still_get_suggestions() {
-    let dir = scratch("missing");
-    game(&dir);
+    let tmp = scratch("missing");
+    let dir = tmp.path();
+    game(dir);
     std::fs::rename(dir.join("levels/main.toml"), dir.join("levels/mian.toml")).unwrap();
-    let d = refused(&dir);
+    let d = refused(dir);
     assert!(d.0[0].message.contains("file not found"), "{}", d.render());
     assert!(
         d.0[0]
@@ -207,26 +221,35 @@ fn missing_files_still_get_suggestions() {
 mod paths {
     use super::*;
     use proptest::prelude::*;
-    use std::sync::OnceLock;
 
     /// A folder holding a link out, a linked folder, a pipe and a real level, and a game.toml
-    /// rewritten per case.
-    fn folder() -> &'static PathBuf {
-        static DIR: OnceLock<PathBuf> = OnceLock::new();
-        DIR.get_or_init(|| {
-            let dir = scratch("paths");
-            game(&dir);
-            let outside = secret("paths");
-            std::os::unix::fs::symlink(&outside, dir.join("link.toml")).unwrap();
-            let out = std::env::temp_dir().join(format!("ludus-disk-out-{}", std::process::id()));
-            std::fs::create_dir_all(out.join("levels")).unwrap();
-            for name in ["main.toml", "levels/main.toml", "game.toml"] {
-                std::fs::copy(&outside, out.join(name)).unwrap();
-            }
-            std::os::unix::fs::symlink(&out, dir.join("up")).unwrap();
-            mkfifo(&dir.join("pipe.toml"));
-            dir
-        })
+    /// rewritten per case; with the file and the folder outside it that the links reach.
+    struct Folder {
+        dir: TempDir,
+        _out: TempDir,
+        _secret: NamedTempFile,
+    }
+
+    fn folder() -> Folder {
+        let dir = scratch("paths");
+        game(dir.path());
+        let secret = secret("paths");
+        std::os::unix::fs::symlink(secret.path(), dir.path().join("link.toml")).unwrap();
+        let out = tempfile::Builder::new()
+            .prefix("ludus-disk-out-")
+            .tempdir()
+            .unwrap();
+        std::fs::create_dir_all(out.path().join("levels")).unwrap();
+        for name in ["main.toml", "levels/main.toml", "game.toml"] {
+            std::fs::copy(secret.path(), out.path().join(name)).unwrap();
+        }
+        std::os::unix::fs::symlink(out.path(), dir.path().join("up")).unwrap();
+        mkfifo(&dir.path().join("pipe.toml"));
+        Folder {
+            dir,
+            _out: out,
+            _secret: secret,
+        }
     }
 
     fn part() -> impl Strategy<Value = &'static str> {
@@ -252,16 +275,18 @@ mod paths {
         ])
     }
 
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
-
-        /// Any path a level list can name is read from inside the folder or refused, quickly,
-        /// and nothing outside it is ever shown.
-        #[test]
-        fn any_listed_path_stays_inside_and_never_blocks(
-            parts in proptest::collection::vec(part(), 1..5)
-        ) {
-            let dir = folder();
+    /// Any path a level list can name is read from inside the folder or refused, quickly, and
+    /// nothing outside it is ever shown. The folder is made once for all cases (the closure
+    /// form of `proptest!`) and removed when the test ends.
+    #[test]
+    fn any_listed_path_stays_inside_and_never_blocks() {
+        let folder = folder();
+        let dir = folder.dir.path();
+        let config = ProptestConfig {
+            cases: 200,
+            ..ProptestConfig::default()
+        };
+        proptest!(config, |(parts in proptest::collection::vec(part(), 1..5))| {
             let path = parts.join("/");
             let escaped = path.replace('\\', "\\\\").replace('"', "\\\"").replace('\u{0}', "\\u0000");
             std::fs::write(
@@ -275,6 +300,6 @@ mod paths {
             if let Err(d) = result {
                 prop_assert!(!d.render().contains("TOP-SECRET"), "{}", d.render());
             }
-        }
+        });
     }
 }

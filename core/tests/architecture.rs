@@ -242,7 +242,12 @@ fn the_architectures_generated_parts_are_current() {
 /// The reader on a crate made for it: every kind of use it knows, and what it leaves out.
 #[test]
 fn the_reader_finds_each_kind_of_use() {
-    let dir = std::env::temp_dir().join(format!("ludus-imports-{}", std::process::id()));
+    // Removed when the test ends, passed or failed.
+    let tmp = tempfile::Builder::new()
+        .prefix("ludus-imports-")
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path();
     let files: &[(&str, &str)] = &[
         (
             "lib.rs",
@@ -279,8 +284,7 @@ fn the_reader_finds_each_kind_of_use() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
     }
-    let graph = imports::read(&dir, "x", &dir);
-    let _ = std::fs::remove_dir_all(&dir);
+    let graph = imports::read(dir, "x", dir);
     let name = |i: usize| graph.files[i].0.join("::");
     let edges: Vec<(String, String, u32)> = graph
         .edges

@@ -41,23 +41,27 @@ mod tests {
 
     #[test]
     fn png_round_trip() {
-        let dir = std::env::temp_dir().join(format!("ludus-png-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.png");
+        // Removed when the test ends, passed or failed.
+        let dir = tempfile::Builder::new()
+            .prefix("ludus-png-")
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join("t.png");
         let px: Vec<u8> = (0..4 * 3 * 2).map(|i| (i * 10) as u8).collect();
         write_png(&path, 3, 2, &px).unwrap();
         let (w, h, back) = ludus_decode::decode_png(&std::fs::read(&path).unwrap()).unwrap();
         assert_eq!((w, h), (3, 2));
         assert_eq!(back, px);
         assert!(ludus_decode::decode_png(b"not a png").is_err());
-        std::fs::remove_dir_all(dir).ok();
     }
 
     #[test]
     fn each_file_is_decoded_once_and_shared() {
-        let dir = std::env::temp_dir().join(format!("ludus-png-share-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.png");
+        let dir = tempfile::Builder::new()
+            .prefix("ludus-png-share-")
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join("t.png");
         write_png(&path, 2, 2, &[7; 16]).unwrap();
         let bytes: Arc<[u8]> = Arc::from(std::fs::read(&path).unwrap());
         let defs: Vec<ImageDef> = (0..3)
@@ -80,6 +84,5 @@ mod tests {
         assert!(Rc::ptr_eq(a, b), "one decode for both images of a.png");
         assert_eq!(**a, (2, 2, vec![7; 16]));
         assert!(px[2].is_none(), "an undecodable file is a placeholder");
-        std::fs::remove_dir_all(dir).ok();
     }
 }

@@ -71,9 +71,12 @@ mod tests {
 
     #[test]
     fn a_carried_game_is_found_and_a_plain_file_carries_none() {
-        let dir = std::env::temp_dir().join(format!("ludus-carried-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        // Removed when the test ends, passed or failed.
+        let tmp = tempfile::Builder::new()
+            .prefix("ludus-carried-")
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path();
         let plain = dir.join("plain");
         std::fs::write(&plain, b"\x7fELF not a game at all").unwrap();
         assert_eq!(read_carried(&plain), Ok(None));
@@ -99,6 +102,5 @@ mod tests {
         bytes[n - 16..n - 8].copy_from_slice(&(n as u64).to_le_bytes());
         std::fs::write(&carrier, &bytes).unwrap();
         assert!(read_carried(&carrier).unwrap_err().contains("damaged"));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

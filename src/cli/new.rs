@@ -266,13 +266,21 @@ fn shell_word(path: &Path) -> String {
 mod tests {
     use super::*;
     use std::path::PathBuf;
+    use tempfile::TempDir;
+
+    /// A fresh folder `ludus-NAME-…`, removed when the returned guard drops (at the test's end,
+    /// passed or failed).
+    fn scratch(name: &str) -> TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("ludus-{name}-"))
+            .tempdir()
+            .unwrap()
+    }
 
     #[test]
     fn the_template_passes_validation_and_runs() {
-        let dir = std::env::temp_dir()
-            .join(format!("ludus-new-{}", std::process::id()))
-            .join("my_game");
-        let _ = std::fs::remove_dir_all(&dir);
+        let tmp = scratch("new");
+        let dir = tmp.path().join("my_game");
         assert_eq!(create(&dir), 0);
         assert_eq!(create(&dir), 1, "an existing folder is refused");
         let project = crate::runtime::project::Project::from_folder(&dir)
@@ -283,17 +291,14 @@ mod tests {
                 .expect("the template runs");
         }
         assert!(game.world().entity_count() >= 2);
-        std::fs::remove_dir_all(dir.parent().unwrap()).ok();
     }
 
     /// The new game has its editor set-up, and each TOML file's `#:schema` line names a schema
     /// file there, from the file's own folder.
     #[test]
     fn the_template_comes_with_its_editor_files() {
-        let dir = std::env::temp_dir()
-            .join(format!("ludus-new-editor-{}", std::process::id()))
-            .join("my_game");
-        let _ = std::fs::remove_dir_all(&dir);
+        let tmp = scratch("new-editor");
+        let dir = tmp.path().join("my_game");
         assert_eq!(create(&dir), 0);
         assert!(editor::kept(&dir), "the stubs are written");
         let project = crate::runtime::project::Project::from_folder(&dir).expect("valid");
@@ -330,16 +335,14 @@ mod tests {
                 serde_json::from_str(&std::fs::read_to_string(&named).unwrap()).unwrap();
             assert_eq!(named, ludus_content::json_schema(schema), "{file}'s schema");
         }
-        std::fs::remove_dir_all(dir.parent().unwrap()).ok();
     }
 
     /// Every name a folder can have makes a game that checks and runs, named exactly so in
     /// game.toml; a name that is only spaces or names no folder is refused.
     #[test]
     fn any_folder_name_makes_a_game_that_checks_and_runs() {
-        let root = std::env::temp_dir().join(format!("ludus-new-names-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(&root).unwrap();
+        let tmp = scratch("new-names");
+        let root = tmp.path();
         let long = "n".repeat(255);
         let names = [
             "two\nlines",
@@ -394,7 +397,6 @@ mod tests {
         );
         let too_long = root.join("n".repeat(256));
         assert_eq!(create(&too_long), 1, "a name the file system refuses");
-        std::fs::remove_dir_all(&root).ok();
     }
 
     #[test]

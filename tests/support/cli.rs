@@ -13,8 +13,9 @@ pub fn example() -> PathBuf {
     super::example("swarm")
 }
 
-/// A fresh, empty folder for one command-line test.
-pub fn scratch(name: &str) -> PathBuf {
+/// A fresh, empty folder for one command-line test, removed when the guard drops (see
+/// [`super::scratch`]).
+pub fn scratch(name: &str) -> super::Scratch {
     super::scratch("cli", name)
 }
 

@@ -2,6 +2,8 @@
 //! window run under Xvfb with its screenshot; `cli` holds what the command-line tests add.
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -18,27 +20,43 @@ pub fn example(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// A fresh, empty folder for one test of one example.
-pub fn scratch(example: &str, name: &str) -> PathBuf {
-    let tmp = std::env::temp_dir();
-    // The same folder of earlier runs (another process id), left over an hour ago by a run
-    // that stopped before cleaning up: removed, so failed runs do not fill the disk.
-    let (head, tail) = (format!("ludus-{example}-"), format!("-{name}"));
-    for entry in std::fs::read_dir(&tmp).into_iter().flatten().flatten() {
-        let file = entry.file_name();
-        let file = file.to_string_lossy();
-        let stale = entry
-            .metadata()
-            .and_then(|m| m.modified())
-            .is_ok_and(|t| t.elapsed().is_ok_and(|e| e.as_secs() > 3600));
-        if stale && file.starts_with(&head) && file.ends_with(&tail) {
-            let _ = std::fs::remove_dir_all(entry.path());
-        }
+/// A fresh, empty folder `ludus-EXAMPLE-NAME-…` for one test of one example, removed with all
+/// it holds when the returned guard drops: at the end of the test, passed or failed (a panic
+/// unwinds through it), so repeated runs do not fill the disk. Keep the guard in a named
+/// variable (`let dir = …`, never `let _ = …`) while the folder is used, by this test or by a
+/// program it started; a path taken from a temporary (`scratch(…).join(…)`) outlives its
+/// folder. Only a run killed outright (SIGKILL) can leave one behind.
+pub fn scratch(example: &str, name: &str) -> Scratch {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("ludus-{example}-{name}-"))
+        .tempdir()
+        .unwrap();
+    Scratch(dir)
+}
+
+/// A scratch folder, removed when dropped. It derefs to its path, so `dir.join(…)` and `&dir`
+/// read as they did when scratch folders were plain paths.
+pub struct Scratch(tempfile::TempDir);
+
+impl Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        self.0.path()
     }
-    let dir = tmp.join(format!("ludus-{example}-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        self
+    }
+}
+
+/// For `Command::arg(&dir)`.
+impl AsRef<OsStr> for Scratch {
+    fn as_ref(&self) -> &OsStr {
+        self.0.path().as_os_str()
+    }
 }
 
 /// Copies the folder `from` (an example) to `to`, subfolders included.

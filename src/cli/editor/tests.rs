@@ -238,30 +238,32 @@ fn schema_lines_name_the_schema_from_the_files_folder() {
 /// The files are written when new or changed, and only then.
 #[test]
 fn editor_files_are_written_only_when_their_text_changes() {
-    let dir = std::env::temp_dir().join(format!("ludus-editor-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    // Removed when the test ends, passed or failed.
+    let tmp = tempfile::Builder::new()
+        .prefix("ludus-editor-")
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path();
     let mut def = example("swarm");
     let all: Vec<PathBuf> = files(&def).into_iter().map(|(p, _)| dir.join(p)).collect();
     assert_eq!(all.len(), 5, "luarc, stubs, three schemas");
-    assert!(!kept(&dir), "no set-up yet");
-    assert_eq!(write(&dir, &def), Ok(all.clone()), "all new");
-    assert!(kept(&dir));
-    assert_eq!(write(&dir, &def), Ok(vec![]), "nothing changed");
+    assert!(!kept(dir), "no set-up yet");
+    assert_eq!(write(dir, &def), Ok(all.clone()), "all new");
+    assert!(kept(dir));
+    assert_eq!(write(dir, &def), Ok(vec![]), "nothing changed");
     def.tags.push("newcomer".into());
     let stubs = dir.join(FOLDER).join("ludus.d.lua");
-    assert_eq!(write(&dir, &def), Ok(vec![stubs.clone()]), "a new name");
+    assert_eq!(write(dir, &def), Ok(vec![stubs.clone()]), "a new name");
     let text = std::fs::read_to_string(&stubs).unwrap();
     assert!(text.contains("---| \"newcomer\""), "the new tag is listed");
     std::fs::write(&stubs, "-- edited").unwrap();
-    assert_eq!(write(&dir, &def), Ok(vec![stubs]), "an edit is replaced");
+    assert_eq!(write(dir, &def), Ok(vec![stubs]), "an edit is replaced");
     let written: Vec<PathBuf> = std::fs::read_dir(dir.join(FOLDER))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "part"))
         .collect();
     assert_eq!(written, Vec::<PathBuf>::new(), "no partial file is left");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Each schema file holds what `ludus schema` prints: JSON of the draft the schema names.
@@ -289,8 +291,11 @@ fn schema_files_are_the_schemas() {
 /// reaches the stubs; once the refresher is dropped, nothing more is written.
 #[test]
 fn a_changed_game_gets_fresh_stubs_while_it_runs() {
-    let root = std::env::temp_dir().join(format!("ludus-editor-fresh-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+    let tmp = tempfile::Builder::new()
+        .prefix("ludus-editor-fresh-")
+        .tempdir()
+        .unwrap();
+    let root = tmp.path();
     let dir = root.join("game");
     assert_eq!(crate::cli::new::create(&dir), 0);
     let def = ludus_content::load_dir(&dir)
@@ -316,9 +321,8 @@ fn a_changed_game_gets_fresh_stubs_while_it_runs() {
     }
     drop(refresher);
     assert!(
-        keep_fresh(Some(&root), &def, true).is_none(),
+        keep_fresh(Some(root), &def, true).is_none(),
         "a folder without editor files is left alone"
     );
     assert!(!root.join(FOLDER).exists(), "and nothing is written there");
-    std::fs::remove_dir_all(&root).ok();
 }

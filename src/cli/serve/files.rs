@@ -127,25 +127,26 @@ mod tests {
     use std::net::Ipv4Addr;
     use std::net::TcpStream;
 
-    /// A folder to serve, one per test (tests run in parallel in one process).
-    fn site(test: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("ludus-serve-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+    /// A folder to serve, one per test (tests run in parallel in one process): `site` in a
+    /// fresh scratch folder, whose guard removes it all when the test ends (passed or failed).
+    fn site(test: &str) -> (tempfile::TempDir, PathBuf) {
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!("ludus-serve-{test}-"))
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path().join("site");
         std::fs::create_dir_all(dir.join("sub")).unwrap();
         std::fs::write(dir.join("index.html"), "<p>hi</p>").unwrap();
         std::fs::write(dir.join("game.wasm"), b"\0asm\x01\0\0\0").unwrap();
         std::fs::write(dir.join("sub/a b.js"), "x").unwrap();
         std::fs::write(dir.join(".secret"), "no").unwrap();
-        dir.canonicalize().unwrap()
+        (tmp, dir.canonicalize().unwrap())
     }
 
     #[test]
     fn paths_stay_inside_the_folder() {
-        let root = site("paths");
-        let outside = root
-            .parent()
-            .unwrap()
-            .join(format!("ludus-serve-outside-{}", std::process::id()));
+        let (_tmp, root) = site("paths");
+        let outside = root.parent().unwrap().join("outside");
         std::fs::write(&outside, "outside").unwrap();
         assert_eq!(resolve(&root, "/"), Some(root.join("index.html")));
         assert_eq!(
@@ -176,8 +177,6 @@ mod tests {
             std::os::unix::fs::symlink(&outside, root.join("link")).unwrap();
             assert_eq!(resolve(&root, "/link"), None, "a link out of the folder");
         }
-        let _ = std::fs::remove_file(outside);
-        let _ = std::fs::remove_dir_all(root);
     }
 
     #[test]
@@ -199,8 +198,7 @@ mod tests {
 
     #[test]
     fn answers_get_and_head_only() {
-        let root = site("http");
-        let served = root.clone();
+        let (_tmp, root) = site("http");
         let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
         let port = listener.local_addr().unwrap().port();
         std::thread::spawn(move || run(listener, root));
@@ -222,13 +220,11 @@ mod tests {
 
         let r = ask(port, "GET /../../etc/passwd HTTP/1.1\r\n\r\n");
         assert!(r.starts_with("HTTP/1.1 404 "), "{r}");
-        let _ = std::fs::remove_dir_all(served);
     }
 
     #[test]
     fn oversized_heads_are_refused_and_idle_clients_do_not_block_others() {
-        let root = site("hostile");
-        let served = root.clone();
+        let (_tmp, root) = site("hostile");
         let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
         let port = listener.local_addr().unwrap().port();
         std::thread::spawn(move || run(listener, root));
@@ -252,6 +248,5 @@ mod tests {
         let r = ask(port, "GET /game.wasm HTTP/1.1\r\n\r\n");
         assert!(r.starts_with("HTTP/1.1 200 OK\r\n"), "{r}");
         drop(idle);
-        let _ = std::fs::remove_dir_all(served);
     }
 }

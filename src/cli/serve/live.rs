@@ -176,11 +176,14 @@ impl Live {
 mod tests {
     use super::*;
 
-    /// A game folder and a stand-in browser runtime, one pair per test.
-    fn folders(test: &str) -> (PathBuf, PathBuf) {
-        let base = std::env::temp_dir().join(format!("ludus-live-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&base);
-        let (game, runtime) = (base.join("game"), base.join("runtime"));
+    /// A game folder and a stand-in browser runtime, one pair per test, in a scratch folder
+    /// whose guard removes them when the test ends (passed or failed).
+    fn folders(test: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let base = tempfile::Builder::new()
+            .prefix(&format!("ludus-live-{test}-"))
+            .tempdir()
+            .unwrap();
+        let (game, runtime) = (base.path().join("game"), base.path().join("runtime"));
         std::fs::create_dir_all(&game).unwrap();
         std::fs::create_dir_all(&runtime).unwrap();
         std::fs::write(game.join("game.toml"), "name = \"Live\"\n").unwrap();
@@ -191,7 +194,7 @@ mod tests {
         )
         .unwrap();
         std::fs::write(runtime.join("ludus.wasm"), b"\0asm").unwrap();
-        (game, runtime)
+        (base, game, runtime)
     }
 
     fn shared(r: &Response) -> Option<Rc<Vec<u8>>> {
@@ -203,7 +206,7 @@ mod tests {
 
     #[test]
     fn the_bundle_is_built_once_per_change_and_shared_by_every_request() {
-        let (game, runtime) = folders("cache");
+        let (_base, game, runtime) = folders("cache");
         let mut live = Live::new(game.clone(), runtime);
         let get = b"GET /game.ludus HTTP/1.1\r\n\r\n";
         let first = live.answer(get);
@@ -241,6 +244,5 @@ mod tests {
         let fresh = shared(&r).unwrap();
         assert_ne!(fresh, bytes, "the new bundle holds the new file");
         assert_eq!(Rc::strong_count(&bytes), 2, "the old bundle is let go");
-        let _ = std::fs::remove_dir_all(game.parent().unwrap());
     }
 }

@@ -56,8 +56,12 @@ mod tests {
 
     #[test]
     fn modules_are_read_under_the_content_rules_with_a_clear_reason() {
-        let dir = std::env::temp_dir().join(format!("ludus-modules-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        // Removed when the test ends, passed or failed.
+        let tmp = tempfile::Builder::new()
+            .prefix("ludus-modules-")
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path();
         std::fs::create_dir_all(dir.join("game/scripts")).unwrap();
         let game = dir.join("game");
         std::fs::write(dir.join("outside.lua"), "return 'TOP-SECRET'\n").unwrap();
@@ -96,6 +100,5 @@ mod tests {
         for (path, expect) in cases {
             assert_eq!(modules.read(path), Err(expect.to_string()), "{path}");
         }
-        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -144,7 +144,12 @@ mod tests {
 
     #[test]
     fn a_file_is_read_within_its_bound_and_replaced_whole() {
-        let dir = std::env::temp_dir().join(format!("ludus-saved-{}", std::process::id()));
+        // Removed when the test ends, passed or failed.
+        let tmp = tempfile::Builder::new()
+            .prefix("ludus-saved-")
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path();
         let place = SavePlace::file(dir.join("deep/save.json"));
         assert_eq!(place.read(10), Ok(Kept::Nothing), "no file yet");
         place.write("{\"a\":1}").unwrap();
@@ -163,6 +168,5 @@ mod tests {
         );
         let left: Vec<_> = std::fs::read_dir(dir.join("deep")).unwrap().collect();
         assert_eq!(left.len(), 1, "no temporary file is left");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

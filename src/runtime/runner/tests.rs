@@ -5,7 +5,8 @@
 use super::*;
 use crate::runtime::rerun::{CHECK_EVERY, Checks, Rerun};
 use std::cell::Cell;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use tempfile::TempDir;
 
 thread_local! {
     /// Frame time, advanced by each test on its own thread.
@@ -29,22 +30,31 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// A fresh folder `ludus-NAME-…`, removed when the returned guard drops (at the test's end,
+/// passed or failed).
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("ludus-{name}-"))
+        .tempdir()
+        .unwrap()
+}
+
 /// A copy of the bundled swarm to edit.
-fn swarm(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ludus-resim-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+fn swarm(name: &str) -> TempDir {
+    let dir = scratch(&format!("resim-{name}"));
     copy_dir(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/swarm"),
-        &dir,
+        dir.path(),
     );
     dir
 }
 
 /// A runner of a fresh copy of the swarm, and the copy's folder.
-fn start(name: &str) -> (PathBuf, Runner) {
+fn start(name: &str) -> (TempDir, Runner) {
     let dir = swarm(name);
-    let project = Project::from_folder(&dir).unwrap();
-    (dir, Runner::new(project, 0, clock).unwrap())
+    let project = Project::from_folder(dir.path()).unwrap();
+    let runner = Runner::new(project, 0, clock).unwrap();
+    (dir, runner)
 }
 
 /// Plays `frames` frames at 60 Hz: `keys(frame)` says which keys go down and up.
@@ -85,7 +95,8 @@ fn rerun_of(rec: &Recording, dir: &Path) -> Rerun {
 
 #[test]
 fn a_reload_re_simulates_the_level_with_the_new_rules_up_to_the_tick_shown() {
-    let (dir, mut runner) = start("rules");
+    let (tmp, mut runner) = start("rules");
+    let dir = tmp.path();
     // Right and firing, a restart at frame 60 (a fresh history; keys held through it
     // must be pressed again), then on.
     play(&mut runner, 300, |f| match f {
@@ -105,7 +116,7 @@ fn a_reload_re_simulates_the_level_with_the_new_rules_up_to_the_tick_shown() {
         "the history holds the level's ticks"
     );
     // Faster enemies.
-    edit(&dir, "enemies.toml", "speed = 115", "speed = 300");
+    edit(dir, "enemies.toml", "speed = 115", "speed = 300");
     runner.reload();
     assert!(runner.resim.is_some());
     finish(&mut runner);
@@ -116,7 +127,7 @@ fn a_reload_re_simulates_the_level_with_the_new_rules_up_to_the_tick_shown() {
         "play goes on from the same tick"
     );
     assert_eq!(runner.play.session.mode(), Mode::Playing);
-    let rerun = rerun_of(&kept, &dir);
+    let rerun = rerun_of(&kept, dir);
     let Some((_, differs)) = rerun.first_difference else {
         panic!("the new rules changed the play");
     };
@@ -128,7 +139,7 @@ fn a_reload_re_simulates_the_level_with_the_new_rules_up_to_the_tick_shown() {
         assert_eq!(h != StateHash::default(), hashed, "tick {t}");
     }
     // A rerun that checks every sixteenth tick finds it within sixteen ticks.
-    let fresh = Project::from_folder(&dir).unwrap();
+    let fresh = Project::from_folder(dir).unwrap();
     let mut sampled = Rerun::new(kept.clone(), &fresh, None).unwrap();
     sampled = sampled.checking(Checks::Sampled);
     sampled.advance(u64::MAX).unwrap();
@@ -148,14 +159,14 @@ fn a_reload_re_simulates_the_level_with_the_new_rules_up_to_the_tick_shown() {
         let sampled = t.is_multiple_of(CHECK_EVERY) || t == last;
         assert_eq!(h != StateHash::default(), sampled, "tick {t}");
     }
-    assert_eq!(rerun_of(&now, &dir).first_difference, None);
+    assert_eq!(rerun_of(&now, dir).first_difference, None);
     play(&mut runner, 10, |_| (&[], &[]));
     assert_eq!(runner.play.session.tick(), tick + 10);
     // A script edit: every shot scores. Again what a rerun of the kept input makes.
     let kept = runner.play.timed.history.recording().unwrap().clone();
     let shoot = "ludus.sound(\"shoot\")";
     edit(
-        &dir,
+        dir,
         "scripts/combat.lua",
         shoot,
         "ludus.sound(\"shoot\") ludus.add_score(1)",
@@ -163,19 +174,19 @@ fn a_reload_re_simulates_the_level_with_the_new_rules_up_to_the_tick_shown() {
     runner.reload();
     finish(&mut runner);
     assert_eq!(runner.play.session.tick(), tick + 10);
-    let rerun = rerun_of(&kept, &dir);
+    let rerun = rerun_of(&kept, dir);
     assert!(rerun.first_difference.is_some(), "shots score now");
     assert!(runner.play.timed.game.world().score() > 0);
     assert_eq!(
         StateHash::of(runner.play.timed.game.world()),
         StateHash::of(rerun.run.game.world())
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_re_simulation_that_faults_shows_it_and_a_fix_re_simulates_again() {
-    let (dir, mut runner) = start("fault");
+    let (tmp, mut runner) = start("fault");
+    let dir = tmp.path();
     play(&mut runner, 120, |f| {
         if f == 0 {
             (&[Key::Space], &[])
@@ -188,7 +199,7 @@ fn a_re_simulation_that_faults_shows_it_and_a_fix_re_simulates_again() {
     // Every shot fired now faults.
     let combat = "scripts/combat.lua";
     edit(
-        &dir,
+        dir,
         combat,
         "ludus.sound(\"shoot\")",
         "error(\"no more shots\")",
@@ -206,7 +217,7 @@ fn a_re_simulation_that_faults_shows_it_and_a_fix_re_simulates_again() {
     );
     // The fix: the whole history again, to the tick shown before.
     edit(
-        &dir,
+        dir,
         combat,
         "error(\"no more shots\")",
         "ludus.sound(\"shoot\")",
@@ -215,17 +226,17 @@ fn a_re_simulation_that_faults_shows_it_and_a_fix_re_simulates_again() {
     finish(&mut runner);
     assert_eq!(runner.play.session.mode(), Mode::Playing);
     assert_eq!(runner.play.session.tick(), tick);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn reload_keep_swaps_the_scripts_under_the_running_world() {
-    let (dir, mut runner) = start("keep");
+    let (tmp, mut runner) = start("keep");
+    let dir = tmp.path();
     runner.set_reload(Reload::Keep);
     play(&mut runner, 60, |_| (&[], &[]));
     let before = StateHash::of(runner.play.timed.game.world());
     edit(
-        &dir,
+        dir,
         "scripts/combat.lua",
         "ludus.sound(\"shoot\")",
         "ludus.sound(\"hit\")",
@@ -237,7 +248,6 @@ fn reload_keep_swaps_the_scripts_under_the_running_world() {
         before,
         "the world is kept"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The hash the history recorded for its `n`-th tick (1-based, across segments).
@@ -254,7 +264,8 @@ fn recorded_hash(rec: &Recording, n: u64) -> StateHash {
 
 #[test]
 fn a_rewind_returns_exactly_to_the_tick_and_new_input_goes_on_from_there() {
-    let (dir, mut runner) = start("rewind");
+    let (tmp, mut runner) = start("rewind");
+    let dir = tmp.path();
     play(&mut runner, 240, |f| match f {
         0 => (&[Key::D, Key::Space], &[]),
         120 => (&[Key::S], &[Key::D]),
@@ -282,18 +293,17 @@ fn a_rewind_returns_exactly_to_the_tick_and_new_input_goes_on_from_there() {
     // A fresh run of the kept input, then the new, reaches the same state.
     let after = runner.play.timed.history.recording().unwrap().clone();
     assert_eq!(after.total_ticks() as u64, tick - 30);
-    let fresh = rerun_of(&after, &dir);
+    let fresh = rerun_of(&after, dir);
     assert_eq!(fresh.first_difference, None);
     assert_eq!(
         StateHash::of(fresh.run.game.world()),
         StateHash::of(runner.play.timed.game.world())
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn holding_backspace_runs_back_through_kept_frames_and_release_resumes_there() {
-    let (dir, mut runner) = start("scrub");
+    let (_tmp, mut runner) = start("scrub");
     play(&mut runner, 200, |f| {
         if f == 0 { (&[Key::D], &[]) } else { (&[], &[]) }
     });
@@ -324,7 +334,6 @@ fn holding_backspace_runs_back_through_kept_frames_and_release_resumes_there() {
         StateHash::of(runner.play.timed.game.world()),
         recorded_hash(&before, now)
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A game that counts, in its saved data, how many times its tick 30 was played.
@@ -334,14 +343,13 @@ const COUNTER_LUA: &str = "function on_tick(t)\n  if t.tick == 30 then\n    \
 
 #[test]
 fn the_window_keeps_saved_data_through_restarts_rewinds_and_reloads() {
-    let dir = std::env::temp_dir().join(format!("ludus-saved-window-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = scratch("saved-window");
+    let dir = tmp.path();
     std::fs::write(dir.join("game.toml"), COUNTER).unwrap();
     std::fs::write(dir.join("main.lua"), COUNTER_LUA).unwrap();
     let file = dir.join("save.json");
     std::fs::write(&file, r#"{"seen":5}"#).unwrap();
-    let mut runner = Runner::new(Project::from_folder(&dir).unwrap(), 0, clock).unwrap();
+    let mut runner = Runner::new(Project::from_folder(dir).unwrap(), 0, clock).unwrap();
     runner.keep_saved(crate::platform::SavePlace::file(file.clone()));
     let kept = |runner: &Runner| {
         let world = runner.play.timed.game.world();
@@ -377,7 +385,7 @@ fn the_window_keeps_saved_data_through_restarts_rewinds_and_reloads() {
     // A content change restarts the level with the same store.
     runner.set_reload(Reload::Keep);
     edit(
-        &dir,
+        dir,
         "game.toml",
         "[levels.main]",
         "[variables]\nx = 1\n[levels.main]",
@@ -386,7 +394,6 @@ fn the_window_keeps_saved_data_through_restarts_rewinds_and_reloads() {
     assert_eq!(runner.ui.reload_error(), None);
     play(&mut runner, 40, |_| (&[], &[]));
     assert_eq!(kept(&runner), (39, seen(7), seen(7)), "the reload kept it");
-    std::fs::remove_dir_all(dir).ok();
 }
 
 /// The y of each paddle of the pong example: (left, right).
