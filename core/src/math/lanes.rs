@@ -218,6 +218,84 @@ fn scale8_by<L: Lanes>(out: &mut [Vec2; 8], heads: &[[f32; 4]; 8], by: &[f32; 8]
     }
 }
 
+/// Per lane of eight (rows `k`, `k + 8`, ... of a run share lane `k`): the least squared
+/// distance met ([`least8`]), the first row at it, and whether a later row of the lane met it
+/// again. A lane that met no distance less than infinity holds `INFINITY` and row 0.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Least8 {
+    pub least: [f32; 8],
+    pub row: [u32; 8],
+    pub tie: [bool; 8],
+}
+
+/// The least squared distance from `from` of each lane's points of `pos` (see [`Least8`]),
+/// each the scalar `(p - from).length_squared()` (`dx * dx + dy * dy`) bit for bit; a NaN is
+/// never less. Whole chunks of eight four lanes at a time where the platform has packed
+/// floats, with no branch a point; the fewer than eight left one at a time.
+#[inline(always)]
+pub(crate) fn least8(pos: &[Vec2], from: Vec2) -> Least8 {
+    least8_by::<Packed>(pos, from)
+}
+
+#[inline(always)]
+fn least8_by<L: Lanes>(pos: &[Vec2], from: Vec2) -> Least8 {
+    let (fx, fy, inf) = (L::splat(from.x), L::splat(from.y), L::splat(f32::INFINITY));
+    let (ones, zero) = (L::splat(f32::from_bits(u32::MAX)), L::splat(0.0));
+    // Each lane's least, the chunk it was met in (its index's bits: a select moves bits) and
+    // its tie mask.
+    let (mut least, mut chunk, mut tie) = ([inf; 2], [zero; 2], [zero; 2]);
+    let (whole, rest) = pos.as_chunks::<8>();
+    for (c, p) in whole.iter().enumerate() {
+        let (eight, at) = (Eight::<L>::load(p), L::splat(f32::from_bits(c as u32)));
+        for h in 0..2 {
+            let (dx, dy) = (eight.xs[h].sub(fx), eight.ys[h].sub(fy));
+            let d = dx.mul(dx).add(dy.mul(dy));
+            let (less, equal) = (d.lt(least[h]), ones.clear(d.ne(least[h])));
+            // `equal | (tie & !less)`: a select of a mask by itself is the mask.
+            tie[h] = L::select(equal, equal, tie[h].clear(less));
+            least[h] = L::select(less, d, least[h]);
+            chunk[h] = L::select(less, at, chunk[h]);
+        }
+    }
+    let mut out = Least8 {
+        least: [f32::INFINITY; 8],
+        row: [0; 8],
+        tie: [false; 8],
+    };
+    for h in 0..2 {
+        let (mut l, mut c) = ([0f32; 4], [0f32; 4]);
+        // SAFETY: four floats each.
+        unsafe {
+            (
+                least[h].store(l.as_mut_ptr()),
+                chunk[h].store(c.as_mut_ptr()),
+            )
+        };
+        let t = tie[h].bits();
+        for k in 0..4 {
+            let lane = h * 4 + k;
+            out.least[lane] = l[k];
+            // Row 0 where the lane met nothing less (its chunk stays 0, its least infinity).
+            out.row[lane] = if l[k] < f32::INFINITY {
+                c[k].to_bits() * 8 + lane as u32
+            } else {
+                0
+            };
+            out.tie[lane] = t >> k & 1 != 0;
+        }
+    }
+    let done = (whole.len() * 8) as u32;
+    for (k, p) in rest.iter().enumerate() {
+        let d = (*p - from).length_squared();
+        let (less, equal) = (d < out.least[k], d == out.least[k]);
+        out.tie[k] = (out.tie[k] & !less) | equal;
+        if less {
+            (out.least[k], out.row[k]) = (d, done + k as u32);
+        }
+    }
+    out
+}
+
 /// Copies `src` to `dst` (the shorter length of the two) and says whether every coordinate
 /// copied is finite.
 #[inline(always)]

@@ -10,8 +10,9 @@
 
 use crate::def::{ArchetypeId, GameDef};
 use crate::math::Vec2;
+use crate::math::{Least8, least8};
 use crate::world::SimWorld;
-use crate::world::components::{Identity, Position};
+use crate::world::components::{Identity, Position, vectors};
 
 /// One firing trigger's aim: `(shooter seq, aim tags, shooter position, nearest target so far
 /// as (squared distance, seq, position))`.
@@ -46,9 +47,16 @@ pub(super) fn nearest_in_columns(world: &SimWorld, def: &GameDef, aim: &mut Aim)
         let (Some(ids), Some(pos)) = (arch.read::<Identity>(), arch.read::<Position>()) else {
             continue;
         };
+        // Most hecs archetypes hold one game archetype: then it is one run, found with no
+        // branch a row.
+        let sole = Identity::sole(&ids).is_some();
         let mut start = 0;
         while start < ids.len() {
-            let end = run_end(&ids, start);
+            let end = if sole {
+                ids.len()
+            } else {
+                run_end(&ids, start)
+            };
             if def.tags_of(ids[start].archetype) & wanted != 0 {
                 let run = (&ids[start..end], &pos[start..end]);
                 nearest_in_run(run, shooter, from, &mut best);
@@ -68,9 +76,6 @@ fn run_end(ids: &[Identity], start: usize) -> usize {
     rest.map_or(ids.len(), |k| start + 1 + k)
 }
 
-/// Lanes of [`nearest_in_run`]: rows `k`, `k + LANES`, ... share lane `k`.
-const LANES: usize = 8;
-
 /// Offers `best` the nearest entity of a run (`ids` and `pos`, one length) other than
 /// `shooter`, by squared distance from `from` (see the module documentation).
 fn nearest_in_run(
@@ -79,36 +84,15 @@ fn nearest_in_run(
     from: Vec2,
     best: &mut Best,
 ) {
-    let d2 = |p: &Position| (p.0 - from).length_squared();
-    // Per lane: the least distance met (a NaN is never less), its row, and whether a later
-    // row of the lane met it again. Whole chunks first, each as eight distances and then
-    // eight selects, which the compiler turns into vector instructions.
-    let (mut least, mut row, mut tie) = ([f32::INFINITY; LANES], [0u32; LANES], [false; LANES]);
-    let (chunks, rest) = pos.as_chunks::<LANES>();
-    for (c, chunk) in chunks.iter().enumerate() {
-        let d: [f32; LANES] = std::array::from_fn(|k| d2(&chunk[k]));
-        let base = (c * LANES) as u32;
-        for k in 0..LANES {
-            let (less, equal) = (d[k] < least[k], d[k] == least[k]);
-            tie[k] = (tie[k] & !less) | equal;
-            least[k] = if less { d[k] } else { least[k] };
-            row[k] = if less { base + k as u32 } else { row[k] };
-        }
-    }
-    let done = (chunks.len() * LANES) as u32;
-    for (k, p) in rest.iter().enumerate() {
-        let d = d2(p);
-        let (less, equal) = (d < least[k], d == least[k]);
-        tie[k] = (tie[k] & !less) | equal;
-        least[k] = if less { d } else { least[k] };
-        row[k] = if less { done + k as u32 } else { row[k] };
-    }
+    // Per lane: the least distance met, its row, and whether a later row of the lane met it
+    // again, with no branch a row (`least8`).
+    let Least8 { least, row, tie } = least8(vectors(pos), from);
     let row = row.map(|r| r as usize);
     let m = least
         .iter()
         .fold(f32::INFINITY, |m, &d| if d < m { d } else { m });
     // The lanes that reached the run's least distance, each with one row at it.
-    let at = (0..LANES).filter(|&k| least[k] == m);
+    let at = (0..8).filter(|&k| least[k] == m);
     let plain = m.is_finite() && at.clone().all(|k| !tie[k] && ids[row[k]].seq() != shooter);
     if !plain {
         return nearest_row_by_row((ids, pos), shooter, from, best);

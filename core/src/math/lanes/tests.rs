@@ -436,3 +436,48 @@ fn eight_reaches_are_the_one_at_a_time_reaches() {
         );
     }
 }
+
+#[test]
+fn each_lanes_least_distance_is_the_one_row_at_a_time_least() {
+    let mut rng = fastrand::Rng::with_seed(97);
+    for round in 0..20_000 {
+        // Points of a small palette now and then, so that lanes meet one distance twice.
+        let palette: [Vec2; 3] = std::array::from_fn(|_| vector(&mut rng));
+        let pos: Vec<Vec2> = (0..rng.usize(..40))
+            .map(|_| match rng.u8(..4) {
+                0 => palette[rng.usize(..3)],
+                _ => Vec2::new(value(&mut rng, 8), value(&mut rng, 8)),
+            })
+            .collect();
+        let from = if round % 5 == 0 {
+            palette[0]
+        } else {
+            vector(&mut rng)
+        };
+        let mut want = Least8 {
+            least: [f32::INFINITY; 8],
+            row: [0; 8],
+            tie: [false; 8],
+        };
+        for (i, p) in pos.iter().enumerate() {
+            let (k, d) = (i % 8, (*p - from).length_squared());
+            let (less, equal) = (d < want.least[k], d == want.least[k]);
+            want.tie[k] = (want.tie[k] & !less) | equal;
+            if less {
+                (want.least[k], want.row[k]) = (d, i as u32);
+            }
+        }
+        let exact = |l: &Least8| (l.least.map(f32::to_bits), l.row, l.tie);
+        let case = format!("round {round}: {pos:?} from {from:?}");
+        assert_eq!(
+            exact(&least8_by::<Packed>(&pos, from)),
+            exact(&want),
+            "packed, {case}"
+        );
+        assert_eq!(
+            exact(&least8_by::<Plain>(&pos, from)),
+            exact(&want),
+            "plain, {case}"
+        );
+    }
+}
