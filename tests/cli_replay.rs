@@ -250,3 +250,47 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+#[test]
+fn a_recording_whose_game_folder_is_not_here_asks_for_it() {
+    // Recorded with the game folder as a relative path, from the repository's root.
+    let dir = scratch("elsewhere");
+    let rec = dir.join("run.rec");
+    std::fs::write(dir.join("input.jsonl"), input_lines(30)).unwrap();
+    let o = ludus()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["sim", "--ticks", "30", "--input"])
+        .arg(dir.join("input.jsonl"))
+        .arg("--record")
+        .arg(&rec)
+        .arg("examples/swarm")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{:?}", text(&o));
+    // Replayed from elsewhere, the relative folder is not there: the error says how to give it.
+    let o = ludus()
+        .current_dir(&*dir)
+        .arg("replay")
+        .arg(&rec)
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(
+        err.contains("the recording names its game folder examples/swarm")
+            && err.contains("--game DIR"),
+        "{err}"
+    );
+    // Given with --game, it replays.
+    let o = ludus()
+        .current_dir(&*dir)
+        .arg("replay")
+        .arg(&rec)
+        .arg("--game")
+        .arg(example())
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    assert!(out.contains("every state hash matches"), "{out}");
+}

@@ -72,6 +72,17 @@ pub fn main(args: ReplayArgs) -> i32 {
         .game
         .clone()
         .or_else(|| rec.header.game_dir.as_ref().map(PathBuf::from));
+    // The folder the recording names is as it was given where the recording was made.
+    if args.game.is_none()
+        && let Some(d) = dir.as_deref().filter(|d| !d.is_dir())
+    {
+        complain(&format!(
+            "ludus: the recording names its game folder {}, which is not a folder here (a relative \
+             folder is taken from where the recording was made): give the game with --game DIR",
+            d.display()
+        ));
+        return 1;
+    }
     let project = match load(dir.as_deref()) {
         Ok(p) => p,
         Err(code) => return code,
