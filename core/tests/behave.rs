@@ -463,3 +463,43 @@ fn an_entity_holds_a_speed_only_where_it_is_its_own_and_moves_at_its_archetypes_
     assert_eq!(run(0), want);
     assert_eq!(run(1100), want, "fused, among a crowd");
 }
+
+#[test]
+fn an_own_behaviour_joins_the_state_hash_from_the_tick_it_is_set() {
+    // The enemy's own behaviour is its archetype's with a range wider than the world: it
+    // decides and moves exactly as before, and only the record of the behaviour it holds
+    // tells the two worlds apart, in the AI part, from the tick it is set.
+    let run = |set: bool| {
+        let mut def = def64();
+        place(&mut def, PLAYER, 0.0, 0.0);
+        place(&mut def, ENEMY, 500.0, 0.0);
+        let own = BehaviourDef {
+            range: Some(1_000_000.0),
+            ..def.archetypes[ENEMY.0 as usize].behaviour.unwrap()
+        };
+        let mut g = game(
+            def,
+            rules(move |stage, g| {
+                if set && stage == Stage::One && g.tick() == 3 {
+                    let behaviour = Some(own);
+                    g.send(Command::SetBehaviour {
+                        target: ENEMY_SEQ,
+                        behaviour,
+                    })
+                    .unwrap();
+                }
+                Ok(())
+            }),
+        );
+        let mut hashes = Vec::new();
+        for _ in 0..6 {
+            hashes.push(g.step(&TickInput::neutral()).unwrap().hash.unwrap());
+        }
+        hashes
+    };
+    let (without, with) = (run(false), run(true));
+    for (tick, (a, b)) in (1..).zip(without.iter().zip(&with)) {
+        let want = if tick < 3 { vec![] } else { vec![HashPart::Ai] };
+        assert_eq!(a.differing_parts(b), want, "tick {tick}");
+    }
+}

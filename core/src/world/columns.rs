@@ -72,6 +72,9 @@ hot!(
     ScriptState,
     Animation,
     Offscreen,
+    Look,
+    Attached,
+    OwnBehaviour,
 );
 
 /// The place of `T`'s column in `arch`, or [`NONE`].

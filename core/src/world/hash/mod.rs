@@ -21,6 +21,7 @@ use crate::world::SimWorld;
 use crate::world::components::*;
 pub use kept::HashCache;
 use record::{AI, Bytes, HEALTH, POSITIONS};
+use std::iter::zip;
 
 mod kept;
 mod record;
@@ -203,15 +204,29 @@ impl StateHash {
 
         // Records of their own, only on entities that have them: others hash as they always
         // did.
-        let ecs = &world.ecs;
-        for (id, l) in ecs.query::<(&Identity, &Look)>().iter() {
-            parts[POSITIONS] = parts[POSITIONS].wrapping_add(record::look(id, l));
-        }
-        for (id, a) in ecs.query::<(&Identity, &Attached)>().iter() {
-            parts[POSITIONS] = parts[POSITIONS].wrapping_add(record::attachment(id, a));
-        }
-        for (id, own) in ecs.query::<(&Identity, &OwnBehaviour)>().iter() {
-            parts[AI] = parts[AI].wrapping_add(record::own_behaviour(id, own));
+        // One walk of the archetypes for the three (the sums are in no order).
+        for a in world.ecs.archetypes_placed() {
+            let own = [
+                a.has::<Look>(),
+                a.has::<Attached>(),
+                a.has::<OwnBehaviour>(),
+            ];
+            if a.is_empty() || own == [false; 3] {
+                continue;
+            }
+            let Some(ids) = a.read::<Identity>() else {
+                continue;
+            };
+            let mut add = |part: usize, h: u64| parts[part] = parts[part].wrapping_add(h);
+            if let Some(c) = a.read::<Look>() {
+                zip(&*ids, &*c).for_each(|(id, l)| add(POSITIONS, record::look(id, l)));
+            }
+            if let Some(c) = a.read::<Attached>() {
+                zip(&*ids, &*c).for_each(|(id, at)| add(POSITIONS, record::attachment(id, at)));
+            }
+            if let Some(c) = a.read::<OwnBehaviour>() {
+                zip(&*ids, &*c).for_each(|(id, o)| add(AI, record::own_behaviour(id, o)));
+            }
         }
 
         b.u64(*world.tick);
