@@ -44,7 +44,7 @@ struct Parent {
 impl SimWorld {
     /// Whether any entity is attached.
     pub(crate) fn has_attachments(&self) -> bool {
-        self.ecs.query::<&Attached>().iter().next().is_some()
+        self.ecs.any::<Attached>()
     }
 
     /// The parent of the live entity `seq`, if it is attached.

@@ -100,6 +100,15 @@ impl Places {
         }
     }
 
+    /// Whether archetype `index`, which is `arch`, has a `T` column.
+    #[inline]
+    pub(super) fn has<T: Hot>(&self, index: usize, arch: &hecs::Archetype) -> bool {
+        match self.0.get(index) {
+            Some(at) => at[T::SLOT] != NONE,
+            None => place::<T>(arch) != NONE,
+        }
+    }
+
     /// Archetype `index`, which is `arch`, with its places.
     #[inline]
     pub(super) fn placed<'a>(&self, index: usize, arch: &'a hecs::Archetype) -> Placed<'a> {

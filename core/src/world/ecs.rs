@@ -12,7 +12,7 @@ use crate::resource::{Resource, touch};
 #[cfg(debug_assertions)]
 use crate::world::access;
 use crate::world::access::borrows;
-use crate::world::columns::{Frozen, Placed, Places};
+use crate::world::columns::{Frozen, Hot, Placed, Places};
 use std::any::TypeId;
 use std::hash::{Hash, Hasher};
 
@@ -121,6 +121,14 @@ impl Ecs {
     #[inline]
     pub(crate) fn freeze(&mut self) -> FrozenEcs<'_> {
         FrozenEcs(self)
+    }
+
+    /// Whether any entity has `T`: read from the archetypes' known places, with no query (a
+    /// look-up in hecs's locked query cache) and no column borrowed.
+    #[inline]
+    pub fn any<T: Hot>(&self) -> bool {
+        let places = &self.1;
+        (self.0.archetypes().enumerate()).any(|(i, a)| !a.is_empty() && places.has::<T>(i, a))
     }
 
     /// The archetypes, in hecs's order, each with the places of its hot columns.
