@@ -221,7 +221,7 @@ fn scale8_by<L: Lanes>(out: &mut [Vec2; 8], heads: &[[f32; 4]; 8], by: &[f32; 8]
 /// Per lane of eight (rows `k`, `k + 8`, ... of a run share lane `k`): the least squared
 /// distance met ([`least8`]), the first row at it, and whether a later row of the lane met it
 /// again. A lane that met no distance less than infinity holds `INFINITY` and row 0.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Least8 {
     pub least: [f32; 8],
     pub row: [u32; 8],

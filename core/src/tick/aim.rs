@@ -92,7 +92,7 @@ fn nearest_in_run(
         .iter()
         .fold(f32::INFINITY, |m, &d| if d < m { d } else { m });
     // The lanes that reached the run's least distance, each with one row at it.
-    let at = (0..8).filter(|&k| least[k] == m);
+    let at = (0..least.len()).filter(|&k| least[k] == m);
     let plain = m.is_finite() && at.clone().all(|k| !tie[k] && ids[row[k]].seq() != shooter);
     if !plain {
         return nearest_row_by_row((ids, pos), shooter, from, best);
