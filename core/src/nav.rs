@@ -289,7 +289,12 @@ impl FlowField {
                 self.dirs.len()
             ));
         }
-        if let Some(code) = self.dirs.iter().find(|c| usize::from(**c) > DIRS.len()) {
+        // The largest code first (a loop the compiler vectorises), the offending one only
+        // for the message.
+        let largest = self.dirs.iter().fold(0u8, |m, &c| m.max(c));
+        if usize::from(largest) > DIRS.len()
+            && let Some(code) = self.dirs.iter().find(|c| usize::from(**c) > DIRS.len())
+        {
             return Err(format!(
                 "a flow field direction code {code} (codes are 0 to {})",
                 DIRS.len()
