@@ -13,6 +13,7 @@ use crate::platform::{clock_ns, error, log};
 use crate::runtime::Runner;
 use crate::runtime::bundle::Bundle;
 use crate::runtime::project::Project;
+use std::cell::RefCell;
 use std::sync::Mutex;
 
 pub(crate) mod api;
@@ -37,11 +38,25 @@ fn set_bundle(bytes: Vec<u8>) {
     if let Ok(mut b) = BUNDLE.lock() {
         *b = Some(bytes);
     }
+    LOADED.with(|l| *l.borrow_mut() = None);
+}
+
+thread_local! {
+    /// The page's game as loaded from the bundle (or the game compiled in), once: loading it
+    /// (decoding the bundle, reading the content, the sounds' headers) took longer than a
+    /// short run, and `ludus.sim`, `ludus.bench` and `ludus.replay` each ask for it. A
+    /// project is the game's content only, shared by every run made from it.
+    static LOADED: RefCell<Option<Result<Project, String>>> = const { RefCell::new(None) };
 }
 
 /// The page's game: the bundle handed over, else the one compiled in; the error is what the
 /// page shows.
 pub(crate) fn project() -> Result<Project, String> {
+    LOADED.with(|l| l.borrow_mut().get_or_insert_with(load).clone())
+}
+
+/// [`project`], read anew.
+fn load() -> Result<Project, String> {
     let bundle = BUNDLE.lock().ok().and_then(|b| b.clone());
     match bundle {
         Some(bytes) => Bundle::decode(&bytes)

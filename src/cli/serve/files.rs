@@ -2,7 +2,7 @@
 //! refusal (see the module documentation of `serve`).
 
 use super::conn;
-use super::response::{Body, Response, plain, respond, shown};
+use super::response::{Body, Response, file_headers, plain, respond, shown};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 
@@ -101,13 +101,7 @@ pub fn answer(head: &[u8], root: &Path) -> Response {
         return plain("404 Not Found", &[], head_only);
     };
     eprintln!("{method} {} 200", shown(target));
-    let headers = [
-        ("Content-Type", mime(&path).to_string()),
-        ("Content-Length", len.to_string()),
-        ("Cache-Control", "no-cache".to_string()),
-        ("X-Content-Type-Options", "nosniff".to_string()),
-    ];
-    let mut response = respond("200 OK", &headers, &[]);
+    let mut response = respond("200 OK", &file_headers(mime(&path), len), &[]);
     if !head_only {
         response.body = Some(Body::File(std::io::Read::take(file, len)));
     }
@@ -207,6 +201,15 @@ mod tests {
         assert!(r.starts_with("HTTP/1.1 200 OK\r\n"), "{r}");
         assert!(r.contains("Content-Type: application/wasm\r\n"), "{r}");
         assert!(r.contains("Content-Length: 8\r\n"), "{r}");
+        // Cross-origin isolated: the page's clock in microseconds.
+        assert!(
+            r.contains("Cross-Origin-Opener-Policy: same-origin\r\n"),
+            "{r}"
+        );
+        assert!(
+            r.contains("Cross-Origin-Embedder-Policy: require-corp\r\n"),
+            "{r}"
+        );
         assert!(r.ends_with("\0asm\x01\0\0\0"), "{r:?}");
 
         let r = ask(port, "HEAD / HTTP/1.1\r\n\r\n");

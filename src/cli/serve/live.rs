@@ -10,7 +10,7 @@
 //! bytes (connections still sending an older bundle keep it until they finish).
 
 use super::files::answer;
-use super::response::{Body, Response, plain, respond, shown};
+use super::response::{Body, Response, file_headers, plain, respond, shown};
 use crate::cli::export::{RUNTIME_FILES, pack, start_page};
 use crate::runtime::bundle::Bundle;
 use std::path::{Path, PathBuf};
@@ -116,14 +116,7 @@ impl Live {
         if method != "GET" && !head_only {
             return answer(head, &runtime);
         }
-        let headers = |mime: &str, len: usize| {
-            [
-                ("Content-Type", mime.to_string()),
-                ("Content-Length", len.to_string()),
-                ("Cache-Control", "no-cache".to_string()),
-                ("X-Content-Type-Options", "nosniff".to_string()),
-            ]
-        };
+        let headers = |mime: &str, len: usize| file_headers(mime, len as u64);
         let body = |status: &str, mime: &str, bytes: &[u8]| {
             respond(
                 status,
