@@ -28,6 +28,7 @@ use crate::tick::steer::{self, Steer};
 use crate::tick::system::{Decl, PhaseSystems, SystemId};
 use crate::world::SimWorld;
 use crate::world::components::*;
+use std::iter::zip;
 
 use Resource as R;
 
@@ -176,23 +177,36 @@ fn expirations(
     tick: u64,
 ) -> Result<(), Fault> {
     let (live, cap) = (world.index.len(), def.limits.events_per_tick);
-    for (id, life, t) in world.ecs.query_mut::<(&Identity, &Lifetime, &Position)>() {
-        if life.0.is_active() && life.0.ready(tick) && s.pending.insert(id.seq()) {
-            // Each live entity at most once.
-            if !push_within(&mut s.destroys, id.seq(), live) {
-                return Err(Limit::Entities.exceeded(live as u64, "destroys in one tick"));
+    // In a query's order, archetype by archetype, with no borrow counted.
+    for a in world.ecs.thaw().archetypes() {
+        if a.is_empty() {
+            continue;
+        }
+        let (Some(ids), Some(lives), Some(ts)) = (
+            a.read::<Identity>(),
+            a.read::<Lifetime>(),
+            a.read::<Position>(),
+        ) else {
+            continue;
+        };
+        for ((id, life), t) in zip(zip(ids, lives), ts) {
+            if life.0.is_active() && life.0.ready(tick) && s.pending.insert(id.seq()) {
+                // Each live entity at most once.
+                if !push_within(&mut s.destroys, id.seq(), live) {
+                    return Err(Limit::Entities.exceeded(live as u64, "destroys in one tick"));
+                }
+                let entity = id.party(def, t);
+                push_bounded(
+                    &mut s.events.expired,
+                    ExpireEvent {
+                        tick,
+                        entity,
+                        reason: ExpireReason::Lifetime,
+                    },
+                    cap,
+                    "expired",
+                )?;
             }
-            let entity = id.party(def, t);
-            push_bounded(
-                &mut s.events.expired,
-                ExpireEvent {
-                    tick,
-                    entity,
-                    reason: ExpireReason::Lifetime,
-                },
-                cap,
-                "expired",
-            )?;
         }
     }
     Ok(())
@@ -266,15 +280,27 @@ fn aims(
     tick: u64,
 ) -> Vec<Aim> {
     let mut out: Vec<Aim> = Vec::new();
-    for (id, c, t, cds) in world
-        .ecs
-        .query_mut::<(&Identity, &Control, &Position, Option<&Cooldowns>)>()
-    {
-        let acts =
-            |t: &&crate::def::TriggerDef| t.aim != 0 && fires(t, input) && armed(t, cds, tick);
-        for trig in c.triggers.iter().filter(acts) {
-            if !out.iter().any(|a| a.0 == id.seq() && a.1 == trig.aim) {
-                out.push((id.seq(), trig.aim, t.0, None));
+    // The controlled entities, archetype by archetype in a query's order (see `control`).
+    for a in world.ecs.thaw().archetypes() {
+        if a.is_empty() || !a.has::<Control>() {
+            continue;
+        }
+        let (Some(ids), Some(cs), Some(ts)) = (
+            a.read::<Identity>(),
+            a.read::<Control>(),
+            a.read::<Position>(),
+        ) else {
+            continue;
+        };
+        let cds = a.read::<Cooldowns>();
+        for (i, ((id, c), t)) in ids.iter().zip(cs).zip(ts).enumerate() {
+            let cds = cds.map(|x| &x[i]);
+            let acts =
+                |t: &&crate::def::TriggerDef| t.aim != 0 && fires(t, input) && armed(t, cds, tick);
+            for trig in c.triggers.iter().filter(acts) {
+                if !out.iter().any(|a| a.0 == id.seq() && a.1 == trig.aim) {
+                    out.push((id.seq(), trig.aim, t.0, None));
+                }
             }
         }
     }
@@ -341,7 +367,49 @@ fn control(
         dt: def.tick.tick_seconds(),
         up: crate::tick::motion::up(def.physics.gravity),
     };
-    for (id, c, own, v, t, cds, rotation, footing) in world.ecs.query_mut::<(
+    // Archetype by archetype through the columns' known places, with no borrow counted (a
+    // hecs query looked its eight columns up in every archetype every tick), in a query's
+    // order: archetypes, then rows.
+    for a in world.ecs.thaw().archetypes() {
+        if a.is_empty() || !a.has::<Control>() {
+            continue;
+        }
+        let (Some(ids), Some(cs), Some(vs), Some(ts)) = (
+            a.read::<Identity>(),
+            a.write::<Control>(),
+            a.write::<Velocity>(),
+            a.read::<Position>(),
+        ) else {
+            continue;
+        };
+        let (speeds, mut cds, mut rotations, mut footings) = (
+            a.read::<Speed>(),
+            a.write::<Cooldowns>(),
+            a.write::<Rotation>(),
+            a.write::<Footing>(),
+        );
+        for (i, (((id, c), v), t)) in ids.iter().zip(cs).zip(vs).zip(ts).enumerate() {
+            let cds = cds.as_deref_mut().map(|x| &mut x[i]);
+            let rotation = rotations.as_deref_mut().map(|x| &mut x[i]);
+            let footing = footings.as_deref_mut().map(|x| &mut x[i]);
+            let own = speeds.map(|x| &x[i]);
+            control_one(
+                (id, c, own, v, t, cds, rotation, footing),
+                (def, &steer, input, tick, cap),
+                &aims,
+                s,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// One controlled entity's step of [`control`]: its steering, then each trigger that fires and
+/// is armed (its cooldown started and an action event pushed).
+#[allow(clippy::type_complexity)]
+#[inline(always)]
+fn control_one(
+    (id, c, own, v, t, cds, rotation, footing): (
         &Identity,
         &mut Control,
         Option<&Speed>,
@@ -350,9 +418,14 @@ fn control(
         Option<&mut Cooldowns>,
         Option<&mut Rotation>,
         Option<&mut Footing>,
-    )>() {
+    ),
+    (def, steer, input, tick, cap): (&GameDef, &Steer<'_>, &TickInput, u64, u32),
+    aims: &[Aim],
+    s: &mut Scratch,
+) -> Result<(), Fault> {
+    {
         let speed = Speed::of(own, id.archetype, def);
-        steer::steer(&steer, c, speed, &mut v.0, rotation, footing);
+        steer::steer(steer, c, speed, &mut v.0, rotation, footing);
         let mut cds = cds;
         for trig in &c.triggers {
             if !fires(trig, input) || !armed(trig, cds.as_deref(), tick) {

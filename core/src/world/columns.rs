@@ -100,6 +100,27 @@ impl Places {
         }
     }
 
+    /// The archetypes of `world` (the world these places are of), each with its places, learnt
+    /// first where any are new: every archetype's places are then kept here, and are not
+    /// copied for each.
+    ///
+    /// # Safety
+    ///
+    /// The caller holds the world these places are of uniquely for `'a` and reaches it only
+    /// through what this yields (the invariant of [`Thawed`]).
+    #[inline]
+    pub(super) unsafe fn thawed<'a>(
+        &'a mut self,
+        world: &'a hecs::World,
+    ) -> impl Iterator<Item = Thawed<'a>> + 'a {
+        self.learn(world);
+        std::iter::zip(world.archetypes(), &self.0).map(|(arch, at)| Thawed {
+            arch,
+            at,
+            taken: std::cell::Cell::new(0),
+        })
+    }
+
     /// Whether archetype `index`, which is `arch`, has a `T` column.
     #[inline]
     pub(super) fn has<T: Hot>(&self, index: usize, arch: &hecs::Archetype) -> bool {
@@ -250,6 +271,95 @@ impl<'a> Frozen<'a> {
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+}
+
+/// A world's archetype read and changed with no borrow counted ([`ThawedEcs`]): for the tick's
+/// passes over a few columns of every archetype, where a hecs query looked each column up in
+/// every archetype every tick.
+///
+/// Invariant: made only from a world borrowed uniquely for `'a`, each archetype at most once
+/// at a time ([`ThawedEcs::archetypes`] borrows its view uniquely); of its columns, each is
+/// taken to change at most once and never both to change and to read (`taken`, checked at every
+/// take), so no two references to the same rows are live with one of them unique.
+///
+/// [`ThawedEcs`]: crate::world::ecs::ThawedEcs
+/// [`ThawedEcs::archetypes`]: crate::world::ecs::ThawedEcs::archetypes
+pub(crate) struct Thawed<'a> {
+    arch: &'a hecs::Archetype,
+    /// The places of its columns (kept by [`Places`], not copied for each archetype).
+    at: &'a [u32; HOT],
+    /// The slots taken to read (bit `SLOT`) and to change (bit `32 + SLOT`).
+    taken: std::cell::Cell<u64>,
+}
+
+const _: () = assert!(HOT <= 32, "a slot's bit in `Thawed::taken`");
+
+impl<'a> Thawed<'a> {
+    /// The place of `T`'s column, if the archetype has one.
+    #[inline]
+    fn place<T: Hot>(&self) -> Option<usize> {
+        let at = self.at[T::SLOT];
+        (at != NONE).then_some(at as usize)
+    }
+
+    /// `T`'s rows to read, if the archetype has them.
+    ///
+    /// # Panics
+    ///
+    /// Where they are taken to change (a bug of the pass).
+    #[inline]
+    pub fn read<T: Hot>(&self) -> Option<&'a [T]> {
+        borrows::<&T>();
+        let at = self.place::<T>()?;
+        let taken = self.taken.get();
+        assert!(
+            taken >> 32 >> T::SLOT & 1 == 0,
+            "a column read while changed"
+        );
+        self.taken.set(taken | 1 << T::SLOT);
+        // SAFETY: nothing changes these rows while the slice lives: the world is this view's
+        // alone for `'a`, and the column is not given out to change (checked above).
+        Some(unsafe { rows(self.arch, at) })
+    }
+
+    /// `T`'s rows to change, if the archetype has them.
+    ///
+    /// # Panics
+    ///
+    /// Where they are already taken, to read or to change (a bug of the pass).
+    #[inline]
+    pub fn write<T: Hot>(&self) -> Option<&'a mut [T]> {
+        borrows::<&mut T>();
+        let at = self.place::<T>()?;
+        let taken = self.taken.get();
+        assert!(
+            (taken | taken >> 32) >> T::SLOT & 1 == 0,
+            "a column taken twice"
+        );
+        self.taken.set(taken | 1 << (32 + T::SLOT));
+        let arch = self.arch;
+        let fetch = <<&mut T as Query>::Fetch as Fetch>::execute(arch, at);
+        Some(match arch.len() as usize {
+            0 => &mut [],
+            // SAFETY: the world is this view's alone for `'a`, and these rows are given out
+            // once (checked above): no other reference reaches them while the slice lives.
+            n => unsafe {
+                let first: *mut T = <&mut T as Query>::get(&[], &fetch, 0);
+                std::slice::from_raw_parts_mut(first, n)
+            },
+        })
+    }
+
+    /// Whether its entities have `T` (not a read of `T`'s values).
+    #[inline]
+    pub fn has<T: Hot>(&self) -> bool {
+        self.at[T::SLOT] != NONE
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.arch.is_empty()
     }
 }
 

@@ -12,7 +12,7 @@ use crate::resource::{Resource, touch};
 #[cfg(debug_assertions)]
 use crate::world::access;
 use crate::world::access::borrows;
-use crate::world::columns::{Frozen, Hot, Placed, Places};
+use crate::world::columns::{Frozen, Hot, Placed, Places, Thawed};
 use std::any::TypeId;
 use std::hash::{Hash, Hasher};
 
@@ -121,6 +121,13 @@ impl Ecs {
     #[inline]
     pub(crate) fn freeze(&mut self) -> FrozenEcs<'_> {
         FrozenEcs(self)
+    }
+
+    /// The world borrowed uniquely for as long as the view lives, its columns read and changed
+    /// with no borrow counted (see [`Thawed`]).
+    #[inline]
+    pub(crate) fn thaw(&mut self) -> ThawedEcs<'_> {
+        ThawedEcs(self)
     }
 
     /// Whether any entity has `T`: read from the archetypes' known places, with no query (a
@@ -339,6 +346,22 @@ impl<'a> FrozenEcs<'a> {
         self.0
             .archetypes_placed()
             .map(|a| unsafe { Frozen::new(a) })
+    }
+}
+
+/// A world borrowed uniquely, its archetypes' columns read and changed with no borrow
+/// counted ([`Ecs::thaw`]).
+pub(crate) struct ThawedEcs<'a>(&'a mut Ecs);
+
+impl ThawedEcs<'_> {
+    /// The archetypes, in hecs's order (a query's), each once: the view is borrowed uniquely
+    /// while they are.
+    #[inline]
+    pub fn archetypes(&mut self) -> impl Iterator<Item = Thawed<'_>> + '_ {
+        let Ecs(world, places, ..) = &mut *self.0;
+        // SAFETY: the world is borrowed uniquely while the archetypes are, and each is yielded
+        // once (the invariant of `Thawed`).
+        unsafe { places.thawed(world) }
     }
 }
 

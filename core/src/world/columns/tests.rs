@@ -123,3 +123,60 @@ fn a_column_taken_to_write_while_it_is_read_panics_as_hecs_does() {
     let _read = a.read::<Position>().unwrap();
     let _write = a.write::<Position>();
 }
+
+#[test]
+fn thawed_columns_are_hecs_columns_in_a_querys_order_and_their_writes_stay() {
+    let mut rng = fastrand::Rng::with_seed(19);
+    for round in 0..20 {
+        let n = rng.usize(..60);
+        let mut ecs = world(&mut rng, n);
+        // The rows a query visits, in its order, against the archetypes' rows in theirs.
+        let queried: Vec<(Vec2, Vec2)> = (ecs.raw().query::<(&Position, &Velocity)>().iter())
+            .map(|(p, v)| (p.0, v.0))
+            .collect();
+        let mut thawed = Vec::new();
+        for a in ecs.thaw().archetypes() {
+            let (Some(p), Some(v)) = (a.read::<Position>(), a.write::<Velocity>()) else {
+                continue;
+            };
+            for (p, v) in std::iter::zip(p, v) {
+                thawed.push((p.0, v.0));
+                v.0.x += 1.0;
+            }
+        }
+        assert_eq!(thawed, queried, "round {round}");
+        let after: Vec<Vec2> = (ecs.raw().query::<&Velocity>().iter())
+            .map(|v| v.0)
+            .collect();
+        let before = queried.iter().map(|(_, v)| Vec2::new(v.x + 1.0, v.y));
+        assert!(before.eq(after), "round {round}: the writes stay");
+        // Archetypes made after a view was taken are in the next one.
+        ecs.spawn((
+            Position(Vec2::ZERO),
+            Velocity(Vec2::ZERO),
+            Footing::default(),
+        ));
+        let n = ecs.thaw().archetypes().count();
+        assert_eq!(n, ecs.raw().archetypes().len(), "round {round}");
+    }
+}
+
+#[test]
+#[should_panic(expected = "a column taken twice")]
+fn a_thawed_column_taken_to_change_twice_panics() {
+    let mut ecs = world(&mut fastrand::Rng::with_seed(5), 10);
+    let mut view = ecs.thaw();
+    let a = view.archetypes().find(|a| !a.is_empty()).unwrap();
+    let _first = a.write::<Position>();
+    let _second = a.write::<Position>();
+}
+
+#[test]
+#[should_panic(expected = "a column read while changed")]
+fn a_thawed_column_read_while_it_is_changed_panics() {
+    let mut ecs = world(&mut fastrand::Rng::with_seed(5), 10);
+    let mut view = ecs.thaw();
+    let a = view.archetypes().find(|a| !a.is_empty()).unwrap();
+    let _write = a.write::<Position>();
+    let _read = a.read::<Position>();
+}
