@@ -76,7 +76,7 @@ impl<'a> Rules<'a> {
                 .iter()
                 .map(|a| Rule::of(a.behaviour.as_ref(), def)),
         );
-        let any = world.ecs.query::<&OwnBehaviour>().iter().next().is_some();
+        let any = world.ecs.any::<OwnBehaviour>();
         Rules {
             archetypes: buffer,
             own: any.then_some((&*world.index, &world.ecs)),
