@@ -268,6 +268,12 @@ impl<'a> Frozen<'a> {
         })
     }
 
+    /// Whether its entities have `T` (not a read of `T`'s values).
+    #[inline]
+    pub fn has<T: Hot>(&self) -> bool {
+        self.0.has::<T>()
+    }
+
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()

@@ -271,8 +271,9 @@ pub(crate) fn collides(arch: Placed<'_>) -> bool {
 pub(crate) fn record(world: &mut SimWorld, s: &mut Scratch, def: &GameDef) {
     let bp = &mut s.broadphase;
     bp.begin();
-    for arch in world.ecs.archetypes_placed() {
-        if arch.is_empty() || !collides(arch) {
+    // Read with no borrow counted: the world is this pass's alone (see `Ecs::freeze`).
+    for arch in world.ecs.freeze().archetypes() {
+        if arch.is_empty() || !(arch.has::<Collider>() || arch.has::<SharedCollider>()) {
             continue;
         }
         let (Some(pos), ids, own) = (
