@@ -409,7 +409,7 @@ fn control(
 #[allow(clippy::type_complexity)]
 #[inline(always)]
 fn control_one(
-    (id, c, own, v, t, cds, rotation, footing): (
+    (id, c, own, v, t, mut cds, rotation, footing): (
         &Identity,
         &mut Control,
         Option<&Speed>,
@@ -423,49 +423,46 @@ fn control_one(
     aims: &[Aim],
     s: &mut Scratch,
 ) -> Result<(), Fault> {
-    {
-        let speed = Speed::of(own, id.archetype, def);
-        steer::steer(steer, c, speed, &mut v.0, rotation, footing);
-        let mut cds = cds;
-        for trig in &c.triggers {
-            if !fires(trig, input) || !armed(trig, cds.as_deref(), tick) {
-                continue;
-            }
-            if let (Some(slot), Some(cds)) = (trig.cooldown, cds.as_deref_mut()) {
-                let slot = slot as usize;
-                let length = def
-                    .archetype(id.archetype)
-                    .and_then(|a| a.cooldowns.get(slot))
-                    .map_or(0, |c| u64::from(c.ticks));
-                cds.0[slot] = Deadline::after(tick, length).ok_or_else(|| {
-                    Fault::new(
-                        FaultKind::Exhausted,
-                        "cooldown deadline overflows the tick counter",
-                    )
-                })?;
-            }
-            let entity = id.party(def, t);
-            let aim = aims
-                .iter()
-                .find(|a| a.0 == id.seq() && a.1 == trig.aim)
-                .and_then(|a| a.3)
-                .map(|(_, _, target)| (target - t.0).normalized_or_zero())
-                .filter(|d| *d != Vec2::ZERO)
-                .unwrap_or(c.facing);
-            push_bounded(
-                &mut s.events.actions,
-                ActionEvent {
-                    tick,
-                    action: trig.action,
-                    on: trig.on,
-                    entity,
-                    facing: c.facing,
-                    aim,
-                },
-                cap,
-                "action",
-            )?;
+    let speed = Speed::of(own, id.archetype, def);
+    steer::steer(steer, c, speed, &mut v.0, rotation, footing);
+    for trig in &c.triggers {
+        if !fires(trig, input) || !armed(trig, cds.as_deref(), tick) {
+            continue;
         }
+        if let (Some(slot), Some(cds)) = (trig.cooldown, cds.as_deref_mut()) {
+            let slot = slot as usize;
+            let length = def
+                .archetype(id.archetype)
+                .and_then(|a| a.cooldowns.get(slot))
+                .map_or(0, |c| u64::from(c.ticks));
+            cds.0[slot] = Deadline::after(tick, length).ok_or_else(|| {
+                Fault::new(
+                    FaultKind::Exhausted,
+                    "cooldown deadline overflows the tick counter",
+                )
+            })?;
+        }
+        let entity = id.party(def, t);
+        let aim = aims
+            .iter()
+            .find(|a| a.0 == id.seq() && a.1 == trig.aim)
+            .and_then(|a| a.3)
+            .map(|(_, _, target)| (target - t.0).normalized_or_zero())
+            .filter(|d| *d != Vec2::ZERO)
+            .unwrap_or(c.facing);
+        push_bounded(
+            &mut s.events.actions,
+            ActionEvent {
+                tick,
+                action: trig.action,
+                on: trig.on,
+                entity,
+                facing: c.facing,
+                aim,
+            },
+            cap,
+            "action",
+        )?;
     }
     Ok(())
 }

@@ -77,6 +77,13 @@ hot!(
     OwnBehaviour,
 );
 
+/// The place of `T`'s column among an archetype's places `at`, if it has one.
+#[inline]
+fn place_of<T: Hot>(at: &[u32; HOT]) -> Option<usize> {
+    let at = at[T::SLOT];
+    (at != NONE).then_some(at as usize)
+}
+
 /// The place of `T`'s column in `arch`, or [`NONE`].
 fn place<T: hecs::Component>(arch: &hecs::Archetype) -> u32 {
     <<&T as Query>::Fetch as Fetch>::prepare(arch)
@@ -125,7 +132,7 @@ impl Places {
     #[inline]
     pub(super) fn has<T: Hot>(&self, index: usize, arch: &hecs::Archetype) -> bool {
         match self.0.get(index) {
-            Some(at) => at[T::SLOT] != NONE,
+            Some(at) => place_of::<T>(at).is_some(),
             None => place::<T>(arch) != NONE,
         }
     }
@@ -171,18 +178,9 @@ impl<'a> Placed<'a> {
         borrows::<&mut T>();
         let at = self.place::<T>()?;
         <<&mut T as Query>::Fetch as Fetch>::borrow(self.arch, at);
-        let fetch = <<&mut T as Query>::Fetch as Fetch>::execute(self.arch, at);
-        let n = self.arch.len() as usize;
-        let column = if n == 0 {
-            &mut [][..]
-        } else {
-            // SAFETY: as in `read`; the unique borrow just counted keeps every other
-            // reference to them away until `ColumnMut` releases it.
-            unsafe {
-                let first: *mut T = <&mut T as Query>::get(&[], &fetch, 0);
-                std::slice::from_raw_parts_mut(first, n)
-            }
-        };
+        // SAFETY: as in `read`; the unique borrow just counted keeps every other reference
+        // to them away until `ColumnMut` releases it.
+        let column = unsafe { rows_mut(self.arch, at) };
         Some(ColumnMut {
             arch: self.arch,
             at,
@@ -193,13 +191,12 @@ impl<'a> Placed<'a> {
     /// Whether its entities have `T` (not a read of `T`'s values).
     #[inline]
     pub fn has<T: Hot>(&self) -> bool {
-        self.at[T::SLOT] != NONE
+        place_of::<T>(&self.at).is_some()
     }
 
     #[inline]
     fn place<T: Hot>(&self) -> Option<usize> {
-        let at = self.at[T::SLOT];
-        (at != NONE).then_some(at as usize)
+        place_of::<T>(&self.at)
     }
 
     #[inline]
@@ -232,6 +229,27 @@ unsafe fn rows<T: hecs::Component>(arch: &hecs::Archetype, at: usize) -> &[T] {
         0 => &[],
         // SAFETY: `n` rows from the first, unchanged while borrowed, as the caller promises.
         n => unsafe { std::slice::from_raw_parts(<&T as Query>::get(&[], &fetch, 0), n) },
+    }
+}
+
+/// [`rows`] to change.
+///
+/// # Safety
+///
+/// No other reference reaches them while the slice lives.
+// The rows are reached through hecs's raw column pointer, not through the shared archetype
+// reference: the caller's contract, not the borrow of `arch`, makes them unique.
+#[allow(clippy::mut_from_ref)]
+#[inline]
+unsafe fn rows_mut<T: hecs::Component>(arch: &hecs::Archetype, at: usize) -> &mut [T] {
+    let fetch = <<&mut T as Query>::Fetch as Fetch>::execute(arch, at);
+    match arch.len() as usize {
+        0 => &mut [],
+        // SAFETY: `n` rows from the first, reached by nothing else, as the caller promises.
+        n => unsafe {
+            let first: *mut T = <&mut T as Query>::get(&[], &fetch, 0);
+            std::slice::from_raw_parts_mut(first, n)
+        },
     }
 }
 
@@ -305,8 +323,7 @@ impl<'a> Thawed<'a> {
     /// The place of `T`'s column, if the archetype has one.
     #[inline]
     fn place<T: Hot>(&self) -> Option<usize> {
-        let at = self.at[T::SLOT];
-        (at != NONE).then_some(at as usize)
+        place_of::<T>(self.at)
     }
 
     /// `T`'s rows to read, if the archetype has them.
@@ -344,23 +361,15 @@ impl<'a> Thawed<'a> {
             "a column taken twice"
         );
         self.taken.set(taken | 1 << (32 + T::SLOT));
-        let arch = self.arch;
-        let fetch = <<&mut T as Query>::Fetch as Fetch>::execute(arch, at);
-        Some(match arch.len() as usize {
-            0 => &mut [],
-            // SAFETY: the world is this view's alone for `'a`, and these rows are given out
-            // once (checked above): no other reference reaches them while the slice lives.
-            n => unsafe {
-                let first: *mut T = <&mut T as Query>::get(&[], &fetch, 0);
-                std::slice::from_raw_parts_mut(first, n)
-            },
-        })
+        // SAFETY: the world is this view's alone for `'a`, and these rows are given out once
+        // (checked above): no other reference reaches them while the slice lives.
+        Some(unsafe { rows_mut(self.arch, at) })
     }
 
     /// Whether its entities have `T` (not a read of `T`'s values).
     #[inline]
     pub fn has<T: Hot>(&self) -> bool {
-        self.at[T::SLOT] != NONE
+        place_of::<T>(self.at).is_some()
     }
 
     #[inline]
