@@ -151,9 +151,59 @@ impl Broadphase {
     /// Adds the next collider (see the type's documentation).
     #[inline]
     pub fn add(&mut self, archetype: ArchetypeId, pos: Vec2, shape: Shape, layer: u32, looks: u32) {
+        let at = self.held;
+        self.count_in_run(archetype, pos, 1, pos.is_finite(), (shape, layer, looks));
+        match self.pos.get_mut(at) {
+            Some(slot) => *slot = pos,
+            None => resize_snug(&mut self.pos, at + 1, pos),
+        }
+        self.count += 1;
+        self.held += 1;
+    }
+
+    /// Adds the next colliders, one at each of `pos` in order, all of one archetype, shape,
+    /// layer and looks: what as many [`add`](Self::add)s would, the run taken or started once
+    /// and the positions copied at once. `shape` holds no NaN (such a shape equals none, so
+    /// every `add` of it starts a run of its own).
+    pub fn add_all(
+        &mut self,
+        archetype: ArchetypeId,
+        pos: &[Vec2],
+        shape: Shape,
+        layer: u32,
+        looks: u32,
+    ) {
+        debug_assert!(
+            !shape.is_nan(),
+            "a shape with a NaN is added one collider at a time"
+        );
+        let Some(&first) = pos.first() else {
+            return;
+        };
+        let (at, n) = (self.held, pos.len());
+        if self.pos.len() < at + n {
+            resize_snug(&mut self.pos, at + n, Vec2::ZERO);
+        }
+        let finite = crate::math::copy_finite(&mut self.pos[at..at + n], pos);
+        self.count_in_run(archetype, first, n as u32, finite, (shape, layer, looks));
+        self.count += n;
+        self.held += n;
+    }
+
+    /// Counts the next `n` colliders, of one kind (`shape`, `layer`, `looks`), the first at
+    /// `first` (`finite`: every one's position is), into the last run where it takes them,
+    /// else into a run of their own. A run never reaches into a span's colliders or out of
+    /// them (see `Span`); one outside them holds its positions, the last held.
+    #[inline(always)]
+    fn count_in_run(
+        &mut self,
+        archetype: ArchetypeId,
+        first: Vec2,
+        n: u32,
+        finite: bool,
+        (shape, layer, looks): (Shape, u32, u32),
+    ) {
         let (i, at) = (self.count, self.held);
-        // A run never reaches into a span's colliders or out of them (see `Span`); one
-        // outside them holds its positions, the last held.
         let after = self.spans.last().map_or(0, |s| s.start + s.len);
         match self.runs.last_mut() {
             Some(r)
@@ -162,19 +212,16 @@ impl Broadphase {
                     && r.takes(archetype, shape, layer, looks) =>
             {
                 debug_assert_eq!(r.held().end, at, "a run's positions are consecutive");
-                r.len += 1;
-                r.finite &= pos.is_finite();
+                r.len += n;
+                r.finite &= finite;
             }
-            _ => self.runs.push(Run::new(
-                i as u32, at as u32, archetype, pos, shape, layer, looks,
-            )),
+            _ => {
+                let mut r = Run::new(i as u32, at as u32, archetype, first, shape, layer, looks);
+                r.len = n;
+                r.finite = finite;
+                self.runs.push(r);
+            }
         }
-        match self.pos.get_mut(at) {
-            Some(slot) => *slot = pos,
-            None => resize_snug(&mut self.pos, at + 1, pos),
-        }
-        self.count += 1;
-        self.held += 1;
     }
 
     /// Room for the next `n` colliders, split at `mid`: two stretches that can be filled

@@ -535,3 +535,40 @@ fn a_wanted_colliders_body_is_its_place_among_the_wanted() {
         }
     }
 }
+
+/// `add_all` of a group of colliders of one kind leaves the broadphase as one `add` a
+/// collider does: the same runs (merged with the run before where it takes them) and
+/// positions, whatever the kinds, positions (some not finite) and group sizes.
+#[test]
+fn adding_a_group_at_once_is_adding_its_colliders_one_by_one() {
+    let mut rng = fastrand::Rng::with_seed(83);
+    let shapes = [
+        Shape::Circle { radius: 4.0 },
+        Shape::Circle { radius: 9.5 },
+        Shape::Box {
+            half: Vec2::new(3.0, 7.0),
+        },
+    ];
+    let (mut one, mut all) = (Broadphase::default(), Broadphase::default());
+    for _ in 0..400 {
+        one.begin();
+        all.begin();
+        for _ in 0..rng.usize(0..12) {
+            let (a, shape) = (ArchetypeId(rng.u16(0..3)), shapes[rng.usize(..3)]);
+            let (layer, looks) = (1 << rng.u32(0..2), rng.u32(0..3));
+            let pos: Vec<Vec2> = (0..rng.usize(1..40))
+                .map(|_| match rng.u8(0..20) {
+                    0 => Vec2::new(f32::NAN, 1.0),
+                    1 => Vec2::new(f32::INFINITY, 0.0),
+                    _ => Vec2::new(rng.f32() * 500.0, rng.f32() * 500.0),
+                })
+                .collect();
+            pos.iter().for_each(|&p| one.add(a, p, shape, layer, looks));
+            all.add_all(a, &pos, shape, layer, looks);
+        }
+        assert_eq!((one.count, one.held), (all.count, all.held));
+        assert_eq!(format!("{:?}", one.runs), format!("{:?}", all.runs));
+        let held = |b: &Broadphase| format!("{:?}", &b.pos[..b.held]);
+        assert_eq!(held(&one), held(&all));
+    }
+}

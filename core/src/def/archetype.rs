@@ -224,6 +224,14 @@ pub enum Shape {
 }
 
 impl Shape {
+    /// Whether a size of it is NaN (then it equals no shape, itself included).
+    pub fn is_nan(&self) -> bool {
+        match *self {
+            Shape::Circle { radius } => radius.is_nan(),
+            Shape::Box { half } => half.x.is_nan() || half.y.is_nan(),
+        }
+    }
+
     /// Radius of the smallest circle around the shape.
     pub fn extent(&self) -> f32 {
         match *self {

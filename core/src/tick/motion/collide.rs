@@ -287,9 +287,18 @@ pub(crate) fn record(world: &mut SimWorld, s: &mut Scratch, def: &GameDef) {
         let Some(cs) = Colliders::of(own.as_deref(), shared, ids.as_deref(), def) else {
             continue;
         };
-        for (i, t) in pos.iter().enumerate() {
+        // Rows of one record (of one archetype, and shape where they hold their own) in one
+        // step: the definition read once, the positions copied at once.
+        let (pos, mut i) = (vectors(&pos), 0);
+        while i < pos.len() {
             let (a, shape, layer, looks) = cs.record(i, def);
-            bp.add(a, t.0, shape, layer, looks);
+            let more = cs.same_as(i, shape, i + 1..pos.len());
+            if more == 0 {
+                bp.add(a, pos[i], shape, layer, looks);
+            } else {
+                bp.add_all(a, &pos[i..=i + more], shape, layer, looks);
+            }
+            i += 1 + more;
         }
     }
 }

@@ -104,6 +104,25 @@ impl<'a> Colliders<'a> {
         }
     }
 
+    /// How many of rows `rest` in a row from its start have row `i`'s [`record`](Self::record),
+    /// whose shape is `shape`: the same archetype, and the same shape where the rows hold their
+    /// own (bit for bit). None where `shape` has a NaN: it equals no shape, so the
+    /// broadphase's runs never take a second collider of it.
+    #[inline(always)]
+    pub(crate) fn same_as(&self, i: usize, shape: Shape, rest: std::ops::Range<usize>) -> usize {
+        let more = match *self {
+            Colliders::Own(c) => {
+                let key = c[i].key();
+                c[rest].iter().take_while(|o| o.key() == key).count()
+            }
+            Colliders::Shared(ids, _) => {
+                let a = ids[i].archetype;
+                ids[rest].iter().take_while(|o| o.archetype == a).count()
+            }
+        };
+        if more > 0 && shape.is_nan() { 0 } else { more }
+    }
+
     /// The number of rows.
     #[inline]
     pub(crate) fn len(&self) -> usize {
