@@ -9,6 +9,10 @@ const RADIX_MIN: usize = 1024;
 const SPLIT_UNTIL: usize = 4096;
 /// Most bits per radix digit (a digit's counts, 16 KiB, stay in the first-level cache).
 const DIGIT: u32 = 12;
+/// Keys per ascending run from which keys that come in a few such runs (a pile's pairs, found
+/// querier by querier in the rows' order) are sorted by merging the runs: a walk a level,
+/// about log2(runs) levels, where radix takes its passes and its counts whatever the order.
+const KEYS_PER_RUN: usize = 16;
 
 /// Reused buffers of [`PairSort::sort_packed`].
 ///
@@ -20,6 +24,8 @@ pub(crate) struct PairSort<T> {
     spare: Vec<u64>,
     counts: Vec<u32>,
     items: Vec<T>,
+    /// Where each ascending run of the keys starts, and their end (see `merge_runs`).
+    runs: Vec<usize>,
 }
 
 impl<T> Default for PairSort<T> {
@@ -29,6 +35,7 @@ impl<T> Default for PairSort<T> {
             spare: Vec::new(),
             counts: Vec::new(),
             items: Vec::new(),
+            runs: Vec::new(),
         }
     }
 }
@@ -38,8 +45,8 @@ impl<T> Default for PairSort<T> {
 pub(crate) struct Packed {
     /// Every key's halves ORed: its bits are the widest half's.
     top: u64,
-    /// Whether the keys came in ascending order.
-    sorted: bool,
+    /// How many keys came below the one before (0: in ascending order).
+    descents: usize,
 }
 
 /// Keys being packed, one an item in the items' order: `lo << 32 | hi`, which orders the
@@ -49,7 +56,7 @@ pub(crate) struct Packing<'a> {
     keys: &'a mut Vec<u64>,
     top: u64,
     last: u64,
-    sorted: bool,
+    descents: usize,
 }
 
 impl Packing<'_> {
@@ -58,7 +65,7 @@ impl Packing<'_> {
     pub fn push(&mut self, (lo, hi): (u64, u64)) {
         let key = (lo << 32) | hi;
         self.top |= lo | hi;
-        self.sorted &= key > self.last;
+        self.descents += usize::from(key <= self.last);
         self.last = key;
         self.keys.push(key);
     }
@@ -66,7 +73,7 @@ impl Packing<'_> {
     pub fn done(self) -> Packed {
         Packed {
             top: self.top,
-            sorted: self.sorted,
+            descents: self.descents,
         }
     }
 }
@@ -91,7 +98,7 @@ impl<T: Copy> PairSort<T> {
             keys: &mut self.keys,
             top: 0,
             last: 0,
-            sorted: true,
+            descents: 0,
         }
     }
 
@@ -101,8 +108,9 @@ impl<T: Copy> PairSort<T> {
     /// one word, its halves' unused high bits squeezed out, its item's index below them; the
     /// words are sorted (by radix when there are many; from `split_from` of them up to
     /// [`SPLIT_UNTIL`], in two halves on two threads where the machine has them, then
-    /// merged) and the items gathered by the indices. Items already in order stay as they
-    /// are; others are sorted by comparison.
+    /// merged; where they came in a few ascending runs, by merging those) and the items
+    /// gathered by the indices. Items already in order stay as they are; others are sorted by
+    /// comparison.
     pub fn sort_packed(
         &mut self,
         items: &mut Vec<T>,
@@ -118,7 +126,7 @@ impl<T: Copy> PairSort<T> {
             items.sort_unstable_by_key(key);
             return;
         }
-        if packed.sorted {
+        if packed.descents == 0 {
             return;
         }
         // Each key as its halves' `2 * bits` bits, then its item's index.
@@ -126,7 +134,9 @@ impl<T: Copy> PairSort<T> {
             let squeezed = ((*k >> 32) << bits) | (*k & u64::from(u32::MAX));
             *k = (squeezed << index_bits) | i as u64;
         }
-        if (split_from..SPLIT_UNTIL).contains(&n) && crate::par::available() {
+        if (packed.descents + 1) * KEYS_PER_RUN <= n {
+            self.merge_runs();
+        } else if (split_from..SPLIT_UNTIL).contains(&n) && crate::par::available() {
             // A pile's pairs, sorted on one thread after the search: its halves sort at once,
             // and two sorted halves merge in one walk.
             let mid = n / 2;
@@ -145,6 +155,35 @@ impl<T: Copy> PairSort<T> {
         self.items
             .extend(self.keys.iter().map(|&k| items[(k & index) as usize]));
         std::mem::swap(items, &mut self.items);
+    }
+
+    /// Sorts `keys` (unique) by merging their ascending runs, neighbours two by two, a level
+    /// at a time, into `spare` and back.
+    fn merge_runs(&mut self) {
+        let (keys, runs) = (&mut self.keys, &mut self.runs);
+        runs.clear();
+        runs.push(0);
+        runs.extend((1..keys.len()).filter(|&i| keys[i] < keys[i - 1]));
+        runs.push(keys.len());
+        // `runs` holds each run's start and the end: merged, run `2k` and `2k + 1` become
+        // run `k` (its start is written after the three bounds it reads).
+        while runs.len() > 2 {
+            self.spare.clear();
+            let (mut k, mut w) = (0, 1);
+            while k + 2 < runs.len() {
+                let (a, b, end) = (runs[k], runs[k + 1], runs[k + 2]);
+                merge_onto(&keys[a..b], &keys[b..end], &mut self.spare);
+                runs[w] = end;
+                (k, w) = (k + 2, w + 1);
+            }
+            if k + 1 < runs.len() {
+                self.spare.extend_from_slice(&keys[runs[k]..runs[k + 1]]);
+                runs[w] = runs[k + 1];
+                w += 1;
+            }
+            runs.truncate(w);
+            std::mem::swap(keys, &mut self.spare);
+        }
     }
 
     /// Sorts `keys` by radix on their `bits` bits from bit `from` (the bits below are the
@@ -188,6 +227,11 @@ impl<T: Copy> PairSort<T> {
 /// The keys of `a` and `b` (each sorted, all unique) in order, in `out`.
 fn merge(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
     out.clear();
+    merge_onto(a, b, out);
+}
+
+/// [`merge`], after what `out` holds.
+fn merge_onto(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
     crate::limits::room(out, a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
@@ -246,6 +290,30 @@ mod tests {
                 }
             }
             check(&items, &format!("{n} items below {top}"));
+        }
+        // Keys in a few ascending runs (a pile's pairs, querier by querier): merged runs,
+        // from two runs to one a sixteenth of the keys, and a run's keys past the next's.
+        for (n, runs) in [
+            (64, 2),
+            (1100, 3),
+            (1333, 28),
+            (3000, 187),
+            (5000, 9),
+            (40, 1),
+        ] {
+            let mut keys: Vec<u64> = (1..=n as u64 * 3).collect();
+            rng.shuffle(&mut keys);
+            keys.truncate(n);
+            let mut items: Vec<(u64, u64, u32)> =
+                keys.iter().map(|&k| (k % 5, k, k as u32)).collect();
+            let cut = |rng: &mut fastrand::Rng| rng.usize(0..=n);
+            let mut bounds: Vec<usize> = (1..runs).map(|_| cut(&mut rng)).collect();
+            bounds.extend([0, n]);
+            bounds.sort_unstable();
+            for w in bounds.windows(2) {
+                items[w[0]..w[1]].sort_unstable_by_key(|p| (p.0, p.1));
+            }
+            check(&items, &format!("{n} items in {runs} runs"));
         }
         // A pile on one body: every key's low half is its; the high halves differ in the
         // bits from `from` to `top`.
