@@ -91,6 +91,34 @@ fn place<T: hecs::Component>(arch: &hecs::Archetype) -> u32 {
         .unwrap_or(NONE)
 }
 
+/// A view of one archetype's columns ([`Placed`], [`Frozen`] and [`Thawed`] alike): whether
+/// its entities have `T`, so a test of an archetype's columns is written once for all three.
+pub(crate) trait ArchetypeView {
+    /// Whether its entities have `T` (not a read of `T`'s values).
+    fn has<T: Hot>(&self) -> bool;
+}
+
+impl ArchetypeView for Placed<'_> {
+    #[inline]
+    fn has<T: Hot>(&self) -> bool {
+        Placed::has::<T>(self)
+    }
+}
+
+impl ArchetypeView for Frozen<'_> {
+    #[inline]
+    fn has<T: Hot>(&self) -> bool {
+        Frozen::has::<T>(self)
+    }
+}
+
+impl ArchetypeView for Thawed<'_> {
+    #[inline]
+    fn has<T: Hot>(&self) -> bool {
+        Thawed::has::<T>(self)
+    }
+}
+
 /// Where the [`Hot`] components' columns sit in each archetype of one world, by the
 /// archetype's index (see the module documentation). [`Ecs`](crate::world::ecs::Ecs) learns
 /// the places of every archetype it makes as it makes it.

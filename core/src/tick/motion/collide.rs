@@ -10,7 +10,7 @@ use crate::math::Vec2;
 use crate::tick::motion::step::up;
 use crate::tick::scratch::Scratch;
 use crate::world::SimWorld;
-use crate::world::columns::Placed;
+use crate::world::columns::{ArchetypeView, Placed};
 use crate::world::components::*;
 use crate::world::ecs::Ecs;
 
@@ -19,7 +19,7 @@ use crate::world::ecs::Ecs;
 /// `wanted` from position `w` is among its rows; `base` moves past its rows either way.
 fn visit(arch: Placed<'_>, wanted: &[u32], w: usize, base: &mut usize) -> Option<usize> {
     let n = arch.len() as usize;
-    if n == 0 || !(arch.has::<Identity>() && arch.has::<Position>() && collides(arch)) {
+    if n == 0 || !(arch.has::<Identity>() && arch.has::<Position>() && collides(&arch)) {
         return None;
     }
     let first = *base;
@@ -262,7 +262,7 @@ fn plan_with_left_columns(ecs: &Ecs, bp: &mut Broadphase, cell: Option<f32>, spl
 
 /// Whether `arch`'s rows have colliders, their own or their archetype's.
 #[inline]
-pub(crate) fn collides(arch: Placed<'_>) -> bool {
+pub(crate) fn collides(arch: &impl ArchetypeView) -> bool {
     arch.has::<Collider>() || arch.has::<SharedCollider>()
 }
 
@@ -273,7 +273,7 @@ pub(crate) fn record(world: &mut SimWorld, s: &mut Scratch, def: &GameDef) {
     bp.begin();
     // Read with no borrow counted: the world is this pass's alone (see `Ecs::freeze`).
     for arch in world.ecs.freeze().archetypes() {
-        if arch.is_empty() || !(arch.has::<Collider>() || arch.has::<SharedCollider>()) {
+        if arch.is_empty() || !collides(&arch) {
             continue;
         }
         let (Some(pos), ids, own) = (
