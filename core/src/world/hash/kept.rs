@@ -11,11 +11,8 @@
 //! sequence is one entity's in a world, and its archetype with it: a cache serves one world
 //! ([`HashCache::serve`] empties it for another). Nothing here is world state.
 
-use super::record::{
-    Bytes, Head3, brain_words, health, position_after, position_head, velocity, words,
-};
-use crate::world::components::{Aim, Brain, Deadline, Health, Identity, Position, Velocity};
-use crate::world::health::MaxHealth;
+use super::minds::{MindSlots, Minds};
+use super::record::{Bytes, words};
 
 /// One record's words and their hash.
 #[derive(Clone, Copy, Debug)]
@@ -46,114 +43,6 @@ impl<const K: usize> Kept<K> {
     }
 }
 
-/// The three kept records of a row that has them all (a velocity, health, and a brain with
-/// an aim and no control: a drone's), compared as one key of the bytes they are made of, so
-/// a row whose records all stay costs one comparison of five words and the aim's fields; and the part of its
-/// position record that its sequence and archetype make ([`position_head`]).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct KeptMind {
-    /// Identity ([`Identity::word`]); velocity; current health; brain, each as the words of
-    /// its bytes (none has padding, and floats compare by their bits, so equal words are
-    /// equal values). Every word of the three records is a function of these (the health's
-    /// maximum is the entity's for life, and the record's deadline inactive: the world's
-    /// deadlines are added apart, see `StateHash`).
-    key: [u64; 5],
-    /// The aim, beside the key (compared as its two fields: it is 6 bytes).
-    aim: Aim,
-    /// The velocity, health and AI records' hashes.
-    hashes: [u64; 3],
-    /// [`position_head`] of the sequence in `key` (an entity's archetype is its for life).
-    head: Head3,
-}
-
-// The key reads these components as whole words: they must be exactly that many bytes.
-const _: () = assert!(size_of::<Velocity>() == 8 && size_of::<Health>() == 4);
-const _: () = assert!(size_of::<Brain>() == 16);
-
-/// The bytes of a component of `K` words with no padding, as words.
-///
-/// # Safety
-///
-/// `T` is `K * 8` bytes with no padding (every byte initialised), as the assertions above
-/// check of the sizes and each type's fields make it (`Brain`: two `f32` and a word; `Velocity`: two `f32`).
-#[inline(always)]
-unsafe fn raw<T: Copy, const K: usize>(c: &T) -> [u64; K] {
-    // SAFETY: as the function's contract says; `read_unaligned` because `T` may align to 4.
-    unsafe { std::ptr::read_unaligned((c as *const T).cast::<[u64; K]>()) }
-}
-
-impl KeptMind {
-    /// A slot that matches no row (no sequence reaches `u64::MAX`), so its first use hashes.
-    fn empty() -> Self {
-        KeptMind {
-            key: [u64::MAX; 5],
-            aim: Aim::default(),
-            hashes: [0; 3],
-            head: Head3::default(),
-        }
-    }
-
-    /// The position record's hash of this row; the velocity, health and AI records' are the
-    /// kept ones where the values they were hashed from are the row's, else hashed again and
-    /// what that changed their sums by added to `delta` (see [`KeptRows`]).
-    #[inline(always)]
-    pub(super) fn hashes(
-        &mut self,
-        (i, p): (&Identity, &Position),
-        v: &Velocity,
-        (h, max): (&Health, &MaxHealth),
-        (br, a): (&Brain, &Aim),
-        delta: &mut [u64; 3],
-    ) -> u64 {
-        // SAFETY: each is the size `raw` asks for, with no padding (see `raw`).
-        let ([vel], [b0, b1]) = unsafe { (raw(v), raw(br)) };
-        // The health's maximum is the entity's for life, as its sequence is: the current
-        // health alone keys the record.
-        let health = u64::from(h.current as u32);
-        // The identity's word stands for its sequence (an entity's archetype is its for life).
-        let key = [i.word(), vel, health, b0, b1];
-        let differ = (0..5).fold(0, |d, k| d | (self.key[k] ^ key[k]));
-        if differ != 0 || self.aim != *a {
-            self.refresh(key, i, v, (h, max), (br, a), delta);
-        }
-        position_after(self.head, p)
-    }
-
-    /// Hashes again the records whose values differ from the kept key's, adding what each
-    /// changed by to `delta` (apart: few rows take it, and inlined it crowds the
-    /// comparison's registers).
-    #[inline(never)]
-    fn refresh(
-        &mut self,
-        key: [u64; 5],
-        i: &Identity,
-        v: &Velocity,
-        (h, max): (&Health, &MaxHealth),
-        (br, a): (&Brain, &Aim),
-        delta: &mut [u64; 3],
-    ) {
-        let (old, was) = (self.key, self.hashes);
-        let seq = key[0] != old[0];
-        if seq {
-            self.head = position_head(i);
-        }
-        if seq || key[1] != old[1] {
-            self.hashes[0] = velocity(i, v);
-        }
-        if seq || key[2] != old[2] {
-            self.hashes[1] = health(i, h, max.of(i), Deadline::INACTIVE);
-        }
-        if seq || key[3..5] != old[3..5] || self.aim != *a {
-            self.hashes[2] = words(brain_words(i, br, Some(a)));
-        }
-        for ((d, now), was) in delta.iter_mut().zip(self.hashes).zip(was) {
-            *d = d.wrapping_add(now.wrapping_sub(was));
-        }
-        self.key = key;
-        self.aim = *a;
-    }
-}
-
 /// One archetype's kept records, by row.
 ///
 /// Invariant: `mind_sums` is the wrapping sum of the velocity, health and AI hashes of
@@ -165,7 +54,7 @@ pub(super) struct KeptRows {
     velocity: Vec<Kept<2>>,
     health: Vec<Kept<4>>,
     brain: Vec<Kept<5>>,
-    mind: Vec<KeptMind>,
+    mind: Minds,
     mind_sums: [u64; 3],
     summed: usize,
     /// What each run of rows' changed records changed the sums by, in the pass under way.
@@ -175,21 +64,19 @@ pub(super) struct KeptRows {
 impl KeptRows {
     /// The slots of the first `rows` rows, of the records the archetype has (`velocity`,
     /// `health`, `brain`: whether it has each; the others are empty): all three in one
-    /// [`KeptMind`] a row where it has them all, taken in `runs` runs (each with a slot for
+    /// slot of [`Minds`] a row where it has them all, taken in `runs` runs (each with a slot for
     /// its changes to the sums).
     pub(super) fn rows(&mut self, rows: usize, has: [bool; 3], runs: usize) -> KeptPart<'_> {
         if has == [true; 3] {
-            if self.mind.len() < rows {
-                self.mind.resize(rows, KeptMind::empty());
-            }
+            self.mind.grow(rows);
             // The sums of exactly the first `rows` slots (an empty slot's hashes are zero).
             let (from, to, sign) = if self.summed <= rows {
                 (self.summed, rows, 1u64)
             } else {
                 (rows, self.summed, u64::MAX)
             };
-            for m in &self.mind[from..to] {
-                for (s, h) in self.mind_sums.iter_mut().zip(m.hashes) {
+            for hashes in &self.mind.hashes()[from..to] {
+                for (s, h) in self.mind_sums.iter_mut().zip(hashes) {
                     *s = s.wrapping_add(h.wrapping_mul(sign));
                 }
             }
@@ -197,7 +84,7 @@ impl KeptRows {
             self.deltas.clear();
             self.deltas.resize(runs, [0; 3]);
             return KeptPart {
-                mind: &mut self.mind[..rows],
+                mind: self.mind.slots(rows),
                 mind_sums: self.mind_sums,
                 deltas: &mut self.deltas,
                 ..KeptPart::default()
@@ -240,7 +127,7 @@ pub(super) struct KeptPart<'a> {
     pub velocity: &'a mut [Kept<2>],
     pub health: &'a mut [Kept<4>],
     pub brain: &'a mut [Kept<5>],
-    pub mind: &'a mut [KeptMind],
+    pub mind: MindSlots<'a>,
     pub mind_sums: [u64; 3],
     pub deltas: &'a mut [[u64; 3]],
 }
@@ -262,7 +149,7 @@ impl<'a> KeptPart<'a> {
             velocity: front(&mut self.velocity, rows),
             health: front(&mut self.health, rows),
             brain: front(&mut self.brain, rows),
-            mind: front(&mut self.mind, rows),
+            mind: self.mind.take_front(rows),
             mind_sums: std::mem::take(&mut self.mind_sums),
             deltas: front(&mut self.deltas, rows_of_deltas),
         }

@@ -24,6 +24,7 @@ use record::{AI, Bytes, HEALTH, POSITIONS};
 use std::iter::zip;
 
 mod kept;
+mod minds;
 mod record;
 mod rows;
 #[cfg(test)]

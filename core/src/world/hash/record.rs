@@ -121,8 +121,10 @@ pub(super) fn head3(a: u64, b: u64) -> Head3 {
 }
 
 /// What [`tail3`] needs of a three-word record's first two words: the sum so far and the
-/// second word as the last mix takes it.
+/// second word as the last mix takes it, in that order in memory (`repr(C)`: the wide pass
+/// reads them as two words, see `minds`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub(super) struct Head3 {
     sum: u64,
     b: u64,
@@ -131,11 +133,19 @@ pub(super) struct Head3 {
 /// The rest of [`head3`]'s record (see there): `words([a, b, c])` from `head3(a, b)`.
 #[inline(always)]
 pub(super) fn tail3(head: Head3, c: u64) -> u64 {
-    let mut h = head.sum.wrapping_add(mix(head.b, c ^ SECRET[3]));
+    let mut h = head.sum.wrapping_add(mix(head.b, c ^ TAIL_SECRET));
     h ^= h >> 37;
-    h = h.wrapping_mul(0x1656_6791_9E37_79F9);
+    h = h.wrapping_mul(AVALANCHE);
     h ^ (h >> 32)
 }
+
+const _: () = assert!(size_of::<Head3>() == 16);
+
+/// The secret word [`tail3`] mixes its last word with.
+pub(super) const TAIL_SECRET: u64 = SECRET[3];
+
+/// The multiplier of XXH3's final avalanche of a 17-to-128-byte input.
+pub(super) const AVALANCHE: u64 = 0x1656_6791_9E37_79F9;
 
 /// XXH3's 128-bit product folded to 64 bits.
 #[inline(always)]

@@ -6,6 +6,7 @@
 //! the order of the passes nor the order of the rows changes them.
 
 use super::kept::{HashCache, KeptPart, KeptRows};
+use super::minds::MindRows;
 use super::record::*;
 use crate::par;
 use crate::world::columns::{Column, Frozen, Hot, Placed};
@@ -130,18 +131,19 @@ impl Rows<'_> {
     }
 
     /// The position, velocity, health and AI records' sums of rows with all three kept in
-    /// `kept` (one [`KeptMind`](super::kept::KeptMind) a row, given only to rows with a
+    /// `kept` (a slot of [`Minds`](super::minds::Minds) a row, given only to rows with a
     /// velocity, health, and a brain with an aim and no control), in one pass: the velocity,
     /// health and AI sums are the kept ones given with the first run, changed by the records
     /// hashed again (which the run's slot keeps, for the archetype's sums); `None` where
     /// `kept` is empty.
     fn minds(&self, max: &MaxHealth, kept: KeptPart<'_>) -> Option<[u64; 4]> {
-        let (Some(v), Some(h), Some(br), Some(a)) = (self.vel, self.health, self.brain, self.aim)
+        let (Some(vel), Some(health), Some(brain), Some(aim)) =
+            (self.vel, self.health, self.brain, self.aim)
         else {
             return None;
         };
         let KeptPart {
-            mind,
+            mut mind,
             mind_sums,
             deltas,
             ..
@@ -149,15 +151,16 @@ impl Rows<'_> {
         let [delta] = deltas else {
             return None;
         };
-        let mut positions = 0u64;
-        let rows = zip(
-            zip(zip(self.id, self.pos), zip(v, h)),
-            zip(zip(br, a), mind),
-        );
-        for (((i, p), (v, h)), ((br, a), kept)) in rows {
-            let position = kept.hashes((i, p), v, (h, max), (br, a), delta);
-            positions = positions.wrapping_add(position);
-        }
+        let (id, pos) = (self.id, self.pos);
+        let rows = MindRows {
+            id,
+            pos,
+            vel,
+            health,
+            brain,
+            aim,
+        };
+        let positions = mind.positions(&rows, max, delta);
         let [sv, sh, sa] = mind_sums;
         let [dv, dh, da] = *delta;
         Some([
