@@ -75,7 +75,7 @@ impl KeptRows {
             } else {
                 (rows, self.summed, u64::MAX)
             };
-            for hashes in &self.mind.hashes()[from..to] {
+            for hashes in self.mind.hashes(from..to) {
                 for (s, h) in self.mind_sums.iter_mut().zip(hashes) {
                     *s = s.wrapping_add(h.wrapping_mul(sign));
                 }

@@ -1,6 +1,6 @@
 //! The kept records of rows that have all three kept records (a velocity, health, and a brain
-//! with an aim and no control: a drone's), column by column as the rows' own columns hold the
-//! values they were hashed from, and the pass over such rows: each row's position record,
+//! with an aim and no control: a drone's), four rows' values side by side as the rows' own
+//! columns hold them (`slots`), and the pass over such rows: each row's position record,
 //! and the velocity, health and AI records hashed again where their values changed. One row
 //! at a time, or four where an x86_64 CPU has AVX2 (`wide`, asked at run time).
 //!
@@ -48,7 +48,7 @@ impl MindSlots<'_> {
         };
         for r in from..rows.len() {
             self.check(r, rows, max, delta);
-            sum = sum.wrapping_add(position_after(self.head[r], &rows.pos[r]));
+            sum = sum.wrapping_add(position_after(self.head(r), &rows.pos[r]));
         }
         sum
     }

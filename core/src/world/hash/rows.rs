@@ -422,7 +422,8 @@ impl Whole<'_> {
             .filter_map(|(at, a)| Some((at, Columns::of(a)?)))
             .collect();
         let kept = cache.map(|c| c.archetypes(self.count));
-        let size = n.div_ceil(16).max(64);
+        // Runs of whole chunks of kept rows (see `minds`).
+        let size = n.div_ceil(16).max(64).next_multiple_of(4);
         let (mut even, mut odd) = (Vec::new(), Vec::new());
         let mut kept_rows = kept.map(|k| k.iter_mut().enumerate());
         for (at, rows) in columns.iter().map(|(at, c)| (*at, c.rows())) {

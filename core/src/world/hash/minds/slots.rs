@@ -6,72 +6,81 @@ use crate::world::hash::record::{Head3, brain_words, health, position_head, velo
 use crate::world::health::MaxHealth;
 
 /// Per row, the values its three kept records were hashed from, their hashes, and the first
-/// part of its position record.
+/// part of its position record, four rows to a [`Chunk`] (row `r` is lane `r % 4` of chunk
+/// `r / 4`): one chunk's columns side by side, so the wide pass reads four rows' values from
+/// one place, and a run of rows is one slice.
 ///
-/// Invariant: every column has one length. A row's `id`, `vel`, `health` and `brain` are its
-/// identity ([`Identity::word`]), velocity, current health and brain as the words of their
-/// bytes (none has padding, and floats compare by their bits, so equal words are equal
-/// values), `aim` its aim: every word of the three records is a function of these (the
-/// health's maximum is the entity's for life, and the record's deadline inactive: the world's
-/// deadlines are added apart, see `StateHash`). `hashes` holds the velocity, health and AI
-/// records' hashes, `head` the [`position_head`] of the identity (an entity's archetype is
-/// its for life). An empty slot matches no row (no identity's word is `u64::MAX`), so its
-/// first use hashes; its hashes are zero.
+/// A row's `id`, `vel`, `health` and `brain` are its identity ([`Identity::word`]),
+/// velocity, current health and brain as the words of their bytes (none has padding, and
+/// floats compare by their bits, so equal words are equal values), `aim` its aim: every word
+/// of the three records is a function of these (the health's maximum is the entity's for
+/// life, and the record's deadline inactive: the world's deadlines are added apart, see
+/// `StateHash`). `hashes` holds the velocity, health and AI records' hashes, `head` the
+/// [`position_head`] of the identity (an entity's archetype is its for life). An empty slot
+/// matches no row (no identity's word is `u64::MAX`), so its first use hashes; its hashes
+/// are zero.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Minds {
-    id: Vec<u64>,
-    vel: Vec<u64>,
-    health: Vec<u32>,
-    brain: Vec<[u64; 2]>,
-    aim: Vec<Aim>,
-    hashes: Vec<[u64; 3]>,
-    head: Vec<Head3>,
+    chunks: Vec<Chunk>,
+}
+
+/// Four rows' slots (see [`Minds`]), each column an array of four.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Chunk {
+    pub id: [u64; 4],
+    pub vel: [u64; 4],
+    pub brain: [[u64; 2]; 4],
+    pub head: [Head3; 4],
+    pub hashes: [[u64; 3]; 4],
+    pub health: [u32; 4],
+    pub aim: [Aim; 4],
+}
+
+impl Chunk {
+    /// Four empty slots (see [`Minds`]).
+    fn empty() -> Chunk {
+        Chunk {
+            id: [u64::MAX; 4],
+            vel: [0; 4],
+            brain: [[0; 2]; 4],
+            head: [Head3::default(); 4],
+            hashes: [[0; 3]; 4],
+            health: [0; 4],
+            aim: [Aim::default(); 4],
+        }
+    }
 }
 
 impl Minds {
     /// Room for `rows` rows (empty slots added; none taken away).
     pub(crate) fn grow(&mut self, rows: usize) {
-        if self.id.len() >= rows {
-            return;
+        let chunks = rows.div_ceil(4);
+        if self.chunks.len() < chunks {
+            self.chunks.resize(chunks, Chunk::empty());
         }
-        self.id.resize(rows, u64::MAX);
-        self.vel.resize(rows, 0);
-        self.health.resize(rows, 0);
-        self.brain.resize(rows, [0; 2]);
-        self.aim.resize(rows, Aim::default());
-        self.hashes.resize(rows, [0; 3]);
-        self.head.resize(rows, Head3::default());
     }
 
-    /// The kept hashes of the velocity, health and AI records, by row.
-    pub(crate) fn hashes(&self) -> &[[u64; 3]] {
-        &self.hashes
+    /// The kept hashes of the velocity, health and AI records of rows `rows` (which it
+    /// holds).
+    pub(crate) fn hashes(&self, rows: std::ops::Range<usize>) -> impl Iterator<Item = [u64; 3]> {
+        rows.map(|r| self.chunks[r / 4].hashes[r % 4])
     }
 
     /// The slots of the first `rows` rows (at most as many as it holds).
     pub(crate) fn slots(&mut self, rows: usize) -> MindSlots<'_> {
         MindSlots {
-            id: &mut self.id[..rows],
-            vel: &mut self.vel[..rows],
-            health: &mut self.health[..rows],
-            brain: &mut self.brain[..rows],
-            aim: &mut self.aim[..rows],
-            hashes: &mut self.hashes[..rows],
-            head: &mut self.head[..rows],
+            chunks: &mut self.chunks[..rows.div_ceil(4)],
+            len: rows,
         }
     }
 }
 
-/// A run of [`Minds`]' rows: its columns, each of one length (as there).
+/// A run of [`Minds`]' rows: the chunks that hold its `len` rows, from the first chunk's
+/// first lane (so a run that another follows ends with a whole chunk).
 #[derive(Debug, Default)]
 pub(crate) struct MindSlots<'a> {
-    pub(super) id: &'a mut [u64],
-    pub(super) vel: &'a mut [u64],
-    pub(super) health: &'a mut [u32],
-    pub(super) brain: &'a mut [[u64; 2]],
-    pub(super) aim: &'a mut [Aim],
-    pub(super) hashes: &'a mut [[u64; 3]],
-    pub(super) head: &'a mut [Head3],
+    pub(super) chunks: &'a mut [Chunk],
+    len: usize,
 }
 
 /// The rows whose records [`MindSlots`] keeps: an archetype's columns, each of one length.
@@ -124,32 +133,36 @@ unsafe fn raw<T: Copy, const K: usize>(c: &T) -> [u64; K] {
 
 impl<'a> MindSlots<'a> {
     pub(crate) fn is_empty(&self) -> bool {
-        self.id.is_empty()
+        self.len == 0
     }
 
     pub(super) fn len(&self) -> usize {
-        self.id.len()
+        self.len
     }
 
-    /// The first `rows` slots, taken off the front.
+    /// The first `rows` slots, taken off the front: a whole number of chunks, or all.
     pub(crate) fn take_front(&mut self, rows: usize) -> MindSlots<'a> {
-        fn front<'a, T>(s: &mut &'a mut [T], rows: usize) -> &'a mut [T] {
-            let (head, tail) = std::mem::take(s).split_at_mut(rows);
-            *s = tail;
-            head
-        }
         if self.is_empty() {
             return MindSlots::default();
         }
+        assert!(
+            rows.is_multiple_of(4) || rows == self.len,
+            "runs of whole chunks"
+        );
+        let rows = rows.min(self.len);
+        let (head, tail) = std::mem::take(&mut self.chunks).split_at_mut(rows.div_ceil(4));
+        self.chunks = tail;
+        self.len -= rows;
         MindSlots {
-            id: front(&mut self.id, rows),
-            vel: front(&mut self.vel, rows),
-            health: front(&mut self.health, rows),
-            brain: front(&mut self.brain, rows),
-            aim: front(&mut self.aim, rows),
-            hashes: front(&mut self.hashes, rows),
-            head: front(&mut self.head, rows),
+            chunks: head,
+            len: rows,
         }
+    }
+
+    /// The first part of row `r`'s position record.
+    #[inline(always)]
+    pub(super) fn head(&self, r: usize) -> Head3 {
+        self.chunks[r / 4].head[r % 4]
     }
 
     /// Hashes row `r`'s velocity, health and AI records again where their values differ
@@ -166,12 +179,13 @@ impl<'a> MindSlots<'a> {
         // SAFETY: each is the size `raw` asks for, with no padding (see `raw`).
         let ([vel], brain): (_, [u64; 2]) = unsafe { (raw(v), raw(br)) };
         let (id, health) = (rows.id[r].word(), h.current as u32);
-        let differ = (self.id[r] ^ id)
-            | (self.vel[r] ^ vel)
-            | u64::from(self.health[r] ^ health)
-            | (self.brain[r][0] ^ brain[0])
-            | (self.brain[r][1] ^ brain[1]);
-        if differ != 0 || self.aim[r] != *a {
+        let (c, j) = (&self.chunks[r / 4], r % 4);
+        let differ = (c.id[j] ^ id)
+            | (c.vel[j] ^ vel)
+            | u64::from(c.health[j] ^ health)
+            | (c.brain[j][0] ^ brain[0])
+            | (c.brain[j][1] ^ brain[1]);
+        if differ != 0 || c.aim[j] != *a {
             self.refresh(r, rows, max, delta);
         }
     }
@@ -197,26 +211,27 @@ impl<'a> MindSlots<'a> {
         // SAFETY: each is the size `raw` asks for, with no padding (see `raw`).
         let ([vel], brain): (_, [u64; 2]) = unsafe { (raw(v), raw(br)) };
         let (id, health_now) = (i.word(), h.current as u32);
-        let was = self.hashes[r];
+        let (c, j) = (&mut self.chunks[r / 4], r % 4);
+        let was = c.hashes[j];
         // The identity's word stands for its sequence (an entity's archetype is its for life).
-        let seq = self.id[r] != id;
+        let seq = c.id[j] != id;
         if seq {
-            self.head[r] = position_head(i);
+            c.head[j] = position_head(i);
         }
-        let hashes = &mut self.hashes[r];
-        if seq || self.vel[r] != vel {
+        let hashes = &mut c.hashes[j];
+        if seq || c.vel[j] != vel {
             hashes[0] = velocity(i, v);
         }
-        if seq || self.health[r] != health_now {
+        if seq || c.health[j] != health_now {
             hashes[1] = health(i, h, max.of(i), Deadline::INACTIVE);
         }
-        if seq || self.brain[r] != brain || self.aim[r] != *a {
+        if seq || c.brain[j] != brain || c.aim[j] != *a {
             hashes[2] = words(brain_words(i, br, Some(a)));
         }
         for ((d, now), was) in delta.iter_mut().zip(*hashes).zip(was) {
             *d = d.wrapping_add(now.wrapping_sub(was));
         }
-        (self.id[r], self.vel[r], self.health[r]) = (id, vel, health_now);
-        (self.brain[r], self.aim[r]) = (brain, *a);
+        (c.id[j], c.vel[j], c.health[j]) = (id, vel, health_now);
+        (c.brain[j], c.aim[j]) = (brain, *a);
     }
 }

@@ -9,7 +9,7 @@
 //!
 //! [`tail3`]: crate::world::hash::record::tail3
 
-use super::slots::{MindRows, MindSlots};
+use super::slots::{Chunk, MindRows, MindSlots};
 use crate::world::components::Position;
 use crate::world::hash::record::{AVALANCHE, Head3, TAIL_SECRET};
 use crate::world::health::MaxHealth;
@@ -40,41 +40,42 @@ pub(super) unsafe fn positions(
             return (n, sum);
         }
         // SAFETY: rows `r..r + 4` of every column are in bounds (`r < n`, a multiple of 4).
-        let mut differ = !unsafe { compare(s, rows, r) }.same_rows() & 0b1111;
+        let mut differ = !unsafe { compare(&s.chunks[r / 4], rows, r) }.same_rows() & 0b1111;
         while differ != 0 {
             s.refresh(r + differ.trailing_zeros() as usize, rows, max, delta);
             differ &= differ - 1;
         }
         // SAFETY: as above.
-        let h = unsafe { tails(s.head.as_ptr().add(r), rows.pos.as_ptr().add(r)) };
+        let h = unsafe { tails(&s.chunks[r / 4].head, rows.pos.as_ptr().add(r)) };
         sum = sum.wrapping_add(lane_sum(h));
         r += 4;
     }
 }
 
 /// The chunks from row `r` whose rows all hold exactly their slots' values, up to the first
-/// that does not or `n`: where they end, and their position records' sum (a loop with no
+/// that does not or row `n`: where they end, and their position records' sum (a loop with no
 /// call, whose sums stay in registers).
 ///
 /// # Safety
 ///
-/// The CPU has AVX2; `r` and `n` are multiples of 4, and rows `r..n` of every column of `s`
-/// and `rows` are in bounds.
+/// The CPU has AVX2; `r` and `n` are multiples of 4, and rows `r..n` of every column of
+/// `rows` are in bounds, as their chunks in `s`.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn same_run(s: &MindSlots<'_>, rows: &MindRows<'_>, mut r: usize, n: usize) -> (usize, u64) {
+unsafe fn same_run(s: &MindSlots<'_>, rows: &MindRows<'_>, r: usize, n: usize) -> (usize, u64) {
     let mut sums = _mm256_setzero_si256();
-    while r < n {
-        // SAFETY: rows `r..r + 4` in bounds, as the function's contract says.
-        if !unsafe { compare(s, rows, r) }.all_same() {
+    let mut at = r;
+    for c in &s.chunks[r / 4..n / 4] {
+        // SAFETY: rows `at..at + 4` in bounds, as the function's contract says.
+        if !unsafe { compare(c, rows, at) }.all_same() {
             break;
         }
         // SAFETY: as above.
-        let h = unsafe { tails(s.head.as_ptr().add(r), rows.pos.as_ptr().add(r)) };
+        let h = unsafe { tails(&c.head, rows.pos.as_ptr().add(at)) };
         sums = _mm256_add_epi64(sums, h);
-        r += 4;
+        at += 4;
     }
-    (r, lane_sum(sums))
+    (at, lane_sum(sums))
 }
 
 /// The wrapping sum of the four lanes.
@@ -103,14 +104,15 @@ unsafe fn load<T>(p: *const T) -> __m256i {
 ///
 /// # Safety
 ///
-/// The CPU has AVX2; `head` and `pos` point to four readable rows each.
+/// The CPU has AVX2; `pos` points to four readable rows.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn tails(head: *const Head3, pos: *const Position) -> __m256i {
-    // SAFETY: as the function's contract says; `Head3` is its sum then its second word
-    // (`repr(C)`), a position its two floats (`repr(transparent)` over `repr(C)`), whose bits
-    // as one little-endian word are the record's last word (`record::pair`).
-    let (h01, h23, pos) = unsafe { (load(head), load(head.add(2)), load(pos)) };
+unsafe fn tails(head: &[Head3; 4], pos: *const Position) -> __m256i {
+    // SAFETY: as the function's contract says, and four heads are 64 bytes; `Head3` is its
+    // sum then its second word (`repr(C)`), a position its two floats (`repr(transparent)`
+    // over `repr(C)`), whose bits as one little-endian word are the record's last word
+    // (`record::pair`).
+    let (h01, h23, pos) = unsafe { (load(head.as_ptr()), load(head.as_ptr().add(2)), load(pos)) };
     // Rows 0, 2, 1, 3 in the lanes: the heads' sums, their second words, the positions.
     let (sum, b) = (
         _mm256_unpacklo_epi64(h01, h23),
@@ -124,45 +126,46 @@ unsafe fn tails(head: *const Head3, pos: *const Position) -> __m256i {
     _mm256_xor_si256(h, _mm256_srli_epi64::<32>(h))
 }
 
-/// Rows `r..r + 4` compared with the values their slots keep: identity, velocity, brain
+/// Rows `r..r + 4` compared with the values `c` keeps of them: identity, velocity, brain
 /// (as words), health (as a 32-bit word) and aim (as its 6 bytes).
 ///
 /// # Safety
 ///
-/// The CPU has AVX2; rows `r..r + 4` of every column of `s` and `rows` are in bounds.
+/// The CPU has AVX2; rows `r..r + 4` of every column of `rows` are in bounds.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn compare(s: &MindSlots<'_>, rows: &MindRows<'_>, r: usize) -> Compared {
-    // SAFETY: the components are the bytes the slots keep (asserted in `minds`: identity,
+unsafe fn compare(c: &Chunk, rows: &MindRows<'_>, r: usize) -> Compared {
+    // SAFETY: the components are the bytes the chunk keeps (asserted in `slots`: identity,
     // velocity 8 bytes; brain 16; health 4; aim 6), rows `r..r + 4` of each in bounds: 32
-    // bytes of words, 64 of brains, 16 of health and 24 of aims (read as 16 and 8).
+    // bytes of words, 64 of brains, 16 of health and 24 of aims (read as 16 and 8), as the
+    // chunk's arrays of four are.
     unsafe {
         let eq = |a: __m256i, b: __m256i| _mm256_cmpeq_epi64(a, b);
-        let id = eq(load(rows.id.as_ptr().add(r)), load(s.id.as_ptr().add(r)));
-        let vel = eq(load(rows.vel.as_ptr().add(r)), load(s.vel.as_ptr().add(r)));
-        let brain = |at: usize| {
+        let id = eq(load(rows.id.as_ptr().add(r)), load(c.id.as_ptr()));
+        let vel = eq(load(rows.vel.as_ptr().add(r)), load(c.vel.as_ptr()));
+        let brain = |k: usize| {
             eq(
-                load(rows.brain.as_ptr().add(at)),
-                load(s.brain.as_ptr().add(at)),
+                load(rows.brain.as_ptr().add(r + k)),
+                load(c.brain.as_ptr().add(k)),
             )
         };
-        let (ra, sa) = (
+        let (ra, ca) = (
             rows.aim.as_ptr().add(r).cast::<u8>(),
-            s.aim.as_ptr().add(r).cast::<u8>(),
+            c.aim.as_ptr().cast::<u8>(),
         );
         Compared {
             words: _mm256_and_si256(id, vel),
-            brains: [brain(r), brain(r + 2)],
+            brains: [brain(0), brain(2)],
             health: _mm_cmpeq_epi32(
                 _mm_loadu_si128(rows.health.as_ptr().add(r).cast()),
-                _mm_loadu_si128(s.health.as_ptr().add(r).cast()),
+                _mm_loadu_si128(c.health.as_ptr().cast()),
             ),
             aims: [
-                _mm_cmpeq_epi8(_mm_loadu_si128(ra.cast()), _mm_loadu_si128(sa.cast())),
+                _mm_cmpeq_epi8(_mm_loadu_si128(ra.cast()), _mm_loadu_si128(ca.cast())),
                 // The last 8 bytes (the loads' upper halves are zero in both).
                 _mm_cmpeq_epi8(
                     _mm_loadl_epi64(ra.add(16).cast()),
-                    _mm_loadl_epi64(sa.add(16).cast()),
+                    _mm_loadl_epi64(ca.add(16).cast()),
                 ),
             ],
         }
@@ -275,7 +278,7 @@ mod tests {
             let mut lanes = [0u64; 4];
             // SAFETY: the CPU has AVX2 (checked above); four rows each; four writable words.
             unsafe {
-                let t = tails(heads.as_ptr(), pos.as_ptr());
+                let t = tails(&heads, pos.as_ptr());
                 _mm256_storeu_si256(lanes.as_mut_ptr().cast(), t);
             }
             for (lane, row) in [0, 2, 1, 3].into_iter().enumerate() {
