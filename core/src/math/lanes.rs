@@ -10,9 +10,10 @@
 //! infinities and signed zeros included), so a loop gives the same results on every platform;
 //! the tests compare [`Packed`] with `Plain` and with the scalar code each loop stands for.
 //!
-//! One loop also runs eight lanes wide where an x86_64 CPU has AVX2, asked at run time
-//! ([`each_marked`], in `wide.rs`): the sparse search's box and marks test, which every
-//! collider that does not look takes each tick; the same calls in the same order.
+//! Two loops also run eight lanes wide where an x86_64 CPU has AVX2, asked at run time (in
+//! `wide.rs`): the sparse search's box and marks test ([`each_marked`]), which every collider
+//! that does not look takes each tick, with the same calls in the same order; and the
+//! step-and-clamp ([`step_within`]), four bodies at a time with the same results.
 
 use super::Vec2;
 
@@ -114,12 +115,12 @@ fn each_marked_rest(
     }
 }
 
-/// Moves bodies two at a time, exactly as one at a time would: for each `i`, `prev[i] =
-/// pos[i]`, then `pos[i] + vel[i] * dt` where both its coordinates are finite (else `pos[i]`
-/// stays), clamped (`c < lo ? lo : c`, then `hi < c ? hi : c`, per coordinate), with each
-/// velocity coordinate whose position the clamp changed (or that is NaN) set to zero. Returns
-/// how many bodies it moved, from the first: an even number (0 without packed floats); the
-/// caller moves the rest.
+/// Moves bodies two at a time (four where an x86_64 CPU has AVX2, asked at run time: see
+/// `wide`), exactly as one at a time would: for each `i`, `prev[i] = pos[i]`, then `pos[i] +
+/// vel[i] * dt` where both its coordinates are finite (else `pos[i]` stays), clamped (`c < lo
+/// ? lo : c`, then `hi < c ? hi : c`, per coordinate), with each velocity coordinate whose
+/// position the clamp changed (or that is NaN) set to zero. Returns how many bodies it moved,
+/// from the first: an even number (0 without packed floats); the caller moves the rest.
 #[inline(always)]
 pub(crate) fn step_within(
     pos: &mut [Vec2],
@@ -129,6 +130,15 @@ pub(crate) fn step_within(
     lo: Vec2,
     hi: Vec2,
 ) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if pos.len() >= 4 && std::arch::is_x86_feature_detected!("avx2") {
+        let (n, floats) = as_floats(pos, vel, prev, 4);
+        // SAFETY: the CPU has AVX2; `n` bodies from each of the three.
+        let done = unsafe { wide::step_within(n, floats, dt, (lo, hi)) };
+        // The last pair, in SSE registers.
+        let (p, v, q) = (&mut pos[done..], &mut vel[done..], &mut prev[done..]);
+        return done + step_within_by::<Packed>(p, v, q, dt, lo, hi);
+    }
     if Packed::PACKED {
         step_within_by::<Packed>(pos, vel, prev, dt, lo, hi)
     } else {
@@ -419,6 +429,21 @@ fn each_marked_by<L: Lanes>(
     each_marked_rest(rest, 8 * whole.len(), test, bits, near);
 }
 
+/// The bodies of `pos`, `vel` and `prev` that a step-and-clamp moves `group` at a time (the
+/// most that `group` divides of the shortest slice), and each slice's first float (`Vec2` is
+/// `repr(C)`: a body is two floats).
+#[inline(always)]
+fn as_floats(
+    pos: &mut [Vec2],
+    vel: &mut [Vec2],
+    prev: &mut [Vec2],
+    group: usize,
+) -> (usize, [*mut f32; 3]) {
+    let n = pos.len().min(vel.len()).min(prev.len()) / group * group;
+    let floats = [pos, vel, prev].map(|s| s.as_mut_ptr().cast::<f32>());
+    (n, floats)
+}
+
 #[inline(always)]
 fn step_within_by<L: Lanes>(
     pos: &mut [Vec2],
@@ -428,12 +453,7 @@ fn step_within_by<L: Lanes>(
     lo: Vec2,
     hi: Vec2,
 ) -> usize {
-    let n = pos.len().min(vel.len()).min(prev.len()) / 2 * 2;
-    let (p, v, q) = (
-        pos.as_mut_ptr().cast::<f32>(),
-        vel.as_mut_ptr().cast::<f32>(),
-        prev.as_mut_ptr().cast::<f32>(),
-    );
+    let (n, [p, v, q]) = as_floats(pos, vel, prev, 2);
     let (lo, hi) = (L::pairs(lo), L::pairs(hi));
     let dt = L::splat(dt);
     for i in (0..n).step_by(2) {

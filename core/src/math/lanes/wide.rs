@@ -1,6 +1,7 @@
-//! Eight points at once in 256-bit registers, where an x86_64 CPU has AVX2 (checked at run
-//! time by [`each_marked`](super::each_marked)): the sparse search's box test and cells,
-//! which SSE registers take four points at a time, with the loads and shuffles twice over.
+//! Eight floats at once in 256-bit registers, where an x86_64 CPU has AVX2 (checked at run
+//! time by [`each_marked`](super::each_marked) and [`step_within`](super::step_within)): the
+//! sparse search's box test and cells of eight points, which SSE registers take four at a
+//! time, with the loads and shuffles twice over; and the step-and-clamp of four bodies.
 //!
 //! Each lane gives the bits the SSE loop gives: the same ordered compares (false with a NaN),
 //! the same subtraction, multiplication and truncation, no fused multiply-add. The eight
@@ -97,4 +98,46 @@ pub(super) unsafe fn each_marked(
     }
     // SAFETY: as above.
     unsafe { hand_on(&batch, len, near) };
+}
+
+/// [`step_within`](super::step_within) four bodies at a time: the SSE loop's operations lane
+/// for lane (the same add after the multiply, no fused multiply-add; the same compares, the
+/// same `max` and `min` with the bound first, so a tie or a NaN keeps the same operand).
+/// Moves the first `n` bodies (a multiple of 4) of the positions, velocities and previous
+/// positions whose first floats are `p`, `v` and `q`, and returns `n`.
+///
+/// # Safety
+///
+/// The CPU has AVX2, and each of `p`, `v` and `q` points to `n` bodies (`2 * n` floats) that
+/// nothing else reads or writes during the call.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn step_within(
+    n: usize,
+    [p, v, q]: [*mut f32; 3],
+    dt: f32,
+    (lo, hi): (Vec2, Vec2),
+) -> usize {
+    debug_assert!(n.is_multiple_of(4));
+    let pairs = |a: Vec2| _mm256_setr_ps(a.x, a.y, a.x, a.y, a.x, a.y, a.x, a.y);
+    let (lo, hi, dt) = (pairs(lo), pairs(hi), _mm256_set1_ps(dt));
+    for i in (0..n).step_by(4) {
+        // SAFETY: bodies `i..i + 4` (`i + 4 <= n`) of `n` of each: eight floats; unaligned
+        // loads and stores.
+        unsafe {
+            let (t, w) = (_mm256_loadu_ps(p.add(i * 2)), _mm256_loadu_ps(v.add(i * 2)));
+            _mm256_storeu_ps(q.add(i * 2), t);
+            let next = _mm256_add_ps(t, _mm256_mul_ps(w, dt));
+            // Finite lanes (`v - v` is 0 for a finite `v`, NaN for the rest), then both of
+            // a body's lanes.
+            let zero = _mm256_sub_ps(next, next);
+            let fin = _mm256_cmp_ps::<_CMP_LE_OQ>(zero, zero);
+            let both = _mm256_and_ps(fin, _mm256_permute_ps::<0b10_11_00_01>(fin));
+            let t = _mm256_or_ps(_mm256_and_ps(both, next), _mm256_andnot_ps(both, t));
+            let to = _mm256_min_ps(hi, _mm256_max_ps(lo, t));
+            let w = _mm256_andnot_ps(_mm256_cmp_ps::<_CMP_NEQ_UQ>(to, t), w);
+            _mm256_storeu_ps(p.add(i * 2), to);
+            _mm256_storeu_ps(v.add(i * 2), w);
+        }
+    }
+    n
 }
