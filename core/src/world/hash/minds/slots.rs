@@ -1,5 +1,5 @@
-//! [`Minds`]: the kept values and hashes of rows with all three kept records, column by
-//! column, and the scalar test of one row against them (see the parent module).
+//! [`Minds`]: the kept values and hashes of rows with all three kept records, four rows to a
+//! chunk, and the scalar test of one row against them (see the parent module).
 
 use crate::world::components::{Aim, Brain, Deadline, Health, Identity, Position, Velocity};
 use crate::world::hash::record::{Head3, brain_words, health, position_head, velocity, words};
@@ -77,6 +77,8 @@ impl Minds {
 
 /// A run of [`Minds`]' rows: the chunks that hold its `len` rows, from the first chunk's
 /// first lane (so a run that another follows ends with a whole chunk).
+///
+/// Invariant: `chunks.len() == len.div_ceil(4)`.
 #[derive(Debug, Default)]
 pub(crate) struct MindSlots<'a> {
     pub(super) chunks: &'a mut [Chunk],
