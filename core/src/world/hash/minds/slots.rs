@@ -177,17 +177,7 @@ impl<'a> MindSlots<'a> {
         max: &MaxHealth,
         delta: &mut [u64; 3],
     ) {
-        let (v, h, br, a) = (&rows.vel[r], &rows.health[r], &rows.brain[r], &rows.aim[r]);
-        // SAFETY: each is the size `raw` asks for, with no padding (see `raw`).
-        let ([vel], brain): (_, [u64; 2]) = unsafe { (raw(v), raw(br)) };
-        let (id, health) = (rows.id[r].word(), h.current as u32);
-        let (c, j) = (&self.chunks[r / 4], r % 4);
-        let differ = (c.id[j] ^ id)
-            | (c.vel[j] ^ vel)
-            | u64::from(c.health[j] ^ health)
-            | (c.brain[j][0] ^ brain[0])
-            | (c.brain[j][1] ^ brain[1]);
-        if differ != 0 || c.aim[j] != *a {
+        if self.chunks[r / 4].key(r % 4).differs(&rows.key(r)) {
             self.refresh(r, rows, max, delta);
         }
     }
@@ -203,6 +193,7 @@ impl<'a> MindSlots<'a> {
         max: &MaxHealth,
         delta: &mut [u64; 3],
     ) {
+        let now = rows.key(r);
         let (i, v, h, br, a) = (
             &rows.id[r],
             &rows.vel[r],
@@ -210,30 +201,86 @@ impl<'a> MindSlots<'a> {
             &rows.brain[r],
             &rows.aim[r],
         );
-        // SAFETY: each is the size `raw` asks for, with no padding (see `raw`).
-        let ([vel], brain): (_, [u64; 2]) = unsafe { (raw(v), raw(br)) };
-        let (id, health_now) = (i.word(), h.current as u32);
         let (c, j) = (&mut self.chunks[r / 4], r % 4);
         let was = c.hashes[j];
         // The identity's word stands for its sequence (an entity's archetype is its for life).
-        let seq = c.id[j] != id;
+        let seq = c.id[j] != now.id;
         if seq {
             c.head[j] = position_head(i);
         }
         let hashes = &mut c.hashes[j];
-        if seq || c.vel[j] != vel {
+        if seq || c.vel[j] != now.vel {
             hashes[0] = velocity(i, v);
         }
-        if seq || c.health[j] != health_now {
+        if seq || c.health[j] != now.health {
             hashes[1] = health(i, h, max.of(i), Deadline::INACTIVE);
         }
-        if seq || c.brain[j] != brain || c.aim[j] != *a {
+        if seq || c.brain[j] != now.brain || c.aim[j] != now.aim {
             hashes[2] = words(brain_words(i, br, Some(a)));
         }
         for ((d, now), was) in delta.iter_mut().zip(*hashes).zip(was) {
             *d = d.wrapping_add(now.wrapping_sub(was));
         }
-        (c.id[j], c.vel[j], c.health[j]) = (id, vel, health_now);
-        (c.brain[j], c.aim[j]) = (brain, *a);
+        c.keep(j, now);
+    }
+}
+
+/// A row's values as its slot keeps them (see [`Minds`]).
+#[derive(Clone, Copy)]
+struct Key {
+    id: u64,
+    vel: u64,
+    health: u32,
+    brain: [u64; 2],
+    aim: Aim,
+}
+
+impl Key {
+    /// Whether any value differs, word by word without a branch but the aim's.
+    #[inline(always)]
+    fn differs(&self, o: &Key) -> bool {
+        let words = (self.id ^ o.id)
+            | (self.vel ^ o.vel)
+            | u64::from(self.health ^ o.health)
+            | (self.brain[0] ^ o.brain[0])
+            | (self.brain[1] ^ o.brain[1]);
+        words != 0 || self.aim != o.aim
+    }
+}
+
+impl MindRows<'_> {
+    /// Row `r`'s values as its slot keeps them.
+    #[inline(always)]
+    fn key(&self, r: usize) -> Key {
+        // SAFETY: each is the size `raw` asks for, with no padding (see `raw`).
+        let ([vel], brain) = unsafe { (raw(&self.vel[r]), raw(&self.brain[r])) };
+        Key {
+            id: self.id[r].word(),
+            vel,
+            health: self.health[r].current as u32,
+            brain,
+            aim: self.aim[r],
+        }
+    }
+}
+
+impl Chunk {
+    /// Lane `j`'s kept values.
+    #[inline(always)]
+    fn key(&self, j: usize) -> Key {
+        Key {
+            id: self.id[j],
+            vel: self.vel[j],
+            health: self.health[j],
+            brain: self.brain[j],
+            aim: self.aim[j],
+        }
+    }
+
+    /// Keeps `k` in lane `j`.
+    #[inline(always)]
+    fn keep(&mut self, j: usize, k: Key) {
+        (self.id[j], self.vel[j], self.health[j]) = (k.id, k.vel, k.health);
+        (self.brain[j], self.aim[j]) = (k.brain, k.aim);
     }
 }
