@@ -463,11 +463,12 @@ fn step_within_by<L: Lanes>(
         // SAFETY: as above.
         unsafe { t.store(q.add(i * 2)) };
         let next = t.add(w.mul(dt));
-        // Finite lanes (`v - v` is 0 for a finite `v`, NaN for the rest), then both of a
-        // body's lanes.
+        // `v - v` is 0 for a finite `v`, NaN for the rest; added to its body's other lane's,
+        // 0 where both are finite: those lanes' mask (the sum, not the masks' `and`, which
+        // LLVM's wasm code re-extends after the shuffle in two more shifts).
         let zero = next.sub(next);
-        let fin = zero.le(zero);
-        let t = L::select(fin.and(fin.swap_pairs()), next, t);
+        let both = zero.add(zero.swap_pairs());
+        let t = L::select(both.le(both), next, t);
         let to = t.at_least(lo).at_most(hi);
         let w = w.clear(to.ne(t));
         // SAFETY: as above.
