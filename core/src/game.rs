@@ -36,11 +36,12 @@ pub struct Game {
 }
 
 impl Game {
-    /// Makes motion's one pass split its rows at `share` in the next tick (tests: the same
-    /// world at any split).
+    /// Makes the splits a tick learns (motion's one pass, the plan's marks test) split their
+    /// rows at `share` in the next tick (tests: the same world at any split).
     #[cfg(test)]
-    pub(crate) fn split_motion_at(&mut self, share: f64) {
+    pub(crate) fn split_at(&mut self, share: f64) {
         self.ctx.scratch.motion_split = crate::par::Balance::at(share);
+        self.ctx.scratch.broadphase.near_split = crate::par::Balance::at(share);
     }
 
     /// Makes every tick whose options let it split do so, whichever way runs faster on the

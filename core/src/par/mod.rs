@@ -193,10 +193,11 @@ mod tests {
     }
 
     #[test]
-    fn motion_split_anywhere_makes_the_same_world() {
-        // Drones in one archetype, enough to split; each tick's hash, contacts and events with
-        // this thread's share of the rows held at a fifth, at an odd fraction and at four
-        // fifths, against one thread. (Where the machine has one core, nothing splits.)
+    fn a_split_anywhere_makes_the_same_world() {
+        // Drones in one archetype, enough to split motion's pass and the plan's marks test;
+        // each tick's hash, contacts and events with this thread's share of the rows held at a
+        // fifth, at an odd fraction and at four fifths, against one thread. (Where the machine
+        // has one core, nothing splits.)
         use crate::{Game, NoConsequences, TickInput};
         let run = |share: Option<f64>| {
             let def = std::sync::Arc::new(crate::reference::drones_def());
@@ -207,7 +208,7 @@ mod tests {
             (0..30)
                 .map(|_| {
                     if let Some(share) = share {
-                        g.split_motion_at(share);
+                        g.split_at(share);
                     }
                     let r = g.step(&TickInput::neutral()).unwrap();
                     (r.hash.unwrap(), r.contacts, r.events)
