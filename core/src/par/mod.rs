@@ -8,6 +8,12 @@ mod worker;
 
 pub use choice::{Threads, TickWay};
 
+/// A value alone on its cache lines (two of 64 bytes: neighbouring lines are fetched in pairs),
+/// for what one part of a split pass writes often (a count, a list's length) while the other
+/// part writes its own: side by side, each write would take the line from the other core.
+#[repr(align(128))]
+pub struct Apart<T>(pub T);
+
 /// Rows of one archetype from which a pass splits them between two threads (below, handing
 /// half to the other core costs more than it saves).
 pub const SPLIT_MIN: usize = 8_192;

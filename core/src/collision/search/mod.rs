@@ -9,7 +9,7 @@ use crate::collision::{Broadphase, Overflow, Pair, Run};
 use crate::def::Shape;
 use crate::limits::push_within;
 use crate::math::Vec2;
-use crate::par;
+use crate::par::{self, Apart};
 
 mod noted;
 mod rest;
@@ -321,17 +321,27 @@ impl<'a> Found<'a> {
             self.budget.saturating_sub(work),
         );
         let (pairs_a, work_a) = (pairs_left.div_ceil(2), work_left.div_ceil(2));
-        let mut a = Found::new(&mut *self.pairs, had + pairs_a, work + work_a);
-        a.work = work;
-        let mut b = Found::new(second, pairs_left - pairs_a, work_left - work_a);
-        par::join(|| first(&mut a), || rest(&mut b));
+        // Each half's counts and its list's length on lines of their own: the two threads
+        // write them for every candidate and pair (side by side, a split near-body search took
+        // as long as a whole one).
+        let mut b_pairs = Apart(std::mem::take(second));
+        let mut a = Apart(Found::new(&mut *self.pairs, had + pairs_a, work + work_a));
+        a.0.work = work;
+        let mut b = Apart(Found::new(
+            &mut b_pairs.0,
+            pairs_left - pairs_a,
+            work_left - work_a,
+        ));
+        par::join(|| first(&mut a.0), || rest(&mut b.0));
+        let (Apart(a), Apart(b)) = (a, b);
         let (spent, whole) = (a.work + b.work, a.stop.is_none() && b.stop.is_none());
+        *second = b_pairs.0;
         if !whole {
             self.pairs.truncate(had);
             return false;
         }
-        crate::limits::room_within(self.pairs, b.pairs.len(), self.max_pairs);
-        self.pairs.extend_from_slice(b.pairs);
+        crate::limits::room_within(self.pairs, second.len(), self.max_pairs);
+        self.pairs.extend_from_slice(second);
         self.work = spent;
         true
     }

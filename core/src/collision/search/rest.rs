@@ -5,10 +5,13 @@ use super::{Found, Space, apart};
 use crate::collision::grid::{Grid, NearBody, small_body};
 use crate::collision::{Pair, Run};
 
-/// How many times a motion row's work a near body's look-ups are, about: its list splits
-/// from this share of the rows a pass splits from (the swarm's drones: about 260 instructions
-/// a near body, 45 a motion row).
-const NEAR_SHARE: usize = 8;
+/// A near body's look-ups are several motion rows' work (the swarm's drones: about 260
+/// instructions a near body, 45 a motion row): the list splits from this share of the rows a
+/// pass splits from, 256 near bodies. Measured with the split's halves on lines of their own
+/// (see `Found::in_halves`): at 16k drones, splitting from 256 rather than 1,024 near bodies
+/// took the near-body search from 5.7 to 6.0 µs a tick to 4.7 to 5.6 (three alternating runs
+/// of `ludus bench`, both cores).
+const NEAR_SHARE: usize = 32;
 
 impl Space<'_> {
     /// A sparse search's near bodies ([`near`](Self::near)): in two halves of the list on two
