@@ -32,6 +32,9 @@ struct MarkGrid {
     /// its cell is then a plain truncation ([`each_marked`]), the same as [`cell`](Self::cell)'s
     /// saturating conversion, which costs three times the instructions.
     fits: bool,
+    /// Whether, further, the box is under 2^22 cells across each way and the grid's masks
+    /// under 2^22 (`MarkTest::small`).
+    small: bool,
 }
 
 impl MarkGrid {
@@ -72,6 +75,9 @@ impl Marks {
                 rows /= 2;
             }
         }
+        // The largest value a point inside the box gives, by the same operations, under `most`.
+        let under = |most: f32| (hi.x - lo.x) * inv_cell < most && (hi.y - lo.y) * inv_cell < most;
+        let small_grid = cols <= 1 << 22 && rows <= 1 << 22;
         self.at = MarkGrid {
             inv_cell,
             lo,
@@ -79,9 +85,8 @@ impl Marks {
             cmask: cols as u32 - 1,
             rmask: rows as u32 - 1,
             shift: cols.trailing_zeros(),
-            // The largest value a point inside the box gives, by the same operations.
-            fits: (hi.x - lo.x) * inv_cell < 2_147_483_520.0
-                && (hi.y - lo.y) * inv_cell < 2_147_483_520.0,
+            fits: under(2_147_483_520.0),
+            small: small_grid && under(4_194_304.0),
         };
         for &b in &self.set {
             self.bits[b as usize] = 0;
@@ -119,6 +124,7 @@ impl Marks {
                 hi: at.hi,
                 inv: at.inv_cell,
                 grid: (at.cmask, at.rmask, at.shift),
+                small: at.small,
             };
             each_marked(pos, &test, &self.bits, &mut near);
         } else {

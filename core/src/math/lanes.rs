@@ -57,6 +57,9 @@ pub(crate) struct MarkTest {
     pub hi: Vec2,
     pub inv: f32,
     pub grid: (u32, u32, u32),
+    /// The box is under 2^22 cells from `lo` each way and the grid's masks under 2^22: a
+    /// cell is then found as [`Lanes::small_cell_index`] finds it.
+    pub small: bool,
 }
 
 /// Calls `near(k)`, in order, for each `pos[k]` inside `test`'s box whose cell's byte in
@@ -359,12 +362,16 @@ impl<L: Lanes> Eight<L> {
     /// `(p[j].x - lo.x) * inv` and `(p[j].y - lo.y) * inv`, as `to_int_unchecked` gives them.
     /// Only where both are in `0..2^31` (a point inside a box of under 2^31 cells from `lo`):
     /// elsewhere the index differs by platform.
+    /// With `SMALL`, as [`Lanes::small_cell_index`] finds them.
     #[inline(always)]
-    fn cells(self, lo: Vec2, inv: f32, grid: (u32, u32, u32)) -> [u32; 8] {
+    fn cells<const SMALL: bool>(self, lo: Vec2, inv: f32, grid: (u32, u32, u32)) -> [u32; 8] {
         let (lx, ly, inv) = (L::splat(lo.x), L::splat(lo.y), L::splat(inv));
         let four = |k: usize| {
-            let (xs, ys) = (self.xs[k], self.ys[k]);
-            L::cell_index(xs.sub(lx).mul(inv), ys.sub(ly).mul(inv), grid)
+            let (x, y) = (self.xs[k].sub(lx).mul(inv), self.ys[k].sub(ly).mul(inv));
+            match SMALL {
+                true => L::small_cell_index(x, y, grid),
+                false => L::cell_index(x, y, grid),
+            }
         };
         let (lo4, hi4) = (four(0), four(1));
         std::array::from_fn(|j| if j < 4 { lo4[j] } else { hi4[j - 4] })
@@ -379,13 +386,27 @@ fn in_box8_by<L: Lanes>(p: &[Vec2; 8], lo: Vec2, hi: Vec2) -> u32 {
 /// The cells of eight points (see [`Eight::cells`]).
 #[cfg(test)]
 fn cells8_by<L: Lanes>(p: &[Vec2; 8], lo: Vec2, inv: f32, grid: (u32, u32, u32)) -> [u32; 8] {
-    Eight::<L>::load(p).cells(lo, inv, grid)
+    Eight::<L>::load(p).cells::<false>(lo, inv, grid)
 }
 
 /// [`each_marked`] four lanes at a time: each chunk of eight points loaded once for the box
 /// test and the cells, the eight marks read without a branch a point.
 #[inline(always)]
 fn each_marked_by<L: Lanes>(
+    pos: &[Vec2],
+    test: &MarkTest,
+    bits: &[u8],
+    near: &mut impl FnMut(usize),
+) {
+    match test.small {
+        true => each_marked_in::<L, true>(pos, test, bits, near),
+        false => each_marked_in::<L, false>(pos, test, bits, near),
+    }
+}
+
+/// [`each_marked_by`], the cells found as `SMALL` says (see [`Eight::cells`]).
+#[inline(always)]
+fn each_marked_in<L: Lanes, const SMALL: bool>(
     pos: &[Vec2],
     test: &MarkTest,
     bits: &[u8],
@@ -406,7 +427,7 @@ fn each_marked_by<L: Lanes>(
             continue;
         }
         let mut marked = 0u32;
-        for (j, &k) in eight.cells(lo, inv, grid).iter().enumerate() {
+        for (j, &k) in eight.cells::<SMALL>(lo, inv, grid).iter().enumerate() {
             // SAFETY: a cell is masked into the grid (`cmask + 1 == 1 << shift`), even a
             // point's outside the box, whose lane is dropped below.
             marked |= u32::from(unsafe { *bits.get_unchecked(k as usize) }) << j;

@@ -34,6 +34,13 @@ pub(crate) trait Lanes: Copy {
     /// lanes are in `0..2^31` (where the truncation is `to_int_unchecked`'s): elsewhere the
     /// index differs by platform. `grid.2` is under 32.
     fn cell_index(x: Self, y: Self, grid: (u32, u32, u32)) -> [u32; 4];
+    /// As [`cell_index`](Lanes::cell_index) where both lanes are in `0..2^22` and the grid's
+    /// masks under `2^22` (elsewhere any cell of the grid): the browser's lanes take it from
+    /// the floats' bits in two instructions where their saturating truncation takes seven.
+    #[inline(always)]
+    fn small_cell_index(x: Self, y: Self, grid: (u32, u32, u32)) -> [u32; 4] {
+        Self::cell_index(x, y, grid)
+    }
     /// As [`cell_index`](Lanes::cell_index), at the floors of `x` and `y` as [`floor_i32`]
     /// gives them, for every input (NaN, infinities and values past `i32` included).
     fn floor_index(x: Self, y: Self, grid: (u32, u32, u32)) -> [u32; 4];

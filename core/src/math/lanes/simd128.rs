@@ -115,6 +115,13 @@ impl Lanes for Simd128 {
         index(i32x4_trunc_sat_f32x4(x.0), i32x4_trunc_sat_f32x4(y.0), grid)
     }
     #[inline(always)]
+    fn small_cell_index(x: Self, y: Self, grid: (u32, u32, u32)) -> [u32; 4] {
+        // In `0..2^22` the floor is the truncation, and the floor plus 2^23 is exact: its low
+        // 23 bits are the floor, all the grid's masks keep.
+        let bits = |v: v128| f32x4_add(f32x4_floor(v), f32x4_splat(8_388_608.0));
+        index(bits(x.0), bits(y.0), grid)
+    }
+    #[inline(always)]
     fn floor_index(x: Self, y: Self, grid: (u32, u32, u32)) -> [u32; 4] {
         // The saturating truncation is `as i32`'s; less one (wrapping) where it is above
         // the value, as `floor_i32` does.

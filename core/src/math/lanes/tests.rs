@@ -328,16 +328,54 @@ fn each_marked_calls_for_the_points_the_one_point_at_a_time_test_finds() {
                 bits[(((cy & grid.1) << grid.2) | (cx & grid.0)) as usize] != 0
             })
             .collect();
-        let test = MarkTest { lo, hi, inv, grid };
-        let mut got = Vec::new();
-        each_marked(&pos, &test, &bits, &mut |k| got.push(k));
-        assert_eq!(got, want, "{test:?} {pos:?}");
-        let mut got = Vec::new();
-        each_marked_by::<Packed>(&pos, &test, &bits, &mut |k| got.push(k));
-        assert_eq!(got, want, "packed: {test:?} {pos:?}");
-        let mut got = Vec::new();
-        each_marked_by::<Plain>(&pos, &test, &bits, &mut |k| got.push(k));
-        assert_eq!(got, want, "plain: {test:?} {pos:?}");
+        // Every box here is under 2^22 cells: both ways of finding a cell hold.
+        for small in [false, true] {
+            let test = MarkTest {
+                lo,
+                hi,
+                inv,
+                grid,
+                small,
+            };
+            let mut got = Vec::new();
+            each_marked(&pos, &test, &bits, &mut |k| got.push(k));
+            assert_eq!(got, want, "{test:?} {pos:?}");
+            let mut got = Vec::new();
+            each_marked_by::<Packed>(&pos, &test, &bits, &mut |k| got.push(k));
+            assert_eq!(got, want, "packed: {test:?} {pos:?}");
+            let mut got = Vec::new();
+            each_marked_by::<Plain>(&pos, &test, &bits, &mut |k| got.push(k));
+            assert_eq!(got, want, "plain: {test:?} {pos:?}");
+        }
+    }
+}
+
+/// The browser's small cells (`Lanes::small_cell_index`): for a value in `0..2^22`, the low
+/// 23 bits of its floor plus 2^23 are its truncation, under every mask below 2^23.
+#[test]
+fn small_cells_bits_are_the_truncation() {
+    let mut rng = fastrand::Rng::with_seed(22);
+    let top = 4_194_304.0f32;
+    let edges = [
+        0.0,
+        -0.0,
+        0.5,
+        1.0,
+        1.0 - f32::EPSILON / 2.0,
+        top - 0.25,
+        top - 1.0,
+    ];
+    for k in 0..200_000 {
+        let v = match k {
+            k if k < edges.len() => edges[k],
+            k if k % 3 == 0 => rng.u32(..1 << 22) as f32,
+            _ => rng.f32() * top,
+        };
+        assert!(v < top);
+        let bits = (v.floor() + 8_388_608.0).to_bits();
+        for mask in [(1 << 23) - 1, (1 << 22) - 1, 63, 0] {
+            assert_eq!(bits & mask, (v as u32) & mask, "{v} under {mask:#x}");
+        }
     }
 }
 
