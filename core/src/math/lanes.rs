@@ -383,12 +383,6 @@ fn in_box8_by<L: Lanes>(p: &[Vec2; 8], lo: Vec2, hi: Vec2) -> u32 {
     Eight::<L>::load(p).in_box(lo, hi)
 }
 
-/// The cells of eight points (see [`Eight::cells`]).
-#[cfg(test)]
-fn cells8_by<L: Lanes>(p: &[Vec2; 8], lo: Vec2, inv: f32, grid: (u32, u32, u32)) -> [u32; 8] {
-    Eight::<L>::load(p).cells::<false>(lo, inv, grid)
-}
-
 /// [`each_marked`] four lanes at a time: each chunk of eight points loaded once for the box
 /// test and the cells, the eight marks read without a branch a point.
 #[inline(always)]

@@ -4,6 +4,11 @@
 
 use super::*;
 
+/// The cells of eight points (see [`Eight::cells`]).
+fn cells8_by<L: Lanes>(p: &[Vec2; 8], lo: Vec2, inv: f32, grid: (u32, u32, u32)) -> [u32; 8] {
+    Eight::<L>::load(p).cells::<false>(lo, inv, grid)
+}
+
 /// Bit-exact vectors (NaN equals NaN, -0 differs from +0).
 fn bits(v: &[Vec2]) -> Vec<(u32, u32)> {
     v.iter().map(|v| (v.x.to_bits(), v.y.to_bits())).collect()
