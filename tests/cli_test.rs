@@ -84,13 +84,19 @@ fn a_failing_test_names_each_expectation_and_its_recording_replays() {
         .unwrap();
     let out = text(&o).0;
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 2, "{:?}", text(&o));
+    assert_eq!(lines.len(), 3, "{:?}", text(&o));
     assert_eq!(
         lines[0],
         "replayed 600 ticks of g: every state hash matches"
     );
-    // and how fast: "re-simulated 600 ticks in S s: N ticks per second".
-    let speed = lines[1].strip_prefix("re-simulated 600 ticks in ").unwrap();
+    // How long the game's start took, apart from the ticks...
+    let started = lines[1]
+        .strip_prefix("the game started in ")
+        .and_then(|l| l.strip_suffix(" ms (its first level built, its scripts started)"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(started.parse::<f64>().unwrap() > 0.0, "{out}");
+    // and how fast they ran: "re-simulated 600 ticks in S s: N ticks per second".
+    let speed = lines[2].strip_prefix("re-simulated 600 ticks in ").unwrap();
     let (seconds, rate) = speed.split_once(" s: ").unwrap();
     let rate = rate.strip_suffix(" ticks per second").unwrap();
     let (seconds, rate): (f64, f64) = (seconds.parse().unwrap(), rate.parse().unwrap());

@@ -15,7 +15,7 @@ use crate::runtime::project::Project;
 use crate::runtime::rerun::Rerun;
 use ludus_core::{Recording, printable_line};
 
-pub use crate::runtime::verify::{Outcome, mismatch, replay, unfit};
+pub use crate::runtime::verify::{Outcome, mismatch, replay_timed, unfit};
 
 #[derive(clap::Args, Debug)]
 pub struct ReplayArgs {
@@ -100,35 +100,41 @@ pub fn main(args: ReplayArgs) -> i32 {
         ));
         return 1;
     }
-    let start = crate::platform::clock_ns();
-    let outcome = replay(&rec, &project, args.perturb_tick);
-    let elapsed = crate::platform::clock_ns().saturating_sub(start);
+    let begun = crate::platform::clock_ns();
+    let outcome = replay_timed(&rec, &project, args.perturb_tick);
+    let elapsed = crate::platform::clock_ns().saturating_sub(begun);
     match outcome {
-        Ok(Outcome::Identical { ticks }) => {
+        Ok((Outcome::Identical { ticks }, started)) => {
             say(&format!(
                 "replayed {ticks} ticks of {}: every state hash matches",
                 rec.header.game
             ));
-            println!("{}", speed(ticks as u64, elapsed));
+            print_speed(ticks as u64, started, elapsed);
             0
         }
-        Ok(Outcome::Faulted {
-            ticks,
-            tick,
-            message,
-        }) => {
+        Ok((
+            Outcome::Faulted {
+                ticks,
+                tick,
+                message,
+            },
+            started,
+        )) => {
             say(&format!(
                 "replayed {ticks} ticks of {}: every state hash matches, and tick {tick} faults as recorded: {message}",
                 rec.header.game
             ));
-            println!("{}", speed(ticks as u64, elapsed));
+            print_speed(ticks as u64, started, elapsed);
             0
         }
-        Ok(Outcome::Diverged {
-            segment,
-            tick,
-            report,
-        }) => {
+        Ok((
+            Outcome::Diverged {
+                segment,
+                tick,
+                report,
+            },
+            _,
+        )) => {
             say(&format!(
                 "diverged at tick {tick} (segment {segment}): {report}"
             ));
@@ -141,11 +147,22 @@ pub fn main(args: ReplayArgs) -> i32 {
     }
 }
 
-/// How fast a replay re-simulated: `ticks` in `elapsed_ns` (the level builds included).
+/// Prints how long the game's start took (`started_ns` of `elapsed_ns`: its first level
+/// built, its scripts started), then how fast the rest re-simulated (see [`speed`]).
+fn print_speed(ticks: u64, started_ns: u64, elapsed_ns: u64) {
+    println!(
+        "the game started in {:.2} ms (its first level built, its scripts started)",
+        started_ns as f64 / 1e6
+    );
+    println!("{}", speed(ticks, elapsed_ns.saturating_sub(started_ns)));
+}
+
+/// How fast a replay re-simulated: `ticks` in `elapsed_ns` (whatever level builds they
+/// asked for included).
 fn speed(ticks: u64, elapsed_ns: u64) -> String {
     let seconds = elapsed_ns as f64 / 1e9;
     format!(
-        "re-simulated {ticks} ticks in {seconds:.3} s: {:.0} ticks per second",
+        "re-simulated {ticks} ticks in {seconds:.4} s: {:.0} ticks per second",
         ticks as f64 / seconds.max(1e-9)
     )
 }
@@ -169,6 +186,7 @@ fn rerun(rec: Recording, project: &Project, dir: Option<&std::path::Path>) -> i3
             return 1;
         }
     };
+    let started = crate::platform::clock_ns().saturating_sub(start);
     if let Err(e) = run.advance(u64::MAX) {
         complain(&format!("ludus: {cannot}: {e}"));
         return 1;
@@ -197,7 +215,7 @@ fn rerun(rec: Recording, project: &Project, dir: Option<&std::path::Path>) -> i3
     if run.over {
         println!("the game ended after {ticks} of the recording's {total} ticks");
     }
-    println!("{}", speed(ticks, elapsed_ns));
+    print_speed(ticks, started, elapsed_ns);
     if run.fault.is_some() { 1 } else { 0 }
 }
 

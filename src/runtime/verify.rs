@@ -153,11 +153,40 @@ pub fn replay_counting(
     work: &mut Work,
 ) -> Result<Outcome, String> {
     let project = project.clone().with_seed(rec.header.seed);
-    let mut game = start(rec, &project, work)?;
+    let game = start(rec, &project, work)?;
+    replay_from(game, rec, &project, perturb, work)
+}
+
+/// [`replay`], timed: the outcome, and how long the game's start took (its first level built
+/// and its scripts started, in nanoseconds), apart from the re-simulation that follows (which
+/// `ludus replay` reports in ticks per second).
+pub fn replay_timed(
+    rec: &Recording,
+    project: &Project,
+    perturb: Option<u64>,
+) -> Result<(Outcome, u64), String> {
+    let project = project.clone().with_seed(rec.header.seed);
+    let mut work = Work::default();
+    let begun = crate::platform::clock_ns();
+    let game = start(rec, &project, &mut work)?;
+    let started_ns = crate::platform::clock_ns().saturating_sub(begun);
+    let outcome = replay_from(game, rec, &project, perturb, &mut work)?;
+    Ok((outcome, started_ns))
+}
+
+/// Replays `rec`'s segments and recorded fault on `game`, started at its first segment (see
+/// [`start`]).
+fn replay_from(
+    mut game: Game,
+    rec: &Recording,
+    project: &Project,
+    perturb: Option<u64>,
+    work: &mut Work,
+) -> Result<Outcome, String> {
     let mut total = 0;
     for (si, segment) in rec.segments.iter().enumerate() {
         if si > 0
-            && let Some(diverged) = load_segment(&mut game, &project, si, segment, work)?
+            && let Some(diverged) = load_segment(&mut game, project, si, segment, work)?
         {
             return Ok(diverged);
         }
