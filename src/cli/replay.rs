@@ -162,7 +162,7 @@ fn print_speed(ticks: u64, started_ns: u64, elapsed_ns: u64) {
 fn speed(ticks: u64, elapsed_ns: u64) -> String {
     let seconds = elapsed_ns as f64 / 1e9;
     format!(
-        "re-simulated {ticks} ticks in {seconds:.4} s: {:.0} ticks per second",
+        "re-simulated {ticks} ticks in {seconds:.5} s: {:.0} ticks per second",
         ticks as f64 / seconds.max(1e-9)
     )
 }
