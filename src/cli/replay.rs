@@ -15,7 +15,8 @@ use crate::runtime::project::Project;
 use crate::runtime::rerun::Rerun;
 use ludus_core::{Recording, printable_line};
 
-pub use crate::runtime::verify::{Outcome, mismatch, replay_timed, unfit};
+pub use crate::runtime::verify::{Outcome, mismatch, unfit};
+use crate::runtime::work::Work;
 
 #[derive(clap::Args, Debug)]
 pub struct ReplayArgs {
@@ -145,6 +146,24 @@ pub fn main(args: ReplayArgs) -> i32 {
             1
         }
     }
+}
+
+/// A replay of `rec` on `project` (see [`crate::runtime::verify::replay`]), timed: the
+/// outcome, and how long the game's start took (its first level built and its scripts
+/// started, in nanoseconds), apart from the re-simulation that follows.
+fn replay_timed(
+    rec: &Recording,
+    project: &Project,
+    perturb: Option<u64>,
+) -> Result<(Outcome, u64), String> {
+    use crate::runtime::verify::{replay_from, start};
+    let project = project.clone().with_seed(rec.header.seed);
+    let mut work = Work::default();
+    let begun = crate::platform::clock_ns();
+    let game = start(rec, &project, &mut work)?;
+    let started_ns = crate::platform::clock_ns().saturating_sub(begun);
+    let outcome = replay_from(game, rec, &project, perturb, &mut work)?;
+    Ok((outcome, started_ns))
 }
 
 /// Prints how long the game's start took (`started_ns` of `elapsed_ns`: its first level

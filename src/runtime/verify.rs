@@ -157,26 +157,9 @@ pub fn replay_counting(
     replay_from(game, rec, &project, perturb, work)
 }
 
-/// [`replay`], timed: the outcome, and how long the game's start took (its first level built
-/// and its scripts started, in nanoseconds), apart from the re-simulation that follows (which
-/// `ludus replay` reports in ticks per second).
-pub fn replay_timed(
-    rec: &Recording,
-    project: &Project,
-    perturb: Option<u64>,
-) -> Result<(Outcome, u64), String> {
-    let project = project.clone().with_seed(rec.header.seed);
-    let mut work = Work::default();
-    let begun = crate::platform::clock_ns();
-    let game = start(rec, &project, &mut work)?;
-    let started_ns = crate::platform::clock_ns().saturating_sub(begun);
-    let outcome = replay_from(game, rec, &project, perturb, &mut work)?;
-    Ok((outcome, started_ns))
-}
-
 /// Replays `rec`'s segments and recorded fault on `game`, started at its first segment (see
 /// [`start`]).
-fn replay_from(
+pub(crate) fn replay_from(
     mut game: Game,
     rec: &Recording,
     project: &Project,
@@ -207,7 +190,7 @@ fn replay_from(
 }
 
 /// The game a replay of `rec` starts from, at its first segment's level.
-fn start(rec: &Recording, project: &Project, work: &mut Work) -> Result<Game, String> {
+pub(crate) fn start(rec: &Recording, project: &Project, work: &mut Work) -> Result<Game, String> {
     work.builds += 1;
     let mut game = project
         .start(rec.header.entities)
