@@ -499,3 +499,27 @@ fn sim_inspect_adds_the_entitys_record_to_the_summary() {
     );
     assert!(sim(&[]).get("inspect").is_none(), "no record unless asked");
 }
+
+#[test]
+fn sim_serial_runs_the_same_game_as_split_passes() {
+    // 20,000 drones: motion's pass, the plan and the search split between two threads where
+    // the machine has them and that runs faster; `--serial` keeps every pass on one thread.
+    let dir = scratch("serial");
+    let input = dir.join("input.jsonl");
+    std::fs::write(&input, input_lines(60)).unwrap();
+    let run = |serial: bool| {
+        let mut cmd = ludus();
+        cmd.args(["sim", "--entities", "20000", "--ticks", "60", "--input"])
+            .arg(&input)
+            .arg(example());
+        if serial {
+            cmd.arg("--serial");
+        }
+        summary(&cmd.output().unwrap())
+    };
+    let (split, serial) = (run(false), run(true));
+    assert_eq!(serial["faulted"], false, "{serial}");
+    assert_eq!(serial["ticks"], 60, "{serial}");
+    assert_eq!(serial["entities"], split["entities"], "{serial} {split}");
+    assert_eq!(serial["hash"], split["hash"], "{serial} {split}");
+}

@@ -51,6 +51,11 @@ pub struct SimArgs {
     /// Check the world's invariants after every tick.
     #[arg(long)]
     pub check_invariants: bool,
+    /// Run every pass of the tick on one thread (by default, passes over large archetypes
+    /// split between two threads where the machine has them; the run is the same either way,
+    /// state hash included).
+    #[arg(long)]
+    pub serial: bool,
     /// The game's saved data: read from FILE at the start if it exists (one that is damaged,
     /// too large or unreadable is a warning and no saved data), and written to it when the run
     /// ends. Without it a run starts with no saved data and writes none.
@@ -232,6 +237,7 @@ pub fn prepare(
 ) -> Result<HeadlessRun, String> {
     let mut d = driver(project, args.entities, args.threads)?;
     d.game.options_mut().check_invariants = args.check_invariants;
+    d.game.options_mut().serial = args.serial;
     d.watch = args
         .inspect
         .map(|id| crate::runtime::inspect::Watch::new(id, &d.game));

@@ -270,6 +270,7 @@ fn sim_args(dir: &Path, spec: &TestSpec) -> SimArgs {
         trace: None,
         threads: None,
         check_invariants: false,
+        serial: false,
         save: at(&spec.save),
         profile: false,
         trace_events: None,
