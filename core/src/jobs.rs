@@ -72,14 +72,22 @@ pub struct Completion {
     pub status: JobStatus,
 }
 
-fn execute(request: Request) -> Completion {
-    let status = JobStatus::Done(request.input.run());
+/// The completion of `request`, its output from `run` (the job's pure function, or what a
+/// serial executor kept of it).
+fn execute(request: Request, run: impl FnOnce(JobInput) -> JobOutput) -> Completion {
+    let Request {
+        id,
+        world,
+        target,
+        revision,
+        input,
+    } = request;
     Completion {
-        id: request.id,
-        world: request.world,
-        target: request.target,
-        revision: request.revision,
-        status,
+        id,
+        world,
+        target,
+        revision,
+        status: JobStatus::Done(run(input)),
     }
 }
 
@@ -92,11 +100,72 @@ pub trait Executor: Send {
     fn shutdown(&mut self, out: &mut Vec<Completion>);
 }
 
-/// Runs each request when polled, on the calling thread: deterministic, thread-free.
+/// Runs each request when polled, on the calling thread: deterministic, thread-free. It keeps
+/// its last results: an input asked again takes the output computing it gave (see `Kept`).
 #[derive(Debug, Default)]
 pub struct SerialExecutor {
     queue: VecDeque<Request>,
     done: VecDeque<Completion>,
+    kept: Kept,
+}
+
+/// The most a serial executor keeps of its last inputs and outputs, in bytes (a flow field
+/// and its input are about two bytes a cell: a few hundred fields of an arena's grid).
+pub const KEPT_BYTES: usize = 1 << 20;
+
+/// A serial executor's last results, by input: every job is a pure function of its input, so
+/// an input asked again (a chaser's goal back in a cell it was in a moment ago) takes the
+/// output kept, the one computing it gives, bit for bit.
+///
+/// Invariant: `bytes` is the sum of the entries' [`size`]s, at most [`KEPT_BYTES`]; the most
+/// recently asked entry first.
+#[derive(Debug, Default)]
+struct Kept {
+    entries: VecDeque<(JobInput, JobOutput)>,
+    bytes: usize,
+}
+
+impl Kept {
+    /// The output of `input`: the kept one where it was asked before, else computed and kept
+    /// (the oldest entries let go to make room; one past the bound alone is not kept).
+    fn run(&mut self, input: JobInput) -> JobOutput {
+        if let Some(at) = self.entries.iter().position(|(k, _)| k.same(&input)) {
+            let entry = self.entries.remove(at).expect("a kept entry");
+            let out = entry.1.clone();
+            self.entries.push_front(entry);
+            return out;
+        }
+        let out = input.run();
+        let size = size(&input, &out);
+        if size <= KEPT_BYTES {
+            while self.bytes + size > KEPT_BYTES {
+                let (k, o) = self.entries.pop_back().expect("bytes count an entry");
+                self.bytes -= self::size(&k, &o);
+            }
+            self.bytes += size;
+            self.entries.push_front((input, out.clone()));
+        }
+        out
+    }
+}
+
+/// The bytes an entry of [`Kept`] holds.
+fn size(input: &JobInput, output: &JobOutput) -> usize {
+    let (JobInput::FlowField(i), JobOutput::FlowField(o)) = (input, output);
+    size_of::<(JobInput, JobOutput)>() + i.blocked.len() + o.dirs.len()
+}
+
+impl JobInput {
+    /// Whether `other` is the same input bit for bit (floats by their bits: `-0.0` and `0.0`
+    /// are different origins, whose fields differ in their origin too).
+    fn same(&self, other: &JobInput) -> bool {
+        let (JobInput::FlowField(a), JobInput::FlowField(b)) = (self, other);
+        let bits = |i: &FlowInput| (i.origin.x.to_bits(), i.origin.y.to_bits(), i.cell.to_bits());
+        a.goal == b.goal
+            && (a.cols, a.rows) == (b.cols, b.rows)
+            && bits(a) == bits(b)
+            && a.blocked == b.blocked
+    }
 }
 
 impl Executor for SerialExecutor {
@@ -106,7 +175,8 @@ impl Executor for SerialExecutor {
 
     fn poll(&mut self, max: usize, out: &mut Vec<Completion>) {
         while let Some(r) = self.queue.pop_front() {
-            self.done.push_back(execute(r));
+            let kept = &mut self.kept;
+            self.done.push_back(execute(r, |input| kept.run(input)));
         }
         for _ in 0..max.min(self.done.len()) {
             out.extend(self.done.pop_front());
@@ -182,7 +252,7 @@ mod pool {
                                 Err(_) => return,
                             };
                             let Ok(request) = next else { return };
-                            let completion = execute(request);
+                            let completion = execute(request, |input| input.run());
                             if let Ok(mut q) = done.lock() {
                                 q.push_back(completion);
                             }
@@ -203,7 +273,7 @@ mod pool {
             }
             let Ok(rx) = self.receiver.lock() else { return };
             while let Ok(request) = rx.try_recv() {
-                let completion = execute(request);
+                let completion = execute(request, |input| input.run());
                 if let Ok(mut q) = self.done.lock() {
                     q.push_back(completion);
                 }
@@ -417,5 +487,67 @@ impl Completions {
 
     pub(crate) fn stats_mut(&mut self) -> &mut JobStats {
         &mut self.stats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Vec2;
+
+    fn field(cols: u32, rows: u32, goal: (u32, u32), origin: Vec2) -> JobInput {
+        JobInput::FlowField(FlowInput {
+            origin,
+            cell: 8.0,
+            cols,
+            rows,
+            blocked: (0..cols * rows).map(|i| i % 7 == 3).collect(),
+            goal,
+        })
+    }
+
+    #[test]
+    fn an_input_asked_again_takes_the_output_kept_of_it() {
+        let mut kept = Kept::default();
+        let [a, b] = [(3, 4), (9, 9)].map(|goal| field(30, 20, goal, Vec2::ZERO));
+        for input in [&a, &b, &a, &b, &b] {
+            assert_eq!(kept.run(input.clone()), input.run());
+        }
+        // Each once, the last asked first, their bytes counted.
+        let order: Vec<bool> = kept.entries.iter().map(|(k, _)| k.same(&b)).collect();
+        assert_eq!(order, [true, false]);
+        let bytes: usize = kept.entries.iter().map(|(k, o)| size(k, o)).sum();
+        assert_eq!(kept.bytes, bytes);
+    }
+
+    #[test]
+    fn a_zero_of_the_other_sign_is_another_input() {
+        let mut kept = Kept::default();
+        let (plus, minus) = (Vec2::ZERO, Vec2::new(-0.0, 0.0));
+        kept.run(field(8, 8, (1, 1), plus));
+        let JobOutput::FlowField(f) = kept.run(field(8, 8, (1, 1), minus));
+        assert_eq!(
+            f.origin.x.to_bits(),
+            (-0.0f32).to_bits(),
+            "computed, not the kept one"
+        );
+        assert_eq!(kept.entries.len(), 2);
+    }
+
+    #[test]
+    fn the_kept_results_stay_within_their_bound() {
+        let mut kept = Kept::default();
+        // About 600 KB each (two bytes a cell): the second lets the first go.
+        let [a, b] = [(0, 0), (5, 5)].map(|goal| field(600, 500, goal, Vec2::ZERO));
+        kept.run(a);
+        kept.run(b.clone());
+        assert!(kept.bytes <= KEPT_BYTES);
+        assert_eq!(kept.entries.len(), 1);
+        assert!(kept.entries[0].0.same(&b));
+        // One past the bound alone is computed and not kept; what was kept stays.
+        let huge = field(800, 750, (1, 1), Vec2::ZERO);
+        assert_eq!(kept.run(huge.clone()), huge.run());
+        assert_eq!(kept.entries.len(), 1);
+        assert!(kept.entries[0].0.same(&b) && kept.bytes <= KEPT_BYTES);
     }
 }
