@@ -160,11 +160,20 @@ impl JobInput {
     /// are different origins, whose fields differ in their origin too).
     fn same(&self, other: &JobInput) -> bool {
         let (JobInput::FlowField(a), JobInput::FlowField(b)) = (self, other);
-        let bits = |i: &FlowInput| (i.origin.x.to_bits(), i.origin.y.to_bits(), i.cell.to_bits());
-        a.goal == b.goal
-            && (a.cols, a.rows) == (b.cols, b.rows)
-            && bits(a) == bits(b)
-            && a.blocked == b.blocked
+        // Every field named: one added to the input must be compared too.
+        let key = |i: &FlowInput| {
+            let FlowInput {
+                origin,
+                cell,
+                cols,
+                rows,
+                blocked: _,
+                goal,
+            } = i;
+            let bits = (origin.x.to_bits(), origin.y.to_bits(), cell.to_bits());
+            (*goal, *cols, *rows, bits)
+        };
+        key(a) == key(b) && a.blocked == b.blocked
     }
 }
 

@@ -15,6 +15,7 @@ use crate::runtime::project::Project;
 use crate::runtime::rerun::Rerun;
 use ludus_core::{Recording, printable_line};
 
+use crate::runtime::verify::replay_timed;
 pub use crate::runtime::verify::{Outcome, mismatch, unfit};
 use crate::runtime::work::Work;
 
@@ -102,7 +103,7 @@ pub fn main(args: ReplayArgs) -> i32 {
         return 1;
     }
     let begun = crate::platform::clock_ns();
-    let outcome = replay_timed(&rec, &project, args.perturb_tick);
+    let outcome = replay_timed(&rec, &project, args.perturb_tick, &mut Work::default());
     let elapsed = crate::platform::clock_ns().saturating_sub(begun);
     match outcome {
         Ok((Outcome::Identical { ticks }, started)) => {
@@ -146,24 +147,6 @@ pub fn main(args: ReplayArgs) -> i32 {
             1
         }
     }
-}
-
-/// A replay of `rec` on `project` (see [`crate::runtime::verify::replay`]), timed: the
-/// outcome, and how long the game's start took (its first level built and its scripts
-/// started, in nanoseconds), apart from the re-simulation that follows.
-fn replay_timed(
-    rec: &Recording,
-    project: &Project,
-    perturb: Option<u64>,
-) -> Result<(Outcome, u64), String> {
-    use crate::runtime::verify::{replay_from, start};
-    let project = project.clone().with_seed(rec.header.seed);
-    let mut work = Work::default();
-    let begun = crate::platform::clock_ns();
-    let game = start(rec, &project, &mut work)?;
-    let started_ns = crate::platform::clock_ns().saturating_sub(begun);
-    let outcome = replay_from(game, rec, &project, perturb, &mut work)?;
-    Ok((outcome, started_ns))
 }
 
 /// Prints how long the game's start took (`started_ns` of `elapsed_ns`: its first level

@@ -152,14 +152,28 @@ pub fn replay_counting(
     perturb: Option<u64>,
     work: &mut Work,
 ) -> Result<Outcome, String> {
+    replay_timed(rec, project, perturb, work).map(|(outcome, _)| outcome)
+}
+
+/// [`replay_counting`], timed: the outcome, and how long the game's start took (its first
+/// level built and its scripts started, in nanoseconds), apart from the re-simulation that
+/// follows (which `ludus replay` reports in ticks per second).
+pub fn replay_timed(
+    rec: &Recording,
+    project: &Project,
+    perturb: Option<u64>,
+    work: &mut Work,
+) -> Result<(Outcome, u64), String> {
     let project = project.clone().with_seed(rec.header.seed);
+    let begun = crate::platform::clock_ns();
     let game = start(rec, &project, work)?;
-    replay_from(game, rec, &project, perturb, work)
+    let started_ns = crate::platform::clock_ns().saturating_sub(begun);
+    Ok((replay_from(game, rec, &project, perturb, work)?, started_ns))
 }
 
 /// Replays `rec`'s segments and recorded fault on `game`, started at its first segment (see
 /// [`start`]).
-pub(crate) fn replay_from(
+fn replay_from(
     mut game: Game,
     rec: &Recording,
     project: &Project,
@@ -190,7 +204,7 @@ pub(crate) fn replay_from(
 }
 
 /// The game a replay of `rec` starts from, at its first segment's level.
-pub(crate) fn start(rec: &Recording, project: &Project, work: &mut Work) -> Result<Game, String> {
+fn start(rec: &Recording, project: &Project, work: &mut Work) -> Result<Game, String> {
     work.builds += 1;
     let mut game = project
         .start(rec.header.entities)
