@@ -20,7 +20,7 @@
 // 4. a page without WebAudio still plays;
 // 5. tick cost: the same headless run timed in the page and natively; the ratio is printed;
 //    and the bench ladder (`?bench=`) at 16k drones against `ludus bench --serial`, with the
-//    page's state after it equal to the native one's;
+//    page's state after it equal to the native one's (cost.mjs);
 //
 // and for web/test/probe: 6. its script folds the bits of thousands of Lua math results into
 // the score, which must be the same in the page as natively; a script error is the same
@@ -50,16 +50,18 @@
 // 11. a gamepad injected into the probe's page (navigator.getGamepads overridden before it
 // loads) drives the live game: its left stick moves the player (the view follows it) and A
 // jumps the runner; the page's recording of that play (F8) replays natively with every
-// tick's state hash equal.
+// tick's state hash equal (10 and 11: live.mjs; the touches of 1 and 7b: touch.mjs).
 //
 // Exit status 0 when every check passed; each failure is printed.
 
 import { chromium } from "playwright-core";
-import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync, mkdirSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync, rmSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tickCost } from "./cost.mjs";
+import { gamepad, serveReload } from "./live.mjs";
 import { probeTouch, swarmTouch } from "./touch.mjs";
 
 const [site, ludusBin, artifacts] = process.argv.slice(2);
@@ -357,76 +359,8 @@ try {
   check(run === 30, "without WebAudio the module still runs", `${run} ticks`);
   await silent.close();
 
-  // 5. Tick cost: the same headless run, best of five, in the page and natively. The page's run
-  // repeats for 3 s first: the browser optimises the module's hot code while it runs, and the
-  // figure is the optimised code's, as the `?bench=` ladder's is (see docs/web.md).
-  const webMs = await page.evaluate(([text, ticks]) => {
-    const until = performance.now() + 3000;
-    do window.ludus.sim(text, ticks); while (performance.now() < until);
-    const times = [];
-    for (let i = 0; i < 5; i++) times.push(window.ludus.sim(text, ticks).summary.elapsed_ms);
-    return Math.min(...times);
-  }, [input, TICKS]);
-  const nativeMs = Math.min(...[0, 1, 2, 3, 4].map(() =>
-    JSON.parse(native(["sim", gameDir, "--input", inputFile, "--ticks", String(TICKS)]).stdout).elapsed_ms));
-  const cost = {
-    ticks: TICKS,
-    web_ms_per_tick: webMs / TICKS,
-    native_ms_per_tick: nativeMs / TICKS,
-    ratio: webMs / nativeMs,
-  };
-  writeFileSync(join(artifacts, "tick-cost.json"), JSON.stringify(cost) + "\n");
-  console.log(
-    `tick cost over ${TICKS} headless ticks (best of 5): browser ${cost.web_ms_per_tick.toFixed(4)} ms, ` +
-      `native ${cost.native_ms_per_tick.toFixed(4)} ms, ratio ${cost.ratio.toFixed(2)}x`,
-  );
-  check(Number.isFinite(cost.ratio) && cost.ratio > 0, "tick cost measured on both");
-  // Closed before the bench: its game, drawn 60 times a second, would share the cores.
-  await page.close();
-
-  // 5b. The bench ladder in the page (`?bench=N`) against `ludus bench --serial` natively: 16k
-  // stress drones, the same ticks, alternately five times each; the best means compared (the
-  // page's clock is coarse), and the page's state after the bench equal to the native one's.
-  // A rung times about 20 ms of ticks: with three rounds, runs of the same build read 1.20x to
-  // 1.65x on the test machine, the page's three rungs all slow in the last.
-  const BENCH_N = 16000, BENCH_TICKS = 200, BENCH_WARMUP = 20, BENCH_ROUNDS = 5;
-  const benchCsv = join(work, "bench.csv");
-  const pageMeans = [], nativeMeans = [];
-  let benchRow = null;
-  for (let round = 0; round < BENCH_ROUNDS; round++) {
-    const benchPage = await open("bench", null, `${url}?bench=${BENCH_N}&from=${BENCH_N}&ticks=${BENCH_TICKS}`);
-    const rows = await benchPage.evaluate(() => window.ludus.benchDone);
-    await benchPage.close();
-    benchRow = rows[0];
-    check(rows.length === 1 && !benchRow.error, `the page's ?bench=${BENCH_N} ladder ran`, JSON.stringify(rows));
-    pageMeans.push(benchRow.mean_ms);
-    native(["bench", gameDir, "--serial", "--from", String(BENCH_N), "--to", String(BENCH_N),
-      "--ticks", String(BENCH_TICKS), "--warmup", String(BENCH_WARMUP), "--csv", benchCsv,
-      "--svg", join(work, "bench.svg")]);
-    const [header, line] = readFileSync(benchCsv, "utf8").trim().split("\n");
-    const row = Object.fromEntries(header.split(",").map((k, i) => [k, line.split(",")[i]]));
-    nativeMeans.push(Number(row.mean_ms));
-  }
-  const simmed = JSON.parse(native(["sim", gameDir, "--entities", String(BENCH_N),
-    "--ticks", String(BENCH_TICKS + BENCH_WARMUP)]).stdout);
-  check(benchRow && benchRow.hash === simmed.hash,
-    `the page's bench world equals the native one after ${BENCH_TICKS + BENCH_WARMUP} ticks of ${BENCH_N} drones`,
-    `${benchRow?.hash} against ${simmed.hash}`);
-  const bench = {
-    entities: benchRow?.entities,
-    ticks: BENCH_TICKS,
-    web_mean_ms: Math.min(...pageMeans),
-    native_serial_mean_ms: Math.min(...nativeMeans),
-    web_means_ms: pageMeans,
-    native_means_ms: nativeMeans,
-  };
-  bench.ratio = bench.web_mean_ms / bench.native_serial_mean_ms;
-  writeFileSync(join(artifacts, "bench.json"), JSON.stringify(bench) + "\n");
-  console.log(
-    `bench at ${BENCH_N} drones (mean tick, best of ${BENCH_ROUNDS} alternating): browser ${bench.web_mean_ms.toFixed(3)} ms, ` +
-      `native serial ${bench.native_serial_mean_ms.toFixed(3)} ms, ratio ${bench.ratio.toFixed(2)}x`,
-  );
-  check(Number.isFinite(bench.ratio) && bench.ratio > 0, "bench tick measured on both");
+  // 5. Tick cost: the page against native (cost.mjs).
+  await tickCost({ page, url, open, input, TICKS, inputFile, gameDir, native, check, artifacts, work });
 
   // 6. Lua's math library computes the same bits in the page as natively.
   const probe = await open("probe", null, probeUrl);
@@ -617,102 +551,11 @@ try {
   );
   await noGl.close();
 
-  // 10. `ludus serve GAME_DIR`: a game folder live in the runtime ($LUDUS_WEB_RUNTIME), the
-  // page reloaded with the new game when a file changes.
-  const liveDir = join(work, "live");
-  cpSync(fileURLToPath(new URL("../../examples/breakout", import.meta.url)), liveDir, { recursive: true });
-  const server = spawn(ludusBin, ["serve", liveDir, "--port", "0"], { stdio: ["ignore", "pipe", "ignore"] });
-  try {
-    const liveUrl = await new Promise((resolve, reject) => {
-      let out = "";
-      server.stdout.on("data", (d) => {
-        out += d;
-        const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
-        if (m) resolve(m[0]);
-      });
-      server.on("exit", (code) => reject(new Error(`ludus serve ${liveDir} exited: ${code}`)));
-    });
-    const live = await open("live", null, liveUrl);
-    const LIVE_TICKS = 200;
-    const hashOf = (page) => page.evaluate((n) => window.ludus.sim("", n).summary.hash, LIVE_TICKS);
-    const before = await hashOf(live);
-    const toml = join(liveDir, "game.toml");
-    const reloaded = live.waitForEvent("load", { timeout: 15000 });
-    writeFileSync(toml, readFileSync(toml, "utf8").replace("serve_delay = 60", "serve_delay = 30"));
-    await reloaded;
-    await live.waitForFunction(() => window.ludus !== undefined, null, { timeout: 30000 });
-    await live.evaluate(() => window.ludus.ready);
-    const after = await hashOf(live);
-    const nat = JSON.parse(native(["sim", liveDir, "--ticks", String(LIVE_TICKS)]).stdout).hash;
-    check(
-      after === nat && after !== before,
-      "ludus serve GAME_DIR reloads the page's game when a file changes, and plays the new one",
-      `${before} -> ${after} (native ${nat})`,
-    );
-    await live.close();
-  } finally {
-    server.kill();
-  }
+  // 10. `ludus serve GAME_DIR` reloads the page's game when a file changes (live.mjs).
+  await serveReload({ open, ludusBin, native, check, work });
 
-  // 11. A gamepad in the live page: the Gamepad API, as the page's glue polls it each frame.
-  const padPage = await open("gamepad", () => {
-    const pad = {
-      id: "Ludus test pad (STANDARD GAMEPAD Vendor: 0000 Product: 0000)",
-      index: 0,
-      connected: true,
-      mapping: "standard",
-      timestamp: 0,
-      axes: [0, 0, 0, 0],
-      buttons: Array.from({ length: 17 }, () => ({ pressed: false, touched: false, value: 0 })),
-    };
-    window.ludusTestPad = pad;
-    Object.defineProperty(Navigator.prototype, "getGamepads", {
-      configurable: true,
-      value: () => [pad, null, null, null],
-    });
-  }, probeUrl);
-  const padTo = (change) => padPage.evaluate(change);
-  await padPage.waitForTimeout(300);
-  // Where the player is against the floor (web/test/probe: the player #4cc9f0, the wall
-  // #2b3044), whether or not the view follows the player.
-  const PROBE_PLAYER = [0x4c, 0xc9, 0xf0];
-  const PROBE_WALL = [0x2b, 0x30, 0x44];
-  const playerX = async () => {
-    const [p, w] = await meanX(padPage, await canvasShot(padPage), [PROBE_PLAYER, PROBE_WALL]);
-    return p - w;
-  };
-  const padBefore = await playerX();
-  // The left stick right (past the deadzone) until the player has moved right, at most ten
-  // seconds; then A, pressed and let go; then the stick back to rest.
-  await padTo(() => (window.ludusTestPad.axes[0] = 1));
-  let padMoved = padBefore;
-  for (let waited = 0; waited < 10000 && !(padMoved > padBefore + 10); waited += 250) {
-    await padPage.waitForTimeout(250);
-    padMoved = await playerX();
-  }
-  await padTo(() => Object.assign(window.ludusTestPad.buttons[0], { pressed: true, value: 1 }));
-  await padPage.waitForTimeout(200);
-  await padTo(() => Object.assign(window.ludusTestPad.buttons[0], { pressed: false, value: 0 }));
-  await padTo(() => (window.ludusTestPad.axes[0] = 0));
-  await padPage.waitForTimeout(200);
-  writeFileSync(join(artifacts, "gamepad.png"), await canvasShot(padPage));
-  check(padMoved > padBefore + 10, "a gamepad's stick reaches the live game",
-    `the player's x against the wall ${padBefore.toFixed(1)} -> ${padMoved.toFixed(1)}`);
-  // F8 keeps the history as a recording, offered as a download.
-  await padPage.focus("#glcanvas");
-  await padPage.keyboard.press("F8");
-  await padPage.waitForSelector("#ludus-recording", { timeout: 15000 });
-  const padRec = await padPage.evaluate(async () => {
-    const link = document.getElementById("ludus-recording");
-    return Array.from(new Uint8Array(await (await fetch(link.href)).arrayBuffer()));
-  });
-  const padRecFile = join(artifacts, "gamepad.ludusrec");
-  writeFileSync(padRecFile, Buffer.from(padRec));
-  const padReplay = native(["replay", padRecFile, "--game", probeDir], { allowFail: true });
-  check(padReplay.status === 0 && /every state hash matches/.test(padReplay.stdout),
-    "the gamepad's play, recorded in the page, replays natively with every tick's hash equal",
-    (padReplay.stdout + padReplay.stderr).trim());
-  await padPage.close();
+  // 11. A gamepad in the live page (live.mjs).
+  await gamepad({ open, probeUrl, probeDir, meanX, canvasShot, native, check, artifacts });
 } catch (e) {
   check(false, "the test ran to the end", e.stack || String(e));
 } finally {
