@@ -107,8 +107,10 @@ impl Encoder {
     /// asked only of kinds with events).
     pub fn stage(&mut self, events: &Events, stage: Stage, mut wanted: impl FnMut(usize) -> bool) {
         self.blob.clear();
-        self.counts.clear();
+        // Zeroed in place (one `memset`; a `clear` and `resize` was a loop a count in some
+        // builds).
         self.counts.resize(EVENT_KINDS.len(), 0);
+        self.counts.fill(0);
         for (k, spec) in EVENT_KINDS.iter().enumerate() {
             if spec.stage == stage && event_count(events, k) > 0 && wanted(k) {
                 self.counts[k] = encode_events(events, k, self);

@@ -2,6 +2,7 @@
 //! binning by counting sort and the 3x3 neighbourhood scans.
 
 use crate::def::{ArchetypeId, Shape};
+use crate::limits::room;
 use crate::math::{Vec2, all_finite, copy_finite, floor_cells4, floor_i32};
 use crate::world::components::vectors;
 
@@ -93,6 +94,15 @@ pub(super) fn typical_cell(arch: &mut Vec<(f32, usize)>, n: usize) -> f32 {
     1.0
 }
 
+/// What [`Bins::bin`] bins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Binning {
+    /// A sparse search's small queriers.
+    Queriers,
+    /// Every small body (a dense search); `kinds`: and its buckets' [`Bins::kinds`].
+    Every { kinds: bool },
+}
+
 /// Bodies binned by bucket: a counting sort into compact records.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Bins {
@@ -106,6 +116,12 @@ pub(super) struct Bins {
     /// them are earlier ticks', kept so a tick overwrites them instead of clearing first).
     sorted: Vec<Compact>,
     binned: usize,
+    /// Per bucket of a dense grid binned with them (see [`bin`](Self::bin)): its bodies'
+    /// layers (high word) and effective looks (low word), ORed, so that a bucket scan passes
+    /// over a bucket whose bodies neither look for nor are looked for by any body of the
+    /// buckets it is scanned with (700 bullets that look only for the player, scanned among
+    /// themselves, find no pair but the player's). Empty for every other search.
+    pub kinds: Vec<u64>,
 }
 
 /// Up to nine ranges of sorted records (see [`Bins::neighbourhood`]).
@@ -131,17 +147,19 @@ impl Ranges {
 
 impl Bins {
     /// Counting sort into grid buckets, as compact records: the small queriers (sparse) or
-    /// every small body (dense; small for cells of size `cell`), their positions held in
-    /// `pos` (see [`Run::at`]). Each bucket's records keep the order of the colliders.
+    /// every small body (dense; small for cells of size `cell`), as `binning` says, their
+    /// positions held in `pos` (see [`Run::at`]). Each bucket's records keep the order of the
+    /// colliders.
     pub(super) fn bin(
         &mut self,
         grid: &Grid,
         pos: &[Vec2],
         runs: &[Run],
         queriers: &[Member],
-        sparse: bool,
+        binning: Binning,
         cell: f32,
     ) {
+        let sparse = binning == Binning::Queriers;
         let size = grid.len();
         self.starts.clear();
         self.starts.resize(size + 1, 0);
@@ -155,6 +173,10 @@ impl Bins {
             }
         } else {
             self.count_dense(grid, pos, runs, cell);
+        }
+        self.kinds.clear();
+        if binning == (Binning::Every { kinds: true }) {
+            self.fill_kinds(runs, size);
         }
         // Each bucket's end; then filling backwards moves each down to where the bucket's
         // records start (`starts[b]`), its end being `starts[b + 1]`.
@@ -198,6 +220,23 @@ impl Bins {
                     if key != u32::MAX {
                         put(key, at + k, p, ri);
                     }
+                }
+            }
+        }
+    }
+
+    /// The [`kinds`](Self::kinds) of a dense grid's `size` buckets, from each collider's key
+    /// (apart from the binning's loops, whose code they would crowd).
+    #[inline(never)]
+    fn fill_kinds(&mut self, runs: &[Run], size: usize) {
+        room(&mut self.kinds, size);
+        self.kinds.resize(size, 0);
+        for r in runs {
+            let kind = u64::from(r.layer) << 32 | u64::from(r.looks);
+            for &key in &self.keys[r.range()] {
+                // A large body's key (`u32::MAX`) is no bucket.
+                if let Some(k) = self.kinds.get_mut(key as usize) {
+                    *k |= kind;
                 }
             }
         }

@@ -105,6 +105,9 @@ pub(crate) struct Broadphase {
     runs: Vec<Run>,
     /// Small bodies with effective looks.
     queriers: Vec<Member>,
+    /// The queriers run by run (those of a run are consecutive): each run's index and the
+    /// end of its queriers in `queriers`, so a large body passes over a run's all at once.
+    querier_runs: Vec<(u32, u32)>,
     /// Sparse search: the small bodies that do not look, inside the queriers' box.
     near: Vec<NearBody>,
     /// The second half's of a run split between two threads (see `plan`).
@@ -137,6 +140,9 @@ pub(crate) struct Broadphase {
     pub physics: Vec<body::Phys>,
     /// Per body, the corrections from immovable bodies, kept as the largest each way per axis.
     fixed: Vec<Option<(Vec2, Vec2)>>,
+    /// Tests only: bucket scans never fill [`grid::Bins::kinds`] (the scan they stand in for).
+    #[cfg(test)]
+    no_kinds: bool,
 }
 
 impl Broadphase {
@@ -339,6 +345,7 @@ impl Broadphase {
     pub fn plan(&mut self, fixed_cell: Option<f32>, split: bool, cols: &[&[Vec2]]) {
         self.large.clear();
         self.queriers.clear();
+        self.querier_runs.clear();
         self.near.clear();
         self.grid = None;
         self.cell = 0.0;
@@ -427,22 +434,26 @@ impl Broadphase {
                 index: i as u32,
                 run,
             };
+            let had = self.queriers.len();
             if r.all_small(cell) {
                 small += r.len as usize;
                 if r.looks != 0 {
                     self.queriers.extend(r.range().map(member));
                 }
-                continue;
-            }
-            for (i, &p) in r.range().zip(&self.pos[r.held()]) {
-                if !small_body(r, p, cell) {
-                    self.large.push(member(i));
-                } else {
-                    small += 1;
-                    if r.looks != 0 {
-                        self.queriers.push(member(i));
+            } else {
+                for (i, &p) in r.range().zip(&self.pos[r.held()]) {
+                    if !small_body(r, p, cell) {
+                        self.large.push(member(i));
+                    } else {
+                        small += 1;
+                        if r.looks != 0 {
+                            self.queriers.push(member(i));
+                        }
                     }
                 }
+            }
+            if self.queriers.len() > had {
+                push_snug(&mut self.querier_runs, (run, self.queriers.len() as u32));
             }
         }
         let sparse = self.queriers.len() * 8 < small;

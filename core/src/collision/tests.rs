@@ -7,6 +7,8 @@ use crate::def::{ArchetypeId, Shape};
 use crate::world::components::Position;
 use proptest::prelude::*;
 
+mod kinds;
+
 /// A collider as a test gives it.
 #[derive(Clone, Copy, Debug)]
 struct Spec {

@@ -206,6 +206,28 @@ pub(crate) fn text(v: &impl Arg, what: &str) -> Result<String, String> {
     text_max(v, what, NAME_MAX)
 }
 
+/// `each` of every entry of `t` (key, value), in the order Lua's `next` walks it (as its
+/// `pairs` does, metamethods aside), until one fails: that error. One protected walk of the
+/// table, where mlua's iterator of its pairs runs a protected call and makes two references
+/// to every key (`ludus.spawn`'s options cost 4,000 instructions a call so).
+pub(crate) fn each_entry(
+    t: &mlua::Table,
+    mut each: impl FnMut(Value, Value) -> Result<(), String>,
+) -> Result<(), String> {
+    let mut failed = None;
+    let walked = t.for_each::<Value, Value>(|k, v| {
+        each(k, v).map_err(|e| {
+            let stop = mlua::Error::runtime(&e);
+            failed = Some(e);
+            stop
+        })
+    });
+    match failed {
+        Some(e) => Err(e),
+        None => walked.map_err(|e| e.to_string()),
+    }
+}
+
 /// One character of a tile map's legend (`" "`: no tile).
 pub(crate) fn tile_char(v: &impl Arg) -> Result<char, String> {
     let t = text(v, "the tile")?;
@@ -358,51 +380,61 @@ pub(crate) fn spawn_overrides(opts: &Value) -> Result<Overrides, String> {
         }
     };
     let (mut vx, mut vy) = (None, None);
-    for pair in t.clone().pairs::<Value, Value>() {
-        let (k, v) = pair.map_err(|e| e.to_string())?;
-        let key = match &k {
-            Value::String(_) => text(&k, "a spawn option name")?,
-            other => {
-                return Err(format!(
-                    "spawn option keys are names, got {}",
-                    type_name(other)
-                ));
-            }
-        };
-        match key.as_str() {
-            "vx" => vx = Some(num32(&v, "vx")?),
-            "vy" => vy = Some(num32(&v, "vy")?),
-            "speed" => o.speed = Some(num32(&v, "speed")?),
-            "health" => {
-                let h = amount(&v, "health")?;
-                if h == 0 {
-                    return Err("health must be at least 1".into());
-                }
-                o.health = Some(h);
-            }
-            "lifetime" => {
-                let l = int(&v, "lifetime")?;
-                o.lifetime = Some(u32::try_from(l).ok().filter(|l| *l >= 1).ok_or_else(|| {
-                    format!(
-                        "lifetime must be a number of ticks from 1 to {}, got {l}",
-                        u32::MAX
-                    )
-                })?);
-            }
-            "color" => o.color = Some(color(&v)?),
-            "size" => o.size = Some(pair_or_number(&v, "size", "{w, h}")?),
-            "scale" => o.scale = Some(pair_or_number(&v, "scale", "{x, y}")?),
-            "angle" => o.angle = Some(num32(&v, "angle")?),
-            other => {
-                let known = SPAWN_OPTIONS.iter().map(|(k, _)| *k);
-                return Err(unknown("spawn option", other, known));
-            }
+    each_entry(t, |k, v| {
+        if !matches!(k, Value::String(_)) {
+            return Err(format!(
+                "spawn option keys are names, got {}",
+                type_name(&k)
+            ));
         }
-    }
+        // The name read where it lies, not copied.
+        with_text(&k, "a spawn option name", NAME_MAX, |key| {
+            spawn_option(&mut o, (&mut vx, &mut vy), key, &v)
+        })?
+    })?;
     if vx.is_some() || vy.is_some() {
         o.velocity = Some(Vec2::new(vx.unwrap_or(0.0), vy.unwrap_or(0.0)));
     }
     Ok(o)
+}
+
+/// Spawn option `key` of [`spawn_overrides`], `v`, into `o` (the velocity's parts apart).
+fn spawn_option(
+    o: &mut Overrides,
+    (vx, vy): (&mut Option<f32>, &mut Option<f32>),
+    key: &str,
+    v: &Value,
+) -> Result<(), String> {
+    match key {
+        "vx" => *vx = Some(num32(v, "vx")?),
+        "vy" => *vy = Some(num32(v, "vy")?),
+        "speed" => o.speed = Some(num32(v, "speed")?),
+        "health" => {
+            let h = amount(v, "health")?;
+            if h == 0 {
+                return Err("health must be at least 1".into());
+            }
+            o.health = Some(h);
+        }
+        "lifetime" => {
+            let l = int(v, "lifetime")?;
+            o.lifetime = Some(u32::try_from(l).ok().filter(|l| *l >= 1).ok_or_else(|| {
+                format!(
+                    "lifetime must be a number of ticks from 1 to {}, got {l}",
+                    u32::MAX
+                )
+            })?);
+        }
+        "color" => o.color = Some(color(v)?),
+        "size" => o.size = Some(pair_or_number(v, "size", "{w, h}")?),
+        "scale" => o.scale = Some(pair_or_number(v, "scale", "{x, y}")?),
+        "angle" => o.angle = Some(num32(v, "angle")?),
+        other => {
+            let known = SPAWN_OPTIONS.iter().map(|(k, _)| *k);
+            return Err(unknown("spawn option", other, known));
+        }
+    }
+    Ok(())
 }
 
 /// The options of `ludus.after` (the first two) and `ludus.every` (all three), with their
@@ -444,23 +476,24 @@ pub(crate) fn timer_spec(
             ));
         }
     };
-    for pair in t.clone().pairs::<Value, Value>() {
-        let (k, v) = pair.map_err(|e| e.to_string())?;
-        let k = text(&k, "a timer option name")?;
-        match k.as_str() {
-            "target" => spec.target = Some(entity(&v, "target")?),
-            "data" => spec.data = num(&v, "data")?,
-            "delay" if recurring => {
-                let d = int(&v, "delay")?;
-                spec.delay =
-                    u64::try_from(d).map_err(|_| format!("delay must not be negative, got {d}"))?;
+    each_entry(t, |k, v| {
+        with_text(&k, "a timer option name", NAME_MAX, |key| {
+            match key {
+                "target" => spec.target = Some(entity(&v, "target")?),
+                "data" => spec.data = num(&v, "data")?,
+                "delay" if recurring => {
+                    let d = int(&v, "delay")?;
+                    spec.delay = u64::try_from(d)
+                        .map_err(|_| format!("delay must not be negative, got {d}"))?;
+                }
+                other => {
+                    let known = if recurring { 3 } else { 2 };
+                    let known = TIMER_OPTIONS[..known].iter().map(|(k, _)| *k);
+                    return Err(unknown("timer option", other, known));
+                }
             }
-            other => {
-                let known = if recurring { 3 } else { 2 };
-                let known = TIMER_OPTIONS[..known].iter().map(|(k, _)| *k);
-                return Err(unknown("timer option", other, known));
-            }
-        }
-    }
+            Ok(())
+        })?
+    })?;
     Ok(spec)
 }

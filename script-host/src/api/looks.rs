@@ -1,7 +1,9 @@
 //! The look table `ludus.set_look` takes, as a [`Look`]. Types are checked here; ranges by
 //! core (`Look::check`), which every command passes.
 
-use super::args::{color, int, num32, pair_or_number, text, type_name, unknown};
+use super::args::{
+    NAME_MAX, color, each_entry, int, num32, pair_or_number, type_name, unknown, with_text,
+};
 use ludus_core::Look;
 use mlua::Value;
 
@@ -29,26 +31,27 @@ pub(crate) fn look(v: &Value) -> Result<Look, String> {
         }
     };
     let mut look = Look::default();
-    for pair in t.clone().pairs::<Value, Value>() {
-        let (k, v) = pair.map_err(|e| e.to_string())?;
-        let key = match &k {
-            Value::String(_) => text(&k, "a look key")?,
-            other => return Err(format!("look keys are names, got {}", type_name(other))),
-        };
-        match key.as_str() {
-            "scale" => look.scale = Some(pair_or_number(&v, "scale", "{x, y}")?),
-            "color" => look.color = Some(color(&v)?),
-            "alpha" => look.alpha = Some(num32(&v, "alpha")?),
-            "visible" => look.visible = Some(boolean(&v, "visible")?),
-            "flip_x" => look.flip_x = Some(boolean(&v, "flip_x")?),
-            "flip_y" => look.flip_y = Some(boolean(&v, "flip_y")?),
-            "layer" => look.layer = Some(layer(&v)?),
-            other => {
-                let known = LOOK_KEYS.iter().map(|(k, _)| *k);
-                return Err(unknown("look key", other, known));
-            }
+    each_entry(t, |k, v| {
+        if !matches!(k, Value::String(_)) {
+            return Err(format!("look keys are names, got {}", type_name(&k)));
         }
-    }
+        with_text(&k, "a look key", NAME_MAX, |key| {
+            match key {
+                "scale" => look.scale = Some(pair_or_number(&v, "scale", "{x, y}")?),
+                "color" => look.color = Some(color(&v)?),
+                "alpha" => look.alpha = Some(num32(&v, "alpha")?),
+                "visible" => look.visible = Some(boolean(&v, "visible")?),
+                "flip_x" => look.flip_x = Some(boolean(&v, "flip_x")?),
+                "flip_y" => look.flip_y = Some(boolean(&v, "flip_y")?),
+                "layer" => look.layer = Some(layer(&v)?),
+                other => {
+                    let known = LOOK_KEYS.iter().map(|(k, _)| *k);
+                    return Err(unknown("look key", other, known));
+                }
+            }
+            Ok(())
+        })?
+    })?;
     Ok(look)
 }
 

@@ -2,7 +2,7 @@
 //! [`Broadphase::search`]).
 
 use crate::collision::body::Flags;
-use crate::collision::grid::{Bins, Compact, Grid, Member, NearBody};
+use crate::collision::grid::{Binning, Bins, Compact, Grid, Member, NearBody};
 use crate::collision::lanes::Lanes;
 use crate::collision::narrow::overlap;
 use crate::collision::{Broadphase, Overflow, Pair, Run};
@@ -13,6 +13,13 @@ use crate::par::{self, Apart};
 
 mod noted;
 mod rest;
+
+/// Colliders from which a bucket scan whose runs differ fills [`Bins::kinds`] and passes
+/// over the buckets where they say no pair can be: the bundled games' scans of a few dozen
+/// bodies, that mostly look for each other, took 0.1% to 1.7% more instructions with them
+/// (the fill and the test of each bucket), a scan of 700 bullets that look only for the
+/// player 42% fewer (callgrind, every hash the same).
+const KINDS_MIN: usize = 256;
 
 /// What the search reads: the planned colliders.
 struct Space<'a> {
@@ -29,7 +36,11 @@ struct Space<'a> {
     near: &'a [NearBody],
     large: &'a [Member],
     queriers: &'a [Member],
+    /// The queriers run by run (see `Broadphase::querier_runs`).
+    querier_runs: &'a [(u32, u32)],
     cell: f32,
+    /// Per bucket, its bodies' layers and looks ([`Bins::kinds`]; empty: not filled).
+    kinds: &'a [u64],
 }
 
 /// What a search, or one half of its bucket scan, has found so far, and what it may still
@@ -104,12 +115,20 @@ impl Broadphase {
     /// (`None` before a plan).
     fn bin(&mut self) -> Option<(Grid, bool)> {
         let (grid, sparse) = self.grid?;
+        let kinds = !sparse && self.count >= KINDS_MIN && !uniform(&self.runs);
+        #[cfg(test)]
+        let kinds = kinds && !self.no_kinds;
+        let binning = if sparse {
+            Binning::Queriers
+        } else {
+            Binning::Every { kinds }
+        };
         self.bins.bin(
             &grid,
             &self.pos[..self.held],
             &self.runs,
             &self.queriers,
-            sparse,
+            binning,
             self.cell,
         );
         Some((grid, sparse))
@@ -127,7 +146,9 @@ impl Broadphase {
             near: &self.near,
             large: &self.large,
             queriers: &self.queriers,
+            querier_runs: &self.querier_runs,
             cell: self.cell,
+            kinds: &self.bins.kinds,
         }
     }
 }
@@ -164,15 +185,7 @@ impl Space<'_> {
     /// Whether every run has one extent, layer and looks, and looks at its own layer: then
     /// any two binned bodies within reach are a candidate pair, with one reach for all.
     fn uniform(&self) -> bool {
-        let Some(first) = self.runs.first() else {
-            return false;
-        };
-        let same = |r: &Run| {
-            r.extent.to_bits() == first.extent.to_bits()
-                && r.layer == first.layer
-                && r.looks == first.looks
-        };
-        first.looks & first.layer != 0 && self.runs.iter().all(same)
+        uniform(self.runs)
     }
 
     /// [`half_scan`](Self::half_scan) from column `first_col` of its first row; `UNIFORM`:
@@ -188,6 +201,7 @@ impl Space<'_> {
         let (cmask, rmask) = (cols - 1, grid.rows - 1);
         let starts = &self.bins.starts[..];
         let width = cols as usize;
+        let kinds = !UNIFORM && !self.kinds.is_empty();
         for row in rows.clone() {
             let below = ((row + 1) & rmask) * cols;
             // This row's bucket starts and the next row's, each with the end after them.
@@ -201,12 +215,38 @@ impl Space<'_> {
                     continue;
                 }
                 let (end, around, ranges) = neighbours(here, next, c, cmask);
-                let go = self.bucket::<UNIFORM>(found, s..e, end, &around[ranges]);
+                let around = &around[ranges];
+                if kinds && self.apart_kinds(row * cols, below, col, cmask) {
+                    // No pair: the candidates spent as body by body (see `bucket`).
+                    let others: usize = around.iter().map(|&(rs, re)| (re - rs) as usize).sum();
+                    let n = e - s;
+                    found.spend(n * (end - 1 + others) - n * (s + e - 1) / 2);
+                    if found.stop.is_some() {
+                        return;
+                    }
+                    continue;
+                }
+                let go = self.bucket::<UNIFORM>(found, s..e, end, around);
                 if !go {
                     return;
                 }
             }
         }
+    }
+
+    /// Whether the bodies of the bucket in column `col` of the row from bucket `row` neither
+    /// look for nor are looked for by any body of it or of the buckets it is scanned with
+    /// (east of it, and the three of the row below, from bucket `below`): then its scan finds
+    /// no pair. [`kinds`](Space::kinds) is filled.
+    #[inline(always)]
+    fn apart_kinds(&self, row: u32, below: u32, col: u32, cmask: u32) -> bool {
+        let at = |start: u32, c: u32| self.kinds[(start + (c & cmask)) as usize];
+        let here = at(row, col);
+        let with =
+            here | at(row, col + 1) | at(below, col + cmask) | at(below, col) | at(below, col + 1);
+        let (layers, looks) = ((here >> 32) as u32, here as u32);
+        let (with_layers, with_looks) = ((with >> 32) as u32, with as u32);
+        looks & with_layers == 0 && with_looks & layers == 0
     }
 
     /// The pairs of the bodies `bucket` of one bucket: each with those after it up to `end`
@@ -256,6 +296,20 @@ impl Space<'_> {
         }
         true
     }
+}
+
+/// Whether every run of `runs` has one extent, layer and looks, and looks at its own layer
+/// (see [`Space::uniform`]).
+fn uniform(runs: &[Run]) -> bool {
+    let Some(first) = runs.first() else {
+        return false;
+    };
+    let same = |r: &Run| {
+        r.extent.to_bits() == first.extent.to_bits()
+            && r.layer == first.layer
+            && r.looks == first.looks
+    };
+    first.looks & first.layer != 0 && runs.iter().all(same)
 }
 
 /// The records bucket `c` of a row is scanned against, from the row's bucket starts `here`

@@ -169,14 +169,21 @@ impl Space<'_> {
                 if found.stop.is_some() {
                     return;
                 }
-                for qi in 0..self.queriers.len() {
-                    let m = self.queriers[qi];
-                    let r = &self.runs[m.run as usize];
-                    let pj = r.pos(m.index, self.pos);
-                    if relevant(r) && !apart(a.shape, pi, r.shape, pj) {
-                        found.test(self, i, mi.run, pi, m.index, m.run, pj);
-                        if found.stop.is_some() {
-                            return;
+                // Run by run: the queriers of a run that cannot pair with it passed over at once.
+                let mut from = 0;
+                for &(run, end) in self.querier_runs {
+                    let (r, block) = (&self.runs[run as usize], from..end as usize);
+                    from = end as usize;
+                    if !relevant(r) {
+                        continue;
+                    }
+                    for m in &self.queriers[block] {
+                        let pj = r.pos(m.index, self.pos);
+                        if !apart(a.shape, pi, r.shape, pj) {
+                            found.test(self, i, mi.run, pi, m.index, m.run, pj);
+                            if found.stop.is_some() {
+                                return;
+                            }
                         }
                     }
                 }

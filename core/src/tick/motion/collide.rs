@@ -287,19 +287,26 @@ pub(crate) fn record(world: &mut SimWorld, s: &mut Scratch, def: &GameDef) {
         let Some(cs) = Colliders::of(own.as_deref(), shared, ids.as_deref(), def) else {
             continue;
         };
-        // Rows of one record (of one archetype, and shape where they hold their own) in one
-        // step: the definition read once, the positions copied at once.
-        let (pos, mut i) = (vectors(&pos), 0);
-        while i < pos.len() {
-            let (a, shape, layer, looks) = cs.record(i, def);
-            let more = cs.same_as(i, shape, i + 1..pos.len());
-            if more == 0 {
-                bp.add(a, pos[i], shape, layer, looks);
-            } else {
-                bp.add_all(a, &pos[i..=i + more], shape, layer, looks);
-            }
-            i += 1 + more;
+        add_rows(bp, def, &cs, vectors(&pos));
+    }
+}
+
+/// Adds the colliders `cs` of an archetype's rows at `pos` to the broadphase, in row order:
+/// rows of one record (of one archetype, and shape where they hold their own) in one step,
+/// the definition read once and the positions copied at once (what a [`Broadphase::add`] a
+/// row would add).
+#[inline]
+pub(crate) fn add_rows(bp: &mut Broadphase, def: &GameDef, cs: &Colliders<'_>, pos: &[Vec2]) {
+    let mut i = 0;
+    while i < pos.len() {
+        let (a, shape, layer, looks) = cs.record(i, def);
+        let more = cs.same_as(i, shape, i + 1..pos.len());
+        if more == 0 {
+            bp.add(a, pos[i], shape, layer, looks);
+        } else {
+            bp.add_all(a, &pos[i..=i + more], shape, layer, looks);
         }
+        i += 1 + more;
     }
 }
 

@@ -22,6 +22,7 @@ use crate::math::{self, Rect, Vec2};
 use crate::par;
 use crate::tick::brains::{Alive, Deciding, Minds, checked, take_lost};
 use crate::tick::motion::bounds::{Bounds, Walls, confine_within, keep};
+use crate::tick::motion::collide::add_rows;
 use crate::tick::motion::step::{accelerate, step, turn};
 use crate::tick::motion::uniform::Uniformity;
 use crate::tick::rule::Rules;
@@ -262,9 +263,7 @@ pub(crate) fn motion(
             }
         }
         if let (Some(c), Some(_)) = (collider, ident.as_deref()) {
-            for (i, t) in pos.iter().enumerate() {
-                add(bp, def, &c, i, t.0);
-            }
+            add_rows(bp, def, &c.slice(0..n), vectors(pos));
         }
     }
     world.counters.ai_decisions += decisions;

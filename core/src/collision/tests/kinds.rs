@@ -1,0 +1,85 @@
+//! Bucket scans that pass over the buckets whose kinds say no pair can be (`Bins::kinds`):
+//! the pairs, and where and why a search stops, of the scan that tests every bucket.
+
+use super::*;
+
+/// `n` bodies of four layers: most on layer 1, looking only at layer 2 (bullets that look for
+/// a player), some on layer 2 (looking at nothing), the rest on layers 4 and 8 with their own
+/// masks (some of which look at their own layer), every body a circle or a box of its size.
+fn scene(seed: u64, n: usize, spread: f32) -> Vec<Spec> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    (0..n)
+        .map(|i| {
+            let (x, y) = (rng.f32() * spread, rng.f32() * spread);
+            let (layer, mask, archetype) = match rng.u8(0..10) {
+                0..=5 => (1, 2, 0),
+                6 => (2, 0, 1),
+                7 => (4, [0, 4, 8][rng.usize(0..3)], 2),
+                _ => (8, [0, 1, 2][rng.usize(0..3)], 3),
+            };
+            let r = [1.5, 3.0, 6.0][rng.usize(0..3)];
+            let mut b = body(i as u64 * 2 + 1, x, y, r, rng.bool(), layer, mask);
+            b.archetype = archetype;
+            b
+        })
+        .collect()
+}
+
+/// The search over `bodies` with the kinds and without, under `limits` (pairs, candidates,
+/// bodies from which the bucket scan splits): the same outcome, and where it finds its pairs,
+/// the same pairs in the same order.
+fn same_search(bodies: &[Spec], limits: (usize, u64, usize)) -> Result<(), Overflow> {
+    let (mut with, mut without) = (Broadphase::default(), Broadphase::default());
+    without.no_kinds = true;
+    let want = without.find_pairs_by(bodies, None, limits, false);
+    assert_eq!(
+        with.find_pairs_by(bodies, None, limits, false),
+        want,
+        "{limits:?}"
+    );
+    if want.is_ok() {
+        assert_eq!(with.pairs, without.pairs, "{limits:?}");
+    }
+    want
+}
+
+#[test]
+fn a_scan_passing_over_buckets_finds_every_pair_of_one_testing_all() {
+    for (seed, n, spread) in [
+        (1, 300, 400.0),
+        (2, 700, 300.0),
+        (3, 1200, 900.0),
+        (4, 260, 60.0),
+    ] {
+        let bodies = scene(seed, n, spread);
+        finds_the_same_pairs(&bodies, 1);
+        let mut bp = Broadphase::default();
+        let limits = (usize::MAX, u64::MAX, usize::MAX);
+        assert_eq!(bp.find_pairs_by(&bodies, None, limits, false), Ok(()));
+        // The kinds were filled: a dense scan of bodies whose runs differ.
+        assert!(!bp.bins.kinds.is_empty(), "seed {seed}");
+        for split_from in [usize::MAX, 0] {
+            same_search(&bodies, (usize::MAX, u64::MAX, split_from)).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_scan_passing_over_buckets_stops_where_and_why_one_testing_all_does() {
+    let bodies = scene(5, 500, 250.0);
+    let mut outcomes = [0; 3];
+    for max_pairs in [0, 3, 40, usize::MAX] {
+        for budget in [0, 10, 500, 3_000, 20_000, 100_000, u64::MAX] {
+            for split_from in [usize::MAX, 0] {
+                let k = match same_search(&bodies, (max_pairs, budget, split_from)) {
+                    Ok(()) => 0,
+                    Err(Overflow::Work) => 1,
+                    Err(_) => 2,
+                };
+                outcomes[k] += 1;
+            }
+        }
+    }
+    // Every outcome among the cases: found, stopped for work, stopped for pairs.
+    assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
+}
