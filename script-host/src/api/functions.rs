@@ -310,7 +310,7 @@ api! {
         let spec = timer_spec(&args.0, &args.1, &args.2, false)?;
         Ok(Value::Integer(g.schedule_timer(spec)?.to_bits() as i64))
     }
-    /// a repeating timer (first firing after `ticks`, or `opts.delay`); returns its id
+    /// a repeating timer (first firing after `ticks`, or `opts.delay`); returns its id. `opts`: `target` (an entity id: the timer ends, with no delivery, once it is gone), `data`, `delay`
     call every: Command, "every(ticks: integer, name: string [, opts: timer_opts]) -> timer_id", |lua, g, args: (Value, Value, Value)| -> Value {
         let spec = timer_spec(&args.0, &args.1, &args.2, true)?;
         Ok(Value::Integer(g.schedule_timer(spec)?.to_bits() as i64))
