@@ -290,7 +290,7 @@ impl Default for AiPolicy {
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PhysicsDef {
-    /// Broadphase cell size; by default twice the largest collider extent.
+    /// Broadphase cell size; by default the plan's (see `collision::Broadphase::plan`).
     pub cell_size: Option<f32>,
     /// Acceleration of everything gravity pulls, in world units per second² (y is down).
     pub gravity: Vec2,

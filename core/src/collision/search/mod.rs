@@ -476,6 +476,14 @@ impl<'a> Found<'a> {
     /// and keeps their pair if they touch.
     #[allow(clippy::too_many_arguments)]
     fn test(&mut self, space: &Space<'_>, i: u32, ri: u32, pi: Vec2, j: u32, rj: u32, pj: Vec2) {
+        // From the collider added first, however the search met them: a contact's normal
+        // (two boxes exactly aligned on an axis, two circles on one centre: the narrow phase
+        // picks a side) is then the same whichever way a search finds the pair.
+        let ((i, ri, pi), (j, rj, pj)) = if i < j {
+            ((i, ri, pi), (j, rj, pj))
+        } else {
+            ((j, rj, pj), (i, ri, pi))
+        };
         let (a, b) = (&space.runs[ri as usize], &space.runs[rj as usize]);
         let none = Flags::default();
         let fa = space.flags.get(a.archetype.0 as usize).unwrap_or(&none);

@@ -83,3 +83,35 @@ fn a_scan_passing_over_buckets_stops_where_and_why_one_testing_all_does() {
     // Every outcome among the cases: found, stopped for work, stopped for pairs.
     assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
 }
+
+/// Contacts where the narrow phase picks a side (two boxes exactly aligned on an axis, two
+/// circles on one centre) come out the same, normals included, whatever the grid's cell (so
+/// whichever way the search meets them): a pair is tested from the collider added first.
+#[test]
+fn a_contact_is_the_same_whichever_way_the_search_meets_it() {
+    let mut bodies = Vec::new();
+    for k in 0..40u64 {
+        let (x, y) = ((k % 8) as f32 * 53.0 - 200.0, (k / 8) as f32 * 61.0 - 150.0);
+        // Boxes 10 by 5 (half 5, 2.5) on one vertical line, 3 apart: aligned in x.
+        bodies.push(body(4 * k + 1, x, y, 5.0, true, 1, 1));
+        bodies.push(body(4 * k + 2, x, y + 3.0, 5.0, true, 1, 1));
+        // Two circles on one centre, beside them; added in either order.
+        let (a, b) = if k % 2 == 0 { (3, 4) } else { (4, 3) };
+        bodies.push(body(4 * k + a, x + 20.0, y, 2.0, false, 1, 1));
+        bodies.push(body(4 * k + b, x + 20.0, y, 3.0, false, 1, 1));
+    }
+    let mut first = Broadphase::default();
+    assert_eq!(
+        first.find_pairs(&bodies, None, usize::MAX, u64::MAX, usize::MAX),
+        Ok(())
+    );
+    assert_eq!(first.pairs.len(), 80, "every aligned pair touches");
+    for cell in [3.0, 4.5, 7.0, 11.0, 16.0, 33.0, 100.0, 1000.0] {
+        let mut bp = Broadphase::default();
+        assert_eq!(
+            bp.find_pairs(&bodies, Some(cell), usize::MAX, u64::MAX, usize::MAX),
+            Ok(())
+        );
+        assert_eq!(bp.pairs, first.pairs, "cell {cell}");
+    }
+}
