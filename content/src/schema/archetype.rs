@@ -170,7 +170,9 @@ pub(crate) static BEHAVIOUR: TableSchema = TableSchema {
     doc: "A built-in behaviour, decided in Rust on its cadence: chase or flee the nearest entity \
           with a target tag (within `range`, if given), wander, or keep going straight. \
           `ludus.set_behaviour(id, kind, opts)` sets one while the game runs, with these keys \
-          and rules.",
+          and rules. Every tick a chasing, fleeing or wandering entity's velocity is set to its \
+          heading times its speed, so an impulse, `drag` or a bounce lasts one tick on it; a \
+          `straight` one keeps the velocity it is given.",
     keys: &[
         key("kind", Ty::Choice(BehaviourKind::NAMES), Dflt::Required, "", "The behaviour.", "kind = \"chase\""),
         key("target", Ty::Names { max: 64 }, Dflt::Doc("required for chase and flee; not allowed otherwise"), "", "Tags of what it chases or flees.", "target = [\"player\"]"),
