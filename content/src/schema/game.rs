@@ -212,7 +212,7 @@ pub(crate) static PHYSICS: TableSchema = TableSchema {
     title: "[physics]",
     doc: "Collision detection and gravity.",
     keys: &[
-        key("cell", positive(SIZE_MAX), Dflt::Doc("twice the extent that covers 95% of the colliders, grown to fit the largest collider that looks for others, up to 4 times"), "world units", "Broadphase grid cell size. Colliders larger than half a cell are each tested against every collider they can meet, every tick: a few walls or trigger areas cost little so, hundreds of big colliders much.", "cell = 64"),
+        key("cell", positive(SIZE_MAX), Dflt::Doc("twice the extent that covers 95% of the colliders that move (static ones, such as a tile map's walls, do not count), grown to fit the largest collider that looks for others, up to 4 times"), "world units", "Broadphase grid cell size. Colliders larger than half a cell are each tested against every collider they can meet, every tick: a few walls or trigger areas cost little so, hundreds of big colliders much.", "cell = 64"),
         key("gravity", VELOCITY, pair(PhysicsDef::DEFAULT.gravity), "world units/s²", "Acceleration of everything gravity pulls (y is down): dynamic, non-trigger colliders, and any archetype with a `gravity_scale`.", "gravity = [0, 900]"),
     ],
 };

@@ -29,6 +29,8 @@ pub(crate) struct Flags {
     pub push: u32,
     pub trigger: bool,
     pub stay: bool,
+    /// A static body: it never moves (walls, a tile map's solid tiles).
+    pub fixed: bool,
 }
 
 /// How a body that is not plain takes part in pushes.

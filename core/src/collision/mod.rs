@@ -324,8 +324,10 @@ impl Broadphase {
     /// Decides who looks for whom and which colliders can be in a pair (marking them wanted).
     ///
     /// - **Cell size**: `fixed` when the game sets one; otherwise twice the extent that covers
-    ///   95% of the bodies (counted per archetype), so a few big colliders such as walls go
-    ///   to the large list instead of making every cell huge, grown to fit the largest querier
+    ///   95% of the bodies that move (counted per archetype; static bodies only where no other
+    ///   is), so a few big colliders such as walls go to the large list instead of making
+    ///   every cell huge (a tile map's merged walls, 29% of a Zelda-like's colliders, made
+    ///   cells of 1,280 units when they counted), grown to fit the largest querier
     ///   up to [`QUERIER_GROWTH`] times: a player a few times a crowd's size stays a binned
     ///   querier, a trigger area many times larger is a large body.
     /// - **Effective queries**: layers nobody is on are never queried; when every body of layer
@@ -364,17 +366,22 @@ impl Broadphase {
             self.keep_snug();
             return;
         }
-        // Per archetype: largest extent and count; per layer: count and shared looks.
+        // Per archetype that moves: largest extent and count (static walls, however many, do
+        // not set the cell); per layer: count and shared looks.
         self.arch.clear();
         let (mut count, mut all, mut present) = ([0usize; 32], [u32::MAX; 32], 0u32);
+        let mut moving = 0;
         for r in &self.runs {
             let a = r.archetype.0 as usize;
             if self.arch.len() <= a {
                 self.arch.resize(a + 1, (0.0, 0));
             }
-            let e = &mut self.arch[a];
-            e.0 = e.0.max(r.extent);
-            e.1 += r.len as usize;
+            if !self.flags.get(a).is_some_and(|f| f.fixed) {
+                let e = &mut self.arch[a];
+                e.0 = e.0.max(r.extent);
+                e.1 += r.len as usize;
+                moving += r.len as usize;
+            }
             present |= r.layer;
             // A body on several layers is on each: every layer's count and shared looks.
             let mut bits = r.layer;
@@ -421,7 +428,14 @@ impl Broadphase {
         let cell = match fixed_cell.filter(|c| c.is_finite() && *c > 0.0) {
             Some(c) => c,
             None => {
-                let typical = typical_cell(&mut self.arch, n);
+                if moving == 0 {
+                    // Only static bodies: they set it.
+                    for r in &self.runs {
+                        let e = &mut self.arch[r.archetype.0 as usize];
+                        (e.0, e.1) = (e.0.max(r.extent), e.1 + r.len as usize);
+                    }
+                }
+                let typical = typical_cell(&mut self.arch, if moving == 0 { n } else { moving });
                 typical.max(biggest.min(typical * QUERIER_GROWTH))
             }
         };

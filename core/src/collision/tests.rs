@@ -54,10 +54,12 @@ impl Broadphase {
             ArchetypeId(at as u16)
         };
         let archetypes: Vec<ArchetypeId> = specs.iter().map(&mut kind).collect();
+        // Archetype 2 is static: its bodies do not set the plan's cell.
         self.flags = kinds
             .iter()
-            .map(|&(_, _, mask)| Flags {
+            .map(|&(archetype, _, mask)| Flags {
                 mask,
+                fixed: archetype == 2,
                 ..Flags::default()
             })
             .collect();

@@ -341,6 +341,7 @@ pub(crate) fn collide(
             push: c.push,
             trigger: c.trigger,
             stay: c.stay,
+            fixed: c.body == BodyKind::Static,
         })
     }));
     let max_pairs = def.limits.contacts_per_tick;
