@@ -171,7 +171,8 @@ fn spread(def: &mut GameDef, n: usize) {
 
 /// Piles that find no pairs still cost the broadphase time: it examines at most 256
 /// candidates per pair `[limits] contacts` allows, plus 64 per collider, then faults instead of
-/// taking time quadratic in the number of colliders.
+/// taking time quadratic in the number of colliders. (Their walls are many, 2,600 in a row far
+/// off, so the walls do not look for the crowd in its place: see the next test.)
 #[test]
 fn crowds_without_pairs_fault_at_the_candidate_budget() {
     let cases: [(&str, Setup); 3] = [
@@ -190,11 +191,13 @@ fn crowds_without_pairs_fault_at_the_candidate_budget() {
     for (case, setup) in cases {
         let mut def = crowd_def();
         def.limits.contacts_per_tick = 10_000;
-        place(&mut def, WALL, -5_000.0, -5_000.0);
+        for k in 0..2_600 {
+            place(&mut def, WALL, -5_000.0 - 20.0 * k as f32, -5_000.0);
+        }
         setup(&mut def);
         let mut g = game(def, Box::new(NoConsequences));
         let f = assert_capacity_fault(&mut g, Phase::Motion, "contacts", case);
-        let budget = 10_000 * 256 + 20_001 * 64;
+        let budget = 10_000 * 256 + 22_600 * 64;
         assert!(
             f.message.starts_with(&format!(
                 "more than {budget} candidate collider pairs examined in one tick"
@@ -202,6 +205,20 @@ fn crowds_without_pairs_fault_at_the_candidate_budget() {
             "{case}: {f}"
         );
     }
+}
+
+/// 20k bodies piled at one point that look only for walls, with one wall far off: the wall
+/// looks for them in their place (a layer of a few against a crowd), so the pile costs the
+/// search one querier's neighbourhood, not its quadratic candidates, and the tick runs.
+#[test]
+fn a_pile_that_looks_for_a_few_is_searched_from_the_few() {
+    let mut def = crowd_def();
+    def.limits.contacts_per_tick = 10_000;
+    place(&mut def, WALL, -5_000.0, -5_000.0);
+    pile(&mut def, &[(DUMMY_SEEKING_WALLS, 20_000)]);
+    let mut g = game(def, Box::new(NoConsequences));
+    g.step(&TickInput::neutral()).expect("the tick runs");
+    assert_eq!(g.events().collision_enter.len(), 0, "no pair");
 }
 
 #[test]

@@ -115,10 +115,9 @@ pub(crate) static COLLIDER: TableSchema = TableSchema {
     title: "[archetypes.NAME.collider]",
     doc: "A shape centred on the entity. A pair is reported when either side's `mask` holds the \
           other's `layer`; a pair is pushed apart when either side's `push` holds the other's \
-          layer and neither is a trigger. Either side's `mask` finds the same pairs. Where a \
-          few bodies meet a crowd (a ship and 700 bullets), the search costs least when the \
-          few hold the `mask`: the crowd is then not searched among itself (about 1.45x \
-          faster in a bullet hell than 700 bullets whose masks name the ship's layer).",
+          layer and neither is a trigger. Either side's `mask` finds the same pairs, at the \
+          same cost where a crowd meets a few (700 bullets whose masks name a ship's layer: \
+          the ship looks for them, on their behalf).",
     keys: &[
         key("shape", Ty::Choice(&["circle", "box"]), Dflt::Str("circle"), "", "Circle or axis-aligned box.", "shape = \"box\""),
         key("radius", positive(SIZE_MAX), Dflt::Doc("half the larger side of the sprite; required without a sprite"), "world units", "A circle's radius.", "radius = 10"),

@@ -160,11 +160,13 @@ impl Space<'_> {
                     }
                 }
             }
-            let (looks_i, layer_i) = (a.raw, a.layer);
+            // Its own looks and those its layer was lent (see `Broadphase::plan`).
+            let (looks_i, layer_i) = (a.raw | a.looks, a.layer);
             let relevant = |b: &Run| looks_i & b.layer != 0 || b.raw & layer_i != 0;
             if looks_i == 0 {
                 // Only bodies that look at its layer can pair with it; their effective looks
-                // keep that layer (it is not covered: this body of it looks at nothing).
+                // keep that layer (it is not covered: this body of it looks at nothing, and
+                // was lent nothing).
                 found.spend(self.queriers.len());
                 if found.stop.is_some() {
                     return;

@@ -115,3 +115,49 @@ fn a_contact_is_the_same_whichever_way_the_search_meets_it() {
         assert_eq!(bp.pairs, first.pairs, "cell {cell}");
     }
 }
+
+/// 700 bullets whose masks name the ships' layer find the pairs, normals included, that
+/// four ships whose masks name the bullets' find: the ships look on the bullets' behalf
+/// (the search is then the sparse one, the three small ships its only queriers, the large
+/// one tested against every bullet).
+#[test]
+fn a_crowd_looking_at_a_few_finds_what_the_few_looking_at_it_find() {
+    let mut rng = fastrand::Rng::with_seed(11);
+    let scene = |bullets_look: bool, rng: &mut fastrand::Rng| -> Vec<Spec> {
+        let (bullet_mask, ship_mask) = if bullets_look { (2, 0) } else { (0, 1) };
+        let mut out: Vec<Spec> = (0..700)
+            .map(|i| {
+                let (x, y) = (rng.f32() * 300.0, rng.f32() * 300.0);
+                body(i * 2 + 1, x, y, 3.0, i % 5 == 0, 1, bullet_mask)
+            })
+            .collect();
+        // The fourth ship is larger than a cell: a large body, which looks as it was lent.
+        for k in 0..4 {
+            let r = if k == 3 { 40.0 } else { 9.0 };
+            let (x, boxed) = (60.0 + 90.0 * k as f32, k == 1);
+            let mut ship = body(2 * k + 2, x, 150.0, r, boxed, 2, ship_mask);
+            ship.archetype = 1 + u16::from(k == 3);
+            out.push(ship);
+        }
+        out
+    };
+    let seed = rng.u64(..);
+    let (crowd, few) = (
+        scene(true, &mut fastrand::Rng::with_seed(seed)),
+        scene(false, &mut fastrand::Rng::with_seed(seed)),
+    );
+    let (mut a, mut b) = (Broadphase::default(), Broadphase::default());
+    let limits = (usize::MAX, u64::MAX, usize::MAX);
+    assert_eq!(a.find_pairs_by(&crowd, None, limits, false), Ok(()));
+    assert_eq!(b.find_pairs_by(&few, None, limits, false), Ok(()));
+    assert!(a.pairs.len() > 5, "{} pairs", a.pairs.len());
+    assert_eq!(a.pairs, b.pairs);
+    assert_eq!(
+        a.queriers.len(),
+        3,
+        "the small ships look, the bullets do not"
+    );
+    assert_eq!(a.large.len(), 1, "the large ship");
+    let found: Vec<(u64, u64)> = a.pairs.iter().map(|p| a.seqs(p)).collect();
+    assert_eq!(found, brute(&crowd));
+}
