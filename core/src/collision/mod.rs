@@ -49,7 +49,7 @@ const NEAR_SPLIT_MIN: usize = crate::par::SPLIT_MIN;
 /// How many times a layer's bodies outnumber another's that they all look at, from which the
 /// few look at the crowd on its behalf (see [`Broadphase::plan`]): 700 bullets whose masks
 /// name one ship's layer were each a querier of a dense search, 1.24G instructions for a
-/// bullet hell's 3,600 ticks; the ship looking at them, 0.86G. At 2 to 1, a Zelda-like's 28
+/// bullet hell's 3,600 ticks; the ship looking at them, 0.92G. At 2 to 1, a Zelda-like's 28
 /// tile walls took its 64 monsters' looks and cost 10% more.
 const LEND_RATIO: usize = 8;
 
@@ -340,10 +340,10 @@ impl Broadphase {
     /// - **Effective queries**: layers nobody is on are never queried; when every body of layer
     ///   P looks at layer E and P has fewer bodies (ties by layer index), or every body of E
     ///   looks at P and E has [`LEND_RATIO`] times as many, the bodies of P look at E (on E's
-    ///   behalf where they did not) and those of E leave P to them. A crowd that looks at one player does not query at all, whichever
-    ///   side's mask names the other: the player finds it. Which side looks decides only how
-    ///   the pairs are found: they are reported by the masks (`test`), and each is tested from
-    ///   the collider added first.
+    ///   behalf where they did not) and those of E leave P to them. A crowd that looks at one
+    ///   player does not query at all, whichever side's mask names the other: the player
+    ///   finds it. Which side looks decides only how the pairs are found: they are reported
+    ///   by the masks (`test`), and each is tested from the collider added first.
     /// - **Sparse or dense**: when queriers are few (a player and its bullets among a crowd),
     ///   only they are binned and only the other bodies in the cells around one (inside their
     ///   bounding box grown by a cell, and in the cells around a querier: see [`Marks`]) look
