@@ -169,3 +169,23 @@ fn a_malformed_behaviour_speed_or_attachment_faults_at_its_line() {
         );
     }
 }
+
+/// An options table of 20,000 keys is refused at its first unknown key, read among the
+/// first few (the host copies no more keys than the options it knows, and one).
+#[test]
+fn a_huge_options_table_is_refused_at_its_first_unknown_key() {
+    for (call, what) in [
+        ("ludus.set_behaviour(2, 'chase', t)", "behaviour"),
+        ("ludus.attach(2, 1, 0, 0, t)", "attach"),
+    ] {
+        let src = format!(
+            "local t = {{ target = 'player' }} for i = 1, 20000 do t['k' .. i] = i end {call}"
+        );
+        let f = fault_of(&src);
+        let start = format!(
+            "ludus.{}: unknown {what} option `",
+            &call[6..call.find('(').unwrap()]
+        );
+        assert!(f.message.starts_with(&start), "{call}: {}", f.message);
+    }
+}

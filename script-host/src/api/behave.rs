@@ -3,7 +3,7 @@
 //! archetype's `behaviour` table follows, with the same messages), and `ludus.attach`'s
 //! options.
 
-use super::args::{int, num32, show, text, type_name, unknown};
+use super::args::{each_entry, int, num32, show, text, type_name, unknown};
 use ludus_core::{BehaviourDef, BehaviourKind, BehaviourSpec, GameDef, Idle};
 use mlua::{Table, Value};
 
@@ -21,8 +21,10 @@ pub(crate) const BEHAVIOUR_OPTIONS: [(&str, &str); 5] = [
 pub(crate) const ATTACH_OPTIONS: [(&str, &str); 1] = [("angle", "boolean")];
 
 /// The keys of a table of options, each with its value, in the table's order; a key that is
-/// not a name is an error naming `what`.
-fn options(opts: &Value, what: &str) -> Result<Vec<(String, Value)>, String> {
+/// not a name is an error naming `what`. At most one more than the `known` options are read:
+/// among them is the first key the caller does not know, if the table has one (its keys are
+/// distinct), so a table of a million keys is refused as promptly as one of ten.
+fn options(opts: &Value, what: &str, known: usize) -> Result<Vec<(String, Value)>, String> {
     let t: &Table = match opts {
         Value::Nil => return Ok(Vec::new()),
         Value::Table(t) => t,
@@ -34,8 +36,7 @@ fn options(opts: &Value, what: &str) -> Result<Vec<(String, Value)>, String> {
         }
     };
     let mut out = Vec::new();
-    for pair in t.clone().pairs::<Value, Value>() {
-        let (k, v) = pair.map_err(|e| e.to_string())?;
+    let walked = each_entry(t, |k, v| {
         let key = match &k {
             Value::String(_) => text(&k, &format!("a {what} option name"))?,
             other => {
@@ -46,8 +47,16 @@ fn options(opts: &Value, what: &str) -> Result<Vec<(String, Value)>, String> {
             }
         };
         out.push((key, v));
+        if out.len() > known {
+            // Enough: stop the walk (an empty error, taken back below).
+            return Err(String::new());
+        }
+        Ok(())
+    });
+    match walked {
+        Err(e) if !(e.is_empty() && out.len() > known) => Err(e),
+        _ => Ok(out),
     }
-    Ok(out)
 }
 
 /// A tag's bit, by name.
@@ -92,7 +101,7 @@ pub(crate) fn behaviour(
         )
     })?;
     let mut spec = BehaviourSpec::new(kind);
-    for (key, v) in options(opts, "behaviour")? {
+    for (key, v) in options(opts, "behaviour", BEHAVIOUR_OPTIONS.len())? {
         match key.as_str() {
             "target" => spec.target = Some(targets(def, &v)?),
             "cadence" => {
@@ -146,7 +155,7 @@ pub(crate) fn behaviour(
 /// `attach`'s options: whether the offset turns with the parent (`angle = true`).
 pub(crate) fn attach_angle(opts: &Value) -> Result<bool, String> {
     let mut angle = false;
-    for (key, v) in options(opts, "attach")? {
+    for (key, v) in options(opts, "attach", ATTACH_OPTIONS.len())? {
         match (key.as_str(), v) {
             ("angle", Value::Boolean(b)) => angle = b,
             ("angle", other) => {

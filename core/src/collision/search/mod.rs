@@ -174,7 +174,7 @@ impl Space<'_> {
     /// ([`scan_noted`](Self::scan_noted)) up to the first bucket the work bound does not
     /// cover, where it goes on body by body (and stops).
     fn half_scan(&self, grid: &Grid, rows: std::ops::Range<u32>, found: &mut Found<'_>) {
-        if self.uniform() {
+        if uniform(self.runs) {
             if let Err((row, col)) = self.scan_noted(grid, rows.clone(), found) {
                 self.scan::<true>(grid, row..rows.end, col, found);
             }
@@ -183,14 +183,8 @@ impl Space<'_> {
         }
     }
 
-    /// Whether every run has one extent, layer and looks, and looks at its own layer: then
-    /// any two binned bodies within reach are a candidate pair, with one reach for all.
-    fn uniform(&self) -> bool {
-        uniform(self.runs)
-    }
-
     /// [`half_scan`](Self::half_scan) from column `first_col` of its first row; `UNIFORM`:
-    /// as [`uniform`](Self::uniform) says.
+    /// as [`uniform`] says.
     fn scan<const UNIFORM: bool>(
         &self,
         grid: &Grid,
@@ -299,8 +293,8 @@ impl Space<'_> {
     }
 }
 
-/// Whether every run of `runs` has one extent, layer and looks, and looks at its own layer
-/// (see [`Space::uniform`]).
+/// Whether every run of `runs` has one extent, layer and looks, and looks at its own layer:
+/// then any two binned bodies within reach are a candidate pair, with one reach for all.
 fn uniform(runs: &[Run]) -> bool {
     let Some(first) = runs.first() else {
         return false;
@@ -412,7 +406,7 @@ impl<'a> Found<'a> {
 
     /// Tests binned body `a` (of run `ra`) against the binned bodies `others`: the pairs
     /// either side looks for (the caller has spent the candidates). `UNIFORM`: every run has
-    /// `a`'s extent and layers and looks at its own layer (see [`Space::uniform`]).
+    /// `a`'s extent and layers and looks at its own layer (see [`uniform`]).
     #[inline(always)]
     fn pairs_in<const UNIFORM: bool>(
         &mut self,

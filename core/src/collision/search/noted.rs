@@ -1,5 +1,5 @@
 //! The bucket scan of a uniform search (every run one extent, layer and looks, looking at its
-//! own layer: [`Space::uniform`]) with the candidates within reach noted first and tested
+//! own layer: [`uniform`](super::uniform)) with the candidates within reach noted first and tested
 //! after: the loop over a bucket's candidates then holds nothing across a call, and a bucket
 //! costs a few loads and one check of the budget and of the notes' room.
 

@@ -75,7 +75,7 @@ impl Broadphase {
     ) -> [(Vec<Pair>, Option<Overflow>, u64); 2] {
         let (grid, sparse) = self.bin().expect("a plan");
         let space = self.space();
-        assert!(!sparse && space.uniform());
+        assert!(!sparse && super::uniform(space.runs));
         let run = |noted: bool| {
             let mut pairs = Vec::new();
             let mut found = Found::new(&mut pairs, max_pairs, budget);
