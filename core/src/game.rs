@@ -65,6 +65,7 @@ impl Game {
         def.tick
             .validate()
             .map_err(|e| Fault::new(FaultKind::Load, format!("tick policy: {e}")))?;
+        crate::par::prepare();
         let world = SimWorld::build(&def, def.entry_level, WorldId(1), extra)?;
         consequences.begin_world(&def, &world)?;
         let ctx = TickContext::new(&def);
