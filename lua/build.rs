@@ -221,6 +221,7 @@ fn abi_header() -> String {
                 "f64" => "double",
                 "c_char" => "char",
                 "*const c_char" => "const char *",
+                "*mut c_void" => "void *",
                 _ => panic!("src/abi.rs: no C type for `{ty}` ({}.{field})", s.name),
             };
             let declaration = match len {

@@ -3,7 +3,8 @@
 ** `ludus.pos`, `ludus.alive`...), past mlua's generic callback.
 **
 ** A call whose arguments are all plain values (nil, booleans, numbers and strings; at most
-** four) goes straight to the host's function (upvalue LUDUS_FAST_CALL, made by
+** four), or one of them a table of at most eight named plain values (`{vx = 1, vy = 2}`),
+** goes straight to the host's function (upvalue LUDUS_FAST_CALL, made by
 ** lua/src/fast.rs) as a `LudusArgs`, strings by their bytes in place. The host builds the
 ** command with the same conversions as the API list and sends it, or answers the read,
 ** filling a `LudusResults` with the values the call returns (none for a command), which are
@@ -24,6 +25,7 @@
 
 #include "lobject.h"
 #include "lstate.h"
+#include "ltable.h"
 
 #include "ludus_abi.h"
 
@@ -35,6 +37,68 @@ typedef int (*LudusFastCall)(void *host, lua_Integer which, const LudusArgs *arg
 #define UPVALUE(self, which) (&(self)->upvalue[(which) - 1])
 #define MAX_ARGS ((int)(sizeof(((LudusArgs *)0)->kind) / sizeof(int)))
 
+#define MAX_OPTS ((int)(sizeof(((LudusArgs *)0)->opt_kind) / sizeof(int)))
+
+/* Reads `v` as a plain value (nil, boolean, number, string: a string by its bytes in place):
+** 1, or 0 for any other value. */
+static int read_plain(const TValue *v, int *kind, long long *whole, double *number,
+                      const char **text, long long *len) {
+  *whole = 0;
+  *number = 0;
+  *text = NULL;
+  *len = 0;
+  if (ttisinteger(v)) {
+    *kind = LUDUS_KIND_INT;
+    *whole = (long long)ivalue(v);
+  } else if (ttisfloat(v)) {
+    *kind = LUDUS_KIND_NUM;
+    *number = (double)fltvalue(v);
+  } else if (ttisstring(v)) {
+    TString *ts = tsvalue(v);
+    *kind = LUDUS_KIND_STR;
+    *text = getstr(ts);
+    *len = (long long)tsslen(ts);
+  } else if (ttisboolean(v)) {
+    *kind = LUDUS_KIND_BOOL;
+    *whole = !ttisfalse(v);
+  } else if (ttisnil(v)) {
+    *kind = LUDUS_KIND_NIL;
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+/* Reads the entries of table `t` (in the order `next` walks them: its array part, then its
+** nodes) into `args`' opt arrays: 1 where it has at most MAX_OPTS, each a string key and a
+** plain value (both kept by the table, an argument, for the whole call); else 0. Raw, as
+** `next`: no metamethod runs. Read in place: `lua_next` finds each key again (about 330
+** instructions an entry). */
+static int read_opts(const Table *t, LudusArgs *args) {
+  unsigned int asize = luaH_realasize(t);
+  for (unsigned int i = 0; i < asize; i++) {
+    if (!isempty(&t->array[i])) return 0; /* an integer key */
+  }
+  int n = 0;
+  unsigned int size = (unsigned int)sizenode(t);
+  for (unsigned int i = 0; i < size; i++) {
+    const Node *node = gnode(t, i);
+    if (isempty(gval(node))) continue;
+    if (n == MAX_OPTS ||
+        (keytt(node) != ctb(LUA_VSHRSTR) && keytt(node) != ctb(LUA_VLNGSTR)) ||
+        !read_plain(gval(node), &args->opt_kind[n], &args->opt_whole[n], &args->opt_number[n],
+                    &args->opt_text[n], &args->opt_len[n])) {
+      return 0;
+    }
+    TString *key = keystrval(node);
+    args->opt_key[n] = getstr(key);
+    args->opt_key_len[n] = (long long)tsslen(key);
+    n++;
+  }
+  args->opts = n;
+  return 1;
+}
+
 int ludus_fast(lua_State *L) {
   /* The arguments and upvalues read in place (as lua_type and lua_touserdata would, without
   ** a call each): this closure is the running C function. */
@@ -45,33 +109,24 @@ int ludus_fast(lua_State *L) {
     LudusArgs args;
     int plain = 1;
     args.n = n;
-    for (int i = 0; i < n; i++) {
+    args.state = L;
+    args.opts = -1;
+    for (int i = 0; i < n && plain; i++) {
       const TValue *v = s2v(func + 1 + i);
-      args.whole[i] = 0;
-      args.number[i] = 0;
-      args.text[i] = NULL;
-      args.len[i] = 0;
-      if (ttisinteger(v)) {
-        args.kind[i] = LUDUS_KIND_INT;
-        args.whole[i] = (long long)ivalue(v);
-      } else if (ttisfloat(v)) {
-        args.kind[i] = LUDUS_KIND_NUM;
-        args.number[i] = (double)fltvalue(v);
-      } else if (ttisstring(v)) {
-        TString *ts = tsvalue(v);
-        args.kind[i] = LUDUS_KIND_STR;
-        args.text[i] = getstr(ts);
-        args.len[i] = (long long)tsslen(ts);
-      } else if (ttisboolean(v)) {
-        args.kind[i] = LUDUS_KIND_BOOL;
-        args.whole[i] = !ttisfalse(v);
-      } else if (ttisnil(v)) {
-        args.kind[i] = LUDUS_KIND_NIL;
+      if (ttistable(v) && args.opts < 0) {
+        /* At most one table a call: its entries in the opt arrays. */
+        args.kind[i] = LUDUS_KIND_TABLE;
+        args.whole[i] = 0;
+        args.number[i] = 0;
+        args.text[i] = NULL;
+        args.len[i] = 0;
+        plain = read_opts(hvalue(v), &args);
       } else {
-        plain = 0;
-        break;
+        plain = read_plain(v, &args.kind[i], &args.whole[i], &args.number[i], &args.text[i],
+                           &args.len[i]);
       }
     }
+    if (args.opts < 0) args.opts = 0;
     if (plain && self->nupvalues >= LUDUS_FAST_CALL &&
         ttislightuserdata(UPVALUE(self, LUDUS_FAST_HOST)) &&
         ttisinteger(UPVALUE(self, LUDUS_FAST_WHICH)) &&

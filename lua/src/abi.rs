@@ -9,7 +9,7 @@
 //! The header is written from plain lists ([`Constants`], [`Struct`]), so a list declared
 //! elsewhere can be written into it the same way.
 
-use std::ffi::c_char;
+use std::ffi::{c_char, c_void};
 
 /// Named constants as the header writes them: `#define {prefix}_{NAME} {value}`.
 pub struct Constants {
@@ -165,6 +165,9 @@ shared_enum! {
         Num = 3,
         /// A string (arguments only): `text`, `len` bytes.
         Str = 4,
+        /// A table of named plain values (arguments only, one a call): its entries are the
+        /// `opt_*` arrays of `LudusArgs`.
+        Table = 5,
     }
 }
 
@@ -185,6 +188,19 @@ shared_struct! {
         pub text: [*const c_char; 4],
         /// Each string's length in bytes.
         pub len: [i64; 4],
+        /// The Lua thread that made the call (a `lua_State *`), for where it was made.
+        pub state: *mut c_void,
+        /// How many entries the table argument has (0 to 8): entry `i` is a string key
+        /// (`opt_key`, `opt_key_len` bytes) and a value of kind `opt_kind[i]` (not `Table`),
+        /// read as the arguments' values are.
+        pub opts: i32,
+        pub opt_kind: [i32; 8],
+        pub opt_key: [*const c_char; 8],
+        pub opt_key_len: [i64; 8],
+        pub opt_whole: [i64; 8],
+        pub opt_number: [f64; 8],
+        pub opt_text: [*const c_char; 8],
+        pub opt_len: [i64; 8],
     }
 }
 

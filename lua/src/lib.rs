@@ -27,7 +27,7 @@ mod vm;
 
 pub use abi::{Cause, FastKind, FastUpvalue, FieldCode};
 pub use events::{Blobs, decoder};
-pub use fast::{Args, FastArg, FastCall, FastValue, Results, fast_entry};
+pub use fast::{Args, Entries, FastArg, FastCall, FastValue, Results, fast_entry};
 pub use meter::{Meter, arm, rewind_hook, yieldable};
 pub use vm::{copy_fields, freeze, sandboxed, sequence, shallow_copy};
 

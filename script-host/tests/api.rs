@@ -74,8 +74,9 @@ fn faults_alike(calls: &[&str]) {
 }
 
 /// The commands with a fast entry (`damage`, `heal`, `destroy`, `add_score`, `set`, `sound`,
-/// `effect`, `velocity`, `teleport`...) called with plain values take it; with a table or more than four arguments,
-/// the generic one. Both give the same world, and the same faults with the same lines.
+/// `effect`, `velocity`, `teleport`, `spawn`...) called with plain values (and at most one
+/// table of named plain values, as `spawn`'s options) take it; with a table of tables or more
+/// than four arguments, the generic one. Both give the same world, and the same faults with the same lines.
 #[test]
 fn hot_commands_act_the_same_by_either_entry() {
     let script = |pad: &str| {
@@ -87,7 +88,12 @@ fn hot_commands_act_the_same_by_either_entry() {
              ludus.velocity(1, 3, 4.5{pad})\n  ludus.teleport(2, 10, 20{pad})\n  \
              ludus.set_speed(1, 50{pad})\n  ludus.set_state(1, 'k', 2{pad})\n  \
              ludus.camera_shake(3, 10{pad})\n  ludus.set(\"c\", tostring(ludus.cancel(12345{pad})))\n  \
-             ludus.damage(2, 1, nil, 'ignored'{pad})\nend"
+             ludus.damage(2, 1, nil, 'ignored'{pad})\n  \
+             ludus.set('s1', ludus.spawn('enemy', 5, 6{pad}))\n  \
+             ludus.set('s2', ludus.spawn('enemy', 7, 8.5, {{ vx = 1, vy = -2.5, speed = 4, \
+             health = 3, lifetime = 30, angle = 0.5 }}{pad}))\n  \
+             ludus.set('s3', ludus.spawn('enemy', 1, 1, {{ size = {{ 4, 6 }} }}{pad}))\n  \
+             ludus.set('s4', ludus.spawn('enemy', 2, 2, {{}}{pad}))\nend"
         )
     };
     let world = |src: String| {
@@ -114,6 +120,14 @@ fn hot_commands_act_the_same_by_either_entry() {
     assert_eq!(fast, generic);
     assert_eq!((fast.1, fast.2), (2, [Some(9), Some(0), None]));
     assert_eq!(fast.4.len(), 2, "{:?}", fast.4);
+    // The spawns' ids, in the order sent, after the level's three entities.
+    for (k, id) in [("s1", 4), ("s2", 5), ("s3", 6), ("s4", 7)] {
+        assert!(
+            fast.3.contains(&format!("\"{k}\": Num({id}.0)")),
+            "{}",
+            fast.3
+        );
+    }
 
     faults_alike(&[
         "ludus.damage(1, -1)",
@@ -139,6 +153,14 @@ fn hot_commands_act_the_same_by_either_entry() {
         "ludus.music('nope')",
         "ludus.camera_zoom(-1)",
         "ludus.cancel(1.5)",
+        "ludus.spawn('nope', 0, 0)",
+        "ludus.spawn('enemy', 0, 0, 5)",
+        "ludus.spawn('enemy', 0, 0, { vx = 'x' })",
+        "ludus.spawn('enemy', 0, 0, { nope = 1 })",
+        "ludus.spawn('enemy', 0, 0, { health = 0 })",
+        "ludus.spawn('enemy', 0, 0, { [true] = 1 })",
+        "ludus.spawn('enemy', 0, 0, { size = 'big' })",
+        "ludus.spawn('enemy', 0, 0, { color = '#ff0000' })",
     ]);
 }
 

@@ -20,7 +20,7 @@ fn fault_of(src: &str, ticks: u64, limits: impl FnOnce(&mut GameDef)) -> Option<
 fn limit_faults_name_the_line_that_crossed_them() {
     // (case, script, ticks, limits, message, location)
     type SetLimits = fn(&mut GameDef);
-    let cases: [(&str, &str, u64, SetLimits, &str, &str); 7] = [
+    let cases: [(&str, &str, u64, SetLimits, &str, &str); 8] = [
         (
             "spawns in one tick",
             "function on_start()\n  for i = 1, 20 do\n    ludus.spawn('enemy', i, 0)\n  end\nend",
@@ -40,6 +40,14 @@ fn limit_faults_name_the_line_that_crossed_them() {
         (
             "live entities at Commit, a spawn a tick",
             "function on_tick()\n  ludus.spawn('enemy', 0, 0)\nend",
+            20,
+            |d| d.limits.max_entities = 10,
+            "1 spawns would make 11 entities, more than 10 (raise [limits] entities)",
+            "scripts/main.lua:2",
+        ),
+        (
+            "live entities at Commit, a spawn with options through pcall",
+            "local function go()\n  pcall(ludus.spawn, 'enemy', 0, 0, { vx = 1, vy = 2 })\nend\nfunction on_tick()\n  go()\nend",
             20,
             |d| d.limits.max_entities = 10,
             "1 spawns would make 11 entities, more than 10 (raise [limits] entities)",

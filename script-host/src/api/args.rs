@@ -18,6 +18,18 @@ pub(crate) trait Arg {
     fn bytes<R>(&self, f: impl FnOnce(&[u8]) -> R) -> Option<R>;
     /// The type's name as Lua gives it (`nil`, `number`, `string`...).
     fn type_name(&self) -> &'static str;
+    /// A table entry's key or value as the helpers read it.
+    type Item<'s>: Arg
+    where
+        Self: 's;
+    /// `each` of every entry of a table (key, value), in the order Lua's `next` walks it,
+    /// until one fails: that error; `None` where the value is not a table.
+    fn entries<'s>(
+        &'s self,
+        each: impl FnMut(Self::Item<'s>, Self::Item<'s>) -> Result<(), String>,
+    ) -> Option<Result<(), String>>;
+    /// The value as mlua holds it, where it is one (a fast call's are not).
+    fn lua(&self) -> Option<&Value>;
 
     fn is_nil(&self) -> bool {
         matches!(self.scalar(), Scalar::Nil)
@@ -57,6 +69,22 @@ impl Arg for Value {
     fn type_name(&self) -> &'static str {
         Value::type_name(self)
     }
+
+    type Item<'s> = Value;
+
+    fn entries<'s>(
+        &'s self,
+        each: impl FnMut(Self::Item<'s>, Self::Item<'s>) -> Result<(), String>,
+    ) -> Option<Result<(), String>> {
+        match self {
+            Value::Table(t) => Some(each_entry(t, each)),
+            _ => None,
+        }
+    }
+
+    fn lua(&self) -> Option<&Value> {
+        Some(self)
+    }
 }
 
 impl Arg for FastArg<'_> {
@@ -67,7 +95,7 @@ impl Arg for FastArg<'_> {
             FastArg::Int(i) => Scalar::Int(i),
             FastArg::Num(n) => Scalar::Num(n),
             FastArg::Str(_) => Scalar::Str,
-            FastArg::Bool(_) => Scalar::Other,
+            FastArg::Bool(_) | FastArg::Table(_) => Scalar::Other,
         }
     }
 
@@ -85,7 +113,27 @@ impl Arg for FastArg<'_> {
             FastArg::Int(_) => "integer",
             FastArg::Num(_) => "number",
             FastArg::Str(_) => "string",
+            FastArg::Table(_) => "table",
         }
+    }
+
+    type Item<'s>
+        = FastArg<'s>
+    where
+        Self: 's;
+
+    fn entries<'s>(
+        &'s self,
+        mut each: impl FnMut(Self::Item<'s>, Self::Item<'s>) -> Result<(), String>,
+    ) -> Option<Result<(), String>> {
+        match *self {
+            FastArg::Table(t) => Some(t.iter().try_for_each(|(k, v)| each(FastArg::Str(k), v))),
+            _ => None,
+        }
+    }
+
+    fn lua(&self) -> Option<&Value> {
+        None
     }
 }
 
@@ -324,17 +372,17 @@ pub(crate) fn unknown<'a>(what: &str, name: &str, known: impl Iterator<Item = &'
 
 /// A number `n` (both ways alike: `(n, n)`) or an array of two numbers, written as `form`
 /// says (`{x, y}`, `{w, h}`).
-pub(crate) fn pair_or_number(v: &Value, what: &str, form: &str) -> Result<Vec2, String> {
-    let t = match v {
-        Value::Integer(_) | Value::Number(_) => {
+pub(crate) fn pair_or_number(v: &impl Arg, what: &str, form: &str) -> Result<Vec2, String> {
+    let t = match (v.scalar(), v.lua()) {
+        (Scalar::Int(_) | Scalar::Num(_), _) => {
             let n = num32(v, what)?;
             return Ok(Vec2::new(n, n));
         }
-        Value::Table(t) => t,
-        other => {
+        (_, Some(Value::Table(t))) => t,
+        _ => {
             return Err(format!(
                 "{what} must be a number or {form}, got {}",
-                type_name(other)
+                type_name(v)
             ));
         }
     };
@@ -367,21 +415,14 @@ pub(crate) const SPAWN_OPTIONS: [(&str, &str); 9] = [
 ];
 
 /// The options of `ludus.spawn` and `ludus.text`: any of [`SPAWN_OPTIONS`].
-pub(crate) fn spawn_overrides(opts: &Value) -> Result<Overrides, String> {
+pub(crate) fn spawn_overrides(opts: &impl Arg) -> Result<Overrides, String> {
     let mut o = Overrides::default();
-    let t = match opts {
-        Value::Nil => return Ok(o),
-        Value::Table(t) => t,
-        other => {
-            return Err(format!(
-                "spawn options must be a table, got {}",
-                type_name(other)
-            ));
-        }
-    };
+    if opts.is_nil() {
+        return Ok(o);
+    }
     let (mut vx, mut vy) = (None, None);
-    each_entry(t, |k, v| {
-        if !matches!(k, Value::String(_)) {
+    let walked = opts.entries(|k, v| {
+        if !matches!(k.scalar(), Scalar::Str) {
             return Err(format!(
                 "spawn option keys are names, got {}",
                 type_name(&k)
@@ -391,7 +432,16 @@ pub(crate) fn spawn_overrides(opts: &Value) -> Result<Overrides, String> {
         with_text(&k, "a spawn option name", NAME_MAX, |key| {
             spawn_option(&mut o, (&mut vx, &mut vy), key, &v)
         })?
-    })?;
+    });
+    match walked {
+        Some(walked) => walked?,
+        None => {
+            return Err(format!(
+                "spawn options must be a table, got {}",
+                type_name(opts)
+            ));
+        }
+    }
     if vx.is_some() || vy.is_some() {
         o.velocity = Some(Vec2::new(vx.unwrap_or(0.0), vy.unwrap_or(0.0)));
     }
@@ -403,7 +453,7 @@ fn spawn_option(
     o: &mut Overrides,
     (vx, vy): (&mut Option<f32>, &mut Option<f32>),
     key: &str,
-    v: &Value,
+    v: &impl Arg,
 ) -> Result<(), String> {
     match key {
         "vx" => *vx = Some(num32(v, "vx")?),

@@ -58,15 +58,15 @@ pub(crate) fn caller(lua: &Lua) -> Option<String> {
 }
 
 /// Sends a spawn and returns its id; a spawn that may leave the world over `[limits] entities`
-/// at Commit is told where it was sent from, for that fault.
+/// at Commit is told where it was sent from (`at`: the caller's `file:line`), for that fault.
 pub(crate) fn spawned(
-    lua: &Lua,
     g: &mut ludus_core::Gameplay<'_>,
     command: ludus_core::Command,
+    at: &dyn Fn() -> Option<String>,
 ) -> Result<i64, Bad> {
     let id = g.send(command)?.unwrap_or(0);
     if g.wants_location() {
-        g.locate(caller(lua));
+        g.locate(at());
     }
     Ok(id as i64)
 }

@@ -31,7 +31,7 @@ macro_rules! register {
 }
 
 macro_rules! api {
-    // `fast call` and `fast grid` (a read of the spatial grid: see `fast::Fast::grid`).
+    // `fast call`, and `fast grid` (a read of the spatial grid: see `fast::Fast::grid`).
     (@grid call) => { false };
     (@grid grid) => { true };
     (@munch [$($spec:tt)*] [$($inst:tt)*] [$($fast:tt)*]) => {
@@ -84,15 +84,21 @@ macro_rules! api {
             },]
             $($rest)*);
     };
+    // `fast call` and `fast grid`; the body may also ask where the script called it: `$at()`
+    // gives `file:line`.
     (@munch [$($spec:tt)*] [$($inst:tt)*] [$($fast:tt)*]
         #[doc = $doc:literal] fast $kind:ident $name:ident: $section:ident, $call:literal,
-        |$g:ident, $a:ident: $ty:ty| -> $ret:ty $body:block $($rest:tt)*) => {
+        |$g:ident, $a:ident: $ty:ty, $at:ident| -> $ret:ty $body:block $($rest:tt)*) => {
         api!(@munch
             [$($spec)* ApiFunction { name: stringify!($name), call: $call, section: Section::$section, lua: false, doc: $doc, name_arg: <$ty as Signature>::NAME_ARG },]
-            [$($inst)* { stringify!($name), |lua, $g, $a: $ty| -> $ret $body }]
+            [$($inst)* { stringify!($name), |lua, $g, $a: $ty| -> $ret {
+                let $at = &|| caller(lua);
+                $body
+            } }]
             [$($fast)* Fast {
                 name: stringify!($name),
                 run: |$g: &mut ludus_core::Gameplay<'_>, args: &ludus_lua::Args<'_>, out: &mut Results<'_>| -> Result<(), Bad> {
+                    let $at = &|| args.caller();
                     let $a = <$ty as FastArgs>::take(args);
                     let body = |$g: &mut ludus_core::Gameplay<'_>| -> Result<$ret, Bad> { $body };
                     if body($g)?.give(out) {
@@ -103,6 +109,13 @@ macro_rules! api {
                 },
                 grid: api!(@grid $kind),
             },]
+            $($rest)*);
+    };
+    (@munch [$($spec:tt)*] [$($inst:tt)*] [$($fast:tt)*]
+        #[doc = $doc:literal] fast $kind:ident $name:ident: $section:ident, $call:literal,
+        |$g:ident, $a:ident: $ty:ty| -> $ret:ty $body:block $($rest:tt)*) => {
+        api!(@munch [$($spec)*] [$($inst)*] [$($fast)*]
+            #[doc = $doc] fast $kind $name: $section, $call, |$g, $a: $ty, _at| -> $ret $body
             $($rest)*);
     };
     (@munch [$($spec:tt)*] [$($inst:tt)*] [$($fast:tt)*]

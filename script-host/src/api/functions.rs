@@ -8,13 +8,16 @@
 //! - `command NAME: "CALL", |lua, g, args: T| { ... }`: the body gives a `Command`, which is
 //!   sent to the stage (core validates it).
 //! - `fast command NAME: "CALL", |g, args: T| { ... }`: the same, for a hot command; calls
-//!   whose arguments are plain values (nil, booleans, numbers, strings; at most four) take the
-//!   fast entry (`fast.rs`), past mlua. The body reads its arguments only through the helpers
+//!   whose arguments are plain values (nil, booleans, numbers, strings; at most four, one of
+//!   them at most a table of up to eight named plain values) take the fast entry (`fast.rs`),
+//!   past mlua. The body reads its arguments only through the helpers
 //!   of `args.rs` (generic over [`Arg`]), so one body serves both entries.
 //! - `call NAME: SECTION, "CALL", |lua, g, args: T| -> R { ... }`: the body gives `Result<R, Bad>`.
 //! - `fast call NAME: SECTION, "CALL", |g, args: T| -> R { ... }`: the same, for a read whose
 //!   values are plain (`R`: [`Returns`]); calls whose arguments are plain values take the fast
-//!   entry. `fast grid NAME: ...`: the same, for a read of the spatial grid.
+//!   entry. `fast grid NAME: ...`: the same, for a read of the spatial grid. Either may end
+//!   its arguments with `, at` (`|g, args: T, at|`): `at()` gives the calling script's
+//!   `file:line` (as `spawn` does for a spawn that may fill the world).
 //! - `lua NAME: SECTION, "CALL"` (and `, args: (T, ...)` when an argument names something):
 //!   defined by the prelude.
 //!
@@ -151,14 +154,14 @@ api! {
         }
     }
     /// create an entity at the end of the tick and return its id at once; commands sent later may name it (they apply right after it is created), reads see it from the next tick. `opts`: `vx`, `vy`, `speed`, `health`, `color`, `lifetime`, `size` (a number or `{w, h}`: the sprite's size and the collider's, a circle's radius half the larger side), `scale` (drawn only, as `set_look`'s), `angle` (radians). It appears in the next tick's `on_spawn`
-    call spawn: Command, "spawn(kind: archetype, x: number, y: number [, opts: spawn_opts]) -> id", |lua, g, args: (Name<Archetype>, Value, Value, Value)| -> i64 {
+    fast call spawn: Command, "spawn(kind: archetype, x: number, y: number [, opts: spawn_opts]) -> id", |g, args: (Name<Archetype>, Value, Value, Value), at| -> i64 {
         let archetype = args.0.resolve(g.def())?;
         let command = Command::Spawn {
             archetype,
             pos: vec2(&args.1, &args.2, ("x", "y"))?,
             overrides: spawn_overrides(&args.3)?.into(),
         };
-        spawned(lua, g, command)
+        spawned(g, command, at)
     }
     /// short-lived text in the world: an entity of archetype `text` at (x, y) whose label reads `text` (the built-in `text` is white, 16 units high and lasts 60 ticks; declare `[archetypes.text]` with a `label` to change that); returns its id. `opts` as for `spawn`, e.g. `vy` to float it up, `color`, `lifetime`
     call text: Command, "text(x: number, y: number, text: string [, opts: spawn_opts]) -> id", |lua, g, args: (Value, Value, Value, Value)| -> i64 {
@@ -176,7 +179,7 @@ api! {
             pos: vec2(&args.0, &args.1, ("x", "y"))?,
             overrides: overrides.into(),
         };
-        spawned(lua, g, command)
+        spawned(g, command, &|| caller(lua))
     }
     /// destroy at the end of the tick; later commands naming it this tick are discarded
     fast command destroy: "destroy(id: id)", |g, args: Value| {
