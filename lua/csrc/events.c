@@ -56,6 +56,7 @@
 #include "lstate.h"
 #include "lgc.h"
 #include "ltable.h"
+#include "lstring.h"
 
 #include "ludus_abi.h"
 
@@ -94,6 +95,33 @@ typedef struct {
 } Pool;
 
 static const char POOL[] = "ludus.events.pool";
+
+/* The value at stack index `idx` (not a pseudo-index) of the running C function, read in place
+** (as lua_touserdata and the rest find it, without a call). */
+static const TValue *at_index(lua_State *L, int idx) {
+  return s2v(idx > 0 ? L->ci->func.p + idx : L->top.p + idx);
+}
+
+/* luaL_testudata, read in place: the block of the full userdata at stack index `idx` whose
+** metatable is the registry's `tname`, or NULL (about 50 instructions against its 300: a
+** decode checks its blob and pool at every call). */
+static void *udata_of(lua_State *L, int idx, const char *tname) {
+  const TValue *o, *mt;
+  if (idx > lua_gettop(L) || idx < -lua_gettop(L) || idx == 0) return NULL;
+  o = at_index(L, idx);
+  if (!ttisfulluserdata(o) || uvalue(o)->metatable == NULL) return NULL;
+  mt = luaH_getshortstr(hvalue(&G(L)->l_registry), luaS_new(L, tname));
+  if (!ttistable(mt) || hvalue(mt) != uvalue(o)->metatable) return NULL;
+  return getudatamem(uvalue(o));
+}
+
+/* lua_getiuservalue of user value `n` of the pool at stack index `pool` (checked a pool, so
+** with all UV_COUNT - 1 of them), read in place; the caller has made room on the stack. */
+static void push_uv(lua_State *L, int pool, int n) {
+  Udata *u = uvalue(at_index(L, pool));
+  setobj2s(L, L->top.p, &u->uv[n - 1].uv);
+  L->top.p++;
+}
 
 /* A cursor over the record bytes (little-endian whatever the host's byte order). */
 typedef struct {
@@ -239,14 +267,15 @@ static Parts parts_of(lua_State *L, int at) {
   Parts p;
   luaL_checkstack(L, 16, "ludus_decode");
   p.L = L;
-  p.pool = (Pool *)luaL_checkudata(L, at, POOL);
-  lua_getiuservalue(L, at, UV_KINDS);
+  p.pool = (Pool *)udata_of(L, at, POOL);
+  if (p.pool == NULL) luaL_typeerror(L, at, POOL);
+  push_uv(L, at, UV_KINDS);
   p.kinds = lua_gettop(L);
-  lua_getiuservalue(L, at, UV_ACTIONS);
+  push_uv(L, at, UV_ACTIONS);
   p.actions = lua_gettop(L);
-  lua_getiuservalue(L, at, UV_NAMES);
+  push_uv(L, at, UV_NAMES);
   p.names = lua_gettop(L);
-  lua_getiuservalue(L, at, UV_CHOICES);
+  push_uv(L, at, UV_CHOICES);
   p.choices = lua_gettop(L);
   p.codes = p.pool->codes;
   p.nfields = (size_t)p.pool->nfields;
@@ -375,7 +404,7 @@ static void fill(Parts *p, Reader *r, int t, uint64_t want) {
 static const char *blob_bytes(lua_State *L, int idx, size_t *len, int known) {
   LudusBlob *b;
   if (lua_type(L, idx) == LUA_TSTRING) return lua_tolstring(L, idx, len);
-  b = (LudusBlob *)(known ? lua_touserdata(L, idx) : luaL_testudata(L, idx, BLOB));
+  b = (LudusBlob *)(known ? lua_touserdata(L, idx) : udata_of(L, idx, BLOB));
   if (b == NULL) return NULL;
   *len = (size_t)b->len;
   return (const char *)(b + 1);
@@ -401,7 +430,7 @@ int ludus_blob(lua_State *L) {
 ** one the pool's tables (pool at `pool`) read, and keeps the blobs' counts of pools that read
 ** them. */
 static void read_from(lua_State *L, int pool, int blob) {
-  lua_getiuservalue(L, pool, UV_BLOB);
+  push_uv(L, pool, UV_BLOB);
   if (!lua_rawequal(L, -1, blob)) {
     LudusBlob *was = (LudusBlob *)lua_touserdata(L, -1);
     LudusBlob *now = (LudusBlob *)lua_touserdata(L, blob);
@@ -645,13 +674,13 @@ int ludus_decode(lua_State *L) {
   Parts p = parts_of(L, 4);
   Pool *P = p.pool;
   int tables, list, index, meta;
-  lua_getiuservalue(L, 4, UV_TABLES);
+  push_uv(L, 4, UV_TABLES);
   tables = lua_gettop(L);
-  lua_getiuservalue(L, 4, UV_LIST);
+  push_uv(L, 4, UV_LIST);
   list = lua_gettop(L);
-  lua_getiuservalue(L, 4, UV_INDEX);
+  push_uv(L, 4, UV_INDEX);
   index = lua_gettop(L);
-  lua_getiuservalue(L, 4, UV_META);
+  push_uv(L, 4, UV_META);
   meta = lua_gettop(L);
   /* Tables leaving use keep every field, from the blob they were filled from. */
   for (int i = (int)n + 1; i <= P->n; i++) {
