@@ -222,6 +222,7 @@ fn abi_header() -> String {
                 "c_char" => "char",
                 "*const c_char" => "const char *",
                 "*mut c_void" => "void *",
+                "*const i64" => "const long long *",
                 _ => panic!("src/abi.rs: no C type for `{ty}` ({}.{field})", s.name),
             };
             let declaration = match len {

@@ -8,7 +8,7 @@
 ** lua/src/fast.rs) as a `LudusArgs`, strings by their bytes in place. The host builds the
 ** command with the same conversions as the API list and sends it, or answers the read,
 ** filling a `LudusResults` with the values the call returns (none for a command), which are
-** pushed here. Any other call, or one the host does
+** pushed here (a list of ids as a new table). Any other call, or one the host does
 ** not take (a wrong argument, a spent budget, outside a stage), goes to the function's
 ** generic version, which converts, checks, charges and reports it as every other call: so
 ** the two paths differ only in speed.
@@ -99,6 +99,18 @@ static int read_opts(const Table *t, LudusArgs *args) {
   return 1;
 }
 
+/* A new table of the `n` numbers at `ids` (`{ ids[0], ids[1], ... }`), sized for them at once,
+** as the generic function's is. A memory error is raised from here, the host's call done. */
+static void push_ids(lua_State *L, const long long *ids, long long n) {
+  if (ids == NULL || n < 0 || n > INT32_MAX) n = 0;
+  lua_createtable(L, (int)n, 0);
+  Table *t = hvalue(s2v(L->top.p - 1));
+  for (long long i = 0; i < n; i++) {
+    /* Within the array part made above: written in place, as lua_rawseti would. */
+    setivalue(&t->array[i], (lua_Integer)ids[i]);
+  }
+}
+
 int ludus_fast(lua_State *L) {
   /* The arguments and upvalues read in place (as lua_type and lua_touserdata would, without
   ** a call each): this closure is the running C function. */
@@ -134,6 +146,8 @@ int ludus_fast(lua_State *L) {
       LudusFastCall call = (LudusFastCall)pvalue(UPVALUE(self, LUDUS_FAST_CALL));
       LudusResults out;
       out.n = 0;
+      out.ids = NULL;
+      out.ids_len = 0;
       if (call(pvalue(UPVALUE(self, LUDUS_FAST_HOST)), ivalue(UPVALUE(self, LUDUS_FAST_WHICH)),
                &args, &out) == 0) {
         /* At most two values: within the LUA_MINSTACK slots a C function has. */
@@ -143,6 +157,7 @@ int ludus_fast(lua_State *L) {
             case LUDUS_KIND_BOOL: lua_pushboolean(L, out.whole[i] != 0); break;
             case LUDUS_KIND_INT: lua_pushinteger(L, (lua_Integer)out.whole[i]); break;
             case LUDUS_KIND_NUM: lua_pushnumber(L, (lua_Number)out.number[i]); break;
+            case LUDUS_KIND_IDS: push_ids(L, out.ids, out.ids_len); break;
             default: lua_pushnil(L); break;
           }
         }

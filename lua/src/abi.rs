@@ -168,6 +168,9 @@ shared_enum! {
         /// A table of named plain values (arguments only, one a call): its entries are the
         /// `opt_*` arrays of `LudusArgs`.
         Table = 5,
+        /// A list of whole numbers (a result only, one a call): a new table of the
+        /// `ids_len` numbers at `ids` (`LudusResults`).
+        Ids = 6,
     }
 }
 
@@ -216,6 +219,10 @@ shared_struct! {
         pub whole: [i64; 2],
         /// Each number.
         pub number: [f64; 2],
+        /// With a value of kind `Ids`: its numbers, read before the entry returns (they stay
+        /// until the host's next call).
+        pub ids: *const i64,
+        pub ids_len: i64,
     }
 }
 

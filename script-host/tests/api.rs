@@ -166,7 +166,7 @@ fn hot_commands_act_the_same_by_either_entry() {
 
 /// The reads with a fast entry (`pos`, `vel`, `angle`, `facing`, `tags`, `alive`, `health`,
 /// `random`, `tick`, `score`, `nearest`, `cooldown`, `pressed`, `held`, `released`, `axis`,
-/// `pointer`, `state`) give by it what the generic entry gives: the same values of the same types, the
+/// `pointer`, `state`, `find`, `count`) give by it what the generic entry gives: the same values of the same types, the
 /// same draws from the generator, the same faults.
 #[test]
 fn hot_reads_answer_the_same_by_either_entry() {
@@ -188,7 +188,9 @@ fn hot_reads_answer_the_same_by_either_entry() {
              show(ludus.nearest(300, 0, 'enemy', 10{pad})), show(ludus.nearest(300, 0, 'enemy', 1000.0{pad})), \
              show(ludus.pressed('fire'{pad})), show(ludus.held('fire'{pad})), \
              show(ludus.released('fire'{pad})), show(ludus.axis('fire'{pad})), \
-             show(ludus.pointer(nil{pad})), show(ludus.state(1, 'k'{pad})))\nend"
+             show(ludus.pointer(nil{pad})), show(ludus.state(1, 'k'{pad})), \
+             show(table.concat(ludus.find('enemy'{pad}), ' ')), show(#ludus.find('player'{pad})), \
+             show(ludus.count('enemy'{pad})), show(ludus.count('player'{pad})))\nend"
         )
     };
     let lines = |src: String| {
@@ -221,7 +223,7 @@ fn hot_reads_answer_the_same_by_either_entry() {
         // other out, then takes it in; no input, no pointer.
         (
             6,
-            "1, integer 2\t1, integer 1\t1, nil nil\t1, integer 2\t1, boolean false\t1, boolean false\t1, boolean false\t1, float 0.0\t2, nil nil, nil nil\t1, nil nil",
+            "1, integer 2\t1, integer 1\t1, nil nil\t1, integer 2\t1, boolean false\t1, boolean false\t1, boolean false\t1, float 0.0\t2, nil nil, nil nil\t1, nil nil\t1, string 2\t1, integer 1\t1, integer 1\t1, integer 1",
         ),
     ];
     for (line, text) in want {

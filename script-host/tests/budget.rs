@@ -400,6 +400,9 @@ fn fast_reads_and_commands_forever() {
         "ludus.alive(99)",
         "ludus.health(1, nil)",
         "ludus.add_score(0)",
+        "ludus.find('enemy')",
+        "ludus.find('enemy', nil, nil, nil, nil)",
+        "ludus.count('player')",
     ] {
         Case::on_start(format!("while true do {call} end")).faults(BUDGET, 1);
     }

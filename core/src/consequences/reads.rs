@@ -179,6 +179,18 @@ impl Gameplay<'_> {
         self.spatial.is_charged_for(self.tick)
     }
 
+    /// The most work a `find` or `count` can report now: the tick's first spatial read is
+    /// charged for every entity with a position (at most every entity), the first read of a
+    /// tag set in a tick for the entities the tick's charge counted, a later one for those
+    /// carrying the tags (never more).
+    pub fn census_bound(&self) -> u64 {
+        if self.spatial.is_charged_for(self.tick) {
+            self.spatial.counted()
+        } else {
+            2 * self.ecs.len() as u64
+        }
+    }
+
     /// Charges the tick's first spatial read for every entity (see [`crate::spatial`]).
     fn charge(&mut self) {
         let (census, ecs, instance) = (&mut *self.census, self.ecs, self.instance);

@@ -31,9 +31,10 @@ macro_rules! register {
 }
 
 macro_rules! api {
-    // `fast call`, and `fast grid` (a read of the spatial grid: see `fast::Fast::grid`).
-    (@grid call) => { false };
-    (@grid grid) => { true };
+    // `fast call`, `fast grid` and `fast census` (what each needs: see `fast::Needs`).
+    (@needs call) => { Needs::Nothing };
+    (@needs grid) => { Needs::Grid };
+    (@needs census) => { Needs::Census };
     (@munch [$($spec:tt)*] [$($inst:tt)*] [$($fast:tt)*]) => {
         /// Every `ludus.*` function, in the order the docs list them.
         pub const API: &[ApiFunction] = &[$($spec)*];
@@ -80,11 +81,11 @@ macro_rules! api {
                     $g.send(command)?;
                     Ok(())
                 },
-                grid: false,
+                needs: Needs::Nothing,
             },]
             $($rest)*);
     };
-    // `fast call` and `fast grid`; the body may also ask where the script called it: `$at()`
+    // `fast call`, `fast grid` and `fast census`; the body may also ask where the script called it: `$at()`
     // gives `file:line`.
     (@munch [$($spec:tt)*] [$($inst:tt)*] [$($fast:tt)*]
         #[doc = $doc:literal] fast $kind:ident $name:ident: $section:ident, $call:literal,
@@ -107,7 +108,7 @@ macro_rules! api {
                         Err(Bad::from("not a plain value"))
                     }
                 },
-                grid: api!(@grid $kind),
+                needs: api!(@needs $kind),
             },]
             $($rest)*);
     };

@@ -1,7 +1,7 @@
 //! The hot commands' and reads' fast path: a fast entry ([`ludus_lua::fast_entry`]) hands a
 //! call whose arguments are all plain values (nil, booleans, numbers, strings) straight to the
 //! host (`FastCall for Shared`, in `api/mod.rs`, which sees both this module and the list),
-//! which runs the API list's own body for it (the `fast command`, `fast call` and `fast grid`
+//! which runs the API list's own body for it (the `fast command`, `fast call`, `fast grid` and `fast census`
 //! entries of `functions.rs`) with the arguments as [`FastArg`]s, which the same helpers read
 //! as they read mlua values ([`Arg`](super::args::Arg)): a command is built and sent, a
 //! read's values handed back ([`Returns`]), past mlua's generic callback (about 950
@@ -26,11 +26,25 @@ pub(crate) struct Fast {
     /// generic function charges it; where it does not fit, the generic function asks again
     /// and fails on the same work.
     pub run: fn(&mut Gameplay<'_>, &Args<'_>, &mut Results<'_>) -> Result<(), Bad>,
+    /// What the call must find before it runs, for the work it reports to be charged as the
+    /// generic function would charge it.
+    pub needs: Needs,
+}
+
+/// What a fast call must find before it runs (see [`Fast::needs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Needs {
+    /// Nothing: it reports no work (paid for by the unit every call costs).
+    Nothing,
     /// A read of the spatial grid: taken only once the tick's spatial reads were charged for
     /// every entity (`Gameplay::spatial_ready`), so that asking again reports the same work
-    /// (that charge is reported once). `find` and `count` are not fast: the first of a tag
-    /// set in a tick is charged more than asking it again.
-    pub grid: bool,
+    /// (that charge is reported once).
+    Grid,
+    /// A read of the tick's census of tags (`find`, `count`): taken only where the budget
+    /// holds the most it can report (`Gameplay::census_bound`): the tick's first read and the
+    /// first read of a tag set report more than asking again, so the call cannot be declined
+    /// once it ran.
+    Census,
 }
 
 /// A read's result as a fast entry returns it: the values mlua's conversion would give.
@@ -54,6 +68,22 @@ impl Returns for i64 {
 impl Returns for f64 {
     fn give(self, out: &mut Results<'_>) -> bool {
         out.push(FastValue::Num(self))
+    }
+}
+
+/// A list of entity ids, which a read returns as a new table (`ludus.find`).
+pub(crate) struct IdList(pub Vec<u64>);
+
+impl Returns for IdList {
+    fn give(self, out: &mut Results<'_>) -> bool {
+        out.push_ids(self.0.into_iter().map(|i| i as i64))
+    }
+}
+
+impl mlua::IntoLua for IdList {
+    fn into_lua(self, lua: &Lua) -> mlua::Result<Value> {
+        let ids: Vec<i64> = self.0.into_iter().map(|i| i as i64).collect();
+        ludus_lua::sequence(lua, &ids).map(Value::Table)
     }
 }
 

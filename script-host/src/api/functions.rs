@@ -15,7 +15,8 @@
 //! - `call NAME: SECTION, "CALL", |lua, g, args: T| -> R { ... }`: the body gives `Result<R, Bad>`.
 //! - `fast call NAME: SECTION, "CALL", |g, args: T| -> R { ... }`: the same, for a read whose
 //!   values are plain (`R`: [`Returns`]); calls whose arguments are plain values take the fast
-//!   entry. `fast grid NAME: ...`: the same, for a read of the spatial grid. Either may end
+//!   entry. `fast grid NAME: ...`: the same, for a read of the spatial grid; `fast census
+//!   NAME: ...`, for a read of the tick's census of tags (see `fast::Needs`). Any may end
 //!   its arguments with `, at` (`|g, args: T, at|`): `at()` gives the calling script's
 //!   `file:line` (as `spawn` does for a spawn that may fill the world).
 //! - `lua NAME: SECTION, "CALL"` (and `, args: (T, ...)` when an argument names something):
@@ -31,7 +32,7 @@
 
 use super::args::*;
 use super::call::{Bad, caller, charge, malformed, outside, spawned};
-use super::fast::{Fast, FastArgs, Returns};
+use super::fast::{Fast, FastArgs, IdList, Needs, Returns};
 use super::names::{
     Action, Animation, Archetype, Cooldown, Effect, Level, Name, Signature, Sound, Tag,
 };
@@ -395,12 +396,12 @@ api! {
         Ok(g.tags(entity(&args, "entity")?).map(|t| t as i64))
     }
     /// an array of the ids carrying `tag`, in creation order (entities being destroyed this tick are left out, as in the other collections)
-    call find: Read, "find(tag: tag) -> id[]", |lua, g, args: Name<Tag>| -> Table {
+    fast census find: Read, "find(tag: tag) -> id[]", |g, args: Name<Tag>| -> IdList {
         let bits = args.resolve(g.def())?;
-        ids(lua, g.find(bits))
+        Ok(IdList(g.find(bits)))
     }
     /// how many entities carry `tag`
-    call count: Read, "count(tag: tag) -> integer", |lua, g, args: Name<Tag>| -> i64 {
+    fast census count: Read, "count(tag: tag) -> integer", |g, args: Name<Tag>| -> i64 {
         let bits = args.resolve(g.def())?;
         Ok(g.count(bits) as i64)
     }

@@ -26,6 +26,7 @@ pub mod spec;
 pub mod types;
 
 use crate::shared::Shared;
+use fast::Needs;
 use functions::FAST;
 use ludus_core::closest;
 use ludus_lua::{Args, FastCall, Results};
@@ -54,16 +55,28 @@ impl FastCall for Shared {
             return false;
         }
         let taken = self.stage.with(|g| {
-            if fast.grid && !g.spatial_ready() {
-                return false;
-            }
-            if (fast.run)(g, args, out).is_err() {
+            let ready = match fast.needs {
+                Needs::Nothing => true,
+                Needs::Grid => g.spatial_ready(),
+                Needs::Census => self.budget.fits(1 + g.census_bound()),
+            };
+            if !ready || (fast.run)(g, args, out).is_err() {
                 return false;
             }
             let units = 1 + g.take_work();
-            // Only a grid read reports work: any other fast call was paid for before it ran
-            // (it may have sent a command, drawn a number), so it must not be declined now.
-            debug_assert!(fast.grid || units == 1, "ludus.{} reported work", fast.name);
+            // Only a grid read may be declined here: any other fast call was paid for before
+            // it ran (it may have sent a command, drawn a number; a census read had the most
+            // it can report in the budget), so it must not be declined now.
+            debug_assert!(
+                fast.needs == Needs::Grid || self.budget.fits(units),
+                "ludus.{} reported more work than it had room for",
+                fast.name
+            );
+            debug_assert!(
+                fast.needs != Needs::Nothing || units == 1,
+                "ludus.{} reported work",
+                fast.name
+            );
             let fits = self.budget.fits(units);
             if fits {
                 self.budget.take_fitting(units);

@@ -236,6 +236,28 @@ impl Results<'_> {
         true
     }
 
+    /// Adds a list of whole numbers, which the entry returns as a new table (`{ ids[1],
+    /// ids[2], ... }`); `false` (and nothing added) once two values are there, or where the
+    /// call has one already. The numbers are kept on this thread until the next call's list
+    /// replaces them: the entry reads them after the host returns.
+    pub fn push_ids(&mut self, ids: impl IntoIterator<Item = i64>) -> bool {
+        let Ok(i) = usize::try_from(self.0.n) else {
+            return false;
+        };
+        if i >= self.0.kind.len() || !self.0.ids.is_null() {
+            return false;
+        }
+        IDS.with_borrow_mut(|kept| {
+            kept.clear();
+            kept.extend(ids);
+            self.0.ids = kept.as_ptr();
+            self.0.ids_len = kept.len() as i64;
+        });
+        self.0.kind[i] = FastKind::Ids as i32;
+        self.0.n += 1;
+        true
+    }
+
     /// How many values are there.
     pub fn len(&self) -> usize {
         usize::try_from(self.0.n).unwrap_or(0)
@@ -245,6 +267,13 @@ impl Results<'_> {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+thread_local! {
+    /// The list a fast call returns ([`Results::push_ids`]), kept for its room: the entry
+    /// reads it after the host returns, before any other call can replace it (a state runs
+    /// on one thread, one call at a time).
+    static IDS: std::cell::RefCell<Vec<i64>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// What a fast entry calls.
@@ -275,6 +304,8 @@ extern "C" fn trampoline<H: FastCall>(
     // `ludus_fast`'s, which nothing else touches during the call.
     let (host, args, out) = unsafe { (&*host.cast::<H>(), &*args, &mut *out) };
     out.n = 0;
+    out.ids = std::ptr::null();
+    out.ids_len = 0;
     if host.call(which, &Args(args), &mut Results(out)) {
         0
     } else {
@@ -335,233 +366,4 @@ pub fn fast_entry<H: FastCall>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::cell::{Cell, RefCell};
-
-    /// An argument as the host saw it, owned.
-    #[derive(Clone, Debug, PartialEq)]
-    enum Saw {
-        Nil,
-        Bool(bool),
-        Int(i64),
-        Num(f64),
-        Str(Vec<u8>),
-        /// A table's entries, by key.
-        Table(Vec<(Vec<u8>, Saw)>),
-    }
-
-    impl Saw {
-        fn of(a: FastArg<'_>) -> Saw {
-            match a {
-                FastArg::Nil => Saw::Nil,
-                FastArg::Bool(b) => Saw::Bool(b),
-                FastArg::Int(n) => Saw::Int(n),
-                FastArg::Num(x) => Saw::Num(x),
-                FastArg::Str(s) => Saw::Str(s.to_vec()),
-                FastArg::Table(t) => {
-                    assert_eq!(t.get(t.len()), None, "no entry past the last");
-                    let mut e: Vec<_> = t.iter().map(|(k, v)| (k.to_vec(), Saw::of(v))).collect();
-                    e.sort_by(|a, b| a.0.cmp(&b.0));
-                    Saw::Table(e)
-                }
-            }
-        }
-    }
-
-    #[derive(Default)]
-    struct Recorder {
-        calls: RefCell<Vec<(usize, Vec<Saw>)>>,
-        refuse: Cell<bool>,
-    }
-
-    impl FastCall for Recorder {
-        /// Entry 8 returns its first argument (nil when absent or not a number) and then what
-        /// its second says: 1 a boolean, 2 a number, 3 two more values (only one fits).
-        fn call(&self, which: usize, args: &Args<'_>, out: &mut Results<'_>) -> bool {
-            let saw = (0..args.len()).map(|i| Saw::of(args.get(i))).collect();
-            self.calls.borrow_mut().push((which, saw));
-            assert_eq!(args.get(args.len()), FastArg::Nil, "nil past the arguments");
-            if which == 8 {
-                assert!(out.is_empty());
-                let first = match args.get(0) {
-                    FastArg::Int(n) => FastValue::Int(n),
-                    _ => FastValue::Nil,
-                };
-                assert!(out.push(first));
-                match args.get(1) {
-                    FastArg::Int(1) => assert!(out.push(FastValue::Bool(true))),
-                    FastArg::Int(2) => assert!(out.push(FastValue::Num(-0.25))),
-                    FastArg::Int(3) => {
-                        assert!(out.push(FastValue::Bool(false)));
-                        assert!(!out.push(FastValue::Int(9)), "two at most");
-                    }
-                    _ => {}
-                }
-            }
-            !self.refuse.get()
-        }
-    }
-
-    #[test]
-    fn a_taken_call_returns_the_values_the_host_hands_back() {
-        let lua = Lua::new();
-        let host = Rc::new(Recorder::default());
-        let generic = lua
-            .create_function(|_, ()| Ok("generic"))
-            .expect("a function");
-        let f = fast_entry(&lua, &host, generic, 8).expect("an entry");
-        lua.globals().set("f", f).expect("f");
-        let table: &[(&str, &str)] = &[
-            ("f(5)", "1 integer 5"),
-            ("f()", "1 nil nil"),
-            ("f(-7, 1)", "2 integer -7 boolean true"),
-            ("f(4, 2)", "2 integer 4 float -0.25"),
-            ("f(nil, 3)", "2 nil nil boolean false"),
-            ("f(print)", "1 string generic"),
-        ];
-        let show = "local function show(...) local out = { select('#', ...) } \
-            for i = 1, select('#', ...) do local v = select(i, ...) \
-            out[#out + 1] = math.type(v) or type(v); out[#out + 1] = tostring(v) end \
-            return table.concat(out, ' ') end ";
-        for (call, want) in table {
-            let got: String = lua
-                .load(format!("{show} return show({call})"))
-                .eval()
-                .expect(call);
-            assert_eq!(got, *want, "{call}");
-        }
-        // Refused, what the host pushed is dropped: the generic function answers.
-        host.refuse.set(true);
-        let got: String = lua.load("return f(1, 1)").eval().expect("f(1, 1)");
-        assert_eq!(got, "generic");
-    }
-
-    /// A call's text, what it returns where the generic function answers, and what the host
-    /// saw where it took the call.
-    type Row = (&'static str, Option<&'static str>, Option<Vec<Saw>>);
-
-    fn s(t: &str) -> Saw {
-        Saw::Str(t.as_bytes().to_vec())
-    }
-
-    /// Makes each call of `table` to a fast entry (number 7) whose generic function returns
-    /// `generic N` for N arguments, and checks what it returns and what the host saw.
-    fn calls_as_in(table: &[Row]) {
-        let lua = Lua::new();
-        let host = Rc::new(Recorder::default());
-        let generic = lua
-            .create_function(|_, args: mlua::MultiValue| Ok(format!("generic {}", args.len())))
-            .expect("a function");
-        let f = fast_entry(&lua, &host, generic, 7).expect("an entry");
-        lua.globals().set("f", f).expect("f");
-        for (call, returns, saw) in table {
-            host.calls.borrow_mut().clear();
-            let got: Option<String> = lua.load(format!("return {call}")).eval().expect(call);
-            assert_eq!(got.as_deref(), *returns, "{call} returns");
-            let calls = host.calls.borrow().clone();
-            assert_eq!(
-                calls,
-                saw.clone().map(|a| (7, a)).into_iter().collect::<Vec<_>>(),
-                "{call}"
-            );
-        }
-        // A call the host refuses goes to the generic function.
-        host.refuse.set(true);
-        let got: String = lua.load("return f(1)").eval().expect("f(1)");
-        assert_eq!(got, "generic 1");
-    }
-
-    #[test]
-    fn plain_calls_go_to_the_host_and_the_rest_to_the_generic_function() {
-        calls_as_in(&[
-            (
-                "f(1, nil, 3)",
-                None,
-                Some(vec![Saw::Int(1), Saw::Nil, Saw::Int(3)]),
-            ),
-            ("f()", None, Some(vec![])),
-            (
-                "f(-9007199254740993)",
-                None,
-                Some(vec![Saw::Int(-9007199254740993)]),
-            ),
-            (
-                "f(1.5, 2.0)",
-                None,
-                Some(vec![Saw::Num(1.5), Saw::Num(2.0)]),
-            ),
-            (
-                "f('1', 'a\\0b', '')",
-                None,
-                Some(vec![s("1"), Saw::Str(b"a\0b".to_vec()), s("")]),
-            ),
-            (
-                "f(true, false)",
-                None,
-                Some(vec![Saw::Bool(true), Saw::Bool(false)]),
-            ),
-            (
-                "f(1, 2, 3, 'x')",
-                None,
-                Some(vec![Saw::Int(1), Saw::Int(2), Saw::Int(3), s("x")]),
-            ),
-            ("f(print)", Some("generic 1"), None),
-            ("f(1, 2, 3, 4, 5)", Some("generic 5"), None),
-        ]);
-    }
-
-    #[test]
-    fn a_table_of_named_plain_values_goes_to_the_host_and_any_other_to_the_generic_function() {
-        calls_as_in(&[
-            (
-                "f(1, {})",
-                None,
-                Some(vec![Saw::Int(1), Saw::Table(vec![])]),
-            ),
-            (
-                "f('a', { vx = 1, vy = -2.5, name = 'x', on = false })",
-                None,
-                Some(vec![
-                    s("a"),
-                    Saw::Table(vec![
-                        (b"name".to_vec(), s("x")),
-                        (b"on".to_vec(), Saw::Bool(false)),
-                        (b"vx".to_vec(), Saw::Int(1)),
-                        (b"vy".to_vec(), Saw::Num(-2.5)),
-                    ]),
-                ]),
-            ),
-            (
-                "f({ a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, g = 7, h = 8 })",
-                None,
-                Some(vec![Saw::Table(
-                    (b'a'..=b'h')
-                        .zip(1..)
-                        .map(|(k, v)| (vec![k], Saw::Int(v)))
-                        .collect(),
-                )]),
-            ),
-            // A key of 40 bytes (a long string).
-            (
-                "f({ [string.rep('k', 40)] = 'v' })",
-                None,
-                Some(vec![Saw::Table(vec![(vec![b'k'; 40], s("v"))])]),
-            ),
-            // Nine entries, a key that is not a string, a value that is not plain, a second
-            // table: the generic function's.
-            (
-                "f({ a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, g = 7, h = 8, i = 9 })",
-                Some("generic 1"),
-                None,
-            ),
-            ("f({ 1 })", Some("generic 1"), None),
-            ("f({ x = 1, 2 })", Some("generic 1"), None),
-            ("f({ [true] = 1 })", Some("generic 1"), None),
-            ("f({ [0.5] = 1 })", Some("generic 1"), None),
-            ("f({ size = { 1, 2 } })", Some("generic 1"), None),
-            ("f({ f = print })", Some("generic 1"), None),
-            ("f({}, {})", Some("generic 2"), None),
-        ]);
-    }
-}
+mod tests;
