@@ -1,8 +1,9 @@
 //! Record hashes kept from one state hash to the next, for the records that often stay the
-//! same from tick to tick (velocity, health, and the AI state of an entity with a brain and an
-//! aim): a drone's position changes every tick, but its velocity and decision only when it
-//! decides again and its health seldom, and those three records are most of what hashing it
-//! costs.
+//! same from tick to tick (velocity, health, the AI state of an entity with a brain and an
+//! aim, and the lifetime of one without cooldowns): a drone's position changes every tick, but
+//! its velocity and decision only when it decides again and its health seldom, and those three
+//! records are most of what hashing it costs; a bullet's lifetime ends at one tick all its
+//! life.
 //!
 //! A kept hash is reused only when the record's words are exactly the words it was hashed
 //! from (its sequence among them), and the hash is a function of the words, so a kept hash is
@@ -12,7 +13,8 @@
 //! ([`HashCache::serve`] empties it for another). Nothing here is world state.
 
 use super::minds::{MindSlots, Minds};
-use super::record::{Bytes, words};
+use super::record::{Bytes, Head3, position_after, position_head, velocity_words, words};
+use crate::world::components::{Identity, Position, Velocity};
 
 /// One record's words and their hash.
 #[derive(Clone, Copy, Debug)]
@@ -43,6 +45,42 @@ impl<const K: usize> Kept<K> {
     }
 }
 
+/// The kept velocity record of a row that moves (not a drone's: see [`Minds`]) and the first
+/// part of its position record, kept while the row holds one entity: its position record
+/// costs one half of its hash a tick, its velocity a comparison while it stays.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Moving {
+    velocity: Kept<2>,
+    /// The sequence `head` is of (`u64::MAX`, which no entity's is, in an empty slot).
+    seq: u64,
+    head: Head3,
+}
+
+impl Moving {
+    fn empty() -> Self {
+        Moving {
+            velocity: Kept::empty(),
+            seq: u64::MAX,
+            head: Head3::default(),
+        }
+    }
+
+    /// The row's position and velocity records' hashes, `i`, `p` and `v` its values.
+    #[inline(always)]
+    pub(super) fn hashes(&mut self, i: &Identity, p: &Position, v: &Velocity) -> (u64, u64) {
+        let seq = i.seq();
+        if self.seq != seq {
+            // Another entity in the row (an entity's archetype is its for life).
+            self.seq = seq;
+            self.head = position_head(i);
+        }
+        (
+            position_after(self.head, p),
+            self.velocity.hash(velocity_words(i, v)),
+        )
+    }
+}
+
 /// One archetype's kept records, by row.
 ///
 /// Invariant: `mind_sums` is the wrapping sum of the velocity, health and AI hashes of
@@ -51,9 +89,10 @@ impl<const K: usize> Kept<K> {
 /// its comparison and its position.
 #[derive(Clone, Debug, Default)]
 pub(super) struct KeptRows {
-    velocity: Vec<Kept<2>>,
+    velocity: Vec<Moving>,
     health: Vec<Kept<4>>,
     brain: Vec<Kept<5>>,
+    life: Vec<Kept<2>>,
     mind: Minds,
     mind_sums: [u64; 3],
     summed: usize,
@@ -63,11 +102,12 @@ pub(super) struct KeptRows {
 
 impl KeptRows {
     /// The slots of the first `rows` rows, of the records the archetype has (`velocity`,
-    /// `health`, `brain`: whether it has each; the others are empty): all three in one
-    /// slot of [`Minds`] a row where it has them all, taken in `runs` runs (each with a slot for
-    /// its changes to the sums).
-    pub(super) fn rows(&mut self, rows: usize, has: [bool; 3], runs: usize) -> KeptPart<'_> {
-        if has == [true; 3] {
+    /// `health`, `brain`, `life`: whether it has each; the others are empty): the first three
+    /// in one slot of [`Minds`] a row where it has them all, taken in `runs` runs (each with a
+    /// slot for its changes to the sums).
+    pub(super) fn rows(&mut self, rows: usize, has: [bool; 4], runs: usize) -> KeptPart<'_> {
+        let life = slots(&mut self.life, rows, has[3], Kept::empty);
+        if has[..3] == [true; 3] {
             self.mind.grow(rows);
             // The sums of exactly the first `rows` slots (an empty slot's hashes are zero).
             let (from, to, sign) = if self.summed <= rows {
@@ -87,14 +127,16 @@ impl KeptRows {
                 mind: self.mind.slots(rows),
                 mind_sums: self.mind_sums,
                 deltas: &mut self.deltas,
+                life,
                 ..KeptPart::default()
             };
         }
-        let [velocity, health, brain] = has;
+        let [velocity, health, brain, _] = has;
         KeptPart {
-            velocity: slots(&mut self.velocity, rows, velocity, Kept::empty),
+            velocity: slots(&mut self.velocity, rows, velocity, Moving::empty),
             health: slots(&mut self.health, rows, health, Kept::empty),
             brain: slots(&mut self.brain, rows, brain, Kept::empty),
+            life,
             ..KeptPart::default()
         }
     }
@@ -124,9 +166,10 @@ fn slots<T: Clone>(v: &mut Vec<T>, rows: usize, has: bool, empty: fn() -> T) -> 
 /// the first run only: zero in the others) and a slot a run for what the run changes them by.
 #[derive(Debug, Default)]
 pub(super) struct KeptPart<'a> {
-    pub velocity: &'a mut [Kept<2>],
+    pub velocity: &'a mut [Moving],
     pub health: &'a mut [Kept<4>],
     pub brain: &'a mut [Kept<5>],
+    pub life: &'a mut [Kept<2>],
     pub mind: MindSlots<'a>,
     pub mind_sums: [u64; 3],
     pub deltas: &'a mut [[u64; 3]],
@@ -149,6 +192,7 @@ impl<'a> KeptPart<'a> {
             velocity: front(&mut self.velocity, rows),
             health: front(&mut self.health, rows),
             brain: front(&mut self.brain, rows),
+            life: front(&mut self.life, rows),
             mind: self.mind.take_front(rows),
             mind_sums: std::mem::take(&mut self.mind_sums),
             deltas: front(&mut self.deltas, rows_of_deltas),

@@ -293,7 +293,7 @@ pub(super) fn clocks(
 ) -> Option<u64> {
     match (cds, life) {
         (None, None) => None,
-        (None, Some(l)) => Some(words([i.seq(), l.0.word()])),
+        (None, Some(l)) => Some(words(lifetime_words(i, l))),
         (Some(c), life) => {
             b.u64(i.seq());
             for d in &c.0 {
@@ -305,6 +305,12 @@ pub(super) fn clocks(
             Some(b.take())
         }
     }
+}
+
+/// The words of [`clocks`]' record of an entity with a lifetime and no cooldowns.
+#[inline(always)]
+pub(super) fn lifetime_words(i: &Identity, l: &Lifetime) -> [u64; 2] {
+    [i.seq(), l.0.word()]
 }
 
 /// [`DEADLINES`], tag 3: the animation playing and since when.

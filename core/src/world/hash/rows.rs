@@ -5,7 +5,7 @@
 //! The records are laid out in [`super::record`]; the sums are wrapping additions, so neither
 //! the order of the passes nor the order of the rows changes them.
 
-use super::kept::{HashCache, KeptPart, KeptRows};
+use super::kept::{HashCache, KeptPart, KeptRows, Moving};
 use super::minds::MindRows;
 use super::record::*;
 use crate::par;
@@ -123,9 +123,11 @@ impl Rows<'_> {
             (self.brain, self.aim, self.control),
             (Some(_), Some(_), None)
         );
+        // A lifetime without cooldowns is one record of two words (see `record::clocks`).
+        let life = self.life.is_some() && self.cds.is_none();
         rows.rows(
             self.id.len(),
-            [self.vel.is_some(), self.health.is_some(), brains],
+            [self.vel.is_some(), self.health.is_some(), brains, life],
             runs,
         )
     }
@@ -171,6 +173,43 @@ impl Rows<'_> {
         ])
     }
 
+    /// Adds the position records to the sums, with what the same pass hashes: rows with all
+    /// three kept records (a drone's) hash them with the position, and rows with a kept
+    /// velocity that (`velocity`, their slots); the passes of [`sum`](Self::sum) leave those
+    /// records to it. Whether it took the first way, and whether either.
+    fn positions(
+        &self,
+        max: &MaxHealth,
+        kept: KeptPart<'_>,
+        velocity: &mut [Moving],
+        add: &mut impl FnMut(usize, u64),
+    ) -> (bool, bool) {
+        let id = self.id;
+        if let Some(sums) = self.minds(max, kept) {
+            for (part, sum) in zip([POSITIONS, VELOCITIES, HEALTH, AI], sums) {
+                add(part, sum);
+            }
+            return (true, true);
+        }
+        match self.vel {
+            Some(vel) if !velocity.is_empty() => {
+                let rows = zip(zip(id, self.pos), vel);
+                for (((i, p), v), s) in zip(rows, velocity) {
+                    let (position, velocity) = s.hashes(i, p, v);
+                    add(POSITIONS, position);
+                    add(VELOCITIES, velocity);
+                }
+                (false, true)
+            }
+            _ => {
+                for (i, p) in zip(id, self.pos) {
+                    add(POSITIONS, position(i, p));
+                }
+                (false, false)
+            }
+        }
+    }
+
     /// Adds these rows' records to the category sums: one pass per record; the velocity,
     /// health and AI records through their slots in `kept` where given (see `kept`).
     fn sum(
@@ -184,40 +223,21 @@ impl Rows<'_> {
         let mut add = |part: usize, h: u64| parts[part] = parts[part].wrapping_add(h);
         // A record is kept where its slots are given: one a row (these rows are not empty).
         let mut kept = kept.unwrap_or_default();
-        let (kept_velocity, kept_health, kept_brain) = (
+        let (kept_velocity, kept_health, kept_brain, kept_life) = (
             std::mem::take(&mut kept.velocity),
             std::mem::take(&mut kept.health),
             std::mem::take(&mut kept.brain),
+            std::mem::take(&mut kept.life),
         );
-        // Rows with all three kept records hash them with the position in one pass; the
-        // passes below leave those records to it.
-        let minds = match self.minds(max, kept) {
-            Some(sums) => {
-                for (part, sum) in zip([POSITIONS, VELOCITIES, HEALTH, AI], sums) {
-                    add(part, sum);
-                }
-                true
-            }
-            None => {
-                for (i, p) in zip(id, self.pos) {
-                    add(POSITIONS, position(i, p));
-                }
-                false
-            }
-        };
+        let (minds, moved) = self.positions(max, kept, kept_velocity, &mut add);
         if let Some(c) = self.rot {
             zip(id, c).for_each(|(i, r)| add(POSITIONS, rotation(i, r)));
         }
         if let Some(c) = self.footing {
             zip(id, c).for_each(|(i, f)| add(AI, footing(i, f)));
         }
-        if let Some(c) = self.vel.filter(|_| !minds) {
-            if !kept_velocity.is_empty() {
-                zip(zip(id, c), kept_velocity)
-                    .for_each(|((i, v), s)| add(VELOCITIES, s.hash(velocity_words(i, v))));
-            } else {
-                zip(id, c).for_each(|(i, v)| add(VELOCITIES, velocity(i, v)));
-            }
+        if let Some(c) = self.vel.filter(|_| !moved) {
+            zip(id, c).for_each(|(i, v)| add(VELOCITIES, velocity(i, v)));
         }
         fn at<T>(c: Option<&[T]>, n: usize) -> Option<&T> {
             c.map(|c| &c[n])
@@ -253,7 +273,10 @@ impl Rows<'_> {
                 }
             }
         }
-        if self.cds.is_some() || self.life.is_some() {
+        if let (None, Some(c), false) = (self.cds, self.life, kept_life.is_empty()) {
+            zip(zip(id, c), kept_life)
+                .for_each(|((i, l), s)| add(DEADLINES, s.hash(lifetime_words(i, l))));
+        } else if self.cds.is_some() || self.life.is_some() {
             for (n, i) in id.iter().enumerate() {
                 let c = clocks(i, at(self.cds, n), at(self.life, n), b);
                 add(DEADLINES, c.unwrap_or_default());

@@ -285,6 +285,11 @@ fn change(rng: &mut fastrand::Rng, (ecs, max): (&mut Ecs, &mut MaxHealth), next_
             h.current = h.current.wrapping_sub(rng.i32(0..3));
         }
     }
+    for (l,) in ecs.query_mut::<(&mut Lifetime,)>() {
+        if rng.u8(0..4) == 0 {
+            l.0 = deadline(rng);
+        }
+    }
     for (brain, aim) in ecs.query_mut::<(&mut Brain, Option<&mut Aim>)>() {
         if rng.u8(0..8) == 0 {
             brain.intent = vec(rng);
@@ -311,6 +316,9 @@ fn change(rng: &mut fastrand::Rng, (ecs, max): (&mut Ecs, &mut MaxHealth), next_
         e.add(Identity::new(*next_seq, ArchetypeId(rng.u16(0..4))))
             .add(Position(vec(rng)))
             .add(Velocity(vec(rng)));
+        if rng.u8(0..3) == 0 {
+            e.add(Lifetime(deadline(rng)));
+        }
         if rng.bool() {
             e.add(Health {
                 current: rng.i32(..),
