@@ -76,11 +76,14 @@ static int read_plain(const TValue *v, int *kind, long long *whole, double *numb
 ** instructions an entry). */
 static int read_opts(const Table *t, LudusArgs *args) {
   unsigned int asize = luaH_realasize(t);
+  unsigned int size = (unsigned int)sizenode(t);
+  /* A table with room for many more entries (one emptied, say) is the generic function's,
+  ** whose `next` is charged for the empty slots it passes: this walk is not. */
+  if (asize > 2 * MAX_OPTS || size > 4 * MAX_OPTS) return 0;
   for (unsigned int i = 0; i < asize; i++) {
     if (!isempty(&t->array[i])) return 0; /* an integer key */
   }
   int n = 0;
-  unsigned int size = (unsigned int)sizenode(t);
   for (unsigned int i = 0; i < size; i++) {
     const Node *node = gnode(t, i);
     if (isempty(gval(node))) continue;

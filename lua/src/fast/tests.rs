@@ -265,5 +265,13 @@ fn a_table_of_named_plain_values_goes_to_the_host_and_any_other_to_the_generic_f
         ("f({ size = { 1, 2 } })", Some("generic 1"), None),
         ("f({ f = print })", Some("generic 1"), None),
         ("f({}, {})", Some("generic 2"), None),
+        // One entry left of a thousand: its empty slots are the generic function's to walk
+        // (and charge).
+        (
+            "(function() local t = {} for i = 1, 1000 do t['k' .. i] = i end \
+             for i = 2, 1000 do t['k' .. i] = nil end return f(t) end)()",
+            Some("generic 1"),
+            None,
+        ),
     ]);
 }
