@@ -1,10 +1,10 @@
 //! The hot commands' and reads' fast path: a fast entry ([`ludus_lua::fast_entry`]) hands a
 //! call whose arguments are all plain values (nil, booleans, numbers, strings) straight to the
 //! host (`FastCall for Shared`, in `api/mod.rs`, which sees both this module and the list),
-//! which runs the API list's own body for it (the `fast command`, `fast call`, `fast grid` and `fast census`
-//! entries of `functions.rs`) with the arguments as [`FastArg`]s, which the same helpers read
-//! as they read mlua values ([`Arg`](super::args::Arg)): a command is built and sent, a
-//! read's values handed back ([`Returns`]), past mlua's generic callback (about 950
+//! which runs the API list's own body for it (the `fast command`, `fast call`, `fast grid`
+//! and `fast census` entries of `functions.rs`) with the arguments as [`FastArg`]s, which the
+//! same helpers read as they read mlua values ([`Arg`](super::args::Arg)): a command is built
+//! and sent, a read's values handed back ([`Returns`]), past mlua's generic callback (about 950
 //! instructions of a `damage` call, 400 of them converting its arguments). Whatever it does
 //! not take goes to the generic function, which converts, checks, charges and reports it as
 //! every other call, so scripts see no difference but the speed.
