@@ -115,6 +115,40 @@ fn shots_of_one_archetype_are_destroyed_past_its_margin_in_row_order() {
 }
 
 #[test]
+fn lifetimes_end_in_row_order_however_many_rows_share_their_columns() {
+    // 70 long-lived rows, then 70 of an archetype with the same columns living 30 ticks (so
+    // in later chunks of the rows), and 20 more living 50 ticks after those, whose rows the
+    // first ends filled from the last (so they end last first).
+    let lived = |name: &str, ticks| ArchetypeDef {
+        lifetime: Some(ticks),
+        ..mover(name, BoundsPolicy::Ignore, 0.0, false)
+    };
+    let mut def = with(vec![
+        lived("long", 1000),
+        lived("short", 30),
+        lived("later", 50),
+    ]);
+    let counts = [
+        (ArchetypeId(5), 70),
+        (ArchetypeId(6), 70),
+        (ArchetypeId(7), 20),
+    ];
+    for (a, n) in counts {
+        for i in 0..n {
+            place(&mut def, a, i as f32, 0.0);
+        }
+    }
+    let (g, got) = expirations(def, 60);
+    let lifetime = ExpireReason::Lifetime;
+    let want: Vec<(u64, u64, ExpireReason)> = (71..141)
+        .map(|seq| (30, seq, lifetime))
+        .chain((141..161).rev().map(|seq| (50, seq, lifetime)))
+        .collect();
+    assert_eq!(got, want, "(tick, sequence) of each end");
+    assert_eq!(g.world().entity_count(), 70);
+}
+
+#[test]
 fn a_margin_moves_the_walls_of_confine_and_wrap_too() {
     let mut def = with(vec![
         mover("confined", BoundsPolicy::Confine, 40.0, false),

@@ -28,7 +28,6 @@ use crate::tick::steer::{self, Steer};
 use crate::tick::system::{Decl, PhaseSystems, SystemId};
 use crate::world::SimWorld;
 use crate::world::components::*;
-use std::iter::zip;
 
 use Resource as R;
 
@@ -170,6 +169,9 @@ fn navigation(world: &mut SimWorld, s: &mut Scratch, def: &GameDef, completions:
     }
 }
 
+/// Rows of lifetimes [`expirations`] tests at once for any due.
+const EXPIRY_CHUNK: usize = 32;
+
 fn expirations(
     world: &mut SimWorld,
     s: &mut Scratch,
@@ -189,23 +191,32 @@ fn expirations(
         ) else {
             continue;
         };
-        for ((id, life), t) in zip(zip(ids, lives), ts) {
-            if life.0.is_active() && life.0.ready(tick) && s.pending.insert(id.seq()) {
-                // Each live entity at most once.
-                if !push_within(&mut s.destroys, id.seq(), live) {
-                    return Err(Limit::Entities.exceeded(live as u64, "destroys in one tick"));
+        // A chunk of rows none of whose lifetimes is due (most, most ticks) is passed over
+        // after one test of the chunk without a branch a row.
+        for (c, chunk) in lives.chunks(EXPIRY_CHUNK).enumerate() {
+            if !chunk.iter().fold(false, |any, l| any | l.0.due(tick)) {
+                continue;
+            }
+            let at = c * EXPIRY_CHUNK;
+            for (i, life) in (at..).zip(chunk) {
+                let (id, t) = (&ids[i], &ts[i]);
+                if life.0.due(tick) && s.pending.insert(id.seq()) {
+                    // Each live entity at most once.
+                    if !push_within(&mut s.destroys, id.seq(), live) {
+                        return Err(Limit::Entities.exceeded(live as u64, "destroys in one tick"));
+                    }
+                    let entity = id.party(def, t);
+                    push_bounded(
+                        &mut s.events.expired,
+                        ExpireEvent {
+                            tick,
+                            entity,
+                            reason: ExpireReason::Lifetime,
+                        },
+                        cap,
+                        "expired",
+                    )?;
                 }
-                let entity = id.party(def, t);
-                push_bounded(
-                    &mut s.events.expired,
-                    ExpireEvent {
-                        tick,
-                        entity,
-                        reason: ExpireReason::Lifetime,
-                    },
-                    cap,
-                    "expired",
-                )?;
             }
         }
     }

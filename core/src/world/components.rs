@@ -188,6 +188,12 @@ impl Deadline {
     pub fn is_active(self) -> bool {
         self.0 != u64::MAX
     }
+
+    /// Active and ready at `tick` (`is_active() && ready(tick)`), without a branch.
+    #[inline(always)]
+    pub fn due(self, tick: u64) -> bool {
+        (self.0 <= tick) & (self.0 != u64::MAX)
+    }
 }
 
 /// Hit points. Damage is blocked while the entity is invulnerable: its deadline is kept by
