@@ -173,3 +173,25 @@ int ludus_fast(lua_State *L) {
   lua_call(L, n, LUA_MULTRET);
   return lua_gettop(L);
 }
+
+/* The host's own tables read and written in place, while no Lua code runs (the dispatch's
+** arguments, the scripts' handlers): `t` and `key` as lua_topointer gives them. */
+
+/* Sets slot `i` (from 1) of table `t`'s array part to the integer `v`: 1; 0, with nothing
+** done, where slot `i` is not in the array part. Nothing is allocated, and an integer needs
+** no write barrier. */
+int ludus_array_int(void *t, long long i, long long v) {
+  Table *h = (Table *)t;
+  if (h == NULL || i < 1 || (unsigned long long)i > (unsigned long long)luaH_realasize(h))
+    return 0;
+  setivalue(&h->array[i - 1], (lua_Integer)v);
+  return 1;
+}
+
+/* Whether table `t` holds a function at the string `key`, read raw: 1 or 0; -1 where `key`
+** is not a short string (looked up otherwise). */
+int ludus_holds_function(const void *t, const void *key) {
+  const TString *k = (const TString *)key;
+  if (t == NULL || k == NULL || k->tt != LUA_VSHRSTR) return -1;
+  return ttisfunction(luaH_getshortstr((Table *)t, (TString *)k)) ? 1 : 0;
+}

@@ -12,6 +12,11 @@
 use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value};
 use std::ffi::c_int;
 
+unsafe extern "C" {
+    fn ludus_array_int(t: *mut std::ffi::c_void, i: i64, v: i64) -> c_int;
+    fn ludus_holds_function(t: *const std::ffi::c_void, key: *const std::ffi::c_void) -> c_int;
+}
+
 unsafe extern "C-unwind" {
     fn ludus_fence_open(state: *mut mlua::ffi::lua_State) -> c_int;
     fn ludus_freeze(state: *mut mlua::ffi::lua_State) -> c_int;
@@ -93,6 +98,33 @@ pub fn sandboxed() -> mlua::Result<Lua> {
 /// refuses other writes is then read-only).
 pub fn freeze(lua: &Lua) -> mlua::Result<Function> {
     fence_function(lua, ludus_freeze)
+}
+
+/// `t[i] = v` where slot `i` (from 1) lies in `t`'s array part, written in place: no
+/// allocation, no metamethod, no protected call (mlua's `raw_set` runs one where the state
+/// has a memory limit: about 870 instructions); `false`, with nothing done, for any other
+/// slot (the caller sets it otherwise). Only while no Lua code runs on the state.
+pub fn set_in_array(t: &Table, i: usize, v: i64) -> bool {
+    let Ok(i) = i64::try_from(i) else {
+        return false;
+    };
+    // SAFETY: `to_pointer` of a table is its `Table` (lua_topointer), alive while `t` is;
+    // no Lua code runs while the host holds `t` outside a call, and `ludus_array_int` writes
+    // an integer into an existing slot of the array part only (checked against its size).
+    unsafe { ludus_array_int(t.to_pointer().cast_mut(), i, v) != 0 }
+}
+
+/// Whether `t` holds a function at `key`, read raw in place (mlua's `raw_get` pushes both
+/// and converts: about 340 instructions); `None` where `key` is not a short string. Only
+/// while no Lua code runs on the state.
+pub fn holds_function(t: &Table, key: &mlua::LuaString) -> Option<bool> {
+    // SAFETY: `to_pointer` of a table is its `Table`, of a string its `TString`, both alive
+    // while `t` and `key` are; `ludus_holds_function` reads them only (a raw look-up).
+    match unsafe { ludus_holds_function(t.to_pointer(), key.to_pointer()) } {
+        1 => Some(true),
+        0 => Some(false),
+        _ => None,
+    }
 }
 
 /// A new array of `items` (`{ items[1], items[2], ... }`), made and filled in one protected

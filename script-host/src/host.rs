@@ -55,7 +55,7 @@ pub(crate) struct Vm {
     /// order, at 1..m (entries past m are stale), so the dispatch visits those alone rather than
     /// every kind. Kept between stages like `counts`, setting only what changed.
     present: Table,
-    /// What `present` holds at 1.. (its length is how many entries were ever set).
+    /// What `present` holds at 1.. (a zero for every kind at first: room in its array part).
     present_held: Vec<usize>,
     /// The blobs that carry each stage's events to the dispatch, reused.
     blobs: ludus_lua::Blobs,
@@ -175,7 +175,10 @@ impl ScriptHost {
         let counts = lua
             .create_sequence_from(counts_held.iter().copied())
             .map_err(lua_err)?;
-        let present = lua.create_table().map_err(lua_err)?;
+        // Room for every kind in its array part, so `keep` writes it in place.
+        let present = lua
+            .create_sequence_from(counts_held.iter().copied())
+            .map_err(lua_err)?;
         let blobs = ludus_lua::Blobs::new(&lua).map_err(lua_err)?;
         let mut vm = Vm {
             lua,
@@ -187,7 +190,7 @@ impl ScriptHost {
             counts,
             counts_held,
             present,
-            present_held: Vec::new(),
+            present_held: vec![0; EVENT_KINDS.len()],
             blobs,
             spare: None,
         };
@@ -256,9 +259,10 @@ impl ScriptHost {
     /// Whether any script defines a handler of event kind `k` ([`EVENT_KINDS`] order).
     fn handled(vm: &Vm, k: usize) -> bool {
         let name = &vm.handlers[k];
-        vm.env_list
-            .iter()
-            .any(|env| matches!(env.raw_get::<IsFunction>(name), Ok(IsFunction(true))))
+        vm.env_list.iter().any(|env| {
+            ludus_lua::holds_function(env, name)
+                .unwrap_or_else(|| matches!(env.raw_get::<IsFunction>(name), Ok(IsFunction(true))))
+        })
     }
 }
 
@@ -519,7 +523,11 @@ fn keep(table: &Table, held: &mut Vec<usize>, at: usize, value: usize) -> mlua::
     if held.get(at) == Some(&value) {
         return Ok(());
     }
-    table.raw_set(at + 1, value)?;
+    // In place where the entry lies in the table's array part (every entry of `counts`, and
+    // of `present` once it has grown to hold it).
+    if !ludus_lua::set_in_array(table, at + 1, value as i64) {
+        table.raw_set(at + 1, value)?;
+    }
     if held.len() <= at {
         held.resize(at + 1, 0);
     }
