@@ -175,7 +175,7 @@ int ludus_fast(lua_State *L) {
 }
 
 /* The host's own tables read and written in place, while no Lua code runs (the dispatch's
-** arguments, the scripts' handlers): `t` and `key` as lua_topointer gives them. */
+** arguments, the scripts' handlers): `t` as lua_topointer gives it. */
 
 /* Sets slot `i` (from 1) of table `t`'s array part to the integer `v`: 1; 0, with nothing
 ** done, where slot `i` is not in the array part. Nothing is allocated, and an integer needs
@@ -188,10 +188,13 @@ int ludus_array_int(void *t, long long i, long long v) {
   return 1;
 }
 
-/* Whether table `t` holds a function at the string `key`, read raw: 1 or 0; -1 where `key`
-** is not a short string (looked up otherwise). */
-int ludus_holds_function(const void *t, const void *key) {
-  const TString *k = (const TString *)key;
-  if (t == NULL || k == NULL || k->tt != LUA_VSHRSTR) return -1;
+/* Whether table `t` holds a function at the string whose bytes are at `key` (as
+** lua_tolstring gives them: a string's TString holds them at `contents`), read raw: 1 or 0;
+** -1 where that string is not a short string (looked up otherwise). */
+int ludus_holds_function(const void *t, const char *key) {
+  const TString *k;
+  if (t == NULL || key == NULL) return -1;
+  k = (const TString *)(key - offsetof(TString, contents));
+  if (k->tt != LUA_VSHRSTR) return -1;
   return ttisfunction(luaH_getshortstr((Table *)t, (TString *)k)) ? 1 : 0;
 }

@@ -14,7 +14,7 @@ use std::ffi::c_int;
 
 unsafe extern "C" {
     fn ludus_array_int(t: *mut std::ffi::c_void, i: i64, v: i64) -> c_int;
-    fn ludus_holds_function(t: *const std::ffi::c_void, key: *const std::ffi::c_void) -> c_int;
+    fn ludus_holds_function(t: *const std::ffi::c_void, key: *const std::ffi::c_char) -> c_int;
 }
 
 unsafe extern "C-unwind" {
@@ -118,9 +118,12 @@ pub fn set_in_array(t: &Table, i: usize, v: i64) -> bool {
 /// and converts: about 340 instructions); `None` where `key` is not a short string. Only
 /// while no Lua code runs on the state.
 pub fn holds_function(t: &Table, key: &mlua::LuaString) -> Option<bool> {
-    // SAFETY: `to_pointer` of a table is its `Table`, of a string its `TString`, both alive
-    // while `t` and `key` are; `ludus_holds_function` reads them only (a raw look-up).
-    match unsafe { ludus_holds_function(t.to_pointer(), key.to_pointer()) } {
+    // The string's bytes as Lua holds them (`lua_tolstring`'s), inside its `TString`.
+    let bytes = key.as_bytes();
+    // SAFETY: `to_pointer` of a table is its `Table` (lua_topointer), alive while `t` is;
+    // `bytes` are the string's own, held at `contents` by its `TString`, alive while `key`
+    // is; `ludus_holds_function` reads them only (a raw look-up).
+    match unsafe { ludus_holds_function(t.to_pointer(), bytes.as_ptr().cast()) } {
         1 => Some(true),
         0 => Some(false),
         _ => None,
@@ -151,6 +154,30 @@ pub fn sequence(lua: &Lua, items: &[i64]) -> mlua::Result<Table> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tables_are_read_and_written_in_place_as_raw_get_and_raw_set_do() {
+        let lua = Lua::new();
+        let t: Table = lua
+            .load("local t = { 1, 2, 3, on_tick = function() end, on_x = 5 }; return t")
+            .eval()
+            .expect("a table");
+        let name = |s: &str| lua.create_string(s).expect("a string");
+        let long = "on_".repeat(20);
+        for (key, holds) in [
+            ("on_tick", Some(true)),
+            ("on_x", Some(false)),
+            ("on_missing", Some(false)),
+            (long.as_str(), None),
+        ] {
+            assert_eq!(holds_function(&t, &name(key)), holds, "{key}");
+        }
+        // Slots 1 to 3 are the array part's; 4 is not, nor 0.
+        assert!(set_in_array(&t, 2, 20) && set_in_array(&t, 3, -3));
+        assert!(!set_in_array(&t, 4, 4) && !set_in_array(&t, 0, 0));
+        let got: Vec<Option<i64>> = (0..=4).map(|i| t.raw_get(i).expect("a value")).collect();
+        assert_eq!(got, [None, Some(1), Some(20), Some(-3), None]);
+    }
 
     #[test]
     fn a_sequence_is_the_array_of_its_items_and_a_memory_error_is_an_error() {
