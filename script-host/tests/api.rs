@@ -166,7 +166,7 @@ fn hot_commands_act_the_same_by_either_entry() {
 
 /// The reads with a fast entry (`pos`, `vel`, `angle`, `facing`, `tags`, `alive`, `health`,
 /// `random`, `tick`, `score`, `nearest`, `cooldown`, `pressed`, `held`, `released`, `axis`,
-/// `pointer`, `state`, `find`, `count`) give by it what the generic entry gives: the same values of the same types, the
+/// `pointer`, `state`, `find`, `count`, `get`) give by it what the generic entry gives: the same values of the same types, the
 /// same draws from the generator, the same faults.
 #[test]
 fn hot_reads_answer_the_same_by_either_entry() {
@@ -190,7 +190,9 @@ fn hot_reads_answer_the_same_by_either_entry() {
              show(ludus.released('fire'{pad})), show(ludus.axis('fire'{pad})), \
              show(ludus.pointer(nil{pad})), show(ludus.state(1, 'k'{pad})), \
              show(table.concat(ludus.find('enemy'{pad}), ' ')), show(#ludus.find('player'{pad})), \
-             show(ludus.count('enemy'{pad})), show(ludus.count('player'{pad})))\nend"
+             show(ludus.count('enemy'{pad})), show(ludus.count('player'{pad})), \
+             show(ludus.get('v'{pad})), show(ludus.get('f'{pad})), show(ludus.get('t'{pad})))\n  \
+             ludus.set('v', 2)\n  ludus.set('f', 2.5)\n  ludus.set('t', 'x')\nend"
         )
     };
     let lines = |src: String| {
@@ -223,13 +225,17 @@ fn hot_reads_answer_the_same_by_either_entry() {
         // other out, then takes it in; no input, no pointer.
         (
             6,
-            "1, integer 2\t1, integer 1\t1, nil nil\t1, integer 2\t1, boolean false\t1, boolean false\t1, boolean false\t1, float 0.0\t2, nil nil, nil nil\t1, nil nil\t1, string 2\t1, integer 1\t1, integer 1\t1, integer 1",
+            "1, integer 2\t1, integer 1\t1, nil nil\t1, integer 2\t1, boolean false\t1, boolean false\t1, boolean false\t1, float 0.0\t2, nil nil, nil nil\t1, nil nil\t1, string 2\t1, integer 1\t1, integer 1\t1, integer 1\t1, nil nil\t1, nil nil\t1, nil nil",
         ),
     ];
     for (line, text) in want {
         let got = fast.0[line].split_once(": ").map(|(_, t)| t);
         assert_eq!(got, Some(text), "line {line}");
     }
+    // The next tick's reads of the variables the first set: a whole number as an integer,
+    // a number, a text (which the fast entry leaves to the generic function).
+    let vars = "\t1, integer 2\t1, float 2.5\t1, string x";
+    assert!(fast.0[13].ends_with(vars), "{}", fast.0[13]);
 
     faults_alike(&[
         "ludus.pos(0)",
@@ -237,6 +243,8 @@ fn hot_reads_answer_the_same_by_either_entry() {
         "ludus.alive(nil)",
         "ludus.random(-1)",
         "ludus.random(3, 1)",
+        "ludus.get(1)",
+        "ludus.get(nil)",
         "ludus.random(1.5)",
         "ludus.nearest(0, 0, 'nope')",
         "ludus.nearest(0, 0, 'enemy', -1)",

@@ -87,6 +87,39 @@ impl mlua::IntoLua for IdList {
     }
 }
 
+/// A game variable as a read returns it: nil, a whole number as an integer, another number,
+/// or a text (which a fast entry cannot return: the generic function answers it).
+pub(crate) struct VarRead(pub Option<ludus_core::Var>);
+
+/// Whether a number comes back as an integer: whole, and within the integers a double holds.
+fn whole(n: f64) -> bool {
+    n.fract() == 0.0 && n.abs() < 9.007_199_254_740_992e15
+}
+
+impl Returns for VarRead {
+    fn give(self, out: &mut Results<'_>) -> bool {
+        use ludus_core::Var;
+        match self.0 {
+            None => out.push(FastValue::Nil),
+            Some(Var::Num(n)) if whole(n) => out.push(FastValue::Int(n as i64)),
+            Some(Var::Num(n)) => out.push(FastValue::Num(n)),
+            Some(Var::Text(_)) => false,
+        }
+    }
+}
+
+impl mlua::IntoLua for VarRead {
+    fn into_lua(self, lua: &Lua) -> mlua::Result<Value> {
+        use ludus_core::Var;
+        Ok(match self.0 {
+            None => Value::Nil,
+            Some(Var::Num(n)) if whole(n) => Value::Integer(n as i64),
+            Some(Var::Num(n)) => Value::Number(n),
+            Some(Var::Text(t)) => Value::String(lua.create_string(t.as_bytes())?),
+        })
+    }
+}
+
 impl Returns for Option<i64> {
     fn give(self, out: &mut Results<'_>) -> bool {
         out.push(self.map_or(FastValue::Nil, FastValue::Int))

@@ -32,13 +32,13 @@
 
 use super::args::*;
 use super::call::{Bad, caller, charge, malformed, outside, spawned};
-use super::fast::{Fast, FastArgs, IdList, Needs, Returns};
+use super::fast::{Fast, FastArgs, IdList, Needs, Returns, VarRead};
 use super::names::{
     Action, Animation, Archetype, Cooldown, Effect, Level, Name, Signature, Sound, Tag,
 };
 use super::spec::{ApiFunction, Section};
 use crate::shared::Shared;
-use ludus_core::{ActionKind, Command, TimerId, Var, Vec2};
+use ludus_core::{ActionKind, Command, TimerId, Vec2};
 use ludus_lua::Results;
 use mlua::{Lua, Table, Value};
 use std::rc::Rc;
@@ -55,22 +55,6 @@ fn split(v: Option<Vec2>) -> (Option<f32>, Option<f32>) {
         Some(v) => (Some(v.x), Some(v.y)),
         None => (None, None),
     }
-}
-
-/// A game variable or saved value as Lua sees it (nil when absent); a whole number comes back
-/// as an integer.
-fn lua_var(lua: &Lua, v: Option<&Var>) -> Result<Value, Bad> {
-    Ok(match v {
-        None => Value::Nil,
-        Some(Var::Num(n)) if n.fract() == 0.0 && n.abs() < 9.007_199_254_740_992e15 => {
-            Value::Integer(*n as i64)
-        }
-        Some(Var::Num(n)) => Value::Number(*n),
-        Some(Var::Text(t)) => Value::String(
-            lua.create_string(t.as_bytes())
-                .map_err(|e| Bad::from(e.to_string()))?,
-        ),
-    })
 }
 
 /// `__log`: the sink of the prelude's `ludus.log`, usable anywhere.
@@ -368,12 +352,12 @@ api! {
     /// the score at the start of this stage: an `add_score` earlier in the same stage is not in it yet (keep a running total in a local)
     fast call score: Read, "score() -> integer", |g, _args: ()| -> i64 { Ok(g.score()) }
     /// a game variable (a number or a text) at the start of this stage, or nil; a whole number comes back as an integer
-    call get: Read, "get(name: variable) -> number|string|nil", |lua, g, args: Value| -> Value {
-        lua_var(lua, g.var(&text(&args, "variable name")?))
+    fast call get: Read, "get(name: variable) -> number|string|nil", |g, args: Value| -> VarRead {
+        Ok(VarRead(with_text(&args, "variable name", NAME_MAX, |name| g.var(name).cloned())?))
     }
     /// a value of the game's saved data (a number or a string) at the start of this stage, or nil
-    call saved: Read, "saved(key: string) -> number|string|nil", |lua, g, args: Value| -> Value {
-        lua_var(lua, g.saved(&save_key(&args)?))
+    call saved: Read, "saved(key: string) -> number|string|nil", |lua, g, args: Value| -> VarRead {
+        Ok(VarRead(g.saved(&save_key(&args)?).cloned()))
     }
     /// `x, y` of an entity, or nil (also for one spawned this tick: it exists from the next)
     fast call pos: Read, "pos(id: id) -> number?, number?", |g, args: Value| -> (Option<f32>, Option<f32>) {
