@@ -523,8 +523,8 @@ fn keep(table: &Table, held: &mut Vec<usize>, at: usize, value: usize) -> mlua::
     if held.get(at) == Some(&value) {
         return Ok(());
     }
-    // In place where the entry lies in the table's array part (every entry of `counts`, and
-    // of `present` once it has grown to hold it).
+    // In place where the entry lies in the table's array part (every entry of `counts` and
+    // `present`, both made with room for every kind).
     if !ludus_lua::set_in_array(table, at + 1, value as i64) {
         table.raw_set(at + 1, value)?;
     }
