@@ -85,33 +85,32 @@ fn margins_move_where_each_archetypes_bounds_rule_destroys_it() {
 
 #[test]
 fn shots_of_one_archetype_are_destroyed_past_its_margin_in_row_order() {
-    // Shots of one archetype (its rows alone in their columns), margin 40, in a world large
-    // enough for Motion's one pass over columns: six leave when their centres pass x = ±440
-    // (from x = 5 at 20, 10, 5 and -10 units a tick), three of them at tick 44 in their rows'
-    // order; 140 stay still. The first shot's row went to the last still one at tick 22.
-    let mut def = with(vec![mover("shot", BoundsPolicy::Destroy, 40.0, false)]);
-    let shot = ArchetypeId(5);
-    for vx in [1200.0, 600.0, 300.0, -600.0, 600.0, 600.0] {
-        place_moving(&mut def, shot, 5.0, 0.0, vx, 0.0);
-    }
-    for i in 0..140 {
-        place(&mut def, shot, i as f32 - 70.0, 100.0);
-    }
-    let (g, got) = expirations(def, 100);
+    // Shots of one archetype (its rows alone in their columns), margin 40: six leave when
+    // their centres pass x = ±440 (from x = 5 at 20, 10, 5 and -10 units a tick), three of
+    // them at tick 44 in their rows' order. With 140 more standing still, the world is large
+    // enough for Motion's one pass over columns, and the first shot's row goes to the last
+    // still one at tick 22; without them, to the sixth shot.
     let bounds = ExpireReason::Bounds;
-    assert_eq!(
-        got,
-        [
-            (22, 1, bounds),
-            (44, 2, bounds),
-            (44, 5, bounds),
-            (44, 6, bounds),
-            (45, 4, bounds),
-            (88, 3, bounds),
-        ],
-        "(tick, sequence) of each destruction"
-    );
-    assert_eq!(g.world().entity_count(), 140);
+    let at_44 = |order: [u64; 3]| order.map(|seq| (44, seq, bounds));
+    for (still, order) in [(140, [2, 5, 6]), (0, [6, 2, 5])] {
+        let mut def = with(vec![mover("shot", BoundsPolicy::Destroy, 40.0, false)]);
+        let shot = ArchetypeId(5);
+        for vx in [1200.0, 600.0, 300.0, -600.0, 600.0, 600.0] {
+            place_moving(&mut def, shot, 5.0, 0.0, vx, 0.0);
+        }
+        for i in 0..still {
+            place(&mut def, shot, i as f32 - 70.0, 100.0);
+        }
+        let (g, got) = expirations(def, 100);
+        let mut want = vec![(22, 1, bounds)];
+        want.extend(at_44(order));
+        want.extend([(45, 4, bounds), (88, 3, bounds)]);
+        assert_eq!(
+            got, want,
+            "(tick, sequence) of each destruction, {still} still"
+        );
+        assert_eq!(g.world().entity_count(), still as usize);
+    }
 }
 
 #[test]

@@ -43,12 +43,6 @@ use ludus_lua::Results;
 use mlua::{Lua, Table, Value};
 use std::rc::Rc;
 
-/// A Lua array of entity ids.
-fn ids(lua: &Lua, ids: Vec<u64>) -> Result<Table, Bad> {
-    let ids: Vec<i64> = ids.into_iter().map(|i| i as i64).collect();
-    ludus_lua::sequence(lua, &ids).map_err(|e| Bad::from(e.to_string()))
-}
-
 /// A vector as two Lua values, or two nils.
 fn split(v: Option<Vec2>) -> (Option<f32>, Option<f32>) {
     match v {
@@ -397,7 +391,7 @@ api! {
         Ok(g.nearest(at, r, bits).map(|i| i as i64))
     }
     /// an array of the ids within `radius` of (`x`, `y`) (carrying `tag`, if given), nearest first, ties by id. Uses the spatial grid; its work is charged to the budget
-    call within: Read, "within(x: number, y: number, radius: number [, tag: tag]) -> id[]", |lua, g, args: (Value, Value, Value, Name<Tag>)| -> Table {
+    call within: Read, "within(x: number, y: number, radius: number [, tag: tag]) -> id[]", |lua, g, args: (Value, Value, Value, Name<Tag>)| -> IdList {
         let at = vec2(&args.0, &args.1, ("x", "y"))?;
         let r = radius(&args.2)?;
         let bits = if args.3.is_nil() {
@@ -405,7 +399,7 @@ api! {
         } else {
             args.3.resolve(g.def())?
         };
-        ids(lua, g.within(at, r, bits))
+        Ok(IdList(g.within(at, r, bits)))
     }
     /// ticks until the entity's cooldown `name` is ready (0: ready), or nil
     fast call cooldown: Read, "cooldown(id: id, name: cooldown) -> integer?", |g, args: (Value, Name<Cooldown>)| -> Option<i64> {

@@ -60,6 +60,9 @@ pub(crate) fn bounds(
             a.has::<SharedCollider>(),
             a.read::<BoundsMargin>(),
         );
+        if ctx.destroy_outside(ids, t, margin)? {
+            continue;
+        }
         let rows = ids.iter().zip(t).zip(prev).zip(v).enumerate();
         for (i, (((id, t), prev), v)) in rows {
             let declared = shared.then(|| Collider::declared(def, id.archetype));
@@ -126,6 +129,30 @@ impl Bounds<'_> {
             self.destroy(id, t)?;
         }
         Ok(())
+    }
+
+    /// Where the rows of `ids` are all of one archetype whose rule destroys (bullets,
+    /// sparks): destroys, in row order, those whose centre (`pos`) lies outside the area
+    /// grown by the row's margin (`margins`, where the rows have them), as [`keep`] tests it,
+    /// with the rule found once rather than a row at a time; `false`, having done nothing,
+    /// for any other rows.
+    pub fn destroy_outside(
+        &mut self,
+        ids: &[Identity],
+        pos: &[Position],
+        margins: Option<&[BoundsMargin]>,
+    ) -> Result<bool, Fault> {
+        if Identity::sole(ids).map(|a| self.def.bounds_of(a)) != Some(BoundsPolicy::Destroy) {
+            return Ok(false);
+        }
+        let whole = self.area;
+        for (i, (id, t)) in ids.iter().zip(pos).enumerate() {
+            let area = margins.map_or(whole, |m| whole.grown(m[i].0));
+            if !area.contains(t.0) {
+                self.destroy(id, t)?;
+            }
+        }
+        Ok(true)
     }
 
     /// Records the destruction of an entity its bounds rule removes, once.

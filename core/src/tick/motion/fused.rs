@@ -250,24 +250,15 @@ pub(crate) fn motion(
             {
                 let ident = &ident[..n];
                 let margins = margins.as_deref().map(|m| &m[..n]);
-                let whole = bounds.area;
-                let area = |i: usize| margins.map_or(whole, |m| whole.grown(m[i].0));
-                // Rows of one archetype whose rule destroys (bullets, sparks): its one rule,
-                // and only the centre's place tested, as `keep` tests it.
-                if Identity::sole(ident).map(|a| def.bounds_of(a)) == Some(BoundsPolicy::Destroy) {
-                    for (i, (id, t)) in zip(ident, pos.iter()).enumerate() {
-                        if !area(i).contains(t.0) {
-                            bounds.destroy(id, t)?;
-                        }
-                    }
-                } else {
+                if !bounds.destroy_outside(ident, pos, margins)? {
                     for i in 0..n {
+                        let area = margins.map_or(bounds.area, |m| bounds.area.grown(m[i].0));
                         let rule = def.bounds_of(ident[i].archetype);
                         // Only walls that confine or bounce look at the collider's size.
                         let walls = matches!(rule, BoundsPolicy::Confine | BoundsPolicy::Bounce);
                         let c = collider.filter(|_| walls).map(|c| c.get(i));
                         let (t, p, v) = (&mut pos[i], &mut prev[i], &mut vel[i]);
-                        bounds.apply_in(area(i), &ident[i], rule, t, p, v, c.as_ref())?;
+                        bounds.apply_in(area, &ident[i], rule, t, p, v, c.as_ref())?;
                     }
                 }
             }
