@@ -231,6 +231,21 @@ fn tick_reports(
     })
 }
 
+/// The tick's contact events, a queue a phase: collision enter, stay and exit, then trigger
+/// enter, stay and exit.
+fn contact_queues(g: &Game) -> [Vec<ContactEvent>; 6] {
+    let e = g.events();
+    [
+        &e.collision_enter,
+        &e.collision_stay,
+        &e.collision_exit,
+        &e.trigger_enter,
+        &e.trigger_stay,
+        &e.trigger_exit,
+    ]
+    .map(|q| q.clone())
+}
+
 fn same_with_threads(split: &[(StateHash, usize, usize)], serial: &[(StateHash, usize, usize)]) {
     assert!(serial.iter().any(|s| s.1 > 0), "there are contacts");
     for (t, (a, b)) in split.iter().zip(serial).enumerate() {
@@ -266,16 +281,7 @@ fn a_piles_contacts_on_two_threads_are_the_events_of_one_thread() {
             (50_000, 160),
             serial,
             |r, g| {
-                let e = g.events();
-                let queues = [
-                    &e.collision_enter,
-                    &e.collision_stay,
-                    &e.collision_exit,
-                    &e.trigger_enter,
-                    &e.trigger_stay,
-                    &e.trigger_exit,
-                ]
-                .map(|q| q.clone());
+                let queues = contact_queues(g);
                 (r.hash.unwrap(), queues)
             },
         )
@@ -292,6 +298,90 @@ fn a_piles_contacts_on_two_threads_are_the_events_of_one_thread() {
             t + 1
         );
     }
+}
+
+/// The drones' game with every contact reporting `stay` events (a tick's events are as many
+/// as its contacts), and where `hurting`, every drone touching the player hurting it every
+/// tick (the player never invulnerable, nor dead).
+fn staying_drones(hurting: bool) -> GameDef {
+    let mut def = ludus_core::reference::drones_def();
+    let player = def.archetype_id("player").unwrap();
+    let hurts = ContactDamageDef {
+        amount: 1,
+        to: def.archetypes[player.0 as usize].tags,
+        once: false,
+    };
+    for (k, a) in def.archetypes.iter_mut().enumerate() {
+        if let Some(c) = &mut a.collider {
+            c.stay = true;
+        }
+        if k == player.0 as usize {
+            a.health = Some(HealthDef {
+                max: 1_000_000_000,
+                invulnerable_ticks: 0,
+            });
+        } else if hurting && a.behaviour.is_some() {
+            a.contact_damage = Some(hurts);
+        }
+    }
+    def
+}
+
+#[test]
+fn contacts_walked_in_halves_give_one_walks_events_damage_and_cache() {
+    // A pile of over a thousand contacts a tick, every one a stay event: split, the contacts
+    // are walked in two halves at once. Each tick's events in each queue's order, its contact
+    // count and its hash (the damage done, the contacts cached) are one thread's.
+    let events = |serial: bool| {
+        each_tick(
+            staying_drones(true),
+            Box::new(NoConsequences),
+            (50_000, 160),
+            serial,
+            |r, g| {
+                let queues = contact_queues(g);
+                (r.hash.unwrap(), r.contacts, queues)
+            },
+        )
+    };
+    let serial = events(true);
+    let pile = serial.iter().map(|(_, c, _)| *c).max();
+    assert!(pile > Some(1000), "a pile of {pile:?} contacts");
+    for (t, (split, one)) in events(false).iter().zip(&serial).enumerate() {
+        assert!(
+            split == one,
+            "tick {}: the split tick's contacts differ",
+            t + 1
+        );
+    }
+}
+
+#[test]
+fn contacts_walked_in_halves_fault_where_one_walk_does() {
+    // The stay events pass their bound in a tick of over 640 contacts (split: in two halves,
+    // each under the bound, whose sum is over it): the same fault, at the same tick, as one
+    // thread's.
+    let fault = |serial: bool| {
+        let mut def = staying_drones(false);
+        def.limits.events_per_tick = 900;
+        let mut g = Game::with_entities(Arc::new(def), Box::new(NoConsequences), 50_000).unwrap();
+        g.options_mut().serial = serial;
+        if !serial {
+            g.split_always();
+        }
+        let mut most = 0;
+        for t in 1..=200u64 {
+            match g.step(&TickInput::neutral()) {
+                Ok(r) => most = most.max(r.contacts),
+                Err(f) => return (t, most, f.to_string()),
+            }
+        }
+        panic!("no fault in 200 ticks");
+    };
+    let one = fault(true);
+    assert!(one.1 >= 640, "{one:?}");
+    assert!(one.2.contains("collision stay events"), "{one:?}");
+    assert_eq!(fault(false), one);
 }
 
 #[test]

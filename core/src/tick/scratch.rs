@@ -106,6 +106,9 @@ pub(crate) struct Scratch {
     /// contacts are listed in it (the two lists swap every tick instead of one being
     /// allocated).
     pub spare_contacts: Vec<crate::world::contact::ContactKey>,
+    /// The second half of a tick's contacts, where they are walked on two threads (see
+    /// `motion::contacts`), kept for its room.
+    pub contacts_apart: ContactsApart,
 }
 
 /// The damage archetypes' `contact_damage` does in one tick's contacts: that of contacts that
@@ -119,6 +122,38 @@ pub(crate) struct Scratch {
 pub(crate) struct ContactHits {
     pub begun: Vec<Hit>,
     pub lasting: Vec<Hit>,
+}
+
+impl ContactHits {
+    /// The lengths of both lists.
+    pub fn lens(&self) -> (usize, usize) {
+        (self.begun.len(), self.lasting.len())
+    }
+}
+
+/// What the second half of a tick's contacts makes, where they are walked on two threads:
+/// its contacts, its events (a queue a phase, as `motion::contacts` orders them) and their
+/// damage, all appended to the first half's; and where the pairs split, learned from the
+/// halves' times.
+///
+/// Invariant: empty between ticks; its contacts within `[limits] contacts`, each queue within
+/// `[limits] events` and its damage as [`ContactHits`]'s (each is filled within its bound).
+#[derive(Default)]
+pub(crate) struct ContactsApart {
+    pub keys: Vec<crate::world::contact::ContactKey>,
+    pub queues: [Vec<crate::event::ContactEvent>; 6],
+    pub hits: ContactHits,
+    pub balance: crate::par::Balance,
+}
+
+impl ContactsApart {
+    /// Empties every list, keeping its room.
+    pub fn clear(&mut self) {
+        self.keys.clear();
+        self.queues.iter_mut().for_each(Vec::clear);
+        self.hits.begun.clear();
+        self.hits.lasting.clear();
+    }
 }
 
 /// A contact's damage: what a `Command::Damage` from `source` to `target` does (half its
@@ -178,6 +213,7 @@ impl Default for Scratch {
             motion_split: crate::par::Balance::default(),
             records_apart: Default::default(),
             spare_contacts: Vec::new(),
+            contacts_apart: ContactsApart::default(),
         }
     }
 }
@@ -237,6 +273,21 @@ impl Scratch {
                 self.contact_hits.lasting.capacity(),
                 2 * l.contacts_per_tick as usize,
             ),
+            (
+                "contact cache, second half",
+                self.contacts_apart.keys.capacity(),
+                l.contacts_per_tick as usize,
+            ),
+            (
+                "contact damage begun, second half",
+                self.contacts_apart.hits.begun.capacity(),
+                2 * l.contacts_per_tick as usize,
+            ),
+            (
+                "contact damage lasting, second half",
+                self.contacts_apart.hits.lasting.capacity(),
+                2 * l.contacts_per_tick as usize,
+            ),
             ("spawn outcomes", world.spawn_outcomes.capacity(), entities),
             ("carried damage", world.carried_damage.capacity(), events),
             ("commands", self.commands.capacity(), commands),
@@ -255,6 +306,10 @@ impl Scratch {
             ("variables", world.vars.len(), l.variables as usize),
         ];
         room.extend(self.events.room(l));
+        room.extend(
+            (self.contacts_apart.queues.iter())
+                .map(|q| ("contact events, second half", q.capacity(), events)),
+        );
         let keys = world
             .ecs
             .query::<&ScriptState>()

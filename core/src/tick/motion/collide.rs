@@ -434,5 +434,5 @@ pub(crate) fn collide(
 
     bp.wanted_list = wanted;
 
-    super::contacts::contacts(world, s, def, tick)
+    super::contacts::contacts(world, s, def, tick, split)
 }
