@@ -7,6 +7,9 @@ const RADIX_MIN: usize = 1024;
 /// Pairs up to which a sort that may split does (past them, one radix sort on one thread
 /// takes less than two comparison sorts of halves and their merge: a pushing crowd's).
 const SPLIT_UNTIL: usize = 4096;
+/// Keys from which a sort that may split makes and merges their halves' runs on two threads
+/// (below, the join costs more than it saves: measured by pair count in the swarm's piles).
+pub(crate) const HALVES_MIN: usize = 2048;
 /// Most bits per radix digit (a digit's counts, 16 KiB, stay in the first-level cache).
 const DIGIT: u32 = 12;
 /// Keys per ascending run from which keys that come in a few such runs (a pile's pairs, found
@@ -24,8 +27,10 @@ pub(crate) struct PairSort<T> {
     spare: Vec<u64>,
     counts: Vec<u32>,
     items: Vec<T>,
-    /// Where each ascending run of the keys starts, and their end (see `merge_runs`).
-    runs: Vec<usize>,
+    /// Where each ascending run of the keys starts, and their end (see `merge_runs`): of all
+    /// the keys, or of the first half's and the second half's where the halves merge their
+    /// runs on two threads.
+    runs: [Vec<usize>; 2],
 }
 
 impl<T> Default for PairSort<T> {
@@ -35,7 +40,7 @@ impl<T> Default for PairSort<T> {
             spare: Vec::new(),
             counts: Vec::new(),
             items: Vec::new(),
-            runs: Vec::new(),
+            runs: [Vec::new(), Vec::new()],
         }
     }
 }
@@ -53,7 +58,8 @@ pub(crate) struct Packed {
 /// items as `(lo, hi)` does while both halves fit in 32 bits (else the items are sorted by
 /// comparison); the item's index is its key's place.
 pub(crate) struct Packing<'a> {
-    keys: &'a mut Vec<u64>,
+    keys: &'a mut [u64],
+    at: usize,
     top: u64,
     last: u64,
     descents: usize,
@@ -67,10 +73,12 @@ impl Packing<'_> {
         self.top |= lo | hi;
         self.descents += usize::from(key <= self.last);
         self.last = key;
-        self.keys.push(key);
+        self.keys[self.at] = key;
+        self.at += 1;
     }
 
     pub fn done(self) -> Packed {
+        debug_assert_eq!(self.at, self.keys.len(), "a key packed an item");
         Packed {
             top: self.top,
             descents: self.descents,
@@ -83,9 +91,19 @@ impl<T: Copy> PairSort<T> {
     /// sort (see [`sort_packed`](Self::sort_packed)).
     #[cfg(test)]
     pub fn sort(&mut self, items: &mut Vec<T>, key: impl Fn(&T) -> (u64, u64), split_from: usize) {
-        let mut packing = self.packing(items.len());
-        items.iter().for_each(|p| packing.push(key(p)));
-        let packed = packing.done();
+        let n = items.len();
+        let packed = if n >= split_from && n >= 2 {
+            let mid = n / 2;
+            let (mut a, mut b) = self.packing_halves(n, mid);
+            items[..mid].iter().for_each(|p| a.push(key(p)));
+            items[mid..].iter().for_each(|p| b.push(key(p)));
+            let (a, b) = (a.done(), b.done());
+            self.joined(a, b, mid)
+        } else {
+            let mut packing = self.packing(n);
+            items.iter().for_each(|p| packing.push(key(p)));
+            packing.done()
+        };
         self.sort_packed(items, packed, key, split_from);
     }
 
@@ -93,12 +111,30 @@ impl<T: Copy> PairSort<T> {
     /// [`sort_packed`](Self::sort_packed): the walk that makes the keys packs them.
     pub fn packing(&mut self, n: usize) -> Packing<'_> {
         self.keys.clear();
-        crate::limits::room(&mut self.keys, n);
-        Packing {
-            keys: &mut self.keys,
-            top: 0,
-            last: 0,
-            descents: 0,
+        crate::limits::resize_snug(&mut self.keys, n, 0);
+        packing(&mut self.keys)
+    }
+
+    /// [`packing`](Self::packing) in two halves, items `..mid` and `mid..`, which two walks
+    /// may pack at once: their [`Packed`]s then make one ([`joined`](Self::joined)).
+    pub fn packing_halves(&mut self, n: usize, mid: usize) -> (Packing<'_>, Packing<'_>) {
+        self.keys.clear();
+        crate::limits::resize_snug(&mut self.keys, n, 0);
+        let (a, b) = self.keys.split_at_mut(mid);
+        (packing(a), packing(b))
+    }
+
+    /// What packing all the keys finds, from what packing the halves split at `mid` found:
+    /// the descents of both, and one more where the second half's first key is not above
+    /// the first half's last.
+    pub fn joined(&self, a: Packed, b: Packed, mid: usize) -> Packed {
+        let at_mid = mid > 0 && mid < self.keys.len() && self.keys[mid] <= self.keys[mid - 1];
+        // The second half's first key was counted as a descent only where it is 0 (its
+        // packing began with `last` 0), as the first half's first key was.
+        let counted = mid < self.keys.len() && self.keys[mid] == 0;
+        Packed {
+            top: a.top | b.top,
+            descents: a.descents + b.descents + usize::from(at_mid) - usize::from(counted),
         }
     }
 
@@ -135,14 +171,15 @@ impl<T: Copy> PairSort<T> {
             *k = (squeezed << index_bits) | i as u64;
         }
         if (packed.descents + 1) * KEYS_PER_RUN <= n {
-            self.merge_runs();
+            self.merge_runs(n >= split_from.max(HALVES_MIN) && crate::par::available());
         } else if (split_from..SPLIT_UNTIL).contains(&n) && crate::par::available() {
             // A pile's pairs, sorted on one thread after the search: its halves sort at once,
             // and two sorted halves merge in one walk.
             let mid = n / 2;
             let (a, b) = self.keys.split_at_mut(mid);
             crate::par::join(|| a.sort_unstable(), || b.sort_unstable());
-            merge(&self.keys[..mid], &self.keys[mid..], &mut self.spare);
+            crate::limits::resize_snug(&mut self.spare, n, 0);
+            merge_into(&self.keys[..mid], &self.keys[mid..], &mut self.spare);
             std::mem::swap(&mut self.keys, &mut self.spare);
         } else if n < RADIX_MIN {
             self.keys.sort_unstable();
@@ -157,33 +194,31 @@ impl<T: Copy> PairSort<T> {
         std::mem::swap(items, &mut self.items);
     }
 
-    /// Sorts `keys` (unique) by merging their ascending runs, neighbours two by two, a level
-    /// at a time, into `spare` and back.
-    fn merge_runs(&mut self) {
-        let (keys, runs) = (&mut self.keys, &mut self.runs);
-        runs.clear();
-        runs.push(0);
-        runs.extend((1..keys.len()).filter(|&i| keys[i] < keys[i - 1]));
-        runs.push(keys.len());
-        // `runs` holds each run's start and the end: merged, run `2k` and `2k + 1` become
-        // run `k` (its start is written after the three bounds it reads).
-        while runs.len() > 2 {
-            self.spare.clear();
-            let (mut k, mut w) = (0, 1);
-            while k + 2 < runs.len() {
-                let (a, b, end) = (runs[k], runs[k + 1], runs[k + 2]);
-                merge_onto(&keys[a..b], &keys[b..end], &mut self.spare);
-                runs[w] = end;
-                (k, w) = (k + 2, w + 1);
+    /// Sorts `keys` (unique) by merging their ascending runs (see [`merge_levels`]); `halves`:
+    /// each half's runs on one of two threads at once, then the two halves in one walk.
+    fn merge_runs(&mut self, halves: bool) {
+        let n = self.keys.len();
+        crate::limits::resize_snug(&mut self.spare, n, 0);
+        let (keys, spare) = (&mut self.keys, &mut self.spare);
+        if !halves {
+            if merge_levels(keys, spare, &mut self.runs[0]) {
+                std::mem::swap(keys, spare);
             }
-            if k + 1 < runs.len() {
-                self.spare.extend_from_slice(&keys[runs[k]..runs[k + 1]]);
-                runs[w] = runs[k + 1];
-                w += 1;
-            }
-            runs.truncate(w);
-            std::mem::swap(keys, &mut self.spare);
+            return;
         }
+        let mid = n / 2;
+        let ((ka, kb), (sa, sb)) = (keys.split_at_mut(mid), spare.split_at_mut(mid));
+        let [ra, rb] = &mut self.runs;
+        let (a, b) = crate::par::join(|| merge_levels(ka, sa, ra), || merge_levels(kb, sb, rb));
+        // Both sorted halves in `keys`, then merged into `spare`.
+        if a {
+            ka.copy_from_slice(sa);
+        }
+        if b {
+            kb.copy_from_slice(sb);
+        }
+        merge_into(ka, kb, spare);
+        std::mem::swap(keys, spare);
     }
 
     /// Sorts `keys` by radix on their `bits` bits from bit `from` (the bits below are the
@@ -224,32 +259,104 @@ impl<T: Copy> PairSort<T> {
     }
 }
 
-/// The keys of `a` and `b` (each sorted, all unique) in order, in `out`.
-fn merge(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
-    out.clear();
-    merge_onto(a, b, out);
+/// Packing into `keys`, as long as the items.
+fn packing(keys: &mut [u64]) -> Packing<'_> {
+    Packing {
+        keys,
+        at: 0,
+        top: 0,
+        last: 0,
+        descents: 0,
+    }
 }
 
-/// [`merge`], after what `out` holds.
-fn merge_onto(a: &[u64], b: &[u64], out: &mut Vec<u64>) {
-    crate::limits::room(out, a.len() + b.len());
+/// Sorts `keys` (unique) by merging their ascending runs, neighbours two by two, a level at
+/// a time, from `keys` into `spare` (as long) and back: whether the sorted keys end in
+/// `spare`. `runs` is its buffer for where the runs start.
+fn merge_levels(keys: &mut [u64], spare: &mut [u64], runs: &mut Vec<usize>) -> bool {
+    runs.clear();
+    runs.push(0);
+    runs.extend((1..keys.len()).filter(|&i| keys[i] < keys[i - 1]));
+    runs.push(keys.len());
+    let (mut from, mut to) = (keys, spare);
+    let mut in_spare = false;
+    // `runs` holds each run's start and the end: merged, run `2k` and `2k + 1` become run
+    // `k` (its start is written after the three bounds it reads).
+    while runs.len() > 2 {
+        let (mut k, mut w) = (0, 1);
+        while k + 2 < runs.len() {
+            let (a, b, end) = (runs[k], runs[k + 1], runs[k + 2]);
+            merge_into(&from[a..b], &from[b..end], &mut to[a..end]);
+            runs[w] = end;
+            (k, w) = (k + 2, w + 1);
+        }
+        if k + 1 < runs.len() {
+            let (a, end) = (runs[k], runs[k + 1]);
+            to[a..end].copy_from_slice(&from[a..end]);
+            runs[w] = end;
+            w += 1;
+        }
+        runs.truncate(w);
+        std::mem::swap(&mut from, &mut to);
+        in_spare = !in_spare;
+    }
+    in_spare
+}
+
+/// The keys of `a` and `b` (each sorted, all unique) in order, in `out` (as long as both).
+fn merge_into(a: &[u64], b: &[u64], out: &mut [u64]) {
+    assert_eq!(out.len(), a.len() + b.len());
     let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        if a[i] < b[j] {
-            out.push(a[i]);
+    for o in out.iter_mut() {
+        let (Some(&x), Some(&y)) = (a.get(i), b.get(j)) else {
+            break;
+        };
+        if x < y {
+            *o = x;
             i += 1;
         } else {
-            out.push(b[j]);
+            *o = y;
             j += 1;
         }
     }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
+    let k = i + j;
+    out[k..k + a.len() - i].copy_from_slice(&a[i..]);
+    out[k + a.len() - i..].copy_from_slice(&b[j..]);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Keys packed in two halves, at any split, find what packing them in one walk finds:
+    /// the same bits, and the same descents (keys of 0 among them, a half's first key
+    /// above, equal to or below the other half's last).
+    #[test]
+    fn halves_packed_apart_find_what_one_packing_finds() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        let mut sorter = PairSort::<()>::default();
+        for case in 0..2_000 {
+            let n = rng.usize(2..40);
+            let top = [1u64, 3, 50, 1 << 20][case % 4];
+            let keys: Vec<(u64, u64)> =
+                (0..n).map(|_| (rng.u64(0..top), rng.u64(0..top))).collect();
+            let mut one = sorter.packing(n);
+            keys.iter().for_each(|&k| one.push(k));
+            let one = one.done();
+            for mid in 1..n {
+                let (mut a, mut b) = sorter.packing_halves(n, mid);
+                keys[..mid].iter().for_each(|&k| a.push(k));
+                keys[mid..].iter().for_each(|&k| b.push(k));
+                let (a, b) = (a.done(), b.done());
+                let halves = sorter.joined(a, b, mid);
+                assert_eq!(
+                    (halves.top, halves.descents),
+                    (one.top, one.descents),
+                    "{keys:?} split at {mid}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn radix_comparison_and_split_sorts_agree() {

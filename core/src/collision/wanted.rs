@@ -1,7 +1,7 @@
 //! The colliders a tick's pairs want full records of, and the pairs made canonical and
 //! sorted once those are filled.
 
-use super::{Broadphase, Pair, sort};
+use super::{Body, Broadphase, Pair, sort};
 use crate::limits::{push_snug, resize_snug};
 
 impl Broadphase {
@@ -70,20 +70,24 @@ impl Broadphase {
 
     /// Makes the pairs canonical (see [`Pair`]) once every wanted collider is filled, and
     /// sorts them by creation sequence key: from `split_from` pairs, on two threads where
-    /// the machine has them.
+    /// the machine has them (from [`sort::HALVES_MIN`] and `split_from`, each half is made
+    /// canonical and its keys packed at once).
     pub fn finish(&mut self, split_from: usize) {
-        // A pair's bodies are ranks among the wanted colliders: a count of bits, one
-        // instruction where the CPU has it (x86-64 CPUs have since 2008), a
-        // dozen without, as the baseline x86-64 build counts.
-        #[cfg(target_arch = "x86_64")]
-        let packed = if std::arch::is_x86_feature_detected!("popcnt") {
-            // SAFETY: the CPU has `popcnt`.
-            unsafe { self.canonical_popcnt() }
-        } else {
-            self.canonical()
+        let n = self.pairs.len();
+        let look = Look {
+            bits: &self.wanted_bits,
+            ranks: &self.ranks,
+            bodies: &self.bodies,
         };
-        #[cfg(not(target_arch = "x86_64"))]
-        let packed = self.canonical();
+        let packed = if n >= split_from.max(sort::HALVES_MIN) && crate::par::available() {
+            let mid = n / 2;
+            let (pa, pb) = self.pairs.split_at_mut(mid);
+            let (ka, kb) = self.sorter.packing_halves(n, mid);
+            let (a, b) = crate::par::join(|| look.canonical(pa, ka), || look.canonical(pb, kb));
+            self.sorter.joined(a, b, mid)
+        } else {
+            look.canonical(&mut self.pairs, self.sorter.packing(n))
+        };
         let bodies = &self.bodies;
         let seqs = |p: &Pair| (bodies[p.i as usize].seq, bodies[p.j as usize].seq);
         (self.sorter).sort_packed(&mut self.pairs, packed, seqs, split_from);
@@ -94,24 +98,49 @@ impl Broadphase {
     pub fn seqs(&self, p: &Pair) -> (u64, u64) {
         (self.bodies[p.i as usize].seq, self.bodies[p.j as usize].seq)
     }
+}
+
+/// What making pairs canonical reads: which colliders are wanted, their ranks, and their
+/// full records.
+struct Look<'a> {
+    bits: &'a [u64],
+    ranks: &'a [u32],
+    bodies: &'a [Body],
+}
+
+impl Look<'_> {
+    /// Each of `pairs` between bodies, the lower creation sequence first (see [`Pair`]), its
+    /// key packed for the sort in the same walk. A pair's bodies are ranks among the wanted
+    /// colliders: a count of bits, one instruction where the CPU has it (x86-64 CPUs have
+    /// since 2008), a dozen without, as the baseline x86-64 build counts.
+    fn canonical(&self, pairs: &mut [Pair], packing: sort::Packing<'_>) -> sort::Packed {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has `popcnt`.
+            return unsafe { self.canonical_popcnt(pairs, packing) };
+        }
+        self.canonical_walk(pairs, packing)
+    }
 
     /// [`canonical`](Self::canonical), compiled with `popcnt`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
-    unsafe fn canonical_popcnt(&mut self) -> sort::Packed {
-        self.canonical()
+    unsafe fn canonical_popcnt(
+        &self,
+        pairs: &mut [Pair],
+        packing: sort::Packing<'_>,
+    ) -> sort::Packed {
+        self.canonical_walk(pairs, packing)
     }
 
-    /// Each pair between bodies, the lower creation sequence first (see [`Pair`]), its key
-    /// packed for the sort in the same walk.
     #[inline(always)]
-    fn canonical(&mut self) -> sort::Packed {
+    fn canonical_walk(&self, pairs: &mut [Pair], mut packing: sort::Packing<'_>) -> sort::Packed {
         // A wanted collider not filled: `fill` checks each is filled in order, and a pair of
         // one past the last filled indexes past `bodies`.
-        let (bits, ranks) = (&self.wanted_bits, &self.ranks);
-        let body = |k: u32| rank(bits, ranks, k as usize).expect("a pair's colliders are wanted");
-        let mut packing = self.sorter.packing(self.pairs.len());
-        for p in &mut self.pairs {
+        let body = |k: u32| {
+            rank(self.bits, self.ranks, k as usize).expect("a pair's colliders are wanted")
+        };
+        for p in pairs {
             let (i, j) = (body(p.i) as u32, body(p.j) as u32);
             let (a, b) = (self.bodies[i as usize].seq, self.bodies[j as usize].seq);
             let (lo, hi);
