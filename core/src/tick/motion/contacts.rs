@@ -232,6 +232,8 @@ impl Walk<'_> {
             out.hits.begun.truncate(lens.1.0);
             out.hits.lasting.truncate(lens.1.1);
             out.next.clear();
+            // The second half's lists empty again, as between ticks.
+            apart.clear();
             return false;
         }
         for (q, t) in out.queues.0.iter_mut().zip(theirs.queues.0) {
