@@ -330,3 +330,36 @@ fn hurt(
 /// What an exit event copies of its parties, by entity: made at a walk's first exit, so
 /// each exit is two entity lookups instead of two queries.
 type Parties<'w> = hecs::ViewBorrow<'w, (&'static Identity, &'static Position)>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The queues' names in limit messages are the event list's labels of the queues
+    /// `Queues::of` takes, in its order (the list is the one definition).
+    #[test]
+    fn queue_names_are_the_event_lists_labels() {
+        let fields = [
+            "collision_enter",
+            "collision_stay",
+            "collision_exit",
+            "trigger_enter",
+            "trigger_stay",
+            "trigger_exit",
+        ];
+        for (field, name) in fields.iter().zip(QUEUE_NAMES) {
+            let spec = crate::event::EVENT_KINDS.iter().find(|s| s.queue == *field);
+            assert_eq!(spec.map(|s| s.label), Some(name), "{field}");
+        }
+        for (trigger, phase, q) in [
+            (false, ContactPhase::Enter, 0),
+            (false, ContactPhase::Stay, 1),
+            (false, ContactPhase::Exit, 2),
+            (true, ContactPhase::Enter, 3),
+            (true, ContactPhase::Stay, 4),
+            (true, ContactPhase::Exit, 5),
+        ] {
+            assert_eq!(Queues::at(trigger, phase), q);
+        }
+    }
+}
