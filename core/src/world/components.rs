@@ -113,7 +113,9 @@ pub struct Tags;
 /// Invariant: one word, `u64::MAX` when inactive (so [`Health`] and [`Lifetime`] carry no tag
 /// word); a deadline at `u64::MAX` is an overflow ([`Deadline::after`] refuses it). The state
 /// hash has always written an inactive deadline as `u64::MAX`, and serde keeps the enum form
-/// (`"Inactive"`, `{"At": t}`).
+/// (`"Inactive"`, `{"At": t}`). Laid out as its word (`repr(transparent)`): the state hash
+/// compares a column of lifetimes as words.
+#[repr(transparent)]
 #[derive(Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(into = "DeadlineForm", try_from = "DeadlineForm")]
 pub struct Deadline(u64);
@@ -217,7 +219,8 @@ const _: () = assert!(std::mem::size_of::<Lifetime>() == 8);
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Cooldowns(pub Vec<Deadline>);
 
-/// The tick the entity expires at.
+/// The tick the entity expires at (laid out as its deadline's word: `repr(transparent)`).
+#[repr(transparent)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lifetime(pub Deadline);
 

@@ -13,8 +13,8 @@
 //! ([`HashCache::serve`] empties it for another). Nothing here is world state.
 
 use super::minds::{MindSlots, Minds};
-use super::record::{Bytes, Head3, position_after, position_head, velocity_words, words};
-use crate::world::components::{Identity, Position, Velocity};
+use super::movers::{MoverSlots, Movers};
+use super::record::{Bytes, words};
 
 /// One record's words and their hash.
 #[derive(Clone, Copy, Debug)]
@@ -45,42 +45,6 @@ impl<const K: usize> Kept<K> {
     }
 }
 
-/// The kept velocity record of a row that moves (not a drone's: see [`Minds`]) and the first
-/// part of its position record, kept while the row holds one entity: its position record
-/// costs one half of its hash a tick, its velocity a comparison while it stays.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Moving {
-    velocity: Kept<2>,
-    /// The sequence `head` is of (`u64::MAX`, which no entity's is, in an empty slot).
-    seq: u64,
-    head: Head3,
-}
-
-impl Moving {
-    fn empty() -> Self {
-        Moving {
-            velocity: Kept::empty(),
-            seq: u64::MAX,
-            head: Head3::default(),
-        }
-    }
-
-    /// The row's position and velocity records' hashes, `i`, `p` and `v` its values.
-    #[inline(always)]
-    pub(super) fn hashes(&mut self, i: &Identity, p: &Position, v: &Velocity) -> (u64, u64) {
-        let seq = i.seq();
-        if self.seq != seq {
-            // Another entity in the row (an entity's archetype is its for life).
-            self.seq = seq;
-            self.head = position_head(i);
-        }
-        (
-            position_after(self.head, p),
-            self.velocity.hash(velocity_words(i, v)),
-        )
-    }
-}
-
 /// One archetype's kept records, by row.
 ///
 /// Invariant: `mind_sums` is the wrapping sum of the velocity, health and AI hashes of
@@ -89,7 +53,7 @@ impl Moving {
 /// its comparison and its position.
 #[derive(Clone, Debug, Default)]
 pub(super) struct KeptRows {
-    velocity: Vec<Moving>,
+    movers: Movers,
     health: Vec<Kept<4>>,
     brain: Vec<Kept<5>>,
     life: Vec<Kept<2>>,
@@ -104,10 +68,17 @@ impl KeptRows {
     /// The slots of the first `rows` rows, of the records the archetype has (`velocity`,
     /// `health`, `brain`, `life`: whether it has each; the others are empty): the first three
     /// in one slot of [`Minds`] a row where it has them all, taken in `runs` runs (each with a
-    /// slot for its changes to the sums).
+    /// slot for its changes to the sums); else the velocity and lifetime in one slot of
+    /// [`Movers`] a row where it has a velocity.
     pub(super) fn rows(&mut self, rows: usize, has: [bool; 4], runs: usize) -> KeptPart<'_> {
-        let life = slots(&mut self.life, rows, has[3], Kept::empty);
-        if has[..3] == [true; 3] {
+        let minds = has[..3] == [true; 3];
+        let life = slots(
+            &mut self.life,
+            rows,
+            has[3] && (minds || !has[0]),
+            Kept::empty,
+        );
+        if minds {
             self.mind.grow(rows);
             // The sums of exactly the first `rows` slots (an empty slot's hashes are zero).
             let (from, to, sign) = if self.summed <= rows {
@@ -133,7 +104,11 @@ impl KeptRows {
         }
         let [velocity, health, brain, _] = has;
         KeptPart {
-            velocity: slots(&mut self.velocity, rows, velocity, Moving::empty),
+            movers: if velocity {
+                self.movers.slots(rows)
+            } else {
+                MoverSlots::default()
+            },
             health: slots(&mut self.health, rows, health, Kept::empty),
             brain: slots(&mut self.brain, rows, brain, Kept::empty),
             life,
@@ -161,12 +136,13 @@ fn slots<T: Clone>(v: &mut Vec<T>, rows: usize, has: bool, empty: fn() -> T) -> 
     &mut v[..rows]
 }
 
-/// The kept records of a run of rows: each slice empty or one slot a row; where `mind` is
+/// The kept records of a run of rows: each slice empty or one slot a row (`life` not for rows
+/// in `movers`, which keeps their lifetimes); where `mind` is
 /// not empty, the sums of the velocity, health and AI hashes kept before the pass (given to
 /// the first run only: zero in the others) and a slot a run for what the run changes them by.
 #[derive(Debug, Default)]
 pub(super) struct KeptPart<'a> {
-    pub velocity: &'a mut [Moving],
+    pub movers: MoverSlots<'a>,
     pub health: &'a mut [Kept<4>],
     pub brain: &'a mut [Kept<5>],
     pub life: &'a mut [Kept<2>],
@@ -189,7 +165,7 @@ impl<'a> KeptPart<'a> {
         }
         let rows_of_deltas = usize::from(!self.deltas.is_empty());
         KeptPart {
-            velocity: front(&mut self.velocity, rows),
+            movers: self.movers.take_front(rows),
             health: front(&mut self.health, rows),
             brain: front(&mut self.brain, rows),
             life: front(&mut self.life, rows),

@@ -25,10 +25,14 @@ use std::iter::zip;
 
 mod kept;
 mod minds;
+mod movers;
 mod record;
 mod rows;
+mod run;
 #[cfg(test)]
 mod tests;
+#[cfg(target_arch = "x86_64")]
+mod wide;
 
 /// Entities from which the hash splits them between two threads: an entity's records cost
 /// several times what a motion pass does for it, so this is below [`crate::par::SPLIT_MIN`].

@@ -5,8 +5,9 @@
 //! The records are laid out in [`super::record`]; the sums are wrapping additions, so neither
 //! the order of the passes nor the order of the rows changes them.
 
-use super::kept::{HashCache, KeptPart, KeptRows, Moving};
+use super::kept::{HashCache, KeptPart, KeptRows};
 use super::minds::MindRows;
+use super::movers::{MoverRows, MoverSlots};
 use super::record::*;
 use crate::par;
 use crate::world::columns::{Column, Frozen, Hot, Placed};
@@ -123,13 +124,18 @@ impl Rows<'_> {
             (self.brain, self.aim, self.control),
             (Some(_), Some(_), None)
         );
-        // A lifetime without cooldowns is one record of two words (see `record::clocks`).
-        let life = self.life.is_some() && self.cds.is_none();
+        let life = self.kept_life().is_some();
         rows.rows(
             self.id.len(),
             [self.vel.is_some(), self.health.is_some(), brains, life],
             runs,
         )
+    }
+
+    /// The lifetimes, where their records may be kept: a lifetime without cooldowns is one
+    /// record of two words (see `record::clocks`).
+    fn kept_life(&self) -> Option<&[Lifetime]> {
+        self.life.filter(|_| self.cds.is_none())
     }
 
     /// The position, velocity, health and AI records' sums of rows with all three kept in
@@ -174,38 +180,46 @@ impl Rows<'_> {
     }
 
     /// Adds the position records to the sums, with what the same pass hashes: rows with all
-    /// three kept records (a drone's) hash them with the position, and rows with a kept
-    /// velocity that (`velocity`, their slots); the passes of [`sum`](Self::sum) leave those
-    /// records to it. Whether it took the first way, and whether either.
+    /// three kept records (a drone's) hash them with the position, and other rows with a kept
+    /// velocity that and their kept lifetime, if any (`movers`, their slots); the passes of
+    /// [`sum`](Self::sum) leave those records to it. Which it hashed of the health and AI
+    /// (all three kept records), the velocity, and the lifetime.
     fn positions(
         &self,
         max: &MaxHealth,
         kept: KeptPart<'_>,
-        velocity: &mut [Moving],
+        mut movers: MoverSlots<'_>,
         add: &mut impl FnMut(usize, u64),
-    ) -> (bool, bool) {
-        let id = self.id;
+    ) -> Hashed3 {
+        let (id, pos) = (self.id, self.pos);
         if let Some(sums) = self.minds(max, kept) {
             for (part, sum) in zip([POSITIONS, VELOCITIES, HEALTH, AI], sums) {
                 add(part, sum);
             }
-            return (true, true);
+            return Hashed3 {
+                minds: true,
+                velocity: true,
+                life: false,
+            };
         }
         match self.vel {
-            Some(vel) if !velocity.is_empty() => {
-                let rows = zip(zip(id, self.pos), vel);
-                for (((i, p), v), s) in zip(rows, velocity) {
-                    let (position, velocity) = s.hashes(i, p, v);
-                    add(POSITIONS, position);
-                    add(VELOCITIES, velocity);
+            Some(vel) if !movers.is_empty() => {
+                let life = self.kept_life();
+                let rows = MoverRows { id, pos, vel, life };
+                for (part, sum) in zip([POSITIONS, VELOCITIES, DEADLINES], movers.sums(&rows)) {
+                    add(part, sum);
                 }
-                (false, true)
+                Hashed3 {
+                    minds: false,
+                    velocity: true,
+                    life: life.is_some(),
+                }
             }
             _ => {
-                for (i, p) in zip(id, self.pos) {
+                for (i, p) in zip(id, pos) {
                     add(POSITIONS, position(i, p));
                 }
-                (false, false)
+                Hashed3::default()
             }
         }
     }
@@ -223,13 +237,14 @@ impl Rows<'_> {
         let mut add = |part: usize, h: u64| parts[part] = parts[part].wrapping_add(h);
         // A record is kept where its slots are given: one a row (these rows are not empty).
         let mut kept = kept.unwrap_or_default();
-        let (kept_velocity, kept_health, kept_brain, kept_life) = (
-            std::mem::take(&mut kept.velocity),
+        let (movers, kept_health, kept_brain, kept_life) = (
+            std::mem::take(&mut kept.movers),
             std::mem::take(&mut kept.health),
             std::mem::take(&mut kept.brain),
             std::mem::take(&mut kept.life),
         );
-        let (minds, moved) = self.positions(max, kept, kept_velocity, &mut add);
+        let hashed = self.positions(max, kept, movers, &mut add);
+        let (minds, moved) = (hashed.minds, hashed.velocity);
         if let Some(c) = self.rot {
             zip(id, c).for_each(|(i, r)| add(POSITIONS, rotation(i, r)));
         }
@@ -273,7 +288,9 @@ impl Rows<'_> {
                 }
             }
         }
-        if let (None, Some(c), false) = (self.cds, self.life, kept_life.is_empty()) {
+        if hashed.life {
+            // Summed with the velocity (`movers`).
+        } else if let (None, Some(c), false) = (self.cds, self.life, kept_life.is_empty()) {
             zip(zip(id, c), kept_life)
                 .for_each(|((i, l), s)| add(DEADLINES, s.hash(lifetime_words(i, l))));
         } else if self.cds.is_some() || self.life.is_some() {
@@ -292,6 +309,15 @@ impl Rows<'_> {
             zip(id, c).for_each(|(i, s)| add(SCRIPT_STATE, script_state(i, s, b)));
         }
     }
+}
+
+/// Which records [`Rows::positions`] summed with the positions: the velocity, health and AI
+/// records (`minds`), the velocity record, the lifetime record.
+#[derive(Clone, Copy, Default)]
+struct Hashed3 {
+    minds: bool,
+    velocity: bool,
+    life: bool,
 }
 
 /// What the hash reads of an entity through a query (see [`entity`]).

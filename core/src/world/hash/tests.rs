@@ -103,7 +103,7 @@ fn reference((ecs, max): (&Ecs, &MaxHealth)) -> [u64; 8] {
 }
 
 /// A float that is sometimes one of the awkward ones.
-fn float(rng: &mut fastrand::Rng) -> f32 {
+pub(super) fn float(rng: &mut fastrand::Rng) -> f32 {
     match rng.u8(0..12) {
         0 => f32::NAN,
         1 => -0.0,
@@ -113,8 +113,21 @@ fn float(rng: &mut fastrand::Rng) -> f32 {
     }
 }
 
-fn vec(rng: &mut fastrand::Rng) -> Vec2 {
+pub(super) fn vec(rng: &mut fastrand::Rng) -> Vec2 {
     Vec2::new(float(rng), float(rng))
+}
+
+/// A tick's changes to `n` kept rows, as the passes over kept rows are tested (`minds`,
+/// `movers`): every position moved, and the rows whose other values change, up to half of
+/// them and one (a row may come more than once).
+pub(super) fn changed_rows(rng: &mut fastrand::Rng, pos: &mut [Position]) -> Vec<usize> {
+    let n = pos.len();
+    for p in pos {
+        *p = Position(vec(rng));
+    }
+    (0..rng.usize(..=n / 2 + 1).min(n))
+        .map(|_| rng.usize(..n))
+        .collect()
 }
 
 fn deadline(rng: &mut fastrand::Rng) -> Deadline {
@@ -137,7 +150,8 @@ fn world(rng: &mut fastrand::Rng, n: usize) -> (Ecs, MaxHealth) {
         // Most entities share a handful of shapes, as a game's do; the rest are any.
         let mask = match rng.u8(0..4) {
             0 => rng.u32(..),
-            _ => [0x0F, 0x1FF, 0x30, 0x2C4][rng.usize(0..4)],
+            // A drone, a player, a timer, a scripted thing, a bullet, a mover.
+            _ => [0x0F, 0x1FF, 0x30, 0x2C4, 0x21, 0x01][rng.usize(0..6)],
         };
         let has = |bit: u32| mask & 1 << bit != 0;
         if mask & 0x3000 != 0x3000 {

@@ -3,6 +3,7 @@
 
 use crate::world::components::{Aim, Brain, Deadline, Health, Identity, Position, Velocity};
 use crate::world::hash::record::{Head3, brain_words, health, position_head, velocity, words};
+use crate::world::hash::run::Run;
 use crate::world::health::MaxHealth;
 
 /// Per row, the values its three kept records were hashed from, their hashes, and the first
@@ -26,7 +27,7 @@ pub(crate) struct Minds {
 
 /// Four rows' slots (see [`Minds`]), each column an array of four.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Chunk {
+pub(crate) struct Chunk {
     pub id: [u64; 4],
     pub vel: [u64; 4],
     pub brain: [[u64; 2]; 4],
@@ -68,22 +69,12 @@ impl Minds {
 
     /// The slots of the first `rows` rows (at most as many as it holds).
     pub(crate) fn slots(&mut self, rows: usize) -> MindSlots<'_> {
-        MindSlots {
-            chunks: &mut self.chunks[..rows.div_ceil(4)],
-            len: rows,
-        }
+        Run::new(&mut self.chunks, rows)
     }
 }
 
-/// A run of [`Minds`]' rows: the chunks that hold its `len` rows, from the first chunk's
-/// first lane (so a run that another follows ends with a whole chunk).
-///
-/// Invariant: `chunks.len() == len.div_ceil(4)`.
-#[derive(Debug, Default)]
-pub(crate) struct MindSlots<'a> {
-    pub(super) chunks: &'a mut [Chunk],
-    len: usize,
-}
+/// A run of [`Minds`]' rows.
+pub(crate) type MindSlots<'a> = Run<'a, Chunk>;
 
 /// The rows whose records [`MindSlots`] keeps: an archetype's columns, each of one length.
 pub(crate) struct MindRows<'a> {
@@ -133,34 +124,7 @@ unsafe fn raw<T: Copy, const K: usize>(c: &T) -> [u64; K] {
     unsafe { std::ptr::read_unaligned((c as *const T).cast::<[u64; K]>()) }
 }
 
-impl<'a> MindSlots<'a> {
-    pub(crate) fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    pub(super) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// The first `rows` slots, taken off the front: a whole number of chunks, or all.
-    pub(crate) fn take_front(&mut self, rows: usize) -> MindSlots<'a> {
-        if self.is_empty() {
-            return MindSlots::default();
-        }
-        assert!(
-            rows.is_multiple_of(4) || rows == self.len,
-            "runs of whole chunks"
-        );
-        let rows = rows.min(self.len);
-        let (head, tail) = std::mem::take(&mut self.chunks).split_at_mut(rows.div_ceil(4));
-        self.chunks = tail;
-        self.len -= rows;
-        MindSlots {
-            chunks: head,
-            len: rows,
-        }
-    }
-
+impl MindSlots<'_> {
     /// The first part of row `r`'s position record.
     #[inline(always)]
     pub(super) fn head(&self, r: usize) -> Head3 {

@@ -7,6 +7,7 @@ use crate::math::Vec2;
 use crate::world::components::{Aim, Brain, Deadline, Health, Identity, Position, Velocity};
 use crate::world::hash::record::position;
 use crate::world::hash::record::{brain_words, health, velocity, words};
+use crate::world::hash::tests::changed_rows;
 
 /// The rows' columns, owned.
 #[derive(Clone)]
@@ -79,11 +80,7 @@ fn columns(rng: &mut fastrand::Rng, n: usize) -> Columns {
 /// entity (as a removal moves the last row into a gap), a position (always).
 fn change(rng: &mut fastrand::Rng, c: &mut Columns, next_seq: &mut u64) {
     let n = c.id.len();
-    for p in &mut c.pos {
-        *p = Position(vec(rng));
-    }
-    for _ in 0..rng.usize(..=n / 2 + 1).min(n) {
-        let r = rng.usize(..n);
+    for r in changed_rows(rng, &mut c.pos) {
         match rng.u8(..6) {
             0 => c.vel[r] = Velocity(vec(rng)),
             1 => c.health[r].current = rng.i32(-3..4),
