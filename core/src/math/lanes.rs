@@ -18,11 +18,17 @@
 use super::Vec2;
 
 mod four;
+mod packed;
+mod steps;
 
 #[cfg(test)]
 use four::Plain;
 pub(crate) use four::floor_i32;
 use four::{FULL, Lanes, PACK, batch, hand_on};
+pub(crate) use packed::Packed;
+pub(crate) use steps::{step_free, step_within};
+#[cfg(test)]
+use steps::{step_free_by, step_within_by};
 
 /// Bit `j` set when `p[j]` lies in the box `lo..=hi`, edges included (`lo <= p[j] <= hi` on
 /// both axes, as `f32` compares: a NaN coordinate is outside).
@@ -115,37 +121,6 @@ fn each_marked_rest(
                 near(first + k);
             }
         }
-    }
-}
-
-/// Moves bodies two at a time (four where an x86_64 CPU has AVX2, asked at run time: see
-/// `wide`), exactly as one at a time would: for each `i`, `prev[i] = pos[i]`, then `pos[i] +
-/// vel[i] * dt` where both its coordinates are finite (else `pos[i]` stays), clamped (`c < lo
-/// ? lo : c`, then `hi < c ? hi : c`, per coordinate), with each velocity coordinate whose
-/// position the clamp changed (or that is NaN) set to zero. Returns how many bodies it moved,
-/// from the first: an even number (0 without packed floats); the caller moves the rest.
-#[inline(always)]
-pub(crate) fn step_within(
-    pos: &mut [Vec2],
-    vel: &mut [Vec2],
-    prev: &mut [Vec2],
-    dt: f32,
-    lo: Vec2,
-    hi: Vec2,
-) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if pos.len() >= 4 && std::arch::is_x86_feature_detected!("avx2") {
-        let (n, floats) = as_floats(pos, vel, prev, 4);
-        // SAFETY: the CPU has AVX2; `n` bodies from each of the three.
-        let done = unsafe { wide::step_within(n, floats, dt, (lo, hi)) };
-        // The last pair, in SSE registers.
-        let (p, v, q) = (&mut pos[done..], &mut vel[done..], &mut prev[done..]);
-        return done + step_within_by::<Packed>(p, v, q, dt, lo, hi);
-    }
-    if Packed::PACKED {
-        step_within_by::<Packed>(pos, vel, prev, dt, lo, hi)
-    } else {
-        0
     }
 }
 
@@ -444,57 +419,6 @@ fn each_marked_in<L: Lanes, const SMALL: bool>(
     each_marked_rest(rest, 8 * whole.len(), test, bits, near);
 }
 
-/// The bodies of `pos`, `vel` and `prev` that a step-and-clamp moves `group` at a time (the
-/// most that `group` divides of the shortest slice), and each slice's first float (`Vec2` is
-/// `repr(C)`: a body is two floats).
-#[inline(always)]
-fn as_floats(
-    pos: &mut [Vec2],
-    vel: &mut [Vec2],
-    prev: &mut [Vec2],
-    group: usize,
-) -> (usize, [*mut f32; 3]) {
-    let n = pos.len().min(vel.len()).min(prev.len()) / group * group;
-    let floats = [pos, vel, prev].map(|s| s.as_mut_ptr().cast::<f32>());
-    (n, floats)
-}
-
-#[inline(always)]
-fn step_within_by<L: Lanes>(
-    pos: &mut [Vec2],
-    vel: &mut [Vec2],
-    prev: &mut [Vec2],
-    dt: f32,
-    lo: Vec2,
-    hi: Vec2,
-) -> usize {
-    let (n, [p, v, q]) = as_floats(pos, vel, prev, 2);
-    let (lo, hi) = (L::pairs(lo), L::pairs(hi));
-    let dt = L::splat(dt);
-    for i in (0..n).step_by(2) {
-        // SAFETY: bodies `i` and `i + 1` (`i + 2 <= n`) of slices of at least `n`: four
-        // floats each (`Vec2` is `repr(C)`).
-        let (t, w) = unsafe { (L::load(p.add(i * 2)), L::load(v.add(i * 2))) };
-        // SAFETY: as above.
-        unsafe { t.store(q.add(i * 2)) };
-        let next = t.add(w.mul(dt));
-        // `v - v` is 0 for a finite `v`, NaN for the rest; added to its body's other lane's,
-        // 0 where both are finite: those lanes' mask (the sum, not the masks' `and`, which
-        // LLVM's wasm code re-extends after the shuffle in two more shifts).
-        let zero = next.sub(next);
-        let both = zero.add(zero.swap_pairs());
-        let t = L::select(both.le(both), next, t);
-        let to = t.at_least(lo).at_most(hi);
-        let w = w.clear(to.ne(t));
-        // SAFETY: as above.
-        unsafe {
-            to.store(p.add(i * 2));
-            w.store(v.add(i * 2));
-        }
-    }
-    n
-}
-
 /// Whether every coordinate of `src` is finite ([`copy_finite`] without the copy).
 #[inline(always)]
 pub(crate) fn all_finite(src: &[Vec2]) -> bool {
@@ -551,18 +475,6 @@ fn copy_rest(dst: &mut [Vec2], src: &[Vec2], from: usize) -> bool {
     }
     finite
 }
-
-#[cfg(target_arch = "x86_64")]
-pub(crate) use sse::Sse as Packed;
-
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-pub(crate) use simd128::Simd128 as Packed;
-
-#[cfg(not(any(
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", target_feature = "simd128")
-)))]
-pub(crate) use four::Plain as Packed;
 
 /// Methods of a platform's [`Lanes`] wrapper `$ty` that apply one intrinsic to both
 /// operands.

@@ -1,7 +1,8 @@
 //! Eight floats at once in 256-bit registers, where an x86_64 CPU has AVX2 (checked at run
-//! time by [`each_marked`](super::each_marked) and [`step_within`](super::step_within)): the
-//! sparse search's box test and cells of eight points, which SSE registers take four at a
-//! time, with the loads and shuffles twice over; and the step-and-clamp of four bodies.
+//! time by [`each_marked`](super::each_marked), [`step_within`](super::step_within) and
+//! [`step_free`](super::step_free)): the sparse search's box test and cells of eight points,
+//! which SSE registers take four at a time, with the loads and shuffles twice over; and the
+//! step-and-clamp and the plain step of four bodies.
 //!
 //! Each lane gives the bits the SSE loop gives: the same ordered compares (false with a NaN),
 //! the same subtraction, multiplication and truncation, no fused multiply-add. The eight
@@ -127,14 +128,7 @@ pub(super) unsafe fn step_within(
         // SAFETY: bodies `i..i + 4` (`i + 4 <= n`) of `n` of each: eight floats; unaligned
         // loads and stores.
         unsafe {
-            let (t, w) = (_mm256_loadu_ps(p.add(i * 2)), _mm256_loadu_ps(v.add(i * 2)));
-            _mm256_storeu_ps(q.add(i * 2), t);
-            let next = _mm256_add_ps(t, _mm256_mul_ps(w, dt));
-            // Finite lanes (`v - v` is 0 for a finite `v`, NaN for the rest), then both of
-            // a body's lanes.
-            let zero = _mm256_sub_ps(next, next);
-            let fin = _mm256_cmp_ps::<_CMP_LE_OQ>(zero, zero);
-            let both = _mm256_and_ps(fin, _mm256_permute_ps::<0b10_11_00_01>(fin));
+            let (t, w, next, both) = stepped(i, [p, v, q], dt);
             let t = _mm256_or_ps(_mm256_and_ps(both, next), _mm256_andnot_ps(both, t));
             let to = _mm256_min_ps(hi, _mm256_max_ps(lo, t));
             let w = _mm256_andnot_ps(_mm256_cmp_ps::<_CMP_NEQ_UQ>(to, t), w);
@@ -143,4 +137,56 @@ pub(super) unsafe fn step_within(
         }
     }
     n
+}
+
+/// [`step_free`](super::step_free) four bodies at a time: the packed loop's operations lane
+/// for lane (the same add after the multiply, no fused multiply-add), without a clamp.
+/// Moves the first `n` bodies (a multiple of 4) of the positions, velocities and previous
+/// positions whose first floats are `p`, `v` and `q`, and returns `n`.
+///
+/// # Safety
+///
+/// The CPU has AVX2, and each of `p`, `v` and `q` points to `n` bodies (`2 * n` floats) that
+/// nothing else writes during the call (`v` is only read).
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn step_free(n: usize, [p, v, q]: [*mut f32; 3], dt: f32) -> usize {
+    debug_assert!(n.is_multiple_of(4));
+    let dt = _mm256_set1_ps(dt);
+    for i in (0..n).step_by(4) {
+        // SAFETY: bodies `i..i + 4` (`i + 4 <= n`) of `n` of each: eight floats; unaligned
+        // loads and stores.
+        unsafe {
+            let (t, _, next, both) = stepped(i, [p, v, q], dt);
+            _mm256_storeu_ps(p.add(i * 2), _mm256_blendv_ps(t, next, both));
+        }
+    }
+    n
+}
+
+/// Bodies `i..i + 4` of a step: their positions and velocities loaded, the positions kept in
+/// `q`, the next positions (`t + w * dt`, the add after the multiply) and the mask of the
+/// lanes whose body has both coordinates of the next position finite.
+///
+/// # Safety
+///
+/// The CPU has AVX2; bodies `i..i + 4` of `p`, `v` and `q` are in bounds (eight floats
+/// each), `q` writable.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn stepped(
+    i: usize,
+    [p, v, q]: [*mut f32; 3],
+    dt: __m256,
+) -> (__m256, __m256, __m256, __m256) {
+    // SAFETY: as the function's contract says; unaligned loads and a store.
+    let (t, w) = unsafe { (_mm256_loadu_ps(p.add(i * 2)), _mm256_loadu_ps(v.add(i * 2))) };
+    // SAFETY: as above.
+    unsafe { _mm256_storeu_ps(q.add(i * 2), t) };
+    let next = _mm256_add_ps(t, _mm256_mul_ps(w, dt));
+    // Finite lanes (`v - v` is 0 for a finite `v`, NaN for the rest), then both of a body's
+    // lanes.
+    let zero = _mm256_sub_ps(next, next);
+    let fin = _mm256_cmp_ps::<_CMP_LE_OQ>(zero, zero);
+    let both = _mm256_and_ps(fin, _mm256_permute_ps::<0b10_11_00_01>(fin));
+    (t, w, next, both)
 }

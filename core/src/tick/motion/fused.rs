@@ -223,7 +223,9 @@ pub(crate) fn motion(
         // other's results, so each row's steps still run in their order), each pass's loop
         // chosen by the columns it has.
         let pos = &mut pos[..n];
-        if let Some(prev) = prev.as_deref_mut() {
+        // The plain step keeps the previous positions as it moves the rows (one pass).
+        let plain = moves && motion.is_none() && vel.is_some() && prev.is_some();
+        if let (false, Some(prev)) = (plain, prev.as_deref_mut()) {
             for (p, t) in prev[..n].iter_mut().zip(pos.iter()) {
                 p.0 = t.0;
             }
@@ -231,10 +233,16 @@ pub(crate) fn motion(
         if let Some(vel) = vel.as_deref_mut() {
             let vel = &mut vel[..n];
             decisions += think_apart(&deciding, think.take(), pos, vel);
-            match (moves, motion.as_deref()) {
-                (false, _) => {}
-                (true, None) => zip(pos.iter_mut(), vel.iter()).for_each(|(t, v)| step(t, v, dt)),
-                (true, Some(m)) => zip(zip(pos.iter_mut(), vel.iter_mut()), &m[..n])
+            match (moves, motion.as_deref(), prev.as_deref_mut()) {
+                (false, ..) => {}
+                (true, None, Some(prev)) if plain => {
+                    let (p, v) = (vectors_mut(pos), vectors(vel));
+                    math::step_free(p, v, vectors_mut(&mut prev[..n]), dt);
+                }
+                (true, None, _) => {
+                    zip(pos.iter_mut(), vel.iter()).for_each(|(t, v)| step(t, v, dt))
+                }
+                (true, Some(m), _) => zip(zip(pos.iter_mut(), vel.iter_mut()), &m[..n])
                     .for_each(|((t, v), m)| accelerate(t, v, m, dt)),
             }
             match (rot.as_deref_mut(), control.as_deref()) {

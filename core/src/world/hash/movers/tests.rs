@@ -4,8 +4,8 @@
 use super::*;
 use crate::def::ArchetypeId;
 use crate::world::components::{Deadline, Identity, Lifetime, Position, Velocity};
-use crate::world::hash::record::{lifetime_words, velocity, words};
 use crate::world::hash::record::position;
+use crate::world::hash::record::{lifetime_words, velocity, words};
 use crate::world::hash::tests::{changed_rows, vec};
 
 /// The rows' columns, owned; `life` empty where the rows keep no lifetime.
