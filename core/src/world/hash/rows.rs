@@ -190,13 +190,13 @@ impl Rows<'_> {
         kept: KeptPart<'_>,
         mut movers: MoverSlots<'_>,
         add: &mut impl FnMut(usize, u64),
-    ) -> Hashed3 {
+    ) -> Summed {
         let (id, pos) = (self.id, self.pos);
         if let Some(sums) = self.minds(max, kept) {
             for (part, sum) in zip([POSITIONS, VELOCITIES, HEALTH, AI], sums) {
                 add(part, sum);
             }
-            return Hashed3 {
+            return Summed {
                 minds: true,
                 velocity: true,
                 life: false,
@@ -209,7 +209,7 @@ impl Rows<'_> {
                 for (part, sum) in zip([POSITIONS, VELOCITIES, DEADLINES], movers.sums(&rows)) {
                     add(part, sum);
                 }
-                Hashed3 {
+                Summed {
                     minds: false,
                     velocity: true,
                     life: life.is_some(),
@@ -219,7 +219,7 @@ impl Rows<'_> {
                 for (i, p) in zip(id, pos) {
                     add(POSITIONS, position(i, p));
                 }
-                Hashed3::default()
+                Summed::default()
             }
         }
     }
@@ -314,7 +314,7 @@ impl Rows<'_> {
 /// Which records [`Rows::positions`] summed with the positions: the velocity, health and AI
 /// records (`minds`), the velocity record, the lifetime record.
 #[derive(Clone, Copy, Default)]
-struct Hashed3 {
+struct Summed {
     minds: bool,
     velocity: bool,
     life: bool,
