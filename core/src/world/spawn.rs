@@ -43,7 +43,16 @@ struct Made {
 
 /// Each archetype's template of a spawn (its shape and components at no place), by archetype
 /// index, where the spawn holds one of it without overrides.
-type Templates = Vec<Option<(Shape, NewEntity)>>;
+/// Each archetype spawned without overrides in one spawn, its shape and template, in the order
+/// first spawned (a spawn holds a few archetypes: found by a walk, not indexed by archetype,
+/// whose list up to the largest id spawned cost a template's bytes an archetype).
+struct Templates(Vec<(ArchetypeId, Shape, NewEntity)>);
+
+impl Templates {
+    fn get(&self, a: ArchetypeId) -> Option<&(ArchetypeId, Shape, NewEntity)> {
+        self.0.iter().find(|t| t.0 == a)
+    }
+}
 
 /// Adds one component type to a batch type.
 type AddColumn = fn(&mut ColumnBatchType);
@@ -119,14 +128,23 @@ macro_rules! optional {
         }
 
         impl<'a> Columns<'a> {
-            fn new(batch: &'a ColumnBatchBuilder) -> Columns<'a> {
+            /// The batch's writers: of every column its `shape` has (the batch's), and no
+            /// other (whose writer hecs would look for in vain).
+            fn new(batch: &'a ColumnBatchBuilder, shape: Shape) -> Columns<'a> {
                 let required = "the batch type has every always-present column";
+                // The optional columns' bits, in the list's order (as `Shape` numbers them).
+                let mut bit = 1u32;
+                let mut has = || {
+                    let has = shape.0 & bit != 0;
+                    bit <<= 1;
+                    has
+                };
                 Columns {
                     identity: batch.writer().expect(required),
                     pos: batch.writer().expect(required),
                     prev: batch.writer().expect(required),
                     velocity: batch.writer().expect(required),
-                    $($field: batch.writer(),)*
+                    $($field: if has() { batch.writer() } else { None },)*
                 }
             }
 
@@ -382,9 +400,9 @@ impl SimWorld {
             let mut e = match m.own {
                 true => own.next().expect("one own entity per item with overrides"),
                 false => {
-                    let t = templates[m.archetype.0 as usize].as_ref();
+                    let t = templates.get(m.archetype);
                     t.expect("a template per archetype spawned without overrides")
-                        .1
+                        .2
                         .clone()
                 }
             };
@@ -415,12 +433,12 @@ impl SimWorld {
             } else {
                 let batch = key.1.batch_type().into_batch(len as u32);
                 {
-                    let mut columns = Columns::new(&batch);
+                    let mut columns = Columns::new(&batch, key.1);
                     // None where every spawn of the archetype had overrides.
-                    let template = templates.get(key.0.0 as usize).and_then(Option::as_ref);
+                    let template = templates.get(key.0);
                     match template.filter(|_| run.iter().all(|m| !m.own)) {
                         // The archetype's template everywhere (no overrides): column by column.
-                        Some((_, t)) => columns.fill(t, run, seq),
+                        Some((_, _, t)) => columns.fill(t, run, seq),
                         None => {
                             for (k, m) in run.iter().enumerate() {
                                 columns.push(entity(m, seq + k as u64));
@@ -461,7 +479,7 @@ impl SimWorld {
         self.spawn_outcomes.reserve_exact(items.len());
         let mut made = Vec::with_capacity(items.len());
         let mut own = Vec::new();
-        let mut templates: Templates = Vec::new();
+        let mut templates = Templates(Vec::new());
         let level = def.levels.get(self.level).map(|l| l.bounds);
         for item in items {
             let (id, pos, overrides) = get(item);
@@ -484,16 +502,12 @@ impl SimWorld {
             }
             let identity = Identity::new(seq, id);
             let shape = if overrides.is_none() {
-                let at = id.0 as usize;
-                if templates.len() <= at {
-                    templates.resize_with(at + 1, || None);
-                }
-                match &templates[at] {
-                    Some((shape, _)) => *shape,
+                match templates.get(id) {
+                    Some((_, shape, _)) => *shape,
                     None => {
                         let e = NewEntity::new(def, a, identity, pos, overrides, tick)?;
                         let shape = e.shape();
-                        templates[at] = Some((shape, e));
+                        templates.0.push((id, shape, e));
                         shape
                     }
                 }
