@@ -115,7 +115,7 @@ pub(crate) fn step_free(pos: &mut [Vec2], vel: &[Vec2], prev: &mut [Vec2], dt: f
 #[inline(always)]
 fn step_free_wide(pos: &mut [Vec2], vel: &[Vec2], prev: &mut [Vec2], dt: f32) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if pos.len() >= 4 && std::arch::is_x86_feature_detected!("avx2") {
         let n = pos.len().min(vel.len()).min(prev.len()) / 4 * 4;
         let floats = [pos.as_mut_ptr(), vel.as_ptr().cast_mut(), prev.as_mut_ptr()];
         // SAFETY: the CPU has AVX2; `n` bodies from each of the three, `vel` only read.
