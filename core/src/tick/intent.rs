@@ -194,7 +194,7 @@ fn expirations(
         // A chunk of rows none of whose lifetimes is due (most, most ticks) is passed over
         // after one test of the chunk without a branch a row.
         for (c, chunk) in lives.chunks(EXPIRY_CHUNK).enumerate() {
-            if !chunk.iter().fold(false, |any, l| any | l.0.due(tick)) {
+            if !crate::math::any_due(Lifetime::words(chunk), tick) {
                 continue;
             }
             let at = c * EXPIRY_CHUNK;

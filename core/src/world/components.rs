@@ -224,6 +224,15 @@ pub struct Cooldowns(pub Vec<Deadline>);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lifetime(pub Deadline);
 
+impl Lifetime {
+    /// A column of lifetimes as their deadlines' words ([`Deadline::word`]).
+    #[inline]
+    pub(crate) fn words(col: &[Lifetime]) -> &[u64] {
+        // SAFETY: a lifetime is a deadline is a `u64` (`repr(transparent)` both), its word.
+        unsafe { std::slice::from_raw_parts(col.as_ptr().cast::<u64>(), col.len()) }
+    }
+}
+
 /// AI state kept between decisions: the last decided intent (a unit direction), when to
 /// decide next, and the behaviour's kind (from its archetype's `behaviour`, whose other
 /// settings the decisions read there). 16 bytes: every brain's due check and velocity read it

@@ -154,6 +154,32 @@ fn the_free_step_is_the_one_body_at_a_time_step() {
     }
 }
 
+/// Whether any word is a due deadline, four at a time and one at a time, against one word
+/// at a time (`d <= tick && d != u64::MAX`): every length to 40, a due word anywhere or none,
+/// words at the tick, one past it, inactive, and at the top of each half of the range (where
+/// a signed compare would turn).
+#[test]
+fn any_due_is_one_word_at_a_time() {
+    let mut rng = fastrand::Rng::with_seed(41);
+    for round in 0..4_000 {
+        let tick = [0, 1, 600, u64::MAX - 1, u64::MAX, 1 << 63, (1 << 63) - 1][round % 7];
+        let n = rng.usize(0..41);
+        let word = |rng: &mut fastrand::Rng| match rng.u8(..8) {
+            0 => tick,
+            1 => tick.wrapping_add(1),
+            2 => u64::MAX,
+            3 => 1 << 63,
+            4 => (1 << 63) - 1,
+            5 => 0,
+            _ => rng.u64(..),
+        };
+        let words: Vec<u64> = (0..n).map(|_| word(&mut rng)).collect();
+        let want = words.iter().any(|&d| d <= tick && d != u64::MAX);
+        assert_eq!(any_due(&words, tick), want, "tick {tick}: {words:x?}");
+        assert_eq!(any_due_rest(&words, tick), want, "tick {tick}: {words:x?}");
+    }
+}
+
 #[test]
 fn a_copy_says_whether_every_coordinate_is_finite() {
     // Odd and even lengths, one non-finite coordinate anywhere or none.

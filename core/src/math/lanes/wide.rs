@@ -190,3 +190,28 @@ unsafe fn stepped(
     let both = _mm256_and_ps(fin, _mm256_permute_ps::<0b10_11_00_01>(fin));
     (t, w, next, both)
 }
+
+/// Whether any of the words of `chunks` is at most `at` and not `u64::MAX`, four words a
+/// step: each lane's unsigned compare made signed by flipping the sign bits, the lanes that
+/// are not due (above `at`, or `u64::MAX`) kept in a mask, one test at the end.
+///
+/// # Safety
+///
+/// The CPU has AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn any_due(chunks: &[[u64; 4]], at: u64) -> bool {
+    let flip = _mm256_set1_epi64x(i64::MIN);
+    let (at, inactive) = (
+        _mm256_xor_si256(_mm256_set1_epi64x(at as i64), flip),
+        _mm256_set1_epi64x(-1),
+    );
+    let mut idle = _mm256_set1_epi64x(-1);
+    for c in chunks {
+        // SAFETY: four words; an unaligned load.
+        let w = unsafe { _mm256_loadu_si256(c.as_ptr().cast()) };
+        let later = _mm256_cmpgt_epi64(_mm256_xor_si256(w, flip), at);
+        let off = _mm256_cmpeq_epi64(w, inactive);
+        idle = _mm256_and_si256(idle, _mm256_or_si256(later, off));
+    }
+    _mm256_testc_si256(idle, _mm256_set1_epi64x(-1)) == 0
+}
