@@ -193,10 +193,11 @@ impl Bounds<'_> {
 #[inline(always)]
 fn outside(area: Rect, pos: &[Position], margins: &[BoundsMargin]) -> u64 {
     let first = margins.first().map_or(0, |m| m.0.to_bits());
-    // A fold, not `all`: no branch a row.
+    // A fold of the bits that differ, not `all`: no branch a row, and packed.
     let same = margins
         .iter()
-        .fold(true, |same, m| same & (m.0.to_bits() == first));
+        .fold(0, |differ, m| differ | (m.0.to_bits() ^ first))
+        == 0;
     let mut out = 0u64;
     if !same {
         for (i, (t, m)) in pos.iter().zip(margins).enumerate() {

@@ -78,9 +78,15 @@ impl Identity {
     /// The one archetype of every identity of `ids`, if they are all of one (`None` for none).
     /// One pass without a branch an identity.
     pub(crate) fn sole(ids: &[Identity]) -> Option<ArchetypeId> {
-        let a = ids.first()?.archetype;
-        let others = ids.iter().fold(0, |d, id| d | (id.archetype.0 ^ a.0));
-        (others == 0).then_some(a)
+        let first = ids.first()?;
+        // The archetype is the word's top 16 bits (`word`: the fields in order, little-endian);
+        // a fold over whole words packs.
+        const ARCHETYPE: u64 = 0xffff << 48;
+        let a = first.word() & ARCHETYPE;
+        let others = ids
+            .iter()
+            .fold(0, |d, id| d | ((id.word() & ARCHETYPE) ^ a));
+        (others == 0).then_some(first.archetype)
     }
 
     /// The identity of sequence `seq` (below [`Identity::SEQ_END`]) and `archetype`.
@@ -203,6 +209,29 @@ const _: () = assert!(std::mem::size_of::<Aim>() == 6);
 mod tests {
     use super::{Aim, Identity};
     use crate::def::ArchetypeId;
+
+    /// `sole` is the one archetype of identities all of one, whatever their sequences (their
+    /// high bits all ones among them), and none where any differs in any bit.
+    #[test]
+    fn sole_finds_the_one_archetype_of_identities_all_of_one() {
+        let mut rng = fastrand::Rng::with_seed(5);
+        assert_eq!(Identity::sole(&[]), None);
+        let one = Identity::new(Identity::SEQ_END - 1, ArchetypeId(7));
+        assert_eq!(Identity::sole(&[one]), Some(ArchetypeId(7)));
+        for round in 0..3_000 {
+            let n = rng.usize(2..40);
+            let a = ArchetypeId([0, 1, 0x8000, u16::MAX][round % 4]);
+            let seq = |rng: &mut fastrand::Rng| match rng.u8(..3) {
+                0 => Identity::SEQ_END - 1,
+                _ => rng.u64(1..Identity::SEQ_END),
+            };
+            let mut ids: Vec<Identity> = (0..n).map(|_| Identity::new(seq(&mut rng), a)).collect();
+            assert_eq!(Identity::sole(&ids), Some(a), "{ids:?}");
+            let (k, bit) = (rng.usize(..n), rng.u32(..16));
+            ids[k] = Identity::new(seq(&mut rng), ArchetypeId(a.0 ^ (1 << bit)));
+            assert_eq!(Identity::sole(&ids), None, "{ids:?}");
+        }
+    }
 
     /// An identity holds every sequence below 2^48 exactly, and serializes as the sequence's
     /// word and the archetype, as when it held them whole.
