@@ -26,7 +26,7 @@ use four::Plain;
 pub(crate) use four::floor_i32;
 use four::{FULL, Lanes, PACK, batch, hand_on};
 pub(crate) use packed::Packed;
-pub(crate) use steps::{step_free, step_within};
+pub(crate) use steps::{step_free, step_one, step_within};
 #[cfg(test)]
 use steps::{step_free_by, step_within_by};
 

@@ -282,5 +282,5 @@ mod lanes;
 
 pub(crate) use lanes::{
     Least8, MarkTest, all_finite, any_due, copy_finite, each_marked, floor_cells4, floor_i32,
-    in_box8, least8, scale8, step_free, step_within, top_or_at_most8, within8,
+    in_box8, least8, scale8, step_free, step_one, step_within, top_or_at_most8, within8,
 };

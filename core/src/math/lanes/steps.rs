@@ -103,10 +103,20 @@ pub(crate) fn step_free(pos: &mut [Vec2], vel: &[Vec2], prev: &mut [Vec2], dt: f
     done += step_free_by::<Packed>(&mut pos[done..], &vel[done..], &mut prev[done..], dt);
     for ((t, v), q) in pos.iter_mut().zip(vel).zip(prev.iter_mut()).skip(done) {
         *q = *t;
-        let next = *t + *v * dt;
-        if next.x.is_finite() & next.y.is_finite() {
-            *t = next;
-        }
+        *t = step_one(*t, *v, dt);
+    }
+}
+
+/// One body's plain step: `t + v * dt` (the multiply, then the add) where both its
+/// coordinates are finite, else `t`, as a select rather than a branch (a loop of it stays
+/// packable). The one definition of the step the packed loops give bit for bit.
+#[inline(always)]
+pub(crate) fn step_one(t: Vec2, v: Vec2, dt: f32) -> Vec2 {
+    let next = t + v * dt;
+    if next.x.is_finite() & next.y.is_finite() {
+        next
+    } else {
+        t
     }
 }
 

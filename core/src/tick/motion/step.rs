@@ -5,16 +5,10 @@ use crate::def::RotateMode;
 use crate::math::{Vec2, wrap_angle};
 use crate::world::components::*;
 
-/// The plain step: `p += v dt`.
+/// The plain step: `p += v dt` where the result is finite (`math::step_one`).
 #[inline(always)]
 pub(crate) fn step(t: &mut Position, v: &Velocity, dt: f32) {
-    let next = t.0 + v.0 * dt;
-    // A select rather than a branch, so the loop stays vectorisable.
-    t.0 = if next.x.is_finite() & next.y.is_finite() {
-        next
-    } else {
-        t.0
-    };
+    t.0 = crate::math::step_one(t.0, v.0, dt);
 }
 
 /// The step with motion rules: gravity exactly for a constant acceleration, drag, speed limit.
