@@ -43,12 +43,15 @@ use crate::world::SimWorld;
 /// Asteroids), with columns at their known places (`world::columns`).
 const FUSE_MIN: usize = 128;
 
-/// Entities from which a tick may split its passes between two threads: the fewest any split
-/// pass asks for (the collision step's full records, from 512 colliders in pairs). Below, a
-/// tick neither chooses a way nor times itself for [`crate::par::Threads`]: two reads of the
-/// clock a tick were 1% to 2% of a small game's, and its probes woke the worker to wait busy
-/// for passes that never split.
-const SPLIT_WORLD_MIN: usize = 512;
+/// Entities from which a tick may split its passes between two threads: as many as a pass
+/// over one archetype asks for ([`crate::par::SPLIT_MIN`]). Passes with lower thresholds of
+/// their own (the collision step's full records from 512 colliders in pairs, the state hash
+/// from 2,048) split only in worlds this large: below it, no split paid on the 2-core Intel
+/// Xeon machine measured (the pushing crowd of 4,000 and 8,000 ran 5% to 10% faster on one
+/// thread, the drones alike), and the tick's two clock reads, its probes and its first ticks'
+/// splits were a few percent of a 1,000-entity tick (docs/performance.md). Below, a tick
+/// neither chooses a way nor times itself for [`crate::par::Threads`].
+const SPLIT_WORLD_MIN: usize = crate::par::SPLIT_MIN;
 
 /// Each phase's native systems: declared in the phase's file.
 fn native(phase: Phase) -> &'static PhaseSystems {
