@@ -71,15 +71,16 @@ pub(crate) fn behaviours(
     split: bool,
 ) {
     let lost = take_lost(s);
-    let rules = Rules::of(world, &mut s.rules, def);
+    let rules = Rules::of(&mut s.rules, def);
     let ctx = Deciding::from_parts(def, &s.targets, lost, world.nav.field.as_ref(), tick, rules);
     let mut decisions = 0u64;
-    // Archetype by archetype over the columns: most brains only keep their intent.
-    for (index, arch) in world.ecs.archetypes_placed().enumerate() {
+    // Archetype by archetype over the columns, with no borrow counted: most brains only keep
+    // their intent.
+    for (index, (arch, changes)) in world.ecs.thaw().archetypes_counted().enumerate() {
         if arch.is_empty() || !arch.has::<Brain>() {
             continue;
         }
-        let (Some(mut brains), Some(mut aims), Some(ids), Some(mut vels), Some(pos)) = (
+        let (Some(brains), Some(aims), Some(ids), Some(vels), Some(pos)) = (
             arch.write::<Brain>(),
             arch.write::<Aim>(),
             arch.read::<Identity>(),
@@ -91,14 +92,15 @@ pub(crate) fn behaviours(
         let n = arch.len() as usize;
         let own = arch.read::<Speed>();
         let ids = &ids[..n];
-        let own = own.as_deref().map(|o| &o[..n]);
-        let changes = world.ecs.rows_changed(index);
+        let own = own.map(|o| &o[..n]);
         let speeds = s.speed_runs.speeds(own, index, changes, ids, def);
+        let behaviours = arch.read::<OwnBehaviour>();
         let minds = Minds {
             brains: &mut brains[..n],
             aims: &mut aims[..n],
             speeds,
             ids,
+            own: behaviours.map_or(&[], |b| &b[..n]),
         };
         let (pos, vels) = (&pos[..n], &mut vels[..n]);
         let think = |m, p, v| ctx.think_rows(&mut Alive::default(), m, p, v);
@@ -187,13 +189,25 @@ pub(crate) struct Deciding<'a> {
 }
 
 /// The brain columns of (part of) an archetype, row for row: each a column's rows, all of one
-/// length, or all empty (rows that do not think).
+/// length, or all empty (rows that do not think); `own` is empty also where the archetype
+/// has no behaviours set at run time.
 #[derive(Default)]
 pub(crate) struct Minds<'a> {
     pub brains: &'a mut [Brain],
     pub aims: &'a mut [Aim],
     pub speeds: Speeds<'a>,
     pub ids: &'a [Identity],
+    pub own: &'a [OwnBehaviour],
+}
+
+/// Rows `start..end` of `column`, which is empty or holds them.
+#[inline(always)]
+fn part<T>(column: &[T], start: usize, end: usize) -> &[T] {
+    if column.is_empty() {
+        column
+    } else {
+        &column[start..end]
+    }
 }
 
 impl<'a> Minds<'a> {
@@ -208,6 +222,7 @@ impl<'a> Minds<'a> {
             aims: &mut self.aims[start..end],
             speeds: self.speeds.rows(start, end),
             ids: &self.ids[start..end],
+            own: part(self.own, start, end),
         }
     }
 
@@ -218,18 +233,21 @@ impl<'a> Minds<'a> {
         let (aims, aims_b) = self.aims.split_at_mut(at);
         let (speeds, speeds_b) = self.speeds.split_at(at);
         let (ids, ids_b) = self.ids.split_at(at);
+        let (own, own_b) = (part(self.own, 0, at), part(self.own, at, self.ids.len()));
         (
             Minds {
                 brains,
                 aims,
                 speeds,
                 ids,
+                own,
             },
             Minds {
                 brains: brains_b,
                 aims: aims_b,
                 speeds: speeds_b,
                 ids: ids_b,
+                own: own_b,
             },
         )
     }
@@ -281,13 +299,13 @@ impl<'a> Deciding<'a> {
     ) -> u64 {
         let n = m.brains.len();
         let (brains, aims, ids, pos) = (m.brains, &mut m.aims[..n], &m.ids[..n], &pos[..n]);
-        let (speeds, vels) = (m.speeds, &mut vels[..n]);
+        let (speeds, vels, own) = (m.speeds, &mut vels[..n], m.own);
         let tick = self.tick;
         let mut decisions = 0;
         if !self.lost {
             // No target is lost: due by the cadence alone (undecided brains are due: their
             // next decision is at tick 0). The speeds' kind is matched once, not a group.
-            let rows = (brains, aims, ids, pos, vels);
+            let rows = (brains, aims, ids, own, pos, vels);
             return match speeds {
                 Speeds::Own(own) => self.in_groups(rows, speeds, OwnGroups(own)),
                 Speeds::Runs { runs, from } => match speeds.one(n) {
@@ -305,7 +323,7 @@ impl<'a> Deciding<'a> {
             let aim = &mut aims[i];
             let other = aim.target().is_some_and(|t| t != known);
             if other | (tick >= brain.next_decision()) {
-                let decided = self.settle(alive, brain, aim, &ids[i], pos[i].0);
+                let decided = self.settle(alive, brain, aim, &ids[i], own.get(i), pos[i].0);
                 decisions += u64::from(decided);
                 known = alive.known().unwrap_or(u64::MAX);
             }
@@ -325,10 +343,11 @@ impl<'a> Deciding<'a> {
     #[allow(clippy::type_complexity)]
     fn in_groups(
         &self,
-        (brains, aims, ids, pos, vels): (
+        (brains, aims, ids, own, pos, vels): (
             &mut [Brain],
             &mut [Aim],
             &[Identity],
+            &[OwnBehaviour],
             &[Position],
             &mut [Velocity],
         ),
@@ -342,7 +361,7 @@ impl<'a> Deciding<'a> {
         let whole = bg.len() * GROUP;
         let mut decide = |i: usize, brain: &mut Brain| {
             if tick >= brain.next_decision() {
-                self.decide_now(brain, &mut aims[i], &ids[i], pos[i].0);
+                self.decide_now(brain, &mut aims[i], &ids[i], own.get(i), pos[i].0);
                 decisions += 1;
             }
         };
@@ -385,6 +404,7 @@ impl<'a> Deciding<'a> {
         brain: &mut Brain,
         aim: &mut Aim,
         id: &Identity,
+        own: Option<&OwnBehaviour>,
         pos: Vec2,
     ) -> bool {
         let target_lost = self.lost
@@ -393,17 +413,24 @@ impl<'a> Deciding<'a> {
                 .is_some_and(|seq| !alive.check(self.targets, seq));
         let due = !brain.decided() || target_lost || self.tick >= brain.next_decision();
         if due {
-            self.decide_now(brain, aim, id, pos);
+            self.decide_now(brain, aim, id, own, pos);
         }
         due
     }
 
-    /// A decision due now, and the next one's tick: by the behaviour set at run time, if the
-    /// brain has one, else by its archetype's.
+    /// A decision due now, and the next one's tick: by the behaviour set at run time (`own`,
+    /// its row's), if the brain has one, else by its archetype's.
     #[inline(never)]
-    fn decide_now(&self, brain: &mut Brain, aim: &mut Aim, id: &Identity, pos: Vec2) {
+    fn decide_now(
+        &self,
+        brain: &mut Brain,
+        aim: &mut Aim,
+        id: &Identity,
+        own: Option<&OwnBehaviour>,
+        pos: Vec2,
+    ) {
         let (tick, seq) = (self.tick, id.seq());
-        let Rule { how, cadence } = self.rules.get(id, self.def);
+        let Rule { how, cadence } = self.rules.get(id, own, self.def);
         decide(
             brain,
             aim,
@@ -420,7 +447,8 @@ impl<'a> Deciding<'a> {
     }
 
     /// One brain: decides if due (never decided, target lost, or its cadence tick) from its
-    /// position `pos`, then sets its velocity from its intent; returns whether it decided.
+    /// position `pos` (by `own`, the behaviour its row holds, if set at run time), then sets
+    /// its velocity from its intent; returns whether it decided.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn think(
@@ -429,11 +457,12 @@ impl<'a> Deciding<'a> {
         brain: &mut Brain,
         aim: &mut Aim,
         id: &Identity,
+        own: Option<&OwnBehaviour>,
         pos: Vec2,
         speed: f32,
         vel: &mut Velocity,
     ) -> bool {
-        let due = self.settle(alive, brain, aim, id, pos);
+        let due = self.settle(alive, brain, aim, id, own, pos);
         if !brain.straight() {
             vel.0 = brain.intent * speed;
         }

@@ -2,7 +2,6 @@
 //! ([`Rules`]): the brains' decisions (see `brains`) read it.
 
 use crate::def::{BehaviourDef, GameDef, Idle};
-use crate::world::SimWorld;
 use crate::world::components::{Identity, OwnBehaviour};
 
 /// What a brain's behaviour says of its decisions: the tags it looks for, whether it follows
@@ -55,41 +54,29 @@ impl Rule {
 }
 
 /// Every brain's rule: its archetype's, worked out once a tick, or the behaviour set at run
-/// time ([`OwnBehaviour`]) of a brain that has one, looked up by creation sequence when it
-/// decides (and only in a world where some brain has one).
+/// time ([`OwnBehaviour`]) of a brain that has one, read from its own row as it decides.
 #[derive(Clone, Copy)]
 pub(crate) struct Rules<'a> {
     /// By archetype id.
     archetypes: &'a [Rule],
-    own: Option<(
-        &'a crate::world::index::SeqIndex,
-        &'a crate::world::ecs::Ecs,
-    )>,
 }
 
 impl<'a> Rules<'a> {
-    /// The rules of `world`'s brains this tick (`buffer` keeps the archetypes').
-    pub(crate) fn of(world: &'a SimWorld, buffer: &'a mut Vec<Rule>, def: &GameDef) -> Rules<'a> {
+    /// The rules of this tick's brains (`buffer` keeps the archetypes').
+    pub(crate) fn of(buffer: &'a mut Vec<Rule>, def: &GameDef) -> Rules<'a> {
         buffer.clear();
         buffer.extend(
             def.archetypes
                 .iter()
                 .map(|a| Rule::of(a.behaviour.as_ref(), def)),
         );
-        let any = world.ecs.any::<OwnBehaviour>();
-        Rules {
-            archetypes: buffer,
-            own: any.then_some((&*world.index, &world.ecs)),
-        }
+        Rules { archetypes: buffer }
     }
 
-    /// Brain `id`'s rule.
+    /// Brain `id`'s rule: by `own`, the behaviour its row holds if any, else its archetype's.
     #[inline(always)]
-    pub(crate) fn get(&self, id: &Identity, def: &GameDef) -> Rule {
-        if let Some((index, ecs)) = self.own
-            && let Some(e) = index.get(&id.seq(), ecs.raw())
-            && let Ok(own) = ecs.get::<&OwnBehaviour>(e)
-        {
+    pub(crate) fn get(&self, id: &Identity, own: Option<&OwnBehaviour>, def: &GameDef) -> Rule {
+        if let Some(own) = own {
             return Rule::of(Some(&own.0), def);
         }
         let none = Rule {

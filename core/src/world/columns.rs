@@ -400,6 +400,12 @@ impl<'a> Thawed<'a> {
         place_of::<T>(self.at).is_some()
     }
 
+    /// How many entities it holds.
+    #[inline]
+    pub fn len(&self) -> u32 {
+        self.arch.len()
+    }
+
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.arch.is_empty()

@@ -58,6 +58,13 @@ impl RowChanges {
         }
     }
 
+    /// How many times the rows of archetype `index` changed (see [`Ecs::rows_changed`]).
+    #[inline]
+    fn of(&self, index: usize) -> u64 {
+        let set = self.sets.get(index).copied().unwrap_or(0);
+        self.by_set.get(&set).copied().unwrap_or(0)
+    }
+
     /// Counts a change of the rows of the archetype of signature `set`.
     fn changed(&mut self, set: u64) {
         *self.by_set.entry(set).or_insert(0) += 1;
@@ -91,8 +98,7 @@ impl Ecs {
     /// counts at two moments mean the same entities in the same rows (see [`RowChanges`]).
     #[inline]
     pub fn rows_changed(&self, index: usize) -> u64 {
-        let set = self.2.sets.get(index).copied().unwrap_or(0);
-        self.2.by_set.get(&set).copied().unwrap_or(0)
+        self.2.of(index)
     }
 
     /// The signature of entity `e`'s archetype, if `e` lives.
@@ -362,6 +368,17 @@ impl ThawedEcs<'_> {
         // SAFETY: the world is borrowed uniquely while the archetypes are, and each is yielded
         // once (the invariant of `Thawed`).
         unsafe { places.thawed(world) }
+    }
+
+    /// [`archetypes`](Self::archetypes), each with how many times its rows changed (see
+    /// [`Ecs::rows_changed`]).
+    #[inline]
+    pub fn archetypes_counted(&mut self) -> impl Iterator<Item = (Thawed<'_>, u64)> + '_ {
+        let Ecs(world, places, rows) = &mut *self.0;
+        let rows = &*rows;
+        // SAFETY: as in `archetypes`.
+        let thawed = unsafe { places.thawed(world) };
+        thawed.enumerate().map(move |(i, a)| (a, rows.of(i)))
     }
 }
 

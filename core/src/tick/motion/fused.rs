@@ -48,7 +48,7 @@ pub(crate) fn motion(
     let dt = def.tick.tick_seconds();
     let area = def.levels.get(world.level).map(|l| l.bounds);
     let lost = take_lost(s);
-    let rules = Rules::of(world, &mut s.rules, def);
+    let rules = Rules::of(&mut s.rules, def);
     let field = world.nav.field.as_ref();
     let deciding = Deciding::from_parts(def, &s.targets, lost, field, tick, rules);
     let mut decisions = 0u64;
@@ -64,17 +64,19 @@ pub(crate) fn motion(
         destroys: &mut s.destroys,
         expired: &mut s.events.expired,
     };
-    for (index, arch) in world.ecs.archetypes_placed().enumerate() {
+    // Archetype by archetype through the columns' known places, with no borrow counted (up to
+    // fourteen columns an archetype, each an atomic add and another to release it).
+    for (index, (arch, changes)) in world.ecs.thaw().archetypes_counted().enumerate() {
         if arch.is_empty() {
             continue;
         }
-        let Some(mut pos) = arch.write::<Position>() else {
+        let Some(pos) = arch.write::<Position>() else {
             continue;
         };
         let mut vel = arch.write::<Velocity>();
         let motion = arch.read::<Motion>();
         let moves = !arch.has::<StaticBody>();
-        let mut rot = arch.write::<Rotation>();
+        let rot = arch.write::<Rotation>();
         let control = arch.read::<Control>();
         // Rows with a bounds rule: their archetype's (see `BoundsRule`).
         let bounded = arch.has::<BoundsRule>() && area.is_some();
@@ -85,27 +87,23 @@ pub(crate) fn motion(
         let ident = arch.read::<Identity>();
         let n = arch.len() as usize;
         let shared = arch.has::<SharedCollider>();
-        let collider = Colliders::of(own.as_deref(), shared, ident.as_deref(), def);
-        let mut brains = arch.write::<Brain>();
-        let mut aims = arch.write::<Aim>();
+        let collider = Colliders::of(own, shared, ident, def);
+        let brains = arch.write::<Brain>();
+        let aims = arch.write::<Aim>();
         let own = arch.read::<Speed>();
         // Brains think when their columns are all there (as Intent's behaviours require).
-        let mut think = match (
-            brains.as_deref_mut(),
-            aims.as_deref_mut(),
-            &ident,
-            vel.is_some(),
-        ) {
+        let mut think = match (brains, aims, &ident, vel.is_some()) {
             (Some(b), Some(a), Some(i), true) => {
                 let ids = &i[..n];
-                let own = own.as_deref().map(|o| &o[..n]);
-                let changes = world.ecs.rows_changed(index);
+                let own = own.map(|o| &o[..n]);
                 let speeds = s.speed_runs.speeds(own, index, changes, ids, def);
+                let behaviours = arch.read::<OwnBehaviour>();
                 Some(Minds {
                     brains: &mut b[..n],
                     aims: &mut a[..n],
                     speeds,
                     ids,
+                    own: behaviours.map_or(&[], |b| &b[..n]),
                 })
             }
             _ => None,
@@ -117,17 +115,11 @@ pub(crate) fn motion(
         {
             let pos = &mut pos[..n];
             let vel = &mut vel[..n];
-            let ident = ident.as_deref().map(|c| &c[..n]);
+            let ident = ident.map(|c| &c[..n]);
             let colliders = collider.map(|c| c.slice(0..n));
             match (bounded, prev.as_deref_mut(), ident, colliders) {
                 (true, Some(prev), Some(ident), Some(colliders)) => {
-                    let rows = s.uniform.get(
-                        index,
-                        world.ecs.rows_changed(index),
-                        &colliders,
-                        &ident[..n],
-                        def,
-                    );
+                    let rows = s.uniform.get(index, changes, &colliders, &ident[..n], def);
                     let cols = Cols {
                         pos: &mut pos[..],
                         vel: &mut vel[..],
@@ -230,10 +222,10 @@ pub(crate) fn motion(
                 p.0 = t.0;
             }
         }
-        if let Some(vel) = vel.as_deref_mut() {
+        if let Some(vel) = vel {
             let vel = &mut vel[..n];
             decisions += think_apart(&deciding, think.take(), pos, vel);
-            match (moves, motion.as_deref(), prev.as_deref_mut()) {
+            match (moves, motion, prev.as_deref_mut()) {
                 (false, ..) => {}
                 (true, None, Some(prev)) if plain => {
                     let (p, v) = (vectors_mut(pos), vectors(vel));
@@ -245,7 +237,7 @@ pub(crate) fn motion(
                 (true, Some(m), _) => zip(zip(pos.iter_mut(), vel.iter_mut()), &m[..n])
                     .for_each(|((t, v), m)| accelerate(t, v, m, dt)),
             }
-            match (rot.as_deref_mut(), control.as_deref()) {
+            match (rot, control) {
                 (None, _) => {}
                 (Some(r), None) => {
                     zip(&mut r[..n], vel.iter()).for_each(|(r, v)| turn(r, v, None, dt))
@@ -253,11 +245,9 @@ pub(crate) fn motion(
                 (Some(r), Some(c)) => zip(zip(&mut r[..n], vel.iter()), &c[..n])
                     .for_each(|((r, v), c)| turn(r, v, Some(c), dt)),
             }
-            if let (true, Some(prev), Some(ident)) =
-                (bounded, prev.as_deref_mut(), ident.as_deref())
-            {
+            if let (true, Some(prev), Some(ident)) = (bounded, prev, ident) {
                 let ident = &ident[..n];
-                let margins = margins.as_deref().map(|m| &m[..n]);
+                let margins = margins.map(|m| &m[..n]);
                 if !bounds.destroy_outside(ident, pos, margins)? {
                     for i in 0..n {
                         let area = margins.map_or(bounds.area, |m| bounds.area.grown(m[i].0));
@@ -271,7 +261,7 @@ pub(crate) fn motion(
                 }
             }
         }
-        if let (Some(c), Some(_)) = (collider, ident.as_deref()) {
+        if let (Some(c), Some(_)) = (collider, ident) {
             add_rows(bp, def, &c.slice(0..n), vectors(pos));
         }
     }
@@ -502,6 +492,7 @@ impl Pass<'_> {
             aims,
             speeds,
             ids,
+            own,
         } = minds;
         let mut decisions = 0u64;
         // The rows' speeds, found in one loop for their kind rather than a row at a time.
@@ -515,9 +506,9 @@ impl Pass<'_> {
             let v = &mut vel[i];
             if THINK {
                 let (brain, aim) = (&mut brains[i], &mut aims[i]);
-                let decided = self
-                    .deciding
-                    .think(alive, brain, aim, &ids[i], t.0, speed[i], v);
+                let decided =
+                    self.deciding
+                        .think(alive, brain, aim, &ids[i], own.get(i), t.0, speed[i], v);
                 decisions += u64::from(decided);
             }
             prev[i].0 = t.0;
