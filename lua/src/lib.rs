@@ -29,9 +29,7 @@ pub use abi::{Cause, FastKind, FastUpvalue, FieldCode};
 pub use events::{Blobs, decoder};
 pub use fast::{Args, Entries, FastArg, FastCall, FastValue, Results, fast_entry};
 pub use meter::{Meter, arm, rewind_hook, yieldable};
-pub use vm::{
-    copy_fields, freeze, holds_function, sandboxed, sequence, set_in_array, shallow_copy,
-};
+pub use vm::{Holders, copy_fields, freeze, sandboxed, sequence, set_in_array, shallow_copy};
 
 /// Every value C shares with Rust as each side sees it, `(rust, c)`: the constants of
 /// [`Cause`], [`FieldCode`] and [`FastUpvalue`], then the meter's size and field offsets. The

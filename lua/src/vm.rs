@@ -114,19 +114,66 @@ pub fn set_in_array(t: &Table, i: usize, v: i64) -> bool {
     unsafe { ludus_array_int(t.to_pointer().cast_mut(), i, v) != 0 }
 }
 
-/// Whether `t` holds a function at `key`, read raw in place (mlua's `raw_get` pushes both
-/// and converts: about 340 instructions); `None` where `key` is not a short string. Only
-/// while no Lua code runs on the state.
-pub fn holds_function(t: &Table, key: &mlua::LuaString) -> Option<bool> {
-    // The string's bytes as Lua holds them (`lua_tolstring`'s), inside its `TString`.
-    let bytes = key.as_bytes();
-    // SAFETY: `to_pointer` of a table is its `Table` (lua_topointer), alive while `t` is;
-    // `bytes` are the string's own, held at `contents` by its `TString`, alive while `key`
-    // is; `ludus_holds_function` reads them only (a raw look-up).
-    match unsafe { ludus_holds_function(t.to_pointer(), bytes.as_ptr().cast()) } {
-        1 => Some(true),
-        0 => Some(false),
-        _ => None,
+/// Tables asked whether they hold a function at one of some keys (a script's environments,
+/// the handlers' names), each asked by a raw look-up in place: mlua's `raw_get` pushes both
+/// and converts (about 340 instructions), and taking a table's pointer and a string's bytes
+/// through mlua for each look-up cost about 200 more than the look-up itself.
+///
+/// Invariant: each pointer is the one its table ([`Table::to_pointer`]) or string (its bytes,
+/// inside its `TString`) had when it was added, and the table or string is kept beside it: Lua
+/// never moves a table or a string while it lives, so the pointer stays its own.
+pub struct Holders {
+    tables: Vec<(Table, *const std::ffi::c_void)>,
+    keys: Vec<(mlua::LuaString, *const std::ffi::c_char)>,
+}
+
+impl Holders {
+    /// No tables yet, and `keys`, asked by their place.
+    pub fn new(keys: Vec<mlua::LuaString>) -> Holders {
+        let keys = keys
+            .into_iter()
+            .map(|k| {
+                let bytes = k.as_bytes().as_ptr().cast();
+                (k, bytes)
+            })
+            .collect();
+        Holders {
+            tables: Vec::new(),
+            keys,
+        }
+    }
+
+    /// Asks `t` too, after the tables added before.
+    pub fn add(&mut self, t: Table) {
+        let at = t.to_pointer();
+        self.tables.push((t, at));
+    }
+
+    /// The tables, in the order they were added.
+    pub fn tables(&self) -> impl Iterator<Item = &Table> {
+        self.tables.iter().map(|(t, _)| t)
+    }
+
+    /// Key `k`.
+    pub fn key(&self, k: usize) -> &mlua::LuaString {
+        &self.keys[k].0
+    }
+
+    /// Whether any table holds a function at key `k`, read raw. Only while no Lua code runs
+    /// on the state.
+    pub fn any(&self, k: usize) -> bool {
+        let (key, bytes) = &self.keys[k];
+        self.tables.iter().any(|(t, at)| {
+            // SAFETY: `at` is `t`'s `Table` and `bytes` the string's own bytes, at `contents`
+            // in its `TString`, both alive while kept here (the invariant);
+            // `ludus_holds_function` reads them only (a raw look-up).
+            match unsafe { ludus_holds_function(*at, *bytes) } {
+                1 => true,
+                0 => false,
+                // Not a short string: the look-up through mlua.
+                _ => matches!(t.raw_get::<Value>(key), Ok(Value::Function(_))),
+            }
+        })
     }
 }
 
@@ -164,14 +211,41 @@ mod tests {
             .expect("a table");
         let name = |s: &str| lua.create_string(s).expect("a string");
         let long = "on_".repeat(20);
-        for (key, holds) in [
-            ("on_tick", Some(true)),
-            ("on_x", Some(false)),
-            ("on_missing", Some(false)),
-            (long.as_str(), None),
-        ] {
-            assert_eq!(holds_function(&t, &name(key)), holds, "{key}");
+        let with_long: Table = lua
+            .load(format!("return {{ {long} = function() end }}"))
+            .eval()
+            .expect("a table");
+        let keys = ["on_tick", "on_x", "on_missing", long.as_str()];
+        let mut holders = Holders::new(keys.iter().map(|k| name(k)).collect());
+        // (key, held by `t` alone, by `t` or the table with the long key)
+        let cases = [
+            (0, true, true),
+            (1, false, false),
+            (2, false, false),
+            (3, false, true),
+        ];
+        for (k, alone, either) in cases {
+            holders.add(t.clone());
+            assert_eq!(holders.any(k), alone, "{}", keys[k]);
+            holders.add(with_long.clone());
+            assert_eq!(holders.any(k), either, "{}", keys[k]);
+            holders = Holders::new(keys.iter().map(|k| name(k)).collect());
         }
+        assert!(!Holders::new(vec![name("on_tick")]).any(0), "no tables");
+        // A function set after the table was added, once the table has grown (its parts
+        // moved, the table itself not), is found; one set to nil is not.
+        let grown: Table = lua
+            .load("return { on_tick = function() end }")
+            .eval()
+            .expect("a table");
+        holders.add(grown.clone());
+        for i in 0..100 {
+            grown.raw_set(format!("k{i}"), i).expect("a field");
+        }
+        let f = lua.create_function(|_, ()| Ok(())).expect("a function");
+        grown.raw_set("on_x", f).expect("a field");
+        grown.raw_set("on_tick", Value::Nil).expect("a field");
+        assert!(holders.any(1) && !holders.any(0));
         // Slots 1 to 3 are the array part's; 4 is not, nor 0.
         assert!(set_in_array(&t, 2, 20) && set_in_array(&t, 3, -3));
         assert!(!set_in_array(&t, 4, 4) && !set_in_array(&t, 0, 0));

@@ -36,13 +36,12 @@ pub(crate) struct Vm {
     pub(crate) lua: Lua,
     dispatch: Function,
     pub(crate) envs: Table,
-    /// The same environments in load order, held on this side: asking each whether it defines
-    /// a handler then reads one field, where walking `envs` took each one out first (about
+    /// The same environments in load order, held on this side, and each event kind's handler
+    /// name as a Lua string (made once: a lookup by a Rust `&str` makes the Lua string again
+    /// every time), in [`EVENT_KINDS`] order: asking each environment whether it defines a
+    /// handler then reads one field, where walking `envs` took each one out first (about
     /// 1,200 instructions a script, asked for every kind with events every stage).
-    env_list: Vec<Table>,
-    /// Each event kind's handler name as a Lua string (made once: a lookup by a Rust `&str`
-    /// makes the Lua string again every time), in [`EVENT_KINDS`] order.
-    handlers: Vec<mlua::LuaString>,
+    handlers: ludus_lua::Holders,
     /// The prelude's profiling switch and clock (see [`HandlerProfile`](crate::shared::HandlerProfile)).
     profile: Table,
     /// The dispatch's `counts` argument, one entry per event kind, kept between stages: a
@@ -171,6 +170,7 @@ impl ScriptHost {
             .map(|spec| lua.create_string(spec.handler))
             .collect::<mlua::Result<Vec<_>>>()
             .map_err(lua_err)?;
+        let handlers = ludus_lua::Holders::new(handlers);
         let counts_held = vec![0; EVENT_KINDS.len()];
         let counts = lua
             .create_sequence_from(counts_held.iter().copied())
@@ -184,7 +184,6 @@ impl ScriptHost {
             lua,
             dispatch,
             envs,
-            env_list: Vec::with_capacity(scripts.len()),
             handlers,
             profile,
             counts,
@@ -196,7 +195,7 @@ impl ScriptHost {
         };
         for (i, script) in scripts.iter().enumerate() {
             let env = Self::load_script(&vm, &budget, def, script, i + 1)?;
-            vm.env_list.push(env);
+            vm.handlers.add(env);
         }
         Ok(vm)
     }
@@ -245,8 +244,8 @@ impl ScriptHost {
     /// defined.
     fn first_handler(vm: &Vm, counts: &[usize]) -> Option<String> {
         let k = counts.iter().position(|&n| n > 0)?;
-        let name = &vm.handlers[k];
-        vm.env_list.iter().find_map(|env| {
+        let name = vm.handlers.key(k);
+        vm.handlers.tables().find_map(|env| {
             let Ok(Value::Function(h)) = env.raw_get::<Value>(name) else {
                 return None;
             };
@@ -258,27 +257,7 @@ impl ScriptHost {
 
     /// Whether any script defines a handler of event kind `k` ([`EVENT_KINDS`] order).
     fn handled(vm: &Vm, k: usize) -> bool {
-        let name = &vm.handlers[k];
-        vm.env_list.iter().any(|env| {
-            ludus_lua::holds_function(env, name)
-                .unwrap_or_else(|| matches!(env.raw_get::<IsFunction>(name), Ok(IsFunction(true))))
-        })
-    }
-}
-
-/// Whether a value is a function, read from the stack without taking a reference to it (a
-/// `Value::Function` is a registry reference made and dropped: most of a look-up's cost).
-struct IsFunction(bool);
-
-impl mlua::FromLua for IsFunction {
-    fn from_lua(value: Value, _: &Lua) -> mlua::Result<Self> {
-        Ok(IsFunction(matches!(value, Value::Function(_))))
-    }
-
-    unsafe fn from_stack(idx: std::ffi::c_int, lua: &mlua::state::RawLua) -> mlua::Result<Self> {
-        // SAFETY: mlua calls this with `idx` a valid index of the state's stack.
-        let ty = unsafe { mlua::ffi::lua_type(lua.state(), idx) };
-        Ok(IsFunction(ty == mlua::ffi::LUA_TFUNCTION))
+        vm.handlers.any(k)
     }
 }
 
