@@ -15,8 +15,12 @@ use crate::world::ecs::Ecs;
 use crate::world::index::SeqIndex;
 
 /// Reported pairs from which the walk runs in two halves on two threads (where the tick
-/// splits): below, handing half to the other core costs more than it saves.
-const SPLIT_MIN: usize = 640;
+/// splits): below, handing half to the other core costs more than it saves. From 640, at
+/// 16k drones (about 230 pairs in the median tick) the walk split in a tenth of the ticks;
+/// from 64 on its own, the tick took 0.056 ms against 0.060 (`ludus bench`, both cores,
+/// fifteen alternating runs); with the records split (`collide::RECORDS_SPLIT_MIN`), 64 and
+/// 128 alike.
+const SPLIT_MIN: usize = 128;
 
 /// The contacts of the broadphase's reported pairs (sorted: see `Broadphase::finish`) against
 /// last tick's cache: enter and stay events and damage for this tick's, exit events for the
