@@ -124,9 +124,13 @@ pub(crate) struct Broadphase {
     /// The queriers run by run (those of a run are consecutive): each run's index and the
     /// end of its queriers in `queriers`, so a large body passes over a run's all at once.
     querier_runs: Vec<(u32, u32)>,
-    /// Sparse search: the small bodies that do not look, inside the queriers' box.
+    /// Sparse search: the small bodies that do not look, inside the queriers' box, in
+    /// collider order: those of `near`, then those of `near_second`.
     near: Vec<NearBody>,
-    /// The second half's of a run split between two threads (see `plan`).
+    /// The near bodies found by the worker where a run's marks test split between the
+    /// threads (see `plan`), left apart when no later run had any: the search's halves then
+    /// read each thread's own (a copy into `near` took the main thread's caches past the
+    /// worker's, and the worker's half read it back).
     near_second: Vec<NearBody>,
     /// Where the plan splits a run's marks test between the threads (see `plan`).
     pub(crate) near_split: crate::par::Balance,
@@ -370,6 +374,7 @@ impl Broadphase {
         self.queriers.clear();
         self.querier_runs.clear();
         self.near.clear();
+        self.near_second.clear();
         self.grid = None;
         self.cell = 0.0;
         let n = self.count;
@@ -563,26 +568,39 @@ impl Broadphase {
                 },
                 pos: pos[k],
             };
+            let before = near.len();
             if split && pos.len() >= NEAR_SPLIT_MIN {
                 let mid = balance.mid(pos.len());
                 let (a, b) = pos.split_at(mid);
                 let rest = r.start + mid as u32;
-                second.clear();
+                rejoin(&mut near, &mut second, before);
                 crate::par::join_balanced(
                     &mut balance,
                     (a.len(), b.len()),
                     || marks.each_near(a, |k| push_snug(&mut near, body(r.start, a, k))),
                     || marks.each_near(b, |k| push_snug(&mut second, body(rest, b, k))),
                 );
-                room(&mut near, second.len());
-                near.extend_from_slice(&second);
             } else {
                 marks.each_near(pos, |k| push_snug(&mut near, body(r.start, pos, k)));
+                if near.len() > before {
+                    rejoin(&mut near, &mut second, before);
+                }
             }
         }
         self.near = near;
         self.near_second = second;
         self.near_split = balance;
+    }
+}
+
+/// Puts the near bodies `apart` (the second part of a run whose marks test split) at `at` in
+/// `near`, before those of the runs after it.
+fn rejoin(near: &mut Vec<NearBody>, apart: &mut Vec<NearBody>, at: usize) {
+    if !apart.is_empty() {
+        room(near, apart.len());
+        near.extend_from_slice(apart);
+        near[at..].rotate_right(apart.len());
+        apart.clear();
     }
 }
 

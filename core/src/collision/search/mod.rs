@@ -34,7 +34,10 @@ struct Space<'a> {
     pos: &'a [Vec2],
     /// Colliders planned.
     count: usize,
+    /// A sparse search's near bodies: these, then `near_second`'s (see
+    /// `Broadphase::near_second`).
     near: &'a [NearBody],
+    near_second: &'a [NearBody],
     large: &'a [Member],
     queriers: &'a [Member],
     /// The queriers run by run (see `Broadphase::querier_runs`).
@@ -145,6 +148,7 @@ impl Broadphase {
             pos: &self.pos[..self.held],
             count: self.count,
             near: &self.near,
+            near_second: &self.near_second,
             large: &self.large,
             queriers: &self.queriers,
             querier_runs: &self.querier_runs,

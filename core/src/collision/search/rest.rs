@@ -26,15 +26,23 @@ impl Space<'_> {
         second: &mut Vec<Pair>,
         split_from: usize,
     ) {
-        if self.near.len() < split_from / NEAR_SHARE || !self.near_halves(grid, found, second) {
+        let all = self.near.len() + self.near_second.len();
+        if all < split_from / NEAR_SHARE || !self.near_halves(grid, found, second) {
             self.near(grid, self.near, found);
+            if found.stop.is_none() {
+                self.near(grid, self.near_second, found);
+            }
         }
     }
 
-    /// [`near`](Self::near) in two halves of the list on two threads; `false`, with nothing
-    /// found, where a half stopped early.
+    /// [`near`](Self::near) in two halves of the list on two threads (where the plan's marks
+    /// test split, each thread's own near bodies); `false`, with nothing found, where a half
+    /// stopped early.
     fn near_halves(&self, grid: &Grid, found: &mut Found<'_>, second: &mut Vec<Pair>) -> bool {
-        let (first, rest) = self.near.split_at(self.near.len() / 2);
+        let (first, rest) = match self.near_second {
+            [] => self.near.split_at(self.near.len() / 2),
+            apart => (self.near, apart),
+        };
         found.in_halves(
             second,
             |a| self.near(grid, first, a),
