@@ -1,7 +1,20 @@
 //! The cells around a sparse search's queriers ([`Marks`]): which of the many bodies that do
 //! not look lie near one that does.
 
+use crate::collision::grid::NearBody;
+use crate::limits::room;
 use crate::math::{MarkTest, Vec2, each_marked, in_box8};
+
+/// Puts the near bodies `apart` (the second part of a run whose marks test split between the
+/// threads) at `at` in `near`, before those of the runs after it.
+pub(super) fn rejoin(near: &mut Vec<NearBody>, apart: &mut Vec<NearBody>, at: usize) {
+    if !apart.is_empty() {
+        room(near, apart.len());
+        near.extend_from_slice(apart);
+        near[at..].rotate_right(apart.len());
+        apart.clear();
+    }
+}
 
 /// The cells around the queriers of a sparse search, one bit each (kept in a byte), on a
 /// wrapping grid of cells whose sides are powers of two (at least 64), anchored at the corner

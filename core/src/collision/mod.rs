@@ -32,12 +32,12 @@ mod wanted;
 pub(crate) use crate::collision::body::Body;
 use crate::collision::grid::{Bins, Grid, LEFT, Member, NearBody, small_body, typical_cell};
 pub(crate) use crate::collision::grid::{Run, Span, Stretch};
-use crate::collision::marks::Marks;
+use crate::collision::marks::{Marks, rejoin};
 pub(crate) use crate::collision::pair::{
     CANDIDATES_PER_BODY, CANDIDATES_PER_CONTACT, Overflow, Pair,
 };
 use crate::def::{ArchetypeId, Shape};
-use crate::limits::{push_snug, resize_snug, room};
+use crate::limits::{push_snug, resize_snug};
 use crate::math::Vec2;
 
 /// Bodies of one run from which the plan looks up their cells on two threads: as motion's pass
@@ -590,17 +590,6 @@ impl Broadphase {
         self.near = near;
         self.near_second = second;
         self.near_split = balance;
-    }
-}
-
-/// Puts the near bodies `apart` (the second part of a run whose marks test split) at `at` in
-/// `near`, before those of the runs after it.
-fn rejoin(near: &mut Vec<NearBody>, apart: &mut Vec<NearBody>, at: usize) {
-    if !apart.is_empty() {
-        room(near, apart.len());
-        near.extend_from_slice(apart);
-        near[at..].rotate_right(apart.len());
-        apart.clear();
     }
 }
 
