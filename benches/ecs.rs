@@ -7,7 +7,9 @@
 //! - add_remove: add and remove a component on 10k (script state commands vs insert/remove);
 //! - spawn_destroy: 10k spawned and destroyed through Commit vs spawn/despawn;
 //! - iterate_1m: 1M entities with element throughput, next to a plain struct-of-arrays loop;
-//! - extract: RenderFrame extraction with interpolation at 10k and 100k.
+//! - extract: RenderFrame extraction with interpolation at 10k and 100k;
+//! - join: a pass of 8,192 rows split between two threads by `par::join` vs the same rows
+//!   on one thread, in halves small enough that the join's own cost shows.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use ludus_core::*;
@@ -378,7 +380,31 @@ fn extract(c: &mut Criterion) {
     g.finish();
 }
 
+/// The two-thread split's own cost: summing 8,192 rows (a few microseconds) in two halves, one
+/// on the worker, against the same sum on this thread. Where the machine has one core both
+/// halves run here.
+fn join(c: &mut Criterion) {
+    let rows: Vec<f32> = (0..8_192).map(|i| (i % 97) as f32).collect();
+    let sum = |r: &[f32]| r.iter().map(|&x| x * x + 1.0).sum::<f32>();
+    let mut g = c.benchmark_group("join");
+    g.throughput(Throughput::Elements(rows.len() as u64));
+    g.bench_function("two_threads", |b| {
+        b.iter(|| {
+            let (lo, hi) = black_box(&rows[..]).split_at(rows.len() / 2);
+            let (a, b) = par::join(|| sum(lo), || sum(hi));
+            a + b
+        })
+    });
+    g.bench_function("one_thread", |b| {
+        b.iter(|| {
+            let (lo, hi) = black_box(&rows[..]).split_at(rows.len() / 2);
+            sum(lo) + sum(hi)
+        })
+    });
+    g.finish();
+}
+
 criterion_group!(
-    benches, insert, iterate, fragmented, churn, iterate_1m, extract
+    benches, insert, iterate, fragmented, churn, iterate_1m, extract, join
 );
 criterion_main!(benches);

@@ -8,17 +8,24 @@
 //! - The owner writes `job` and `caller`, then publishes them with `state = POSTED` (release).
 //! - The worker takes a posted job by `POSTED -> TAKEN` (acquire); the owner, its own half done,
 //!   takes it back by `POSTED -> IDLE` if the worker has not. Exactly one of them runs it.
-//! - The worker writes the half's result into the owner's [`Slot`], then `state = DONE`
-//!   (release). The owner returns only after it has seen `DONE` or taken the job back, so the
-//!   slot, on the owner's stack, outlives every use of it.
+//! - The worker writes the half's result into the owner's [`Slot`], then `state = DONE`. The
+//!   owner returns only after it has seen `DONE` or taken the job back, so the slot, on the
+//!   owner's stack, outlives every use of it.
+//! - An owner that waits past [`SPIN`] sleeps, first registering itself (`sleeper`, then
+//!   `sleeping`, then a last look at `state`); the worker, after `DONE`, wakes the owner it
+//!   finds registered. Both orders are sequentially consistent, so one of the two sees the
+//!   other: no wake is lost, and one meant for an earlier owner is only spurious. A join whose
+//!   owner waits busy (each of a tick's) touches no line of the owner's thread: each line that
+//!   crosses between the cores is a few hundred cycles of the join's latency.
 
 use std::cell::UnsafeCell;
 use std::hint::spin_loop;
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::Mutex;
 use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 use std::sync::atomic::AtomicU8;
-use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release, SeqCst};
 use std::thread::{self, Thread};
 use std::time::{Duration, Instant};
 
@@ -44,10 +51,14 @@ struct Shared {
     claimed: AtomicBool,
     state: AtomicU8,
     job: UnsafeCell<Job>,
-    caller: UnsafeCell<Option<Thread>>,
+    /// Set by an owner about to sleep while it waits for `DONE` (see [`wait_done`]).
+    sleeping: AtomicBool,
+    /// That owner, for the worker to wake: taken only where `sleeping` is set, so a join whose
+    /// owner waits busy (every join of a tick) touches no line of the owner's thread.
+    sleeper: Mutex<Option<Thread>>,
 }
 
-// SAFETY: `job` and `caller` are written only by the owner before it posts, and read only by
+// SAFETY: `job` is written only by the owner before it posts, and read only by
 // the worker after it has taken the posted job (the protocol above).
 unsafe impl Sync for Shared {}
 
@@ -56,10 +67,12 @@ struct Worker {
     thread: Thread,
 }
 
-/// A half's function and, once run, its result.
+/// A half's function and, once run, its result: on cache lines of its own, which the owner's
+/// stack around it (busy with the owner's half meanwhile) shares with nothing.
+#[repr(align(128))]
 struct Slot<F, R> {
-    f: UnsafeCell<Option<F>>,
     out: UnsafeCell<Option<thread::Result<R>>>,
+    f: UnsafeCell<Option<F>>,
 }
 
 /// Runs the function in `slot`, keeping its result or panic there.
@@ -69,7 +82,11 @@ struct Slot<F, R> {
 unsafe fn run<F: FnOnce() -> R, R>(slot: *const ()) {
     // SAFETY: as the caller promises.
     let slot = unsafe { &*(slot as *const Slot<F, R>) };
+    // Written before it is read: the worker takes the slot's first line from the owner's core
+    // for writing at once, not for reading and then again for writing.
     // SAFETY: as the caller promises, this is the only access.
+    unsafe { std::ptr::write_volatile(slot.out.get(), None) };
+    // SAFETY: as above.
     if let Some(f) = unsafe { (*slot.f.get()).take() } {
         let out = panic::catch_unwind(AssertUnwindSafe(f));
         // SAFETY: as above.
@@ -94,7 +111,8 @@ fn worker() -> Option<&'static Worker> {
                     slot: std::ptr::null(),
                     run: nothing,
                 }),
-                caller: UnsafeCell::new(None),
+                sleeping: AtomicBool::new(false),
+                sleeper: Mutex::new(None),
             }));
             let handle = thread::Builder::new()
                 .name("ludus-worker".into())
@@ -144,6 +162,28 @@ fn wait(done: impl Fn() -> bool, busy: impl Fn() -> bool) {
     }
 }
 
+/// The owner's wait for its job's `DONE`: busy for [`SPIN`], then asleep (as [`wait`]), once
+/// it has registered itself for the worker to wake. A wake meant for an earlier owner is a
+/// spurious one, which the loop absorbs.
+fn wait_done(s: &Shared) {
+    let (mut spins, until) = (0u32, Instant::now() + SPIN);
+    while s.state.load(Acquire) != DONE {
+        spins = spins.wrapping_add(1);
+        if spins % 128 != 0 || Instant::now() < until {
+            spin_loop();
+            continue;
+        }
+        if let Ok(mut sleeper) = s.sleeper.lock() {
+            *sleeper = Some(thread::current());
+        }
+        s.sleeping.store(true, SeqCst);
+        if s.state.load(SeqCst) != DONE {
+            thread::park();
+        }
+        s.sleeping.store(false, Relaxed);
+    }
+}
+
 /// The worker's loop: take each posted job, run it, wake its owner.
 fn serve(s: &'static Shared) {
     loop {
@@ -155,12 +195,16 @@ fn serve(s: &'static Shared) {
             continue; // taken back by its owner
         }
         // SAFETY: the job is taken, so the owner has written both and waits for DONE.
-        let (job, caller) = unsafe { (*s.job.get(), (*s.caller.get()).clone()) };
+        let job = unsafe { *s.job.get() };
         // SAFETY: the owner's slot lives until it sees DONE, and only this thread uses it.
         unsafe { (job.run)(job.slot) };
-        s.state.store(DONE, Release);
-        if let Some(caller) = caller {
-            caller.unpark();
+        // Sequentially consistent with the owner's `sleeping` then `state` (see `wait_done`):
+        // either it sees DONE before it sleeps, or this sees it asleep and wakes it.
+        s.state.store(DONE, SeqCst);
+        if s.sleeping.load(SeqCst)
+            && let Some(owner) = s.sleeper.lock().ok().and_then(|o| o.clone())
+        {
+            owner.unpark();
         }
     }
 }
@@ -191,7 +235,6 @@ where
             slot: at,
             run: run::<FB, B>,
         };
-        *s.caller.get() = Some(thread::current());
     }
     s.state.store(POSTED, Release);
     w.thread.unpark();
@@ -206,7 +249,7 @@ where
             unsafe { run::<FB, B>(at) };
         }
     } else {
-        wait(|| s.state.load(Acquire) == DONE, || true);
+        wait_done(s);
         s.state.store(IDLE, Relaxed);
     }
     s.claimed.store(false, Release);
@@ -289,6 +332,49 @@ mod tests {
             assert_eq!(message.downcast_ref::<&str>(), Some(&want));
         }
         assert_eq!(join(|| 3, || 4), (3, 4));
+    }
+
+    #[test]
+    fn an_owner_asleep_past_its_spin_is_woken_when_the_worker_is_done() {
+        // The worker's half outlasts the owner's busy wait ([`SPIN`]), so the owner sleeps and
+        // only the worker's wake ends its wait; again and again, so a wake left over from one
+        // join is a spurious one in the next. Retried where another test's join owned the
+        // worker (both halves then ran here). On a thread of its own, watched: a wake lost
+        // fails the test instead of hanging it.
+        let (tx, rx) = std::sync::mpsc::channel();
+        thread::spawn(move || {
+            let mut slept = 0;
+            for round in 0..40u64 {
+                let (here, started) = (thread::current().id(), AtomicBool::new(false));
+                let (a, (b, there)) = join(
+                    || {
+                        // Until the worker has taken the half (not taken back and run here).
+                        let deadline = Instant::now() + Duration::from_millis(500);
+                        while !started.load(Acquire) && Instant::now() < deadline {
+                            spin_loop();
+                        }
+                        round
+                    },
+                    || {
+                        started.store(true, Release);
+                        thread::sleep(SPIN * 3);
+                        (round * 2, thread::current().id())
+                    },
+                );
+                assert_eq!((a, b), (round, round * 2));
+                slept += usize::from(there != here);
+                if slept == 4 {
+                    break;
+                }
+            }
+            let _ = tx.send(slept);
+        });
+        let slept = rx.recv_timeout(Duration::from_secs(20));
+        assert_eq!(
+            slept,
+            Ok(4),
+            "the owner was never woken, or the worker never ran a half that outlasted the spin"
+        );
     }
 
     #[test]
