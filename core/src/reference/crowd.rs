@@ -10,7 +10,7 @@ use crate::phase::Stage;
 use crate::reference::{
     Confine, Counts, Entity, entities, hash_columns, move_body, next_decision, radix_sort,
 };
-use crate::tick::brains::entity_random;
+use crate::tick::decide::entity_random;
 use crate::world::SimWorld;
 use crate::world::components::{Collider, Identity, SharedCollider};
 use hecs::Or;

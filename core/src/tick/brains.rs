@@ -1,26 +1,16 @@
 //! Behaviours: brains decide on their cadence and steer by their intent (Intent's
 //! `behaviours` system, or Motion's one pass: see `motion::fused`).
 
-use crate::def::{BehaviourDef, BehaviourKind, GameDef};
+use crate::def::{BehaviourDef, GameDef};
 use crate::math::{Vec2, scale8};
 use crate::nav::FlowField;
 use crate::par;
-use crate::tick::rule::{How, Rule, Rules};
+use crate::tick::decide::{Seen, decide, decide_one};
+use crate::tick::rule::{Rule, Rules};
 use crate::tick::scratch::Scratch;
 use crate::tick::speeds::{GROUP, GroupSpeeds, OwnGroups, RunGroups, Speeds};
 use crate::world::SimWorld;
 use crate::world::components::*;
-
-/// A per-entity random unit value in [0, 1) from (seed, seq, tick): independent of the order
-/// entities are visited in.
-pub(crate) fn entity_random(seed: u64, seq: u64, tick: u64) -> f32 {
-    let mut bytes = [0u8; 24];
-    bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    bytes[8..16].copy_from_slice(&seq.to_le_bytes());
-    bytes[16..].copy_from_slice(&tick.to_le_bytes());
-    let h = xxhash_rust::xxh3::xxh3_64(&bytes);
-    (h >> 40) as f32 / (1u64 << 24) as f32
-}
 
 /// Collects this tick's candidate targets of every behaviour that looks for tags (tags never
 /// change after spawn, so the archetypes' behaviours and those set at run time name every tag
@@ -186,6 +176,9 @@ pub(crate) struct Deciding<'a> {
     lost: bool,
     /// What each brain's behaviour says of its decisions.
     rules: Rules<'a>,
+    /// The one candidate target, where there is exactly one (a player chased by a crowd):
+    /// a decision then has no nearest to find (see [`decide_one`]).
+    one: Option<(u64, u64, Vec2)>,
 }
 
 /// The brain columns of (part of) an archetype, row for row: each a column's rows, all of one
@@ -272,6 +265,10 @@ impl<'a> Deciding<'a> {
             tick,
             lost,
             rules,
+            one: match targets {
+                &[one] => Some(one),
+                _ => None,
+            },
         }
     }
 
@@ -431,17 +428,17 @@ impl<'a> Deciding<'a> {
     ) {
         let (tick, seq) = (self.tick, id.seq());
         let Rule { how, cadence } = self.rules.get(id, own, self.def);
-        decide(
-            brain,
-            aim,
-            seq,
-            how,
-            pos,
-            self.targets,
-            self.field,
-            self.seed,
-            tick,
-        );
+        let field = self.field.is_some();
+        let plain = (self.one).is_some_and(|one| decide_one(brain, aim, seq, how, pos, one, field));
+        if !plain {
+            let seen = Seen {
+                targets: self.targets,
+                field: self.field,
+                seed: self.seed,
+                tick,
+            };
+            decide(brain, aim, seq, how, pos, seen);
+        }
         // The next tick after this one with (tick + seq) % cadence == 0.
         brain.set_next_decision(tick + cadence - (tick.wrapping_add(seq) % cadence));
     }
@@ -498,76 +495,6 @@ impl Alive {
             }
         }
     }
-}
-
-/// Brain `seq`'s decision at `pos`, and its target (`aim`).
-#[allow(clippy::too_many_arguments)]
-fn decide(
-    brain: &mut Brain,
-    aim: &mut Aim,
-    seq: u64,
-    how: How,
-    pos: Vec2,
-    targets: &[(u64, u64, Vec2)],
-    field: Option<&FlowField>,
-    seed: u64,
-    tick: u64,
-) {
-    let kind = brain.kind();
-    match kind {
-        BehaviourKind::Chase | BehaviourKind::Flee => {
-            let mut best: Option<(f32, u64, Vec2)> = None;
-            for &(tseq, tags, tpos) in targets {
-                if tseq == seq || tags & how.wants == 0 {
-                    continue;
-                }
-                let d = (tpos - pos).length_squared();
-                // Ties go to the lower creation sequence (targets are sorted by it).
-                if best.is_none_or(|(bd, _, _)| d < bd) {
-                    best = Some((d, tseq, tpos));
-                }
-            }
-            // A target beyond the range is as none (without one, any finite distance is near).
-            match best {
-                Some((d, tseq, tpos)) if d <= how.range2 => {
-                    let straight = (tpos - pos).normalized_or_zero();
-                    // Follow the field around obstacles; where it agrees with the straight
-                    // line to within about 40 degrees, take the straight line (no 8-way zigzag).
-                    let toward = match field {
-                        Some(f) if how.navigate && kind == BehaviourKind::Chase => {
-                            match f.direction(pos) {
-                                Some(d) if d.x * straight.x + d.y * straight.y < 0.75 => d,
-                                _ => straight,
-                            }
-                        }
-                        _ => straight,
-                    };
-                    brain.intent = if kind == BehaviourKind::Chase {
-                        toward
-                    } else {
-                        -toward
-                    };
-                    aim.set(Some(tseq));
-                }
-                _ => {
-                    brain.intent = if how.wanders {
-                        wander(seed, seq, tick)
-                    } else {
-                        Vec2::ZERO
-                    };
-                    aim.set(None);
-                }
-            }
-        }
-        BehaviourKind::Wander => brain.intent = wander(seed, seq, tick),
-        BehaviourKind::Straight => {}
-    }
-}
-
-/// Brain `seq`'s random heading at `tick` (a wanderer's decision).
-fn wander(seed: u64, seq: u64, tick: u64) -> Vec2 {
-    let angle = entity_random(seed, seq, tick) * std::f32::consts::TAU;
-    Vec2::from_angle(angle)
 }
 
 /// A brain's velocity: its intent at its speed, except a straight mover's, which keeps the

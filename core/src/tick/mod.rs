@@ -9,6 +9,7 @@ pub(crate) mod begin;
 pub(crate) mod brains;
 pub(crate) mod commit;
 mod damage;
+pub(crate) mod decide;
 pub(crate) mod end;
 pub(crate) mod gameplay;
 pub(crate) mod intent;
