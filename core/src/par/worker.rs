@@ -5,7 +5,7 @@
 //! The protocol, which the `unsafe` below relies on:
 //! - One join at a time owns the worker: it sets `claimed` first. A join that finds it set
 //!   (another thread's, or one inside a half) runs both halves itself.
-//! - The owner writes `job` and `caller`, then publishes them with `state = POSTED` (release).
+//! - The owner writes `job`, then publishes it with `state = POSTED` (release).
 //! - The worker takes a posted job by `POSTED -> TAKEN` (acquire); the owner, its own half done,
 //!   takes it back by `POSTED -> IDLE` if the worker has not. Exactly one of them runs it.
 //! - The worker writes the half's result into the owner's [`Slot`], then `state = DONE`. The
@@ -144,9 +144,9 @@ pub(super) fn spin(on: bool) {
     }
 }
 
-/// Waits until `done`: busy for [`SPIN`] while `busy` says so, then asleep until unparked
-/// (and busy again for as long after each wake).
-fn wait(done: impl Fn() -> bool, busy: impl Fn() -> bool) {
+/// Waits until `done`: busy for [`SPIN`] while `busy` says so, then by `sleep` (asleep until
+/// unparked), and busy again for as long after each wake.
+fn wait(done: impl Fn() -> bool, busy: impl Fn() -> bool, sleep: impl Fn()) {
     let (mut spins, mut until) = (0u32, None);
     while !done() {
         spins = spins.wrapping_add(1);
@@ -156,38 +156,38 @@ fn wait(done: impl Fn() -> bool, busy: impl Fn() -> bool) {
         {
             spin_loop();
         } else {
-            thread::park();
+            sleep();
             until = None;
         }
     }
 }
 
-/// The owner's wait for its job's `DONE`: busy for [`SPIN`], then asleep (as [`wait`]), once
-/// it has registered itself for the worker to wake. A wake meant for an earlier owner is a
-/// spurious one, which the loop absorbs.
+/// The owner's wait for its job's `DONE` (see [`wait`]): before it sleeps, it registers
+/// itself for the worker to wake. A wake meant for an earlier owner is a spurious one, which
+/// the loop absorbs.
 fn wait_done(s: &Shared) {
-    let (mut spins, until) = (0u32, Instant::now() + SPIN);
-    while s.state.load(Acquire) != DONE {
-        spins = spins.wrapping_add(1);
-        if spins % 128 != 0 || Instant::now() < until {
-            spin_loop();
-            continue;
-        }
-        if let Ok(mut sleeper) = s.sleeper.lock() {
-            *sleeper = Some(thread::current());
-        }
-        s.sleeping.store(true, SeqCst);
-        if s.state.load(SeqCst) != DONE {
-            thread::park();
-        }
-        s.sleeping.store(false, Relaxed);
-    }
+    let done = || s.state.load(Acquire) == DONE;
+    wait(
+        done,
+        || true,
+        || {
+            if let Ok(mut sleeper) = s.sleeper.lock() {
+                *sleeper = Some(thread::current());
+            }
+            s.sleeping.store(true, SeqCst);
+            if s.state.load(SeqCst) != DONE {
+                thread::park();
+            }
+            s.sleeping.store(false, Relaxed);
+        },
+    );
 }
 
 /// The worker's loop: take each posted job, run it, wake its owner.
 fn serve(s: &'static Shared) {
     loop {
-        wait(|| s.state.load(Acquire) == POSTED, || SPINS.load(Relaxed));
+        let posted = || s.state.load(Acquire) == POSTED;
+        wait(posted, || SPINS.load(Relaxed), thread::park);
         if s.state
             .compare_exchange(POSTED, TAKEN, Acquire, Relaxed)
             .is_err()

@@ -5,7 +5,7 @@ use crate::def::{BehaviourDef, GameDef};
 use crate::math::{Vec2, scale8};
 use crate::nav::FlowField;
 use crate::par;
-use crate::tick::decide::{Seen, decide, decide_one};
+use crate::tick::decide::{Seen, decide};
 use crate::tick::rule::{Rule, Rules};
 use crate::tick::scratch::Scratch;
 use crate::tick::speeds::{GROUP, GroupSpeeds, OwnGroups, RunGroups, Speeds};
@@ -176,9 +176,6 @@ pub(crate) struct Deciding<'a> {
     lost: bool,
     /// What each brain's behaviour says of its decisions.
     rules: Rules<'a>,
-    /// The one candidate target, where there is exactly one (a player chased by a crowd):
-    /// a decision then has no nearest to find (see [`decide_one`]).
-    one: Option<(u64, u64, Vec2)>,
 }
 
 /// The brain columns of (part of) an archetype, row for row: each a column's rows, all of one
@@ -265,10 +262,6 @@ impl<'a> Deciding<'a> {
             tick,
             lost,
             rules,
-            one: match targets {
-                &[one] => Some(one),
-                _ => None,
-            },
         }
     }
 
@@ -428,17 +421,13 @@ impl<'a> Deciding<'a> {
     ) {
         let (tick, seq) = (self.tick, id.seq());
         let Rule { how, cadence } = self.rules.get(id, own, self.def);
-        let field = self.field.is_some();
-        let plain = (self.one).is_some_and(|one| decide_one(brain, aim, seq, how, pos, one, field));
-        if !plain {
-            let seen = Seen {
-                targets: self.targets,
-                field: self.field,
-                seed: self.seed,
-                tick,
-            };
-            decide(brain, aim, seq, how, pos, seen);
-        }
+        let seen = Seen {
+            targets: self.targets,
+            field: self.field,
+            seed: self.seed,
+            tick,
+        };
+        decide(brain, aim, seq, how, pos, seen);
         // The next tick after this one with (tick + seq) % cadence == 0.
         brain.set_next_decision(tick + cadence - (tick.wrapping_add(seq) % cadence));
     }

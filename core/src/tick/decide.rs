@@ -28,8 +28,20 @@ pub(crate) struct Seen<'a> {
     pub tick: u64,
 }
 
-/// Brain `seq`'s decision at `pos` by `how`, and its target (`aim`), from what it has `seen`.
+/// Brain `seq`'s decision at `pos` by `how`, and its target (`aim`), from what it has `seen`:
+/// with one candidate target, as [`decide_one`] takes it where it applies.
+#[inline(always)]
 pub(crate) fn decide(brain: &mut Brain, aim: &mut Aim, seq: u64, how: How, pos: Vec2, seen: Seen) {
+    if let &[one] = seen.targets
+        && decide_one(brain, aim, seq, how, pos, one, seen.field.is_some())
+    {
+        return;
+    }
+    decide_nearest(brain, aim, seq, how, pos, seen);
+}
+
+/// [`decide`] by a search for the nearest candidate target, however many there are.
+fn decide_nearest(brain: &mut Brain, aim: &mut Aim, seq: u64, how: How, pos: Vec2, seen: Seen) {
     let Seen {
         targets,
         field,
@@ -90,14 +102,14 @@ pub(crate) fn decide(brain: &mut Brain, aim: &mut Aim, seq: u64, how: How, pos: 
     }
 }
 
-/// [`decide`] where there is one candidate target, `one`, and the decision is plain: a
+/// [`decide_nearest`] where there is one candidate target, `one`, and the decision is plain: a
 /// chaser or fleer that looks for it, is not it, follows no flow field (`field`: whether the
 /// level has one) and has it within range. Then the decision is the heading toward it (or
-/// away), what `decide` finds without its search for the nearest, in a handful of the
-/// instructions (a swarm's decisions, a few hundred a tick among 16,000 drones, took about
-/// 160 instructions each in `decide`); `false`, with nothing written, anywhere else.
+/// away), what the search finds, without it (a swarm's decisions, a few hundred a tick among
+/// 16,000 drones, took about 160 instructions each by the search, about 125 so);
+/// `false`, with nothing written, anywhere else.
 #[inline(always)]
-pub(crate) fn decide_one(
+fn decide_one(
     brain: &mut Brain,
     aim: &mut Aim,
     seq: u64,
@@ -153,7 +165,7 @@ mod tests {
             seed: 2026,
             tick: 40,
         };
-        decide(&mut b2, &mut a2, 5, how, pos, seen);
+        decide_nearest(&mut b2, &mut a2, 5, how, pos, seen);
         let what = format!("{kind:?} at {pos:?}, {one:?}, field {field}");
         if plain {
             let bits = |v: Vec2| (v.x.to_bits(), v.y.to_bits());
