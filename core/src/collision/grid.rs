@@ -517,6 +517,8 @@ impl<'a> Stretch<'a> {
     }
 
     /// Adds the next colliders, all of one archetype, shape, layer and looks, at `pos`.
+    /// `finite`: whether every coordinate of `pos` is finite, where the caller found it on the
+    /// way (a step that moved them); `None`, read here.
     #[inline]
     pub fn extend(
         &mut self,
@@ -525,10 +527,15 @@ impl<'a> Stretch<'a> {
         layer: u32,
         looks: u32,
         pos: &[crate::world::components::Position],
+        finite: Option<bool>,
     ) {
         let Some((head, rest)) = pos.split_first() else {
             return;
         };
+        debug_assert!(
+            finite.is_none_or(|f| f == pos.iter().all(|p| p.0.is_finite())),
+            "the caller's word on the positions' finiteness is true"
+        );
         self.add(archetype, head.0, shape, layer, looks);
         let to = self.next + rest.len();
         let finite = if self.keep {
@@ -536,9 +543,15 @@ impl<'a> Stretch<'a> {
             let Some(slots) = self.pos.get_mut(self.next..to) else {
                 return;
             };
-            copy_finite(slots, vectors(rest))
+            match finite {
+                Some(f) => {
+                    slots.copy_from_slice(vectors(rest));
+                    f
+                }
+                None => copy_finite(slots, vectors(rest)),
+            }
         } else {
-            all_finite(vectors(rest))
+            finite.unwrap_or_else(|| all_finite(vectors(rest)))
         };
         if let Some(r) = &mut self.cur {
             r.len += rest.len() as u32;

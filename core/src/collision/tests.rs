@@ -93,7 +93,12 @@ impl Broadphase {
                     let s = &specs[k];
                     let same = specs[k..i + n].iter().take_while(|t| t.shape == s.shape);
                     let pos: Vec<Position> = same.map(|t| Position(t.pos)).collect();
-                    stretch.extend(a, s.shape, s.layer, s.mask, &pos);
+                    // Their finiteness told, as a step that moved them tells it, every other
+                    // time; else found by the stretch.
+                    let finite = k
+                        .is_multiple_of(2)
+                        .then(|| pos.iter().all(|p| p.0.is_finite()));
+                    stretch.extend(a, s.shape, s.layer, s.mask, &pos, finite);
                     k += pos.len();
                 }
                 let runs = stretch.finish();

@@ -78,8 +78,11 @@ fn tick(bp: &mut Broadphase, groups: &[Group]) -> Vec<(u32, u32)> {
         let all: Vec<Position> = g.pos.iter().map(|&p| Position(p)).collect();
         let mid = all.len() / 2;
         let (mut a, mut b) = bp.stretches(all.len(), mid, k);
-        a.extend(arch, g.shape, g.layer, g.mask, &all[..mid]);
-        b.extend(arch, g.shape, g.layer, g.mask, &all[mid..]);
+        // The first half's finiteness told, as a step that moved it tells it; the second's
+        // found by its stretch.
+        let told = all[..mid].iter().all(|p| p.0.is_finite());
+        a.extend(arch, g.shape, g.layer, g.mask, &all[..mid], Some(told));
+        b.extend(arch, g.shape, g.layer, g.mask, &all[mid..], None);
         let (ra, rb) = (a.finish(), b.finish());
         bp.join(ra, rb);
         let left = bp.spans().last().is_some_and(|s| s.left);

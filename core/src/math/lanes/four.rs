@@ -52,6 +52,8 @@ pub(crate) trait Lanes: Copy {
     fn ne(self, o: Self) -> Self;
     /// Bitwise and.
     fn and(self, o: Self) -> Self;
+    /// Bitwise or.
+    fn or(self, o: Self) -> Self;
     /// `self` where `mask` is clear, zero where it is set.
     fn clear(self, mask: Self) -> Self;
     /// `a` where `mask` is set, else `b`.
@@ -225,6 +227,9 @@ impl Lanes for Plain {
     }
     fn and(self, o: Self) -> Self {
         self.bitwise(o, |a, b| a & b)
+    }
+    fn or(self, o: Self) -> Self {
+        self.bitwise(o, |a, b| a | b)
     }
     fn clear(self, mask: Self) -> Self {
         self.bitwise(mask, |a, m| a & !m)

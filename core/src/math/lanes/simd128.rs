@@ -20,6 +20,7 @@ impl Lanes for Simd128 {
         lt => f32x4_lt,
         ne => f32x4_ne,
         and => v128_and,
+        or => v128_or,
     }
     #[inline(always)]
     fn splat(v: f32) -> Self {

@@ -20,6 +20,7 @@ impl Lanes for Sse {
         lt => _mm_cmplt_ps,
         ne => _mm_cmpneq_ps,
         and => _mm_and_ps,
+        or => _mm_or_ps,
     }
     #[inline(always)]
     fn splat(v: f32) -> Self {

@@ -11,7 +11,10 @@ use crate::math::Vec2;
 /// vel[i] * dt` where both its coordinates are finite (else `pos[i]` stays), clamped (`c < lo
 /// ? lo : c`, then `hi < c ? hi : c`, per coordinate), with each velocity coordinate whose
 /// position the clamp changed (or that is NaN) set to zero. Returns how many bodies it moved,
-/// from the first: an even number (0 without packed floats); the caller moves the rest.
+/// from the first: an even number (0 without packed floats); the caller moves the rest. And
+/// whether every coordinate of their new positions is finite, found on the way (a position's
+/// `c - c` is +0 where `c` is finite, NaN where not: the results' bits ORed are all clear only
+/// where every one is finite), so that the broadphase need not read them again to know it.
 #[inline(always)]
 pub(crate) fn step_within(
     pos: &mut [Vec2],
@@ -20,20 +23,21 @@ pub(crate) fn step_within(
     dt: f32,
     lo: Vec2,
     hi: Vec2,
-) -> usize {
+) -> (usize, bool) {
     #[cfg(target_arch = "x86_64")]
     if pos.len() >= 4 && std::arch::is_x86_feature_detected!("avx2") {
         let (n, floats) = as_floats(pos, vel, prev, 4);
         // SAFETY: the CPU has AVX2; `n` bodies from each of the three.
-        let done = unsafe { super::wide::step_within(n, floats, dt, (lo, hi)) };
+        let (done, finite) = unsafe { super::wide::step_within(n, floats, dt, (lo, hi)) };
         // The last pair, in SSE registers.
         let (p, v, q) = (&mut pos[done..], &mut vel[done..], &mut prev[done..]);
-        return done + step_within_by::<Packed>(p, v, q, dt, lo, hi);
+        let (last, last_finite) = step_within_by::<Packed>(p, v, q, dt, lo, hi);
+        return (done + last, finite & last_finite);
     }
     if Packed::PACKED {
         step_within_by::<Packed>(pos, vel, prev, dt, lo, hi)
     } else {
-        0
+        (0, true)
     }
 }
 
@@ -60,10 +64,12 @@ pub(super) fn step_within_by<L: Lanes>(
     dt: f32,
     lo: Vec2,
     hi: Vec2,
-) -> usize {
+) -> (usize, bool) {
     let (n, [p, v, q]) = as_floats(pos, vel, prev, 2);
     let (lo, hi) = (L::pairs(lo), L::pairs(hi));
     let dt = L::splat(dt);
+    // The new positions' `c - c` ORed: +0 in every lane while all are finite.
+    let mut nonfinite = L::splat(0.0);
     for i in (0..n).step_by(2) {
         // SAFETY: bodies `i` and `i + 1` (`i + 2 <= n`) of slices of at least `n`: four
         // floats each (`Vec2` is `repr(C)`).
@@ -79,13 +85,14 @@ pub(super) fn step_within_by<L: Lanes>(
         let t = L::select(both.le(both), next, t);
         let to = t.at_least(lo).at_most(hi);
         let w = w.clear(to.ne(t));
+        nonfinite = nonfinite.or(to.sub(to));
         // SAFETY: as above.
         unsafe {
             to.store(p.add(i * 2));
             w.store(v.add(i * 2));
         }
     }
-    n
+    (n, nonfinite.le(nonfinite).bits() == 0b1111)
 }
 
 /// Moves every body as the plain step one at a time would (`tick::motion::step`): for each

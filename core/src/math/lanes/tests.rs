@@ -91,7 +91,7 @@ fn the_step_is_the_one_body_at_a_time_step() {
             p1[i] = to;
         }
         let case = format!("round {round}: {pos:?} {vel:?} dt {dt}");
-        type Step = fn(&mut [Vec2], &mut [Vec2], &mut [Vec2], f32, Vec2, Vec2) -> usize;
+        type Step = fn(&mut [Vec2], &mut [Vec2], &mut [Vec2], f32, Vec2, Vec2) -> (usize, bool);
         // The platform's own way too: four at a time where the CPU has AVX2.
         for (name, step) in [
             ("packed", step_within_by::<Packed> as Step),
@@ -99,8 +99,13 @@ fn the_step_is_the_one_body_at_a_time_step() {
             ("the platform's", step_within as Step),
         ] {
             let (mut p2, mut v2, mut q2) = (pos.clone(), vel.clone(), vec![Vec2::ZERO; n]);
-            let done = step(&mut p2, &mut v2, &mut q2, dt, lo, hi);
+            let (done, finite) = step(&mut p2, &mut v2, &mut q2, dt, lo, hi);
             assert_eq!(done, n / 2 * 2, "{name}");
+            let all = p2[..done].iter().all(|p| p.x.is_finite() & p.y.is_finite());
+            assert_eq!(
+                finite, all,
+                "{name}: whether the moved positions are finite, {case}"
+            );
             // The rest as the one-at-a-time loop left them.
             for i in done..n {
                 (p2[i], v2[i], q2[i]) = (p1[i], v1[i], q1[i]);

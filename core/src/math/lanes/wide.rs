@@ -108,7 +108,8 @@ pub(super) unsafe fn each_marked(
 /// summed, the same lanes; LLVM's x86 code for the sum is longer: 167,000 more instructions
 /// over the 1,000-drone replay).
 /// Moves the first `n` bodies (a multiple of 4) of the positions, velocities and previous
-/// positions whose first floats are `p`, `v` and `q`, and returns `n`.
+/// positions whose first floats are `p`, `v` and `q`, and returns `n` and whether their new
+/// positions are all finite (as the packed loop finds it).
 ///
 /// # Safety
 ///
@@ -120,10 +121,11 @@ pub(super) unsafe fn step_within(
     [p, v, q]: [*mut f32; 3],
     dt: f32,
     (lo, hi): (Vec2, Vec2),
-) -> usize {
+) -> (usize, bool) {
     debug_assert!(n.is_multiple_of(4));
     let pairs = |a: Vec2| _mm256_setr_ps(a.x, a.y, a.x, a.y, a.x, a.y, a.x, a.y);
     let (lo, hi, dt) = (pairs(lo), pairs(hi), _mm256_set1_ps(dt));
+    let mut nonfinite = _mm256_setzero_ps();
     for i in (0..n).step_by(4) {
         // SAFETY: bodies `i..i + 4` (`i + 4 <= n`) of `n` of each: eight floats; unaligned
         // loads and stores.
@@ -132,11 +134,13 @@ pub(super) unsafe fn step_within(
             let t = _mm256_or_ps(_mm256_and_ps(both, next), _mm256_andnot_ps(both, t));
             let to = _mm256_min_ps(hi, _mm256_max_ps(lo, t));
             let w = _mm256_andnot_ps(_mm256_cmp_ps::<_CMP_NEQ_UQ>(to, t), w);
+            nonfinite = _mm256_or_ps(nonfinite, _mm256_sub_ps(to, to));
             _mm256_storeu_ps(p.add(i * 2), to);
             _mm256_storeu_ps(v.add(i * 2), w);
         }
     }
-    n
+    let finite = _mm256_cmp_ps::<_CMP_ORD_Q>(nonfinite, nonfinite);
+    (n, _mm256_movemask_ps(finite) == 0xff)
 }
 
 /// [`step_free`](super::step_free) four bodies at a time: the packed loop's operations lane

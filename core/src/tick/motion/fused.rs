@@ -440,18 +440,21 @@ impl Pass<'_> {
         };
         let first = colliders.get(0);
         let walls = Walls::new(self.area, first.shape().half_extents());
-        match walls.span() {
+        // Whether the new positions are all finite, where the step found it on the way.
+        let finite = match walls.span() {
             // Walls on both axes: plain clamps, two bodies at a time where the platform has
             // packed floats, then the rest one at a time (the same results).
             Some((lo, hi)) => {
                 let (p, v, q) = (vectors_mut(pos), vectors_mut(vel), vectors_mut(prev));
-                let done = math::step_within(p, v, q, self.dt, lo, hi);
+                let (done, mut finite) = math::step_within(p, v, q, self.dt, lo, hi);
                 let rows = pos.iter_mut().zip(vel.iter_mut()).zip(prev.iter_mut());
                 for ((t, v), p) in rows.skip(done) {
                     p.0 = t.0;
                     step(t, v, self.dt);
                     confine_within(t, v, lo, hi);
+                    finite &= t.0.is_finite();
                 }
+                Some(finite)
             }
             None => {
                 let rows = pos.iter_mut().zip(vel.iter_mut()).zip(prev.iter_mut());
@@ -460,10 +463,18 @@ impl Pass<'_> {
                     step(t, v, self.dt);
                     walls.confine(t, v);
                 }
+                None
             }
-        }
+        };
         let d = first.def(self.def);
-        out.extend(first.archetype, d.shape, d.layer, d.mask | d.push, pos);
+        out.extend(
+            first.archetype,
+            d.shape,
+            d.layer,
+            d.mask | d.push,
+            pos,
+            finite,
+        );
         decisions
     }
 

@@ -105,7 +105,7 @@ mod tests {
             }
             // Packed, then the rest one at a time.
             let (mut p2, mut v2, mut q2) = (pos.clone(), vel.clone(), vec![Vec2::ZERO; n]);
-            let done = step_within(&mut p2, &mut v2, &mut q2, dt, lo, hi);
+            let (done, _) = step_within(&mut p2, &mut v2, &mut q2, dt, lo, hi);
             assert!(done <= n && done.is_multiple_of(2));
             for i in done..n {
                 let (mut t, mut v) = (Position(p2[i]), Velocity(v2[i]));
