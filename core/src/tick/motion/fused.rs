@@ -440,7 +440,7 @@ impl Pass<'_> {
         };
         let first = colliders.get(0);
         let walls = Walls::new(self.area, first.shape().half_extents());
-        // Whether the new positions are all finite, where the step found it on the way.
+        // Whether the new positions are all finite, found as they are stored.
         let finite = match walls.span() {
             // Walls on both axes: plain clamps, two bodies at a time where the platform has
             // packed floats, then the rest one at a time (the same results).
@@ -454,16 +454,18 @@ impl Pass<'_> {
                     confine_within(t, v, lo, hi);
                     finite &= t.0.is_finite();
                 }
-                Some(finite)
+                finite
             }
             None => {
+                let mut finite = true;
                 let rows = pos.iter_mut().zip(vel.iter_mut()).zip(prev.iter_mut());
                 for ((t, v), p) in rows {
                     p.0 = t.0;
                     step(t, v, self.dt);
                     walls.confine(t, v);
+                    finite &= t.0.is_finite();
                 }
-                None
+                finite
             }
         };
         let d = first.def(self.def);
@@ -473,7 +475,7 @@ impl Pass<'_> {
             d.layer,
             d.mask | d.push,
             pos,
-            finite,
+            Some(finite),
         );
         decisions
     }
