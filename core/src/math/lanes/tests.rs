@@ -4,6 +4,8 @@
 
 use super::*;
 
+mod steps;
+
 /// The cells of eight points (see [`Eight::cells`]).
 fn cells8_by<L: Lanes>(p: &[Vec2; 8], lo: Vec2, inv: f32, grid: (u32, u32, u32)) -> [u32; 8] {
     Eight::<L>::load(p).cells::<false>(lo, inv, grid)
@@ -60,103 +62,6 @@ fn the_box_test_is_the_one_point_at_a_time_test() {
     }
     let p = [Vec2::new(-1.0, 2.5); 8];
     assert_eq!(in_box8(&p, Vec2::new(-1.0, 0.0), Vec2::new(1.0, 2.5)), 0xff);
-}
-
-#[test]
-fn the_step_is_the_one_body_at_a_time_step() {
-    let mut rng = fastrand::Rng::with_seed(21);
-    let (lo, hi) = (Vec2::new(-2.0, -0.0), Vec2::new(2.0, 3.0));
-    let clamp = |v: f32, lo: f32, hi: f32| {
-        let v = if v < lo { lo } else { v };
-        if v > hi { hi } else { v }
-    };
-    for round in 0..2_000 {
-        let n = rng.usize(0..12);
-        let pos: Vec<Vec2> = (0..n).map(|_| vector(&mut rng)).collect();
-        let vel: Vec<Vec2> = (0..n).map(|_| vector(&mut rng)).collect();
-        let dt = [1.0 / 60.0, 0.5, 1e30][round % 3];
-        // One at a time.
-        let (mut p1, mut v1, mut q1) = (pos.clone(), vel.clone(), vec![Vec2::ZERO; n]);
-        for i in 0..n {
-            q1[i] = p1[i];
-            let next = p1[i] + v1[i] * dt;
-            let t = if next.x.is_finite() & next.y.is_finite() {
-                next
-            } else {
-                p1[i]
-            };
-            let to = Vec2::new(clamp(t.x, lo.x, hi.x), clamp(t.y, lo.y, hi.y));
-            v1[i].x = if to.x != t.x { 0.0 } else { v1[i].x };
-            v1[i].y = if to.y != t.y { 0.0 } else { v1[i].y };
-            p1[i] = to;
-        }
-        let case = format!("round {round}: {pos:?} {vel:?} dt {dt}");
-        type Step = fn(&mut [Vec2], &mut [Vec2], &mut [Vec2], f32, Vec2, Vec2) -> (usize, bool);
-        // The platform's own way too: four at a time where the CPU has AVX2.
-        for (name, step) in [
-            ("packed", step_within_by::<Packed> as Step),
-            ("plain", step_within_by::<Plain> as Step),
-            ("the platform's", step_within as Step),
-        ] {
-            let (mut p2, mut v2, mut q2) = (pos.clone(), vel.clone(), vec![Vec2::ZERO; n]);
-            let (done, finite) = step(&mut p2, &mut v2, &mut q2, dt, lo, hi);
-            assert_eq!(done, n / 2 * 2, "{name}");
-            let all = p2[..done].iter().all(|p| p.x.is_finite() & p.y.is_finite());
-            assert_eq!(
-                finite, all,
-                "{name}: whether the moved positions are finite, {case}"
-            );
-            // The rest as the one-at-a-time loop left them.
-            for i in done..n {
-                (p2[i], v2[i], q2[i]) = (p1[i], v1[i], q1[i]);
-            }
-            assert_eq!(bits(&p1), bits(&p2), "{name} positions, {case}");
-            assert_eq!(bits(&v1), bits(&v2), "{name} velocities, {case}");
-            assert_eq!(bits(&q1), bits(&q2), "{name} previous positions, {case}");
-        }
-    }
-}
-
-/// The plain step without a clamp, two and four bodies at a time and the platform's way
-/// (packed, then the rest one at a time), against one body at a time, bit for bit: odd and
-/// even counts, non-finite steps and positions kept, velocities untouched.
-#[test]
-fn the_free_step_is_the_one_body_at_a_time_step() {
-    let mut rng = fastrand::Rng::with_seed(34);
-    for round in 0..3_000 {
-        let n = rng.usize(0..19);
-        let pos: Vec<Vec2> = (0..n).map(|_| vector(&mut rng)).collect();
-        let vel: Vec<Vec2> = (0..n).map(|_| vector(&mut rng)).collect();
-        let dt = [1.0 / 60.0, 0.5, 1e30, 3e38][round % 4];
-        let (mut p1, mut q1) = (pos.clone(), vec![Vec2::ZERO; n]);
-        for i in 0..n {
-            q1[i] = p1[i];
-            let next = p1[i] + vel[i] * dt;
-            if next.x.is_finite() & next.y.is_finite() {
-                p1[i] = next;
-            }
-        }
-        let case = format!("round {round}: {pos:?} {vel:?} dt {dt}");
-        type Step = fn(&mut [Vec2], &[Vec2], &mut [Vec2], f32) -> usize;
-        let whole = |p: &mut [Vec2], v: &[Vec2], q: &mut [Vec2], dt| {
-            step_free(p, v, q, dt);
-            p.len()
-        };
-        for (name, step) in [
-            ("packed", step_free_by::<Packed> as Step),
-            ("plain", step_free_by::<Plain> as Step),
-            ("the platform's", whole as Step),
-        ] {
-            let (mut p2, mut q2) = (pos.clone(), vec![Vec2::ZERO; n]);
-            let done = step(&mut p2, &vel, &mut q2, dt);
-            // The rest as the one-at-a-time loop left them.
-            for i in done..n {
-                (p2[i], q2[i]) = (p1[i], q1[i]);
-            }
-            assert_eq!(bits(&p1), bits(&p2), "{name} positions, {case}");
-            assert_eq!(bits(&q1), bits(&q2), "{name} previous positions, {case}");
-        }
-    }
 }
 
 /// Whether any word is a due deadline, four at a time and one at a time, against one word
