@@ -13,9 +13,14 @@ pub(crate) const HALVES_MIN: usize = 2048;
 /// Most bits per radix digit (a digit's counts, 16 KiB, stay in the first-level cache).
 const DIGIT: u32 = 12;
 /// Keys per ascending run from which keys that come in a few such runs (a pile's pairs, found
-/// querier by querier in the rows' order) are sorted by merging the runs: a walk a level,
-/// about log2(runs) levels, where radix takes its passes and its counts whatever the order.
+/// querier by querier in the rows' order) are sorted by merging the runs (see
+/// [`sort_runs`]), where radix takes its passes and its counts whatever the order.
 const KEYS_PER_RUN: usize = 16;
+/// Most keys of the kept run that one descent moves out of it (see [`sort_runs`]).
+const POPS: usize = 8;
+/// The share of the keys, as a divisor, up to which [`sort_runs`] sorts the keys out of the
+/// kept run on their own; past it they are merged run by run with it ([`merge_levels`]).
+const OUT_OF_RUN: usize = 4;
 
 /// Reused buffers of [`PairSort::sort_packed`].
 ///
@@ -31,6 +36,8 @@ pub(crate) struct PairSort<T> {
     /// the keys, or of the first half's and the second half's where the halves merge their
     /// runs on two threads.
     runs: [Vec<usize>; 2],
+    /// The keys out of the kept run (see [`sort_runs`]), of all the keys or of each half's.
+    out: [Vec<u64>; 2],
 }
 
 impl<T> Default for PairSort<T> {
@@ -41,6 +48,7 @@ impl<T> Default for PairSort<T> {
             counts: Vec::new(),
             items: Vec::new(),
             runs: [Vec::new(), Vec::new()],
+            out: [Vec::new(), Vec::new()],
         }
     }
 }
@@ -194,22 +202,22 @@ impl<T: Copy> PairSort<T> {
         std::mem::swap(items, &mut self.items);
     }
 
-    /// Sorts `keys` (unique) by merging their ascending runs (see [`merge_levels`]); `halves`:
-    /// each half's runs on one of two threads at once, then the two halves in one walk.
+    /// Sorts `keys` (unique) that come in few ascending runs (see [`sort_runs`]); `halves`:
+    /// each half on one of two threads at once, then the two halves in one walk.
     fn merge_runs(&mut self, halves: bool) {
         let n = self.keys.len();
         crate::limits::resize_snug(&mut self.spare, n, 0);
         let (keys, spare) = (&mut self.keys, &mut self.spare);
         if !halves {
-            if merge_levels(keys, spare, &mut self.runs[0]) {
+            if sort_runs(keys, spare, &mut self.out[0], &mut self.runs[0]) {
                 std::mem::swap(keys, spare);
             }
             return;
         }
         let mid = n / 2;
         let ((ka, kb), (sa, sb)) = (keys.split_at_mut(mid), spare.split_at_mut(mid));
-        let [ra, rb] = &mut self.runs;
-        let (a, b) = crate::par::join(|| merge_levels(ka, sa, ra), || merge_levels(kb, sb, rb));
+        let ([ra, rb], [oa, ob]) = (&mut self.runs, &mut self.out);
+        let (a, b) = crate::par::join(|| sort_runs(ka, sa, oa, ra), || sort_runs(kb, sb, ob, rb));
         // Both sorted halves in `keys`, then merged into `spare`.
         if a {
             ka.copy_from_slice(sa);
@@ -268,6 +276,56 @@ fn packing(keys: &mut [u64]) -> Packing<'_> {
         last: 0,
         descents: 0,
     }
+}
+
+/// Sorts `keys` (unique) that come in few ascending runs, from `keys` into `spare` (as long)
+/// and back: whether the sorted keys end in `spare`. One walk keeps a run ascending in place
+/// and moves the keys that break it to `out`: a key below the run's last is the run's next
+/// where at most [`POPS`] keys at the run's end are above it (those move out), else it moves
+/// out. A pile's keys come so: its body's pairs in the rows' order, among them the few of
+/// other bodies. Where at most a [`OUT_OF_RUN`]th of the keys moved out, they are sorted on
+/// their own and merged with the run in one walk; else, after the run, every run is merged
+/// with its neighbour a level at a time (see [`merge_levels`], `runs` its buffer).
+fn sort_runs(
+    keys: &mut [u64],
+    spare: &mut [u64],
+    out: &mut Vec<u64>,
+    runs: &mut Vec<usize>,
+) -> bool {
+    let n = keys.len();
+    out.clear();
+    // Every key ends in the run or in `out`, once: `out` holds at most `n`.
+    let mut kept = 0;
+    for i in 0..n {
+        let k = keys[i];
+        if kept == 0 || k > keys[kept - 1] {
+            keys[kept] = k;
+            kept += 1;
+            continue;
+        }
+        // The run's keys above `k`, up to `POPS` of them.
+        let mut from = kept;
+        while from > 0 && kept - from < POPS && keys[from - 1] > k {
+            from -= 1;
+        }
+        if from == 0 || keys[from - 1] < k {
+            crate::limits::room_within(out, kept - from, n);
+            out.extend_from_slice(&keys[from..kept]);
+            keys[from] = k;
+            kept = from + 1;
+        } else {
+            crate::limits::room_within(out, 1, n);
+            out.push(k);
+        }
+    }
+    keys[kept..].copy_from_slice(out);
+    if out.len() * OUT_OF_RUN > n {
+        return merge_levels(keys, spare, runs);
+    }
+    let (run, rest) = keys.split_at_mut(kept);
+    rest.sort_unstable();
+    merge_into(run, rest, spare);
+    true
 }
 
 /// Sorts `keys` (unique) by merging their ascending runs, neighbours two by two, a level at
@@ -354,6 +412,72 @@ mod tests {
                     (one.top, one.descents),
                     "{keys:?} split at {mid}"
                 );
+            }
+        }
+    }
+
+    /// One run broken by a few keys: a pile's pairs with other bodies' among them (two
+    /// together, above the run), a row out of place below it, keys above it up to and past
+    /// `POPS` in a row, two bodies' pairs alternating, and runs of random keys. Each sorts as
+    /// `sort_unstable` does, by the kept run and the keys out of it (a quarter of the keys
+    /// at most: exactly those expected) or by merging the runs.
+    #[test]
+    fn a_run_broken_by_a_few_keys_sorts_apart_from_them() {
+        let pile = |k: u64| (1 << 32) | (k * 3);
+        let other = |k: u64| (k << 32) | 16_010;
+        // The keys, and how many leave the run (`None`: more than a quarter, merged by runs).
+        let mut cases: Vec<(Vec<u64>, Option<usize>)> = Vec::new();
+        // Two of other bodies after every 30 of the pile, both above it.
+        let mut keys = Vec::new();
+        for k in 0..600u64 {
+            keys.push(pile(k));
+            if k % 30 == 29 {
+                keys.extend([other(k * 3 + 1), other(k * 3 + 2)]);
+            }
+        }
+        cases.push((keys.clone(), Some(38)));
+        // A row out of place: one key far below its neighbours, another far above.
+        let mut low = keys.clone();
+        low.insert(300, pile(2));
+        low.remove(3);
+        cases.push((low, Some(39)));
+        // `POPS` keys above the run in a row leave it; one more, and the run's next keys
+        // leave it instead (more than a quarter: merged by runs).
+        for (above, out) in [(POPS, Some(POPS)), (POPS + 1, None)] {
+            let mut high: Vec<u64> = (0..100).map(pile).collect();
+            high.splice(50..50, (0..above as u64).map(|k| other(1000 + k)));
+            cases.push((high, out));
+        }
+        // Two bodies' pairs alternating: every other key leaves the run, in order.
+        let two: Vec<u64> = (0..200u64)
+            .flat_map(|k| [(1 << 32) | k, (2 << 32) | k])
+            .collect();
+        cases.push((two, None));
+        // Runs of random keys.
+        let mut rng = fastrand::Rng::with_seed(5);
+        for runs in [2, 5, 20] {
+            let mut keys: Vec<u64> = (1..3000).collect();
+            rng.shuffle(&mut keys);
+            keys.truncate(640);
+            for run in keys.chunks_mut(640 / runs) {
+                run.sort_unstable();
+            }
+            cases.push((keys, None));
+        }
+        for (keys, out_of_run) in cases {
+            let mut expected = keys.clone();
+            expected.sort_unstable();
+            let (mut sorted, mut spare) = (keys.clone(), vec![0; keys.len()]);
+            let (mut out, mut runs) = (Vec::new(), Vec::new());
+            if sort_runs(&mut sorted, &mut spare, &mut out, &mut runs) {
+                std::mem::swap(&mut sorted, &mut spare);
+            }
+            assert_eq!(sorted, expected, "{} keys", keys.len());
+            assert!(out.len() <= keys.len(), "at most every key out of the run");
+            if let Some(n) = out_of_run {
+                assert_eq!(out.len(), n, "{} keys", keys.len());
+            } else {
+                assert!(out.len() * OUT_OF_RUN > keys.len(), "{} keys", keys.len());
             }
         }
     }
