@@ -58,6 +58,53 @@ struct Found<'a> {
     budget: u64,
     /// Why the search stopped early, if it did.
     stop: Option<Overflow>,
+    /// The last two runs whose colliders [`test`](Found::test) met, and what their pairs are.
+    met: Option<Met>,
+}
+
+/// What every pair of a collider of run `runs.0` and one of run `runs.1` is (their archetypes'
+/// flags and layers and their shapes say all of it): most of a search's pairs are of one pair
+/// of runs after another (a pile's drones against the player), so [`Found::test`] works it out
+/// once a pair of runs it meets in a row, not once a pair.
+#[derive(Clone, Copy)]
+struct Met {
+    runs: (u32, u32),
+    shapes: (Shape, Shape),
+    /// `None` where neither side reports or pushes the other: no pair.
+    kinds: Option<Kinds>,
+}
+
+/// A pair's kinds, as [`Pair`] holds them.
+#[derive(Clone, Copy)]
+struct Kinds {
+    report: bool,
+    push: bool,
+    trigger: bool,
+    stay: bool,
+}
+
+impl Met {
+    /// What pairs of runs `ri` and `rj` of `space` are.
+    fn of(space: &Space<'_>, ri: u32, rj: u32) -> Met {
+        let (a, b) = (&space.runs[ri as usize], &space.runs[rj as usize]);
+        let none = Flags::default();
+        let fa = space.flags.get(a.archetype.0 as usize).unwrap_or(&none);
+        let fb = space.flags.get(b.archetype.0 as usize).unwrap_or(&none);
+        let report = fa.mask & b.layer != 0 || fb.mask & a.layer != 0;
+        let trigger = fa.trigger || fb.trigger;
+        let push = !trigger && (fa.push & b.layer != 0 || fb.push & a.layer != 0);
+        let kinds = (report || push).then_some(Kinds {
+            report,
+            push,
+            trigger,
+            stay: fa.stay || fb.stay,
+        });
+        Met {
+            runs: (ri, rj),
+            shapes: (a.shape, b.shape),
+            kinds,
+        }
+    }
 }
 
 impl Broadphase {
@@ -352,6 +399,7 @@ impl<'a> Found<'a> {
             work: 0,
             budget,
             stop: None,
+            met: None,
         }
     }
 
@@ -483,17 +531,20 @@ impl<'a> Found<'a> {
         } else {
             ((j, rj, pj), (i, ri, pi))
         };
-        let (a, b) = (&space.runs[ri as usize], &space.runs[rj as usize]);
-        let none = Flags::default();
-        let fa = space.flags.get(a.archetype.0 as usize).unwrap_or(&none);
-        let fb = space.flags.get(b.archetype.0 as usize).unwrap_or(&none);
-        let report = fa.mask & b.layer != 0 || fb.mask & a.layer != 0;
-        let trigger = fa.trigger || fb.trigger;
-        let push = !trigger && (fa.push & b.layer != 0 || fb.push & a.layer != 0);
-        if !report && !push {
+        let met = match self.met {
+            Some(m) if m.runs == (ri, rj) => m,
+            _ => *self.met.insert(Met::of(space, ri, rj)),
+        };
+        let Some(Kinds {
+            report,
+            push,
+            trigger,
+            stay,
+        }) = met.kinds
+        else {
             return;
-        }
-        let Some((normal, depth)) = overlap(a.shape, pi, b.shape, pj) else {
+        };
+        let Some((normal, depth)) = overlap(met.shapes.0, pi, met.shapes.1, pj) else {
             return;
         };
         let pair = Pair {
@@ -502,7 +553,7 @@ impl<'a> Found<'a> {
             report,
             push,
             trigger,
-            stay: fa.stay || fb.stay,
+            stay,
             normal,
             depth,
         };
