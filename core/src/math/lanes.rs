@@ -13,7 +13,9 @@
 //! Two loops also run eight lanes wide where an x86_64 CPU has AVX2, asked at run time (in
 //! `wide.rs`): the sparse search's box and marks test ([`each_marked`]), which every collider
 //! that does not look takes each tick, with the same calls in the same order; and the
-//! step-and-clamp ([`step_within`]), four bodies at a time with the same results.
+//! step-and-clamp ([`step_within`]), four bodies at a time with the same results. The marks
+//! test runs sixteen lanes wide where the CPU also has AVX-512 (`sixteen.rs`), again with the
+//! same calls in the same order.
 
 use super::Vec2;
 
@@ -70,9 +72,9 @@ pub(crate) struct MarkTest {
 
 /// Calls `near(k)`, in order, for each `pos[k]` inside `test`'s box whose cell's byte in
 /// `bits` is not zero, the cell found as [`Eight::cells`] finds it (the box must be under
-/// 2^31 cells from `lo` each way): eight points a step, in 256-bit registers where the CPU
-/// has them, else in two of four lanes, and the fewer than eight left one at a time
-/// ([`each_marked_rest`]). `bits` holds the grid's `(rmask + 1) << shift` bytes (`cmask + 1
+/// 2^31 cells from `lo` each way): sixteen points a step in 512-bit registers or eight in
+/// 256-bit ones where the CPU has them, else eight in two of four lanes, and the rest one at
+/// a time ([`each_marked_rest`]). `bits` holds the grid's `(rmask + 1) << shift` bytes (`cmask + 1
 /// == 1 << shift`).
 #[inline]
 pub(crate) fn each_marked(
@@ -89,18 +91,41 @@ pub(crate) fn each_marked(
     );
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
-        let (whole, rest) = pos.as_chunks::<8>();
-        // SAFETY: the CPU has AVX2; the grid and its bytes as `wide::each_marked` needs.
-        unsafe { wide::each_marked(whole, (test.lo, test.hi, test.inv), test.grid, bits, near) };
-        each_marked_rest(rest, 8 * whole.len(), test, bits, near);
-        return;
+        let sixteen = shift >= 2 && std::arch::is_x86_feature_detected!("avx512f");
+        return each_marked_wide(pos, test, bits, near, sixteen);
     }
     each_marked_by::<Packed>(pos, test, bits, near);
 }
 
-/// [`each_marked`] one point at a time, for the fewer than eight points past a run's whole
-/// chunks (`first`: the first one's index in the run): the same ordered compares (false with
-/// a NaN), subtraction, multiplication and truncation as a chunk's lanes, so the same points.
+/// [`each_marked`] where the CPU has AVX2: sixteen points a step where `sixteen` (the CPU has
+/// AVX-512 and the grid is at least four cells across), else eight; the rest one at a time.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn each_marked_wide(
+    pos: &[Vec2],
+    test: &MarkTest,
+    bits: &[u8],
+    near: &mut impl FnMut(usize),
+    sixteen: bool,
+) {
+    let (boxed, grid) = ((test.lo, test.hi, test.inv), test.grid);
+    if sixteen {
+        let (whole, rest) = pos.as_chunks::<16>();
+        // SAFETY: the CPU has AVX-512F (the caller asked); the grid and its bytes as
+        // `sixteen::each_marked` needs (checked by the caller).
+        unsafe { self::sixteen::each_marked(whole, boxed, grid, bits, near) };
+        each_marked_rest(rest, 16 * whole.len(), test, bits, near);
+    } else {
+        let (whole, rest) = pos.as_chunks::<8>();
+        // SAFETY: the CPU has AVX2; the grid and its bytes as `wide::each_marked` needs.
+        unsafe { wide::each_marked(whole, boxed, grid, bits, near) };
+        each_marked_rest(rest, 8 * whole.len(), test, bits, near);
+    }
+}
+
+/// [`each_marked`] one point at a time, for the points past a run's whole chunks (`first`:
+/// the first one's index in the run): the same ordered compares (false with a NaN),
+/// subtraction, multiplication and truncation as a chunk's lanes, so the same points.
 /// A chunk padded with NaN for them cost a run of a few colliders more than its points did
 /// (its copy, whose wide loads waited for the copy's stores, and a chunk's setup).
 #[inline(always)]
@@ -522,6 +547,9 @@ mod sse;
 
 #[cfg(target_arch = "x86_64")]
 mod wide;
+
+#[cfg(target_arch = "x86_64")]
+mod sixteen;
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
