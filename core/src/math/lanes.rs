@@ -74,8 +74,8 @@ pub(crate) struct MarkTest {
 /// `bits` is not zero, the cell found as [`Eight::cells`] finds it (the box must be under
 /// 2^31 cells from `lo` each way): sixteen points a step in 512-bit registers or eight in
 /// 256-bit ones where the CPU has them, else eight in two of four lanes, and the rest one at
-/// a time ([`each_marked_rest`]). `bits` holds the grid's `(rmask + 1) << shift` bytes (`cmask + 1
-/// == 1 << shift`).
+/// a time ([`each_marked_rest`]). `bits` holds the grid's `(rmask + 1) << shift` bytes
+/// (`cmask + 1 == 1 << shift`).
 #[inline]
 pub(crate) fn each_marked(
     pos: &[Vec2],
