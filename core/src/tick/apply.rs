@@ -412,6 +412,8 @@ fn apply_one(
         Command::SetBehaviour { target, behaviour } => {
             if let Some(e) = resolve(world, s, *target) {
                 crate::tick::brains::set_behaviour(world, def, e, *behaviour);
+                // Its brain, set outside motion's pass: the groups' notes no longer hold.
+                s.soonest.forget();
             }
         }
         Command::Attach {

@@ -8,6 +8,7 @@ use crate::par;
 use crate::tick::decide::{Seen, decide};
 use crate::tick::rule::{Rule, Rules};
 use crate::tick::scratch::Scratch;
+use crate::tick::soonest::Notes;
 use crate::tick::speeds::{GROUP, GroupSpeeds, OwnGroups, RunGroups, Speeds};
 use crate::world::SimWorld;
 use crate::world::components::*;
@@ -91,6 +92,7 @@ pub(crate) fn behaviours(
             speeds,
             ids,
             own: behaviours.map_or(&[], |b| &b[..n]),
+            notes: Default::default(),
         };
         let (pos, vels) = (&pos[..n], &mut vels[..n]);
         let think = |m, p, v| ctx.think_rows(&mut Alive::default(), m, p, v);
@@ -188,6 +190,9 @@ pub(crate) struct Minds<'a> {
     pub speeds: Speeds<'a>,
     pub ids: &'a [Identity],
     pub own: &'a [OwnBehaviour],
+    /// The soonest decisions of the rows' whole groups, kept by motion's one pass (none
+    /// elsewhere: every group's brains read).
+    pub notes: Notes<'a>,
 }
 
 /// Rows `start..end` of `column`, which is empty or holds them.
@@ -213,6 +218,7 @@ impl<'a> Minds<'a> {
             speeds: self.speeds.rows(start, end),
             ids: &self.ids[start..end],
             own: part(self.own, start, end),
+            notes: self.notes.rows(start, end),
         }
     }
 
@@ -224,6 +230,7 @@ impl<'a> Minds<'a> {
         let (speeds, speeds_b) = self.speeds.split_at(at);
         let (ids, ids_b) = self.ids.split_at(at);
         let (own, own_b) = (part(self.own, 0, at), part(self.own, at, self.ids.len()));
+        let (notes, notes_b) = self.notes.split_at(at);
         (
             Minds {
                 brains,
@@ -231,6 +238,7 @@ impl<'a> Minds<'a> {
                 speeds,
                 ids,
                 own,
+                notes,
             },
             Minds {
                 brains: brains_b,
@@ -238,6 +246,7 @@ impl<'a> Minds<'a> {
                 speeds: speeds_b,
                 ids: ids_b,
                 own: own_b,
+                notes: notes_b,
             },
         )
     }
@@ -272,9 +281,11 @@ impl<'a> Deciding<'a> {
     /// group's rows first is deciding row by row), four rows a step in packed lanes where
     /// none of the eight is a straight mover (whose velocity is its own); one read of the
     /// group's words says both which rows may be due (in the browser's lanes exactly those,
-    /// taken bit by bit: no test of the others) and whether one is straight. At a cadence
-    /// of eight with consecutive sequences every group has a row due each tick; steering such
-    /// a group row by row, between the decisions, cost 3.8% more instructions a tick at 16k
+    /// taken bit by bit: no test of the others) and whether one is straight; a group whose
+    /// soonest decision, kept by motion's one pass (`m.notes`, see `soonest`), is after this
+    /// tick skips that read and only steers. At a cadence of eight with consecutive
+    /// sequences every group has a row due each tick; steering such a group row by row,
+    /// between the decisions, cost 3.8% more instructions a tick at 16k
     /// drones. (A pass of decisions over all the rows and then one of velocities cost a
     /// second pass over the brains: 4% more at 64k drones, 2.7% at 1k.) With a target lost the
     /// decisions go first, in a loop of their own that keeps track of the last target known to
@@ -289,7 +300,7 @@ impl<'a> Deciding<'a> {
     ) -> u64 {
         let n = m.brains.len();
         let (brains, aims, ids, pos) = (m.brains, &mut m.aims[..n], &m.ids[..n], &pos[..n]);
-        let (speeds, vels, own) = (m.speeds, &mut vels[..n], m.own);
+        let (speeds, vels, own, mut notes) = (m.speeds, &mut vels[..n], m.own, m.notes);
         let tick = self.tick;
         let mut decisions = 0;
         if !self.lost {
@@ -297,14 +308,16 @@ impl<'a> Deciding<'a> {
             // next decision is at tick 0). The speeds' kind is matched once, not a group.
             let rows = (brains, aims, ids, own, pos, vels);
             return match speeds {
-                Speeds::Own(own) => self.in_groups(rows, speeds, OwnGroups(own)),
+                Speeds::Own(own) => self.in_groups(rows, speeds, OwnGroups(own), notes),
                 Speeds::Runs { runs, from } => match speeds.one(n) {
                     // Rows of one speed (a crowd's, or a chunk of it): one number.
-                    Some(one) => self.in_groups(rows, speeds, [one; GROUP]),
-                    None => self.in_groups(rows, speeds, RunGroups::new(runs, from)),
+                    Some(one) => self.in_groups(rows, speeds, [one; GROUP], notes),
+                    None => self.in_groups(rows, speeds, RunGroups::new(runs, from), notes),
                 },
             };
         }
+        // Decided below without the notes: read every group next tick.
+        notes.clear();
         // The last target known to live: a brain that targets it is due only by its cadence
         // (most brains share a target); any other target is checked (see `settle`).
         // (`u64::MAX` when none is known: no creation sequence reaches it.)
@@ -343,6 +356,7 @@ impl<'a> Deciding<'a> {
         ),
         speeds: Speeds<'_>,
         mut groups: impl GroupSpeeds,
+        mut notes: Notes<'_>,
     ) -> u64 {
         let tick = self.tick;
         let mut decisions = 0;
@@ -356,6 +370,13 @@ impl<'a> Deciding<'a> {
             }
         };
         for (g, (b, v)) in bg.iter_mut().zip(vg).enumerate() {
+            let s = groups.group(g);
+            if tick < notes.get(g) {
+                // None due and none a straight mover (`soonest`'s invariant).
+                let v = vectors_mut(v).try_into().expect("a group's velocities");
+                scale8(v, Brain::heads(b), s);
+                continue;
+            }
             let (straight, mut due) = Brain::straight_and_due(b, tick);
             // A group's decisions, the rows that may be due in order (each tested again),
             // then its velocities: a row's decision and velocity read and write only its
@@ -365,7 +386,7 @@ impl<'a> Deciding<'a> {
                 due &= due - 1;
                 decide(g * GROUP + k, &mut b[k]);
             }
-            let s = groups.group(g);
+            notes.keep(g, b);
             if straight {
                 for k in 0..GROUP {
                     steer(&b[k], s[k], &mut v[k]);

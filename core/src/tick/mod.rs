@@ -18,6 +18,7 @@ pub(crate) mod report;
 pub(crate) mod rule;
 pub(crate) mod schedule;
 pub(crate) mod scratch;
+mod soonest;
 pub(crate) mod speeds;
 pub(crate) mod steer;
 pub(crate) mod system;

@@ -93,6 +93,9 @@ pub(crate) struct Scratch {
     /// The runs of rows of one speed of each hecs archetype, for their brains' speeds (kept
     /// across ticks as `uniform` is).
     pub speed_runs: crate::tick::speeds::RunCache,
+    /// The soonest decision of each group of eight brains, kept by motion's one pass from
+    /// tick to tick (forgotten when a behaviour is set at run time).
+    pub soonest: crate::tick::soonest::Soonest,
     /// Where motion's one pass splits a large archetype's rows between the two threads
     /// (learned from the parts' times; no result depends on it).
     pub motion_split: crate::par::Balance,
@@ -210,6 +213,7 @@ impl Default for Scratch {
             census: Default::default(),
             uniform: UniformCache::default(),
             speed_runs: Default::default(),
+            soonest: Default::default(),
             motion_split: crate::par::Balance::default(),
             records_apart: Default::default(),
             spare_contacts: Vec::new(),

@@ -27,6 +27,7 @@ use crate::tick::motion::step::{accelerate, step, turn};
 use crate::tick::motion::uniform::Uniformity;
 use crate::tick::rule::Rules;
 use crate::tick::scratch::Scratch;
+use crate::tick::speeds::GROUP;
 use crate::world::SimWorld;
 use crate::world::components::*;
 use std::iter::zip;
@@ -52,6 +53,7 @@ pub(crate) fn motion(
     let field = world.nav.field.as_ref();
     let deciding = Deciding::from_parts(def, &s.targets, lost, field, tick, rules);
     let mut decisions = 0u64;
+    let instance = world.instance;
     let bp = &mut s.broadphase;
     bp.begin();
     let mut bounds = Bounds {
@@ -104,6 +106,7 @@ pub(crate) fn motion(
                     speeds,
                     ids,
                     own: behaviours.map_or(&[], |b| &b[..n]),
+                    notes: Default::default(),
                 })
             }
             _ => None,
@@ -120,13 +123,18 @@ pub(crate) fn motion(
             match (bounded, prev.as_deref_mut(), ident, colliders) {
                 (true, Some(prev), Some(ident), Some(colliders)) => {
                     let rows = s.uniform.get(index, changes, &colliders, &ident[..n], def);
+                    let mut minds = think.take().unwrap_or_default();
+                    if !minds.brains.is_empty() {
+                        // The groups' soonest decisions, kept by this pass from tick to tick.
+                        minds.notes = s.soonest.serve(index, (instance, changes, n), tick);
+                    }
                     let cols = Cols {
                         pos: &mut pos[..],
                         vel: &mut vel[..],
                         prev: &mut prev[..n],
                         ids: &ident[..n],
                         colliders,
-                        minds: think.take().unwrap_or_default(),
+                        minds,
                     };
                     let (area, mut gone) = (bounds.area, Vec::new());
                     let pass = Pass {
@@ -138,8 +146,9 @@ pub(crate) fn motion(
                     };
                     if split && n >= par::SPLIT_MIN {
                         // Two parts on two threads, joined in row order, split where the
-                        // last ticks' parts would have taken as long.
-                        let mid = s.motion_split.mid(n);
+                        // last ticks' parts would have taken as long, at a group's first
+                        // row (each part keeps its groups' notes).
+                        let mid = s.motion_split.mid(n) / GROUP * GROUP;
                         let (a, b) = cols.split_at(mid);
                         let (mut sa, mut sb) = bp.stretches(n, mid, index);
                         let mut gone_b = Vec::new();
@@ -506,7 +515,10 @@ impl Pass<'_> {
             speeds,
             ids,
             own,
+            mut notes,
         } = minds;
+        // Decided row by row without the notes: read these groups next tick.
+        notes.clear();
         let mut decisions = 0u64;
         // The rows' speeds, found in one loop for their kind rather than a row at a time.
         let mut speed = [0.0f32; CHUNK];
