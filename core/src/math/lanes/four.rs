@@ -66,6 +66,16 @@ pub(crate) trait Lanes: Copy {
     fn abs(self) -> Self;
     /// Lanes 1, 0, 3, 2: each body's other coordinate.
     fn swap_pairs(self) -> Self;
+    /// The mask, in both lanes of each pair (a body's two coordinates), of the pairs whose
+    /// lanes are both zero, where every lane is a `v - v`: +0 where `v` is finite, NaN where
+    /// not (so the pairs of bodies with both coordinates finite). The sum of each lane and its
+    /// pair's is not NaN exactly there; the browser's lanes compare the pair's 64 bits with
+    /// zero in one instruction instead (the sum's shuffle, add and compare are three).
+    #[inline(always)]
+    fn both_zero(self) -> Self {
+        let both = self.add(self.swap_pairs());
+        both.le(both)
+    }
     /// Lanes 0 and 2 of `self`, then of `o`: the x of four points.
     fn evens(self, o: Self) -> Self;
     /// Lanes 1 and 3 of `self`, then of `o`: the y of four points.

@@ -67,6 +67,12 @@ impl Lanes for Simd128 {
         Simd128(i32x4_shuffle::<1, 0, 3, 2>(self.0, self.0))
     }
     #[inline(always)]
+    fn both_zero(self) -> Self {
+        // A `v - v` is +0 (all bits clear) or NaN (some set): the pair's 64 bits are zero
+        // exactly where both are +0.
+        Simd128(i64x2_eq(self.0, i64x2_splat(0)))
+    }
+    #[inline(always)]
     fn evens(self, o: Self) -> Self {
         Simd128(i32x4_shuffle::<0, 2, 4, 6>(self.0, o.0))
     }

@@ -77,12 +77,10 @@ pub(super) fn step_within_by<L: Lanes>(
         // SAFETY: as above.
         unsafe { t.store(q.add(i * 2)) };
         let next = t.add(w.mul(dt));
-        // `v - v` is 0 for a finite `v`, NaN for the rest; added to its body's other lane's,
-        // 0 where both are finite: those lanes' mask (the sum, not the masks' `and`, which
-        // LLVM's wasm code re-extends after the shuffle in two more shifts).
+        // `v - v` is +0 for a finite `v`, NaN for the rest: the mask of the bodies both of
+        // whose coordinates are finite (`Lanes::both_zero`).
         let zero = next.sub(next);
-        let both = zero.add(zero.swap_pairs());
-        let t = L::select(both.le(both), next, t);
+        let t = L::select(zero.both_zero(), next, t);
         let to = t.at_least(lo).at_most(hi);
         let w = w.clear(to.ne(t));
         nonfinite = nonfinite.or(to.sub(to));
@@ -170,8 +168,7 @@ pub(super) fn step_free_by<L: Lanes>(
             let next = t.add(w.mul(dt));
             // Both of a body's coordinates finite: see `step_within_by`.
             let zero = next.sub(next);
-            let both = zero.add(zero.swap_pairs());
-            L::select(both.le(both), next, t).store(p.add(i * 2));
+            L::select(zero.both_zero(), next, t).store(p.add(i * 2));
         }
     }
     n

@@ -187,11 +187,10 @@ unsafe fn stepped(
     // SAFETY: as above.
     unsafe { _mm256_storeu_ps(q.add(i * 2), t) };
     let next = _mm256_add_ps(t, _mm256_mul_ps(w, dt));
-    // Finite lanes (`v - v` is 0 for a finite `v`, NaN for the rest), then both of a body's
-    // lanes.
-    let zero = _mm256_sub_ps(next, next);
-    let fin = _mm256_cmp_ps::<_CMP_LE_OQ>(zero, zero);
-    let both = _mm256_and_ps(fin, _mm256_permute_ps::<0b10_11_00_01>(fin));
+    // `v - v` is +0 (all bits clear) for a finite `v`, NaN for the rest: a body's 64 bits
+    // are zero exactly where both its coordinates are finite.
+    let zero = _mm256_castps_si256(_mm256_sub_ps(next, next));
+    let both = _mm256_castsi256_ps(_mm256_cmpeq_epi64(zero, _mm256_setzero_si256()));
     (t, w, next, both)
 }
 

@@ -98,3 +98,36 @@ fn the_free_step_is_the_one_body_at_a_time_step() {
         }
     }
 }
+
+/// `both_zero` of every `v - v` (of finite values, infinities and NaN), packed and plain: the
+/// pairs both of whose coordinates are finite, in both lanes of each pair.
+#[test]
+fn both_zero_marks_the_bodies_with_both_coordinates_finite() {
+    fn mask<L: Lanes>(v: [f32; 4]) -> [bool; 4] {
+        // SAFETY: four floats read, four written.
+        let (l, mut out) = (unsafe { L::load(v.as_ptr()) }, [0f32; 4]);
+        unsafe { l.sub(l).both_zero().store(out.as_mut_ptr()) };
+        out.map(|b| b.to_bits() == u32::MAX)
+    }
+    let values = [
+        1.5,
+        -0.0,
+        0.0,
+        f32::MAX,
+        -1e-45,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+    ];
+    for &a in &values {
+        for &b in &values {
+            for &c in &values {
+                let v = [a, b, c, a];
+                let f = v.map(f32::is_finite);
+                let want = [f[0] & f[1], f[0] & f[1], f[2] & f[3], f[2] & f[3]];
+                assert_eq!(mask::<Packed>(v), want, "packed {v:?}");
+                assert_eq!(mask::<Plain>(v), want, "plain {v:?}");
+            }
+        }
+    }
+}
