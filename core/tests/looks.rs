@@ -7,17 +7,9 @@ mod support;
 use ludus_core::*;
 use support::*;
 
-/// Sequences of the placed pickup (a circle of radius 6 drawn 8 wide, layer 0) and wall (a
-/// 32 x 32 box).
+/// Sequences of the pickup and the wall of [`pickup_and_wall`].
 const PICKUP_SEQ: u64 = 1;
 const WALL_SEQ: u64 = 2;
-
-fn two_things() -> GameDef {
-    let mut def = game_def();
-    place(&mut def, PICKUP, 0.0, 0.0);
-    place(&mut def, WALL, 100.0, 0.0);
-    def
-}
 
 fn drawn(g: &Game, interpolation: Interpolation) -> RenderFrame {
     let mut frame = RenderFrame::with_capacity(64);
@@ -59,7 +51,7 @@ fn shown(d: Option<Draw>) -> Option<(Vec2, u8, bool, bool, i16)> {
 #[test]
 fn a_look_is_drawn_from_the_tick_it_is_set_until_changed() {
     let mut g = game(
-        two_things(),
+        pickup_and_wall(),
         at_ticks(|t, _| match t {
             2 => vec![look(
                 PICKUP_SEQ,
@@ -159,7 +151,7 @@ fn a_look_is_drawn_from_the_tick_it_is_set_until_changed() {
 
 #[test]
 fn a_sprites_alpha_and_flip_y_are_drawn() {
-    let mut def = two_things();
+    let mut def = pickup_and_wall();
     let s = def.archetypes[PICKUP.0 as usize].sprite.as_mut().unwrap();
     (s.alpha, s.flip_y, s.color) = (0.25, true, Color::rgba(255, 0, 0, 200));
     let g = game(def, Box::new(NoConsequences));
@@ -169,7 +161,7 @@ fn a_sprites_alpha_and_flip_y_are_drawn() {
 
 #[test]
 fn a_label_is_hidden_faded_and_scaled_with_its_entity() {
-    let mut def = two_things();
+    let mut def = pickup_and_wall();
     def.archetypes[WALL.0 as usize].label = Some(LabelDef {
         text: "WALL".into(),
         size: 10.0,
@@ -232,7 +224,7 @@ fn spawn_options_size_the_sprite_and_collider_scale_the_look_and_turn_it() {
         ..Overrides::default()
     };
     let mut g = game(
-        two_things(),
+        pickup_and_wall(),
         at_ticks(move |t, _| {
             if t != 1 {
                 return vec![];
@@ -312,7 +304,7 @@ fn half_way_angle(g: &Game, seq: u64) -> f32 {
 #[test]
 fn set_angle_is_drawn_turning_the_short_way_and_a_jump_or_a_spawn_is_not() {
     let mut g = game(
-        two_things(),
+        pickup_and_wall(),
         at_ticks(|t, _| match t {
             1 => vec![Command::SetAngle {
                 target: PICKUP_SEQ,

@@ -8,15 +8,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use support::*;
 
-/// Sequence of the placed pickup (a circle of radius 6 drawn 8 wide, layer 0).
+/// Sequence of the pickup of [`pickup_and_wall`].
 const PICKUP_SEQ: u64 = 1;
-
-fn two_things() -> GameDef {
-    let mut def = game_def();
-    place(&mut def, PICKUP, 0.0, 0.0);
-    place(&mut def, WALL, 100.0, 0.0);
-    def
-}
 
 fn look(target: u64, look: Look) -> Command {
     Command::SetLook { target, look }
@@ -88,7 +81,7 @@ fn set_look_values_out_of_range_are_refused() {
     let got = Rc::new(RefCell::new(Vec::new()));
     let seen = got.clone();
     let mut g = game(
-        two_things(),
+        pickup_and_wall(),
         rules(move |stage, g| {
             if stage == Stage::One && g.tick() == 1 {
                 for (l, _) in cases {
@@ -162,7 +155,7 @@ fn spawn_options_out_of_range_are_refused() {
     let seen = got.clone();
     let list = cases.clone();
     let mut g = game(
-        two_things(),
+        pickup_and_wall(),
         rules(move |stage, g| {
             if stage == Stage::One && g.tick() == 1 {
                 for (o, _) in list.iter().cloned() {

@@ -254,6 +254,15 @@ pub fn health_of(g: &Game, seq: u64) -> Option<i32> {
 pub const PLAYER_SEQ: u64 = 1;
 pub const ENEMY_SEQ: u64 = 2;
 
+/// The fixture with a pickup placed at the origin (sequence 1: a circle of radius 6 drawn 8
+/// wide, layer 0) and a wall at (100, 0) (sequence 2: a 32 x 32 box).
+pub fn pickup_and_wall() -> GameDef {
+    let mut def = game_def();
+    place(&mut def, PICKUP, 0.0, 0.0);
+    place(&mut def, WALL, 100.0, 0.0);
+    def
+}
+
 /// A log that consequences write lines into and the test reads back.
 pub type Log = Rc<RefCell<Vec<String>>>;
 
