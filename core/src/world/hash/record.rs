@@ -147,11 +147,35 @@ pub(super) const TAIL_SECRET: u64 = SECRET[3];
 /// The multiplier of XXH3's final avalanche of a 17-to-128-byte input.
 pub(super) const AVALANCHE: u64 = 0x1656_6791_9E37_79F9;
 
-/// XXH3's 128-bit product folded to 64 bits.
+/// XXH3's 128-bit product folded to 64 bits: its low word xor its high word.
 #[inline(always)]
 fn mix(a: u64, b: u64) -> u64 {
-    let p = u128::from(a) * u128::from(b);
-    (p as u64) ^ ((p >> 64) as u64)
+    // Where words are 64 bits the product is one instruction.
+    #[cfg(target_pointer_width = "64")]
+    let (low, high) = {
+        let p = u128::from(a) * u128::from(b);
+        (p as u64, (p >> 64) as u64)
+    };
+    // In the browser's wasm32 a `u128` product is a call into the compiler's runtime that
+    // returns through memory; four 32-bit products inline cost a fraction of it.
+    #[cfg(not(target_pointer_width = "64"))]
+    let (low, high) = product_by_halves(a, b);
+    low ^ high
+}
+
+/// The 128-bit product of `a` and `b` (low word, high word) from four products of 32-bit
+/// halves, as the wide hash (`hash::wide::mix`) makes it in each lane.
+#[cfg(any(test, not(target_pointer_width = "64")))]
+#[inline(always)]
+pub(super) fn product_by_halves(a: u64, b: u64) -> (u64, u64) {
+    const LOW: u64 = 0xffff_ffff;
+    let (a0, a1, b0, b1) = (a & LOW, a >> 32, b & LOW, b >> 32);
+    let (ll, lh, hl, hh) = (a0 * b0, a0 * b1, a1 * b0, a1 * b1);
+    // Bits 32 to 95 of the product, with the carry into the high word above bit 63.
+    let cross = (ll >> 32) + (lh & LOW) + (hl & LOW);
+    let low = (ll & LOW) | (cross << 32);
+    let high = hh + (lh >> 32) + (hl >> 32) + (cross >> 32);
+    (low, high)
 }
 
 const XXH_PRIME64_1: u64 = 0x9E37_79B1_85EB_CA87;

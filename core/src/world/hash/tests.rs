@@ -461,6 +461,28 @@ fn split_xxh3_is_xxh3() {
     }
 }
 
+/// The product by 32-bit halves (the browser's) is the 128-bit product, for words whose
+/// halves' sums carry (all ones among them) and any others.
+#[test]
+fn the_product_by_halves_is_the_wide_product() {
+    use super::record::product_by_halves;
+    let mut rng = fastrand::Rng::with_seed(45);
+    let edges = [0, 1, u64::MAX, 0xffff_ffff, 1 << 32, 1 << 63, u64::MAX - 1];
+    for n in 0..100_000 {
+        let pick = |rng: &mut fastrand::Rng| match n % 3 {
+            0 => edges[rng.usize(..edges.len())],
+            _ => rng.u64(..),
+        };
+        let (a, b) = (pick(&mut rng), pick(&mut rng));
+        let p = u128::from(a) * u128::from(b);
+        assert_eq!(
+            product_by_halves(a, b),
+            (p as u64, (p >> 64) as u64),
+            "{a:#x} {b:#x}"
+        );
+    }
+}
+
 /// The world's invulnerability deadlines are in the health records as every recording hashed
 /// them (each entity's record with its deadline, inactive where it has none), on every path.
 #[test]
