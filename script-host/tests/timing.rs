@@ -44,40 +44,37 @@ fn per_tick(g: &mut Game, readings: &Cell<u64>, ticks: usize) -> Vec<(u64, u64)>
         .collect()
 }
 
+/// Tick by tick, the clock's readings and the time counted, for scripts on the test game.
 #[test]
 fn only_stages_that_call_handlers_are_timed() {
-    // Tick 1: the contact's enter event calls a handler in stage one, whose damage calls
-    // `on_damage` in stage two: two stages timed, two readings each. Tick 2 and 3: the
-    // contact stays (no enter event), nothing is called, no clock is read.
-    let (clock, readings) = counting();
-    let mut g = timed(
-        r#"
+    const HURT: &str = r#"
         function on_collision_enter(events)
           for _, e in ipairs(events) do ludus.damage(e.b, 1, e.a) end
         end
-        function on_damage(events) ludus.set("hurt", #events) end
-        "#,
-        clock,
-    );
-    let ticks = per_tick(&mut g, &readings, 3);
-    assert_eq!(ticks, [(4, 2_000), (0, 0), (0, 0)]);
-    assert_eq!(var(&g, "hurt"), Some(1.0), "both handlers ran");
-}
-
-#[test]
-fn a_tick_of_one_stage_counts_that_stage_alone() {
-    // Only stage one calls a handler: its two readings are the tick's time, whatever the
-    // native systems after it took (the damage applied, stage two with no handler).
-    let (clock, readings) = counting();
-    let mut g = timed(
-        r#"
-        function on_collision_enter(events)
-          for _, e in ipairs(events) do ludus.damage(e.b, 1, e.a) end
-        end
-        "#,
-        clock,
-    );
-    assert_eq!(per_tick(&mut g, &readings, 2), [(2, 1_000), (0, 0)]);
+        "#;
+    const TOLD: &str = r#"function on_damage(events) ludus.set("hurt", #events) end"#;
+    // Tick 1: the contact's enter event calls `on_collision_enter` in stage one, whose damage
+    // calls `on_damage` in stage two where there is one: two readings a stage that calls a
+    // handler, its 1,000 ns counted, and nothing for the native systems after stage one (the
+    // damage applied). Ticks 2 and 3: the contact stays (no enter event), nothing is called
+    // and no clock is read.
+    let cases = [
+        (
+            "both stages",
+            format!("{HURT}\n{TOLD}"),
+            [(4, 2_000), (0, 0), (0, 0)],
+        ),
+        (
+            "stage one alone",
+            HURT.to_string(),
+            [(2, 1_000), (0, 0), (0, 0)],
+        ),
+    ];
+    for (name, src, want) in cases {
+        let (clock, readings) = counting();
+        let mut g = timed(&src, clock);
+        assert_eq!(per_tick(&mut g, &readings, 3), want, "{name}");
+    }
 }
 
 #[test]
