@@ -128,3 +128,47 @@ fn code_nested_past_the_c_stack_is_refused_at_its_line() {
         }
     }
 }
+
+#[test]
+fn sandbox_has_no_io_os_load_or_debug() {
+    for (src, expect) in [
+        ("io.open('x')", "io"),
+        ("os.execute('true')", "os"),
+        ("load('return 1')()", "load"),
+        ("loadstring('return 1')()", "loadstring"),
+        ("dofile('x.lua')", "dofile"),
+        ("loadfile('x.lua')", "loadfile"),
+        ("string.dump(print)", "dump"),
+        ("debug.getinfo(1)", "debug"),
+        ("collectgarbage()", "collectgarbage"),
+        ("package.loadlib('x', 'y')", "package"),
+        ("require('../secret')", "module names"),
+        ("require('/etc/passwd')", "module names"),
+        ("math.randomseed(1)", "randomseed"),
+        ("local s = string.format('%p', {})", "%p"),
+    ] {
+        let f = script_fault(&format!("\n{src}\n"));
+        assert_eq!(
+            f.location.as_deref(),
+            Some("scripts/main.lua:2"),
+            "{src}: {f}"
+        );
+        assert!(f.message.contains(expect), "{src}: {f}");
+    }
+}
+
+#[test]
+fn addresses_are_never_visible() {
+    let mut g = game(
+        r#"
+        ludus_t = tostring({}) .. tostring(print) .. string.format("%s", {})
+        function on_start() ludus.set("len", #ludus_t) end
+        "#,
+    )
+    .unwrap();
+    run(&mut g, 1).unwrap();
+    assert_eq!(
+        var(&g, "len"),
+        Some(("table".len() + "function".len() + "table".len()) as f64)
+    );
+}

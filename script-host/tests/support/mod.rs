@@ -162,6 +162,15 @@ pub fn game_with(
     Ok(g)
 }
 
+/// The fault of the test game with `src` as its script: as it loads, or in its first three
+/// ticks.
+pub fn script_fault(src: &str) -> Fault {
+    match game(src) {
+        Err(f) => f,
+        Ok(mut g) => run(&mut g, 3).expect_err("expected a fault"),
+    }
+}
+
 pub fn run(g: &mut Game, ticks: u64) -> Result<(), Fault> {
     for _ in 0..ticks {
         g.step(&TickInput::neutral())?;
