@@ -11,6 +11,8 @@ use super::record::position_after;
 use crate::world::health::MaxHealth;
 pub(super) use slots::{MindRows, MindSlots, Minds};
 
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod packed;
 mod slots;
 #[cfg(test)]
 mod tests;
@@ -54,7 +56,8 @@ impl MindSlots<'_> {
     }
 
     /// The first rows hashed four at a time (see [`positions`](Self::positions)): how many,
-    /// and their position records' sum; none where the CPU has no AVX2.
+    /// and their position records' sum; none where the CPU has no AVX2 (in the browser's
+    /// build, always four at a time in `simd128`'s lanes).
     #[inline]
     fn wide(&mut self, rows: &MindRows<'_>, max: &MaxHealth, delta: &mut [u64; 3]) -> (usize, u64) {
         #[cfg(target_arch = "x86_64")]
@@ -63,7 +66,12 @@ impl MindSlots<'_> {
             // the caller).
             return unsafe { wide::positions(self, rows, max, delta) };
         }
-        let _ = (rows, max, delta);
-        (0, 0)
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return packed::positions(self, rows, max, delta);
+        #[allow(unreachable_code)]
+        {
+            let _ = (rows, max, delta);
+            (0, 0)
+        }
     }
 }
