@@ -26,6 +26,8 @@ use std::iter::zip;
 mod kept;
 mod minds;
 mod movers;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod packed;
 mod record;
 mod rows;
 mod run;
