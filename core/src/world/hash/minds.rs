@@ -66,9 +66,10 @@ impl MindSlots<'_> {
             // the caller).
             return unsafe { wide::positions(self, rows, max, delta) };
         }
+        // SAFETY: a slot a row, every column of one length (checked by the caller).
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        return packed::positions(self, rows, max, delta);
-        #[allow(unreachable_code)]
+        return unsafe { packed::positions(self, rows, max, delta) };
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
         {
             let _ = (rows, max, delta);
             (0, 0)

@@ -11,18 +11,21 @@ use std::arch::wasm32::*;
 
 /// [`MindSlots::positions`] of the whole chunks of four rows: how many rows, and their
 /// position records' sum (the caller hashes the rest).
-pub(super) fn positions(
+///
+/// # Safety
+///
+/// `s` holds a slot a row of `rows`, every column of `rows` and `s` of one length.
+pub(super) unsafe fn positions(
     s: &mut MindSlots<'_>,
     rows: &MindRows<'_>,
     max: &MaxHealth,
     delta: &mut [u64; 3],
 ) -> (usize, u64) {
-    assert!(rows.even() && rows.len() == s.len(), "a slot a row");
     let n = rows.len() / 4 * 4;
     let mut sums = u64x2_splat(0);
     for r in (0..n).step_by(4) {
         // SAFETY: rows `r..r + 4` of every column are in bounds (`r + 4 <= n`, every column
-        // of the rows' length, asserted above).
+        // of the rows' length, as the function's contract says).
         let same = unsafe { same_rows(&s.chunks[r / 4], rows, r) };
         let mut differ = !same & 0b1111;
         while differ != 0 {
