@@ -442,12 +442,9 @@ fn each_marked_in<L: Lanes, const SMALL: bool>(
         if inside == 0 {
             continue;
         }
-        let mut marked = 0u32;
-        for (j, &k) in eight.cells::<SMALL>(lo, inv, grid).iter().enumerate() {
-            // SAFETY: a cell is masked into the grid (`cmask + 1 == 1 << shift`), even a
-            // point's outside the box, whose lane is dropped below.
-            marked |= u32::from(unsafe { *bits.get_unchecked(k as usize) }) << j;
-        }
+        // SAFETY: a cell is masked into the grid (`cmask + 1 == 1 << shift`), even a
+        // point's outside the box, whose lane is dropped below.
+        let marked = unsafe { L::marks8(&eight.cells::<SMALL>(lo, inv, grid), bits) };
         // The chunk's hits packed without a branch (see `PACK`), all eight lanes written.
         let hits = (inside & marked) as usize & 0xff;
         let (first, row) = ((c * 8) as u32, &PACK[hits]);

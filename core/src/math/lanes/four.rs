@@ -107,6 +107,23 @@ pub(crate) trait Lanes: Copy {
         }
         (high >= top, if under { 0xFF } else { 0 })
     }
+    /// The bytes of `bits` (each 0 or 1) at the eight `cells` as a mask, bit `j` for cell
+    /// `j`'s. Not floats either: the browser's lanes load the eight bytes into one vector (a
+    /// byte a point, where one at a time each is a load, a shift and an or, its address found
+    /// by an add apart).
+    ///
+    /// # Safety
+    ///
+    /// Every cell is an index into `bits`.
+    #[inline(always)]
+    unsafe fn marks8(cells: &[u32; 8], bits: &[u8]) -> u32 {
+        let mut marked = 0u32;
+        for (j, &k) in cells.iter().enumerate() {
+            // SAFETY: as the function's contract says.
+            marked |= u32::from(unsafe { *bits.get_unchecked(k as usize) }) << j;
+        }
+        marked
+    }
 }
 
 /// Per mask of eight lanes, the lanes set in it, in order (the rest zero): a chunk's hits

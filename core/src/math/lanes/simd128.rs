@@ -117,6 +117,34 @@ impl Lanes for Simd128 {
         (i64x2_bitmask(below) != 0b11, !above & 0xFF)
     }
     #[inline(always)]
+    unsafe fn marks8(cells: &[u32; 8], bits: &[u8]) -> u32 {
+        // Each cell's address (the bytes' start added to four at once), then its byte loaded
+        // into its lane: an extraction and a load a point.
+        let base = u32x4_splat(bits.as_ptr().expose_provenance() as u32);
+        let c = cells.as_ptr().cast::<v128>();
+        // SAFETY: eight `u32`s; wasm loads need no alignment.
+        let (a, b) = unsafe {
+            (
+                u32x4_add(v128_load(c), base),
+                u32x4_add(v128_load(c.add(1)), base),
+            )
+        };
+        let at = |v: u32| std::ptr::with_exposed_provenance::<u8>(v as usize);
+        // SAFETY: each address is a byte of `bits` (the function's contract).
+        let m = unsafe {
+            let m = v128_load8_lane::<0>(u8x16_splat(0), at(u32x4_extract_lane::<0>(a)));
+            let m = v128_load8_lane::<1>(m, at(u32x4_extract_lane::<1>(a)));
+            let m = v128_load8_lane::<2>(m, at(u32x4_extract_lane::<2>(a)));
+            let m = v128_load8_lane::<3>(m, at(u32x4_extract_lane::<3>(a)));
+            let m = v128_load8_lane::<4>(m, at(u32x4_extract_lane::<0>(b)));
+            let m = v128_load8_lane::<5>(m, at(u32x4_extract_lane::<1>(b)));
+            let m = v128_load8_lane::<6>(m, at(u32x4_extract_lane::<2>(b)));
+            v128_load8_lane::<7>(m, at(u32x4_extract_lane::<3>(b)))
+        };
+        // A marked cell's byte (1) is above zero: one compare and its mask.
+        u32::from(i8x16_bitmask(i8x16_gt(m, u8x16_splat(0))))
+    }
+    #[inline(always)]
     fn cell_index(x: Self, y: Self, grid: (u32, u32, u32)) -> [u32; 4] {
         // Saturating, which in range is the truncation.
         index(i32x4_trunc_sat_f32x4(x.0), i32x4_trunc_sat_f32x4(y.0), grid)
