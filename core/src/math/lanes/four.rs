@@ -108,9 +108,9 @@ pub(crate) trait Lanes: Copy {
         (high >= top, if under { 0xFF } else { 0 })
     }
     /// The bytes of `bits` (each 0 or 1) at the eight `cells` as a mask, bit `j` for cell
-    /// `j`'s. Not floats either: the browser's lanes load the eight bytes into one vector (a
-    /// byte a point, where one at a time each is a load, a shift and an or, its address found
-    /// by an add apart).
+    /// `j`'s. Not floats either: the browser's lanes add the bytes' start to the cells four
+    /// at a time (each address an add apart otherwise), and read the addresses from memory
+    /// rather than out of the vector.
     ///
     /// # Safety
     ///

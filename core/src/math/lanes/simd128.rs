@@ -118,31 +118,31 @@ impl Lanes for Simd128 {
     }
     #[inline(always)]
     unsafe fn marks8(cells: &[u32; 8], bits: &[u8]) -> u32 {
-        // Each cell's address (the bytes' start added to four at once), then its byte loaded
-        // into its lane: an extraction and a load a point.
+        // The cells' addresses, the bytes' start added to four at once, are stored and read
+        // back one at a time (as loads the compiler keeps): each lane taken out of a vector
+        // instead is two of the engine's instructions on the port its shuffles share, which
+        // this loop's chunks wait on.
         let base = u32x4_splat(bits.as_ptr().expose_provenance() as u32);
-        let c = cells.as_ptr().cast::<v128>();
-        // SAFETY: eight `u32`s; wasm loads need no alignment.
-        let (a, b) = unsafe {
-            (
-                u32x4_add(v128_load(c), base),
-                u32x4_add(v128_load(c.add(1)), base),
-            )
-        };
-        let at = |v: u32| std::ptr::with_exposed_provenance::<u8>(v as usize);
-        // SAFETY: each address is a byte of `bits` (the function's contract).
-        let m = unsafe {
-            let m = v128_load8_lane::<0>(u8x16_splat(0), at(u32x4_extract_lane::<0>(a)));
-            let m = v128_load8_lane::<1>(m, at(u32x4_extract_lane::<1>(a)));
-            let m = v128_load8_lane::<2>(m, at(u32x4_extract_lane::<2>(a)));
-            let m = v128_load8_lane::<3>(m, at(u32x4_extract_lane::<3>(a)));
-            let m = v128_load8_lane::<4>(m, at(u32x4_extract_lane::<0>(b)));
-            let m = v128_load8_lane::<5>(m, at(u32x4_extract_lane::<1>(b)));
-            let m = v128_load8_lane::<6>(m, at(u32x4_extract_lane::<2>(b)));
-            v128_load8_lane::<7>(m, at(u32x4_extract_lane::<3>(b)))
-        };
-        // A marked cell's byte (1) is above zero: one compare and its mask.
-        u32::from(i8x16_bitmask(i8x16_gt(m, u8x16_splat(0))))
+        let (c, mut at) = (cells.as_ptr().cast::<v128>(), [0u32; 8]);
+        let to = at.as_mut_ptr().cast::<v128>();
+        // SAFETY: eight `u32`s each; wasm loads and stores need no alignment.
+        unsafe {
+            v128_store(to, u32x4_add(v128_load(c), base));
+            v128_store(to.add(1), u32x4_add(v128_load(c.add(1)), base));
+        }
+        let mut marked = 0u32;
+        // By index: read by an iterator, the addresses were all taken first, and held apart
+        // until their loads, took registers the engine then spilled.
+        for j in 0..8 {
+            // SAFETY: `j` is an index into `at`, and the address it holds a byte of `bits`
+            // (the function's contract).
+            let byte = unsafe {
+                let addr = std::ptr::read_volatile(at.as_ptr().add(j));
+                *std::ptr::with_exposed_provenance::<u8>(addr as usize)
+            };
+            marked |= u32::from(byte) << j;
+        }
+        marked
     }
     #[inline(always)]
     fn cell_index(x: Self, y: Self, grid: (u32, u32, u32)) -> [u32; 4] {
