@@ -378,6 +378,13 @@ impl<'a> Deciding<'a> {
                 continue;
             }
             let (straight, mut due) = Brain::straight_and_due(b, tick);
+            // The group's note: the tick after this one where a brain may have been due,
+            // else its soonest decision (see `Notes::after`).
+            if due != 0 {
+                notes.after(g, tick);
+            } else {
+                notes.keep(g, b);
+            }
             // A group's decisions, the rows that may be due in order (each tested again),
             // then its velocities: a row's decision and velocity read and write only its
             // own row, so every row steers as it would right after its decision.
@@ -386,7 +393,6 @@ impl<'a> Deciding<'a> {
                 due &= due - 1;
                 decide(g * GROUP + k, &mut b[k]);
             }
-            notes.keep(g, b);
             if straight {
                 for k in 0..GROUP {
                     steer(&b[k], s[k], &mut v[k]);

@@ -14,8 +14,10 @@ use crate::world::components::Brain;
 /// and what they were kept for.
 ///
 /// Invariant: where an archetype's notes are served ([`Soonest::serve`]), each group's note
-/// is 0 or a tick at or before the next decision of every brain of the group, none of which
-/// is a straight mover. Kept only while nothing but the pass that keeps them writes those
+/// is at most the tick they are served for (0, or the tick after a tick in which one of the
+/// group's brains may have been due: [`Notes::after`]), which lets no group pass, or a tick
+/// at or before the next decision of every brain of the group, none of which is a straight
+/// mover. Kept only while nothing but the pass that keeps them writes those
 /// brains: they are served for the tick right after the one they were left at, in the same
 /// world, to the same rows; a behaviour set at run time forgets them all ([`forget`]).
 ///
@@ -118,6 +120,19 @@ impl<'a> Notes<'a> {
         }
     }
 
+    /// Sets group `g`'s note, where it has one, to `tick + 1`, after a tick in which some of
+    /// its brains may have been due: none is due again before it (each decided brain's next
+    /// decision is after `tick`, every other's was). It costs no read of the brains where
+    /// [`keep`](Self::keep) reads all eight, and where the cadence spreads a group's brains
+    /// over its ticks (a crowd's consecutive rows), one is due every tick or so and an exact
+    /// note would skip none of them; a tick in which none was due keeps the exact one.
+    #[inline(always)]
+    pub fn after(&mut self, g: usize, tick: u64) {
+        if let Some(n) = self.0.get_mut(g) {
+            *n = tick.saturating_add(1);
+        }
+    }
+
     /// Sets every note to 0 (the brains were decided without them).
     pub fn clear(&mut self) {
         self.0.fill(0);
@@ -157,6 +172,20 @@ mod tests {
         let mut g = group([40, 31, 35, 90, 33, 32, 60, 70]);
         g[5] = brain(BehaviourKind::Straight, 50);
         assert_eq!(soonest(&g), 0);
+    }
+
+    #[test]
+    fn after_a_tick_with_a_due_brain_a_groups_note_is_the_next_tick() {
+        let mut v = vec![0u64, 40, 52];
+        let mut n = Notes(&mut v);
+        n.after(1, 30);
+        // A group past the notes has none to set.
+        n.after(3, 30);
+        assert_eq!(v, [0, 31, 52]);
+        // Served for tick 31, it lets the group pass no tick: `tick < note` is false.
+        let mut n = Notes(&mut v);
+        n.after(0, u64::MAX);
+        assert_eq!(n.get(0), u64::MAX);
     }
 
     #[test]
