@@ -88,6 +88,8 @@ pub(crate) trait Lanes: Copy {
     fn twice_high(self) -> Self;
     /// Bit `i` set where lane `i`'s sign bit is (a mask's set lanes).
     fn bits(self) -> u32;
+    /// Whether any bit of any lane is set.
+    fn any_set(self) -> bool;
     /// Of eight records of two words: whether any second word is at least `top`, and the
     /// records whose second word's bits under `mask` may be at most `at`, bit `k` for record
     /// `k`: every such record's bit is set, and here all eight where any is (setting a bit a
@@ -297,5 +299,8 @@ impl Lanes for Plain {
     }
     fn bits(self) -> u32 {
         (0..4).fold(0, |b, i| b | (self.0[i].to_bits() >> 31) << i)
+    }
+    fn any_set(self) -> bool {
+        self.0.iter().any(|v| v.to_bits() != 0)
     }
 }

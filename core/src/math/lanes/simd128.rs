@@ -97,6 +97,10 @@ impl Lanes for Simd128 {
         u32::from(i32x4_bitmask(self.0))
     }
     #[inline(always)]
+    fn any_set(self) -> bool {
+        v128_any_true(self.0)
+    }
+    #[inline(always)]
     fn top_or_at_most8(records: &[[u64; 2]; 8], mask: u64, at: u64, top: u64) -> (bool, u32) {
         // Every value below 2^63, so a difference's sign says which is larger: `at - w` is
         // negative where `w` is above `at` (not due: its sign bit, two records a step, makes

@@ -105,6 +105,14 @@ impl Lanes for Sse {
         unsafe { _mm_movemask_ps(self.0) as u32 }
     }
     #[inline(always)]
+    fn any_set(self) -> bool {
+        // SAFETY: SSE2 is part of x86_64.
+        unsafe {
+            let zero = _mm_cmpeq_epi8(_mm_castps_si128(self.0), _mm_setzero_si128());
+            _mm_movemask_epi8(zero) != 0xFFFF
+        }
+    }
+    #[inline(always)]
     fn cell_index(x: Self, y: Self, grid: (u32, u32, u32)) -> [u32; 4] {
         // SAFETY: SSE2 is part of x86_64. Out of range, the conversion gives `i32::MIN`.
         unsafe { index(_mm_cvttps_epi32(x.0), _mm_cvttps_epi32(y.0), grid) }
