@@ -134,6 +134,9 @@ pub(crate) struct Broadphase {
     near_second: Vec<NearBody>,
     /// Where the plan splits a run's marks test between the threads (see `plan`).
     pub(crate) near_split: crate::par::Balance,
+    /// This tick's largest split span: the worker's first collider and the span's length
+    /// (see [`moved_from`](Self::moved_from)).
+    moved_apart: Option<(u32, u32)>,
     large: Vec<Member>,
     /// The plan's cell (0 before a plan).
     cell: f32,
@@ -170,6 +173,7 @@ impl Broadphase {
     pub fn begin(&mut self) {
         self.count = 0;
         self.held = 0;
+        self.moved_apart = None;
         self.spans.clear();
         self.runs.clear();
         self.bodies.clear();
@@ -257,7 +261,7 @@ impl Broadphase {
     ///
     /// They are rows `0..n` of archetype `arch` (by place); where it [`may
     /// leave`](Self::may_leave) them, their positions stay in its column (a [`Span`] says so),
-    /// the stretches write none and the broadphase holds none.
+    /// the stretches write none and the broadphase holds none (split, see `moved_from`).
     pub fn stretches(&mut self, n: usize, mid: usize, arch: usize) -> (Stretch<'_>, Stretch<'_>) {
         let leave = self.may_leave(arch);
         let start = self.count;
@@ -268,6 +272,9 @@ impl Broadphase {
             arch: arch as u32,
             left: leave,
         });
+        if mid < n && self.moved_apart.is_none_or(|(_, rows)| (rows as usize) < n) {
+            self.moved_apart = Some(((start + mid) as u32, n as u32));
+        }
         let (start, mid) = (start as u32, (start + mid) as u32);
         let [ra, rb] = std::mem::take(&mut self.spare_runs);
         if leave {

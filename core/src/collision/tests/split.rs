@@ -66,3 +66,32 @@ fn a_split_marks_test_keeps_the_near_bodies_in_order() {
         }
     }
 }
+
+/// Where motion's pass split a span's rows, as the passes after it split their lists: the
+/// first collider of the worker's stretch of the longest span that split, none where no
+/// span split, and none again once a tick begins.
+#[test]
+fn the_worker_moved_from_the_largest_split_span() {
+    let mut bp = Broadphase::default();
+    let spans = |bp: &mut Broadphase, spans: &[(usize, usize)]| {
+        bp.begin();
+        for (arch, &(n, mid)) in spans.iter().enumerate() {
+            let (a, b) = bp.stretches(n, mid, arch);
+            let (a, b) = (a.finish(), b.finish());
+            bp.join(a, b);
+        }
+        bp.moved_from()
+    };
+    // (rows, this thread's rows) of each span, in collider order.
+    type Spans<'a> = &'a [(usize, usize)];
+    let cases: [(Spans<'_>, Option<u32>); 5] = [
+        (&[], None),
+        (&[(5, 5), (9_000, 9_000)], None),
+        (&[(5, 5), (9_000, 4_000)], Some(4_005)),
+        (&[(10_000, 6_000), (9_000, 4_000)], Some(6_000)),
+        (&[(5, 5), (9_000, 4_000), (12_000, 5_000)], Some(14_005)),
+    ];
+    for (spans_of, want) in cases {
+        assert_eq!(spans(&mut bp, spans_of), want, "{spans_of:?}");
+    }
+}
