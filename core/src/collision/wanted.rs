@@ -12,15 +12,6 @@ impl Broadphase {
         rank(&self.wanted_bits, &self.ranks, k)
     }
 
-    /// The collider index from which the worker moved the rows of this tick's largest span
-    /// that motion's pass split between the threads (a [`stretches`](Self::stretches) with
-    /// `mid < n`), `None` where none split: a list in collider order that a later pass splits
-    /// (the wanted colliders' full records) splits there, so each thread reads the rows it
-    /// wrote, still in its core's caches.
-    pub(crate) fn moved_from(&self) -> Option<u32> {
-        self.moved_apart.map(|(from, _)| from)
-    }
-
     /// Marks the colliders whose full records are wanted, those in a pair the search found,
     /// and lists them in `wanted_list`.
     pub fn want(&mut self) {
