@@ -14,7 +14,8 @@ impl Broadphase {
     ///
     /// They are rows `0..n` of archetype `arch` (by place); where it [`may
     /// leave`](Self::may_leave) them, their positions stay in its column (a [`Span`] says so),
-    /// the stretches write none and the broadphase holds none (split, see [`moved_from`](Self::moved_from)).
+    /// the stretches write none and the broadphase holds none. Where `mid < n`, the second
+    /// stretch's first collider may become [`moved_from`](Self::moved_from).
     pub fn stretches(&mut self, n: usize, mid: usize, arch: usize) -> (Stretch<'_>, Stretch<'_>) {
         let leave = self.may_leave(arch);
         let start = self.count;

@@ -128,9 +128,10 @@ const SORT_SPLIT_MIN: usize = 1024;
 /// a pile of drones on a player, whose records are reads of columns at rows far apart. The
 /// wanted list is in collider order and splits where motion's pass split its rows
 /// ([`Broadphase::moved_from`]), so each half reads the rows its thread moved, still in
-/// that core's caches: filled on one thread, the worker's rows came from the other core. Measured with `ludus bench` on both cores at 16k drones (a
-/// pile of about 230 pairs in the median tick): a tick of 0.053 ms against 0.060 to 0.061
-/// from 512 (twenty alternating runs), within the noise at 32k and 64k.
+/// that core's caches: filled on one thread, the worker's rows came from the other core.
+/// Measured with `ludus bench` on both cores at 16k drones (a pile of about 230 pairs in
+/// the median tick): a tick of 0.053 ms against 0.060 to 0.061 from 512 (twenty
+/// alternating runs), within the noise at 32k and 64k.
 const RECORDS_SPLIT_MIN: usize = 64;
 
 /// Fills `bp`'s full records of the colliders in `wanted` (ascending), in its order, and their

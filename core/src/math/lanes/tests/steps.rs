@@ -9,7 +9,8 @@ fn the_step_is_the_one_body_at_a_time_step() {
         let v = if v < lo { lo } else { v };
         if v > hi { hi } else { v }
     };
-    // Walls finite (the packed loops' way for four finite bodies at once), infinite and NaN.
+    // Walls finite (the packed loops' way for four finite bodies at once; listed twice, so
+    // half the rounds take it), infinite and NaN.
     let walls = [
         (Vec2::new(-2.0, -0.0), Vec2::new(2.0, 3.0)),
         (Vec2::new(-2.0, -0.0), Vec2::new(2.0, 3.0)),
